@@ -1,0 +1,120 @@
+/** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, relative, resolve } from "node:path";
+import { ConfigError, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
+import { hasFailures, reviewDescriptors, type DescriptorInput } from "../core/review.js";
+import { formatGithub } from "../format/github.js";
+import { formatJson } from "../format/json.js";
+import { formatSarif } from "../format/sarif.js";
+import { formatText } from "../format/text.js";
+import { describeErrno, expandArgs, readLimited, UsageError } from "./files.js";
+import { GitRepo } from "./git.js";
+
+export type Format = "text" | "json" | "sarif" | "github";
+export const FORMATS: readonly Format[] = ["text", "json", "sarif", "github"];
+
+export interface CheckOptions {
+  targets: string[];
+  base?: string;
+  baseRef?: string;
+  config?: string;
+  format: Format;
+}
+
+export interface Io {
+  cwd: string;
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  colour: boolean;
+  version: string;
+}
+
+export const DEFAULT_CONFIG = ".github/plugin-review.yml";
+
+function loadConfig(opts: CheckOptions, io: Io): { config: ResolvedConfig; root: string } {
+  const explicit = opts.config !== undefined;
+  const file = resolve(io.cwd, opts.config ?? DEFAULT_CONFIG);
+  if (!existsSync(file)) {
+    if (explicit) throw new UsageError(`cannot read configuration '${opts.config}': no such file`);
+    return { config: resolveConfig(), root: io.cwd };
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read configuration '${opts.config ?? DEFAULT_CONFIG}': ${describeErrno(e)}`);
+  }
+  const raw = parseConfig(text, opts.config ?? DEFAULT_CONFIG);
+  // `ignore` globs are relative to the repository: the folder that holds `.github/`.
+  const dir = dirname(file);
+  const root = basename(dir) === ".github" ? dirname(dir) : io.cwd;
+  return { config: resolveConfig({ repo: raw }), root };
+}
+
+export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
+  try {
+    return await check(opts, io);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ConfigError) {
+      io.stderr(`plugin-review: ${e.message}\n`);
+      return 2;
+    }
+    io.stderr(`plugin-review: unexpected error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+}
+
+async function check(opts: CheckOptions, io: Io): Promise<number> {
+  if (opts.base !== undefined && opts.baseRef !== undefined) throw new UsageError("use either --base or --base-ref, not both");
+  const { config, root } = loadConfig(opts, io);
+  const targets = opts.targets.length ? opts.targets : opts.baseRef !== undefined ? ["."] : [];
+  if (targets.length === 0) throw new UsageError("no files given (try: plugin-review check <file|dir|glob>...)");
+  const candidates = await expandArgs(targets, io.cwd, config.paths);
+  if (opts.base !== undefined && candidates.length !== 1) {
+    throw new UsageError(`--base compares one head file with one base file, but ${candidates.length} files were given`);
+  }
+  const repo = opts.baseRef !== undefined ? GitRepo.open(io.cwd, opts.baseRef) : undefined;
+  const inputs: DescriptorInput[] = [];
+  const display = new Map<string, string>();
+  let unchanged = 0;
+  for (const c of candidates) {
+    const repoPath = repo ? repo.relative(c.absolute) : relative(root, c.absolute).split("\\").join("/");
+    const input: DescriptorInput = { path: repoPath, ...readLimited(c.absolute, c.display, config.maxFileSize) };
+    if (opts.base !== undefined) {
+      const base = readLimited(resolve(io.cwd, opts.base), opts.base, config.maxFileSize);
+      input.base = { path: opts.base, content: base.content };
+      input.isNew = false;
+    } else if (repo) {
+      const change = repo.change(c.absolute);
+      if (!change && !c.explicit) {
+        unchanged++;
+        continue; // only changed descriptors, like the App; counted in the summary
+      }
+      const basePath = change ? change.basePath : repoPath;
+      const bytes = basePath !== undefined ? repo.show(basePath, config.maxFileSize) : undefined;
+      if (bytes) input.base = { path: `${opts.baseRef}:${basePath}`, content: new Uint8Array(bytes) };
+      input.isNew = bytes === undefined;
+    }
+    display.set(repoPath, c.display);
+    inputs.push(input);
+  }
+  const reviews = reviewDescriptors(inputs, config);
+  const show = (p: string) => display.get(p) ?? p;
+  const notes = [...config.notes];
+  if (unchanged) notes.push(`${unchanged} descriptor(s) unchanged since ${opts.baseRef} were not checked`);
+  switch (opts.format) {
+    case "json":
+      io.stdout(formatJson(reviews, show));
+      break;
+    case "sarif":
+      io.stdout(formatSarif(reviews, show, io.version));
+      break;
+    case "github":
+      io.stdout(formatGithub(reviews, show));
+      break;
+    default:
+      io.stdout(formatText(reviews, show, { colour: io.colour, notes }));
+  }
+  if (opts.format !== "text") for (const n of notes) io.stderr(`plugin-review: ${n}\n`);
+  return hasFailures(reviews, config) ? 1 : 0;
+}

@@ -1,0 +1,128 @@
+/** Turns the command line's files, directories and globs into descriptor files. */
+import { lstatSync, readdirSync, statSync, openSync, readSync, closeSync, fstatSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { glob as tinyglob } from "tinyglobby";
+import { globMatcher } from "../core/config.js";
+
+export class UsageError extends Error {}
+
+export interface Candidate {
+  /** As the user will see it: the argument itself, or the argument joined with the path below it. */
+  display: string;
+  absolute: string;
+  /** Named explicitly on the command line (not found by walking a directory or a glob). */
+  explicit: boolean;
+}
+
+/** Folders never walked into: dependencies and VCS data are not the user's descriptors. */
+const SKIP_DIRS = new Set(["node_modules", ".git"]);
+
+function walk(dir: string, display: string, match: (rel: string) => boolean, out: Candidate[], root: string): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    throw new UsageError(`cannot read directory '${display}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const abs = join(dir, e.name);
+    const disp = join(display, e.name);
+    // Symbolic links to folders are not followed (no cycles); links to files are.
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name)) walk(abs, disp, match, out, root);
+    } else if ((e.isFile() || (e.isSymbolicLink() && isFile(abs))) && match(relative(root, abs))) {
+      out.push({ display: disp, absolute: abs, explicit: false });
+    }
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/**
+ * Expands arguments. A directory means every descriptor below it (matching `paths`, default
+ * `**\/plugin.json`, relative to that directory); a file is taken as named; anything else with glob
+ * characters is a glob. An argument that yields nothing is an error, never silently skipped.
+ */
+export async function expandArgs(args: readonly string[], cwd: string, paths: readonly string[]): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  const match = globMatcher(paths);
+  for (const arg of args) {
+    const abs = resolve(cwd, arg);
+    let st;
+    try {
+      st = lstatSync(abs);
+    } catch {
+      st = undefined;
+    }
+    if (st && (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))) {
+      const before = out.length;
+      walk(abs, arg, match, out, abs);
+      if (out.length === before) {
+        throw new UsageError(`no descriptors found under '${arg}' (looked for ${paths.join(", ")}; node_modules and .git are not searched)`);
+      }
+    } else if (st) {
+      out.push({ display: arg, absolute: abs, explicit: true });
+    } else if (GLOB_CHARS.test(arg)) {
+      const found = await tinyglob(arg, { cwd, onlyFiles: true, ignore: ["**/node_modules/**", "**/.git/**"], expandDirectories: false });
+      if (found.length === 0) throw new UsageError(`no files match '${arg}'`);
+      for (const f of found.sort()) out.push({ display: f, absolute: resolve(cwd, f), explicit: false });
+    } else {
+      throw new UsageError(`cannot read '${arg}': no such file or directory`);
+    }
+  }
+  // The same file named twice (a file and its directory) is checked once.
+  const seen = new Set<string>();
+  return out.filter((c) => !seen.has(c.absolute) && seen.add(c.absolute));
+}
+
+/** Reads at most `limit + 1` bytes: enough to tell a file is over the limit without loading 50 MB. */
+export function readLimited(path: string, display: string, limit: number): { content: Uint8Array; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    throw new UsageError(`cannot read '${display}': ${describeErrno(e)}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new UsageError(`cannot read '${display}': it is a directory`);
+    const want = Math.min(st.size, limit + 1);
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { content: new Uint8Array(buf.buffer, buf.byteOffset, got), size: Math.max(st.size, got) };
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read '${display}': ${describeErrno(e)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function describeErrno(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "it is a directory";
+    default:
+      return code ?? String(e);
+  }
+}

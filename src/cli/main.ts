@@ -1,0 +1,94 @@
+/** Command-line entry: argument parsing only; the work is in check.ts. */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { FORMATS, runCheck, type Format } from "./check.js";
+
+const USAGE = `Usage: plugin-review check [options] <file|dir|glob>...
+
+Reviews monitoring-plugin descriptors (plugin.json).
+
+Options:
+  --base <file>          compare one head file with this base file (change rules apply)
+  --base-ref <git-ref>   in a git work tree: compare every changed descriptor with its
+                         version at <git-ref> (renames followed; added files have no base)
+  --config <file>        configuration file (default: .github/plugin-review.yml when present)
+  --format <f>           text (default), json, sarif or github
+  -h, --help             show this help
+  -v, --version          show the version
+
+A directory means every plugin.json below it. Exit status: 0 no finding at or above the
+failing level (fail_on, default error); 1 such findings; 2 usage or I/O error.
+`;
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+    return pkg.version;
+  } catch {
+    return "0.0.0";
+  }
+}
+
+export interface MainIo {
+  cwd?: string;
+  stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
+  colour?: boolean;
+}
+
+export async function main(argv: string[], io: MainIo = {}): Promise<number> {
+  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
+  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
+    (command === undefined ? stderr : stdout)(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === "-v" || command === "--version") {
+    stdout(version() + "\n");
+    return 0;
+  }
+  if (command !== "check") {
+    stderr(`plugin-review: unknown command '${command}'\n\n${USAGE}`);
+    return 2;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        base: { type: "string" },
+        "base-ref": { type: "string" },
+        config: { type: "string" },
+        format: { type: "string", default: "text" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    stderr(`plugin-review: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const v = parsed.values;
+  if (v.help) {
+    stdout(USAGE);
+    return 0;
+  }
+  if (!FORMATS.includes(v.format as Format)) {
+    stderr(`plugin-review: --format must be one of ${FORMATS.join(", ")}, not '${v.format}'\n`);
+    return 2;
+  }
+  const colour =
+    io.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== "dumb");
+  return runCheck(
+    {
+      targets: parsed.positionals,
+      format: v.format as Format,
+      ...(v.base !== undefined ? { base: v.base } : {}),
+      ...(v["base-ref"] !== undefined ? { baseRef: v["base-ref"] } : {}),
+      ...(v.config !== undefined ? { config: v.config } : {}),
+    },
+    { cwd: io.cwd ?? process.cwd(), stdout, stderr, colour, version: version() },
+  );
+}

@@ -1,0 +1,51 @@
+/** Pure helpers for the change rules: structural equality and version arithmetic. */
+
+/** Deep equality of parsed JSON: member order does not matter, array order does. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao);
+  if (ak.length !== Object.keys(bo).length) return false;
+  return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && jsonEqual(ao[k], bo[k]));
+}
+
+export const VERSION_PATTERN = /^\d+\.\d+(\.\d+)?$/;
+
+/**
+ * Compares versions as numbers segment by segment, missing segments being 0 (`1.9` < `1.10`,
+ * `2.1` = `2.1.0`). Digits are compared as strings without leading zeros so that no length overflows.
+ */
+export function compareVersions(a: string, b: string): number {
+  const as = a.split(".");
+  const bs = b.split(".");
+  for (let i = 0; i < Math.max(as.length, bs.length); i++) {
+    const x = (as[i] ?? "0").replace(/^0+(?=\d)/, "");
+    const y = (bs[i] ?? "0").replace(/^0+(?=\d)/, "");
+    if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The next version after `v`: its last segment plus one, keeping zero padding (`1.025` → `1.026`, `1.9` → `1.10`). */
+export function nextVersion(v: string): string {
+  const segs = v.split(".");
+  const last = segs[segs.length - 1] ?? "0";
+  let digits = last.split("").map(Number);
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === 9) {
+    digits[i] = 0;
+    i--;
+  }
+  if (i < 0) digits = [1, ...digits];
+  else digits[i] = (digits[i] as number) + 1;
+  segs[segs.length - 1] = digits.join("");
+  return segs.join(".");
+}

@@ -1,0 +1,216 @@
+/**
+ * Configuration (`.github/plugin-review.yml`): parsing, validation against its own JSON Schema, and the
+ * merge of organisation and repository layers with `locked` rules. Pure: text in, config or errors out.
+ */
+import { Ajv, type ErrorObject } from "ajv";
+import picomatch from "picomatch";
+import { parseDocument } from "yaml";
+import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
+import type { Policy } from "./rule.js";
+import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
+import { closest } from "./suggest.js";
+import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
+
+export type FailOn = Severity | "never";
+export type ReviewMode = "comment" | "request-changes" | "none";
+
+/** The configuration as written (after validation). */
+export interface RawConfig {
+  _extends?: string;
+  paths?: string[];
+  fail_on?: FailOn;
+  review?: ReviewMode;
+  rules?: Record<string, ConfiguredSeverity>;
+  ignore?: { paths: string[]; rules?: string[] }[];
+  policy?: { name_pattern?: string; technologies?: string[]; process_types?: (string | number)[] };
+  locked?: string[];
+  max_file_size?: number;
+}
+
+export interface ResolvedConfig {
+  paths: string[];
+  failOn: FailOn;
+  review: ReviewMode;
+  rules: Record<string, ConfiguredSeverity>;
+  ignore: { paths: string[]; rules?: string[] }[];
+  policy: Policy;
+  locked: string[];
+  maxFileSize: number;
+  /** What the merge refused (a repository weakening a locked rule), to show users. */
+  notes: string[];
+}
+
+export const DEFAULT_PATHS = ["**/plugin.json"];
+export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(`invalid configuration ${source}:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+let validateConfig: ReturnType<Ajv["compile"]> | undefined;
+
+function describe(e: ErrorObject): string {
+  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "additionalProperties": {
+      const known = Object.keys(((e.parentSchema as Record<string, unknown>)?.properties as object) ?? {});
+      const near = closest(String(p.additionalProperty), known);
+      return `${where}: unknown key \`${String(p.additionalProperty)}\`${near ? ` (did you mean \`${near}\`?)` : ""}`;
+    }
+    case "enum":
+      return `${where}: ${JSON.stringify(e.data)} is not one of ${(p.allowedValues as string[]).join(", ")}`;
+    case "type":
+      return `${where}: must be ${String(p.type)}`;
+    default:
+      return `${where}: ${e.message ?? e.keyword}`;
+  }
+}
+
+/** Checks a parsed YAML value; returns the problems (empty when valid). */
+export function validateRawConfig(value: unknown): string[] {
+  validateConfig ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(configSchema);
+  const problems: string[] = [];
+  if (!validateConfig(value)) problems.push(...(validateConfig.errors ?? []).map(describe));
+  if (problems.length) return problems;
+  const c = value as RawConfig;
+  const checkIds = (ids: string[], where: string) => {
+    for (const id of ids) {
+      if (!RULE_IDS.includes(id)) {
+        const near = closest(id, RULE_IDS);
+        problems.push(`${where}: unknown rule id \`${id}\`${near ? ` (did you mean \`${near}\`?)` : ""}`);
+      }
+    }
+  };
+  checkIds(Object.keys(c.rules ?? {}), "rules");
+  (c.ignore ?? []).forEach((entry, i) => {
+    checkIds(entry.rules ?? [], `ignore.${i}.rules`);
+    for (const g of entry.paths) if (!isValidGlob(g)) problems.push(`ignore.${i}.paths: invalid glob \`${g}\``);
+  });
+  for (const g of c.paths ?? []) if (!isValidGlob(g)) problems.push(`paths: invalid glob \`${g}\``);
+  checkIds(c.locked ?? [], "locked");
+  if (c.policy?.name_pattern !== undefined) {
+    try {
+      new RegExp(c.policy.name_pattern, "u");
+    } catch (e) {
+      problems.push(`policy.name_pattern: not a valid regular expression: ${(e as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+function isValidGlob(g: string): boolean {
+  try {
+    picomatch(g);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Parses and validates YAML configuration text. Throws ConfigError with every problem found. */
+export function parseConfig(text: string, source: string): RawConfig {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length) {
+    throw new ConfigError(
+      source,
+      doc.errors.map((e) => {
+        const pos = e.linePos?.[0];
+        return `${pos ? `line ${pos.line}, column ${pos.col}: ` : ""}${e.message.split("\n")[0]}`;
+      }),
+    );
+  }
+  const value = (doc.toJS() as unknown) ?? {};
+  const problems = validateRawConfig(value);
+  if (problems.length) throw new ConfigError(source, problems);
+  return value as RawConfig;
+}
+
+const POLICY_RULE: Record<string, string> = {
+  name_pattern: "policy-name",
+  technologies: "unknown-technology",
+  process_types: "unknown-process-type",
+};
+
+/**
+ * Merges the organisation's layer and the repository's (the repository wins), except that a repository
+ * can neither lower the severity of, ignore, nor replace the policy of a rule the organisation locked.
+ * `locked` is honoured only from the organisation layer.
+ */
+export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}): ResolvedConfig {
+  const org = layers.org ?? {};
+  const repo = layers.repo ?? {};
+  const locked = [...new Set(org.locked ?? [])];
+  const notes: string[] = [];
+  if (repo.locked?.length && layers.org !== undefined) {
+    notes.push("`locked` in a repository's configuration has no effect; only the organisation's `.github` repository can lock rules");
+  }
+  const rules: Record<string, ConfiguredSeverity> = { ...(org.rules ?? {}) };
+  for (const [id, sev] of Object.entries(repo.rules ?? {})) {
+    if (locked.includes(id)) {
+      const floor = org.rules?.[id] ?? defaultSeverityOf(id);
+      if (SEVERITY_RANK[sev] < SEVERITY_RANK[floor]) {
+        notes.push(`rule \`${id}\` is locked by the organisation: the repository's \`${sev}\` was not applied`);
+        continue;
+      }
+    }
+    rules[id] = sev;
+  }
+  const ignore = [...(org.ignore ?? [])];
+  for (const entry of repo.ignore ?? []) {
+    if (!locked.length) {
+      ignore.push(entry);
+      continue;
+    }
+    const lockedHere = entry.rules ? entry.rules.filter((r) => locked.includes(r)) : locked;
+    if (lockedHere.length) notes.push(`locked rule(s) ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`);
+    const rulesLeft = entry.rules
+      ? entry.rules.filter((r) => !locked.includes(r))
+      : RULE_IDS.filter((r) => !locked.includes(r));
+    if (rulesLeft.length) ignore.push({ paths: entry.paths, rules: rulesLeft });
+  }
+  const policyRaw = { ...(org.policy ?? {}) } as NonNullable<RawConfig["policy"]>;
+  for (const [k, v] of Object.entries(repo.policy ?? {}) as [keyof typeof policyRaw, never][]) {
+    const rule = POLICY_RULE[k];
+    if (rule && locked.includes(rule) && org.policy?.[k] !== undefined) {
+      notes.push(`\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`);
+      continue;
+    }
+    policyRaw[k] = v;
+  }
+  const policy: Policy = {};
+  if (policyRaw.name_pattern !== undefined) policy.namePattern = new RegExp(policyRaw.name_pattern, "u");
+  if (policyRaw.technologies) policy.technologies = policyRaw.technologies;
+  if (policyRaw.process_types) policy.processTypes = policyRaw.process_types;
+  return {
+    paths: repo.paths ?? org.paths ?? DEFAULT_PATHS,
+    failOn: repo.fail_on ?? org.fail_on ?? "error",
+    review: repo.review ?? org.review ?? "comment",
+    rules,
+    ignore,
+    policy,
+    locked,
+    maxFileSize: repo.max_file_size ?? org.max_file_size ?? DEFAULT_MAX_FILE_SIZE,
+    notes,
+  };
+}
+
+function defaultSeverityOf(id: string): Severity {
+  return RULES_BY_ID.get(id)?.meta.defaultSeverity ?? "error";
+}
+
+/** Does the configuration make a finding of this severity fail the check? */
+export function fails(severity: Severity, failOn: FailOn): boolean {
+  return failOn !== "never" && SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn];
+}
+
+/** Matchers for `paths`-style globs; `dot: true` so `.github/…` and dot-folders match like other folders. */
+export function globMatcher(globs: readonly string[]): (path: string) => boolean {
+  const m = picomatch(globs as string[], { dot: true });
+  return (p) => m(p.replace(/\\/g, "/").replace(/^\.\//, ""));
+}

@@ -1,0 +1,436 @@
+/**
+ * A strict RFC 8259 JSON parser that keeps source positions.
+ *
+ * Why not JSON.parse: it neither reports where members are, nor that an object holds the same key twice
+ * (it silently keeps the last), and its error positions differ between engines. This parser returns the
+ * same value JSON.parse would, plus a syntax tree with offsets, the duplicate keys, and on failure the
+ * offset of the first offending character with a message a person understands.
+ */
+
+export type JsonNode = ObjectNode | ArrayNode | ScalarNode;
+
+interface NodeBase {
+  /** 0-based UTF-16 offset of the first character of the value. */
+  start: number;
+  /** Offset just after the value. */
+  end: number;
+}
+export interface ObjectNode extends NodeBase {
+  kind: "object";
+  members: MemberNode[];
+}
+export interface ArrayNode extends NodeBase {
+  kind: "array";
+  items: JsonNode[];
+}
+export interface ScalarNode extends NodeBase {
+  kind: "string" | "number" | "boolean" | "null";
+}
+export interface MemberNode {
+  key: string;
+  keyStart: number;
+  keyEnd: number;
+  value: JsonNode;
+}
+
+export interface DuplicateKey {
+  /** Pointer of the object holding the key twice. */
+  objectPointer: string;
+  key: string;
+  keyStart: number;
+  keyEnd: number;
+  firstKeyStart: number;
+}
+
+export interface JsonSyntaxError {
+  message: string;
+  offset: number;
+  /** Offset after the offending token (at least offset + 1, clamped to the text). */
+  end: number;
+}
+
+export type ParseOutcome =
+  | { ok: true; value: unknown; root: JsonNode; duplicates: DuplicateKey[] }
+  | { ok: false; error: JsonSyntaxError };
+
+/**
+ * Deeper nesting than this is refused: Jackson (the server's parser) stops at 1,000 levels by default,
+ * and refusing keeps every later recursive walk safe from stack overflow.
+ */
+export const MAX_DEPTH = 1000;
+
+class Fail extends Error {
+  constructor(
+    readonly msg: string,
+    readonly offset: number,
+    readonly endOffset: number,
+  ) {
+    super(msg);
+  }
+}
+
+const C_TAB = 9,
+  C_LF = 10,
+  C_CR = 13,
+  C_SPACE = 32,
+  C_QUOTE = 34,
+  C_COMMA = 44,
+  C_MINUS = 45,
+  C_DOT = 46,
+  C_SLASH = 47,
+  C_0 = 48,
+  C_9 = 57,
+  C_COLON = 58,
+  C_LBRACKET = 91,
+  C_BACKSLASH = 92,
+  C_RBRACKET = 93,
+  C_LBRACE = 123,
+  C_RBRACE = 125;
+
+function isDigit(c: number): boolean {
+  return c >= C_0 && c <= C_9;
+}
+
+function describeChar(text: string, at: number): string {
+  const cp = text.codePointAt(at);
+  if (cp === undefined) return "end of file";
+  if (cp < 0x20 || cp === 0x7f) return `control character U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (cp === 0xfeff) return "byte order mark U+FEFF";
+  if (cp === 0xfffd) return "replacement character U+FFFD (the file is probably not UTF-8 text)";
+  return `'${String.fromCodePoint(cp)}'`;
+}
+
+function escapePointerSegment(s: string): string {
+  return s.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+class Parser {
+  private pos = 0;
+  readonly duplicates: DuplicateKey[] = [];
+  /** Keys and indexes from the root to the value being parsed; a pointer is built only when needed. */
+  private readonly path: (string | number)[] = [];
+
+  private pointer(): string {
+    return this.path.map((s) => "/" + (typeof s === "number" ? String(s) : escapePointerSegment(s))).join("");
+  }
+
+  constructor(private readonly text: string) {}
+
+  parseDocument(): { value: unknown; root: JsonNode } {
+    const t = this.text;
+    if (t.charCodeAt(0) === 0xfeff) {
+      throw new Fail("byte order mark (BOM) at the start of the file: strict JSON must not start with one", 0, 1);
+    }
+    this.skipWs();
+    if (this.pos >= t.length) throw new Fail("the file is empty: expected a JSON value", this.pos, this.pos);
+    const { value, node } = this.parseValue(0);
+    this.skipWs();
+    if (this.pos < t.length) {
+      throw this.unexpected("unexpected data after the end of the JSON value");
+    }
+    return { value, root: node };
+  }
+
+  private skipWs(): void {
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === C_SPACE || c === C_LF || c === C_CR || c === C_TAB) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  /** An error at the current position, recognising the common non-JSON habits. */
+  private unexpected(context: string): Fail {
+    const t = this.text;
+    const p = this.pos;
+    if (p >= t.length) return new Fail(`unexpected end of file: ${context} (is the file truncated?)`, p, p);
+    const c = t.charCodeAt(p);
+    if (c === C_SLASH && (t.charCodeAt(p + 1) === C_SLASH || t.charCodeAt(p + 1) === 42)) {
+      return new Fail("comments are not allowed in JSON", p, p + 2);
+    }
+    if (c === 39) return new Fail("strings must use double quotes, not single quotes", p, p + 1);
+    for (const word of ["NaN", "Infinity", "-Infinity", "undefined"]) {
+      if (t.startsWith(word, p)) return new Fail(`${word} is not a JSON value`, p, p + word.length);
+    }
+    if (c === 0xfeff) return new Fail("byte order mark U+FEFF inside the file", p, p + 1);
+    return new Fail(`unexpected ${describeChar(t, p)}: ${context}`, p, p + 1);
+  }
+
+  private parseValue(depth: number): { value: unknown; node: JsonNode } {
+    const t = this.text;
+    const start = this.pos;
+    const c = t.charCodeAt(start);
+    switch (c) {
+      case C_LBRACE:
+        return this.parseObject(depth + 1);
+      case C_LBRACKET:
+        return this.parseArray(depth + 1);
+      case C_QUOTE: {
+        const value = this.parseString();
+        return { value, node: { kind: "string", start, end: this.pos } };
+      }
+      case 116: // t
+        return this.literal("true", true, "boolean");
+      case 102: // f
+        return this.literal("false", false, "boolean");
+      case 110: // n
+        return this.literal("null", null, "null");
+      default:
+        if (c === C_MINUS || isDigit(c)) {
+          const value = this.parseNumber();
+          return { value, node: { kind: "number", start, end: this.pos } };
+        }
+        throw this.unexpected("expected a JSON value");
+    }
+  }
+
+  private literal(
+    word: string,
+    value: boolean | null,
+    kind: "boolean" | "null",
+  ): { value: unknown; node: JsonNode } {
+    const start = this.pos;
+    if (!this.text.startsWith(word, start)) {
+      // Point at the first character that differs from the literal.
+      let p = start;
+      while (p < this.text.length && p - start < word.length && this.text[p] === word[p - start]) p++;
+      this.pos = p;
+      throw this.unexpected(`expected \`${word}\``);
+    }
+    this.pos = start + word.length;
+    return { value, node: { kind, start, end: this.pos } };
+  }
+
+  private parseNumber(): number {
+    const t = this.text;
+    const start = this.pos;
+    let p = start;
+    if (t.charCodeAt(p) === C_MINUS) p++;
+    if (t.startsWith("Infinity", p)) throw new Fail("-Infinity is not a JSON value", start, p + 8);
+    const first = t.charCodeAt(p);
+    if (first === C_0) {
+      p++;
+      if (isDigit(t.charCodeAt(p))) throw new Fail("numbers must not have leading zeros", start, p + 1);
+    } else if (isDigit(first)) {
+      while (isDigit(t.charCodeAt(p))) p++;
+    } else {
+      this.pos = p;
+      throw this.unexpected("expected a digit");
+    }
+    if (t.charCodeAt(p) === C_DOT) {
+      p++;
+      if (!isDigit(t.charCodeAt(p))) {
+        this.pos = p;
+        throw this.unexpected("expected a digit after the decimal point");
+      }
+      while (isDigit(t.charCodeAt(p))) p++;
+    }
+    const e = t.charCodeAt(p);
+    if (e === 101 || e === 69) {
+      p++;
+      const s = t.charCodeAt(p);
+      if (s === 43 || s === C_MINUS) p++;
+      if (!isDigit(t.charCodeAt(p))) {
+        this.pos = p;
+        throw this.unexpected("expected a digit in the exponent");
+      }
+      while (isDigit(t.charCodeAt(p))) p++;
+    }
+    this.pos = p;
+    return Number(t.slice(start, p));
+  }
+
+  private parseString(): string {
+    const t = this.text;
+    const open = this.pos;
+    let p = open + 1;
+    let chunkStart = p;
+    let out = "";
+    for (;;) {
+      if (p >= t.length) throw new Fail("unterminated string (is the file truncated?)", open, open + 1);
+      const c = t.charCodeAt(p);
+      if (c === C_QUOTE) {
+        out += t.slice(chunkStart, p);
+        this.pos = p + 1;
+        return out;
+      }
+      if (c === C_BACKSLASH) {
+        out += t.slice(chunkStart, p);
+        const e = t.charCodeAt(p + 1);
+        switch (e) {
+          case C_QUOTE:
+            out += '"';
+            break;
+          case C_BACKSLASH:
+            out += "\\";
+            break;
+          case C_SLASH:
+            out += "/";
+            break;
+          case 98:
+            out += "\b";
+            break;
+          case 102:
+            out += "\f";
+            break;
+          case 110:
+            out += "\n";
+            break;
+          case 114:
+            out += "\r";
+            break;
+          case 116:
+            out += "\t";
+            break;
+          case 117: {
+            const hex = t.slice(p + 2, p + 6);
+            if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+              throw new Fail("invalid \\u escape: expected four hexadecimal digits", p, Math.min(t.length, p + 6));
+            }
+            out += String.fromCharCode(parseInt(hex, 16));
+            p += 4;
+            break;
+          }
+          default:
+            throw new Fail(
+              Number.isNaN(e)
+                ? "unterminated string (is the file truncated?)"
+                : `invalid escape \\${t[p + 1]} in string`,
+              p,
+              Math.min(t.length, p + 2),
+            );
+        }
+        p += 2;
+        chunkStart = p;
+        continue;
+      }
+      if (c < 0x20) {
+        throw new Fail(
+          c === C_LF
+            ? "unterminated string: a line break inside a string must be written \\n"
+            : `${describeChar(t, p)} inside a string must be escaped`,
+          p,
+          p + 1,
+        );
+      }
+      p++;
+    }
+  }
+
+  private parseObject(depth: number): { value: unknown; node: JsonNode } {
+    const t = this.text;
+    const start = this.pos;
+    if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, start, start + 1);
+    this.pos++;
+    const obj: Record<string, unknown> = {};
+    const members: MemberNode[] = [];
+    const seen = new Map<string, number>();
+    this.skipWs();
+    if (t.charCodeAt(this.pos) === C_RBRACE) {
+      this.pos++;
+      return { value: obj, node: { kind: "object", start, end: this.pos, members } };
+    }
+    for (;;) {
+      if (t.charCodeAt(this.pos) !== C_QUOTE) {
+        if (t.charCodeAt(this.pos) === C_RBRACE && members.length > 0) {
+          throw new Fail("trailing comma before `}`", this.lastComma, this.lastComma + 1);
+        }
+        throw this.unexpected("expected a member name in double quotes");
+      }
+      const keyStart = this.pos;
+      const key = this.parseString();
+      const keyEnd = this.pos;
+      this.skipWs();
+      if (t.charCodeAt(this.pos) !== C_COLON) throw this.unexpected("expected `:` after the member name");
+      this.pos++;
+      this.skipWs();
+      this.path.push(key);
+      const { value, node } = this.parseValue(depth);
+      this.path.pop();
+      const first = seen.get(key);
+      if (first !== undefined) {
+        this.duplicates.push({ objectPointer: this.pointer(), key, keyStart, keyEnd, firstKeyStart: first });
+      } else {
+        seen.set(key, keyStart);
+      }
+      if (key === "__proto__") {
+        // Plain assignment would set the prototype; JSON.parse makes an own property.
+        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      } else {
+        obj[key] = value;
+      }
+      members.push({ key, keyStart, keyEnd, value: node });
+      this.skipWs();
+      const c = t.charCodeAt(this.pos);
+      if (c === C_COMMA) {
+        this.lastComma = this.pos;
+        this.pos++;
+        this.skipWs();
+        continue;
+      }
+      if (c === C_RBRACE) {
+        this.pos++;
+        return { value: obj, node: { kind: "object", start, end: this.pos, members } };
+      }
+      throw this.unexpected("expected `,` or `}` after a member");
+    }
+  }
+
+  private lastComma = 0;
+
+  private parseArray(depth: number): { value: unknown; node: JsonNode } {
+    const t = this.text;
+    const start = this.pos;
+    if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, start, start + 1);
+    this.pos++;
+    const arr: unknown[] = [];
+    const items: JsonNode[] = [];
+    this.skipWs();
+    if (t.charCodeAt(this.pos) === C_RBRACKET) {
+      this.pos++;
+      return { value: arr, node: { kind: "array", start, end: this.pos, items } };
+    }
+    for (;;) {
+      if (t.charCodeAt(this.pos) === C_RBRACKET && items.length > 0) {
+        throw new Fail("trailing comma before `]`", this.lastComma, this.lastComma + 1);
+      }
+      this.path.push(items.length);
+      const { value, node } = this.parseValue(depth);
+      this.path.pop();
+      arr.push(value);
+      items.push(node);
+      this.skipWs();
+      const c = t.charCodeAt(this.pos);
+      if (c === C_COMMA) {
+        this.lastComma = this.pos;
+        this.pos++;
+        this.skipWs();
+        continue;
+      }
+      if (c === C_RBRACKET) {
+        this.pos++;
+        return { value: arr, node: { kind: "array", start, end: this.pos, items } };
+      }
+      throw this.unexpected("expected `,` or `]` after an array element");
+    }
+  }
+}
+
+/** Parses strict JSON. Never throws. */
+export function parseJson(text: string): ParseOutcome {
+  const parser = new Parser(text);
+  try {
+    const { value, root } = parser.parseDocument();
+    return { ok: true, value, root, duplicates: parser.duplicates };
+  } catch (e) {
+    if (e instanceof Fail) {
+      const end = Math.min(text.length, Math.max(e.endOffset, e.offset + 1));
+      return { ok: false, error: { message: e.msg, offset: e.offset, end: Math.max(end, e.offset) } };
+    }
+    // A RangeError (stack) cannot happen below MAX_DEPTH; report anything unforeseen as a parse failure.
+    return { ok: false, error: { message: `cannot parse: ${String(e)}`, offset: 0, end: Math.min(1, text.length) } };
+  }
+}

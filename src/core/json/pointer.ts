@@ -1,0 +1,35 @@
+/** RFC 6901 JSON pointers. */
+
+export function escapeSegment(s: string): string {
+  return s.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function unescapeSegment(s: string): string {
+  return s.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function splitPointer(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map(unescapeSegment);
+}
+
+export function joinPointer(...segments: (string | number)[]): string {
+  return segments.map((s) => "/" + escapeSegment(String(s))).join("");
+}
+
+export function childPointer(parent: string, segment: string | number): string {
+  return parent + "/" + escapeSegment(String(segment));
+}
+
+/** A path a person reads: `metrics[3].timeseries.unit`; the root is `(root)`. */
+export function displayPath(pointer: string): string {
+  const segs = splitPointer(pointer);
+  if (segs.length === 0) return "(root)";
+  let out = "";
+  for (const s of segs) {
+    if (/^(0|[1-9]\d*)$/.test(s)) out += `[${s}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(s)) out += (out ? "." : "") + s;
+    else out += `[${JSON.stringify(s)}]`;
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+/**
+ * The one place that turns JSON pointers and offsets into 1-based line/column ranges.
+ *
+ * Lines end at "\n" (a preceding "\r" belongs to the line ending), as git and GitHub count them. Columns
+ * count Unicode code points from 1, so a tab or an "é" or an emoji is one column; `endColumn` is exclusive
+ * (the column just after the last character), as in SARIF and ESLint.
+ */
+import type { JsonNode } from "./json/parse.js";
+import { splitPointer } from "./json/pointer.js";
+import type { Finding, Location, RawFinding } from "./types.js";
+
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    let i = text.indexOf("\n");
+    while (i !== -1) {
+      this.starts.push(i + 1);
+      i = text.indexOf("\n", i + 1);
+    }
+  }
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** 1-based line and column of a 0-based UTF-16 offset (clamped to the text). */
+  position(offset: number): { line: number; column: number } {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] as number) <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    const lineStart = this.starts[lo] as number;
+    let column = 1;
+    for (let i = lineStart; i < o; i++) {
+      const c = this.text.charCodeAt(i);
+      // A surrogate pair is one code point: count its high half only.
+      if (c >= 0xdc00 && c <= 0xdfff && i > lineStart) {
+        const prev = this.text.charCodeAt(i - 1);
+        if (prev >= 0xd800 && prev <= 0xdbff) continue;
+      }
+      column++;
+    }
+    return { line: lo + 1, column };
+  }
+
+  /** The text of a 1-based line without its line ending. */
+  lineText(line: number): string {
+    const start = this.starts[line - 1];
+    if (start === undefined) return "";
+    const next = this.starts[line];
+    let end = next === undefined ? this.text.length : next - 1;
+    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+    return this.text.slice(start, end);
+  }
+
+  range(start: number, end: number): Location {
+    const a = this.position(start);
+    const b = this.position(Math.max(start, end));
+    return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
+  }
+}
+
+interface Resolved {
+  node: JsonNode;
+  keyStart?: number;
+  keyEnd?: number;
+  /** True when the pointer named a member that does not exist and an ancestor was used. */
+  fallback: boolean;
+}
+
+/** Walks a pointer down the tree; stops at the nearest existing ancestor. Duplicate keys: the last wins, as in JSON.parse. */
+export function resolvePointer(root: JsonNode, pointer: string): Resolved {
+  let cur: Resolved = { node: root, fallback: false };
+  for (const seg of splitPointer(pointer)) {
+    const node = cur.node;
+    if (node.kind === "object") {
+      let found: Resolved | undefined;
+      for (let i = node.members.length - 1; i >= 0; i--) {
+        const m = node.members[i]!;
+        if (m.key === seg) {
+          found = { node: m.value, keyStart: m.keyStart, keyEnd: m.keyEnd, fallback: false };
+          break;
+        }
+      }
+      if (!found) return { ...cur, fallback: true };
+      cur = found;
+    } else if (node.kind === "array" && /^(0|[1-9]\d*)$/.test(seg) && Number(seg) < node.items.length) {
+      cur = { node: node.items[Number(seg)]!, fallback: false };
+    } else {
+      return { ...cur, fallback: true };
+    }
+  }
+  return cur;
+}
+
+/** Locates one finding. A missing member points at the key of the nearest existing ancestor; the root at line 1. */
+export function locate(index: LineIndex, root: JsonNode | undefined, f: RawFinding): Location {
+  if (f.range) return index.range(f.range.start, f.range.end);
+  if (!root) return { line: 1, column: 1, endLine: 1, endColumn: 1 };
+  const r = resolvePointer(root, f.pointer);
+  const wantKey = f.target === "key" || r.fallback;
+  if (wantKey) {
+    if (r.keyStart !== undefined && r.keyEnd !== undefined) return index.range(r.keyStart, r.keyEnd);
+    if (r.node === root) return { line: 1, column: 1, endLine: 1, endColumn: 2 };
+  }
+  return index.range(r.node.start, r.node.end);
+}
+
+export function locateAll(text: string, root: JsonNode | undefined, findings: RawFinding[]): Finding[] {
+  if (findings.length === 0) return [];
+  const index = new LineIndex(text);
+  return findings.map((f) => ({ ...f, ...locate(index, root, f) }));
+}

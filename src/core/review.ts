@@ -1,0 +1,223 @@
+/**
+ * The runner: descriptor bytes in, located findings out. Parses, detects the variant, validates the
+ * schema, runs every rule (each isolated: a rule that throws becomes a finding, never a crash), locates
+ * the findings once, then applies the configuration (severities, `off`, `ignore`).
+ */
+import { fails, globMatcher, type ResolvedConfig } from "./config.js";
+import { parseJson, type JsonNode, type ParseOutcome } from "./json/parse.js";
+import { locateAll } from "./locate.js";
+import { get, str, type DocumentContext, type Rule } from "./rule.js";
+import { RULES } from "./rules/index.js";
+import { validateSchema } from "./schema.js";
+import type { Finding, RawFinding, Variant } from "./types.js";
+
+export interface DescriptorInput {
+  /** Path as the user or the pull request names it; used in findings, `ignore` globs and messages. */
+  path: string;
+  content: string | Uint8Array;
+  /** The file's version in the base, when it exists there (its old path when renamed). */
+  base?: { path: string; content: string | Uint8Array };
+  /** True when the change adds the file; undefined when unknown. */
+  isNew?: boolean;
+  /** The file's real size in bytes when `content` was cut short (a reader stops past the size limit). */
+  size?: number;
+}
+
+export interface FileReview {
+  path: string;
+  /** The head text as parsed (decoded), for renderers that quote lines. */
+  text: string;
+  variant?: Variant;
+  name?: string;
+  findings: Finding[];
+}
+
+/** Remote when the name starts with `custom.remote.` or the entity with `CUSTOM_DEVICE` (rules.md "Variant"). */
+export function detectVariant(doc: unknown): Variant {
+  const name = str(get(doc, "name"));
+  const entity = str(get(doc, "entity"));
+  return name?.startsWith("custom.remote.") || entity?.startsWith("CUSTOM_DEVICE") ? "remote" : "host";
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** Decodes UTF-8; on invalid bytes returns the text up to them and where they start (as a text offset). */
+export function decodeUtf8(bytes: Uint8Array): { text: string; badOffset?: number } {
+  try {
+    return { text: fatalDecoder.decode(bytes) };
+  } catch {
+    // Find the first invalid byte by decoding ever longer prefixes would be quadratic; validate by hand.
+    let i = 0;
+    while (i < bytes.length) {
+      const b = bytes[i] as number;
+      const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+      if (need < 0) break;
+      let ok = i + need < bytes.length;
+      for (let k = 1; ok && k <= need; k++) ok = ((bytes[i + k] as number) & 0xc0) === 0x80;
+      if (ok && need > 0) {
+        try {
+          fatalDecoder.decode(bytes.subarray(i, i + need + 1));
+        } catch {
+          ok = false; // overlong or surrogate encodings
+        }
+      }
+      if (!ok) break;
+      i += need + 1;
+    }
+    const prefix = lenientDecoder.decode(bytes.subarray(0, i));
+    return { text: lenientDecoder.decode(bytes), badOffset: prefix.length };
+  }
+}
+
+interface Loaded {
+  text: string;
+  parsed?: ParseOutcome;
+  size: number;
+  encodingError?: number;
+}
+
+function load(content: string | Uint8Array, maxSize: number, knownSize?: number): Loaded {
+  const size = knownSize ?? (typeof content === "string" ? utf8Length(content) : content.length);
+  if (size > maxSize) return { text: "", size };
+  if (typeof content === "string") return { text: content, size, parsed: parseJson(content) };
+  const { text, badOffset } = decodeUtf8(content);
+  if (badOffset !== undefined) return { text, size, encodingError: badOffset };
+  return { text, size, parsed: parseJson(text) };
+}
+
+function runRule(rule: Rule, ctx: DocumentContext): RawFinding[] {
+  try {
+    return rule.check ? rule.check(ctx) : [];
+  } catch (e) {
+    // Never a crash and never a silent green: a broken rule fails the file visibly.
+    return [
+      {
+        ruleId: rule.meta.id,
+        severity: "error",
+        message: `internal error in rule ${rule.meta.id}: ${String(e)}; please report it`,
+        pointer: "",
+        target: "key",
+      },
+    ];
+  }
+}
+
+type Internal = FileReview & { value?: unknown; root?: JsonNode };
+
+/** Reviews one descriptor (without set rules; see reviewDescriptors). */
+export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Internal {
+  const head = load(input.content, config.maxFileSize, input.size);
+  const ctx: DocumentContext = {
+    path: input.path,
+    text: head.text,
+    duplicates: [],
+    variant: "host",
+    schemaFindings: [],
+    policy: config.policy,
+  };
+  if (input.isNew !== undefined) ctx.isNew = input.isNew;
+  let rules: readonly Rule[] = RULES.filter((r) => r.meta.kind === "parse");
+  if (!head.parsed) {
+    if (head.encodingError !== undefined) {
+      ctx.parseError = {
+        message: "the file is not valid UTF-8 text (JSON must be UTF-8)",
+        offset: head.encodingError,
+        end: head.encodingError + 1,
+      };
+    } else {
+      ctx.oversize = { size: head.size, limit: config.maxFileSize };
+    }
+  } else if (!head.parsed.ok) {
+    ctx.parseError = head.parsed.error;
+  } else {
+    ctx.value = head.parsed.value;
+    ctx.root = head.parsed.root;
+    ctx.duplicates = head.parsed.duplicates;
+    ctx.variant = detectVariant(ctx.value);
+    ctx.schemaFindings = validateSchema(ctx.value, ctx.variant);
+    if (input.base) {
+      const base = load(input.base.content, config.maxFileSize);
+      if (base.parsed?.ok) ctx.base = { value: base.parsed.value, path: input.base.path };
+      else ctx.baseError = input.base.path;
+    }
+    rules = RULES.filter((r) => r.meta.kind !== "change" || ctx.base || ctx.baseError !== undefined);
+  }
+  const raw = rules.flatMap((r) => runRule(r, ctx));
+  const located = locateAll(head.text, ctx.root, raw);
+  const review: Internal = {
+    path: input.path,
+    text: head.text,
+    findings: applyConfig(input.path, located, config),
+  };
+  if (ctx.value !== undefined) {
+    review.value = ctx.value;
+    review.root = ctx.root;
+    review.variant = ctx.variant;
+    const name = str(get(ctx.value, "name"));
+    if (name !== undefined) review.name = name;
+  }
+  return review;
+}
+
+/** Severity overrides, `off`, and `ignore` globs; then a stable order (line, column, rule id). */
+export function applyConfig(path: string, findings: Finding[], config: ResolvedConfig): Finding[] {
+  const ignored = config.ignore.filter((e) => globMatcher(e.paths)(path));
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const configured = config.rules[f.ruleId];
+    if (configured === "off") continue;
+    if (ignored.some((e) => !e.rules || e.rules.includes(f.ruleId))) continue;
+    out.push(configured ? { ...f, severity: configured } : f);
+  }
+  return out.sort((a, b) => a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId));
+}
+
+/** Reviews descriptors checked together: each on its own, then the rules across them (duplicate-plugin-name). */
+export function reviewDescriptors(inputs: readonly DescriptorInput[], config: ResolvedConfig): FileReview[] {
+  const reviews = inputs.map((i) => reviewOne(i, config));
+  const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
+  for (const rule of RULES) {
+    if (!rule.checkSet) continue;
+    let results: ReturnType<NonNullable<Rule["checkSet"]>> = [];
+    try {
+      results = rule.checkSet(members);
+    } catch (e) {
+      results = reviews.map((r) => ({
+        path: r.path,
+        finding: { ruleId: rule.meta.id, severity: "error", message: `internal error in rule ${rule.meta.id}: ${String(e)}`, pointer: "", target: "key" },
+      }));
+    }
+    for (const review of reviews) {
+      const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
+      if (!mine.length) continue;
+      const located = locateAll(review.text, review.root, mine);
+      review.findings = applyConfig(review.path, [...review.findings, ...located], config);
+    }
+  }
+  return reviews.map(({ path, text, variant, name, findings }) => {
+    const r: FileReview = { path, text, findings };
+    if (variant) r.variant = variant;
+    if (name !== undefined) r.name = name;
+    return r;
+  });
+}
+
+/** True when any finding reaches the configured failing level. */
+export function hasFailures(reviews: readonly FileReview[], config: ResolvedConfig): boolean {
+  return reviews.some((r) => r.findings.some((f) => fails(f.severity, config.failOn)));
+}

@@ -1,0 +1,9 @@
+import { schemaRule } from "../rule.js";
+
+/** Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
+export const rule = schemaRule({
+  id: "invalid-format",
+  kind: "schema",
+  defaultSeverity: "error",
+  description: "A string does not match its pattern (metric key, dimension, alert id, property key, chart color, …).",
+});

@@ -1,0 +1,9 @@
+import { schemaRule } from "../rule.js";
+
+/** Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
+export const rule = schemaRule({
+  id: "invalid-type",
+  kind: "schema",
+  defaultSeverity: "error",
+  description: "A member has the wrong JSON type.",
+});

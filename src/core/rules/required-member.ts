@@ -1,0 +1,9 @@
+import { schemaRule } from "../rule.js";
+
+/** Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
+export const rule = schemaRule({
+  id: "required-member",
+  kind: "schema",
+  defaultSeverity: "error",
+  description: "A required member is missing.",
+});

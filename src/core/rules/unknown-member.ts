@@ -1,0 +1,9 @@
+import { schemaRule } from "../rule.js";
+
+/** The metric-level `source` is free-form and never reported. Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
+export const rule = schemaRule({
+  id: "unknown-member",
+  kind: "schema",
+  defaultSeverity: "warning",
+  description: "A member that the spec does not define for that object (with the closest known name).",
+});

@@ -1,0 +1,43 @@
+/** "Did you mean" suggestions by edit distance. */
+
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  // Bounded inputs only: callers pass names, not file contents.
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+    }
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/** The closest candidate, compared case-insensitively, when it is near enough to be a plausible typo. */
+export function closest(input: string, candidates: readonly string[]): string | undefined {
+  if (input.length > 200) return undefined;
+  const needle = input.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = levenshtein(needle, c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  if (best === undefined) return undefined;
+  const limit = Math.max(2, Math.floor(Math.max(input.length, best.length) / 3));
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** Formats a list for a message: `a`, `b` or `c`. */
+export function listOf(values: readonly string[]): string {
+  const q = values.map((v) => `\`${v}\``);
+  if (q.length <= 1) return q.join("");
+  return `${q.slice(0, -1).join(", ")} or ${q[q.length - 1]}`;
+}

@@ -1,0 +1,29 @@
+/**
+ * `--format github`: workflow commands, which GitHub Actions turns into annotations.
+ * Escaping follows the runner's toolkit (`%`, CR, LF in data; also `:` and `,` in properties).
+ */
+import type { FileReview } from "../core/review.js";
+import { countBySeverity, describeCounts } from "./summary.js";
+
+function escapeData(s: string): string {
+  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+export function formatGithub(reviews: readonly FileReview[], display: (path: string) => string): string {
+  const lines: string[] = [];
+  for (const r of reviews) {
+    for (const f of r.findings) {
+      const props = [`file=${escapeProperty(display(r.path))}`, `line=${f.line}`, `endLine=${f.endLine}`];
+      // Columns only make sense on a one-line range (GitHub ignores them otherwise).
+      if (f.line === f.endLine) props.push(`col=${f.column}`, `endColumn=${f.endColumn}`);
+      props.push(`title=${escapeProperty(f.ruleId)}`);
+      lines.push(`::${f.severity} ${props.join(",")}::${escapeData(`${f.message} [${f.ruleId}]`)}`);
+    }
+  }
+  lines.push(`plugin-review: ${reviews.length} descriptor(s) checked, ${describeCounts(countBySeverity(reviews))}`);
+  return lines.join("\n") + "\n";
+}

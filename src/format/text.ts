@@ -1,0 +1,46 @@
+/** Human output: `file:line:col  severity  rule-id  message`, then one summary line. */
+import type { FileReview } from "../core/review.js";
+import type { Severity } from "../core/types.js";
+import { countBySeverity, describeCounts, plural } from "./summary.js";
+
+const COLOURS: Record<Severity | "dim" | "bold" | "ok", [number, number]> = {
+  error: [31, 39],
+  warning: [33, 39],
+  notice: [36, 39],
+  ok: [32, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+};
+
+export interface TextOptions {
+  colour: boolean;
+  /** Extra lines for the summary (e.g. unchanged files skipped). */
+  notes?: string[];
+}
+
+export function formatText(reviews: readonly FileReview[], display: (path: string) => string, opts: TextOptions): string {
+  const paint = (kind: keyof typeof COLOURS, s: string) => {
+    if (!opts.colour) return s;
+    const [a, b] = COLOURS[kind];
+    return `\u001b[${a}m${s}\u001b[${b}m`;
+  };
+  const lines: string[] = [];
+  for (const r of reviews) {
+    for (const f of r.findings) {
+      const where = `${display(r.path)}:${f.line}:${f.column}`;
+      lines.push(`${where}  ${paint(f.severity, f.severity.padEnd(7))}  ${paint("dim", f.ruleId)}  ${f.message}`);
+    }
+  }
+  const counts = countBySeverity(reviews);
+  const withFindings = reviews.filter((r) => r.findings.length > 0).length;
+  const total = counts.error + counts.warning + counts.notice;
+  const checked = plural(reviews.length, "descriptor");
+  const summary =
+    total === 0
+      ? paint("ok", `✔ ${checked} checked: no findings`)
+      : paint(counts.error ? "error" : counts.warning ? "warning" : "notice", `✖ ${plural(total, "finding")} (${describeCounts(counts)}) in ${withFindings} of ${checked}`);
+  if (lines.length) lines.push("");
+  lines.push(paint("bold", summary));
+  for (const n of opts.notes ?? []) lines.push(n);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,225 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { text, validHost } from "../helpers.js";
+import { cli, ensureBuilt } from "./run.js";
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-cli-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(rel: string, content: string | Buffer): string {
+  const p = join(dir, rel);
+  mkdirSync(join(p, ".."), { recursive: true });
+  writeFileSync(p, content);
+  return p;
+}
+
+const STACK = /\n\s+at .+:\d+:\d+/;
+
+describe("plugin-review check", () => {
+  it("passes the valid examples with exit 0 and a summary", () => {
+    const r = cli(["check", "examples/host-valid", "examples/remote-valid/plugin.json"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/✔ 2 descriptors checked: no findings/);
+  });
+
+  it("reports mistakes as file:line:col severity rule message, exit 1", () => {
+    const r = cli(["check", "examples/"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^examples\/mistakes\/invalid-json\/plugin\.json:4:3 +error +invalid-json +not valid JSON: comments are not allowed/m);
+    expect(r.stdout).toMatch(/^examples\/mistakes\/host-mistakes\/plugin\.json:19:17 +error +invalid-value .*Did you mean `Percent`\?/m);
+    expect(r.stdout).toMatch(/✖ \d+ findings \(\d+ errors, \d+ warnings, 1 notice\) in 3 of 6 descriptors/);
+    expect(r.stdout).not.toMatch(/\u001b\[/); // no colour when not a terminal
+  });
+
+  it("prints the contract's JSON findings with --format json", () => {
+    const r = cli(["check", "--format", "json", "examples/mistakes/remote-mistakes"]);
+    expect(r.status).toBe(1);
+    const findings = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(findings.length).toBeGreaterThan(0);
+    for (const f of findings) {
+      expect(Object.keys(f)).toEqual(["file", "ruleId", "severity", "message", "pointer", "line", "column", "endLine", "endColumn"]);
+      expect(f.file).toBe("examples/mistakes/remote-mistakes/plugin.json");
+    }
+    expect(findings).toContainEqual(
+      expect.objectContaining({ ruleId: "unknown-dimension-reference", pointer: "/ui/charts/0/series/0/dimensions/0", line: 23 }),
+    );
+  });
+
+  it("prints workflow commands with --format github", () => {
+    const r = cli(["check", "--format", "github", "examples/mistakes/invalid-json/plugin.json"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(
+      /^::error file=examples\/mistakes\/invalid-json\/plugin\.json,line=4,endLine=4,col=3,endColumn=5,title=invalid-json::not valid JSON: comments are not allowed in JSON \[invalid-json\]$/m,
+    );
+  });
+
+  it("prints SARIF 2.1.0 with --format sarif", () => {
+    const r = cli(["check", "--format", "sarif", "examples/mistakes/remote-mistakes"]);
+    expect(r.status).toBe(1);
+    const sarif = JSON.parse(r.stdout) as { version: string; runs: { results: { ruleId: string }[]; tool: { driver: { rules: { id: string }[] } } }[] };
+    expect(sarif.version).toBe("2.1.0");
+    const run = sarif.runs[0]!;
+    expect(run.results.map((x) => x.ruleId)).toContain("variant-mismatch");
+    expect(run.tool.driver.rules.map((x) => x.id)).toContain("variant-mismatch");
+  });
+
+  it("compares with --base and names the next version", () => {
+    const r = cli(["check", "examples/change/plugin.json", "--base", "examples/change/plugin.base.json"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/plugin\.json:3:14 +error +version-not-bumped .*`1\.2\.1`/);
+    expect(r.stdout).toMatch(/metric-group-changed/);
+    expect(r.stdout).toMatch(/metric-unit-changed/);
+  });
+
+  it("exits 2 with a clear message and no stack trace on a missing file", () => {
+    const r = cli(["check", "does/not/exist.json"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot read 'does\/not\/exist\.json': no such file or directory/);
+    expect(r.stderr).not.toMatch(STACK);
+    expect(r.stdout).toBe("");
+  });
+
+  it("exits 2 for a directory without descriptors and for a glob that matches nothing", () => {
+    mkdirSync(join(dir, "empty"), { recursive: true });
+    const r = cli(["check", join(dir, "empty")]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/no descriptors found under/);
+    const g = cli(["check", "nothing/**/*.json"]);
+    expect(g.status).toBe(2);
+    expect(g.stderr).toMatch(/no files match 'nothing\/\*\*\/\*\.json'/);
+  });
+
+  it("expands globs", () => {
+    const r = cli(["check", "--format", "json", "examples/*-valid/plugin.json"]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it("exits 2 on usage errors", () => {
+    expect(cli(["check", "--bogus", "x"]).status).toBe(2);
+    expect(cli(["check"]).stderr).toMatch(/no files given/);
+    expect(cli(["check", "--format", "xml", "examples"]).stderr).toMatch(/--format must be one of text, json, sarif, github/);
+    expect(cli(["frobnicate"]).stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(cli(["check", "a.json", "b.json", "--base", "c.json"]).status).toBe(2);
+    expect(cli([]).status).toBe(2);
+    expect(cli(["--help"]).stdout).toMatch(/Usage: plugin-review check/);
+  });
+
+  it("reports a 50 MB file as too large without reading it, exit 1", () => {
+    const big = write("big/plugin.json", Buffer.alloc(50 * 1024 * 1024, 0x20));
+    const r = cli(["check", "--format", "json", big]);
+    expect(r.status).toBe(1);
+    const [f] = JSON.parse(r.stdout) as { ruleId: string; message: string; line: number }[];
+    expect(f).toMatchObject({ ruleId: "file-too-large", line: 1 });
+    expect(f!.message).toMatch(/52,428,800 bytes, over the limit of 5,242,880 bytes/);
+  });
+
+  it("reports binary garbage as invalid JSON at the first bad byte", () => {
+    const p = write("bin/plugin.json", Buffer.from([0x7b, 0x0a, 0x20, 0xff, 0xfe, 0x00, 0x01]));
+    const r = cli(["check", "--format", "json", p]);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({ ruleId: "invalid-json", line: 2, column: 2, message: expect.stringMatching(/not valid UTF-8/) }),
+    ]);
+  });
+
+  it("applies --config: severities, off, ignore and fail_on", () => {
+    const cfg = write("cfg/off.yml", "rules:\n  invalid-json: warning\nfail_on: error\n");
+    const r = cli(["check", "--config", cfg, "examples/mistakes/invalid-json"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/warning +invalid-json/);
+    const strict = write("cfg/strict.yml", "fail_on: notice\n");
+    expect(cli(["check", "--config", strict, "examples/host-valid"]).status).toBe(0);
+    const ignore = write("cfg/ignore.yml", 'ignore:\n  - paths: ["examples/mistakes/**"]\n');
+    const ig = cli(["check", "--config", ignore, "examples/mistakes"]);
+    expect(ig.stdout).toMatch(/no findings/);
+    expect(ig.status).toBe(0);
+  });
+
+  it("reads .github/plugin-review.yml from the working directory by default", () => {
+    const repo = join(dir, "defaultcfg");
+    write("defaultcfg/.github/plugin-review.yml", "rules:\n  invalid-json: off\n");
+    write("defaultcfg/p/plugin.json", "{ nope");
+    const r = cli(["check", "p"], repo);
+    expect(r.stdout).toMatch(/no findings/);
+    expect(r.status).toBe(0);
+  });
+
+  it("exits 2 with every problem of an invalid configuration", () => {
+    const bad = write("cfg/bad.yml", "fail_on: sometimes\nrules:\n  unknown-membr: off\nextra: 1\n");
+    const r = cli(["check", "--config", bad, "examples/host-valid"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown key `extra`/);
+    expect(r.stderr).not.toMatch(STACK);
+    const typo = write("cfg/typo.yml", "rules:\n  unknown-membr: off\n");
+    expect(cli(["check", "--config", typo, "examples/host-valid"]).stderr).toMatch(/unknown rule id `unknown-membr` \(did you mean `unknown-member`\?\)/);
+    const yaml = write("cfg/yaml.yml", "rules: [\n");
+    expect(cli(["check", "--config", yaml, "examples/host-valid"]).stderr).toMatch(/line \d+, column \d+/);
+    expect(cli(["check", "--config", "missing.yml", "examples/host-valid"]).stderr).toMatch(/cannot read configuration 'missing.yml'/);
+  });
+});
+
+describe("plugin-review check --base-ref", () => {
+  let repo: string;
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" }).toString();
+
+  beforeAll(() => {
+    repo = join(dir, "repo");
+    mkdirSync(repo, { recursive: true });
+    git("init", "-q", "-b", "main");
+    git("config", "user.email", "t@example.com");
+    git("config", "user.name", "t");
+    const host = validHost();
+    writeFileSync(join(repo, "keep.json"), "{}");
+    mkdirSync(join(repo, "a"));
+    mkdirSync(join(repo, "untouched"));
+    writeFileSync(join(repo, "a", "plugin.json"), text(host));
+    writeFileSync(join(repo, "untouched", "plugin.json"), text({ ...host, name: "custom.python.untouched" }));
+    git("add", ".");
+    git("commit", "-q", "-m", "base");
+    // Change a/ without a version bump and move it to b/; add a new plugin without metricGroup.
+    const changed = { ...host, ui: {} };
+    mkdirSync(join(repo, "b"));
+    git("mv", "a/plugin.json", "b/plugin.json");
+    writeFileSync(join(repo, "b", "plugin.json"), text(changed));
+    mkdirSync(join(repo, "new"));
+    const fresh: Record<string, unknown> = { ...host, name: "custom.python.fresh" };
+    delete fresh.metricGroup;
+    writeFileSync(join(repo, "new", "plugin.json"), text(fresh));
+  });
+
+  it("compares changed descriptors with the ref, following renames; added files have no base", () => {
+    const r = cli(["check", "--base-ref", "main", "--format", "json", "."], repo);
+    const findings = JSON.parse(r.stdout) as { file: string; ruleId: string; severity: string }[];
+    expect(findings.map((f) => [f.file, f.ruleId, f.severity])).toEqual([
+      ["b/plugin.json", "version-not-bumped", "error"],
+      ["new/plugin.json", "metric-group-missing", "error"],
+    ]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/1 descriptor\(s\) unchanged since main were not checked/);
+  });
+
+  it("defaults to the whole work tree and explains unknown refs", () => {
+    expect(cli(["check", "--base-ref", "main"], repo).stdout).toMatch(/version-not-bumped/);
+    const r = cli(["check", "--base-ref", "no-such-branch"], repo);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/'no-such-branch' is not a commit, branch or tag/);
+  });
+
+  it("explains when it is not run in a git work tree", () => {
+    const outside = mkdtempSync(join(tmpdir(), "plugin-review-nogit-"));
+    writeFileSync(join(outside, "plugin.json"), readFileSync("examples/host-valid/plugin.json"));
+    const r = cli(["check", "--base-ref", "main", "plugin.json"], outside);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/needs a git work tree/);
+    rmSync(outside, { recursive: true, force: true });
+  });
+});

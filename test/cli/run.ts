@@ -1,0 +1,31 @@
+/** Runs the built CLI as a user does: a child process, real files, real exit codes. */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../helpers.js";
+
+export const BIN = join(ROOT, "bin", "plugin-review.js");
+
+/** `npm test` builds first (pretest); a bare `vitest` run builds here if needed. */
+export function ensureBuilt(): void {
+  if (!existsSync(join(ROOT, "dist", "src", "cli", "main.js"))) {
+    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+  }
+}
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", ...env },
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}

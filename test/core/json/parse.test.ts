@@ -1,0 +1,115 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_DEPTH, parseJson } from "../../../src/core/json/parse.js";
+
+function errorAt(text: string) {
+  const r = parseJson(text);
+  if (r.ok) throw new Error(`expected a syntax error for ${JSON.stringify(text)}`);
+  return r.error;
+}
+
+describe("parseJson", () => {
+  it("returns what JSON.parse returns for any JSON value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (v, pretty) => {
+        const t = JSON.stringify(v, null, pretty ? 2 : undefined);
+        const r = parseJson(t);
+        expect(r.ok).toBe(true);
+        if (r.ok) expect(r.value).toEqual(JSON.parse(t));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps `__proto__` as an own member, like JSON.parse", () => {
+    const r = parseJson('{"__proto__": {"polluted": true}}');
+    expect(r.ok && Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+    expect(r.ok && Object.keys(r.value as object)).toEqual(["__proto__"]);
+  });
+
+  it.each([
+    ["BOM", "\uFEFF{}", 0, /byte order mark/],
+    ["line comment", '{\n  // note\n  "a": 1\n}', 4, /comments are not allowed/],
+    ["block comment", '{ /* x */ "a": 1 }', 2, /comments are not allowed/],
+    ["trailing comma in object", '{"a": 1,\n}', 7, /trailing comma/],
+    ["trailing comma in array", "[1, 2, ]", 5, /trailing comma/],
+    ["NaN", '{"a": NaN}', 6, /NaN is not a JSON value/],
+    ["Infinity", '{"a": -Infinity}', 6, /-Infinity is not a JSON value/],
+    ["truncated object", '{"a": 1', 7, /unexpected end of file.*truncated/],
+    ["truncated string", '{"a": "abc', 6, /unterminated string/],
+    ["single quotes", "{'a': 1}", 1, /double quotes/],
+    ["empty file", "", 0, /empty/],
+    ["only whitespace", "  \n ", 4, /empty/],
+    ["leading zero", "[01]", 1, /leading zeros/],
+    ["bad escape", '["\\q"]', 2, /invalid escape \\q/],
+    ["raw newline in string", '["a\nb"]', 3, /line break inside a string/],
+    ["control character", '["a\u0001"]', 3, /control character U\+0001/],
+    ["garbage after value", "{} {}", 3, /after the end of the JSON value/],
+    ["missing colon", '{"a" 1}', 5, /expected `:`/],
+    ["missing comma", '{"a": 1 "b": 2}', 8, /expected `,` or `}`/],
+    ["unquoted key", "{a: 1}", 1, /member name in double quotes/],
+    ["misspelt literal", "[tru]", 4, /expected `true`/],
+    ["NUL byte", "\u0000", 0, /control character U\+0000/],
+  ])("%s: points at the first offending character", (_name, input, offset, message) => {
+    const e = errorAt(input);
+    expect(e.offset).toBe(offset);
+    expect(e.message).toMatch(message);
+    expect(e.end).toBeGreaterThanOrEqual(Math.min(offset + 1, input.length));
+  });
+
+  it("reports every duplicate key with both positions", () => {
+    const t = '{"a": 1, "b": {"c": 1, "c": 2}, "a": 3}';
+    const r = parseJson(t);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value).toEqual(JSON.parse(t));
+    expect(r.duplicates.map((d) => [d.objectPointer, d.key, t.slice(d.keyStart, d.keyEnd), d.firstKeyStart])).toEqual([
+      ["/b", "c", '"c"', 15],
+      ["", "a", '"a"', 1],
+    ]);
+  });
+
+  it("escapes pointer segments of duplicate keys' objects (RFC 6901)", () => {
+    const r = parseJson('{"a/b~": {"x": 1, "x": 2}}');
+    expect(r.ok && r.duplicates[0]?.objectPointer).toBe("/a~1b~0");
+  });
+
+  it(`refuses nesting deeper than ${MAX_DEPTH} levels without overflowing the stack`, () => {
+    expect(parseJson("[".repeat(MAX_DEPTH) + "]".repeat(MAX_DEPTH)).ok).toBe(true);
+    const e = errorAt("[".repeat(100_000));
+    expect(e.message).toMatch(/nesting deeper than/);
+    expect(e.offset).toBe(MAX_DEPTH);
+  });
+
+  it("never throws, whatever the input", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 400 }), (s) => {
+        const r = parseJson(s);
+        if (!r.ok) {
+          expect(r.error.offset).toBeGreaterThanOrEqual(0);
+          expect(r.error.offset).toBeLessThanOrEqual(s.length);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("agrees with JSON.parse on whether mangled JSON is valid", () => {
+    const mangle = fc.tuple(fc.jsonValue(), fc.nat(), fc.constantFrom("", ",", "}", "]", '"', "\\", "/", "0", " ", "NaN"));
+    fc.assert(
+      fc.property(mangle, ([v, at, insert]) => {
+        const t = JSON.stringify(v) ?? "null";
+        const i = at % (t.length + 1);
+        const mangled = t.slice(0, i) + insert + t.slice(i);
+        let native = true;
+        try {
+          JSON.parse(mangled);
+        } catch {
+          native = false;
+        }
+        expect(parseJson(mangled).ok).toBe(native);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { parseJson } from "../../src/core/json/parse.js";
+import { LineIndex, locate } from "../../src/core/locate.js";
+import type { RawFinding } from "../../src/core/types.js";
+
+function at(text: string, pointer: string, target: "key" | "value" = "value") {
+  const r = parseJson(text);
+  if (!r.ok) throw new Error(r.error.message);
+  const f: RawFinding = { ruleId: "x", severity: "error", message: "", pointer, target };
+  return locate(new LineIndex(text), r.root, f);
+}
+
+describe("locate", () => {
+  const doc = '{\n  "name": "x",\n  "metrics": [\n    { "timeseries": { "key": "a" } }\n  ]\n}\n';
+
+  it("points at a member's key or its value", () => {
+    expect(at(doc, "/name", "key")).toEqual({ line: 2, column: 3, endLine: 2, endColumn: 9 });
+    expect(at(doc, "/name", "value")).toEqual({ line: 2, column: 11, endLine: 2, endColumn: 14 });
+    expect(at(doc, "/metrics/0/timeseries/key")).toEqual({ line: 4, column: 30, endLine: 4, endColumn: 33 });
+  });
+
+  it("falls back to the key of the nearest existing ancestor for a missing member", () => {
+    expect(at(doc, "/metrics/0/timeseries/unit")).toEqual({ line: 4, column: 7, endLine: 4, endColumn: 19 });
+    expect(at(doc, "/metrics/7/timeseries")).toEqual({ line: 3, column: 3, endLine: 3, endColumn: 12 });
+  });
+
+  it("puts a member missing at the root on line 1", () => {
+    expect(at("\n\n  {}", "/version", "key")).toEqual({ line: 1, column: 1, endLine: 1, endColumn: 2 });
+  });
+
+  it("is not shifted by CRLF line endings, tabs, a missing final newline or non-ASCII text", () => {
+    const crlf = doc.replace(/\n/g, "\r\n").trimEnd();
+    expect(at(crlf, "/metrics/0/timeseries/key")).toEqual(at(doc, "/metrics/0/timeseries/key"));
+    const tabs = '{\n\t"name":\t"x",\n\t"version": "1.0"\n}';
+    expect(at(tabs, "/version")).toEqual({ line: 3, column: 13, endLine: 3, endColumn: 18 });
+    const accents = '{\n  "displayname": "Größe 中文 😀", "key": "k"\n}';
+    // One column per character (code point), whatever its encoding.
+    expect(at(accents, "/key")).toEqual({ line: 2, column: 39, endLine: 2, endColumn: 42 });
+  });
+
+  it("uses the last of duplicate members, like JSON.parse", () => {
+    expect(at('{"a": 1,\n "a": 2}', "/a")).toEqual({ line: 2, column: 7, endLine: 2, endColumn: 8 });
+  });
+
+  it("reads line texts without their line endings", () => {
+    const index = new LineIndex("a\r\nb\n\nc");
+    expect([1, 2, 3, 4, 5].map((l) => index.lineText(l))).toEqual(["a", "b", "", "c", ""]);
+    expect(index.lineCount).toBe(4);
+  });
+});

@@ -1,0 +1,104 @@
+/** Shared test helpers: valid descriptors to mutate, a one-call review, and rule tables. */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { resolveConfig, type RawConfig } from "../src/core/config.js";
+import { reviewDescriptors } from "../src/core/review.js";
+import type { Finding } from "../src/core/types.js";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+type Json = Record<string, unknown>;
+
+function load(path: string): Json {
+  return JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), "utf8")) as Json;
+}
+
+/** A fresh copy of the shipped valid host example (no findings at all). */
+export function validHost(): Json {
+  return load("examples/host-valid/plugin.json");
+}
+
+/** A fresh copy of the shipped valid remote example (no findings at all). */
+export function validRemote(): Json {
+  return load("examples/remote-valid/plugin.json");
+}
+
+/** Pretty-prints a descriptor the way people write them, so that line numbers are meaningful. */
+export function text(doc: unknown): string {
+  return JSON.stringify(doc, null, 2) + "\n";
+}
+
+export interface CheckOptions {
+  base?: string | Json;
+  isNew?: boolean;
+  config?: RawConfig;
+  org?: RawConfig;
+  path?: string;
+}
+
+/** Reviews one descriptor (text or object) the way the CLI and the App do. */
+export function check(doc: string | Json, opts: CheckOptions = {}): Finding[] {
+  const content = typeof doc === "string" ? doc : text(doc);
+  const config = resolveConfig({ ...(opts.org ? { org: opts.org } : {}), ...(opts.config ? { repo: opts.config } : {}) });
+  const path = opts.path ?? "plugin.json";
+  const [review] = reviewDescriptors(
+    [
+      {
+        path,
+        content,
+        ...(opts.base !== undefined
+          ? { base: { path, content: typeof opts.base === "string" ? opts.base : text(opts.base) } }
+          : {}),
+        ...(opts.isNew !== undefined ? { isNew: opts.isNew } : {}),
+      },
+    ],
+    config,
+  );
+  return review!.findings;
+}
+
+/** 1-based line of the n-th occurrence of `needle` in `text` (computed from the fixture, not the tool). */
+export function lineOf(source: string, needle: string, occurrence = 1): number {
+  let at = -1;
+  for (let i = 0; i < occurrence; i++) {
+    at = source.indexOf(needle, at + 1);
+    if (at === -1) throw new Error(`fixture does not contain ${JSON.stringify(needle)} (${occurrence})`);
+  }
+  return source.slice(0, at).split("\n").length;
+}
+
+export interface InvalidCase {
+  name: string;
+  doc: string | Json;
+  /** Expected line of each finding of this rule, in order. */
+  lines: number[];
+  /** Optional fragment every message of this rule must contain. */
+  message?: string | RegExp;
+  severity?: "error" | "warning" | "notice";
+  options?: CheckOptions;
+}
+
+export interface ValidCase {
+  name: string;
+  doc: string | Json;
+  options?: CheckOptions;
+}
+
+/** A rule's table: the rule fires where expected in every invalid case and stays silent in every valid one. */
+export function ruleTable(ruleId: string, table: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
+  describe(ruleId, () => {
+    it.each(table.valid.map((c) => [c.name, c] as const))("stays silent: %s", (_name, c) => {
+      const found = check(c.doc, c.options).filter((f) => f.ruleId === ruleId);
+      expect(found).toEqual([]);
+    });
+    it.each(table.invalid.map((c) => [c.name, c] as const))("fires: %s", (_name, c) => {
+      const found = check(c.doc, c.options).filter((f) => f.ruleId === ruleId);
+      expect(found.map((f) => f.line)).toEqual(c.lines);
+      for (const f of found) {
+        if (c.message !== undefined) expect(f.message).toMatch(c.message);
+        if (c.severity !== undefined) expect(f.severity).toBe(c.severity);
+      }
+    });
+  });
+}
