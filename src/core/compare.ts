@@ -18,6 +18,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 export const VERSION_PATTERN = /^\d+\.\d+(\.\d+)?$/;
 
+/** Any dot-separated digits (`2`, `1.2.3.4`): versions the server could hold, comparable segment by segment. */
+export const NUMERIC_VERSION = /^\d+(\.\d+)*$/;
+
 /**
  * Compares versions as numbers segment by segment, missing segments being 0 (`1.9` < `1.10`,
  * `2.1` = `2.1.0`). Digits are compared as strings without leading zeros so that no length overflows.

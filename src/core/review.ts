@@ -4,7 +4,7 @@
  * the findings once, then applies the configuration (severities, `off`, `ignore`).
  */
 import { fails, globMatcher, type ResolvedConfig } from "./config.js";
-import { parseJson, type JsonNode, type ParseOutcome } from "./json/parse.js";
+import { parseJsonFast, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { locateAll } from "./locate.js";
 import { get, str, type DocumentContext, type Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
@@ -39,7 +39,9 @@ export function detectVariant(doc: unknown): Variant {
   return name?.startsWith("custom.remote.") || entity?.startsWith("CUSTOM_DEVICE") ? "remote" : "host";
 }
 
-function utf8Length(s: string): number {
+function utf8Length(s: string, limit: number): number {
+  // Cheap bounds first: UTF-8 takes 1 to 3 bytes per UTF-16 unit, and ASCII exactly 1.
+  if (s.length * 3 <= limit || /^[\x00-\x7f]*$/.test(s)) return s.length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -92,12 +94,30 @@ interface Loaded {
 }
 
 function load(content: string | Uint8Array, maxSize: number, knownSize?: number): Loaded {
-  const size = knownSize ?? (typeof content === "string" ? utf8Length(content) : content.length);
+  const size = knownSize ?? (typeof content === "string" ? utf8Length(content, maxSize) : content.length);
   if (size > maxSize) return { text: "", size };
-  if (typeof content === "string") return { text: content, size, parsed: parseJson(content) };
+  if (typeof content === "string") return { text: content, size, parsed: parseJsonFast(content) };
   const { text, badOffset } = decodeUtf8(content);
   if (badOffset !== undefined) return { text, size, encodingError: badOffset };
-  return { text, size, parsed: parseJson(text) };
+  return { text, size, parsed: parseJsonFast(text) };
+}
+
+/** The base only needs its value (no positions): the engine's JSON.parse, after the same UTF-8 and size checks. */
+function loadBase(content: string | Uint8Array, maxSize: number): { ok: true; value: unknown } | { ok: false } {
+  const size = typeof content === "string" ? utf8Length(content, maxSize) : content.length;
+  if (size > maxSize) return { ok: false };
+  let text: string;
+  if (typeof content === "string") text = content;
+  else {
+    const d = decodeUtf8(content);
+    if (d.badOffset !== undefined) return { ok: false };
+    text = d.text;
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
 }
 
 function runRule(rule: Rule, ctx: DocumentContext): RawFinding[] {
@@ -117,7 +137,7 @@ function runRule(rule: Rule, ctx: DocumentContext): RawFinding[] {
   }
 }
 
-type Internal = FileReview & { value?: unknown; root?: JsonNode };
+type Internal = FileReview & { value?: unknown; parsed?: { root: JsonNode } | undefined };
 
 /** Reviews one descriptor (without set rules; see reviewDescriptors). */
 export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Internal {
@@ -146,19 +166,20 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
     ctx.parseError = head.parsed.error;
   } else {
     ctx.value = head.parsed.value;
-    ctx.root = head.parsed.root;
     ctx.duplicates = head.parsed.duplicates;
     ctx.variant = detectVariant(ctx.value);
     ctx.schemaFindings = validateSchema(ctx.value, ctx.variant);
     if (input.base) {
-      const base = load(input.base.content, config.maxFileSize);
-      if (base.parsed?.ok) ctx.base = { value: base.parsed.value, path: input.base.path };
+      const base = loadBase(input.base.content, config.maxFileSize);
+      if (base.ok) ctx.base = { value: base.value, path: input.base.path };
       else ctx.baseError = input.base.path;
     }
     rules = RULES.filter((r) => r.meta.kind !== "change" || ctx.base || ctx.baseError !== undefined);
   }
   const raw = rules.flatMap((r) => runRule(r, ctx));
-  const located = locateAll(head.text, ctx.root, raw);
+  // The tree of positions is built only when there is something to locate.
+  const parsed = head.parsed?.ok ? head.parsed : undefined;
+  const located = raw.length ? locateAll(head.text, parsed?.root, raw) : [];
   const review: Internal = {
     path: input.path,
     text: head.text,
@@ -166,7 +187,7 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
   };
   if (ctx.value !== undefined) {
     review.value = ctx.value;
-    review.root = ctx.root;
+    review.parsed = head.parsed?.ok ? head.parsed : undefined;
     review.variant = ctx.variant;
     const name = str(get(ctx.value, "name"));
     if (name !== undefined) review.name = name;
@@ -205,7 +226,7 @@ export function reviewDescriptors(inputs: readonly DescriptorInput[], config: Re
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
       if (!mine.length) continue;
-      const located = locateAll(review.text, review.root, mine);
+      const located = locateAll(review.text, review.parsed?.root, mine);
       review.findings = applyConfig(review.path, [...review.findings, ...located], config);
     }
   }

@@ -3,7 +3,7 @@
  * returns raw findings (pointer-based); it must never throw, whatever the input: values are `unknown`
  * and are read through the guards below.
  */
-import type { JsonNode, DuplicateKey, JsonSyntaxError } from "./json/parse.js";
+import type { DuplicateKey, JsonSyntaxError } from "./json/parse.js";
 import type { SchemaFinding } from "./schema.js";
 import type { RawFinding, Severity, Variant } from "./types.js";
 
@@ -29,7 +29,6 @@ export interface DocumentContext {
   text: string;
   /** Present when the text parsed. */
   value?: unknown;
-  root?: JsonNode;
   parseError?: JsonSyntaxError;
   duplicates: DuplicateKey[];
   variant: Variant;

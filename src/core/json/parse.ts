@@ -114,7 +114,11 @@ class Parser {
     return this.path.map((s) => "/" + (typeof s === "number" ? String(s) : escapePointerSegment(s))).join("");
   }
 
-  constructor(private readonly text: string) {}
+  /** @param values build the JS value too (false: only the tree, when JSON.parse already gave the value) */
+  constructor(
+    private readonly text: string,
+    private readonly values = true,
+  ) {}
 
   parseDocument(): { value: unknown; root: JsonNode } {
     const t = this.text;
@@ -169,7 +173,7 @@ class Parser {
       case C_LBRACKET:
         return this.parseArray(depth + 1);
       case C_QUOTE: {
-        const value = this.parseString();
+        const value = this.values ? this.parseString() : this.skipString();
         return { value, node: { kind: "string", start, end: this.pos } };
       }
       case 116: // t
@@ -240,7 +244,26 @@ class Parser {
       while (isDigit(t.charCodeAt(p))) p++;
     }
     this.pos = p;
-    return Number(t.slice(start, p));
+    return this.values ? Number(t.slice(start, p)) : 0;
+  }
+
+  /** Validates a string without building it: the fast path for values when JSON.parse gave them. */
+  private skipString(): undefined {
+    const t = this.text;
+    let p = this.pos + 1;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === C_QUOTE) {
+        this.pos = p + 1;
+        return undefined;
+      }
+      // Anything unusual: let the full routine produce the exact error or decode the escape.
+      if (c === C_BACKSLASH || c < 0x20 || Number.isNaN(c)) {
+        this.parseString();
+        return undefined;
+      }
+      p++;
+    }
   }
 
   private parseString(): string {
@@ -327,7 +350,8 @@ class Parser {
     this.pos++;
     const obj: Record<string, unknown> = {};
     const members: MemberNode[] = [];
-    const seen = new Map<string, number>();
+    // Most objects are small: a linear scan beats allocating a Map for each of them.
+    let seen: Map<string, number> | undefined;
     this.skipWs();
     if (t.charCodeAt(this.pos) === C_RBRACE) {
       this.pos++;
@@ -350,13 +374,25 @@ class Parser {
       this.path.push(key);
       const { value, node } = this.parseValue(depth);
       this.path.pop();
-      const first = seen.get(key);
+      let first: number | undefined;
+      if (seen) first = seen.get(key);
+      else {
+        for (let i = 0; i < members.length; i++) {
+          if ((members[i] as MemberNode).key === key) {
+            first = (members[i] as MemberNode).keyStart;
+            break;
+          }
+        }
+        if (members.length >= 16) seen = new Map(members.map((m) => [m.key, m.keyStart]));
+      }
       if (first !== undefined) {
         this.duplicates.push({ objectPointer: this.pointer(), key, keyStart, keyEnd, firstKeyStart: first });
-      } else {
+      } else if (seen && !seen.has(key)) {
         seen.set(key, keyStart);
       }
-      if (key === "__proto__") {
+      if (!this.values) {
+        // no value to build
+      } else if (key === "__proto__") {
         // Plain assignment would set the prototype; JSON.parse makes an own property.
         Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
       } else {
@@ -388,6 +424,7 @@ class Parser {
     this.pos++;
     const arr: unknown[] = [];
     const items: JsonNode[] = [];
+    const values = this.values;
     this.skipWs();
     if (t.charCodeAt(this.pos) === C_RBRACKET) {
       this.pos++;
@@ -400,7 +437,7 @@ class Parser {
       this.path.push(items.length);
       const { value, node } = this.parseValue(depth);
       this.path.pop();
-      arr.push(value);
+      if (values) arr.push(value);
       items.push(node);
       this.skipWs();
       const c = t.charCodeAt(this.pos);
@@ -417,6 +454,86 @@ class Parser {
       throw this.unexpected("expected `,` or `]` after an array element");
     }
   }
+}
+
+/**
+ * Counts the members written in a valid JSON text (a `:` outside strings separates exactly one member)
+ * and its deepest nesting. Allocation-free, so it costs little beside JSON.parse.
+ */
+function scanShape(text: string): { members: number; depth: number } {
+  let members = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === C_QUOTE) {
+      // Skip the string: the closing quote is the first one not escaped by an odd run of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        let k = i - 1;
+        while (text.charCodeAt(k) === C_BACKSLASH) k--;
+        if ((i - 1 - k) % 2 === 0) break;
+      }
+    } else if (c === C_COLON) members++;
+    else if (c === C_LBRACE || c === C_LBRACKET) {
+      if (++depth > maxDepth) maxDepth = depth;
+    } else if (c === C_RBRACE || c === C_RBRACKET) depth--;
+  }
+  return { members, depth: maxDepth };
+}
+
+/** Members of every object in a parsed value (iterative: JSON.parse accepts nesting deeper than the stack). */
+function countMembers(value: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+    } else {
+      for (const k in v) {
+        n++;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * Same result as parseJson, faster: the value comes from the engine's JSON.parse; the tree of positions
+ * is built only when first asked for (to locate findings), or at once when the text holds duplicate keys
+ * (found by comparing the members written with the members JSON.parse kept). When JSON.parse refuses the
+ * text, the full parser explains why.
+ */
+export function parseJsonFast(text: string): ParseOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parseJson(text);
+  }
+  const shape = scanShape(text);
+  if (shape.depth > MAX_DEPTH) return parseJson(text);
+  let root: JsonNode | undefined;
+  let duplicates: DuplicateKey[] = [];
+  const build = (): JsonNode => {
+    const parser = new Parser(text, false);
+    const tree = parser.parseDocument().root;
+    duplicates = parser.duplicates;
+    return tree;
+  };
+  if (shape.members !== countMembers(value)) root = build();
+  return {
+    ok: true,
+    value,
+    duplicates,
+    get root(): JsonNode {
+      root ??= build();
+      return root;
+    },
+  };
 }
 
 /** Parses strict JSON. Never throws. */

@@ -39,8 +39,8 @@ const SAMPLES = [
 
 // Python's \s for str patterns (str.isspace()).
 const UNICODE_SPACE = new Set([
-  9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006,
-  0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005,
+  0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 // Classification of single sample characters, never of the pattern.
 const UNICODE_DIGIT = /^\p{Nd}$/u;
@@ -128,7 +128,8 @@ class Alphabet {
 
   char(cp: number, ctx: Context): bigint {
     // `\N{...}` and characters past the sample cap may be any non-ASCII character.
-    if (cp === UNKNOWN_CODE_POINT || !this.bit.has(cp)) return cp < 128 && cp >= 0 ? this.single(cp) : this.nonAscii;
+    if (cp === UNKNOWN_CODE_POINT || !this.bit.has(cp))
+      return cp < 128 && cp >= 0 ? this.single(cp) : this.nonAscii;
     const s = this.single(cp);
     return ctx.ignoreCase ? this.fold(s) : s;
   }
@@ -371,7 +372,8 @@ class Analyzer {
   findOverlappingBranches(body: RegexNode): [RegexNode, RegexNode] | null {
     let node = body;
     for (;;) {
-      if (node.type === "group" && (node.kind === "capturing" || node.kind === "nonCapturing")) node = node.body;
+      if (node.type === "group" && (node.kind === "capturing" || node.kind === "nonCapturing"))
+        node = node.body;
       else if (node.type === "sequence" && node.items.length === 1 && node.items[0]) node = node.items[0];
       else break;
     }

@@ -92,7 +92,8 @@ export interface RegexSyntaxError {
   index: number;
 }
 
-export type ParseResult = { ok: true; ast: RegexNode; groupCount: number } | { ok: false; error: RegexSyntaxError };
+export type ParseResult =
+  { ok: true; ast: RegexNode; groupCount: number } | { ok: false; error: RegexSyntaxError };
 
 /** Deepest nesting of parenthesised constructs we accept (Python itself fails somewhere past 300). */
 export const MAX_NESTING = 200;
@@ -158,7 +159,8 @@ class Failure extends Error {
   }
 }
 
-const isAsciiLetter = (c: string): boolean => c.length === 1 && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z"));
+const isAsciiLetter = (c: string): boolean =>
+  c.length === 1 && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z"));
 const isFlag = (c: string): boolean => Object.hasOwn(FLAGS, c);
 const inSet = (c: string | null, set: string): boolean => c !== null && c.length === 1 && set.includes(c);
 const cpLen = (s: string): number => {
@@ -265,12 +267,27 @@ function pyInt(s: string): bigint | null {
 
 /**
  * Whether `name` could be a Unicode character name for `\N{...}`. Python looks
- * names up in its Unicode database, which we do not carry; so we accept any
- * name spelled like one (letters, digits, hyphens, single spaces between
- * words) and only reject names that cannot exist.
+ * names up (case-insensitively) in its Unicode database, which we do not
+ * carry; so we accept any name spelled like one: ASCII letters, digits and
+ * hyphens in words separated by single spaces, starting with a letter, from 2
+ * characters (aliases such as "LF") to the longest name (88) plus room for aliases.
  */
 function plausibleCharName(name: string): boolean {
-  return name.split(" ").every((word) => word.length > 0 && [...word].every((c) => c === "-" || isAlnumAscii(c)));
+  return (
+    name.length >= 2 &&
+    name.length <= 100 &&
+    isAsciiLetter(name[0] ?? "") &&
+    name.split(" ").every((word) => word.length > 0 && [...word].every((c) => c === "-" || isAlnumAscii(c)))
+  );
+}
+
+/** Whether s holds a lone surrogate, which unicodedata.lookup() cannot encode. */
+function hasLoneSurrogate(s: string): boolean {
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp >= 0xd800 && cp <= 0xdfff) return true;
+  }
+  return false;
 }
 const isAlnumAscii = (c: string): boolean => isAsciiLetter(c) || (c >= "0" && c <= "9");
 
@@ -374,19 +391,21 @@ type Escape =
   | { kind: "groupref"; group: number };
 
 const CLASS_CATEGORIES = new Set(["\\d", "\\D", "\\s", "\\S", "\\w", "\\W"]);
-const ASSERTION_ESCAPES: Readonly<Record<string, "stringStart" | "stringEnd" | "wordBoundary" | "notWordBoundary">> =
-  { "\\A": "stringStart", "\\Z": "stringEnd", "\\b": "wordBoundary", "\\B": "notWordBoundary" };
+const ASSERTION_ESCAPES: Readonly<
+  Record<string, "stringStart" | "stringEnd" | "wordBoundary" | "notWordBoundary">
+> = { "\\A": "stringStart", "\\Z": "stringEnd", "\\b": "wordBoundary", "\\B": "notWordBoundary" };
 
 class Parser {
   private readonly tok: Tokenizer;
   private flags = 0;
   private readonly groupdict = new Map<string, number>();
-  /** Width of each closed group, null while open; index 0 is unused. */
-  private readonly groupwidths: (Width | null)[] = [null];
+  /** Whether each group is closed yet; index 0 is unused. */
+  private readonly groupClosed: boolean[] = [false];
+  /** Widths of the closed groups, for back-references inside look-behinds. */
+  private readonly groupWidths = new Map<number, Width>();
   private lookbehindgroups: number | null = null;
   /** First position of each `(?(N)...)` group number, checked once all groups are known. */
   private readonly grouprefpos = new Map<bigint, number>();
-  private readonly widths = new WeakMap<RegexNode, Width>();
   private depth = 0;
   /** Position of the global flags group that made ASCII and UNICODE clash. */
   private typeFlagsClash = -1;
@@ -405,21 +424,71 @@ class Parser {
     return this.offsets[cpPos] ?? this.pattern.length;
   }
 
-  private make<N extends RegexNode>(node: N, width: Width): N {
-    this.widths.set(node, width);
-    return node;
-  }
-
+  /**
+   * SubPattern.getwidth(): the least and greatest length `node` can match.
+   * It stops at look-arounds (zero-width) and at capturing groups, measured
+   * when they close, so a node is measured at most twice: by its group and by
+   * its look-behind.
+   */
   private width(node: RegexNode): Width {
-    return this.widths.get(node) ?? [0, 0];
+    switch (node.type) {
+      case "literal":
+      case "any":
+      case "category":
+      case "charClass":
+        return [1, 1];
+      case "assertion":
+      case "flags":
+        return [0, 0];
+      case "backreference":
+        return this.groupWidths.get(node.group) ?? [0, 0];
+      case "group":
+        if (node.kind.startsWith("look") || node.kind.startsWith("negative")) return [0, 0];
+        return (node.number !== null && this.groupWidths.get(node.number)) || this.width(node.body);
+      case "quantifier": {
+        const [i, j] = this.width(node.body);
+        const hi = node.max === null ? (j ? MAXWIDTH : 0) : j * node.max;
+        return [Math.min(i * node.min, MAXWIDTH), Math.min(hi, MAXWIDTH)];
+      }
+      case "sequence": {
+        let lo = 0;
+        let hi = 0;
+        for (const item of node.items) {
+          const [l, h] = this.width(item);
+          lo = Math.min(lo + l, MAXWIDTH);
+          hi = Math.min(hi + h, MAXWIDTH);
+        }
+        return [lo, hi];
+      }
+      case "alternation": {
+        let lo = MAXWIDTH;
+        let hi = 0;
+        for (const branch of node.branches) {
+          const [l, h] = this.width(branch);
+          lo = Math.min(lo, l);
+          hi = Math.max(hi, h);
+        }
+        return [lo, hi];
+      }
+      case "conditional": {
+        // Without a "no" branch the conditional may match nothing.
+        let [lo, hi] = this.width(node.yes);
+        if (node.no) {
+          const [l, h] = this.width(node.no);
+          lo = Math.min(lo, l);
+          hi = Math.max(hi, h);
+        } else lo = 0;
+        return [lo, hi];
+      }
+    }
   }
 
   private get groups(): number {
-    return this.groupwidths.length;
+    return this.groupClosed.length;
   }
 
   private checkgroup(gid: number): boolean {
-    return gid < this.groups && this.groupwidths[gid] != null;
+    return this.groupClosed[gid] === true;
   }
 
   private checklookbehindgroup(gid: number): void {
@@ -497,15 +566,8 @@ class Parser {
     }
     const first = branches[0]!;
     if (branches.length === 1) return first;
-    let lo = MAXWIDTH;
-    let hi = 0;
-    for (const b of branches) {
-      const [l, h] = this.width(b);
-      lo = Math.min(lo, l);
-      hi = Math.max(hi, h);
-    }
     const last = branches[branches.length - 1]!;
-    return this.make({ type: "alternation", index: first.index, end: last.end, branches }, [lo, hi]);
+    return { type: "alternation", index: first.index, end: last.end, branches };
   }
 
   /** _parse: a sequence of items up to `|`, `)` or the end. */
@@ -515,9 +577,8 @@ class Parser {
     const startPos = tok.tell();
     // Global flag groups leave Python's subpattern empty; count the real items.
     let realItems = 0;
-    // Nodes built here get their width now; nodes from group() already have one.
-    const push = (node: RegexNode, width?: Width): void => {
-      items.push(width ? this.make(node, width) : node);
+    const push = (node: RegexNode): void => {
+      items.push(node);
       if (node.type !== "flags") realItems++;
     };
 
@@ -540,26 +601,23 @@ class Parser {
         const span = { index: this.off(thisPos), end: this.off(tok.tell()) };
         switch (code.kind) {
           case "literal":
-            push({ type: "literal", ...span, codePoint: code.cp }, [1, 1]);
+            push({ type: "literal", ...span, codePoint: code.cp });
             break;
           case "category":
-            push({ type: "category", ...span, name: code.name }, [1, 1]);
+            push({ type: "category", ...span, name: code.name });
             break;
           case "assertion":
-            push({ type: "assertion", ...span, kind: code.at }, [0, 0]);
+            push({ type: "assertion", ...span, kind: code.at });
             break;
           case "groupref":
-            push(
-              { type: "backreference", ...span, group: code.group, name: null },
-              this.groupwidths[code.group] ?? [0, 0],
-            );
+            push({ type: "backreference", ...span, group: code.group, name: null });
             break;
         }
       } else if (thisTok.length !== 1 || !SPECIAL_CHARS.includes(thisTok)) {
         const span = { index: this.off(thisPos), end: this.off(tok.tell()) };
-        push({ type: "literal", ...span, codePoint: thisTok.codePointAt(0) ?? 0 }, [1, 1]);
+        push({ type: "literal", ...span, codePoint: thisTok.codePointAt(0) ?? 0 });
       } else if (thisTok === "[") {
-        push(this.charClass(thisPos), [1, 1]);
+        push(this.charClass(thisPos));
       } else if ("*+?{".includes(thisTok)) {
         const here = tok.tell();
         let min: number;
@@ -569,7 +627,7 @@ class Parser {
         else if (thisTok === "+") [min, max] = [1, null];
         else {
           if (tok.next === "}") {
-            push({ type: "literal", index: this.off(thisPos), end: this.off(here), codePoint: 0x7b }, [1, 1]);
+            push({ type: "literal", index: this.off(thisPos), end: this.off(here), codePoint: 0x7b });
             continue;
           }
           let lo = "";
@@ -580,7 +638,7 @@ class Parser {
           } else hi = lo;
           if (!tok.match("}")) {
             // Not a valid repeat: `{` is a literal and parsing resumes after it.
-            push({ type: "literal", index: this.off(thisPos), end: this.off(here), codePoint: 0x7b }, [1, 1]);
+            push({ type: "literal", index: this.off(thisPos), end: this.off(here), codePoint: 0x7b });
             tok.seek(here);
             continue;
           }
@@ -609,58 +667,43 @@ class Parser {
         if (possessive && !this.compat) {
           const op = this.pattern.slice(this.off(thisPos), end);
           this.compat = new Failure(
-            `possessive quantifier ${op} needs Python 3.11+; older Python rejects it`,
+            `possessive quantifier \`${op}\` needs Python 3.11+; older Python rejects it`,
             opEnd,
           );
         }
-        const [i, j] = this.width(item);
-        const width: Width = [
-          Math.min(i * min, MAXWIDTH),
-          max === null ? (j ? MAXWIDTH : 0) : Math.min(j * max, MAXWIDTH),
-        ];
-        items[items.length - 1] = this.make(
-          {
-            type: "quantifier",
-            index: item.index,
-            end,
-            min,
-            max,
-            lazy,
-            possessive,
-            body: item,
-            raw: this.pattern.slice(item.index, end),
-          },
-          width,
-        );
+        items[items.length - 1] = {
+          type: "quantifier",
+          index: item.index,
+          end,
+          min,
+          max,
+          lazy,
+          possessive,
+          body: item,
+          raw: this.pattern.slice(item.index, end),
+        };
       } else if (thisTok === ".") {
-        push({ type: "any", index: this.off(thisPos), end: this.off(thisPos + 1) }, [1, 1]);
+        push({ type: "any", index: this.off(thisPos), end: this.off(thisPos + 1) });
       } else if (thisTok === "(") {
         const node = this.group(thisPos, verbose, first, realItems > 0);
         if (node) push(node);
         // Global flags such as (?x) take effect at once.
         if (node?.type === "flags") verbose = (this.flags & FLAG_VERBOSE) !== 0;
       } else if (thisTok === "^") {
-        push({ type: "assertion", index: this.off(thisPos), end: this.off(thisPos + 1), kind: "start" }, [0, 0]);
+        push({ type: "assertion", index: this.off(thisPos), end: this.off(thisPos + 1), kind: "start" });
       } else if (thisTok === "$") {
-        push({ type: "assertion", index: this.off(thisPos), end: this.off(thisPos + 1), kind: "end" }, [0, 0]);
+        push({ type: "assertion", index: this.off(thisPos), end: this.off(thisPos + 1), kind: "end" });
       }
     }
 
-    let lo = 0;
-    let hi = 0;
-    for (const item of items) {
-      const [l, h] = this.width(item);
-      lo = Math.min(lo + l, MAXWIDTH);
-      hi = Math.min(hi + h, MAXWIDTH);
-    }
     const index = items[0]?.index ?? this.off(startPos);
     const end = items[items.length - 1]?.end ?? index;
-    return this.make({ type: "sequence", index, end, items }, [lo, hi]);
+    return { type: "sequence", index, end, items };
   }
 
   /**
-   * Everything that starts with `(`. Returns null for constructs that add no
-   * item: comments and global flags.
+   * Everything that starts with `(`. Returns null for a comment, which adds
+   * nothing; global flags come back as a "flags" node.
    */
   private group(startPos: number, verbose: boolean, first: boolean, hasItems: boolean): RegexNode | null {
     const tok = this.tok;
@@ -671,7 +714,8 @@ class Parser {
     let add = 0;
     let del = 0;
     let flags: InlineFlags | null = null;
-    const unterminated = (): Failure => tok.error("missing ), unterminated subpattern", tok.tell() - startPos);
+    const unterminated = (): Failure =>
+      tok.error("missing ), unterminated subpattern", tok.tell() - startPos);
 
     if (tok.match("?")) {
       let char = tok.get();
@@ -687,8 +731,7 @@ class Parser {
           if (gid === undefined) throw tok.error(`unknown group name ${pyRepr(name)}`, cpLen(name) + 1);
           if (!this.checkgroup(gid)) throw tok.error("cannot refer to an open group", cpLen(name) + 1);
           this.checklookbehindgroup(gid);
-          const node: RegexNode = { type: "backreference", index: start, end: this.off(tok.tell()), group: gid, name };
-          return this.make(node, this.groupwidths[gid] ?? [0, 0]);
+          return { type: "backreference", index: start, end: this.off(tok.tell()), group: gid, name };
         } else {
           char = tok.get();
           if (char === null) throw tok.error("unexpected end of pattern");
@@ -718,8 +761,14 @@ class Parser {
         this.depth--;
         if (!tok.match(")")) throw unterminated();
         const lookKind: GroupKind =
-          char === "=" ? (behind ? "lookbehind" : "lookahead") : behind ? "negativeLookbehind" : "negativeLookahead";
-        const node: RegexNode = {
+          char === "="
+            ? behind
+              ? "lookbehind"
+              : "lookahead"
+            : behind
+              ? "negativeLookbehind"
+              : "negativeLookahead";
+        return {
           type: "group",
           index: start,
           end: this.off(tok.tell()),
@@ -729,14 +778,16 @@ class Parser {
           flags: null,
           body,
         };
-        return this.make(node, [0, 0]);
       } else if (char === "(") {
         return this.conditional(startPos, verbose);
       } else if (char === ">") {
         capture = false;
         kind = "atomic";
         if (!this.compat) {
-          this.compat = new Failure("atomic groups (?>...) need Python 3.11+; older Python rejects them", startPos);
+          this.compat = new Failure(
+            "atomic groups (?>...) need Python 3.11+; older Python rejects them",
+            startPos,
+          );
         }
       } else if (isFlag(char) || char === "-") {
         const parsed = this.parseFlags(char);
@@ -748,7 +799,7 @@ class Parser {
             this.typeFlagsClash = start;
           }
           const on = this.pattern.slice(this.off(startPos + 2), this.off(tok.tell() - 1));
-          return this.make({ type: "flags", index: start, end: this.off(tok.tell()), on }, [0, 0]);
+          return { type: "flags", index: start, end: this.off(tok.tell()), on };
         }
         [add, del, flags] = parsed;
         capture = false;
@@ -761,7 +812,7 @@ class Parser {
     let gid: number | null = null;
     if (capture) {
       gid = this.groups;
-      this.groupwidths.push(null);
+      this.groupClosed.push(false);
       if (name !== null) {
         const ogid = this.groupdict.get(name);
         if (ogid !== undefined) {
@@ -778,7 +829,6 @@ class Parser {
     const body = this.parseSub(subVerbose, false);
     this.depth--;
     if (!tok.match(")")) throw unterminated();
-    if (gid !== null) this.groupwidths[gid] = this.width(body);
     const node: RegexNode = {
       type: "group",
       index: start,
@@ -789,7 +839,11 @@ class Parser {
       flags,
       body,
     };
-    return this.make(node, this.width(body));
+    if (gid !== null) {
+      this.groupWidths.set(gid, this.width(body));
+      this.groupClosed[gid] = true;
+    }
+    return node;
   }
 
   private enter(start: number): void {
@@ -814,7 +868,8 @@ class Parser {
       name = condname;
     } else {
       const n = pyInt(condname);
-      if (n === null || n < 0n) throw tok.error(`bad character in group name ${pyRepr(condname)}`, nameLen + 1);
+      if (n === null || n < 0n)
+        throw tok.error(`bad character in group name ${pyRepr(condname)}`, nameLen + 1);
       if (n === 0n) throw tok.error("bad group number", nameLen + 1);
       if (n >= BigInt(MAXGROUPS)) throw tok.error(`invalid group reference ${n}`, nameLen + 1);
       if (!this.grouprefpos.has(n)) this.grouprefpos.set(n, tok.tell() - nameLen - 1);
@@ -830,22 +885,7 @@ class Parser {
     }
     this.depth--;
     if (!tok.match(")")) throw tok.error("missing ), unterminated subpattern", tok.tell() - startPos);
-    const node: RegexNode = {
-      type: "conditional",
-      index: start,
-      end: this.off(tok.tell()),
-      group: condgroup,
-      name,
-      yes,
-      no,
-    };
-    // Without a "no" branch the conditional may match nothing.
-    let [lo, hi] = this.width(yes);
-    if (no) {
-      lo = Math.min(lo, this.width(no)[0]);
-      hi = Math.max(hi, this.width(no)[1]);
-    } else lo = 0;
-    return this.make(node, [lo, hi]);
+    return { type: "conditional", index: start, end: this.off(tok.tell()), group: condgroup, name, yes, no };
   }
 
   /** _parse_flags: returns null for global flags `(?i)`, else the scoped flags. */
@@ -945,6 +985,8 @@ class Parser {
     if (c === "N") {
       if (!tok.match("{")) throw tok.error("missing {");
       const charname = tok.getuntil("}", "character name");
+      // lookup() raises UnicodeEncodeError, a ValueError, which Python reports as a bad escape.
+      if (hasLoneSurrogate(charname)) throw tok.error("bad escape " + escape, 2);
       if (!plausibleCharName(charname)) {
         throw tok.error(`undefined character name ${pyRepr(charname)}`, cpLen(charname) + 4);
       }
@@ -994,7 +1036,11 @@ class Parser {
       let esc = escape;
       if (inSet(tok.next, DIGITS)) {
         esc += tok.get() ?? "";
-        if (inSet(esc[1] ?? null, OCTDIGITS) && inSet(esc[2] ?? null, OCTDIGITS) && inSet(tok.next, OCTDIGITS)) {
+        if (
+          inSet(esc[1] ?? null, OCTDIGITS) &&
+          inSet(esc[2] ?? null, OCTDIGITS) &&
+          inSet(tok.next, OCTDIGITS)
+        ) {
           esc += tok.get() ?? "";
           const value = parseInt(esc.slice(1), 8);
           if (value > 0o377) {
@@ -1028,7 +1074,7 @@ function literalItem(ch: string): ClassItem {
 export function parsePythonRegex(pattern: string): ParseResult {
   const cps: number[] = [];
   const offsets: number[] = [];
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const cp = pattern.codePointAt(i) ?? 0;
     cps.push(cp);
     offsets.push(i);

@@ -8,7 +8,8 @@ export const rule: Rule = {
     id: "activation-criteria-missing",
     kind: "document",
     defaultSeverity: "error",
-    description: "Host plugin with none of processTypeNames, processTypes, technologies: nothing can activate it.",
+    description:
+      "Host plugin with none of processTypeNames, processTypes, technologies: nothing can activate it.",
   },
   check(ctx) {
     if (ctx.variant !== "host") return [];
@@ -19,7 +20,7 @@ export const rule: Rule = {
         this.meta,
         `/${present ?? "processTypeNames"}`,
         present
-          ? `\`${present}\` is empty and neither processTypeNames, processTypes nor technologies is set: nothing can activate this plugin`
+          ? `\`${present}\` ${Array.isArray(get(ctx.value, present)) ? "is empty" : "is not a list"} and neither processTypeNames, processTypes nor technologies is set: nothing can activate this plugin`
           : "none of processTypeNames, processTypes or technologies is set: nothing can activate this host plugin",
         { target: "key" },
       ),

@@ -19,10 +19,19 @@ export const rule: Rule = {
     const after = effectiveGroup(ctx.value);
     if (before === undefined || after === undefined || before === after) return [];
     const explicit = get(ctx.base.value, "metricGroup") !== undefined;
+    // A fix replaces the value at the pointer: only offer one when head has a metricGroup value to replace.
+    const inHead = get(ctx.value, "metricGroup") !== undefined;
     return [
-      finding(this.meta, "/metricGroup", `the metric group changed from \`${before}\`${explicit ? "" : " (the plugin name, as no metricGroup was set)"} to \`${after}\`; it is part of every metric key and can never change: restore \`"metricGroup": ${JSON.stringify(before)}\``, {
-        fix: { replacement: JSON.stringify(before), description: `restore \`${before}\`` },
-      }),
+      finding(
+        this.meta,
+        "/metricGroup",
+        `the metric group changed from \`${before}\`${explicit ? "" : " (the plugin name, as no metricGroup was set)"} to \`${after}\`; it is part of every metric key and can never change: restore \`"metricGroup": ${JSON.stringify(before)}\``,
+        {
+          ...(inHead
+            ? { fix: { replacement: JSON.stringify(before), description: `restore \`${before}\`` } }
+            : {}),
+        },
+      ),
     ];
   },
 };

@@ -1,4 +1,4 @@
-import { compareVersions, VERSION_PATTERN } from "../compare.js";
+import { compareVersions, NUMERIC_VERSION } from "../compare.js";
 import { finding, get, str, type Rule } from "../rule.js";
 
 /** A lower version than the one already uploaded is rejected by the server. */
@@ -13,7 +13,7 @@ export const rule: Rule = {
     if (!ctx.base) return [];
     const head = str(get(ctx.value, "version"));
     const base = str(get(ctx.base.value, "version"));
-    if (head === undefined || base === undefined || !VERSION_PATTERN.test(head) || !VERSION_PATTERN.test(base)) return [];
+    if (head === undefined || base === undefined || !NUMERIC_VERSION.test(head) || !NUMERIC_VERSION.test(base)) return [];
     if (compareVersions(head, base) >= 0) return [];
     return [finding(this.meta, "/version", `\`version\` went down from \`${base}\` to \`${head}\` (versions compare segment by segment as numbers); it must increase`)];
   },

@@ -1,4 +1,4 @@
-import { compareVersions, jsonEqual, nextVersion, VERSION_PATTERN } from "../compare.js";
+import { compareVersions, jsonEqual, nextVersion, NUMERIC_VERSION } from "../compare.js";
 import { finding, get, str, type Rule } from "../rule.js";
 
 /** The server only takes a changed descriptor with a higher version; names the next version to use. */
@@ -14,10 +14,10 @@ export const rule: Rule = {
     const head = str(get(ctx.value, "version"));
     const base = str(get(ctx.base.value, "version"));
     if (head === undefined || base === undefined) return [];
-    const bothValid = VERSION_PATTERN.test(head) && VERSION_PATTERN.test(base);
+    const bothValid = NUMERIC_VERSION.test(head) && NUMERIC_VERSION.test(base);
     const same = bothValid ? compareVersions(head, base) === 0 : head === base;
     if (!same || jsonEqual(ctx.value, ctx.base.value)) return [];
-    if (!VERSION_PATTERN.test(head)) {
+    if (!NUMERIC_VERSION.test(head)) {
       return [finding(this.meta, "/version", `the descriptor changed but \`version\` is still \`${head}\`; increase it`)];
     }
     const next = nextVersion(head);

@@ -32,7 +32,11 @@ const bothRemote = make(validRemote(), (d) => {
   at(d, "metrics", 0).statetimeseries = { key: "cpu_state", states: ["OK"], displayname: "CPU state" };
 });
 const bothHost = make(validHost(), (d) => {
-  at(d, "metrics", 1).statetimeseries = { key: "latency_state", states: ["OK"], displayname: "Latency state" };
+  at(d, "metrics", 1).statetimeseries = {
+    key: "latency_state",
+    states: ["OK"],
+    displayname: "Latency state",
+  };
 });
 
 // `timeseries` only inside the free-form metric `source`: that is not the element's own member.

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Benchmarks of the review core (`npm run bench`). Medians of repeated runs, printed beside JSON.parse
+// of the same text. Targets (issue "core and CLI"): a typical real descriptor under 1 ms; the large
+// generated one within 5x of JSON.parse + Ajv schema validation alone.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { resolveConfig } from "../dist/src/core/config.js";
+import { reviewDescriptors } from "../dist/src/core/review.js";
+import { validateSchema, warmUpSchemas } from "../dist/src/core/schema.js";
+import { detectVariant } from "../dist/src/core/review.js";
+
+const config = resolveConfig();
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+/** Median milliseconds of `fn` over `runs` runs after `warm` warm-up runs. */
+function time(fn, runs, warm = Math.min(20, runs)) {
+  for (let i = 0; i < warm; i++) fn();
+  const xs = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
+const ms = (x) => `${x.toFixed(x < 1 ? 3 : 1)} ms`;
+
+/** A change of the descriptor that leaves it valid, so that every change rule compares in full. */
+function baseOf(text) {
+  return text.replace(/"version"\s*:\s*"[^"]*"/, '"version": "0.0"');
+}
+
+function review(path, text) {
+  return reviewDescriptors([{ path, content: text, base: { path, content: baseOf(text) } }], config);
+}
+
+warmUpSchemas();
+const t0 = performance.now();
+const results = [];
+
+// 1. The real corpus, when it is beside the repository.
+const corpus = fileURLToPath(new URL("../../shared/corpus/real/", import.meta.url));
+if (existsSync(corpus)) {
+  const rows = [];
+  for (const f of readdirSync(corpus).filter((n) => n.endsWith(".json")).sort()) {
+    const text = readFileSync(corpus + f, "utf8");
+    const t = time(() => review(f, text), 200);
+    const j = time(() => JSON.parse(text), 200);
+    rows.push({ f, bytes: text.length, t, j });
+  }
+  const all = median(rows.map((r) => r.t));
+  const worst = rows.reduce((a, b) => (b.t > a.t ? b : a));
+  console.log(`real corpus: ${rows.length} descriptors, ${Math.min(...rows.map((r) => r.bytes))}-${Math.max(...rows.map((r) => r.bytes))} bytes`);
+  console.log(`  median review (parse+locate+schema+all rules+change rules): ${ms(all)}  [target < 1 ms]`);
+  console.log(`  median JSON.parse of the same files: ${ms(median(rows.map((r) => r.j)))}  (review / JSON.parse = ${(all / median(rows.map((r) => r.j))).toFixed(1)}x)`);
+  console.log(`  slowest: ${worst.f} (${worst.bytes} bytes): ${ms(worst.t)}`);
+  results.push({ name: "corpus median", ms: all });
+} else {
+  console.log("real corpus: ../shared/corpus/real not found, skipped");
+}
+
+// 2. A generated large descriptor: 2,000 metrics with alerts, key charts and charts (about 1 MB).
+const N = 2000;
+const large = {
+  name: "custom.python.bench_large",
+  version: "1.0.0",
+  type: "python",
+  entity: "PROCESS_GROUP_INSTANCE",
+  metricGroup: "tech.bench",
+  processTypeNames: ["PYTHON"],
+  source: { package: "bench", className: "Bench", activation: "SnapshotEntry", activation_name_pattern: "^bench-(?P<id>\\d+)$" },
+  metrics: Array.from({ length: N }, (_, i) => ({
+    timeseries: { key: `metric_${i}`, unit: "Count", aggregation: "sum", dimensions: ["rx_pid", "queue"], displayname: `Metric number ${i}` },
+    alert_settings: [
+      {
+        alert_id: `alert_${i}`,
+        event_type: "PERFORMANCE_EVENT",
+        event_name: `Metric ${i} is high`,
+        description: "{severity} on {entityname} is {alert_condition} {threshold} for {violating_samples} samples",
+        threshold: 100.5,
+        alert_condition: "ABOVE",
+        samples: 5,
+        violating_samples: 3,
+        dealerting_samples: 5,
+      },
+    ],
+  })),
+  ui: {
+    keymetrics: [{ key: "metric_0", aggregation: "avg", mergeaggregation: "sum", displayname: "First" }],
+    keycharts: Array.from({ length: N / 10 }, (_, i) => ({
+      group: "Key",
+      title: `Key chart ${i}`,
+      series: [{ key: `metric_${i}`, displayname: "Value", seriestype: "area", color: "#00a6fb" }],
+    })),
+    charts: Array.from({ length: N / 2 }, (_, i) => ({
+      group: `Group ${i % 20}`,
+      title: `Chart ${i}`,
+      description: "A chart of two metrics",
+      series: [
+        { key: `metric_${2 * i}`, displayname: "Even", seriestype: "line", color: "rgba(42, 182, 244, 0.6)", dimensions: ["queue"] },
+        { key: `metric_${2 * i + 1}`, displayname: "Odd", seriestype: "bar", stacked: true, rightaxis: true },
+      ],
+    })),
+  },
+  configUI: { displayName: "Bench", properties: [{ key: "url", displayName: "URL", displayOrder: 1 }] },
+  properties: [{ key: "url", type: "STRING", defaultValue: "http://localhost" }],
+};
+const largeText = JSON.stringify(large, null, 2);
+const check = review("large.json", largeText);
+const findings = check[0].findings.length;
+const tReview = time(() => review("large.json", largeText), 30, 5);
+const tParse = time(() => JSON.parse(largeText), 30, 5);
+const tAjv = time(() => {
+  const v = JSON.parse(largeText);
+  validateSchema(v, detectVariant(v));
+}, 30, 5);
+console.log(`large descriptor: ${N} metrics with alerts, ${large.ui.keycharts.length} key charts, ${large.ui.charts.length} charts, ${(largeText.length / 1024 / 1024).toFixed(2)} MB, ${findings} findings`);
+console.log(`  median review (parse+locate+schema+all rules+change rules): ${ms(tReview)}`);
+console.log(`  median JSON.parse: ${ms(tParse)}  (review / JSON.parse = ${(tReview / tParse).toFixed(1)}x)`);
+console.log(`  median JSON.parse + Ajv schema validation: ${ms(tAjv)}  (review / that = ${(tReview / tAjv).toFixed(1)}x)  [target <= 5x]`);
+results.push({ name: "large", ms: tReview, ratio: tReview / tAjv });
+console.log(`(benchmark ran in ${((performance.now() - t0) / 1000).toFixed(1)} s on node ${process.version})`);

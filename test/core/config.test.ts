@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, fails, parseConfig, resolveConfig } from "../../src/core/config.js";
+import { check, validHost } from "../helpers.js";
+
+function problems(yaml: string): string[] {
+  try {
+    parseConfig(yaml, "test.yml");
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+describe("configuration", () => {
+  it("accepts the interfaces.md example", () => {
+    const raw = parseConfig(
+      [
+        'paths: ["**/plugin.json"]',
+        "fail_on: error",
+        "review: comment",
+        "rules:",
+        "  unknown-member: off",
+        "ignore:",
+        '  - paths: ["legacy/**"]',
+        "    rules: [name-format]",
+        "policy:",
+        '  name_pattern: "^custom\\\\.python\\\\.acme_"',
+        "  technologies: [PYTHON]",
+        "  process_types: [PYTHON, 10]",
+        "locked: [version-not-bumped]",
+      ].join("\n"),
+      "x.yml",
+    );
+    const c = resolveConfig({ repo: raw });
+    expect(c.rules).toEqual({ "unknown-member": "off" });
+    expect(c.policy.namePattern?.test("custom.python.acme_x")).toBe(true);
+    expect(c.policy.processTypes).toEqual(["PYTHON", 10]);
+  });
+
+  it("treats an empty file as defaults", () => {
+    expect(resolveConfig({ repo: parseConfig("", "x") })).toMatchObject({ failOn: "error", review: "comment", paths: ["**/plugin.json"] });
+  });
+
+  it("explains every problem, with suggestions", () => {
+    expect(problems("fail_on: sometimes")).toEqual(['fail_on: "sometimes" is not one of error, warning, notice, never']);
+    expect(problems("rules:\n  unknown-membr: off")).toEqual(["rules: unknown rule id `unknown-membr` (did you mean `unknown-member`?)"]);
+    expect(problems("rules:\n  unknown-member: of")).toEqual(['rules.unknown-member: "of" is not one of error, warning, notice, off']);
+    expect(problems("pathz: []")).toEqual(["(top level): unknown key `pathz` (did you mean `paths`?)"]);
+    expect(problems("policy:\n  name_pattern: '('")).toEqual([expect.stringMatching(/^policy.name_pattern: not a valid regular expression/)]);
+    expect(problems("ignore:\n  - rules: [name-format]")).toEqual([expect.stringMatching(/must have required property 'paths'/)]);
+    expect(problems("a: [")[0]).toMatch(/^line 1, column \d+: /);
+    expect(problems("rules: {a: off}\nrules: {}")[0]).toMatch(/line 2/);
+  });
+
+  it("lets a repository override the organisation, except locked rules", () => {
+    const org = { rules: { "unknown-member": "error" as const, "plugin-renamed": "error" as const }, locked: ["plugin-renamed"], fail_on: "warning" as const };
+    const repo = { rules: { "unknown-member": "off" as const, "plugin-renamed": "notice" as const }, fail_on: "error" as const };
+    const c = resolveConfig({ org, repo });
+    expect(c.rules).toEqual({ "unknown-member": "off", "plugin-renamed": "error" });
+    expect(c.failOn).toBe("error");
+    expect(c.notes).toEqual(["rule `plugin-renamed` is locked by the organisation: the repository's `notice` was not applied"]);
+  });
+
+  it("allows a repository to raise a locked rule but never to ignore it", () => {
+    const org = { locked: ["name-format"] };
+    const c = resolveConfig({ org, repo: { rules: { "name-format": "error" }, ignore: [{ paths: ["legacy/**"] }, { paths: ["x/**"], rules: ["name-format"] }] } });
+    expect(c.rules["name-format"]).toBe("error");
+    expect(c.ignore[0]?.rules).not.toContain("name-format");
+    expect(c.ignore).toHaveLength(1);
+    const doc = { ...validHost(), name: "bad" };
+    expect(check(doc, { org, config: { ignore: [{ paths: ["legacy/**"] }] }, path: "legacy/plugin.json" }).map((f) => f.ruleId)).toEqual(["name-format"]);
+  });
+
+  it("honours `locked` only from the organisation", () => {
+    const c = resolveConfig({ org: {}, repo: { locked: ["name-format"] } });
+    expect(c.locked).toEqual([]);
+    expect(c.notes[0]).toMatch(/has no effect/);
+  });
+
+  it("keeps the organisation's policy of a locked policy rule", () => {
+    const c = resolveConfig({ org: { policy: { name_pattern: "^custom\\.python\\.acme_" }, locked: ["policy-name"] }, repo: { policy: { name_pattern: ".*" } } });
+    expect(c.policy.namePattern?.source).toBe("^custom\\.python\\.acme_");
+  });
+
+  it("decides failure by fail_on", () => {
+    expect(fails("warning", "error")).toBe(false);
+    expect(fails("error", "error")).toBe(true);
+    expect(fails("notice", "notice")).toBe(true);
+    expect(fails("error", "never")).toBe(false);
+  });
+});

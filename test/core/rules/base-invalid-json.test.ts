@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { check, ruleTable, validHost, validRemote, text } from "../../helpers.js";
+
+/** `source` with the first `from` replaced; throws when the fixture lacks it, so that no case passes vacuously. */
+function edit(source: string, from: string, to: string): string {
+  if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
+  return source.replace(from, to);
+}
+
+const host = validHost();
+const bumped = { ...validHost(), version: "1.3.0" };
+
+ruleTable("base-invalid-json", {
+  valid: [
+    { name: "no base (a plain check)", doc: host },
+    { name: "a valid base equal to head", doc: host, options: { base: validHost() } },
+    { name: "a valid base with another version", doc: bumped, options: { base: validHost() } },
+    { name: "a valid base formatted differently", doc: host, options: { base: JSON.stringify(validHost()) } },
+    { name: "the remote variant with a valid base", doc: validRemote(), options: { base: validRemote() } },
+    {
+      name: "a base with duplicate keys still parses",
+      doc: host,
+      options: {
+        base: edit(text(validHost()), '"version": "1.2.0",', '"version": "1.2.0",\n  "version": "1.2.0",'),
+      },
+    },
+  ],
+  invalid: [
+    {
+      name: "base `{ not json`",
+      doc: host,
+      lines: [1],
+      message: /base version \(plugin\.json\) is not valid JSON/,
+      severity: "notice",
+      options: { base: "{ not json" },
+    },
+    {
+      name: "base with a trailing comma",
+      doc: bumped,
+      lines: [1],
+      message: /change rules were not applied/,
+      options: { base: edit(text(validHost()), '"PYTHON"\n  ]', '"PYTHON",\n  ]') },
+    },
+    { name: "base with a BOM", doc: host, lines: [1], options: { base: "\uFEFF" + text(validHost()) } },
+    { name: "empty base", doc: validRemote(), lines: [1], options: { base: "" } },
+    {
+      name: "named with the base path",
+      doc: host,
+      lines: [1],
+      message: /\(descriptors\/demo\/plugin\.json\)/,
+      options: { base: "{ not json", path: "descriptors/demo/plugin.json" },
+    },
+    {
+      name: "severity can be raised",
+      doc: host,
+      lines: [1],
+      severity: "warning",
+      options: { base: "{ not json", config: { rules: { "base-invalid-json": "warning" } } },
+    },
+  ],
+});
+
+describe("base-invalid-json", () => {
+  it("the change rules are then skipped: an unchanged version is not reported", () => {
+    const ids = check(host, { base: "{ not json" }).map((f) => f.ruleId);
+    expect(ids).toEqual(["base-invalid-json"]);
+  });
+
+  it("is not reported when the head itself does not parse (invalid-json is the only finding)", () => {
+    expect(check("{ not json", { base: "{ not json" }).map((f) => f.ruleId)).toEqual(["invalid-json"]);
+  });
+
+  it("can be turned off", () => {
+    expect(check(host, { base: "{ not json", config: { rules: { "base-invalid-json": "off" } } })).toEqual(
+      [],
+    );
+  });
+});

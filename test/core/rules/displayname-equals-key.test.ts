@@ -1,0 +1,88 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const hostSame = make(validHost(), (d) => {
+  at(d, "metrics", 0, "timeseries").displayname = "requests";
+});
+const hostBoth = make(validHost(), (d) => {
+  at(d, "metrics", 0, "timeseries").displayname = "requests";
+  at(d, "metrics", 1, "timeseries").displayname = "latency";
+});
+const remoteSame = make(validRemote(), (d) => {
+  at(d, "metrics", 0, "timeseries").displayname = "cpu";
+});
+
+ruleTable("displayname-equals-key", {
+  valid: [
+    { name: "host example", doc: validHost() },
+    { name: "remote example", doc: validRemote() },
+    {
+      name: "a displayname differing from the key only by case",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 1, "timeseries").displayname = "Latency";
+      }),
+    },
+    {
+      name: "a displayname with extra whitespace",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 1, "timeseries").displayname = "latency ";
+      }),
+    },
+    {
+      name: "a statetimeseries whose displayname equals its key (the rule is about timeseries)",
+      doc: make(validRemote(), (d) => {
+        at(d, "metrics", 1, "statetimeseries").displayname = "status";
+      }),
+    },
+    {
+      name: "a keymetric or series displayname equal to the key",
+      doc: make(validHost(), (d) => {
+        at(d, "ui", "keymetrics", 0).displayname = "requests";
+        at(d, "ui", "keycharts", 0, "series", 0).displayname = "requests";
+      }),
+    },
+    {
+      name: "rule turned off",
+      doc: hostSame,
+      options: { config: { rules: { "displayname-equals-key": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: displayname equal to the key, at the displayname value",
+      doc: hostSame,
+      lines: [lineOf(hostSame, '"displayname": "requests"')],
+      message: "`displayname` must differ from the key `requests`",
+      severity: "error",
+    },
+    {
+      name: "host: two metrics, two findings",
+      doc: hostBoth,
+      lines: [lineOf(hostBoth, '"displayname": "requests"'), lineOf(hostBoth, '"displayname": "latency"')],
+      message: "human-readable name",
+    },
+    {
+      name: "remote timeseries",
+      doc: remoteSame,
+      lines: [lineOf(remoteSame, '"displayname": "cpu"')],
+      message: "the key `cpu`",
+    },
+  ],
+});

@@ -1,0 +1,110 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+// The remote example's `mode` property is a Dropdown; its key occurs first in configUI, then in properties.
+const emptyValues = make(validRemote(), (d) => {
+  at(d, "properties", 1).dropdownValues = [];
+});
+const missingValues = make(validRemote(), (d) => {
+  const p = at(d, "properties", 1);
+  delete p.dropdownValues;
+  delete p.defaultValue;
+});
+const notAList = make(validRemote(), (d) => {
+  at(d, "properties", 1).dropdownValues = "fast,thorough";
+});
+const badDefault = make(validRemote(), (d) => {
+  at(d, "properties", 1).defaultValue = "slow";
+});
+const lowerCaseType = make(validRemote(), (d) => {
+  Object.assign(at(d, "properties", 1), { type: "dropdown", defaultValue: "Fast" });
+});
+const hostDropdown = make(validHost(), (d) => {
+  at<unknown[]>(d, "properties").push({ key: "level", type: "Dropdown", defaultValue: "low" });
+});
+
+ruleTable("dropdown-values", {
+  valid: [
+    { name: "host example", doc: validHost() },
+    { name: "remote example (default among the values)", doc: validRemote() },
+    {
+      name: "a Dropdown without a default",
+      doc: make(validRemote(), (d) => {
+        delete at(d, "properties", 1).defaultValue;
+      }),
+    },
+    {
+      name: "a single choice",
+      doc: make(validRemote(), (d) => {
+        Object.assign(at(d, "properties", 1), { dropdownValues: ["only"], defaultValue: "only" });
+      }),
+    },
+    {
+      name: "dropdownValues on a String property are not this rule's business",
+      doc: make(validRemote(), (d) => {
+        at(d, "properties", 0).dropdownValues = [];
+      }),
+    },
+    {
+      name: "rule turned off",
+      doc: emptyValues,
+      options: { config: { rules: { "dropdown-values": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "empty dropdownValues, at its key",
+      doc: emptyValues,
+      lines: [lineOf(emptyValues, '"dropdownValues"')],
+      message: "a Dropdown property needs a non-empty `dropdownValues` list",
+      severity: "error",
+    },
+    {
+      name: "missing dropdownValues, at the property's opening brace (the line before its key)",
+      doc: missingValues,
+      lines: [lineOf(missingValues, '"key": "mode"', 2) - 1],
+      message: "non-empty `dropdownValues`",
+    },
+    {
+      name: "dropdownValues that is not a list",
+      doc: notAList,
+      lines: [lineOf(notAList, '"dropdownValues"')],
+      message: "non-empty `dropdownValues`",
+    },
+    {
+      name: "a default that is not one of the values, at the default value",
+      doc: badDefault,
+      lines: [lineOf(badDefault, '"defaultValue": "slow"')],
+      message: '`defaultValue` "slow" is not one of the `dropdownValues`',
+    },
+    {
+      name: "type in any case; values compare exactly",
+      doc: lowerCaseType,
+      lines: [lineOf(lowerCaseType, '"defaultValue": "Fast"')],
+      message: "is not one of the `dropdownValues`",
+    },
+    {
+      name: "host Dropdown (variant-mismatch too) still needs values",
+      doc: hostDropdown,
+      lines: [lineOf(hostDropdown, '"key": "level"') - 1],
+      message: "non-empty `dropdownValues`",
+    },
+  ],
+});

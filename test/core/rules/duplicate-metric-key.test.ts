@@ -1,0 +1,100 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+// The duplicate is appended after the existing metrics; `ui` comes after `metrics`, so the n-th
+// `"key": "requests"` in the text is the n-th definition.
+const twice = make(validHost(), (d) =>
+  at<unknown[]>(d, "metrics").push({
+    timeseries: { key: "requests", unit: "Count", displayname: "Request count" },
+  }),
+);
+const thrice = make(validHost(), (d) => {
+  const m = at<unknown[]>(d, "metrics");
+  m.push({ timeseries: { key: "latency", unit: "Second", displayname: "Latency (s)" } });
+  m.push({ timeseries: { key: "latency", unit: "MicroSecond", displayname: "Latency (µs)" } });
+});
+// Across kinds: a statetimeseries reusing a timeseries key.
+const acrossKinds = make(validRemote(), (d) => {
+  at(d, "metrics", 1, "statetimeseries").key = "cpu";
+});
+const stateTwice = make(validRemote(), (d) =>
+  at<unknown[]>(d, "metrics").push({
+    statetimeseries: { key: "status", states: ["UP"], displayname: "Status 2" },
+  }),
+);
+
+ruleTable("duplicate-metric-key", {
+  valid: [
+    { name: "host example", doc: validHost() },
+    { name: "remote example", doc: validRemote() },
+    {
+      name: "keys differing only by case are different keys",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 1, "timeseries").key = "Requests";
+      }),
+    },
+    {
+      name: "the same key in keymetrics, keycharts and charts is a reference, not a definition",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "ui", "keymetrics").push({ key: "requests" });
+      }),
+    },
+    {
+      name: "an alert_id or a property key equal to a metric key",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 0, "alert_settings", 0).alert_id = "latency";
+        at(d, "properties", 0).key = "requests";
+        at(d, "configUI", "properties", 0).key = "requests";
+      }),
+    },
+    {
+      name: "rule turned off",
+      doc: twice,
+      options: { config: { rules: { "duplicate-metric-key": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: second timeseries with the same key, at its key value",
+      doc: twice,
+      lines: [lineOf(twice, '"key": "requests"', 2)],
+      message: "metric key `requests` is already defined by `metrics[0]`",
+      severity: "error",
+    },
+    {
+      name: "three definitions give two findings, both naming the first",
+      doc: thrice,
+      lines: [lineOf(thrice, '"key": "latency"', 2), lineOf(thrice, '"key": "latency"', 3)],
+      message: "already defined by `metrics[1]`",
+    },
+    {
+      name: "remote: a statetimeseries reusing a timeseries key",
+      doc: acrossKinds,
+      lines: [lineOf(acrossKinds, '"key": "cpu"', 2)],
+      message: "`cpu` is already defined",
+    },
+    {
+      name: "remote: two statetimeseries with the same key",
+      doc: stateTwice,
+      lines: [lineOf(stateTwice, '"key": "status"', 2)],
+      message: "keys must be unique within the plugin",
+    },
+  ],
+});

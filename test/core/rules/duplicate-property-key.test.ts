@@ -1,0 +1,76 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+// In the text, configUI comes before properties: `"key": "url"` occurs first in configUI.
+const topLevel = make(validHost(), (d) => {
+  at<unknown[]>(d, "properties").push({ key: "url", type: "STRING" });
+});
+const inConfigUI = make(validHost(), (d) => {
+  at<unknown[]>(d, "configUI", "properties").push({ key: "timeout", displayName: "Timeout again" });
+});
+const remoteBoth = make(validRemote(), (d) => {
+  at<unknown[]>(d, "configUI", "properties").push({ key: "mode", displayName: "Mode 2" });
+  at<unknown[]>(d, "properties").push({ key: "notes", type: "String" });
+});
+
+ruleTable("duplicate-property-key", {
+  valid: [
+    { name: "host example (each key once per list, and in both lists)", doc: validHost() },
+    { name: "remote example", doc: validRemote() },
+    {
+      name: "keys differing only by case",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "properties").push({ key: "URL", type: "STRING" });
+      }),
+    },
+    {
+      name: "a property key equal to a metric key",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "properties").push({ key: "requests", type: "STRING" });
+      }),
+    },
+    {
+      name: "rule turned off",
+      doc: topLevel,
+      options: { config: { rules: { "duplicate-property-key": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: two top-level properties, at the second key value",
+      doc: topLevel,
+      lines: [lineOf(topLevel, '"key": "url"', 3)],
+      message: "property key `url` is already used at index 0",
+      severity: "error",
+    },
+    {
+      name: "host: two configUI fields",
+      doc: inConfigUI,
+      lines: [lineOf(inConfigUI, '"key": "timeout"', 2)],
+      message: "`timeout` is already used at index 1",
+    },
+    {
+      name: "remote: one duplicate in each list",
+      doc: remoteBoth,
+      lines: [lineOf(remoteBoth, '"key": "mode"', 2), lineOf(remoteBoth, '"key": "notes"', 3)],
+      message: /property key `(mode|notes)` is already used at index [12]/,
+    },
+  ],
+});

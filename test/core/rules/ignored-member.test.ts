@@ -1,0 +1,100 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type J = Record<string, unknown>;
+/** The object at a path of member names / indexes inside a fixture. */
+function at(doc: J, ...path: (string | number)[]): J {
+  let cur: unknown = doc;
+  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
+  return cur as J;
+}
+/** A fixture with one member added or replaced, serialised. */
+function set(base: J, path: (string | number)[], member: string, value: unknown): string {
+  at(base, ...path)[member] = value;
+  return text(base);
+}
+
+const hostFavicon = set(validHost(), [], "favicon", "https://example.com/x.png");
+const hostDropdownValues = set(validHost(), ["properties", 0], "dropdownValues", ["a", "b"]);
+const remoteProcessTypeNames = set(validRemote(), [], "processTypeNames", ["PYTHON"]);
+const remoteProcessTypes = set(validRemote(), [], "processTypes", [10]);
+const remoteAgentVersion = set(validRemote(), [], "requiredAgentVersion", "1.101.0");
+const remotePattern = set(validRemote(), ["source"], "activation_name_pattern", "^demo$");
+const remoteAll = text({
+  processTypes: [10],
+  ...validRemote(),
+  requiredAgentVersion: "1.0",
+  processTypeNames: ["PYTHON"],
+});
+
+ruleTable("ignored-member", {
+  valid: [
+    {
+      name: "the host example (processTypeNames, requiredAgentVersion, activation_name_pattern)",
+      doc: validHost(),
+    },
+    { name: "the remote example (favicon, dropdownValues)", doc: validRemote() },
+    { name: "host processTypes", doc: set(validHost(), [], "processTypes", [10]) },
+    { name: "remote technologies", doc: set(validRemote(), [], "technologies", ["X"]) },
+    {
+      name: "favicon inside a metric's free-form source (host)",
+      doc: set(validHost(), ["metrics", 0], "source", { favicon: "x" }),
+    },
+    { name: "turned off", doc: hostFavicon, options: { config: { rules: { "ignored-member": "off" } } } },
+  ],
+  invalid: [
+    {
+      name: "host favicon: at the key",
+      doc: hostFavicon,
+      lines: [lineOf(hostFavicon, '"favicon"')],
+      severity: "warning",
+      message: "`favicon` is ignored by host plugins (it only applies to remote plugins)",
+    },
+    {
+      name: "host dropdownValues",
+      doc: hostDropdownValues,
+      lines: [lineOf(hostDropdownValues, '"dropdownValues"')],
+      message: "`dropdownValues` is ignored by host plugins",
+    },
+    {
+      name: "remote processTypeNames",
+      doc: remoteProcessTypeNames,
+      lines: [lineOf(remoteProcessTypeNames, '"processTypeNames"')],
+      message: "`processTypeNames` is ignored by remote plugins",
+    },
+    {
+      name: "remote processTypes",
+      doc: remoteProcessTypes,
+      lines: [lineOf(remoteProcessTypes, '"processTypes"')],
+      message: "ignored by remote plugins",
+    },
+    {
+      name: "remote requiredAgentVersion",
+      doc: remoteAgentVersion,
+      lines: [lineOf(remoteAgentVersion, '"requiredAgentVersion"')],
+      message: "`requiredAgentVersion`",
+    },
+    {
+      name: "remote source.activation_name_pattern",
+      doc: remotePattern,
+      lines: [lineOf(remotePattern, '"activation_name_pattern"')],
+      message: "it filters host process groups",
+    },
+    {
+      name: "remote with three ignored members: one finding each",
+      doc: remoteAll,
+      lines: [
+        lineOf(remoteAll, '"processTypes"'),
+        lineOf(remoteAll, '"requiredAgentVersion"'),
+        lineOf(remoteAll, '"processTypeNames"'),
+      ].sort((a, b) => a - b),
+      message: /is ignored by remote plugins/,
+    },
+    {
+      name: "severity can be raised",
+      doc: hostFavicon,
+      lines: [lineOf(hostFavicon, '"favicon"')],
+      severity: "error",
+      options: { config: { rules: { "ignored-member": "error" } } },
+    },
+  ],
+});

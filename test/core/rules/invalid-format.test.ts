@@ -1,0 +1,140 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type J = Record<string, unknown>;
+/** The object at a path of member names / indexes inside a fixture. */
+function at(doc: J, ...path: (string | number)[]): J {
+  let cur: unknown = doc;
+  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
+  return cur as J;
+}
+/** A fixture with one member replaced, serialised. */
+function set(base: J, path: (string | number)[], member: string, value: unknown): string {
+  at(base, ...path)[member] = value;
+  return text(base);
+}
+
+const metricKey = set(validHost(), ["metrics", 1, "timeseries"], "key", "latency ms");
+const stateKey = set(validRemote(), ["metrics", 1, "statetimeseries"], "key", "status.code");
+const dimension = set(validHost(), ["metrics", 0, "timeseries"], "dimensions", ["rx_pid", "end point"]);
+const alertId = set(validRemote(), ["metrics", 0, "alert_settings", 0], "alert_id", "cpu high!");
+const propertyKey = set(validHost(), ["properties", 0], "key", "status.url");
+const colorName = set(validHost(), ["ui", "keycharts", 0, "series", 0], "color", "blue");
+const colorHex5 = set(validRemote(), ["ui", "keycharts", 0, "series", 0], "color", "#12345");
+const colorRgbMissing = set(validHost(), ["ui", "charts", 0, "series", 0], "color", "rgb(1, 2)");
+const agentVersion = set(validHost(), [], "requiredAgentVersion", "latest");
+const emptyKey = set(validHost(), ["metrics", 1, "timeseries"], "key", "");
+
+ruleTable("invalid-format", {
+  valid: [
+    { name: "the host example", doc: validHost() },
+    { name: "the remote example", doc: validRemote() },
+    {
+      name: "keys with digits, `-` and `_`",
+      doc: set(validHost(), ["metrics", 1, "timeseries"], "key", "Latency-99_p"),
+    },
+    {
+      name: "dimensions with `-` and `_`",
+      doc: set(validHost(), ["metrics", 0, "timeseries"], "dimensions", ["rx_pid", "end-point_2"]),
+    },
+    { name: "color #rgb", doc: set(validHost(), ["ui", "keycharts", 0, "series", 0], "color", "#0aF") },
+    {
+      name: "color rgb() with spaces",
+      doc: set(validHost(), ["ui", "keycharts", 0, "series", 0], "color", "rgb( 1 , 2 , 255 )"),
+    },
+    {
+      name: "color rgba() with a leading-dot alpha",
+      doc: set(validRemote(), ["ui", "keycharts", 0, "series", 0], "color", "rgba(0,0,0,.5)"),
+    },
+    {
+      name: "requiredAgentVersion with four segments",
+      doc: set(validHost(), [], "requiredAgentVersion", "1.101.0.20200101"),
+    },
+    {
+      name: "a key that is not a string is a type problem",
+      doc: set(validHost(), ["properties", 0], "key", 7),
+    },
+    {
+      name: "keymetric and series keys are references, not patterns (another rule checks them)",
+      doc: set(validHost(), ["ui", "keymetrics", 0], "key", "no such key!"),
+    },
+    {
+      name: "the name has a rule of its own (name-format)",
+      doc: { ...validHost(), name: "custom.python.bad name" },
+    },
+    { name: "the version has a rule of its own (version-format)", doc: { ...validHost(), version: "1" } },
+    {
+      name: "the metricGroup has a rule of its own (metric-group-format)",
+      doc: { ...validHost(), metricGroup: "a..b" },
+    },
+  ],
+  invalid: [
+    {
+      name: "metric key with a space: at the value",
+      doc: metricKey,
+      lines: [lineOf(metricKey, '"latency ms"')],
+      message: '`metrics[1].timeseries.key` is "latency ms": it may only hold letters, digits, `_` and `-`',
+    },
+    {
+      name: "statetimeseries key with a dot (remote)",
+      doc: stateKey,
+      lines: [lineOf(stateKey, '"status.code"')],
+      message: "may only hold letters, digits",
+    },
+    {
+      name: "dimension with a space",
+      doc: dimension,
+      lines: [lineOf(dimension, '"end point"')],
+      message: "`metrics[0].timeseries.dimensions[1]`",
+    },
+    {
+      name: "alert_id with `!`",
+      doc: alertId,
+      lines: [lineOf(alertId, '"cpu high!"')],
+      message: "`metrics[0].alert_settings[0].alert_id`",
+    },
+    {
+      name: "property key with a dot",
+      doc: propertyKey,
+      lines: [lineOf(propertyKey, '"status.url"')],
+      message: "`properties[0].key`",
+    },
+    {
+      name: "color by name",
+      doc: colorName,
+      lines: [lineOf(colorName, '"blue"')],
+      message: /must be an HTML color: `#rgb`, `#rrggbb`, `rgb\(r, g, b\)` or `rgba\(r, g, b, a\)`/,
+    },
+    {
+      name: "color with five hex digits (remote)",
+      doc: colorHex5,
+      lines: [lineOf(colorHex5, '"#12345"')],
+      message: "HTML color",
+    },
+    {
+      name: "rgb() with two components",
+      doc: colorRgbMissing,
+      lines: [lineOf(colorRgbMissing, '"rgb(1, 2)"')],
+    },
+    {
+      name: "requiredAgentVersion that is not a version",
+      doc: agentVersion,
+      lines: [lineOf(agentVersion, '"latest"')],
+      message: "must be a version such as `1.101.0`",
+    },
+    { name: "empty metric key", doc: emptyKey, lines: [lineOf(emptyKey, '"key": ""')] },
+    {
+      name: "severity can be lowered",
+      doc: colorName,
+      lines: [lineOf(colorName, '"blue"')],
+      severity: "warning",
+      options: { config: { rules: { "invalid-format": "warning" } } },
+    },
+  ],
+});
+
+ruleTable("invalid-format", {
+  valid: [
+    { name: "turned off", doc: colorName, options: { config: { rules: { "invalid-format": "off" } } } },
+  ],
+  invalid: [],
+});

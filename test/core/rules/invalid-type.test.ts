@@ -1,0 +1,139 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+/** `source` with the first `from` replaced; throws when the fixture lacks it, so that no case passes vacuously. */
+function edit(source: string, from: string, to: string): string {
+  if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
+  return source.replace(from, to);
+}
+
+type J = Record<string, unknown>;
+/** The object at a path of member names / indexes inside a fixture. */
+function at(doc: J, ...path: (string | number)[]): J {
+  let cur: unknown = doc;
+  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
+  return cur as J;
+}
+/** A host fixture with one member replaced. */
+function set(base: J, path: (string | number)[], member: string, value: unknown): string {
+  at(base, ...path)[member] = value;
+  return text(base);
+}
+
+const versionNumber = set(validHost(), [], "version", 1.2);
+const metricsObject = set(validRemote(), [], "metrics", {});
+const sourceString = set(validHost(), [], "source", "demo_plugin");
+const processTypesStrings = set(validHost(), [], "processTypes", ["10"]);
+const thresholdString = set(validHost(), ["metrics", 0, "alert_settings", 0], "threshold", "100");
+const samplesFraction = set(validRemote(), ["metrics", 0, "alert_settings", 0], "samples", 5.5);
+const rightaxisString = set(validHost(), ["ui", "charts", 0, "series", 0], "rightaxis", "false");
+const displayOrderBool = set(validHost(), ["configUI", "properties", 0], "displayOrder", true);
+const dimensionsString = set(validHost(), ["metrics", 0, "timeseries"], "dimensions", "endpoint");
+const nullName = set(validRemote(), [], "name", null);
+const technologyNumber = set(validRemote(), [], "technologies", ["Demo Device", 7]);
+const rootArray = "[\n  {}\n]\n";
+
+ruleTable("invalid-type", {
+  valid: [
+    { name: "the host example", doc: validHost() },
+    { name: "the remote example", doc: validRemote() },
+    {
+      name: "displayOrder as a string (declared a string by the spec)",
+      doc: set(validHost(), ["configUI", "properties", 0], "displayOrder", "1"),
+    },
+    {
+      name: "an integer threshold (a number)",
+      doc: set(validHost(), ["metrics", 0, "alert_settings", 0], "threshold", 100),
+    },
+    {
+      name: "samples written 5.0 (an integer value)",
+      doc: edit(text(validHost()), '"samples": 5', '"samples": 5.0'),
+    },
+    { name: "defaultValue null", doc: set(validRemote(), ["properties", 0], "defaultValue", null) },
+    {
+      name: "metric source of any JSON type (free-form)",
+      doc: set(validHost(), ["metrics", 1], "source", [1, "x", { y: null }]),
+    },
+    {
+      name: "dropdownValues of numbers and booleans",
+      doc: set(validRemote(), ["properties", 1], "dropdownValues", ["fast", 2, true]),
+    },
+  ],
+  invalid: [
+    {
+      name: "version as a number: at the value",
+      doc: versionNumber,
+      lines: [lineOf(versionNumber, '"version"')],
+      message: "`version` must be a string, not number 1.2",
+    },
+    {
+      name: "metrics as an object",
+      doc: metricsObject,
+      lines: [lineOf(metricsObject, '"metrics"')],
+      message: "must be an array, not object",
+    },
+    {
+      name: "source as a string",
+      doc: sourceString,
+      lines: [lineOf(sourceString, '"source"')],
+      message: "`source` must be an object",
+    },
+    {
+      name: "processTypes with a string id",
+      doc: processTypesStrings,
+      lines: [lineOf(processTypesStrings, '"10"')],
+      message: '`processTypes[0]` must be an integer, not string "10"',
+    },
+    {
+      name: "threshold as a string",
+      doc: thresholdString,
+      lines: [lineOf(thresholdString, '"threshold"')],
+      message: "must be a number",
+    },
+    {
+      name: "samples with a fraction (remote)",
+      doc: samplesFraction,
+      lines: [lineOf(samplesFraction, '"samples"')],
+      message: "must be an integer, not number 5.5",
+    },
+    {
+      name: "rightaxis as a string",
+      doc: rightaxisString,
+      lines: [lineOf(rightaxisString, '"rightaxis"')],
+      message: "must be a boolean",
+    },
+    {
+      name: "displayOrder as a boolean",
+      doc: displayOrderBool,
+      lines: [lineOf(displayOrderBool, '"displayOrder"')],
+      message: "must be an integer or string, not boolean true",
+    },
+    {
+      name: "dimensions as a string",
+      doc: dimensionsString,
+      lines: [lineOf(dimensionsString, '"dimensions"')],
+      message: "`metrics[0].timeseries.dimensions` must be an array",
+    },
+    { name: "name null (remote)", doc: nullName, lines: [lineOf(nullName, '"name"')], message: "not null" },
+    {
+      name: "a number among technology names",
+      doc: technologyNumber,
+      lines: [lineOf(technologyNumber, '"Demo Device"') + 1],
+      message: "`technologies[1]` must be a string",
+    },
+    { name: "the root is an array", doc: rootArray, lines: [1], message: "must be an object, not array" },
+    {
+      name: "severity can be lowered",
+      doc: versionNumber,
+      lines: [lineOf(versionNumber, '"version"')],
+      severity: "warning",
+      options: { config: { rules: { "invalid-type": "warning" } } },
+    },
+  ],
+});
+
+ruleTable("invalid-type", {
+  valid: [
+    { name: "turned off", doc: versionNumber, options: { config: { rules: { "invalid-type": "off" } } } },
+  ],
+  invalid: [],
+});

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { check, ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type J = Record<string, unknown>;
+/** The object at a path of member names / indexes inside a fixture. */
+function at(doc: J, ...path: (string | number)[]): J {
+  let cur: unknown = doc;
+  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
+  return cur as J;
+}
+/** A fixture with one member replaced, serialised. */
+function set(base: J, path: (string | number)[], member: string, value: unknown): string {
+  at(base, ...path)[member] = value;
+  return text(base);
+}
+
+const unitLower = set(validHost(), ["metrics", 0, "timeseries"], "unit", "percent");
+const unitUnknown = set(validRemote(), ["metrics", 0, "timeseries"], "unit", "Percentage");
+const aggregationWord = set(validHost(), ["metrics", 0, "timeseries"], "aggregation", "average");
+const eventType = set(validHost(), ["metrics", 0, "alert_settings", 0], "event_type", "PERFORMANCE_EVNT");
+const eventTypeShort = set(validHost(), ["metrics", 0, "alert_settings", 0], "event_type", "PERFORMANCE");
+const conditionLower = set(validRemote(), ["metrics", 0, "alert_settings", 0], "alert_condition", "above");
+const seriestype = set(validHost(), ["ui", "charts", 0, "series", 0], "seriestype", "column");
+const activation = set(validHost(), ["source"], "activation", "singleton");
+const propertyType = set(validHost(), ["properties", 0], "type", "TEXT");
+const hostType = set(validHost(), [], "type", "java");
+const hostEntity = set(validHost(), [], "entity", "PROCESS_GROUP_INSTANSE");
+const keymetricUnit = set(validRemote(), ["ui", "keymetrics", 0], "unit", "Percents");
+const mergeAggregation = set(validHost(), ["ui", "keymetrics", 0], "mergeaggregation", "median");
+const seriesCount = set(validHost(), ["ui", "charts", 0, "series", 1], "aggregation", "COUNT");
+
+ruleTable("invalid-value", {
+  valid: [
+    { name: "the host example", doc: validHost() },
+    { name: "the remote example", doc: validRemote() },
+    {
+      name: "aggregation in any case",
+      doc: set(validHost(), ["metrics", 0, "timeseries"], "aggregation", "Sum"),
+    },
+    {
+      name: "seriestype in any case",
+      doc: set(validHost(), ["ui", "charts", 0, "series", 0], "seriestype", "LINE"),
+    },
+    {
+      name: "host property type in the remote spelling",
+      doc: set(validHost(), ["properties", 0], "type", "String"),
+    },
+    {
+      name: "host property type in odd casing",
+      doc: set(validHost(), ["properties", 2], "type", "pAsSwOrD"),
+    },
+    {
+      name: "remote property type in host spelling",
+      doc: set(validRemote(), ["properties", 0], "type", "STRING"),
+    },
+    {
+      name: "host Textarea is a variant problem, not an invalid value",
+      doc: set(validHost(), ["properties", 0], "type", "Textarea"),
+    },
+    { name: "host entity HOST (host-entity warns instead)", doc: set(validHost(), [], "entity", "HOST") },
+    { name: "host type JMX", doc: set(validHost(), [], "type", "JMX") },
+    { name: "remote type other than python is variant-mismatch", doc: set(validRemote(), [], "type", "JMX") },
+    {
+      name: "an aggregation that is not a string is a type problem",
+      doc: set(validHost(), ["metrics", 0, "timeseries"], "aggregation", 5),
+    },
+  ],
+  invalid: [
+    {
+      name: "unit in the wrong case: at the value, suggesting the right one",
+      doc: unitLower,
+      lines: [lineOf(unitLower, '"percent"')],
+      message: /allowed: .*`Percent`.*Did you mean `Percent`\?/,
+    },
+    {
+      name: "unknown unit (remote)",
+      doc: unitUnknown,
+      lines: [lineOf(unitUnknown, '"Percentage"')],
+      message: "Did you mean `Percent`?",
+    },
+    {
+      name: "aggregation not in the list",
+      doc: aggregationWord,
+      lines: [lineOf(aggregationWord, '"average"')],
+      message: /`MIN`.*`COUNT`.*\(any case\)/,
+    },
+    {
+      name: "event_type with a typo",
+      doc: eventType,
+      lines: [lineOf(eventType, '"PERFORMANCE_EVNT"')],
+      message: "Did you mean `PERFORMANCE_EVENT`?",
+    },
+    {
+      name: "event_type without its suffix (too far for a suggestion)",
+      doc: eventTypeShort,
+      lines: [lineOf(eventTypeShort, '"PERFORMANCE"')],
+      message: /allowed: `PERFORMANCE_EVENT`, `ERROR_EVENT` or `AVAILABILITY_EVENT`$/,
+    },
+    {
+      name: "alert_condition is case-sensitive",
+      doc: conditionLower,
+      lines: [lineOf(conditionLower, '"above"')],
+      message: "Did you mean `ABOVE`?",
+    },
+    {
+      name: "seriestype",
+      doc: seriestype,
+      lines: [lineOf(seriestype, '"column"')],
+      message: /`line`, `area`.*`bar`/,
+    },
+    {
+      name: "activation is case-sensitive",
+      doc: activation,
+      lines: [lineOf(activation, '"singleton"')],
+      message: "Did you mean `Singleton`?",
+    },
+    {
+      name: "property type",
+      doc: propertyType,
+      lines: [lineOf(propertyType, '"TEXT"')],
+      message: "`properties[0].type`",
+    },
+    { name: "host type", doc: hostType, lines: [lineOf(hostType, '"java"')], message: /`python`.*`JMX`/ },
+    {
+      name: "host entity",
+      doc: hostEntity,
+      lines: [lineOf(hostEntity, '"PROCESS_GROUP_INSTANSE"')],
+      message: "Did you mean `PROCESS_GROUP_INSTANCE`?",
+    },
+    {
+      name: "keymetric unit (remote)",
+      doc: keymetricUnit,
+      lines: [lineOf(keymetricUnit, '"Percents"')],
+      message: "`ui.keymetrics[0].unit`",
+    },
+    { name: "mergeaggregation", doc: mergeAggregation, lines: [lineOf(mergeAggregation, '"median"')] },
+    {
+      name: "series aggregation has no COUNT",
+      doc: seriesCount,
+      lines: [lineOf(seriesCount, '"COUNT"')],
+      message: /`SUM`, `AVG`, `MIN`.*`MAX`/,
+    },
+    {
+      name: "severity can be lowered",
+      doc: unitLower,
+      lines: [lineOf(unitLower, '"percent"')],
+      severity: "notice",
+      options: { config: { rules: { "invalid-value": "notice" } } },
+    },
+  ],
+});
+
+describe("invalid-value: suggested fix", () => {
+  it("carries the closest allowed value as a replacement", () => {
+    const [f] = check(unitLower).filter((x) => x.ruleId === "invalid-value");
+    expect(f?.fix).toEqual({ replacement: '"Percent"', description: "use `Percent`" });
+  });
+
+  it("has no fix when nothing is close", () => {
+    const doc = set(validHost(), ["metrics", 0, "timeseries"], "unit", "zzzzzzzzzzzz");
+    const [f] = check(doc).filter((x) => x.ruleId === "invalid-value");
+    expect(f?.line).toBe(lineOf(doc, '"zzzzzzzzzzzz"'));
+    expect(f?.message).not.toMatch(/Did you mean/);
+    expect(f?.fix).toBeUndefined();
+  });
+
+  it("can be turned off", () => {
+    expect(
+      check(unitLower, { config: { rules: { "invalid-value": "off" } } }).filter(
+        (x) => x.ruleId === "invalid-value",
+      ),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,106 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const added = make(validHost(), (d) => {
+  at(d, "metrics", 0, "timeseries").dimensions = ["rx_pid", "endpoint", "method"];
+});
+const gained = make(validHost(), (d) => {
+  at(d, "metrics", 1, "timeseries").dimensions = ["endpoint"];
+});
+const dropped = make(validHost(), (d) => {
+  delete at(d, "metrics", 0, "timeseries").dimensions;
+});
+const remoteState = make(validRemote(), (d) => {
+  at(d, "metrics", 1, "statetimeseries").dimensions = ["zone"];
+});
+
+ruleTable("metric-dimensions-changed", {
+  valid: [
+    { name: "unchanged", doc: validHost(), options: { base: validHost() } },
+    {
+      name: "same dimensions in another order",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 0, "timeseries").dimensions = ["endpoint", "rx_pid"];
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "an empty list where there was none",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 1, "timeseries").dimensions = [];
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "a new metric with dimensions",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "metrics").push({
+          timeseries: { key: "errors", unit: "Count", dimensions: ["code"], displayname: "Errors" },
+        });
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "only a chart series' dimensions changed",
+      doc: make(validHost(), (d) => {
+        at(d, "ui", "charts", 0, "series", 1).dimensions = [];
+      }),
+      options: { base: validHost() },
+    },
+    { name: "no base", doc: added },
+    {
+      name: "rule turned off",
+      doc: added,
+      options: { base: validHost(), config: { rules: { "metric-dimensions-changed": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: a dimension added, at head's dimensions key",
+      doc: added,
+      lines: [lineOf(added, '"dimensions"')],
+      message:
+        "the dimensions of metric `requests` changed from `rx_pid`, `endpoint` to `rx_pid`, `endpoint`, `method`",
+      severity: "warning",
+      options: { base: validHost() },
+    },
+    {
+      name: "a metric without dimensions gains one",
+      doc: gained,
+      lines: [lineOf(gained, '"dimensions"', 2)],
+      message: "metric `latency` changed from none to `endpoint`",
+      options: { base: validHost() },
+    },
+    {
+      name: "dimensions removed: at the metric's timeseries key",
+      doc: dropped,
+      lines: [lineOf(dropped, '"timeseries"')],
+      message: "to none;",
+      options: { base: validHost() },
+    },
+    {
+      name: "remote statetimeseries",
+      doc: remoteState,
+      lines: [lineOf(remoteState, '"dimensions"', 2)],
+      message: "metric `status` changed from none to `zone`",
+      options: { base: validRemote() },
+    },
+  ],
+});

@@ -1,0 +1,105 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const oneGone = make(validHost(), (d) => {
+  at<unknown[]>(d, "metrics").pop();
+});
+const renamedKey = make(validHost(), (d) => {
+  at(d, "metrics", 0, "timeseries").key = "requests_per_second";
+});
+const allGone = make(validHost(), (d) => {
+  delete d.metrics;
+});
+const stateGone = make(validRemote(), (d) => {
+  at<unknown[]>(d, "metrics").pop();
+});
+
+ruleTable("metric-removed", {
+  valid: [
+    { name: "unchanged", doc: validHost(), options: { base: validHost() } },
+    {
+      name: "metrics reordered",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "metrics").reverse();
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "a metric added",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "metrics").push({
+          timeseries: { key: "errors", unit: "Count", displayname: "Errors" },
+        });
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "a key kept but moved from statetimeseries to timeseries",
+      doc: make(validRemote(), (d) => {
+        at(d, "metrics")[1] = { timeseries: { key: "status", unit: "Count", displayname: "Status" } };
+      }),
+      options: { base: validRemote() },
+    },
+    {
+      name: "only its chart removed",
+      doc: make(validHost(), (d) => {
+        at(d, "ui").charts = [];
+      }),
+      options: { base: validHost() },
+    },
+    { name: "no base", doc: oneGone },
+    {
+      name: "rule turned off",
+      doc: oneGone,
+      options: { base: validHost(), config: { rules: { "metric-removed": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: a timeseries removed, at head's metrics key",
+      doc: oneGone,
+      lines: [lineOf(oneGone, '"metrics"')],
+      message: "metric `latency` was removed; charts, alerts and dashboards that use it stop receiving data",
+      severity: "warning",
+      options: { base: validHost() },
+    },
+    {
+      name: "a renamed key is a removal",
+      doc: renamedKey,
+      lines: [lineOf(renamedKey, '"metrics"')],
+      message: "metric `requests` was removed",
+      options: { base: validHost() },
+    },
+    {
+      name: "metrics member gone: one finding per metric, at line 1",
+      doc: allGone,
+      lines: [1, 1],
+      message: /^metric `(requests|latency)` was removed/,
+      options: { base: validHost() },
+    },
+    {
+      name: "remote: a statetimeseries removed",
+      doc: stateGone,
+      lines: [lineOf(stateGone, '"metrics"')],
+      message: "metric `status` was removed",
+      options: { base: validRemote() },
+    },
+  ],
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { check, ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const host = make(validHost(), (d) => {
+  at(d, "metrics", 0, "timeseries").unit = "PerMinute";
+});
+const both = make(validHost(), (d) => {
+  at(d, "metrics", 0, "timeseries").unit = "Count";
+  at(d, "metrics", 1, "timeseries").unit = "Second";
+});
+const moved = make(validHost(), (d) => {
+  const m = at<unknown[]>(d, "metrics");
+  m.reverse();
+  at(d, "metrics", 0, "timeseries").unit = "MicroSecond";
+});
+const remote = make(validRemote(), (d) => {
+  at(d, "metrics", 0, "timeseries").unit = "Ratio";
+});
+
+ruleTable("metric-unit-changed", {
+  valid: [
+    { name: "unchanged", doc: validHost(), options: { base: validHost() } },
+    {
+      name: "a new metric with any unit",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "metrics").push({
+          timeseries: { key: "bytes", unit: "Byte", displayname: "Bytes" },
+        });
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "a renamed key with a new unit (a new metric, see metric-removed)",
+      doc: make(validHost(), (d) => {
+        Object.assign(at(d, "metrics", 1, "timeseries"), { key: "latency_s", unit: "Second" });
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "only the displayed unit of a chart series changed",
+      doc: make(validRemote(), (d) => {
+        at(d, "ui", "keycharts", 0, "series", 0).unit = "Ratio";
+      }),
+      options: { base: validRemote() },
+    },
+    {
+      name: "a metric's unit removed is required-member's business",
+      doc: make(validHost(), (d) => {
+        delete at(d, "metrics", 0, "timeseries").unit;
+      }),
+      options: { base: validHost() },
+    },
+    { name: "no base", doc: host },
+    {
+      name: "rule turned off",
+      doc: host,
+      options: { base: validHost(), config: { rules: { "metric-unit-changed": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: unit changed, at head's unit value",
+      doc: host,
+      lines: [lineOf(host, '"unit": "PerMinute"')],
+      message:
+        "the unit of metric `requests` changed from `PerSecond` to `PerMinute`; the server rejects this",
+      severity: "error",
+      options: { base: validHost() },
+    },
+    {
+      name: "two metrics",
+      doc: both,
+      lines: [lineOf(both, '"unit": "Count"'), lineOf(both, '"unit": "Second"')],
+      message: /the unit of metric `(requests|latency)` changed/,
+      options: { base: validHost() },
+    },
+    {
+      name: "matched by key, not position",
+      doc: moved,
+      lines: [lineOf(moved, '"unit": "MicroSecond"')],
+      message: "`latency` changed from `MilliSecond` to `MicroSecond`",
+      options: { base: validHost() },
+    },
+    {
+      name: "remote",
+      doc: remote,
+      lines: [lineOf(remote, '"unit": "Ratio"')],
+      message: "from `Percent` to `Ratio`",
+      options: { base: validRemote() },
+    },
+  ],
+});
+
+describe("metric-unit-changed fix", () => {
+  it("restores the base unit", () => {
+    const found = check(host, { base: validHost() }).filter((f) => f.ruleId === "metric-unit-changed");
+    expect(found.map((f) => f.fix)).toEqual([
+      { replacement: '"PerSecond"', description: "restore `PerSecond`" },
+    ]);
+  });
+});

@@ -1,0 +1,80 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const host = make(validHost(), (d) => {
+  d.name = "custom.python.demo_plugin_v2";
+});
+const remote = make(validRemote(), (d) => {
+  d.name = "custom.remote.python.device";
+});
+const caseOnly = make(validHost(), (d) => {
+  d.name = "custom.python.Demo_Plugin";
+});
+
+ruleTable("plugin-renamed", {
+  valid: [
+    { name: "same name", doc: validHost(), options: { base: validHost() } },
+    {
+      name: "same name, other changes (configUI displayName)",
+      doc: make(validRemote(), (d) => {
+        at(d, "configUI").displayName = "Demo device (new)";
+      }),
+      options: { base: validRemote() },
+    },
+    { name: "no base", doc: host },
+    {
+      name: "rule turned off",
+      doc: host,
+      options: { base: validHost(), config: { rules: { "plugin-renamed": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: renamed, at head's name value",
+      doc: host,
+      lines: [lineOf(host, '"name": "custom.python.demo_plugin_v2"')],
+      message:
+        "the plugin was renamed from `custom.python.demo_plugin` to `custom.python.demo_plugin_v2`: the server treats it as a new plugin",
+      severity: "warning",
+      options: { base: validHost() },
+    },
+    {
+      name: "remote",
+      doc: remote,
+      lines: [lineOf(remote, '"name"')],
+      message: "data and configuration do not carry over",
+      options: { base: validRemote() },
+    },
+    {
+      name: "a change of case is a rename",
+      doc: caseOnly,
+      lines: [lineOf(caseOnly, '"name"')],
+      message: "to `custom.python.Demo_Plugin`",
+      options: { base: validHost() },
+    },
+    {
+      name: "raised to error in configuration",
+      doc: host,
+      lines: [lineOf(host, '"name"')],
+      severity: "error",
+      options: { base: validHost(), config: { rules: { "plugin-renamed": "error" } } },
+    },
+  ],
+});

@@ -1,0 +1,75 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+const acme = { policy: { name_pattern: "^custom\\.(python|remote)\\.acme_" } };
+const host = text(validHost()); // custom.python.demo_plugin
+const remote = text(validRemote()); // custom.remote.python.demo_device
+const acmeHost = text({ ...validHost(), name: "custom.python.acme_demo" });
+const upperAcme = text({ ...validHost(), name: "custom.python.ACME_demo" });
+
+ruleTable("policy-name", {
+  valid: [
+    { name: "no policy configured: off", doc: host },
+    { name: "no policy configured (remote)", doc: remote },
+    { name: "a matching host name", doc: acmeHost, options: { config: acme } },
+    {
+      name: "a matching remote name",
+      doc: { ...validRemote(), name: "custom.remote.acme_device" },
+      options: { config: acme },
+    },
+    {
+      name: "unanchored patterns match anywhere in the name",
+      doc: host,
+      options: { config: { policy: { name_pattern: "demo" } } },
+    },
+    {
+      name: "a name that is not a string is left to invalid-type",
+      doc: { ...validHost(), name: 7 },
+      options: { config: acme },
+    },
+    { name: "the organisation's pattern, matched", doc: acmeHost, options: { org: acme } },
+    { name: "turned off", doc: host, options: { config: { ...acme, rules: { "policy-name": "off" } } } },
+  ],
+  invalid: [
+    {
+      name: "host name outside the policy: at the name",
+      doc: host,
+      lines: [lineOf(host, '"name"')],
+      severity: "error",
+      message:
+        "plugin name `custom.python.demo_plugin` does not match the organisation's naming policy `^custom\\.(python|remote)\\.acme_`",
+      options: { config: acme },
+    },
+    {
+      name: "remote name outside the policy",
+      doc: remote,
+      lines: [lineOf(remote, '"name"')],
+      message: "`custom.remote.python.demo_device`",
+      options: { config: acme },
+    },
+    {
+      name: "the pattern is case-sensitive",
+      doc: upperAcme,
+      lines: [lineOf(upperAcme, '"name"')],
+      options: { config: acme },
+    },
+    {
+      name: "policy from the organisation's configuration",
+      doc: host,
+      lines: [lineOf(host, '"name"')],
+      options: { org: acme },
+    },
+    {
+      name: "the repository's pattern replaces the organisation's",
+      doc: acmeHost,
+      lines: [lineOf(acmeHost, '"name"')],
+      options: { org: acme, config: { policy: { name_pattern: "^custom\\.jmx\\." } } },
+    },
+    {
+      name: "severity can be lowered",
+      doc: host,
+      lines: [lineOf(host, '"name"')],
+      severity: "warning",
+      options: { config: { ...acme, rules: { "policy-name": "warning" } } },
+    },
+  ],
+});

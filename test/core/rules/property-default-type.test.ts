@@ -1,0 +1,137 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const prop = (doc: Obj, p: Obj): string =>
+  make(doc, (d) => {
+    at<unknown[]>(d, "properties").push(p);
+  });
+
+const intString = prop(validHost(), { key: "port", type: "INTEGER", defaultValue: "8080" });
+const intFraction = prop(validHost(), { key: "retries", type: "INTEGER", defaultValue: 1.5 });
+const boolString = prop(validHost(), { key: "verbose", type: "BOOLEAN", defaultValue: "true" });
+const floatString = prop(validHost(), { key: "ratio", type: "FLOAT", defaultValue: "0.5" });
+const stringNumber = prop(validHost(), { key: "path", type: "STRING", defaultValue: 5 });
+const passwordBool = prop(validHost(), { key: "secret", type: "PASSWORD", defaultValue: false });
+const stringNull = prop(validHost(), { key: "label", type: "STRING", defaultValue: null });
+const remoteInteger = prop(validRemote(), { key: "port", type: "Integer", defaultValue: "161" });
+const remoteTextarea = prop(validRemote(), { key: "query", type: "textarea", defaultValue: 0 });
+const remoteDropdown = make(validRemote(), (d) => {
+  at(d, "properties", 1).defaultValue = 1;
+  at(d, "properties", 1).dropdownValues = [1, 2];
+});
+
+ruleTable("property-default-type", {
+  valid: [
+    { name: "host example", doc: validHost() },
+    { name: "remote example", doc: validRemote() },
+    {
+      name: "each host type with a fitting default (an integer fits FLOAT)",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "properties").push(
+          { key: "a", type: "BOOLEAN", defaultValue: false },
+          { key: "b", type: "INTEGER", defaultValue: -3 },
+          { key: "c", type: "FLOAT", defaultValue: 2 },
+          { key: "d", type: "FLOAT", defaultValue: 0.25 },
+          { key: "e", type: "PASSWORD", defaultValue: "" },
+        );
+      }),
+    },
+    {
+      name: "type matched in any case",
+      doc: prop(validRemote(), { key: "n", type: "iNtEgEr", defaultValue: 7 }),
+    },
+    {
+      name: "no defaultValue",
+      doc: prop(validHost(), { key: "n", type: "INTEGER" }),
+    },
+    {
+      name: "an unknown type is for invalid-value, not this rule",
+      doc: prop(validHost(), { key: "n", type: "NUMBER", defaultValue: "x" }),
+    },
+    {
+      name: "rule turned off",
+      doc: intString,
+      options: { config: { rules: { "property-default-type": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "INTEGER with a string, at the defaultValue value",
+      doc: intString,
+      lines: [lineOf(intString, '"defaultValue": "8080"')],
+      message: '`defaultValue` "8080" does not fit type `INTEGER`: it must be an integer',
+      severity: "error",
+    },
+    {
+      name: "INTEGER with a fraction",
+      doc: intFraction,
+      lines: [lineOf(intFraction, '"defaultValue": 1.5')],
+      message: "must be an integer",
+    },
+    {
+      name: "BOOLEAN with a string",
+      doc: boolString,
+      lines: [lineOf(boolString, '"defaultValue": "true"')],
+      message: "must be a boolean (true or false)",
+    },
+    {
+      name: "FLOAT with a string",
+      doc: floatString,
+      lines: [lineOf(floatString, '"defaultValue": "0.5"')],
+      message: "must be a number",
+    },
+    {
+      name: "STRING with a number",
+      doc: stringNumber,
+      lines: [lineOf(stringNumber, '"defaultValue": 5')],
+      message: "does not fit type `STRING`: it must be a string",
+    },
+    {
+      name: "PASSWORD with a boolean",
+      doc: passwordBool,
+      lines: [lineOf(passwordBool, '"defaultValue": false')],
+      message: "must be a string",
+    },
+    {
+      name: "STRING with null (null is not a string)",
+      doc: stringNull,
+      lines: [lineOf(stringNull, '"defaultValue": null')],
+      message: "`defaultValue` null does not fit",
+    },
+    {
+      name: "remote Integer with a string",
+      doc: remoteInteger,
+      lines: [lineOf(remoteInteger, '"defaultValue": "161"')],
+      message: "type `Integer`",
+    },
+    {
+      name: "remote textarea (any case) with a number",
+      doc: remoteTextarea,
+      lines: [lineOf(remoteTextarea, '"defaultValue": 0')],
+      message: "must be a string",
+    },
+    {
+      name: "remote Dropdown defaults must be strings, even with numeric choices",
+      doc: remoteDropdown,
+      lines: [lineOf(remoteDropdown, '"defaultValue": 1')],
+      message: "type `Dropdown`: it must be a string",
+    },
+  ],
+});

@@ -1,0 +1,89 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const oneGone = make(validHost(), (d) => {
+  at<unknown[]>(d, "properties").splice(1, 1);
+});
+const allGone = make(validHost(), (d) => {
+  delete d.properties;
+});
+const remote = make(validRemote(), (d) => {
+  at<unknown[]>(d, "properties").pop();
+  at(d, "properties", 0).key = "hostname";
+});
+
+ruleTable("property-removed", {
+  valid: [
+    { name: "unchanged", doc: validHost(), options: { base: validHost() } },
+    {
+      name: "a property added, others reordered",
+      doc: make(validHost(), (d) => {
+        const p = at<unknown[]>(d, "properties");
+        p.reverse();
+        p.push({ key: "verbose", type: "BOOLEAN", defaultValue: false });
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "a property's type or default changed",
+      doc: make(validHost(), (d) => {
+        Object.assign(at(d, "properties", 1), { type: "FLOAT", defaultValue: 2.5 });
+      }),
+      options: { base: validHost() },
+    },
+    {
+      name: "only its configUI field removed",
+      doc: make(validHost(), (d) => {
+        at<unknown[]>(d, "configUI", "properties").pop();
+      }),
+      options: { base: validHost() },
+    },
+    { name: "no base", doc: oneGone },
+    {
+      name: "rule turned off",
+      doc: oneGone,
+      options: { base: validHost(), config: { rules: { "property-removed": "off" } } },
+    },
+  ],
+  invalid: [
+    {
+      name: "host: one property removed, at head's properties key",
+      doc: oneGone,
+      lines: [lineOf(oneGone, '"properties": [', 2)],
+      message: "property `timeout` was removed; existing configurations of this plugin that set it break",
+      severity: "warning",
+      options: { base: validHost() },
+    },
+    {
+      name: "properties member gone: one finding per property, at line 1",
+      doc: allGone,
+      lines: [1, 1, 1],
+      message: /^property `(url|timeout|password)` was removed/,
+      options: { base: validHost() },
+    },
+    {
+      name: "remote: one removed, one renamed",
+      doc: remote,
+      lines: [lineOf(remote, '"properties": [', 2), lineOf(remote, '"properties": [', 2)],
+      message: /^property `(host|notes)` was removed/,
+      options: { base: validRemote() },
+    },
+  ],
+});

@@ -1,0 +1,90 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
+function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+function make(doc: Obj, edit: (d: Obj) => void): string {
+  edit(doc);
+  return text(doc);
+}
+
+const stackedLine = make(validHost(), (d) => {
+  at(d, "ui", "charts", 0, "series", 0).stacked = true;
+});
+const upperCase = make(validHost(), (d) => {
+  Object.assign(at(d, "ui", "keycharts", 0, "series", 0), { seriestype: "LINE", stacked: true });
+});
+const remote = make(validRemote(), (d) => {
+  at(d, "ui", "keycharts", 0, "series", 0).stacked = true;
+});
+
+ruleTable("stacked-line", {
+  valid: [
+    { name: "host example (stacked area)", doc: validHost() },
+    { name: "remote example", doc: validRemote() },
+    {
+      name: "stacked: false on a line series",
+      doc: make(validHost(), (d) => {
+        at(d, "ui", "charts", 0, "series", 0).stacked = false;
+      }),
+    },
+    {
+      name: "stacked bar",
+      doc: make(validHost(), (d) => {
+        at(d, "ui", "charts", 0, "series", 1).stacked = true;
+      }),
+    },
+    {
+      name: "stacked without seriestype (the default is area)",
+      doc: make(validHost(), (d) => {
+        const s = at(d, "ui", "keycharts", 0, "series", 0);
+        delete s.seriestype;
+      }),
+    },
+    {
+      name: 'stacked as the string "true" is for invalid-type',
+      doc: make(validHost(), (d) => {
+        at(d, "ui", "charts", 0, "series", 0).stacked = "true";
+      }),
+    },
+    { name: "rule turned off", doc: stackedLine, options: { config: { rules: { "stacked-line": "off" } } } },
+  ],
+  invalid: [
+    {
+      name: "host chart line series, at the stacked value (a notice)",
+      doc: stackedLine,
+      lines: [lineOf(stackedLine, '"stacked": true', 2)],
+      message: "`stacked` has no effect on a `line` series; only area and bar series stack",
+      severity: "notice",
+    },
+    {
+      name: "seriestype in any case",
+      doc: upperCase,
+      lines: [lineOf(upperCase, '"stacked": true')],
+      message: "no effect",
+    },
+    {
+      name: "remote keychart",
+      doc: remote,
+      lines: [lineOf(remote, '"stacked": true')],
+      severity: "notice",
+    },
+    {
+      name: "raised to warning in configuration",
+      doc: remote,
+      lines: [lineOf(remote, '"stacked": true')],
+      severity: "warning",
+      options: { config: { rules: { "stacked-line": "warning" } } },
+    },
+  ],
+});

@@ -1,0 +1,135 @@
+import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+
+type J = Record<string, unknown>;
+/** The object at a path of member names / indexes inside a fixture. */
+function at(doc: J, ...path: (string | number)[]): J {
+  let cur: unknown = doc;
+  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
+  return cur as J;
+}
+/** A fixture with one member added or replaced, serialised. */
+function set(base: J, path: (string | number)[], member: string, value: unknown): string {
+  at(base, ...path)[member] = value;
+  return text(base);
+}
+
+const typo = set(validHost(), ["metrics", 1, "timeseries"], "aggeragation", "avg");
+const colour = set(validRemote(), ["ui", "keycharts", 0, "series", 0], "colour", "#fff");
+const misplaced = set(validHost(), [], "activation", "Singleton");
+const misplacedClass = set(validRemote(), [], "className", "DemoDevicePlugin");
+const unrelated = set(validHost(), [], "author", "me");
+const inSource = set(validHost(), ["source"], "packges", ["demo_plugin"]);
+const inAlert = set(validRemote(), ["metrics", 0, "alert_settings", 0], "severity", "high");
+const inConfigUI = set(validHost(), ["configUI", "properties", 0], "display_hint", "x");
+const two = text(
+  (() => {
+    const d = validHost();
+    d.Name = "x";
+    at(d, "properties", 1).defaultvalue = 5;
+    return d;
+  })(),
+);
+
+ruleTable("unknown-member", {
+  valid: [
+    { name: "the host example", doc: validHost() },
+    { name: "the remote example", doc: validRemote() },
+    {
+      name: "a metric's `source` is free-form",
+      doc: set(validHost(), ["metrics", 0], "source", {
+        domain: "java.lang",
+        keyProperties: { type: "Memory" },
+        anything: [1],
+      }),
+    },
+    {
+      name: "favicon in a host plugin (ignored-member, not unknown)",
+      doc: set(validHost(), [], "favicon", "https://x/y.png"),
+    },
+    {
+      name: "processTypeNames in a remote plugin (ignored-member, not unknown)",
+      doc: set(validRemote(), [], "processTypeNames", ["PYTHON"]),
+    },
+    {
+      name: "reserved members are known (reserved-member reports them)",
+      doc: set(validHost(), [], "experimentalMinVersion", "1.0"),
+    },
+    {
+      name: "statetimeseries in a host plugin is known (variant-mismatch reports it)",
+      doc: set(validHost(), ["metrics", 1], "statetimeseries", { key: "s", states: ["A"], displayname: "S" }),
+    },
+    {
+      name: "series dimensions",
+      doc: set(validRemote(), ["ui", "keycharts", 0, "series", 0], "dimensions", ["core"]),
+    },
+  ],
+  invalid: [
+    {
+      name: "`aggeragation` → `aggregation`: at the key",
+      doc: typo,
+      lines: [lineOf(typo, '"aggeragation"')],
+      message: "unknown member `aggeragation` in `metrics[1].timeseries`: did you mean `aggregation`?",
+      severity: "warning",
+    },
+    {
+      name: "`colour` → `color` (remote)",
+      doc: colour,
+      lines: [lineOf(colour, '"colour"')],
+      message: "did you mean `color`?",
+    },
+    {
+      name: "`activation` at the top level belongs inside `source`",
+      doc: misplaced,
+      lines: [lineOf(misplaced, '"activation": "Singleton"', 2)],
+      message: "unknown member `activation`: `activation` belongs inside `source`",
+    },
+    {
+      name: "`className` at the top level (remote)",
+      doc: misplacedClass,
+      lines: [lineOf(misplacedClass, '"className"', 2)],
+      message: /`className`/,
+    },
+    {
+      name: "an unrelated name lists the known members",
+      doc: unrelated,
+      lines: [lineOf(unrelated, '"author"')],
+      message: /unknown member `author` \(known members: `name`, `version`/,
+    },
+    {
+      name: "inside source",
+      doc: inSource,
+      lines: [lineOf(inSource, '"packges"')],
+      message: "did you mean `packages`?",
+    },
+    {
+      name: "inside an alert setting",
+      doc: inAlert,
+      lines: [lineOf(inAlert, '"severity"')],
+      message: "in `metrics[0].alert_settings[0]`",
+    },
+    {
+      name: "inside a configUI property",
+      doc: inConfigUI,
+      lines: [lineOf(inConfigUI, '"display_hint"')],
+      message: "did you mean `displayHint`?",
+    },
+    {
+      name: "member names are case-sensitive: two findings in line order",
+      doc: two,
+      lines: [lineOf(two, '"defaultvalue"'), lineOf(two, '"Name"')].sort((a, b) => a - b),
+      message: /did you mean `(name|defaultValue)`\?/,
+    },
+    {
+      name: "severity can be raised",
+      doc: typo,
+      lines: [lineOf(typo, '"aggeragation"')],
+      severity: "error",
+      options: { config: { rules: { "unknown-member": "error" } } },
+    },
+  ],
+});
+
+ruleTable("unknown-member", {
+  valid: [{ name: "turned off", doc: typo, options: { config: { rules: { "unknown-member": "off" } } } }],
+  invalid: [],
+});

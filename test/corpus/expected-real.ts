@@ -1,0 +1,379 @@
+/**
+ * Expected rule ids for each real descriptor in ../shared/corpus/real/, checked alone, default configuration, no base
+ * (so no change rules and no duplicate-plugin-name). Derived by reading each file against
+ * ../shared/spec/plugin-descriptor-spec.md and ../shared/spec/rules.md (cross-checked with an independent throw-away
+ * checker), not copied from the tool's output. `reasons` explains every entry; counts in brackets are the number of
+ * findings the reading gives for that rule.
+ *
+ * Decisions where the spec is silent (agreed for this project): every member the spec's tables do not define is an
+ * unknown-member (metric-level `source` and a series `dimensions` list excepted); remote `source.activation` may be
+ * `Remote` or `Singleton`; property types, aggregation, mergeaggregation and seriestype are case-insensitive;
+ * `displayOrder` may be an integer or a string; a JMX plugin without top-level `source` gets required-member; metric keys
+ * with dots are invalid-format; an empty processTypeNames/technologies list counts as absent; a chart series may name a
+ * statetimeseries key (a state chart), which is no unknown-metric-reference.
+ */
+export interface Expectation {
+  rules: string[];
+  reasons: Record<string, string>;
+}
+
+const NO_SOURCE =
+  "JMX descriptor without top-level `source` (package, className), which rules.md lists as required";
+
+export const EXPECTED_REAL: Record<string, Expectation> = {
+  "001__Dynatrace__JMX-Extensions__ActiveMQ--plugin.json": {
+    rules: ["invalid-format", "metric-group-missing", "name-format", "required-member"],
+    reasons: {
+      "invalid-format": "metric keys with dots (`Topic.AverageMessageSize`, `Topic.ConsumerCount`) [2]",
+      "metric-group-missing": "no `metricGroup`",
+      "name-format": "`jmx.ActiveMQ` lacks the custom.<kind>. prefix",
+      "required-member": `${NO_SOURCE}; and none of the 9 timeseries has \`displayname\` [10]`,
+    },
+  },
+  "002__Dynatrace__JMX-Extensions__BoneCP_extension--plugin.json": {
+    rules: ["name-format", "required-member"],
+    reasons: {
+      "name-format": "`custom.bonecp.jmx`: `bonecp` is not one of jmx, python, pmi (the kind comes first)",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "003__Dynatrace__JMX-Extensions__MongoDB_extension--plugin.json": {
+    rules: ["displayname-equals-key", "name-format", "required-member"],
+    reasons: {
+      "displayname-equals-key": "metrics[2] has key and displayname `Size`",
+      "name-format": "`custom.mongodb.jmx`: `mongodb` is not one of jmx, python, pmi",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "004__Dynatrace__JMX-Extensions__Netflix_OSS_extensions--plugin.json": {
+    rules: ["name-format", "required-member"],
+    reasons: {
+      "name-format": "`custom.netflix.servo`: `netflix` is not one of jmx, python, pmi",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "005__Dynatrace__JMX-Extensions__Ruxit_built-in_extensions--hornetq--plugin.json": {
+    rules: ["invalid-format", "metric-group-missing", "name-format", "required-member"],
+    reasons: {
+      "invalid-format": "metric keys with dots (`Queue.ConsumerCount`, …) [5]",
+      "metric-group-missing": "no `metricGroup`",
+      "name-format": "`jmx.HornetQ` lacks the custom.<kind>. prefix",
+      "required-member": `${NO_SOURCE}; and none of the 5 timeseries has \`displayname\` [6]`,
+    },
+  },
+  "006__Dynatrace__JMX-Extensions__Ruxit_built-in_extensions--ruxit.jmx.appserver.jetty--plugin.json": {
+    rules: ["displayname-equals-key", "name-format", "required-member"],
+    reasons: {
+      "displayname-equals-key": "metrics[5] has key and displayname `connections`",
+      "name-format": "`ruxit.jmx.appserver.jetty` (built-in naming) lacks the custom. prefix",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "007__Dynatrace__JMX-Extensions__Ruxit_built-in_extensions--ruxit.jmx.appserver--plugin.json": {
+    rules: ["invalid-format", "name-format", "required-member"],
+    reasons: {
+      "invalid-format": "metric keys with dots (`tomcat.currentThreadsBusy`, …) [5]",
+      "name-format": "`ruxit.jmx.appserver` lacks the custom. prefix",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "008__Dynatrace__JMX-Extensions__Ruxit_built-in_extensions--ruxit.jmx.hornetq--plugin.json": {
+    rules: ["invalid-format", "name-format", "required-member"],
+    reasons: {
+      "invalid-format": "metric keys with dots (`Queue.ConsumerCount`, …) [5]",
+      "name-format": "`ruxit.jmx.hornetq` lacks the custom. prefix",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "009__Dynatrace__JMX-Extensions__Ruxit_built-in_extensions--ruxit.jmx.solr--plugin.json": {
+    rules: ["invalid-format", "name-format", "required-member"],
+    reasons: {
+      "invalid-format": "metric keys with dots (`searcher.deletedDocs`, `update.adds`, …) [24]",
+      "name-format": "`ruxit.jmx.solr` lacks the custom. prefix",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "010__Dynatrace__JMX-Extensions__Tomcat_JDBC_ext--plugin.json": {
+    rules: ["displayname-equals-key", "required-member"],
+    reasons: {
+      "displayname-equals-key": "displayname equals key for `Size`, `MaxActive`, `Active` [3]",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "011__Dynatrace__JMX-Extensions__c3p0_extension--plugin.json": {
+    rules: ["required-member"],
+    reasons: { "required-member": NO_SOURCE },
+  },
+  "012__Dynatrace__JMX-Extensions__crate.io_extension--plugin.json": {
+    rules: ["metric-group-missing", "required-member", "unknown-member"],
+    reasons: {
+      "metric-group-missing": "no `metricGroup`",
+      "required-member": NO_SOURCE,
+      "unknown-member": "`configUI.displayname` (the spec's member is `displayName`)",
+    },
+  },
+  "013__Dynatrace__JMX-Extensions__unfinished_extensions--ActiveMQ--plugin.json": {
+    rules: ["invalid-format", "required-member"],
+    reasons: {
+      "invalid-format": "metric keys with dots (`Topic.AverageMessageSize`, `Topic.ConsumerCount`) [2]",
+      "required-member": NO_SOURCE,
+    },
+  },
+  "014__vegardit__activemq-artemis-dynatrace-plugin__artemis-overview-plugin--custom--plugin.json": {
+    rules: ["required-member"],
+    reasons: { "required-member": NO_SOURCE },
+  },
+  "015__vegardit__activemq-artemis-dynatrace-plugin__artemis-queues-plugin--custom--plugin.json": {
+    rules: ["required-member"],
+    reasons: { "required-member": NO_SOURCE },
+  },
+  "016__redis-field-engineering__dynatrace-activegate-for-redis-enterprise__plugin.json": {
+    rules: ["ignored-member", "invalid-format", "reserved-member", "unknown-member"],
+    reasons: {
+      "ignored-member": "remote plugin with `requiredAgentVersion`",
+      "invalid-format": "metric keys with dots (`redis_enterprise.license_days`, …) [2]",
+      "reserved-member": "`productiveMinVersion`",
+      "unknown-member": "timeseries `entity` [2] and configUI.properties[].`defaultValue` [4]",
+    },
+  },
+  "017__redis-field-engineering__dynatrace-activegate-for-redis-enterprise__plugin--plugin.json": {
+    rules: ["ignored-member", "invalid-format", "reserved-member", "unknown-member"],
+    reasons: {
+      "ignored-member": "remote plugin with `requiredAgentVersion`",
+      "invalid-format": "metric keys with dots (`redis_enterprise.total_active_nodes`, …) [58]",
+      "reserved-member": "`productiveMinVersion`",
+      "unknown-member": "timeseries `entity` [58] and configUI.properties[].`defaultValue` [4]",
+    },
+  },
+  "018__martiroman__dynatrace-activegate-extensions__calc_apdex--plugin.json": {
+    rules: ["unknown-member"],
+    reasons: { "unknown-member": "chart-level `explanation` and `link` [2]" },
+  },
+  "019__martiroman__dynatrace-activegate-extensions__isilonQuota--plugin.json": {
+    rules: ["invalid-format"],
+    reasons: { "invalid-format": "metric key `isilon.quota` has a dot" },
+  },
+  "020__martiroman__dynatrace-activegate-extensions__isilon_quotas--plugin.json": {
+    rules: ["displayname-equals-key"],
+    reasons: { "displayname-equals-key": "metrics[0] has key and displayname `isilonQuota`" },
+  },
+  "021__martiroman__dynatrace-activegate-extensions__metric-filter--plugin.json": {
+    rules: [],
+    reasons: {},
+  },
+  "022__martiroman__dynatrace-activegate-extensions__snmp_linux_plugin--plugin.json": {
+    rules: ["ignored-member", "invalid-format", "unknown-member"],
+    reasons: {
+      "ignored-member": "remote plugin with `processTypeNames`",
+      "invalid-format": "metric keys with dots (`linux.cpu.usage`, `linux.memory`) [2]",
+      "unknown-member": "chart-level `explanation` and `link` [4]",
+    },
+  },
+  "023__martiroman__dynatrace-activegate-extensions__tcp_activegate_plugin--plugin.json": {
+    rules: ["ignored-member", "invalid-format", "unknown-member"],
+    reasons: {
+      "ignored-member": "remote plugin with `processTypeNames`",
+      "invalid-format": "metric keys with dots (`tcp.established`, `tcp.time_wait`) [2]",
+      "unknown-member": "chart-level `explanation` and `link` [2]",
+    },
+  },
+  "024__BraydenNeale__DT-SNMP__plugin.json": {
+    rules: ["ignored-member"],
+    reasons: { "ignored-member": "remote plugin with `processTypeNames` and `requiredAgentVersion` [2]" },
+  },
+  "025__tomix86__oneagent-nvbit-extension__extension--plugin.json": {
+    rules: ["ignored-member", "variant-mismatch"],
+    reasons: {
+      "ignored-member": "host plugin with `dropdownValues` on properties[4]",
+      "variant-mismatch":
+        "host plugin with property type `dropdown` (remote-only type; types are case-insensitive)",
+    },
+  },
+  "026__dlopes7__ag-extension-rabbitmq-ef1__src--plugin.json": {
+    rules: ["unknown-member"],
+    reasons: { "unknown-member": "timeseries `topxconfig` [7]" },
+  },
+  "027__mediro-ict__activegate_python_ssl_plugin__plugin.json": {
+    rules: ["ignored-member"],
+    reasons: { "ignored-member": "remote plugin with `processTypeNames`" },
+  },
+  "028__360Performance__dynatrace-plugin-certcheck__certcheck_plugin--plugin.json": {
+    rules: ["reserved-member"],
+    reasons: { "reserved-member": "`experimentalMinVersion` and `productiveMinVersion` [2]" },
+  },
+  "029__reinhard-brandstaedter__dynatrace-plugin-exasol__exasol_plugin--plugin.json": {
+    rules: [
+      "alert-placeholder",
+      "invalid-format",
+      "keymetrics-limit",
+      "reserved-member",
+      "stacked-line",
+      "unknown-member",
+    ],
+    reasons: {
+      "alert-placeholder": "`{metricname}` in alert descriptions (notice) [4]",
+      "invalid-format": "metric keys with dots (`node.load`, `sessions.idle`, …) [24]",
+      "keymetrics-limit": "4 keymetrics",
+      "reserved-member": "`experimentalMinVersion` and `productiveMinVersion` [2]",
+      "stacked-line": "charts[5] series 1 and 2: `stacked: true` on `line` [2]",
+      "unknown-member":
+        "alert `default_state`/`state_name`, series `statecolors`/`statechart`/`metricexplanation`, chart `link`/`explanation` [49]",
+    },
+  },
+  "030__reinhard-brandstaedter__dynatrace-plugin-exasol__exasol_plugin--plugin_deployment--custom.remote.python.exasol--plugin.json":
+    {
+      rules: [
+        "alert-placeholder",
+        "invalid-format",
+        "keymetrics-limit",
+        "reserved-member",
+        "stacked-line",
+        "unknown-member",
+      ],
+      reasons: {
+        "alert-placeholder": "`{metricname}` in an alert description (notice)",
+        "invalid-format": "metric keys with dots (`node.load`, `dbsize.raw_object_size`, …) [20]",
+        "keymetrics-limit": "4 keymetrics",
+        "reserved-member": "`experimentalMinVersion` and `productiveMinVersion` [2]",
+        "stacked-line": "charts[5] series 1 and 2: `stacked: true` on `line` [2]",
+        "unknown-member":
+          "alert `default_state`, series `metricexplanation`, chart `link`/`explanation` [41]",
+      },
+    },
+  "031__reinhard-brandstaedter__dynatrace-plugin-exasol__plugin_deployment--custom.remote.python.exasol--plugin.json":
+    {
+      rules: [
+        "alert-placeholder",
+        "invalid-format",
+        "keymetrics-limit",
+        "reserved-member",
+        "stacked-line",
+        "unknown-member",
+      ],
+      reasons: {
+        "alert-placeholder": "`{metricname}` in alert descriptions (notice) [4]",
+        "invalid-format": "metric keys with dots (`node.load`, `sessions.idle`, …) [24]",
+        "keymetrics-limit": "4 keymetrics",
+        "reserved-member": "`experimentalMinVersion` and `productiveMinVersion` [2]",
+        "stacked-line": "charts[5] series 1 and 2: `stacked: true` on `line` [2]",
+        "unknown-member":
+          "alert `default_state`/`state_name`, series `statecolors`/`statechart`/`metricexplanation`, chart `link`/`explanation` [49]",
+      },
+    },
+  "032__wmsegar__activegateplugin-mongodb-atlas__plugin.json": {
+    rules: ["ignored-member", "reserved-member", "unknown-member"],
+    reasons: {
+      "ignored-member": "remote plugin with `processTypeNames` and `requiredAgentVersion` [2]",
+      "reserved-member": "`experimentalMinVersion` and `productiveMinVersion` [2]",
+      "unknown-member":
+        "keychart-level `key`/`displayname` and the misspelt series `metricexplaination` [72]",
+    },
+  },
+  "033__juliusloman__dynatrace-oneagent-plugin-sslcertcheck__plugin.json": {
+    rules: ["host-entity"],
+    reasons: { "host-entity": "host plugin with entity `HOST`" },
+  },
+  "034__Visium360__dynatrace-oneagent-plugin-certificates__plugin.json": {
+    rules: ["activation-criteria-missing", "ignored-member", "invalid-format"],
+    reasons: {
+      "activation-criteria-missing": "host plugin with none of processTypeNames, processTypes, technologies",
+      "ignored-member": "host plugin with `favicon`",
+      "invalid-format": "metric key `certificate.valid_days` has a dot",
+    },
+  },
+  "035__yaypm__oneagent-plugin-ssl__plugin.json": {
+    rules: ["metric-group-missing", "unknown-member"],
+    reasons: {
+      "metric-group-missing": "no `metricGroup`",
+      "unknown-member": "top-level `activation` (the spec defines it inside `source` only)",
+    },
+  },
+  "036__juliusloman__dynatrace-oneagent-plugin-hostsessioncount__plugin.json": {
+    rules: ["host-entity"],
+    reasons: { "host-entity": "host plugin with entity `HOST`" },
+  },
+  "037__dlopes7__lpl-training-extensions__src--plugin.json": {
+    rules: ["unknown-member"],
+    reasons: {
+      "unknown-member":
+        "`displayName` (camel case) in keymetrics and series, series `statechart`/`statecolors` [12]; the state chart naming statetimeseries `weather` is a valid reference",
+    },
+  },
+  "038__peterhack__activegateplugin-gcloud__src--plugin.json": {
+    rules: ["ignored-member", "invalid-format", "metric-group-missing", "unknown-member"],
+    reasons: {
+      "ignored-member": "remote plugin with `requiredAgentVersion`",
+      "invalid-format": "metric keys with dots (`compute.googleapis.com-instance-cpu-utilization`, …) [10]",
+      "metric-group-missing": "no `metricGroup`",
+      "unknown-member":
+        "keychart-level `aggregation`/`mergeaggregation`/`displayname`, series `metricexplanation` [14]",
+    },
+  },
+  "039__Dynatrace-Reinhard-Pilz__Dynatrace-CloudHub-ActiveGate-Plugin__plugin.json": {
+    rules: ["ignored-member", "keymetrics-limit", "metric-group-missing"],
+    reasons: {
+      "ignored-member": "remote plugin with `processTypeNames`",
+      "keymetrics-limit": "4 keymetrics",
+      "metric-group-missing": "no `metricGroup`",
+    },
+  },
+  "040__yaypm__oneagent-plugin-perfmon__plugin.json": {
+    rules: [
+      "displayname-equals-key",
+      "duplicate-metric-key",
+      "invalid-format",
+      "metric-group-missing",
+      "unknown-member",
+    ],
+    reasons: {
+      "displayname-equals-key": "both metrics have key and displayname `<queuename>` [2]",
+      "duplicate-metric-key": "two timeseries with key `<queuename>`",
+      "invalid-format": "metric key `<queuename>` has `<` and `>` [2]",
+      "metric-group-missing": "no `metricGroup`",
+      "unknown-member": "top-level `activation` (the spec defines it inside `source` only)",
+    },
+  },
+  "041__43034r__Dynatrace_OneAgent_healthcheck_plugin__custom.python.healthcheck_plugin--plugin.json": {
+    rules: ["host-entity", "unknown-member", "variant-mismatch"],
+    reasons: {
+      "host-entity": "host plugin with entity `HOST`",
+      "unknown-member":
+        "alert `state_name` [8], series `displayName`/`statecolors`/`statechart` [6]; the state charts naming `oneagent_state` are valid references",
+      "variant-mismatch": "host plugin with a `statetimeseries` (remote only)",
+    },
+  },
+  "042__kirk63__OneAgent-Extension-v1-ADTest__custom.python.adtest--plugin.json": {
+    rules: ["activation-criteria-missing", "host-entity", "ignored-member", "variant-mismatch"],
+    reasons: {
+      "activation-criteria-missing": "host plugin whose only criterion is an empty `technologies: []`",
+      "host-entity": "host plugin with entity `HOST`",
+      "ignored-member": "host plugin with `dropdownValues` on properties[6]",
+      "variant-mismatch": "host plugin with property type `Dropdown` (remote only)",
+    },
+  },
+  "043__dlopes7__accenture-training-plugins__src--plugin.json": {
+    rules: ["unknown-member"],
+    reasons: {
+      "unknown-member":
+        "`displayName` (camel case) in keymetrics and series, series `statechart`/`statecolors` [5]; the state chart naming statetimeseries `clima` is a valid reference",
+    },
+  },
+  "044__tukanuk__supporting-materials__jmx--1.0--plugin.json": {
+    rules: ["invalid-format", "required-member", "reserved-member", "unknown-member"],
+    reasons: {
+      "invalid-format":
+        "metric keys with dots (`kafka.server.BrokerTopicMetrics.BytesInPerSec.OneMinuteRate`, …) [42] and alert_ids with dots [3]",
+      "required-member": NO_SOURCE,
+      "reserved-member": "`experimentalMinVersion` and `productiveMinVersion` [2]",
+      "unknown-member":
+        "alert `default_state` [3], metric-level `unit`, `ui.pgmetrics`, the misspelt series `mergeraggregation` [3]",
+    },
+  },
+  "045__tukanuk__supporting-materials__python--v1--plugin.json": {
+    rules: ["host-entity", "invalid-format"],
+    reasons: {
+      "host-entity": "host plugin with entity `HOST`",
+      "invalid-format": "metric keys with dots (`disk.total`, `cpu.usage`, …) [5]",
+    },
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * The real-world corpus (../shared/corpus/real/, 45 descriptors from public repositories): each file checked alone
+ * gives exactly the rule ids of the expectation table, never throws, and locates every finding inside the file.
+ * Skipped when ../shared is absent (a fresh clone), so that the suite stays green without the corpus.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../src/core/config.js";
+import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { EXPECTED_REAL } from "./expected-real.js";
+
+const CORPUS = new URL("../../../shared/corpus/real/", import.meta.url);
+const exists = existsSync(CORPUS);
+if (!exists) console.warn(`corpus tests skipped: ${CORPUS.pathname} is absent`);
+
+const files = exists
+  ? readdirSync(CORPUS)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+  : [];
+
+/** Lines of the file as the tool counts them: split at LF, a CR before it belongs to the break; columns are code points. */
+function lineLengths(text: string): number[] {
+  return text.split("\n").map((l) => [...l.replace(/\r$/, "")].length);
+}
+
+describe.skipIf(!exists)("real corpus, each file alone", () => {
+  it("the expectation table covers exactly the files present", () => {
+    expect(Object.keys(EXPECTED_REAL).sort()).toEqual(files);
+  });
+
+  it("every expectation is sorted, unique, and explains each rule", () => {
+    for (const [file, e] of Object.entries(EXPECTED_REAL)) {
+      expect(e.rules, file).toEqual([...new Set(e.rules)].sort());
+      expect(Object.keys(e.reasons).sort(), file).toEqual(e.rules);
+    }
+  });
+
+  it.each(files)("%s", (file) => {
+    const bytes = readFileSync(new URL(file, CORPUS));
+    let reviews: FileReview[] = [];
+    expect(() => {
+      reviews = reviewDescriptors([{ path: file, content: bytes }], resolveConfig());
+    }).not.toThrow();
+    expect(reviews).toHaveLength(1);
+    const review = reviews[0]!;
+    const found = [...new Set(review.findings.map((f) => f.ruleId))].sort();
+    expect(found).toEqual(EXPECTED_REAL[file]?.rules);
+    const lengths = lineLengths(review.text);
+    for (const f of review.findings) {
+      const where = `${f.ruleId} at ${f.pointer} (${f.line}:${f.column})`;
+      expect(f.line, where).toBeGreaterThanOrEqual(1);
+      expect(f.column, where).toBeGreaterThanOrEqual(1);
+      expect(f.line, where).toBeLessThanOrEqual(lengths.length);
+      expect(f.column, where).toBeLessThanOrEqual(lengths[f.line - 1]! + 1);
+      expect(f.endLine, where).toBeGreaterThanOrEqual(f.line);
+      expect(f.endLine, where).toBeLessThanOrEqual(lengths.length);
+      if (f.endLine === f.line) expect(f.endColumn, where).toBeGreaterThanOrEqual(f.column);
+    }
+  });
+});
