@@ -46,7 +46,9 @@ const results = [];
 const corpus = fileURLToPath(new URL("../../shared/corpus/real/", import.meta.url));
 if (existsSync(corpus)) {
   const rows = [];
-  for (const f of readdirSync(corpus).filter((n) => n.endsWith(".json")).sort()) {
+  for (const f of readdirSync(corpus)
+    .filter((n) => n.endsWith(".json"))
+    .sort()) {
     const text = readFileSync(corpus + f, "utf8");
     const t = time(() => review(f, text), 200);
     const j = time(() => JSON.parse(text), 200);
@@ -54,9 +56,13 @@ if (existsSync(corpus)) {
   }
   const all = median(rows.map((r) => r.t));
   const worst = rows.reduce((a, b) => (b.t > a.t ? b : a));
-  console.log(`real corpus: ${rows.length} descriptors, ${Math.min(...rows.map((r) => r.bytes))}-${Math.max(...rows.map((r) => r.bytes))} bytes`);
+  console.log(
+    `real corpus: ${rows.length} descriptors, ${Math.min(...rows.map((r) => r.bytes))}-${Math.max(...rows.map((r) => r.bytes))} bytes`,
+  );
   console.log(`  median review (parse+locate+schema+all rules+change rules): ${ms(all)}  [target < 1 ms]`);
-  console.log(`  median JSON.parse of the same files: ${ms(median(rows.map((r) => r.j)))}  (review / JSON.parse = ${(all / median(rows.map((r) => r.j))).toFixed(1)}x)`);
+  console.log(
+    `  median JSON.parse of the same files: ${ms(median(rows.map((r) => r.j)))}  (review / JSON.parse = ${(all / median(rows.map((r) => r.j))).toFixed(1)}x)`,
+  );
   console.log(`  slowest: ${worst.f} (${worst.bytes} bytes): ${ms(worst.t)}`);
   results.push({ name: "corpus median", ms: all });
 } else {
@@ -72,15 +78,27 @@ const large = {
   entity: "PROCESS_GROUP_INSTANCE",
   metricGroup: "tech.bench",
   processTypeNames: ["PYTHON"],
-  source: { package: "bench", className: "Bench", activation: "SnapshotEntry", activation_name_pattern: "^bench-(?P<id>\\d+)$" },
+  source: {
+    package: "bench",
+    className: "Bench",
+    activation: "SnapshotEntry",
+    activation_name_pattern: "^bench-(?P<id>\\d+)$",
+  },
   metrics: Array.from({ length: N }, (_, i) => ({
-    timeseries: { key: `metric_${i}`, unit: "Count", aggregation: "sum", dimensions: ["rx_pid", "queue"], displayname: `Metric number ${i}` },
+    timeseries: {
+      key: `metric_${i}`,
+      unit: "Count",
+      aggregation: "sum",
+      dimensions: ["rx_pid", "queue"],
+      displayname: `Metric number ${i}`,
+    },
     alert_settings: [
       {
         alert_id: `alert_${i}`,
         event_type: "PERFORMANCE_EVENT",
         event_name: `Metric ${i} is high`,
-        description: "{severity} on {entityname} is {alert_condition} {threshold} for {violating_samples} samples",
+        description:
+          "{severity} on {entityname} is {alert_condition} {threshold} for {violating_samples} samples",
         threshold: 100.5,
         alert_condition: "ABOVE",
         samples: 5,
@@ -101,7 +119,13 @@ const large = {
       title: `Chart ${i}`,
       description: "A chart of two metrics",
       series: [
-        { key: `metric_${2 * i}`, displayname: "Even", seriestype: "line", color: "rgba(42, 182, 244, 0.6)", dimensions: ["queue"] },
+        {
+          key: `metric_${2 * i}`,
+          displayname: "Even",
+          seriestype: "line",
+          color: "rgba(42, 182, 244, 0.6)",
+          dimensions: ["queue"],
+        },
         { key: `metric_${2 * i + 1}`, displayname: "Odd", seriestype: "bar", stacked: true, rightaxis: true },
       ],
     })),
@@ -114,13 +138,23 @@ const check = review("large.json", largeText);
 const findings = check[0].findings.length;
 const tReview = time(() => review("large.json", largeText), 30, 5);
 const tParse = time(() => JSON.parse(largeText), 30, 5);
-const tAjv = time(() => {
-  const v = JSON.parse(largeText);
-  validateSchema(v, detectVariant(v));
-}, 30, 5);
-console.log(`large descriptor: ${N} metrics with alerts, ${large.ui.keycharts.length} key charts, ${large.ui.charts.length} charts, ${(largeText.length / 1024 / 1024).toFixed(2)} MB, ${findings} findings`);
+const tAjv = time(
+  () => {
+    const v = JSON.parse(largeText);
+    validateSchema(v, detectVariant(v));
+  },
+  30,
+  5,
+);
+console.log(
+  `large descriptor: ${N} metrics with alerts, ${large.ui.keycharts.length} key charts, ${large.ui.charts.length} charts, ${(largeText.length / 1024 / 1024).toFixed(2)} MB, ${findings} findings`,
+);
 console.log(`  median review (parse+locate+schema+all rules+change rules): ${ms(tReview)}`);
 console.log(`  median JSON.parse: ${ms(tParse)}  (review / JSON.parse = ${(tReview / tParse).toFixed(1)}x)`);
-console.log(`  median JSON.parse + Ajv schema validation: ${ms(tAjv)}  (review / that = ${(tReview / tAjv).toFixed(1)}x)  [target <= 5x]`);
+console.log(
+  `  median JSON.parse + Ajv schema validation: ${ms(tAjv)}  (review / that = ${(tReview / tAjv).toFixed(1)}x)  [target <= 5x]`,
+);
 results.push({ name: "large", ms: tReview, ratio: tReview / tAjv });
-console.log(`(benchmark ran in ${((performance.now() - t0) / 1000).toFixed(1)} s on node ${process.version})`);
+console.log(
+  `(benchmark ran in ${((performance.now() - t0) / 1000).toFixed(1)} s on node ${process.version})`,
+);

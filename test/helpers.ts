@@ -40,7 +40,10 @@ export interface CheckOptions {
 /** Reviews one descriptor (text or object) the way the CLI and the App do. */
 export function check(doc: string | Json, opts: CheckOptions = {}): Finding[] {
   const content = typeof doc === "string" ? doc : text(doc);
-  const config = resolveConfig({ ...(opts.org ? { org: opts.org } : {}), ...(opts.config ? { repo: opts.config } : {}) });
+  const config = resolveConfig({
+    ...(opts.org ? { org: opts.org } : {}),
+    ...(opts.config ? { repo: opts.config } : {}),
+  });
   const path = opts.path ?? "plugin.json";
   const [review] = reviewDescriptors(
     [

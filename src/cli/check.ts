@@ -65,13 +65,17 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
 }
 
 async function check(opts: CheckOptions, io: Io): Promise<number> {
-  if (opts.base !== undefined && opts.baseRef !== undefined) throw new UsageError("use either --base or --base-ref, not both");
+  if (opts.base !== undefined && opts.baseRef !== undefined)
+    throw new UsageError("use either --base or --base-ref, not both");
   const { config, root } = loadConfig(opts, io);
   const targets = opts.targets.length ? opts.targets : opts.baseRef !== undefined ? ["."] : [];
-  if (targets.length === 0) throw new UsageError("no files given (try: plugin-review check <file|dir|glob>...)");
+  if (targets.length === 0)
+    throw new UsageError("no files given (try: plugin-review check <file|dir|glob>...)");
   const candidates = await expandArgs(targets, io.cwd, config.paths);
   if (opts.base !== undefined && candidates.length !== 1) {
-    throw new UsageError(`--base compares one head file with one base file, but ${candidates.length} files were given`);
+    throw new UsageError(
+      `--base compares one head file with one base file, but ${candidates.length} files were given`,
+    );
   }
   const repo = opts.baseRef !== undefined ? GitRepo.open(io.cwd, opts.baseRef) : undefined;
   const inputs: DescriptorInput[] = [];
@@ -79,7 +83,10 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   let unchanged = 0;
   for (const c of candidates) {
     const repoPath = repo ? repo.relative(c.absolute) : relative(root, c.absolute).split("\\").join("/");
-    const input: DescriptorInput = { path: repoPath, ...readLimited(c.absolute, c.display, config.maxFileSize) };
+    const input: DescriptorInput = {
+      path: repoPath,
+      ...readLimited(c.absolute, c.display, config.maxFileSize),
+    };
     if (opts.base !== undefined) {
       const base = readLimited(resolve(io.cwd, opts.base), opts.base, config.maxFileSize);
       input.base = { path: opts.base, content: base.content };

@@ -17,12 +17,20 @@ export interface Candidate {
 /** Folders never walked into: dependencies and VCS data are not the user's descriptors. */
 const SKIP_DIRS = new Set(["node_modules", ".git"]);
 
-function walk(dir: string, display: string, match: (rel: string) => boolean, out: Candidate[], root: string): void {
+function walk(
+  dir: string,
+  display: string,
+  match: (rel: string) => boolean,
+  out: Candidate[],
+  root: string,
+): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    throw new UsageError(`cannot read directory '${display}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    throw new UsageError(
+      `cannot read directory '${display}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+    );
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
@@ -52,7 +60,11 @@ const GLOB_CHARS = /[*?[\]{}]/;
  * `**\/plugin.json`, relative to that directory); a file is taken as named; anything else with glob
  * characters is a glob. An argument that yields nothing is an error, never silently skipped.
  */
-export async function expandArgs(args: readonly string[], cwd: string, paths: readonly string[]): Promise<Candidate[]> {
+export async function expandArgs(
+  args: readonly string[],
+  cwd: string,
+  paths: readonly string[],
+): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const match = globMatcher(paths);
   for (const arg of args) {
@@ -63,16 +75,26 @@ export async function expandArgs(args: readonly string[], cwd: string, paths: re
     } catch {
       st = undefined;
     }
-    if (st && (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))) {
+    if (
+      st &&
+      (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))
+    ) {
       const before = out.length;
       walk(abs, arg, match, out, abs);
       if (out.length === before) {
-        throw new UsageError(`no descriptors found under '${arg}' (looked for ${paths.join(", ")}; node_modules and .git are not searched)`);
+        throw new UsageError(
+          `no descriptors found under '${arg}' (looked for ${paths.join(", ")}; node_modules and .git are not searched)`,
+        );
       }
     } else if (st) {
       out.push({ display: arg, absolute: abs, explicit: true });
     } else if (GLOB_CHARS.test(arg)) {
-      const found = await tinyglob(arg, { cwd, onlyFiles: true, ignore: ["**/node_modules/**", "**/.git/**"], expandDirectories: false });
+      const found = await tinyglob(arg, {
+        cwd,
+        onlyFiles: true,
+        ignore: ["**/node_modules/**", "**/.git/**"],
+        expandDirectories: false,
+      });
       if (found.length === 0) throw new UsageError(`no files match '${arg}'`);
       for (const f of found.sort()) out.push({ display: f, absolute: resolve(cwd, f), explicit: false });
     } else {
@@ -85,7 +107,11 @@ export async function expandArgs(args: readonly string[], cwd: string, paths: re
 }
 
 /** Reads at most `limit + 1` bytes: enough to tell a file is over the limit without loading 50 MB. */
-export function readLimited(path: string, display: string, limit: number): { content: Uint8Array; size: number } {
+export function readLimited(
+  path: string,
+  display: string,
+  limit: number,
+): { content: Uint8Array; size: number } {
   let fd: number;
   try {
     fd = openSync(path, "r");

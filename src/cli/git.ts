@@ -30,12 +30,14 @@ export class GitRepo {
     try {
       git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
     } catch {
-      throw new UsageError(`--base-ref: '${ref}' is not a commit, branch or tag in this repository (fetch it first?)`);
+      throw new UsageError(
+        `--base-ref: '${ref}' is not a commit, branch or tag in this repository (fetch it first?)`,
+      );
     }
     const changes = new Map<string, GitChange>();
     // Work tree (committed or not) against the ref, renames followed.
     const diff = git(root, ["diff", "--name-status", "-z", "-M", ref, "--"]).toString().split("\0");
-    for (let i = 0; i < diff.length - 1; ) {
+    for (let i = 0; i < diff.length - 1;) {
       const status = diff[i++] as string;
       if (status.startsWith("R")) {
         const from = diff[i++] as string;
@@ -50,7 +52,9 @@ export class GitRepo {
         else if (status === "M" || status === "T") changes.set(path, { status: "modified", basePath: path });
       }
     }
-    for (const path of git(root, ["ls-files", "--others", "--exclude-standard", "-z"]).toString().split("\0")) {
+    for (const path of git(root, ["ls-files", "--others", "--exclude-standard", "-z"])
+      .toString()
+      .split("\0")) {
       if (path) changes.set(path, { status: "added" });
     }
     return new GitRepo(root, ref, changes);

@@ -22,7 +22,9 @@ failing level (fail_on, default error); 1 such findings; 2 usage or I/O error.
 
 function version(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
     return pkg.version;
   } catch {
     return "0.0.0";

@@ -90,7 +90,8 @@ export function validateRawConfig(value: unknown): string[] {
   checkIds(Object.keys(c.rules ?? {}), "rules");
   (c.ignore ?? []).forEach((entry, i) => {
     checkIds(entry.rules ?? [], `ignore.${i}.rules`);
-    for (const g of entry.paths) if (!isValidGlob(g)) problems.push(`ignore.${i}.paths: invalid glob \`${g}\``);
+    for (const g of entry.paths)
+      if (!isValidGlob(g)) problems.push(`ignore.${i}.paths: invalid glob \`${g}\``);
   });
   for (const g of c.paths ?? []) if (!isValidGlob(g)) problems.push(`paths: invalid glob \`${g}\``);
   checkIds(c.locked ?? [], "locked");
@@ -148,14 +149,18 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
   const locked = [...new Set(org.locked ?? [])];
   const notes: string[] = [];
   if (repo.locked?.length && layers.org !== undefined) {
-    notes.push("`locked` in a repository's configuration has no effect; only the organisation's `.github` repository can lock rules");
+    notes.push(
+      "`locked` in a repository's configuration has no effect; only the organisation's `.github` repository can lock rules",
+    );
   }
   const rules: Record<string, ConfiguredSeverity> = { ...(org.rules ?? {}) };
   for (const [id, sev] of Object.entries(repo.rules ?? {})) {
     if (locked.includes(id)) {
       const floor = org.rules?.[id] ?? defaultSeverityOf(id);
       if (SEVERITY_RANK[sev] < SEVERITY_RANK[floor]) {
-        notes.push(`rule \`${id}\` is locked by the organisation: the repository's \`${sev}\` was not applied`);
+        notes.push(
+          `rule \`${id}\` is locked by the organisation: the repository's \`${sev}\` was not applied`,
+        );
         continue;
       }
     }
@@ -168,7 +173,10 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
       continue;
     }
     const lockedHere = entry.rules ? entry.rules.filter((r) => locked.includes(r)) : locked;
-    if (lockedHere.length) notes.push(`locked rule(s) ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`);
+    if (lockedHere.length)
+      notes.push(
+        `locked rule(s) ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`,
+      );
     const rulesLeft = entry.rules
       ? entry.rules.filter((r) => !locked.includes(r))
       : RULE_IDS.filter((r) => !locked.includes(r));
@@ -178,7 +186,9 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
   for (const [k, v] of Object.entries(repo.policy ?? {}) as [keyof typeof policyRaw, never][]) {
     const rule = POLICY_RULE[k];
     if (rule && locked.includes(rule) && org.policy?.[k] !== undefined) {
-      notes.push(`\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`);
+      notes.push(
+        `\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`,
+      );
       continue;
     }
     policyRaw[k] = v;

@@ -41,7 +41,7 @@ export function detectVariant(doc: unknown): Variant {
 
 function utf8Length(s: string, limit: number): number {
   // Cheap bounds first: UTF-8 takes 1 to 3 bytes per UTF-16 unit, and ASCII exactly 1.
-  if (s.length * 3 <= limit || /^[\x00-\x7f]*$/.test(s)) return s.length;
+  if (s.length * 3 <= limit || !/[\u0080-\uffff]/.test(s)) return s.length;
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -67,7 +67,16 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; badOffset?: numbe
     let i = 0;
     while (i < bytes.length) {
       const b = bytes[i] as number;
-      const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+      const need =
+        b < 0x80
+          ? 0
+          : b >= 0xc2 && b <= 0xdf
+            ? 1
+            : b >= 0xe0 && b <= 0xef
+              ? 2
+              : b >= 0xf0 && b <= 0xf4
+                ? 3
+                : -1;
       if (need < 0) break;
       let ok = i + need < bytes.length;
       for (let k = 1; ok && k <= need; k++) ok = ((bytes[i + k] as number) & 0xc0) === 0x80;
@@ -103,7 +112,10 @@ function load(content: string | Uint8Array, maxSize: number, knownSize?: number)
 }
 
 /** The base only needs its value (no positions): the engine's JSON.parse, after the same UTF-8 and size checks. */
-function loadBase(content: string | Uint8Array, maxSize: number): { ok: true; value: unknown } | { ok: false } {
+function loadBase(
+  content: string | Uint8Array,
+  maxSize: number,
+): { ok: true; value: unknown } | { ok: false } {
   const size = typeof content === "string" ? utf8Length(content, maxSize) : content.length;
   if (size > maxSize) return { ok: false };
   let text: string;
@@ -214,13 +226,19 @@ export function reviewDescriptors(inputs: readonly DescriptorInput[], config: Re
   const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
   for (const rule of RULES) {
     if (!rule.checkSet) continue;
-    let results: ReturnType<NonNullable<Rule["checkSet"]>> = [];
+    let results: ReturnType<NonNullable<Rule["checkSet"]>>;
     try {
       results = rule.checkSet(members);
     } catch (e) {
       results = reviews.map((r) => ({
         path: r.path,
-        finding: { ruleId: rule.meta.id, severity: "error", message: `internal error in rule ${rule.meta.id}: ${String(e)}`, pointer: "", target: "key" },
+        finding: {
+          ruleId: rule.meta.id,
+          severity: "error",
+          message: `internal error in rule ${rule.meta.id}: ${String(e)}`,
+          pointer: "",
+          target: "key",
+        },
       }));
     }
     for (const review of reviews) {

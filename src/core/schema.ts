@@ -27,7 +27,13 @@ export interface SchemaFinding {
 let validators: Record<Variant, ValidateFunction> | undefined;
 
 function compile(): Record<Variant, ValidateFunction> {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    allowUnionTypes: true,
+  });
   ajv.addKeyword({ keyword: "x-rule", schemaType: "string" });
   ajv.addKeyword({ keyword: "x-message", schemaType: "string" });
   ajv.addKeyword({
@@ -122,7 +128,12 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
       : e.keyword === "pattern"
         ? `must match \`${String(parent.pattern)}\``
         : (e.message ?? "has an invalid format");
-  return { ruleId: routed ?? "invalid-format", pointer: at, target: "value", message: `\`${where}\` is ${valueText(e.data)}: it ${expected}` };
+  return {
+    ruleId: routed ?? "invalid-format",
+    pointer: at,
+    target: "value",
+    message: `\`${where}\` is ${valueText(e.data)}: it ${expected}`,
+  };
 }
 
 /** Validates a parsed descriptor against its variant's schema. Never throws. */

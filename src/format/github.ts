@@ -24,6 +24,8 @@ export function formatGithub(reviews: readonly FileReview[], display: (path: str
       lines.push(`::${f.severity} ${props.join(",")}::${escapeData(`${f.message} [${f.ruleId}]`)}`);
     }
   }
-  lines.push(`plugin-review: ${reviews.length} descriptor(s) checked, ${describeCounts(countBySeverity(reviews))}`);
+  lines.push(
+    `plugin-review: ${reviews.length} descriptor(s) checked, ${describeCounts(countBySeverity(reviews))}`,
+  );
   return lines.join("\n") + "\n";
 }

@@ -13,7 +13,10 @@ export interface JsonFinding {
   endColumn: number;
 }
 
-export function toJsonFindings(reviews: readonly FileReview[], display: (path: string) => string): JsonFinding[] {
+export function toJsonFindings(
+  reviews: readonly FileReview[],
+  display: (path: string) => string,
+): JsonFinding[] {
   return reviews.flatMap((r) =>
     r.findings.map((f) => ({
       file: display(r.path),

@@ -6,7 +6,11 @@ export const DOCS_BASE = "https://github.com/plugin-review/plugin-review/blob/ma
 
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 
-export function toSarif(reviews: readonly FileReview[], display: (path: string) => string, version: string): object {
+export function toSarif(
+  reviews: readonly FileReview[],
+  display: (path: string) => string,
+  version: string,
+): object {
   const index = new Map(RULES.map((r, i) => [r.meta.id, i]));
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -39,7 +43,12 @@ export function toSarif(reviews: readonly FileReview[], display: (path: string) 
               {
                 physicalLocation: {
                   artifactLocation: { uri: display(r.path).replace(/\\/g, "/").replace(/^\.\//, "") },
-                  region: { startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn },
+                  region: {
+                    startLine: f.line,
+                    startColumn: f.column,
+                    endLine: f.endLine,
+                    endColumn: f.endColumn,
+                  },
                 },
                 logicalLocations: [{ fullyQualifiedName: f.pointer || "/", kind: "member" }],
               },
@@ -52,6 +61,10 @@ export function toSarif(reviews: readonly FileReview[], display: (path: string) 
   };
 }
 
-export function formatSarif(reviews: readonly FileReview[], display: (path: string) => string, version: string): string {
+export function formatSarif(
+  reviews: readonly FileReview[],
+  display: (path: string) => string,
+  version: string,
+): string {
   return JSON.stringify(toSarif(reviews, display, version), null, 2) + "\n";
 }

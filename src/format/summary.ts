@@ -18,6 +18,8 @@ export function plural(n: number, word: string): string {
 }
 
 export function describeCounts(c: Counts): string {
-  const parts = (["error", "warning", "notice"] as Severity[]).filter((s) => c[s] > 0).map((s) => plural(c[s], s));
+  const parts = (["error", "warning", "notice"] as Severity[])
+    .filter((s) => c[s] > 0)
+    .map((s) => plural(c[s], s));
   return parts.length ? parts.join(", ") : "no findings";
 }

@@ -18,7 +18,11 @@ export interface TextOptions {
   notes?: string[];
 }
 
-export function formatText(reviews: readonly FileReview[], display: (path: string) => string, opts: TextOptions): string {
+export function formatText(
+  reviews: readonly FileReview[],
+  display: (path: string) => string,
+  opts: TextOptions,
+): string {
   const paint = (kind: keyof typeof COLOURS, s: string) => {
     if (!opts.colour) return s;
     const [a, b] = COLOURS[kind];
@@ -28,7 +32,9 @@ export function formatText(reviews: readonly FileReview[], display: (path: strin
   for (const r of reviews) {
     for (const f of r.findings) {
       const where = `${display(r.path)}:${f.line}:${f.column}`;
-      lines.push(`${where}  ${paint(f.severity, f.severity.padEnd(7))}  ${paint("dim", f.ruleId)}  ${f.message}`);
+      lines.push(
+        `${where}  ${paint(f.severity, f.severity.padEnd(7))}  ${paint("dim", f.ruleId)}  ${f.message}`,
+      );
     }
   }
   const counts = countBySeverity(reviews);
@@ -38,7 +44,10 @@ export function formatText(reviews: readonly FileReview[], display: (path: strin
   const summary =
     total === 0
       ? paint("ok", `✔ ${checked} checked: no findings`)
-      : paint(counts.error ? "error" : counts.warning ? "warning" : "notice", `✖ ${plural(total, "finding")} (${describeCounts(counts)}) in ${withFindings} of ${checked}`);
+      : paint(
+          counts.error ? "error" : counts.warning ? "warning" : "notice",
+          `✖ ${plural(total, "finding")} (${describeCounts(counts)}) in ${withFindings} of ${checked}`,
+        );
   if (lines.length) lines.push("");
   lines.push(paint("bold", summary));
   for (const n of opts.notes ?? []) lines.push(n);

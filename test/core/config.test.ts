@@ -39,37 +39,70 @@ describe("configuration", () => {
   });
 
   it("treats an empty file as defaults", () => {
-    expect(resolveConfig({ repo: parseConfig("", "x") })).toMatchObject({ failOn: "error", review: "comment", paths: ["**/plugin.json"] });
+    expect(resolveConfig({ repo: parseConfig("", "x") })).toMatchObject({
+      failOn: "error",
+      review: "comment",
+      paths: ["**/plugin.json"],
+    });
   });
 
   it("explains every problem, with suggestions", () => {
-    expect(problems("fail_on: sometimes")).toEqual(['fail_on: "sometimes" is not one of error, warning, notice, never']);
-    expect(problems("rules:\n  unknown-membr: off")).toEqual(["rules: unknown rule id `unknown-membr` (did you mean `unknown-member`?)"]);
-    expect(problems("rules:\n  unknown-member: of")).toEqual(['rules.unknown-member: "of" is not one of error, warning, notice, off']);
+    expect(problems("fail_on: sometimes")).toEqual([
+      'fail_on: "sometimes" is not one of error, warning, notice, never',
+    ]);
+    expect(problems("rules:\n  unknown-membr: off")).toEqual([
+      "rules: unknown rule id `unknown-membr` (did you mean `unknown-member`?)",
+    ]);
+    expect(problems("rules:\n  unknown-member: of")).toEqual([
+      'rules.unknown-member: "of" is not one of error, warning, notice, off',
+    ]);
     expect(problems("pathz: []")).toEqual(["(top level): unknown key `pathz` (did you mean `paths`?)"]);
-    expect(problems("policy:\n  name_pattern: '('")).toEqual([expect.stringMatching(/^policy.name_pattern: not a valid regular expression/)]);
-    expect(problems("ignore:\n  - rules: [name-format]")).toEqual([expect.stringMatching(/must have required property 'paths'/)]);
+    expect(problems("policy:\n  name_pattern: '('")).toEqual([
+      expect.stringMatching(/^policy.name_pattern: not a valid regular expression/),
+    ]);
+    expect(problems("ignore:\n  - rules: [name-format]")).toEqual([
+      expect.stringMatching(/must have required property 'paths'/),
+    ]);
     expect(problems("a: [")[0]).toMatch(/^line 1, column \d+: /);
     expect(problems("rules: {a: off}\nrules: {}")[0]).toMatch(/line 2/);
   });
 
   it("lets a repository override the organisation, except locked rules", () => {
-    const org = { rules: { "unknown-member": "error" as const, "plugin-renamed": "error" as const }, locked: ["plugin-renamed"], fail_on: "warning" as const };
-    const repo = { rules: { "unknown-member": "off" as const, "plugin-renamed": "notice" as const }, fail_on: "error" as const };
+    const org = {
+      rules: { "unknown-member": "error" as const, "plugin-renamed": "error" as const },
+      locked: ["plugin-renamed"],
+      fail_on: "warning" as const,
+    };
+    const repo = {
+      rules: { "unknown-member": "off" as const, "plugin-renamed": "notice" as const },
+      fail_on: "error" as const,
+    };
     const c = resolveConfig({ org, repo });
     expect(c.rules).toEqual({ "unknown-member": "off", "plugin-renamed": "error" });
     expect(c.failOn).toBe("error");
-    expect(c.notes).toEqual(["rule `plugin-renamed` is locked by the organisation: the repository's `notice` was not applied"]);
+    expect(c.notes).toEqual([
+      "rule `plugin-renamed` is locked by the organisation: the repository's `notice` was not applied",
+    ]);
   });
 
   it("allows a repository to raise a locked rule but never to ignore it", () => {
     const org = { locked: ["name-format"] };
-    const c = resolveConfig({ org, repo: { rules: { "name-format": "error" }, ignore: [{ paths: ["legacy/**"] }, { paths: ["x/**"], rules: ["name-format"] }] } });
+    const c = resolveConfig({
+      org,
+      repo: {
+        rules: { "name-format": "error" },
+        ignore: [{ paths: ["legacy/**"] }, { paths: ["x/**"], rules: ["name-format"] }],
+      },
+    });
     expect(c.rules["name-format"]).toBe("error");
     expect(c.ignore[0]?.rules).not.toContain("name-format");
     expect(c.ignore).toHaveLength(1);
     const doc = { ...validHost(), name: "bad" };
-    expect(check(doc, { org, config: { ignore: [{ paths: ["legacy/**"] }] }, path: "legacy/plugin.json" }).map((f) => f.ruleId)).toEqual(["name-format"]);
+    expect(
+      check(doc, { org, config: { ignore: [{ paths: ["legacy/**"] }] }, path: "legacy/plugin.json" }).map(
+        (f) => f.ruleId,
+      ),
+    ).toEqual(["name-format"]);
   });
 
   it("honours `locked` only from the organisation", () => {
@@ -79,7 +112,10 @@ describe("configuration", () => {
   });
 
   it("keeps the organisation's policy of a locked policy rule", () => {
-    const c = resolveConfig({ org: { policy: { name_pattern: "^custom\\.python\\.acme_" }, locked: ["policy-name"] }, repo: { policy: { name_pattern: ".*" } } });
+    const c = resolveConfig({
+      org: { policy: { name_pattern: "^custom\\.python\\.acme_" }, locked: ["policy-name"] },
+      repo: { policy: { name_pattern: ".*" } },
+    });
     expect(c.policy.namePattern?.source).toBe("^custom\\.python\\.acme_");
   });
 

@@ -14,6 +14,8 @@ describe("shipped valid examples", () => {
     expect(check(validRemote(), { base: validRemote() })).toEqual([]);
   });
   it("examples/ has a folder per case", () => {
-    expect(readdirSync(new URL("../../examples", import.meta.url))).toEqual(expect.arrayContaining(["host-valid", "remote-valid"]));
+    expect(readdirSync(new URL("../../examples", import.meta.url))).toEqual(
+      expect.arrayContaining(["host-valid", "remote-valid"]),
+    );
   });
 });

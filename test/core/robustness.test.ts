@@ -10,7 +10,8 @@ type Json = unknown;
 
 /** Replaces, deletes or inserts at a random path of a JSON value. */
 function mutate(doc: Json, path: number[], replacement: Json, mode: number): Json {
-  if (path.length === 0 || doc === null || typeof doc !== "object") return mode === 0 ? undefined : replacement;
+  if (path.length === 0 || doc === null || typeof doc !== "object")
+    return mode === 0 ? undefined : replacement;
   const [step, ...rest] = path as [number, ...number[]];
   if (Array.isArray(doc)) {
     if (doc.length === 0) return mode === 2 ? [replacement] : doc;
@@ -34,10 +35,16 @@ function mutate(doc: Json, path: number[], replacement: Json, mode: number): Jso
   return o;
 }
 
-const mutation = fc.tuple(fc.array(fc.nat(), { maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), fc.integer({ min: 0, max: 2 }));
+const mutation = fc.tuple(
+  fc.array(fc.nat(), { maxLength: 6 }),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.integer({ min: 0, max: 2 }),
+);
 const mutatedDoc = fc
   .tuple(fc.boolean(), fc.array(mutation, { minLength: 1, maxLength: 6 }))
-  .map(([remote, ms]) => ms.reduce<Json>((d, [p, r, m]) => mutate(d, p, r, m) ?? null, remote ? validRemote() : validHost()));
+  .map(([remote, ms]) =>
+    ms.reduce<Json>((d, [p, r, m]) => mutate(d, p, r, m) ?? null, remote ? validRemote() : validHost()),
+  );
 
 function assertSane(inputs: Parameters<typeof reviewDescriptors>[0]) {
   const reviews = reviewDescriptors(inputs, resolveConfig());
@@ -60,7 +67,11 @@ describe("robustness of the core", () => {
     fc.assert(
       fc.property(mutatedDoc, mutatedDoc, (head, base) => {
         assertSane([
-          { path: "a/plugin.json", content: text(head), base: { path: "a/plugin.json", content: text(base) } },
+          {
+            path: "a/plugin.json",
+            content: text(head),
+            base: { path: "a/plugin.json", content: text(base) },
+          },
           { path: "b/plugin.json", content: text(base), isNew: true },
         ]);
       }),
@@ -70,19 +81,48 @@ describe("robustness of the core", () => {
 
   it("survives arbitrary text and bytes", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 300 }), fc.uint8Array({ maxLength: 300 }), (s, bytes) => {
-        assertSane([
-          { path: "s.json", content: s, base: { path: "s.json", content: bytes } },
-          { path: "b.json", content: bytes },
-        ]);
-      }),
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 300 }),
+        fc.uint8Array({ maxLength: 300 }),
+        (s, bytes) => {
+          assertSane([
+            { path: "s.json", content: s, base: { path: "s.json", content: bytes } },
+            { path: "b.json", content: bytes },
+          ]);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("survives hostile activation_name_pattern values without running them", () => {
     const hostile = fc.oneof(
-      fc.string({ unit: fc.constantFrom("(", ")", "a", "+", "*", "?", "|", "[", "]", "\\", "{", "}", "1", ",", "^", "$", "P", "<", ">", "=", "!"), maxLength: 200 }),
+      fc.string({
+        unit: fc.constantFrom(
+          "(",
+          ")",
+          "a",
+          "+",
+          "*",
+          "?",
+          "|",
+          "[",
+          "]",
+          "\\",
+          "{",
+          "}",
+          "1",
+          ",",
+          "^",
+          "$",
+          "P",
+          "<",
+          ">",
+          "=",
+          "!",
+        ),
+        maxLength: 200,
+      }),
       fc.constant("(a+)+$".repeat(2000)),
       fc.constant("(".repeat(5000) + "a" + ")".repeat(5000)),
     );
@@ -98,7 +138,9 @@ describe("robustness of the core", () => {
 
   it("survives deep nesting, huge arrays and long strings", () => {
     const doc = validHost();
-    doc.metrics = Array.from({ length: 3000 }, (_, i) => ({ timeseries: { key: `m${i % 50}`, unit: "Count", displayname: "x".repeat(i % 7) } }));
+    doc.metrics = Array.from({ length: 3000 }, (_, i) => ({
+      timeseries: { key: `m${i % 50}`, unit: "Count", displayname: "x".repeat(i % 7) },
+    }));
     (doc.source as Record<string, unknown>).nested = JSON.parse("[".repeat(900) + "]".repeat(900));
     doc.name = "custom.python." + "a".repeat(100_000);
     const [r] = assertSane([{ path: "big.json", content: text(doc) }]);

@@ -209,5 +209,4 @@ describe.skipIf(!exists)("real history, consecutive pairs through the change rul
     const broken = outcomes.filter((o) => expectation(o.pair).headInvalid);
     for (const o of broken) expect([...o.counts.keys()], o.pair.id).toEqual([]);
   });
-
 });

@@ -94,7 +94,8 @@ function isDigit(c: number): boolean {
 function describeChar(text: string, at: number): string {
   const cp = text.codePointAt(at);
   if (cp === undefined) return "end of file";
-  if (cp < 0x20 || cp === 0x7f) return `control character U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (cp < 0x20 || cp === 0x7f)
+    return `control character U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
   if (cp === 0xfeff) return "byte order mark U+FEFF";
   if (cp === 0xfffd) return "replacement character U+FFFD (the file is probably not UTF-8 text)";
   return `'${String.fromCodePoint(cp)}'`;
@@ -123,7 +124,11 @@ class Parser {
   parseDocument(): { value: unknown; root: JsonNode } {
     const t = this.text;
     if (t.charCodeAt(0) === 0xfeff) {
-      throw new Fail("byte order mark (BOM) at the start of the file: strict JSON must not start with one", 0, 1);
+      throw new Fail(
+        "byte order mark (BOM) at the start of the file: strict JSON must not start with one",
+        0,
+        1,
+      );
     }
     this.skipWs();
     if (this.pos >= t.length) throw new Fail("the file is empty: expected a JSON value", this.pos, this.pos);
@@ -311,7 +316,11 @@ class Parser {
           case 117: {
             const hex = t.slice(p + 2, p + 6);
             if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-              throw new Fail("invalid \\u escape: expected four hexadecimal digits", p, Math.min(t.length, p + 6));
+              throw new Fail(
+                "invalid \\u escape: expected four hexadecimal digits",
+                p,
+                Math.min(t.length, p + 6),
+              );
             }
             out += String.fromCharCode(parseInt(hex, 16));
             p += 4;
@@ -548,6 +557,9 @@ export function parseJson(text: string): ParseOutcome {
       return { ok: false, error: { message: e.msg, offset: e.offset, end: Math.max(end, e.offset) } };
     }
     // A RangeError (stack) cannot happen below MAX_DEPTH; report anything unforeseen as a parse failure.
-    return { ok: false, error: { message: `cannot parse: ${String(e)}`, offset: 0, end: Math.min(1, text.length) } };
+    return {
+      ok: false,
+      error: { message: `cannot parse: ${String(e)}`, offset: 0, end: Math.min(1, text.length) },
+    };
   }
 }

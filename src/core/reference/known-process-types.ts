@@ -51,5 +51,5 @@ export const KNOWN_PROCESS_TYPES: readonly string[] = [
   "IBM_IMS_MPR",
   "IBM_IMS_CONNECT",
   "IBM_CICS_REGION",
-  "ENVOY"
+  "ENVOY",
 ];

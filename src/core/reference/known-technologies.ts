@@ -214,5 +214,5 @@ export const KNOWN_TECHNOLOGIES: readonly string[] = [
   "WINK",
   "WSGI",
   "ZEROMQ",
-  "ZOS_CONNECT"
+  "ZOS_CONNECT",
 ];

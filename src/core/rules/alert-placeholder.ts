@@ -2,7 +2,14 @@ import { closest } from "../suggest.js";
 import { arr, finding, get, str, type Rule } from "../rule.js";
 import type { RawFinding } from "../types.js";
 
-export const PLACEHOLDERS = ["threshold", "severity", "entityname", "violating_samples", "dimensions", "alert_condition"];
+export const PLACEHOLDERS = [
+  "threshold",
+  "severity",
+  "entityname",
+  "violating_samples",
+  "dimensions",
+  "alert_condition",
+];
 
 /**
  * Unknown placeholders are shown literally in the alert message. `{metricname}` is used by the spec's
@@ -28,10 +35,23 @@ export const rule: Rule = {
           seen.add(name);
           const pointer = `/metrics/${i}/alert_settings/${j}/description`;
           if (name === "metricname") {
-            out.push(finding(this.meta, pointer, "placeholder `{metricname}` is used by the spec's sample but is not a documented placeholder; it may be shown literally", { severity: "notice" }));
+            out.push(
+              finding(
+                this.meta,
+                pointer,
+                "placeholder `{metricname}` is used by the spec's sample but is not a documented placeholder; it may be shown literally",
+                { severity: "notice" },
+              ),
+            );
           } else {
             const near = closest(name, PLACEHOLDERS);
-            out.push(finding(this.meta, pointer, `unknown placeholder \`{${name}}\` is shown literally${near ? `: did you mean \`{${near}}\`?` : ""} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(", ")})`));
+            out.push(
+              finding(
+                this.meta,
+                pointer,
+                `unknown placeholder \`{${name}}\` is shown literally${near ? `: did you mean \`{${near}}\`?` : ""} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(", ")})`,
+              ),
+            );
           }
         }
       });

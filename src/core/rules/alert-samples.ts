@@ -9,7 +9,8 @@ export const rule: Rule = {
     id: "alert-samples",
     kind: "document",
     defaultSeverity: "error",
-    description: "samples, violating_samples or dealerting_samples is below 1, or violating_samples exceeds samples.",
+    description:
+      "samples, violating_samples or dealerting_samples is below 1, or violating_samples exceeds samples.",
   },
   check(ctx) {
     const out: RawFinding[] = [];
@@ -18,12 +19,24 @@ export const rule: Rule = {
         const base = `/metrics/${i}/alert_settings/${j}`;
         for (const k of COUNTS) {
           const v = get(a, k);
-          if (typeof v === "number" && v < 1) out.push(finding(this.meta, `${base}/${k}`, `\`${k}\` is ${v}; it must be at least 1`));
+          if (typeof v === "number" && v < 1)
+            out.push(finding(this.meta, `${base}/${k}`, `\`${k}\` is ${v}; it must be at least 1`));
         }
         const samples = get(a, "samples");
         const violating = get(a, "violating_samples");
-        if (typeof samples === "number" && typeof violating === "number" && samples >= 1 && violating > samples) {
-          out.push(finding(this.meta, `${base}/violating_samples`, `\`violating_samples\` (${violating}) exceeds \`samples\` (${samples}): the alert can never be raised`));
+        if (
+          typeof samples === "number" &&
+          typeof violating === "number" &&
+          samples >= 1 &&
+          violating > samples
+        ) {
+          out.push(
+            finding(
+              this.meta,
+              `${base}/violating_samples`,
+              `\`violating_samples\` (${violating}) exceeds \`samples\` (${samples}): the alert can never be raised`,
+            ),
+          );
         }
       });
     });

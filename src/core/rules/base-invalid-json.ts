@@ -13,6 +13,13 @@ export const rule: Rule = {
   },
   check(ctx) {
     if (ctx.baseError === undefined) return [];
-    return [finding(this.meta, "", `the base version (${ctx.baseError}) is not valid JSON, so the change rules were not applied`, { target: "key" })];
+    return [
+      finding(
+        this.meta,
+        "",
+        `the base version (${ctx.baseError}) is not valid JSON, so the change rules were not applied`,
+        { target: "key" },
+      ),
+    ];
   },
 };

@@ -20,7 +20,13 @@ export const rule: Rule = {
       const k = str(get(p, "key"));
       if (k === undefined || keys.includes(k)) return;
       const near = closest(k, keys);
-      out.push(finding(this.meta, `/configUI/properties/${i}/key`, `\`${k}\` matches no top-level property${near ? `: did you mean \`${near}\`?` : ""}`));
+      out.push(
+        finding(
+          this.meta,
+          `/configUI/properties/${i}/key`,
+          `\`${k}\` matches no top-level property${near ? `: did you mean \`${near}\`?` : ""}`,
+        ),
+      );
     });
     return out;
   },

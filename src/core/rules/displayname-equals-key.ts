@@ -11,6 +11,12 @@ export const rule: Rule = {
   check(ctx) {
     return metricEntries(ctx.value)
       .filter((m) => m.kind === "timeseries" && m.key !== undefined && str(m.spec.displayname) === m.key)
-      .map((m) => finding(this.meta, `${m.pointer}/displayname`, `\`displayname\` must differ from the key \`${m.key}\`: give the metric a human-readable name`));
+      .map((m) =>
+        finding(
+          this.meta,
+          `${m.pointer}/displayname`,
+          `\`displayname\` must differ from the key \`${m.key}\`: give the metric a human-readable name`,
+        ),
+      );
   },
 };

@@ -18,7 +18,14 @@ export const rule: Rule = {
         if (id === undefined) return;
         const prev = first.get(id);
         if (prev === undefined) first.set(id, `metrics[${i}].alert_settings[${j}]`);
-        else out.push(finding(this.meta, `/metrics/${i}/alert_settings/${j}/alert_id`, `alert_id \`${id}\` is already used by \`${prev}\`; alert ids must be unique within the plugin`));
+        else
+          out.push(
+            finding(
+              this.meta,
+              `/metrics/${i}/alert_settings/${j}/alert_id`,
+              `alert_id \`${id}\` is already used by \`${prev}\`; alert ids must be unique within the plugin`,
+            ),
+          );
       });
     });
     return out;

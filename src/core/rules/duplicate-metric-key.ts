@@ -16,7 +16,14 @@ export const rule: Rule = {
       if (m.key === undefined) continue;
       const prev = first.get(m.key);
       if (prev === undefined) first.set(m.key, m.index);
-      else out.push(finding(this.meta, `${m.pointer}/key`, `metric key \`${m.key}\` is already defined by \`metrics[${prev}]\`; keys must be unique within the plugin`));
+      else
+        out.push(
+          finding(
+            this.meta,
+            `${m.pointer}/key`,
+            `metric key \`${m.key}\` is already defined by \`metrics[${prev}]\`; keys must be unique within the plugin`,
+          ),
+        );
     }
     return out;
   },

@@ -22,7 +22,14 @@ export const rule: Rule = {
         if (k === undefined) return;
         const prev = first.get(k);
         if (prev === undefined) first.set(k, i);
-        else out.push(finding(this.meta, `${pointer}/${i}/key`, `property key \`${k}\` is already used at index ${prev}`));
+        else
+          out.push(
+            finding(
+              this.meta,
+              `${pointer}/${i}/key`,
+              `property key \`${k}\` is already used at index ${prev}`,
+            ),
+          );
       });
     }
     return out;

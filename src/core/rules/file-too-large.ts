@@ -14,6 +14,13 @@ export const rule: Rule = {
   check(ctx) {
     const o = ctx.oversize;
     if (!o) return [];
-    return [finding(this.meta, "", `the file is ${o.size.toLocaleString("en-US")} bytes, over the limit of ${o.limit.toLocaleString("en-US")} bytes (\`max_file_size\`); it was not reviewed`, { target: "key" })];
+    return [
+      finding(
+        this.meta,
+        "",
+        `the file is ${o.size.toLocaleString("en-US")} bytes, over the limit of ${o.limit.toLocaleString("en-US")} bytes (\`max_file_size\`); it was not reviewed`,
+        { target: "key" },
+      ),
+    ];
   },
 };

@@ -11,7 +11,11 @@ export const rule: Rule = {
   check(ctx) {
     if (ctx.variant !== "host" || get(ctx.value, "entity") !== "HOST") return [];
     return [
-      finding(this.meta, "/entity", "entity `HOST` is accepted but the plugin is then always active on every host; use `PROCESS_GROUP_INSTANCE` and activation criteria instead"),
+      finding(
+        this.meta,
+        "/entity",
+        "entity `HOST` is accepted but the plugin is then always active on every host; use `PROCESS_GROUP_INSTANCE` and activation criteria instead",
+      ),
     ];
   },
 };

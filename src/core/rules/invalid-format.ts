@@ -5,5 +5,6 @@ export const rule = schemaRule({
   id: "invalid-format",
   kind: "schema",
   defaultSeverity: "error",
-  description: "A string does not match its pattern (metric key, dimension, alert id, property key, chart color, …).",
+  description:
+    "A string does not match its pattern (metric key, dimension, alert id, property key, chart color, …).",
 });

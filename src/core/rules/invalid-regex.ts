@@ -16,7 +16,11 @@ export const rule: Rule = {
     const r = parsePythonRegex(pattern);
     if (r.ok) return [];
     return [
-      finding(this.meta, "/source/activation_name_pattern", `not a valid Python regular expression: ${r.error.message} at position ${r.error.index}`),
+      finding(
+        this.meta,
+        "/source/activation_name_pattern",
+        `not a valid Python regular expression: ${r.error.message} at position ${r.error.index}`,
+      ),
     ];
   },
 };

@@ -5,5 +5,6 @@ export const rule = schemaRule({
   id: "invalid-value",
   kind: "schema",
   defaultSeverity: "error",
-  description: "A value is not among the allowed values (unit, aggregation, event type, …); the closest is suggested.",
+  description:
+    "A value is not among the allowed values (unit, aggregation, event type, …); the closest is suggested.",
 });

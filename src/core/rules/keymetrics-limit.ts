@@ -11,6 +11,10 @@ export const rule: Rule = {
   check(ctx) {
     const n = arr(get(get(ctx.value, "ui"), "keymetrics")).length;
     if (n <= 2) return [];
-    return [finding(this.meta, "/ui/keymetrics", `\`ui.keymetrics\` has ${n} entries; at most two are allowed`, { target: "key" })];
+    return [
+      finding(this.meta, "/ui/keymetrics", `\`ui.keymetrics\` has ${n} entries; at most two are allowed`, {
+        target: "key",
+      }),
+    ];
   },
 };

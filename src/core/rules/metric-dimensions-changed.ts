@@ -15,7 +15,8 @@ export const rule: Rule = {
   check(ctx) {
     if (!ctx.base) return [];
     const before = new Map<string, string[]>();
-    for (const m of metricEntries(ctx.base.value)) if (m.key !== undefined && !before.has(m.key)) before.set(m.key, dims(m.spec));
+    for (const m of metricEntries(ctx.base.value))
+      if (m.key !== undefined && !before.has(m.key)) before.set(m.key, dims(m.spec));
     return metricEntries(ctx.value).flatMap((m) => {
       const was = m.key === undefined ? undefined : before.get(m.key);
       if (!was) return [];
@@ -23,7 +24,14 @@ export const rule: Rule = {
       const same = was.length === now.length && [...was].sort().join("\0") === [...now].sort().join("\0");
       if (same) return [];
       const show = (d: string[]) => (d.length ? d.map((x) => `\`${x}\``).join(", ") : "none");
-      return [finding(this.meta, `${m.pointer}/dimensions`, `the dimensions of metric \`${m.key}\` changed from ${show(was)} to ${show(now)}; existing data and charts split by the old dimensions no longer line up`, { target: "key" })];
+      return [
+        finding(
+          this.meta,
+          `${m.pointer}/dimensions`,
+          `the dimensions of metric \`${m.key}\` changed from ${show(was)} to ${show(now)}; existing data and charts split by the old dimensions no longer line up`,
+          { target: "key" },
+        ),
+      ];
     });
   },
 };

@@ -9,7 +9,8 @@ export const rule: Rule = {
     id: "metric-group-missing",
     kind: "document",
     defaultSeverity: "warning",
-    description: "No metricGroup: required for new plugins; for existing ones it defaults to the name forever.",
+    description:
+      "No metricGroup: required for new plugins; for existing ones it defaults to the name forever.",
   },
   check(ctx) {
     if (get(ctx.value, "metricGroup") !== undefined) return [];

@@ -16,9 +16,23 @@ export const rule: Rule = {
       const ts = m.timeseries !== undefined;
       const sts = m.statetimeseries !== undefined;
       if (ts && sts) {
-        out.push(finding(this.meta, `/metrics/${i}/statetimeseries`, `\`metrics[${i}]\` holds both \`timeseries\` and \`statetimeseries\`; a metric is exactly one of them`, { target: "key" }));
+        out.push(
+          finding(
+            this.meta,
+            `/metrics/${i}/statetimeseries`,
+            `\`metrics[${i}]\` holds both \`timeseries\` and \`statetimeseries\`; a metric is exactly one of them`,
+            { target: "key" },
+          ),
+        );
       } else if (!ts && !sts) {
-        out.push(finding(this.meta, `/metrics/${i}`, `\`metrics[${i}]\` holds neither \`timeseries\` nor \`statetimeseries\``, { target: "key" }));
+        out.push(
+          finding(
+            this.meta,
+            `/metrics/${i}`,
+            `\`metrics[${i}]\` holds neither \`timeseries\` nor \`statetimeseries\``,
+            { target: "key" },
+          ),
+        );
       }
     });
     return out;

@@ -14,6 +14,13 @@ export const rule: Rule = {
     const reported = new Set<string>();
     return metricEntries(ctx.base.value)
       .filter((m) => m.key !== undefined && !head.has(m.key) && !reported.has(m.key) && reported.add(m.key))
-      .map((m) => finding(this.meta, "/metrics", `metric \`${m.key}\` was removed; charts, alerts and dashboards that use it stop receiving data`, { target: "key" }));
+      .map((m) =>
+        finding(
+          this.meta,
+          "/metrics",
+          `metric \`${m.key}\` was removed; charts, alerts and dashboards that use it stop receiving data`,
+          { target: "key" },
+        ),
+      );
   },
 };

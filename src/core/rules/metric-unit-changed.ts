@@ -13,7 +13,8 @@ export const rule: Rule = {
     const before = new Map<string, string>();
     for (const m of metricEntries(ctx.base.value)) {
       const unit = str(m.spec.unit);
-      if (m.kind === "timeseries" && m.key !== undefined && unit !== undefined && !before.has(m.key)) before.set(m.key, unit);
+      if (m.kind === "timeseries" && m.key !== undefined && unit !== undefined && !before.has(m.key))
+        before.set(m.key, unit);
     }
     return metricEntries(ctx.value)
       .filter((m) => m.kind === "timeseries" && m.key !== undefined)
@@ -22,9 +23,14 @@ export const rule: Rule = {
         const unit = str(m.spec.unit);
         if (was === undefined || unit === undefined || was === unit) return [];
         return [
-          finding(this.meta, `${m.pointer}/unit`, `the unit of metric \`${m.key}\` changed from \`${was}\` to \`${unit}\`; the server rejects this for an existing metric (use a new metric key instead)`, {
-            fix: { replacement: JSON.stringify(was), description: `restore \`${was}\`` },
-          }),
+          finding(
+            this.meta,
+            `${m.pointer}/unit`,
+            `the unit of metric \`${m.key}\` changed from \`${was}\` to \`${unit}\`; the server rejects this for an existing metric (use a new metric key instead)`,
+            {
+              fix: { replacement: JSON.stringify(was), description: `restore \`${was}\`` },
+            },
+          ),
         ];
       });
   },

@@ -13,6 +13,12 @@ export const rule: Rule = {
     const before = str(get(ctx.base.value, "name"));
     const after = str(get(ctx.value, "name"));
     if (before === undefined || after === undefined || before === after) return [];
-    return [finding(this.meta, "/name", `the plugin was renamed from \`${before}\` to \`${after}\`: the server treats it as a new plugin, and the old one's data and configuration do not carry over`)];
+    return [
+      finding(
+        this.meta,
+        "/name",
+        `the plugin was renamed from \`${before}\` to \`${after}\`: the server treats it as a new plugin, and the old one's data and configuration do not carry over`,
+      ),
+    ];
   },
 };

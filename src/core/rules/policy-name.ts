@@ -12,6 +12,12 @@ export const rule: Rule = {
     const pattern = ctx.policy.namePattern;
     const name = str(get(ctx.value, "name"));
     if (!pattern || name === undefined || pattern.test(name)) return [];
-    return [finding(this.meta, "/name", `plugin name \`${name}\` does not match the organisation's naming policy \`${pattern.source}\``)];
+    return [
+      finding(
+        this.meta,
+        "/name",
+        `plugin name \`${name}\` does not match the organisation's naming policy \`${pattern.source}\``,
+      ),
+    ];
   },
 };

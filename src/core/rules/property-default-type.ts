@@ -25,7 +25,13 @@ export const rule: Rule = {
       if (type === undefined || value === undefined || !KNOWN.has(type.toLowerCase())) return;
       const [what, fits] = EXPECTED[type.toLowerCase()] ?? STRING;
       if (!fits(value)) {
-        out.push(finding(this.meta, `/properties/${i}/defaultValue`, `\`defaultValue\` ${JSON.stringify(value)} does not fit type \`${type}\`: it must be ${what}`));
+        out.push(
+          finding(
+            this.meta,
+            `/properties/${i}/defaultValue`,
+            `\`defaultValue\` ${JSON.stringify(value)} does not fit type \`${type}\`: it must be ${what}`,
+          ),
+        );
       }
     });
     return out;

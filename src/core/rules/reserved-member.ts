@@ -13,9 +13,14 @@ export const rule: Rule = {
   check(ctx) {
     const doc = obj(ctx.value);
     return RESERVED.filter((k) => has(doc, k)).map((k) =>
-      finding(this.meta, `/${k}`, `\`${k}\` is reserved for built-in plugins; remove it from custom plugins`, {
-        target: "key",
-      }),
+      finding(
+        this.meta,
+        `/${k}`,
+        `\`${k}\` is reserved for built-in plugins; remove it from custom plugins`,
+        {
+          target: "key",
+        },
+      ),
     );
   },
 };

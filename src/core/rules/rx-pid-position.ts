@@ -14,7 +14,13 @@ export const rule: Rule = {
     for (const m of metricEntries(ctx.value)) {
       arr(m.spec.dimensions).forEach((d, i) => {
         if (d === "rx_pid" && i > 0) {
-          out.push(finding(this.meta, `${m.pointer}/dimensions/${i}`, `\`rx_pid\` means the system process id only as the first dimension (index 0); here it is at index ${i}`));
+          out.push(
+            finding(
+              this.meta,
+              `${m.pointer}/dimensions/${i}`,
+              `\`rx_pid\` means the system process id only as the first dimension (index 0); here it is at index ${i}`,
+            ),
+          );
         }
       });
     }

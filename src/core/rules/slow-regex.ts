@@ -8,7 +8,8 @@ export const rule: Rule = {
     id: "slow-regex",
     kind: "document",
     defaultSeverity: "warning",
-    description: "source.activation_name_pattern can backtrack catastrophically (nested quantifiers and the like).",
+    description:
+      "source.activation_name_pattern can backtrack catastrophically (nested quantifiers and the like).",
   },
   check(ctx) {
     if (ctx.variant !== "host") return [];
@@ -18,6 +19,8 @@ export const rule: Rule = {
     if (!r.ok) return []; // invalid-regex reports it
     const risk = findCatastrophicBacktracking(r.ast);
     if (!risk) return [];
-    return [finding(this.meta, "/source/activation_name_pattern", `${risk.message} (at position ${risk.index})`)];
+    return [
+      finding(this.meta, "/source/activation_name_pattern", `${risk.message} (at position ${risk.index})`),
+    ];
   },
 };

@@ -16,7 +16,13 @@ export const rule: Rule = {
       arr(get(ui, list)).forEach((c, i) => {
         arr(get(c, "series")).forEach((s, j) => {
           if (get(s, "stacked") === true && str(get(s, "seriestype"))?.toLowerCase() === "line") {
-            out.push(finding(this.meta, `/ui/${list}/${i}/series/${j}/stacked`, "`stacked` has no effect on a `line` series; only area and bar series stack"));
+            out.push(
+              finding(
+                this.meta,
+                `/ui/${list}/${i}/series/${j}/stacked`,
+                "`stacked` has no effect on a `line` series; only area and bar series stack",
+              ),
+            );
           }
         });
       });

@@ -12,7 +12,11 @@ export const rule: Rule = {
   check(ctx) {
     const dims = new Map<string, string[]>();
     for (const m of metricEntries(ctx.value)) {
-      if (m.key !== undefined && !dims.has(m.key)) dims.set(m.key, arr(m.spec.dimensions).filter((d): d is string => typeof d === "string"));
+      if (m.key !== undefined && !dims.has(m.key))
+        dims.set(
+          m.key,
+          arr(m.spec.dimensions).filter((d): d is string => typeof d === "string"),
+        );
     }
     const out: RawFinding[] = [];
     const ui = get(ctx.value, "ui");
@@ -24,7 +28,13 @@ export const rule: Rule = {
           if (defined === undefined) return; // unknown-metric-reference reports it
           arr(get(s, "dimensions")).forEach((d, k) => {
             if (typeof d === "string" && !defined.includes(d)) {
-              out.push(finding(this.meta, `/ui/${list}/${i}/series/${j}/dimensions/${k}`, `metric \`${key}\` has no dimension \`${d}\`${defined.length ? ` (its dimensions: ${defined.map((x) => `\`${x}\``).join(", ")})` : " (it has no dimensions)"}`));
+              out.push(
+                finding(
+                  this.meta,
+                  `/ui/${list}/${i}/series/${j}/dimensions/${k}`,
+                  `metric \`${key}\` has no dimension \`${d}\`${defined.length ? ` (its dimensions: ${defined.map((x) => `\`${x}\``).join(", ")})` : " (it has no dimensions)"}`,
+                ),
+              );
             }
           });
         });

@@ -18,7 +18,13 @@ export const rule: Rule = {
       const k = str(key);
       if (k === undefined || known.has(k)) return;
       const near = closest(k, keys);
-      out.push(finding(this.meta, pointer, `no metric has the key \`${k}\`${near ? `: did you mean \`${near}\`?` : ""}`));
+      out.push(
+        finding(
+          this.meta,
+          pointer,
+          `no metric has the key \`${k}\`${near ? `: did you mean \`${near}\`?` : ""}`,
+        ),
+      );
     };
     const ui = get(ctx.value, "ui");
     arr(get(ui, "keymetrics")).forEach((km, i) => check(`/ui/keymetrics/${i}/key`, get(km, "key")));

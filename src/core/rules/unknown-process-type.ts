@@ -34,15 +34,31 @@ export const rule: Rule = {
       }
     }
     const severity = policy ? { severity: "error" as const } : {};
-    const why = policy ? "is not allowed by the organisation's policy" : "is not a known process type; the agent silently drops it, so the plugin may never activate";
+    const why = policy
+      ? "is not allowed by the organisation's policy"
+      : "is not a known process type; the agent silently drops it, so the plugin may never activate";
     arr(get(ctx.value, "processTypeNames")).forEach((t, i) => {
       if (typeof t !== "string" || allowedNames.has(t)) return;
       const near = closest(t, [...allowedNames]);
-      out.push(finding(this.meta, `/processTypeNames/${i}`, `\`${t}\` ${why}${near ? `: did you mean \`${near}\`?` : ""}`, severity));
+      out.push(
+        finding(
+          this.meta,
+          `/processTypeNames/${i}`,
+          `\`${t}\` ${why}${near ? `: did you mean \`${near}\`?` : ""}`,
+          severity,
+        ),
+      );
     });
     arr(get(ctx.value, "processTypes")).forEach((t, i) => {
       if (typeof t !== "number" || allowedIds.has(t)) return;
-      out.push(finding(this.meta, `/processTypes/${i}`, `process type id ${t} ${why}${policy ? "" : ` (known ids: 0 to ${KNOWN_PROCESS_TYPES.length - 1})`}`, severity));
+      out.push(
+        finding(
+          this.meta,
+          `/processTypes/${i}`,
+          `process type id ${t} ${why}${policy ? "" : ` (known ids: 0 to ${KNOWN_PROCESS_TYPES.length - 1})`}`,
+          severity,
+        ),
+      );
     });
     return out;
   },

@@ -27,8 +27,17 @@ export const rule: Rule = {
       const suffix = near ? `: did you mean \`${near}\`?` : "";
       out.push(
         policy
-          ? finding(this.meta, `/technologies/${i}`, `technology \`${t}\` is not allowed by the organisation's policy${suffix}`, { severity: "error" })
-          : finding(this.meta, `/technologies/${i}`, `\`${t}\` is not a known technology, so it never matches and cannot activate the plugin${suffix}`),
+          ? finding(
+              this.meta,
+              `/technologies/${i}`,
+              `technology \`${t}\` is not allowed by the organisation's policy${suffix}`,
+              { severity: "error" },
+            )
+          : finding(
+              this.meta,
+              `/technologies/${i}`,
+              `\`${t}\` is not a known technology, so it never matches and cannot activate the plugin${suffix}`,
+            ),
       );
     });
     return out;

@@ -13,8 +13,20 @@ export const rule: Rule = {
     if (!ctx.base) return [];
     const head = str(get(ctx.value, "version"));
     const base = str(get(ctx.base.value, "version"));
-    if (head === undefined || base === undefined || !NUMERIC_VERSION.test(head) || !NUMERIC_VERSION.test(base)) return [];
+    if (
+      head === undefined ||
+      base === undefined ||
+      !NUMERIC_VERSION.test(head) ||
+      !NUMERIC_VERSION.test(base)
+    )
+      return [];
     if (compareVersions(head, base) >= 0) return [];
-    return [finding(this.meta, "/version", `\`version\` went down from \`${base}\` to \`${head}\` (versions compare segment by segment as numbers); it must increase`)];
+    return [
+      finding(
+        this.meta,
+        "/version",
+        `\`version\` went down from \`${base}\` to \`${head}\` (versions compare segment by segment as numbers); it must increase`,
+      ),
+    ];
   },
 };

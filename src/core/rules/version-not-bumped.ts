@@ -18,13 +18,24 @@ export const rule: Rule = {
     const same = bothValid ? compareVersions(head, base) === 0 : head === base;
     if (!same || jsonEqual(ctx.value, ctx.base.value)) return [];
     if (!NUMERIC_VERSION.test(head)) {
-      return [finding(this.meta, "/version", `the descriptor changed but \`version\` is still \`${head}\`; increase it`)];
+      return [
+        finding(
+          this.meta,
+          "/version",
+          `the descriptor changed but \`version\` is still \`${head}\`; increase it`,
+        ),
+      ];
     }
     const next = nextVersion(head);
     return [
-      finding(this.meta, "/version", `the descriptor changed but \`version\` is still \`${head}\`${head !== base ? ` (equal to the base's \`${base}\`)` : ""}; increase it, e.g. to \`${next}\``, {
-        fix: { replacement: JSON.stringify(next), description: `bump the version to \`${next}\`` },
-      }),
+      finding(
+        this.meta,
+        "/version",
+        `the descriptor changed but \`version\` is still \`${head}\`${head !== base ? ` (equal to the base's \`${base}\`)` : ""}; increase it, e.g. to \`${next}\``,
+        {
+          fix: { replacement: JSON.stringify(next), description: `bump the version to \`${next}\`` },
+        },
+      ),
     ];
   },
 };

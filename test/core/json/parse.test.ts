@@ -63,7 +63,9 @@ describe("parseJson", () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value).toEqual(JSON.parse(t));
-    expect(r.duplicates.map((d) => [d.objectPointer, d.key, t.slice(d.keyStart, d.keyEnd), d.firstKeyStart])).toEqual([
+    expect(
+      r.duplicates.map((d) => [d.objectPointer, d.key, t.slice(d.keyStart, d.keyEnd), d.firstKeyStart]),
+    ).toEqual([
       ["/b", "c", '"c"', 15],
       ["", "a", '"a"', 1],
     ]);
@@ -95,7 +97,11 @@ describe("parseJson", () => {
   });
 
   it("agrees with JSON.parse on whether mangled JSON is valid", () => {
-    const mangle = fc.tuple(fc.jsonValue(), fc.nat(), fc.constantFrom("", ",", "}", "]", '"', "\\", "/", "0", " ", "NaN"));
+    const mangle = fc.tuple(
+      fc.jsonValue(),
+      fc.nat(),
+      fc.constantFrom("", ",", "}", "]", '"', "\\", "/", "0", " ", "NaN"),
+    );
     fc.assert(
       fc.property(mangle, ([v, at, insert]) => {
         const t = JSON.stringify(v) ?? "null";
