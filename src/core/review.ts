@@ -115,20 +115,20 @@ function load(content: string | Uint8Array, maxSize: number, knownSize?: number)
 function loadBase(
   content: string | Uint8Array,
   maxSize: number,
-): { ok: true; value: unknown } | { ok: false } {
+): { ok: true; value: unknown } | { ok: false; why: string } {
   const size = typeof content === "string" ? utf8Length(content, maxSize) : content.length;
-  if (size > maxSize) return { ok: false };
+  if (size > maxSize) return { ok: false, why: `is larger than max_file_size (${maxSize} bytes)` };
   let text: string;
   if (typeof content === "string") text = content;
   else {
     const d = decodeUtf8(content);
-    if (d.badOffset !== undefined) return { ok: false };
+    if (d.badOffset !== undefined) return { ok: false, why: "is not UTF-8 text" };
     text = d.text;
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false };
+    return { ok: false, why: "is not valid JSON" };
   }
 }
 
@@ -184,7 +184,7 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
     if (input.base) {
       const base = loadBase(input.base.content, config.maxFileSize);
       if (base.ok) ctx.base = { value: base.value, path: input.base.path };
-      else ctx.baseError = input.base.path;
+      else ctx.baseError = `\`${input.base.path}\` ${base.why}`;
     }
     rules = RULES.filter((r) => r.meta.kind !== "change" || ctx.base || ctx.baseError !== undefined);
   }

@@ -38,7 +38,7 @@ export interface DocumentContext {
   policy: Policy;
   /** Base document for change rules (parsed), when the file exists in the base. */
   base?: { value: unknown; path: string };
-  /** Why the base could not be parsed, when it exists but is not valid JSON. */
+  /** Why the base could not be read, when it exists (`path` and reason: not JSON, not UTF-8, too large). */
   baseError?: string;
   /** Set when the file is over the size limit and was not parsed. */
   oversize?: { size: number; limit: number };

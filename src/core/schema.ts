@@ -24,9 +24,10 @@ export interface SchemaFinding {
   suggestion?: string;
 }
 
-let validators: Record<Variant, ValidateFunction> | undefined;
+let ajvInstance: Ajv | undefined;
+const validators: Partial<Record<Variant, ValidateFunction>> = {};
 
-function compile(): Record<Variant, ValidateFunction> {
+function makeAjv(): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     verbose: true,
@@ -47,7 +48,14 @@ function compile(): Record<Variant, ValidateFunction> {
     },
   });
   ajv.addSchema(common);
-  return { host: ajv.compile(host), remote: ajv.compile(remote) };
+  return ajv;
+}
+
+/** Each variant's schema is compiled on first use (a CLI run over host plugins never compiles remote). */
+function validatorFor(variant: Variant): ValidateFunction {
+  ajvInstance ??= makeAjv();
+  validators[variant] ??= ajvInstance.compile(variant === "host" ? host : remote);
+  return validators[variant];
 }
 
 /** Structural hints for members written at the wrong level (seen in real descriptors). */
@@ -138,12 +146,21 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
 
 /** Validates a parsed descriptor against its variant's schema. Never throws. */
 export function validateSchema(value: unknown, variant: Variant): SchemaFinding[] {
-  validators ??= compile();
-  const validate = validators[variant];
+  const validate = validatorFor(variant);
   if (validate(value)) return [];
   const out: SchemaFinding[] = [];
   const seen = new Set<string>();
-  for (const e of validate.errors ?? []) {
+  const errors = validate.errors ?? [];
+  // A value of the wrong type is reported once, as invalid-type, not again for its enum or pattern.
+  const wrongType = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));
+  for (const e of errors) {
+    if (
+      e.keyword !== "type" &&
+      e.keyword !== "required" &&
+      e.keyword !== "additionalProperties" &&
+      wrongType.has(e.instancePath)
+    )
+      continue;
     const f = classify(e);
     if (!f) continue;
     const key = `${f.ruleId}\0${f.pointer}`;
@@ -156,5 +173,6 @@ export function validateSchema(value: unknown, variant: Variant): SchemaFinding[
 
 /** Compiles the schemas now rather than on first use (servers call this at start-up). */
 export function warmUpSchemas(): void {
-  validators ??= compile();
+  validatorFor("host");
+  validatorFor("remote");
 }

@@ -21,6 +21,13 @@ export function levenshtein(a: string, b: string): number {
 export function closest(input: string, candidates: readonly string[]): string | undefined {
   if (input.length > 200) return undefined;
   const needle = input.toLowerCase();
+  // A value cut short (`PERFORMANCE` for `PERFORMANCE_EVENT`) is a typo too, when only one candidate fits.
+  if (needle.length >= 3) {
+    const extending = candidates.filter(
+      (c) => c.toLowerCase().startsWith(needle) && c.length > needle.length,
+    );
+    if (extending.length === 1 && !candidates.some((c) => c.toLowerCase() === needle)) return extending[0];
+  }
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {

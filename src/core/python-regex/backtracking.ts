@@ -1,17 +1,33 @@
 /**
- * Spots the classic shapes of catastrophic (exponential) backtracking in a
- * parsed Python pattern, statically:
+ * Spots the shapes of catastrophic (exponential) backtracking in a parsed
+ * Python pattern, statically. A repetition `X*` backtracks exponentially on a
+ * near-miss input when it can match one string in two different ways (two
+ * different runs of `X` iterations, or different paths through `X`): then `w`
+ * repeated n times can be matched in 2^n ways, and a failing match tries them
+ * all. Two messages come out of that one test:
  *
- * - a repeated sub-expression that contains another unbounded repetition which
- *   can run on into the text the next outer repetition would match, so one
- *   string can be split between the two loops in exponentially many ways
- *   (`(a+)+`, `(\w+\s?)*`, `(?:a|b+)*`);
- * - a repeated alternation whose branches can start with the same character
- *   (`(a|a)*`, `(a|ab)*`, `(\w|\d)+`).
+ * - a nested quantifier: the repeated sub-expression contains another
+ *   unbounded repetition which can run on into the text the next outer
+ *   repetition would match (`(a+)+`, `(\w+\s?)*`, `(?:a|b+)*`, `(.*,)*`);
+ * - a repeated alternation or other ambiguous repetition: two branches match a
+ *   common string (`(a|a)*`, `(\w|\d)+`), or a branch matches what a run of
+ *   iterations matches (`(a|aa)*`, `(a|ab|b)*`).
+ *
+ * `(?:foo|bar|baz)+`, `(tomcat|tomee)+` and `(a|ab)*` are not flagged: their
+ * branches start alike but every string splits into iterations one way only.
  *
  * "Repeated" means an unbounded quantifier or one allowing more than ten
- * repetitions. This is a heuristic: it looks at first characters, not whole
- * languages, so it can flag a pattern that merely looks ambiguous.
+ * repetitions. The ambiguity test is exact for the language of the repeated
+ * part as this module models it (see LoopAutomaton and Analyzer.ambiguity):
+ * look-arounds and `\b` are ignored (more strings, so it may flag more), `^`,
+ * `$`, `\A` and `\Z` (which hold at most twice in a string) cut the paths
+ * through them, and back-references, atomic groups and possessive repetitions
+ * are opaque tokens that only match themselves. Counted repetitions are
+ * unrolled. When the repeated part has more than MAX_POSITIONS character
+ * positions unrolled, or the search needs more than MAX_CHECK_WORK steps (or
+ * the pattern as a whole more than MAX_TOTAL_WORK), the search gives up: a
+ * repeated alternation is then not reported (no risk assumed), and a nested
+ * quantifier is judged by the first-character test alone, as it always was.
  *
  * Character sets are compared on a finite sample of characters: all of ASCII,
  * a few representatives of the non-ASCII classes, and every non-ASCII character
@@ -28,6 +44,12 @@ export interface BacktrackingRisk {
 
 /** Repetition counts above this are treated like `*` for the outer loop. */
 const LARGE_REPEAT = 10;
+/** Character positions of one repeated part, counted repetitions unrolled, past which the search gives up. */
+const MAX_POSITIONS = 2000;
+/** Steps (positions, follow edges, state pairs) one search may take before giving up. */
+const MAX_CHECK_WORK = 200_000;
+/** Steps all the searches of one pattern may take together. */
+const MAX_TOTAL_WORK = 2_000_000;
 /** Non-ASCII code points of the pattern that get their own sample slot. */
 const MAX_PATTERN_POINTS = 256;
 
@@ -50,6 +72,7 @@ interface Context {
   ignoreCase: boolean;
   ascii: boolean;
   dotAll: boolean;
+  multiline: boolean;
 }
 
 interface Info {
@@ -89,6 +112,8 @@ class Alphabet {
   readonly all: bigint;
   private readonly nonAscii: bigint;
   private readonly cache = new Map<string, bigint>();
+  /** Bits in the order sample() prefers them: letters, digits, other printable ASCII, then the rest. */
+  private preferred: [cp: number, bit: bigint][] | null = null;
 
   constructor(patternPoints: Iterable<number>) {
     const set = new Set<number>(SAMPLES);
@@ -107,6 +132,35 @@ class Alphabet {
       for (const v of caseVariants(cp)) m |= this.single(v);
       return m;
     });
+  }
+
+  /** Number of sampled characters; bits from here on are free for opaque tokens. */
+  get size(): number {
+    return this.points.length;
+  }
+
+  /** A readable character of `set`, or null if it holds none (only opaque tokens). */
+  sample(set: bigint): number | null {
+    if (!this.preferred) {
+      const order: number[] = [];
+      const add = (from: string, to: string): void => {
+        for (let cp = from.charCodeAt(0); cp <= to.charCodeAt(0); cp++) order.push(cp);
+      };
+      add("a", "z");
+      add("0", "9");
+      add("A", "Z");
+      add("!", "~");
+      order.push(32, ...this.points);
+      const seen = new Set<number>();
+      this.preferred = [];
+      for (const cp of order) {
+        if (seen.has(cp) || !this.bit.has(cp)) continue;
+        seen.add(cp);
+        this.preferred.push([cp, this.single(cp)]);
+      }
+    }
+    for (const [cp, bit] of this.preferred) if (set & bit) return cp;
+    return null;
   }
 
   private single(cp: number): bigint {
@@ -216,13 +270,217 @@ const repeatsMany = (max: number | null): boolean => max === null || max > LARGE
 
 const EMPTY: Info = { first: 0n, nullable: true, nonEmpty: false };
 
+/** Marks a search that ran out of budget. */
+class GiveUp extends Error {}
+
+/** first/last positions of a sub-expression in a LoopAutomaton, and whether it matches the empty string. */
+interface Fragment {
+  first: number[];
+  last: number[];
+  nullable: boolean;
+}
+
+const EPSILON: Fragment = { first: [], last: [], nullable: true };
+/** The empty language: no path goes through. */
+const NOTHING: Fragment = { first: [], last: [], nullable: false };
+const isNothing = (f: Fragment): boolean => !f.nullable && f.first.length === 0;
+
+/**
+ * The position (Glushkov) automaton of one iteration of a repeated body, with
+ * counted repetitions unrolled. State 0 is the loop head, between iterations;
+ * states 1.. are the body's character positions. Every transition consumes one
+ * character, of the class of the position it enters, and is either internal
+ * (within the iteration) or starts a new iteration (from the loop head, or from
+ * a position where an iteration may end).
+ */
+class LoopAutomaton {
+  /** Character class of each state (index 0, the loop head, is unused). */
+  readonly cls: bigint[] = [0n];
+  readonly follow: Set<number>[] = [new Set()];
+  /** Branch of the top-level alternation each position belongs to, or -1. */
+  readonly branch: number[] = [-1];
+  first: number[] = [];
+  isLast: boolean[] = [];
+  private readonly moveCache = new Map<number, number[]>();
+
+  constructor(readonly budget: { left: number }) {}
+
+  spend(n: number): void {
+    this.budget.left -= n;
+    if (this.budget.left < 0) throw new GiveUp();
+  }
+
+  position(cls: bigint): Fragment {
+    if (this.cls.length > MAX_POSITIONS) throw new GiveUp();
+    this.spend(1);
+    const p = this.cls.length;
+    this.cls.push(cls);
+    this.follow.push(new Set());
+    this.branch.push(-1);
+    return { first: [p], last: [p], nullable: false };
+  }
+
+  /** Lets every position of `from` be followed by every position of `to`. */
+  link(from: readonly number[], to: readonly number[]): void {
+    this.spend(from.length * to.length);
+    for (const p of from) {
+      const f = this.follow[p];
+      if (f) for (const q of to) f.add(q);
+    }
+  }
+
+  seq(a: Fragment, b: Fragment): Fragment {
+    if (isNothing(a) || isNothing(b)) return NOTHING;
+    this.link(a.last, b.first);
+    this.spend(a.first.length + b.last.length);
+    return {
+      first: a.nullable ? [...a.first, ...b.first] : a.first,
+      last: b.nullable ? [...a.last, ...b.last] : b.last,
+      nullable: a.nullable && b.nullable,
+    };
+  }
+
+  union(a: Fragment, b: Fragment): Fragment {
+    this.spend(a.first.length + a.last.length);
+    return {
+      first: [...a.first, ...b.first],
+      last: [...a.last, ...b.last],
+      nullable: a.nullable || b.nullable,
+    };
+  }
+
+  /** `f*`, or `f+` if `plus`. */
+  loop(f: Fragment, plus: boolean): Fragment {
+    this.link(f.last, f.first);
+    return { ...f, nullable: f.nullable || !plus };
+  }
+
+  finish(body: Fragment): void {
+    this.first = body.first;
+    this.isLast = this.cls.map(() => false);
+    for (const p of body.last) this.isLast[p] = true;
+  }
+
+  /** Moves out of state `s`, each encoded as target * 2 + (1 if it starts a new iteration). */
+  moves(s: number): number[] {
+    let out = this.moveCache.get(s);
+    if (!out) {
+      out = [];
+      if (s !== 0) for (const t of this.follow[s] ?? []) out.push(t * 2);
+      if (s === 0 || this.isLast[s]) for (const t of this.first) out.push(t * 2 + 1);
+      this.moveCache.set(s, out);
+    }
+    return out;
+  }
+}
+
+/** Two different ways for a repetition to match `word` (one entry per character, as displayed). */
+interface Ambiguity {
+  word: string[];
+  /** For each way, the iterations it splits the word into, as character ranges. */
+  splits: [number[][], number[][]];
+  /** Top-level alternation branch each way starts in (-1 if the body is no alternation). */
+  branches: [number, number];
+}
+
+type SearchResult = Ambiguity | "none" | "unknown";
+
+/**
+ * Searches the product of the automaton with itself for two different paths
+ * that go from the loop head back to it (possibly through it) reading the same
+ * non-empty word: a pair of states plus whether the two paths have parted yet.
+ * Breadth-first, so the word found is a shortest one.
+ */
+function searchAmbiguity(a: LoopAutomaton, alphabet: Alphabet): Ambiguity | "none" {
+  const n = a.cls.length;
+  const s1s = [0];
+  const s2s = [0];
+  const parted = [false];
+  const parent = [-1];
+  const move1 = [0];
+  const move2 = [0];
+  const sets = [0n];
+  const seen = new Set<number>([0]);
+  for (let i = 0; i < s1s.length; i++) {
+    const d = parted[i] ?? false;
+    const ms1 = a.moves(s1s[i] ?? 0);
+    const ms2 = d ? a.moves(s2s[i] ?? 0) : ms1;
+    a.spend(ms1.length * ms2.length);
+    for (let x = 0; x < ms1.length; x++) {
+      const m1 = ms1[x] ?? 0;
+      const c1 = a.cls[m1 >> 1] ?? 0n;
+      // Before the paths part both sides are the same; (x, y) and (y, x) are mirror images.
+      for (let y = d ? 0 : x; y < ms2.length; y++) {
+        const m2 = ms2[y] ?? 0;
+        const set = c1 & (a.cls[m2 >> 1] ?? 0n);
+        if (set === 0n) continue;
+        const t1 = m1 >> 1;
+        const t2 = m2 >> 1;
+        const nd = d || m1 !== m2;
+        const key = nd ? n + t1 * n + t2 : t1;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        s1s.push(t1);
+        s2s.push(t2);
+        parted.push(nd);
+        parent.push(i);
+        move1.push(m1);
+        move2.push(m2);
+        sets.push(set);
+        if (nd && a.isLast[t1] && a.isLast[t2]) return witness(s1s.length - 1);
+      }
+    }
+  }
+  return "none";
+
+  function witness(end: number): Ambiguity {
+    const steps: number[] = [];
+    for (let k = end; k > 0; k = parent[k] ?? 0) steps.push(k);
+    steps.reverse();
+    const word = steps.map((k) => showChar(alphabet.sample(sets[k] ?? 0n)));
+    const split = (moves: number[]): number[][] => {
+      const out: number[][] = [];
+      steps.forEach((k, j) => {
+        if (j === 0 || ((moves[k] ?? 0) & 1) === 1) out.push([]);
+        out[out.length - 1]?.push(j);
+      });
+      return out;
+    };
+    const k0 = steps[0] ?? 0;
+    return {
+      word,
+      splits: [split(move1), split(move2)],
+      branches: [a.branch[(move1[k0] ?? 0) >> 1] ?? -1, a.branch[(move2[k0] ?? 0) >> 1] ?? -1],
+    };
+  }
+}
+
+/** A character of a witness string, escaped the way Python's repr() would where it is not printable. */
+function showChar(cp: number | null): string {
+  if (cp === null) return "…";
+  const escapes: Record<number, string> = { 9: "\\t", 10: "\\n", 13: "\\r" };
+  if (escapes[cp]) return escapes[cp];
+  if ((cp >= 0x20 && cp < 0x7f) || (cp >= 0xa0 && PRINTABLE.test(String.fromCodePoint(cp)))) {
+    return String.fromCodePoint(cp);
+  }
+  const hex = cp.toString(16);
+  if (cp < 0x100) return "\\x" + hex.padStart(2, "0");
+  return cp < 0x10000 ? "\\u" + hex.padStart(4, "0") : "\\U" + hex.padStart(8, "0");
+}
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
 class Analyzer {
   private readonly info = new Map<RegexNode, Info>();
   private readonly alphabet: Alphabet;
+  /** Assertions that hold at most twice in a string (`\A`, `\Z`, and `^`, `$` without MULTILINE). */
+  private readonly rare = new Set<RegexNode>();
+  /** Bits of the opaque tokens (back-references, atomic groups, possessive repetitions). */
+  private readonly tokens = new Map<RegexNode, bigint>();
+  private readonly work = { left: MAX_TOTAL_WORK };
 
   constructor(root: RegexNode) {
     const points: number[] = [];
-    const global: Context = { ignoreCase: false, ascii: false, dotAll: false };
+    const global: Context = { ignoreCase: false, ascii: false, dotAll: false, multiline: false };
     for (const node of walk(root)) {
       if (node.type === "literal" && node.codePoint >= 128) points.push(node.codePoint);
       if (node.type === "charClass") {
@@ -264,6 +522,14 @@ class Analyzer {
         result = { first: a.all, nullable: true, nonEmpty: true };
         break;
       case "assertion":
+        if (
+          node.kind === "stringStart" ||
+          node.kind === "stringEnd" ||
+          ((node.kind === "start" || node.kind === "end") && !ctx.multiline)
+        )
+          this.rare.add(node);
+        result = EMPTY;
+        break;
       case "flags":
         result = EMPTY;
         break;
@@ -368,8 +634,8 @@ class Analyzer {
     return null;
   }
 
-  /** Two branches of the alternation that `body` is, starting with a common character. */
-  findOverlappingBranches(body: RegexNode): [RegexNode, RegexNode] | null {
+  /** The alternation that `body` is, under groups that change nothing, or null. */
+  alternationOf(body: RegexNode): (RegexNode & { type: "alternation" }) | null {
     let node = body;
     for (;;) {
       if (node.type === "group" && (node.kind === "capturing" || node.kind === "nonCapturing"))
@@ -377,27 +643,112 @@ class Analyzer {
       else if (node.type === "sequence" && node.items.length === 1 && node.items[0]) node = node.items[0];
       else break;
     }
-    if (node.type !== "alternation") return null;
-    let seen = 0n;
-    for (const [k, branch] of node.branches.entries()) {
-      const first = this.get(branch).first;
-      if (seen & first) {
-        const earlier = node.branches.slice(0, k).find((b) => (this.get(b).first & first) !== 0n);
-        if (earlier) return [earlier, branch];
-      }
-      seen |= first;
+    return node.type === "alternation" ? node : null;
+  }
+
+  /**
+   * Two different ways for repetitions of `body` to match the same string, or
+   * "none", or "unknown" when the search ran out of budget.
+   */
+  ambiguity(body: RegexNode): SearchResult {
+    if (this.work.left <= 0) return "unknown";
+    const budget = { left: Math.min(MAX_CHECK_WORK, this.work.left) };
+    const start = budget.left;
+    try {
+      const automaton = new LoopAutomaton(budget);
+      automaton.finish(this.build(body, automaton, this.alternationOf(body)));
+      return searchAmbiguity(automaton, this.alphabet);
+    } catch (e) {
+      if (e instanceof GiveUp) return "unknown";
+      throw e;
+    } finally {
+      this.work.left -= start - budget.left;
     }
-    return null;
+  }
+
+  private token(node: RegexNode, a: LoopAutomaton, nullable: boolean): Fragment {
+    let bit = this.tokens.get(node);
+    if (bit === undefined) {
+      bit = 1n << BigInt(this.alphabet.size + this.tokens.size);
+      this.tokens.set(node, bit);
+    }
+    const f = a.position(bit);
+    return nullable ? { ...f, nullable } : f;
+  }
+
+  /** Adds the positions of `node` to the automaton; recursion depth follows the (capped) nesting of the AST. */
+  private build(node: RegexNode, a: LoopAutomaton, top: RegexNode | null): Fragment {
+    switch (node.type) {
+      case "literal":
+      case "any":
+      case "category":
+      case "charClass":
+        return a.position(this.get(node).first);
+      case "backreference":
+        return this.token(node, a, true);
+      case "assertion":
+        return this.rare.has(node) ? NOTHING : EPSILON;
+      case "flags":
+        return EPSILON;
+      case "group":
+        if (isLookaround(node)) return EPSILON;
+        if (node.kind === "atomic") return this.token(node, a, this.get(node.body).nullable);
+        return this.build(node.body, a, top);
+      case "sequence": {
+        let f = EPSILON;
+        for (const item of node.items) {
+          f = a.seq(f, this.build(item, a, top));
+          if (isNothing(f)) break;
+        }
+        return f;
+      }
+      case "alternation":
+      case "conditional": {
+        const parts = node.type === "alternation" ? node.branches : [node.yes, node.no];
+        let f = NOTHING;
+        parts.forEach((part, k) => {
+          const from = a.cls.length;
+          f = a.union(f, part ? this.build(part, a, top) : EPSILON);
+          if (node === top) for (let p = from; p < a.cls.length; p++) a.branch[p] = k;
+        });
+        return f;
+      }
+      case "quantifier": {
+        const { min, max } = node;
+        if (max === 0) return EPSILON;
+        const body = this.get(node.body);
+        if (node.possessive) return this.token(node, a, min === 0 || body.nullable);
+        // Repeating what only matches the empty string changes nothing.
+        if (!body.nonEmpty) return min === 0 ? EPSILON : this.build(node.body, a, top);
+        const copy = (): Fragment => {
+          a.spend(1);
+          return this.build(node.body, a, top);
+        };
+        let f = EPSILON;
+        for (let k = 1; k < min; k++) f = a.seq(f, copy());
+        if (max === null) return a.seq(f, a.loop(copy(), min > 0));
+        if (min > 0) f = a.seq(f, copy());
+        // X{m,n} = X^m (X (X ...)?)?: each optional copy only after the one before.
+        let tail = EPSILON;
+        for (let k = Math.max(min, 0); k < max; k++) {
+          const c = a.seq(copy(), tail);
+          tail = { ...c, nullable: true };
+        }
+        return a.seq(f, tail);
+      }
+    }
   }
 }
 
 function applyFlags(ctx: Context, on: string, off: string): void {
   if (on.includes("i")) ctx.ignoreCase = true;
   if (on.includes("s")) ctx.dotAll = true;
+  if (on.includes("m")) ctx.multiline = true;
   if (on.includes("a")) ctx.ascii = true;
   if (on.includes("u")) ctx.ascii = false;
   if (off.includes("i")) ctx.ignoreCase = false;
   if (off.includes("s")) ctx.dotAll = false;
+  if (off.includes("m")) ctx.multiline = false;
 }
 
 /** Quotes a piece of the pattern for a message, shortening long ones. */
@@ -416,25 +767,50 @@ export function findCatastrophicBacktracking(ast: RegexNode): BacktrackingRisk |
     if (node.type !== "quantifier" || node.possessive || !repeatsMany(node.max)) continue;
     if (!analyzer.get(node.body).nonEmpty) continue;
     const text = (n: RegexNode): string => node.raw.slice(n.index - node.index, n.end - node.index);
+    const risky = `${quote(node.raw)} can backtrack exponentially on a near-miss input`;
 
     const inner = analyzer.findAmbiguousInnerLoop(node.body);
-    if (inner) {
+    const found = analyzer.ambiguity(node.body);
+    // The inner loop only matters if some string really splits two ways (`(a+ab)+` never does).
+    if (inner && found !== "none") {
       return {
         message:
-          `nested quantifier: ${quote(node.raw)} can backtrack exponentially on a near-miss input ` +
+          `nested quantifier: ${risky} ` +
           `(the inner ${quote(text(inner))} can match what the outer repetition matches next)`,
         index: node.index,
       };
     }
-    const pair = analyzer.findOverlappingBranches(node.body);
-    if (pair) {
-      return {
-        message:
-          `repeated alternation with overlapping branches: ${quote(node.raw)} can backtrack exponentially ` +
-          `on a near-miss input (${quote(text(pair[0]))} and ${quote(text(pair[1]))} can start with the same character)`,
-        index: node.index,
-      };
+    if (typeof found === "string") continue;
+
+    const word = found.word.join("");
+    const [split1, split2] = found.splits.map((split) =>
+      split.map((piece) => quote(piece.map((k) => found.word[k] ?? "").join(""))),
+    ) as [string[], string[]];
+    const ways =
+      JSON.stringify(found.splits[0]) === JSON.stringify(found.splits[1])
+        ? `it can match ${quote(word)} in more than one way`
+        : `it can match ${quote(word)} as ${showSplit(split1)} or as ${showSplit(split2)}`;
+    const alternation = analyzer.alternationOf(node.body);
+    const [b1, b2] = found.branches;
+    const branch1 = alternation?.branches[b1];
+    const branch2 = alternation?.branches[b2];
+    if (!branch1 || !branch2 || b1 === b2) {
+      return { message: `ambiguous repetition: ${risky} (${ways})`, index: node.index };
     }
+    const detail =
+      split1.length === 1 && split2.length === 1
+        ? `${quote(text(branch1))} and ${quote(text(branch2))} can start with the same character ` +
+          `and both match ${quote(word)}`
+        : ways;
+    return {
+      message: `repeated alternation with overlapping branches: ${risky} (${detail})`,
+      index: node.index,
+    };
   }
   return null;
+}
+
+/** Iterations of a witness, `a` + `b` + ..., at most six of them. */
+function showSplit(pieces: string[]): string {
+  return pieces.length > 6 ? pieces.slice(0, 6).join(" + ") + " + ..." : pieces.join(" + ");
 }

@@ -29,7 +29,7 @@ export const rule: Rule = {
         const text = str(get(a, "description"));
         if (text === undefined) return;
         const seen = new Set<string>();
-        for (const match of text.matchAll(/\{([^{}\s]{1,64})\}/g)) {
+        for (const match of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g)) {
           const name = match[1] as string;
           if (PLACEHOLDERS.includes(name) || seen.has(name)) continue;
           seen.add(name);

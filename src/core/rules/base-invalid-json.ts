@@ -17,7 +17,7 @@ export const rule: Rule = {
       finding(
         this.meta,
         "",
-        `the base version (${ctx.baseError}) is not valid JSON, so the change rules were not applied`,
+        `the base version ${ctx.baseError}, so the change rules were not applied (version bump, metricGroup, …)`,
         { target: "key" },
       ),
     ];

@@ -14,6 +14,7 @@ export const rule: Rule = {
       const name = str(get(d.value, "name"));
       if (name === undefined) continue;
       const paths = byName.get(name) ?? [];
+      if (paths.includes(d.path)) continue; // the same file given twice is one descriptor
       paths.push(d.path);
       byName.set(name, paths);
     }

@@ -30,7 +30,7 @@ ruleTable("base-invalid-json", {
       name: "base `{ not json`",
       doc: host,
       lines: [1],
-      message: /base version \(plugin\.json\) is not valid JSON/,
+      message: /base version `plugin\.json` is not valid JSON/,
       severity: "notice",
       options: { base: "{ not json" },
     },
@@ -47,8 +47,18 @@ ruleTable("base-invalid-json", {
       name: "named with the base path",
       doc: host,
       lines: [1],
-      message: /\(descriptors\/demo\/plugin\.json\)/,
+      message: /`descriptors\/demo\/plugin\.json`/,
       options: { base: "{ not json", path: "descriptors/demo/plugin.json" },
+    },
+    {
+      name: "base over max_file_size",
+      doc: host,
+      lines: [1],
+      message: /base version `plugin\.json` is larger than max_file_size/,
+      options: {
+        base: text(validHost()) + " ".repeat(9000),
+        config: { max_file_size: text(validHost()).length + 100 },
+      },
     },
     {
       name: "severity can be raised",

@@ -19,6 +19,8 @@ function set(base: J, path: (string | number)[], member: string, value: unknown)
   return text(base);
 }
 
+const dropdownNumbers = set(validRemote(), ["properties", 1], "dropdownValues", ["fast", 2]);
+const unitNumber = set(validHost(), ["metrics", 0, "timeseries"], "unit", 5);
 const versionNumber = set(validHost(), [], "version", 1.2);
 const metricsObject = set(validRemote(), [], "metrics", {});
 const sourceString = set(validHost(), [], "source", "demo_plugin");
@@ -53,12 +55,20 @@ ruleTable("invalid-type", {
       name: "metric source of any JSON type (free-form)",
       doc: set(validHost(), ["metrics", 1], "source", [1, "x", { y: null }]),
     },
-    {
-      name: "dropdownValues of numbers and booleans",
-      doc: set(validRemote(), ["properties", 1], "dropdownValues", ["fast", 2, true]),
-    },
   ],
   invalid: [
+    {
+      name: "dropdownValues holding a number: reported once, at the item",
+      doc: dropdownNumbers,
+      lines: [lineOf(dropdownNumbers, '"dropdownValues"') + 2],
+      message: "must be a string, not integer 2",
+    },
+    {
+      name: "unit as a number: invalid-type only, not invalid-value too",
+      doc: unitNumber,
+      lines: [lineOf(unitNumber, '"unit": 5')],
+      message: "must be a string, not integer 5",
+    },
     {
       name: "version as a number: at the value",
       doc: versionNumber,

@@ -91,10 +91,11 @@ ruleTable("invalid-value", {
       message: "Did you mean `PERFORMANCE_EVENT`?",
     },
     {
-      name: "event_type without its suffix (too far for a suggestion)",
+      name: "event_type cut short: the one value it starts is suggested",
       doc: eventTypeShort,
       lines: [lineOf(eventTypeShort, '"PERFORMANCE"')],
-      message: /allowed: `PERFORMANCE_EVENT`, `ERROR_EVENT` or `AVAILABILITY_EVENT`$/,
+      message:
+        /allowed: `PERFORMANCE_EVENT`, `ERROR_EVENT` or `AVAILABILITY_EVENT`\. Did you mean `PERFORMANCE_EVENT`\?$/,
     },
     {
       name: "alert_condition is case-sensitive",
