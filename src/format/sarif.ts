@@ -2,7 +2,7 @@
 import { RULES } from "../core/rules/index.js";
 import type { FileReview } from "../core/review.js";
 
-export const DOCS_BASE = "https://github.com/plugin-review/plugin-review/blob/main/docs/rules/";
+import { ruleDocsUrl } from "./links.js";
 
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 
@@ -27,7 +27,7 @@ export function toSarif(
               name: r.meta.id,
               shortDescription: { text: r.meta.description },
               fullDescription: { text: r.meta.description },
-              helpUri: `${DOCS_BASE}${r.meta.id}.md`,
+              helpUri: ruleDocsUrl(r.meta.id),
               defaultConfiguration: { level: LEVEL[r.meta.defaultSeverity] },
             })),
           },

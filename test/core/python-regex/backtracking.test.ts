@@ -221,7 +221,9 @@ function uniquelyDecodable(code: readonly string[]): boolean {
   const dangling = new Set<string>();
   const queue: string[] = [];
   const add = (d: string): void => {
-    if (d && !dangling.has(d)) (dangling.add(d), queue.push(d));
+    if (!d || dangling.has(d)) return;
+    dangling.add(d);
+    queue.push(d);
   };
   for (const u of set) for (const v of set) if (u !== v && v.startsWith(u)) add(v.slice(u.length));
   for (let d = queue.shift(); d !== undefined; d = queue.shift()) {

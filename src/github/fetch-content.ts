@@ -1,0 +1,44 @@
+/**
+ * Reads a file at a commit. The contents API returns the bytes of files up to 1 MB; for larger ones it
+ * returns no content, so they are read through the blob API. Files over the configured limit are not
+ * downloaded at all: the caller reports file-too-large.
+ */
+import type { Octokit } from "./types.js";
+
+export type FileContent =
+  | { kind: "file"; content: Uint8Array; size: number }
+  | { kind: "too-large"; size: number }
+  | { kind: "missing" };
+
+export async function fetchFile(
+  octokit: Octokit,
+  where: { owner: string; repo: string; path: string; ref: string },
+  maxSize: number,
+): Promise<FileContent> {
+  let data: unknown;
+  try {
+    ({ data } = await octokit.rest.repos.getContent(where));
+  } catch (e) {
+    if ((e as { status?: number }).status === 404) return { kind: "missing" };
+    throw e;
+  }
+  const file = data as { type?: string; size?: number; encoding?: string; content?: string; sha?: string };
+  if (Array.isArray(data) || file.type !== "file") return { kind: "missing" };
+  const size = file.size ?? 0;
+  if (size > maxSize) return { kind: "too-large", size };
+  if (
+    file.encoding === "base64" &&
+    typeof file.content === "string" &&
+    (file.content.length > 0 || size === 0)
+  ) {
+    return { kind: "file", content: new Uint8Array(Buffer.from(file.content, "base64")), size };
+  }
+  // Over 1 MB: `encoding: "none"` and empty content. The blob API serves up to 100 MB.
+  const { data: blob } = await octokit.rest.git.getBlob({
+    owner: where.owner,
+    repo: where.repo,
+    file_sha: file.sha ?? "",
+  });
+  const bytes = Buffer.from(blob.content, blob.encoding === "base64" ? "base64" : "utf8");
+  return { kind: "file", content: new Uint8Array(bytes), size: blob.size ?? bytes.length };
+}
