@@ -16,7 +16,7 @@ export interface DescriptorInput {
   path: string;
   content: string | Uint8Array;
   /** The file's version in the base, when it exists there (its old path when renamed). */
-  base?: { path: string; content: string | Uint8Array };
+  base?: { path: string; content: string | Uint8Array; size?: number };
   /** True when the change adds the file; undefined when unknown. */
   isNew?: boolean;
   /** The file's real size in bytes when `content` was cut short (a reader stops past the size limit). */
@@ -115,8 +115,9 @@ function load(content: string | Uint8Array, maxSize: number, knownSize?: number)
 function loadBase(
   content: string | Uint8Array,
   maxSize: number,
+  knownSize?: number,
 ): { ok: true; value: unknown } | { ok: false; why: string } {
-  const size = typeof content === "string" ? utf8Length(content, maxSize) : content.length;
+  const size = knownSize ?? (typeof content === "string" ? utf8Length(content, maxSize) : content.length);
   if (size > maxSize) return { ok: false, why: `is larger than max_file_size (${maxSize} bytes)` };
   let text: string;
   if (typeof content === "string") text = content;
@@ -182,7 +183,7 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
     ctx.variant = detectVariant(ctx.value);
     ctx.schemaFindings = validateSchema(ctx.value, ctx.variant);
     if (input.base) {
-      const base = loadBase(input.base.content, config.maxFileSize);
+      const base = loadBase(input.base.content, config.maxFileSize, input.base.size);
       if (base.ok) ctx.base = { value: base.value, path: input.base.path };
       else ctx.baseError = `\`${input.base.path}\` ${base.why}`;
     }

@@ -1,0 +1,143 @@
+/**
+ * One review per analysed push. Findings on lines of the diff become line comments; the others go to the
+ * review body. Fingerprints make it idempotent: a finding already commented on the same line is not
+ * commented again, a push already reviewed is not reviewed twice, and a thread whose finding is gone gets
+ * one "fixed" reply. When GitHub refuses the review (422), it is posted again with every finding in the
+ * body, so nothing is lost (and the check run carries every finding anyway).
+ */
+import type { ReviewMode } from "../core/config.js";
+import type { FileReview } from "../core/review.js";
+import { commentableLines } from "./commentable-lines.js";
+import type { ChangedDescriptor } from "./fetch-files.js";
+import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint } from "./fingerprint.js";
+import { bodyItem, commentBody } from "./render.js";
+import type { Logger, Octokit, PullTarget } from "./types.js";
+
+/** Line comments in one review; beyond this they go to the body (a review with hundreds of comments is unreadable and slow to create). */
+export const MAX_LINE_COMMENTS = 50;
+const HEAD_MARKER = (sha: string) => `<!-- plugin-review:head=${sha} -->`;
+
+export interface ReviewPlan {
+  comments: { path: string; line: number; side: "RIGHT"; body: string }[];
+  bodyItems: string[];
+  /** Existing root comments whose finding no longer exists: they get a "fixed" reply. */
+  fixed: number[];
+}
+
+interface ExistingComment {
+  id: number;
+  path: string;
+  line: number | null;
+  body: string;
+  in_reply_to_id?: number;
+  user: { type?: string; login?: string } | null;
+}
+
+/** Decides what to post (pure, given what is already there). */
+export function planReview(
+  reviews: readonly FileReview[],
+  descriptors: readonly ChangedDescriptor[],
+  existingComments: readonly ExistingComment[],
+  existingBodies: readonly string[],
+): ReviewPlan {
+  const patches = new Map(descriptors.map((d) => [d.path, commentableLines(d.patch)]));
+  const commentedAt = new Set<string>();
+  const fingerprintsInComments = new Set<string>();
+  for (const c of existingComments) {
+    const fp = readFingerprint(c.body);
+    if (!fp || c.in_reply_to_id) continue;
+    fingerprintsInComments.add(fp);
+    if (c.line !== null) commentedAt.add(`${fp}@${c.line}`);
+  }
+  const inBodies = new Set(existingBodies.flatMap((b) => [...b.matchAll(/plugin-review:fingerprint=([0-9a-f]{16})/g)].map((m) => m[1] as string)));
+  const current = new Set<string>();
+  const plan: ReviewPlan = { comments: [], bodyItems: [], fixed: [] };
+  const byFile = new Map(reviews.map((r) => [r.path, r]));
+  for (const r of reviews) {
+    const lines = patches.get(r.path) ?? new Set<number>();
+    for (const f of r.findings) {
+      const fp = fingerprint(f.ruleId, r.path, f.pointer);
+      current.add(fp);
+      if (lines.has(f.line) && plan.comments.length < MAX_LINE_COMMENTS) {
+        if (commentedAt.has(`${fp}@${f.line}`)) continue;
+        plan.comments.push({ path: r.path, line: f.line, side: "RIGHT", body: commentBody(r.path, f, r.text, true) });
+      } else if (!inBodies.has(fp) && !commentedAt.has(`${fp}@${f.line}`)) {
+        plan.bodyItems.push(bodyItem(r.path, f));
+      }
+    }
+  }
+  const replied = new Set(existingComments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id));
+  for (const c of existingComments) {
+    const fp = readFingerprint(c.body);
+    if (!fp || c.in_reply_to_id || current.has(fp) || replied.has(c.id)) continue;
+    // Only threads on files this push reviewed: a file no longer in the diff says nothing about its findings.
+    if (byFile.has(c.path)) plan.fixed.push(c.id);
+  }
+  return plan;
+}
+
+function reviewEvent(mode: ReviewMode, failed: boolean): "COMMENT" | "REQUEST_CHANGES" {
+  return mode === "request-changes" && failed ? "REQUEST_CHANGES" : "COMMENT";
+}
+
+export interface PublishResult {
+  posted: boolean;
+  lineComments: number;
+  bodyItems: number;
+  fixedReplies: number;
+  fallback: boolean;
+  skipped?: string;
+}
+
+export async function publishReview(
+  octokit: Octokit,
+  pr: PullTarget,
+  reviews: readonly FileReview[],
+  descriptors: readonly ChangedDescriptor[],
+  opts: { mode: ReviewMode; failed: boolean; log: Logger },
+): Promise<PublishResult> {
+  const none: PublishResult = { posted: false, lineComments: 0, bodyItems: 0, fixedReplies: 0, fallback: false };
+  if (opts.mode === "none") return { ...none, skipped: "review: none" };
+  const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number };
+  const [comments, previous] = await Promise.all([
+    octokit.paginate(octokit.rest.pulls.listReviewComments, { ...where, per_page: 100 }),
+    octokit.paginate(octokit.rest.pulls.listReviews, { ...where, per_page: 100 }),
+  ]);
+  const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
+  const mine = previous.filter((r) => ours(r.body));
+  if (mine.some((r) => (r.body ?? "").includes(HEAD_MARKER(pr.headSha)))) return { ...none, skipped: "this push was already reviewed" };
+  const plan = planReview(
+    reviews,
+    descriptors,
+    comments.filter((c) => ours(c.body)) as ExistingComment[],
+    mine.map((r) => r.body ?? ""),
+  );
+  let fixedReplies = 0;
+  for (const id of plan.fixed) {
+    await octokit.rest.pulls.createReplyForReviewComment({ ...where, comment_id: id, body: `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}` });
+    fixedReplies++;
+  }
+  if (plan.comments.length === 0 && plan.bodyItems.length === 0) return { ...none, fixedReplies, skipped: "nothing new to say" };
+  const event = reviewEvent(opts.mode, opts.failed);
+  const intro = `**plugin-review** found ${plan.comments.length + plan.bodyItems.length} new finding(s) in this push; the \`plugin-review\` check lists them all.`;
+  const body = (items: string[]) =>
+    [intro, ...(items.length ? ["", "Findings not on a line of this diff:", "", ...items] : []), "", HEAD_MARKER(pr.headSha)].join("\n");
+  try {
+    await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(plan.bodyItems), comments: plan.comments });
+    return { posted: true, lineComments: plan.comments.length, bodyItems: plan.bodyItems.length, fixedReplies, fallback: false };
+  } catch (e) {
+    if ((e as { status?: number }).status !== 422) throw e;
+    // GitHub refused a line comment (the diff moved under us): everything goes to the body instead.
+    opts.log.warn({ err: (e as Error).message }, "review with line comments refused (422); posting every finding in the body");
+    const all = [...plan.comments.map((c) => bodyOnly(c)), ...plan.bodyItems];
+    await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(all) });
+    return { posted: true, lineComments: 0, bodyItems: all.length, fixedReplies, fallback: true };
+  }
+}
+
+function bodyOnly(c: { path: string; line: number; body: string }): string {
+  const first = c.body.split("\n")[0] ?? "";
+  const marker = /<!-- plugin-review:fingerprint=[0-9a-f]{16} -->/.exec(c.body)?.[0] ?? "";
+  return `- \`${c.path}:${c.line}\` ${first.replace(/^\S+ /, "")} ${marker}`;
+}
+

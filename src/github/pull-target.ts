@@ -1,0 +1,51 @@
+/** Turns the pull request objects of webhook payloads and of the REST API into a review target. */
+import type { Octokit, PullTarget } from "./types.js";
+
+interface PullLike {
+  number: number;
+  head: { sha: string; repo: { name: string; owner: { login: string } | null } | null };
+  base: { sha: string };
+}
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+  ownerType: string;
+}
+
+/** `repo` is the base repository (the event's repository). */
+export function toPullTarget(pr: PullLike, repo: RepoRef): PullTarget {
+  // A deleted fork has no head repository; its commits stay reachable from the base repository.
+  const headRepo = pr.head.repo;
+  const head = headRepo?.owner ? { owner: headRepo.owner.login, repo: headRepo.name } : repo;
+  return {
+    owner: repo.owner,
+    repo: repo.repo,
+    ownerType: repo.ownerType,
+    number: pr.number,
+    headSha: pr.head.sha,
+    baseSha: pr.base.sha,
+    headOwner: head.owner,
+    headRepo: head.repo,
+  };
+}
+
+export function repoRef(repository: { name: string; owner: { login: string; type?: string | null } }): RepoRef {
+  return { owner: repository.owner.login, repo: repository.name, ownerType: repository.owner.type ?? "User" };
+}
+
+/** The full pull requests behind check_run / check_suite events (their payloads carry only stubs). */
+export async function pullTargetsFor(
+  octokit: Octokit,
+  repo: RepoRef,
+  stubs: readonly { number: number; head: { sha: string } }[],
+  headSha: string,
+): Promise<PullTarget[]> {
+  const targets: PullTarget[] = [];
+  for (const stub of stubs) {
+    const { data } = await octokit.rest.pulls.get({ owner: repo.owner, repo: repo.repo, pull_number: stub.number });
+    // Only the commit this event is about; a pull request that moved on is reviewed by its own event.
+    if (data.head.sha === headSha) targets.push(toPullTarget(data, repo));
+  }
+  return targets;
+}
