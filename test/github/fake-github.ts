@@ -1,0 +1,309 @@
+/**
+ * A stateful fake of the parts of GitHub's REST API the App uses, on nock (which intercepts Octokit's
+ * fetch). State (files by repository and ref, pull request files, check runs, reviews, comments) lives in
+ * plain objects so that a second delivery sees what the first one wrote. Every request is recorded and
+ * validated against GitHub's OpenAPI description (github-mock.ts); GitHub's own refusals that the schema
+ * cannot express are emulated too (a line comment outside the diff answers 422, as GitHub does).
+ */
+import { commentableLines } from "../../src/github/commentable-lines.js";
+import { githubMock, type GithubMock } from "./github-mock.js";
+
+export interface PrFile {
+  filename: string;
+  status: "added" | "removed" | "modified" | "renamed";
+  previous_filename?: string;
+  patch?: string;
+}
+
+export interface CheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion?: string;
+  output?: { title: string; summary: string };
+  annotations: Record<string, unknown>[];
+  app: { id: number; slug: string };
+  updates: number;
+}
+
+export interface Comment {
+  id: number;
+  path: string;
+  line: number | null;
+  side: string;
+  body: string;
+  commit_id: string;
+  in_reply_to_id?: number;
+  user: { login: string; type: string };
+}
+
+export interface Review {
+  id: number;
+  body: string;
+  event: string;
+  commit_id: string;
+  user: { login: string; type: string };
+}
+
+export const APP_ID = 4242;
+
+/** The routes of a pull request review; a test enables exactly those it expects to be used. */
+export type Route =
+  | "token"
+  | "files"
+  | "contents"
+  | "blob"
+  | "listCheckRuns"
+  | "createCheckRun"
+  | "updateCheckRun"
+  | "listComments"
+  | "listReviews"
+  | "createReview"
+  | "reply"
+  | "getPull";
+
+export const REVIEW_ROUTES: readonly Route[] = [
+  "token",
+  "files",
+  "contents",
+  "listCheckRuns",
+  "createCheckRun",
+  "updateCheckRun",
+  "listComments",
+  "listReviews",
+  "createReview",
+];
+const BOT = { login: "plugin-review[bot]", type: "Bot" };
+
+type Failure = { method: string; path: RegExp; status: number; times: number; body?: unknown };
+
+export class FakeGitHub {
+  readonly mock: GithubMock;
+  /** `owner/repo@ref` → path → bytes. The ref "HEAD" is the default branch. */
+  readonly contents = new Map<string, Map<string, Buffer>>();
+  prFiles: PrFile[] = [];
+  readonly checkRuns: CheckRun[] = [];
+  readonly reviews: Review[] = [];
+  readonly comments: Comment[] = [];
+  readonly pulls = new Map<number, unknown>();
+  private readonly failures: Failure[] = [];
+  private nextId = 1000;
+  private readonly enabled: Set<Route>;
+
+  /** Only the given routes are intercepted, so that `assertDone` proves each was used (no mock left pending). */
+  constructor(routes: readonly Route[] = REVIEW_ROUTES) {
+    this.enabled = new Set(routes);
+    this.mock = githubMock();
+    this.routes();
+  }
+
+  /** Every request valid for GitHub's OpenAPI description, every enabled route used, nothing unmatched. */
+  assertClean(): void {
+    this.mock.assertAllValid();
+    this.mock.assertDone();
+  }
+
+  get requests() {
+    return this.mock.requests;
+  }
+
+  /** Puts a file into a repository at a ref (a commit sha, or "HEAD" for the default branch). */
+  file(repo: string, ref: string, path: string, content: string | Buffer): this {
+    const key = `${repo}@${ref}`;
+    if (!this.contents.has(key)) this.contents.set(key, new Map());
+    this.contents.get(key)!.set(path, Buffer.isBuffer(content) ? content : Buffer.from(content));
+    return this;
+  }
+
+  /** The next `times` requests matching method and path answer `status`. */
+  fail(method: string, path: RegExp, status: number, times = 1, body?: unknown): this {
+    this.failures.push({ method, path, status, times, body });
+    return this;
+  }
+
+  /** The check runs of a head commit. */
+  runsFor(sha: string): CheckRun[] {
+    return this.checkRuns.filter((r) => r.head_sha === sha);
+  }
+
+  count(method: string, path: RegExp): number {
+    return this.mock.requests.filter((r) => r.method === method && path.test(r.path)).length;
+  }
+
+  private failure(method: string, path: string): Failure | undefined {
+    const f = this.failures.find((x) => x.method === method && x.path.test(path) && x.times > 0);
+    if (f) f.times--;
+    return f;
+  }
+
+  private routes(): void {
+    const scope = this.mock.scope;
+    // Every route persists: a test asserts which calls were made through `requests`, and `assertUsed`.
+    const on = (
+      name: Route,
+      method: "get" | "post" | "patch",
+      path: RegExp,
+      handler: (uri: string, body: unknown) => [number, unknown, Record<string, string>?],
+    ) => {
+      if (!this.enabled.has(name)) return;
+      scope[method](path)
+        .query(true)
+        .reply((uri: string, body: unknown) => {
+          const pathOnly = uri.split("?")[0] as string;
+          const f = this.failure(method.toUpperCase(), pathOnly);
+          if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }];
+          const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
+          return handler(uri, parsed) as [number, string | Record<string, unknown>];
+        })
+        .persist();
+    };
+
+    on("token", "post", /^\/app\/installations\/\d+\/access_tokens$/, () => [
+      201,
+      { token: "ghs_test_token_not_a_secret", expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} },
+    ]);
+
+    on("files", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files/, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const perPage = Number(url.searchParams.get("per_page") ?? 30);
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const files = this.prFiles.slice(0, 3000);
+      const slice = files.slice((page - 1) * perPage, page * perPage).map((f) => ({
+        sha: "0".repeat(40),
+        additions: 1,
+        deletions: 0,
+        changes: 1,
+        blob_url: "https://github.com/x",
+        raw_url: "https://github.com/x",
+        contents_url: "https://api.github.com/x",
+        ...f,
+      }));
+      const headers: Record<string, string> = {};
+      if (page * perPage < files.length) {
+        headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      }
+      return [200, slice, headers];
+    });
+
+    on("contents", "get", /^\/repos\/[^/]+\/[^/]+\/contents\//, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const [, owner, repo] = url.pathname.split("/").slice(1);
+      const path = decodeURIComponent(url.pathname.split("/contents/")[1] ?? "");
+      const ref = url.searchParams.get("ref") ?? "HEAD";
+      const bytes = this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
+      if (!bytes) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
+      const sha = `blob-${owner}-${repo}-${ref}-${path}`.replace(/[^a-z0-9]/gi, "").slice(0, 40).padEnd(40, "0");
+      const big = bytes.length > 1024 * 1024;
+      return [
+        200,
+        {
+          type: "file",
+          name: path.split("/").pop(),
+          path,
+          sha,
+          size: bytes.length,
+          // Like GitHub: no content for files over 1 MB.
+          encoding: big ? "none" : "base64",
+          content: big ? "" : bytes.toString("base64"),
+        },
+      ];
+    });
+
+    on("blob", "get", /^\/repos\/[^/]+\/[^/]+\/git\/blobs\//, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const [, owner, repo] = url.pathname.split("/").slice(1);
+      const sha = url.pathname.split("/").pop();
+      for (const [key, files] of this.contents) {
+        if (!key.startsWith(`${owner}/${repo}@`)) continue;
+        const ref = key.split("@")[1];
+        for (const [path, bytes] of files) {
+          const s = `blob-${owner}-${repo}-${ref}-${path}`.replace(/[^a-z0-9]/gi, "").slice(0, 40).padEnd(40, "0");
+          if (s === sha) return [200, { sha, size: bytes.length, encoding: "base64", content: bytes.toString("base64") }];
+        }
+      }
+      return [404, { message: "Not Found" }];
+    });
+
+    on("listCheckRuns", "get", /^\/repos\/[^/]+\/[^/]+\/commits\/[^/]+\/check-runs/, (uri) => {
+      const sha = new URL(uri, "https://api.github.com").pathname.split("/")[5];
+      const runs = this.checkRuns.filter((r) => r.head_sha === sha);
+      return [200, { total_count: runs.length, check_runs: runs.map((r) => this.runJson(r)) }];
+    });
+
+    on("createCheckRun", "post", /^\/repos\/[^/]+\/[^/]+\/check-runs$/, (_uri, body) => {
+      const b = body as { name: string; head_sha: string; status?: string; conclusion?: string; output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] } };
+      const run: CheckRun = { id: this.nextId++, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", annotations: [...(b.output?.annotations ?? [])], app: { id: APP_ID, slug: "plugin-review" }, updates: 0 };
+      if (b.conclusion) run.conclusion = b.conclusion;
+      if (b.output) run.output = { title: b.output.title, summary: b.output.summary };
+      this.checkRuns.push(run);
+      return [201, this.runJson(run)];
+    });
+
+    on("updateCheckRun", "patch", /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/, (uri, body) => {
+      const id = Number(uri.split("?")[0]!.split("/").pop());
+      const run = this.checkRuns.find((r) => r.id === id);
+      if (!run) return [404, { message: "Not Found" }];
+      const b = body as { status?: string; conclusion?: string; output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] } };
+      run.updates++;
+      if (b.status) run.status = b.status;
+      if (b.conclusion) {
+        run.conclusion = b.conclusion;
+        run.status = "completed";
+      }
+      if (b.status === "in_progress") {
+        delete run.conclusion;
+        run.annotations = [];
+      }
+      if (b.output) {
+        run.output = { title: b.output.title, summary: b.output.summary };
+        run.annotations.push(...(b.output.annotations ?? []));
+      }
+      return [200, this.runJson(run)];
+    });
+
+    on("listComments", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments/, () => [200, this.comments.map((c) => ({ ...this.commentJson(c) }))]);
+    on("listReviews", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews/, () => [200, this.reviews.map((r) => ({ ...r, state: r.event === "COMMENT" ? "COMMENTED" : "CHANGES_REQUESTED", html_url: "https://github.com/x", pull_request_url: "https://api.github.com/x", author_association: "NONE", node_id: "R", _links: {} }))]);
+
+    on("createReview", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, (_uri, body) => {
+      const b = body as { body?: string; event?: string; commit_id: string; comments?: { path: string; line: number; side?: string; body: string }[] };
+      // GitHub refuses a review whose line comment is not on a line of the diff.
+      for (const c of b.comments ?? []) {
+        const file = this.prFiles.find((f) => f.filename === c.path);
+        if (!file || !commentableLines(file.patch).has(c.line)) {
+          return [422, { message: "Unprocessable Entity", errors: ["Line could not be resolved"], documentation_url: "https://docs.github.com/rest" }];
+        }
+      }
+      if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length) return [422, { message: "Review body is required" }];
+      const review: Review = { id: this.nextId++, body: b.body ?? "", event: b.event ?? "PENDING", commit_id: b.commit_id, user: BOT };
+      this.reviews.push(review);
+      for (const c of b.comments ?? []) {
+        this.comments.push({ id: this.nextId++, path: c.path, line: c.line, side: c.side ?? "RIGHT", body: c.body, commit_id: b.commit_id, user: BOT });
+      }
+      return [200, { ...review, state: "COMMENTED", html_url: "https://github.com/x", node_id: "R" }];
+    });
+
+    on("reply", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments\/\d+\/replies$/, (uri, body) => {
+      const parent = Number(uri.split("/").slice(-2)[0]);
+      const root = this.comments.find((c) => c.id === parent);
+      if (!root) return [404, { message: "Not Found" }];
+      const reply: Comment = { id: this.nextId++, path: root.path, line: root.line, side: "RIGHT", body: (body as { body: string }).body, commit_id: root.commit_id, in_reply_to_id: parent, user: BOT };
+      this.comments.push(reply);
+      return [201, this.commentJson(reply)];
+    });
+
+    on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {
+      const n = Number(uri.split("?")[0]!.split("/").pop());
+      const pr = this.pulls.get(n);
+      return pr ? [200, pr] : [404, { message: "Not Found" }];
+    });
+  }
+
+  private runJson(r: CheckRun) {
+    return { id: r.id, name: r.name, head_sha: r.head_sha, status: r.status, conclusion: r.conclusion ?? null, output: { title: r.output?.title ?? null, summary: r.output?.summary ?? null, annotations_count: r.annotations.length }, app: r.app, node_id: "CR", external_id: "", url: "", html_url: "", details_url: "", started_at: null, completed_at: null, check_suite: { id: 1 }, pull_requests: [] };
+  }
+
+  private commentJson(c: Comment) {
+    return { ...c, original_line: c.line, pull_request_review_id: 1, node_id: "C", diff_hunk: "", position: c.line, original_position: c.line, original_commit_id: c.commit_id, url: "", html_url: "", pull_request_url: "", author_association: "NONE", _links: {}, created_at: "", updated_at: "" };
+  }
+}

@@ -1,0 +1,80 @@
+/** Drives the real app through Probot with real webhook payloads from @octokit/webhooks-examples. */
+import { generateKeyPairSync, randomUUID } from "node:crypto";
+import { pino } from "pino";
+import { Probot, ProbotOctokit } from "probot";
+import app from "../../src/app.js";
+import { APP_ID } from "./fake-github.js";
+
+const examples = (await import("@octokit/webhooks-examples/api.github.com/index.json", { with: { type: "json" } })).default as unknown as {
+  name: string;
+  examples: Record<string, unknown>[];
+}[];
+
+const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [k: string]: unknown;
+}
+
+/** A Probot instance with the app loaded; logs are captured (and checked for secrets by the tests). */
+export function makeProbot(): { probot: Probot; logs: LogLine[] } {
+  const logs: LogLine[] = [];
+  const stream = { write: (s: string) => void logs.push(JSON.parse(s) as LogLine) };
+  const probot = new Probot({
+    appId: APP_ID,
+    privateKey,
+    // Retries stay on (a 500 is retried) but without waiting; Probot's write throttling (1 s between writes)
+    // is switched off here only to keep the tests fast. Probot sets its throttle options over any static
+    // default, so the override is a function applied last.
+    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+      ...options,
+      retry: { ...(options.retry as object), retryAfterBaseValue: 1 },
+      throttle: { ...(options.throttle as object), enabled: false },
+    })),
+    log: pino({ level: "debug" }, stream),
+  } as ConstructorParameters<typeof Probot>[0]);
+  void probot.load(app);
+  return { probot, logs };
+}
+
+/** A deep copy of the first real example payload of an event and action. */
+export function example(name: string, action: string): Record<string, any> {
+  const group = examples.find((e) => e.name === name);
+  const found = group?.examples.find((x) => x.action === action);
+  if (!found) throw new Error(`no example payload for ${name}.${action}`);
+  return structuredClone(found) as Record<string, any>;
+}
+
+export const OWNER = "acme";
+export const REPO = "plugins";
+export const BASE_SHA = "b".repeat(40);
+export const HEAD_SHA = "c".repeat(40);
+
+/** The real `pull_request.<action>` example, pointed at our repository and commits, as an installation receives it. */
+export function pullRequestPayload(action = "opened", opts: { headSha?: string; fork?: string; ownerType?: string; number?: number } = {}) {
+  const p = example("pull_request", action);
+  p.installation = { id: 77, node_id: "MDIz" };
+  p.repository.name = REPO;
+  p.repository.full_name = `${OWNER}/${REPO}`;
+  p.repository.owner.login = OWNER;
+  p.repository.owner.type = opts.ownerType ?? "Organization";
+  const pr = p.pull_request;
+  pr.number = p.number = opts.number ?? 7;
+  pr.base.sha = BASE_SHA;
+  pr.base.repo = structuredClone(p.repository);
+  pr.head.sha = opts.headSha ?? HEAD_SHA;
+  pr.head.repo = structuredClone(p.repository);
+  if (opts.fork) {
+    pr.head.repo.owner.login = opts.fork;
+    pr.head.repo.name = REPO;
+    pr.head.repo.full_name = `${opts.fork}/${REPO}`;
+    pr.head.repo.fork = true;
+  }
+  return p;
+}
+
+export async function deliver(probot: Probot, name: string, payload: Record<string, unknown>): Promise<void> {
+  await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
+}
