@@ -116,3 +116,120 @@ describe("GitHub App: pull request review", () => {
     gh.assertClean();
   });
 });
+
+describe("GitHub App: inputs and outputs", () => {
+  it("reports invalid JSON at the first bad character and skips the other rules", async () => {
+    const { gh, probot } = setup();
+    const broken = '{\n  "name": "custom.python.x",\n  "version": "1.0",\n}\n';
+    gh.prFiles = [{ filename: "x/plugin.json", status: "added", patch: addedPatch(broken) }];
+    gh.file(R, HEAD_SHA, "x/plugin.json", broken);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ conclusion: "failure" });
+    expect(run!.annotations).toEqual([
+      expect.objectContaining({ title: "invalid-json", start_line: 3, start_column: 19, end_column: 19, annotation_level: "failure" }),
+    ]);
+    expect(gh.comments).toEqual([expect.objectContaining({ path: "x/plugin.json", line: 3 })]);
+    gh.assertClean();
+  });
+
+  it("completes a successful check when no descriptor changed, without reviewing", async () => {
+    const { gh, probot } = setup(["token", "files", "contents", "listCheckRuns", "createCheckRun", "updateCheckRun"]);
+    gh.prFiles = [{ filename: "README.md", status: "modified", patch: "@@ -1 +1 @@\n-a\n+b" }];
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "fail_on: warning\n");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success", output: { title: "No descriptors changed" } });
+    expect(run!.output!.summary).toMatch(/No descriptors changed/);
+    gh.assertClean();
+  });
+
+  it("reviews several descriptors: a rename against its old path, a removal skipped, duplicate names across the PR", async () => {
+    const { gh, probot } = setup();
+    const a = validHost();
+    const renamedBefore = text(a);
+    const renamedAfter = text({ ...a, version: "1.3.0" });
+    const b = text({ ...validRemote() });
+    const dup = text({ ...validRemote(), metricGroup: "tech.other" });
+    gh.prFiles = [
+      { filename: "new/place/plugin.json", previous_filename: "old/place/plugin.json", status: "renamed", patch: changedLinePatch(renamedBefore, renamedAfter, 3) },
+      { filename: "gone/plugin.json", status: "removed" },
+      { filename: "remote/plugin.json", status: "added", patch: addedPatch(b) },
+      { filename: "remote2/plugin.json", status: "added", patch: addedPatch(dup) },
+      { filename: "docs/readme.md", status: "added", patch: "@@ -0,0 +1 @@\n+x" },
+    ];
+    gh.file(R, BASE_SHA, "old/place/plugin.json", renamedBefore)
+      .file(R, HEAD_SHA, "new/place/plugin.json", renamedAfter)
+      .file(R, HEAD_SHA, "remote/plugin.json", b)
+      .file(R, HEAD_SHA, "remote2/plugin.json", dup);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run!.annotations.map((x) => [x.path, x.title])).toEqual([
+      ["remote/plugin.json", "duplicate-plugin-name"],
+      ["remote2/plugin.json", "duplicate-plugin-name"],
+    ]);
+    expect(run!.output!.summary).toMatch(/1 removed descriptor\(s\) are not reviewed: `gone\/plugin\.json`/);
+    expect(run!.output!.summary).toMatch(/\| `new\/place\/plugin\.json` \| 0 \| 0 \| 0 \|/);
+    // The base was read at the old path and the base commit.
+    expect(gh.requests.some((r) => r.path.endsWith("/contents/old%2Fplace%2Fplugin.json") && r.query.ref === BASE_SHA)).toBe(true);
+    expect(gh.requests.some((r) => r.path.includes("gone"))).toBe(false);
+    gh.assertClean();
+  });
+
+  it("reads a fork pull request's head from the fork and its base from the base repository", async () => {
+    const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const before = text(validHost());
+    const after = text({ ...validHost(), version: "1.2.1", technologies: ["PYTHON", "TOMCAT"] });
+    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, 3) }];
+    gh.file(`contributor/${REPO}`, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
+    await deliver(probot, "pull_request", pullRequestPayload("opened", { fork: "contributor" }));
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
+    expect(gh.requests.filter((r) => r.path.includes("/contents/p%2F")).map((r) => `${r.path.split("/")[2]} ${r.query.ref}`)).toEqual(
+      expect.arrayContaining([`contributor ${HEAD_SHA}`, `${OWNER} ${BASE_SHA}`]),
+    );
+    // Check runs and reviews belong to the base repository.
+    expect(gh.requests.filter((r) => r.method !== "GET" && r.path.includes("/contributor/"))).toEqual([]);
+    gh.assertClean();
+  });
+
+  it("sends 120 findings as annotations in batches of 50 and keeps the summary within limits", async () => {
+    const { gh, probot } = setup();
+    const doc = validHost();
+    doc.metrics = Array.from({ length: 120 }, (_, i) => ({ timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` } }));
+    delete doc.ui;
+    const plugin = text(doc);
+    gh.prFiles = [{ filename: "big/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "big/plugin.json", plugin);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    const updates = gh.requests.filter((r) => r.method === "PATCH");
+    expect(updates.map((u) => ((u.body as { output?: { annotations?: unknown[] } }).output?.annotations ?? []).length)).toEqual([50, 50, 20]);
+    expect(updates.map((u) => (u.body as { status?: string }).status ?? "")).toEqual(["", "", "completed"]);
+    expect(run!.annotations).toHaveLength(120);
+    expect(run!.output!.summary.length).toBeLessThanOrEqual(65_535);
+    // One review: at most 50 line comments, the rest listed in its body.
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.comments).toHaveLength(50);
+    expect(gh.reviews[0]!.body.match(/\[`displayname-equals-key`\]/g)).toHaveLength(70);
+    gh.assertClean();
+  });
+
+  it("reads a descriptor over 1 MB through the blob API, and reports one over max_file_size without downloading it", async () => {
+    const { gh, probot } = setup([...REVIEW_ROUTES, "blob"]);
+    const doc = validRemote();
+    (doc.metrics as unknown[]).push(...Array.from({ length: 8000 }, (_, i) => ({ timeseries: { key: `metric_${i}`, unit: "Count", displayname: `Metric number ${i}` } })));
+    const big = text(doc);
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    gh.prFiles = [
+      { filename: "big/plugin.json", status: "added" },
+      { filename: "huge/plugin.json", status: "added" },
+    ];
+    gh.file(R, HEAD_SHA, "big/plugin.json", big).file(R, HEAD_SHA, "huge/plugin.json", Buffer.alloc(3 * 1024 * 1024, 0x20));
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "max_file_size: 2097152\n");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run!.annotations.map((a) => [a.path, a.title])).toEqual([["huge/plugin.json", "file-too-large"]]);
+    expect(gh.count("GET", /\/git\/blobs\//)).toBe(1);
+    gh.assertClean();
+  });
+});
