@@ -21,13 +21,26 @@ export async function startCheckRun(
   headSha: string,
   appId: number | undefined,
 ): Promise<CheckRunRef> {
-  const { data } = await octokit.rest.checks.listForRef({ owner, repo, ref: headSha, check_name: CHECK_NAME, filter: "latest", per_page: 100 });
+  const { data } = await octokit.rest.checks.listForRef({
+    owner,
+    repo,
+    ref: headSha,
+    check_name: CHECK_NAME,
+    filter: "latest",
+    per_page: 100,
+  });
   // Only our own runs: another app may use the same name.
   const existing = data.check_runs.find(
     (r) => r.head_sha === headSha && r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId),
   );
   if (existing) {
-    await octokit.rest.checks.update({ owner, repo, check_run_id: existing.id, status: "in_progress", started_at: new Date().toISOString() });
+    await octokit.rest.checks.update({
+      owner,
+      repo,
+      check_run_id: existing.id,
+      status: "in_progress",
+      started_at: new Date().toISOString(),
+    });
     return { owner, repo, id: existing.id };
   }
   const { data: run } = await octokit.rest.checks.create({
@@ -49,7 +62,11 @@ export interface CheckResult {
 }
 
 /** Completes the run; annotations go in batches of 50 (GitHub's per-request limit), the last one completing it. */
-export async function completeCheckRun(octokit: Octokit, run: CheckRunRef, result: CheckResult): Promise<void> {
+export async function completeCheckRun(
+  octokit: Octokit,
+  run: CheckRunRef,
+  result: CheckResult,
+): Promise<void> {
   const output = { title: result.title.slice(0, 255), summary: result.summary.slice(0, OUTPUT_LIMIT) };
   const batches: Annotation[][] = [];
   for (let i = 0; i < result.annotations.length; i += ANNOTATIONS_PER_REQUEST) {
@@ -57,7 +74,12 @@ export async function completeCheckRun(octokit: Octokit, run: CheckRunRef, resul
   }
   // All but the last batch while still in progress; annotations accumulate across updates.
   for (const batch of batches.slice(0, -1)) {
-    await octokit.rest.checks.update({ owner: run.owner, repo: run.repo, check_run_id: run.id, output: { ...output, annotations: batch } });
+    await octokit.rest.checks.update({
+      owner: run.owner,
+      repo: run.repo,
+      check_run_id: run.id,
+      output: { ...output, annotations: batch },
+    });
   }
   const last = batches[batches.length - 1];
   await octokit.rest.checks.update({

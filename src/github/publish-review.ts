@@ -49,7 +49,11 @@ export function planReview(
     fingerprintsInComments.add(fp);
     if (c.line !== null) commentedAt.add(`${fp}@${c.line}`);
   }
-  const inBodies = new Set(existingBodies.flatMap((b) => [...b.matchAll(/plugin-review:fingerprint=([0-9a-f]{16})/g)].map((m) => m[1] as string)));
+  const inBodies = new Set(
+    existingBodies.flatMap((b) =>
+      [...b.matchAll(/plugin-review:fingerprint=([0-9a-f]{16})/g)].map((m) => m[1] as string),
+    ),
+  );
   const current = new Set<string>();
   const plan: ReviewPlan = { comments: [], bodyItems: [], fixed: [] };
   const byFile = new Map(reviews.map((r) => [r.path, r]));
@@ -60,13 +64,20 @@ export function planReview(
       current.add(fp);
       if (lines.has(f.line) && plan.comments.length < MAX_LINE_COMMENTS) {
         if (commentedAt.has(`${fp}@${f.line}`)) continue;
-        plan.comments.push({ path: r.path, line: f.line, side: "RIGHT", body: commentBody(r.path, f, r.text, true) });
+        plan.comments.push({
+          path: r.path,
+          line: f.line,
+          side: "RIGHT",
+          body: commentBody(r.path, f, r.text, true),
+        });
       } else if (!inBodies.has(fp) && !commentedAt.has(`${fp}@${f.line}`)) {
         plan.bodyItems.push(bodyItem(r.path, f));
       }
     }
   }
-  const replied = new Set(existingComments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id));
+  const replied = new Set(
+    existingComments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id),
+  );
   for (const c of existingComments) {
     const fp = readFingerprint(c.body);
     if (!fp || c.in_reply_to_id || current.has(fp) || replied.has(c.id)) continue;
@@ -96,7 +107,13 @@ export async function publishReview(
   descriptors: readonly ChangedDescriptor[],
   opts: { mode: ReviewMode; failed: boolean; log: Logger },
 ): Promise<PublishResult> {
-  const none: PublishResult = { posted: false, lineComments: 0, bodyItems: 0, fixedReplies: 0, fallback: false };
+  const none: PublishResult = {
+    posted: false,
+    lineComments: 0,
+    bodyItems: 0,
+    fixedReplies: 0,
+    fallback: false,
+  };
   if (opts.mode === "none") return { ...none, skipped: "review: none" };
   const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number };
   const [comments, previous] = await Promise.all([
@@ -105,7 +122,8 @@ export async function publishReview(
   ]);
   const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
   const mine = previous.filter((r) => ours(r.body));
-  if (mine.some((r) => (r.body ?? "").includes(HEAD_MARKER(pr.headSha)))) return { ...none, skipped: "this push was already reviewed" };
+  if (mine.some((r) => (r.body ?? "").includes(HEAD_MARKER(pr.headSha))))
+    return { ...none, skipped: "this push was already reviewed" };
   const plan = planReview(
     reviews,
     descriptors,
@@ -114,21 +132,46 @@ export async function publishReview(
   );
   let fixedReplies = 0;
   for (const id of plan.fixed) {
-    await octokit.rest.pulls.createReplyForReviewComment({ ...where, comment_id: id, body: `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}` });
+    await octokit.rest.pulls.createReplyForReviewComment({
+      ...where,
+      comment_id: id,
+      body: `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`,
+    });
     fixedReplies++;
   }
-  if (plan.comments.length === 0 && plan.bodyItems.length === 0) return { ...none, fixedReplies, skipped: "nothing new to say" };
+  if (plan.comments.length === 0 && plan.bodyItems.length === 0)
+    return { ...none, fixedReplies, skipped: "nothing new to say" };
   const event = reviewEvent(opts.mode, opts.failed);
   const intro = `**plugin-review** found ${plan.comments.length + plan.bodyItems.length} new finding(s) in this push; the \`plugin-review\` check lists them all.`;
   const body = (items: string[]) =>
-    [intro, ...(items.length ? ["", "Findings not on a line of this diff:", "", ...items] : []), "", HEAD_MARKER(pr.headSha)].join("\n");
+    [
+      intro,
+      ...(items.length ? ["", "Findings not on a line of this diff:", "", ...items] : []),
+      "",
+      HEAD_MARKER(pr.headSha),
+    ].join("\n");
   try {
-    await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(plan.bodyItems), comments: plan.comments });
-    return { posted: true, lineComments: plan.comments.length, bodyItems: plan.bodyItems.length, fixedReplies, fallback: false };
+    await octokit.rest.pulls.createReview({
+      ...where,
+      commit_id: pr.headSha,
+      event,
+      body: body(plan.bodyItems),
+      comments: plan.comments,
+    });
+    return {
+      posted: true,
+      lineComments: plan.comments.length,
+      bodyItems: plan.bodyItems.length,
+      fixedReplies,
+      fallback: false,
+    };
   } catch (e) {
     if ((e as { status?: number }).status !== 422) throw e;
     // GitHub refused a line comment (the diff moved under us): everything goes to the body instead.
-    opts.log.warn({ err: (e as Error).message }, "review with line comments refused (422); posting every finding in the body");
+    opts.log.warn(
+      { err: (e as Error).message },
+      "review with line comments refused (422); posting every finding in the body",
+    );
     const all = [...plan.comments.map((c) => bodyOnly(c)), ...plan.bodyItems];
     await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(all) });
     return { posted: true, lineComments: 0, bodyItems: all.length, fixedReplies, fallback: true };
@@ -140,4 +183,3 @@ function bodyOnly(c: { path: string; line: number; body: string }): string {
   const marker = /<!-- plugin-review:fingerprint=[0-9a-f]{16} -->/.exec(c.body)?.[0] ?? "";
   return `- \`${c.path}:${c.line}\` ${first.replace(/^\S+ /, "")} ${marker}`;
 }
-

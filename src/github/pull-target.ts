@@ -30,7 +30,10 @@ export function toPullTarget(pr: PullLike, repo: RepoRef): PullTarget {
   };
 }
 
-export function repoRef(repository: { name: string; owner: { login: string; type?: string | null } }): RepoRef {
+export function repoRef(repository: {
+  name: string;
+  owner: { login: string; type?: string | null };
+}): RepoRef {
   return { owner: repository.owner.login, repo: repository.name, ownerType: repository.owner.type ?? "User" };
 }
 
@@ -43,7 +46,11 @@ export async function pullTargetsFor(
 ): Promise<PullTarget[]> {
   const targets: PullTarget[] = [];
   for (const stub of stubs) {
-    const { data } = await octokit.rest.pulls.get({ owner: repo.owner, repo: repo.repo, pull_number: stub.number });
+    const { data } = await octokit.rest.pulls.get({
+      owner: repo.owner,
+      repo: repo.repo,
+      pull_number: stub.number,
+    });
     // Only the commit this event is about; a pull request that moved on is reviewed by its own event.
     if (data.head.sha === headSha) targets.push(toPullTarget(data, repo));
   }

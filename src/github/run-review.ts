@@ -48,39 +48,63 @@ async function step<T>(name: keyof typeof PERMISSION, fn: () => Promise<T>): Pro
 function explain(e: unknown): string {
   if (e instanceof StepError) {
     const status = (e.original as { status?: number }).status;
-    const hint = status === 403 || status === 404 ? ` If the app was installed without it, grant the \`${PERMISSION[e.step]}\` permission.` : "";
+    const hint =
+      status === 403 || status === 404
+        ? ` If the app was installed without it, grant the \`${PERMISSION[e.step]}\` permission.`
+        : "";
     return `${e.message}.${hint}`;
   }
   return e instanceof Error ? e.message : String(e);
 }
 
-function toInput(d: ChangedDescriptor, head: FileContent, base: FileContent | undefined): DescriptorInput | undefined {
+function toInput(
+  d: ChangedDescriptor,
+  head: FileContent,
+  base: FileContent | undefined,
+): DescriptorInput | undefined {
   if (head.kind === "missing") return undefined;
   const input: DescriptorInput =
-    head.kind === "file" ? { path: d.path, content: head.content } : { path: d.path, content: new Uint8Array(0), size: head.size };
+    head.kind === "file"
+      ? { path: d.path, content: head.content }
+      : { path: d.path, content: new Uint8Array(0), size: head.size };
   if (base && base.kind !== "missing") {
     const basePath = d.previousPath ?? d.path;
-    input.base = base.kind === "file" ? { path: basePath, content: base.content } : { path: basePath, content: new Uint8Array(0), size: base.size };
+    input.base =
+      base.kind === "file"
+        ? { path: basePath, content: base.content }
+        : { path: basePath, content: new Uint8Array(0), size: base.size };
   }
   input.isNew = !base || base.kind === "missing";
   return input;
 }
 
-export async function reviewPullRequest(octokit: Octokit, pr: PullTarget, opts: { appId?: number; log: Logger }): Promise<ReviewOutcome> {
+export async function reviewPullRequest(
+  octokit: Octokit,
+  pr: PullTarget,
+  opts: { appId?: number; log: Logger },
+): Promise<ReviewOutcome> {
   const log = opts.log.child({ pr: `${pr.owner}/${pr.repo}#${pr.number}`, head: pr.headSha.slice(0, 12) });
   let run: CheckRunRef;
   try {
     run = await startCheckRun(octokit, pr.owner, pr.repo, pr.headSha, opts.appId);
   } catch (e) {
     // Without a check run there is nowhere to report; the log says what to fix.
-    log.error({ status: (e as { status?: number }).status }, `${describeRequestError(e, "creating the check run")}; the app needs the \`checks: write\` permission`);
+    log.error(
+      { status: (e as { status?: number }).status },
+      `${describeRequestError(e, "creating the check run")}; the app needs the \`checks: write\` permission`,
+    );
     throw e;
   }
   try {
     const loaded = await step("config", () => loadConfig(octokit, pr.owner, pr.repo, pr.ownerType));
     if (!loaded.ok) {
       const summary = `The configuration is invalid, so the pull request was not reviewed:\n\n\`\`\`\n${loaded.error}\n\`\`\`\n\nFix \`.github/plugin-review.yml\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`;
-      await completeCheckRun(octokit, run, { conclusion: "failure", title: "Invalid plugin-review configuration", summary, annotations: [] });
+      await completeCheckRun(octokit, run, {
+        conclusion: "failure",
+        title: "Invalid plugin-review configuration",
+        summary,
+        annotations: [],
+      });
       log.warn({ sources: loaded.sources }, "invalid configuration");
       return { conclusion: "failure", reviews: [], error: loaded.error };
     }
@@ -91,16 +115,32 @@ export async function reviewPullRequest(octokit: Octokit, pr: PullTarget, opts: 
     for (const d of changed.descriptors) {
       const [head, base] = await step("content", () =>
         Promise.all([
-          fetchFile(octokit, { owner: pr.headOwner, repo: pr.headRepo, path: d.path, ref: pr.headSha }, config.maxFileSize),
-          d.status === "added" ? Promise.resolve(undefined) : fetchFile(octokit, { owner: pr.owner, repo: pr.repo, path: d.previousPath ?? d.path, ref: pr.baseSha }, config.maxFileSize),
+          fetchFile(
+            octokit,
+            { owner: pr.headOwner, repo: pr.headRepo, path: d.path, ref: pr.headSha },
+            config.maxFileSize,
+          ),
+          d.status === "added"
+            ? Promise.resolve(undefined)
+            : fetchFile(
+                octokit,
+                { owner: pr.owner, repo: pr.repo, path: d.previousPath ?? d.path, ref: pr.baseSha },
+                config.maxFileSize,
+              ),
         ]),
       );
       const input = toInput(d, head, base);
       if (input) inputs.push(input);
       else notes.push(`\`${d.path}\` could not be read at the head commit and was not reviewed.`);
     }
-    if (changed.capped) notes.push(`GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request; files beyond that were not seen.`);
-    if (changed.removed.length) notes.push(`${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map((p) => `\`${p}\``).join(", ")}.`);
+    if (changed.capped)
+      notes.push(
+        `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request; files beyond that were not seen.`,
+      );
+    if (changed.removed.length)
+      notes.push(
+        `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map((p) => `\`${p}\``).join(", ")}.`,
+      );
     const reviews = reviewDescriptors(inputs, config);
     const failed = reviews.some((r) => r.findings.some((f) => fails(f.severity, config.failOn)));
     const conclusion = failed ? "failure" : "success";
@@ -110,23 +150,40 @@ export async function reviewPullRequest(octokit: Octokit, pr: PullTarget, opts: 
       summary: checkSummary({ reviews, failed, failOn: config.failOn, notes }),
       annotations: allAnnotations(reviews),
     });
-    log.info({ descriptors: reviews.length, findings: reviews.reduce((n, r) => n + r.findings.length, 0), conclusion }, "check run completed");
+    log.info(
+      {
+        descriptors: reviews.length,
+        findings: reviews.reduce((n, r) => n + r.findings.length, 0),
+        conclusion,
+      },
+      "check run completed",
+    );
     const outcome: ReviewOutcome = { conclusion, reviews };
     if (reviews.length > 0) {
       try {
-        outcome.review = await publishReview(octokit, pr, reviews, changed.descriptors, { mode: config.review, failed, log });
+        outcome.review = await publishReview(octokit, pr, reviews, changed.descriptors, {
+          mode: config.review,
+          failed,
+          log,
+        });
         log.info({ ...outcome.review }, "review published");
       } catch (e) {
         // The check run already carries every finding: nothing is lost, the log says why there is no review.
         const why = describeRequestError(e, "posting the review");
-        log.error({ status: (e as { status?: number }).status }, `${why}; the findings are in the check run (the app needs \`${PERMISSION.review}\` to review)`);
+        log.error(
+          { status: (e as { status?: number }).status },
+          `${why}; the findings are in the check run (the app needs \`${PERMISSION.review}\` to review)`,
+        );
         outcome.error = why;
       }
     }
     return outcome;
   } catch (e) {
     const reason = explain(e);
-    log.error({ status: e instanceof StepError ? (e.original as { status?: number }).status : undefined }, `review failed: ${reason}`);
+    log.error(
+      { status: e instanceof StepError ? (e.original as { status?: number }).status : undefined },
+      `review failed: ${reason}`,
+    );
     try {
       await completeCheckRun(octokit, run, {
         conclusion: "failure",

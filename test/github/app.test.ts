@@ -4,9 +4,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost, validRemote } from "../helpers.js";
-import { FakeGitHub, REVIEW_ROUTES, type Route } from "./fake-github.js";
+import { APP_ID, FakeGitHub, REVIEW_ROUTES, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  example,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 
@@ -65,13 +74,20 @@ describe("GitHub App: pull request review", () => {
     (head.ui as Record<string, unknown>).keymetrics = [];
     const after = text(head);
     const changedAt = lineOfText(after, '"keymetrics": []');
-    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, changedAt) }];
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, changedAt) },
+    ];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
     await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(run!.annotations).toEqual([
-      expect.objectContaining({ path: "p/plugin.json", title: "version-not-bumped", annotation_level: "failure", start_line: lineOfText(after, '"version"') }),
+      expect.objectContaining({
+        path: "p/plugin.json",
+        title: "version-not-bumped",
+        annotation_level: "failure",
+        start_line: lineOfText(after, '"version"'),
+      }),
     ]);
     // Line 3 is not in the diff: the finding goes to the review body, not to a line comment GitHub would refuse.
     expect(gh.comments).toEqual([]);
@@ -87,7 +103,9 @@ describe("GitHub App: pull request review", () => {
     const before = text(base);
     const after = text({ ...base, requiredAgentVersion: "1.102.0" });
     const at = lineOfText(after, '"requiredAgentVersion"');
-    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, at) }];
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, at) },
+    ];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     // The version line is context of the hunk around the changed line, so it can carry a suggestion.
@@ -103,9 +121,14 @@ describe("GitHub App: pull request review", () => {
     const { gh, probot } = setup();
     const base = validHost();
     const before = text(base);
-    const after = text({ ...base, version: "1.3.0", metricGroup: "tech.python.other" }).replace('"1.3.0"', '"1.3.0"');
+    const after = text({ ...base, version: "1.3.0", metricGroup: "tech.python.other" }).replace(
+      '"1.3.0"',
+      '"1.3.0"',
+    );
     const at = lineOfText(after, '"metricGroup"');
-    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, at) }];
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, at) },
+    ];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "failure" });
@@ -127,19 +150,36 @@ describe("GitHub App: inputs and outputs", () => {
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ conclusion: "failure" });
     expect(run!.annotations).toEqual([
-      expect.objectContaining({ title: "invalid-json", start_line: 3, start_column: 19, end_column: 19, annotation_level: "failure" }),
+      expect.objectContaining({
+        title: "invalid-json",
+        start_line: 3,
+        start_column: 19,
+        end_column: 19,
+        annotation_level: "failure",
+      }),
     ]);
     expect(gh.comments).toEqual([expect.objectContaining({ path: "x/plugin.json", line: 3 })]);
     gh.assertClean();
   });
 
   it("completes a successful check when no descriptor changed, without reviewing", async () => {
-    const { gh, probot } = setup(["token", "files", "contents", "listCheckRuns", "createCheckRun", "updateCheckRun"]);
+    const { gh, probot } = setup([
+      "token",
+      "files",
+      "contents",
+      "listCheckRuns",
+      "createCheckRun",
+      "updateCheckRun",
+    ]);
     gh.prFiles = [{ filename: "README.md", status: "modified", patch: "@@ -1 +1 @@\n-a\n+b" }];
     gh.file(R, "HEAD", ".github/plugin-review.yml", "fail_on: warning\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
-    expect(run).toMatchObject({ status: "completed", conclusion: "success", output: { title: "No descriptors changed" } });
+    expect(run).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      output: { title: "No descriptors changed" },
+    });
     expect(run!.output!.summary).toMatch(/No descriptors changed/);
     gh.assertClean();
   });
@@ -152,7 +192,12 @@ describe("GitHub App: inputs and outputs", () => {
     const b = text({ ...validRemote() });
     const dup = text({ ...validRemote(), metricGroup: "tech.other" });
     gh.prFiles = [
-      { filename: "new/place/plugin.json", previous_filename: "old/place/plugin.json", status: "renamed", patch: changedLinePatch(renamedBefore, renamedAfter, 3) },
+      {
+        filename: "new/place/plugin.json",
+        previous_filename: "old/place/plugin.json",
+        status: "renamed",
+        patch: changedLinePatch(renamedBefore, renamedAfter, 3),
+      },
       { filename: "gone/plugin.json", status: "removed" },
       { filename: "remote/plugin.json", status: "added", patch: addedPatch(b) },
       { filename: "remote2/plugin.json", status: "added", patch: addedPatch(dup) },
@@ -171,7 +216,11 @@ describe("GitHub App: inputs and outputs", () => {
     expect(run!.output!.summary).toMatch(/1 removed descriptor\(s\) are not reviewed: `gone\/plugin\.json`/);
     expect(run!.output!.summary).toMatch(/\| `new\/place\/plugin\.json` \| 0 \| 0 \| 0 \|/);
     // The base was read at the old path and the base commit.
-    expect(gh.requests.some((r) => r.path.endsWith("/contents/old%2Fplace%2Fplugin.json") && r.query.ref === BASE_SHA)).toBe(true);
+    expect(
+      gh.requests.some(
+        (r) => r.path.endsWith("/contents/old%2Fplace%2Fplugin.json") && r.query.ref === BASE_SHA,
+      ),
+    ).toBe(true);
     expect(gh.requests.some((r) => r.path.includes("gone"))).toBe(false);
     gh.assertClean();
   });
@@ -180,13 +229,22 @@ describe("GitHub App: inputs and outputs", () => {
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const before = text(validHost());
     const after = text({ ...validHost(), version: "1.2.1", technologies: ["PYTHON", "TOMCAT"] });
-    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, 3) }];
-    gh.file(`contributor/${REPO}`, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, 3) },
+    ];
+    gh.file(`contributor/${REPO}`, HEAD_SHA, "p/plugin.json", after).file(
+      R,
+      BASE_SHA,
+      "p/plugin.json",
+      before,
+    );
     await deliver(probot, "pull_request", pullRequestPayload("opened", { fork: "contributor" }));
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
-    expect(gh.requests.filter((r) => r.path.includes("/contents/p%2F")).map((r) => `${r.path.split("/")[2]} ${r.query.ref}`)).toEqual(
-      expect.arrayContaining([`contributor ${HEAD_SHA}`, `${OWNER} ${BASE_SHA}`]),
-    );
+    expect(
+      gh.requests
+        .filter((r) => r.path.includes("/contents/p%2F"))
+        .map((r) => `${r.path.split("/")[2]} ${r.query.ref}`),
+    ).toEqual(expect.arrayContaining([`contributor ${HEAD_SHA}`, `${OWNER} ${BASE_SHA}`]));
     // Check runs and reviews belong to the base repository.
     expect(gh.requests.filter((r) => r.method !== "GET" && r.path.includes("/contributor/"))).toEqual([]);
     gh.assertClean();
@@ -195,7 +253,9 @@ describe("GitHub App: inputs and outputs", () => {
   it("sends 120 findings as annotations in batches of 50 and keeps the summary within limits", async () => {
     const { gh, probot } = setup();
     const doc = validHost();
-    doc.metrics = Array.from({ length: 120 }, (_, i) => ({ timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` } }));
+    doc.metrics = Array.from({ length: 120 }, (_, i) => ({
+      timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
+    }));
     delete doc.ui;
     const plugin = text(doc);
     gh.prFiles = [{ filename: "big/plugin.json", status: "added", patch: addedPatch(plugin) }];
@@ -203,7 +263,11 @@ describe("GitHub App: inputs and outputs", () => {
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     const updates = gh.requests.filter((r) => r.method === "PATCH");
-    expect(updates.map((u) => ((u.body as { output?: { annotations?: unknown[] } }).output?.annotations ?? []).length)).toEqual([50, 50, 20]);
+    expect(
+      updates.map(
+        (u) => ((u.body as { output?: { annotations?: unknown[] } }).output?.annotations ?? []).length,
+      ),
+    ).toEqual([50, 50, 20]);
     expect(updates.map((u) => (u.body as { status?: string }).status ?? "")).toEqual(["", "", "completed"]);
     expect(run!.annotations).toHaveLength(120);
     expect(run!.output!.summary.length).toBeLessThanOrEqual(65_535);
@@ -217,19 +281,298 @@ describe("GitHub App: inputs and outputs", () => {
   it("reads a descriptor over 1 MB through the blob API, and reports one over max_file_size without downloading it", async () => {
     const { gh, probot } = setup([...REVIEW_ROUTES, "blob"]);
     const doc = validRemote();
-    (doc.metrics as unknown[]).push(...Array.from({ length: 8000 }, (_, i) => ({ timeseries: { key: `metric_${i}`, unit: "Count", displayname: `Metric number ${i}` } })));
+    (doc.metrics as unknown[]).push(
+      ...Array.from({ length: 8000 }, (_, i) => ({
+        timeseries: { key: `metric_${i}`, unit: "Count", displayname: `Metric number ${i}` },
+      })),
+    );
     const big = text(doc);
     expect(big.length).toBeGreaterThan(1024 * 1024);
     gh.prFiles = [
       { filename: "big/plugin.json", status: "added" },
       { filename: "huge/plugin.json", status: "added" },
     ];
-    gh.file(R, HEAD_SHA, "big/plugin.json", big).file(R, HEAD_SHA, "huge/plugin.json", Buffer.alloc(3 * 1024 * 1024, 0x20));
+    gh.file(R, HEAD_SHA, "big/plugin.json", big).file(
+      R,
+      HEAD_SHA,
+      "huge/plugin.json",
+      Buffer.alloc(3 * 1024 * 1024, 0x20),
+    );
     gh.file(R, "HEAD", ".github/plugin-review.yml", "max_file_size: 2097152\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run!.annotations.map((a) => [a.path, a.title])).toEqual([["huge/plugin.json", "file-too-large"]]);
     expect(gh.count("GET", /\/git\/blobs\//)).toBe(1);
+    gh.assertClean();
+  });
+});
+
+describe("GitHub App: idempotency and later pushes", () => {
+  function noBump() {
+    const before = text(validHost());
+    const head = validHost();
+    head.requiredAgentVersion = "1.102.0";
+    const after = text(head);
+    return {
+      before,
+      after,
+      patch: changedLinePatch(before, after, lineOfText(after, '"requiredAgentVersion"')),
+    };
+  }
+
+  it("a redelivered webhook and a re-run neither add a check run nor repeat a comment", async () => {
+    const { gh, probot } = setup([...REVIEW_ROUTES, "getPull"]);
+    const { before, after, patch } = noBump();
+    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
+    const payload = pullRequestPayload("opened");
+    await deliver(probot, "pull_request", payload);
+    await deliver(probot, "pull_request", payload); // the same delivery again
+    // "Re-run" in the checks tab.
+    const rerun = example("check_run", "rerequested");
+    rerun.installation = { id: 77 };
+    rerun.repository = payload.repository;
+    rerun.check_run.head_sha = HEAD_SHA;
+    rerun.check_run.app.id = APP_ID; // GitHub sends a re-run to the app that created the check run
+    rerun.check_run.pull_requests = [
+      {
+        number: 7,
+        head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
+        base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
+        id: 1,
+        url: "",
+      },
+    ];
+    gh.pulls.set(7, { ...payload.pull_request });
+    await deliver(probot, "check_run", rerun);
+    expect(gh.checkRuns).toHaveLength(1);
+    expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(gh.checkRuns[0]!.annotations.map((a) => a.title)).toEqual(["version-not-bumped"]);
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.comments).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("a later push that fixes a finding replies to its thread as fixed, and keeps open the ones still there", async () => {
+    const { gh, probot } = setup([...REVIEW_ROUTES, "reply"]);
+    const { before, after, patch } = noBump();
+    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.comments).toHaveLength(1);
+    // Push 2: the version is bumped, and a new problem appears on a changed line.
+    const next = "d".repeat(40);
+    const fixed = after
+      .replace('"version": "1.2.0"', '"version": "1.2.1"')
+      .replace('"requiredAgentVersion": "1.102.0"', '"requiredAgentVersion": "1.102"');
+    gh.prFiles = [
+      {
+        filename: "p/plugin.json",
+        status: "modified",
+        patch: `@@ -1,7 +1,7 @@\n {\n   "name": "custom.python.demo_plugin",\n-  "version": "1.2.0",\n+  "version": "1.2.1",\n   "type": "python",\n-  "requiredAgentVersion": "1.101.0",\n+  "requiredAgentVersion": "1.102",\n   "entity": "PROCESS_GROUP_INSTANCE",`,
+      },
+    ];
+    gh.file(R, next, "p/plugin.json", fixed);
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    expect(gh.runsFor(next)[0]).toMatchObject({ conclusion: "success" });
+    const replies = gh.comments.filter((c) => c.in_reply_to_id);
+    expect(replies).toEqual([
+      expect.objectContaining({
+        in_reply_to_id: gh.comments[0]!.id,
+        body: expect.stringMatching(/^Fixed in dddddd/),
+      }),
+    ]);
+    // A third push with nothing new: no second "fixed" reply, no new review.
+    const third = "e".repeat(40);
+    gh.file(R, third, "p/plugin.json", fixed);
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: third }));
+    expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
+    expect(gh.reviews).toHaveLength(1);
+    gh.assertClean();
+  });
+});
+
+describe("GitHub App: configuration", () => {
+  it("uses the default branch's configuration, not the one the pull request edits", async () => {
+    const { gh, probot } = setup();
+    const { before, after, patch } = (() => {
+      const b = text(validHost());
+      const h = validHost();
+      h.requiredAgentVersion = "1.102.0";
+      const a = text(h);
+      return { before: b, after: a, patch: changedLinePatch(b, a, lineOfText(a, '"requiredAgentVersion"')) };
+    })();
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "modified", patch },
+      {
+        filename: ".github/plugin-review.yml",
+        status: "modified",
+        patch: "@@ -1 +1 @@\n-fail_on: error\n+rules: { version-not-bumped: off }",
+      },
+    ];
+    gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "fail_on: error\n");
+    gh.file(R, HEAD_SHA, ".github/plugin-review.yml", "rules: { version-not-bumped: off }\n");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "failure" });
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toEqual(["version-not-bumped"]);
+    // The configuration was read without a ref (the default branch), never at the head commit.
+    const configReads = gh.requests.filter((r) => r.path.endsWith("plugin-review.yml"));
+    expect(configReads.every((r) => r.query.ref === undefined)).toBe(true);
+    gh.assertClean();
+  });
+
+  it("keeps an organisation-locked rule at its severity, whatever the repository says", async () => {
+    const { gh, probot } = setup();
+    const plugin = text({ ...validHost(), name: "custom.python.other_team" });
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    gh.file(
+      `${OWNER}/.github`,
+      "HEAD",
+      ".github/plugin-review.yml",
+      'policy:\n  name_pattern: "^custom\\\\.python\\\\.acme_"\nlocked: [policy-name]\n',
+    );
+    gh.file(
+      R,
+      "HEAD",
+      ".github/plugin-review.yml",
+      'rules:\n  policy-name: notice\npolicy:\n  name_pattern: ".*"\nignore:\n  - paths: ["p/**"]\n    rules: [policy-name]\n',
+    );
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ conclusion: "failure" });
+    expect(run!.annotations).toEqual([
+      expect.objectContaining({ title: "policy-name", annotation_level: "failure" }),
+    ]);
+    expect(run!.output!.summary).toMatch(/rule `policy-name` is locked by the organisation/);
+    gh.assertClean();
+  });
+
+  it("fails the check with an explanation when the configuration is invalid", async () => {
+    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun", "updateCheckRun"]);
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "rules:\n  unknown-membr: off\nfail_on: sometimes\n");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "Invalid plugin-review configuration" },
+    });
+    expect(run!.output!.summary).toMatch(/fail_on: "sometimes" is not one of error, warning, notice, never/);
+    gh.assertClean();
+  });
+});
+
+describe("GitHub App: failures", () => {
+  it("retries a 500 and carries on", async () => {
+    const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const plugin = text(validHost());
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    gh.fail("GET", /\/pulls\/7\/files$/, 500, 1);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(2);
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
+    gh.assertClean();
+  });
+
+  it("falls back to a review without line comments when GitHub answers 422, losing nothing", async () => {
+    const { gh, probot, logs } = setup();
+    const plugin = text({ ...validHost(), version: "1" });
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    gh.fail("POST", /\/pulls\/7\/reviews$/, 422, 1, {
+      message: "Validation Failed",
+      errors: ["pull_request_review_thread.line must be part of the diff"],
+    });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toEqual(["version-format"]);
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.comments).toEqual([]);
+    expect(gh.reviews[0]!.body).toMatch(/`p\/plugin\.json:3` .*version-format/);
+    expect(logs.some((l) => /refused \(422\)/.test(l.msg))).toBe(true);
+    gh.assertClean();
+  });
+
+  it("completes the check run as failure with the reason when reading files fails, and names the permission", async () => {
+    const { gh, probot, logs } = setup([
+      "token",
+      "files",
+      "contents",
+      "listCheckRuns",
+      "createCheckRun",
+      "updateCheckRun",
+    ]);
+    gh.fail("GET", /\/pulls\/7\/files$/, 403, 1, { message: "Resource not accessible by integration" });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "plugin-review could not complete" },
+    });
+    expect(run!.output!.summary).toMatch(/lacks a permission.*`pull_requests: read`/s);
+    expect(logs.some((l) => l.level >= 50 && /review failed/.test(l.msg))).toBe(true);
+    gh.assertClean();
+  });
+
+  it("keeps every finding in the check run when the review cannot be posted (permission missing)", async () => {
+    const { gh, probot, logs } = setup();
+    const plugin = text({ ...validHost(), version: "1" });
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    gh.fail("POST", /\/pulls\/7\/reviews$/, 403, 1, { message: "Resource not accessible by integration" });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    expect(logs.find((l) => /posting the review/.test(l.msg))?.msg).toMatch(/pull_requests: write/);
+    gh.assertClean();
+  });
+
+  it("never logs the installation token or the private key, and tags log lines with the delivery id", async () => {
+    const { gh, probot, logs } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const plugin = text(validHost());
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const all = JSON.stringify(logs);
+    expect(all).not.toContain("ghs_test_token_not_a_secret");
+    expect(all).not.toContain("PRIVATE KEY");
+    expect(logs.find((l) => l.msg === "check run completed")).toMatchObject({
+      id: expect.any(String),
+      pr: `${R}#7`,
+    });
+    gh.assertClean();
+  });
+});
+
+describe("GitHub App: check suites", () => {
+  it("reviews the pull requests of a requested check suite, reusing the head commit's check run", async () => {
+    const { gh, probot } = setup([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "getPull"]);
+    const plugin = text(validRemote());
+    gh.prFiles = [{ filename: "r/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "r/plugin.json", plugin);
+    const pr = pullRequestPayload("opened");
+    await deliver(probot, "pull_request", pr);
+    const suite = example("check_suite", "requested");
+    suite.installation = { id: 77 };
+    suite.repository = pr.repository;
+    suite.check_suite.head_sha = HEAD_SHA;
+    suite.check_suite.app.id = APP_ID;
+    suite.check_suite.pull_requests = [
+      {
+        number: 7,
+        id: 1,
+        url: "",
+        head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
+        base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
+      },
+    ];
+    gh.pulls.set(7, { ...pr.pull_request });
+    await deliver(probot, "check_suite", suite);
+    expect(gh.checkRuns).toHaveLength(1);
+    expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success" });
     gh.assertClean();
   });
 });

@@ -23,11 +23,15 @@ function gitPatch(before: string, after: string): string {
   }
 }
 
-const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
+const lines = (n: number, f = (i: number) => `line ${i}`) =>
+  Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 
 describe("commentableLines", () => {
   it("counts added and context lines on the right side, not removed ones", () => {
-    const patch = gitPatch(lines(10), lines(10, (i) => (i === 5 ? "changed 5" : `line ${i}`)));
+    const patch = gitPatch(
+      lines(10),
+      lines(10, (i) => (i === 5 ? "changed 5" : `line ${i}`)),
+    );
     expect(patch).toMatch(/^@@ -2,7 \+2,7 @@/);
     expect([...commentableLines(patch)]).toEqual([2, 3, 4, 5, 6, 7, 8]);
     expect([...addedLines(patch)]).toEqual([5]);

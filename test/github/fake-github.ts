@@ -161,7 +161,11 @@ export class FakeGitHub {
 
     on("token", "post", /^\/app\/installations\/\d+\/access_tokens$/, () => [
       201,
-      { token: "ghs_test_token_not_a_secret", expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} },
+      {
+        token: "ghs_test_token_not_a_secret",
+        expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        permissions: {},
+      },
     ]);
 
     on("files", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files/, (uri) => {
@@ -193,7 +197,10 @@ export class FakeGitHub {
       const ref = url.searchParams.get("ref") ?? "HEAD";
       const bytes = this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
       if (!bytes) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
-      const sha = `blob-${owner}-${repo}-${ref}-${path}`.replace(/[^a-z0-9]/gi, "").slice(0, 40).padEnd(40, "0");
+      const sha = `blob-${owner}-${repo}-${ref}-${path}`
+        .replace(/[^a-z0-9]/gi, "")
+        .slice(0, 40)
+        .padEnd(40, "0");
       const big = bytes.length > 1024 * 1024;
       return [
         200,
@@ -218,8 +225,12 @@ export class FakeGitHub {
         if (!key.startsWith(`${owner}/${repo}@`)) continue;
         const ref = key.split("@")[1];
         for (const [path, bytes] of files) {
-          const s = `blob-${owner}-${repo}-${ref}-${path}`.replace(/[^a-z0-9]/gi, "").slice(0, 40).padEnd(40, "0");
-          if (s === sha) return [200, { sha, size: bytes.length, encoding: "base64", content: bytes.toString("base64") }];
+          const s = `blob-${owner}-${repo}-${ref}-${path}`
+            .replace(/[^a-z0-9]/gi, "")
+            .slice(0, 40)
+            .padEnd(40, "0");
+          if (s === sha)
+            return [200, { sha, size: bytes.length, encoding: "base64", content: bytes.toString("base64") }];
         }
       }
       return [404, { message: "Not Found" }];
@@ -232,8 +243,22 @@ export class FakeGitHub {
     });
 
     on("createCheckRun", "post", /^\/repos\/[^/]+\/[^/]+\/check-runs$/, (_uri, body) => {
-      const b = body as { name: string; head_sha: string; status?: string; conclusion?: string; output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] } };
-      const run: CheckRun = { id: this.nextId++, name: b.name, head_sha: b.head_sha, status: b.status ?? "queued", annotations: [...(b.output?.annotations ?? [])], app: { id: APP_ID, slug: "plugin-review" }, updates: 0 };
+      const b = body as {
+        name: string;
+        head_sha: string;
+        status?: string;
+        conclusion?: string;
+        output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
+      };
+      const run: CheckRun = {
+        id: this.nextId++,
+        name: b.name,
+        head_sha: b.head_sha,
+        status: b.status ?? "queued",
+        annotations: [...(b.output?.annotations ?? [])],
+        app: { id: APP_ID, slug: "plugin-review" },
+        updates: 0,
+      };
       if (b.conclusion) run.conclusion = b.conclusion;
       if (b.output) run.output = { title: b.output.title, summary: b.output.summary };
       this.checkRuns.push(run);
@@ -244,7 +269,11 @@ export class FakeGitHub {
       const id = Number(uri.split("?")[0]!.split("/").pop());
       const run = this.checkRuns.find((r) => r.id === id);
       if (!run) return [404, { message: "Not Found" }];
-      const b = body as { status?: string; conclusion?: string; output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] } };
+      const b = body as {
+        status?: string;
+        conclusion?: string;
+        output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
+      };
       run.updates++;
       if (b.status) run.status = b.status;
       if (b.conclusion) {
@@ -262,23 +291,64 @@ export class FakeGitHub {
       return [200, this.runJson(run)];
     });
 
-    on("listComments", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments/, () => [200, this.comments.map((c) => ({ ...this.commentJson(c) }))]);
-    on("listReviews", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews/, () => [200, this.reviews.map((r) => ({ ...r, state: r.event === "COMMENT" ? "COMMENTED" : "CHANGES_REQUESTED", html_url: "https://github.com/x", pull_request_url: "https://api.github.com/x", author_association: "NONE", node_id: "R", _links: {} }))]);
+    on("listComments", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments/, () => [
+      200,
+      this.comments.map((c) => ({ ...this.commentJson(c) })),
+    ]);
+    on("listReviews", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews/, () => [
+      200,
+      this.reviews.map((r) => ({
+        ...r,
+        state: r.event === "COMMENT" ? "COMMENTED" : "CHANGES_REQUESTED",
+        html_url: "https://github.com/x",
+        pull_request_url: "https://api.github.com/x",
+        author_association: "NONE",
+        node_id: "R",
+        _links: {},
+      })),
+    ]);
 
     on("createReview", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, (_uri, body) => {
-      const b = body as { body?: string; event?: string; commit_id: string; comments?: { path: string; line: number; side?: string; body: string }[] };
+      const b = body as {
+        body?: string;
+        event?: string;
+        commit_id: string;
+        comments?: { path: string; line: number; side?: string; body: string }[];
+      };
       // GitHub refuses a review whose line comment is not on a line of the diff.
       for (const c of b.comments ?? []) {
         const file = this.prFiles.find((f) => f.filename === c.path);
         if (!file || !commentableLines(file.patch).has(c.line)) {
-          return [422, { message: "Unprocessable Entity", errors: ["Line could not be resolved"], documentation_url: "https://docs.github.com/rest" }];
+          return [
+            422,
+            {
+              message: "Unprocessable Entity",
+              errors: ["Line could not be resolved"],
+              documentation_url: "https://docs.github.com/rest",
+            },
+          ];
         }
       }
-      if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length) return [422, { message: "Review body is required" }];
-      const review: Review = { id: this.nextId++, body: b.body ?? "", event: b.event ?? "PENDING", commit_id: b.commit_id, user: BOT };
+      if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length)
+        return [422, { message: "Review body is required" }];
+      const review: Review = {
+        id: this.nextId++,
+        body: b.body ?? "",
+        event: b.event ?? "PENDING",
+        commit_id: b.commit_id,
+        user: BOT,
+      };
       this.reviews.push(review);
       for (const c of b.comments ?? []) {
-        this.comments.push({ id: this.nextId++, path: c.path, line: c.line, side: c.side ?? "RIGHT", body: c.body, commit_id: b.commit_id, user: BOT });
+        this.comments.push({
+          id: this.nextId++,
+          path: c.path,
+          line: c.line,
+          side: c.side ?? "RIGHT",
+          body: c.body,
+          commit_id: b.commit_id,
+          user: BOT,
+        });
       }
       return [200, { ...review, state: "COMMENTED", html_url: "https://github.com/x", node_id: "R" }];
     });
@@ -287,7 +357,16 @@ export class FakeGitHub {
       const parent = Number(uri.split("/").slice(-2)[0]);
       const root = this.comments.find((c) => c.id === parent);
       if (!root) return [404, { message: "Not Found" }];
-      const reply: Comment = { id: this.nextId++, path: root.path, line: root.line, side: "RIGHT", body: (body as { body: string }).body, commit_id: root.commit_id, in_reply_to_id: parent, user: BOT };
+      const reply: Comment = {
+        id: this.nextId++,
+        path: root.path,
+        line: root.line,
+        side: "RIGHT",
+        body: (body as { body: string }).body,
+        commit_id: root.commit_id,
+        in_reply_to_id: parent,
+        user: BOT,
+      };
       this.comments.push(reply);
       return [201, this.commentJson(reply)];
     });
@@ -300,10 +379,47 @@ export class FakeGitHub {
   }
 
   private runJson(r: CheckRun) {
-    return { id: r.id, name: r.name, head_sha: r.head_sha, status: r.status, conclusion: r.conclusion ?? null, output: { title: r.output?.title ?? null, summary: r.output?.summary ?? null, annotations_count: r.annotations.length }, app: r.app, node_id: "CR", external_id: "", url: "", html_url: "", details_url: "", started_at: null, completed_at: null, check_suite: { id: 1 }, pull_requests: [] };
+    return {
+      id: r.id,
+      name: r.name,
+      head_sha: r.head_sha,
+      status: r.status,
+      conclusion: r.conclusion ?? null,
+      output: {
+        title: r.output?.title ?? null,
+        summary: r.output?.summary ?? null,
+        annotations_count: r.annotations.length,
+      },
+      app: r.app,
+      node_id: "CR",
+      external_id: "",
+      url: "",
+      html_url: "",
+      details_url: "",
+      started_at: null,
+      completed_at: null,
+      check_suite: { id: 1 },
+      pull_requests: [],
+    };
   }
 
   private commentJson(c: Comment) {
-    return { ...c, original_line: c.line, pull_request_review_id: 1, node_id: "C", diff_hunk: "", position: c.line, original_position: c.line, original_commit_id: c.commit_id, url: "", html_url: "", pull_request_url: "", author_association: "NONE", _links: {}, created_at: "", updated_at: "" };
+    return {
+      ...c,
+      original_line: c.line,
+      pull_request_review_id: 1,
+      node_id: "C",
+      diff_hunk: "",
+      position: c.line,
+      original_position: c.line,
+      original_commit_id: c.commit_id,
+      url: "",
+      html_url: "",
+      pull_request_url: "",
+      author_association: "NONE",
+      _links: {},
+      created_at: "",
+      updated_at: "",
+    };
   }
 }

@@ -5,12 +5,16 @@ import { Probot, ProbotOctokit } from "probot";
 import app from "../../src/app.js";
 import { APP_ID } from "./fake-github.js";
 
-const examples = (await import("@octokit/webhooks-examples/api.github.com/index.json", { with: { type: "json" } })).default as unknown as {
+const examples = (
+  await import("@octokit/webhooks-examples/api.github.com/index.json", { with: { type: "json" } })
+).default as unknown as {
   name: string;
   examples: Record<string, unknown>[];
 }[];
 
-const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ type: "pkcs1", format: "pem" })
+  .toString();
 
 export interface LogLine {
   level: number;
@@ -39,12 +43,16 @@ export function makeProbot(): { probot: Probot; logs: LogLine[] } {
   return { probot, logs };
 }
 
+/** Webhook payloads are edited freely by the tests; their full types would only get in the way. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Payload = Record<string, any>;
+
 /** A deep copy of the first real example payload of an event and action. */
-export function example(name: string, action: string): Record<string, any> {
+export function example(name: string, action: string): Payload {
   const group = examples.find((e) => e.name === name);
   const found = group?.examples.find((x) => x.action === action);
   if (!found) throw new Error(`no example payload for ${name}.${action}`);
-  return structuredClone(found) as Record<string, any>;
+  return structuredClone(found) as Payload;
 }
 
 export const OWNER = "acme";
@@ -53,7 +61,10 @@ export const BASE_SHA = "b".repeat(40);
 export const HEAD_SHA = "c".repeat(40);
 
 /** The real `pull_request.<action>` example, pointed at our repository and commits, as an installation receives it. */
-export function pullRequestPayload(action = "opened", opts: { headSha?: string; fork?: string; ownerType?: string; number?: number } = {}) {
+export function pullRequestPayload(
+  action = "opened",
+  opts: { headSha?: string; fork?: string; ownerType?: string; number?: number } = {},
+) {
   const p = example("pull_request", action);
   p.installation = { id: 77, node_id: "MDIz" };
   p.repository.name = REPO;

@@ -2,11 +2,30 @@ import { describe, expect, it } from "vitest";
 import type { FileReview } from "../../src/core/review.js";
 import type { Finding } from "../../src/core/types.js";
 import { fingerprint, readFingerprint } from "../../src/github/fingerprint.js";
-import { allAnnotations, checkSummary, checkTitle, commentBody, OUTPUT_LIMIT, replaceColumns, toAnnotation } from "../../src/github/render.js";
+import {
+  allAnnotations,
+  checkSummary,
+  checkTitle,
+  commentBody,
+  OUTPUT_LIMIT,
+  replaceColumns,
+  toAnnotation,
+} from "../../src/github/render.js";
 import { check, text, validHost } from "../helpers.js";
 
 function finding(over: Partial<Finding> = {}): Finding {
-  return { ruleId: "invalid-value", severity: "error", message: "m", pointer: "/x", target: "value", line: 3, column: 5, endLine: 3, endColumn: 9, ...over };
+  return {
+    ruleId: "invalid-value",
+    severity: "error",
+    message: "m",
+    pointer: "/x",
+    target: "value",
+    line: 3,
+    column: 5,
+    endLine: 3,
+    endColumn: 9,
+    ...over,
+  };
 }
 
 describe("render", () => {
@@ -38,11 +57,15 @@ describe("render", () => {
   });
 
   it("replaces columns by characters, not UTF-16 units", () => {
-    expect(replaceColumns('  "x": "😀é", "u": "Percnt"', 19, 27, '"Percent"')).toBe('  "x": "😀é", "u": "Percent"');
+    expect(replaceColumns('  "x": "😀é", "u": "Percnt"', 19, 27, '"Percent"')).toBe(
+      '  "x": "😀é", "u": "Percent"',
+    );
   });
 
   it("keeps the summary under 65,535 characters whatever the number of findings", () => {
-    const many: Finding[] = Array.from({ length: 5000 }, (_, i) => finding({ line: i + 1, message: "a long message ".repeat(20) }));
+    const many: Finding[] = Array.from({ length: 5000 }, (_, i) =>
+      finding({ line: i + 1, message: "a long message ".repeat(20) }),
+    );
     const reviews: FileReview[] = [{ path: "big/plugin.json", text: "", findings: many }];
     const s = checkSummary({ reviews, failed: true, failOn: "error", notes: [] });
     expect(s.length).toBeLessThanOrEqual(OUTPUT_LIMIT);
@@ -53,6 +76,8 @@ describe("render", () => {
 
   it("says when no descriptor changed", () => {
     expect(checkTitle([])).toBe("No descriptors changed");
-    expect(checkSummary({ reviews: [], failed: false, failOn: "error", notes: [] })).toMatch(/No descriptors changed/);
+    expect(checkSummary({ reviews: [], failed: false, failOn: "error", notes: [] })).toMatch(
+      /No descriptors changed/,
+    );
   });
 });
