@@ -158,3 +158,31 @@ results.push({ name: "large", ms: tReview, ratio: tReview / tAjv });
 console.log(
   `(benchmark ran in ${((performance.now() - t0) / 1000).toFixed(1)} s on node ${process.version})`,
 );
+
+// 3. GitHub API calls of a review, counted by the integration test run (fake GitHub over nock).
+{
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync, readFileSync: read, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "plugin-review-bench-"));
+  const out = join(dir, "api-calls.json");
+  try {
+    execFileSync("npx", ["vitest", "run", "test/github/api-calls.test.ts"], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      env: { ...process.env, PLUGIN_REVIEW_API_CALLS_OUT: out },
+      stdio: "ignore",
+    });
+    const figures = JSON.parse(read(out, "utf8"));
+    console.log("GitHub API calls per review (integration test run):");
+    for (const [name, f] of Object.entries(figures)) {
+      console.log(`  ${name}: ${f.calls} calls`);
+      for (const [route, n] of Object.entries(f.byRoute))
+        console.log(`      ${String(n).padStart(2)}  ${route}`);
+    }
+  } catch (e) {
+    console.log(`GitHub API calls: the counting test failed (${e.message.split("\n")[0]})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -15,9 +15,10 @@ const app: ApplicationFunction = (probot: Probot) => {
       "pull_request.ready_for_review",
     ],
     async (context) => {
-      const { pull_request: pr, repository } = context.payload;
+      const { pull_request: pr, repository, action } = context.payload;
       await reviewPullRequest(context.octokit, toPullTarget(pr, repoRef(repository)), {
         appId: appIdOf(context.payload),
+        opened: action === "opened",
         log: context.log,
       });
     },

@@ -11,6 +11,8 @@ export interface CheckRunRef {
   owner: string;
   repo: string;
   id: number;
+  /** False when this head commit had no plugin-review run before: nothing was analysed or posted for it yet. */
+  existed: boolean;
 }
 
 /** Starts (or restarts) the check run for a head commit. */
@@ -41,7 +43,7 @@ export async function startCheckRun(
       status: "in_progress",
       started_at: new Date().toISOString(),
     });
-    return { owner, repo, id: existing.id };
+    return { owner, repo, id: existing.id, existed: true };
   }
   const { data: run } = await octokit.rest.checks.create({
     owner,
@@ -51,7 +53,7 @@ export async function startCheckRun(
     status: "in_progress",
     started_at: new Date().toISOString(),
   });
-  return { owner, repo, id: run.id };
+  return { owner, repo, id: run.id, existed: false };
 }
 
 export interface CheckResult {

@@ -105,7 +105,7 @@ export async function publishReview(
   pr: PullTarget,
   reviews: readonly FileReview[],
   descriptors: readonly ChangedDescriptor[],
-  opts: { mode: ReviewMode; failed: boolean; log: Logger },
+  opts: { mode: ReviewMode; failed: boolean; log: Logger; firstLook?: boolean },
 ): Promise<PublishResult> {
   const none: PublishResult = {
     posted: false,
@@ -116,10 +116,14 @@ export async function publishReview(
   };
   if (opts.mode === "none") return { ...none, skipped: "review: none" };
   const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number };
-  const [comments, previous] = await Promise.all([
-    octokit.paginate(octokit.rest.pulls.listReviewComments, { ...where, per_page: 100 }),
-    octokit.paginate(octokit.rest.pulls.listReviews, { ...where, per_page: 100 }),
-  ]);
+  // A pull request seen for the first time (just opened, its head never analysed) has nothing of ours to
+  // find: two calls saved. Any later event lists what is there, so that nothing is posted twice.
+  const [comments, previous] = opts.firstLook
+    ? [[], []]
+    : await Promise.all([
+        octokit.paginate(octokit.rest.pulls.listReviewComments, { ...where, per_page: 100 }),
+        octokit.paginate(octokit.rest.pulls.listReviews, { ...where, per_page: 100 }),
+      ]);
   const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
   const mine = previous.filter((r) => ours(r.body));
   if (mine.some((r) => (r.body ?? "").includes(HEAD_MARKER(pr.headSha))))

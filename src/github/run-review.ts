@@ -78,10 +78,17 @@ function toInput(
   return input;
 }
 
+export interface ReviewOptions {
+  appId?: number;
+  log: Logger;
+  /** The event opened the pull request (so no earlier review of it can exist). */
+  opened?: boolean;
+}
+
 export async function reviewPullRequest(
   octokit: Octokit,
   pr: PullTarget,
-  opts: { appId?: number; log: Logger },
+  opts: ReviewOptions,
 ): Promise<ReviewOutcome> {
   const log = opts.log.child({ pr: `${pr.owner}/${pr.repo}#${pr.number}`, head: pr.headSha.slice(0, 12) });
   let run: CheckRunRef;
@@ -165,6 +172,7 @@ export async function reviewPullRequest(
           mode: config.review,
           failed,
           log,
+          firstLook: opts.opened === true && !run.existed,
         });
         log.info({ ...outcome.review }, "review published");
       } catch (e) {

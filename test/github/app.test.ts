@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost, validRemote } from "../helpers.js";
-import { APP_ID, FakeGitHub, REVIEW_ROUTES, type Route } from "./fake-github.js";
+import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
   BASE_SHA,
@@ -68,7 +68,7 @@ describe("GitHub App: pull request review", () => {
   });
 
   it("reports a change without a version bump whose version line is outside the diff", async () => {
-    const { gh, probot } = setup();
+    const { gh, probot } = setup(LATER_REVIEW_ROUTES);
     const before = text(validHost());
     const head = validHost();
     (head.ui as Record<string, unknown>).keymetrics = [];
@@ -321,7 +321,7 @@ describe("GitHub App: idempotency and later pushes", () => {
   }
 
   it("a redelivered webhook and a re-run neither add a check run nor repeat a comment", async () => {
-    const { gh, probot } = setup([...REVIEW_ROUTES, "getPull"]);
+    const { gh, probot } = setup([...LATER_REVIEW_ROUTES, "getPull"]);
     const { before, after, patch } = noBump();
     gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch }];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
@@ -354,7 +354,7 @@ describe("GitHub App: idempotency and later pushes", () => {
   });
 
   it("a later push that fixes a finding replies to its thread as fixed, and keeps open the ones still there", async () => {
-    const { gh, probot } = setup([...REVIEW_ROUTES, "reply"]);
+    const { gh, probot } = setup([...LATER_REVIEW_ROUTES, "reply"]);
     const { before, after, patch } = noBump();
     gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch }];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
@@ -549,7 +549,7 @@ describe("GitHub App: failures", () => {
 
 describe("GitHub App: check suites", () => {
   it("reviews the pull requests of a requested check suite, reusing the head commit's check run", async () => {
-    const { gh, probot } = setup([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "getPull"]);
+    const { gh, probot } = setup([...LATER_REVIEW_ROUTES.filter((r) => r !== "createReview"), "getPull"]);
     const plugin = text(validRemote());
     gh.prFiles = [{ filename: "r/plugin.json", status: "added", patch: addedPatch(plugin) }];
     gh.file(R, HEAD_SHA, "r/plugin.json", plugin);

@@ -63,6 +63,7 @@ export type Route =
   | "reply"
   | "getPull";
 
+/** The calls of a review of a pull request that was just opened (nothing of ours can exist on it yet). */
 export const REVIEW_ROUTES: readonly Route[] = [
   "token",
   "files",
@@ -70,10 +71,11 @@ export const REVIEW_ROUTES: readonly Route[] = [
   "listCheckRuns",
   "createCheckRun",
   "updateCheckRun",
-  "listComments",
-  "listReviews",
   "createReview",
 ];
+
+/** Any later event also lists the existing review comments and reviews, so as never to post twice. */
+export const LATER_REVIEW_ROUTES: readonly Route[] = [...REVIEW_ROUTES, "listComments", "listReviews"];
 const BOT = { login: "plugin-review[bot]", type: "Bot" };
 
 type Failure = { method: string; path: RegExp; status: number; times: number; body?: unknown };
