@@ -449,6 +449,55 @@ describe("GitHub App: configuration", () => {
     gh.assertClean();
   });
 
+  it("requests changes when configured and the check fails; posts no review with `review: none`", async () => {
+    const plugin = text({ ...validHost(), version: "1" });
+    const run = async (yml: string, routes: readonly Route[]) => {
+      const { gh, probot } = setup(routes);
+      gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+      gh.file(R, HEAD_SHA, "p/plugin.json", plugin).file(R, "HEAD", ".github/plugin-review.yml", yml);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      gh.assertClean();
+      cleanup();
+      disableNetwork();
+      return gh;
+    };
+    const changes = await run("review: request-changes\n", REVIEW_ROUTES);
+    expect(changes.reviews.map((r) => r.event)).toEqual(["REQUEST_CHANGES"]);
+    const none = await run(
+      "review: none\n",
+      REVIEW_ROUTES.filter((r) => r !== "createReview"),
+    );
+    expect(none.reviews).toEqual([]);
+    expect(none.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "failure" });
+  });
+
+  it("follows `_extends` to another repository's file, below the repository's own settings", async () => {
+    const { gh, probot } = setup();
+    const plugin = text({ ...validHost(), version: "1" });
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    gh.file(
+      R,
+      "HEAD",
+      ".github/plugin-review.yml",
+      "_extends: shared-config\nrules:\n  version-format: warning\n",
+    );
+    gh.file(
+      `${OWNER}/shared-config`,
+      "HEAD",
+      ".github/plugin-review.yml",
+      "fail_on: warning\nrules:\n  version-format: notice\n",
+    );
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    // version-format is a warning (the repository wins) and fails the check (fail_on from the extended file).
+    expect(run).toMatchObject({ conclusion: "failure" });
+    expect(run!.annotations).toEqual([
+      expect.objectContaining({ title: "version-format", annotation_level: "warning" }),
+    ]);
+    gh.assertClean();
+  });
+
   it("fails the check with an explanation when the configuration is invalid", async () => {
     const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun", "updateCheckRun"]);
     gh.file(R, "HEAD", ".github/plugin-review.yml", "rules:\n  unknown-membr: off\nfail_on: sometimes\n");
@@ -474,6 +523,29 @@ describe("GitHub App: failures", () => {
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(2);
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
+    gh.assertClean();
+  });
+
+  it("retries a secondary rate limit (with the production Octokit: throttling on)", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const { probot, logs } = makeProbot({ productionThrottling: true });
+    const plugin = text(validHost());
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    gh.fail(
+      "GET",
+      /\/pulls\/7\/files$/,
+      403,
+      1,
+      {
+        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+      },
+      { "retry-after": "1" },
+    );
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(2);
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
+    expect(logs.some((l) => /secondary rate limit .* retrying/.test(l.msg))).toBe(true);
     gh.assertClean();
   });
 

@@ -78,7 +78,14 @@ export const REVIEW_ROUTES: readonly Route[] = [
 export const LATER_REVIEW_ROUTES: readonly Route[] = [...REVIEW_ROUTES, "listComments", "listReviews"];
 const BOT = { login: "plugin-review[bot]", type: "Bot" };
 
-type Failure = { method: string; path: RegExp; status: number; times: number; body?: unknown };
+type Failure = {
+  method: string;
+  path: RegExp;
+  status: number;
+  times: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+};
 
 export class FakeGitHub {
   readonly mock: GithubMock;
@@ -119,8 +126,15 @@ export class FakeGitHub {
   }
 
   /** The next `times` requests matching method and path answer `status`. */
-  fail(method: string, path: RegExp, status: number, times = 1, body?: unknown): this {
-    this.failures.push({ method, path, status, times, body });
+  fail(
+    method: string,
+    path: RegExp,
+    status: number,
+    times = 1,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): this {
+    this.failures.push({ method, path, status, times, body, ...(headers ? { headers } : {}) });
     return this;
   }
 
@@ -154,7 +168,7 @@ export class FakeGitHub {
         .reply((uri: string, body: unknown) => {
           const pathOnly = uri.split("?")[0] as string;
           const f = this.failure(method.toUpperCase(), pathOnly);
-          if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }];
+          if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }, f.headers ?? {}];
           const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
           return handler(uri, parsed) as [number, string | Record<string, unknown>];
         })

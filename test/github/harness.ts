@@ -1,7 +1,8 @@
 /** Drives the real app through Probot with real webhook payloads from @octokit/webhooks-examples. */
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { pino } from "pino";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
+import { PluginReviewOctokit } from "../../src/github/octokit.js";
 import app from "../../src/app.js";
 import { APP_ID } from "./fake-github.js";
 
@@ -23,7 +24,10 @@ export interface LogLine {
 }
 
 /** A Probot instance with the app loaded; logs are captured (and checked for secrets by the tests). */
-export function makeProbot(): { probot: Probot; logs: LogLine[] } {
+export function makeProbot(opts: { productionThrottling?: boolean } = {}): {
+  probot: Probot;
+  logs: LogLine[];
+} {
   const logs: LogLine[] = [];
   const stream = { write: (s: string) => void logs.push(JSON.parse(s) as LogLine) };
   const probot = new Probot({
@@ -32,11 +36,13 @@ export function makeProbot(): { probot: Probot; logs: LogLine[] } {
     // Retries stay on (a 500 is retried) but without waiting; Probot's write throttling (1 s between writes)
     // is switched off here only to keep the tests fast. Probot sets its throttle options over any static
     // default, so the override is a function applied last.
-    Octokit: ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-      ...options,
-      retry: { ...(options.retry as object), retryAfterBaseValue: 1 },
-      throttle: { ...(options.throttle as object), enabled: false },
-    })),
+    Octokit: opts.productionThrottling
+      ? PluginReviewOctokit
+      : PluginReviewOctokit.defaults((options: Record<string, unknown>) => ({
+          ...options,
+          retry: { ...(options.retry as object), retryAfterBaseValue: 1 },
+          throttle: { ...(options.throttle as object), enabled: false },
+        })),
     log: pino({ level: "debug" }, stream),
   } as ConstructorParameters<typeof Probot>[0]);
   void probot.load(app);
