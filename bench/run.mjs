@@ -186,3 +186,45 @@ console.log(
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// 4. Lambda bundles: zip sizes from `serverless package` (osls, offline) and cold-start import time of
+// each bundle beside a bare `node -e 0`, median of several runs. Targets: receiver zip < 500 KB and
+// import < 100 ms over bare Node; worker import < 250 ms over bare Node.
+{
+  const { execFileSync, spawnSync } = await import("node:child_process");
+  const { mkdtempSync, rmSync, statSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const out = mkdtempSync(join(tmpdir(), "plugin-review-sls-"));
+  try {
+    execFileSync(process.execPath, ["scripts/bundle.mjs"], { cwd: root, stdio: "ignore" });
+    execFileSync("npx", ["osls", "package", "--stage", "prod", "--region", "us-east-1", "--package", out], {
+      cwd: root,
+      stdio: "ignore",
+    });
+    const wall = (args) => {
+      const xs = [];
+      for (let i = 0; i < 9; i++) {
+        const t = performance.now();
+        spawnSync(process.execPath, args, { stdio: "ignore" });
+        xs.push(performance.now() - t);
+      }
+      return median(xs);
+    };
+    const bare = wall(["-e", "0"]);
+    console.log(`Lambda bundles (bare \`node -e 0\`: ${ms(bare)}, median of 9):`);
+    for (const fn of ["receiver", "worker"]) {
+      const zip = statSync(join(out, `${fn}.zip`)).size;
+      const url = new URL(`../dist-lambda/${fn}/index.mjs`, import.meta.url).href;
+      const t = wall(["--input-type=module", "--no-warnings", "-e", `await import(${JSON.stringify(url)})`]);
+      console.log(
+        `  ${fn}: zip ${(zip / 1024).toFixed(0)} KB, import ${ms(t)} = ${ms(t - bare)} over bare Node`,
+      );
+    }
+  } catch (e) {
+    console.log(`Lambda bundles: packaging failed (${e.message.split("\n")[0]})`);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}

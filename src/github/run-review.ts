@@ -202,6 +202,22 @@ export async function reviewPullRequest(
     } catch (e2) {
       log.error(`${describeRequestError(e2, "completing the check run")}; it may stay in progress`);
     }
+    if (isTransient(e instanceof StepError ? e.original : e)) {
+      // GitHub failing or throttling: raise, so that the delivery is retried (the queue's redrive in
+      // Lambda; Probot's server answers 500 and the delivery can be redelivered). The check run says why meanwhile.
+      throw new TransientReviewError(reason);
+    }
     return { conclusion: "failure", reviews: [], error: reason };
   }
+}
+
+/** A review that failed for a reason that may pass (GitHub 5xx, rate limits, network): worth retrying. */
+export class TransientReviewError extends Error {}
+
+export function isTransient(e: unknown): boolean {
+  const status = (e as { status?: number }).status;
+  const message = (e as { message?: string }).message ?? "";
+  if (status === undefined) return true; // network failure, timeout
+  if (status >= 500 || status === 429) return true;
+  return status === 403 && /rate limit/i.test(message);
 }

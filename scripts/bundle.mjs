@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Bundles each Lambda function with esbuild (tree-shaken, minified, with source maps) into
+// dist-lambda/<fn>/index.mjs. Everything is bundled, the AWS SDK clients too: one minified file loads
+// faster than the runtime's SDK spread over hundreds of files (measured: receiver import 90 ms instead
+// of 120 ms over bare Node), and the SDK version is the one tested.
+import { build } from "esbuild";
+import { rmSync } from "node:fs";
+
+const banner = [
+  // Bundled CommonJS dependencies call require(); give them one in the ES module output.
+  'import { createRequire as __createRequire } from "node:module";',
+  "const require = __createRequire(import.meta.url);",
+].join("\n");
+
+rmSync("dist-lambda", { recursive: true, force: true });
+for (const fn of ["receiver", "worker"]) {
+  const result = await build({
+    entryPoints: [`src/lambda/${fn}.ts`],
+    outfile: `dist-lambda/${fn}/index.mjs`,
+    bundle: true,
+    platform: "node",
+    target: "node22",
+    format: "esm",
+    minify: true,
+    treeShaking: true,
+    sourcemap: true,
+    sourcesContent: false,
+    banner: { js: banner },
+    legalComments: "none",
+    metafile: true,
+    logLevel: "warning",
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+  console.log(`dist-lambda/${fn}/index.mjs: ${(bytes / 1024).toFixed(0)} KB with its source map`);
+}

@@ -1,0 +1,220 @@
+/**
+ * The bundled Lambda handlers (dist-lambda/*, as deployed), invoked in-process with real-shaped API
+ * Gateway v2 and SQS events. AWS is mocked with aws-sdk-client-mock on the clients inside the bundles;
+ * GitHub is the stateful fake on nock, every request validated against GitHub's OpenAPI description.
+ */
+import { mockClient, type AwsStub } from "aws-sdk-client-mock";
+import { generateKeyPairSync } from "node:crypto";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ensureBundled } from "./bundle.js";
+import { ROOT, text, validHost } from "../helpers.js";
+import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "../github/fake-github.js";
+import { cleanup, disableNetwork } from "../github/github-mock.js";
+import { example, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
+import { signedHttpEvent, sqsEvent, WEBHOOK_SECRET } from "./events.js";
+
+type Bundle = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let receiver: Bundle;
+let worker: Bundle;
+const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ type: "pkcs1", format: "pem" })
+  .toString();
+
+beforeAll(async () => {
+  ensureBundled();
+  process.env.QUEUE_URL =
+    "https://sqs.us-east-1.amazonaws.com/123456789012/plugin-review-prod-deliveries.fifo";
+  process.env.WEBHOOK_SECRET_PARAMETER = "/plugin-review/prod/webhook-secret";
+  process.env.APP_ID_PARAMETER = "/plugin-review/prod/app-id";
+  process.env.PRIVATE_KEY_PARAMETER = "/plugin-review/prod/private-key";
+  process.env.AWS_REGION = "us-east-1";
+  process.env.LOG_LEVEL = "silent";
+  receiver = (await import(pathToFileURL(join(ROOT, "dist-lambda/receiver/index.mjs")).href)) as Bundle;
+  worker = (await import(pathToFileURL(join(ROOT, "dist-lambda/worker/index.mjs")).href)) as Bundle;
+}, 60_000);
+
+/**
+ * The bundles carry their own (minified) copy of the SDK, so commands are told apart by the member that
+ * identifies them rather than by class (aws-sdk-client-mock's `.on(Command)` compares classes).
+ */
+const COMMAND_KEY: Record<string, string> = {
+  SendMessageCommand: "MessageBody",
+  ChangeMessageVisibilityCommand: "VisibilityTimeout",
+  GetParametersCommand: "Names",
+};
+/* eslint-disable @typescript-eslint/no-explicit-any -- SDK command inputs differ per command */
+type Stub = AwsStub<any, any, any>;
+function commandCalls(stub: Stub, name: string): { input: Record<string, any> }[] {
+  /* eslint-enable @typescript-eslint/no-explicit-any */
+  return stub
+    .calls()
+    .map((c) => c.args[0] as { input: Record<string, unknown> })
+    .filter((cmd) => COMMAND_KEY[name]! in cmd.input)
+    .map((cmd) => ({ input: cmd.input }));
+}
+
+function awsMocks() {
+  const sqsR = mockClient(receiver.sqs);
+  const ssmR = mockClient(receiver.ssm);
+  const sqsW = mockClient(worker.sqs);
+  const ssmW = mockClient(worker.ssm);
+  const parameters = [
+    { Name: "/plugin-review/prod/webhook-secret", Value: WEBHOOK_SECRET },
+    { Name: "/plugin-review/prod/app-id", Value: String(APP_ID) },
+    { Name: "/plugin-review/prod/private-key", Value: privateKey },
+  ];
+  for (const ssm of [ssmR, ssmW]) {
+    ssm
+      .onAnyCommand()
+      .callsFake((input: { Names: string[] }) => ({
+        Parameters: parameters.filter((p) => input.Names.includes(p.Name)),
+      }));
+  }
+  sqsR.onAnyCommand().resolves({ MessageId: "m-1" } as object);
+  sqsW.onAnyCommand().resolves({});
+  return { sqsR, ssmR, sqsW, ssmW };
+}
+
+let mocks: ReturnType<typeof awsMocks>;
+beforeEach(() => {
+  disableNetwork();
+  receiver.clearSecretsCache();
+  mocks = awsMocks();
+});
+afterEach(() => {
+  cleanup();
+  for (const m of Object.values(mocks)) m.restore();
+});
+
+describe("receiver (bundled)", () => {
+  it("enqueues a good delivery once, deduplicated by its delivery id, and answers 202", async () => {
+    const event = signedHttpEvent("pull_request", pullRequestPayload("opened"), { delivery: "d-1" });
+    const res = await receiver.handler(event);
+    expect(res.statusCode).toBe(202);
+    const sent = commandCalls(mocks.sqsR, "SendMessageCommand");
+    expect(sent).toHaveLength(1);
+    const input = sent[0]!.input;
+    expect(input).toMatchObject({
+      MessageDeduplicationId: "d-1",
+      MessageGroupId: "acme/plugins#7",
+      QueueUrl: process.env.QUEUE_URL,
+    });
+    const message = JSON.parse(input.MessageBody as string) as {
+      id: string;
+      name: string;
+      payload: Record<string, unknown>;
+    };
+    expect(message).toMatchObject({
+      id: "d-1",
+      name: "pull_request",
+      payload: { action: "opened", installation: { id: 77 } },
+    });
+    // The slim message stays far below SQS's 256 KB whatever the payload.
+    expect((input.MessageBody as string).length).toBeLessThan(4096);
+    // The secret was read from SSM once, with decryption.
+    expect(commandCalls(mocks.ssmR, "GetParametersCommand")[0]!.input).toMatchObject({
+      WithDecryption: true,
+    });
+  });
+
+  it("rejects a bad signature with 401 and queues nothing", async () => {
+    const bad = await receiver.handler(
+      signedHttpEvent("pull_request", pullRequestPayload("opened"), { secret: "wrong" }),
+    );
+    expect(bad.statusCode).toBe(401);
+    const missing = await receiver.handler(
+      signedHttpEvent("pull_request", pullRequestPayload("opened"), { signature: null }),
+    );
+    expect(missing.statusCode).toBe(401);
+    const noEvent = signedHttpEvent("pull_request", pullRequestPayload("opened"));
+    delete (noEvent.headers as Record<string, string>)["x-github-event"];
+    expect((await receiver.handler(noEvent)).statusCode).toBe(400);
+    expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
+  });
+
+  it("checks the signature on the decoded raw body when API Gateway sends it base64-encoded", async () => {
+    const res = await receiver.handler(
+      signedHttpEvent("pull_request", pullRequestPayload("synchronize"), { base64: true }),
+    );
+    expect(res.statusCode).toBe(202);
+    expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(1);
+  });
+
+  it("drops events the app does not handle, and answers ping", async () => {
+    const closed = pullRequestPayload("closed");
+    expect((await receiver.handler(signedHttpEvent("pull_request", closed))).statusCode).toBe(200);
+    const issue = example("issues", "opened");
+    expect((await receiver.handler(signedHttpEvent("issues", issue))).statusCode).toBe(200);
+    const ping = await receiver.handler(
+      signedHttpEvent("ping", { zen: "Keep it logically awesome.", hook_id: 1 }),
+    );
+    expect(JSON.parse(ping.body)).toEqual({ message: "pong" });
+    expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
+  });
+});
+
+describe("worker (bundled)", () => {
+  async function queued(payload: Record<string, unknown>, delivery = "d-w"): Promise<string> {
+    await receiver.handler(signedHttpEvent("pull_request", payload, { delivery }));
+    const calls = commandCalls(mocks.sqsR, "SendMessageCommand");
+    return calls[calls.length - 1]!.input.MessageBody as string;
+  }
+
+  it("runs the app on a queued delivery; the same delivery twice gives one check run and one review", async () => {
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES]);
+    const plugin = text({ ...validHost(), version: "1" });
+    gh.prFiles = [
+      {
+        filename: "p/plugin.json",
+        status: "added",
+        patch: `@@ -0,0 +1,3 @@\n+{\n+  "name": "custom.python.demo_plugin",\n+  "version": "1",`,
+      },
+    ];
+    gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", plugin);
+    const body = await queued(pullRequestPayload("opened"));
+    const first = await worker.handler(sqsEvent([body]));
+    const again = await worker.handler(sqsEvent([body], 2));
+    expect(first).toEqual({ batchItemFailures: [] });
+    expect(again).toEqual({ batchItemFailures: [] });
+    expect(gh.checkRuns).toHaveLength(1);
+    expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.comments).toHaveLength(1);
+    gh.assertClean();
+  }, 30_000);
+
+  it("reports a failing delivery for retry with backoff, and completes its check run instead of leaving it in progress", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    // GitHub keeps refusing with a secondary rate limit: retried, then given up as a passing failure.
+    gh.fail(
+      "GET",
+      /\/pulls\/7\/files$/,
+      403,
+      10,
+      { message: "You have exceeded a secondary rate limit." },
+      { "retry-after": "1" },
+    );
+    const payload = pullRequestPayload("opened");
+    payload.installation.id = 78; // another installation: the worker's token cache from the test above does not apply
+    const body = await queued(payload);
+    const event = sqsEvent([body], 3);
+    const res = await worker.handler(event);
+    expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }] });
+    expect(gh.checkRuns[0]).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "plugin-review could not complete" },
+    });
+    const delay = commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand")[0]!.input;
+    expect(delay).toMatchObject({ ReceiptHandle: "rh-0", VisibilityTimeout: 120 });
+    expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(4);
+    gh.assertClean();
+  }, 30_000);
+
+  it("drops a message that is not a delivery instead of retrying it forever", async () => {
+    expect(await worker.handler(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
+  });
+});
