@@ -67,11 +67,9 @@ function awsMocks() {
     { Name: "/plugin-review/prod/private-key", Value: privateKey },
   ];
   for (const ssm of [ssmR, ssmW]) {
-    ssm
-      .onAnyCommand()
-      .callsFake((input: { Names: string[] }) => ({
-        Parameters: parameters.filter((p) => input.Names.includes(p.Name)),
-      }));
+    ssm.onAnyCommand().callsFake((input: { Names: string[] }) => ({
+      Parameters: parameters.filter((p) => input.Names.includes(p.Name)),
+    }));
   }
   sqsR.onAnyCommand().resolves({ MessageId: "m-1" } as object);
   sqsW.onAnyCommand().resolves({});
