@@ -2,10 +2,13 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { FORMATS, runCheck, type Format } from "./check.js";
+import { runPr } from "./pr.js";
 
 const USAGE = `Usage: plugin-review check [options] <file|dir|glob>...
+       plugin-review pr <owner>/<repo>#<number> [--api-url <url>] [--format text|json]
 
-Reviews monitoring-plugin descriptors (plugin.json).
+Reviews monitoring-plugin descriptors (plugin.json). \`pr\` runs the GitHub App's review of a pull
+request (token from GITHUB_TOKEN) and prints what it would post, without writing anything.
 
 Options:
   --base <file>          compare one head file with this base file (change rules apply)
@@ -50,6 +53,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     stdout(version() + "\n");
     return 0;
   }
+  if (command === "pr") return pr(rest, stdout, stderr);
   if (command !== "check") {
     stderr(`plugin-review: unknown command '${command}'\n\n${USAGE}`);
     return 2;
@@ -92,5 +96,45 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       ...(v.config !== undefined ? { config: v.config } : {}),
     },
     { cwd: io.cwd ?? process.cwd(), stdout, stderr, colour, version: version() },
+  );
+}
+
+async function pr(args: string[], stdout: (s: string) => void, stderr: (s: string) => void): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        "api-url": { type: "string" },
+        format: { type: "string", default: "text" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    stderr(`plugin-review: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    stdout(USAGE);
+    return 0;
+  }
+  const format = parsed.values.format;
+  if (format !== "text" && format !== "json") {
+    stderr(`plugin-review: pr --format must be text or json, not '${format}'\n`);
+    return 2;
+  }
+  if (parsed.positionals.length !== 1) {
+    stderr(`plugin-review: pr takes one <owner>/<repo>#<number>\n\n${USAGE}`);
+    return 2;
+  }
+  return runPr(
+    {
+      target: parsed.positionals[0] as string,
+      format,
+      ...(parsed.values["api-url"] ? { apiUrl: parsed.values["api-url"] } : {}),
+    },
+    { stdout, stderr, env: process.env },
   );
 }

@@ -6,6 +6,19 @@ import { ruleDocsUrl } from "./links.js";
 
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 
+/**
+ * A displayed path as a SARIF `artifactLocation.uri`, which must be a URI reference (RFC 3986): each
+ * segment is percent-encoded, so spaces, non-ASCII letters, `%`, `#`, `?` and brackets in file names
+ * stay part of the path; a Windows drive path becomes a `file:` URI rather than a "C:" scheme.
+ */
+export function artifactUri(path: string): string {
+  const slashed = path.replace(/\\/g, "/").replace(/^\.\//, "");
+  const drive = /^[A-Za-z]:\//.exec(slashed)?.[0];
+  const rest = drive ? slashed.slice(drive.length) : slashed;
+  const encoded = rest.split("/").map(encodeURIComponent).join("/");
+  return drive ? `file:///${drive}${encoded}` : encoded;
+}
+
 export function toSarif(
   reviews: readonly FileReview[],
   display: (path: string) => string,
@@ -36,13 +49,13 @@ export function toSarif(
         results: reviews.flatMap((r) =>
           r.findings.map((f) => ({
             ruleId: f.ruleId,
-            ruleIndex: index.get(f.ruleId) ?? 0,
+            ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId) } : {}),
             level: LEVEL[f.severity],
             message: { text: f.message },
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: display(r.path).replace(/\\/g, "/").replace(/^\.\//, "") },
+                  artifactLocation: { uri: artifactUri(display(r.path)) },
                   region: {
                     startLine: f.line,
                     startColumn: f.column,

@@ -99,11 +99,14 @@ export class FakeGitHub {
   private readonly failures: Failure[] = [];
   private nextId = 1000;
   private readonly enabled: Set<Route>;
+  /** The API's path on GitHub Enterprise Server (`/api/v3`); empty on github.com. */
+  private readonly prefix: string;
 
   /** Only the given routes are intercepted, so that `assertDone` proves each was used (no mock left pending). */
-  constructor(routes: readonly Route[] = REVIEW_ROUTES) {
+  constructor(routes: readonly Route[] = REVIEW_ROUTES, baseUrl?: string) {
     this.enabled = new Set(routes);
-    this.mock = githubMock();
+    this.prefix = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
+    this.mock = githubMock(baseUrl);
     this.routes();
   }
 
@@ -163,9 +166,13 @@ export class FakeGitHub {
       handler: (uri: string, body: unknown) => [number, unknown, Record<string, string>?],
     ) => {
       if (!this.enabled.has(name)) return;
-      scope[method](path)
+      const full = this.prefix
+        ? new RegExp("^" + this.prefix.replace(/[/.]/g, "\\$&") + path.source.slice(1))
+        : path;
+      scope[method](full)
         .query(true)
-        .reply((uri: string, body: unknown) => {
+        .reply((fullUri: string, body: unknown) => {
+          const uri = fullUri.slice(this.prefix.length);
           const pathOnly = uri.split("?")[0] as string;
           const f = this.failure(method.toUpperCase(), pathOnly);
           if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }, f.headers ?? {}];

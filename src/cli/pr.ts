@@ -1,0 +1,175 @@
+/**
+ * `plugin-review pr <owner>/<repo>#<number>`: runs exactly the App's review of a pull request with a token
+ * from GITHUB_TOKEN, and prints what the App would post (check run, annotations, review) without writing:
+ * every request that would change something is recorded and answered locally instead of being sent.
+ */
+import { Octokit as RestOctokit } from "@octokit/rest";
+import { pino } from "pino";
+import { repoRef, toPullTarget } from "../github/pull-target.js";
+import { reviewPullRequest } from "../github/run-review.js";
+import type { Octokit } from "../github/types.js";
+import { describeRequestError } from "../github/types.js";
+
+export interface PrOptions {
+  target: string;
+  apiUrl?: string;
+  format: "text" | "json";
+}
+
+export interface PrIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+interface Write {
+  method: string;
+  url: string;
+  body: Record<string, unknown>;
+}
+
+export interface DryRun {
+  pullRequest: string;
+  headSha: string;
+  checkRun: { conclusion?: string; title?: string; summary?: string; annotations: Record<string, unknown>[] };
+  review?: { event?: string; body?: string; comments: Record<string, unknown>[] };
+  replies: { comment_id: string; body: string }[];
+}
+
+export function parseTarget(s: string): { owner: string; repo: string; number: number } | undefined {
+  const m = /^([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)#(\d+)$/.exec(s.trim());
+  return m ? { owner: m[1] as string, repo: m[2] as string, number: Number(m[3]) } : undefined;
+}
+
+/** An Octokit that reads for real and records (without sending) anything that would write. */
+function dryOctokit(token: string, baseUrl: string, writes: Write[]): Octokit {
+  const octokit = new RestOctokit({
+    auth: token,
+    baseUrl,
+    userAgent: "plugin-review-dry-run",
+    log: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  let nextId = 1;
+  octokit.hook.wrap("request", async (request, options) => {
+    const method = String(options.method).toUpperCase();
+    const isQuery =
+      options.url === "/graphql" && !/^\s*mutation/.test(String((options as { query?: string }).query ?? ""));
+    if (method === "GET" || method === "HEAD" || isQuery) return request(options);
+    const endpoint = octokit.request.endpoint(options);
+    const path = endpoint.url.replace(baseUrl, "");
+    const body = (
+      typeof endpoint.body === "string" ? JSON.parse(endpoint.body) : (endpoint.body ?? {})
+    ) as Record<string, unknown>;
+    writes.push({ method, url: path, body });
+    const id = nextId++;
+    return {
+      status: method === "POST" ? 201 : 200,
+      url: path,
+      headers: {},
+      data: { id, ...body },
+    } as Awaited<ReturnType<typeof request>>;
+  });
+  return octokit as unknown as Octokit;
+}
+
+function collect(pr: string, headSha: string, writes: Write[]): DryRun {
+  const run: DryRun = { pullRequest: pr, headSha, checkRun: { annotations: [] }, replies: [] };
+  for (const w of writes) {
+    if (/\/check-runs(\/\d+)?$/.test(w.url)) {
+      const output = w.body.output as
+        { title?: string; summary?: string; annotations?: Record<string, unknown>[] } | undefined;
+      if (w.body.conclusion) run.checkRun.conclusion = String(w.body.conclusion);
+      if (output?.title) run.checkRun.title = output.title;
+      if (output?.summary) run.checkRun.summary = output.summary;
+      run.checkRun.annotations.push(...(output?.annotations ?? []));
+    } else if (/\/pulls\/\d+\/reviews$/.test(w.url)) {
+      run.review = {
+        event: String(w.body.event),
+        body: String(w.body.body ?? ""),
+        comments: (w.body.comments as Record<string, unknown>[]) ?? [],
+      };
+    } else if (/\/replies$/.test(w.url)) {
+      run.replies.push({ comment_id: w.url.split("/").slice(-2)[0] as string, body: String(w.body.body) });
+    }
+  }
+  return run;
+}
+
+function render(r: DryRun): string {
+  const out: string[] = [];
+  out.push(
+    `plugin-review dry run of ${r.pullRequest} at ${r.headSha.slice(0, 7)} — nothing was written to GitHub.`,
+    "",
+  );
+  out.push(
+    `Check run "plugin-review": ${r.checkRun.conclusion ?? "(not completed)"} — ${r.checkRun.title ?? ""}`,
+    "",
+  );
+  if (r.checkRun.summary) out.push(r.checkRun.summary, "");
+  out.push(`Annotations (${r.checkRun.annotations.length}):`);
+  for (const a of r.checkRun.annotations)
+    out.push(
+      `  ${String(a.path)}:${String(a.start_line)}  ${String(a.annotation_level)}  ${String(a.title)}  ${String(a.message)}`,
+    );
+  out.push("");
+  if (r.review) {
+    out.push(`Review (${r.review.event}):`, r.review.body ?? "", "");
+    out.push(`Line comments (${r.review.comments.length}):`);
+    for (const c of r.review.comments)
+      out.push(
+        `  ${String(c.path)}:${String(c.line)}`,
+        ...String(c.body)
+          .split("\n")
+          .map((l) => `    ${l}`),
+      );
+  } else {
+    out.push("Review: none (nothing new to say, or `review: none`).");
+  }
+  for (const rep of r.replies) out.push("", `Reply to comment ${rep.comment_id}: ${rep.body}`);
+  return out.join("\n") + "\n";
+}
+
+export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
+  const target = parseTarget(opts.target);
+  if (!target) {
+    io.stderr(`plugin-review: expected <owner>/<repo>#<number>, not '${opts.target}'\n`);
+    return 2;
+  }
+  const token = io.env.GITHUB_TOKEN;
+  if (!token) {
+    io.stderr(
+      "plugin-review: set GITHUB_TOKEN to a token that can read the repository (and its organisation's .github repository)\n",
+    );
+    return 2;
+  }
+  const baseUrl = (opts.apiUrl ?? io.env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
+  const writes: Write[] = [];
+  const octokit = dryOctokit(token, baseUrl, writes);
+  const log = pino({ level: io.env.LOG_LEVEL ?? "warn" }, { write: (s: string) => io.stderr(s) });
+  let pr;
+  try {
+    ({ data: pr } = await octokit.rest.pulls.get({
+      owner: target.owner,
+      repo: target.repo,
+      pull_number: target.number,
+    }));
+  } catch (e) {
+    io.stderr(`plugin-review: ${describeRequestError(e, `reading ${opts.target}`)}\n`);
+    return 2;
+  }
+  const t = toPullTarget(
+    pr,
+    repoRef(pr.base.repo as { name: string; owner: { login: string; type?: string } }),
+  );
+  let outcome;
+  try {
+    outcome = await reviewPullRequest(octokit, t, { log });
+  } catch (e) {
+    io.stderr(`plugin-review: the review failed: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const result = collect(opts.target, t.headSha, writes);
+  io.stdout(opts.format === "json" ? JSON.stringify(result, null, 2) + "\n" : render(result));
+  if (outcome.error && !outcome.reviews.length) io.stderr(`plugin-review: ${outcome.error}\n`);
+  return result.checkRun.conclusion === "failure" ? 1 : 0;
+}

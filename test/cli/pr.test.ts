@@ -1,0 +1,101 @@
+/** `plugin-review pr`: the App's review of a real-shaped pull request, printed, with nothing written. */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { text, validHost } from "../helpers.js";
+import { FakeGitHub, type Route } from "../github/fake-github.js";
+import { cleanup, disableNetwork } from "../github/github-mock.js";
+import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
+
+const READS: Route[] = ["getPull", "files", "contents", "listCheckRuns", "listComments", "listReviews"];
+
+beforeEach(() => disableNetwork());
+afterEach(() => {
+  cleanup();
+  delete process.env.GITHUB_TOKEN;
+});
+
+async function run(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const status = await main(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { status, stdout, stderr };
+}
+
+function setup(baseUrl?: string) {
+  const gh = new FakeGitHub(READS, baseUrl);
+  const before = text(validHost());
+  const after = text({ ...validHost(), requiredAgentVersion: "1.102.0" });
+  gh.prFiles = [
+    {
+      filename: "p/plugin.json",
+      status: "modified",
+      patch:
+        '@@ -1,7 +1,7 @@\n {\n   "name": "custom.python.demo_plugin",\n   "version": "1.2.0",\n   "type": "python",\n-  "requiredAgentVersion": "1.101.0",\n+  "requiredAgentVersion": "1.102.0",\n   "entity": "PROCESS_GROUP_INSTANCE",',
+    },
+  ];
+  gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", after).file(
+    "acme/plugins",
+    BASE_SHA,
+    "p/plugin.json",
+    before,
+  );
+  // The REST API's pull request has the same shape as the webhook's.
+  gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+  process.env.GITHUB_TOKEN = "ghp_dry_run_token_not_real";
+  return gh;
+}
+
+describe("plugin-review pr", () => {
+  it("prints the check run, annotations and review the App would post, and writes nothing", async () => {
+    const gh = setup();
+    const r = await run(["pr", "acme/plugins#7"]);
+    expect(r.stdout).toMatch(/nothing was written to GitHub/);
+    expect(r.stdout).toMatch(
+      /Check run "plugin-review": failure — 1 error, 0 warnings, 0 notices in 1 descriptor/,
+    );
+    expect(r.stdout).toMatch(/p\/plugin\.json:3 {2}failure {2}version-not-bumped/);
+    expect(r.stdout).toMatch(/Line comments \(1\):\n {2}p\/plugin\.json:3/);
+    expect(r.stdout).toContain('"version": "1.2.1"');
+    expect(r.status).toBe(1);
+    expect(gh.requests.every((q) => q.method === "GET")).toBe(true);
+    expect(gh.requests[0]!.headers.authorization).toBe("token ghp_dry_run_token_not_real");
+    gh.assertClean();
+  });
+
+  it("prints JSON with --format json and honours --api-url (GitHub Enterprise Server)", async () => {
+    const gh = setup("https://ghe.example.com/api/v3");
+    const r = await run([
+      "pr",
+      "acme/plugins#7",
+      "--format",
+      "json",
+      "--api-url",
+      "https://ghe.example.com/api/v3",
+    ]);
+    const out = JSON.parse(r.stdout) as {
+      checkRun: { conclusion: string; annotations: { title: string }[] };
+      review: { event: string; comments: unknown[] };
+    };
+    expect(out.checkRun.conclusion).toBe("failure");
+    expect(out.checkRun.annotations.map((a) => a.title)).toEqual(["version-not-bumped"]);
+    expect(out.review.event).toBe("COMMENT");
+    expect(out.review.comments).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("explains usage errors and a missing token, exit 2", async () => {
+    expect((await run(["pr", "acme/plugins"])).stderr).toMatch(/expected <owner>\/<repo>#<number>/);
+    const noToken = await run(["pr", "acme/plugins#7"]);
+    expect(noToken.status).toBe(2);
+    expect(noToken.stderr).toMatch(/set GITHUB_TOKEN/);
+  });
+
+  it("explains an unreadable pull request", async () => {
+    const gh = new FakeGitHub(["getPull"]);
+    process.env.GITHUB_TOKEN = "t";
+    const r = await run(["pr", "acme/plugins#99"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/reading acme\/plugins#99: GitHub answered 404/);
+    gh.assertClean();
+  });
+});
