@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+/**
+ * Entry of the plugin-review GitHub Action (action.yml). Plain ESM on Node's built-ins, no build step of its
+ * own: it runs the built CLI (bin/plugin-review.js, which needs dist/) as a child process, exactly as a user
+ * would, and turns its results into annotations, a step summary, step outputs and an exit status.
+ *
+ * Environment: INPUT_PATHS, INPUT_CONFIG, INPUT_BASE_REF, INPUT_SARIF, INPUT_FAIL_ON_FINDINGS (action.yml
+ * passes them: composite actions do not set INPUT_* themselves) and GitHub's GITHUB_WORKSPACE,
+ * GITHUB_EVENT_NAME, GITHUB_BASE_REF, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT.
+ *
+ * Exit status: the CLI's. 0 passed; 1 findings at the failing level (0 when fail-on-findings is false);
+ * 2 the review could not run (bad input, configuration, unknown base), whatever fail-on-findings says.
+ */
+import { spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BIN = fileURLToPath(new URL("../bin/plugin-review.js", import.meta.url));
+const SARIF_FILE = "plugin-review.sarif"; // relative to the workspace, where upload-sarif looks
+const env = process.env;
+const cwd = env.GITHUB_WORKSPACE || process.cwd(); // the checked-out repository
+
+// Workflow commands escape %, CR and LF in their message (as @actions/core does).
+const escapeData = (s) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+
+/**
+ * Stops with exit 2: an `::error` annotation (visible on the run's page, not only in the log) and a summary.
+ * It throws rather than calling process.exit(), which could cut short output still being written to a pipe.
+ */
+const STOP = Symbol("stop");
+function fail(message) {
+  process.stdout.write(`::error title=plugin-review::${escapeData(message)}\n`);
+  summary(`### plugin-review\n\n:x: The review could not run: ${message}\n`);
+  process.exitCode = 2;
+  throw STOP;
+}
+
+/** Appends to a file GitHub gave us, when it did (a local run has none). */
+function append(variable, text) {
+  if (env[variable]) appendFileSync(env[variable], text);
+}
+const summary = (markdown) => append("GITHUB_STEP_SUMMARY", markdown);
+
+/** An input by its action.yml name: INPUT_BASE_REF, or INPUT_BASE-REF as JavaScript actions get it. Empty = default. */
+function input(name, fallback = "") {
+  const upper = name.toUpperCase();
+  const value = env[`INPUT_${upper.replace(/-/g, "_")}`] ?? env[`INPUT_${upper}`] ?? "";
+  return value.trim() || fallback;
+}
+
+/** A boolean input: true/false in any case (YAML's spellings); anything else is a mistake, not "false". */
+function bool(name, fallback) {
+  const value = input(name, String(fallback));
+  if (/^true$/i.test(value)) return true;
+  if (/^false$/i.test(value)) return false;
+  return fail(`input '${name}' must be true or false, not '${value}'`);
+}
+
+const git = (args) => spawnSync("git", args, { cwd, encoding: "utf8" });
+const isCommit = (ref) => git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).status === 0;
+
+/**
+ * The ref to compare with, or undefined for a review of every descriptor without change rules.
+ * The `base-ref` input wins; otherwise a pull request's base branch; otherwise (push, schedule, …) none.
+ */
+function resolveBase() {
+  const explicit = input("base-ref");
+  // pull_request_target has a base too (it checks out the base, so usually nothing has changed).
+  const pr = /^pull_request(_target)?$/.test(env.GITHUB_EVENT_NAME ?? "") ? (env.GITHUB_BASE_REF ?? "") : "";
+  if (!explicit && !pr) return undefined;
+  if (git(["rev-parse", "--is-inside-work-tree"]).status !== 0) {
+    fail(`comparing with a base needs the repository checked out (actions/checkout) in ${cwd}`);
+  }
+  // Lookup order: origin/<base> (what a checkout with fetch-depth: 0 has, and always the remote's latest),
+  // then a local branch <base> (a local clone, a test, a workflow that created it). An explicit input as given.
+  const candidates = explicit ? [explicit] : [`origin/${pr}`, pr];
+  for (const ref of candidates) if (isCommit(ref)) return ref;
+
+  // Not there: actions/checkout fetches only the commit under test by default. One commit of the base is
+  // enough: the CLI diffs the work tree against that commit's tree and needs no history between them.
+  const branch = pr || (explicit.startsWith("origin/") ? explicit.slice("origin/".length) : "");
+  const [what, fetchArgs] = branch
+    ? [`origin/${branch}`, [`+refs/heads/${branch}:refs/remotes/origin/${branch}`]]
+    : [explicit, [explicit]]; // a tag, a commit SHA or another ref: it lands in FETCH_HEAD
+  console.log(`plugin-review: '${candidates.join("' and '")}' not found locally; fetching it from origin`);
+  const fetched = git(["fetch", "--no-tags", "--depth=1", "origin", ...fetchArgs]);
+  if (fetched.status === 0) {
+    if (isCommit(what)) return what;
+    const head = git(["rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}"]);
+    if (head.status === 0) return head.stdout.trim();
+  }
+  const why = (fetched.stderr || fetched.error?.message || "").trim().split("\n").pop();
+  return fail(
+    `cannot find the base '${candidates.join("' or '")}' to compare with, and fetching it from origin failed` +
+      (why ? ` (${why})` : "") +
+      ". Check out with actions/checkout and `fetch-depth: 0` (every branch and its history), keep its" +
+      " credentials (persist-credentials, the default) so that the base can be fetched, or set the" +
+      " `base-ref` input to a ref that exists.",
+  );
+}
+
+/** One CLI run; stdout and stderr are captured so that each run's output can be used as needed. */
+function run(format, base, paths, config) {
+  const args = [BIN, "check", "--format", format];
+  if (base) args.push("--base-ref", base);
+  if (config) args.push("--config", config);
+  args.push("--", ...paths); // `--`: a path that starts with `-` stays a path
+  const r = spawnSync(process.execPath, args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 512 * 1024 * 1024,
+    env: { ...env, NO_COLOR: "1" },
+  });
+  if (r.error) fail(`cannot run ${BIN}: ${r.error.message}`);
+  return r;
+}
+
+function main() {
+  if (!existsSync(fileURLToPath(new URL("../dist/src/cli/main.js", import.meta.url)))) {
+    fail("the CLI is not built (dist/ is missing): action.yml installs and builds it before this step");
+  }
+  const raw = input("paths", ".");
+  // One path or glob per line (so that a path may contain spaces), or several on one line separated by spaces.
+  const paths = (raw.includes("\n") ? raw.split("\n") : raw.split(/\s+/))
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const config = input("config"); // empty: the CLI reads .github/plugin-review.yml when present
+  const sarif = bool("sarif", false);
+  const failOnFindings = bool("fail-on-findings", true);
+  // A SARIF file left by an earlier run in the same job must never be uploaded as this run's result.
+  rmSync(join(cwd, SARIF_FILE), { force: true });
+  const base = resolveBase();
+
+  // 1. Annotations: the CLI's `github` format prints workflow commands, which the runner reads on stdout.
+  const annotated = run("github", base, paths, config);
+  process.stdout.write(annotated.stdout);
+  process.stderr.write(annotated.stderr);
+  if (annotated.status !== 0 && annotated.status !== 1) {
+    // Usage, configuration or I/O error: the CLI said why on stderr.
+    const message = annotated.stderr.replace(/^plugin-review: /gm, "").trim();
+    fail(message || `plugin-review exited with status ${annotated.status ?? annotated.signal}`);
+  }
+
+  // 2. Counts for the summary and the outputs, from the machine-readable format (not from parsing messages).
+  const json = run("json", base, paths, config);
+  let findings;
+  try {
+    findings = JSON.parse(json.stdout);
+  } catch {
+    fail(
+      `unexpected output from plugin-review --format json: ${json.stderr.trim() || json.stdout.slice(0, 200)}`,
+    );
+  }
+  const count = (severity) => findings.filter((f) => f.severity === severity).length;
+  const [errors, warnings, notices] = [count("error"), count("warning"), count("notice")];
+
+  // 3. SARIF for code scanning, only when asked (uploading needs `security-events: write`).
+  if (sarif) {
+    const s = run("sarif", base, paths, config);
+    if (s.status !== 0 && s.status !== 1) fail(`plugin-review --format sarif failed: ${s.stderr.trim()}`);
+    writeFileSync(join(cwd, SARIF_FILE), s.stdout);
+    console.log(`plugin-review: wrote ${SARIF_FILE}`);
+    append("GITHUB_OUTPUT", `sarif-file=${SARIF_FILE}\n`);
+  }
+
+  append("GITHUB_OUTPUT", `findings=${findings.length}\nerrors=${errors}\n`);
+
+  // The `github` format ends with "plugin-review: N descriptor(s) checked, …"; the CLI's notes are on stderr.
+  const checked = /^plugin-review: (\d+) descriptor\(s\) checked/m.exec(annotated.stdout)?.[1];
+  const notes = [...annotated.stderr.matchAll(/^plugin-review: (.+)$/gm)].map((m) => `- ${m[1]}`);
+  const failed = annotated.status === 1;
+  summary(
+    [
+      "### plugin-review",
+      "",
+      base
+        ? `Compared with \`${base}\`: the descriptors changed since then, with the change rules.`
+        : "No base to compare with: every descriptor, without the change rules.",
+      "",
+      "| Severity | Findings |",
+      "| --- | ---: |",
+      `| Errors | ${errors} |`,
+      `| Warnings | ${warnings} |`,
+      `| Notices | ${notices} |`,
+      `| **Total** | **${findings.length}** |`,
+      "",
+      `${checked ?? "?"} descriptor(s) checked. ` +
+        (failed
+          ? failOnFindings
+            ? ":x: Findings reach the failing level (`fail_on`)."
+            : ":warning: Findings reach the failing level (`fail_on`); not failing the job (`fail-on-findings: false`)."
+          : ":white_check_mark: Passed."),
+      ...(notes.length ? ["", ...notes] : []),
+      "",
+    ].join("\n"),
+  );
+
+  process.exitCode = failed && failOnFindings ? 1 : 0;
+}
+
+try {
+  main();
+} catch (e) {
+  if (e !== STOP) throw e;
+}
