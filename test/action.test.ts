@@ -178,9 +178,9 @@ describe("action/run.mjs", () => {
       `file://${origin}`,
       shallow,
     ]);
-    expect(spawnSync("git", ["rev-parse", "--verify", "--quiet", "origin/main"], { cwd: shallow }).status).toBe(
-      1,
-    );
+    expect(
+      spawnSync("git", ["rev-parse", "--verify", "--quiet", "origin/main"], { cwd: shallow }).status,
+    ).toBe(1);
     const r = action(PR, shallow);
     expect(r.stdout).toMatch(/not found locally; fetching it from origin/);
     expect(r.stdout).toMatch(/^::error file=a\/plugin\.json,.*title=version-not-bumped::/m);
@@ -191,14 +191,18 @@ describe("action/run.mjs", () => {
   it("exits 2, whatever fail-on-findings says, when the review cannot run", () => {
     const noBase = action({ ...PR, GITHUB_BASE_REF: "no-such-branch", INPUT_FAIL_ON_FINDINGS: "false" });
     expect(noBase.status).toBe(2);
-    expect(noBase.stdout).toMatch(/^::error title=plugin-review::cannot find the base 'origin\/no-such-branch'/m);
+    expect(noBase.stdout).toMatch(
+      /^::error title=plugin-review::cannot find the base 'origin\/no-such-branch'/m,
+    );
     expect(noBase.stdout).toMatch(/fetch-depth: 0/);
     expect(noBase.summary).toMatch(/could not run/);
     expect(noBase.outputs).toEqual({});
 
     const badConfig = action({ ...PR, INPUT_CONFIG: "missing.yml", INPUT_FAIL_ON_FINDINGS: "false" });
     expect(badConfig.status).toBe(2);
-    expect(badConfig.stdout).toMatch(/^::error title=plugin-review::cannot read configuration 'missing.yml'/m);
+    expect(badConfig.stdout).toMatch(
+      /^::error title=plugin-review::cannot read configuration 'missing.yml'/m,
+    );
 
     const badInput = action({ ...PR, INPUT_SARIF: "yes" });
     expect(badInput.status).toBe(2);

@@ -105,3 +105,34 @@ export function ruleTable(ruleId: string, table: { valid: ValidCase[]; invalid: 
     });
   });
 }
+
+type Obj = Record<string, unknown>;
+
+/** The object or array at `path` in a fixture; throws on a wrong path, so that no case passes vacuously. */
+export function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
+  let cur: unknown = doc;
+  for (const k of path) {
+    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+    cur = (cur as Record<string | number, unknown>)[k];
+  }
+  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
+  return cur as T;
+}
+
+/** A fixture changed by `change`, serialised. */
+export function make(doc: Obj, change: (d: Obj) => void): string {
+  change(doc);
+  return text(doc);
+}
+
+/** A fixture with one member (at `path`) set to `value`, serialised. */
+export function set(doc: Obj, path: (string | number)[], member: string, value: unknown): string {
+  at<Obj>(doc, ...path)[member] = value;
+  return text(doc);
+}
+
+/** `source` with the first `from` replaced; throws when the fixture lacks it, so that no case passes vacuously. */
+export function edit(source: string, from: string, to: string): string {
+  if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
+  return source.replace(from, to);
+}

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-/** `source` with the first `from` replaced; throws when the fixture lacks it, so that no case passes vacuously. */
-function edit(source: string, from: string, to: string): string {
-  if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
-  return source.replace(from, to);
-}
+import { check, ruleTable, validHost, validRemote, text, lineOf, edit } from "../../helpers.js";
 
 const host = text(validHost());
 const remote = text(validRemote());

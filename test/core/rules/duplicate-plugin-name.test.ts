@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/core/config.js";
 import { reviewDescriptors } from "../../../src/core/review.js";
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-/** `source` with the first `from` replaced; throws when the fixture lacks it, so that no case passes vacuously. */
-function edit(source: string, from: string, to: string): string {
-  if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
-  return source.replace(from, to);
-}
+import { ruleTable, validHost, validRemote, text, lineOf, edit } from "../../helpers.js";
 
 const ID = "duplicate-plugin-name";
 const host = text(validHost());

@@ -1,10 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-/** `source` with the first `from` replaced; throws when the fixture lacks it, so that no case passes vacuously. */
-function edit(source: string, from: string, to: string): string {
-  if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
-  return source.replace(from, to);
-}
+import { ruleTable, validHost, validRemote, text, lineOf, edit } from "../../helpers.js";
 
 const hostEntity = text({ ...validHost(), entity: "HOST" });
 const jmxHostEntity = text({ ...validHost(), type: "JMX", name: "custom.jmx.demo", entity: "HOST" });

@@ -1,17 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-type J = Record<string, unknown>;
-/** The object at a path of member names / indexes inside a fixture. */
-function at(doc: J, ...path: (string | number)[]): J {
-  let cur: unknown = doc;
-  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
-  return cur as J;
-}
-/** A fixture with one member replaced, serialised. */
-function set(base: J, path: (string | number)[], member: string, value: unknown): string {
-  at(base, ...path)[member] = value;
-  return text(base);
-}
+import { ruleTable, validHost, validRemote, lineOf, set } from "../../helpers.js";
 
 const metricKey = set(validHost(), ["metrics", 1, "timeseries"], "key", "latency ms");
 const stateKey = set(validRemote(), ["metrics", 1, "statetimeseries"], "key", "status.code");

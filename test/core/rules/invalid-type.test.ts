@@ -1,23 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-/** `source` with the first `from` replaced; throws when the fixture lacks it, so that no case passes vacuously. */
-function edit(source: string, from: string, to: string): string {
-  if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
-  return source.replace(from, to);
-}
-
-type J = Record<string, unknown>;
-/** The object at a path of member names / indexes inside a fixture. */
-function at(doc: J, ...path: (string | number)[]): J {
-  let cur: unknown = doc;
-  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
-  return cur as J;
-}
-/** A host fixture with one member replaced. */
-function set(base: J, path: (string | number)[], member: string, value: unknown): string {
-  at(base, ...path)[member] = value;
-  return text(base);
-}
+import { ruleTable, validHost, validRemote, text, lineOf, set, edit } from "../../helpers.js";
 
 const dropdownNumbers = set(validRemote(), ["properties", 1], "dropdownValues", ["fast", 2]);
 const unitNumber = set(validHost(), ["metrics", 0, "timeseries"], "unit", 5);

@@ -1,18 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-type J = Record<string, unknown>;
-/** The object at a path of member names / indexes inside a fixture. */
-function at(doc: J, ...path: (string | number)[]): J {
-  let cur: unknown = doc;
-  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
-  return cur as J;
-}
-/** A fixture with one member replaced, serialised. */
-function set(base: J, path: (string | number)[], member: string, value: unknown): string {
-  at(base, ...path)[member] = value;
-  return text(base);
-}
+import { check, ruleTable, validHost, validRemote, lineOf, set } from "../../helpers.js";
 
 const unitLower = set(validHost(), ["metrics", 0, "timeseries"], "unit", "percent");
 const unitUnknown = set(validRemote(), ["metrics", 0, "timeseries"], "unit", "Percentage");

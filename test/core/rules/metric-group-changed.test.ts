@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+import { check, ruleTable, validHost, validRemote, lineOf, make } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
-
-function make(doc: Obj, edit: (d: Obj) => void): string {
-  edit(doc);
-  return text(doc);
-}
 
 const withoutGroup = (doc: Obj): Obj => {
   delete doc.metricGroup;

@@ -1,22 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-type Obj = Record<string, unknown>;
-
-/** The object or array at `path` in a fixture; throws on a wrong path so that no case is vacuous. */
-function at<T = Obj>(doc: unknown, ...path: (string | number)[]): T {
-  let cur: unknown = doc;
-  for (const k of path) {
-    if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
-    cur = (cur as Record<string | number, unknown>)[k];
-  }
-  if (typeof cur !== "object" || cur === null) throw new Error(`fixture has no ${path.join("/")}`);
-  return cur as T;
-}
-
-function make(doc: Obj, edit: (d: Obj) => void): string {
-  edit(doc);
-  return text(doc);
-}
+import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
 
 const oneGone = make(validHost(), (d) => {
   at<unknown[]>(d, "properties").splice(1, 1);

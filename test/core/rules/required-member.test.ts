@@ -1,12 +1,6 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, at } from "../../helpers.js";
 
 type J = Record<string, unknown>;
-/** The object at a path of member names / indexes inside a fixture. */
-function at(doc: J, ...path: (string | number)[]): J {
-  let cur: unknown = doc;
-  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
-  return cur as J;
-}
 /** Line of the `{` that opens the innermost object holding `needle` (array elements have no key of their own). */
 function openingLine(source: string, needle: string, occurrence = 1): number {
   let idx = -1;

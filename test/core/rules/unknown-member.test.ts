@@ -1,17 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
-
-type J = Record<string, unknown>;
-/** The object at a path of member names / indexes inside a fixture. */
-function at(doc: J, ...path: (string | number)[]): J {
-  let cur: unknown = doc;
-  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
-  return cur as J;
-}
-/** A fixture with one member added or replaced, serialised. */
-function set(base: J, path: (string | number)[], member: string, value: unknown): string {
-  at(base, ...path)[member] = value;
-  return text(base);
-}
+import { ruleTable, validHost, validRemote, text, lineOf, at, set } from "../../helpers.js";
 
 const typo = set(validHost(), ["metrics", 1, "timeseries"], "aggeragation", "avg");
 const colour = set(validRemote(), ["ui", "keycharts", 0, "series", 0], "colour", "#fff");

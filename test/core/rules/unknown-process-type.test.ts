@@ -1,11 +1,6 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, make } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
-
-function make(doc: Obj, edit: (d: Obj) => void): string {
-  edit(doc);
-  return text(doc);
-}
 
 const names = (doc: Obj, list: unknown[]): string =>
   make(doc, (d) => {
