@@ -1,11 +1,12 @@
 /**
  * `--format sarif` against the SARIF 2.1.0 JSON schema, run through the built CLI as a user does.
  *
- * The schema is the one `@microsoft/jest-sarif` ships (`lib/schemas/sarif-2.1.0-rtm.5.json`, the SARIF
- * 2.1.0 schema of the SARIF SDK, with the standard's `suppression.status`). It declares draft-04: its
- * root `id` is renamed `$id` for Ajv's draft-07 class, which is exact because every keyword it uses means
- * the same in draft-04 and draft-07 (checked below). Formats (`uri`, `uri-reference`, `date-time`) are
- * checked with ajv-formats.
+ * The schema is `lib/schemas/sarif-2.1.0-rtm.5.json` of `@microsoft/jest-sarif` (Microsoft's SARIF JS
+ * SDK): the 2.1.0 schema as published on schemastore.org, with the standard's `suppression.status`. No
+ * npm package usable as a dev dependency ships OASIS's `sarif-schema-2.1.0.json` file itself. It declares
+ * draft-04: its root `id` is renamed `$id` for Ajv's draft-07 class, which is exact because every keyword
+ * it uses means the same in draft-04 and draft-07 (checked below). Formats (`uri`, `uri-reference`,
+ * `date-time`) are checked with ajv-formats.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -235,7 +236,9 @@ describe("--format sarif", () => {
     it("are percent-encoded into valid URI references that decode to the path", () => {
       const { status, log } = sarifOf([`${awkward}/plugin.json`], dir);
       expect(status).toBe(1);
-      const uris = new Set(log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri));
+      const uris = new Set(
+        log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri),
+      );
       expect([...uris]).toEqual(["dir%20with%20space%20%5B1%5D%20%C3%A9%25%23%3F/plugin.json"]);
       expect(decodeURIComponent([...uris][0]!)).toBe(`${awkward}/plugin.json`);
       expectRuleMetadata(log);

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { describe, expect, it } from "vitest";
-import { check, ROOT, validHost, validRemote } from "../helpers.js";
+import { at, check, ROOT, validHost, validRemote } from "../helpers.js";
 
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -148,7 +148,10 @@ describe("hover texts", () => {
       const props = SCHEMAS[file]!.properties as Record<string, Schema>;
       expect(props.$schema, file).toMatchObject({ type: "string" });
     }
-    const hinted = (doc: Json) => ({ $schema: "./node_modules/plugin-review/schemas/plugin.schema.json", ...doc });
+    const hinted = (doc: Json) => ({
+      $schema: "./node_modules/plugin-review/schemas/plugin.schema.json",
+      ...doc,
+    });
     expect(check(hinted(validHost()))).toEqual([]);
     expect(check(hinted(validRemote()))).toEqual([]);
     const wrongType = check({ ...validHost(), $schema: 7 });
@@ -167,25 +170,20 @@ function editorValidator() {
 
 /** Where an editor underlines an error: the member for a missing or unknown one, else the value. */
 function pointerOf(e: ErrorObject): string {
-  if (e.keyword === "required") return `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`;
+  if (e.keyword === "required")
+    return `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`;
   if (e.keyword === "additionalProperties") {
     return `${e.instancePath}/${(e.params as { additionalProperty: string }).additionalProperty}`;
   }
   return e.instancePath;
 }
 
-/** The object at a path of member names / indexes inside a fixture. */
-function at(doc: Json, ...path: (string | number)[]): Json {
-  let cur: unknown = doc;
-  for (const k of path) cur = (cur as Record<string | number, unknown>)[k];
-  return cur as Json;
-}
-/** A fixture with one member set (or removed, for `undefined`). */
-function edit(base: Json, path: (string | number)[], member: string, value: unknown): Json {
-  const obj = at(base, ...path);
+/** A fixture with one member (at `path`) set, or removed for `undefined`. */
+function change(doc: Json, path: (string | number)[], member: string, value: unknown): Json {
+  const obj = at<Json>(doc, ...path);
   if (value === undefined) delete obj[member];
   else obj[member] = value;
-  return base;
+  return doc;
 }
 
 interface Case {
@@ -201,133 +199,133 @@ const CASES: Case[] = [
   {
     rule: "required-member",
     name: "host without `version`",
-    doc: edit(validHost(), [], "version", undefined),
+    doc: change(validHost(), [], "version", undefined),
     pointer: "/version",
     keyword: "required",
   },
   {
     rule: "required-member",
     name: "remote alert setting without `threshold`",
-    doc: edit(validRemote(), ["metrics", 0, "alert_settings", 0], "threshold", undefined),
+    doc: change(validRemote(), ["metrics", 0, "alert_settings", 0], "threshold", undefined),
     pointer: "/metrics/0/alert_settings/0/threshold",
     keyword: "required",
   },
   {
     rule: "invalid-type",
     name: "a threshold written as a string",
-    doc: edit(validHost(), ["metrics", 0, "alert_settings", 0], "threshold", "100"),
+    doc: change(validHost(), ["metrics", 0, "alert_settings", 0], "threshold", "100"),
     pointer: "/metrics/0/alert_settings/0/threshold",
     keyword: "type",
   },
   {
     rule: "invalid-type",
     name: "`metrics` as an object (remote)",
-    doc: edit(validRemote(), [], "metrics", {}),
+    doc: change(validRemote(), [], "metrics", {}),
     pointer: "/metrics",
     keyword: "type",
   },
   {
     rule: "invalid-value",
     name: "unit in the wrong case",
-    doc: edit(validHost(), ["metrics", 0, "timeseries"], "unit", "percent"),
+    doc: change(validHost(), ["metrics", 0, "timeseries"], "unit", "percent"),
     pointer: "/metrics/0/timeseries/unit",
     keyword: "enum",
   },
   {
     rule: "invalid-value",
     name: "unknown event type (remote)",
-    doc: edit(validRemote(), ["metrics", 0, "alert_settings", 0], "event_type", "PERFORMANCE"),
+    doc: change(validRemote(), ["metrics", 0, "alert_settings", 0], "event_type", "PERFORMANCE"),
     pointer: "/metrics/0/alert_settings/0/event_type",
     keyword: "enum",
   },
   {
     rule: "invalid-value",
     name: "host type that is no type",
-    doc: edit(validHost(), [], "type", "java"),
+    doc: change(validHost(), [], "type", "java"),
     pointer: "/type",
     keyword: "enum",
   },
   {
     rule: "invalid-format",
     name: "metric key with a space",
-    doc: edit(validHost(), ["metrics", 0, "timeseries"], "key", "requests total"),
+    doc: change(validHost(), ["metrics", 0, "timeseries"], "key", "requests total"),
     pointer: "/metrics/0/timeseries/key",
     keyword: "pattern",
   },
   {
     rule: "invalid-format",
     name: "chart color that is no HTML color (remote)",
-    doc: edit(validRemote(), ["ui", "keycharts", 0, "series", 0], "color", "blue-ish"),
+    doc: change(validRemote(), ["ui", "keycharts", 0, "series", 0], "color", "blue-ish"),
     pointer: "/ui/keycharts/0/series/0/color",
     keyword: "pattern",
   },
   {
     rule: "unknown-member",
     name: "`aggeragation` typo",
-    doc: edit(validHost(), ["metrics", 1, "timeseries"], "aggeragation", "avg"),
+    doc: change(validHost(), ["metrics", 1, "timeseries"], "aggeragation", "avg"),
     pointer: "/metrics/1/timeseries/aggeragation",
     keyword: "additionalProperties",
   },
   {
     rule: "unknown-member",
     name: "`className` at the top level (remote)",
-    doc: edit(validRemote(), [], "className", "DemoDevicePlugin"),
+    doc: change(validRemote(), [], "className", "DemoDevicePlugin"),
     pointer: "/className",
     keyword: "additionalProperties",
   },
   {
     rule: "name-format",
     name: "host name with an unknown kind",
-    doc: edit(validHost(), [], "name", "custom.java.demo"),
+    doc: change(validHost(), [], "name", "custom.java.demo"),
     pointer: "/name",
     keyword: "pattern",
   },
   {
     rule: "name-format",
     name: "remote name with an empty segment",
-    doc: edit(validRemote(), [], "name", "custom.remote..demo"),
+    doc: change(validRemote(), [], "name", "custom.remote..demo"),
     pointer: "/name",
     keyword: "pattern",
   },
   {
     rule: "version-format",
     name: "one-segment version",
-    doc: edit(validHost(), [], "version", "1"),
+    doc: change(validHost(), [], "version", "1"),
     pointer: "/version",
     keyword: "pattern",
   },
   {
     rule: "version-format",
     name: "version with a `v` (remote)",
-    doc: edit(validRemote(), [], "version", "v2.0.3"),
+    doc: change(validRemote(), [], "version", "v2.0.3"),
     pointer: "/version",
     keyword: "pattern",
   },
   {
     rule: "metric-group-format",
     name: "metricGroup with an empty segment",
-    doc: edit(validHost(), [], "metricGroup", "tech..demo"),
+    doc: change(validHost(), [], "metricGroup", "tech..demo"),
     pointer: "/metricGroup",
     keyword: "pattern",
   },
   {
     rule: "metric-group-format",
     name: "metricGroup with a space (remote)",
-    doc: edit(validRemote(), [], "metricGroup", "tech.demo device"),
+    doc: change(validRemote(), [], "metricGroup", "tech.demo device"),
     pointer: "/metricGroup",
     keyword: "pattern",
   },
   {
     rule: "variant-mismatch",
     name: "remote `type` JMX",
-    doc: edit(validRemote(), [], "type", "JMX"),
+    doc: change(validRemote(), [], "type", "JMX"),
     pointer: "/type",
     keyword: "enum",
   },
   {
     rule: "variant-mismatch",
     name: "remote `entity` PROCESS_GROUP_INSTANCE",
-    doc: edit(validRemote(), [], "entity", "PROCESS_GROUP_INSTANCE"),
+    doc: change(validRemote(), [], "entity", "PROCESS_GROUP_INSTANCE"),
     pointer: "/entity",
     keyword: "enum",
   },
@@ -369,7 +367,7 @@ describe("an editor with only the schema sees every structural mistake", () => {
   });
 
   it("cannot flag a wrong value of a case-insensitive enum (x-enumIgnoreCase), which plugin-review does", () => {
-    const doc = edit(validHost(), ["metrics", 0, "timeseries"], "aggregation", "average");
+    const doc = change(validHost(), ["metrics", 0, "timeseries"], "aggregation", "average");
     expect(validate(doc)).toBe(true);
     expect(check(doc).map((f) => `${f.ruleId} ${f.pointer}`)).toEqual([
       "invalid-value /metrics/0/timeseries/aggregation",
