@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "dist-lambda/", "node_modules/", "coverage/", ".serverless/"] },
+  { ignores: ["dist/", "dist-cli/", "dist-lambda/", "node_modules/", "coverage/", ".serverless/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

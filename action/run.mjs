@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Entry of the plugin-review GitHub Action (action.yml). Plain ESM on Node's built-ins, no build step of its
- * own: it runs the built CLI (bin/plugin-review.js, which needs dist/) as a child process, exactly as a user
+ * own: it runs the CLI (bin/plugin-review.js, the committed bundle in dist-cli/) as a child process, exactly as a user
  * would, and turns its results into annotations, a step summary, step outputs and an exit status.
  *
  * Environment: INPUT_PATHS, INPUT_CONFIG, INPUT_BASE_REF, INPUT_SARIF, INPUT_FAIL_ON_FINDINGS (action.yml
@@ -117,8 +117,8 @@ function run(format, base, paths, config) {
 }
 
 function main() {
-  if (!existsSync(fileURLToPath(new URL("../dist/src/cli/main.js", import.meta.url)))) {
-    fail("the CLI is not built (dist/ is missing): action.yml installs and builds it before this step");
+  if (!existsSync(fileURLToPath(new URL("../dist-cli/plugin-review.mjs", import.meta.url)))) {
+    fail("the CLI bundle dist-cli/plugin-review.mjs is missing from the action's checkout");
   }
   const raw = input("paths", ".");
   // One path or glob per line (so that a path may contain spaces), or several on one line separated by spaces.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/src/cli/main.js";
+// The committed, self-contained bundle of src/cli (scripts/bundle.mjs): no build needed to run it.
+import { main } from "../dist-cli/plugin-review.mjs";
 
 process.exitCode = await main(process.argv.slice(2));

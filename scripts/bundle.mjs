@@ -12,6 +12,29 @@ const banner = [
   "const require = __createRequire(import.meta.url);",
 ].join("\n");
 
+// The CLI, as one self-contained file that is committed (dist-cli/): `npm install` from git, the GitHub
+// Action and pre-commit run it without installing dev dependencies or building. CI rebuilds it and fails
+// when the committed file differs from what the sources produce.
+{
+  const result = await build({
+    entryPoints: ["src/cli/main.ts"],
+    outfile: "dist-cli/plugin-review.mjs",
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    minify: true,
+    treeShaking: true,
+    sourcemap: false,
+    banner: { js: banner },
+    legalComments: "none",
+    metafile: true,
+    logLevel: "warning",
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+  console.log(`dist-cli/plugin-review.mjs: ${(bytes / 1024).toFixed(0)} KB`);
+}
+
 rmSync("dist-lambda", { recursive: true, force: true });
 for (const fn of ["receiver", "worker"]) {
   const result = await build({

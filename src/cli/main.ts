@@ -24,14 +24,19 @@ failing level (fail_on, default error); 1 such findings; 2 usage or I/O error.
 `;
 
 function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
-      version: string;
-    };
-    return pkg.version;
-  } catch {
-    return "0.0.0";
+  // From dist/src/cli/ (compiled) or dist-cli/ (bundled): the package's own package.json.
+  for (const rel of ["../../../package.json", "../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as {
+        name?: string;
+        version: string;
+      };
+      if (pkg.name === "plugin-review") return pkg.version;
+    } catch {
+      // try the next location
+    }
   }
+  return "0.0.0";
 }
 
 export interface MainIo {

@@ -39,7 +39,9 @@ describe("plugin-review check", () => {
     expect(r.stdout).toMatch(
       /^examples\/mistakes\/host-mistakes\/plugin\.json:19:17 +error +invalid-value .*Did you mean `Percent`\?/m,
     );
-    expect(r.stdout).toMatch(/✖ \d+ findings \(\d+ errors, \d+ warnings, \d+ notices\) in \d+ of \d+ descriptors/);
+    expect(r.stdout).toMatch(
+      /✖ \d+ findings \(\d+ errors, \d+ warnings, \d+ notices\) in \d+ of \d+ descriptors/,
+    );
     expect(r.stdout).not.toContain("\u001b["); // no colour when not a terminal
   });
 

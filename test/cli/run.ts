@@ -6,10 +6,13 @@ import { ROOT } from "../helpers.js";
 
 export const BIN = join(ROOT, "bin", "plugin-review.js");
 
-/** `npm test` builds first (pretest); a bare `vitest` run builds here if needed. */
+/**
+ * The CLI runs from the committed bundle dist-cli/plugin-review.mjs; `npm test` rebuilds it from the
+ * sources first (pretest), and a bare `vitest` run rebuilds it here when it is missing.
+ */
 export function ensureBuilt(): void {
-  if (!existsSync(join(ROOT, "dist", "src", "cli", "main.js"))) {
-    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+  if (!existsSync(join(ROOT, "dist-cli", "plugin-review.mjs"))) {
+    execFileSync(process.execPath, ["scripts/bundle.mjs"], { cwd: ROOT, stdio: "ignore" });
   }
 }
 
