@@ -1,5 +1,5 @@
 import type { FileReview } from "../core/review.js";
-import type { Severity } from "../core/types.js";
+import type { Finding, Severity } from "../core/types.js";
 
 export interface Counts {
   error: number;
@@ -7,10 +7,14 @@ export interface Counts {
   notice: number;
 }
 
-export function countBySeverity(reviews: readonly FileReview[]): Counts {
+export function countFindings(findings: readonly Finding[]): Counts {
   const c: Counts = { error: 0, warning: 0, notice: 0 };
-  for (const r of reviews) for (const f of r.findings) c[f.severity]++;
+  for (const f of findings) c[f.severity]++;
   return c;
+}
+
+export function countBySeverity(reviews: readonly FileReview[]): Counts {
+  return countFindings(reviews.flatMap((r) => r.findings));
 }
 
 export function plural(n: number, word: string): string {

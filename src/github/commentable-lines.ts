@@ -28,20 +28,3 @@ export function commentableLines(patch: string | undefined): Set<number> {
   }
   return lines;
 }
-
-/** Lines the patch adds (a subset of the commentable ones): where a suggestion can replace text. */
-export function addedLines(patch: string | undefined): Set<number> {
-  const lines = new Set<number>();
-  if (!patch) return lines;
-  let right = 0;
-  let inHunk = false;
-  for (const line of patch.split("\n")) {
-    const header = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-    if (header) {
-      right = Number(header[1]);
-      inHunk = true;
-    } else if (inHunk && line[0] === "+") lines.add(right++);
-    else if (inHunk && line[0] === " ") right++;
-  }
-  return lines;
-}

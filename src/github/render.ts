@@ -5,6 +5,7 @@
 import type { FileReview } from "../core/review.js";
 import type { Finding, Severity } from "../core/types.js";
 import { ruleDocsUrl } from "../format/links.js";
+import { countFindings as counts, plural } from "../format/summary.js";
 import { fingerprint, fingerprintMarker } from "./fingerprint.js";
 
 /** GitHub rejects a check run output text longer than this (summary and text alike). */
@@ -61,16 +62,6 @@ export interface SummaryInput {
   failOn: string;
   /** Lines to show before the table: skipped files, configuration notes, the 3,000-file cap. */
   notes: string[];
-}
-
-function counts(findings: readonly Finding[]): Record<Severity, number> {
-  const c = { error: 0, warning: 0, notice: 0 };
-  for (const f of findings) c[f.severity]++;
-  return c;
-}
-
-function plural(n: number, w: string): string {
-  return `${n} ${w}${n === 1 ? "" : "s"}`;
 }
 
 export function checkTitle(reviews: readonly FileReview[]): string {

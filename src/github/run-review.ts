@@ -57,6 +57,23 @@ function explain(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** Descriptors read at once: enough to overlap round trips, few enough to stay clear of abuse limits. */
+const FETCH_CONCURRENCY = 4;
+
+/** `fn` over `items` with at most `limit` calls in flight; results in the items' order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 function toInput(
   d: ChangedDescriptor,
   head: FileContent,
@@ -119,8 +136,10 @@ export async function reviewPullRequest(
     const changed = await step("files", () => listChangedDescriptors(octokit, pr, config.paths));
     const inputs: DescriptorInput[] = [];
     const notes = [...config.notes];
-    for (const d of changed.descriptors) {
-      const [head, base] = await step("content", () =>
+    // Head and base of every descriptor, a few files at a time (reads are not throttled, but a pull
+    // request may change hundreds of descriptors), in the order of the file list.
+    const read = (d: ChangedDescriptor) =>
+      step("content", () =>
         Promise.all([
           fetchFile(
             octokit,
@@ -136,10 +155,13 @@ export async function reviewPullRequest(
               ),
         ]),
       );
+    const contents = await mapLimit(changed.descriptors, FETCH_CONCURRENCY, read);
+    changed.descriptors.forEach((d, i) => {
+      const [head, base] = contents[i] as [FileContent, FileContent | undefined];
       const input = toInput(d, head, base);
       if (input) inputs.push(input);
       else notes.push(`\`${d.path}\` could not be read at the head commit and was not reviewed.`);
-    }
+    });
     if (changed.capped)
       notes.push(
         `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request; files beyond that were not seen.`,

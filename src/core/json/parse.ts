@@ -408,23 +408,27 @@ class Parser {
         obj[key] = value;
       }
       members.push({ key, keyStart, keyEnd, value: node });
-      this.skipWs();
-      const c = t.charCodeAt(this.pos);
-      if (c === C_COMMA) {
-        this.lastComma = this.pos;
-        this.pos++;
-        this.skipWs();
-        continue;
-      }
-      if (c === C_RBRACE) {
-        this.pos++;
-        return { value: obj, node: { kind: "object", start, end: this.pos, members } };
-      }
-      throw this.unexpected("expected `,` or `}` after a member");
+      if (this.separator(C_RBRACE, "expected `,` or `}` after a member")) continue;
+      return { value: obj, node: { kind: "object", start, end: this.pos, members } };
     }
   }
 
   private lastComma = 0;
+
+  /** After a member or an element: `,` goes on (true), the closing bracket ends the container (false). */
+  private separator(close: number, context: string): boolean {
+    this.skipWs();
+    const c = this.text.charCodeAt(this.pos);
+    if (c === C_COMMA) {
+      this.lastComma = this.pos;
+      this.pos++;
+      this.skipWs();
+      return true;
+    }
+    if (c !== close) throw this.unexpected(context);
+    this.pos++;
+    return false;
+  }
 
   private parseArray(depth: number): { value: unknown; node: JsonNode } {
     const t = this.text;
@@ -448,19 +452,8 @@ class Parser {
       this.path.pop();
       if (values) arr.push(value);
       items.push(node);
-      this.skipWs();
-      const c = t.charCodeAt(this.pos);
-      if (c === C_COMMA) {
-        this.lastComma = this.pos;
-        this.pos++;
-        this.skipWs();
-        continue;
-      }
-      if (c === C_RBRACKET) {
-        this.pos++;
-        return { value: arr, node: { kind: "array", start, end: this.pos, items } };
-      }
-      throw this.unexpected("expected `,` or `]` after an array element");
+      if (this.separator(C_RBRACKET, "expected `,` or `]` after an array element")) continue;
+      return { value: arr, node: { kind: "array", start, end: this.pos, items } };
     }
   }
 }
