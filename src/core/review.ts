@@ -133,20 +133,22 @@ function loadBase(
   }
 }
 
+/** Never a crash and never a silent green: a rule that throws fails the file visibly. */
+function internalError(rule: Rule, e: unknown): RawFinding {
+  return {
+    ruleId: rule.meta.id,
+    severity: "error",
+    message: `internal error in rule ${rule.meta.id}: ${String(e)}; please report it`,
+    pointer: "",
+    target: "key",
+  };
+}
+
 function runRule(rule: Rule, ctx: DocumentContext): RawFinding[] {
   try {
     return rule.check ? rule.check(ctx) : [];
   } catch (e) {
-    // Never a crash and never a silent green: a broken rule fails the file visibly.
-    return [
-      {
-        ruleId: rule.meta.id,
-        severity: "error",
-        message: `internal error in rule ${rule.meta.id}: ${String(e)}; please report it`,
-        pointer: "",
-        target: "key",
-      },
-    ];
+    return [internalError(rule, e)];
   }
 }
 
@@ -208,9 +210,23 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
   return review;
 }
 
+const byPosition = (a: Finding, b: Finding) =>
+  a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId);
+
+/** Compiled `ignore` globs, once per configuration entry rather than once per file. */
+const ignoreMatchers = new WeakMap<object, (path: string) => boolean>();
+function matchesIgnore(entry: ResolvedConfig["ignore"][number], path: string): boolean {
+  let m = ignoreMatchers.get(entry);
+  if (!m) {
+    m = globMatcher(entry.paths);
+    ignoreMatchers.set(entry, m);
+  }
+  return m(path);
+}
+
 /** Severity overrides, `off`, and `ignore` globs; then a stable order (line, column, rule id). */
 export function applyConfig(path: string, findings: Finding[], config: ResolvedConfig): Finding[] {
-  const ignored = config.ignore.filter((e) => globMatcher(e.paths)(path));
+  const ignored = config.ignore.filter((e) => matchesIgnore(e, path));
   const out: Finding[] = [];
   for (const f of findings) {
     const configured = config.rules[f.ruleId];
@@ -218,7 +234,7 @@ export function applyConfig(path: string, findings: Finding[], config: ResolvedC
     if (ignored.some((e) => !e.rules || e.rules.includes(f.ruleId))) continue;
     out.push(configured ? { ...f, severity: configured } : f);
   }
-  return out.sort((a, b) => a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId));
+  return out.sort(byPosition);
 }
 
 /** Reviews descriptors checked together: each on its own, then the rules across them (duplicate-plugin-name). */
@@ -231,22 +247,13 @@ export function reviewDescriptors(inputs: readonly DescriptorInput[], config: Re
     try {
       results = rule.checkSet(members);
     } catch (e) {
-      results = reviews.map((r) => ({
-        path: r.path,
-        finding: {
-          ruleId: rule.meta.id,
-          severity: "error",
-          message: `internal error in rule ${rule.meta.id}: ${String(e)}`,
-          pointer: "",
-          target: "key",
-        },
-      }));
+      results = reviews.map((r) => ({ path: r.path, finding: internalError(rule, e) }));
     }
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
       if (!mine.length) continue;
       const located = locateAll(review.text, review.parsed?.root, mine);
-      review.findings = applyConfig(review.path, [...review.findings, ...located], config);
+      review.findings = [...review.findings, ...applyConfig(review.path, located, config)].sort(byPosition);
     }
   }
   return reviews.map(({ path, text, variant, name, findings }) => {

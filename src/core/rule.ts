@@ -4,6 +4,7 @@
  * and are read through the guards below.
  */
 import type { DuplicateKey, JsonSyntaxError } from "./json/parse.js";
+import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import type { SchemaFinding } from "./schema.js";
 import type { RawFinding, Severity, Variant } from "./types.js";
 
@@ -136,4 +137,18 @@ export function schemaRule(meta: RuleMeta): Rule {
         );
     },
   };
+}
+
+/** The host activation pattern and its parse, shared by invalid-regex and slow-regex (parsed once per text). */
+let lastPattern: { pattern: string; result: ParseResult } | undefined;
+
+export function activationPattern(
+  ctx: DocumentContext,
+): { pattern: string; result: ParseResult } | undefined {
+  // Remote plugins ignore the pattern (ignored-member says so); it is neither compiled nor analysed.
+  if (ctx.variant !== "host") return undefined;
+  const pattern = str(get(get(ctx.value, "source"), "activation_name_pattern"));
+  if (pattern === undefined) return undefined;
+  if (lastPattern?.pattern !== pattern) lastPattern = { pattern, result: parsePythonRegex(pattern) };
+  return lastPattern;
 }

@@ -19,6 +19,8 @@ const HEAD_MARKER = (sha: string) => `<!-- plugin-review:head=${sha} -->`;
 
 export interface ReviewPlan {
   comments: { path: string; line: number; side: "RIGHT"; body: string }[];
+  /** The same findings as `comments`, as review-body lines: the fallback when GitHub refuses line comments. */
+  commentsAsBodyItems: string[];
   bodyItems: string[];
   /** Existing root comments whose finding no longer exists: they get a "fixed" reply. */
   fixed: number[];
@@ -55,7 +57,7 @@ export function planReview(
     ),
   );
   const current = new Set<string>();
-  const plan: ReviewPlan = { comments: [], bodyItems: [], fixed: [] };
+  const plan: ReviewPlan = { comments: [], commentsAsBodyItems: [], bodyItems: [], fixed: [] };
   const byFile = new Map(reviews.map((r) => [r.path, r]));
   for (const r of reviews) {
     const lines = patches.get(r.path) ?? new Set<number>();
@@ -70,6 +72,7 @@ export function planReview(
           side: "RIGHT",
           body: commentBody(r.path, f, r.text, true),
         });
+        plan.commentsAsBodyItems.push(bodyItem(r.path, f));
       } else if (!inBodies.has(fp) && !commentedAt.has(`${fp}@${f.line}`)) {
         plan.bodyItems.push(bodyItem(r.path, f));
       }
@@ -176,14 +179,8 @@ export async function publishReview(
       { err: (e as Error).message },
       "review with line comments refused (422); posting every finding in the body",
     );
-    const all = [...plan.comments.map((c) => bodyOnly(c)), ...plan.bodyItems];
+    const all = [...plan.commentsAsBodyItems, ...plan.bodyItems];
     await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(all) });
     return { posted: true, lineComments: 0, bodyItems: all.length, fixedReplies, fallback: true };
   }
-}
-
-function bodyOnly(c: { path: string; line: number; body: string }): string {
-  const first = c.body.split("\n")[0] ?? "";
-  const marker = /<!-- plugin-review:fingerprint=[0-9a-f]{16} -->/.exec(c.body)?.[0] ?? "";
-  return `- \`${c.path}:${c.line}\` ${first.replace(/^\S+ /, "")} ${marker}`;
 }

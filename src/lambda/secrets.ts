@@ -10,10 +10,11 @@ export interface Secrets {
   webhookSecret?: string;
 }
 
-const NAMES: Record<keyof Secrets, string> = {
-  appId: "APP_ID_PARAMETER",
-  privateKey: "PRIVATE_KEY_PARAMETER",
-  webhookSecret: "WEBHOOK_SECRET_PARAMETER",
+/** Each secret: the plain environment variable (local runs) and the one naming its SSM parameter. */
+const VARS: Record<keyof Secrets, { direct: string; parameter: string }> = {
+  appId: { direct: "APP_ID", parameter: "APP_ID_PARAMETER" },
+  privateKey: { direct: "PRIVATE_KEY", parameter: "PRIVATE_KEY_PARAMETER" },
+  webhookSecret: { direct: "WEBHOOK_SECRET", parameter: "WEBHOOK_SECRET_PARAMETER" },
 };
 
 const cache = new Map<string, Promise<Secrets>>();
@@ -35,23 +36,15 @@ export function loadSecrets(keys: (keyof Secrets)[], env: NodeJS.ProcessEnv = pr
 }
 
 async function fetchSecrets(keys: (keyof Secrets)[], env: NodeJS.ProcessEnv): Promise<Secrets> {
-  const direct: Record<keyof Secrets, string | undefined> = {
-    appId: env.APP_ID,
-    privateKey: env.PRIVATE_KEY,
-    webhookSecret: env.WEBHOOK_SECRET,
-  };
   const out: Secrets = {};
   const wanted: [keyof Secrets, string][] = [];
   for (const k of keys) {
-    if (direct[k]) out[k] = direct[k];
-    else {
-      const name = env[NAMES[k]];
-      if (!name)
-        throw new Error(
-          `configuration error: neither ${k === "appId" ? "APP_ID" : k === "privateKey" ? "PRIVATE_KEY" : "WEBHOOK_SECRET"} nor ${NAMES[k]} is set`,
-        );
-      wanted.push([k, name]);
-    }
+    const { direct, parameter } = VARS[k];
+    const value = env[direct];
+    const name = env[parameter];
+    if (value) out[k] = value;
+    else if (name) wanted.push([k, name]);
+    else throw new Error(`configuration error: neither ${direct} nor ${parameter} is set`);
   }
   if (wanted.length === 0) return out;
   const res = await ssm.send(

@@ -1,5 +1,4 @@
-import { parsePythonRegex } from "../python-regex/parse.js";
-import { finding, get, str, type Rule } from "../rule.js";
+import { activationPattern, finding, type Rule } from "../rule.js";
 
 /** activation_name_pattern must compile as a Python `re` pattern; it is parsed, never run. */
 export const rule: Rule = {
@@ -10,11 +9,8 @@ export const rule: Rule = {
     description: "source.activation_name_pattern does not compile as a Python regular expression.",
   },
   check(ctx) {
-    if (ctx.variant !== "host") return [];
-    const pattern = str(get(get(ctx.value, "source"), "activation_name_pattern"));
-    if (pattern === undefined) return [];
-    const r = parsePythonRegex(pattern);
-    if (r.ok) return [];
+    const r = activationPattern(ctx)?.result;
+    if (!r || r.ok) return [];
     return [
       finding(
         this.meta,

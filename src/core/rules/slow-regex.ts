@@ -1,6 +1,5 @@
 import { findCatastrophicBacktracking } from "../python-regex/backtracking.js";
-import { parsePythonRegex } from "../python-regex/parse.js";
-import { finding, get, str, type Rule } from "../rule.js";
+import { activationPattern, finding, type Rule } from "../rule.js";
 
 /** Catastrophic-backtracking shapes in activation_name_pattern, found by analysing the parsed pattern. */
 export const rule: Rule = {
@@ -12,11 +11,8 @@ export const rule: Rule = {
       "source.activation_name_pattern can backtrack catastrophically (nested quantifiers and the like).",
   },
   check(ctx) {
-    if (ctx.variant !== "host") return [];
-    const pattern = str(get(get(ctx.value, "source"), "activation_name_pattern"));
-    if (pattern === undefined) return [];
-    const r = parsePythonRegex(pattern);
-    if (!r.ok) return []; // invalid-regex reports it
+    const r = activationPattern(ctx)?.result;
+    if (!r?.ok) return []; // none, or invalid: invalid-regex reports it
     const risk = findCatastrophicBacktracking(r.ast);
     if (!risk) return [];
     return [
