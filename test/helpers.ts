@@ -136,3 +136,9 @@ export function edit(source: string, from: string, to: string): string {
   if (!source.includes(from)) throw new Error(`fixture does not contain ${JSON.stringify(from)}`);
   return source.replace(from, to);
 }
+
+/** A descriptor (host by default) whose `source.activation_name_pattern` is `pattern`, serialised. */
+export function withPattern(pattern: unknown, doc: Obj = validHost()): string {
+  at<Obj>(doc, "source").activation_name_pattern = pattern;
+  return text(doc);
+}

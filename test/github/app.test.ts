@@ -42,6 +42,12 @@ function changedLinePatch(before: string, after: string, line: number): string {
   return `@@ -${from},${to - from + 1} +${from},${to - from + 1} @@\n${out.join("\n")}`;
 }
 
+/** The pull request adds a descriptor with this content (its head has the file, its diff adds every line). */
+function added(gh: FakeGitHub, path: string, content: string): void {
+  gh.prFiles.push({ filename: path, status: "added", patch: addedPatch(content) });
+  gh.file(R, HEAD_SHA, path, content);
+}
+
 function lineOfText(t: string, needle: string): number {
   return t.slice(0, t.indexOf(needle)).split("\n").length;
 }
@@ -56,8 +62,7 @@ describe("GitHub App: pull request review", () => {
   it("passes a valid new plugin: one completed check run, no review needed", async () => {
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const plugin = text(validHost());
-    gh.prFiles = [{ filename: "plugins/demo/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "plugins/demo/plugin.json", plugin);
+    added(gh, "plugins/demo/plugin.json", plugin);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run, ...others] = gh.runsFor(HEAD_SHA);
     expect(others).toEqual([]);
@@ -144,8 +149,7 @@ describe("GitHub App: inputs and outputs", () => {
   it("reports invalid JSON at the first bad character and skips the other rules", async () => {
     const { gh, probot } = setup();
     const broken = '{\n  "name": "custom.python.x",\n  "version": "1.0",\n}\n';
-    gh.prFiles = [{ filename: "x/plugin.json", status: "added", patch: addedPatch(broken) }];
-    gh.file(R, HEAD_SHA, "x/plugin.json", broken);
+    added(gh, "x/plugin.json", broken);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ conclusion: "failure" });
@@ -258,8 +262,7 @@ describe("GitHub App: inputs and outputs", () => {
     }));
     delete doc.ui;
     const plugin = text(doc);
-    gh.prFiles = [{ filename: "big/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "big/plugin.json", plugin);
+    added(gh, "big/plugin.json", plugin);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     const updates = gh.requests.filter((r) => r.method === "PATCH");
@@ -425,8 +428,7 @@ describe("GitHub App: configuration", () => {
   it("keeps an organisation-locked rule at its severity, whatever the repository says", async () => {
     const { gh, probot } = setup();
     const plugin = text({ ...validHost(), name: "custom.python.other_team" });
-    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    added(gh, "p/plugin.json", plugin);
     gh.file(
       `${OWNER}/.github`,
       "HEAD",
@@ -453,8 +455,8 @@ describe("GitHub App: configuration", () => {
     const plugin = text({ ...validHost(), version: "1" });
     const run = async (yml: string, routes: readonly Route[]) => {
       const { gh, probot } = setup(routes);
-      gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-      gh.file(R, HEAD_SHA, "p/plugin.json", plugin).file(R, "HEAD", ".github/plugin-review.yml", yml);
+      added(gh, "p/plugin.json", plugin);
+      gh.file(R, "HEAD", ".github/plugin-review.yml", yml);
       await deliver(probot, "pull_request", pullRequestPayload("opened"));
       gh.assertClean();
       cleanup();
@@ -474,8 +476,7 @@ describe("GitHub App: configuration", () => {
   it("follows `_extends` to another repository's file, below the repository's own settings", async () => {
     const { gh, probot } = setup();
     const plugin = text({ ...validHost(), version: "1" });
-    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    added(gh, "p/plugin.json", plugin);
     gh.file(
       R,
       "HEAD",
@@ -517,8 +518,7 @@ describe("GitHub App: failures", () => {
   it("retries a 500 and carries on", async () => {
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const plugin = text(validHost());
-    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    added(gh, "p/plugin.json", plugin);
     gh.fail("GET", /\/pulls\/7\/files$/, 500, 1);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(2);
@@ -530,8 +530,7 @@ describe("GitHub App: failures", () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const { probot, logs } = makeProbot({ productionThrottling: true });
     const plugin = text(validHost());
-    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    added(gh, "p/plugin.json", plugin);
     gh.fail(
       "GET",
       /\/pulls\/7\/files$/,
@@ -552,8 +551,7 @@ describe("GitHub App: failures", () => {
   it("falls back to a review without line comments when GitHub answers 422, losing nothing", async () => {
     const { gh, probot, logs } = setup();
     const plugin = text({ ...validHost(), version: "1" });
-    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    added(gh, "p/plugin.json", plugin);
     gh.fail("POST", /\/pulls\/7\/reviews$/, 422, 1, {
       message: "Validation Failed",
       errors: ["pull_request_review_thread.line must be part of the diff"],
@@ -592,8 +590,7 @@ describe("GitHub App: failures", () => {
   it("keeps every finding in the check run when the review cannot be posted (permission missing)", async () => {
     const { gh, probot, logs } = setup();
     const plugin = text({ ...validHost(), version: "1" });
-    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    added(gh, "p/plugin.json", plugin);
     gh.fail("POST", /\/pulls\/7\/reviews$/, 403, 1, { message: "Resource not accessible by integration" });
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ status: "completed", conclusion: "failure" });
@@ -605,8 +602,7 @@ describe("GitHub App: failures", () => {
   it("never logs the installation token or the private key, and tags log lines with the delivery id", async () => {
     const { gh, probot, logs } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const plugin = text(validHost());
-    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "p/plugin.json", plugin);
+    added(gh, "p/plugin.json", plugin);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const all = JSON.stringify(logs);
     expect(all).not.toContain("ghs_test_token_not_a_secret");
@@ -623,8 +619,7 @@ describe("GitHub App: check suites", () => {
   it("reviews the pull requests of a requested check suite, reusing the head commit's check run", async () => {
     const { gh, probot } = setup([...LATER_REVIEW_ROUTES.filter((r) => r !== "createReview"), "getPull"]);
     const plugin = text(validRemote());
-    gh.prFiles = [{ filename: "r/plugin.json", status: "added", patch: addedPatch(plugin) }];
-    gh.file(R, HEAD_SHA, "r/plugin.json", plugin);
+    added(gh, "r/plugin.json", plugin);
     const pr = pullRequestPayload("opened");
     await deliver(probot, "pull_request", pr);
     const suite = example("check_suite", "requested");

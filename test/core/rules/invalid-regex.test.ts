@@ -1,12 +1,6 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+import { lineOf, ruleTable, validHost, validRemote, withPattern } from "../../helpers.js";
 
-type J = Record<string, unknown>;
-/** A descriptor whose `source.activation_name_pattern` is `pattern`. */
-function withPattern(base: J, pattern: unknown): string {
-  (base.source as J).activation_name_pattern = pattern;
-  return text(base);
-}
-const host = (pattern: unknown) => withPattern(validHost(), pattern);
+const host = (pattern: unknown) => withPattern(pattern);
 const bad = (pattern: string, message: string | RegExp, extra: object = {}) => {
   const doc = host(pattern);
   return {
@@ -31,7 +25,7 @@ ruleTable("invalid-regex", {
     { name: "empty pattern", doc: host("") },
     {
       name: "a remote plugin's pattern is ignored, not compiled (ignored-member)",
-      doc: withPattern(validRemote(), "(?<name>x)"),
+      doc: withPattern("(?<name>x)", validRemote()),
     },
     { name: "a pattern that is not a string is a type problem", doc: host(42) },
   ],

@@ -1,12 +1,6 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+import { lineOf, ruleTable, validHost, validRemote, withPattern } from "../../helpers.js";
 
-type J = Record<string, unknown>;
-/** A descriptor whose `source.activation_name_pattern` is `pattern`. */
-function withPattern(base: J, pattern: unknown): string {
-  (base.source as J).activation_name_pattern = pattern;
-  return text(base);
-}
-const host = (pattern: unknown) => withPattern(validHost(), pattern);
+const host = (pattern: unknown) => withPattern(pattern);
 const slow = (pattern: string, message: string | RegExp, extra: object = {}) => {
   const doc = host(pattern);
   return {
@@ -33,7 +27,7 @@ ruleTable("slow-regex", {
     { name: "an invalid pattern is left to invalid-regex", doc: host("((a+)+") },
     {
       name: "a remote plugin's pattern is ignored (ignored-member)",
-      doc: withPattern(validRemote(), "(a+)+"),
+      doc: withPattern("(a+)+", validRemote()),
     },
     { name: "turned off", doc: host("(a+)+"), options: { config: { rules: { "slow-regex": "off" } } } },
   ],
