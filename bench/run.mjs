@@ -2,13 +2,15 @@
 // Benchmarks of the review core (`npm run bench`). Medians of repeated runs, printed beside JSON.parse
 // of the same text. Targets (issue "core and CLI"): a typical real descriptor under 1 ms; the large
 // generated one within 5x of JSON.parse + Ajv schema validation alone.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { resolveConfig } from "../dist/src/core/config.js";
-import { reviewDescriptors } from "../dist/src/core/review.js";
+import { detectVariant, reviewDescriptors } from "../dist/src/core/review.js";
 import { validateSchema, warmUpSchemas } from "../dist/src/core/schema.js";
-import { detectVariant } from "../dist/src/core/review.js";
 
 const config = resolveConfig();
 const median = (xs) => {
@@ -40,7 +42,6 @@ function review(path, text) {
 
 warmUpSchemas();
 const t0 = performance.now();
-const results = [];
 
 // 1. The real corpus, when it is beside the repository.
 const corpus = fileURLToPath(new URL("../../shared/corpus/real/", import.meta.url));
@@ -64,7 +65,6 @@ if (existsSync(corpus)) {
     `  median JSON.parse of the same files: ${ms(median(rows.map((r) => r.j)))}  (review / JSON.parse = ${(all / median(rows.map((r) => r.j))).toFixed(1)}x)`,
   );
   console.log(`  slowest: ${worst.f} (${worst.bytes} bytes): ${ms(worst.t)}`);
-  results.push({ name: "corpus median", ms: all });
 } else {
   console.log("real corpus: ../shared/corpus/real not found, skipped");
 }
@@ -154,17 +154,12 @@ console.log(`  median JSON.parse: ${ms(tParse)}  (review / JSON.parse = ${(tRevi
 console.log(
   `  median JSON.parse + Ajv schema validation: ${ms(tAjv)}  (review / that = ${(tReview / tAjv).toFixed(1)}x)  [target <= 5x]`,
 );
-results.push({ name: "large", ms: tReview, ratio: tReview / tAjv });
 console.log(
   `(benchmark ran in ${((performance.now() - t0) / 1000).toFixed(1)} s on node ${process.version})`,
 );
 
 // 3. GitHub API calls of a review, counted by the integration test run (fake GitHub over nock).
 {
-  const { execFileSync } = await import("node:child_process");
-  const { mkdtempSync, readFileSync: read, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
   const dir = mkdtempSync(join(tmpdir(), "plugin-review-bench-"));
   const out = join(dir, "api-calls.json");
   try {
@@ -173,7 +168,7 @@ console.log(
       env: { ...process.env, PLUGIN_REVIEW_API_CALLS_OUT: out },
       stdio: "ignore",
     });
-    const figures = JSON.parse(read(out, "utf8"));
+    const figures = JSON.parse(readFileSync(out, "utf8"));
     console.log("GitHub API calls per review (integration test run):");
     for (const [name, f] of Object.entries(figures)) {
       console.log(`  ${name}: ${f.calls} calls`);
@@ -191,10 +186,6 @@ console.log(
 // each bundle beside a bare `node -e 0`, median of several runs. Targets: receiver zip < 500 KB and
 // import < 100 ms over bare Node; worker import < 250 ms over bare Node.
 {
-  const { execFileSync, spawnSync } = await import("node:child_process");
-  const { mkdtempSync, rmSync, statSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
   const root = fileURLToPath(new URL("..", import.meta.url));
   const out = mkdtempSync(join(tmpdir(), "plugin-review-sls-"));
   try {

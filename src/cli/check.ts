@@ -1,7 +1,7 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, relative, resolve } from "node:path";
-import { ConfigError, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
+import { CONFIG_PATH, ConfigError, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { hasFailures, reviewDescriptors, type DescriptorInput } from "../core/review.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
@@ -29,11 +29,9 @@ export interface Io {
   version: string;
 }
 
-export const DEFAULT_CONFIG = ".github/plugin-review.yml";
-
 function loadConfig(opts: CheckOptions, io: Io): { config: ResolvedConfig; root: string } {
   const explicit = opts.config !== undefined;
-  const file = resolve(io.cwd, opts.config ?? DEFAULT_CONFIG);
+  const file = resolve(io.cwd, opts.config ?? CONFIG_PATH);
   if (!existsSync(file)) {
     if (explicit) throw new UsageError(`cannot read configuration '${opts.config}': no such file`);
     return { config: resolveConfig(), root: io.cwd };
@@ -42,9 +40,9 @@ function loadConfig(opts: CheckOptions, io: Io): { config: ResolvedConfig; root:
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new UsageError(`cannot read configuration '${opts.config ?? DEFAULT_CONFIG}': ${describeErrno(e)}`);
+    throw new UsageError(`cannot read configuration '${opts.config ?? CONFIG_PATH}': ${describeErrno(e)}`);
   }
-  const raw = parseConfig(text, opts.config ?? DEFAULT_CONFIG);
+  const raw = parseConfig(text, opts.config ?? CONFIG_PATH);
   // `ignore` globs are relative to the repository: the folder that holds `.github/`.
   const dir = dirname(file);
   const root = basename(dir) === ".github" ? dirname(dir) : io.cwd;

@@ -1,6 +1,7 @@
 /** Command-line entry: argument parsing only; the work is in check.ts. */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { CONFIG_PATH } from "../core/config.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runPr } from "./pr.js";
 
@@ -14,7 +15,7 @@ Options:
   --base <file>          compare one head file with this base file (change rules apply)
   --base-ref <git-ref>   in a git work tree: compare every changed descriptor with its
                          version at <git-ref> (renames followed; added files have no base)
-  --config <file>        configuration file (default: .github/plugin-review.yml when present)
+  --config <file>        configuration file (default: ${CONFIG_PATH} when present)
   --format <f>           text (default), json, sarif or github
   -h, --help             show this help
   -v, --version          show the version

@@ -16,8 +16,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && jsonEqual(ao[k], bo[k]));
 }
 
-export const VERSION_PATTERN = /^\d+\.\d+(\.\d+)?$/;
-
 /** Any dot-separated digits (`2`, `1.2.3.4`): versions the server could hold, comparable segment by segment. */
 export const NUMERIC_VERSION = /^\d+(\.\d+)*$/;
 

@@ -8,8 +8,11 @@ import { parseDocument } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
 import type { Policy } from "./rule.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
-import { closest } from "./suggest.js";
+import { didYouMean } from "./suggest.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
+
+/** Where the configuration lives in a repository (the CLI's default, the App's default branch read). */
+export const CONFIG_PATH = ".github/plugin-review.yml";
 
 export type FailOn = Severity | "never";
 export type ReviewMode = "comment" | "request-changes" | "none";
@@ -60,8 +63,8 @@ function describe(e: ErrorObject): string {
   switch (e.keyword) {
     case "additionalProperties": {
       const known = Object.keys(((e.parentSchema as Record<string, unknown>)?.properties as object) ?? {});
-      const near = closest(String(p.additionalProperty), known);
-      return `${where}: unknown key \`${String(p.additionalProperty)}\`${near ? ` (did you mean \`${near}\`?)` : ""}`;
+      const key = String(p.additionalProperty);
+      return `${where}: unknown key \`${key}\`${didYouMean(key, known, { parenthesized: true })}`;
     }
     case "enum":
       return `${where}: ${JSON.stringify(e.data)} is not one of ${(p.allowedValues as string[]).join(", ")}`;
@@ -82,8 +85,9 @@ export function validateRawConfig(value: unknown): string[] {
   const checkIds = (ids: string[], where: string) => {
     for (const id of ids) {
       if (!RULE_IDS.includes(id)) {
-        const near = closest(id, RULE_IDS);
-        problems.push(`${where}: unknown rule id \`${id}\`${near ? ` (did you mean \`${near}\`?)` : ""}`);
+        problems.push(
+          `${where}: unknown rule id \`${id}\`${didYouMean(id, RULE_IDS, { parenthesized: true })}`,
+        );
       }
     }
   };

@@ -12,7 +12,7 @@ import common from "../../schemas/plugin-common.schema.json" with { type: "json"
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
 import { childPointer, displayPath } from "./json/pointer.js";
-import { closest, listOf } from "./suggest.js";
+import { closest, didYouMean, listOf } from "./suggest.js";
 import type { Target, Variant } from "./types.js";
 
 export interface SchemaFinding {
@@ -99,10 +99,10 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       const pointer = childPointer(at, extra);
       const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
-      const near = closest(extra, known);
+      const suggestion = didYouMean(extra, known);
       const hint = MISPLACED[pointer];
       let message = `unknown member \`${extra}\`${at === "" ? "" : ` in \`${where}\``}`;
-      if (near) message += `: did you mean \`${near}\`?`;
+      if (suggestion) message += suggestion;
       else if (hint) message += `: ${hint}`;
       else if (known.length) message += ` (known members: ${known.map((k) => `\`${k}\``).join(", ")})`;
       return { ruleId: "unknown-member", pointer, target: "key", message };
@@ -171,7 +171,7 @@ export function validateSchema(value: unknown, variant: Variant): SchemaFinding[
   return out;
 }
 
-/** Compiles the schemas now rather than on first use (servers call this at start-up). */
+/** Compiles the schemas now rather than on first use (the benchmark does, so that compiling is not timed). */
 export function warmUpSchemas(): void {
   validatorFor("host");
   validatorFor("remote");

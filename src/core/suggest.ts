@@ -48,3 +48,17 @@ export function listOf(values: readonly string[]): string {
   if (q.length <= 1) return q.join("");
   return `${q.slice(0, -1).join(", ")} or ${q[q.length - 1]}`;
 }
+
+/**
+ * The "did you mean" part of a message for the closest candidate, or "" when none is near: `: did you
+ * mean \`x\`?` in findings, ` (did you mean \`x\`?)` in configuration errors (`parenthesized`).
+ */
+export function didYouMean(
+  input: string,
+  candidates: readonly string[],
+  { show = (c: string) => `\`${c}\``, parenthesized = false } = {},
+): string {
+  const near = closest(input, candidates);
+  if (near === undefined) return "";
+  return parenthesized ? ` (did you mean ${show(near)}?)` : `: did you mean ${show(near)}?`;
+}

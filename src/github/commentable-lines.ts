@@ -19,12 +19,9 @@ export function commentableLines(patch: string | undefined): Set<number> {
       continue;
     }
     if (!inHunk) continue;
-    const c = line[0];
-    if (c === "+") lines.add(right++);
-    else if (c === " ") lines.add(right++);
-    else if (c === "-" || c === "\\")
-      continue; // removed line, or "\ No newline at end of file"
-    else if (line === "") continue; // trailing split artefact
+    // Added and context lines are on the RIGHT side; removed lines ("-") and "\ No newline at end of
+    // file" are not, nor is the empty string after a final newline.
+    if (line[0] === "+" || line[0] === " ") lines.add(right++);
   }
   return lines;
 }

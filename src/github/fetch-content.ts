@@ -3,7 +3,7 @@
  * returns no content, so they are read through the blob API. Files over the configured limit are not
  * downloaded at all: the caller reports file-too-large.
  */
-import type { Octokit } from "./types.js";
+import { httpStatus, type Octokit } from "./types.js";
 
 export type FileContent =
   | { kind: "file"; content: Uint8Array; size: number }
@@ -19,7 +19,7 @@ export async function fetchFile(
   try {
     ({ data } = await octokit.rest.repos.getContent(where));
   } catch (e) {
-    if ((e as { status?: number }).status === 404) return { kind: "missing" };
+    if (httpStatus(e) === 404) return { kind: "missing" };
     throw e;
   }
   const file = data as { type?: string; size?: number; encoding?: string; content?: string; sha?: string };

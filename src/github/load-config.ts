@@ -4,15 +4,14 @@
  * the pull request's head, so a pull request cannot loosen the checks it is judged by.
  */
 import {
+  CONFIG_PATH,
   ConfigError,
   parseConfig,
   resolveConfig,
   type RawConfig,
   type ResolvedConfig,
 } from "../core/config.js";
-import type { Octokit } from "./types.js";
-
-export const CONFIG_PATH = ".github/plugin-review.yml";
+import { httpStatus, type Octokit } from "./types.js";
 
 export type LoadedConfig =
   { ok: true; config: ResolvedConfig; sources: string[] } | { ok: false; error: string; sources: string[] };
@@ -30,7 +29,7 @@ async function readText(
     if (Array.isArray(data) || file.type !== "file" || typeof file.content !== "string") return undefined;
     return Buffer.from(file.content, "base64").toString("utf8");
   } catch (e) {
-    if ((e as { status?: number }).status === 404) return undefined;
+    if (httpStatus(e) === 404) return undefined;
     throw e;
   }
 }

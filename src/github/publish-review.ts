@@ -9,9 +9,9 @@ import type { ReviewMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
-import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint } from "./fingerprint.js";
+import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
 import { bodyItem, commentBody } from "./render.js";
-import type { Logger, Octokit, PullTarget } from "./types.js";
+import { httpStatus, type Logger, type Octokit, type PullTarget } from "./types.js";
 
 /** Line comments in one review; beyond this they go to the body (a review with hundreds of comments is unreadable and slow to create). */
 export const MAX_LINE_COMMENTS = 50;
@@ -51,11 +51,7 @@ export function planReview(
     fingerprintsInComments.add(fp);
     if (c.line !== null) commentedAt.add(`${fp}@${c.line}`);
   }
-  const inBodies = new Set(
-    existingBodies.flatMap((b) =>
-      [...b.matchAll(/plugin-review:fingerprint=([0-9a-f]{16})/g)].map((m) => m[1] as string),
-    ),
-  );
+  const inBodies = new Set(existingBodies.flatMap((b) => readFingerprints(b)));
   const current = new Set<string>();
   const plan: ReviewPlan = { comments: [], commentsAsBodyItems: [], bodyItems: [], fixed: [] };
   const byFile = new Map(reviews.map((r) => [r.path, r]));
@@ -173,7 +169,7 @@ export async function publishReview(
       fallback: false,
     };
   } catch (e) {
-    if ((e as { status?: number }).status !== 422) throw e;
+    if (httpStatus(e) !== 422) throw e;
     // GitHub refused a line comment (the diff moved under us): everything goes to the body instead.
     opts.log.warn(
       { err: (e as Error).message },

@@ -2,6 +2,8 @@
  * Pure rendering of findings for GitHub: check run annotations and summary, review comment bodies with
  * fingerprints and suggestions. No I/O here; the limits GitHub enforces are named where they apply.
  */
+import { CONFIG_PATH } from "../core/config.js";
+import { LineIndex } from "../core/locate.js";
 import type { FileReview } from "../core/review.js";
 import type { Finding, Severity } from "../core/types.js";
 import { ruleDocsUrl } from "../format/links.js";
@@ -97,7 +99,7 @@ export function checkSummary(input: SummaryInput): string {
   for (const n of input.notes) head.push("", `> ${n}`);
   const tail = [
     "",
-    "<sub>Configure rules, severities, ignored paths and the failing level in `.github/plugin-review.yml` " +
+    `<sub>Configure rules, severities, ignored paths and the failing level in \`${CONFIG_PATH}\` ` +
       `(organisation defaults in \`<org>/.github\`); every rule is explained in [the rule docs](${ruleDocsUrl("").replace(/\/[^/]*$/, "/")}).</sub>`,
   ];
   if (reviews.length === 0) return [...head, ...tail].join("\n");
@@ -151,19 +153,13 @@ export function replaceColumns(
   return chars.slice(0, column - 1).join("") + replacement + chars.slice(endColumn - 1).join("");
 }
 
-/** Text of a 1-based line, without its line ending. */
-export function lineAt(text: string, line: number): string | undefined {
-  const lines = text.split("\n");
-  const l = lines[line - 1];
-  return l === undefined ? undefined : l.replace(/\r$/, "");
-}
-
 /** A review comment's body: severity, rule, message, a suggestion when the fix is mechanical, and the fingerprint. */
 export function commentBody(path: string, f: Finding, fileText: string, suggest: boolean): string {
   const parts = [
     `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${f.message}`,
   ];
-  const line = suggest && f.fix && f.line === f.endLine ? lineAt(fileText, f.line) : undefined;
+  const line =
+    suggest && f.fix && f.line === f.endLine ? new LineIndex(fileText).lineText(f.line) : undefined;
   if (line !== undefined && f.fix) {
     parts.push(
       "",

@@ -3,15 +3,15 @@
  * changed descriptors, the core's findings, annotations and review. Whatever fails midway, the check run
  * is completed (as failure, with the reason), never left in progress.
  */
-import { fails, type ResolvedConfig } from "../core/config.js";
-import { reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
+import { CONFIG_PATH, type ResolvedConfig } from "../core/config.js";
+import { hasFailures, reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
 import { completeCheckRun, startCheckRun, type CheckRunRef } from "./check-run.js";
 import { fetchFile, type FileContent } from "./fetch-content.js";
 import { listChangedDescriptors, PR_FILES_CAP, type ChangedDescriptor } from "./fetch-files.js";
 import { loadConfig } from "./load-config.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
 import { allAnnotations, checkSummary, checkTitle } from "./render.js";
-import { describeRequestError, type Logger, type Octokit, type PullTarget } from "./types.js";
+import { describeRequestError, httpStatus, type Logger, type Octokit, type PullTarget } from "./types.js";
 
 export interface ReviewOutcome {
   conclusion: "success" | "failure";
@@ -47,7 +47,7 @@ async function step<T>(name: keyof typeof PERMISSION, fn: () => Promise<T>): Pro
 
 function explain(e: unknown): string {
   if (e instanceof StepError) {
-    const status = (e.original as { status?: number }).status;
+    const status = httpStatus(e.original);
     const hint =
       status === 403 || status === 404
         ? ` If the app was installed without it, grant the \`${PERMISSION[e.step]}\` permission.`
@@ -114,7 +114,7 @@ export async function reviewPullRequest(
   } catch (e) {
     // Without a check run there is nowhere to report; the log says what to fix.
     log.error(
-      { status: (e as { status?: number }).status },
+      { status: httpStatus(e) },
       `${describeRequestError(e, "creating the check run")}; the app needs the \`checks: write\` permission`,
     );
     throw e;
@@ -122,7 +122,7 @@ export async function reviewPullRequest(
   try {
     const loaded = await step("config", () => loadConfig(octokit, pr.owner, pr.repo, pr.ownerType));
     if (!loaded.ok) {
-      const summary = `The configuration is invalid, so the pull request was not reviewed:\n\n\`\`\`\n${loaded.error}\n\`\`\`\n\nFix \`.github/plugin-review.yml\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`;
+      const summary = `The configuration is invalid, so the pull request was not reviewed:\n\n\`\`\`\n${loaded.error}\n\`\`\`\n\nFix \`${CONFIG_PATH}\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`;
       await completeCheckRun(octokit, run, {
         conclusion: "failure",
         title: "Invalid plugin-review configuration",
@@ -171,7 +171,7 @@ export async function reviewPullRequest(
         `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map((p) => `\`${p}\``).join(", ")}.`,
       );
     const reviews = reviewDescriptors(inputs, config);
-    const failed = reviews.some((r) => r.findings.some((f) => fails(f.severity, config.failOn)));
+    const failed = hasFailures(reviews, config);
     const conclusion = failed ? "failure" : "success";
     await completeCheckRun(octokit, run, {
       conclusion,
@@ -201,7 +201,7 @@ export async function reviewPullRequest(
         // The check run already carries every finding: nothing is lost, the log says why there is no review.
         const why = describeRequestError(e, "posting the review");
         log.error(
-          { status: (e as { status?: number }).status },
+          { status: httpStatus(e) },
           `${why}; the findings are in the check run (the app needs \`${PERMISSION.review}\` to review)`,
         );
         outcome.error = why;
@@ -211,7 +211,7 @@ export async function reviewPullRequest(
   } catch (e) {
     const reason = explain(e);
     log.error(
-      { status: e instanceof StepError ? (e.original as { status?: number }).status : undefined },
+      { status: e instanceof StepError ? httpStatus(e.original) : undefined },
       `review failed: ${reason}`,
     );
     try {
@@ -237,7 +237,7 @@ export async function reviewPullRequest(
 export class TransientReviewError extends Error {}
 
 export function isTransient(e: unknown): boolean {
-  const status = (e as { status?: number }).status;
+  const status = httpStatus(e);
   const message = (e as { message?: string }).message ?? "";
   if (status === undefined) return true; // network failure, timeout
   if (status >= 500 || status === 429) return true;

@@ -17,9 +17,15 @@ export interface PullTarget {
   headRepo: string;
 }
 
+/** The HTTP status of a failed request (Octokit's RequestError), or undefined (network failure, other errors). */
+export function httpStatus(e: unknown): number | undefined {
+  const status = (e as { status?: unknown } | null | undefined)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
 /** Why a request failed, in words a person can act on (permission, not found, rate limit). */
 export function describeRequestError(e: unknown, what: string): string {
-  const status = (e as { status?: number }).status;
+  const status = httpStatus(e);
   const message = (e as { message?: string }).message ?? String(e);
   if (status === 403 && /not accessible by integration/i.test(message)) {
     return `${what}: the app lacks a permission (GitHub answered 403 "Resource not accessible by integration")`;

@@ -6,6 +6,7 @@
  * same value JSON.parse would, plus a syntax tree with offsets, the duplicate keys, and on failure the
  * offset of the first offending character with a message a person understands.
  */
+import { escapeSegment } from "./pointer.js";
 
 export type JsonNode = ObjectNode | ArrayNode | ScalarNode;
 
@@ -101,10 +102,6 @@ function describeChar(text: string, at: number): string {
   return `'${String.fromCodePoint(cp)}'`;
 }
 
-function escapePointerSegment(s: string): string {
-  return s.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 class Parser {
   private pos = 0;
   readonly duplicates: DuplicateKey[] = [];
@@ -112,7 +109,7 @@ class Parser {
   private readonly path: (string | number)[] = [];
 
   private pointer(): string {
-    return this.path.map((s) => "/" + (typeof s === "number" ? String(s) : escapePointerSegment(s))).join("");
+    return this.path.map((s) => "/" + (typeof s === "number" ? String(s) : escapeSegment(s))).join("");
   }
 
   /** @param values build the JS value too (false: only the tree, when JSON.parse already gave the value) */

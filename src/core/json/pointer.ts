@@ -13,10 +13,6 @@ export function splitPointer(pointer: string): string[] {
   return pointer.slice(1).split("/").map(unescapeSegment);
 }
 
-export function joinPointer(...segments: (string | number)[]): string {
-  return segments.map((s) => "/" + escapeSegment(String(s))).join("");
-}
-
 export function childPointer(parent: string, segment: string | number): string {
   return parent + "/" + escapeSegment(String(segment));
 }

@@ -1,4 +1,4 @@
-import { closest } from "../suggest.js";
+import { didYouMean } from "../suggest.js";
 import { arr, finding, get, str, type Rule } from "../rule.js";
 import type { RawFinding } from "../types.js";
 
@@ -44,12 +44,11 @@ export const rule: Rule = {
               ),
             );
           } else {
-            const near = closest(name, PLACEHOLDERS);
             out.push(
               finding(
                 this.meta,
                 pointer,
-                `unknown placeholder \`{${name}}\` is shown literally${near ? `: did you mean \`{${near}}\`?` : ""} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(", ")})`,
+                `unknown placeholder \`{${name}}\` is shown literally${didYouMean(name, PLACEHOLDERS, { show: (p) => `\`{${p}}\`` })} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(", ")})`,
               ),
             );
           }

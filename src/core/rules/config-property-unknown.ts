@@ -1,4 +1,4 @@
-import { closest } from "../suggest.js";
+import { didYouMean } from "../suggest.js";
 import { arr, finding, get, str, type Rule } from "../rule.js";
 import type { RawFinding } from "../types.js";
 
@@ -19,12 +19,11 @@ export const rule: Rule = {
     arr(get(get(ctx.value, "configUI"), "properties")).forEach((p, i) => {
       const k = str(get(p, "key"));
       if (k === undefined || keys.includes(k)) return;
-      const near = closest(k, keys);
       out.push(
         finding(
           this.meta,
           `/configUI/properties/${i}/key`,
-          `\`${k}\` matches no top-level property${near ? `: did you mean \`${near}\`?` : ""}`,
+          `\`${k}\` matches no top-level property${didYouMean(k, keys)}`,
         ),
       );
     });

@@ -1,4 +1,4 @@
-/** Every rule, in catalog order (docs/rules.md). Generated list kept by hand: one import per rule file. */
+/** Every rule, in catalog order (docs/rules.md): one import per rule file. */
 import type { Rule } from "../rule.js";
 import { rule as r0 } from "./invalid-json.js";
 import { rule as r1 } from "./duplicate-key.js";

@@ -1,4 +1,4 @@
-import { closest } from "../suggest.js";
+import { didYouMean } from "../suggest.js";
 import { arr, finding, get, metricEntries, str, type Rule } from "../rule.js";
 import type { RawFinding } from "../types.js";
 
@@ -17,14 +17,7 @@ export const rule: Rule = {
     const check = (pointer: string, key: unknown) => {
       const k = str(key);
       if (k === undefined || known.has(k)) return;
-      const near = closest(k, keys);
-      out.push(
-        finding(
-          this.meta,
-          pointer,
-          `no metric has the key \`${k}\`${near ? `: did you mean \`${near}\`?` : ""}`,
-        ),
-      );
+      out.push(finding(this.meta, pointer, `no metric has the key \`${k}\`${didYouMean(k, keys)}`));
     };
     const ui = get(ctx.value, "ui");
     arr(get(ui, "keymetrics")).forEach((km, i) => check(`/ui/keymetrics/${i}/key`, get(km, "key")));

@@ -1,5 +1,5 @@
 import { KNOWN_PROCESS_TYPES } from "../reference/known-process-types.js";
-import { closest } from "../suggest.js";
+import { didYouMean } from "../suggest.js";
 import { arr, finding, get, type Rule } from "../rule.js";
 import type { RawFinding } from "../types.js";
 
@@ -39,12 +39,11 @@ export const rule: Rule = {
       : "is not a known process type; the agent silently drops it, so the plugin may never activate";
     arr(get(ctx.value, "processTypeNames")).forEach((t, i) => {
       if (typeof t !== "string" || allowedNames.has(t)) return;
-      const near = closest(t, [...allowedNames]);
       out.push(
         finding(
           this.meta,
           `/processTypeNames/${i}`,
-          `\`${t}\` ${why}${near ? `: did you mean \`${near}\`?` : ""}`,
+          `\`${t}\` ${why}${didYouMean(t, [...allowedNames])}`,
           severity,
         ),
       );

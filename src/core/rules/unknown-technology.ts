@@ -1,5 +1,5 @@
 import { KNOWN_TECHNOLOGIES } from "../reference/known-technologies.js";
-import { closest } from "../suggest.js";
+import { didYouMean } from "../suggest.js";
 import { arr, finding, get, type Rule } from "../rule.js";
 import type { RawFinding } from "../types.js";
 
@@ -23,8 +23,7 @@ export const rule: Rule = {
     const out: RawFinding[] = [];
     arr(get(ctx.value, "technologies")).forEach((t, i) => {
       if (typeof t !== "string" || known.has(t.toLowerCase())) return;
-      const near = closest(t, list);
-      const suffix = near ? `: did you mean \`${near}\`?` : "";
+      const suffix = didYouMean(t, list);
       out.push(
         policy
           ? finding(
