@@ -1,8 +1,9 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, relative, resolve } from "node:path";
 import { CONFIG_PATH, ConfigError, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
-import { hasFailures, reviewDescriptors, type DescriptorInput } from "../core/review.js";
+import { fixDescriptors, unifiedDiff } from "../core/fix.js";
+import { hasFailures, reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
 import { formatSarif } from "../format/sarif.js";
@@ -19,6 +20,10 @@ export interface CheckOptions {
   baseRef?: string;
   config?: string;
   format: Format;
+  /** `--output <format>=<file>`: further reports of the same review. */
+  outputs?: { format: Format; file: string }[];
+  /** `--fix` writes the fixed files; `--fix-dry-run` prints their unified diff instead. */
+  fix?: "write" | "dry-run";
 }
 
 export interface Io {
@@ -78,6 +83,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const repo = opts.baseRef !== undefined ? GitRepo.open(io.cwd, opts.baseRef) : undefined;
   const inputs: DescriptorInput[] = [];
   const display = new Map<string, string>();
+  const absolutes = new Map<string, string>();
   let unchanged = 0;
   for (const c of candidates) {
     const repoPath = repo ? repo.relative(c.absolute) : relative(root, c.absolute).split("\\").join("/");
@@ -101,25 +107,67 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       input.isNew = bytes === undefined;
     }
     display.set(repoPath, c.display);
+    absolutes.set(repoPath, c.absolute);
     inputs.push(input);
   }
-  const reviews = reviewDescriptors(inputs, config);
   const show = (p: string) => display.get(p) ?? p;
   const notes = [...config.notes];
   if (unchanged) notes.push(`${unchanged} descriptor(s) unchanged since ${opts.baseRef} were not checked`);
-  switch (opts.format) {
-    case "json":
-      io.stdout(formatJson(reviews, show));
-      break;
-    case "sarif":
-      io.stdout(formatSarif(reviews, show, io.version));
-      break;
-    case "github":
-      io.stdout(formatGithub(reviews, show));
-      break;
-    default:
-      io.stdout(formatText(reviews, show, { colour: io.colour, notes }));
+  if (opts.fix) {
+    const fixed = fixDescriptors(inputs, config);
+    const files = [...fixed.entries()];
+    const count = files.reduce((n, [, f]) => n + f.applied, 0);
+    if (opts.fix === "dry-run") {
+      for (const [input, f] of files) {
+        const name = show(input.path).replace(/\\/g, "/");
+        io.stdout(unifiedDiff(`a/${name}`, `b/${name}`, f.before, f.after));
+      }
+      notes.push(
+        `--fix-dry-run: ${count} fix(es) in ${files.length} file(s) would be applied; nothing was written`,
+      );
+    } else {
+      for (const [input, f] of files) {
+        const absolute = absolutes.get(input.path) as string;
+        try {
+          writeFileSync(absolute, f.after);
+        } catch (e) {
+          throw new UsageError(`cannot write '${show(input.path)}': ${describeErrno(e)}`);
+        }
+      }
+      notes.push(`--fix: ${count} fix(es) applied in ${files.length} file(s)`);
+    }
   }
-  if (opts.format !== "text") for (const n of notes) io.stderr(`plugin-review: ${n}\n`);
+  const reviews = reviewDescriptors(inputs, config);
+  for (const o of opts.outputs ?? []) {
+    const file = resolve(io.cwd, o.file);
+    try {
+      writeFileSync(file, render(o.format, reviews, show, notes, { ...io, colour: false }));
+    } catch (e) {
+      throw new UsageError(`cannot write '${o.file}': ${describeErrno(e)}`);
+    }
+  }
+  // The dry run's standard output is the diff alone (to pipe into `git apply`); its notes go to stderr.
+  const stdoutFormat = opts.fix === "dry-run" ? undefined : opts.format;
+  if (stdoutFormat) io.stdout(render(stdoutFormat, reviews, show, notes, io));
+  if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${n}\n`);
   return hasFailures(reviews, config) ? 1 : 0;
+}
+
+function render(
+  format: Format,
+  reviews: readonly FileReview[],
+  show: (path: string) => string,
+  notes: string[],
+  io: Io,
+): string {
+  switch (format) {
+    case "json":
+      return formatJson(reviews, show);
+    case "sarif":
+      return formatSarif(reviews, show, io.version);
+    case "github":
+      return formatGithub(reviews, show);
+    default:
+      return formatText(reviews, show, { colour: io.colour, notes });
+  }
 }

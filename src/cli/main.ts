@@ -17,6 +17,11 @@ Options:
                          version at <git-ref> (renames followed; added files have no base)
   --config <file>        configuration file (default: ${CONFIG_PATH} when present)
   --format <f>           text (default), json, sarif or github
+  --output <f>=<file>    also write format <f> to <file> (repeatable): one review, several reports
+  --fix                  apply the mechanical fixes (next version, restored metric group or unit,
+                         a value's case, a misspelt member name) in place, keeping the formatting;
+                         then report what is left
+  --fix-dry-run          print the fixes as a unified diff instead of writing them
   -h, --help             show this help
   -v, --version          show the version
 
@@ -75,6 +80,9 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
         "base-ref": { type: "string" },
         config: { type: "string" },
         format: { type: "string", default: "text" },
+        output: { type: "string", multiple: true },
+        fix: { type: "boolean" },
+        "fix-dry-run": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -83,6 +91,22 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     return 2;
   }
   const v = parsed.values;
+  const outputs: { format: Format; file: string }[] = [];
+  for (const o of v.output ?? []) {
+    const eq = o.indexOf("=");
+    const format = o.slice(0, Math.max(0, eq)) as Format;
+    if (eq < 1 || eq === o.length - 1 || !FORMATS.includes(format)) {
+      stderr(
+        `plugin-review: --output takes <format>=<file> with a format among ${FORMATS.join(", ")}, not '${o}'\n`,
+      );
+      return 2;
+    }
+    outputs.push({ format, file: o.slice(eq + 1) });
+  }
+  if (v.fix && v["fix-dry-run"]) {
+    stderr("plugin-review: use either --fix or --fix-dry-run, not both\n");
+    return 2;
+  }
   if (v.help) {
     stdout(USAGE);
     return 0;
@@ -97,6 +121,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     {
       targets: parsed.positionals,
       format: v.format as Format,
+      outputs,
+      ...(v.fix ? { fix: "write" as const } : v["fix-dry-run"] ? { fix: "dry-run" as const } : {}),
       ...(v.base !== undefined ? { base: v.base } : {}),
       ...(v["base-ref"] !== undefined ? { baseRef: v["base-ref"] } : {}),
       ...(v.config !== undefined ? { config: v.config } : {}),

@@ -130,9 +130,7 @@ export function schemaRule(meta: RuleMeta): Rule {
         .map((f) =>
           finding(meta, f.pointer, f.message, {
             target: f.target,
-            ...(f.suggestion !== undefined
-              ? { fix: { replacement: JSON.stringify(f.suggestion), description: `use \`${f.suggestion}\`` } }
-              : {}),
+            ...(f.fix ? { fix: f.fix } : {}),
           }),
         );
     },

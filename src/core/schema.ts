@@ -13,15 +13,15 @@ import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
 import { childPointer, displayPath } from "./json/pointer.js";
 import { closest, didYouMean, listOf } from "./suggest.js";
-import type { Target, Variant } from "./types.js";
+import type { RawFinding, Target, Variant } from "./types.js";
 
 export interface SchemaFinding {
   ruleId: string;
   message: string;
   pointer: string;
   target: Target;
-  /** For invalid-value: the closest allowed value, usable as a suggested fix. */
-  suggestion?: string;
+  /** A mechanical fix: the closest allowed value, or the known member an unknown one misspells. */
+  fix?: RawFinding["fix"];
 }
 
 let ajvInstance: Ajv | undefined;
@@ -100,12 +100,17 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
       const pointer = childPointer(at, extra);
       const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
       const suggestion = didYouMean(extra, known);
+      const near = suggestion ? closest(extra, known) : undefined;
       const hint = MISPLACED[pointer];
       let message = `unknown member \`${extra}\`${at === "" ? "" : ` in \`${where}\``}`;
       if (suggestion) message += suggestion;
       else if (hint) message += `: ${hint}`;
       else if (known.length) message += ` (known members: ${known.map((k) => `\`${k}\``).join(", ")})`;
-      return { ruleId: "unknown-member", pointer, target: "key", message };
+      const f: SchemaFinding = { ruleId: "unknown-member", pointer, target: "key", message };
+      // Renaming is only a fix when the member it misspells is absent (else it would become a duplicate key).
+      if (near && !Object.prototype.hasOwnProperty.call(e.data ?? {}, near))
+        f.fix = { replacement: JSON.stringify(near), description: `rename to \`${near}\``, target: "key" };
+      return f;
     }
     case "type": {
       const expected = String((e.params as { type: string | string[] }).type).replace(/,/g, " or ");
@@ -122,12 +127,14 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
   const routed = typeof parent["x-rule"] === "string" ? (parent["x-rule"] as string) : undefined;
   if (e.keyword === "enum" || e.keyword === "x-enumIgnoreCase" || e.keyword === "const") {
     const allowed = ((e.keyword === "enum" ? parent.enum : parent[e.keyword]) ?? []) as string[];
-    const near = typeof e.data === "string" ? closest(e.data, allowed) : undefined;
+    // Two allowed values that differ only in case make a case-only mistake ambiguous: no suggestion then.
+    const sameCase = (v: string) => allowed.filter((a) => a.toLowerCase() === v.toLowerCase()).length;
+    const near = typeof e.data === "string" && sameCase(e.data) <= 1 ? closest(e.data, allowed) : undefined;
     const caseNote = e.keyword === "x-enumIgnoreCase" ? " (any case)" : "";
     let message = `\`${where}\` is ${valueText(e.data)}; allowed: ${listOf(allowed)}${caseNote}`;
     if (near) message += `. Did you mean \`${near}\`?`;
     const f: SchemaFinding = { ruleId: routed ?? "invalid-value", pointer: at, target: "value", message };
-    if (near) f.suggestion = near;
+    if (near) f.fix = { replacement: JSON.stringify(near), description: `use \`${near}\`` };
     return f;
   }
   const expected =

@@ -17,8 +17,11 @@ export interface RawFinding {
   target: Target;
   /** Exact 0-based UTF-16 offsets [start, end) when the pointer alone is ambiguous (duplicate keys, parse errors). */
   range?: { start: number; end: number };
-  /** A mechanical fix, when there is one: the replacement text for the value at `pointer`. */
-  fix?: { replacement: string; description: string };
+  /**
+   * A mechanical fix, when there is one: `replacement` is JSON text that replaces the value at `pointer`
+   * (`target: "value"`, the default) or, with `target: "key"`, the member's name (a JSON string).
+   */
+  fix?: { replacement: string; description: string; target?: Target };
 }
 
 export interface Location {

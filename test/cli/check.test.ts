@@ -257,3 +257,132 @@ describe("plugin-review check --base-ref", () => {
     rmSync(outside, { recursive: true, force: true });
   });
 });
+
+describe("plugin-review check --fix / --fix-dry-run", () => {
+  /** A descriptor with a version to bump (against `base`), a unit in the wrong case and a misspelt member. */
+  function broken(name: string, eol = "\n") {
+    const base = validHost();
+    const head = structuredClone(base) as ReturnType<typeof validHost> & {
+      metrics: { timeseries: Record<string, unknown> }[];
+    };
+    head.requiredAgentVersion = "1.300";
+    const ts = head.metrics[0]!.timeseries;
+    ts.unit = String(ts.unit).toUpperCase();
+    head.metrics[0]!.timeseries = Object.fromEntries(
+      Object.entries(ts).map(([k, v]) => [k === "displayname" ? "displaynam" : k, v]),
+    );
+    head.type = "pyton"; // `python` would be a guess (edit distance): reported, never applied
+    write(`${name}/base.json`, text(base).replace(/\n/g, eol));
+    const headPath = write(`${name}/plugin.json`, text(head).replace(/\n/g, eol).slice(0, -eol.length));
+    // Relative paths, as an author types them (the diff's file names are the ones given).
+    return {
+      basePath: `${name}/base.json`,
+      headPath,
+      head: `${name}/plugin.json`,
+      before: readFileSync(headPath, "utf8"),
+    };
+  }
+
+  it("--fix-dry-run prints a unified diff that git apply accepts, and writes nothing", () => {
+    const { basePath, headPath, head, before } = broken("dry", "\r\n");
+    const r = cli(["check", "--fix-dry-run", "--base", basePath, head], dir);
+    expect(readFileSync(headPath, "utf8")).toBe(before);
+    expect(r.stdout).toMatch(/^--- a\/dry\/plugin\.json\n\+\+\+ b\/dry\/plugin\.json\n@@ /);
+    expect(r.stdout).toMatch(/^- {2}"version": "1\.2\.0",\r$/m);
+    expect(r.stdout).toMatch(/^\+ {2}"version": "1\.2\.1",\r$/m);
+    expect(r.stdout).toMatch(/^\+ +"displayname": /m);
+    expect(r.stderr).toMatch(
+      /--fix-dry-run: 3 fix\(es\) in 1 file\(s\) would be applied; nothing was written/,
+    );
+    expect(r.status).toBe(1); // what --fix would leave (`pyton`) still fails
+    // The diff is a real patch: applying it gives what --fix writes.
+    const patch = join(dir, "dry.patch");
+    writeFileSync(patch, r.stdout);
+    execFileSync("git", ["apply", "--unsafe-paths", "-p1", `--directory=${dir.slice(1)}`, patch], {
+      cwd: "/",
+    });
+    const applied = readFileSync(headPath, "utf8");
+    writeFileSync(headPath, before);
+    const w = cli(["check", "--fix", "--base", basePath, head], dir);
+    expect(readFileSync(headPath, "utf8")).toBe(applied);
+    expect(w.status).toBe(1);
+  });
+
+  it("--fix edits in place byte for byte outside the fixes, then reports what is left", () => {
+    const { basePath, headPath, before } = broken("write");
+    const r = cli(["check", "--fix", "--base", basePath, headPath], dir);
+    const after = readFileSync(headPath, "utf8");
+    expect(after).toBe(
+      before
+        .replace('"version": "1.2.0"', '"version": "1.2.1"')
+        .replace(/"unit": "([A-Z]+)"/, (_m, u: string) => `"unit": "${validUnit(u)}"`)
+        .replace('"displaynam"', '"displayname"'),
+    );
+    expect(after.endsWith("}")).toBe(true); // still no final newline
+    expect(r.stdout).toMatch(/invalid-value .*"pyton"/);
+    expect(r.stdout).not.toMatch(/version-not-bumped|unknown-member/);
+    expect(r.stdout).toMatch(/--fix: 3 fix\(es\) applied in 1 file\(s\)/);
+    expect(r.status).toBe(1);
+    // Nothing left to fix: a second run changes nothing.
+    cli(["check", "--fix", "--base", basePath, headPath], dir);
+    expect(readFileSync(headPath, "utf8")).toBe(after);
+  });
+
+  it("refuses --fix with --fix-dry-run", () => {
+    const r = cli(["check", "--fix", "--fix-dry-run", "examples/host-valid"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/either --fix or --fix-dry-run/);
+  });
+});
+
+/** The allowed unit an upper-cased one came from (the example's units). */
+function validUnit(upper: string): string {
+  return ["PerSecond", "MilliSecond", "Count", "Percent"].find((u) => u.toUpperCase() === upper) ?? upper;
+}
+
+describe("plugin-review check --output", () => {
+  it("writes several reports of one review, besides the format on standard output", () => {
+    const json = join(dir, "out", "r.json");
+    mkdirSync(join(dir, "out"), { recursive: true });
+    const r = cli([
+      "check",
+      "--format",
+      "github",
+      "--output",
+      `json=${json}`,
+      "--output",
+      `sarif=${join(dir, "out", "r.sarif")}`,
+      "--output",
+      `text=${join(dir, "out", "r.txt")}`,
+      "examples/mistakes/remote-mistakes",
+    ]);
+    expect(r.status).toBe(1);
+    const findings = JSON.parse(readFileSync(json, "utf8")) as { ruleId: string }[];
+    const annotations = r.stdout.split("\n").filter((l) => l.startsWith("::"));
+    expect(findings.length).toBeGreaterThan(0);
+    expect(annotations).toHaveLength(findings.length);
+    const sarif = JSON.parse(readFileSync(join(dir, "out", "r.sarif"), "utf8")) as {
+      runs: { results: { ruleId: string }[] }[];
+    };
+    expect(sarif.runs[0]!.results.map((x) => x.ruleId)).toEqual(findings.map((f) => f.ruleId));
+    const txt = readFileSync(join(dir, "out", "r.txt"), "utf8");
+    expect(txt).toMatch(new RegExp(`✖ ${findings.length} findings`));
+    expect(txt).not.toContain("\u001b[");
+  });
+
+  it("refuses an output without a known format, or that cannot be written (exit 2)", () => {
+    for (const bad of ["r.json", "xml=r.xml", "json=", "=r.json"]) {
+      const r = cli(["check", "--output", bad, "examples/host-valid"]);
+      expect(r.status, bad).toBe(2);
+      expect(r.stderr, bad).toMatch(/--output takes <format>=<file>/);
+    }
+    const r = cli([
+      "check",
+      "--output",
+      `json=${join(dir, "no", "such", "dir", "r.json")}`,
+      "examples/host-valid",
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot write '.*r\.json': no such file or directory/);
+  });
+});

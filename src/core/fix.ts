@@ -1,0 +1,231 @@
+/**
+ * `--fix`: applies the mechanical fixes that findings carry, as textual edits at exact offsets of the
+ * position tree, so that everything outside the edited values and names (indentation, member order, line
+ * endings, the final newline) stays byte for byte. Pure: text and findings in, new text out.
+ *
+ * Applied (the fixes the App suggests, where no judgement is needed): the next version, the restored
+ * metric group or unit, a value that differs from one allowed value only in case (`percent` → `Percent`),
+ * and an unknown member renamed to the known member it misspells (schema.ts offers that only when the
+ * known member is absent). A closest value by edit distance is a guess, left to the author.
+ * Never applied: two edits that overlap, a rename that would create a duplicate key, and any set of edits
+ * whose result is not valid JSON (then the text is returned unchanged).
+ */
+import type { ResolvedConfig } from "./config.js";
+import { parseJson, type JsonNode } from "./json/parse.js";
+import { resolvePointer } from "./locate.js";
+import { reviewDescriptors, type DescriptorInput } from "./review.js";
+import type { RawFinding } from "./types.js";
+
+/** Rules whose fix restores or computes the one right value, whatever the current one is. */
+const RESTORING = new Set(["version-not-bumped", "metric-group-changed", "metric-unit-changed"]);
+
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+  finding: RawFinding;
+}
+
+export interface FixResult {
+  text: string;
+  /** The findings whose fix was applied, in the order of the text. */
+  applied: RawFinding[];
+}
+
+function jsonText(s: string): unknown {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `--fix` may apply this finding's fix without asking the author. */
+export function isMechanical(f: RawFinding, current: string): boolean {
+  if (!f.fix) return false;
+  if (f.fix.target === "key" || RESTORING.has(f.ruleId)) return true;
+  const was = jsonText(current);
+  const now = jsonText(f.fix.replacement);
+  return (
+    typeof was === "string" &&
+    typeof now === "string" &&
+    was !== now &&
+    was.toLowerCase() === now.toLowerCase()
+  );
+}
+
+/** The parent object of the member a pointer names (for renames: the member must not exist there yet). */
+function parentObject(root: JsonNode, pointer: string): JsonNode | undefined {
+  const cut = pointer.lastIndexOf("/");
+  if (cut < 0) return undefined;
+  const r = resolvePointer(root, pointer.slice(0, cut));
+  return r.fallback ? undefined : r.node;
+}
+
+/** The edits the findings' fixes make on `text`, without overlaps, in the order of the text. */
+export function planEdits(text: string, root: JsonNode, findings: readonly RawFinding[]): Edit[] {
+  const candidates: Edit[] = [];
+  const renamed = new Set<string>(); // "objectStart\0newName": two renames to one name would collide
+  for (const f of findings) {
+    if (!f.fix) continue;
+    const at = resolvePointer(root, f.pointer);
+    if (at.fallback) continue; // the pointer names nothing that exists: nothing to replace
+    if (f.fix.target === "key") {
+      const name = jsonText(f.fix.replacement);
+      const parent = parentObject(root, f.pointer);
+      if (typeof name !== "string" || at.keyStart === undefined || at.keyEnd === undefined) continue;
+      if (parent?.kind !== "object" || parent.members.some((m) => m.key === name)) continue;
+      const id = `${parent.start}\0${name}`;
+      if (renamed.has(id)) continue;
+      renamed.add(id);
+      candidates.push({ start: at.keyStart, end: at.keyEnd, text: f.fix.replacement, finding: f });
+    } else {
+      if (jsonText(f.fix.replacement) === undefined) continue;
+      if (!isMechanical(f, text.slice(at.node.start, at.node.end))) continue;
+      candidates.push({ start: at.node.start, end: at.node.end, text: f.fix.replacement, finding: f });
+    }
+  }
+  candidates.sort((a, b) => a.start - b.start || a.end - b.end);
+  const edits: Edit[] = [];
+  for (const e of candidates) {
+    const last = edits[edits.length - 1];
+    if (last && e.start < last.end) continue; // overlapping (or the same range twice): the first one wins
+    if (last && e.start === last.start && e.end === last.end) continue;
+    edits.push(e);
+  }
+  return edits;
+}
+
+/** Applies the fixable findings' fixes to `text`; unchanged when none applies or the result would not parse. */
+export function applyFixes(text: string, findings: readonly RawFinding[]): FixResult {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { text, applied: [] };
+  const edits = planEdits(text, parsed.root, findings);
+  if (!edits.length) return { text, applied: [] };
+  let out = "";
+  let from = 0;
+  for (const e of edits) {
+    out += text.slice(from, e.start) + e.text;
+    from = e.end;
+  }
+  out += text.slice(from);
+  if (!parseJson(out).ok) return { text, applied: [] };
+  return { text: out, applied: edits.map((e) => e.finding) };
+}
+
+/** Fix passes stop when nothing changes; a fix can uncover another (a renamed member's value), rarely more. */
+const MAX_FIX_PASSES = 10;
+
+export interface FixedFile {
+  before: string;
+  after: string;
+  /** How many fixes were applied, over all passes. */
+  applied: number;
+}
+
+/**
+ * Reviews the descriptors together (as the CLI does, with the configuration's severities and `off`) and
+ * fixes them until nothing more applies, replacing each fixed input's `content` with its new text.
+ * Returns the inputs that changed, with their text before and after.
+ */
+export function fixDescriptors(
+  inputs: DescriptorInput[],
+  config: ResolvedConfig,
+): Map<DescriptorInput, FixedFile> {
+  const changed = new Map<DescriptorInput, FixedFile>();
+  for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    let any = false;
+    reviewDescriptors(inputs, config).forEach((review, i) => {
+      const input = inputs[i] as DescriptorInput;
+      const result = applyFixes(review.text, review.findings);
+      if (!result.applied.length) return;
+      any = true;
+      const entry = changed.get(input) ?? { before: review.text, after: review.text, applied: 0 };
+      entry.after = result.text;
+      entry.applied += result.applied.length;
+      changed.set(input, entry);
+      input.content = result.text;
+      delete input.size; // the text is whole now; its size is measured again
+    });
+    if (!any) break;
+  }
+  return changed;
+}
+
+/**
+ * A unified diff (as `diff -u` and `git apply` read it) between two texts. Fixes replace tokens within
+ * lines and never add or remove a line break, so line n of the old text is line n of the new one; a change
+ * of line count (never produced by applyFixes) is shown as one hunk over the whole file.
+ */
+export function unifiedDiff(
+  oldPath: string,
+  newPath: string,
+  before: string,
+  after: string,
+  context = 3,
+): string {
+  if (before === after) return "";
+  const a = splitLines(before);
+  const b = splitLines(after);
+  const out = [`--- ${oldPath}`, `+++ ${newPath}`];
+  const hunks: [number, number][] = [];
+  if (a.length !== b.length) hunks.push([0, Math.max(a.length, b.length)]);
+  else {
+    for (let i = 0; i < a.length; i++) {
+      if (same(a[i], b[i])) continue;
+      const start = Math.max(0, i - context);
+      const end = Math.min(a.length, i + context + 1);
+      const last = hunks[hunks.length - 1];
+      if (last && start <= last[1]) last[1] = end;
+      else hunks.push([start, end]);
+    }
+  }
+  for (const [start, end] of hunks) {
+    const oldLines = a.slice(start, Math.min(end, a.length));
+    const newLines = b.slice(start, Math.min(end, b.length));
+    out.push(`@@ -${range(start, oldLines.length)} +${range(start, newLines.length)} @@`);
+    if (a.length !== b.length) {
+      for (const l of oldLines) out.push(...line("-", l));
+      for (const l of newLines) out.push(...line("+", l));
+      continue;
+    }
+    let i = 0;
+    while (i < oldLines.length) {
+      if (same(oldLines[i], newLines[i])) {
+        out.push(...line(" ", oldLines[i] as Line));
+        i++;
+        continue;
+      }
+      // A run of changed lines: all removals, then all additions, as diff prints them.
+      let j = i;
+      while (j < oldLines.length && !same(oldLines[j], newLines[j])) j++;
+      for (let k = i; k < j; k++) out.push(...line("-", oldLines[k] as Line));
+      for (let k = i; k < j; k++) out.push(...line("+", newLines[k] as Line));
+      i = j;
+    }
+  }
+  return out.join("\n") + "\n";
+}
+
+interface Line {
+  text: string;
+  /** False for a last line without a line break. */
+  eol: boolean;
+}
+
+const same = (x: Line | undefined, y: Line | undefined) => x?.text === y?.text && x?.eol === y?.eol;
+
+function splitLines(s: string): Line[] {
+  const parts = s.split("\n");
+  const lines = parts.map((text, i) => ({ text, eol: i < parts.length - 1 }));
+  if (lines.length && lines[lines.length - 1]!.text === "") lines.pop(); // the text ended with "\n"
+  return lines;
+}
+
+function line(mark: string, l: Line): string[] {
+  return l.eol ? [mark + l.text] : [mark + l.text, "\\ No newline at end of file"];
+}
+
+function range(start: number, count: number): string {
+  return count === 1 ? `${start + 1}` : `${count === 0 ? start : start + 1},${count}`;
+}
