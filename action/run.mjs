@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * Entry of the plugin-review GitHub Action (action.yml). Plain ESM on Node's built-ins, no build step of its
- * own: it runs the CLI (bin/plugin-review.js, the committed bundle in dist-cli/) as a child process, exactly as a user
- * would, and turns its results into annotations, a step summary, step outputs and an exit status.
+ * own: it runs the CLI (bin/plugin-review.js, the committed bundle in dist-cli/) once, as a child process, exactly
+ * as a user would: `--format github` on stdout for the annotations, `--output json=…` for the counts of the
+ * summary and the outputs, `--output sarif=…` for code scanning and the number of descriptors reviewed (SARIF
+ * lists each as an artifact). Nothing is scraped from text meant for people.
  *
  * Environment: INPUT_PATHS, INPUT_CONFIG, INPUT_BASE_REF, INPUT_SARIF, INPUT_FAIL_ON_FINDINGS (action.yml
  * passes them: composite actions do not set INPUT_* themselves) and GitHub's GITHUB_WORKSPACE,
@@ -12,7 +14,8 @@
  * 2 the review could not run (bad input, configuration, unknown base), whatever fail-on-findings says.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -100,9 +103,10 @@ function resolveBase() {
   );
 }
 
-/** One CLI run; stdout and stderr are captured so that each run's output can be used as needed. */
-function run(format, base, paths, config) {
-  const args = [BIN, "check", "--format", format];
+/** The one CLI run: `github` on stdout, further reports written to the given files (`--output f=file`). */
+function run(base, paths, config, outputs) {
+  const args = [BIN, "check", "--format", "github"];
+  for (const [format, file] of Object.entries(outputs)) args.push("--output", `${format}=${file}`);
   if (base) args.push("--base-ref", base);
   if (config) args.push("--config", config);
   args.push("--", ...paths); // `--`: a path that starts with `-` stays a path
@@ -114,6 +118,15 @@ function run(format, base, paths, config) {
   });
   if (r.error) fail(`cannot run ${BIN}: ${r.error.message}`);
   return r;
+}
+
+/** A report the CLI wrote, parsed; a missing or broken one is a failure of the action, not "no findings". */
+function readReport(file, what) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    return fail(`plugin-review did not write a readable ${what} report (${e.message})`);
+  }
 }
 
 function main() {
@@ -132,44 +145,38 @@ function main() {
   rmSync(join(cwd, SARIF_FILE), { force: true });
   const base = resolveBase();
 
-  // 1. Annotations: the CLI's `github` format prints workflow commands, which the runner reads on stdout.
-  const annotated = run("github", base, paths, config);
-  process.stdout.write(annotated.stdout);
-  process.stderr.write(annotated.stderr);
-  if (annotated.status !== 0 && annotated.status !== 1) {
+  // Reports go to a temporary folder of the runner, except the SARIF file that code scanning uploads.
+  const temp = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), "plugin-review-"));
+  const outputs = {
+    json: join(temp, "findings.json"),
+    sarif: sarif ? join(cwd, SARIF_FILE) : join(temp, "findings.sarif"),
+  };
+  const review = run(base, paths, config, outputs);
+  // Annotations: the `github` format prints workflow commands, which the runner reads on stdout.
+  process.stdout.write(review.stdout);
+  process.stderr.write(review.stderr);
+  if (review.status !== 0 && review.status !== 1) {
     // Usage, configuration or I/O error: the CLI said why on stderr.
-    const message = annotated.stderr.replace(/^plugin-review: /gm, "").trim();
-    fail(message || `plugin-review exited with status ${annotated.status ?? annotated.signal}`);
+    rmSync(temp, { recursive: true, force: true });
+    const message = review.stderr.replace(/^plugin-review: /gm, "").trim();
+    fail(message || `plugin-review exited with status ${review.status ?? review.signal}`);
   }
-
-  // 2. Counts for the summary and the outputs, from the machine-readable format (not from parsing messages).
-  const json = run("json", base, paths, config);
-  let findings;
-  try {
-    findings = JSON.parse(json.stdout);
-  } catch {
-    fail(
-      `unexpected output from plugin-review --format json: ${json.stderr.trim() || json.stdout.slice(0, 200)}`,
-    );
-  }
+  // Counts for the summary and the outputs: from the JSON report and the SARIF log, not from messages.
+  const findings = readReport(outputs.json, "JSON");
+  const checked = readReport(outputs.sarif, "SARIF").runs?.[0]?.artifacts?.length ?? 0;
+  rmSync(temp, { recursive: true, force: true });
   const count = (severity) => findings.filter((f) => f.severity === severity).length;
   const [errors, warnings, notices] = [count("error"), count("warning"), count("notice")];
-
-  // 3. SARIF for code scanning, only when asked (uploading needs `security-events: write`).
   if (sarif) {
-    const s = run("sarif", base, paths, config);
-    if (s.status !== 0 && s.status !== 1) fail(`plugin-review --format sarif failed: ${s.stderr.trim()}`);
-    writeFileSync(join(cwd, SARIF_FILE), s.stdout);
     console.log(`plugin-review: wrote ${SARIF_FILE}`);
     append("GITHUB_OUTPUT", `sarif-file=${SARIF_FILE}\n`);
   }
 
   append("GITHUB_OUTPUT", `findings=${findings.length}\nerrors=${errors}\n`);
 
-  // The `github` format ends with "plugin-review: N descriptor(s) checked, …"; the CLI's notes are on stderr.
-  const checked = /^plugin-review: (\d+) descriptor\(s\) checked/m.exec(annotated.stdout)?.[1];
-  const notes = [...annotated.stderr.matchAll(/^plugin-review: (.+)$/gm)].map((m) => `- ${m[1]}`);
-  const failed = annotated.status === 1;
+  // The CLI's notes (descriptors left out, configuration remarks) are its stderr lines, shown as they are.
+  const notes = [...review.stderr.matchAll(/^plugin-review: (.+)$/gm)].map((m) => `- ${m[1]}`);
+  const failed = review.status === 1;
   summary(
     [
       "### plugin-review",
@@ -185,7 +192,7 @@ function main() {
       `| Notices | ${notices} |`,
       `| **Total** | **${findings.length}** |`,
       "",
-      `${checked ?? "?"} descriptor(s) checked. ` +
+      `${checked} descriptor(s) checked. ` +
         (failed
           ? failOnFindings
             ? ":x: Findings reach the failing level (`fail_on`)."

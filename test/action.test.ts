@@ -118,6 +118,32 @@ describe("action/run.mjs", () => {
     expect(r.status).toBe(1);
   });
 
+  it("runs the CLI once for annotations, counts and SARIF, counting from its JSON and SARIF reports", () => {
+    // Every Node process started below records its script and arguments (NODE_OPTIONS is inherited).
+    const log = join(dir, "node-runs.log");
+    const preload = join(dir, "record-runs.cjs");
+    writeFileSync(
+      preload,
+      `require("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(1)) + "\\n");`,
+    );
+    writeFileSync(log, "");
+    const r = action({ ...PR, INPUT_SARIF: "true", NODE_OPTIONS: `--require ${preload}` });
+    expect(r.status).toBe(1);
+    const runs = readFileSync(log, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as string[])
+      .filter((argv) => argv[0]?.endsWith("plugin-review.js"));
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toEqual(
+      expect.arrayContaining(["check", "--format", "github", "--output", "--base-ref", "main"]),
+    );
+    expect(runs[0]!.filter((a) => /^(json|sarif)=/.test(a))).toHaveLength(2);
+    expect(r.outputs).toEqual({ "sarif-file": "plugin-review.sarif", findings: "1", errors: "1" });
+    expect(r.summary).toContain("2 descriptor(s) checked");
+    expect(r.summary).toContain("| Errors | 1 |");
+  });
+
   it("exits 0 on findings when fail-on-findings is false (either spelling of the variable)", () => {
     const r = action({ ...PR, INPUT_FAIL_ON_FINDINGS: "false" });
     expect(r.stdout).toMatch(/title=version-not-bumped::/);

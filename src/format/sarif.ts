@@ -7,16 +7,28 @@ import { ruleDocsUrl } from "./links.js";
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 
 /**
- * A displayed path as a SARIF `artifactLocation.uri`, which must be a URI reference (RFC 3986): each
- * segment is percent-encoded, so spaces, non-ASCII letters, `%`, `#`, `?` and brackets in file names
- * stay part of the path; a Windows drive path becomes a `file:` URI rather than a "C:" scheme.
+ * A displayed path as a SARIF `artifactLocation.uri` (RFC 3986), each segment percent-encoded so that spaces,
+ * non-ASCII letters, `%`, `#`, `?` and brackets stay part of the path. A relative path is a relative
+ * reference (`plugins/a%20b/plugin.json`), which code scanning resolves against the repository root; an
+ * absolute one is a `file:` URI (`file:///tmp/x`, `file:///C:/x` for a Windows drive, `file://server/share/x`
+ * for a UNC path): a relative reference must not begin with a slash (the validator's SARIF1004), and a drive
+ * letter would read as a URI scheme.
  */
 export function artifactUri(path: string): string {
-  const slashed = path.replace(/\\/g, "/").replace(/^\.\//, "");
+  const slashed = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+  const encode = (p: string) => p.split("/").map(encodeURIComponent).join("/");
   const drive = /^[A-Za-z]:\//.exec(slashed)?.[0];
-  const rest = drive ? slashed.slice(drive.length) : slashed;
-  const encoded = rest.split("/").map(encodeURIComponent).join("/");
-  return drive ? `file:///${drive}${encoded}` : encoded;
+  if (drive) return `file:///${drive}${encode(slashed.slice(drive.length))}`;
+  if (slashed.startsWith("//")) return `file:${encode(slashed)}`; // UNC: //server/share/…
+  if (slashed.startsWith("/")) return `file://${encode(slashed)}`;
+  return encode(slashed);
+}
+
+/** SARIF's `baselineState` for a finding compared with a base: new, or already there (unchanged). */
+function baselineState(f: { baseline?: unknown }): { baselineState: "new" | "unchanged" } | undefined {
+  if (f.baseline === "new") return { baselineState: "new" };
+  if (f.baseline === "existing") return { baselineState: "unchanged" };
+  return undefined;
 }
 
 export function toSarif(
@@ -36,8 +48,8 @@ export function toSarif(
             version,
             informationUri: "https://github.com/plugin-review/plugin-review",
             rules: RULES.map((r) => ({
+              // No `name`: equal to the id, the validator says it must be left out (SARIF1001).
               id: r.meta.id,
-              name: r.meta.id,
               shortDescription: { text: r.meta.description },
               fullDescription: { text: r.meta.description },
               helpUri: ruleDocsUrl(r.meta.id),
@@ -46,7 +58,12 @@ export function toSarif(
           },
         },
         columnKind: "unicodeCodePoints",
-        results: reviews.flatMap((r) =>
+        // Every reviewed descriptor, also those without findings: what was analysed, not only what failed.
+        artifacts: reviews.map((r) => ({
+          location: { uri: artifactUri(display(r.path)) },
+          roles: ["analysisTarget"],
+        })),
+        results: reviews.flatMap((r, artifactIndex) =>
           r.findings.map((f) => ({
             ruleId: f.ruleId,
             ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId) } : {}),
@@ -55,7 +72,7 @@ export function toSarif(
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: artifactUri(display(r.path)) },
+                  artifactLocation: { uri: artifactUri(display(r.path)), index: artifactIndex },
                   region: {
                     startLine: f.line,
                     startColumn: f.column,
@@ -67,6 +84,8 @@ export function toSarif(
               },
             ],
             partialFingerprints: { "pluginReview/v1": `${f.ruleId}:${f.pointer}` },
+            // The adoption work adds `baseline` to findings compared with a base; read it when present.
+            ...baselineState(f as { baseline?: unknown }),
           })),
         ),
       },

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import formats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { artifactUri } from "../../src/format/sarif.js";
+import { artifactUri, toSarif } from "../../src/format/sarif.js";
 import { cli, ensureBuilt } from "../cli/run.js";
 import { ROOT } from "../helpers.js";
 
@@ -249,7 +249,49 @@ describe("--format sarif", () => {
     expect(artifactUri("./examples/host-valid/plugin.json")).toBe("examples/host-valid/plugin.json");
     expect(artifactUri("plugins\\a b\\plugin.json")).toBe("plugins/a%20b/plugin.json");
     expect(artifactUri("../x/plugin.json")).toBe("../x/plugin.json");
-    expect(artifactUri("/abs/plugin.json")).toBe("/abs/plugin.json");
+    expect(artifactUri("/abs/plugin.json")).toBe("file:///abs/plugin.json");
+    expect(artifactUri("/a b/é/plugin.json")).toBe("file:///a%20b/%C3%A9/plugin.json");
     expect(artifactUri("C:\\work\\my plugin\\plugin.json")).toBe("file:///C:/work/my%20plugin/plugin.json");
+    expect(artifactUri("d:/work/plugin.json")).toBe("file:///d:/work/plugin.json");
+    expect(artifactUri("\\\\server\\share\\plugin.json")).toBe("file://server/share/plugin.json");
+  });
+
+  it("lists every reviewed descriptor as an artifact, and gives results a baselineState when compared", () => {
+    const finding = (baseline?: string) => ({
+      ruleId: "version-not-bumped",
+      severity: "error" as const,
+      message: "m",
+      pointer: "/version",
+      target: "value" as const,
+      line: 3,
+      column: 14,
+      endLine: 3,
+      endColumn: 21,
+      ...(baseline ? { baseline } : {}),
+    });
+    const reviews = [
+      { path: "a/plugin.json", text: "", findings: [finding("new"), finding("existing")] },
+      { path: "b/plugin.json", text: "", findings: [] },
+      { path: "c/plugin.json", text: "", findings: [finding()] },
+    ];
+    const log = toSarif(reviews, (p) => p, "1.0.0") as {
+      runs: { artifacts: { location: { uri: string } }[]; results: Record<string, unknown>[] }[];
+    };
+    const valid = validate(log);
+    expect(valid, explain(validate.errors)).toBe(true);
+    const run = log.runs[0]!;
+    expect(run.artifacts.map((a) => a.location.uri)).toEqual([
+      "a/plugin.json",
+      "b/plugin.json",
+      "c/plugin.json",
+    ]);
+    expect(run.results.map((r) => r.baselineState)).toEqual(["new", "unchanged", undefined]);
+    expect(
+      run.results.map(
+        (r) =>
+          (r.locations as { physicalLocation: { artifactLocation: { index: number } } }[])[0]!
+            .physicalLocation.artifactLocation.index,
+      ),
+    ).toEqual([0, 0, 2]);
   });
 });

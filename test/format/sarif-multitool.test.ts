@@ -1,0 +1,107 @@
+/**
+ * `--format sarif` through Microsoft's official SARIF validator (`Sarif.Multitool validate`, npm
+ * `@microsoft/sarif-multitool` with its platform packages), for relative and absolute paths. Skipped, with
+ * the reason printed, where the platform package is not installed or its binary does not run.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, ensureBuilt } from "../cli/run.js";
+import { ROOT } from "../helpers.js";
+
+const require = createRequire(import.meta.url);
+
+/** The validator's binary, or why it cannot run here. */
+function findMultitool(): { bin: string } | { skip: string } {
+  const pkg = `@microsoft/sarif-multitool-${process.platform}`;
+  let bin: string;
+  try {
+    bin = require(pkg) as string; // the platform package exports the binary's path
+  } catch {
+    return { skip: `${pkg} is not installed (no SARIF multitool for ${process.platform}-${process.arch})` };
+  }
+  const r = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 60_000 });
+  if (r.error || r.status !== 0) {
+    return { skip: `${bin} does not run here: ${r.error?.message ?? (r.stderr || `exit ${r.status}`)}` };
+  }
+  return { bin };
+}
+
+const tool = findMultitool();
+if ("skip" in tool) console.warn(`SARIF multitool test skipped: ${tool.skip}`);
+
+interface ValidatorResult {
+  ruleId: string;
+  level?: string;
+  message: { id?: string; arguments?: string[] };
+}
+
+let dir = "";
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-multitool-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `validate` on a SARIF text; returns the validator's own results (its output is SARIF too). */
+function validate(name: string, sarif: string): ValidatorResult[] {
+  const bin = (tool as { bin: string }).bin;
+  const input = join(dir, `${name}.sarif`);
+  const output = join(dir, `${name}.validation.sarif`);
+  writeFileSync(input, sarif);
+  const r = spawnSync(bin, ["validate", input, "--output", output, "--log", "ForceOverwrite"], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  const log = JSON.parse(readFileSync(output, "utf8").replace(/^\uFEFF/, "")) as {
+    runs: { results?: ValidatorResult[] }[];
+  };
+  return log.runs.flatMap((run) => run.results ?? []);
+}
+
+const describeTool = "bin" in tool ? describe : describe.skip;
+
+// The validator is a .NET program that takes some seconds to start, more on a busy machine.
+describeTool("SARIF multitool validate", { timeout: 180_000 }, () => {
+  it("finds SARIF1004 in an absolute path given as a relative reference (the test can fail)", () => {
+    const sarif = JSON.stringify({
+      version: "2.1.0",
+      runs: [
+        {
+          tool: { driver: { name: "x" } },
+          results: [
+            {
+              ruleId: "r",
+              message: { text: "m" },
+              locations: [{ physicalLocation: { artifactLocation: { uri: "/abs/plugin.json" } } }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(validate("bad", sarif).map((r) => r.ruleId)).toContain("SARIF1004");
+  });
+
+  it.each([
+    ["relative paths", "examples/mistakes"],
+    ["absolute paths", join(ROOT, "examples", "mistakes")],
+  ])("reports no error and no warning for %s", (name, target) => {
+    const r = cli(["check", "--format", "sarif", target]);
+    expect(r.status).toBe(1);
+    const uris = (
+      JSON.parse(r.stdout) as {
+        runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+      }
+    ).runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri);
+    expect(uris.length).toBeGreaterThan(0);
+    for (const u of uris) expect(u.startsWith("file:///"), u).toBe(target.startsWith("/"));
+    const problems = validate(name.replace(/ /g, "-"), r.stdout).filter(
+      (x) => x.level === undefined || x.level === "error" || x.level === "warning",
+    );
+    expect(problems).toEqual([]);
+  });
+});
