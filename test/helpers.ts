@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig } from "../src/core/config.js";
 import { reviewDescriptors } from "../src/core/review.js";
+import { RULE_IDS } from "../src/core/rules/index.js";
 import type { Finding } from "../src/core/types.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -35,6 +36,8 @@ export interface CheckOptions {
   config?: RawConfig;
   org?: RawConfig;
   path?: string;
+  /** Run only this rule (the rule tester): every other rule is turned off, and rules that are off never run. */
+  only?: string;
 }
 
 /** Reviews one descriptor (text or object) the way the CLI and the App do. */
@@ -44,6 +47,10 @@ export function check(doc: string | Json, opts: CheckOptions = {}): Finding[] {
     ...(opts.org ? { org: opts.org } : {}),
     ...(opts.config ? { repo: opts.config } : {}),
   });
+  if (opts.only !== undefined) {
+    if (!RULE_IDS.includes(opts.only)) throw new Error(`no rule \`${opts.only}\``);
+    for (const id of RULE_IDS) if (id !== opts.only) config.rules[id] = "off";
+  }
   const path = opts.path ?? "plugin.json";
   const [review] = reviewDescriptors(
     [
@@ -88,15 +95,39 @@ export interface ValidCase {
   options?: CheckOptions;
 }
 
-/** A rule's table: the rule fires where expected in every invalid case and stays silent in every valid one. */
+/**
+ * Refuses a table that holds a case twice (after ESLint's RuleTester): the same name, or the same
+ * document with the same options, says nothing new and usually hides a copy-paste slip.
+ */
+export function refuseDuplicateCases(
+  ruleId: string,
+  table: { valid: ValidCase[]; invalid: InvalidCase[] },
+): void {
+  const names = new Set<string>();
+  const inputs = new Set<string>();
+  for (const c of [...table.valid, ...table.invalid]) {
+    if (names.has(c.name)) throw new Error(`${ruleId}: duplicate case name ${JSON.stringify(c.name)}`);
+    names.add(c.name);
+    const input = JSON.stringify([typeof c.doc === "string" ? c.doc : text(c.doc), c.options ?? {}]);
+    if (inputs.has(input)) throw new Error(`${ruleId}: case ${JSON.stringify(c.name)} repeats another case`);
+    inputs.add(input);
+  }
+}
+
+/**
+ * A rule's table (the rule tester): the rule fires where expected in every invalid case and stays silent
+ * in every valid one. Only the rule under test runs, so no other rule can make a case pass or fail.
+ */
 export function ruleTable(ruleId: string, table: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
+  refuseDuplicateCases(ruleId, table);
+  const run = (c: ValidCase | InvalidCase) => check(c.doc, { ...c.options, only: ruleId });
   describe(ruleId, () => {
     it.each(table.valid.map((c) => [c.name, c] as const))("stays silent: %s", (_name, c) => {
-      const found = check(c.doc, c.options).filter((f) => f.ruleId === ruleId);
-      expect(found).toEqual([]);
+      expect(run(c)).toEqual([]);
     });
     it.each(table.invalid.map((c) => [c.name, c] as const))("fires: %s", (_name, c) => {
-      const found = check(c.doc, c.options).filter((f) => f.ruleId === ruleId);
+      const found = run(c);
+      expect(found.map((f) => f.ruleId)).toEqual(found.map(() => ruleId));
       expect(found.map((f) => f.line)).toEqual(c.lines);
       for (const f of found) {
         if (c.message !== undefined) expect(f.message).toMatch(c.message);

@@ -1,14 +1,14 @@
 /**
- * The runner: descriptor bytes in, located findings out. Parses, detects the variant, validates the
- * schema, runs every rule (each isolated: a rule that throws becomes a finding, never a crash), locates
- * the findings once, then applies the configuration (severities, `off`, `ignore`).
+ * The runner: descriptor bytes in, located findings out. Parses, detects the variant, runs the rules the
+ * configuration leaves on for the path (a rule that is `off` or ignored there never runs; each rule is
+ * isolated: one that throws becomes a finding, never a crash), locates the findings once, then applies
+ * the configured severities. The schema is validated only when a rule asks for its findings.
  */
 import { fails, globMatcher, type ResolvedConfig } from "./config.js";
 import { parseJsonFast, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { locateAll } from "./locate.js";
-import { get, str, type DocumentContext, type Rule } from "./rule.js";
+import { get, RuleContext, str, toFinding, type DocumentState, type Rule } from "./rule.js";
 import { RULES } from "./rules/index.js";
-import { validateSchema } from "./schema.js";
 import type { Finding, RawFinding, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
@@ -89,12 +89,21 @@ function internalError(rule: Rule, e: unknown): RawFinding {
   };
 }
 
-function runRule(rule: Rule, ctx: DocumentContext): RawFinding[] {
+function runRule(rule: Rule, context: RuleContext): RawFinding[] {
   try {
-    return rule.check ? rule.check(ctx) : [];
+    return context.run(rule);
   } catch (e) {
     return [internalError(rule, e)];
   }
+}
+
+/** The rules that can report on `path`: neither `off` nor ignored for it. The others never run. */
+function activeRules(path: string, config: ResolvedConfig): readonly Rule[] {
+  const ignored = config.ignore.filter((e) => matchesIgnore(e, path));
+  if (ignored.some((e) => !e.rules)) return [];
+  return RULES.filter(
+    (r) => config.rules[r.meta.id] !== "off" && !ignored.some((e) => e.rules?.includes(r.meta.id)),
+  );
 }
 
 type Internal = FileReview & { value?: unknown; parsed?: { root: JsonNode } | undefined };
@@ -102,41 +111,43 @@ type Internal = FileReview & { value?: unknown; parsed?: { root: JsonNode } | un
 /** Reviews one descriptor (without set rules; see reviewDescriptors). */
 export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Internal {
   const head = load(input.content, config.maxFileSize, input.size);
-  const ctx: DocumentContext = {
+  const state: DocumentState = {
     path: input.path,
     text: head.text,
     duplicates: [],
     variant: "host",
-    schemaFindings: [],
     policy: config.policy,
   };
-  if (input.isNew !== undefined) ctx.isNew = input.isNew;
-  let rules: readonly Rule[] = RULES.filter((r) => r.meta.kind === "parse");
+  if (input.isNew !== undefined) state.isNew = input.isNew;
+  const active = activeRules(input.path, config);
+  let rules = active.filter((r) => r.meta.kind === "parse");
   if (!head.parsed) {
     if (head.encodingError !== undefined) {
-      ctx.parseError = {
+      state.parseError = {
         message: "the file is not valid UTF-8 text (JSON must be UTF-8)",
         offset: head.encodingError,
         end: head.encodingError + 1,
       };
     } else {
-      ctx.oversize = { size: head.size, limit: config.maxFileSize };
+      state.oversize = { size: head.size, limit: config.maxFileSize };
     }
   } else if (!head.parsed.ok) {
-    ctx.parseError = head.parsed.error;
+    state.parseError = head.parsed.error;
   } else {
-    ctx.value = head.parsed.value;
-    ctx.duplicates = head.parsed.duplicates;
-    ctx.variant = detectVariant(ctx.value);
-    ctx.schemaFindings = validateSchema(ctx.value, ctx.variant);
-    if (input.base) {
+    state.value = head.parsed.value;
+    state.duplicates = head.parsed.duplicates;
+    state.variant = detectVariant(state.value);
+    const changeRules = active.some((r) => r.meta.kind === "change");
+    if (input.base && changeRules) {
       const base = loadBase(input.base.content, config.maxFileSize, input.base.size);
-      if (base.ok) ctx.base = { value: base.value, path: input.base.path };
-      else ctx.baseError = `\`${input.base.path}\` ${base.why}`;
+      if (base.ok) state.base = { value: base.value, path: input.base.path };
+      else state.baseError = `\`${input.base.path}\` ${base.why}`;
     }
-    rules = RULES.filter((r) => r.meta.kind !== "change" || ctx.base || ctx.baseError !== undefined);
+    const compare = state.base !== undefined || state.baseError !== undefined;
+    rules = active.filter((r) => r.check && (r.meta.kind !== "change" || compare));
   }
-  const raw = rules.flatMap((r) => runRule(r, ctx));
+  const context = new RuleContext(state);
+  const raw = rules.flatMap((r) => runRule(r, context));
   // The tree of positions is built only when there is something to locate.
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length ? locateAll(head.text, parsed?.root, raw) : [];
@@ -145,11 +156,11 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
     text: head.text,
     findings: applyConfig(input.path, located, config),
   };
-  if (ctx.value !== undefined) {
-    review.value = ctx.value;
-    review.parsed = head.parsed?.ok ? head.parsed : undefined;
-    review.variant = ctx.variant;
-    const name = str(get(ctx.value, "name"));
+  if (state.value !== undefined) {
+    review.value = state.value;
+    review.parsed = parsed;
+    review.variant = state.variant;
+    const name = str(get(state.value, "name"));
     if (name !== undefined) review.name = name;
   }
   return review;
@@ -187,12 +198,19 @@ export function reviewDescriptors(inputs: readonly DescriptorInput[], config: Re
   const reviews = inputs.map((i) => reviewOne(i, config));
   const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
   for (const rule of RULES) {
-    if (!rule.checkSet) continue;
-    let results: ReturnType<NonNullable<Rule["checkSet"]>>;
+    if (!rule.checkSet || config.rules[rule.meta.id] === "off") continue;
+    const results: { path: string; finding: RawFinding }[] = [];
     try {
-      results = rule.checkSet(members);
+      rule.checkSet({
+        documents: members,
+        report: (path, d) => results.push({ path, finding: toFinding(rule.meta, d) }),
+      });
     } catch (e) {
-      results = reviews.map((r) => ({ path: r.path, finding: internalError(rule, e) }));
+      results.splice(
+        0,
+        results.length,
+        ...reviews.map((r) => ({ path: r.path, finding: internalError(rule, e) })),
+      );
     }
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);

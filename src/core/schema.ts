@@ -12,7 +12,7 @@ import common from "../../schemas/plugin-common.schema.json" with { type: "json"
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
 import { childPointer, displayPath } from "./json/pointer.js";
-import { closest, didYouMean, listOf } from "./suggest.js";
+import { closest, didYouMeanText, listOf } from "./suggest.js";
 import type { RawFinding, Target, Variant } from "./types.js";
 
 export interface SchemaFinding {
@@ -99,8 +99,8 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       const pointer = childPointer(at, extra);
       const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
-      const suggestion = didYouMean(extra, known);
-      const near = suggestion ? closest(extra, known) : undefined;
+      const near = closest(extra, known);
+      const suggestion = didYouMeanText(near);
       const hint = MISPLACED[pointer];
       let message = `unknown member \`${extra}\`${at === "" ? "" : ` in \`${where}\``}`;
       if (suggestion) message += suggestion;

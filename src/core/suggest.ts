@@ -49,16 +49,21 @@ export function listOf(values: readonly string[]): string {
   return `${q.slice(0, -1).join(", ")} or ${q[q.length - 1]}`;
 }
 
+type SuggestStyle = { show?: (c: string) => string; parenthesized?: boolean };
+
 /**
- * The "did you mean" part of a message for the closest candidate, or "" when none is near: `: did you
- * mean \`x\`?` in findings, ` (did you mean \`x\`?)` in configuration errors (`parenthesized`).
+ * The "did you mean" part of a message for a suggestion, or "" when there is none: `: did you mean \`x\`?`
+ * in findings, ` (did you mean \`x\`?)` in configuration errors (`parenthesized`).
  */
-export function didYouMean(
-  input: string,
-  candidates: readonly string[],
-  { show = (c: string) => `\`${c}\``, parenthesized = false } = {},
+export function didYouMeanText(
+  near: string | undefined,
+  { show = (c: string) => `\`${c}\``, parenthesized = false }: SuggestStyle = {},
 ): string {
-  const near = closest(input, candidates);
   if (near === undefined) return "";
   return parenthesized ? ` (did you mean ${show(near)}?)` : `: did you mean ${show(near)}?`;
+}
+
+/** `didYouMeanText` for the closest candidate. */
+export function didYouMean(input: string, candidates: readonly string[], style: SuggestStyle = {}): string {
+  return didYouMeanText(closest(input, candidates), style);
 }

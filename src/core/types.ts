@@ -17,11 +17,18 @@ export interface RawFinding {
   target: Target;
   /** Exact 0-based UTF-16 offsets [start, end) when the pointer alone is ambiguous (duplicate keys, parse errors). */
   range?: { start: number; end: number };
-  /**
-   * A mechanical fix, when there is one: `replacement` is JSON text that replaces the value at `pointer`
-   * (`target: "value"`, the default) or, with `target: "key"`, the member's name (a JSON string).
-   */
-  fix?: { replacement: string; description: string; target?: Target };
+  /** A mechanical fix, when there is one. */
+  fix?: Fix;
+}
+
+/**
+ * A mechanical fix: `replacement` is JSON text that replaces the value at the pointer, or (`target: "key"`)
+ * the JSON-encoded member name that replaces the member's name.
+ */
+export interface Fix {
+  replacement: string;
+  description: string;
+  target?: Target;
 }
 
 export interface Location {

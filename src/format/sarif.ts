@@ -2,8 +2,6 @@
 import { RULES } from "../core/rules/index.js";
 import type { FileReview } from "../core/review.js";
 
-import { ruleDocsUrl } from "./links.js";
-
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 
 /**
@@ -52,7 +50,7 @@ export function toSarif(
               id: r.meta.id,
               shortDescription: { text: r.meta.description },
               fullDescription: { text: r.meta.description },
-              helpUri: ruleDocsUrl(r.meta.id),
+              helpUri: r.meta.docs.url,
               defaultConfiguration: { level: LEVEL[r.meta.defaultSeverity] },
             })),
           },

@@ -6,7 +6,7 @@ import { CONFIG_PATH } from "../core/config.js";
 import { LineIndex } from "../core/locate.js";
 import type { FileReview } from "../core/review.js";
 import type { Finding, Severity } from "../core/types.js";
-import { ruleDocsUrl } from "../format/links.js";
+import { DOCS_BASE, ruleDocsUrl } from "../core/rule.js";
 import { countFindings as counts, plural } from "../format/summary.js";
 import { fingerprint, fingerprintMarker } from "./fingerprint.js";
 
@@ -100,7 +100,7 @@ export function checkSummary(input: SummaryInput): string {
   const tail = [
     "",
     `<sub>Configure rules, severities, ignored paths and the failing level in \`${CONFIG_PATH}\` ` +
-      `(organisation defaults in \`<org>/.github\`); every rule is explained in [the rule docs](${ruleDocsUrl("").replace(/\/[^/]*$/, "/")}).</sub>`,
+      `(organisation defaults in \`<org>/.github\`); every rule is explained in [the rule docs](${DOCS_BASE}).</sub>`,
   ];
   if (reviews.length === 0) return [...head, ...tail].join("\n");
 
@@ -159,7 +159,10 @@ export function commentBody(path: string, f: Finding, fileText: string, suggest:
     `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${f.message}`,
   ];
   const line =
-    suggest && f.fix && f.line === f.endLine ? new LineIndex(fileText).lineText(f.line) : undefined;
+    // The finding's range is what a suggestion replaces: only when the fix replaces that same part.
+    suggest && f.fix && f.line === f.endLine && (f.fix.target ?? "value") === f.target
+      ? new LineIndex(fileText).lineText(f.line)
+      : undefined;
   if (line !== undefined && f.fix) {
     parts.push(
       "",

@@ -1,8 +1,9 @@
-/** Every rule id of the catalog has a rule file, a test that makes it fire and one where it is silent, and docs. */
-import { existsSync, readFileSync } from "node:fs";
+/** Every rule id of the catalog: file name = `meta.id` = registry key = docs page = table test. */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULES, RULE_IDS } from "../../src/core/rules/index.js";
+import { DOCS_BASE } from "../../src/core/rule.js";
+import { RULE_IDS, RULES_BY_ID } from "../../src/core/rules/index.js";
 import { ROOT } from "../helpers.js";
 
 /** The ids of ../shared/spec/rules.md (a public interface: never renamed). */
@@ -68,14 +69,35 @@ describe("rule catalog", () => {
     expect([...ids].sort()).toEqual([...CATALOG].sort());
   });
 
-  it.each(RULES.map((r) => [r.meta.id, r] as const))("%s has its file, test and docs", (id, rule) => {
-    expect(existsSync(join(ROOT, "src", "core", "rules", `${id}.ts`))).toBe(true);
-    expect(existsSync(join(ROOT, "test", "core", "rules", `${id}.test.ts`))).toBe(true);
+  it("registers every rule file, keyed by the id its file is named after", async () => {
+    const files = readdirSync(join(ROOT, "src", "core", "rules"))
+      .filter((f) => f.endsWith(".ts") && f !== "index.ts")
+      .map((f) => f.slice(0, -3));
+    expect([...files].sort()).toEqual([...RULE_IDS].sort());
+    for (const [id, rule] of RULES_BY_ID) {
+      const mod = (await import(`../../src/core/rules/${id}.ts`)) as { rule: unknown };
+      expect(mod.rule, id).toBe(rule);
+      expect(rule.meta.id).toBe(id);
+    }
+  });
+
+  it.each([...RULES_BY_ID])("%s has its docs page and table test", (id, rule) => {
+    expect(rule.meta.docs.url).toBe(`${DOCS_BASE}${id}.md`);
     const doc = join(ROOT, "docs", "rules", `${id}.md`);
     expect(existsSync(doc)).toBe(true);
     const page = readFileSync(doc, "utf8");
     expect(page).toMatch(new RegExp(`^# ${id}\\b`));
     expect(page).toMatch(new RegExp(`Default severity: \\*\\*${rule.meta.defaultSeverity}\\*\\*`));
     expect(readFileSync(join(ROOT, "docs", "rules.md"), "utf8")).toContain(`[\`${id}\`](rules/${id}.md)`);
+    const table = join(ROOT, "test", "core", "rules", `${id}.test.ts`);
+    expect(existsSync(table)).toBe(true);
+    expect(readFileSync(table, "utf8")).toContain(`ruleTable("${id}"`);
+  });
+
+  it.each([...RULES_BY_ID])("%s has messages and uses only its own", (id, rule) => {
+    const messages = Object.keys(rule.meta.messages);
+    expect(messages.length).toBeGreaterThan(0);
+    const source = readFileSync(join(ROOT, "src", "core", "rules", `${id}.ts`), "utf8");
+    for (const [, used] of source.matchAll(/messageId: "(\w+)"/g)) expect(messages).toContain(used);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The real-world corpus (../shared/corpus/real/, 45 descriptors from public repositories): each file checked alone
  * gives exactly the rule ids of the expectation table, never throws, and locates every finding inside the file.
- * Skipped when ../shared is absent (a fresh clone), so that the suite stays green without the corpus.
+ * The bracketed counts of a reason are the number of findings of that rule. Skipped when ../shared is absent
+ * (a fresh clone), so that the suite stays green without the corpus: each file is then reported as skipped.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -13,11 +14,18 @@ const CORPUS = new URL("../../../shared/corpus/real/", import.meta.url);
 const exists = existsSync(CORPUS);
 if (!exists) console.warn(`corpus tests skipped: ${CORPUS.pathname} is absent`);
 
+// Without the corpus the expectation table names the files, so that each one is reported as skipped.
 const files = exists
   ? readdirSync(CORPUS)
       .filter((f) => f.endsWith(".json"))
       .sort()
-  : [];
+  : Object.keys(EXPECTED_REAL).sort();
+
+/** The findings a reason counts: the sum of its bracketed counts (`… [2] and … [4]`, not `metrics[2]`), if any. */
+function countedIn(reason: string): number | undefined {
+  const counts = [...reason.matchAll(/ \[(\d+)\]/g)].map((m) => Number(m[1]));
+  return counts.length ? counts.reduce((a, b) => a + b, 0) : undefined;
+}
 
 /** Lines of the file as the tool counts them: split at LF, a CR before it belongs to the break; columns are code points. */
 function lineLengths(text: string): number[] {
@@ -46,6 +54,11 @@ describe.skipIf(!exists)("real corpus, each file alone", () => {
     const review = reviews[0]!;
     const found = [...new Set(review.findings.map((f) => f.ruleId))].sort();
     expect(found).toEqual(EXPECTED_REAL[file]?.rules);
+    for (const [rule, reason] of Object.entries(EXPECTED_REAL[file]?.reasons ?? {})) {
+      const counted = countedIn(reason);
+      if (counted !== undefined)
+        expect(review.findings.filter((f) => f.ruleId === rule).length, `${rule}: ${reason}`).toBe(counted);
+    }
     const lengths = lineLengths(review.text);
     for (const f of review.findings) {
       const where = `${f.ruleId} at ${f.pointer} (${f.line}:${f.column})`;

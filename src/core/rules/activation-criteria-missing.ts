@@ -1,29 +1,37 @@
-import { arr, finding, get, type Rule } from "../rule.js";
+import { arr, defineRule, get } from "../rule.js";
 
 const CRITERIA = ["processTypeNames", "processTypes", "technologies"];
 
 /** A host plugin needs process types or technologies; an empty list activates nothing either. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "activation-criteria-missing",
     kind: "document",
     defaultSeverity: "error",
     description:
       "Host plugin with none of processTypeNames, processTypes, technologies: nothing can activate it.",
+    messages: {
+      none: "none of processTypeNames, processTypes or technologies is set: nothing can activate this host plugin",
+      unusable:
+        "`{{member}}` {{what}} and neither processTypeNames, processTypes nor technologies is set: nothing can activate this plugin",
+    },
   },
-  check(ctx) {
-    if (ctx.variant !== "host") return [];
-    if (CRITERIA.some((k) => arr(get(ctx.value, k)).length > 0)) return [];
-    const present = CRITERIA.find((k) => get(ctx.value, k) !== undefined);
-    return [
-      finding(
-        this.meta,
-        `/${present ?? "processTypeNames"}`,
-        present
-          ? `\`${present}\` ${Array.isArray(get(ctx.value, present)) ? "is empty" : "is not a list"} and neither processTypeNames, processTypes nor technologies is set: nothing can activate this plugin`
-          : "none of processTypeNames, processTypes or technologies is set: nothing can activate this host plugin",
-        { target: "key" },
-      ),
-    ];
+  check(context) {
+    if (context.variant !== "host") return;
+    if (CRITERIA.some((k) => arr(get(context.value, k)).length > 0)) return;
+    const present = CRITERIA.find((k) => get(context.value, k) !== undefined);
+    if (present === undefined) {
+      context.report({ pointer: "/processTypeNames", messageId: "none", target: "key" });
+      return;
+    }
+    context.report({
+      pointer: `/${present}`,
+      messageId: "unusable",
+      data: {
+        member: present,
+        what: Array.isArray(get(context.value, present)) ? "is empty" : "is not a list",
+      },
+      target: "key",
+    });
   },
-};
+});

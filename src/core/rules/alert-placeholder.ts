@@ -1,6 +1,5 @@
+import { defineRule, get, str } from "../rule.js";
 import { didYouMean } from "../suggest.js";
-import { arr, finding, get, str, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
 
 export const PLACEHOLDERS = [
   "threshold",
@@ -11,50 +10,41 @@ export const PLACEHOLDERS = [
   "alert_condition",
 ];
 
+const KNOWN = PLACEHOLDERS.map((p) => `{${p}}`).join(", ");
+
 /**
  * Unknown placeholders are shown literally in the alert message. `{metricname}` is used by the spec's
  * own sample but is not in its list, so it is only a notice.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "alert-placeholder",
     kind: "document",
     defaultSeverity: "warning",
     description: "An alert description uses a placeholder that is not one of the documented ones.",
+    messages: {
+      metricname:
+        "placeholder `{metricname}` is used by the spec's sample but is not a documented placeholder; it may be shown literally",
+      unknown: "unknown placeholder `{{{name}}}` is shown literally{{suggestion}} (known: {{known}})",
+    },
   },
-  check(ctx) {
-    const out: RawFinding[] = [];
-    arr(get(ctx.value, "metrics")).forEach((m, i) => {
-      arr(get(m, "alert_settings")).forEach((a, j) => {
-        const text = str(get(a, "description"));
-        if (text === undefined) return;
-        const seen = new Set<string>();
-        for (const match of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g)) {
-          const name = match[1] as string;
-          if (PLACEHOLDERS.includes(name) || seen.has(name)) continue;
-          seen.add(name);
-          const pointer = `/metrics/${i}/alert_settings/${j}/description`;
-          if (name === "metricname") {
-            out.push(
-              finding(
-                this.meta,
-                pointer,
-                "placeholder `{metricname}` is used by the spec's sample but is not a documented placeholder; it may be shown literally",
-                { severity: "notice" },
-              ),
-            );
-          } else {
-            out.push(
-              finding(
-                this.meta,
-                pointer,
-                `unknown placeholder \`{${name}}\` is shown literally${didYouMean(name, PLACEHOLDERS, { show: (p) => `\`{${p}}\`` })} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(", ")})`,
-              ),
-            );
-          }
+  check(context) {
+    for (const alert of context.alerts) {
+      const text = str(get(alert.value, "description"));
+      if (text === undefined) continue;
+      const pointer = `${alert.pointer}/description`;
+      const seen = new Set<string>();
+      for (const match of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g)) {
+        const name = match[1] as string;
+        if (PLACEHOLDERS.includes(name) || seen.has(name)) continue;
+        seen.add(name);
+        if (name === "metricname") {
+          context.report({ pointer, messageId: "metricname", severity: "notice" });
+        } else {
+          const suggestion = didYouMean(name, PLACEHOLDERS, { show: (p) => `\`{${p}}\`` });
+          context.report({ pointer, messageId: "unknown", data: { name, suggestion, known: KNOWN } });
         }
-      });
-    });
-    return out;
+      }
+    }
   },
-};
+});

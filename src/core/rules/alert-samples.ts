@@ -1,45 +1,46 @@
-import { arr, finding, get, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { defineRule, get } from "../rule.js";
 
 const COUNTS = ["samples", "violating_samples", "dealerting_samples"] as const;
 
 /** Sample counts must make a window the alert can actually be raised in. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "alert-samples",
     kind: "document",
     defaultSeverity: "error",
     description:
       "samples, violating_samples or dealerting_samples is below 1, or violating_samples exceeds samples.",
+    messages: {
+      belowOne: "`{{count}}` is {{value}}; it must be at least 1",
+      exceeds:
+        "`violating_samples` ({{violating}}) exceeds `samples` ({{samples}}): the alert can never be raised",
+    },
   },
-  check(ctx) {
-    const out: RawFinding[] = [];
-    arr(get(ctx.value, "metrics")).forEach((m, i) => {
-      arr(get(m, "alert_settings")).forEach((a, j) => {
-        const base = `/metrics/${i}/alert_settings/${j}`;
-        for (const k of COUNTS) {
-          const v = get(a, k);
-          if (typeof v === "number" && v < 1)
-            out.push(finding(this.meta, `${base}/${k}`, `\`${k}\` is ${v}; it must be at least 1`));
-        }
-        const samples = get(a, "samples");
-        const violating = get(a, "violating_samples");
-        if (
-          typeof samples === "number" &&
-          typeof violating === "number" &&
-          samples >= 1 &&
-          violating > samples
-        ) {
-          out.push(
-            finding(
-              this.meta,
-              `${base}/violating_samples`,
-              `\`violating_samples\` (${violating}) exceeds \`samples\` (${samples}): the alert can never be raised`,
-            ),
-          );
-        }
-      });
-    });
-    return out;
+  check(context) {
+    for (const alert of context.alerts) {
+      for (const count of COUNTS) {
+        const value = get(alert.value, count);
+        if (typeof value === "number" && value < 1)
+          context.report({
+            pointer: `${alert.pointer}/${count}`,
+            messageId: "belowOne",
+            data: { count, value },
+          });
+      }
+      const samples = get(alert.value, "samples");
+      const violating = get(alert.value, "violating_samples");
+      if (
+        typeof samples === "number" &&
+        typeof violating === "number" &&
+        samples >= 1 &&
+        violating > samples
+      ) {
+        context.report({
+          pointer: `${alert.pointer}/violating_samples`,
+          messageId: "exceeds",
+          data: { violating, samples },
+        });
+      }
+    }
   },
-};
+});

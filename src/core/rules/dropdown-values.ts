@@ -1,42 +1,34 @@
-import { arr, finding, get, str, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { defineRule, get, str } from "../rule.js";
 
 /** A Dropdown needs choices, and its default must be one of them. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "dropdown-values",
     kind: "document",
     defaultSeverity: "error",
     description:
       "A Dropdown property without a non-empty dropdownValues, or whose defaultValue is not one of them.",
+    messages: {
+      missing: "a Dropdown property needs a non-empty `dropdownValues` list",
+      notAChoice: "`defaultValue` {{value}} is not one of the `dropdownValues`",
+    },
   },
-  check(ctx) {
-    const out: RawFinding[] = [];
-    arr(get(ctx.value, "properties")).forEach((p, i) => {
-      if (str(get(p, "type"))?.toLowerCase() !== "dropdown") return;
-      const values = get(p, "dropdownValues");
+  check(context) {
+    for (const p of context.properties) {
+      if (str(get(p.value, "type"))?.toLowerCase() !== "dropdown") continue;
+      const values = get(p.value, "dropdownValues");
       if (!Array.isArray(values) || values.length === 0) {
-        out.push(
-          finding(
-            this.meta,
-            `/properties/${i}/dropdownValues`,
-            "a Dropdown property needs a non-empty `dropdownValues` list",
-            { target: "key" },
-          ),
-        );
-        return;
+        context.report({ pointer: `${p.pointer}/dropdownValues`, messageId: "missing", target: "key" });
+        continue;
       }
-      const def = get(p, "defaultValue");
-      if (def !== undefined && !values.includes(def)) {
-        out.push(
-          finding(
-            this.meta,
-            `/properties/${i}/defaultValue`,
-            `\`defaultValue\` ${JSON.stringify(def)} is not one of the \`dropdownValues\``,
-          ),
-        );
+      const value = get(p.value, "defaultValue");
+      if (value !== undefined && !values.includes(value)) {
+        context.report({
+          pointer: `${p.pointer}/defaultValue`,
+          messageId: "notAChoice",
+          data: { value: JSON.stringify(value) },
+        });
       }
-    });
-    return out;
+    }
   },
-};
+});

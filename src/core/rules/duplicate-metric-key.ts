@@ -1,30 +1,29 @@
-import { finding, metricEntries, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { defineRule } from "../rule.js";
 
 /** Metric keys are unique within the plugin, across timeseries and statetimeseries. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "duplicate-metric-key",
     kind: "document",
     defaultSeverity: "error",
     description: "Two metrics share a key.",
+    messages: {
+      duplicate:
+        "metric key `{{key}}` is already defined by `metrics[{{first}}]`; keys must be unique within the plugin",
+    },
   },
-  check(ctx) {
-    const out: RawFinding[] = [];
+  check(context) {
     const first = new Map<string, number>();
-    for (const m of metricEntries(ctx.value)) {
+    for (const m of context.metrics) {
       if (m.key === undefined) continue;
       const prev = first.get(m.key);
       if (prev === undefined) first.set(m.key, m.index);
       else
-        out.push(
-          finding(
-            this.meta,
-            `${m.pointer}/key`,
-            `metric key \`${m.key}\` is already defined by \`metrics[${prev}]\`; keys must be unique within the plugin`,
-          ),
-        );
+        context.report({
+          pointer: `${m.pointer}/key`,
+          messageId: "duplicate",
+          data: { key: m.key, first: prev },
+        });
     }
-    return out;
   },
-};
+});

@@ -1,16 +1,19 @@
-import { finding, get, str, type Rule } from "../rule.js";
+import { defineRule, get, str } from "../rule.js";
 
 /** Two descriptors checked together (one CLI run, one pull request's head) share a name. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "duplicate-plugin-name",
     kind: "set",
     defaultSeverity: "error",
     description: "Two descriptors checked together share a name.",
+    messages: {
+      duplicate: "plugin name `{{name}}` is also used by {{others}}; the server treats them as one plugin",
+    },
   },
-  checkSet(docs) {
+  checkSet(context) {
     const byName = new Map<string, string[]>();
-    for (const d of docs) {
+    for (const d of context.documents) {
       const name = str(get(d.value, "name"));
       if (name === undefined) continue;
       const paths = byName.get(name) ?? [];
@@ -18,21 +21,16 @@ export const rule: Rule = {
       paths.push(d.path);
       byName.set(name, paths);
     }
-    const out: ReturnType<NonNullable<Rule["checkSet"]>> = [];
     for (const [name, paths] of byName) {
       if (paths.length < 2) continue;
       for (const path of paths) {
-        const others = paths.filter((p) => p !== path);
-        out.push({
-          path,
-          finding: finding(
-            this.meta,
-            "/name",
-            `plugin name \`${name}\` is also used by ${others.map((p) => `\`${p}\``).join(", ")}; the server treats them as one plugin`,
-          ),
+        const others = paths.filter((p) => p !== path).map((p) => `\`${p}\``);
+        context.report(path, {
+          pointer: "/name",
+          messageId: "duplicate",
+          data: { name, others: others.join(", ") },
         });
       }
     }
-    return out;
   },
-};
+});

@@ -1,37 +1,28 @@
-import { arr, finding, get, str, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { defineRule } from "../rule.js";
 
 /** Property keys are unique, both among top-level properties and among configUI fields. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "duplicate-property-key",
     kind: "document",
     defaultSeverity: "error",
     description: "Two top-level properties, or two configUI properties, share a key.",
+    messages: { duplicate: "property key `{{key}}` is already used at index {{first}}" },
   },
-  check(ctx) {
-    const out: RawFinding[] = [];
-    const lists: [string, unknown][] = [
-      ["/properties", get(ctx.value, "properties")],
-      ["/configUI/properties", get(get(ctx.value, "configUI"), "properties")],
-    ];
-    for (const [pointer, list] of lists) {
+  check(context) {
+    for (const list of [context.properties, context.configProperties]) {
       const first = new Map<string, number>();
-      arr(list).forEach((p, i) => {
-        const k = str(get(p, "key"));
-        if (k === undefined) return;
-        const prev = first.get(k);
-        if (prev === undefined) first.set(k, i);
+      for (const p of list) {
+        if (p.key === undefined) continue;
+        const prev = first.get(p.key);
+        if (prev === undefined) first.set(p.key, p.index);
         else
-          out.push(
-            finding(
-              this.meta,
-              `${pointer}/${i}/key`,
-              `property key \`${k}\` is already used at index ${prev}`,
-            ),
-          );
-      });
+          context.report({
+            pointer: `${p.pointer}/key`,
+            messageId: "duplicate",
+            data: { key: p.key, first: prev },
+          });
+      }
     }
-    return out;
   },
-};
+});

@@ -1,22 +1,21 @@
-import { activationPattern, finding, type Rule } from "../rule.js";
+import { defineRule } from "../rule.js";
 
 /** activation_name_pattern must compile as a Python `re` pattern; it is parsed, never run. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "invalid-regex",
     kind: "document",
     defaultSeverity: "error",
     description: "source.activation_name_pattern does not compile as a Python regular expression.",
+    messages: { invalid: "not a valid Python regular expression: {{message}} at position {{index}}" },
   },
-  check(ctx) {
-    const r = activationPattern(ctx)?.result;
-    if (!r || r.ok) return [];
-    return [
-      finding(
-        this.meta,
-        "/source/activation_name_pattern",
-        `not a valid Python regular expression: ${r.error.message} at position ${r.error.index}`,
-      ),
-    ];
+  check(context) {
+    const r = context.activationPattern?.result;
+    if (!r || r.ok) return;
+    context.report({
+      pointer: "/source/activation_name_pattern",
+      messageId: "invalid",
+      data: { message: r.error.message, index: r.error.index },
+    });
   },
-};
+});

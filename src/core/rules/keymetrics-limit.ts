@@ -1,20 +1,17 @@
-import { arr, finding, get, type Rule } from "../rule.js";
+import { defineRule } from "../rule.js";
 
 /** The process infographic has room for two key metrics. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "keymetrics-limit",
     kind: "document",
     defaultSeverity: "error",
     description: "ui.keymetrics has more than two entries.",
+    messages: { tooMany: "`ui.keymetrics` has {{count}} entries; at most two are allowed" },
   },
-  check(ctx) {
-    const n = arr(get(get(ctx.value, "ui"), "keymetrics")).length;
-    if (n <= 2) return [];
-    return [
-      finding(this.meta, "/ui/keymetrics", `\`ui.keymetrics\` has ${n} entries; at most two are allowed`, {
-        target: "key",
-      }),
-    ];
+  check(context) {
+    const count = context.keymetrics.length;
+    if (count > 2)
+      context.report({ pointer: "/ui/keymetrics", messageId: "tooMany", data: { count }, target: "key" });
   },
-};
+});

@@ -1,37 +1,35 @@
-import { arr, finding, metricEntries, type Rule } from "../rule.js";
+import { defineRule, strings } from "../rule.js";
 
-function dims(spec: Record<string, unknown>): string[] {
-  return arr(spec.dimensions).filter((d): d is string => typeof d === "string");
-}
+const show = (d: readonly string[]) => (d.length ? d.map((x) => `\`${x}\``).join(", ") : "none");
 
 /** Existing data was split by the old dimensions; a changed set breaks its continuity. Order alone is no change. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "metric-dimensions-changed",
     kind: "change",
     defaultSeverity: "warning",
     description: "An existing metric changed its dimensions.",
+    messages: {
+      changed:
+        "the dimensions of metric `{{key}}` changed from {{was}} to {{now}}; existing data and charts split by the old dimensions no longer line up",
+    },
   },
-  check(ctx) {
-    if (!ctx.base) return [];
+  check(context) {
+    if (!context.base) return;
     const before = new Map<string, string[]>();
-    for (const m of metricEntries(ctx.base.value))
-      if (m.key !== undefined && !before.has(m.key)) before.set(m.key, dims(m.spec));
-    return metricEntries(ctx.value).flatMap((m) => {
+    for (const m of context.base.metrics)
+      if (m.key !== undefined && !before.has(m.key)) before.set(m.key, strings(m.spec.dimensions));
+    for (const m of context.metrics) {
       const was = m.key === undefined ? undefined : before.get(m.key);
-      if (!was) return [];
-      const now = dims(m.spec);
-      const same = was.length === now.length && [...was].sort().join("\0") === [...now].sort().join("\0");
-      if (same) return [];
-      const show = (d: string[]) => (d.length ? d.map((x) => `\`${x}\``).join(", ") : "none");
-      return [
-        finding(
-          this.meta,
-          `${m.pointer}/dimensions`,
-          `the dimensions of metric \`${m.key}\` changed from ${show(was)} to ${show(now)}; existing data and charts split by the old dimensions no longer line up`,
-          { target: "key" },
-        ),
-      ];
-    });
+      if (!was || m.key === undefined) continue;
+      const now = strings(m.spec.dimensions);
+      if (was.length === now.length && [...was].sort().join("\0") === [...now].sort().join("\0")) continue;
+      context.report({
+        pointer: `${m.pointer}/dimensions`,
+        messageId: "changed",
+        data: { key: m.key, was: show(was), now: show(now) },
+        target: "key",
+      });
+    }
   },
-};
+});

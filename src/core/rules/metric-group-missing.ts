@@ -1,38 +1,38 @@
-import { finding, get, str, type Rule } from "../rule.js";
+import { defineRule, get, str } from "../rule.js";
 
 /**
  * No metricGroup. For a new plugin it is an error (set it now, it can never change later); for an
  * existing plugin the server already uses the plugin name, so the message says to pin exactly that.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "metric-group-missing",
     kind: "document",
     defaultSeverity: "warning",
     description:
       "No metricGroup: required for new plugins; for existing ones it defaults to the name forever.",
+    messages: {
+      newPlugin:
+        "new plugins must set `metricGroup`: it becomes the leading part of every metric key and can never be changed once the plugin runs",
+      missing:
+        'no `metricGroup`: it defaults to {{fallback}} and can never be changed afterwards (set `"metricGroup": {{pin}}` to make that explicit)',
+    },
   },
-  check(ctx) {
-    if (get(ctx.value, "metricGroup") !== undefined) return [];
-    const name = str(get(ctx.value, "name"));
-    const fallback = name ? `the plugin name \`${name}\`` : "the plugin name";
-    if (ctx.isNew) {
-      return [
-        finding(
-          this.meta,
-          "/metricGroup",
-          `new plugins must set \`metricGroup\`: it becomes the leading part of every metric key and can never be changed once the plugin runs`,
-          { severity: "error", target: "key" },
-        ),
-      ];
+  check(context) {
+    if (get(context.value, "metricGroup") !== undefined) return;
+    if (context.isNew) {
+      context.report({ pointer: "/metricGroup", messageId: "newPlugin", severity: "error", target: "key" });
+      return;
     }
-    return [
-      finding(
-        this.meta,
-        "/metricGroup",
-        `no \`metricGroup\`: it defaults to ${fallback} and can never be changed afterwards (set \`"metricGroup": ${JSON.stringify(name ?? "…")}\` to make that explicit)`,
-        { target: "key" },
-      ),
-    ];
+    const name = str(get(context.value, "name"));
+    context.report({
+      pointer: "/metricGroup",
+      messageId: "missing",
+      data: {
+        fallback: name ? `the plugin name \`${name}\`` : "the plugin name",
+        pin: JSON.stringify(name ?? "…"),
+      },
+      target: "key",
+    });
   },
-};
+});

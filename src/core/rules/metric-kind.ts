@@ -1,40 +1,36 @@
-import { arr, finding, get, isObj, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { arr, defineRule, get, isObj } from "../rule.js";
 
 /** A metric element holds exactly one of timeseries and statetimeseries. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "metric-kind",
     kind: "document",
     defaultSeverity: "error",
     description: "A metric element holds neither or both of timeseries and statetimeseries.",
+    messages: {
+      both: "`metrics[{{index}}]` holds both `timeseries` and `statetimeseries`; a metric is exactly one of them",
+      neither: "`metrics[{{index}}]` holds neither `timeseries` nor `statetimeseries`",
+    },
   },
-  check(ctx) {
-    const out: RawFinding[] = [];
-    arr(get(ctx.value, "metrics")).forEach((m, i) => {
+  check(context) {
+    arr(get(context.value, "metrics")).forEach((m, index) => {
       if (!isObj(m)) return; // invalid-type reports it
       const ts = m.timeseries !== undefined;
       const sts = m.statetimeseries !== undefined;
-      if (ts && sts) {
-        out.push(
-          finding(
-            this.meta,
-            `/metrics/${i}/statetimeseries`,
-            `\`metrics[${i}]\` holds both \`timeseries\` and \`statetimeseries\`; a metric is exactly one of them`,
-            { target: "key" },
-          ),
-        );
-      } else if (!ts && !sts) {
-        out.push(
-          finding(
-            this.meta,
-            `/metrics/${i}`,
-            `\`metrics[${i}]\` holds neither \`timeseries\` nor \`statetimeseries\``,
-            { target: "key" },
-          ),
-        );
-      }
+      if (ts && sts)
+        context.report({
+          pointer: `/metrics/${index}/statetimeseries`,
+          messageId: "both",
+          data: { index },
+          target: "key",
+        });
+      else if (!ts && !sts)
+        context.report({
+          pointer: `/metrics/${index}`,
+          messageId: "neither",
+          data: { index },
+          target: "key",
+        });
     });
-    return out;
   },
-};
+});

@@ -1,37 +1,36 @@
-import { finding, metricEntries, str, type Rule } from "../rule.js";
+import { defineRule, str } from "../rule.js";
 
 /** The server rejects a unit change of an existing metric unless the plugin is renamed. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "metric-unit-changed",
     kind: "change",
     defaultSeverity: "error",
     description: "An existing timeseries changed its unit.",
+    messages: {
+      changed:
+        "the unit of metric `{{key}}` changed from `{{was}}` to `{{unit}}`; the server rejects this for an existing metric (use a new metric key instead)",
+    },
   },
-  check(ctx) {
-    if (!ctx.base) return [];
+  check(context) {
+    if (!context.base) return;
     const before = new Map<string, string>();
-    for (const m of metricEntries(ctx.base.value)) {
+    for (const m of context.base.metrics) {
       const unit = str(m.spec.unit);
       if (m.kind === "timeseries" && m.key !== undefined && unit !== undefined && !before.has(m.key))
         before.set(m.key, unit);
     }
-    return metricEntries(ctx.value)
-      .filter((m) => m.kind === "timeseries" && m.key !== undefined)
-      .flatMap((m) => {
-        const was = before.get(m.key as string);
-        const unit = str(m.spec.unit);
-        if (was === undefined || unit === undefined || was === unit) return [];
-        return [
-          finding(
-            this.meta,
-            `${m.pointer}/unit`,
-            `the unit of metric \`${m.key}\` changed from \`${was}\` to \`${unit}\`; the server rejects this for an existing metric (use a new metric key instead)`,
-            {
-              fix: { replacement: JSON.stringify(was), description: `restore \`${was}\`` },
-            },
-          ),
-        ];
+    for (const m of context.metrics) {
+      if (m.kind !== "timeseries" || m.key === undefined) continue;
+      const was = before.get(m.key);
+      const unit = str(m.spec.unit);
+      if (was === undefined || unit === undefined || was === unit) continue;
+      context.report({
+        pointer: `${m.pointer}/unit`,
+        messageId: "changed",
+        data: { key: m.key, was, unit },
+        fix: { replacement: JSON.stringify(was), description: `restore \`${was}\`` },
       });
+    }
   },
-};
+});

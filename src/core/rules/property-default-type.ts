@@ -1,5 +1,4 @@
-import { arr, finding, get, str, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { defineRule, get, str } from "../rule.js";
 
 const EXPECTED: Record<string, [string, (v: unknown) => boolean]> = {
   boolean: ["a boolean (true or false)", (v) => typeof v === "boolean"],
@@ -10,30 +9,26 @@ const STRING: [string, (v: unknown) => boolean] = ["a string", (v) => typeof v =
 const KNOWN = new Set(["string", "boolean", "integer", "float", "password", "textarea", "dropdown"]);
 
 /** A default of the wrong JSON type is delivered to the plugin code as that wrong type. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "property-default-type",
     kind: "document",
     defaultSeverity: "error",
     description: "defaultValue does not fit the property type.",
+    messages: { mismatch: "`defaultValue` {{value}} does not fit type `{{type}}`: it must be {{expected}}" },
   },
-  check(ctx) {
-    const out: RawFinding[] = [];
-    arr(get(ctx.value, "properties")).forEach((p, i) => {
-      const type = str(get(p, "type"));
-      const value = get(p, "defaultValue");
-      if (type === undefined || value === undefined || !KNOWN.has(type.toLowerCase())) return;
-      const [what, fits] = EXPECTED[type.toLowerCase()] ?? STRING;
-      if (!fits(value)) {
-        out.push(
-          finding(
-            this.meta,
-            `/properties/${i}/defaultValue`,
-            `\`defaultValue\` ${JSON.stringify(value)} does not fit type \`${type}\`: it must be ${what}`,
-          ),
-        );
-      }
-    });
-    return out;
+  check(context) {
+    for (const p of context.properties) {
+      const type = str(get(p.value, "type"));
+      const value = get(p.value, "defaultValue");
+      if (type === undefined || value === undefined || !KNOWN.has(type.toLowerCase())) continue;
+      const [expected, fits] = EXPECTED[type.toLowerCase()] ?? STRING;
+      if (!fits(value))
+        context.report({
+          pointer: `${p.pointer}/defaultValue`,
+          messageId: "mismatch",
+          data: { value: JSON.stringify(value), type, expected },
+        });
+    }
   },
-};
+});

@@ -1,29 +1,25 @@
-import { arr, finding, get, str, type Rule } from "../rule.js";
+import { defineRule, type KeyedEntry } from "../rule.js";
+
+const keys = (properties: readonly KeyedEntry[]) =>
+  new Set(properties.flatMap((p) => (p.key === undefined ? [] : [p.key])));
 
 /** Existing configurations carry values for the removed property and break. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "property-removed",
     kind: "change",
     defaultSeverity: "warning",
     description: "A top-level property present in base is gone.",
+    messages: {
+      removed: "property `{{key}}` was removed; existing configurations of this plugin that set it break",
+    },
   },
-  check(ctx) {
-    if (!ctx.base) return [];
-    const keys = (doc: unknown) =>
-      arr(get(doc, "properties")).flatMap((p) =>
-        str(get(p, "key")) === undefined ? [] : [str(get(p, "key")) as string],
-      );
-    const head = new Set(keys(ctx.value));
-    return [...new Set(keys(ctx.base.value))]
-      .filter((k) => !head.has(k))
-      .map((k) =>
-        finding(
-          this.meta,
-          "/properties",
-          `property \`${k}\` was removed; existing configurations of this plugin that set it break`,
-          { target: "key" },
-        ),
-      );
+  check(context) {
+    if (!context.base) return;
+    const head = keys(context.properties);
+    for (const key of keys(context.base.properties)) {
+      if (!head.has(key))
+        context.report({ pointer: "/properties", messageId: "removed", data: { key }, target: "key" });
+    }
   },
-};
+});

@@ -1,26 +1,21 @@
-import { finding, has, obj, type Rule } from "../rule.js";
+import { defineRule, has, obj } from "../rule.js";
 
 const RESERVED = ["experimentalMinVersion", "productiveMinVersion"];
 
 /** Members reserved for built-in plugin releases. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "reserved-member",
     kind: "document",
     defaultSeverity: "error",
     description: "experimentalMinVersion or productiveMinVersion is present (reserved for built-in plugins).",
+    messages: { reserved: "`{{member}}` is reserved for built-in plugins; remove it from custom plugins" },
   },
-  check(ctx) {
-    const doc = obj(ctx.value);
-    return RESERVED.filter((k) => has(doc, k)).map((k) =>
-      finding(
-        this.meta,
-        `/${k}`,
-        `\`${k}\` is reserved for built-in plugins; remove it from custom plugins`,
-        {
-          target: "key",
-        },
-      ),
-    );
+  check(context) {
+    const doc = obj(context.value);
+    for (const member of RESERVED) {
+      if (has(doc, member))
+        context.report({ pointer: `/${member}`, messageId: "reserved", data: { member }, target: "key" });
+    }
   },
-};
+});

@@ -1,22 +1,25 @@
 import { findCatastrophicBacktracking } from "../python-regex/backtracking.js";
-import { activationPattern, finding, type Rule } from "../rule.js";
+import { defineRule } from "../rule.js";
 
 /** Catastrophic-backtracking shapes in activation_name_pattern, found by analysing the parsed pattern. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "slow-regex",
     kind: "document",
     defaultSeverity: "warning",
     description:
       "source.activation_name_pattern can backtrack catastrophically (nested quantifiers and the like).",
+    messages: { risk: "{{message}} (at position {{index}})" },
   },
-  check(ctx) {
-    const r = activationPattern(ctx)?.result;
-    if (!r?.ok) return []; // none, or invalid: invalid-regex reports it
+  check(context) {
+    const r = context.activationPattern?.result;
+    if (!r?.ok) return; // none, or invalid: invalid-regex reports it
     const risk = findCatastrophicBacktracking(r.ast);
-    if (!risk) return [];
-    return [
-      finding(this.meta, "/source/activation_name_pattern", `${risk.message} (at position ${risk.index})`),
-    ];
+    if (risk)
+      context.report({
+        pointer: "/source/activation_name_pattern",
+        messageId: "risk",
+        data: { message: risk.message, index: risk.index },
+      });
   },
-};
+});

@@ -1,45 +1,36 @@
-import { arr, finding, get, metricEntries, str, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { arr, defineRule, get, strings } from "../rule.js";
 
 /** A series' `dimensions` must name dimensions its metric defines. */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "unknown-dimension-reference",
     kind: "document",
     defaultSeverity: "error",
     description: "A chart series names a dimension that its metric does not define.",
+    messages: { unknown: "metric `{{key}}` has no dimension `{{dimension}}`{{defined}}" },
   },
-  check(ctx) {
+  check(context) {
     const dims = new Map<string, string[]>();
-    for (const m of metricEntries(ctx.value)) {
-      if (m.key !== undefined && !dims.has(m.key))
-        dims.set(
-          m.key,
-          arr(m.spec.dimensions).filter((d): d is string => typeof d === "string"),
-        );
+    for (const m of context.metrics) {
+      if (m.key !== undefined && !dims.has(m.key)) dims.set(m.key, strings(m.spec.dimensions));
     }
-    const out: RawFinding[] = [];
-    const ui = get(ctx.value, "ui");
-    for (const list of ["keycharts", "charts"]) {
-      arr(get(ui, list)).forEach((c, i) => {
-        arr(get(c, "series")).forEach((s, j) => {
-          const key = str(get(s, "key"));
-          const defined = key === undefined ? undefined : dims.get(key);
-          if (defined === undefined) return; // unknown-metric-reference reports it
-          arr(get(s, "dimensions")).forEach((d, k) => {
-            if (typeof d === "string" && !defined.includes(d)) {
-              out.push(
-                finding(
-                  this.meta,
-                  `/ui/${list}/${i}/series/${j}/dimensions/${k}`,
-                  `metric \`${key}\` has no dimension \`${d}\`${defined.length ? ` (its dimensions: ${defined.map((x) => `\`${x}\``).join(", ")})` : " (it has no dimensions)"}`,
-                ),
-              );
-            }
-          });
+    for (const s of context.series) {
+      const defined = s.key === undefined ? undefined : dims.get(s.key);
+      if (s.key === undefined || defined === undefined) continue; // unknown-metric-reference reports it
+      arr(get(s.series, "dimensions")).forEach((dimension, k) => {
+        if (typeof dimension !== "string" || defined.includes(dimension)) return;
+        context.report({
+          pointer: `${s.pointer}/dimensions/${k}`,
+          messageId: "unknown",
+          data: {
+            key: s.key as string,
+            dimension,
+            defined: defined.length
+              ? ` (its dimensions: ${defined.map((x) => `\`${x}\``).join(", ")})`
+              : " (it has no dimensions)",
+          },
         });
       });
     }
-    return out;
   },
-};
+});

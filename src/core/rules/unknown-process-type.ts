@@ -1,26 +1,30 @@
 import { KNOWN_PROCESS_TYPES } from "../reference/known-process-types.js";
+import { arr, defineRule, get } from "../rule.js";
 import { didYouMean } from "../suggest.js";
-import { arr, finding, get, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+
+const NOT_ALLOWED = "is not allowed by the organisation's policy";
+const UNKNOWN = "is not a known process type; the agent silently drops it, so the plugin may never activate";
 
 /**
  * The agent silently drops process type names (and ids) it does not know, so the plugin may never
  * activate. A configured `policy.process_types` (names or ids) replaces the table and makes this an error.
  * Remote plugins ignore process types (see ignored-member), so they are not checked.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "unknown-process-type",
     kind: "document",
     defaultSeverity: "warning",
     description: "A processTypeNames entry (or processTypes id) that is not a known process type.",
+    messages: {
+      name: "`{{name}}` {{why}}{{suggestion}}",
+      id: "process type id {{id}} {{why}}{{known}}",
+    },
   },
-  check(ctx) {
-    if (ctx.variant !== "host") return [];
-    const policy = ctx.policy.processTypes;
-    const out: RawFinding[] = [];
+  check(context) {
+    if (context.variant !== "host") return;
+    const policy = context.policy.processTypes;
     // Names and ids are the same table: an id is a name's 0-based position.
-    const idOf = (name: string) => KNOWN_PROCESS_TYPES.indexOf(name);
     const allowedNames = new Set<string>();
     const allowedIds = new Set<number>();
     for (const p of policy ?? KNOWN_PROCESS_TYPES) {
@@ -30,35 +34,29 @@ export const rule: Rule = {
         if (n !== undefined) allowedNames.add(n);
       } else {
         allowedNames.add(p);
-        if (idOf(p) >= 0) allowedIds.add(idOf(p));
+        const id = KNOWN_PROCESS_TYPES.indexOf(p);
+        if (id >= 0) allowedIds.add(id);
       }
     }
-    const severity = policy ? { severity: "error" as const } : {};
-    const why = policy
-      ? "is not allowed by the organisation's policy"
-      : "is not a known process type; the agent silently drops it, so the plugin may never activate";
-    arr(get(ctx.value, "processTypeNames")).forEach((t, i) => {
-      if (typeof t !== "string" || allowedNames.has(t)) return;
-      out.push(
-        finding(
-          this.meta,
-          `/processTypeNames/${i}`,
-          `\`${t}\` ${why}${didYouMean(t, [...allowedNames])}`,
-          severity,
-        ),
-      );
+    const severity = policy ? ("error" as const) : undefined;
+    const why = policy ? NOT_ALLOWED : UNKNOWN;
+    arr(get(context.value, "processTypeNames")).forEach((name, i) => {
+      if (typeof name !== "string" || allowedNames.has(name)) return;
+      context.report({
+        pointer: `/processTypeNames/${i}`,
+        messageId: "name",
+        data: { name, why, suggestion: didYouMean(name, [...allowedNames]) },
+        ...(severity ? { severity } : {}),
+      });
     });
-    arr(get(ctx.value, "processTypes")).forEach((t, i) => {
-      if (typeof t !== "number" || allowedIds.has(t)) return;
-      out.push(
-        finding(
-          this.meta,
-          `/processTypes/${i}`,
-          `process type id ${t} ${why}${policy ? "" : ` (known ids: 0 to ${KNOWN_PROCESS_TYPES.length - 1})`}`,
-          severity,
-        ),
-      );
+    arr(get(context.value, "processTypes")).forEach((id, i) => {
+      if (typeof id !== "number" || allowedIds.has(id)) return;
+      context.report({
+        pointer: `/processTypes/${i}`,
+        messageId: "id",
+        data: { id, why, known: policy ? "" : ` (known ids: 0 to ${KNOWN_PROCESS_TYPES.length - 1})` },
+        ...(severity ? { severity } : {}),
+      });
     });
-    return out;
   },
-};
+});

@@ -1,44 +1,35 @@
 import { KNOWN_TECHNOLOGIES } from "../reference/known-technologies.js";
+import { arr, defineRule, get } from "../rule.js";
 import { didYouMean } from "../suggest.js";
-import { arr, finding, get, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
 
 /**
  * Host technologies are matched case-insensitively against the known table (an unknown one never
  * matches, so the plugin may never activate). A configured `policy.technologies` replaces the table for
  * both variants and makes this an error; without it, remote plugins may name new technologies freely.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "unknown-technology",
     kind: "document",
     defaultSeverity: "warning",
     description: "A technology that is not in the known list (or the configured policy list).",
+    messages: {
+      notAllowed: "technology `{{technology}}` is not allowed by the organisation's policy{{suggestion}}",
+      unknown:
+        "`{{technology}}` is not a known technology, so it never matches and cannot activate the plugin{{suggestion}}",
+    },
   },
-  check(ctx) {
-    const policy = ctx.policy.technologies;
-    if (!policy && ctx.variant === "remote") return [];
+  check(context) {
+    const policy = context.policy.technologies;
+    if (!policy && context.variant === "remote") return;
     const list = policy ?? KNOWN_TECHNOLOGIES;
     const known = new Set(list.map((t) => t.toLowerCase()));
-    const out: RawFinding[] = [];
-    arr(get(ctx.value, "technologies")).forEach((t, i) => {
-      if (typeof t !== "string" || known.has(t.toLowerCase())) return;
-      const suffix = didYouMean(t, list);
-      out.push(
-        policy
-          ? finding(
-              this.meta,
-              `/technologies/${i}`,
-              `technology \`${t}\` is not allowed by the organisation's policy${suffix}`,
-              { severity: "error" },
-            )
-          : finding(
-              this.meta,
-              `/technologies/${i}`,
-              `\`${t}\` is not a known technology, so it never matches and cannot activate the plugin${suffix}`,
-            ),
-      );
+    arr(get(context.value, "technologies")).forEach((technology, i) => {
+      if (typeof technology !== "string" || known.has(technology.toLowerCase())) return;
+      const data = { technology, suggestion: didYouMean(technology, list) };
+      const pointer = `/technologies/${i}`;
+      if (policy) context.report({ pointer, messageId: "notAllowed", data, severity: "error" });
+      else context.report({ pointer, messageId: "unknown", data });
     });
-    return out;
   },
-};
+});

@@ -1,5 +1,4 @@
-import { arr, finding, get, str, type Rule } from "../rule.js";
-import type { RawFinding } from "../types.js";
+import { arr, defineRule, get, str } from "../rule.js";
 
 const HOST_NAME = /^custom\.(jmx|python|pmi)\./;
 
@@ -7,85 +6,63 @@ const HOST_NAME = /^custom\.(jmx|python|pmi)\./;
  * Something the other variant requires, or that breaks this one. The schema reports remote `type` and
  * `entity` (routed here by `x-rule`); the rest is checked below.
  */
-export const rule: Rule = {
+export const rule = defineRule({
   meta: {
     id: "variant-mismatch",
     kind: "document",
     defaultSeverity: "error",
     description:
       "Something the other variant requires or that breaks this one (type, entity, statetimeseries, property types).",
+    messages: {
+      schema: "{{message}} (remote plugin)",
+      statetimeseries: "`statetimeseries` is only supported by remote plugins",
+      propertyType:
+        "property type `{{type}}` is only supported by remote plugins; host types are STRING, BOOLEAN, INTEGER, FLOAT, PASSWORD",
+      remoteActivation:
+        "activation `Remote` is for remote plugins; host plugins use `Singleton` or `SnapshotEntry`",
+      hostName:
+        "entity `{{entity}}` makes this a remote plugin, but the name `{{name}}` is a host plugin name (remote names start with `custom.remote.`)",
+      snapshotEntry:
+        "activation `SnapshotEntry` (one instance per process group) is for host plugins; remote plugins use `Remote` or `Singleton`",
+    },
   },
-  check(ctx) {
-    const out: RawFinding[] = ctx.schemaFindings
-      .filter((f) => f.ruleId === this.meta.id)
-      .map((f) => finding(this.meta, f.pointer, `${f.message} (remote plugin)`, { target: f.target }));
-    const doc = ctx.value;
+  check(context) {
+    const fromSchema = context.ownSchemaFindings;
+    for (const f of fromSchema)
+      context.report({
+        pointer: f.pointer,
+        messageId: "schema",
+        data: { message: f.message },
+        target: f.target,
+      });
+    const doc = context.value;
     const activation = str(get(get(doc, "source"), "activation"));
-    if (ctx.variant === "host") {
+    if (context.variant === "host") {
       arr(get(doc, "metrics")).forEach((m, i) => {
-        if (get(m, "statetimeseries") !== undefined) {
-          out.push(
-            finding(
-              this.meta,
-              `/metrics/${i}/statetimeseries`,
-              "`statetimeseries` is only supported by remote plugins",
-              {
-                target: "key",
-              },
-            ),
-          );
-        }
+        if (get(m, "statetimeseries") !== undefined)
+          context.report({
+            pointer: `/metrics/${i}/statetimeseries`,
+            messageId: "statetimeseries",
+            target: "key",
+          });
       });
-      arr(get(doc, "properties")).forEach((p, i) => {
-        const t = str(get(p, "type"))?.toLowerCase();
-        if (t === "textarea" || t === "dropdown") {
-          out.push(
-            finding(
-              this.meta,
-              `/properties/${i}/type`,
-              `property type \`${str(get(p, "type"))}\` is only supported by remote plugins; host types are STRING, BOOLEAN, INTEGER, FLOAT, PASSWORD`,
-            ),
-          );
-        }
-      });
-      if (activation === "Remote") {
-        out.push(
-          finding(
-            this.meta,
-            "/source/activation",
-            "activation `Remote` is for remote plugins; host plugins use `Singleton` or `SnapshotEntry`",
-          ),
-        );
+      for (const p of context.properties) {
+        const type = str(get(p.value, "type"));
+        const t = type?.toLowerCase();
+        if (type !== undefined && (t === "textarea" || t === "dropdown"))
+          context.report({ pointer: `${p.pointer}/type`, messageId: "propertyType", data: { type } });
       }
-    } else {
-      const name = str(get(doc, "name"));
-      const entity = str(get(doc, "entity"));
-      // Once per location: a `CUSTOM_DEVICE_X` entity is already reported above by the schema.
-      const entityReported = out.some((f) => f.pointer === "/entity");
-      if (
-        !entityReported &&
-        name !== undefined &&
-        HOST_NAME.test(name) &&
-        entity?.startsWith("CUSTOM_DEVICE")
-      ) {
-        out.push(
-          finding(
-            this.meta,
-            "/entity",
-            `entity \`${entity}\` makes this a remote plugin, but the name \`${name}\` is a host plugin name (remote names start with \`custom.remote.\`)`,
-          ),
-        );
-      }
-      if (activation === "SnapshotEntry") {
-        out.push(
-          finding(
-            this.meta,
-            "/source/activation",
-            "activation `SnapshotEntry` (one instance per process group) is for host plugins; remote plugins use `Remote` or `Singleton`",
-          ),
-        );
-      }
+      if (activation === "Remote")
+        context.report({ pointer: "/source/activation", messageId: "remoteActivation" });
+      return;
     }
-    return out;
+    const name = str(get(doc, "name"));
+    const entity = str(get(doc, "entity"));
+    // Once per location: a `CUSTOM_DEVICE_X` entity is already reported above by the schema.
+    const entityReported = fromSchema.some((f) => f.pointer === "/entity");
+    if (!entityReported && name !== undefined && HOST_NAME.test(name) && entity?.startsWith("CUSTOM_DEVICE"))
+      context.report({ pointer: "/entity", messageId: "hostName", data: { entity, name } });
+    if (activation === "SnapshotEntry")
+      context.report({ pointer: "/source/activation", messageId: "snapshotEntry" });
   },
-};
+});

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_DEPTH, parseJson } from "../../../src/core/json/parse.js";
+import { MAX_DEPTH, parseJson, parseJsonFast, type ParseOutcome } from "../../../src/core/json/parse.js";
 
 function errorAt(text: string) {
   const r = parseJson(text);
@@ -117,5 +117,42 @@ describe("parseJson", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+/** What a parse outcome says, with the lazy tree of positions read out. */
+function outcome(r: ParseOutcome): unknown {
+  return r.ok ? { value: r.value, root: r.root, duplicates: r.duplicates } : { error: r.error };
+}
+
+describe("parseJsonFast", () => {
+  const json = fc
+    .tuple(fc.jsonValue(), fc.boolean())
+    .map(([v, pretty]) => JSON.stringify(v, null, pretty ? 2 : 0));
+  /** A member written twice, somewhere inside other JSON (JSON.parse keeps the last). */
+  const duplicated = fc
+    .tuple(fc.string({ maxLength: 6 }), fc.jsonValue(), fc.jsonValue(), fc.jsonValue())
+    .map(([k, a, b, rest]) => {
+      const key = JSON.stringify(k);
+      return `[${JSON.stringify(rest)}, {${key}: ${JSON.stringify(a)}, "other": 0, ${key}: ${JSON.stringify(b)}}]`;
+    });
+  const mangled = fc
+    .tuple(json, fc.nat(), fc.constantFrom(",", "}", "]", '"', "\\", "0", "NaN", "\u0001"))
+    .map(([t, at, insert]) => t.slice(0, at % (t.length + 1)) + insert + t.slice(at % (t.length + 1)));
+
+  it("gives the same value, tree of positions, duplicates and errors as parseJson", () => {
+    fc.assert(
+      fc.property(fc.oneof(json, duplicated, mangled), (t) => {
+        expect(outcome(parseJsonFast(t))).toEqual(outcome(parseJson(t)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("refuses nesting deeper than MAX_DEPTH as parseJson does, although JSON.parse accepts it", () => {
+    const deep = "[".repeat(MAX_DEPTH + 1) + "]".repeat(MAX_DEPTH + 1);
+    expect(() => JSON.parse(deep)).not.toThrow();
+    expect(outcome(parseJsonFast(deep))).toEqual(outcome(parseJson(deep)));
+    expect(parseJsonFast(deep).ok).toBe(false);
   });
 });

@@ -18,7 +18,7 @@ ruleTable("displayname-equals-key", {
     {
       name: "a displayname differing from the key only by case",
       doc: make(validHost(), (d) => {
-        at(d, "metrics", 1, "timeseries").displayname = "Latency";
+        at(d, "metrics", 0, "timeseries").displayname = "REQUESTS";
       }),
     },
     {

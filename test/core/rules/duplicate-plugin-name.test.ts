@@ -17,7 +17,7 @@ function review(files: { path: string; content: string }[], config = resolveConf
 }
 
 // A single file can never clash with itself, whatever it holds.
-ruleTable(ID, {
+ruleTable("duplicate-plugin-name", {
   valid: [
     { name: "the host example alone", doc: host },
     { name: "the remote example alone", doc: remote },

@@ -43,6 +43,7 @@ ruleTable("invalid-regex", {
     bad("(?>a)", /atomic groups .*Python 3\.11/),
     bad("a++", /possessive quantifier/),
     bad("(", "unterminated", {
+      name: '"(" raised to warning',
       severity: "warning",
       options: { config: { rules: { "invalid-regex": "warning" } } },
     }),

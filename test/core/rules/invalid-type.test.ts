@@ -25,7 +25,7 @@ ruleTable("invalid-type", {
     },
     {
       name: "an integer threshold (a number)",
-      doc: set(validHost(), ["metrics", 0, "alert_settings", 0], "threshold", 100),
+      doc: set(validHost(), ["metrics", 0, "alert_settings", 0], "threshold", 250),
     },
     {
       name: "samples written 5.0 (an integer value)",

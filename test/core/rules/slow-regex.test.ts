@@ -42,6 +42,7 @@ ruleTable("slow-regex", {
     slow("(a+){2,20}", "nested quantifier: `(a+){2,20}`"),
     slow("^demo-(?:x|xx)+$", /`xx`/),
     slow("(a+)+", "at position 0", {
+      name: '"(a+)+" raised to error',
       severity: "error",
       options: { config: { rules: { "slow-regex": "error" } } },
     }),
