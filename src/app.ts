@@ -18,6 +18,8 @@ async function reviewStubs(
     app?: { id?: number | null } | null;
   },
 ): Promise<void> {
+  // Re-run asks for a new check run; `check_suite.requested` (every push) completes the push's run.
+  const rerun = context.payload.action === "rerequested";
   const targets = await pullTargetsFor(
     context.octokit,
     repoRef(context.payload.repository),
@@ -26,7 +28,11 @@ async function reviewStubs(
   );
   if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
   for (const t of targets)
-    await reviewPullRequest(context.octokit, t, { appId: check.app?.id ?? undefined, log: context.log });
+    await reviewPullRequest(context.octokit, t, {
+      appId: check.app?.id ?? undefined,
+      log: context.log,
+      rerun,
+    });
 }
 
 const app: ApplicationFunction = (probot: Probot) => {

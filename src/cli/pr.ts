@@ -8,7 +8,7 @@ import { pino } from "pino";
 import { repoRef, toPullTarget } from "../github/pull-target.js";
 import { reviewPullRequest } from "../github/run-review.js";
 import type { Octokit } from "../github/types.js";
-import { describeRequestError } from "../github/types.js";
+import { describeRequestError } from "../github/errors.js";
 
 export interface PrOptions {
   target: string;

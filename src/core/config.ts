@@ -4,9 +4,10 @@
  */
 import { Ajv, type ErrorObject } from "ajv";
 import picomatch from "picomatch";
+import { RE2JS } from "re2js";
 import { parseDocument } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
-import type { Policy } from "./rule.js";
+import type { NamePattern, Policy } from "./rule.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
@@ -101,9 +102,11 @@ export function validateRawConfig(value: unknown): string[] {
   checkIds(c.locked ?? [], "locked");
   if (c.policy?.name_pattern !== undefined) {
     try {
-      new RegExp(c.policy.name_pattern, "u");
+      compileNamePattern(c.policy.name_pattern);
     } catch (e) {
-      problems.push(`policy.name_pattern: not a valid regular expression: ${(e as Error).message}`);
+      problems.push(
+        `policy.name_pattern: not a valid regular expression for the linear-time engine (RE2 syntax: no look-arounds or back-references): ${(e as Error).message}`,
+      );
     }
   }
   return problems;
@@ -118,9 +121,27 @@ function isValidGlob(g: string): boolean {
   }
 }
 
+/**
+ * `policy.name_pattern` comes from a configuration file anyone with write access to a repository may
+ * edit, and runs in a process shared by every installation: it runs on RE2 (re2js, pure JavaScript),
+ * whose matching time is linear in the input, so no pattern can backtrack catastrophically.
+ */
+export function compileNamePattern(pattern: string): NamePattern {
+  const re = RE2JS.compile(pattern);
+  return { source: pattern, test: (s) => re.test(s) };
+}
+
 /** Parses and validates YAML configuration text. Throws ConfigError with every problem found. */
 export function parseConfig(text: string, source: string): RawConfig {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  let doc;
+  let parsed: unknown;
+  try {
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    // The yaml library refuses alias expansion beyond its limit (a "billion laughs" file) here.
+    if (!doc.errors.length) parsed = doc.toJS() as unknown;
+  } catch (e) {
+    throw new ConfigError(source, [`not readable as YAML: ${(e as Error).message}`]);
+  }
   if (doc.errors.length) {
     throw new ConfigError(
       source,
@@ -130,7 +151,7 @@ export function parseConfig(text: string, source: string): RawConfig {
       }),
     );
   }
-  const value = (doc.toJS() as unknown) ?? {};
+  const value = parsed ?? {};
   const problems = validateRawConfig(value);
   if (problems.length) throw new ConfigError(source, problems);
   return value as RawConfig;
@@ -198,7 +219,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     policyRaw[k] = v;
   }
   const policy: Policy = {};
-  if (policyRaw.name_pattern !== undefined) policy.namePattern = new RegExp(policyRaw.name_pattern, "u");
+  if (policyRaw.name_pattern !== undefined) policy.namePattern = compileNamePattern(policyRaw.name_pattern);
   if (policyRaw.technologies) policy.technologies = policyRaw.technologies;
   if (policyRaw.process_types) policy.processTypes = policyRaw.process_types;
   return {

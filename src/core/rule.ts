@@ -32,8 +32,14 @@ export interface RuleMeta<M extends string = string> {
 }
 
 /** The policy part of the configuration that rules read. */
+/** A compiled `policy.name_pattern` (linear-time: see compileNamePattern in config.ts). */
+export interface NamePattern {
+  source: string;
+  test(s: string): boolean;
+}
+
 export interface Policy {
-  namePattern?: RegExp;
+  namePattern?: NamePattern;
   technologies?: readonly string[];
   processTypes?: readonly (string | number)[];
 }

@@ -1,6 +1,8 @@
 /**
- * The `plugin-review` check run: exactly one per analysed head commit (an existing one is reused on
- * redelivery and re-runs), `in_progress` while working, completed with every finding as annotations.
+ * The `plugin-review` check run: exactly one per analysed head commit. A review writes its result once,
+ * creating the run completed with its first annotations (one write), or completing the run already
+ * there. GitHub appends the annotations of every update, so a run that already holds annotations is only
+ * sent those it lacks, and an explicit Re-run gets a new run: no annotation is ever sent twice.
  */
 import { ANNOTATIONS_PER_REQUEST, OUTPUT_LIMIT, type Annotation } from "./render.js";
 import type { Octokit } from "./types.js";
@@ -10,87 +12,80 @@ export const CHECK_NAME = "plugin-review";
 export interface CheckRunRef {
   owner: string;
   repo: string;
-  id: number;
-  /** False when this head commit had no plugin-review run before: nothing was analysed or posted for it yet. */
-  existed: boolean;
+  headSha: string;
 }
 
-/** Starts (or restarts) the check run for a head commit. */
-export async function startCheckRun(
+/** This app's run for a head commit, as GitHub lists it. */
+export interface ExistingRun {
+  id: number;
+  status: string;
+  /** How many annotations the run holds already. */
+  annotations: number;
+}
+
+/** The app's latest run on a head commit, if any (another app may use the same name). */
+export async function findCheckRun(
   octokit: Octokit,
-  owner: string,
-  repo: string,
-  headSha: string,
+  where: CheckRunRef,
   appId: number | undefined,
-): Promise<CheckRunRef> {
+): Promise<ExistingRun | undefined> {
   const { data } = await octokit.rest.checks.listForRef({
-    owner,
-    repo,
-    ref: headSha,
+    owner: where.owner,
+    repo: where.repo,
+    ref: where.headSha,
     check_name: CHECK_NAME,
     filter: "latest",
     per_page: 100,
   });
-  // Only our own runs: another app may use the same name.
-  const existing = data.check_runs.find(
-    (r) => r.head_sha === headSha && r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId),
+  const run = data.check_runs.find(
+    (r) =>
+      r.head_sha === where.headSha && r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId),
   );
-  if (existing) {
-    await octokit.rest.checks.update({
-      owner,
-      repo,
-      check_run_id: existing.id,
-      status: "in_progress",
-      started_at: new Date().toISOString(),
-    });
-    return { owner, repo, id: existing.id, existed: true };
-  }
-  const { data: run } = await octokit.rest.checks.create({
-    owner,
-    repo,
-    name: CHECK_NAME,
-    head_sha: headSha,
-    status: "in_progress",
-    started_at: new Date().toISOString(),
-  });
-  return { owner, repo, id: run.id, existed: false };
+  return run && { id: run.id, status: run.status, annotations: run.output.annotations_count };
 }
 
 export interface CheckResult {
   conclusion: "success" | "failure";
   title: string;
   summary: string;
+  /** In a stable order (allAnnotations): a run holding the first `n` is sent the rest. */
   annotations: Annotation[];
 }
 
-/** Completes the run; annotations go in batches of 50 (GitHub's per-request limit), the last one completing it. */
-export async function completeCheckRun(
+/**
+ * Writes a review's result: creates the run (completed, with the first batch of annotations) or
+ * completes `existing` with the annotations it does not hold yet; further batches of 50 (GitHub's limit
+ * per request) follow as updates. The conclusion is set by the first write, so a failure later on
+ * leaves a completed run with the right verdict. Returns the run's id.
+ */
+export async function writeCheckRun(
   octokit: Octokit,
-  run: CheckRunRef,
+  where: CheckRunRef,
+  existing: ExistingRun | undefined,
   result: CheckResult,
-): Promise<void> {
+): Promise<number> {
   const output = { title: result.title.slice(0, 255), summary: result.summary.slice(0, OUTPUT_LIMIT) };
+  const pending = result.annotations.slice(existing?.annotations ?? 0);
   const batches: Annotation[][] = [];
-  for (let i = 0; i < result.annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-    batches.push(result.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
-  }
-  // All but the last batch while still in progress; annotations accumulate across updates.
-  for (const batch of batches.slice(0, -1)) {
-    await octokit.rest.checks.update({
-      owner: run.owner,
-      repo: run.repo,
-      check_run_id: run.id,
-      output: { ...output, annotations: batch },
-    });
-  }
-  const last = batches[batches.length - 1];
-  await octokit.rest.checks.update({
-    owner: run.owner,
-    repo: run.repo,
-    check_run_id: run.id,
-    status: "completed",
+  for (let i = 0; i < pending.length; i += ANNOTATIONS_PER_REQUEST)
+    batches.push(pending.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  const first = batches.shift();
+  const completed = {
+    status: "completed" as const,
     conclusion: result.conclusion,
     completed_at: new Date().toISOString(),
-    output: last ? { ...output, annotations: last } : output,
-  });
+    output: first ? { ...output, annotations: first } : output,
+  };
+  const repo = { owner: where.owner, repo: where.repo };
+  const id = existing
+    ? (await octokit.rest.checks.update({ ...repo, check_run_id: existing.id, ...completed }), existing.id)
+    : (await octokit.rest.checks.create({ ...repo, name: CHECK_NAME, head_sha: where.headSha, ...completed }))
+        .data.id;
+  for (const batch of batches)
+    await octokit.rest.checks.update({
+      ...repo,
+      check_run_id: id,
+      output: { ...output, annotations: batch },
+    });
+  return id;
 }

@@ -3,7 +3,8 @@
  * returns no content, so they are read through the blob API. Files over the configured limit are not
  * downloaded at all: the caller reports file-too-large.
  */
-import { httpStatus, type Octokit } from "./types.js";
+import { httpStatus } from "./errors.js";
+import type { Octokit } from "./types.js";
 
 export type FileContent =
   | { kind: "file"; content: Uint8Array; size: number }
@@ -12,7 +13,8 @@ export type FileContent =
 
 export async function fetchFile(
   octokit: Octokit,
-  where: { owner: string; repo: string; path: string; ref: string },
+  /** Without `ref`: the default branch. */
+  where: { owner: string; repo: string; path: string; ref?: string },
   maxSize: number,
 ): Promise<FileContent> {
   let data: unknown;

@@ -11,27 +11,32 @@ import {
   type RawConfig,
   type ResolvedConfig,
 } from "../core/config.js";
-import { httpStatus, type Octokit } from "./types.js";
+import { fetchFile } from "./fetch-content.js";
+import type { Octokit } from "./types.js";
 
 export type LoadedConfig =
   { ok: true; config: ResolvedConfig; sources: string[] } | { ok: false; error: string; sources: string[] };
 
+/** A configuration file too large to be a configuration: refused rather than parsed. */
+const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * A configuration file on the default branch, or undefined when there is none. Read like a descriptor
+ * (fetch-content.ts): a file over 1 MB comes through the blob API, never as an empty configuration.
+ */
 async function readText(
   octokit: Octokit,
   owner: string,
   repo: string,
   path: string,
 ): Promise<string | undefined> {
-  try {
-    // No ref: the repository's default branch.
-    const { data } = await octokit.rest.repos.getContent({ owner, repo, path });
-    const file = data as { type?: string; content?: string; encoding?: string };
-    if (Array.isArray(data) || file.type !== "file" || typeof file.content !== "string") return undefined;
-    return Buffer.from(file.content, "base64").toString("utf8");
-  } catch (e) {
-    if (httpStatus(e) === 404) return undefined;
-    throw e;
-  }
+  const file = await fetchFile(octokit, { owner, repo, path }, CONFIG_MAX_BYTES);
+  if (file.kind === "missing") return undefined;
+  if (file.kind === "too-large")
+    throw new ConfigError(`${owner}/${repo}:${path}`, [
+      `the file is ${file.size.toLocaleString("en-US")} bytes; a configuration may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
+    ]);
+  return Buffer.from(file.content).toString("utf8");
 }
 
 /** `_extends: other` / `owner/repo` / `owner/repo:path`, as Probot reads it. */

@@ -10,8 +10,10 @@ import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
 import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
-import { bodyItem, commentBody } from "./render.js";
-import { httpStatus, type Logger, type Octokit, type PullTarget } from "./types.js";
+import { plural } from "../format/summary.js";
+import { httpStatus } from "./errors.js";
+import { bodyItem, BudgetedText, COMMENT_LIMIT, commentBody } from "./render.js";
+import type { Logger, Octokit, PullTarget } from "./types.js";
 
 /** Line comments in one review; beyond this they go to the body (a review with hundreds of comments is unreadable and slow to create). */
 export const MAX_LINE_COMMENTS = 50;
@@ -146,13 +148,20 @@ export async function publishReview(
     return { ...none, fixedReplies, skipped: "nothing new to say" };
   const event = reviewEvent(opts.mode, opts.failed);
   const intro = `**plugin-review** found ${plan.comments.length + plan.bodyItems.length} new finding(s) in this push; the \`plugin-review\` check lists them all.`;
-  const body = (items: string[]) =>
-    [
-      intro,
-      ...(items.length ? ["", "Findings not on a line of this diff:", "", ...items] : []),
-      "",
-      HEAD_MARKER(pr.headSha),
-    ].join("\n");
+  // Within GitHub's limit for a review body, whatever the number of findings: the check run has them all.
+  const body = (items: string[]) => {
+    const out = new BudgetedText(COMMENT_LIMIT - 1).add(intro);
+    const marker = HEAD_MARKER(pr.headSha);
+    if (items.length) {
+      out.add("", "Findings not on a line of this diff:", "");
+      out.addItems(
+        items,
+        marker.length + 2,
+        (n) => `- …and ${plural(n, "more finding")}: the \`plugin-review\` check run lists them all.`,
+      );
+    }
+    return out.add("", marker).toString();
+  };
   try {
     await octokit.rest.pulls.createReview({
       ...where,

@@ -12,6 +12,12 @@ import { fingerprint, fingerprintMarker } from "./fingerprint.js";
 
 /** GitHub rejects a check run output text longer than this (summary and text alike). */
 export const OUTPUT_LIMIT = 65_535;
+/** GitHub refuses a review body or comment longer than this. */
+export const COMMENT_LIMIT = 65_536;
+/** A finding's message in a comment or annotation (rules' messages are short; a quoted value may not be). */
+const MESSAGE_LIMIT = 4000;
+/** Lines longer than this get no suggestion block (the comment must stay under COMMENT_LIMIT). */
+const SUGGESTED_LINE_LIMIT = 20_000;
 /** GitHub accepts at most this many annotations per check run create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
 
@@ -44,7 +50,7 @@ export function toAnnotation(path: string, f: Finding): Annotation {
     end_line: f.endLine,
     annotation_level: LEVEL[f.severity],
     title: f.ruleId,
-    message: clip(f.message, 4000),
+    message: clip(f.message, MESSAGE_LIMIT),
   };
   // Columns only on a one-line range (GitHub rejects them otherwise); GitHub's end column is inclusive.
   if (f.line === f.endLine) {
@@ -54,8 +60,76 @@ export function toAnnotation(path: string, f: Finding): Annotation {
   return a;
 }
 
-export function allAnnotations(reviews: readonly FileReview[]): Annotation[] {
-  return reviews.flatMap((r) => r.findings.map((f) => toAnnotation(r.path, f)));
+/** GitHub keeps at most this many annotations per check run; beyond it they would only cost requests. */
+export const MAX_ANNOTATIONS = 1000;
+
+const RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
+
+/**
+ * The annotations of a review, errors first (then warnings, notices; files and lines in order within a
+ * level), at most MAX_ANNOTATIONS. The order is stable, so that a run already holding the first `n` of
+ * them can be sent the rest (check-run.ts).
+ */
+export function allAnnotations(reviews: readonly FileReview[]): {
+  annotations: Annotation[];
+  omitted: number;
+} {
+  const ranked = reviews
+    .flatMap((r) => r.findings.map((f) => ({ path: r.path, f })))
+    .sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity]);
+  return {
+    annotations: ranked.slice(0, MAX_ANNOTATIONS).map(({ path, f }) => toAnnotation(path, f)),
+    omitted: Math.max(0, ranked.length - MAX_ANNOTATIONS),
+  };
+}
+
+/**
+ * Text built under a character limit: lines that always stay, and lists shown as far as they fit, each
+ * followed by a line counting what was left out. Summaries and review bodies are built with it, so that
+ * GitHub never refuses them for their size and every omission is counted.
+ */
+export class BudgetedText {
+  private readonly lines: string[] = [];
+  private used = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Characters left (each line costs its length and a newline). */
+  get remaining(): number {
+    return this.limit - this.used;
+  }
+
+  /** Lines that stay (clipped only if even they do not fit). */
+  add(...lines: string[]): this {
+    for (const line of lines) {
+      const l = clip(line, Math.max(0, this.remaining - 1));
+      this.lines.push(l);
+      this.used += l.length + 1;
+    }
+    return this;
+  }
+
+  /**
+   * Items in order while they fit, keeping `reserve` characters for what comes after them; when some
+   * do not fit, `leftOut(n)` says so in their place. Returns how many were left out.
+   */
+  addItems(items: readonly string[], reserve: number, leftOut: (n: number) => string): number {
+    const noteRoom = 200;
+    let i = 0;
+    for (; i < items.length; i++) {
+      const cost = (items[i] as string).length + 1;
+      const room = this.remaining - reserve - (i + 1 < items.length ? noteRoom : 0);
+      if (cost > room) break;
+      this.add(items[i] as string);
+    }
+    const omitted = items.length - i;
+    if (omitted) this.add(leftOut(omitted));
+    return omitted;
+  }
+
+  toString(): string {
+    return this.lines.join("\n");
+  }
 }
 
 export interface SummaryInput {
@@ -64,6 +138,8 @@ export interface SummaryInput {
   failOn: string;
   /** Lines to show before the table: skipped files, configuration notes, the 3,000-file cap. */
   notes: string[];
+  /** Findings beyond the annotation cap (allAnnotations). */
+  annotationsOmitted?: number;
 }
 
 export function checkTitle(reviews: readonly FileReview[]): string {
@@ -75,71 +151,72 @@ export function checkTitle(reviews: readonly FileReview[]): string {
 
 const escapeCell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
-/** The check run summary: readable in five seconds, and never over GitHub's limit whatever the findings. */
+/**
+ * The check run summary: readable in five seconds, and never over GitHub's limit whatever the findings.
+ * The verdict, the notes and the per-descriptor table come first; the findings table takes what room is
+ * left, and a line counts the findings it could not show.
+ */
 export function checkSummary(input: SummaryInput): string {
   const { reviews, failed } = input;
-  const head: string[] = [];
-  if (reviews.length === 0) {
-    head.push("No descriptors changed in this pull request, so there is nothing to review.");
-  } else {
-    const all = reviews.flatMap((r) => r.findings);
-    const c = counts(all);
-    head.push(
-      failed
-        ? `**Failing**: findings reach the failing level (\`fail_on: ${input.failOn}\`).`
-        : all.length
-          ? `**Passing**: no finding reaches the failing level (\`fail_on: ${input.failOn}\`).`
-          : "**Passing**: no findings.",
-    );
-    head.push("");
-    head.push(
-      `${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices`,
-    );
-  }
-  for (const n of input.notes) head.push("", `> ${n}`);
+  const out = new BudgetedText(OUTPUT_LIMIT);
   const tail = [
     "",
     `<sub>Configure rules, severities, ignored paths and the failing level in \`${CONFIG_PATH}\` ` +
       `(organisation defaults in \`<org>/.github\`); every rule is explained in [the rule docs](${DOCS_BASE}).</sub>`,
   ];
-  if (reviews.length === 0) return [...head, ...tail].join("\n");
-
-  const sections: string[] = ["", "| Descriptor | Errors | Warnings | Notices |", "|---|---:|---:|---:|"];
-  for (const r of reviews) {
-    const c = counts(r.findings);
-    sections.push(`| \`${escapeCell(r.path)}\` | ${c.error} | ${c.warning} | ${c.notice} |`);
-  }
-  const rank: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
-  const top = reviews
-    .flatMap((r) => r.findings.map((f) => ({ path: r.path, f })))
-    .sort(
-      (a, b) =>
-        rank[a.f.severity] - rank[b.f.severity] || a.path.localeCompare(b.path) || a.f.line - b.f.line,
+  const reserve = tail.join("\n").length + 1;
+  if (reviews.length === 0) {
+    out.add("No descriptors changed in this pull request, so there is nothing to review.");
+  } else {
+    const all = reviews.flatMap((r) => r.findings);
+    const c = counts(all);
+    out.add(
+      failed
+        ? `**Failing**: findings reach the failing level (\`fail_on: ${input.failOn}\`).`
+        : all.length
+          ? `**Passing**: no finding reaches the failing level (\`fail_on: ${input.failOn}\`).`
+          : "**Passing**: no findings.",
+      "",
+      `${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices`,
     );
-  if (top.length) {
-    sections.push("", "### Findings", "", "| | Where | Rule | Message |", "|---|---|---|---|");
-    for (const { path, f } of top) {
-      sections.push(
-        `| ${ICON[f.severity]} | \`${escapeCell(path)}:${f.line}\` | [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) | ${escapeCell(clip(f.message, 300))} |`,
+  }
+  for (const n of input.notes) out.add("", `> ${clip(n, 2000)}`);
+  if (input.annotationsOmitted)
+    out.add(
+      "",
+      `> ${plural(input.annotationsOmitted, "finding")} are not annotated: GitHub shows at most ${MAX_ANNOTATIONS.toLocaleString("en-US")} annotations per check run (errors come first).`,
+    );
+  if (reviews.length > 0) {
+    out.add("", "| Descriptor | Errors | Warnings | Notices |", "|---|---:|---:|---:|");
+    out.addItems(
+      reviews.map((r) => {
+        const c = counts(r.findings);
+        return `| \`${escapeCell(r.path)}\` | ${c.error} | ${c.warning} | ${c.notice} |`;
+      }),
+      reserve,
+      (n) => `| _…and ${plural(n, "more descriptor")}_ | | | |`,
+    );
+    const top = reviews
+      .flatMap((r) => r.findings.map((f) => ({ path: r.path, f })))
+      .sort(
+        (a, b) =>
+          RANK[a.f.severity] - RANK[b.f.severity] || a.path.localeCompare(b.path) || a.f.line - b.f.line,
+      );
+    if (top.length) {
+      out.add("", "### Findings", "", "| | Where | Rule | Message |", "|---|---|---|---|");
+      out.addItems(
+        top.map(
+          ({ path, f }) =>
+            `| ${ICON[f.severity]} | \`${escapeCell(path)}:${f.line}\` | [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) | ${escapeCell(clip(f.message, 300))} |`,
+        ),
+        reserve,
+        (n) =>
+          `\n_…${plural(n, "more finding")} not shown here, to stay within GitHub's size limit${input.annotationsOmitted ? "; the annotations and the review list the rest" : "; every finding is an annotation"}._`,
       );
     }
   }
-  // Fit the budget: drop finding rows from the end and say how many are only in the annotations.
-  const fixed = head.join("\n").length + tail.join("\n").length + 200;
-  let body = sections;
-  let dropped = 0;
-  while (fixed + body.join("\n").length > OUTPUT_LIMIT && body.length > 0) {
-    const cut = Math.max(1, Math.ceil((fixed + body.join("\n").length - OUTPUT_LIMIT) / 120));
-    body = body.slice(0, Math.max(0, body.length - cut));
-    dropped += cut;
-  }
-  const note = dropped
-    ? [
-        "",
-        `_…${dropped} more rows are not shown here to stay within GitHub's size limit; every finding is an annotation._`,
-      ]
-    : [];
-  return clip([...head, ...body, ...note, ...tail].join("\n"), OUTPUT_LIMIT);
+  out.add(...tail);
+  return out.toString();
 }
 
 /** A code-point-aware replacement of [column, endColumn) on one line. */
@@ -156,14 +233,15 @@ export function replaceColumns(
 /** A review comment's body: severity, rule, message, a suggestion when the fix is mechanical, and the fingerprint. */
 export function commentBody(path: string, f: Finding, fileText: string, suggest: boolean): string {
   const parts = [
-    `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${f.message}`,
+    `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, MESSAGE_LIMIT)}`,
   ];
   const line =
     // The finding's range is what a suggestion replaces: only when the fix replaces that same part.
     suggest && f.fix && f.line === f.endLine && (f.fix.target ?? "value") === f.target
       ? new LineIndex(fileText).lineText(f.line)
       : undefined;
-  if (line !== undefined && f.fix) {
+  // A suggestion repeats the whole line: on a minified descriptor that could outgrow the comment.
+  if (line !== undefined && f.fix && line.length + f.fix.replacement.length < SUGGESTED_LINE_LIMIT) {
     parts.push(
       "",
       `Suggested fix: ${f.fix.description}.`,
@@ -179,5 +257,5 @@ export function commentBody(path: string, f: Finding, fileText: string, suggest:
 
 /** One line of the review body for a finding that is not on a line of the diff. */
 export function bodyItem(path: string, f: Finding): string {
-  return `- ${ICON[f.severity]} \`${path}:${f.line}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${f.message} ${fingerprintMarker(fingerprint(f.ruleId, path, f.pointer))}`;
+  return `- ${ICON[f.severity]} \`${path}:${f.line}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, 1000)} ${fingerprintMarker(fingerprint(f.ruleId, path, f.pointer))}`;
 }

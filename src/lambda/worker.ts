@@ -1,13 +1,18 @@
 /**
- * Lambda on the delivery queue: runs the Probot app on each message. A message whose review fails for a
- * passing reason (GitHub 5xx, rate limits) is reported as failed (partial batch response) after its
- * visibility is pushed back exponentially; after the configured attempts SQS moves it to the dead-letter
- * queue. The check run is completed with the reason on every failure, never left in progress.
+ * Lambda on the delivery queue: runs the Probot app on each message. Its reviews must end before the
+ * invocation does: they get the remaining time less a margin (for completing the check run and
+ * reporting the message). A message whose review fails for a passing reason (GitHub 5xx, rate limits,
+ * GitHub not answering in time) is reported as failed (partial batch response) after its visibility is
+ * pushed back (briefly after a timeout, exponentially otherwise); after the configured attempts SQS moves
+ * it to the dead-letter queue. The check run is completed with the reason on every failure, never left
+ * in progress, and the retry completes it with the review's result.
  */
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { pino } from "pino";
 import { Probot } from "probot";
 import app from "../app.js";
+import { withReviewsEndingBy } from "../github/deadline.js";
+import { TransientReviewError } from "../github/errors.js";
 import { PluginReviewOctokit } from "../github/octokit.js";
 import { logLine } from "./log.js";
 import { loadSecrets } from "./secrets.js";
@@ -48,12 +53,31 @@ async function createProbot(): Promise<Probot> {
   return p;
 }
 
+/** What the Lambda runtime passes as the handler's second argument (the part used here). */
+export interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
+
+/** Kept from the invocation's remaining time for completing a check run and reporting the message. */
+export const MARGIN_MS = 15_000;
+
 /** Seconds before a failed message is tried again: 30 s, 60 s, 120 s, … at most 15 minutes. */
 export function backoffSeconds(receiveCount: number): number {
   return Math.min(900, 30 * 2 ** Math.max(0, receiveCount - 1));
 }
 
-export async function handler(event: SqsEvent): Promise<BatchResponse> {
+/** After GitHub did not answer in time, the next attempt comes soon: 10 s, 20 s, … at most a minute. */
+export function timeoutBackoffSeconds(receiveCount: number): number {
+  return Math.min(60, 10 * Math.max(1, receiveCount));
+}
+
+/** Whether the failure (Probot wraps handler errors in an AggregateError) was GitHub not answering in time. */
+function timedOut(e: unknown): boolean {
+  const errors = (e as { errors?: unknown[] }).errors ?? [e];
+  return errors.some((x) => x instanceof TransientReviewError && x.timedOut);
+}
+
+export async function handler(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
   const failures: { itemIdentifier: string }[] = [];
   try {
     probot ??= createProbot();
@@ -73,7 +97,12 @@ export async function handler(event: SqsEvent): Promise<BatchResponse> {
       continue; // retrying cannot fix it
     }
     try {
-      await p.receive(delivery as Parameters<Probot["receive"]>[0]);
+      const receive = () => p.receive(delivery as Parameters<Probot["receive"]>[0]);
+      if (context) {
+        // Less a margin, but never less than a quarter of what is left (a short test invocation).
+        const left = context.getRemainingTimeInMillis();
+        await withReviewsEndingBy(Date.now() + left - Math.min(MARGIN_MS, left / 4), receive);
+      } else await receive();
       logLine("info", "delivery processed", {
         delivery: delivery.id,
         event: `${delivery.name}.${String(delivery.payload.action)}`,
@@ -91,7 +120,7 @@ export async function handler(event: SqsEvent): Promise<BatchResponse> {
           new ChangeMessageVisibilityCommand({
             QueueUrl: process.env.QUEUE_URL,
             ReceiptHandle: record.receiptHandle,
-            VisibilityTimeout: backoffSeconds(count),
+            VisibilityTimeout: timedOut(e) ? timeoutBackoffSeconds(count) : backoffSeconds(count),
           }),
         );
       } catch (e2) {

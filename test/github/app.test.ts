@@ -167,14 +167,7 @@ describe("GitHub App: inputs and outputs", () => {
   });
 
   it("completes a successful check when no descriptor changed, without reviewing", async () => {
-    const { gh, probot } = setup([
-      "token",
-      "files",
-      "contents",
-      "listCheckRuns",
-      "createCheckRun",
-      "updateCheckRun",
-    ]);
+    const { gh, probot } = setup(["token", "files", "contents", "listCheckRuns", "createCheckRun"]);
     gh.prFiles = [{ filename: "README.md", status: "modified", patch: "@@ -1 +1 @@\n-a\n+b" }];
     gh.file(R, "HEAD", ".github/plugin-review.yml", "fail_on: warning\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
@@ -255,7 +248,7 @@ describe("GitHub App: inputs and outputs", () => {
   });
 
   it("sends 120 findings as annotations in batches of 50 and keeps the summary within limits", async () => {
-    const { gh, probot } = setup();
+    const { gh, probot } = setup([...REVIEW_ROUTES, "updateCheckRun"]);
     const doc = validHost();
     doc.metrics = Array.from({ length: 120 }, (_, i) => ({
       timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
@@ -265,13 +258,18 @@ describe("GitHub App: inputs and outputs", () => {
     added(gh, "big/plugin.json", plugin);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
-    const updates = gh.requests.filter((r) => r.method === "PATCH");
+    // Created completed, with its verdict and the first 50 annotations; the rest follow in updates.
+    const writes = gh.requests.filter((r) => /\/check-runs/.test(r.path) && r.method !== "GET");
     expect(
-      updates.map(
+      writes.map(
         (u) => ((u.body as { output?: { annotations?: unknown[] } }).output?.annotations ?? []).length,
       ),
     ).toEqual([50, 50, 20]);
-    expect(updates.map((u) => (u.body as { status?: string }).status ?? "")).toEqual(["", "", "completed"]);
+    expect(writes.map((u) => `${u.method} ${(u.body as { status?: string }).status ?? ""}`)).toEqual([
+      "POST completed",
+      "PATCH ",
+      "PATCH ",
+    ]);
     expect(run!.annotations).toHaveLength(120);
     expect(run!.output!.summary.length).toBeLessThanOrEqual(65_535);
     // One review: at most 50 line comments, the rest listed in its body.
@@ -323,8 +321,8 @@ describe("GitHub App: idempotency and later pushes", () => {
     };
   }
 
-  it("a redelivered webhook and a re-run neither add a check run nor repeat a comment", async () => {
-    const { gh, probot } = setup([...LATER_REVIEW_ROUTES, "getPull"]);
+  it("a redelivered webhook completes the same run without re-sending annotations, a Re-run starts a new one, no comment is repeated", async () => {
+    const { gh, probot } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun", "getPull"]);
     const { before, after, patch } = noBump();
     gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch }];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
@@ -347,10 +345,16 @@ describe("GitHub App: idempotency and later pushes", () => {
       },
     ];
     gh.pulls.set(7, { ...payload.pull_request });
-    await deliver(probot, "check_run", rerun);
     expect(gh.checkRuns).toHaveLength(1);
-    expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
-    expect(gh.checkRuns[0]!.annotations.map((a) => a.title)).toEqual(["version-not-bumped"]);
+    expect(gh.checkRuns[0]!.updates).toBe(1); // completed again by the redelivery, with no annotation
+    await deliver(probot, "check_run", rerun);
+    await deliver(probot, "check_run", rerun);
+    // GitHub shows the newest run; each holds its annotation once (no 3, 6, 9).
+    expect(gh.checkRuns).toHaveLength(3);
+    for (const run of gh.checkRuns) {
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(run.annotations.map((a) => a.title)).toEqual(["version-not-bumped"]);
+    }
     expect(gh.reviews).toHaveLength(1);
     expect(gh.comments).toHaveLength(1);
     gh.assertClean();
@@ -500,7 +504,7 @@ describe("GitHub App: configuration", () => {
   });
 
   it("fails the check with an explanation when the configuration is invalid", async () => {
-    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun", "updateCheckRun"]);
+    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun"]);
     gh.file(R, "HEAD", ".github/plugin-review.yml", "rules:\n  unknown-membr: off\nfail_on: sometimes\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
@@ -566,14 +570,7 @@ describe("GitHub App: failures", () => {
   });
 
   it("completes the check run as failure with the reason when reading files fails, and names the permission", async () => {
-    const { gh, probot, logs } = setup([
-      "token",
-      "files",
-      "contents",
-      "listCheckRuns",
-      "createCheckRun",
-      "updateCheckRun",
-    ]);
+    const { gh, probot, logs } = setup(["token", "files", "contents", "listCheckRuns", "createCheckRun"]);
     gh.fail("GET", /\/pulls\/7\/files$/, 403, 1, { message: "Resource not accessible by integration" });
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
@@ -617,7 +614,11 @@ describe("GitHub App: failures", () => {
 
 describe("GitHub App: check suites", () => {
   it("reviews the pull requests of a requested check suite, reusing the head commit's check run", async () => {
-    const { gh, probot } = setup([...LATER_REVIEW_ROUTES.filter((r) => r !== "createReview"), "getPull"]);
+    const { gh, probot } = setup([
+      ...LATER_REVIEW_ROUTES.filter((r) => r !== "createReview"),
+      "updateCheckRun",
+      "getPull",
+    ]);
     const plugin = text(validRemote());
     added(gh, "r/plugin.json", plugin);
     const pr = pullRequestPayload("opened");

@@ -6,6 +6,7 @@
  * cannot express are emulated too (a line comment outside the diff answers 422, as GitHub does).
  */
 import { commentableLines } from "../../src/github/commentable-lines.js";
+import type nock from "nock";
 import { githubMock, type GithubMock } from "./github-mock.js";
 
 export interface PrFile {
@@ -70,7 +71,6 @@ export const REVIEW_ROUTES: readonly Route[] = [
   "contents",
   "listCheckRuns",
   "createCheckRun",
-  "updateCheckRun",
   "createReview",
 ];
 
@@ -97,6 +97,12 @@ export class FakeGitHub {
   readonly comments: Comment[] = [];
   readonly pulls = new Map<number, unknown>();
   private readonly failures: Failure[] = [];
+  private readonly hangs: Omit<Failure, "status">[] = [];
+  /** `METHOD path` of the requests left unanswered (`hang`). */
+  readonly hung: string[] = [];
+  /** Installation tokens issued, in order; those in `revoked` answer 401 like a revoked token. */
+  readonly tokens: string[] = [];
+  readonly revoked = new Set<string>();
   private nextId = 1000;
   private readonly enabled: Set<Route>;
   /** The API's path on GitHub Enterprise Server (`/api/v3`); empty on github.com. */
@@ -141,6 +147,28 @@ export class FakeGitHub {
     return this;
   }
 
+  /**
+   * The next `times` requests matching method and path are accepted and never answered (the client's
+   * timeout is all that ends them).
+   */
+  hang(method: string, path: RegExp, times = Infinity): this {
+    this.hangs.push({ method, path, times });
+    return this;
+  }
+
+  /** GitHub is healthy again: injected failures and hangs stop. */
+  recover(): this {
+    this.failures.length = 0;
+    this.hangs.length = 0;
+    return this;
+  }
+
+  /** Revokes every installation token issued so far (the next request with one answers 401). */
+  revokeTokens(): this {
+    for (const t of this.tokens) this.revoked.add(t);
+    return this;
+  }
+
   /** The check runs of a head commit. */
   runsFor(sha: string): CheckRun[] {
     return this.checkRuns.filter((r) => r.head_sha === sha);
@@ -169,12 +197,25 @@ export class FakeGitHub {
       const full = this.prefix
         ? new RegExp("^" + this.prefix.replace(/[/.]/g, "\\$&") + path.source.slice(1))
         : path;
+      // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock gives the request as `this`
+      const fake = this;
       scope[method](full)
         .query(true)
-        .reply((fullUri: string, body: unknown) => {
-          const uri = fullUri.slice(this.prefix.length);
+        .reply(function (this: nock.ReplyFnContext, fullUri: string, body: unknown) {
+          const uri = fullUri.slice(fake.prefix.length);
           const pathOnly = uri.split("?")[0] as string;
-          const f = this.failure(method.toUpperCase(), pathOnly);
+          const auth = String(this.req.headers.authorization ?? "").replace(/^token /i, "");
+          if (fake.revoked.has(auth))
+            return [401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" }];
+          const h = fake.hangs.find(
+            (x) => x.method === method.toUpperCase() && x.path.test(pathOnly) && x.times > 0,
+          );
+          if (h) {
+            h.times--;
+            fake.hung.push(`${method.toUpperCase()} ${pathOnly}`);
+            return new Promise<never>(() => {}) as never;
+          }
+          const f = fake.failure(method.toUpperCase(), pathOnly);
           if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }, f.headers ?? {}];
           const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
           return handler(uri, parsed) as [number, string | Record<string, unknown>];
@@ -182,14 +223,18 @@ export class FakeGitHub {
         .persist();
     };
 
-    on("token", "post", /^\/app\/installations\/\d+\/access_tokens$/, () => [
-      201,
-      {
-        token: "ghs_test_token_not_a_secret",
-        expires_at: new Date(Date.now() + 3600_000).toISOString(),
-        permissions: {},
-      },
-    ]);
+    on("token", "post", /^\/app\/installations\/\d+\/access_tokens$/, () => {
+      const token = `ghs_test_token_not_a_secret${this.tokens.length ? `_${this.tokens.length + 1}` : ""}`;
+      this.tokens.push(token);
+      return [
+        201,
+        {
+          token,
+          expires_at: new Date(Date.now() + 3600_000).toISOString(),
+          permissions: {},
+        },
+      ];
+    });
 
     on("files", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files/, (uri) => {
       const url = new URL(uri, "https://api.github.com");
@@ -303,12 +348,10 @@ export class FakeGitHub {
         run.conclusion = b.conclusion;
         run.status = "completed";
       }
-      if (b.status === "in_progress") {
-        delete run.conclusion;
-        run.annotations = [];
-      }
+      if (b.status === "in_progress") delete run.conclusion;
       if (b.output) {
         run.output = { title: b.output.title, summary: b.output.summary };
+        // Like GitHub: every update appends its annotations to those the run has.
         run.annotations.push(...(b.output.annotations ?? []));
       }
       return [200, this.runJson(run)];

@@ -66,12 +66,32 @@ describe("render", () => {
     const many: Finding[] = Array.from({ length: 5000 }, (_, i) =>
       finding({ line: i + 1, message: "a long message ".repeat(20) }),
     );
-    const reviews: FileReview[] = [{ path: "big/plugin.json", text: "", findings: many }];
-    const s = checkSummary({ reviews, failed: true, failOn: "error", notes: [] });
+    const reviews: FileReview[] = [
+      { path: "big/plugin.json", text: "", findings: many },
+      { path: "small/plugin.json", text: "", findings: [finding({ severity: "warning" })] },
+    ];
+    const { annotations, omitted } = allAnnotations(reviews);
+    const s = checkSummary({
+      reviews,
+      failed: true,
+      failOn: "error",
+      notes: [],
+      annotationsOmitted: omitted,
+    });
     expect(s.length).toBeLessThanOrEqual(OUTPUT_LIMIT);
-    expect(s).toMatch(/more rows are not shown here/);
-    expect(allAnnotations(reviews)).toHaveLength(5000);
-    expect(checkTitle(reviews)).toBe("5000 errors, 0 warnings, 0 notices in 1 descriptor");
+    // The per-descriptor table stays whole; the findings rows shown plus those counted as left out are all of them.
+    expect(s).toContain("| `big/plugin.json` | 5000 | 0 | 0 |");
+    expect(s).toContain("| `small/plugin.json` | 0 | 1 | 0 |");
+    const shown = s.split("\n").filter((l) => /^\| 🔴|^\| 🟡/.test(l)).length;
+    const left = Number(/…(\d+) more findings not shown here/.exec(s)?.[1]);
+    expect(shown).toBeGreaterThan(50);
+    expect(shown + left).toBe(5001);
+    // At most 1,000 annotations, errors first, and the summary says how many were left out.
+    expect(annotations).toHaveLength(1000);
+    expect(omitted).toBe(4001);
+    expect(annotations.every((a) => a.annotation_level === "failure")).toBe(true);
+    expect(s).toMatch(/4001 findings are not annotated: GitHub shows at most 1,000 annotations/);
+    expect(checkTitle(reviews)).toBe("5000 errors, 1 warning, 0 notices in 2 descriptors");
   });
 
   it("says when no descriptor changed", () => {

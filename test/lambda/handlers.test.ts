@@ -162,7 +162,7 @@ describe("worker (bundled)", () => {
   }
 
   it("runs the app on a queued delivery; the same delivery twice gives one check run and one review", async () => {
-    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES]);
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
     const plugin = text({ ...validHost(), version: "1" });
     gh.prFiles = [
       {
@@ -209,6 +209,54 @@ describe("worker (bundled)", () => {
     const delay = commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand")[0]!.input;
     expect(delay).toMatchObject({ ReceiptHandle: "rh-0", VisibilityTimeout: 120 });
     expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(4);
+    gh.assertClean();
+  }, 30_000);
+
+  it("a review that runs out of time completes its run as failure and is retried soon; the retry completes it with no duplicated annotation", async () => {
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
+    const doc = validHost();
+    doc.metrics = Array.from({ length: 120 }, (_, i) => ({
+      timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
+    }));
+    delete doc.ui;
+    const plugin = text(doc);
+    gh.prFiles = [{ filename: "big/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+    gh.file("acme/plugins", HEAD_SHA, "big/plugin.json", plugin);
+    // GitHub accepts the second batch of annotations and never answers.
+    gh.hang("PATCH", /\/check-runs\/\d+$/, 1);
+    const payload = pullRequestPayload("opened");
+    payload.installation.id = 79;
+    const body = await queued(payload, "d-timeout");
+    const first = sqsEvent([body], 1);
+    const res = await worker.handler(first, { getRemainingTimeInMillis: () => 3000 });
+    expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: first.Records[0]!.messageId }] });
+    expect(gh.hung).toHaveLength(1);
+    expect(gh.checkRuns).toHaveLength(1);
+    expect(gh.checkRuns[0]).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "plugin-review could not complete" },
+    });
+    expect(gh.checkRuns[0]!.output!.summary).toMatch(
+      /GitHub did not answer in time.*Re-running the check retries/s,
+    );
+    // A short backoff: the retry comes in seconds, not after the queue's 30-minute visibility timeout.
+    const delay = commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand")[0]!.input;
+    expect(delay).toMatchObject({ VisibilityTimeout: 10 });
+    // The retry: the same run, completed with the review's verdict; each annotation once.
+    const retry = sqsEvent([body], 2);
+    expect(await worker.handler(retry, { getRemainingTimeInMillis: () => 60_000 })).toEqual({
+      batchItemFailures: [],
+    });
+    expect(gh.checkRuns).toHaveLength(1);
+    const run = gh.checkRuns[0]!;
+    expect(run).toMatchObject({
+      status: "completed",
+      output: { title: expect.stringMatching(/in 1 descriptor/) },
+    });
+    expect(run.annotations).toHaveLength(120);
+    expect(new Set(run.annotations.map((a) => `${a.start_line}:${a.title}`)).size).toBe(120);
+    expect(gh.reviews).toHaveLength(1);
     gh.assertClean();
   }, 30_000);
 

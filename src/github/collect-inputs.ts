@@ -1,0 +1,106 @@
+/**
+ * The first stage of a review: what the core needs, read from GitHub. Which descriptors changed comes
+ * from the caller (a pull request's file list, or the trees of a merge group's base and head), so that
+ * every kind of target shares the rest: head and base contents, and notes on what could not be seen.
+ */
+import type { ResolvedConfig } from "../core/config.js";
+import type { DescriptorInput } from "../core/review.js";
+import { step } from "./errors.js";
+import { fetchFile, type FileContent } from "./fetch-content.js";
+import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles } from "./fetch-files.js";
+import type { CommitTarget, Octokit } from "./types.js";
+
+/** Lists the descriptors changed between the target's base and head, given the configured paths. */
+export type ListChanged = (paths: readonly string[]) => Promise<ChangedFiles>;
+
+export interface CollectedInputs {
+  inputs: DescriptorInput[];
+  /** The changed descriptors, with their patches (commentable lines). */
+  descriptors: ChangedDescriptor[];
+  /** For the summary: configuration notes, unreadable or removed files, listing limits. */
+  notes: string[];
+}
+
+/** Descriptors read at once: enough to overlap round trips, few enough to stay clear of abuse limits. */
+const FETCH_CONCURRENCY = 4;
+
+/** `fn` over `items` with at most `limit` calls in flight; results in the items' order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function toInput(
+  d: ChangedDescriptor,
+  head: FileContent,
+  base: FileContent | undefined,
+): DescriptorInput | undefined {
+  if (head.kind === "missing") return undefined;
+  const input: DescriptorInput =
+    head.kind === "file"
+      ? { path: d.path, content: head.content }
+      : { path: d.path, content: new Uint8Array(0), size: head.size };
+  if (base && base.kind !== "missing") {
+    const basePath = d.previousPath ?? d.path;
+    input.base =
+      base.kind === "file"
+        ? { path: basePath, content: base.content }
+        : { path: basePath, content: new Uint8Array(0), size: base.size };
+  }
+  input.isNew = !base || base.kind === "missing";
+  return input;
+}
+
+export async function collectInputs(
+  octokit: Octokit,
+  target: CommitTarget,
+  config: ResolvedConfig,
+  listChanged: ListChanged,
+): Promise<CollectedInputs> {
+  const changed = await step("files", () => listChanged(config.paths));
+  const notes = [...config.notes];
+  // Head and base of every descriptor, a few files at a time (a pull request may change hundreds of
+  // descriptors), in the order of the file list.
+  const read = (d: ChangedDescriptor) =>
+    step("content", () =>
+      Promise.all([
+        fetchFile(
+          octokit,
+          { owner: target.headOwner, repo: target.headRepo, path: d.path, ref: target.headSha },
+          config.maxFileSize,
+        ),
+        d.status === "added"
+          ? Promise.resolve(undefined)
+          : fetchFile(
+              octokit,
+              { owner: target.owner, repo: target.repo, path: d.previousPath ?? d.path, ref: target.baseSha },
+              config.maxFileSize,
+            ),
+      ]),
+    );
+  const contents = await mapLimit(changed.descriptors, FETCH_CONCURRENCY, read);
+  const inputs: DescriptorInput[] = [];
+  changed.descriptors.forEach((d, i) => {
+    const [head, base] = contents[i] as [FileContent, FileContent | undefined];
+    const input = toInput(d, head, base);
+    if (input) inputs.push(input);
+    else notes.push(`\`${d.path}\` could not be read at the head commit and was not reviewed.`);
+  });
+  if (changed.capped)
+    notes.push(
+      `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request; files beyond that were not seen.`,
+    );
+  if (changed.removed.length)
+    notes.push(
+      `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map((p) => `\`${p}\``).join(", ")}.`,
+    );
+  return { inputs, descriptors: changed.descriptors, notes };
+}

@@ -1,0 +1,115 @@
+/**
+ * What a failed GitHub request means: its HTTP status, words a person can act on, and whether trying
+ * again may help. The review pipeline and the CLI share these.
+ */
+
+/** The HTTP status of a failed request (Octokit's RequestError), or undefined (network failure, other errors). */
+export function httpStatus(e: unknown): number | undefined {
+  const status = (e as { status?: unknown } | null | undefined)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+function firstLine(e: unknown): string {
+  return ((e as { message?: string } | null | undefined)?.message ?? String(e)).split("\n")[0] as string;
+}
+
+/** Why a request failed, in words a person can act on (permission, not found, rate limit). */
+export function describeRequestError(e: unknown, what: string): string {
+  const status = httpStatus(e);
+  const message = firstLine(e);
+  if (status === 403 && /not accessible by integration/i.test(message)) {
+    return `${what}: the app lacks a permission (GitHub answered 403 "Resource not accessible by integration")`;
+  }
+  if (status !== undefined) return `${what}: GitHub answered ${status} (${message})`;
+  return `${what}: ${message}`;
+}
+
+/** A review that failed for a reason that may pass (GitHub 5xx, rate limits, network, timeouts): worth retrying. */
+export class TransientReviewError extends Error {
+  constructor(
+    message: string,
+    /** GitHub did not answer in time: worth retrying soon. */
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The review's deadline passed (or a request's timeout did, until GitHub gave up answering). */
+export class DeadlineError extends Error {
+  constructor(what = "the review") {
+    super(`GitHub did not answer in time: ${what} ran out of time`);
+  }
+}
+
+/**
+ * Whether GitHub did not answer in time: the review's deadline passed, or a request's timeout did (Octokit
+ * reports an aborted request as status 500, with the abort's reason as its cause).
+ */
+export function isTimeout(e: unknown): boolean {
+  const cause = (e as { cause?: unknown } | null | undefined)?.cause;
+  return (
+    e instanceof DeadlineError ||
+    (e as { name?: string } | null | undefined)?.name === "TimeoutError" ||
+    (cause !== undefined && cause !== e && isTimeout(cause))
+  );
+}
+
+/** Whether a failure is GitHub failing or throttling (worth retrying), not a fault of the input. */
+export function isTransient(e: unknown): boolean {
+  if (isTimeout(e)) return true;
+  const status = httpStatus(e);
+  // Octokit reports network failures and aborted requests as status 500; no status at all means the
+  // error is ours (a parse or configuration error), which a retry would only repeat.
+  if (status === undefined) return false;
+  if (status >= 500 || status === 429) return true;
+  return status === 403 && /rate limit/i.test(firstLine(e));
+}
+
+/** Which permission each step of a review needs, for the check summary and the log. */
+export const PERMISSION = {
+  config: "contents: read",
+  files: "pull_requests: read",
+  content: "contents: read",
+  review: "pull_requests: write",
+} as const;
+
+export type Step = keyof typeof PERMISSION;
+
+/** A request that failed during one step of a review, with the step named for the person who reads it. */
+export class StepError extends Error {
+  constructor(
+    readonly step: Step,
+    readonly original: unknown,
+  ) {
+    super(describeRequestError(original, step));
+  }
+}
+
+/** Runs one step of a review, naming it in whatever it throws (a deadline stays a deadline). */
+export async function step<T>(name: Step, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof DeadlineError) throw e;
+    throw new StepError(name, e);
+  }
+}
+
+/** The failure of a review, for the check summary: what went wrong and which permission may be missing. */
+export function explain(e: unknown): string {
+  if (e instanceof StepError) {
+    const status = httpStatus(e.original);
+    const hint =
+      status === 403 || status === 404
+        ? ` If the app was installed without it, grant the \`${PERMISSION[e.step]}\` permission.`
+        : "";
+    return `${e.message}.${hint}`;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The original error behind a step's failure. */
+export function rootCause(e: unknown): unknown {
+  return e instanceof StepError ? e.original : e;
+}

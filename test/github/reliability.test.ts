@@ -1,0 +1,242 @@
+/**
+ * The App under faults and oversized or hostile input (issue "Never stuck, never doubled, never lost"):
+ * the real app through Probot, GitHub faked over HTTP (every request validated against GitHub's OpenAPI
+ * description). Request timeouts are shortened and deadlines chosen the way the Lambda worker chooses
+ * them, so that the tests take seconds; the mechanisms are the production ones.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { REQUEST_TIMEOUT_MS, setRequestTimeout, withReviewsEndingBy } from "../../src/github/deadline.js";
+import { text, validHost } from "../helpers.js";
+import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES, type Route } from "./fake-github.js";
+import { cleanup, disableNetwork } from "./github-mock.js";
+import { deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+
+const R = `${OWNER}/${REPO}`;
+
+beforeEach(() => disableNetwork());
+afterEach(() => {
+  cleanup();
+  setRequestTimeout(REQUEST_TIMEOUT_MS);
+});
+
+function setup(routes: readonly Route[]) {
+  const gh = new FakeGitHub(routes);
+  const { probot, logs } = makeProbot();
+  return { gh, probot, logs };
+}
+
+/** The pull request adds this descriptor; every line is in the diff. */
+function added(gh: FakeGitHub, path: string, content: string): void {
+  const lines = content.replace(/\n$/, "").split("\n");
+  const patch = `@@ -0,0 +1,${lines.length} @@\n` + lines.map((l) => `+${l}`).join("\n");
+  gh.prFiles.push({ filename: path, status: "added", patch });
+  gh.file(R, HEAD_SHA, path, content);
+}
+
+/** A new descriptor with one finding (version-format, an error). */
+const oneFinding = () => text({ ...validHost(), version: "1" });
+
+describe("GitHub does not answer", () => {
+  it("abandons a request that is accepted and never answered after the request timeout, and retries it", async () => {
+    setRequestTimeout(300);
+    const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    added(gh, "p/plugin.json", text(validHost()));
+    gh.hang("GET", /\/contents\/p%2Fplugin\.json$/, 1);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.hung).toEqual(["GET /repos/acme/plugins/contents/p%2Fplugin.json"]);
+    expect(gh.count("GET", /\/contents\/p%2Fplugin\.json$/)).toBe(2); // the unanswered one, and its retry
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
+    gh.assertClean();
+  });
+
+  it("completes the run as failure at the review's deadline, and the next attempt completes it with the result", async () => {
+    setRequestTimeout(300);
+    const { gh, probot, logs } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
+    added(gh, "p/plugin.json", oneFinding());
+    gh.hang("GET", /\/pulls\/7\/files$/);
+    const started = Date.now();
+    await expect(
+      withReviewsEndingBy(Date.now() + 1500, () =>
+        deliver(probot, "pull_request", pullRequestPayload("opened")),
+      ),
+    ).rejects.toThrow(/did not answer in time/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "plugin-review could not complete" },
+    });
+    expect(run!.output!.summary).toMatch(/GitHub did not answer in time.*Re-running the check retries it/s);
+    expect(logs.some((l) => /review failed: GitHub did not answer in time/.test(l.msg))).toBe(true);
+    // GitHub answers again: the redelivery completes the same run, with its one annotation.
+    gh.recover();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toEqual(["version-format"]);
+    gh.assertClean();
+  });
+});
+
+describe("GitHub fails the final write", () => {
+  it("persistent 500s on the write of the result leave no run in progress, and the redelivery completes it", async () => {
+    const { gh, probot, logs } = setup(REVIEW_ROUTES);
+    added(gh, "p/plugin.json", oneFinding());
+    gh.fail("POST", /\/check-runs$/, 500, 100);
+    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
+    expect(gh.runsFor(HEAD_SHA).filter((r) => r.status !== "completed")).toEqual([]);
+    expect(logs.some((l) => /the next attempt .* completes it/.test(l.msg))).toBe(true);
+    gh.recover();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({
+        status: "completed",
+        conclusion: "failure",
+        output: expect.objectContaining({ title: "1 error, 0 warnings, 0 notices in 1 descriptor" }),
+      }),
+    ]);
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("a run left in progress (its completion failed, or its process died) is completed by the next attempt", async () => {
+    const { gh, probot } = setup([
+      ...LATER_REVIEW_ROUTES.filter((r) => r !== "createCheckRun"),
+      "updateCheckRun",
+    ]);
+    added(gh, "p/plugin.json", oneFinding());
+    gh.checkRuns.push({
+      id: 99,
+      name: "plugin-review",
+      head_sha: HEAD_SHA,
+      status: "in_progress",
+      annotations: [],
+      app: { id: APP_ID, slug: "plugin-review" },
+      updates: 0,
+    });
+    gh.fail("PATCH", /\/check-runs\/99$/, 500, 100);
+    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
+    gh.recover();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ id: 99, status: "completed", conclusion: "failure" }),
+    ]);
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    gh.assertClean();
+  });
+});
+
+describe("a revoked token", () => {
+  it("gets a fresh installation token once after a 401, and completes the review", async () => {
+    const { gh, probot, logs } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
+    added(gh, "p/plugin.json", oneFinding());
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    // The installation token the app has cached is revoked before the next push's review.
+    gh.revokeTokens();
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
+    expect(gh.tokens).toHaveLength(2);
+    expect(logs.some((l) => /401: retrying once with a fresh installation token/.test(l.msg))).toBe(true);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    expect(JSON.stringify(logs)).not.toContain("ghs_test_token_not_a_secret");
+    gh.assertClean();
+  });
+});
+
+describe("oversized input", () => {
+  it("5,000 findings: review body and comments under 65,536 characters, 1,000 annotations errors first, the table kept", async () => {
+    const { gh, probot } = setup([...REVIEW_ROUTES, "updateCheckRun"]);
+    const doc = validHost();
+    doc.metrics = Array.from({ length: 5000 }, (_, i) => ({
+      timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
+    }));
+    delete doc.ui;
+    added(gh, "big/plugin.json", text(doc));
+    added(gh, "small/plugin.json", oneFinding().replace("demo_plugin", "demo_small"));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    const findings = 5000 + 1;
+    expect(run!.annotations).toHaveLength(1000);
+    const rank = { failure: 0, warning: 1, notice: 2 } as Record<string, number>;
+    const levels = run!.annotations.map((a) => rank[a.annotation_level as string]!);
+    expect(levels).toEqual([...levels].sort((a, b) => a - b));
+    const summary = run!.output!.summary;
+    expect(summary.length).toBeLessThanOrEqual(65_535);
+    expect(summary).toMatch(/\| `big\/plugin\.json` \| \d+ \| \d+ \| \d+ \|/);
+    expect(summary).toMatch(/\| `small\/plugin\.json` \| 1 \| 0 \| 0 \|/);
+    expect(summary).toContain(`${findings - 1000} findings are not annotated`);
+    const shown = summary.split("\n").filter((l) => /^\| (🔴|🟡|🔵) \|/.test(l)).length;
+    const left = Number(/…(\d+) more findings not shown here/.exec(summary)?.[1]);
+    expect(shown + left).toBe(findings);
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.reviews[0]!.body.length).toBeLessThan(65_536);
+    expect(gh.reviews[0]!.body).toMatch(
+      /…and \d+ more findings: the `plugin-review` check run lists them all/,
+    );
+    for (const c of gh.comments) expect(c.body.length).toBeLessThan(65_536);
+    // One write with the verdict, 19 more batches of 50 annotations, one review.
+    expect(gh.count("POST", /\/check-runs$/)).toBe(1);
+    expect(gh.count("PATCH", /\/check-runs\/\d+$/)).toBe(19);
+    gh.assertClean();
+  });
+
+  it("reads a 2 MB configuration through the blob API and applies it", async () => {
+    const { gh, probot } = setup([...REVIEW_ROUTES, "blob"]);
+    added(gh, "p/plugin.json", oneFinding());
+    const config = "fail_on: never\n" + "# a long comment to pad the file\n".repeat(64_000);
+    expect(config.length).toBeGreaterThan(2 * 1024 * 1024);
+    gh.file(R, "HEAD", ".github/plugin-review.yml", config);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.count("GET", /\/git\/blobs\//)).toBe(1);
+    // The error passes the check only because the configuration says `fail_on: never`.
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("reads a YAML bomb as an invalid configuration, not as a failure to retry", async () => {
+    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun"]);
+    const row = (name: string, ref: string) => `${name}: &${name} [${Array(9).fill(ref).join(", ")}]`;
+    const bomb = ['a: &a ["lol"]', row("b", "*a"), row("c", "*b"), row("d", "*c"), row("e", "*d")]
+      .concat([row("f", "*e"), row("g", "*f"), row("h", "*g"), "rules: *h"])
+      .join("\n");
+    gh.file(R, "HEAD", ".github/plugin-review.yml", bomb);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({
+      conclusion: "failure",
+      output: { title: "Invalid plugin-review configuration" },
+    });
+    expect(run!.output!.summary).toMatch(/not readable as YAML: .*alias/i);
+    expect(run!.output!.summary).not.toMatch(/re-run/i);
+    gh.assertClean();
+  });
+});
+
+describe("configuration regular expressions", () => {
+  const catastrophic = ["^(a+)+$", "^(a|a)*$", "^(a|aa)+$", "^(a*)*b$", "^([a-z0-9]+\\s?)*$", "^(.*a){20}$"];
+
+  it.each(catastrophic)("runs policy.name_pattern %s in linear time", async (pattern) => {
+    const { gh, probot } = setup(REVIEW_ROUTES);
+    // A name that makes a backtracking engine try every way to split the run of a's (2^40 of them).
+    const name = "a".repeat(40) + "!";
+    added(gh, "p/plugin.json", text({ ...validHost(), name }));
+    gh.file(R, "HEAD", ".github/plugin-review.yml", `policy:\n  name_pattern: '${pattern}'\n`);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toContain("policy-name");
+    gh.assertClean();
+  });
+
+  it("refuses a pattern the linear-time engine cannot run, as a configuration error", async () => {
+    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun"]);
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "policy:\n  name_pattern: '^(?=custom)(\\w)\\1'\n");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ output: { title: "Invalid plugin-review configuration" } });
+    expect(run!.output!.summary).toMatch(
+      /policy\.name_pattern: not a valid regular expression for the linear-time engine/,
+    );
+    gh.assertClean();
+  });
+});
