@@ -3,13 +3,19 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
+import { runAudit } from "./audit.js";
 import { runPr } from "./pr.js";
 
 const USAGE = `Usage: plugin-review check [options] <file|dir|glob>...
        plugin-review pr <owner>/<repo>#<number> [--api-url <url>] [--format text|json]
+       plugin-review audit <org> [--repo <name>]... [--api-url <url>] [--format text|json|markdown]
 
 Reviews monitoring-plugin descriptors (plugin.json). \`pr\` runs the GitHub App's review of a pull
 request (token from GITHUB_TOKEN) and prints what it would post, without writing anything.
+\`audit\` reviews every descriptor on the default branch of every repository of an organisation (or
+the --repo ones) with the configuration the App would use there, read-only, and prints a table per
+repository: descriptors, errors, warnings, and whether a pull request touching one would fail under
+\`existing: fail\`, with the totals.
 
 Options:
   --base <file>          compare one head file with this base file (change rules apply)
@@ -65,6 +71,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     return 0;
   }
   if (command === "pr") return pr(rest, stdout, stderr);
+  if (command === "audit") return audit(rest, stdout, stderr);
   if (command !== "check") {
     stderr(`plugin-review: unknown command '${command}'\n\n${USAGE}`);
     return 2;
@@ -168,5 +175,46 @@ async function pr(args: string[], stdout: (s: string) => void, stderr: (s: strin
       ...(parsed.values["api-url"] ? { apiUrl: parsed.values["api-url"] } : {}),
     },
     { stdout, stderr, env: process.env },
+  );
+}
+
+async function audit(
+  args: string[],
+  stdout: (s: string) => void,
+  stderr: (s: string) => void,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        repo: { type: "string", multiple: true },
+        "api-url": { type: "string" },
+        format: { type: "string", default: "text" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    stderr(`plugin-review: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    stdout(USAGE);
+    return 0;
+  }
+  if (parsed.positionals.length !== 1) {
+    stderr(`plugin-review: audit takes one <org>\n\n${USAGE}`);
+    return 2;
+  }
+  return runAudit(
+    {
+      org: parsed.positionals[0] as string,
+      repos: parsed.values.repo ?? [],
+      format: parsed.values.format,
+      ...(parsed.values["api-url"] ? { apiUrl: parsed.values["api-url"] } : {}),
+    },
+    { stdout, stderr, env: process.env, stderrIsTTY: process.stderr.isTTY === true },
   );
 }

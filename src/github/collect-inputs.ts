@@ -25,7 +25,11 @@ export interface CollectedInputs {
 const FETCH_CONCURRENCY = 4;
 
 /** `fn` over `items` with at most `limit` calls in flight; results in the items' order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -62,7 +62,19 @@ export type Route =
   | "listReviews"
   | "createReview"
   | "reply"
-  | "getPull";
+  | "getPull"
+  | "listOrgRepos"
+  | "getRepo"
+  | "tree";
+
+/** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
+export interface FakeRepo {
+  archived?: boolean;
+  /** No commit yet: its tree answers 409, as GitHub does. */
+  empty?: boolean;
+  defaultBranch?: string;
+  ownerType?: "Organization" | "User";
+}
 
 /** The calls of a review of a pull request that was just opened (nothing of ours can exist on it yet). */
 export const REVIEW_ROUTES: readonly Route[] = [
@@ -96,6 +108,8 @@ export class FakeGitHub {
   readonly reviews: Review[] = [];
   readonly comments: Comment[] = [];
   readonly pulls = new Map<number, unknown>();
+  /** `owner/name` → repository, for the organisation-wide routes. */
+  readonly repos = new Map<string, FakeRepo>();
   private readonly failures: Failure[] = [];
   private readonly hangs: Omit<Failure, "status">[] = [];
   /** `METHOD path` of the requests left unanswered (`hang`). */
@@ -132,6 +146,20 @@ export class FakeGitHub {
     if (!this.contents.has(key)) this.contents.set(key, new Map());
     this.contents.get(key)!.set(path, Buffer.isBuffer(content) ? content : Buffer.from(content));
     return this;
+  }
+
+  /** Adds a repository (for the organisation-wide routes). */
+  repo(fullName: string, repo: FakeRepo = {}): this {
+    this.repos.set(fullName, repo);
+    return this;
+  }
+
+  /** The sha the fake gives a file's blob (the contents, tree and blob routes agree on it). */
+  blobSha(owner: string, repo: string, ref: string, path: string): string {
+    return `blob-${owner}-${repo}-${ref}-${path}`
+      .replace(/[^a-z0-9]/gi, "")
+      .slice(0, 40)
+      .padEnd(40, "0");
   }
 
   /** The next `times` requests matching method and path answer `status`. */
@@ -265,10 +293,7 @@ export class FakeGitHub {
       const ref = url.searchParams.get("ref") ?? "HEAD";
       const bytes = this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
       if (!bytes) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
-      const sha = `blob-${owner}-${repo}-${ref}-${path}`
-        .replace(/[^a-z0-9]/gi, "")
-        .slice(0, 40)
-        .padEnd(40, "0");
+      const sha = this.blobSha(owner!, repo!, ref, path);
       const big = bytes.length > 1024 * 1024;
       return [
         200,
@@ -293,11 +318,7 @@ export class FakeGitHub {
         if (!key.startsWith(`${owner}/${repo}@`)) continue;
         const ref = key.split("@")[1];
         for (const [path, bytes] of files) {
-          const s = `blob-${owner}-${repo}-${ref}-${path}`
-            .replace(/[^a-z0-9]/gi, "")
-            .slice(0, 40)
-            .padEnd(40, "0");
-          if (s === sha)
+          if (this.blobSha(owner!, repo!, ref!, path) === sha)
             return [200, { sha, size: bytes.length, encoding: "base64", content: bytes.toString("base64") }];
         }
       }
@@ -437,11 +458,85 @@ export class FakeGitHub {
       return [201, this.commentJson(reply)];
     });
 
+    on("listOrgRepos", "get", /^\/orgs\/[^/]+\/repos/, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const org = url.pathname.split("/")[2];
+      const perPage = Number(url.searchParams.get("per_page") ?? 30);
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const all = [...this.repos].filter(([name]) => name.startsWith(`${org}/`));
+      if (!all.length) return [404, { message: "Not Found" }];
+      const headers: Record<string, string> = {};
+      if (page * perPage < all.length) {
+        headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      }
+      const slice = all.slice((page - 1) * perPage, page * perPage).map(([n, r]) => this.repoJson(n, r));
+      return [200, slice, headers];
+    });
+
+    on("getRepo", "get", /^\/repos\/[^/]+\/[^/?]+$/, (uri) => {
+      const [, owner, name] = new URL(uri, "https://api.github.com").pathname.split("/").slice(1);
+      const r = this.repos.get(`${owner}/${name}`);
+      return r ? [200, this.repoJson(`${owner}/${name}`, r)] : [404, { message: "Not Found" }];
+    });
+
+    on("tree", "get", /^\/repos\/[^/]+\/[^/]+\/git\/trees\//, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const [, owner, name] = url.pathname.split("/").slice(1);
+      const ref = decodeURIComponent(url.pathname.split("/git/trees/")[1] ?? "");
+      const r = this.repos.get(`${owner}/${name}`);
+      if (!r) return [404, { message: "Not Found" }];
+      if (r.empty) return [409, { message: "Git Repository is empty." }];
+      if (ref !== (r.defaultBranch ?? "main")) return [404, { message: "Not Found" }];
+      const files = [...(this.contents.get(`${owner}/${name}@HEAD`) ?? new Map<string, Buffer>())];
+      const recursive = url.searchParams.has("recursive");
+      // Folders as tree entries too, as GitHub lists them; without `recursive`, only the top level.
+      const dirs = new Set(
+        files.flatMap(([p]) =>
+          p
+            .split("/")
+            .slice(0, -1)
+            .map((_, i, a) => a.slice(0, i + 1).join("/")),
+        ),
+      );
+      const entries = [
+        ...[...dirs].map((d) => ({ path: d, mode: "040000", type: "tree", sha: "d".repeat(40) })),
+        ...files.map(([p, bytes]) => ({
+          path: p,
+          mode: "100644",
+          type: "blob",
+          sha: this.blobSha(owner!, name!, "HEAD", p),
+          size: bytes.length,
+        })),
+      ].filter((e) => recursive || !e.path.includes("/"));
+      entries.sort((a, b) => a.path.localeCompare(b.path));
+      return [200, { sha: "t".repeat(40), url: "", tree: entries, truncated: false }];
+    });
+
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {
       const n = Number(uri.split("?")[0]!.split("/").pop());
       const pr = this.pulls.get(n);
       return pr ? [200, pr] : [404, { message: "Not Found" }];
     });
+  }
+
+  private repoJson(fullName: string, r: FakeRepo) {
+    const [owner, name] = fullName.split("/") as [string, string];
+    const id = [...this.repos.keys()].indexOf(fullName) + 1;
+    return {
+      id,
+      node_id: `R_${id}`,
+      name,
+      full_name: fullName,
+      private: false,
+      archived: r.archived ?? false,
+      disabled: false,
+      fork: false,
+      size: r.empty ? 0 : 10,
+      ...(r.empty ? {} : { default_branch: r.defaultBranch ?? "main" }),
+      owner: { login: owner, id: 1, type: r.ownerType ?? "Organization" },
+      html_url: `https://github.com/${fullName}`,
+      url: `https://api.github.com/repos/${fullName}`,
+    };
   }
 
   private runJson(r: CheckRun) {
