@@ -2,6 +2,7 @@
 import { AUDIT_FORMATS, formatAudit, type AuditFormat } from "../format/audit.js";
 import { auditOctokit, auditOrganization } from "../github/audit.js";
 import { describeRequestError } from "../github/errors.js";
+import { githubAccess } from "./github-access.js";
 
 export interface AuditCliOptions {
   org: string;
@@ -29,15 +30,13 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
     io.stderr(`plugin-review: '${opts.org}' is not an organisation name\n`);
     return 2;
   }
-  const token = io.env.GITHUB_TOKEN;
-  if (!token) {
-    io.stderr(
-      "plugin-review: set GITHUB_TOKEN to a token that can read the organisation's repositories (and its .github repository)\n",
-    );
-    return 2;
-  }
-  const baseUrl = (opts.apiUrl ?? io.env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
-  const octokit = auditOctokit(token, baseUrl, (m) => io.stderr(`plugin-review: ${m}\n`));
+  const access = githubAccess(
+    opts.apiUrl,
+    io,
+    "the organisation's repositories (and its .github repository)",
+  );
+  if (!access) return 2;
+  const octokit = auditOctokit(access.token, access.baseUrl, (m) => io.stderr(`plugin-review: ${m}\n`));
   const progress = io.stderrIsTTY
     ? (done: number, total: number, repo: string) => io.stderr(`\r\u001b[2K[${done}/${total}] ${repo}`)
     : undefined;

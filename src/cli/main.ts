@@ -138,7 +138,19 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   );
 }
 
-async function pr(args: string[], stdout: (s: string) => void, stderr: (s: string) => void): Promise<number> {
+type Values = Record<string, string | string[] | boolean | undefined>;
+
+/**
+ * The arguments of a command that talks to GitHub: `--api-url`, `--format`, `-h`, the command's own options,
+ * and exactly one positional (`takes` names it in the error). A number is the exit status to return.
+ */
+function parseGithubArgs(
+  args: string[],
+  takes: string,
+  own: NonNullable<Parameters<typeof parseArgs>[0]>["options"],
+  stdout: (s: string) => void,
+  stderr: (s: string) => void,
+): { values: Values; target: string } | number {
   let parsed;
   try {
     parsed = parseArgs({
@@ -146,6 +158,7 @@ async function pr(args: string[], stdout: (s: string) => void, stderr: (s: strin
       allowPositionals: true,
       strict: true,
       options: {
+        ...own,
         "api-url": { type: "string" },
         format: { type: "string", default: "text" },
         help: { type: "boolean", short: "h" },
@@ -159,21 +172,26 @@ async function pr(args: string[], stdout: (s: string) => void, stderr: (s: strin
     stdout(USAGE);
     return 0;
   }
-  const format = parsed.values.format;
-  if (format !== "text" && format !== "json") {
-    stderr(`plugin-review: pr --format must be text or json, not '${format}'\n`);
+  if (parsed.positionals.length !== 1) {
+    stderr(`plugin-review: ${takes}\n\n${USAGE}`);
     return 2;
   }
-  if (parsed.positionals.length !== 1) {
-    stderr(`plugin-review: pr takes one <owner>/<repo>#<number>\n\n${USAGE}`);
+  return { values: parsed.values as Values, target: parsed.positionals[0] as string };
+}
+
+const apiUrl = (v: Values) =>
+  typeof v["api-url"] === "string" && v["api-url"] ? { apiUrl: v["api-url"] } : {};
+
+async function pr(args: string[], stdout: (s: string) => void, stderr: (s: string) => void): Promise<number> {
+  const parsed = parseGithubArgs(args, "pr takes one <owner>/<repo>#<number>", {}, stdout, stderr);
+  if (typeof parsed === "number") return parsed;
+  const format = parsed.values.format;
+  if (format !== "text" && format !== "json") {
+    stderr(`plugin-review: pr --format must be text or json, not '${String(format)}'\n`);
     return 2;
   }
   return runPr(
-    {
-      target: parsed.positionals[0] as string,
-      format,
-      ...(parsed.values["api-url"] ? { apiUrl: parsed.values["api-url"] } : {}),
-    },
+    { target: parsed.target, format, ...apiUrl(parsed.values) },
     { stdout, stderr, env: process.env },
   );
 }
@@ -183,37 +201,15 @@ async function audit(
   stdout: (s: string) => void,
   stderr: (s: string) => void,
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        repo: { type: "string", multiple: true },
-        "api-url": { type: "string" },
-        format: { type: "string", default: "text" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    stderr(`plugin-review: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    stdout(USAGE);
-    return 0;
-  }
-  if (parsed.positionals.length !== 1) {
-    stderr(`plugin-review: audit takes one <org>\n\n${USAGE}`);
-    return 2;
-  }
+  const own = { repo: { type: "string" as const, multiple: true } };
+  const parsed = parseGithubArgs(args, "audit takes one <org>", own, stdout, stderr);
+  if (typeof parsed === "number") return parsed;
   return runAudit(
     {
-      org: parsed.positionals[0] as string,
-      repos: parsed.values.repo ?? [],
-      format: parsed.values.format,
-      ...(parsed.values["api-url"] ? { apiUrl: parsed.values["api-url"] } : {}),
+      org: parsed.target,
+      repos: (parsed.values.repo as string[] | undefined) ?? [],
+      format: String(parsed.values.format),
+      ...apiUrl(parsed.values),
     },
     { stdout, stderr, env: process.env, stderrIsTTY: process.stderr.isTTY === true },
   );

@@ -9,6 +9,7 @@ import { repoRef, toPullTarget } from "../github/pull-target.js";
 import { reviewPullRequest } from "../github/run-review.js";
 import type { Octokit } from "../github/types.js";
 import { describeRequestError } from "../github/errors.js";
+import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {
   target: string;
@@ -135,14 +136,9 @@ export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
     io.stderr(`plugin-review: expected <owner>/<repo>#<number>, not '${opts.target}'\n`);
     return 2;
   }
-  const token = io.env.GITHUB_TOKEN;
-  if (!token) {
-    io.stderr(
-      "plugin-review: set GITHUB_TOKEN to a token that can read the repository (and its organisation's .github repository)\n",
-    );
-    return 2;
-  }
-  const baseUrl = (opts.apiUrl ?? io.env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
+  const access = githubAccess(opts.apiUrl, io, "the repository (and its organisation's .github repository)");
+  if (!access) return 2;
+  const { token, baseUrl } = access;
   const writes: Write[] = [];
   const octokit = dryOctokit(token, baseUrl, writes);
   const log = pino({ level: io.env.LOG_LEVEL ?? "warn" }, { write: (s: string) => io.stderr(s) });

@@ -1,7 +1,7 @@
 /** `plugin-review pr`: the App's review of a real-shaped pull request, printed, with nothing written. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { text, validHost } from "../helpers.js";
+import { mainRun } from "./run.js";
 import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
@@ -14,12 +14,7 @@ afterEach(() => {
   delete process.env.GITHUB_TOKEN;
 });
 
-async function run(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
-  return { status, stdout, stderr };
-}
+const run = mainRun;
 
 function setup(baseUrl?: string) {
   const gh = new FakeGitHub(READS, baseUrl);

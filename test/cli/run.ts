@@ -2,6 +2,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { main } from "../../src/cli/main.js";
 import { ROOT } from "../helpers.js";
 
 export const BIN = join(ROOT, "bin", "plugin-review.js");
@@ -31,4 +32,12 @@ export function cli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): Ru
     maxBuffer: 64 * 1024 * 1024,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs the CLI's `main` in this process (for commands whose GitHub requests nock intercepts). */
+export async function mainRun(args: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const status = await main(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { status, stdout, stderr };
 }

@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAudit } from "../../src/cli/audit.js";
-import { main } from "../../src/cli/main.js";
 import type { AuditReport } from "../../src/github/audit.js";
 import { auditOctokit } from "../../src/github/audit.js";
+import { mainRun } from "../cli/run.js";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
@@ -21,12 +21,7 @@ afterEach(() => {
   delete process.env.GITHUB_TOKEN;
 });
 
-async function run(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
-  return { status, stdout, stderr };
-}
+const run = mainRun;
 
 /**
  * The organisation `acme`:
