@@ -1,7 +1,14 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, relative, resolve } from "node:path";
-import { CONFIG_PATH, ConfigError, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
+import {
+  CONFIG_PATH,
+  ConfigError,
+  parseConfig,
+  resolveConfig,
+  type ExistingMode,
+  type ResolvedConfig,
+} from "../core/config.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { hasFailures, reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
 import { formatGithub } from "../format/github.js";
@@ -141,14 +148,14 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   for (const o of opts.outputs ?? []) {
     const file = resolve(io.cwd, o.file);
     try {
-      writeFileSync(file, render(o.format, reviews, show, notes, { ...io, colour: false }));
+      writeFileSync(file, render(o.format, reviews, show, notes, { ...io, colour: false }, config.existing));
     } catch (e) {
       throw new UsageError(`cannot write '${o.file}': ${describeErrno(e)}`);
     }
   }
   // The dry run's standard output is the diff alone (to pipe into `git apply`); its notes go to stderr.
   const stdoutFormat = opts.fix === "dry-run" ? undefined : opts.format;
-  if (stdoutFormat) io.stdout(render(stdoutFormat, reviews, show, notes, io));
+  if (stdoutFormat) io.stdout(render(stdoutFormat, reviews, show, notes, io, config.existing));
   if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${n}\n`);
   return hasFailures(reviews, config) ? 1 : 0;
 }
@@ -159,6 +166,7 @@ function render(
   show: (path: string) => string,
   notes: string[],
   io: Io,
+  existing: ExistingMode,
 ): string {
   switch (format) {
     case "json":
@@ -166,7 +174,7 @@ function render(
     case "sarif":
       return formatSarif(reviews, show, io.version);
     case "github":
-      return formatGithub(reviews, show);
+      return formatGithub(reviews, show, existing);
     default:
       return formatText(reviews, show, { colour: io.colour, notes });
   }

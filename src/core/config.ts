@@ -17,6 +17,16 @@ export const CONFIG_PATH = ".github/plugin-review.yml";
 
 export type FailOn = Severity | "never";
 export type ReviewMode = "comment" | "request-changes" | "none";
+/** What findings already present in the base do (rules.md "New and existing findings"). */
+export type ExistingMode = "report" | "fail" | "hide";
+
+/** Settings (not rules) that the organisation may list in `locked`: repositories may only make them stricter. */
+export const LOCKABLE_SETTINGS = ["existing", "fail_on"] as const;
+/** Strictness, from the loosest: a locked setting may only move up. */
+const STRICTNESS = {
+  existing: ["hide", "report", "fail"],
+  fail_on: ["never", "error", "warning", "notice"],
+} as const;
 
 /** The configuration as written (after validation). */
 export interface RawConfig {
@@ -27,6 +37,7 @@ export interface RawConfig {
   rules?: Record<string, ConfiguredSeverity>;
   ignore?: { paths: string[]; rules?: string[] }[];
   policy?: { name_pattern?: string; technologies?: string[]; process_types?: (string | number)[] };
+  existing?: ExistingMode;
   locked?: string[];
   max_file_size?: number;
 }
@@ -38,6 +49,8 @@ export interface ResolvedConfig {
   rules: Record<string, ConfiguredSeverity>;
   ignore: { paths: string[]; rules?: string[] }[];
   policy: Policy;
+  existing: ExistingMode;
+  /** Locked rule ids and settings (`existing`, `fail_on`). */
   locked: string[];
   maxFileSize: number;
   /** What the merge refused (a repository weakening a locked rule), to show users. */
@@ -99,7 +112,10 @@ export function validateRawConfig(value: unknown): string[] {
       if (!isValidGlob(g)) problems.push(`ignore.${i}.paths: invalid glob \`${g}\``);
   });
   for (const g of c.paths ?? []) if (!isValidGlob(g)) problems.push(`paths: invalid glob \`${g}\``);
-  checkIds(c.locked ?? [], "locked");
+  checkIds(
+    (c.locked ?? []).filter((id) => !(LOCKABLE_SETTINGS as readonly string[]).includes(id)),
+    "locked",
+  );
   if (c.policy?.name_pattern !== undefined) {
     try {
       compileNamePattern(c.policy.name_pattern);
@@ -171,7 +187,9 @@ const POLICY_RULE: Record<string, string> = {
 export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}): ResolvedConfig {
   const org = layers.org ?? {};
   const repo = layers.repo ?? {};
-  const locked = [...new Set(org.locked ?? [])];
+  const lockedAll = [...new Set(org.locked ?? [])];
+  // Rules and settings share the list; the rule merge below only looks at rules.
+  const locked = lockedAll.filter((id) => !(LOCKABLE_SETTINGS as readonly string[]).includes(id));
   const notes: string[] = [];
   if (repo.locked?.length && layers.org !== undefined) {
     notes.push(
@@ -222,14 +240,32 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
   if (policyRaw.name_pattern !== undefined) policy.namePattern = compileNamePattern(policyRaw.name_pattern);
   if (policyRaw.technologies) policy.technologies = policyRaw.technologies;
   if (policyRaw.process_types) policy.processTypes = policyRaw.process_types;
+  /** A setting: the repository's value, unless the organisation locked it and the value is looser. */
+  const setting = <K extends (typeof LOCKABLE_SETTINGS)[number]>(
+    key: K,
+    fallback: NonNullable<RawConfig[K]>,
+  ): NonNullable<RawConfig[K]> => {
+    const floor = org[key] ?? fallback;
+    const wanted = repo[key];
+    if (wanted === undefined) return floor;
+    const order = STRICTNESS[key] as readonly string[];
+    if (lockedAll.includes(key) && order.indexOf(wanted) < order.indexOf(floor)) {
+      notes.push(
+        `\`${key}\` is locked by the organisation at \`${floor}\`: the repository's looser \`${wanted}\` was not applied`,
+      );
+      return floor;
+    }
+    return wanted;
+  };
   return {
     paths: repo.paths ?? org.paths ?? DEFAULT_PATHS,
-    failOn: repo.fail_on ?? org.fail_on ?? "error",
+    failOn: setting("fail_on", "error"),
     review: repo.review ?? org.review ?? "comment",
     rules,
     ignore,
     policy,
-    locked,
+    existing: setting("existing", "report"),
+    locked: lockedAll,
     maxFileSize: repo.max_file_size ?? org.max_file_size ?? DEFAULT_MAX_FILE_SIZE,
     notes,
   };
@@ -242,6 +278,22 @@ function defaultSeverityOf(id: string): Severity {
 /** Does the configuration make a finding of this severity fail the check? */
 export function fails(severity: Severity, failOn: FailOn): boolean {
   return failOn !== "never" && SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn];
+}
+
+/** Does this finding decide the verdict? Existing ones only with `existing: fail` (never with `report`). */
+export function findingFails(
+  f: { severity: Severity; baseline?: "new" | "existing" },
+  config: Pick<ResolvedConfig, "failOn" | "existing">,
+): boolean {
+  return fails(f.severity, config.failOn) && (f.baseline !== "existing" || config.existing === "fail");
+}
+
+/** An existing finding that is reported but does not count (`existing: report`): no comment, a notice annotation. */
+export function isQuietExisting(
+  f: { baseline?: "new" | "existing" },
+  config: Pick<ResolvedConfig, "existing">,
+): boolean {
+  return f.baseline === "existing" && config.existing === "report";
 }
 
 /** Matchers for `paths`-style globs; `dot: true` so `.github/…` and dot-folders match like other folders. */

@@ -4,11 +4,12 @@
  * isolated: one that throws becomes a finding, never a crash), locates the findings once, then applies
  * the configured severities. The schema is validated only when a rule asks for its findings.
  */
-import { fails, globMatcher, type ResolvedConfig } from "./config.js";
-import { parseJsonFast, type JsonNode, type ParseOutcome } from "./json/parse.js";
+import { classify } from "./baseline.js";
+import { findingFails, globMatcher, type ResolvedConfig } from "./config.js";
+import { parseJsonFast, type DuplicateKey, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { locateAll } from "./locate.js";
 import { get, RuleContext, str, toFinding, type DocumentState, type Rule } from "./rule.js";
-import { RULES } from "./rules/index.js";
+import { RULES, RULES_BY_ID } from "./rules/index.js";
 import type { Finding, RawFinding, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
@@ -31,6 +32,8 @@ export interface FileReview {
   variant?: Variant;
   name?: string;
   findings: Finding[];
+  /** When a base was compared (rules.md "New and existing findings"): how many base findings head no longer has. */
+  fixed?: number;
 }
 
 /** Remote when the name starts with `custom.remote.` or the entity with `CUSTOM_DEVICE` (rules.md "Variant"). */
@@ -56,12 +59,15 @@ function load(content: string | Uint8Array, maxSize: number, knownSize?: number)
   return { text, size, parsed: parseJsonFast(text) };
 }
 
-/** The base only needs its value (no positions): the engine's JSON.parse, after the same UTF-8 and size checks. */
+/**
+ * The base needs its value and duplicate keys (for its own findings), never positions: the engine's
+ * JSON.parse plus a scan, after the same UTF-8 and size checks.
+ */
 function loadBase(
   content: string | Uint8Array,
   maxSize: number,
   knownSize?: number,
-): { ok: true; value: unknown } | { ok: false; why: string } {
+): { ok: true; value: unknown; text: string; duplicates: DuplicateKey[] } | { ok: false; why: string } {
   const size = knownSize ?? (typeof content === "string" ? utf8Length(content, maxSize) : content.length);
   if (size > maxSize) return { ok: false, why: `is larger than max_file_size (${maxSize} bytes)` };
   let text: string;
@@ -71,8 +77,11 @@ function loadBase(
     if (d.badOffset !== undefined) return { ok: false, why: "is not UTF-8 text" };
     text = d.text;
   }
+  const parsed = parseJsonFast(text);
+  if (parsed.ok) return { ok: true, value: parsed.value, text, duplicates: parsed.duplicates };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    // Strict JSON beyond the nesting limit: still comparable, without findings of its own.
+    return { ok: true, value: JSON.parse(text) as unknown, text, duplicates: [] };
   } catch {
     return { ok: false, why: "is not valid JSON" };
   }
@@ -106,7 +115,42 @@ function activeRules(path: string, config: ResolvedConfig): readonly Rule[] {
   );
 }
 
-type Internal = FileReview & { value?: unknown; parsed?: { root: JsonNode } | undefined };
+type Internal = FileReview & {
+  value?: unknown;
+  parsed?: { root: JsonNode } | undefined;
+  /** The base's value and its own findings, when it was compared. */
+  base?: { value: unknown; findings: RawFinding[] };
+  /** Set when a base was compared or the change adds the file: findings get a baseline state. */
+  compared?: boolean;
+};
+
+/** Both names are strings and differ (when plugin-renamed fires). */
+function isRenamed(head: unknown, base: unknown): boolean {
+  const before = str(get(base, "name"));
+  const after = str(get(head, "name"));
+  return before !== undefined && after !== undefined && before !== after;
+}
+
+const isChangeRule = (id: string) => RULES_BY_ID.get(id)?.meta.kind === "change";
+
+/** The base's own findings (the same active rules, no change or set rules, no positions), to match head's. */
+function baseFindings(
+  loaded: { value: unknown; text: string; duplicates: DuplicateKey[] },
+  path: string,
+  active: readonly Rule[],
+  config: ResolvedConfig,
+): RawFinding[] {
+  const context = new RuleContext({
+    path,
+    text: loaded.text,
+    value: loaded.value,
+    duplicates: loaded.duplicates,
+    variant: detectVariant(loaded.value),
+    isNew: false,
+    policy: config.policy,
+  });
+  return active.filter((r) => r.check && r.meta.kind !== "change").flatMap((r) => runRule(r, context));
+}
 
 /** Reviews one descriptor (without set rules; see reviewDescriptors). */
 export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Internal {
@@ -121,6 +165,7 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
   if (input.isNew !== undefined) state.isNew = input.isNew;
   const active = activeRules(input.path, config);
   let rules = active.filter((r) => r.meta.kind === "parse");
+  let baseline: Internal["base"];
   if (!head.parsed) {
     if (head.encodingError !== undefined) {
       state.parseError = {
@@ -137,14 +182,21 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
     state.value = head.parsed.value;
     state.duplicates = head.parsed.duplicates;
     state.variant = detectVariant(state.value);
-    const changeRules = active.some((r) => r.meta.kind === "change");
-    if (input.base && changeRules) {
+    // The base is read for the change rules and for its own findings (new and existing findings).
+    if (input.base) {
       const base = loadBase(input.base.content, config.maxFileSize, input.base.size);
-      if (base.ok) state.base = { value: base.value, path: input.base.path };
-      else state.baseError = `\`${input.base.path}\` ${base.why}`;
+      if (base.ok) {
+        state.base = { value: base.value, path: input.base.path };
+        baseline = { value: base.value, findings: baseFindings(base, input.path, active, config) };
+      } else state.baseError = `\`${input.base.path}\` ${base.why}`;
     }
     const compare = state.base !== undefined || state.baseError !== undefined;
-    rules = active.filter((r) => r.check && (r.meta.kind !== "change" || compare));
+    // To the server a renamed plugin is a new plugin: only plugin-renamed compares it with the old one (rules.md).
+    const renamed = state.base !== undefined && isRenamed(state.value, state.base.value);
+    rules = active.filter(
+      (r) =>
+        r.check && (r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed"))),
+    );
   }
   const context = new RuleContext(state);
   const raw = rules.flatMap((r) => runRule(r, context));
@@ -156,6 +208,8 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
     text: head.text,
     findings: applyConfig(input.path, located, config),
   };
+  if (baseline) review.base = baseline;
+  if (input.base || input.isNew === true) review.compared = true;
   if (state.value !== undefined) {
     review.value = state.value;
     review.parsed = parsed;
@@ -180,37 +234,60 @@ function matchesIgnore(entry: ResolvedConfig["ignore"][number], path: string): b
   return m(path);
 }
 
-/** Severity overrides, `off`, and `ignore` globs; then a stable order (line, column, rule id). */
-export function applyConfig(path: string, findings: Finding[], config: ResolvedConfig): Finding[] {
+/** Severity overrides, `off`, and `ignore` globs. */
+function filterConfigured<T extends RawFinding>(path: string, findings: T[], config: ResolvedConfig): T[] {
   const ignored = config.ignore.filter((e) => matchesIgnore(e, path));
-  const out: Finding[] = [];
+  const out: T[] = [];
   for (const f of findings) {
     const configured = config.rules[f.ruleId];
     if (configured === "off") continue;
     if (ignored.some((e) => !e.rules || e.rules.includes(f.ruleId))) continue;
     out.push(configured ? { ...f, severity: configured } : f);
   }
-  return out.sort(byPosition);
+  return out;
+}
+
+/** Severity overrides, `off`, and `ignore` globs; then a stable order (line, column, rule id). */
+export function applyConfig(path: string, findings: Finding[], config: ResolvedConfig): Finding[] {
+  return filterConfigured(path, findings, config).sort(byPosition);
+}
+
+/** A set rule over some documents; a rule that throws reports an internal error on each of `paths`. */
+function runSetRule(
+  rule: Rule,
+  documents: { path: string; value: unknown }[],
+  paths: readonly string[],
+): { path: string; finding: RawFinding }[] {
+  const results: { path: string; finding: RawFinding }[] = [];
+  try {
+    rule.checkSet?.({
+      documents,
+      report: (path, d) => results.push({ path, finding: toFinding(rule.meta, d) }),
+    });
+  } catch (e) {
+    return paths.map((path) => ({ path, finding: internalError(rule, e) }));
+  }
+  return results;
 }
 
 /** Reviews descriptors checked together: each on its own, then the rules across them (duplicate-plugin-name). */
 export function reviewDescriptors(inputs: readonly DescriptorInput[], config: ResolvedConfig): FileReview[] {
   const reviews = inputs.map((i) => reviewOne(i, config));
   const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
+  // The bases checked together too, so that a set finding the bases already had is existing.
+  const baseMembers = reviews.flatMap((r) => (r.base ? [{ path: r.path, value: r.base.value }] : []));
   for (const rule of RULES) {
     if (!rule.checkSet || config.rules[rule.meta.id] === "off") continue;
-    const results: { path: string; finding: RawFinding }[] = [];
-    try {
-      rule.checkSet({
-        documents: members,
-        report: (path, d) => results.push({ path, finding: toFinding(rule.meta, d) }),
-      });
-    } catch (e) {
-      results.splice(
-        0,
-        results.length,
-        ...reviews.map((r) => ({ path: r.path, finding: internalError(rule, e) })),
-      );
+    const results = runSetRule(
+      rule,
+      members,
+      reviews.map((r) => r.path),
+    );
+    if (baseMembers.length) {
+      for (const { path, finding } of runSetRule(rule, baseMembers, [])) {
+        const review = reviews.find((r) => r.path === path);
+        review?.base?.findings.push(...filterConfigured(path, [finding], config));
+      }
     }
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
@@ -219,15 +296,41 @@ export function reviewDescriptors(inputs: readonly DescriptorInput[], config: Re
       review.findings = [...review.findings, ...applyConfig(review.path, located, config)].sort(byPosition);
     }
   }
-  return reviews.map(({ path, text, variant, name, findings }) => {
+  return reviews.map((review) => {
+    const { path, text, variant, name } = review;
+    const { findings, fixed } = withBaseline(review, config);
     const r: FileReview = { path, text, findings };
     if (variant) r.variant = variant;
     if (name !== undefined) r.name = name;
+    if (fixed !== undefined) r.fixed = fixed;
     return r;
   });
 }
 
-/** True when any finding reaches the configured failing level. */
+/**
+ * Marks each finding new or existing when a base was compared (or the file is added: all new); change
+ * rules only ever produce new findings. `existing: hide` leaves the existing ones out.
+ */
+function withBaseline(review: Internal, config: ResolvedConfig): { findings: Finding[]; fixed?: number } {
+  if (!review.compared) return { findings: review.findings };
+  const matchable = review.findings.filter((f) => !isChangeRule(f.ruleId));
+  const { states, absent } = review.base
+    ? classify({ value: review.value, findings: matchable }, review.base)
+    : { states: matchable.map(() => "new" as const), absent: 0 };
+  const state = new Map(matchable.map((f, i) => [f, states[i] ?? "new"]));
+  const out: Finding[] = [];
+  for (const f of review.findings) {
+    const baseline = state.get(f) ?? "new";
+    if (baseline === "existing" && config.existing === "hide") continue;
+    out.push({ ...f, baseline });
+  }
+  return { findings: out, fixed: absent };
+}
+
+/**
+ * The one verdict of the CLI's exit status and the App's conclusion: a finding reaches the failing level
+ * (`fail_on`) and is new, or existing findings count too (`existing: fail`).
+ */
 export function hasFailures(reviews: readonly FileReview[], config: ResolvedConfig): boolean {
-  return reviews.some((r) => r.findings.some((f) => fails(f.severity, config.failOn)));
+  return reviews.some((r) => r.findings.some((f) => findingFails(f, config)));
 }

@@ -39,6 +39,9 @@ export interface Location {
 }
 
 /** A located finding: what every output format and the GitHub layer consume. */
-export interface Finding extends RawFinding, Location {}
+export interface Finding extends RawFinding, Location {
+  /** Set when a base was compared (rules.md "New and existing findings"): did the base have it already? */
+  baseline?: "new" | "existing";
+}
 
 export type Variant = "host" | "remote";

@@ -2,6 +2,7 @@
  * `--format github`: workflow commands, which GitHub Actions turns into annotations.
  * Escaping follows the runner's toolkit (`%`, CR, LF in data; also `:` and `,` in properties).
  */
+import { isQuietExisting, type ExistingMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
 import { countBySeverity, describeCounts } from "./summary.js";
 
@@ -13,7 +14,11 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-export function formatGithub(reviews: readonly FileReview[], display: (path: string) => string): string {
+export function formatGithub(
+  reviews: readonly FileReview[],
+  display: (path: string) => string,
+  existing: ExistingMode = "report",
+): string {
   const lines: string[] = [];
   for (const r of reviews) {
     for (const f of r.findings) {
@@ -21,7 +26,12 @@ export function formatGithub(reviews: readonly FileReview[], display: (path: str
       // Columns only make sense on a one-line range (GitHub ignores them otherwise).
       if (f.line === f.endLine) props.push(`col=${f.column}`, `endColumn=${f.endColumn}`);
       props.push(`title=${escapeProperty(f.ruleId)}`);
-      lines.push(`::${f.severity} ${props.join(",")}::${escapeData(`${f.message} [${f.ruleId}]`)}`);
+      // As the App does: an existing finding that does not count is a notice that says it predates the change.
+      const quiet = isQuietExisting(f, { existing });
+      const note = quiet ? " (existing: predates this change)" : "";
+      lines.push(
+        `::${quiet ? "notice" : f.severity} ${props.join(",")}::${escapeData(`${f.message} [${f.ruleId}]${note}`)}`,
+      );
     }
   }
   lines.push(

@@ -11,6 +11,8 @@ export interface JsonFinding {
   column: number;
   endLine: number;
   endColumn: number;
+  /** Only when a base was compared (rules.md "New and existing findings"). */
+  baseline?: "new" | "existing";
 }
 
 export function toJsonFindings(
@@ -28,6 +30,7 @@ export function toJsonFindings(
       column: f.column,
       endLine: f.endLine,
       endColumn: f.endColumn,
+      ...(f.baseline ? { baseline: f.baseline } : {}),
     })),
   );
 }

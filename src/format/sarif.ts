@@ -1,6 +1,7 @@
 /** `--format sarif`: SARIF 2.1.0 for code scanning, with rule metadata and help links. */
 import { RULES } from "../core/rules/index.js";
 import type { FileReview } from "../core/review.js";
+import type { Finding } from "../core/types.js";
 
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 
@@ -23,7 +24,7 @@ export function artifactUri(path: string): string {
 }
 
 /** SARIF's `baselineState` for a finding compared with a base: new, or already there (unchanged). */
-function baselineState(f: { baseline?: unknown }): { baselineState: "new" | "unchanged" } | undefined {
+function baselineState(f: Finding): { baselineState: "new" | "unchanged" } | undefined {
   if (f.baseline === "new") return { baselineState: "new" };
   if (f.baseline === "existing") return { baselineState: "unchanged" };
   return undefined;
@@ -82,8 +83,7 @@ export function toSarif(
               },
             ],
             partialFingerprints: { "pluginReview/v1": `${f.ruleId}:${f.pointer}` },
-            // The adoption work adds `baseline` to findings compared with a base; read it when present.
-            ...baselineState(f as { baseline?: unknown }),
+            ...baselineState(f),
           })),
         ),
       },

@@ -17,6 +17,16 @@ export function countBySeverity(reviews: readonly FileReview[]): Counts {
   return countFindings(reviews.flatMap((r) => r.findings));
 }
 
+/** "2 new, 14 existing" (and what the change fixed), when a base was compared; undefined otherwise. */
+export function describeBaseline(reviews: readonly FileReview[]): string | undefined {
+  if (!reviews.some((r) => r.fixed !== undefined)) return undefined;
+  const all = reviews.flatMap((r) => r.findings);
+  const fresh = all.filter((f) => f.baseline === "new").length;
+  const existing = all.filter((f) => f.baseline === "existing").length;
+  const fixed = reviews.reduce((n, r) => n + (r.fixed ?? 0), 0);
+  return `${fresh} new, ${existing} existing${fixed ? `, ${fixed} fixed` : ""}`;
+}
+
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

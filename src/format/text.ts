@@ -1,7 +1,7 @@
 /** Human output: `file:line:col  severity  rule-id  message`, then one summary line. */
 import type { FileReview } from "../core/review.js";
 import type { Severity } from "../core/types.js";
-import { countBySeverity, describeCounts, plural } from "./summary.js";
+import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";
 
 const COLOURS: Record<Severity | "dim" | "bold" | "ok", [number, number]> = {
   error: [31, 39],
@@ -32,8 +32,10 @@ export function formatText(
   for (const r of reviews) {
     for (const f of r.findings) {
       const where = `${display(r.path)}:${f.line}:${f.column}`;
+      // Existing findings (already in the base) are marked, so the eye goes to what the change adds.
+      const mark = f.baseline === "existing" ? `  ${paint("dim", "(existing)")}` : "";
       lines.push(
-        `${where}  ${paint(f.severity, f.severity.padEnd(7))}  ${paint("dim", f.ruleId)}  ${f.message}`,
+        `${where}  ${paint(f.severity, f.severity.padEnd(7))}  ${paint("dim", f.ruleId)}  ${f.message}${mark}`,
       );
     }
   }
@@ -50,6 +52,8 @@ export function formatText(
         );
   if (lines.length) lines.push("");
   lines.push(paint("bold", summary));
+  const baseline = describeBaseline(reviews);
+  if (baseline) lines.push(baseline);
   for (const n of opts.notes ?? []) lines.push(n);
   return lines.join("\n") + "\n";
 }

@@ -126,3 +126,35 @@ describe("configuration", () => {
     expect(fails("error", "never")).toBe(false);
   });
 });
+
+describe("existing findings and locked settings", () => {
+  it("`existing` is report by default and validated by the schema", () => {
+    expect(resolveConfig().existing).toBe("report");
+    expect(resolveConfig({ repo: parseConfig("existing: hide", "x.yml") }).existing).toBe("hide");
+    expect(problems("existing: ignore")).toEqual(['existing: "ignore" is not one of report, fail, hide']);
+  });
+
+  it("the organisation can lock `existing` and `fail_on`: a repository may only make them stricter", () => {
+    const org = parseConfig("existing: report\nfail_on: warning\nlocked: [existing, fail_on]", "org.yml");
+    const looser = resolveConfig({ org, repo: parseConfig("existing: hide\nfail_on: error", "repo.yml") });
+    expect(looser.existing).toBe("report");
+    expect(looser.failOn).toBe("warning");
+    expect(looser.notes.join("\n")).toMatch(/`existing` is locked by the organisation at `report`/);
+    expect(looser.notes.join("\n")).toMatch(/`fail_on` is locked by the organisation at `warning`/);
+    const stricter = resolveConfig({ org, repo: parseConfig("existing: fail\nfail_on: notice", "repo.yml") });
+    expect(stricter.existing).toBe("fail");
+    expect(stricter.failOn).toBe("notice");
+    expect(stricter.notes).toEqual([]);
+    // Not locked: the repository wins either way.
+    const free = resolveConfig({ org: { existing: "fail" }, repo: { existing: "hide", fail_on: "never" } });
+    expect([free.existing, free.failOn]).toEqual(["hide", "never"]);
+  });
+
+  it("locked settings are not rule ids, and a repository ignore entry does not trip over them", () => {
+    expect(problems("locked: [existing, fail_on, version-not-bumped]")).toEqual([]);
+    expect(problems("locked: [existng]")[0]).toMatch(/unknown rule id `existng`/);
+    const c = resolveConfig({ org: { locked: ["fail_on"] }, repo: { ignore: [{ paths: ["legacy/**"] }] } });
+    expect(c.notes).toEqual([]);
+    expect(c.ignore).toEqual([{ paths: ["legacy/**"] }]);
+  });
+});

@@ -257,7 +257,7 @@ describe("--format sarif", () => {
   });
 
   it("lists every reviewed descriptor as an artifact, and gives results a baselineState when compared", () => {
-    const finding = (baseline?: string) => ({
+    const finding = (baseline?: "new" | "existing") => ({
       ruleId: "version-not-bumped",
       severity: "error" as const,
       message: "m",

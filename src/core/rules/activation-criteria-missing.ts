@@ -18,6 +18,8 @@ export const rule = defineRule({
   },
   check(context) {
     if (context.variant !== "host") return;
+    // entity HOST is active on every host (host-entity says so): no criteria are needed.
+    if (get(context.value, "entity") === "HOST") return;
     if (CRITERIA.some((k) => arr(get(context.value, k)).length > 0)) return;
     const present = CRITERIA.find((k) => get(context.value, k) !== undefined);
     if (present === undefined) {

@@ -1,0 +1,305 @@
+/**
+ * New and existing findings (rules.md "New and existing findings"): matching by content, not index; property-based
+ * tests that inserting and reordering unrelated elements keeps every existing finding existing, and that changing the
+ * offending value makes it new.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { identityPath, stableMessage } from "../../src/core/baseline.js";
+import { resolveConfig, type RawConfig } from "../../src/core/config.js";
+import { hasFailures, reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { text, validHost } from "../helpers.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function review(head: Json | string, base: Json | string | undefined, raw: RawConfig = {}): FileReview {
+  const config = resolveConfig({ repo: raw });
+  const content = typeof head === "string" ? head : text(head);
+  const [r] = reviewDescriptors(
+    [
+      {
+        path: "plugin.json",
+        content,
+        ...(base !== undefined
+          ? { base: { path: "plugin.json", content: typeof base === "string" ? base : text(base) } }
+          : {}),
+        isNew: base === undefined,
+      },
+    ],
+    config,
+  );
+  return r!;
+}
+
+/** A descriptor with one mistake of many kinds, each in a different kind of array element. */
+function withMistakes(): Json {
+  const d: Json = validHost();
+  d.metrics.push(
+    { timeseries: { key: "queue.depth", unit: "Count", displayname: "Queue depth" } }, // invalid-format
+    { timeseries: { key: "no_name", unit: "Count" } }, // required-member
+    { timeseries: { key: "size", unit: "Count", displayname: "size", dimensions: ["a", "rx_pid"] } }, // 2 findings
+  );
+  d.metrics[0].alert_settings[0].samples = 0; // alert-samples
+  d.metrics[0].alert_settings[0].description = "{nope} is high"; // alert-placeholder
+  d.ui.charts[0].series[0].colour = "#fff"; // unknown-member
+  d.ui.charts.push({ group: "Other", title: "Ghost", series: [{ key: "ghost" }] }); // unknown-metric-reference
+  d.properties.push({ key: "flag", type: "BOOLEAN", defaultValue: "yes" }); // property-default-type
+  d.version = "1.2.0";
+  return d;
+}
+
+const bumped = (d: Json): Json => ({ ...structuredClone(d), version: "1.2.1" });
+
+describe("identity of a finding's place", () => {
+  const doc = withMistakes();
+  it("names array elements by content: metric key, alert_id, property key, chart group and title, series key", () => {
+    expect(identityPath(doc, "/metrics/2/timeseries/key")).toBe(
+      '/metrics/[metric="queue.depth"]/timeseries/key',
+    );
+    expect(identityPath(doc, "/metrics/0/alert_settings/0/samples")).toBe(
+      '/metrics/[metric="requests"]/alert_settings/[alert_id="requests_high"]/samples',
+    );
+    expect(identityPath(doc, `/properties/${doc.properties.length - 1}/defaultValue`)).toBe(
+      '/properties/[key="flag"]/defaultValue',
+    );
+    expect(identityPath(doc, "/ui/charts/0/series/0/colour")).toBe(
+      '/ui/charts/[chart=["Performance","Latency by endpoint"]]/series/[key="latency"]/colour',
+    );
+    expect(identityPath(doc, "/technologies/0")).toBe('/technologies/[="PYTHON"]');
+  });
+  it("tells repeated identities apart by occurrence, and keeps pointers past the end as they are", () => {
+    const d = { properties: [{ key: "a" }, { key: "b" }, { key: "a" }] };
+    expect(identityPath(d, "/properties/2/key")).toBe('/properties/[key="a"#2]/key');
+    expect(identityPath(d, "/properties/0/key")).toBe('/properties/[key="a"]/key');
+    expect(identityPath(d, "/properties/7")).toBe("/properties/7");
+  });
+  it("sets aside indices, line numbers and neighbour-based hints in messages, not the offending value", () => {
+    expect(stableMessage('`metrics[3].timeseries.key` is "a.b": it must match')).toBe(
+      '`metrics[].timeseries.key` is "a.b": it must match',
+    );
+    expect(stableMessage("member `x` appears twice (first on line 12)")).toBe(
+      "member `x` appears twice (first on line #)",
+    );
+    expect(stableMessage("no metric has the key `lat`: did you mean `latency`?")).toBe(
+      "no metric has the key `lat`",
+    );
+  });
+});
+
+describe("new and existing findings", () => {
+  it("a routine edit of a descriptor with old mistakes: every finding existing, none fails the check", () => {
+    const base = withMistakes();
+    const head = bumped(base);
+    head.metrics[1].timeseries.displayname = "Latency (ms)";
+    const r = review(head, base);
+    expect(r.findings.length).toBeGreaterThan(6);
+    expect(r.findings.filter((f) => f.baseline !== "existing")).toEqual([]);
+    expect(r.fixed).toBe(0);
+    expect(hasFailures([r], resolveConfig())).toBe(false);
+    expect(hasFailures([r], resolveConfig({ repo: { existing: "fail" } }))).toBe(true);
+  });
+
+  it("one new mistake is the only new finding, and it fails the check", () => {
+    const base = withMistakes();
+    const head = bumped(base);
+    head.metrics[1].timeseries.aggregation = "averge";
+    const r = review(head, base);
+    expect(r.findings.filter((f) => f.baseline === "new").map((f) => [f.ruleId, f.pointer])).toEqual([
+      ["invalid-value", "/metrics/1/timeseries/aggregation"],
+    ]);
+    expect(hasFailures([r], resolveConfig())).toBe(true);
+  });
+
+  it("counts base findings gone from head as fixed", () => {
+    const base = withMistakes();
+    const head = bumped(base);
+    head.metrics[0].alert_settings[0].samples = 5;
+    head.properties.find((p: Json) => p.key === "flag").defaultValue = true;
+    const r = review(head, base);
+    expect(r.fixed).toBe(2);
+    expect(r.findings.every((f) => f.baseline === "existing")).toBe(true);
+  });
+
+  it("change rules only ever produce new findings", () => {
+    const base = withMistakes();
+    const r = review(base, base); // same version, and the same text: nothing changed, nothing to say
+    expect(r.findings.every((f) => f.baseline === "existing")).toBe(true);
+    const head = { ...base, metrics: base.metrics.slice(1) }; // metric removed, version not bumped
+    const changed = review(head, base);
+    const change = changed.findings.filter((f) =>
+      ["metric-removed", "version-not-bumped"].includes(f.ruleId),
+    );
+    expect(change.map((f) => f.ruleId).sort()).toEqual(["metric-removed", "version-not-bumped"]);
+    expect(change.every((f) => f.baseline === "new")).toBe(true);
+  });
+
+  it("in an added descriptor every finding is new; without a base and not added, no state at all", () => {
+    const added = review(withMistakes(), undefined);
+    expect(added.findings.length).toBeGreaterThan(0);
+    expect(added.findings.every((f) => f.baseline === "new")).toBe(true);
+    const [plain] = reviewDescriptors([{ path: "p.json", content: text(withMistakes()) }], resolveConfig());
+    expect(plain!.findings.every((f) => f.baseline === undefined)).toBe(true);
+    expect(plain!.fixed).toBeUndefined();
+  });
+
+  it("existing: hide leaves existing findings out; new ones stay", () => {
+    const base = withMistakes();
+    const head = bumped(base);
+    head.metrics[1].timeseries.aggregation = "averge";
+    const r = review(head, base, { existing: "hide" });
+    expect(r.findings.map((f) => f.ruleId)).toEqual(["invalid-value"]);
+  });
+
+  it("a base that is not JSON: the head's findings are new", () => {
+    const r = review(bumped(withMistakes()), "{ not json");
+    expect(
+      r.findings.filter((f) => f.ruleId !== "base-invalid-json").every((f) => f.baseline === "new"),
+    ).toBe(true);
+  });
+
+  it("renaming a chart keeps the findings inside it existing", () => {
+    const base = withMistakes();
+    const head = bumped(base);
+    head.ui.charts[0].title = "Latency and requests";
+    const r = review(head, base);
+    expect(r.findings.find((f) => f.ruleId === "unknown-member")?.baseline).toBe("existing");
+  });
+
+  it("duplicate-plugin-name that both bases already had is existing", () => {
+    const a = bumped(withMistakes());
+    const inputs = ["a/plugin.json", "b/plugin.json"].map((path) => ({
+      path,
+      content: text(a),
+      base: { path, content: text(withMistakes()) },
+    }));
+    const reviews = reviewDescriptors(inputs, resolveConfig());
+    const dup = reviews.flatMap((r) => r.findings).filter((f) => f.ruleId === "duplicate-plugin-name");
+    expect(dup.length).toBe(2);
+    expect(dup.every((f) => f.baseline === "existing")).toBe(true);
+  });
+});
+
+// ---- properties --------------------------------------------------------------------------------------------------
+
+/** Valid elements that have nothing to do with any mistake. */
+const extraMetric = (i: number) => ({
+  timeseries: { key: `zz_extra_${i}`, unit: "Count", displayname: `Extra ${i}` },
+});
+const extraChart = (i: number) => ({
+  group: "Extra",
+  title: `Extra chart ${i}`,
+  series: [{ key: "latency" }],
+});
+const extraProperty = (i: number) => ({ key: `zz_extra_${i}`, type: "STRING" });
+const extraAlert = (i: number) => ({
+  alert_id: `zz_extra_${i}`,
+  event_type: "PERFORMANCE_EVENT",
+  event_name: "Extra",
+  threshold: 1,
+  alert_condition: "ABOVE",
+  samples: 5,
+  violating_samples: 3,
+  dealerting_samples: 5,
+});
+
+type Edit = { where: "metrics" | "charts" | "properties" | "alerts"; at: number; n: number };
+
+function arrayOf(d: Json, where: Edit["where"]): Json[] {
+  if (where === "metrics") return d.metrics;
+  if (where === "charts") return d.ui.charts;
+  if (where === "properties") return d.properties;
+  return requests(d).alert_settings;
+}
+
+const requests = (d: Json): Json => d.metrics.find((m: Json) => m.timeseries?.key === "requests");
+
+function insert(d: Json, edits: Edit[]): void {
+  edits.forEach((e, k) => {
+    const list = arrayOf(d, e.where);
+    const make = { metrics: extraMetric, charts: extraChart, properties: extraProperty, alerts: extraAlert }[
+      e.where
+    ];
+    list.splice(e.at % (list.length + 1), 0, ...Array.from({ length: e.n }, (_, j) => make(k * 10 + j)));
+  });
+}
+
+function permute<T>(list: T[], keys: number[]): T[] {
+  const tagged = list.map((x, i) => ({ x, k: keys[i % keys.length]! * 1000 + i }));
+  return tagged.sort((a, b) => a.k - b.k).map((t) => t.x);
+}
+
+const editArb = fc.record({
+  where: fc.constantFrom("metrics", "charts", "properties", "alerts") as fc.Arbitrary<Edit["where"]>,
+  at: fc.nat(20),
+  n: fc.integer({ min: 1, max: 3 }),
+});
+
+describe("properties of the matching", () => {
+  it("random insertions and permutations of unrelated elements keep every existing finding existing", () => {
+    const base = withMistakes();
+    const baseReview = review(base, undefined);
+    fc.assert(
+      fc.property(
+        fc.array(editArb, { maxLength: 6 }),
+        fc.array(fc.nat(50), { minLength: 1, maxLength: 12 }),
+        (edits, keys) => {
+          const head = bumped(base);
+          insert(head, edits);
+          head.metrics = permute(head.metrics, keys);
+          head.ui.charts = permute(head.ui.charts, keys);
+          head.properties = permute(head.properties, keys);
+          requests(head).alert_settings = permute(requests(head).alert_settings, keys);
+          const r = review(head, base);
+          expect(r.findings.filter((f) => f.baseline !== "existing").map((f) => f.message)).toEqual([]);
+          expect(r.findings.length).toBe(baseReview.findings.length);
+          expect(r.fixed).toBe(0);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("changing the offending value makes the finding new, whatever else moved", () => {
+    const base = withMistakes();
+    // Each mutation changes one offending value to another offending value.
+    const mutations: [string, (d: Json) => void][] = [
+      [
+        "invalid-format",
+        (d) =>
+          (d.metrics.find((m: Json) => m.timeseries?.key === "queue.depth").timeseries.key = "queue.size"),
+      ],
+      [
+        "property-default-type",
+        (d) => (d.properties.find((p: Json) => p.key === "flag").defaultValue = "no"),
+      ],
+      [
+        "alert-samples",
+        (d) => (requests(d).alert_settings.find((a: Json) => a.alert_id === "requests_high").samples = -1),
+      ],
+      [
+        "unknown-metric-reference",
+        (d) => (d.ui.charts.find((c: Json) => c.title === "Ghost").series[0].key = "phantom"),
+      ],
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...mutations),
+        fc.array(editArb, { maxLength: 4 }),
+        fc.array(fc.nat(50), { minLength: 1, maxLength: 8 }),
+        ([rule, mutate], edits, keys) => {
+          const head = bumped(base);
+          insert(head, edits);
+          head.metrics = permute(head.metrics, keys);
+          head.properties = permute(head.properties, keys);
+          mutate(head);
+          const r = review(head, base);
+          // Renaming a metric key also removes the old metric: that change finding is new too, by definition.
+          const fresh = r.findings.filter((f) => f.baseline === "new" && f.ruleId !== "metric-removed");
+          expect(fresh.map((f) => f.ruleId)).toEqual([rule]);
+          expect(r.fixed).toBe(1);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
