@@ -56,6 +56,14 @@ describe("render", () => {
     expect(commentBody("p/plugin.json", f!, head, false)).not.toContain("suggestion");
   });
 
+  it("suggests renaming a misspelt member: only its name changes", () => {
+    const head = text({ ...validHost(), metricGroup: undefined, metricGrop: "tech.python.demo" });
+    const [f] = check(head).filter((x) => x.ruleId === "unknown-member");
+    expect(f!.fix).toMatchObject({ replacement: '"metricGroup"', target: "key" });
+    const body = commentBody("p/plugin.json", f!, head, true);
+    expect(body).toContain('```suggestion\n  "metricGroup": "tech.python.demo"\n```');
+  });
+
   it("replaces columns by characters, not UTF-16 units", () => {
     expect(replaceColumns('  "x": "😀é", "u": "Percnt"', 19, 27, '"Percent"')).toBe(
       '  "x": "😀é", "u": "Percent"',
