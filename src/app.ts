@@ -1,57 +1,96 @@
 /**
  * The Probot app: a thin shell that turns events into review targets. All logic is in src/github and
- * src/core.
+ * src/core. Reviews of one head commit run one at a time (src/github/serialize.ts), whoever runs the app:
+ * the server, the Lambda worker or the tests.
  */
 import type { ApplicationFunction, Context, Probot } from "probot";
-import { PULL_REQUEST_ACTIONS } from "./github/events.js";
-import { pullTargetsFor, repoRef, toPullTarget } from "./github/pull-target.js";
-import { reviewPullRequest } from "./github/run-review.js";
+import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/events.js";
+import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/pull-target.js";
+import { reviewMergeGroup, reviewPullRequest } from "./github/run-review.js";
+import { KeyedLock } from "./github/serialize.js";
 
 type CheckContext = Context<"check_run.rerequested" | "check_suite.requested" | "check_suite.rerequested">;
 
-/** check_run and check_suite events carry pull request stubs: review each that is at this head commit. */
-async function reviewStubs(
-  context: CheckContext,
-  check: {
-    head_sha: string;
-    pull_requests: { number: number; head: { sha: string } }[];
-    app?: { id?: number | null } | null;
-  },
-): Promise<void> {
-  // Re-run asks for a new check run; `check_suite.requested` (every push) completes the push's run.
-  const rerun = context.payload.action === "rerequested";
-  const targets = await pullTargetsFor(
-    context.octokit,
-    repoRef(context.payload.repository),
-    check.pull_requests,
-    check.head_sha,
-  );
-  if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
-  for (const t of targets)
-    await reviewPullRequest(context.octokit, t, {
-      appId: check.app?.id ?? undefined,
-      log: context.log,
-      rerun,
-    });
+export interface AppOptions {
+  /**
+   * Runs a review job. Default: at once, and the delivery's handling waits for it (the Lambda worker, whose
+   * failed message is retried). The server passes a background pool, so that it answers GitHub at once.
+   */
+  schedule?: (job: () => Promise<void>) => void | Promise<void>;
 }
 
-const app: ApplicationFunction = (probot: Probot) => {
-  probot.on(
-    PULL_REQUEST_ACTIONS.map((a) => `pull_request.${a}` as const),
-    async (context) => {
-      const { pull_request: pr, repository, action } = context.payload;
-      await reviewPullRequest(context.octokit, toPullTarget(pr, repoRef(repository)), {
-        appId: appIdOf(context.payload),
-        opened: action === "opened",
-        log: context.log,
+export function createApp(options: AppOptions = {}): ApplicationFunction {
+  return (probot: Probot) => {
+    const lock = new KeyedLock();
+    const schedule = options.schedule ?? ((job) => job());
+    /** One review at a time per head commit of a repository; `work` resolves what to review inside the lock. */
+    const reviewAt = (repo: RepoRef, headSha: string, work: () => Promise<unknown>) =>
+      schedule(() => lock.run(`${repo.owner}/${repo.repo}@${headSha}`, work).then(() => undefined));
+
+    /** check_run and check_suite events carry pull request stubs: review each that is at this head commit. */
+    const reviewStubs = (
+      context: CheckContext,
+      check: {
+        head_sha: string;
+        pull_requests: { number: number; head: { sha: string } }[];
+        app?: { id?: number | null } | null;
+      },
+    ) => {
+      // Re-run asks for a new check run; `check_suite.requested` (every push) completes the push's run.
+      const rerun = context.payload.action === "rerequested";
+      const repo = repoRef(context.payload.repository);
+      return reviewAt(repo, check.head_sha, async () => {
+        const targets = await pullTargetsFor(context.octokit, repo, check.pull_requests, check.head_sha);
+        if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
+        for (const t of targets)
+          await reviewPullRequest(context.octokit, t, {
+            appId: check.app?.id ?? undefined,
+            log: context.log,
+            rerun,
+          });
       });
-    },
-  );
-  probot.on("check_run.rerequested", (context) => reviewStubs(context, context.payload.check_run));
-  probot.on(["check_suite.requested", "check_suite.rerequested"], (context) =>
-    reviewStubs(context, context.payload.check_suite),
-  );
-};
+    };
+
+    probot.on(
+      [...PULL_REQUEST_ACTIONS.map((a) => `pull_request.${a}` as const), "pull_request.edited"],
+      async (context) => {
+        const { pull_request: pr, repository, action } = context.payload;
+        // An edit of the title or body changes nothing reviewed; a new base branch changes the comparison.
+        if (action === "edited" && !isBaseChange(context.payload)) return;
+        const repo = repoRef(repository);
+        const target = toPullTarget(pr, repo);
+        await reviewAt(repo, target.headSha, () =>
+          reviewPullRequest(context.octokit, target, {
+            appId: appIdOf(context.payload),
+            opened: action === "opened",
+            log: context.log,
+          }),
+        );
+      },
+    );
+    probot.on("check_run.rerequested", (context) => reviewStubs(context, context.payload.check_run));
+    probot.on(["check_suite.requested", "check_suite.rerequested"], (context) =>
+      reviewStubs(context, context.payload.check_suite),
+    );
+    // A merge queue asks for the required checks on the merge group's head commit: the descriptors that
+    // differ from its base get the same check run; there is no pull request to post a review on.
+    probot.on("merge_group.checks_requested", async (context) => {
+      const { merge_group: group, repository } = context.payload;
+      if (!repository) return;
+      const repo = repoRef(repository);
+      const target = {
+        ...repo,
+        headSha: group.head_sha,
+        baseSha: group.base_sha,
+        headOwner: repo.owner,
+        headRepo: repo.repo,
+      };
+      await reviewAt(repo, group.head_sha, () =>
+        reviewMergeGroup(context.octokit, target, { appId: appIdOf(context.payload), log: context.log }),
+      );
+    });
+  };
+}
 
 /** The app's id, to recognise its own check runs, when the payload carries it. */
 function appIdOf(payload: unknown): number | undefined {
@@ -59,4 +98,5 @@ function appIdOf(payload: unknown): number | undefined {
   return typeof id === "number" ? id : undefined;
 }
 
-export default app;
+/** The app as the Lambda worker and the tests run it: each delivery's review runs before its handling ends. */
+export default createApp();

@@ -100,7 +100,7 @@ export async function collectInputs(
   });
   if (changed.capped)
     notes.push(
-      `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request; files beyond that were not seen.`,
+      `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request, and the commits' trees were too large to list whole; some files were not seen.`,
     );
   if (changed.removed.length)
     notes.push(

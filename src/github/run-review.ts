@@ -203,3 +203,23 @@ export async function reviewPullRequest(
     opts,
   );
 }
+
+/**
+ * Reviews a merge group's head commit (`merge_group` `checks_requested`): the descriptors that differ from
+ * the group's base, and only the check run, since a merge group has no pull request to review.
+ */
+export async function reviewMergeGroup(
+  octokit: Octokit,
+  group: CommitTarget,
+  opts: ReviewOptions,
+): Promise<ReviewOutcome> {
+  return reviewCommit(
+    octokit,
+    group,
+    {
+      logFields: { mergeGroup: `${group.owner}/${group.repo}@${group.headSha.slice(0, 12)}` },
+      listChanged: (paths) => listChangedDescriptors(octokit, group, paths),
+    },
+    opts,
+  );
+}

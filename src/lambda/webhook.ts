@@ -50,7 +50,12 @@ export function slimPayload(name: string, payload: Json): Json {
   if (name === "pull_request") {
     out.number = payload.number;
     out.pull_request = slimPull(payload.pull_request);
+    // An edit is reviewed only when it changed the base branch: keep that, not the edited title or body.
+    const base = (payload.changes as Json | undefined)?.base;
+    if (base !== undefined) out.changes = { base };
   }
+  if (name === "merge_group")
+    out.merge_group = pick(payload.merge_group, ["head_sha", "head_ref", "base_sha", "base_ref"]);
   for (const key of ["check_run", "check_suite"] as const) {
     if (name !== key) continue;
     const c = payload[key] as Json | undefined;
@@ -95,12 +100,16 @@ export function judgeDelivery(
   if (typeof payload !== "object" || payload === null)
     return { status: 400, reason: "body is not a JSON object" };
   if (name === "ping") return { status: 200, reason: "pong" };
-  if (!isHandled(name, payload.action))
-    return { status: 200, reason: `ignored: ${name}.${String(payload.action)}` };
+  if (!isHandled(name, payload)) return { status: 200, reason: `ignored: ${name}.${String(payload.action)}` };
   const slim = slimPayload(name, payload);
   const repo = (slim.repository as Json | undefined)?.full_name ?? "unknown";
-  // One FIFO group per pull request (or head commit): its deliveries are processed in order, others in parallel.
-  const key =
-    (slim.pull_request as Json | undefined)?.number ?? (slim[name] as Json | undefined)?.head_sha ?? id;
-  return { status: 202, delivery: { id, name, payload: slim }, group: `${String(repo)}#${String(key)}` };
+  // One FIFO group per pull request, else per head commit (merge groups): its deliveries are processed in
+  // order, others in parallel. A push's `check_suite.requested` names its pull request, so it lands in the
+  // same group as the push's `pull_request.synchronize` and the two never run at once.
+  const stubs = (slim[name] as Json | undefined)?.pull_requests as Json[] | undefined;
+  const number = (slim.pull_request as Json | undefined)?.number ?? stubs?.[0]?.number;
+  const headSha = (slim[name] as Json | undefined)?.head_sha;
+  const group =
+    number !== undefined ? `${String(repo)}#${String(number)}` : `${String(repo)}@${String(headSha ?? id)}`;
+  return { status: 202, delivery: { id, name, payload: slim }, group };
 }

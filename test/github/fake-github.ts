@@ -5,6 +5,7 @@
  * validated against GitHub's OpenAPI description (github-mock.ts); GitHub's own refusals that the schema
  * cannot express are emulated too (a line comment outside the diff answers 422, as GitHub does).
  */
+import { createHash } from "node:crypto";
 import { commentableLines } from "../../src/github/commentable-lines.js";
 import type nock from "nock";
 import { githubMock, type GithubMock } from "./github-mock.js";
@@ -65,7 +66,8 @@ export type Route =
   | "getPull"
   | "listOrgRepos"
   | "getRepo"
-  | "tree";
+  | "tree"
+  | "compare";
 
 /** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
 export interface FakeRepo {
@@ -318,7 +320,7 @@ export class FakeGitHub {
         if (!key.startsWith(`${owner}/${repo}@`)) continue;
         const ref = key.split("@")[1];
         for (const [path, bytes] of files) {
-          if (this.blobSha(owner!, repo!, ref!, path) === sha)
+          if (this.blobSha(owner!, repo!, ref!, path) === sha || gitBlobSha(bytes) === sha)
             return [200, { sha, size: bytes.length, encoding: "base64", content: bytes.toString("base64") }];
         }
       }
@@ -583,4 +585,9 @@ export class FakeGitHub {
       updated_at: "",
     };
   }
+}
+
+/** The sha git gives a file's content (a blob). */
+export function gitBlobSha(bytes: Buffer): string {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }

@@ -95,3 +95,16 @@ export function pullRequestPayload(
 export async function deliver(probot: Probot, name: string, payload: Record<string, unknown>): Promise<void> {
   await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
 }
+
+/** The real `merge_group.checks_requested` example, pointed at our repository: the queue's head and base commits. */
+export function mergeGroupPayload(opts: { headSha?: string; baseSha?: string } = {}) {
+  const p = example("merge_group", "checks_requested");
+  p.installation = { id: 77, node_id: "MDIz" };
+  p.repository.name = REPO;
+  p.repository.full_name = `${OWNER}/${REPO}`;
+  p.repository.owner.login = OWNER;
+  p.repository.owner.type = "Organization";
+  p.merge_group.head_sha = opts.headSha ?? HEAD_SHA;
+  p.merge_group.base_sha = opts.baseSha ?? BASE_SHA;
+  return p;
+}

@@ -12,7 +12,7 @@ import { ensureBundled } from "./bundle.js";
 import { ROOT, text, validHost } from "../helpers.js";
 import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
-import { example, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
+import { BASE_SHA, example, HEAD_SHA, mergeGroupPayload, pullRequestPayload } from "../github/harness.js";
 import { signedHttpEvent, sqsEvent, WEBHOOK_SECRET } from "./events.js";
 
 type Bundle = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -263,4 +263,54 @@ describe("worker (bundled)", () => {
   it("drops a message that is not a delivery instead of retrying it forever", async () => {
     expect(await worker.handler(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
   });
+});
+
+describe("merge queue (bundled receiver and worker)", () => {
+  it("queues a merge group's checks_requested grouped by its head commit, and drops its destroyed action", async () => {
+    const payload = mergeGroupPayload();
+    const res = await receiver.handler(signedHttpEvent("merge_group", payload, { delivery: "d-mg" }));
+    expect(res.statusCode).toBe(202);
+    const [sent, ...more] = commandCalls(mocks.sqsR, "SendMessageCommand");
+    expect(more).toEqual([]);
+    expect(sent!.input).toMatchObject({
+      MessageDeduplicationId: "d-mg",
+      MessageGroupId: `acme/plugins@${HEAD_SHA}`,
+    });
+    expect(JSON.parse(sent!.input.MessageBody as string)).toMatchObject({
+      name: "merge_group",
+      payload: {
+        action: "checks_requested",
+        merge_group: { head_sha: HEAD_SHA, base_sha: BASE_SHA },
+        repository: { full_name: "acme/plugins" },
+      },
+    });
+    const destroyed = { ...mergeGroupPayload(), action: "destroyed" };
+    expect((await receiver.handler(signedHttpEvent("merge_group", destroyed))).statusCode).toBe(200);
+    expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(1);
+  });
+
+  it("the worker completes the merge group's check run from the queued message, with no review", async () => {
+    const gh = new FakeGitHub([
+      "token",
+      "compare",
+      "contents",
+      "listCheckRuns",
+      "createCheckRun",
+      "updateCheckRun",
+    ]);
+    const base = text(validHost());
+    gh.file("acme/plugins", BASE_SHA, "p/plugin.json", base);
+    gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", base.replace('"1.2.0"', '"1.1.0"'));
+    const payload = mergeGroupPayload();
+    payload.installation.id = 79; // its own installation token
+    await receiver.handler(signedHttpEvent("merge_group", payload));
+    const body = commandCalls(mocks.sqsR, "SendMessageCommand")[0]!.input.MessageBody as string;
+    expect(await worker.handler(sqsEvent([body]))).toEqual({ batchItemFailures: [] });
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.annotations.map((a) => a.title)).toEqual(["version-decreased"]);
+    expect(gh.reviews).toEqual([]);
+    gh.assertClean();
+  }, 30_000);
 });

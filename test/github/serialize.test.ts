@@ -1,0 +1,149 @@
+/**
+ * One review at a time per head commit: simultaneous duplicate deliveries and the pair every push sends
+ * (`pull_request.synchronize` and `check_suite.requested`), through the real app against the fake GitHub;
+ * and the lock and the background pool on their own.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BackgroundPool, KeyedLock, ShuttingDownError } from "../../src/github/serialize.js";
+import { text, validHost } from "../helpers.js";
+import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES } from "./fake-github.js";
+import { cleanup, disableNetwork } from "./github-mock.js";
+import {
+  BASE_SHA,
+  deliver,
+  example,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
+
+const R = `${OWNER}/${REPO}`;
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** A modified descriptor whose changed line carries a finding (a line comment) and whose version was not bumped. */
+function modified(gh: FakeGitHub) {
+  const before = text(validHost());
+  const after = before.replace('"metricGroup": "tech.python.demo"', '"metricGroup": "tech.python.other"');
+  const line = after.split("\n").findIndex((l) => l.includes('"metricGroup"')) + 1;
+  gh.prFiles = [
+    { filename: "p/plugin.json", status: "modified", patch: `@@ -${line},1 +${line},1 @@\n-x\n+x` },
+  ];
+  gh.file(R, BASE_SHA, "p/plugin.json", before).file(R, HEAD_SHA, "p/plugin.json", after);
+}
+
+/** Every annotation sent to GitHub, over every request (GitHub appends them on each update). */
+function annotationsSent(gh: FakeGitHub): string[] {
+  return gh.requests
+    .filter((r) => /\/check-runs(\/\d+)?$/.test(r.path) && r.method !== "GET")
+    .flatMap((r) => (r.body as { output?: { annotations?: object[] } }).output?.annotations ?? [])
+    .map((a) => JSON.stringify(a));
+}
+
+function expectOneReviewOfTheCommit(gh: FakeGitHub) {
+  expect(gh.runsFor(HEAD_SHA)).toEqual([
+    expect.objectContaining({ status: "completed", conclusion: "failure" }),
+  ]);
+  expect(annotationsSent(gh).length).toBeGreaterThan(0);
+  expect(gh.reviews).toHaveLength(1);
+  const roots = gh.comments.filter((c) => !c.in_reply_to_id).map((c) => `${c.path}:${c.line}`);
+  expect(new Set(roots).size).toBe(roots.length);
+}
+
+describe("GitHub App: one review at a time per head commit", () => {
+  it("five copies of a delivery at the same moment give one check run and one review", async () => {
+    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    modified(gh);
+    const payload = pullRequestPayload("synchronize");
+    await Promise.all(Array.from({ length: 5 }, () => deliver(probot, "pull_request", payload)));
+    expectOneReviewOfTheCommit(gh);
+    gh.assertClean();
+  });
+
+  it("a push's synchronize and check_suite.requested at the same moment give one check run and one review", async () => {
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "getPull"]);
+    const { probot } = makeProbot();
+    modified(gh);
+    const pr = pullRequestPayload("synchronize");
+    gh.pulls.set(7, structuredClone(pr.pull_request));
+    const suite = example("check_suite", "requested");
+    suite.installation = { id: 77 };
+    suite.repository = pr.repository;
+    suite.check_suite.head_sha = HEAD_SHA;
+    suite.check_suite.app.id = APP_ID;
+    suite.check_suite.pull_requests = [
+      {
+        number: 7,
+        id: 1,
+        url: "",
+        head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
+        base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
+      },
+    ];
+    await Promise.all([deliver(probot, "pull_request", pr), deliver(probot, "check_suite", suite)]);
+    expectOneReviewOfTheCommit(gh);
+    gh.assertClean();
+  });
+});
+
+describe("KeyedLock", () => {
+  it("runs jobs of one key one at a time, in order, and other keys alongside", async () => {
+    const lock = new KeyedLock();
+    const events: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const a1 = lock.run("a", async () => {
+      events.push("a1 start");
+      await gate;
+      events.push("a1 end");
+    });
+    const a2 = lock.run("a", async () => void events.push("a2"));
+    const b = lock.run("b", async () => void events.push("b"));
+    await b;
+    expect(events).toEqual(["a1 start", "b"]);
+    release();
+    await Promise.all([a1, a2]);
+    expect(events).toEqual(["a1 start", "b", "a1 end", "a2"]);
+    expect(lock.size).toBe(0);
+  });
+
+  it("a failing job releases the key", async () => {
+    const lock = new KeyedLock();
+    await expect(lock.run("k", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(lock.run("k", async () => 42)).resolves.toBe(42);
+  });
+});
+
+describe("BackgroundPool", () => {
+  it("runs at most `concurrency` jobs at once, reports failures, and drains before it stops", async () => {
+    const errors: unknown[] = [];
+    const pool = new BackgroundPool(2, (e) => errors.push(e));
+    let running = 0;
+    let peak = 0;
+    const job =
+      (fail = false) =>
+      async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (fail) throw new Error("review failed");
+      };
+    for (let i = 0; i < 6; i++) pool.submit(job(i === 3));
+    expect(pool.pending).toBe(6);
+    await expect(pool.drain(5_000)).resolves.toBe(true);
+    expect(peak).toBe(2);
+    expect(errors).toHaveLength(1);
+    expect(() => pool.submit(job())).toThrow(ShuttingDownError);
+  });
+
+  it("stops waiting at the drain deadline", async () => {
+    const pool = new BackgroundPool(1, () => {});
+    pool.submit(() => new Promise(() => {})); // never ends
+    await expect(pool.drain(20)).resolves.toBe(false);
+  });
+});
