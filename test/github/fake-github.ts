@@ -88,6 +88,16 @@ export const REVIEW_ROUTES: readonly Route[] = [
   "createReview",
 ];
 
+/** A merge group's calls: a comparison of two commits instead of a pull request's file list, and no review. */
+export const MERGE_GROUP_ROUTES: readonly Route[] = [
+  "token",
+  "compare",
+  "contents",
+  "listCheckRuns",
+  "createCheckRun",
+  "updateCheckRun",
+];
+
 /** Any later event also lists the existing review comments and reviews, so as never to post twice. */
 export const LATER_REVIEW_ROUTES: readonly Route[] = [...REVIEW_ROUTES, "listComments", "listReviews"];
 const BOT = { login: "plugin-review[bot]", type: "Bot" };

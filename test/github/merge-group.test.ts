@@ -4,20 +4,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost, validRemote } from "../helpers.js";
-import { FakeGitHub, type Route } from "./fake-github.js";
+import { FakeGitHub, MERGE_GROUP_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import { BASE_SHA, deliver, HEAD_SHA, makeProbot, mergeGroupPayload, OWNER, REPO } from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
-/** A merge group's calls: no file list of a pull request, no review. */
-const MERGE_GROUP_ROUTES: readonly Route[] = [
-  "token",
-  "compare",
-  "contents",
-  "listCheckRuns",
-  "createCheckRun",
-  "updateCheckRun",
-];
 
 beforeEach(() => disableNetwork());
 afterEach(() => cleanup());

@@ -10,7 +10,13 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ensureBundled } from "./bundle.js";
 import { ROOT, text, validHost } from "../helpers.js";
-import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "../github/fake-github.js";
+import {
+  APP_ID,
+  FakeGitHub,
+  LATER_REVIEW_ROUTES,
+  MERGE_GROUP_ROUTES,
+  REVIEW_ROUTES,
+} from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, example, HEAD_SHA, mergeGroupPayload, pullRequestPayload } from "../github/harness.js";
 import { signedHttpEvent, sqsEvent, WEBHOOK_SECRET } from "./events.js";
@@ -290,14 +296,7 @@ describe("merge queue (bundled receiver and worker)", () => {
   });
 
   it("the worker completes the merge group's check run from the queued message, with no review", async () => {
-    const gh = new FakeGitHub([
-      "token",
-      "compare",
-      "contents",
-      "listCheckRuns",
-      "createCheckRun",
-      "updateCheckRun",
-    ]);
+    const gh = new FakeGitHub(MERGE_GROUP_ROUTES);
     const base = text(validHost());
     gh.file("acme/plugins", BASE_SHA, "p/plugin.json", base);
     gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", base.replace('"1.2.0"', '"1.1.0"'));
