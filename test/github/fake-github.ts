@@ -95,7 +95,6 @@ export const MERGE_GROUP_ROUTES: readonly Route[] = [
   "contents",
   "listCheckRuns",
   "createCheckRun",
-  "updateCheckRun",
 ];
 
 /** Any later event also lists the existing review comments and reviews, so as never to post twice. */

@@ -47,15 +47,17 @@ function expectOneReviewOfTheCommit(gh: FakeGitHub) {
   expect(gh.runsFor(HEAD_SHA)).toEqual([
     expect.objectContaining({ status: "completed", conclusion: "failure" }),
   ]);
-  expect(annotationsSent(gh).length).toBeGreaterThan(0);
+  const sent = annotationsSent(gh);
+  expect(sent.length).toBeGreaterThan(0);
+  expect(new Set(sent).size).toBe(sent.length);
   expect(gh.reviews).toHaveLength(1);
   const roots = gh.comments.filter((c) => !c.in_reply_to_id).map((c) => `${c.path}:${c.line}`);
   expect(new Set(roots).size).toBe(roots.length);
 }
 
 describe("GitHub App: one review at a time per head commit", () => {
-  it("five copies of a delivery at the same moment give one check run and one review", async () => {
-    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+  it("five copies of a delivery at the same moment give one check run, one review, no annotation twice", async () => {
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
     const { probot } = makeProbot();
     modified(gh);
     const payload = pullRequestPayload("synchronize");
@@ -64,8 +66,8 @@ describe("GitHub App: one review at a time per head commit", () => {
     gh.assertClean();
   });
 
-  it("a push's synchronize and check_suite.requested at the same moment give one check run and one review", async () => {
-    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "getPull"]);
+  it("a push's synchronize and check_suite.requested at the same moment give one check run, one review, no annotation twice", async () => {
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "updateCheckRun", "getPull"]);
     const { probot } = makeProbot();
     modified(gh);
     const pr = pullRequestPayload("synchronize");
