@@ -301,7 +301,7 @@ describe("merge queue (bundled receiver and worker)", () => {
     gh.file("acme/plugins", BASE_SHA, "p/plugin.json", base);
     gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", base.replace('"1.2.0"', '"1.1.0"'));
     const payload = mergeGroupPayload();
-    payload.installation.id = 79; // its own installation token
+    payload.installation.id = 191; // its own installation token
     await receiver.handler(signedHttpEvent("merge_group", payload));
     const body = commandCalls(mocks.sqsR, "SendMessageCommand")[0]!.input.MessageBody as string;
     expect(await worker.handler(sqsEvent([body]))).toEqual({ batchItemFailures: [] });
