@@ -494,6 +494,19 @@ export class FakeGitHub {
       const url = new URL(uri, "https://api.github.com");
       const [, owner, name] = url.pathname.split("/").slice(1);
       const ref = decodeURIComponent(url.pathname.split("/git/trees/")[1] ?? "");
+      // A commit's whole tree, from the files put at that commit (a merge group's or a pull request's base
+      // and head); blob shas are git's, so a file unchanged between two commits has the same sha in both.
+      const atCommit = this.contents.get(`${owner}/${name}@${ref}`);
+      if (atCommit) {
+        const tree = [...atCommit].map(([path, bytes]) => ({
+          path,
+          mode: "100644",
+          type: "blob",
+          sha: gitBlobSha(bytes),
+          size: bytes.length,
+        }));
+        return [200, { sha: "t".repeat(40), url: "", tree, truncated: false }];
+      }
       const r = this.repos.get(`${owner}/${name}`);
       if (!r) return [404, { message: "Not Found" }];
       if (r.empty) return [409, { message: "Git Repository is empty." }];
@@ -521,6 +534,34 @@ export class FakeGitHub {
       ].filter((e) => recursive || !e.path.includes("/"));
       entries.sort((a, b) => a.path.localeCompare(b.path));
       return [200, { sha: "t".repeat(40), url: "", tree: entries, truncated: false }];
+    });
+
+    // A comparison of two commits of a repository, from the files put at each: at most 300 files, like GitHub.
+    on("compare", "get", /^\/repos\/[^/]+\/[^/]+\/compare\/[^/]+$/, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const [, owner, repo, , basehead] = url.pathname.split("/").slice(1);
+      const [base, head] = decodeURIComponent(basehead!).split("...");
+      const before = this.contents.get(`${owner}/${repo}@${base}`) ?? new Map<string, Buffer>();
+      const after = this.contents.get(`${owner}/${repo}@${head}`) ?? new Map<string, Buffer>();
+      const files: Record<string, unknown>[] = [];
+      for (const [path, bytes] of after) {
+        const old = before.get(path);
+        if (old && old.equals(bytes)) continue;
+        files.push({ filename: path, status: old ? "modified" : "added", sha: gitBlobSha(bytes) });
+      }
+      for (const path of before.keys())
+        if (!after.has(path)) files.push({ filename: path, status: "removed", sha: "0".repeat(40) });
+      return [
+        200,
+        {
+          status: "ahead",
+          ahead_by: 1,
+          behind_by: 0,
+          total_commits: 1,
+          commits: [],
+          files: files.slice(0, 300).map((f) => ({ additions: 1, deletions: 0, changes: 1, ...f })),
+        },
+      ];
     });
 
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {
