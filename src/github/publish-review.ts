@@ -5,14 +5,22 @@
  * one "fixed" reply. When GitHub refuses the review (422), it is posted again with every finding in the
  * body, so nothing is lost (and the check run carries every finding anyway).
  */
-import type { ReviewMode } from "../core/config.js";
+import { isQuietExisting, type ExistingMode, type ReviewMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
 import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
 import { plural } from "../format/summary.js";
 import { httpStatus } from "./errors.js";
-import { bodyItem, BudgetedText, COMMENT_LIMIT, commentBody } from "./render.js";
+import {
+  bodyItem,
+  BudgetedText,
+  COMMENT_LIMIT,
+  commentBody,
+  repeatedBodyItem,
+  repeatedCommentBody,
+} from "./render.js";
+import { reviewEntries } from "./repeated.js";
 import type { Logger, Octokit, PullTarget } from "./types.js";
 
 /** Line comments in one review; beyond this they go to the body (a review with hundreds of comments is unreadable and slow to create). */
@@ -43,6 +51,7 @@ export function planReview(
   descriptors: readonly ChangedDescriptor[],
   existingComments: readonly ExistingComment[],
   existingBodies: readonly string[],
+  existing: ExistingMode = "report",
 ): ReviewPlan {
   const patches = new Map(descriptors.map((d) => [d.path, commentableLines(d.patch)]));
   const commentedAt = new Set<string>();
@@ -59,9 +68,31 @@ export function planReview(
   const byFile = new Map(reviews.map((r) => [r.path, r]));
   for (const r of reviews) {
     const lines = patches.get(r.path) ?? new Set<number>();
-    for (const f of r.findings) {
+    // Every finding is current (a thread about an existing finding is not "fixed"), but existing ones that
+    // do not count get no comment: the review is about what the pull request adds.
+    for (const f of r.findings) current.add(fingerprint(f.ruleId, r.path, f.pointer));
+    const said = r.findings.filter((f) => !isQuietExisting(f, { existing }));
+    for (const entry of reviewEntries(said)) {
+      if (entry.kind === "repeated") {
+        const fp = fingerprint(entry.findings[0]!.ruleId, r.path, `repeated:${entry.problem}`);
+        current.add(fp);
+        const at = entry.findings.find((f) => lines.has(f.line));
+        if (at && commentedAt.has(`${fp}@${at.line}`)) continue;
+        if (at && plan.comments.length < MAX_LINE_COMMENTS) {
+          plan.comments.push({
+            path: r.path,
+            line: at.line,
+            side: "RIGHT",
+            body: repeatedCommentBody(r.path, entry.findings, fp),
+          });
+          plan.commentsAsBodyItems.push(repeatedBodyItem(r.path, entry.findings, fp));
+        } else if (!inBodies.has(fp) && !fingerprintsInComments.has(fp)) {
+          plan.bodyItems.push(repeatedBodyItem(r.path, entry.findings, fp));
+        }
+        continue;
+      }
+      const f = entry.finding;
       const fp = fingerprint(f.ruleId, r.path, f.pointer);
-      current.add(fp);
       if (lines.has(f.line) && plan.comments.length < MAX_LINE_COMMENTS) {
         if (commentedAt.has(`${fp}@${f.line}`)) continue;
         plan.comments.push({
@@ -106,7 +137,7 @@ export async function publishReview(
   pr: PullTarget,
   reviews: readonly FileReview[],
   descriptors: readonly ChangedDescriptor[],
-  opts: { mode: ReviewMode; failed: boolean; log: Logger; firstLook?: boolean },
+  opts: { mode: ReviewMode; failed: boolean; log: Logger; firstLook?: boolean; existing?: ExistingMode },
 ): Promise<PublishResult> {
   const none: PublishResult = {
     posted: false,
@@ -134,6 +165,7 @@ export async function publishReview(
     descriptors,
     comments.filter((c) => ours(c.body)) as ExistingComment[],
     mine.map((r) => r.body ?? ""),
+    opts.existing,
   );
   let fixedReplies = 0;
   for (const id of plan.fixed) {

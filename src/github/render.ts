@@ -2,7 +2,7 @@
  * Pure rendering of findings for GitHub: check run annotations and summary, review comment bodies with
  * fingerprints and suggestions. No I/O here; the limits GitHub enforces are named where they apply.
  */
-import { CONFIG_PATH } from "../core/config.js";
+import { CONFIG_PATH, isQuietExisting, type ExistingMode } from "../core/config.js";
 import { LineIndex } from "../core/locate.js";
 import type { FileReview } from "../core/review.js";
 import type { Finding, Severity } from "../core/types.js";
@@ -43,14 +43,19 @@ function clip(s: string, max: number): string {
   return s.length <= max ? s : s.slice(0, max - 1) + "…";
 }
 
-export function toAnnotation(path: string, f: Finding): Annotation {
+/** What an existing finding's annotation says (`existing: report`): it is there, and why it does not count. */
+export const EXISTING_NOTE =
+  "Existing finding: it predates this pull request, so it does not decide the check.";
+
+export function toAnnotation(path: string, f: Finding, existing: ExistingMode = "report"): Annotation {
+  const quiet = isQuietExisting(f, { existing });
   const a: Annotation = {
     path,
     start_line: f.line,
     end_line: f.endLine,
-    annotation_level: LEVEL[f.severity],
+    annotation_level: quiet ? "notice" : LEVEL[f.severity],
     title: f.ruleId,
-    message: clip(f.message, MESSAGE_LIMIT),
+    message: quiet ? `${EXISTING_NOTE} ${clip(f.message, MESSAGE_LIMIT)}` : clip(f.message, MESSAGE_LIMIT),
   };
   // Columns only on a one-line range (GitHub rejects them otherwise); GitHub's end column is inclusive.
   if (f.line === f.endLine) {
@@ -70,15 +75,20 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
  * level), at most MAX_ANNOTATIONS. The order is stable, so that a run already holding the first `n` of
  * them can be sent the rest (check-run.ts).
  */
-export function allAnnotations(reviews: readonly FileReview[]): {
+export function allAnnotations(
+  reviews: readonly FileReview[],
+  existing: ExistingMode = "report",
+): {
   annotations: Annotation[];
   omitted: number;
 } {
+  // Ranked by the level they are shown at: existing findings that do not count come with the notices.
+  const rank = (f: Finding) => (isQuietExisting(f, { existing }) ? RANK.notice + 1 : RANK[f.severity]);
   const ranked = reviews
     .flatMap((r) => r.findings.map((f) => ({ path: r.path, f })))
-    .sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity]);
+    .sort((a, b) => rank(a.f) - rank(b.f));
   return {
-    annotations: ranked.slice(0, MAX_ANNOTATIONS).map(({ path, f }) => toAnnotation(path, f)),
+    annotations: ranked.slice(0, MAX_ANNOTATIONS).map(({ path, f }) => toAnnotation(path, f, existing)),
     omitted: Math.max(0, ranked.length - MAX_ANNOTATIONS),
   };
 }
@@ -140,11 +150,37 @@ export interface SummaryInput {
   notes: string[];
   /** Findings beyond the annotation cap (allAnnotations). */
   annotationsOmitted?: number;
+  /** What existing findings do (configuration `existing`); default `report`. */
+  existing?: ExistingMode;
 }
 
-export function checkTitle(reviews: readonly FileReview[]): string {
+/** Findings that count, and existing ones that are only reported (`existing: report`). */
+function splitExisting(
+  reviews: readonly FileReview[],
+  existing: ExistingMode,
+): { counted: { path: string; f: Finding }[]; quiet: { path: string; f: Finding }[] } {
+  const counted: { path: string; f: Finding }[] = [];
+  const quiet: { path: string; f: Finding }[] = [];
+  for (const r of reviews)
+    for (const f of r.findings)
+      (isQuietExisting(f, { existing }) ? quiet : counted).push({ path: r.path, f });
+  return { counted, quiet };
+}
+
+/** Base findings the pull request fixed (absent from head), over every descriptor compared. */
+const fixedBy = (reviews: readonly FileReview[]) => reviews.reduce((n, r) => n + (r.fixed ?? 0), 0);
+
+export function checkTitle(reviews: readonly FileReview[], existing: ExistingMode = "report"): string {
   if (reviews.length === 0) return "No descriptors changed";
-  const c = counts(reviews.flatMap((r) => r.findings));
+  const { counted, quiet } = splitExisting(reviews, existing);
+  const c = counts(counted.map((x) => x.f));
+  if (quiet.length > 0) {
+    // Said plainly: what the pull request adds, then what it inherited and is not counted.
+    const fresh = (["error", "warning", "notice"] as const)
+      .filter((s) => c[s] > 0)
+      .map((s) => plural(c[s], `new ${s}`));
+    return `${fresh.length ? fresh.join(", ") : "No new findings"} · ${plural(quiet.length, "existing finding")} not counted`;
+  }
   const parts = [plural(c.error, "error"), plural(c.warning, "warning"), plural(c.notice, "notice")];
   return `${parts.join(", ")} in ${plural(reviews.length, "descriptor")}`;
 }
@@ -165,20 +201,25 @@ export function checkSummary(input: SummaryInput): string {
       `(organisation defaults in \`<org>/.github\`); every rule is explained in [the rule docs](${DOCS_BASE}).</sub>`,
   ];
   const reserve = tail.join("\n").length + 1;
+  const { counted, quiet } = splitExisting(reviews, input.existing ?? "report");
+  const compared = reviews.some((r) => r.fixed !== undefined);
   if (reviews.length === 0) {
     out.add("No descriptors changed in this pull request, so there is nothing to review.");
   } else {
-    const all = reviews.flatMap((r) => r.findings);
-    const c = counts(all);
+    const c = counts(counted.map((x) => x.f));
+    const what = quiet.length ? "new findings" : "findings";
     out.add(
       failed
-        ? `**Failing**: findings reach the failing level (\`fail_on: ${input.failOn}\`).`
-        : all.length
-          ? `**Passing**: no finding reaches the failing level (\`fail_on: ${input.failOn}\`).`
-          : "**Passing**: no findings.",
+        ? `**Failing**: ${what} reach the failing level (\`fail_on: ${input.failOn}\`).`
+        : counted.length
+          ? `**Passing**: no ${what.replace(/s$/, "")} reaches the failing level (\`fail_on: ${input.failOn}\`).`
+          : quiet.length
+            ? "**Passing**: no new findings."
+            : "**Passing**: no findings.",
       "",
-      `${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices`,
+      `${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices${quiet.length ? " (new)" : ""}`,
     );
+    if (compared) out.add("", baselineLine(quiet.length, fixedBy(reviews)));
   }
   for (const n of input.notes) out.add("", `> ${clip(n, 2000)}`);
   if (input.annotationsOmitted)
@@ -196,27 +237,54 @@ export function checkSummary(input: SummaryInput): string {
       reserve,
       (n) => `| _…and ${plural(n, "more descriptor")}_ | | | |`,
     );
-    const top = reviews
-      .flatMap((r) => r.findings.map((f) => ({ path: r.path, f })))
-      .sort(
-        (a, b) =>
-          RANK[a.f.severity] - RANK[b.f.severity] || a.path.localeCompare(b.path) || a.f.line - b.f.line,
-      );
+    const leftOut = (n: number) =>
+      `\n_…${plural(n, "more finding")} not shown here, to stay within GitHub's size limit${input.annotationsOmitted ? "; the annotations and the review list the rest" : "; every finding is an annotation"}._`;
+    const top = counted.sort(bySeverity);
     if (top.length) {
-      out.add("", "### Findings", "", "| | Where | Rule | Message |", "|---|---|---|---|");
-      out.addItems(
-        top.map(
-          ({ path, f }) =>
-            `| ${ICON[f.severity]} | \`${escapeCell(path)}:${f.line}\` | [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) | ${escapeCell(clip(f.message, 300))} |`,
-        ),
-        reserve,
-        (n) =>
-          `\n_…${plural(n, "more finding")} not shown here, to stay within GitHub's size limit${input.annotationsOmitted ? "; the annotations and the review list the rest" : "; every finding is an annotation"}._`,
-      );
+      out.add("", quiet.length ? "### New findings" : "### Findings", "", ...FINDINGS_HEADER);
+      out.addItems(top.map(findingRow), reserve + (quiet.length ? 300 : 0), leftOut);
     }
+    if (quiet.length) existingSection(out, quiet, reserve, leftOut);
   }
   out.add(...tail);
   return out.toString();
+}
+
+const FINDINGS_HEADER = ["| | Where | Rule | Message |", "|---|---|---|---|"];
+const bySeverity = (a: { path: string; f: Finding }, b: { path: string; f: Finding }) =>
+  RANK[a.f.severity] - RANK[b.f.severity] || a.path.localeCompare(b.path) || a.f.line - b.f.line;
+const findingRow = ({ path, f }: { path: string; f: Finding }) =>
+  `| ${ICON[f.severity]} | \`${escapeCell(path)}:${f.line}\` | [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) | ${escapeCell(clip(f.message, 300))} |`;
+
+/** "14 existing findings are not counted … This pull request fixes 2." */
+function baselineLine(existing: number, fixed: number): string {
+  const parts = [];
+  if (existing)
+    parts.push(
+      `${plural(existing, "existing finding")} predate${existing === 1 ? "s" : ""} this pull request and ${existing === 1 ? "is" : "are"} not counted (below).`,
+    );
+  parts.push(
+    fixed ? `✅ This pull request fixes ${plural(fixed, "finding")}.` : "This pull request fixes no finding.",
+  );
+  return parts.join(" ");
+}
+
+/** The existing findings, collapsed: there to see, out of the way of what the pull request adds. */
+function existingSection(
+  out: BudgetedText,
+  quiet: { path: string; f: Finding }[],
+  reserve: number,
+  leftOut: (n: number) => string,
+): void {
+  out.add(
+    "",
+    "<details>",
+    `<summary>${plural(quiet.length, "existing finding")} (already in the base branch; not counted)</summary>`,
+    "",
+    ...FINDINGS_HEADER,
+  );
+  out.addItems(quiet.sort(bySeverity).map(findingRow), reserve + 20, leftOut);
+  out.add("", "</details>");
 }
 
 /** A code-point-aware replacement of [column, endColumn) on one line. */
@@ -253,6 +321,31 @@ export function commentBody(path: string, f: Finding, fileText: string, suggest:
   }
   parts.push("", fingerprintMarker(fingerprint(f.ruleId, path, f.pointer)));
   return parts.join("\n");
+}
+
+/** The lines of a repeated problem, shortened past the first twenty. */
+function linesOf(findings: readonly Finding[]): string {
+  const lines = [...new Set(findings.map((f) => f.line))];
+  const shown = lines.slice(0, 20).join(", ");
+  return lines.length > 20 ? `${shown} and ${lines.length - 20} more` : shown;
+}
+
+/** One review comment for a problem repeated in a file (repeated.ts), listing its lines. */
+export function repeatedCommentBody(path: string, findings: readonly Finding[], fp: string): string {
+  const f = findings[0] as Finding;
+  return [
+    `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, MESSAGE_LIMIT)}`,
+    "",
+    `The same problem is reported ${findings.length} times in \`${path}\`, on lines ${linesOf(findings)}; the check run annotates each one.`,
+    "",
+    fingerprintMarker(fp),
+  ].join("\n");
+}
+
+/** One review-body entry for a repeated problem, listing its lines. */
+export function repeatedBodyItem(path: string, findings: readonly Finding[], fp: string): string {
+  const f = findings[0] as Finding;
+  return `- ${ICON[f.severity]} \`${path}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) ${findings.length} times, on lines ${linesOf(findings)}: ${clip(f.message, 1000)} ${fingerprintMarker(fp)}`;
 }
 
 /** One line of the review body for a finding that is not on a line of the diff. */

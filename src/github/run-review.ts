@@ -110,16 +110,17 @@ export async function reviewCommit(
       const reviews = reviewDescriptors(collected.inputs, config);
       const failed = hasFailures(reviews, config);
       const conclusion = failed ? "failure" : "success";
-      const { annotations, omitted } = allAnnotations(reviews);
+      const { annotations, omitted } = allAnnotations(reviews, config.existing);
       await write({
         conclusion,
-        title: checkTitle(reviews),
+        title: checkTitle(reviews, config.existing),
         summary: checkSummary({
           reviews,
           failed,
           failOn: config.failOn,
           notes: collected.notes,
           annotationsOmitted: omitted,
+          existing: config.existing,
         }),
         annotations,
       });
@@ -198,6 +199,7 @@ export async function reviewPullRequest(
           failed: ctx.failed,
           log: ctx.log,
           firstLook: ctx.firstLook,
+          existing: ctx.config.existing,
         }),
     },
     opts,
