@@ -120,3 +120,13 @@ describe("plugin-review check --base: new and existing findings", () => {
     expect(byFile.every((f: Json) => f.baseline === "new")).toBe(true);
   });
 });
+
+describe("examples/existing", () => {
+  it("a routine change of a descriptor with two old mistakes passes against its base, and fails alone", () => {
+    const head = "examples/existing/plugin.json";
+    const r = cli(["check", head, "--base", "examples/existing/plugin.base.json"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^0 new, 2 existing$/m);
+    expect(cli(["check", head]).status).toBe(1);
+  });
+});
