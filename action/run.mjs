@@ -191,6 +191,13 @@ function main() {
       `| Warnings | ${warnings} |`,
       `| Notices | ${notices} |`,
       `| **Total** | **${findings.length}** |`,
+      // With a base each finding is new or existing (README, "Existing findings"): say how many of each.
+      ...(findings.some((f) => f.baseline)
+        ? [
+            "",
+            `${findings.filter((f) => f.baseline === "new").length} new, ${findings.filter((f) => f.baseline === "existing").length} existing (already in the base; by default they do not fail the job).`,
+          ]
+        : []),
       "",
       `${checked} descriptor(s) checked. ` +
         (failed

@@ -111,6 +111,7 @@ describe("action/run.mjs", () => {
     expect(r.summary).toMatch(/\| Severity \| Findings \|\n\| --- \| ---: \|\n\| Errors \| 1 \|/);
     expect(r.summary).toContain("| Warnings | 0 |");
     expect(r.summary).toContain("| **Total** | **1** |");
+    expect(r.summary).toContain("1 new, 0 existing");
     expect(r.summary).toContain("2 descriptor(s) checked");
     expect(r.summary).toContain("1 descriptor(s) unchanged since main were not checked");
     expect(r.outputs).toEqual({ findings: "1", errors: "1" });
