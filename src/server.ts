@@ -1,10 +1,13 @@
 /**
- * `npm start`: the App as a standard Probot server. Probot reads its environment (APP_ID, PRIVATE_KEY or
- * PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, WEBHOOK_PATH, LOG_LEVEL, GHE_HOST, GHE_PROTOCOL, …) and,
- * without credentials, serves its setup page that registers the app from app.yml.
+ * `npm start`: the App on Probot's own server (`run()`), which reads Probot's environment (APP_ID,
+ * PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, WEBHOOK_PATH, LOG_LEVEL, GHE_HOST,
+ * GHE_PROTOCOL, …) and, without credentials, serves its setup page that registers the app from app.yml.
+ * Deliveries are acknowledged at once and reviewed in the background (src/serve.ts); SIGTERM stops taking
+ * deliveries and finishes the reviews in flight, for up to 25 s.
  */
-import { run } from "probot";
-import app from "./app.js";
-import { PluginReviewOctokit } from "./github/octokit.js";
+import { startServer } from "./serve.js";
 
-await run(app, { Octokit: PluginReviewOctokit });
+const server = await startServer();
+process.once("SIGTERM", () => {
+  void server.stop().then((drained) => process.exit(drained ? 0 : 1));
+});

@@ -23,6 +23,16 @@ export interface LogLine {
   [k: string]: unknown;
 }
 
+/** The App's Octokit with retries that do not wait and no write throttling (tests only). */
+export const FastOctokit = PluginReviewOctokit.defaults((options: Record<string, unknown>) => ({
+  ...options,
+  retry: { ...(options.retry as object), retryAfterBaseValue: 1 },
+  throttle: { ...(options.throttle as object), enabled: false },
+})) as typeof PluginReviewOctokit;
+
+/** Signs a test RSA key for the App (generated per run). */
+export const TEST_PRIVATE_KEY = privateKey;
+
 /** A Probot instance with the app loaded; logs are captured (and checked for secrets by the tests). */
 export function makeProbot(opts: { productionThrottling?: boolean } = {}): {
   probot: Probot;
@@ -36,13 +46,7 @@ export function makeProbot(opts: { productionThrottling?: boolean } = {}): {
     // Retries stay on (a 500 is retried) but without waiting; Probot's write throttling (1 s between writes)
     // is switched off here only to keep the tests fast. Probot sets its throttle options over any static
     // default, so the override is a function applied last.
-    Octokit: opts.productionThrottling
-      ? PluginReviewOctokit
-      : PluginReviewOctokit.defaults((options: Record<string, unknown>) => ({
-          ...options,
-          retry: { ...(options.retry as object), retryAfterBaseValue: 1 },
-          throttle: { ...(options.throttle as object), enabled: false },
-        })),
+    Octokit: opts.productionThrottling ? PluginReviewOctokit : FastOctokit,
     log: pino({ level: "debug" }, stream),
   } as ConstructorParameters<typeof Probot>[0]);
   void probot.load(app);

@@ -1,0 +1,108 @@
+/**
+ * What `npm start` runs on top of Probot's own server and webhook middleware (Probot's `run()`): every
+ * delivery is acknowledged as soon as its signature is verified, and reviewed in the background, a bounded
+ * number at a time; bodies over GitHub's 25 MB are refused before they are read; on shutdown the server
+ * stops taking deliveries and finishes the reviews it has, for a while.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { run, type ApplicationFunction, type Probot } from "probot";
+import { createApp } from "./app.js";
+import { PluginReviewOctokit } from "./github/octokit.js";
+import { BackgroundPool } from "./github/serialize.js";
+
+/** GitHub never sends a webhook body larger than this (it caps payloads at 25 MB). */
+export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+/** Reviews at once: enough to keep every installation's write queue busy, few enough to bound memory. */
+export const REVIEW_CONCURRENCY = 8;
+/** How long a shutdown (SIGTERM) waits for the reviews in flight. */
+export const SHUTDOWN_GRACE_MS = 25_000;
+
+/**
+ * Reads a POST body up to `limit` bytes and hands it to Probot's middleware as `req.body` (which it then
+ * takes instead of reading the stream); answers 413 to a larger one, at once when Content-Length says so,
+ * else as soon as the bytes read pass the limit, and closes the connection. True when it refused.
+ */
+export async function refuseOversized(
+  req: IncomingMessage & { body?: unknown },
+  res: ServerResponse,
+  limit = MAX_WEBHOOK_BYTES,
+): Promise<boolean> {
+  if (req.method !== "POST") return false;
+  const refuse = () => {
+    res
+      .writeHead(413, { "content-type": "application/json", connection: "close" })
+      .end(JSON.stringify({ error: `webhook body over ${limit} bytes` }));
+    // Nothing more of the body is read: the connection closes once the answer is out.
+    res.once("finish", () => req.destroy());
+    return true;
+  };
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return refuse();
+  const chunks: Buffer[] = [];
+  let seen = 0;
+  const within = await new Promise<boolean>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen <= limit) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.pause();
+      chunks.length = 0;
+      resolve(false);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(true));
+    req.once("error", reject);
+  });
+  if (!within) return refuse();
+  req.body = Buffer.concat(chunks).toString("utf8");
+  return false;
+}
+
+/** Puts the size check in front of the webhook middleware Probot's server takes from this instance. */
+function guardBodies(probot: Probot): void {
+  const middleware = probot.getNodeMiddleware.bind(probot);
+  probot.getNodeMiddleware = async (options) => {
+    const handle = await middleware(options);
+    return async (req: IncomingMessage, res: ServerResponse, next?: Parameters<typeof handle>[2]) =>
+      (await refuseOversized(req, res)) ? true : handle(req, res, next);
+  };
+}
+
+/** The app as the server runs it: reviews go to `pool`, so the delivery's answer does not wait for them. */
+export function serverApp(pool: BackgroundPool): ApplicationFunction {
+  const app = createApp({ schedule: (job) => pool.submit(job) });
+  return (probot, options) => {
+    guardBodies(probot);
+    return app(probot, options);
+  };
+}
+
+export interface RunningServer {
+  pool: BackgroundPool;
+  /** Stops taking deliveries, then waits for the reviews in flight (at most `graceMs`); false when some were cut off. */
+  stop(graceMs?: number): Promise<boolean>;
+}
+
+export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<RunningServer> {
+  let log: Pick<Probot["log"], "error"> | undefined;
+  const pool = new BackgroundPool(concurrency, (e) =>
+    // The review has already completed its check run with the reason; this is for the operator.
+    log?.error({ err: e }, "background review failed"),
+  );
+  const app = serverApp(pool);
+  const server = await run(
+    (probot, options) => {
+      log = probot.log;
+      return app(probot, options);
+    },
+    { Octokit: PluginReviewOctokit },
+  );
+  return {
+    pool,
+    async stop(graceMs = SHUTDOWN_GRACE_MS) {
+      const drained = pool.drain(graceMs);
+      await server.stop().catch(() => undefined);
+      return drained;
+    },
+  };
+}
