@@ -7,13 +7,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { run, type ApplicationFunction, type Probot } from "probot";
 import { createApp } from "./app.js";
+import { warmUpSchemas } from "./core/schema.js";
 import { PluginReviewOctokit } from "./github/octokit.js";
 import { BackgroundPool } from "./github/serialize.js";
 
 /** GitHub never sends a webhook body larger than this (it caps payloads at 25 MB). */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 /** Reviews at once: enough to keep every installation's write queue busy, few enough to bound memory. */
-export const REVIEW_CONCURRENCY = 8;
+export const REVIEW_CONCURRENCY = 16;
 /** How long a shutdown (SIGTERM) waits for the reviews in flight. */
 export const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -84,6 +85,8 @@ export interface RunningServer {
 }
 
 export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<RunningServer> {
+  // Compile the schemas before listening: done by the first review, it would hold up the first answers.
+  warmUpSchemas();
   let log: Pick<Probot["log"], "error"> | undefined;
   const pool = new BackgroundPool(concurrency, (e) =>
     // The review has already completed its check run with the reason; this is for the operator.

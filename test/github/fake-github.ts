@@ -30,6 +30,8 @@ export interface CheckRun {
 }
 
 export interface Comment {
+  /** `owner/repo#number` of the pull request (absent on comments a test puts there: listed on every one). */
+  pull?: string;
   id: number;
   path: string;
   line: number | null;
@@ -41,6 +43,7 @@ export interface Comment {
 }
 
 export interface Review {
+  pull?: string;
   id: number;
   body: string;
   event: string;
@@ -134,7 +137,12 @@ export class FakeGitHub {
   private readonly prefix: string;
 
   /** Only the given routes are intercepted, so that `assertDone` proves each was used (no mock left pending). */
-  constructor(routes: readonly Route[] = REVIEW_ROUTES, baseUrl?: string) {
+  /** `latencyMs`: every answer waits this long (the load test's model of GitHub's round trip). */
+  constructor(
+    routes: readonly Route[] = REVIEW_ROUTES,
+    baseUrl?: string,
+    private readonly opts: { latencyMs?: number } = {},
+  ) {
     this.enabled = new Set(routes);
     this.prefix = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
     this.mock = githubMock(baseUrl);
@@ -240,6 +248,7 @@ export class FakeGitHub {
       const fake = this;
       scope[method](full)
         .query(true)
+        .delay(this.opts.latencyMs ?? 0)
         .reply(function (this: nock.ReplyFnContext, fullUri: string, body: unknown) {
           const uri = fullUri.slice(fake.prefix.length);
           const pathOnly = uri.split("?")[0] as string;
@@ -389,24 +398,27 @@ export class FakeGitHub {
       return [200, this.runJson(run)];
     });
 
-    on("listComments", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments/, () => [
+    on("listComments", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments/, (uri) => [
       200,
-      this.comments.map((c) => ({ ...this.commentJson(c) })),
+      this.comments.filter((c) => ofPull(c, uri)).map((c) => ({ ...this.commentJson(c) })),
     ]);
-    on("listReviews", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews/, () => [
+    on("listReviews", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews/, (uri) => [
       200,
-      this.reviews.map((r) => ({
-        ...r,
-        state: r.event === "COMMENT" ? "COMMENTED" : "CHANGES_REQUESTED",
-        html_url: "https://github.com/x",
-        pull_request_url: "https://api.github.com/x",
-        author_association: "NONE",
-        node_id: "R",
-        _links: {},
-      })),
+      this.reviews
+        .filter((r) => ofPull(r, uri))
+        .map(({ pull: _, ...r }) => ({
+          ...r,
+          state: r.event === "COMMENT" ? "COMMENTED" : "CHANGES_REQUESTED",
+          html_url: "https://github.com/x",
+          pull_request_url: "https://api.github.com/x",
+          author_association: "NONE",
+          node_id: "R",
+          _links: {},
+        })),
     ]);
 
-    on("createReview", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, (_uri, body) => {
+    on("createReview", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, (uri, body) => {
+      const pull = pullOf(uri);
       const b = body as {
         body?: string;
         event?: string;
@@ -430,6 +442,7 @@ export class FakeGitHub {
       if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length)
         return [422, { message: "Review body is required" }];
       const review: Review = {
+        pull,
         id: this.nextId++,
         body: b.body ?? "",
         event: b.event ?? "PENDING",
@@ -439,6 +452,7 @@ export class FakeGitHub {
       this.reviews.push(review);
       for (const c of b.comments ?? []) {
         this.comments.push({
+          pull,
           id: this.nextId++,
           path: c.path,
           line: c.line,
@@ -448,7 +462,8 @@ export class FakeGitHub {
           user: BOT,
         });
       }
-      return [200, { ...review, state: "COMMENTED", html_url: "https://github.com/x", node_id: "R" }];
+      const { pull: _, ...json } = review;
+      return [200, { ...json, state: "COMMENTED", html_url: "https://github.com/x", node_id: "R" }];
     });
 
     on("reply", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments\/\d+\/replies$/, (uri, body) => {
@@ -456,6 +471,7 @@ export class FakeGitHub {
       const root = this.comments.find((c) => c.id === parent);
       if (!root) return [404, { message: "Not Found" }];
       const reply: Comment = {
+        pull: root.pull,
         id: this.nextId++,
         path: root.path,
         line: root.line,
@@ -616,7 +632,7 @@ export class FakeGitHub {
     };
   }
 
-  private commentJson(c: Comment) {
+  private commentJson({ pull: _, ...c }: Comment) {
     return {
       ...c,
       original_line: c.line,
@@ -640,4 +656,14 @@ export class FakeGitHub {
 /** The sha git gives a file's content (a blob). */
 export function gitBlobSha(bytes: Buffer): string {
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** `owner/repo#number` of a pull request route. */
+function pullOf(uri: string): string {
+  const [, owner, repo, , n] = new URL(uri, "https://api.github.com").pathname.split("/").slice(1);
+  return `${owner}/${repo}#${n}`;
+}
+
+function ofPull(x: { pull?: string }, uri: string): boolean {
+  return x.pull === undefined || x.pull === pullOf(uri);
 }
