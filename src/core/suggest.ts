@@ -4,17 +4,20 @@ export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
-  // Bounded inputs only: callers pass names, not file contents.
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  // Bounded inputs only: callers pass names, not file contents. Two rows, swapped.
+  let prev = new Uint32Array(b.length + 1);
+  let cur = new Uint32Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
     }
-    prev = cur;
+    [prev, cur] = [cur, prev];
   }
-  return prev[b.length] as number;
+  return prev[b.length]!;
 }
 
 /** The closest candidate, compared case-insensitively, when it is near enough to be a plausible typo. */
@@ -31,7 +34,10 @@ export function closest(input: string, candidates: readonly string[]): string | 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
-    const d = levenshtein(needle, c.toLowerCase());
+    // The distance is at least the difference in length: such a candidate cannot beat the best one.
+    const lower = c.toLowerCase();
+    if (Math.abs(lower.length - needle.length) >= bestDistance) continue;
+    const d = levenshtein(needle, lower);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;

@@ -5,6 +5,28 @@ import { didYouMean } from "../suggest.js";
 const NOT_ALLOWED = "is not allowed by the organisation's policy";
 const UNKNOWN = "is not a known process type; the agent silently drops it, so the plugin may never activate";
 
+/** The names and ids a list allows (names and ids are one table: an id is a name's 0-based position), once per list. */
+const allowedOf = new WeakMap<readonly (string | number)[], { names: Set<string>; ids: Set<number> }>();
+function allowed(list: readonly (string | number)[]): { names: Set<string>; ids: Set<number> } {
+  const known = allowedOf.get(list);
+  if (known) return known;
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  for (const p of list) {
+    if (typeof p === "number") {
+      ids.add(p);
+      const n = KNOWN_PROCESS_TYPES[p];
+      if (n !== undefined) names.add(n);
+    } else {
+      names.add(p);
+      const id = KNOWN_PROCESS_TYPES.indexOf(p);
+      if (id >= 0) ids.add(id);
+    }
+  }
+  allowedOf.set(list, { names, ids });
+  return { names, ids };
+}
+
 /**
  * The agent silently drops process type names (and ids) it does not know, so the plugin may never
  * activate. A configured `policy.process_types` (names or ids) replaces the table and makes this an error.
@@ -24,20 +46,7 @@ export const rule = defineRule({
   check(context) {
     if (context.variant !== "host") return;
     const policy = context.policy.processTypes;
-    // Names and ids are the same table: an id is a name's 0-based position.
-    const allowedNames = new Set<string>();
-    const allowedIds = new Set<number>();
-    for (const p of policy ?? KNOWN_PROCESS_TYPES) {
-      if (typeof p === "number") {
-        allowedIds.add(p);
-        const n = KNOWN_PROCESS_TYPES[p];
-        if (n !== undefined) allowedNames.add(n);
-      } else {
-        allowedNames.add(p);
-        const id = KNOWN_PROCESS_TYPES.indexOf(p);
-        if (id >= 0) allowedIds.add(id);
-      }
-    }
+    const { names: allowedNames, ids: allowedIds } = allowed(policy ?? KNOWN_PROCESS_TYPES);
     const severity = policy ? ("error" as const) : undefined;
     const why = policy ? NOT_ALLOWED : UNKNOWN;
     arr(get(context.value, "processTypeNames")).forEach((name, i) => {

@@ -2,6 +2,14 @@ import { KNOWN_TECHNOLOGIES } from "../reference/known-technologies.js";
 import { arr, defineRule, get } from "../rule.js";
 import { didYouMean } from "../suggest.js";
 
+/** The lower-cased names of a list, built once per list (the known table, a configured policy). */
+const lowered = new WeakMap<readonly string[], ReadonlySet<string>>();
+function lowerCased(list: readonly string[]): ReadonlySet<string> {
+  let set = lowered.get(list);
+  if (!set) lowered.set(list, (set = new Set(list.map((t) => t.toLowerCase()))));
+  return set;
+}
+
 /**
  * Host technologies are matched case-insensitively against the known table (an unknown one never
  * matches, so the plugin may never activate). A configured `policy.technologies` replaces the table for
@@ -23,7 +31,7 @@ export const rule = defineRule({
     const policy = context.policy.technologies;
     if (!policy && context.variant === "remote") return;
     const list = policy ?? KNOWN_TECHNOLOGIES;
-    const known = new Set(list.map((t) => t.toLowerCase()));
+    const known = lowerCased(list);
     arr(get(context.value, "technologies")).forEach((technology, i) => {
       if (typeof technology !== "string" || known.has(technology.toLowerCase())) return;
       const data = { technology, suggestion: didYouMean(technology, list) };
