@@ -9,6 +9,10 @@ import { createHash } from "node:crypto";
 import { commentableLines } from "../../src/github/commentable-lines.js";
 import type nock from "nock";
 import { githubMock, type GithubMock } from "./github-mock.js";
+import { validateResponse } from "./openapi.js";
+
+/** A fixed timestamp for the fake's objects (GitHub's are ISO 8601 date-times). */
+const CREATED_AT = "2026-01-01T00:00:00Z";
 
 export interface PrFile {
   filename: string;
@@ -132,6 +136,8 @@ export class FakeGitHub {
   readonly tokens: string[] = [];
   readonly revoked = new Set<string>();
   private nextId = 1000;
+  /** Responses of the fake that GitHub's description would not allow (see validateResponse). */
+  private readonly responseProblems: string[] = [];
   private readonly enabled: Set<Route>;
   /** The API's path on GitHub Enterprise Server (`/api/v3`); empty on github.com. */
   private readonly prefix: string;
@@ -152,6 +158,8 @@ export class FakeGitHub {
   /** Every request valid for GitHub's OpenAPI description, every enabled route used, nothing unmatched. */
   assertClean(): void {
     this.mock.assertAllValid();
+    if (this.responseProblems.length > 0)
+      throw new Error(`The fake answered unlike GitHub:\n- ${this.responseProblems.join("\n- ")}`);
     this.mock.assertDone();
   }
 
@@ -266,7 +274,10 @@ export class FakeGitHub {
           const f = fake.failure(method.toUpperCase(), pathOnly);
           if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }, f.headers ?? {}];
           const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
-          return handler(uri, parsed) as [number, string | Record<string, unknown>];
+          const reply = handler(uri, parsed);
+          // The fake answers as GitHub's description says GitHub does (checked in assertClean).
+          fake.responseProblems.push(...validateResponse(method, pathOnly, reply[0], reply[1]));
+          return reply as [number, string | Record<string, unknown>];
         })
         .persist();
     };
@@ -521,7 +532,10 @@ export class FakeGitHub {
           sha: gitBlobSha(bytes),
           size: bytes.length,
         }));
-        return [200, { sha: "t".repeat(40), url: "", tree, truncated: false }];
+        return [
+          200,
+          { sha: "t".repeat(40), url: `https://api.github.com${url.pathname}`, tree, truncated: false },
+        ];
       }
       const r = this.repos.get(`${owner}/${name}`);
       if (!r) return [404, { message: "Not Found" }];
@@ -549,7 +563,15 @@ export class FakeGitHub {
         })),
       ].filter((e) => recursive || !e.path.includes("/"));
       entries.sort((a, b) => a.path.localeCompare(b.path));
-      return [200, { sha: "t".repeat(40), url: "", tree: entries, truncated: false }];
+      return [
+        200,
+        {
+          sha: "t".repeat(40),
+          url: `https://api.github.com${url.pathname}`,
+          tree: entries,
+          truncated: false,
+        },
+      ];
     });
 
     // A comparison of two commits of a repository, from the files put at each: at most 300 files, like GitHub.
@@ -642,13 +664,13 @@ export class FakeGitHub {
       position: c.line,
       original_position: c.line,
       original_commit_id: c.commit_id,
-      url: "",
-      html_url: "",
-      pull_request_url: "",
+      url: `https://api.github.com/repos/o/r/pulls/comments/${c.id}`,
+      html_url: `https://github.com/o/r/pull/1#discussion_r${c.id}`,
+      pull_request_url: "https://api.github.com/repos/o/r/pulls/1",
       author_association: "NONE",
       _links: {},
-      created_at: "",
-      updated_at: "",
+      created_at: CREATED_AT,
+      updated_at: CREATED_AT,
     };
   }
 }

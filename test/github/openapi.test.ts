@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cleanup, disableNetwork, githubMock } from "./github-mock.js";
-import { findOperation, validateRequest, type RecordedRequest } from "./openapi.js";
+import { findOperation, validateRequest, validateResponse, type RecordedRequest } from "./openapi.js";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 
@@ -82,6 +82,34 @@ describe("findOperation", () => {
     expect(findOperation("POST", "/graphql")?.operationId).toBe("graphql");
     expect(findOperation("GET", "/repos/o/r/no-such-thing")).toBeUndefined();
     expect(findOperation("DELETE", "/repos/o/r/pulls/1/files")).toBeUndefined();
+  });
+});
+
+describe("validateResponse", () => {
+  const path = "/repos/o/r/check-runs";
+
+  it("accepts what the fake returns for a created check run, without GitHub's every required field", () => {
+    expect(
+      validateResponse("POST", path, 201, { id: 1, head_sha: SHA, status: "in_progress", conclusion: null }),
+    ).toEqual([]);
+  });
+
+  it("rejects a field of the wrong type, a value outside its enum and a malformed date", () => {
+    const problems = validateResponse("POST", path, 201, {
+      id: "1",
+      status: "running",
+      started_at: "yesterday",
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^checks\/create .* response 201: body \/id must be integer/),
+      expect.stringMatching(/body \/status must be equal to one of the allowed values/),
+      expect.stringMatching(/body \/started_at must match format "date-time"/),
+    ]);
+  });
+
+  it("checks only successful JSON responses", () => {
+    expect(validateResponse("POST", path, 422, { id: "1" })).toEqual([]);
+    expect(validateResponse("GET", "/repos/o/r/contents/a.json", 200, "raw text")).toEqual([]);
   });
 });
 

@@ -61,6 +61,10 @@ interface Operation {
   pathParams: Parameter[];
   queryParams: Parameter[];
   requestBody: RequestBody | undefined;
+  /** The documented responses by status code (`$ref`s unresolved). */
+  responses: Record<string, unknown>;
+  /** Compiled on first use, by status; null when that status has no JSON response schema. */
+  responseValidators?: Map<string, ValidateFunction | null>;
   /** Compiled on first use; null when the operation has no JSON request body. */
   pathValidator?: ValidateFunction;
   queryValidator?: ValidateFunction;
@@ -108,6 +112,7 @@ const GRAPHQL: Operation = {
   pathTemplate: "/graphql",
   pathParams: [],
   queryParams: [],
+  responses: {},
   requestBody: {
     required: true,
     content: {
@@ -340,6 +345,7 @@ function buildIndex(): Index {
         pathParams: params.filter((p) => p.in === "path"),
         queryParams: params.filter((p) => p.in === "query"),
         requestBody: isObject(requestBody) ? (requestBody as RequestBody) : undefined,
+        responses: isObject(op.responses) ? op.responses : {},
       });
     }
     const bucket = routesByLength.get(segments.length) ?? [];
@@ -573,4 +579,54 @@ let graphqlAjvInstance: Ajv | undefined;
 function graphqlAjv(): Ajv {
   graphqlAjvInstance ??= new Ajv({ strict: false, allErrors: true });
   return graphqlAjvInstance;
+}
+
+/**
+ * A converted schema without its `required` lists: the fake of GitHub returns only the fields the app
+ * reads, so a response is checked for what it holds (types, enums, formats, nesting), not for completeness.
+ */
+function withoutRequired(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutRequired);
+  if (!isObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "required" && Array.isArray(value)) continue;
+    out[key] =
+      (key === "properties" || key === "patternProperties" || key === "definitions") && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutRequired(sub)]))
+        : withoutRequired(value);
+  }
+  return out;
+}
+
+/**
+ * Problems in a successful (2xx) JSON response to `method path` that GitHub's description would not allow:
+ * a field of the wrong type, a value outside its enum, a malformed date. Fields the description marks
+ * required may be absent (see `withoutRequired`). `[]` when valid, or when the status documents no JSON.
+ */
+export function validateResponse(method: string, path: string, status: number, body: unknown): string[] {
+  if (status < 200 || status > 299 || typeof body !== "object" || body === null) return [];
+  const verb = method.toUpperCase();
+  const { match } = lookup(verb, path);
+  if (!match || match.operation === GRAPHQL) return [];
+  const op = match.operation;
+  const idx = getIndex();
+  op.responseValidators ??= new Map();
+  let validate = op.responseValidators.get(String(status));
+  if (validate === undefined) {
+    const response = deref(idx.spec, op.responses[String(status)]);
+    const content = isObject(response) && isObject(response.content) ? response.content : {};
+    const json = Object.entries(content).find(([type]) => /^application\/(?:[\w.+-]+\+)?json\b/i.test(type));
+    const schema = json && isObject(json[1]) ? json[1].schema : undefined;
+    if (schema === undefined) validate = null;
+    else {
+      const standalone = withoutRequired(idx.converter.standalone(schema)) as Schema;
+      registerFormats(idx.bodyAjv, idx.converter.formats);
+      validate = idx.bodyAjv.compile(standalone);
+    }
+    op.responseValidators.set(String(status), validate);
+  }
+  if (!validate || validate(body)) return [];
+  const name = `${op.operationId} (${verb} ${op.pathTemplate}) response ${status}`;
+  return (validate.errors ?? []).map((error) => `${name}: body ${describeError(error)}`);
 }
