@@ -208,9 +208,9 @@ console.log(
       stdio: "ignore",
     });
     const figures = JSON.parse(readFileSync(out, "utf8"));
-    console.log("GitHub API calls per review (integration test run):");
+    console.log("GitHub API calls per review, installation token not counted (integration test run):");
     for (const [name, f] of Object.entries(figures)) {
-      console.log(`  ${name}: ${f.calls} calls`);
+      console.log(`  ${name}: ${f.calls} calls, ${f.writes} writes`);
       for (const [route, n] of Object.entries(f.byRoute))
         console.log(`      ${String(n).padStart(2)}  ${route}`);
     }

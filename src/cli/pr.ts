@@ -54,7 +54,9 @@ function dryOctokit(token: string, baseUrl: string, writes: Write[]): Octokit {
   octokit.hook.wrap("request", async (request, options) => {
     const method = String(options.method).toUpperCase();
     const isQuery =
-      options.url === "/graphql" && !/^\s*mutation/.test(String((options as { query?: string }).query ?? ""));
+      // "/graphql", or a full "…/api/graphql" URL on GitHub Enterprise Server.
+      /\/graphql$/.test(String(options.url)) &&
+      !/^\s*mutation/.test(String((options as { query?: string }).query ?? ""));
     if (method === "GET" || method === "HEAD" || isQuery) return request(options);
     const endpoint = octokit.request.endpoint(options);
     const path = endpoint.url.replace(baseUrl, "");

@@ -15,33 +15,12 @@ export interface CheckRunRef {
   headSha: string;
 }
 
-/** This app's run for a head commit, as GitHub lists it. */
+/** This app's run for a head commit, as GitHub lists it (graphql-reads.ts). */
 export interface ExistingRun {
   id: number;
   status: string;
   /** How many annotations the run holds already. */
   annotations: number;
-}
-
-/** The app's latest run on a head commit, if any (another app may use the same name). */
-export async function findCheckRun(
-  octokit: Octokit,
-  where: CheckRunRef,
-  appId: number | undefined,
-): Promise<ExistingRun | undefined> {
-  const { data } = await octokit.rest.checks.listForRef({
-    owner: where.owner,
-    repo: where.repo,
-    ref: where.headSha,
-    check_name: CHECK_NAME,
-    filter: "latest",
-    per_page: 100,
-  });
-  const run = data.check_runs.find(
-    (r) =>
-      r.head_sha === where.headSha && r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId),
-  );
-  return run && { id: run.id, status: run.status, annotations: run.output.annotations_count };
 }
 
 export interface CheckResult {

@@ -6,8 +6,9 @@
 import type { ResolvedConfig } from "../core/config.js";
 import type { DescriptorInput } from "../core/review.js";
 import { step } from "./errors.js";
-import { fetchFile, type FileContent } from "./fetch-content.js";
+import type { FileContent } from "./fetch-content.js";
 import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles } from "./fetch-files.js";
+import { readFiles, type FileAt } from "./graphql-reads.js";
 import type { CommitTarget, Octokit } from "./types.js";
 
 /** Lists the descriptors changed between the target's base and head, given the configured paths. */
@@ -20,9 +21,6 @@ export interface CollectedInputs {
   /** For the summary: configuration notes, unreadable or removed files, listing limits. */
   notes: string[];
 }
-
-/** Descriptors read at once: enough to overlap round trips, few enough to stay clear of abuse limits. */
-const FETCH_CONCURRENCY = 4;
 
 /** `fn` over `items` with at most `limit` calls in flight; results in the items' order. */
 export async function mapLimit<T, R>(
@@ -71,30 +69,27 @@ export async function collectInputs(
 ): Promise<CollectedInputs> {
   const changed = await step("files", () => listChanged(config.paths));
   const notes = [...config.notes];
-  // Head and base of every descriptor, a few files at a time (a pull request may change hundreds of
-  // descriptors), in the order of the file list.
-  const read = (d: ChangedDescriptor) =>
-    step("content", () =>
-      Promise.all([
-        fetchFile(
-          octokit,
-          { owner: target.headOwner, repo: target.headRepo, path: d.path, ref: target.headSha },
-          config.maxFileSize,
-        ),
-        d.status === "added"
-          ? Promise.resolve(undefined)
-          : fetchFile(
-              octokit,
-              { owner: target.owner, repo: target.repo, path: d.previousPath ?? d.path, ref: target.baseSha },
-              config.maxFileSize,
-            ),
-      ]),
-    );
-  const contents = await mapLimit(changed.descriptors, FETCH_CONCURRENCY, read);
+  // Head and base of every descriptor (not the base of an added one), in as few queries as GitHub allows.
+  const files: FileAt[] = [];
+  const at = changed.descriptors.map((d) => {
+    const head =
+      files.push({ owner: target.headOwner, repo: target.headRepo, ref: target.headSha, path: d.path }) - 1;
+    const base =
+      d.status === "added"
+        ? undefined
+        : files.push({
+            owner: target.owner,
+            repo: target.repo,
+            ref: target.baseSha,
+            path: d.previousPath ?? d.path,
+          }) - 1;
+    return { head, base };
+  });
+  const contents = await step("content", () => readFiles(octokit, files, config.maxFileSize));
   const inputs: DescriptorInput[] = [];
   changed.descriptors.forEach((d, i) => {
-    const [head, base] = contents[i] as [FileContent, FileContent | undefined];
-    const input = toInput(d, head, base);
+    const { head, base } = at[i]!;
+    const input = toInput(d, contents[head]!, base === undefined ? undefined : contents[base]);
     if (input) inputs.push(input);
     else notes.push(`\`${d.path}\` could not be read at the head commit and was not reviewed.`);
   });

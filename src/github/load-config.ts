@@ -12,13 +12,11 @@ import {
   type ResolvedConfig,
 } from "../core/config.js";
 import { fetchFile } from "./fetch-content.js";
+import { CONFIG_MAX_BYTES } from "./graphql-reads.js";
 import type { Octokit } from "./types.js";
 
 export type LoadedConfig =
   { ok: true; config: ResolvedConfig; sources: string[] } | { ok: false; error: string; sources: string[] };
-
-/** A configuration file too large to be a configuration: refused rather than parsed. */
-const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
  * A configuration file on the default branch, or undefined when there is none. Read like a descriptor
@@ -54,10 +52,13 @@ export async function loadConfig(
   owner: string,
   repo: string,
   ownerType: string,
+  /** Files already read (`owner/repo:path` → text, undefined when absent), as readReviewStart reads them. */
+  prefetched: ReadonlyMap<string, string | undefined> = new Map(),
 ): Promise<LoadedConfig> {
   const sources: string[] = [];
   const layer = async (o: string, r: string, path: string): Promise<RawConfig | undefined> => {
-    const text = await readText(octokit, o, r, path);
+    const key = `${o}/${r}:${path}`;
+    const text = prefetched.has(key) ? prefetched.get(key) : await readText(octokit, o, r, path);
     if (text === undefined) return undefined;
     const source = `${o}/${r}:${path}`;
     sources.push(source);

@@ -7,7 +7,7 @@
  */
 import { CONFIG_PATH, type ResolvedConfig } from "../core/config.js";
 import { hasFailures, reviewDescriptors, type FileReview } from "../core/review.js";
-import { findCheckRun, writeCheckRun, type CheckResult, type ExistingRun } from "./check-run.js";
+import { writeCheckRun, type CheckResult, type ExistingRun } from "./check-run.js";
 import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
 import { REPORT_TIMEOUT_MS, reviewDeadlineMs, runWithin } from "./deadline.js";
 import {
@@ -23,6 +23,7 @@ import {
   TransientReviewError,
 } from "./errors.js";
 import { listChangedDescriptors } from "./fetch-files.js";
+import { readReviewStart } from "./graphql-reads.js";
 import { loadConfig } from "./load-config.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
 import { allAnnotations, checkSummary, checkTitle } from "./render.js";
@@ -77,6 +78,7 @@ export async function reviewCommit(
 ): Promise<ReviewOutcome> {
   const log = opts.log.child({ ...kind.logFields, head: target.headSha.slice(0, 12) });
   const where = { owner: target.owner, repo: target.repo, headSha: target.headSha };
+  const start = () => readReviewStart(octokit, { ...where, ownerType: target.ownerType }, opts.appId);
   let existing: ExistingRun | undefined;
   /** The run to complete on failure, or "unknown" before the listing and after a create sent. */
   let known: ExistingRun | undefined | "unknown" = "unknown";
@@ -89,10 +91,12 @@ export async function reviewCommit(
   try {
     return await runWithin(reviewDeadlineMs(), async () => {
       // A Re-run asks for a new run; any other event completes this commit's run if there is one.
-      existing = opts.rerun ? undefined : await findCheckRun(octokit, where, opts.appId);
+      // One query: this commit's run and the configuration files.
+      const begun = await step("config", start);
+      existing = opts.rerun ? undefined : begun.run;
       known = existing;
       const loaded = await step("config", () =>
-        loadConfig(octokit, target.owner, target.repo, target.ownerType),
+        loadConfig(octokit, target.owner, target.repo, target.ownerType, begun.configs),
       );
       if (!loaded.ok) {
         const summary = `The configuration is invalid, so the pull request was not reviewed:\n\n\`\`\`\n${loaded.error}\n\`\`\`\n\nFix \`${CONFIG_PATH}\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`;
@@ -163,7 +167,7 @@ export async function reviewCommit(
           async () => {
             // The listing may have failed, or a create may have made the run without our hearing
             // back: look again then, so that the failure completes that run rather than adding one.
-            const run = known === "unknown" ? await findCheckRun(octokit, where, opts.appId) : known;
+            const run = known === "unknown" ? (await start()).run : known;
             await writeCheckRun(octokit, where, run, failureResult(e, reason));
           },
           { what: "completing the check run" },

@@ -6,7 +6,7 @@ import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
 
-const READS: Route[] = ["getPull", "files", "contents", "listCheckRuns", "listComments", "listReviews"];
+const READS: Route[] = ["getPull", "files", "graphql", "listComments", "listReviews"];
 
 beforeEach(() => disableNetwork());
 afterEach(() => {
@@ -52,7 +52,14 @@ describe("plugin-review pr", () => {
     expect(r.stdout).toMatch(/Line comments \(1\):\n {2}p\/plugin\.json:3/);
     expect(r.stdout).toContain('"version": "1.2.1"');
     expect(r.status).toBe(1);
-    expect(gh.requests.every((q) => q.method === "GET")).toBe(true);
+    // Reads only: REST GETs and GraphQL queries.
+    expect(
+      gh.requests.every(
+        (q) =>
+          q.method === "GET" ||
+          (q.path.endsWith("/graphql") && !/mutation/.test(String((q.body as { query?: string }).query))),
+      ),
+    ).toBe(true);
     expect(gh.requests[0]!.headers.authorization).toBe("token ghp_dry_run_token_not_real");
     gh.assertClean();
   });

@@ -167,7 +167,7 @@ describe("GitHub App: inputs and outputs", () => {
   });
 
   it("completes a successful check when no descriptor changed, without reviewing", async () => {
-    const { gh, probot } = setup(["token", "files", "contents", "listCheckRuns", "createCheckRun"]);
+    const { gh, probot } = setup(["token", "graphql", "files", "createCheckRun"]);
     gh.prFiles = [{ filename: "README.md", status: "modified", patch: "@@ -1 +1 @@\n-a\n+b" }];
     gh.file(R, "HEAD", ".github/plugin-review.yml", "fail_on: warning\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
@@ -213,12 +213,8 @@ describe("GitHub App: inputs and outputs", () => {
     expect(run!.output!.summary).toMatch(/1 removed descriptor\(s\) are not reviewed: `gone\/plugin\.json`/);
     expect(run!.output!.summary).toMatch(/\| `new\/place\/plugin\.json` \| 0 \| 0 \| 0 \|/);
     // The base was read at the old path and the base commit.
-    expect(
-      gh.requests.some(
-        (r) => r.path.endsWith("/contents/old%2Fplace%2Fplugin.json") && r.query.ref === BASE_SHA,
-      ),
-    ).toBe(true);
-    expect(gh.requests.some((r) => r.path.includes("gone"))).toBe(false);
+    expect(gh.graphqlFiles).toContain(`${R}@${BASE_SHA}:old/place/plugin.json`);
+    expect(gh.graphqlFiles.some((f) => f.includes("gone"))).toBe(false);
     gh.assertClean();
   });
 
@@ -237,11 +233,10 @@ describe("GitHub App: inputs and outputs", () => {
     );
     await deliver(probot, "pull_request", pullRequestPayload("opened", { fork: "contributor" }));
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
-    expect(
-      gh.requests
-        .filter((r) => r.path.includes("/contents/p%2F"))
-        .map((r) => `${r.path.split("/")[2]} ${r.query.ref}`),
-    ).toEqual(expect.arrayContaining([`contributor ${HEAD_SHA}`, `${OWNER} ${BASE_SHA}`]));
+    expect(gh.graphqlFiles.filter((f) => f.endsWith(":p/plugin.json"))).toEqual([
+      `contributor/${REPO}@${HEAD_SHA}:p/plugin.json`,
+      `${R}@${BASE_SHA}:p/plugin.json`,
+    ]);
     // Check runs and reviews belong to the base repository.
     expect(gh.requests.filter((r) => r.method !== "GET" && r.path.includes("/contributor/"))).toEqual([]);
     gh.assertClean();
@@ -479,7 +474,7 @@ describe("GitHub App: configuration", () => {
   });
 
   it("follows `_extends` to another repository's file, below the repository's own settings", async () => {
-    const { gh, probot } = setup();
+    const { gh, probot } = setup([...REVIEW_ROUTES, "contents"]);
     const plugin = text({ ...validHost(), version: "1" });
     added(gh, "p/plugin.json", plugin);
     gh.file(
@@ -505,7 +500,7 @@ describe("GitHub App: configuration", () => {
   });
 
   it("fails the check with an explanation when the configuration is invalid", async () => {
-    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun"]);
+    const { gh, probot } = setup(["token", "graphql", "createCheckRun"]);
     gh.file(R, "HEAD", ".github/plugin-review.yml", "rules:\n  unknown-membr: off\nfail_on: sometimes\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
@@ -571,7 +566,7 @@ describe("GitHub App: failures", () => {
   });
 
   it("completes the check run as failure with the reason when reading files fails, and names the permission", async () => {
-    const { gh, probot, logs } = setup(["token", "files", "contents", "listCheckRuns", "createCheckRun"]);
+    const { gh, probot, logs } = setup(["token", "graphql", "files", "createCheckRun"]);
     gh.fail("GET", /\/pulls\/7\/files$/, 403, 1, { message: "Resource not accessible by integration" });
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { commentableLines } from "../../src/github/commentable-lines.js";
 import type nock from "nock";
+import { answerGraphql } from "./fake-graphql.js";
 import { githubMock, type GithubMock } from "./github-mock.js";
 import { validateResponse } from "./openapi.js";
 
@@ -74,7 +75,8 @@ export type Route =
   | "listOrgRepos"
   | "getRepo"
   | "tree"
-  | "compare";
+  | "compare"
+  | "graphql";
 
 /** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
 export interface FakeRepo {
@@ -88,9 +90,8 @@ export interface FakeRepo {
 /** The calls of a review of a pull request that was just opened (nothing of ours can exist on it yet). */
 export const REVIEW_ROUTES: readonly Route[] = [
   "token",
+  "graphql",
   "files",
-  "contents",
-  "listCheckRuns",
   "createCheckRun",
   "createReview",
 ];
@@ -155,8 +156,17 @@ export class FakeGitHub {
     this.routes();
   }
 
-  /** Every request valid for GitHub's OpenAPI description, every enabled route used, nothing unmatched. */
+  /** `owner/repo@ref:path` of every file a GraphQL query read (ref "HEAD": the default branch). */
+  readonly graphqlFiles: string[] = [];
+  /** GraphQL queries GitHub's schema refuses, with the errors graphql-js found. */
+  readonly graphqlErrors: string[] = [];
+
+  /**
+   * Every request valid for GitHub's OpenAPI description (GraphQL queries for GitHub's schema), every
+   * enabled route used, nothing unmatched.
+   */
   assertClean(): void {
+    if (this.graphqlErrors.length) throw new Error(`invalid GraphQL:\n${this.graphqlErrors.join("\n")}`);
     this.mock.assertAllValid();
     if (this.responseProblems.length > 0)
       throw new Error(`The fake answered unlike GitHub:\n- ${this.responseProblems.join("\n- ")}`);
@@ -249,16 +259,16 @@ export class FakeGitHub {
       handler: (uri: string, body: unknown) => [number, unknown, Record<string, string>?],
     ) => {
       if (!this.enabled.has(name)) return;
-      const full = this.prefix
-        ? new RegExp("^" + this.prefix.replace(/[/.]/g, "\\$&") + path.source.slice(1))
-        : path;
+      // GitHub Enterprise Server answers GraphQL at /api/graphql, beside the REST API's /api/v3.
+      const prefix = name === "graphql" ? this.prefix.replace(/\/v3$/, "") : this.prefix;
+      const full = prefix ? new RegExp("^" + prefix.replace(/[/.]/g, "\\$&") + path.source.slice(1)) : path;
       // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock gives the request as `this`
       const fake = this;
       scope[method](full)
         .query(true)
         .delay(this.opts.latencyMs ?? 0)
         .reply(function (this: nock.ReplyFnContext, fullUri: string, body: unknown) {
-          const uri = fullUri.slice(fake.prefix.length);
+          const uri = fullUri.slice(prefix.length);
           const pathOnly = uri.split("?")[0] as string;
           const auth = String(this.req.headers.authorization ?? "").replace(/^token /i, "");
           if (fake.revoked.has(auth))
@@ -600,6 +610,28 @@ export class FakeGitHub {
           files: files.slice(0, 300).map((f) => ({ additions: 1, deletions: 0, changes: 1, ...f })),
         },
       ];
+    });
+
+    on("graphql", "post", /^\/graphql$/, (_uri, body) => {
+      let answer;
+      try {
+        answer = answerGraphql(
+          {
+            file: (owner, repo, ref, path) => {
+              this.graphqlFiles.push(`${owner}/${repo}@${ref}:${path}`);
+              const bytes = this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
+              return bytes && { bytes, sha: this.blobSha(owner, repo, ref, path) };
+            },
+            runs: (sha) => this.runsFor(sha).map((r) => ({ ...r, annotations: r.annotations.length })),
+          },
+          body as { query: string; variables?: Record<string, unknown> },
+        );
+      } catch (e) {
+        this.graphqlErrors.push(String(e));
+        return [500, { message: String(e) }];
+      }
+      if (answer.errors) this.graphqlErrors.push(...answer.errors.map((e) => e.message));
+      return [200, answer];
     });
 
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {

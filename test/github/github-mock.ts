@@ -75,6 +75,8 @@ export function githubMock(baseUrl = "https://api.github.com"): GithubMock {
     let path = url.pathname;
     if (basePath !== "" && (path === basePath || path.startsWith(`${basePath}/`))) {
       path = path.slice(basePath.length) || "/";
+    } else if (basePath.endsWith("/v3") && path === `${basePath.slice(0, -3)}/graphql`) {
+      path = "/graphql"; // GitHub Enterprise Server's GraphQL endpoint, beside /api/v3
     }
     const headers = headerRecord(typeof req.getHeaders === "function" ? req.getHeaders() : req.headers);
     requests.push({

@@ -41,10 +41,10 @@ describe("GitHub does not answer", () => {
     setRequestTimeout(300);
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     added(gh, "p/plugin.json", text(validHost()));
-    gh.hang("GET", /\/contents\/p%2Fplugin\.json$/, 1);
+    gh.hang("GET", /\/pulls\/7\/files$/, 1);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
-    expect(gh.hung).toEqual(["GET /repos/acme/plugins/contents/p%2Fplugin.json"]);
-    expect(gh.count("GET", /\/contents\/p%2Fplugin\.json$/)).toBe(2); // the unanswered one, and its retry
+    expect(gh.hung).toEqual(["GET /repos/acme/plugins/pulls/7/files"]);
+    expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(2); // the unanswered one, and its retry
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
     gh.assertClean();
   });
@@ -197,7 +197,7 @@ describe("oversized input", () => {
   });
 
   it("reads a YAML bomb as an invalid configuration, not as a failure to retry", async () => {
-    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun"]);
+    const { gh, probot } = setup(["token", "graphql", "createCheckRun"]);
     const row = (name: string, ref: string) => `${name}: &${name} [${Array(9).fill(ref).join(", ")}]`;
     const bomb = ['a: &a ["lol"]', row("b", "*a"), row("c", "*b"), row("d", "*c"), row("e", "*d")]
       .concat([row("f", "*e"), row("g", "*f"), row("h", "*g"), "rules: *h"])
@@ -230,7 +230,7 @@ describe("configuration regular expressions", () => {
   });
 
   it("refuses a pattern the linear-time engine cannot run, as a configuration error", async () => {
-    const { gh, probot } = setup(["token", "contents", "listCheckRuns", "createCheckRun"]);
+    const { gh, probot } = setup(["token", "graphql", "createCheckRun"]);
     gh.file(R, "HEAD", ".github/plugin-review.yml", "policy:\n  name_pattern: '^(?=custom)(\\w)\\1'\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);

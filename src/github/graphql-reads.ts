@@ -1,0 +1,156 @@
+/**
+ * Reads that GitHub's GraphQL API answers in one request where REST needs several (`octokit.graphql`,
+ * which Probot ships; one API call per query):
+ * - the start of a review: this app's check run on the head commit (with how many annotations it holds)
+ *   and the configuration files on the default branches of the repository and of the organisation's
+ *   `.github` repository;
+ * - the contents of files at commits (every changed descriptor at base and head), as blobs.
+ * A blob GraphQL cannot give byte for byte (binary, truncated, not valid UTF-8) is read through the REST
+ * blob API, which serves up to 100 MB; files over the size limit are reported, not read.
+ */
+import { CONFIG_PATH } from "../core/config.js";
+import { CHECK_NAME, type ExistingRun } from "./check-run.js";
+import type { FileContent } from "./fetch-content.js";
+import type { Octokit } from "./types.js";
+
+interface BlobNode {
+  oid: string;
+  byteSize: number;
+  isBinary: boolean | null;
+  isTruncated: boolean;
+  text: string | null;
+}
+
+const BLOB_FIELDS = "... on Blob { oid byteSize isBinary isTruncated text }";
+
+/** A file at a commit (`ref` a commit sha, or "HEAD" for the default branch). */
+export interface FileAt {
+  owner: string;
+  repo: string;
+  ref: string;
+  path: string;
+}
+
+/** The bytes of a blob node: its text when that is exactly the file, else the REST blob API's. */
+async function toContent(
+  octokit: Octokit,
+  where: { owner: string; repo: string },
+  node: BlobNode | null | undefined,
+  maxSize: number,
+): Promise<FileContent> {
+  if (!node || typeof node.byteSize !== "number") return { kind: "missing" };
+  if (node.byteSize > maxSize) return { kind: "too-large", size: node.byteSize };
+  if (!node.isBinary && !node.isTruncated && typeof node.text === "string") {
+    const bytes = Buffer.from(node.text, "utf8");
+    // GraphQL decodes the blob: equal sizes and no replacement character mean the text is the file.
+    if (bytes.length === node.byteSize && !node.text.includes("\uFFFD"))
+      return { kind: "file", content: new Uint8Array(bytes), size: node.byteSize };
+  }
+  const { data: blob } = await octokit.rest.git.getBlob({ ...where, file_sha: node.oid });
+  const bytes = Buffer.from(blob.content, blob.encoding === "base64" ? "base64" : "utf8");
+  return { kind: "file", content: new Uint8Array(bytes), size: blob.size ?? bytes.length };
+}
+
+/** Files read per query: GitHub limits a query's size and its answer's. */
+const FILES_PER_QUERY = 40;
+
+/** Reads files at commits, in as few queries as GitHub allows; results in the order asked. */
+export async function readFiles(
+  octokit: Octokit,
+  files: readonly FileAt[],
+  maxSize: number,
+): Promise<FileContent[]> {
+  const out: FileContent[] = [];
+  for (let start = 0; start < files.length; start += FILES_PER_QUERY) {
+    const chunk = files.slice(start, start + FILES_PER_QUERY);
+    const vars: Record<string, string> = {};
+    const decls: string[] = [];
+    const fields = chunk.map((f, i) => {
+      vars[`o${i}`] = f.owner;
+      vars[`r${i}`] = f.repo;
+      vars[`e${i}`] = `${f.ref}:${f.path}`;
+      decls.push(`$o${i}: String!`, `$r${i}: String!`, `$e${i}: String!`);
+      return `f${i}: repository(owner: $o${i}, name: $r${i}) { object(expression: $e${i}) { ${BLOB_FIELDS} } }`;
+    });
+    const query = `query ReadFiles(${decls.join(", ")}) { ${fields.join(" ")} }`;
+    const data = await octokit.graphql<Record<string, { object: BlobNode | null } | null>>(query, vars);
+    for (const [i, f] of chunk.entries())
+      out.push(await toContent(octokit, f, data[`f${i}`]?.object, maxSize));
+  }
+  return out;
+}
+
+/** What a review needs before it lists files: its check run, and the configuration files' texts. */
+export interface ReviewStart {
+  run: ExistingRun | undefined;
+  /** `owner/repo:path` → the file's text, or undefined when there is none. */
+  configs: Map<string, string | undefined>;
+}
+
+/** A configuration file beyond this is refused (load-config.ts says so). */
+export const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
+
+interface StartAnswer {
+  repository: {
+    object: {
+      checkSuites?: {
+        nodes: ({
+          checkRuns: {
+            nodes: ({ databaseId: number; status: string; annotations: { totalCount: number } } | null)[];
+          } | null;
+        } | null)[];
+      } | null;
+    } | null;
+    config: BlobNode | null;
+  } | null;
+  org?: { config: BlobNode | null } | null;
+}
+
+/**
+ * One query: this app's latest `plugin-review` run on the head commit, and the configuration files of the
+ * repository and (for an organisation) of its `.github` repository, on their default branches.
+ */
+export async function readReviewStart(
+  octokit: Octokit,
+  where: { owner: string; repo: string; headSha: string; ownerType: string },
+  appId: number | undefined,
+): Promise<ReviewStart> {
+  const withOrg = where.ownerType === "Organization" && where.repo !== ".github";
+  const query = `query ReviewStart($owner: String!, $repo: String!, $head: GitObjectID!, $appId: Int, $name: String!, $config: String!, $withOrg: Boolean!) {
+  repository(owner: $owner, name: $repo) {
+    object(oid: $head) { ... on Commit { checkSuites(first: 10, filterBy: { appId: $appId, checkName: $name }) { nodes { checkRuns(first: 1, filterBy: { checkName: $name, checkType: LATEST }) { nodes { databaseId status annotations { totalCount } } } } } } }
+    config: object(expression: $config) { ${BLOB_FIELDS} }
+  }
+  org: repository(owner: $owner, name: ".github") @include(if: $withOrg) { config: object(expression: $config) { ${BLOB_FIELDS} } }
+}`;
+  const data = await octokit.graphql<StartAnswer>(query, {
+    owner: where.owner,
+    repo: where.repo,
+    head: where.headSha,
+    appId: appId ?? null,
+    name: CHECK_NAME,
+    config: `HEAD:${CONFIG_PATH}`,
+    withOrg,
+  });
+  const runs = (data.repository?.object?.checkSuites?.nodes ?? []).flatMap((s) => s?.checkRuns?.nodes ?? []);
+  const latest = runs.filter((r) => r !== null).sort((a, b) => b.databaseId - a.databaseId)[0];
+  const configs = new Map<string, string | undefined>();
+  const put = async (owner: string, repo: string, node: BlobNode | null | undefined) => {
+    const file = await toContent(octokit, { owner, repo }, node, CONFIG_MAX_BYTES);
+    if (file.kind === "too-large") return; // left out: load-config.ts reads it and says it is too large
+    configs.set(
+      `${owner}/${repo}:${CONFIG_PATH}`,
+      file.kind === "file" ? Buffer.from(file.content).toString("utf8") : undefined,
+    );
+  };
+  await put(where.owner, where.repo, data.repository?.config);
+  if (withOrg) await put(where.owner, ".github", data.org?.config);
+  return {
+    run: latest && {
+      id: latest.databaseId,
+      status: latest.status.toLowerCase(),
+      annotations: latest.annotations.totalCount,
+    },
+    configs,
+  };
+}
