@@ -234,7 +234,8 @@ describe("worker (bundled)", () => {
     payload.installation.id = 79;
     const body = await queued(payload, "d-timeout");
     const first = sqsEvent([body], 1);
-    const res = await worker.handler(first, { getRemainingTimeInMillis: () => 3000 });
+    // 8 s left: the review gets 6 s (the rest is the margin), well past the hung write even on a loaded machine.
+    const res = await worker.handler(first, { getRemainingTimeInMillis: () => 8000 });
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: first.Records[0]!.messageId }] });
     expect(gh.hung).toHaveLength(1);
     expect(gh.checkRuns).toHaveLength(1);
