@@ -97,13 +97,7 @@ export const REVIEW_ROUTES: readonly Route[] = [
 ];
 
 /** A merge group's calls: a comparison of two commits instead of a pull request's file list, and no review. */
-export const MERGE_GROUP_ROUTES: readonly Route[] = [
-  "token",
-  "compare",
-  "contents",
-  "listCheckRuns",
-  "createCheckRun",
-];
+export const MERGE_GROUP_ROUTES: readonly Route[] = ["token", "graphql", "compare", "createCheckRun"];
 
 /** Any later event also lists the existing review comments and reviews, so as never to post twice. */
 export const LATER_REVIEW_ROUTES: readonly Route[] = [...REVIEW_ROUTES, "listComments", "listReviews"];

@@ -46,9 +46,7 @@ describe("GitHub App: retargeted pull request", () => {
     const [run, ...others] = gh.runsFor(HEAD_SHA);
     expect(others).toEqual([]);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
-    const reads = gh.requests
-      .filter((r) => decodeURIComponent(r.path).endsWith("/contents/p/plugin.json"))
-      .map((r) => r.query.ref);
+    const reads = gh.graphqlFiles.filter((f) => f.endsWith(":p/plugin.json")).map((f) => f.split(/[@:]/)[1]);
     expect(reads).toEqual([HEAD_SHA, BASE_SHA, HEAD_SHA, NEW_BASE]);
     gh.assertClean();
   });
