@@ -16,7 +16,7 @@ import { fails, globMatcher, type ResolvedConfig } from "../core/config.js";
 import { reviewDescriptors, type DescriptorInput } from "../core/review.js";
 import { countFindings } from "../format/summary.js";
 import { loadConfig } from "./load-config.js";
-import { mapLimit } from "./collect-inputs.js";
+import { mapLimit } from "./map-limit.js";
 import { describeRequestError, httpStatus } from "./errors.js";
 import type { Octokit } from "./types.js";
 

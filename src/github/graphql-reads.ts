@@ -7,11 +7,52 @@
  * - the contents of files at commits (every changed descriptor at base and head), as blobs.
  * A blob GraphQL cannot give byte for byte (binary, truncated, not valid UTF-8) is read through the REST
  * blob API, which serves up to 100 MB; files over the size limit are reported, not read.
+ *
+ * A repository that does not exist or that the installation cannot see (often the organisation's `.github`)
+ * is `null` in GitHub's answer, with a NOT_FOUND error beside the rest of the data: that is an answer, not
+ * a failure. Where GraphQL itself is refused (an older GitHub Enterprise Server, a schema without a field
+ * used here), the same reads go through REST: more calls, nothing lost.
  */
 import { CONFIG_PATH } from "../core/config.js";
 import { CHECK_NAME, type ExistingRun } from "./check-run.js";
-import type { FileContent } from "./fetch-content.js";
+import { httpStatus } from "./errors.js";
+import { fetchFile, type FileContent } from "./fetch-content.js";
+import { mapLimit } from "./map-limit.js";
 import type { Octokit } from "./types.js";
+
+interface GraphqlFailure {
+  name?: string;
+  data?: unknown;
+  errors?: { type?: string }[];
+}
+
+/** `octokit.graphql`, taking GitHub's NOT_FOUND answers (null where a repository is missing) as data. */
+async function query<T>(octokit: Octokit, text: string, vars: Record<string, unknown>): Promise<T> {
+  try {
+    return await octokit.graphql<T>(text, vars);
+  } catch (e) {
+    const failure = e as GraphqlFailure;
+    const notFoundOnly =
+      failure.name === "GraphqlResponseError" &&
+      failure.data != null &&
+      (failure.errors ?? []).every((x) => x.type === "NOT_FOUND");
+    if (notFoundOnly) return failure.data as T;
+    throw e;
+  }
+}
+
+/**
+ * GraphQL refused the query itself (errors other than NOT_FOUND, or no GraphQL endpoint), as opposed to
+ * GitHub failing, throttling or refusing the token, which the review reports or retries as for REST.
+ */
+function graphqlRefused(e: unknown): boolean {
+  if ((e as GraphqlFailure).name === "GraphqlResponseError") return true;
+  const status = httpStatus(e);
+  return status === 400 || status === 404 || status === 405 || status === 410 || status === 422;
+}
+
+/** Files read at once through REST when GraphQL is refused, as reviews did before GraphQL. */
+const REST_CONCURRENCY = 4;
 
 interface BlobNode {
   oid: string;
@@ -60,6 +101,19 @@ export async function readFiles(
   files: readonly FileAt[],
   maxSize: number,
 ): Promise<FileContent[]> {
+  try {
+    return await readFilesGraphql(octokit, files, maxSize);
+  } catch (e) {
+    if (!graphqlRefused(e)) throw e;
+    return mapLimit(files, REST_CONCURRENCY, (f) => fetchFile(octokit, f, maxSize));
+  }
+}
+
+async function readFilesGraphql(
+  octokit: Octokit,
+  files: readonly FileAt[],
+  maxSize: number,
+): Promise<FileContent[]> {
   const out: FileContent[] = [];
   for (let start = 0; start < files.length; start += FILES_PER_QUERY) {
     const chunk = files.slice(start, start + FILES_PER_QUERY);
@@ -72,8 +126,8 @@ export async function readFiles(
       decls.push(`$o${i}: String!`, `$r${i}: String!`, `$e${i}: String!`);
       return `f${i}: repository(owner: $o${i}, name: $r${i}) { object(expression: $e${i}) { ${BLOB_FIELDS} } }`;
     });
-    const query = `query ReadFiles(${decls.join(", ")}) { ${fields.join(" ")} }`;
-    const data = await octokit.graphql<Record<string, { object: BlobNode | null } | null>>(query, vars);
+    const text = `query ReadFiles(${decls.join(", ")}) { ${fields.join(" ")} }`;
+    const data = await query<Record<string, { object: BlobNode | null } | null>>(octokit, text, vars);
     for (const [i, f] of chunk.entries())
       out.push(await toContent(octokit, f, data[`f${i}`]?.object, maxSize));
   }
@@ -116,22 +170,29 @@ export async function readReviewStart(
   appId: number | undefined,
 ): Promise<ReviewStart> {
   const withOrg = where.ownerType === "Organization" && where.repo !== ".github";
-  const query = `query ReviewStart($owner: String!, $repo: String!, $head: GitObjectID!, $appId: Int, $name: String!, $config: String!, $withOrg: Boolean!) {
+  const text = `query ReviewStart($owner: String!, $repo: String!, $head: GitObjectID!, $appId: Int, $name: String!, $config: String!, $withOrg: Boolean!) {
   repository(owner: $owner, name: $repo) {
     object(oid: $head) { ... on Commit { checkSuites(first: 10, filterBy: { appId: $appId, checkName: $name }) { nodes { checkRuns(first: 1, filterBy: { checkName: $name, checkType: LATEST }) { nodes { databaseId status annotations { totalCount } } } } } } }
     config: object(expression: $config) { ${BLOB_FIELDS} }
   }
   org: repository(owner: $owner, name: ".github") @include(if: $withOrg) { config: object(expression: $config) { ${BLOB_FIELDS} } }
 }`;
-  const data = await octokit.graphql<StartAnswer>(query, {
-    owner: where.owner,
-    repo: where.repo,
-    head: where.headSha,
-    appId: appId ?? null,
-    name: CHECK_NAME,
-    config: `HEAD:${CONFIG_PATH}`,
-    withOrg,
-  });
+  let data: StartAnswer;
+  try {
+    data = await query<StartAnswer>(octokit, text, {
+      owner: where.owner,
+      repo: where.repo,
+      head: where.headSha,
+      appId: appId ?? null,
+      name: CHECK_NAME,
+      config: `HEAD:${CONFIG_PATH}`,
+      withOrg,
+    });
+  } catch (e) {
+    if (!graphqlRefused(e)) throw e;
+    // The configuration files are then read by load-config.ts through REST (nothing prefetched).
+    return { run: await latestRunRest(octokit, where, appId), configs: new Map() };
+  }
   const runs = (data.repository?.object?.checkSuites?.nodes ?? []).flatMap((s) => s?.checkRuns?.nodes ?? []);
   const latest = runs.filter((r) => r !== null).sort((a, b) => b.databaseId - a.databaseId)[0];
   const configs = new Map<string, string | undefined>();
@@ -153,4 +214,27 @@ export async function readReviewStart(
     },
     configs,
   };
+}
+
+/** This app's latest `plugin-review` run on the head commit, through REST (GraphQL refused). */
+async function latestRunRest(
+  octokit: Octokit,
+  where: { owner: string; repo: string; headSha: string },
+  appId: number | undefined,
+): Promise<ExistingRun | undefined> {
+  const { data } = await octokit.rest.checks.listForRef({
+    owner: where.owner,
+    repo: where.repo,
+    ref: where.headSha,
+    check_name: CHECK_NAME,
+    filter: "latest",
+    per_page: 100,
+  });
+  // Only our own runs: another app may use the same name.
+  const latest = data.check_runs
+    .filter((r) => r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId))
+    .sort((a, b) => b.id - a.id)[0];
+  return (
+    latest && { id: latest.id, status: latest.status, annotations: latest.output.annotations_count ?? 0 }
+  );
 }

@@ -154,6 +154,20 @@ export class FakeGitHub {
   readonly graphqlFiles: string[] = [];
   /** GraphQL queries GitHub's schema refuses, with the errors graphql-js found. */
   readonly graphqlErrors: string[] = [];
+  /** NOT_FOUND errors the fake answered beside data (a repository GraphQL could not resolve). */
+  readonly graphqlNotFound: string[] = [];
+  /** GraphQL answers 404, as where there is no GraphQL API: the app must read through REST instead. */
+  graphqlUnavailable = false;
+
+  /**
+   * Whether GraphQL resolves a repository. Most organisations have no `.github` repository (or have not
+   * installed the app on it), so `<org>/.github` exists only when a test gives it files or registers it.
+   */
+  repoExists(owner: string, name: string): boolean {
+    const full = `${owner}/${name}`;
+    if (name !== ".github" || this.repos.has(full)) return true;
+    return [...this.contents.keys()].some((k) => k.startsWith(`${full}@`));
+  }
 
   /**
    * Every request valid for GitHub's OpenAPI description (GraphQL queries for GitHub's schema), every
@@ -607,10 +621,12 @@ export class FakeGitHub {
     });
 
     on("graphql", "post", /^\/graphql$/, (_uri, body) => {
+      if (this.graphqlUnavailable) return [404, { message: "Not Found" }];
       let answer;
       try {
         answer = answerGraphql(
           {
+            repoExists: (owner, name) => this.repoExists(owner, name),
             file: (owner, repo, ref, path) => {
               this.graphqlFiles.push(`${owner}/${repo}@${ref}:${path}`);
               const bytes = this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
@@ -624,8 +640,15 @@ export class FakeGitHub {
         this.graphqlErrors.push(String(e));
         return [500, { message: String(e) }];
       }
-      if (answer.errors) this.graphqlErrors.push(...answer.errors.map((e) => e.message));
-      return [200, answer];
+      if (answer.invalid) this.graphqlErrors.push(...(answer.errors ?? []).map((e) => e.message));
+      else this.graphqlNotFound.push(...(answer.errors ?? []).map((e) => e.message));
+      return [
+        200,
+        {
+          ...(answer.data !== undefined ? { data: answer.data } : {}),
+          ...(answer.errors ? { errors: answer.errors } : {}),
+        },
+      ];
     });
 
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {

@@ -5,7 +5,7 @@
  * files by repository and ref, check runs by head commit.
  */
 import { schema as published } from "@octokit/graphql-schema";
-import { buildSchema, graphqlSync, type GraphQLSchema } from "graphql";
+import { buildSchema, graphqlSync, GraphQLError, type GraphQLSchema } from "graphql";
 
 let schema: GraphQLSchema | undefined;
 
@@ -19,6 +19,8 @@ function githubSchema(): GraphQLSchema {
 }
 
 export interface GraphqlState {
+  /** Whether the installation can see the repository (GitHub answers NOT_FOUND otherwise). */
+  repoExists(owner: string, name: string): boolean;
   /** The bytes of a file at a ref ("HEAD": the default branch), or undefined. */
   file(owner: string, repo: string, ref: string, path: string): { bytes: Buffer; sha: string } | undefined;
   /** The check runs on a head commit. */
@@ -75,13 +77,30 @@ function repository(state: GraphqlState, owner: string, name: string) {
   };
 }
 
-/** Answers a GraphQL request body as GitHub would: `{ data }`, or `{ errors }` for an invalid query. */
+/** GitHub's error for a repository it cannot resolve: the field is null, the rest of the data stays. */
+class NotFound extends GraphQLError {}
+
+export interface GraphqlAnswer {
+  data?: unknown;
+  errors?: { message: string; type?: string; path?: readonly (string | number)[] }[];
+  /** True when GitHub would refuse the query itself (it does not validate against the schema). */
+  invalid: boolean;
+}
+
+/**
+ * Answers a GraphQL request body as GitHub would: `{ data }`; `{ errors }` alone for an invalid query;
+ * data with `null` where a repository does not exist, beside a NOT_FOUND error naming it.
+ */
 export function answerGraphql(
   state: GraphqlState,
   body: { query: string; variables?: Record<string, unknown> },
-): { data?: unknown; errors?: { message: string }[] } {
+): GraphqlAnswer {
   const rootValue = {
-    repository: ({ owner, name }: { owner: string; name: string }) => repository(state, owner, name),
+    repository: ({ owner, name }: { owner: string; name: string }) => {
+      if (!state.repoExists(owner, name))
+        throw new NotFound(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
+      return repository(state, owner, name);
+    },
   };
   const result = graphqlSync({
     schema: githubSchema(),
@@ -89,7 +108,12 @@ export function answerGraphql(
     rootValue,
     variableValues: body.variables ?? {},
   });
-  return result.errors
-    ? { errors: result.errors.map((e) => ({ message: e.message })) }
-    : { data: result.data };
+  if (!result.errors) return { data: result.data, invalid: false };
+  const errors = result.errors.map((e) => ({
+    message: e.message,
+    ...(e.originalError instanceof NotFound ? { type: "NOT_FOUND" } : {}),
+    ...(e.path ? { path: e.path } : {}),
+  }));
+  const invalid = errors.some((e) => e.type !== "NOT_FOUND");
+  return invalid && result.data === undefined ? { errors, invalid } : { data: result.data, errors, invalid };
 }

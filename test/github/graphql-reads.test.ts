@@ -1,0 +1,87 @@
+/**
+ * The GraphQL reads against GitHub's answers as they really come: a repository that does not exist (most
+ * organisations have no `.github` repository, or have not installed the app on it) is `null` beside a
+ * NOT_FOUND error, and that is data, not a failed review; where GraphQL is refused altogether, the same
+ * reads go through REST and the review is the same.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { text, validHost } from "../helpers.js";
+import { FakeGitHub, REVIEW_ROUTES } from "./fake-github.js";
+import { cleanup, disableNetwork } from "./github-mock.js";
+import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+
+const R = `${OWNER}/${REPO}`;
+const PATH = "p/plugin.json";
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** A changed descriptor whose version was not bumped: one error. */
+function unbumped(gh: FakeGitHub) {
+  const before = validHost();
+  const after = validHost();
+  (after.metrics as { timeseries: { displayname: string } }[])[0]!.timeseries.displayname = "Renamed";
+  gh.file(R, BASE_SHA, PATH, text(before)).file(R, HEAD_SHA, PATH, text(after));
+  gh.prFiles = [{ filename: PATH, status: "modified", patch: "@@ -1,1 +1,1 @@\n-{\n+{" }];
+}
+
+describe("GraphQL reads", () => {
+  it("an organisation without a .github repository: the review completes with the repository's own configuration", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    expect(gh.repoExists(OWNER, ".github")).toBe(false);
+    unbumped(gh);
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run!.conclusion).toBe("failure");
+    expect(run!.annotations.map((a) => a.title)).toEqual(["version-not-bumped"]);
+    expect(gh.graphqlNotFound).toContain(
+      `Could not resolve to a Repository with the name '${OWNER}/.github'.`,
+    );
+    gh.assertClean();
+  });
+
+  it("an organisation's .github repository with a policy: the policy applies", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    gh.file(
+      `${OWNER}/.github`,
+      "HEAD",
+      ".github/plugin-review.yml",
+      "rules:\n  version-not-bumped: warning\n",
+    );
+    unbumped(gh);
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run!.conclusion).toBe("success");
+    expect(run!.annotations.map((a) => [a.title, a.annotation_level])).toEqual([
+      ["version-not-bumped", "warning"],
+    ]);
+    gh.assertClean();
+  });
+
+  it("GraphQL refused (404): the check run, configuration and descriptors are read through REST, same verdict", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "listCheckRuns", "contents"]);
+    gh.graphqlUnavailable = true;
+    gh.file(
+      `${OWNER}/.github`,
+      "HEAD",
+      ".github/plugin-review.yml",
+      "rules:\n  version-not-bumped: warning\n",
+    );
+    unbumped(gh);
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run!.conclusion).toBe("success");
+    expect(run!.annotations.map((a) => [a.title, a.annotation_level])).toEqual([
+      ["version-not-bumped", "warning"],
+    ]);
+    // The REST reads: the run lookup, both configuration files, head and base of the descriptor.
+    expect(gh.count("GET", /\/check-runs/)).toBe(1);
+    expect(gh.count("GET", /\/contents\//)).toBe(4);
+    gh.assertClean();
+  });
+});
