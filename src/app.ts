@@ -6,8 +6,8 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/events.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/pull-target.js";
-import { reviewMergeGroup, reviewPullRequest } from "./github/run-review.js";
-import { KeyedLock } from "./github/serialize.js";
+import { reviewMergeGroup, reviewPullRequest, type ReviewOptions } from "./github/run-review.js";
+import { CheckRunsFirst, KeyedLock } from "./github/serialize.js";
 
 type CheckContext = Context<"check_run.rerequested" | "check_suite.requested" | "check_suite.rerequested">;
 
@@ -16,16 +16,53 @@ export interface AppOptions {
    * Runs a review job. Default: at once, and the delivery's handling waits for it (the Lambda worker, whose
    * failed message is retried). The server passes a background pool, so that it answers GitHub at once.
    */
-  schedule?: (job: () => Promise<void>) => void | Promise<void>;
+  schedule?: (job: (release: () => void) => Promise<void>, ready: Promise<unknown>) => void | Promise<void>;
 }
 
 export function createApp(options: AppOptions = {}): ApplicationFunction {
   return (probot: Probot) => {
     const lock = new KeyedLock();
-    const schedule = options.schedule ?? ((job) => job());
-    /** One review at a time per head commit of a repository; `work` resolves what to review inside the lock. */
-    const reviewAt = (repo: RepoRef, headSha: string, work: () => Promise<unknown>) =>
-      schedule(() => lock.run(`${repo.owner}/${repo.repo}@${headSha}`, work).then(() => undefined));
+    const checkRunsFirst = new CheckRunsFirst();
+    const schedule = options.schedule ?? (async (job, ready) => (await ready, job(() => undefined)));
+    /**
+     * One review at a time per head commit of a repository (its pool slot is asked for once it holds the
+     * commit's lock); `work` resolves what to review. Its hooks free the slot once the check run is written
+     * (the lock is held until the review is posted) and let the installation's other check runs be written
+     * before the review is posted.
+     */
+    const reviewAt = (
+      installation: number | undefined,
+      repo: RepoRef,
+      headSha: string,
+      work: (hooks: Pick<ReviewOptions, "onCheckRunWritten" | "beforePublish">) => Promise<unknown>,
+    ) => {
+      const queue = String(installation ?? repo.owner);
+      let written: (() => void) | undefined;
+      // Counted once it holds the lock: a review waiting for it must not be waited for by the holder.
+      const locked = lock.acquire(`${repo.owner}/${repo.repo}@${headSha}`).then((unlock) => {
+        written = checkRunsFirst.expect(queue);
+        return unlock;
+      });
+      const job = async (release: () => void) => {
+        const unlock = await locked;
+        try {
+          await work({
+            onCheckRunWritten: () => (written?.(), release()),
+            beforePublish: () => checkRunsFirst.quiet(queue),
+          });
+        } finally {
+          written?.();
+          unlock();
+        }
+      };
+      try {
+        return schedule(job, locked);
+      } catch (e) {
+        // Not taken (shutting down): give the turn back.
+        void locked.then((unlock) => (written?.(), unlock()));
+        throw e;
+      }
+    };
 
     /** check_run and check_suite events carry pull request stubs: review each that is at this head commit. */
     const reviewStubs = (
@@ -39,14 +76,16 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       // Re-run asks for a new check run; `check_suite.requested` (every push) completes the push's run.
       const rerun = context.payload.action === "rerequested";
       const repo = repoRef(context.payload.repository);
-      return reviewAt(repo, check.head_sha, async () => {
+      return reviewAt(context.payload.installation?.id, repo, check.head_sha, async (hooks) => {
         const targets = await pullTargetsFor(context.octokit, repo, check.pull_requests, check.head_sha);
         if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
-        for (const t of targets)
+        for (const [i, t] of targets.entries())
           await reviewPullRequest(context.octokit, t, {
             appId: check.app?.id ?? undefined,
             log: context.log,
             rerun,
+            // The slot goes back once the last pull request's check run is written.
+            ...(i === targets.length - 1 ? hooks : {}),
           });
       });
     };
@@ -59,8 +98,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         if (action === "edited" && !isBaseChange(context.payload)) return;
         const repo = repoRef(repository);
         const target = toPullTarget(pr, repo);
-        await reviewAt(repo, target.headSha, () =>
+        await reviewAt(context.payload.installation?.id, repo, target.headSha, (hooks) =>
           reviewPullRequest(context.octokit, target, {
+            ...hooks,
             appId: appIdOf(context.payload),
             opened: action === "opened",
             log: context.log,
@@ -85,7 +125,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         headOwner: repo.owner,
         headRepo: repo.repo,
       };
-      await reviewAt(repo, group.head_sha, () =>
+      await reviewAt(context.payload.installation?.id, repo, group.head_sha, () =>
         reviewMergeGroup(context.octokit, target, { appId: appIdOf(context.payload), log: context.log }),
       );
     });

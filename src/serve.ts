@@ -71,7 +71,7 @@ function guardBodies(probot: Probot): void {
 
 /** The app as the server runs it: reviews go to `pool`, so the delivery's answer does not wait for them. */
 export function serverApp(pool: BackgroundPool): ApplicationFunction {
-  const app = createApp({ schedule: (job) => pool.submit(job) });
+  const app = createApp({ schedule: (job, ready) => pool.submit(job, ready) });
   return (probot, options) => {
     guardBodies(probot);
     return app(probot, options);

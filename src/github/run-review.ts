@@ -45,6 +45,13 @@ export interface ReviewOptions {
   opened?: boolean;
   /** An explicit Re-run: a new check run, rather than an update of one that already holds annotations. */
   rerun?: boolean;
+  /**
+   * Called once the check run holds the verdict, before the review is posted: the server frees the review's
+   * pool slot then, since what follows mostly waits in the installation's write queue (see serialize.ts).
+   */
+  onCheckRunWritten?: () => void;
+  /** Awaited before the review is posted (the server lets other pull requests' check runs go first). */
+  beforePublish?: () => Promise<void>;
 }
 
 /** What a kind of target adds to the common review: how its changed descriptors are listed, what else is posted. */
@@ -87,6 +94,7 @@ export async function reviewCommit(
     if (!existing) known = "unknown"; // a create whose answer is lost may still have made the run
     await writeCheckRun(octokit, where, existing, result);
     written = true;
+    opts.onCheckRunWritten?.();
   };
   try {
     return await runWithin(reviewDeadlineMs(), async () => {
@@ -139,6 +147,7 @@ export async function reviewCommit(
       const outcome: ReviewOutcome = { conclusion, reviews };
       if (kind.publish && reviews.length > 0) {
         try {
+          await opts.beforePublish?.();
           const firstLook = opts.opened === true && existing === undefined && !opts.rerun;
           outcome.review = await kind.publish(reviews, collected, { config, failed, firstLook, log });
           log.info({ ...outcome.review }, "review published");

@@ -10,19 +10,26 @@ export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();
 
   async run<T>(key: string, job: () => Promise<T>): Promise<T> {
+    const unlock = await this.acquire(key);
+    try {
+      return await job();
+    } finally {
+      unlock();
+    }
+  }
+
+  /** Takes the key's turn (in arrival order, from this call); resolves with the function that gives it back. */
+  acquire(key: string): Promise<() => void> {
     const before = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
     const tail = before.then(() => mine);
     this.tails.set(key, tail);
-    await before;
-    try {
-      return await job();
-    } finally {
+    return before.then(() => () => {
       release();
       // The last job of a key forgets it, so the map holds only keys with work.
       if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
+    });
   }
 
   /** Keys with a job running or waiting. */
@@ -41,7 +48,10 @@ export class ShuttingDownError extends Error {
 
 /**
  * At most `concurrency` jobs at once, the rest waiting first in, first out. `submit` returns at once;
- * a job's failure goes to `onError` (the review has already reported it on its check run).
+ * a job's failure goes to `onError` (the review has already reported it on its check run). A job may give
+ * its slot back early with `release` (a review, once its check run is written: posting the review is
+ * mostly waiting in the installation's write queue, which must not hold up other reviews' fetching and
+ * CPU work); it still counts as in flight for `pending` and `drain` until it ends.
  */
 export class BackgroundPool {
   private running = 0;
@@ -54,14 +64,27 @@ export class BackgroundPool {
     private readonly onError: (e: unknown) => void,
   ) {}
 
-  submit(job: () => Promise<void>): void {
+  /** `ready`: the job asks for a slot only once it resolves (a job waiting for a lock holds no slot). */
+  submit(job: (release: () => void) => Promise<void>, ready?: Promise<unknown>): void {
     if (this.closed) throw new ShuttingDownError();
-    const done = this.slot()
-      .then(job)
+    let held = false;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.running--;
+      this.waiting.shift()?.();
+    };
+    const done = Promise.resolve(ready)
+      .then(() => this.slot())
+      // Not before the next turn of the event loop: the delivery's answer goes out before the review's work.
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        held = true;
+        return job(release);
+      })
       .catch(this.onError)
       .finally(() => {
-        this.running--;
-        this.waiting.shift()?.();
+        release();
         this.inFlight.delete(done);
       });
     this.inFlight.add(done);
@@ -87,5 +110,44 @@ export class BackgroundPool {
   private async slot(): Promise<void> {
     if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.running++;
+  }
+}
+
+/**
+ * Check runs before reviews, per installation. Probot queues an installation's writes first in, first out,
+ * about 1 s apart, so a review posted by one pull request would hold up the check run of the next; the check
+ * run is what users (and required checks) wait for. A review's post waits while the installation has check
+ * runs still to write, at most `maxWaitMs`, so that a steady stream of deliveries cannot starve reviews.
+ */
+export class CheckRunsFirst {
+  private readonly pending = new Map<string, number>();
+  private readonly idle = new Map<string, (() => void)[]>();
+
+  constructor(private readonly maxWaitMs = 10_000) {}
+
+  /** A check run to write for `key`; the returned function says it is written (or will not be); idempotent. */
+  expect(key: string): () => void {
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.pending.get(key) ?? 1) - 1;
+      if (left > 0) return void this.pending.set(key, left);
+      this.pending.delete(key);
+      for (const wake of this.idle.get(key) ?? []) wake();
+      this.idle.delete(key);
+    };
+  }
+
+  /** Resolves once `key` has no check run left to write, or after `maxWaitMs`. */
+  async quiet(key: string): Promise<void> {
+    if (!this.pending.has(key)) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.maxWaitMs);
+      this.idle.set(key, [...(this.idle.get(key) ?? []), resolve]);
+    });
+    clearTimeout(timer);
   }
 }

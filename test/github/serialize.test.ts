@@ -4,7 +4,7 @@
  * and the lock and the background pool on their own.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BackgroundPool, KeyedLock, ShuttingDownError } from "../../src/github/serialize.js";
+import { BackgroundPool, CheckRunsFirst, KeyedLock, ShuttingDownError } from "../../src/github/serialize.js";
 import { text, validHost } from "../helpers.js";
 import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
@@ -147,5 +147,64 @@ describe("BackgroundPool", () => {
     const pool = new BackgroundPool(1, () => {});
     pool.submit(() => new Promise(() => {})); // never ends
     await expect(pool.drain(20)).resolves.toBe(false);
+  });
+
+  it("gives a slot back when a job releases it, and still drains that job", async () => {
+    const pool = new BackgroundPool(1, () => {});
+    const order: string[] = [];
+    let finishFirst!: () => void;
+    pool.submit(async (release) => {
+      order.push("first written");
+      release();
+      release(); // idempotent: the slot is not given back twice
+      await new Promise<void>((r) => (finishFirst = r));
+      order.push("first posted");
+    });
+    pool.submit(async () => void order.push("second"));
+    pool.submit(async () => void order.push("third"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(["first written", "second", "third"]);
+    expect(pool.pending).toBe(1);
+    const drained = pool.drain(1_000);
+    finishFirst();
+    await expect(drained).resolves.toBe(true);
+    expect(order.at(-1)).toBe("first posted");
+  });
+
+  it("asks for a slot only once the job is ready", async () => {
+    const pool = new BackgroundPool(1, () => {});
+    const order: string[] = [];
+    let ready!: () => void;
+    pool.submit(async () => void order.push("waited"), new Promise<void>((r) => (ready = r)));
+    pool.submit(async () => void order.push("ready"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(["ready"]);
+    ready();
+    await expect(pool.drain(1_000)).resolves.toBe(true);
+    expect(order).toEqual(["ready", "waited"]);
+  });
+});
+
+describe("CheckRunsFirst", () => {
+  it("holds a review back while its installation has check runs to write, and not longer", async () => {
+    const order = new CheckRunsFirst(5_000);
+    const a = order.expect("100");
+    const b = order.expect("100");
+    let posted = false;
+    const review = order.quiet("100").then(() => (posted = true));
+    await expect(order.quiet("200")).resolves.toBeUndefined(); // another installation does not wait
+    a();
+    a(); // idempotent
+    await new Promise((r) => setTimeout(r, 10));
+    expect(posted).toBe(false);
+    b();
+    await review;
+    expect(posted).toBe(true);
+  });
+
+  it("stops holding back after its maximum wait", async () => {
+    const order = new CheckRunsFirst(20);
+    order.expect("100"); // never written
+    await expect(order.quiet("100")).resolves.toBeUndefined();
   });
 });
