@@ -91,8 +91,11 @@ function collect(pr: string, headSha: string, writes: Write[]): DryRun {
         body: String(w.body.body ?? ""),
         comments: (w.body.comments as Record<string, unknown>[]) ?? [],
       };
-    } else if (/\/replies$/.test(w.url)) {
-      run.replies.push({ comment_id: w.url.split("/").slice(-2)[0] as string, body: String(w.body.body) });
+    } else if (/\/graphql$/.test(w.url)) {
+      // The resolution of fixed threads: a reply (the same body) to each thread, then resolved.
+      const vars = (w.body.variables ?? {}) as Record<string, string>;
+      for (const [k, id] of Object.entries(vars))
+        if (/^t\d+$/.test(k)) run.replies.push({ comment_id: id, body: String(vars.body) });
     }
   }
   return run;
@@ -128,7 +131,7 @@ function render(r: DryRun): string {
   } else {
     out.push("Review: none (nothing new to say, or `review: none`).");
   }
-  for (const rep of r.replies) out.push("", `Reply to comment ${rep.comment_id}: ${rep.body}`);
+  for (const rep of r.replies) out.push("", `Resolve thread ${rep.comment_id}, replying: ${rep.body}`);
   return out.join("\n") + "\n";
 }
 

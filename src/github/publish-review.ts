@@ -1,8 +1,9 @@
 /**
  * One review per analysed push. Findings on lines of the diff become line comments; the others go to the
  * review body. Fingerprints make it idempotent: a finding already commented on the same line is not
- * commented again, a push already reviewed is not reviewed twice, and a thread whose finding is gone gets
- * one "fixed" reply. When GitHub refuses the review (422), it is posted again with every finding in the
+ * commented again, a push already reviewed is not reviewed twice, and a thread whose finding is gone is
+ * resolved with a reply naming the fixing commit (resolve-threads.ts); a finding that comes back after its
+ * thread was resolved is new again, so it gets a new comment. When GitHub refuses the review (422), it is posted again with every finding in the
  * body, so nothing is lost (and the check run carries every finding anyway).
  */
 import { isQuietExisting, type ExistingMode, type ReviewMode } from "../core/config.js";
@@ -10,6 +11,7 @@ import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
 import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
+import { readPullState, resolveThreads, type ThreadComment } from "./resolve-threads.js";
 import { plural } from "../format/summary.js";
 import { httpStatus } from "./errors.js";
 import {
@@ -32,18 +34,11 @@ export interface ReviewPlan {
   /** The same findings as `comments`, as review-body lines: the fallback when GitHub refuses line comments. */
   commentsAsBodyItems: string[];
   bodyItems: string[];
-  /** Existing root comments whose finding no longer exists: they get a "fixed" reply. */
-  fixed: number[];
+  /** The node ids of our open threads whose finding no longer exists: they are resolved. */
+  fixed: string[];
 }
 
-interface ExistingComment {
-  id: number;
-  path: string;
-  line: number | null;
-  body: string;
-  in_reply_to_id?: number;
-  user: { type?: string; login?: string } | null;
-}
+type ExistingComment = Pick<ThreadComment, "threadId" | "path" | "line" | "body" | "byBot" | "closed">;
 
 /** Decides what to post (pure, given what is already there). */
 export function planReview(
@@ -56,9 +51,11 @@ export function planReview(
   const patches = new Map(descriptors.map((d) => [d.path, commentableLines(d.patch)]));
   const commentedAt = new Set<string>();
   const fingerprintsInComments = new Set<string>();
+  // Only our open threads count as "already said": a finding whose thread was resolved as fixed and that
+  // comes back is new again (and a person quoting our comment said nothing for us).
   for (const c of existingComments) {
     const fp = readFingerprint(c.body);
-    if (!fp || c.in_reply_to_id) continue;
+    if (!fp || c.closed || !c.byBot) continue;
     fingerprintsInComments.add(fp);
     if (c.line !== null) commentedAt.add(`${fp}@${c.line}`);
   }
@@ -107,14 +104,12 @@ export function planReview(
       }
     }
   }
-  const replied = new Set(
-    existingComments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id),
-  );
   for (const c of existingComments) {
     const fp = readFingerprint(c.body);
-    if (!fp || c.in_reply_to_id || current.has(fp) || replied.has(c.id)) continue;
-    // Only threads on files this push reviewed: a file no longer in the diff says nothing about its findings.
-    if (byFile.has(c.path)) plan.fixed.push(c.id);
+    // Only the App's own open threads; only on files this push reviewed (a file no longer in the diff says
+    // nothing about its findings).
+    if (!fp || !c.byBot || c.closed || current.has(fp)) continue;
+    if (byFile.has(c.path)) plan.fixed.push(c.threadId);
   }
   return plan;
 }
@@ -149,33 +144,27 @@ export async function publishReview(
   if (opts.mode === "none") return { ...none, skipped: "review: none" };
   const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number };
   // A pull request seen for the first time (just opened, its head never analysed) has nothing of ours to
-  // find: two calls saved. Any later event lists what is there, so that nothing is posted twice.
-  const [comments, previous] = opts.firstLook
-    ? [[], []]
-    : await Promise.all([
-        octokit.paginate(octokit.rest.pulls.listReviewComments, { ...where, per_page: 100 }),
-        octokit.paginate(octokit.rest.pulls.listReviews, { ...where, per_page: 100 }),
-      ]);
+  // find: a call saved. Any later event reads what is there (threads and reviews, one GraphQL query), so
+  // that nothing is posted twice.
+  const state = opts.firstLook
+    ? { threads: [], reviewBodies: [] }
+    : await readPullState(octokit, pr, isFixedReply);
   const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
-  const mine = previous.filter((r) => ours(r.body));
-  if (mine.some((r) => (r.body ?? "").includes(HEAD_MARKER(pr.headSha))))
+  const mine = state.reviewBodies.filter(ours);
+  if (mine.some((b) => b.includes(HEAD_MARKER(pr.headSha))))
     return { ...none, skipped: "this push was already reviewed" };
   const plan = planReview(
     reviews,
     descriptors,
-    comments.filter((c) => ours(c.body)) as ExistingComment[],
-    mine.map((r) => r.body ?? ""),
+    state.threads.filter((c) => ours(c.body)),
+    mine,
     opts.existing,
   );
-  let fixedReplies = 0;
-  for (const id of plan.fixed) {
-    await octokit.rest.pulls.createReplyForReviewComment({
-      ...where,
-      comment_id: id,
-      body: `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`,
-    });
-    fixedReplies++;
-  }
+  const fixedReplies = await resolveThreads(
+    octokit,
+    plan.fixed,
+    `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`,
+  );
   if (plan.comments.length === 0 && plan.bodyItems.length === 0)
     return { ...none, fixedReplies, skipped: "nothing new to say" };
   const event = reviewEvent(opts.mode, opts.failed);

@@ -6,7 +6,7 @@ import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
 
-const READS: Route[] = ["getPull", "files", "graphql", "listComments", "listReviews"];
+const READS: Route[] = ["getPull", "files", "graphql"];
 
 beforeEach(() => disableNetwork());
 afterEach(() => {

@@ -24,6 +24,11 @@ afterAll(() => {
  * Records a scenario's calls, not counting the installation-token request (as the budget does), and
  * returns them with the writes among them (GraphQL queries are reads).
  */
+/** A write: any REST request but a GET, and a GraphQL mutation (a GraphQL query is a read). */
+const isWrite = (r: { method: string; path: string; body?: unknown }) =>
+  r.method !== "GET" &&
+  !(r.path === "/graphql" && !/^\s*mutation\b/.test(String((r.body as { query?: string }).query)));
+
 function record(name: string, gh: FakeGitHub): { calls: number; writes: number } {
   const byRoute: Record<string, number> = {};
   const counted = gh.requests.filter((r) => !/\/access_tokens$/.test(r.path));
@@ -35,7 +40,7 @@ function record(name: string, gh: FakeGitHub): { calls: number; writes: number }
       .replace(/\/commits\/[^/]+/, "/commits/{sha}")}`;
     byRoute[key] = (byRoute[key] ?? 0) + 1;
   }
-  const writes = counted.filter((r) => r.method !== "GET" && r.path !== "/graphql").length;
+  const writes = counted.filter(isWrite).length;
   figures[name] = { calls: counted.length, writes, byRoute };
   return { calls: counted.length, writes };
 }
@@ -97,6 +102,35 @@ describe("GitHub API calls per review", () => {
     const { calls, writes } = record("opened, 1 clean descriptor (organisation)", gh);
     expect(calls).toBeLessThanOrEqual(4);
     expect(writes).toBe(1);
+    gh.assertClean();
+  });
+
+  it("a later push that fixes the commented findings: their threads resolved in one GraphQL write", async () => {
+    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const file = threeFindings(gh, "p/plugin.json");
+    // Every line of the descriptor is in the diff, so each finding is a line comment (a thread).
+    const after = gh.contents.get(`${R}@${HEAD_SHA}`)!.get("p/plugin.json")!.toString();
+    const lines = after.replace(/\n$/, "").split("\n");
+    file.patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+    gh.prFiles = [file];
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const threads = gh.comments.length;
+    expect(threads).toBeGreaterThan(0);
+    const next = "d".repeat(40);
+    const fixed = validHost();
+    fixed.version = "1.2.1";
+    gh.file(R, next, "p/plugin.json", text(fixed));
+    gh.mock.requests.length = 0;
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    expect(gh.resolved.size).toBe(threads);
+    // Two writes: the check run, and one GraphQL mutation that answers and resolves every fixed thread.
+    expect(
+      gh.requests.filter(isWrite).map((w) => `${w.method} ${w.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
+    ).toEqual(["POST /check-runs", "POST /graphql"]);
+    const { calls, writes } = record("synchronize fixing every finding (organisation)", gh);
+    expect(calls).toBeLessThanOrEqual(7);
+    expect(writes).toBe(2);
     gh.assertClean();
   });
 

@@ -356,8 +356,8 @@ describe("GitHub App: idempotency and later pushes", () => {
     gh.assertClean();
   });
 
-  it("a later push that fixes a finding replies to its thread as fixed, and keeps open the ones still there", async () => {
-    const { gh, probot } = setup([...LATER_REVIEW_ROUTES, "reply"]);
+  it("a later push that fixes a finding resolves its thread with a reply naming the commit, once", async () => {
+    const { gh, probot } = setup(LATER_REVIEW_ROUTES);
     const { before, after, patch } = noBump();
     gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch }];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
@@ -385,6 +385,7 @@ describe("GitHub App: idempotency and later pushes", () => {
         body: expect.stringMatching(/^Fixed in dddddd/),
       }),
     ]);
+    expect([...gh.resolved]).toEqual([gh.comments[0]!.id]);
     // A third push with nothing new: no second "fixed" reply, no new review.
     const third = "e".repeat(40);
     gh.file(R, third, "p/plugin.json", fixed);

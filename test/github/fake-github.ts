@@ -100,7 +100,8 @@ export const REVIEW_ROUTES: readonly Route[] = [
 export const MERGE_GROUP_ROUTES: readonly Route[] = ["token", "graphql", "compare", "createCheckRun"];
 
 /** Any later event also lists the existing review comments and reviews, so as never to post twice. */
-export const LATER_REVIEW_ROUTES: readonly Route[] = [...REVIEW_ROUTES, "listComments", "listReviews"];
+/** A later event also reads the review threads and reviews: one more GraphQL query, on the same route. */
+export const LATER_REVIEW_ROUTES: readonly Route[] = REVIEW_ROUTES;
 const BOT = { login: "plugin-review[bot]", type: "Bot" };
 
 type Failure = {
@@ -168,6 +169,10 @@ export class FakeGitHub {
     if (name !== ".github" || this.repos.has(full)) return true;
     return [...this.contents.keys()].some((k) => k.startsWith(`${full}@`));
   }
+  /** Root comment ids of the resolved review threads. */
+  readonly resolved = new Set<number>();
+  /** The GraphQL documents received, in order. */
+  readonly graphqlDocuments: { query: string; variables?: Record<string, unknown> }[] = [];
 
   /**
    * Every request valid for GitHub's OpenAPI description (GraphQL queries for GitHub's schema), every
@@ -622,6 +627,7 @@ export class FakeGitHub {
 
     on("graphql", "post", /^\/graphql$/, (_uri, body) => {
       if (this.graphqlUnavailable) return [404, { message: "Not Found" }];
+      this.graphqlDocuments.push(body as { query: string; variables?: Record<string, unknown> });
       let answer;
       try {
         answer = answerGraphql(
@@ -633,6 +639,7 @@ export class FakeGitHub {
               return bytes && { bytes, sha: this.blobSha(owner, repo, ref, path) };
             },
             runs: (sha) => this.runsFor(sha).map((r) => ({ ...r, annotations: r.annotations.length })),
+            ...this.threadsGraphql(),
           },
           body as { query: string; variables?: Record<string, unknown> },
         );
@@ -656,6 +663,87 @@ export class FakeGitHub {
       const pr = this.pulls.get(n);
       return pr ? [200, pr] : [404, { message: "Not Found" }];
     });
+  }
+
+  /** The review threads' GraphQL fields and mutations, over the fake's comments (a thread: a root comment and its replies). */
+  private threadsGraphql() {
+    const threadId = (root: Comment) => `PRRT_${root.id}`;
+    const rootOf = (id: unknown) =>
+      this.comments.find((c) => !c.in_reply_to_id && threadId(c) === id) ??
+      (() => {
+        throw new Error(`Could not resolve to a node with the global id of '${String(id)}'`);
+      })();
+    const author = (u: Comment["user"]) => ({
+      __typename: u.type === "Bot" ? "Bot" : "User",
+      login: u.login.replace(/\[bot\]$/, ""),
+    });
+    const commentNode = (c: Comment) => ({
+      id: `PRRC_${c.id}`,
+      databaseId: c.id,
+      body: c.body,
+      path: c.path,
+      line: c.line,
+      author: author(c.user),
+    });
+    const page = <T>(all: T[], args: { first?: number; last?: number; after?: string }) => {
+      const start = args.after ? Number(args.after) : 0;
+      const nodes = args.last ? all.slice(-args.last) : all.slice(start, start + (args.first ?? all.length));
+      const end = args.last ? all.length : start + nodes.length;
+      return { nodes, pageInfo: { hasNextPage: end < all.length, endCursor: String(end) } };
+    };
+    const threadNode = (root: Comment) => ({
+      id: threadId(root),
+      isResolved: this.resolved.has(root.id),
+      path: root.path,
+      line: root.line,
+      comments: (args: { first?: number; last?: number }) =>
+        page(
+          this.comments.filter((c) => c.id === root.id || c.in_reply_to_id === root.id).map(commentNode),
+          args,
+        ),
+    });
+    return {
+      pullRequest: (owner: string, name: string, number: number) => {
+        const uri = `/repos/${owner}/${name}/pulls/${number}`;
+        return {
+          id: `PR_${number}`,
+          reviewThreads: (args: { first?: number; after?: string }) =>
+            page(this.comments.filter((c) => !c.in_reply_to_id && ofPull(c, uri)).map(threadNode), args),
+          reviews: (args: { first?: number; last?: number }) =>
+            page(
+              this.reviews.filter((r) => ofPull(r, uri)).map((r) => ({ id: `PRR_${r.id}`, body: r.body })),
+              args,
+            ),
+        };
+      },
+      mutations: {
+        addPullRequestReviewThreadReply: ({
+          input,
+        }: {
+          input: { pullRequestReviewThreadId: string; body: string };
+        }) => {
+          const root = rootOf(input.pullRequestReviewThreadId);
+          const reply: Comment = {
+            pull: root.pull,
+            id: this.nextId++,
+            path: root.path,
+            line: root.line,
+            side: "RIGHT",
+            body: input.body,
+            commit_id: root.commit_id,
+            in_reply_to_id: root.id,
+            user: BOT,
+          };
+          this.comments.push(reply);
+          return { comment: commentNode(reply) };
+        },
+        resolveReviewThread: ({ input }: { input: { threadId: string } }) => {
+          const root = rootOf(input.threadId);
+          this.resolved.add(root.id);
+          return { thread: threadNode(root) };
+        },
+      },
+    };
   }
 
   private repoJson(fullName: string, r: FakeRepo) {

@@ -2,7 +2,8 @@
  * GitHub's GraphQL API for the fake: queries are parsed, validated and executed by graphql-js against
  * GitHub's own public schema (`@octokit/graphql-schema`), so that a query GitHub would refuse (an unknown
  * field, a wrong argument or variable type) fails the test. The resolvers answer from the fake's state:
- * files by repository and ref, check runs by head commit.
+ * files by repository and ref, check runs by head commit, a pull request's review threads and reviews
+ * (and the mutations that reply to and resolve a thread).
  */
 import { schema as published } from "@octokit/graphql-schema";
 import { buildSchema, graphqlSync, GraphQLError, type GraphQLSchema } from "graphql";
@@ -25,6 +26,10 @@ export interface GraphqlState {
   file(owner: string, repo: string, ref: string, path: string): { bytes: Buffer; sha: string } | undefined;
   /** The check runs on a head commit. */
   runs(sha: string): { id: number; name: string; status: string; app: { id: number }; annotations: number }[];
+  /** A pull request's fields (graphql-js calls a function field with its arguments). */
+  pullRequest?(owner: string, repo: string, number: number): unknown;
+  /** Mutation fields, by name. */
+  mutations?: Record<string, (args: never) => unknown>;
 }
 
 /** Like GitHub: a blob's text is cut at this size (`isTruncated`), and binary blobs have none. */
@@ -44,6 +49,7 @@ function blob(entry: { bytes: Buffer; sha: string }) {
 
 function repository(state: GraphqlState, owner: string, name: string) {
   return {
+    pullRequest: ({ number }: { number: number }) => state.pullRequest?.(owner, name, number) ?? null,
     object: ({ expression, oid }: { expression?: string; oid?: string }) => {
       if (oid)
         return {
@@ -96,6 +102,7 @@ export function answerGraphql(
   body: { query: string; variables?: Record<string, unknown> },
 ): GraphqlAnswer {
   const rootValue = {
+    ...state.mutations,
     repository: ({ owner, name }: { owner: string; name: string }) => {
       if (!state.repoExists(owner, name))
         throw new NotFound(`Could not resolve to a Repository with the name '${owner}/${name}'.`);

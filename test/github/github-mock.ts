@@ -78,6 +78,8 @@ export function githubMock(baseUrl = "https://api.github.com"): GithubMock {
     } else if (basePath.endsWith("/v3") && path === `${basePath.slice(0, -3)}/graphql`) {
       path = "/graphql"; // GitHub Enterprise Server's GraphQL endpoint, beside /api/v3
     }
+    // GitHub Enterprise Server's GraphQL endpoint: /api/graphql beside the REST API's /api/v3.
+    if (basePath.endsWith("/v3") && path === `${basePath.slice(0, -3)}/graphql`) path = "/graphql";
     const headers = headerRecord(typeof req.getHeaders === "function" ? req.getHeaders() : req.headers);
     requests.push({
       method: typeof req.method === "string" ? req.method.toUpperCase() : "GET",

@@ -25,7 +25,7 @@ function edited(changes: Record<string, unknown>, baseSha: string) {
 
 describe("GitHub App: retargeted pull request", () => {
   it("reviews again against the new base when the base branch changes", async () => {
-    const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun", "listComments", "listReviews"]);
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun", "graphql"]);
     const { probot } = makeProbot();
     const head = validHost();
     // On the old base the metric group differs (it can never change): failure. On the new one only the

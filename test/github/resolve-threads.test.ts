@@ -1,0 +1,150 @@
+/**
+ * Fixed findings' threads (interfaces.md, "Fixed findings"): a later push that fixes a finding resolves the App's
+ * thread with `resolveReviewThread`, with a reply naming the fixing commit; a thread whose finding is still there
+ * stays open; a finding that comes back later gets a new comment. Real app, real payloads, GitHub faked over nock:
+ * REST requests validated against the OpenAPI description, every GraphQL document against GitHub's schema.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { text, validHost } from "../helpers.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment } from "./fake-github.js";
+import { cleanup, disableNetwork } from "./github-mock.js";
+import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+
+const R = `${OWNER}/${REPO}`;
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** The version bumped and three new metrics, those in `bad` with a unit that does not exist (one error each). */
+function head(bad: number[]): string {
+  const d: Json = validHost();
+  d.version = "1.2.1";
+  for (let i = 0; i < 3; i++)
+    d.metrics.push({
+      timeseries: {
+        key: `new_metric${i}`,
+        unit: bad.includes(i) ? "Secs" : "Count",
+        displayname: `New ${i}`,
+      },
+    });
+  return text(d);
+}
+
+/** A diff that rewrites the whole file, so that every finding is on a line of the diff. */
+function rewritePatch(before: string, after: string): string {
+  const a = before.replace(/\n$/, "").split("\n");
+  const b = after.replace(/\n$/, "").split("\n");
+  return `@@ -1,${a.length} +1,${b.length} @@\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}`;
+}
+
+/** Pushes `content` as the pull request's new head and delivers `synchronize`. */
+async function push(
+  gh: FakeGitHub,
+  probot: ReturnType<typeof makeProbot>["probot"],
+  sha: string,
+  content: string,
+) {
+  const before = text(validHost());
+  gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: rewritePatch(before, content) }];
+  gh.file(R, sha, "p/plugin.json", content);
+  const from = gh.requests.length;
+  await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: sha }));
+  return gh.requests.slice(from);
+}
+
+const isWrite = (r: { method: string; path: string; body?: unknown }) =>
+  r.method !== "GET" &&
+  !/access_tokens$/.test(r.path) &&
+  !(r.path === "/graphql" && !/^\s*mutation\b/.test(String((r.body as { query?: string }).query)));
+
+const roots = (gh: FakeGitHub) => gh.comments.filter((c) => !c.in_reply_to_id);
+/** The line of metric `i`'s unit (the same in every head: only the units' values change). */
+const unitLine = (i: number) => {
+  const t = head([]);
+  const at = t.indexOf(`"unit"`, t.indexOf(`new_metric${i}`));
+  return t.slice(0, at).split("\n").length;
+};
+const onMetric = (gh: FakeGitHub, i: number) =>
+  roots(gh).filter((c) => c.user.type === "Bot" && c.line === unitLine(i));
+const repliesTo = (gh: FakeGitHub, c: Comment) => gh.comments.filter((x) => x.in_reply_to_id === c.id);
+
+describe("GitHub App: fixed findings' threads", () => {
+  it("resolves the fixed threads in one request with a reply naming the commit, keeps the others open, and comments a finding that comes back", async () => {
+    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const before = text(validHost());
+    const first = head([0, 1, 2]);
+    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: rewritePatch(before, first) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", first).file(R, BASE_SHA, "p/plugin.json", before);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(roots(gh)).toHaveLength(3);
+    const [t0, t1, t2] = [0, 1, 2].map((i) => onMetric(gh, i)[0]!);
+    // A person quotes our comment (marker and all) in a thread of their own: never ours to resolve.
+    gh.comments.push({
+      ...t0!,
+      id: 1,
+      body: `Is this right?\n> ${t0!.body}`,
+      user: { login: "octocat", type: "User" },
+    });
+
+    // Push 2 fixes metrics 0 and 2; metric 1 is still wrong.
+    const second = "d".repeat(40);
+    const calls = await push(gh, probot, second, head([1]));
+    expect(gh.runsFor(second)[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect([...gh.resolved].sort()).toEqual([t0!.id, t2!.id].sort());
+    for (const t of [t0!, t2!])
+      expect(repliesTo(gh, t)).toEqual([
+        expect.objectContaining({ body: expect.stringMatching(/^Fixed in ddddddd: this finding is gone\./) }),
+      ]);
+    expect(repliesTo(gh, t1!)).toEqual([]);
+    expect(gh.resolved.has(1)).toBe(false);
+    // Nothing new to say: no review; two resolutions in one mutation. Writes: the check run and the mutation.
+    expect(gh.reviews).toHaveLength(1);
+    const mutations = calls.filter((r) => r.path === "/graphql" && isWrite(r));
+    expect(mutations).toHaveLength(1);
+    expect(String((mutations[0]!.body as { query: string }).query)).toMatch(/resolve1: resolveReviewThread/);
+    expect(
+      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
+    ).toEqual(["POST /check-runs", "POST /graphql"]);
+    // Reads: one GraphQL query for threads and reviews (instead of two REST listings).
+    const threadQueries = calls.filter(
+      (r) => r.path === "/graphql" && /reviewThreads/.test((r.body as { query: string }).query),
+    );
+    expect(threadQueries).toHaveLength(1);
+    // Within the budget of a later push (7, the installation token aside).
+    expect(calls.filter((r) => !/access_tokens$/.test(r.path)).length).toBeLessThanOrEqual(7);
+
+    // Push 3: nothing changes; the resolved threads are not answered again, the open one not commented again.
+    const third = "e".repeat(40);
+    await push(gh, probot, third, head([1]));
+    expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(2);
+    expect(roots(gh)).toHaveLength(4); // three of ours and the person's
+    expect(gh.reviews).toHaveLength(1);
+
+    // Push 4: metric 0 is wrong again. Its old thread stays resolved; the finding is commented anew.
+    const fourth = "f".repeat(40);
+    const calls4 = await push(gh, probot, fourth, head([0, 1]));
+    expect(onMetric(gh, 0)).toHaveLength(2);
+    const fresh = onMetric(gh, 0)[1]!;
+    expect(gh.resolved.has(fresh.id)).toBe(false);
+    expect(fresh.commit_id).toBe(fourth);
+    expect(onMetric(gh, 1)).toHaveLength(1);
+    expect(gh.reviews).toHaveLength(2);
+    expect(calls4.filter(isWrite)).toHaveLength(2);
+    expect(gh.graphqlDocuments.length).toBeGreaterThanOrEqual(4);
+    gh.assertClean();
+  });
+
+  it("a document GitHub's schema rejects fails the fake (the validation is real)", async () => {
+    const gh = new FakeGitHub(["graphql"]);
+    const res = await fetch("https://api.github.com/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "token x" },
+      body: JSON.stringify({ query: "mutation { resolveReviewThread(input: { id: 1 }) { thread { id } } }" }),
+    });
+    const body = (await res.json()) as { errors?: { message: string }[] };
+    expect(body.errors?.length).toBeGreaterThan(0);
+    expect(() => gh.assertClean()).toThrow(/invalid GraphQL/);
+  });
+});
