@@ -14,7 +14,7 @@
  * Pure: documents and pointer-based findings in, states out. The runner decides which findings take part
  * (change rules never do: they only ever produce new findings).
  */
-import { splitPointer } from "./json/pointer.js";
+import { escapeSegment, splitPointer } from "./json/pointer.js";
 import { get, isObj } from "./rule.js";
 
 export type BaselineState = "new" | "existing";
@@ -78,7 +78,7 @@ export function identityPath(doc: unknown, pointer: string, loose = false): stri
       out += `/[${labels(node, loose)[i] as string}]`;
       node = node[i];
     } else {
-      out += `/${seg.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      out += `/${escapeSegment(seg)}`;
       node = get(node, seg);
     }
   }
@@ -116,6 +116,8 @@ export function classify(
   const states: BaselineState[] = head.findings.map(() => "new");
   const used = new Array<boolean>(base.findings.length).fill(false);
   for (const loose of [false, true]) {
+    // Nothing left to match (every head finding existing, or none): the base's identities are not needed.
+    if (!states.includes("new")) break;
     const byId = new Map<string, number[]>();
     base.findings.forEach((f, i) => {
       if (used[i]) return;

@@ -87,6 +87,15 @@ function loadBase(
   }
 }
 
+/** The base's bytes or text equal head's decoded text (a file the change leaves as it is). */
+function sameText(base: string | Uint8Array, head: string): boolean {
+  if (typeof base === "string") return base === head;
+  // Equal texts have between 1 and 3 UTF-8 bytes per UTF-16 unit: decode only then.
+  if (base.length < head.length || base.length > 3 * head.length) return false;
+  const d = decodeUtf8(base);
+  return d.badOffset === undefined && d.text === head;
+}
+
 /** Never a crash and never a silent green: a rule that throws fails the file visibly. */
 function internalError(rule: Rule, e: unknown): RawFinding {
   return {
@@ -166,6 +175,7 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
   const active = activeRules(input.path, config);
   let rules = active.filter((r) => r.meta.kind === "parse");
   let baseline: Internal["base"];
+  let sameAsBase = false;
   if (!head.parsed) {
     if (head.encodingError !== undefined) {
       state.parseError = {
@@ -183,7 +193,12 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
     state.duplicates = head.parsed.duplicates;
     state.variant = detectVariant(state.value);
     // The base is read for the change rules and for its own findings (new and existing findings).
-    if (input.base) {
+    if (input.base && input.isNew !== true && sameText(input.base.content, head.text)) {
+      // An unchanged file: the base's own findings are head's (filled in below), so it is not reviewed twice.
+      state.base = { value: state.value, path: input.base.path };
+      baseline = { value: state.value, findings: [] };
+      sameAsBase = true;
+    } else if (input.base) {
       const base = loadBase(input.base.content, config.maxFileSize, input.base.size);
       if (base.ok) {
         state.base = { value: base.value, path: input.base.path };
@@ -200,6 +215,7 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
   }
   const context = new RuleContext(state);
   const raw = rules.flatMap((r) => runRule(r, context));
+  if (sameAsBase && baseline) baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId));
   // The tree of positions is built only when there is something to locate.
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length ? locateAll(head.text, parsed?.root, raw) : [];

@@ -110,6 +110,29 @@ describe("new and existing findings", () => {
     expect(hasFailures([r], resolveConfig())).toBe(true);
   });
 
+  it("an unchanged file (text or bytes): the same findings as a reviewed base, all existing, none fixed", () => {
+    const d = withMistakes();
+    const same = text(d);
+    // A trailing newline makes the base differ, so it is reviewed in full: the reference.
+    const reviewed = review(same, same + "\n");
+    const [bytes] = reviewDescriptors(
+      [
+        {
+          path: "plugin.json",
+          content: new TextEncoder().encode(same),
+          base: { path: "plugin.json", content: new TextEncoder().encode(same) },
+        },
+      ],
+      resolveConfig(),
+    );
+    for (const r of [review(same, same), bytes!]) {
+      expect(r.findings).toEqual(reviewed.findings);
+      expect(r.findings.length).toBeGreaterThan(6);
+      expect(r.findings.every((f) => f.baseline === "existing")).toBe(true);
+      expect(r.fixed).toBe(0);
+    }
+  });
+
   it("counts base findings gone from head as fixed", () => {
     const base = withMistakes();
     const head = bumped(base);

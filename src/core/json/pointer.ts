@@ -1,10 +1,13 @@
 /** RFC 6901 JSON pointers. */
 
+// Fast paths: almost no segment holds `~` or `/`, and these run for every finding's pointer.
 export function escapeSegment(s: string): string {
+  if (!s.includes("~") && !s.includes("/")) return s;
   return s.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 export function unescapeSegment(s: string): string {
+  if (!s.includes("~")) return s;
   return s.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
