@@ -152,6 +152,7 @@ async function child(root, fakePath) {
   const gh = new FakeGitHub(
     [
       "token",
+      "graphql",
       "files",
       "contents",
       "listCheckRuns",

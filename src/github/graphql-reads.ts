@@ -216,8 +216,8 @@ export async function readReviewStart(
   };
 }
 
-/** This app's latest `plugin-review` run on the head commit, through REST (GraphQL refused). */
-async function latestRunRest(
+/** This app's latest `plugin-review` run on the head commit, through REST (GraphQL refused or failing). */
+export async function latestRunRest(
   octokit: Octokit,
   where: { owner: string; repo: string; headSha: string },
   appId: number | undefined,

@@ -23,7 +23,7 @@ import {
   TransientReviewError,
 } from "./errors.js";
 import { listChangedDescriptors } from "./fetch-files.js";
-import { readReviewStart } from "./graphql-reads.js";
+import { latestRunRest, readReviewStart } from "./graphql-reads.js";
 import { loadConfig } from "./load-config.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
 import { allAnnotations, checkSummary, checkTitle } from "./render.js";
@@ -176,7 +176,14 @@ export async function reviewCommit(
           async () => {
             // The listing may have failed, or a create may have made the run without our hearing
             // back: look again then, so that the failure completes that run rather than adding one.
-            const run = known === "unknown" ? (await start()).run : known;
+            // GraphQL may be what failed: then REST lists the runs (one call), so that the run is still written.
+            const run =
+              known === "unknown"
+                ? await start().then(
+                    (begun) => begun.run,
+                    () => latestRunRest(octokit, where, opts.appId),
+                  )
+                : known;
             await writeCheckRun(octokit, where, run, failureResult(e, reason));
           },
           { what: "completing the check run" },

@@ -84,4 +84,19 @@ describe("GraphQL reads", () => {
     expect(gh.count("GET", /\/contents\//)).toBe(4);
     gh.assertClean();
   });
+
+  it("GraphQL failing (403) while REST works: the check run is still written, as a failure saying why", async () => {
+    const gh = new FakeGitHub(["token", "graphql", "listCheckRuns", "createCheckRun"]);
+    gh.fail("POST", /^\/graphql$/, 403, Infinity, { message: "Resource not accessible by integration" });
+    unbumped(gh);
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run!.status).toBe("completed");
+    expect(run!.conclusion).toBe("failure");
+    expect(run!.output.summary).toContain("Resource not accessible by integration");
+    expect(gh.count("GET", /\/check-runs/)).toBe(1);
+    gh.assertClean();
+  });
 });
