@@ -95,7 +95,7 @@ describe("GraphQL reads", () => {
     expect(others).toEqual([]);
     expect(run!.status).toBe("completed");
     expect(run!.conclusion).toBe("failure");
-    expect(run!.output.summary).toContain("Resource not accessible by integration");
+    expect(run!.output?.summary).toContain("Resource not accessible by integration");
     expect(gh.count("GET", /\/check-runs/)).toBe(1);
     gh.assertClean();
   });
