@@ -25,6 +25,24 @@ function unbumped(gh: FakeGitHub) {
   gh.prFiles = [{ filename: PATH, status: "modified", patch: "@@ -1,1 +1,1 @@\n-{\n+{" }];
 }
 
+/** The unbumped descriptor reviewed under an organisation policy that lowers version-not-bumped to a warning. */
+async function reviewWithOrgPolicy(gh: FakeGitHub) {
+  gh.file(`${OWNER}/.github`, "HEAD", ".github/plugin-review.yml", "rules:\n  version-not-bumped: warning\n");
+  unbumped(gh);
+  const { probot } = makeProbot();
+  await deliver(probot, "pull_request", pullRequestPayload("opened"));
+}
+
+/** One run, green, whose only annotation is the policy's warning. */
+function expectPolicyApplied(gh: FakeGitHub) {
+  const [run, ...others] = gh.runsFor(HEAD_SHA);
+  expect(others).toEqual([]);
+  expect(run!.conclusion).toBe("success");
+  expect(run!.annotations.map((a) => [a.title, a.annotation_level])).toEqual([
+    ["version-not-bumped", "warning"],
+  ]);
+}
+
 describe("GraphQL reads", () => {
   it("an organisation without a .github repository: the review completes with the repository's own configuration", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES);
@@ -44,41 +62,16 @@ describe("GraphQL reads", () => {
 
   it("an organisation's .github repository with a policy: the policy applies", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES);
-    gh.file(
-      `${OWNER}/.github`,
-      "HEAD",
-      ".github/plugin-review.yml",
-      "rules:\n  version-not-bumped: warning\n",
-    );
-    unbumped(gh);
-    const { probot } = makeProbot();
-    await deliver(probot, "pull_request", pullRequestPayload("opened"));
-    const [run] = gh.runsFor(HEAD_SHA);
-    expect(run!.conclusion).toBe("success");
-    expect(run!.annotations.map((a) => [a.title, a.annotation_level])).toEqual([
-      ["version-not-bumped", "warning"],
-    ]);
+    await reviewWithOrgPolicy(gh);
+    expectPolicyApplied(gh);
     gh.assertClean();
   });
 
   it("GraphQL refused (404): the check run, configuration and descriptors are read through REST, same verdict", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES, "listCheckRuns", "contents"]);
     gh.graphqlUnavailable = true;
-    gh.file(
-      `${OWNER}/.github`,
-      "HEAD",
-      ".github/plugin-review.yml",
-      "rules:\n  version-not-bumped: warning\n",
-    );
-    unbumped(gh);
-    const { probot } = makeProbot();
-    await deliver(probot, "pull_request", pullRequestPayload("opened"));
-    const [run, ...others] = gh.runsFor(HEAD_SHA);
-    expect(others).toEqual([]);
-    expect(run!.conclusion).toBe("success");
-    expect(run!.annotations.map((a) => [a.title, a.annotation_level])).toEqual([
-      ["version-not-bumped", "warning"],
-    ]);
+    await reviewWithOrgPolicy(gh);
+    expectPolicyApplied(gh);
     // The REST reads: the run lookup, both configuration files, head and base of the descriptor.
     expect(gh.count("GET", /\/check-runs/)).toBe(1);
     expect(gh.count("GET", /\/contents\//)).toBe(4);
