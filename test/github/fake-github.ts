@@ -504,19 +504,7 @@ export class FakeGitHub {
       const parent = Number(uri.split("/").slice(-2)[0]);
       const root = this.comments.find((c) => c.id === parent);
       if (!root) return [404, { message: "Not Found" }];
-      const reply: Comment = {
-        pull: root.pull,
-        id: this.nextId++,
-        path: root.path,
-        line: root.line,
-        side: "RIGHT",
-        body: (body as { body: string }).body,
-        commit_id: root.commit_id,
-        in_reply_to_id: parent,
-        user: BOT,
-      };
-      this.comments.push(reply);
-      return [201, this.commentJson(reply)];
+      return [201, this.commentJson(this.reply(root, (body as { body: string }).body))];
     });
 
     on("listOrgRepos", "get", /^\/orgs\/[^/]+\/repos/, (uri) => {
@@ -723,19 +711,7 @@ export class FakeGitHub {
           input: { pullRequestReviewThreadId: string; body: string };
         }) => {
           const root = rootOf(input.pullRequestReviewThreadId);
-          const reply: Comment = {
-            pull: root.pull,
-            id: this.nextId++,
-            path: root.path,
-            line: root.line,
-            side: "RIGHT",
-            body: input.body,
-            commit_id: root.commit_id,
-            in_reply_to_id: root.id,
-            user: BOT,
-          };
-          this.comments.push(reply);
-          return { comment: commentNode(reply) };
+          return { comment: commentNode(this.reply(root, input.body)) };
         },
         resolveReviewThread: ({ input }: { input: { threadId: string } }) => {
           const root = rootOf(input.threadId);
@@ -744,6 +720,23 @@ export class FakeGitHub {
         },
       },
     };
+  }
+
+  /** The app's reply in a comment's thread (REST `replies` and GraphQL `addPullRequestReviewThreadReply`). */
+  private reply(root: Comment, body: string): Comment {
+    const reply: Comment = {
+      pull: root.pull,
+      id: this.nextId++,
+      path: root.path,
+      line: root.line,
+      side: "RIGHT",
+      body,
+      commit_id: root.commit_id,
+      in_reply_to_id: root.id,
+      user: BOT,
+    };
+    this.comments.push(reply);
+    return reply;
   }
 
   private repoJson(fullName: string, r: FakeRepo) {
