@@ -92,10 +92,15 @@ function collect(pr: string, headSha: string, writes: Write[]): DryRun {
         comments: (w.body.comments as Record<string, unknown>[]) ?? [],
       };
     } else if (/\/graphql$/.test(w.url)) {
-      // The resolution of fixed threads: a reply (the same body) to each thread, then resolved.
-      const vars = (w.body.variables ?? {}) as Record<string, string>;
+      // The resolution of fixed threads: a reply (the same body) to each thread, then resolved; and the
+      // push's review when the push also has something new to say (its line comments are `threads`).
+      const vars = (w.body.variables ?? {}) as Record<string, unknown>;
+      const review = vars.review as
+        { event?: string; body?: string; threads?: Record<string, unknown>[] } | undefined;
+      if (review)
+        run.review = { event: String(review.event), body: review.body ?? "", comments: review.threads ?? [] };
       for (const [k, id] of Object.entries(vars))
-        if (/^t\d+$/.test(k)) run.replies.push({ comment_id: id, body: String(vars.body) });
+        if (/^t\d+$/.test(k)) run.replies.push({ comment_id: String(id), body: String(vars.body) });
     }
   }
   return run;

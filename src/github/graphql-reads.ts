@@ -45,7 +45,7 @@ async function query<T>(octokit: Octokit, text: string, vars: Record<string, unk
  * GraphQL refused the query itself (errors other than NOT_FOUND, or no GraphQL endpoint), as opposed to
  * GitHub failing, throttling or refusing the token, which the review reports or retries as for REST.
  */
-function graphqlRefused(e: unknown): boolean {
+export function graphqlRefused(e: unknown): boolean {
   if ((e as GraphqlFailure).name === "GraphqlResponseError") return true;
   const status = httpStatus(e);
   return status === 400 || status === 404 || status === 405 || status === 410 || status === 422;

@@ -3,15 +3,26 @@
  * review body. Fingerprints make it idempotent: a finding already commented on the same line is not
  * commented again, a push already reviewed is not reviewed twice, and a thread whose finding is gone is
  * resolved with a reply naming the fixing commit (resolve-threads.ts); a finding that comes back after its
- * thread was resolved is new again, so it gets a new comment. When GitHub refuses the review (422), it is posted again with every finding in the
- * body, so nothing is lost (and the check run carries every finding anyway).
+ * thread was resolved is new again, so it gets a new comment.
+ *
+ * Writes: the review is one REST request; when the push also fixed threads, the review goes in the same
+ * GraphQL document that answers and resolves them (`addPullRequestReview`), so a review is never more than
+ * one write beside the check run. When GitHub refuses the review because a line comment is outside the diff
+ * (REST 422, GraphQL UNPROCESSABLE), it is posted again through REST with every finding in the body, so
+ * nothing is lost (and the check run carries every finding anyway).
  */
 import { isQuietExisting, type ExistingMode, type ReviewMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
 import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
-import { readPullState, resolveThreads, type ThreadComment } from "./resolve-threads.js";
+import {
+  closeThreads,
+  readPullState,
+  replyToThreads,
+  type ReviewInput,
+  type ThreadComment,
+} from "./resolve-threads.js";
 import { plural } from "../format/summary.js";
 import { httpStatus } from "./errors.js";
 import {
@@ -34,11 +45,11 @@ export interface ReviewPlan {
   /** The same findings as `comments`, as review-body lines: the fallback when GitHub refuses line comments. */
   commentsAsBodyItems: string[];
   bodyItems: string[];
-  /** The node ids of our open threads whose finding no longer exists: they are resolved. */
-  fixed: string[];
+  /** Our open threads whose finding no longer exists (root comment id, thread node id): they are resolved. */
+  fixed: Pick<ThreadComment, "id" | "threadId">[];
 }
 
-type ExistingComment = Pick<ThreadComment, "threadId" | "path" | "line" | "body" | "byBot" | "closed">;
+type ExistingComment = Pick<ThreadComment, "id" | "threadId" | "path" | "line" | "body" | "byBot" | "closed">;
 
 /** Decides what to post (pure, given what is already there). */
 export function planReview(
@@ -109,7 +120,7 @@ export function planReview(
     // Only the App's own open threads; only on files this push reviewed (a file no longer in the diff says
     // nothing about its findings).
     if (!fp || !c.byBot || c.closed || current.has(fp)) continue;
-    if (byFile.has(c.path)) plan.fixed.push(c.threadId);
+    if (byFile.has(c.path)) plan.fixed.push({ id: c.id, threadId: c.threadId });
   }
   return plan;
 }
@@ -144,11 +155,11 @@ export async function publishReview(
   if (opts.mode === "none") return { ...none, skipped: "review: none" };
   const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number };
   // A pull request seen for the first time (just opened, its head never analysed) has nothing of ours to
-  // find: a call saved. Any later event reads what is there (threads and reviews, one GraphQL query), so
-  // that nothing is posted twice.
+  // find: a call saved. Any later event reads what is there (threads and reviews: one GraphQL query, or
+  // two REST listings where GraphQL is refused), so that nothing is posted twice.
   const state = opts.firstLook
     ? { threads: [], reviewBodies: [] }
-    : await readPullState(octokit, pr, isFixedReply);
+    : await readPullState(octokit, pr, isFixedReply, opts.log);
   const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
   const mine = state.reviewBodies.filter(ours);
   if (mine.some((b) => b.includes(HEAD_MARKER(pr.headSha))))
@@ -160,13 +171,6 @@ export async function publishReview(
     mine,
     opts.existing,
   );
-  const fixedReplies = await resolveThreads(
-    octokit,
-    plan.fixed,
-    `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`,
-  );
-  if (plan.comments.length === 0 && plan.bodyItems.length === 0)
-    return { ...none, fixedReplies, skipped: "nothing new to say" };
   const event = reviewEvent(opts.mode, opts.failed);
   const intro = `**plugin-review** found ${plan.comments.length + plan.bodyItems.length} new finding(s) in this push; the \`plugin-review\` check lists them all.`;
   // Within GitHub's limit for a review body, whatever the number of findings: the check run has them all.
@@ -183,30 +187,65 @@ export async function publishReview(
     }
     return out.add("", marker).toString();
   };
-  try {
-    await octokit.rest.pulls.createReview({
-      ...where,
-      commit_id: pr.headSha,
-      event,
-      body: body(plan.bodyItems),
-      comments: plan.comments,
-    });
-    return {
-      posted: true,
-      lineComments: plan.comments.length,
-      bodyItems: plan.bodyItems.length,
-      fixedReplies,
-      fallback: false,
-    };
-  } catch (e) {
-    if (httpStatus(e) !== 422) throw e;
-    // GitHub refused a line comment (the diff moved under us): everything goes to the body instead.
-    opts.log.warn(
-      { err: (e as Error).message },
-      "review with line comments refused (422); posting every finding in the body",
+  const toSay = plan.comments.length > 0 || plan.bodyItems.length > 0;
+  const fixedBody = `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`;
+  let fixedReplies = 0;
+  /** What became of the review with its line comments: undefined while not sent. */
+  let sent: "posted" | "refused" | undefined;
+  if (plan.fixed.length && state.pullRequestId) {
+    // One GraphQL document: the review (if any) and the fixed threads' replies and resolutions.
+    const review: ReviewInput | undefined = toSay
+      ? {
+          pullRequestId: state.pullRequestId,
+          commitOID: pr.headSha,
+          event,
+          body: body(plan.bodyItems),
+          threads: plan.comments,
+        }
+      : undefined;
+    const written = await closeThreads(
+      octokit,
+      plan.fixed.map((f) => f.threadId as string),
+      fixedBody,
+      opts.log,
+      review,
     );
-    const all = [...plan.commentsAsBodyItems, ...plan.bodyItems];
-    await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(all) });
-    return { posted: true, lineComments: 0, bodyItems: all.length, fixedReplies, fallback: true };
+    fixedReplies = written.closed;
+    sent = written.review;
+  } else if (plan.fixed.length) {
+    // The threads were read through REST (GraphQL refused): a reply each, no resolution.
+    fixedReplies = await replyToThreads(
+      octokit,
+      pr,
+      plan.fixed.map((f) => f.id),
+      fixedBody,
+    );
   }
+  if (!toSay) return { ...none, fixedReplies, skipped: "nothing new to say" };
+  const posted = { posted: true, fixedReplies, fallback: false };
+  if (sent === undefined) {
+    try {
+      await octokit.rest.pulls.createReview({
+        ...where,
+        commit_id: pr.headSha,
+        event,
+        body: body(plan.bodyItems),
+        comments: plan.comments,
+      });
+      sent = "posted";
+    } catch (e) {
+      if (httpStatus(e) !== 422) throw e;
+      // GitHub refused a line comment (the diff moved under us): everything goes to the body instead.
+      opts.log.warn(
+        { err: (e as Error).message },
+        "review with line comments refused (422); posting every finding in the body",
+      );
+      sent = "refused";
+    }
+  }
+  if (sent === "posted")
+    return { ...posted, lineComments: plan.comments.length, bodyItems: plan.bodyItems.length };
+  const all = [...plan.commentsAsBodyItems, ...plan.bodyItems];
+  await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(all) });
+  return { ...posted, lineComments: 0, bodyItems: all.length, fallback: true };
 }

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
 import { mainRun } from "./run.js";
+import { fingerprint, fingerprintMarker } from "../../src/github/fingerprint.js";
 import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
@@ -61,6 +62,31 @@ describe("plugin-review pr", () => {
       ),
     ).toBe(true);
     expect(gh.requests[0]!.headers.authorization).toBe("token ghp_dry_run_token_not_real");
+    gh.assertClean();
+  });
+
+  it("a push that also fixes an earlier finding: the review and the thread's reply it would send in one document", async () => {
+    const gh = setup();
+    const fp = fingerprint("unknown-member", "p/plugin.json", "/favicon");
+    gh.comments.push({
+      pull: "acme/plugins#7",
+      id: 50,
+      path: "p/plugin.json",
+      line: 2,
+      side: "RIGHT",
+      body: `unknown-member ${fingerprintMarker(fp)}`,
+      commit_id: BASE_SHA,
+      user: { login: "plugin-review[bot]", type: "Bot" },
+    });
+    const r = await run(["pr", "acme/plugins#7", "--format", "json"]);
+    const out = JSON.parse(r.stdout) as {
+      review: { event: string; comments: { path: string; line: number }[] };
+      replies: { comment_id: string; body: string }[];
+    };
+    expect(out.review.event).toBe("COMMENT");
+    expect(out.review.comments).toEqual([expect.objectContaining({ path: "p/plugin.json", line: 3 })]);
+    expect(out.replies).toEqual([{ comment_id: "PRRT_50", body: expect.stringMatching(/^Fixed in cccccc/) }]);
+    expect(gh.comments).toHaveLength(1);
     gh.assertClean();
   });
 

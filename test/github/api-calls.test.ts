@@ -45,6 +45,12 @@ function record(name: string, gh: FakeGitHub): { calls: number; writes: number }
   return { calls: counted.length, writes };
 }
 
+/** A diff that adds every line of `content`, so that each finding is on a line of the diff (a thread). */
+function wholeFile(content: string): string {
+  const lines = content.replace(/\n$/, "").split("\n");
+  return `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+}
+
 /** A modified descriptor with three findings: version not bumped, an unknown member and a stacked line series. */
 function threeFindings(gh: FakeGitHub, path: string, sha = HEAD_SHA) {
   const before = validHost();
@@ -54,6 +60,24 @@ function threeFindings(gh: FakeGitHub, path: string, sha = HEAD_SHA) {
   (after.ui as { charts: { series: Record<string, unknown>[] }[] }).charts[0]!.series[0]!.stacked = true;
   gh.file(R, BASE_SHA, path, text(before)).file(R, sha, path, text(after));
   return { filename: path, status: "modified" as const, patch: "@@ -1,1 +1,1 @@\n-{\n+{" };
+}
+
+/** The writes among the recorded requests, as `METHOD /path` under the repository. */
+const writesOf = (gh: FakeGitHub) =>
+  gh.requests.filter(isWrite).map((w) => `${w.method} ${w.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`);
+
+/** A just-opened pull request whose three findings are all line comments (threads); requests cleared after. */
+async function openedWithThreads() {
+  const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+  const { probot } = makeProbot();
+  const file = threeFindings(gh, "p/plugin.json");
+  const opened = gh.contents.get(`${R}@${HEAD_SHA}`)!.get("p/plugin.json")!.toString();
+  // Every line of the descriptor is in the diff, so each finding is a line comment (a thread).
+  file.patch = wholeFile(opened);
+  gh.prFiles = [file];
+  await deliver(probot, "pull_request", pullRequestPayload("opened"));
+  expect(gh.comments).toHaveLength(3);
+  return { gh, probot, file, opened };
 }
 
 describe("GitHub API calls per review", () => {
@@ -106,17 +130,8 @@ describe("GitHub API calls per review", () => {
   });
 
   it("a later push that fixes the commented findings: their threads resolved in one GraphQL write", async () => {
-    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
-    const { probot } = makeProbot();
-    const file = threeFindings(gh, "p/plugin.json");
-    // Every line of the descriptor is in the diff, so each finding is a line comment (a thread).
-    const after = gh.contents.get(`${R}@${HEAD_SHA}`)!.get("p/plugin.json")!.toString();
-    const lines = after.replace(/\n$/, "").split("\n");
-    file.patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
-    gh.prFiles = [file];
-    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const { gh, probot } = await openedWithThreads();
     const threads = gh.comments.length;
-    expect(threads).toBeGreaterThan(0);
     const next = "d".repeat(40);
     const fixed = validHost();
     fixed.version = "1.2.1";
@@ -125,12 +140,36 @@ describe("GitHub API calls per review", () => {
     await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
     expect(gh.resolved.size).toBe(threads);
     // Two writes: the check run, and one GraphQL mutation that answers and resolves every fixed thread.
-    expect(
-      gh.requests.filter(isWrite).map((w) => `${w.method} ${w.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
-    ).toEqual(["POST /check-runs", "POST /graphql"]);
+    expect(writesOf(gh)).toEqual(["POST /check-runs", "POST /graphql"]);
     const { calls, writes } = record("synchronize fixing every finding (organisation)", gh);
     expect(calls).toBeLessThanOrEqual(7);
     expect(writes).toBe(2);
+    gh.assertClean();
+  });
+
+  it("a later push that fixes a commented finding and adds a new one: the review and the resolution in one GraphQL write", async () => {
+    const { gh, probot, file, opened } = await openedWithThreads();
+    // The next push bumps the version (version-not-bumped is fixed) and adds an unknown member (a new finding).
+    const next = "d".repeat(40);
+    const after = JSON.parse(opened) as Record<string, unknown>;
+    after.version = "1.2.1";
+    after.homepage = "https://example.com";
+    gh.file(R, next, "p/plugin.json", text(after));
+    gh.prFiles = [{ ...file, patch: wholeFile(text(after)) }];
+    gh.mock.requests.length = 0;
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    expect(gh.resolved.size).toBe(1);
+    expect(gh.reviews).toHaveLength(2);
+    const added = gh.comments.filter((c) => c.commit_id === next && !c.in_reply_to_id);
+    expect(added.map((c) => c.body)).toEqual([expect.stringContaining("unknown-member")]);
+    expect(added[0]!.body).toContain("homepage");
+    // Two writes: the check run, and one GraphQL document with the review and the fixed thread's reply and resolution.
+    expect(writesOf(gh)).toEqual(["POST /check-runs", "POST /graphql"]);
+    const mutation = gh.requests.filter(isWrite)[1]!.body as { query: string };
+    expect(mutation.query).toMatch(/review: addPullRequestReview[\s\S]*resolve0: resolveReviewThread/);
+    const { calls, writes: n } = record("synchronize fixing one finding and adding one (organisation)", gh);
+    expect(calls).toBeLessThanOrEqual(7);
+    expect(n).toBe(2);
     gh.assertClean();
   });
 

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { commentableLines } from "../../src/github/commentable-lines.js";
 import type nock from "nock";
-import { answerGraphql } from "./fake-graphql.js";
+import { answerGraphql, Unprocessable } from "./fake-graphql.js";
 import { githubMock, type GithubMock } from "./github-mock.js";
 import { validateResponse } from "./openapi.js";
 
@@ -118,6 +118,11 @@ export class FakeGitHub {
   /** `owner/repo@ref` → path → bytes. The ref "HEAD" is the default branch. */
   readonly contents = new Map<string, Map<string, Buffer>>();
   prFiles: PrFile[] = [];
+  /**
+   * The diff GitHub checks a review's line comments against, when it moved after the App listed the files
+   * (a push in between): by default `prFiles`.
+   */
+  reviewDiff: PrFile[] | undefined;
   readonly checkRuns: CheckRun[] = [];
   readonly reviews: Review[] = [];
   readonly comments: Comment[] = [];
@@ -157,8 +162,15 @@ export class FakeGitHub {
   readonly graphqlErrors: string[] = [];
   /** NOT_FOUND errors the fake answered beside data (a repository GraphQL could not resolve). */
   readonly graphqlNotFound: string[] = [];
+  /** UNPROCESSABLE errors the fake answered beside data (a mutation GitHub refused, such as a line outside the diff). */
+  readonly graphqlUnprocessable: string[] = [];
   /** GraphQL answers 404, as where there is no GraphQL API: the app must read through REST instead. */
   graphqlUnavailable = false;
+  /**
+   * Documents matching this are refused as GitHub refuses a field its schema lacks (an older GitHub Enterprise
+   * Server): errors and no data, so `octokit.graphql` throws a GraphqlResponseError.
+   */
+  graphqlRefuses: RegExp | undefined;
 
   /**
    * Whether GraphQL resolves a repository. Most organisations have no `.github` repository (or have not
@@ -452,50 +464,17 @@ export class FakeGitHub {
     ]);
 
     on("createReview", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews$/, (uri, body) => {
-      const pull = pullOf(uri);
-      const b = body as {
-        body?: string;
-        event?: string;
-        commit_id: string;
-        comments?: { path: string; line: number; side?: string; body: string }[];
-      };
-      // GitHub refuses a review whose line comment is not on a line of the diff.
-      for (const c of b.comments ?? []) {
-        const file = this.prFiles.find((f) => f.filename === c.path);
-        if (!file || !commentableLines(file.patch).has(c.line)) {
-          return [
-            422,
-            {
-              message: "Unprocessable Entity",
-              errors: ["Line could not be resolved"],
-              documentation_url: "https://docs.github.com/rest",
-            },
-          ];
-        }
-      }
-      if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length)
-        return [422, { message: "Review body is required" }];
-      const review: Review = {
-        pull,
-        id: this.nextId++,
-        body: b.body ?? "",
-        event: b.event ?? "PENDING",
-        commit_id: b.commit_id,
-        user: BOT,
-      };
-      this.reviews.push(review);
-      for (const c of b.comments ?? []) {
-        this.comments.push({
-          pull,
-          id: this.nextId++,
-          path: c.path,
-          line: c.line,
-          side: c.side ?? "RIGHT",
-          body: c.body,
-          commit_id: b.commit_id,
-          user: BOT,
-        });
-      }
+      const b = body as NewReview;
+      const review = this.postReview(pullOf(uri), b);
+      if (typeof review === "string")
+        return [
+          422,
+          {
+            message: "Unprocessable Entity",
+            errors: [review],
+            documentation_url: "https://docs.github.com/rest",
+          },
+        ];
       const { pull: _, ...json } = review;
       return [200, { ...json, state: "COMMENTED", html_url: "https://github.com/x", node_id: "R" }];
     });
@@ -615,6 +594,11 @@ export class FakeGitHub {
 
     on("graphql", "post", /^\/graphql$/, (_uri, body) => {
       if (this.graphqlUnavailable) return [404, { message: "Not Found" }];
+      if (this.graphqlRefuses?.test((body as { query: string }).query))
+        return [
+          200,
+          { errors: [{ message: "Field doesn't exist on this server's schema (emulated refusal)" }] },
+        ];
       this.graphqlDocuments.push(body as { query: string; variables?: Record<string, unknown> });
       let answer;
       try {
@@ -636,7 +620,9 @@ export class FakeGitHub {
         return [500, { message: String(e) }];
       }
       if (answer.invalid) this.graphqlErrors.push(...(answer.errors ?? []).map((e) => e.message));
-      else this.graphqlNotFound.push(...(answer.errors ?? []).map((e) => e.message));
+      else
+        for (const e of answer.errors ?? [])
+          (e.type === "UNPROCESSABLE" ? this.graphqlUnprocessable : this.graphqlNotFound).push(e.message);
       return [
         200,
         {
@@ -694,7 +680,7 @@ export class FakeGitHub {
       pullRequest: (owner: string, name: string, number: number) => {
         const uri = `/repos/${owner}/${name}/pulls/${number}`;
         return {
-          id: `PR_${number}`,
+          id: pullNodeId(`${owner}/${name}#${number}`),
           reviewThreads: (args: { first?: number; after?: string }) =>
             page(this.comments.filter((c) => !c.in_reply_to_id && ofPull(c, uri)).map(threadNode), args),
           reviews: (args: { first?: number; last?: number }) =>
@@ -705,6 +691,33 @@ export class FakeGitHub {
         };
       },
       mutations: {
+        // REST's review, with line comments as threads; refused like REST (UNPROCESSABLE for its 422).
+        addPullRequestReview: ({
+          input,
+        }: {
+          input: {
+            pullRequestId: string;
+            commitOID?: string;
+            event?: string;
+            body?: string;
+            threads?: { path: string; line: number; side?: string; body: string }[];
+          };
+        }) => {
+          const pull = Buffer.from(input.pullRequestId.replace(/^PR_/, ""), "base64url").toString();
+          const review = this.postReview(pull, {
+            body: input.body,
+            event: input.event,
+            commit_id: input.commitOID ?? "",
+            comments: input.threads,
+          });
+          if (typeof review === "string") throw new Unprocessable(review);
+          return {
+            pullRequestReview: {
+              id: `PRR_${review.id}`,
+              comments: () => ({ totalCount: (input.threads ?? []).length }),
+            },
+          };
+        },
         addPullRequestReviewThreadReply: ({
           input,
         }: {
@@ -720,6 +733,40 @@ export class FakeGitHub {
         },
       },
     };
+  }
+
+  /**
+   * A review as GitHub creates it (REST and GraphQL), or GitHub's reason to refuse it: a line comment not on
+   * a line of the diff.
+   */
+  private postReview(pull: string, b: NewReview): Review | string {
+    for (const c of b.comments ?? []) {
+      const file = (this.reviewDiff ?? this.prFiles).find((f) => f.filename === c.path);
+      if (!file || !commentableLines(file.patch).has(c.line)) return "Line could not be resolved";
+    }
+    if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length) return "Review body is required";
+    const review: Review = {
+      pull,
+      id: this.nextId++,
+      body: b.body ?? "",
+      event: b.event ?? "PENDING",
+      commit_id: b.commit_id,
+      user: BOT,
+    };
+    this.reviews.push(review);
+    for (const c of b.comments ?? []) {
+      this.comments.push({
+        pull,
+        id: this.nextId++,
+        path: c.path,
+        line: c.line,
+        side: c.side ?? "RIGHT",
+        body: c.body,
+        commit_id: b.commit_id,
+        user: BOT,
+      });
+    }
+    return review;
   }
 
   /** The app's reply in a comment's thread (REST `replies` and GraphQL `addPullRequestReviewThreadReply`). */
@@ -808,6 +855,19 @@ export class FakeGitHub {
 /** The sha git gives a file's content (a blob). */
 export function gitBlobSha(bytes: Buffer): string {
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** What a new review carries (REST's request body; GraphQL's input says the same). */
+interface NewReview {
+  body?: string;
+  event?: string;
+  commit_id: string;
+  comments?: { path: string; line: number; side?: string; body: string }[];
+}
+
+/** A pull request's node id (opaque to the App), from `owner/repo#number`. */
+function pullNodeId(pull: string): string {
+  return `PR_${Buffer.from(pull).toString("base64url")}`;
 }
 
 /** `owner/repo#number` of a pull request route. */

@@ -86,6 +86,12 @@ function repository(state: GraphqlState, owner: string, name: string) {
 /** GitHub's error for a repository it cannot resolve: the field is null, the rest of the data stays. */
 class NotFound extends GraphQLError {}
 
+/**
+ * GitHub's error for a mutation it refuses on the data (REST's 422, such as a review line comment outside
+ * the diff): that mutation's field is null, the document's other mutations still run.
+ */
+export class Unprocessable extends GraphQLError {}
+
 export interface GraphqlAnswer {
   data?: unknown;
   errors?: { message: string; type?: string; path?: readonly (string | number)[] }[];
@@ -95,7 +101,8 @@ export interface GraphqlAnswer {
 
 /**
  * Answers a GraphQL request body as GitHub would: `{ data }`; `{ errors }` alone for an invalid query;
- * data with `null` where a repository does not exist, beside a NOT_FOUND error naming it.
+ * data with `null` where a repository does not exist, beside a NOT_FOUND error naming it; data with `null`
+ * for a mutation refused as UNPROCESSABLE, beside that error.
  */
 export function answerGraphql(
   state: GraphqlState,
@@ -119,8 +126,10 @@ export function answerGraphql(
   const errors = result.errors.map((e) => ({
     message: e.message,
     ...(e.originalError instanceof NotFound ? { type: "NOT_FOUND" } : {}),
+    ...(e.originalError instanceof Unprocessable ? { type: "UNPROCESSABLE" } : {}),
     ...(e.path ? { path: e.path } : {}),
   }));
-  const invalid = errors.some((e) => e.type !== "NOT_FOUND");
+  // An error without a type is graphql-js refusing the document (GitHub's validation).
+  const invalid = errors.some((e) => e.type === undefined);
   return invalid && result.data === undefined ? { errors, invalid } : { data: result.data, errors, invalid };
 }

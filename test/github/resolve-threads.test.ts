@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
-import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment } from "./fake-github.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
 
@@ -68,6 +68,20 @@ const unitLine = (i: number) => {
 const onMetric = (gh: FakeGitHub, i: number) =>
   roots(gh).filter((c) => c.user.type === "Bot" && c.line === unitLine(i));
 const repliesTo = (gh: FakeGitHub, c: Comment) => gh.comments.filter((x) => x.in_reply_to_id === c.id);
+
+/** A pull request opened with a unit error on the metrics in `bad`: one thread each (t0, t1, t2 by metric). */
+async function openedWith(bad: number[], extraRoutes: readonly Route[] = []) {
+  const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, ...extraRoutes]);
+  const { probot, logs } = makeProbot();
+  const before = text(validHost());
+  const first = head(bad);
+  gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: rewritePatch(before, first) }];
+  gh.file(R, HEAD_SHA, "p/plugin.json", first).file(R, BASE_SHA, "p/plugin.json", before);
+  await deliver(probot, "pull_request", pullRequestPayload("opened"));
+  expect(roots(gh)).toHaveLength(bad.length);
+  const [t0, t1, t2] = [0, 1, 2].map((i) => onMetric(gh, i)[0]!);
+  return { gh, probot, logs, t0: t0!, t1: t1!, t2 };
+}
 
 describe("GitHub App: fixed findings' threads", () => {
   it("resolves the fixed threads in one request with a reply naming the commit, keeps the others open, and comments a finding that comes back", async () => {
@@ -133,6 +147,101 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(gh.reviews).toHaveLength(2);
     expect(calls4.filter(isWrite)).toHaveLength(2);
     expect(gh.graphqlDocuments.length).toBeGreaterThanOrEqual(4);
+    gh.assertClean();
+  });
+
+  it("a push that fixes one finding and adds another: the review, the reply and the resolution in one GraphQL document", async () => {
+    // A redelivery completes the run again (its annotations are not re-sent): an update.
+    const { gh, probot, t0, t1 } = await openedWith([0, 1], ["updateCheckRun"]);
+    const second = "d".repeat(40);
+    const calls = await push(gh, probot, second, head([1, 2]));
+    expect([...gh.resolved]).toEqual([t0.id]);
+    expect(repliesTo(gh, t0)).toEqual([
+      expect.objectContaining({ body: expect.stringMatching(/^Fixed in ddddddd/) }),
+    ]);
+    expect(repliesTo(gh, t1)).toEqual([]);
+    // One new thread, on metric 2, in this push's review (its commit, its head marker).
+    expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
+    expect(onMetric(gh, 1)).toHaveLength(1);
+    expect(gh.reviews).toHaveLength(2);
+    expect(gh.reviews[1]).toMatchObject({ commit_id: second, event: "COMMENT" });
+    expect(gh.reviews[1]!.body).toContain(`plugin-review:head=${second}`);
+    expect(
+      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
+    ).toEqual(["POST /check-runs", "POST /graphql"]);
+    // A redelivery of the same push posts nothing more.
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: second }));
+    expect(gh.reviews).toHaveLength(2);
+    expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("GitHub refuses the document's review (a line no longer in the diff): threads still closed, every new finding in a body-only review", async () => {
+    const { gh, probot, logs, t0 } = await openedWith([0, 1]);
+    // The diff moved after the App listed the files: GitHub accepts no line comment on the new metric.
+    gh.reviewDiff = [{ filename: "p/plugin.json", status: "modified", patch: "@@ -1,1 +1,1 @@\n-{\n+{" }];
+    const second = "d".repeat(40);
+    const calls = await push(gh, probot, second, head([1, 2]));
+    expect([...gh.resolved]).toEqual([t0.id]);
+    expect(gh.graphqlUnprocessable).toEqual(["Line could not be resolved"]);
+    expect(onMetric(gh, 2)).toEqual([]);
+    expect(gh.reviews).toHaveLength(2);
+    const review = gh.reviews[1]!;
+    expect(review).toMatchObject({ commit_id: second, event: "COMMENT" });
+    expect(review.body).toMatch(new RegExp(`\`p/plugin\\.json:${unitLine(2)}\` .*unit`));
+    expect(review.body).toContain(`plugin-review:head=${second}`);
+    expect(logs.some((l) => /refused \(unprocessable\); posting every finding in the body/.test(l.msg))).toBe(
+      true,
+    );
+    // The fallback is the one extra write: the check run, the document, the body-only review.
+    expect(
+      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
+    ).toEqual(["POST /check-runs", "POST /graphql", "POST /pulls/7/reviews"]);
+    gh.assertClean();
+  });
+
+  it("review threads refused by GraphQL (an older schema): listed through REST, fixed threads answered but not resolved, nothing repeated", async () => {
+    const { gh, probot, logs, t0, t1 } = await openedWith([0, 1], ["listComments", "listReviews", "reply"]);
+    gh.graphqlRefuses = /reviewThreads/;
+    const second = "d".repeat(40);
+    const calls = await push(gh, probot, second, head([1, 2]));
+    expect(gh.runsFor(second)[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(gh.resolved.size).toBe(0);
+    expect(repliesTo(gh, t0)).toEqual([
+      expect.objectContaining({ body: expect.stringMatching(/^Fixed in ddddddd/) }),
+    ]);
+    expect(repliesTo(gh, t1)).toEqual([]);
+    expect(onMetric(gh, 1)).toHaveLength(1);
+    expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
+    expect(gh.reviews).toHaveLength(2);
+    expect(
+      logs.some((l) => /listed through REST; fixed threads get a reply but cannot be resolved/.test(l.msg)),
+    ).toBe(true);
+    expect(
+      calls.filter((r) => r.method === "GET").map((r) => r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")),
+    ).toEqual(expect.arrayContaining(["/pulls/7/comments", "/pulls/7/reviews"]));
+    // The next push changes nothing: the answered thread is not answered again, nothing is commented twice.
+    await push(gh, probot, "e".repeat(40), head([1, 2]));
+    expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
+    expect(gh.reviews).toHaveLength(2);
+    gh.assertClean();
+  });
+
+  it("no GraphQL at all (404): a later push's review is still posted, and an unchanged push adds nothing", async () => {
+    const routes = ["listComments", "listReviews", "reply", "listCheckRuns", "contents"] as const;
+    const { gh, probot, t0 } = await openedWith([0, 1], routes);
+    gh.graphqlUnavailable = true;
+    const second = "d".repeat(40);
+    await push(gh, probot, second, head([1, 2]));
+    expect(gh.runsFor(second)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure" }),
+    ]);
+    expect(repliesTo(gh, t0)).toHaveLength(1);
+    expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
+    expect(gh.reviews).toHaveLength(2);
+    await push(gh, probot, "e".repeat(40), head([1, 2]));
+    expect(gh.reviews).toHaveLength(2);
+    expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
     gh.assertClean();
   });
 
