@@ -25,6 +25,7 @@ import {
 } from "./resolve-threads.js";
 import { plural } from "../format/summary.js";
 import { httpStatus } from "./errors.js";
+import { graphqlRefused } from "./graphql-reads.js";
 import {
   bodyItem,
   BudgetedText,
@@ -192,35 +193,46 @@ export async function publishReview(
   let fixedReplies = 0;
   /** What became of the review with its line comments: undefined while not sent. */
   let sent: "posted" | "refused" | undefined;
-  if (plan.fixed.length && state.pullRequestId) {
+  let resolvable = plan.fixed.length > 0 && state.pullRequestId !== undefined;
+  if (resolvable) {
     // One GraphQL document: the review (if any) and the fixed threads' replies and resolutions.
     const review: ReviewInput | undefined = toSay
       ? {
-          pullRequestId: state.pullRequestId,
+          pullRequestId: state.pullRequestId!,
           commitOID: pr.headSha,
           event,
           body: body(plan.bodyItems),
           threads: plan.comments,
         }
       : undefined;
-    const written = await closeThreads(
-      octokit,
-      plan.fixed.map((f) => f.threadId as string),
-      fixedBody,
-      opts.log,
-      review,
-    );
-    fixedReplies = written.closed;
-    sent = written.review;
-  } else if (plan.fixed.length) {
-    // The threads were read through REST (GraphQL refused): a reply each, no resolution.
+    try {
+      const written = await closeThreads(
+        octokit,
+        plan.fixed.map((f) => f.threadId as string),
+        fixedBody,
+        opts.log,
+        review,
+      );
+      fixedReplies = written.closed;
+      sent = written.review;
+    } catch (e) {
+      // GraphQL refused the document itself (nothing in it ran): REST below, as when the threads were listed through it.
+      if (!graphqlRefused(e)) throw e;
+      opts.log.warn(
+        { err: (e as Error).message },
+        "GraphQL refused the mutation: fixed threads get a REST reply but cannot be resolved",
+      );
+      resolvable = false;
+    }
+  }
+  if (plan.fixed.length && !resolvable)
+    // The threads were read through REST, or GraphQL refused the mutation: a reply each, no resolution.
     fixedReplies = await replyToThreads(
       octokit,
       pr,
       plan.fixed.map((f) => f.id),
       fixedBody,
     );
-  }
   if (!toSay) return { ...none, fixedReplies, skipped: "nothing new to say" };
   const posted = { posted: true, fixedReplies, fallback: false };
   if (sent === undefined) {

@@ -227,6 +227,29 @@ describe("GitHub App: fixed findings' threads", () => {
     gh.assertClean();
   });
 
+  it("GraphQL refuses the mutation (an older schema): the threads answered and the review posted through REST", async () => {
+    const { gh, probot, logs, t0 } = await openedWith([0, 1], ["reply"]);
+    gh.graphqlRefuses = /^mutation/;
+    const second = "d".repeat(40);
+    const calls = await push(gh, probot, second, head([1, 2]));
+    expect(gh.resolved.size).toBe(0);
+    expect(repliesTo(gh, t0)).toEqual([
+      expect.objectContaining({ body: expect.stringMatching(/^Fixed in ddddddd/) }),
+    ]);
+    expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
+    expect(gh.reviews).toHaveLength(2);
+    expect(logs.some((l) => /refused the mutation: fixed threads get a REST reply/.test(l.msg))).toBe(true);
+    expect(
+      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
+    ).toEqual([
+      "POST /check-runs",
+      "POST /graphql",
+      `POST /pulls/7/comments/${t0.id}/replies`,
+      "POST /pulls/7/reviews",
+    ]);
+    gh.assertClean();
+  });
+
   it("no GraphQL at all (404): a later push's review is still posted, and an unchanged push adds nothing", async () => {
     const routes = ["listComments", "listReviews", "reply", "listCheckRuns", "contents"] as const;
     const { gh, probot, t0 } = await openedWith([0, 1], routes);
