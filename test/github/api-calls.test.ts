@@ -116,6 +116,31 @@ describe("GitHub API calls per review", () => {
     gh.assertClean();
   });
 
+  it("a later push where GraphQL is refused (REST reads, as on a GitHub Enterprise Server without it)", async () => {
+    const gh = new FakeGitHub([
+      ...LATER_REVIEW_ROUTES,
+      "listCheckRuns",
+      "contents",
+      "listComments",
+      "listReviews",
+    ]);
+    gh.graphqlUnavailable = true;
+    const { probot } = makeProbot();
+    gh.prFiles = [threeFindings(gh, "p/plugin.json")];
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
+    expect(gh.reviews).toHaveLength(1);
+    // Outside the budget (which is GitHub.com's): three GraphQL queries refused (each still a request), then
+    // REST: the run, two configuration files, the file list, head and base, the review comments and
+    // reviews; and the same two writes.
+    const { calls, writes } = record(
+      "synchronize, 1 descriptor, 3 findings, GraphQL refused (organisation)",
+      gh,
+    );
+    expect(calls).toBeLessThanOrEqual(13);
+    expect(writes).toBe(2);
+    gh.assertClean();
+  });
+
   it("nothing to comment: one write", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const { probot } = makeProbot();
