@@ -6,7 +6,13 @@
  */
 import { classify } from "./baseline.js";
 import { findingFails, globMatcher, type ResolvedConfig } from "./config.js";
-import { parseJsonFast, type DuplicateKey, type JsonNode, type ParseOutcome } from "./json/parse.js";
+import {
+  parseEdited,
+  parseJsonFast,
+  type DuplicateKey,
+  type JsonNode,
+  type ParseOutcome,
+} from "./json/parse.js";
 import { locateAll } from "./locate.js";
 import { get, RuleContext, str, toFinding, type DocumentState, type Rule } from "./rule.js";
 import { RULES, RULES_BY_ID } from "./rules/index.js";
@@ -61,12 +67,14 @@ function load(content: string | Uint8Array, maxSize: number, knownSize?: number)
 
 /**
  * The base needs its value and duplicate keys (for its own findings), never positions: the engine's
- * JSON.parse plus a scan, after the same UTF-8 and size checks.
+ * JSON.parse plus a scan, after the same UTF-8 and size checks. When it differs from head inside one
+ * top-level member, only that member is parsed (parseEdited) and the others are head's own values.
  */
 function loadBase(
   content: string | Uint8Array,
   maxSize: number,
-  knownSize?: number,
+  knownSize: number | undefined,
+  head: ParseOutcome | undefined,
 ): { ok: true; value: unknown; text: string; duplicates: DuplicateKey[] } | { ok: false; why: string } {
   const size = knownSize ?? (typeof content === "string" ? utf8Length(content, maxSize) : content.length);
   if (size > maxSize) return { ok: false, why: `is larger than max_file_size (${maxSize} bytes)` };
@@ -77,6 +85,8 @@ function loadBase(
     if (d.badOffset !== undefined) return { ok: false, why: "is not UTF-8 text" };
     text = d.text;
   }
+  const edited = head && parseEdited(head, text);
+  if (edited) return { ok: true, value: edited.value, text, duplicates: edited.duplicates };
   const parsed = parseJsonFast(text);
   if (parsed.ok) return { ok: true, value: parsed.value, text, duplicates: parsed.duplicates };
   try {
@@ -142,12 +152,17 @@ function isRenamed(head: unknown, base: unknown): boolean {
 
 const isChangeRule = (id: string) => RULES_BY_ID.get(id)?.meta.kind === "change";
 
-/** The base's own findings (the same active rules, no change or set rules, no positions), to match head's. */
+/**
+ * The base's own findings (the same active rules, no change or set rules, no positions), to match head's.
+ * A rule that read nothing the base has otherwise (`readsSameIn`) is not run again: its head findings are
+ * the base's (test/core/base-reuse.test.ts holds this against running every rule on the base).
+ */
 function baseFindings(
   loaded: { value: unknown; text: string; duplicates: DuplicateKey[] },
   path: string,
   active: readonly Rule[],
   config: ResolvedConfig,
+  head?: { context: RuleContext; results: Map<Rule, RawFinding[]> },
 ): RawFinding[] {
   const context = new RuleContext({
     path,
@@ -158,11 +173,28 @@ function baseFindings(
     isNew: false,
     policy: config.policy,
   });
-  return active.filter((r) => r.check && r.meta.kind !== "change").flatMap((r) => runRule(r, context));
+  return active
+    .filter((r) => r.check && r.meta.kind !== "change")
+    .flatMap((r) => {
+      const mine = head?.results.get(r);
+      return mine && head?.context.readsSameIn(r, context) ? mine : runRule(r, context);
+    });
+}
+
+export interface ReviewOptions {
+  /**
+   * Review a changed base in full: parse it whole and run every rule on it, as if head's results could not
+   * be reused. Same findings, slower; tests hold the shortcuts against it.
+   */
+  fullBase?: boolean;
 }
 
 /** Reviews one descriptor (without set rules; see reviewDescriptors). */
-export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Internal {
+export function reviewOne(
+  input: DescriptorInput,
+  config: ResolvedConfig,
+  options: ReviewOptions = {},
+): Internal {
   const head = load(input.content, config.maxFileSize, input.size);
   const state: DocumentState = {
     path: input.path,
@@ -176,6 +208,7 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
   let rules = active.filter((r) => r.meta.kind === "parse");
   let baseline: Internal["base"];
   let sameAsBase = false;
+  let changedBase: Parameters<typeof baseFindings>[0] | undefined;
   if (!head.parsed) {
     if (head.encodingError !== undefined) {
       state.parseError = {
@@ -199,10 +232,17 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
       baseline = { value: state.value, findings: [] };
       sameAsBase = true;
     } else if (input.base) {
-      const base = loadBase(input.base.content, config.maxFileSize, input.base.size);
+      const base = loadBase(
+        input.base.content,
+        config.maxFileSize,
+        input.base.size,
+        options.fullBase ? undefined : head.parsed,
+      );
       if (base.ok) {
         state.base = { value: base.value, path: input.base.path };
-        baseline = { value: base.value, findings: baseFindings(base, input.path, active, config) };
+        // Its own findings once head's are known (filled in below: the rules that read only what both share are not run again).
+        baseline = { value: base.value, findings: [] };
+        changedBase = base;
       } else state.baseError = `\`${input.base.path}\` ${base.why}`;
     }
     const compare = state.base !== undefined || state.baseError !== undefined;
@@ -213,9 +253,20 @@ export function reviewOne(input: DescriptorInput, config: ResolvedConfig): Inter
         r.check && (r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed"))),
     );
   }
-  const context = new RuleContext(state);
-  const raw = rules.flatMap((r) => runRule(r, context));
+  const reuse = changedBase !== undefined && !options.fullBase;
+  const context = new RuleContext(state, reuse);
+  const results = new Map(rules.map((r) => [r, runRule(r, context)]));
+  const raw = [...results.values()].flat();
   if (sameAsBase && baseline) baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId));
+  if (changedBase && baseline) {
+    baseline.findings = baseFindings(
+      changedBase,
+      input.path,
+      active,
+      config,
+      reuse ? { context, results } : undefined,
+    );
+  }
   // The tree of positions is built only when there is something to locate.
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length ? locateAll(head.text, parsed?.root, raw) : [];
@@ -287,8 +338,12 @@ function runSetRule(
 }
 
 /** Reviews descriptors checked together: each on its own, then the rules across them (duplicate-plugin-name). */
-export function reviewDescriptors(inputs: readonly DescriptorInput[], config: ResolvedConfig): FileReview[] {
-  const reviews = inputs.map((i) => reviewOne(i, config));
+export function reviewDescriptors(
+  inputs: readonly DescriptorInput[],
+  config: ResolvedConfig,
+  options: ReviewOptions = {},
+): FileReview[] {
+  const reviews = inputs.map((i) => reviewOne(i, config, options));
   const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
   // The bases checked together too, so that a set finding the bases already had is existing.
   const baseMembers = reviews.flatMap((r) => (r.base ? [{ path: r.path, value: r.base.value }] : []));

@@ -133,6 +133,29 @@ function keyed(list: unknown, pointer: string): KeyedEntry[] {
   }));
 }
 
+/**
+ * Facts computed for a member's value, kept with that value (the same object in two documents, as when a
+ * base is parsed as an edit of head, has the same facts; the pointers start at the same member).
+ */
+const memos = {
+  metrics: new WeakMap<object, MetricEntry[]>(),
+  series: new WeakMap<object, SeriesEntry[]>(),
+  keymetrics: new WeakMap<object, KeyedEntry[]>(),
+  alerts: new WeakMap<object, Entry[]>(),
+  properties: new WeakMap<object, KeyedEntry[]>(),
+  configProperties: new WeakMap<object, KeyedEntry[]>(),
+};
+
+function memo<T>(memo: WeakMap<object, T>, of: unknown, build: () => T): T {
+  if (typeof of !== "object" || of === null) return build();
+  let out = memo.get(of);
+  if (out === undefined) {
+    out = build();
+    memo.set(of, out);
+  }
+  return out;
+}
+
 /** A parsed descriptor and the structures rules walk; each list is built on first use and kept. */
 export class DocumentFacts {
   private cache: {
@@ -144,56 +167,87 @@ export class DocumentFacts {
     configProperties?: KeyedEntry[];
   } = {};
 
-  constructor(readonly value: unknown) {}
+  /** The parsed document as it is (`value` is what rules see). */
+  protected readonly doc: unknown;
+
+  constructor(value: unknown) {
+    this.doc = value;
+  }
+
+  get value(): unknown {
+    return this.doc;
+  }
+
+  /** A top-level member a fact is computed from (RuleContext notes it as read by the running rule). */
+  protected member(key: string): unknown {
+    return get(this.doc, key);
+  }
 
   /** Every metric definition's timeseries or statetimeseries (both when an element holds both). */
   get metrics(): readonly MetricEntry[] {
-    return (this.cache.metrics ??= arr(get(this.value, "metrics")).flatMap((m, index) =>
-      (["timeseries", "statetimeseries"] as const).flatMap((kind) => {
-        const spec = obj(get(m, kind));
-        return spec ? [{ index, kind, spec, key: str(spec.key), pointer: `/metrics/${index}/${kind}` }] : [];
-      }),
+    const metrics = this.member("metrics");
+    return (this.cache.metrics ??= memo(memos.metrics, metrics, () =>
+      arr(metrics).flatMap((m, index) =>
+        (["timeseries", "statetimeseries"] as const).flatMap((kind) => {
+          const spec = obj(get(m, kind));
+          return spec
+            ? [{ index, kind, spec, key: str(spec.key), pointer: `/metrics/${index}/${kind}` }]
+            : [];
+        }),
+      ),
     ));
   }
 
   /** The series of every chart, key charts first. */
   get series(): readonly SeriesEntry[] {
-    return (this.cache.series ??= (["keycharts", "charts"] as const).flatMap((list) =>
-      arr(get(get(this.value, "ui"), list)).flatMap((chart, i) =>
-        arr(get(chart, "series")).map((series, j) => ({
-          series,
-          key: str(get(series, "key")),
-          pointer: `/ui/${list}/${i}/series/${j}`,
-        })),
+    const ui = this.member("ui");
+    return (this.cache.series ??= memo(memos.series, ui, () =>
+      (["keycharts", "charts"] as const).flatMap((list) =>
+        arr(get(ui, list)).flatMap((chart, i) =>
+          arr(get(chart, "series")).map((series, j) => ({
+            series,
+            key: str(get(series, "key")),
+            pointer: `/ui/${list}/${i}/series/${j}`,
+          })),
+        ),
       ),
     ));
   }
 
   get keymetrics(): readonly KeyedEntry[] {
-    return (this.cache.keymetrics ??= keyed(get(get(this.value, "ui"), "keymetrics"), "/ui/keymetrics"));
+    const ui = this.member("ui");
+    return (this.cache.keymetrics ??= memo(memos.keymetrics, ui, () =>
+      keyed(get(ui, "keymetrics"), "/ui/keymetrics"),
+    ));
   }
 
   /** Every metric's alert settings, in document order. */
   get alerts(): readonly Entry[] {
-    return (this.cache.alerts ??= arr(get(this.value, "metrics")).flatMap((m, i) =>
-      arr(get(m, "alert_settings")).map((value, index) => ({
-        value,
-        index,
-        pointer: `/metrics/${i}/alert_settings/${index}`,
-      })),
+    const metrics = this.member("metrics");
+    return (this.cache.alerts ??= memo(memos.alerts, metrics, () =>
+      arr(metrics).flatMap((m, i) =>
+        arr(get(m, "alert_settings")).map((value, index) => ({
+          value,
+          index,
+          pointer: `/metrics/${i}/alert_settings/${index}`,
+        })),
+      ),
     ));
   }
 
   /** The top-level `properties`. */
   get properties(): readonly KeyedEntry[] {
-    return (this.cache.properties ??= keyed(get(this.value, "properties"), "/properties"));
+    const properties = this.member("properties");
+    return (this.cache.properties ??= memo(memos.properties, properties, () =>
+      keyed(properties, "/properties"),
+    ));
   }
 
   /** The fields of `configUI.properties`. */
   get configProperties(): readonly KeyedEntry[] {
-    return (this.cache.configProperties ??= keyed(
-      get(get(this.value, "configUI"), "properties"),
-      "/configUI/properties",
+    const configUI = this.member("configUI");
+    return (this.cache.configProperties ??= memo(memos.configProperties, configUI, () =>
+      keyed(get(configUI, "properties"), "/configUI/properties"),
     ));
   }
 }
@@ -224,43 +278,148 @@ export interface ActivationPattern {
   result: ParseResult;
 }
 
+/**
+ * What a rule read of its document while it ran (RuleContext with `track`): the top-level members, whether
+ * it listed their names, and which other state (text, duplicates, variant, isNew, base, schema, …).
+ */
+export interface Reads {
+  members: Set<string>;
+  keys: boolean;
+  state: Set<string>;
+  /** It wrote to the document or threw: what it would do elsewhere cannot be told from its reads. */
+  opaque: boolean;
+}
+
+/** The root object as a rule sees it while its reads are noted: every own member it touches is noted. */
+function tracked(target: object, reads: () => Reads | undefined): object {
+  const note = (key: string | symbol) => {
+    if (typeof key === "string") reads()?.members.add(key);
+  };
+  const write = () => {
+    const r = reads();
+    if (r) r.opaque = true;
+  };
+  return new Proxy(target, {
+    get(t, key) {
+      note(key);
+      return Reflect.get(t, key);
+    },
+    getOwnPropertyDescriptor(t, key) {
+      note(key);
+      return Reflect.getOwnPropertyDescriptor(t, key);
+    },
+    has(t, key) {
+      note(key);
+      return Reflect.has(t, key);
+    },
+    ownKeys(t) {
+      const r = reads();
+      if (r) r.keys = true;
+      return Reflect.ownKeys(t);
+    },
+    set(t, key, v) {
+      write();
+      return Reflect.set(t, key, v);
+    },
+    defineProperty(t, key, d) {
+      write();
+      return Reflect.defineProperty(t, key, d);
+    },
+    deleteProperty(t, key) {
+      write();
+      return Reflect.deleteProperty(t, key);
+    },
+    setPrototypeOf(t, proto) {
+      write();
+      return Reflect.setPrototypeOf(t, proto);
+    },
+    preventExtensions(t) {
+      write();
+      return Reflect.preventExtensions(t);
+    },
+  });
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** What a rule sees: the document, its shared facts, and `report`. */
 export class RuleContext<M extends string = string> extends DocumentFacts {
-  readonly path: string;
-  readonly text: string;
-  readonly parseError: JsonSyntaxError | undefined;
-  readonly duplicates: readonly DuplicateKey[];
-  readonly variant: Variant;
-  readonly isNew: boolean | undefined;
-  readonly policy: Policy;
+  private readonly state: DocumentState;
   /** The base version (change rules), with the same shared facts. */
-  readonly base: (DocumentFacts & { path: string }) | undefined;
-  readonly baseError: string | undefined;
-  readonly oversize: { size: number; limit: number } | undefined;
+  private readonly baseFacts: (DocumentFacts & { path: string }) | undefined;
   private pattern?: { value: ActivationPattern | undefined };
   private schema?: SchemaFinding[];
   private rule?: Rule;
   private out: RawFinding[] = [];
+  /** Each rule's reads, when they are noted (`track`). */
+  private readonly readsByRule: Map<Rule, Reads> | undefined;
+  /** The running rule's reads. */
+  private reads: Reads | undefined;
+  private proxy?: object;
 
-  constructor(state: DocumentState) {
+  /** @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere) */
+  constructor(state: DocumentState, track = false) {
     super(state.value);
-    this.path = state.path;
-    this.text = state.text;
-    this.parseError = state.parseError;
-    this.duplicates = state.duplicates;
-    this.variant = state.variant;
-    this.isNew = state.isNew;
-    this.policy = state.policy;
-    this.base = state.base && Object.assign(new DocumentFacts(state.base.value), { path: state.base.path });
-    this.baseError = state.baseError;
-    this.oversize = state.oversize;
+    this.state = state;
+    this.baseFacts =
+      state.base && Object.assign(new DocumentFacts(state.base.value), { path: state.base.path });
+    this.readsByRule = track ? new Map() : undefined;
+  }
+
+  private noted<T>(what: string, v: T): T {
+    this.reads?.state.add(what);
+    return v;
+  }
+
+  protected override member(key: string): unknown {
+    this.reads?.members.add(key);
+    return super.member(key);
+  }
+
+  override get value(): unknown {
+    if (!this.reads || !isObj(this.doc)) return this.doc;
+    return (this.proxy ??= tracked(this.doc, () => this.reads));
+  }
+
+  get path(): string {
+    return this.noted("path", this.state.path);
+  }
+  get text(): string {
+    return this.noted("text", this.state.text);
+  }
+  get parseError(): JsonSyntaxError | undefined {
+    return this.noted("parseError", this.state.parseError);
+  }
+  get duplicates(): readonly DuplicateKey[] {
+    return this.noted("duplicates", this.state.duplicates);
+  }
+  get variant(): Variant {
+    return this.noted("variant", this.state.variant);
+  }
+  get isNew(): boolean | undefined {
+    return this.noted("isNew", this.state.isNew);
+  }
+  get policy(): Policy {
+    return this.noted("policy", this.state.policy);
+  }
+  /** The base version (change rules), with the same shared facts. */
+  get base(): (DocumentFacts & { path: string }) | undefined {
+    return this.noted("base", this.baseFacts);
+  }
+  get baseError(): string | undefined {
+    return this.noted("baseError", this.state.baseError);
+  }
+  get oversize(): { size: number; limit: number } | undefined {
+    return this.noted("oversize", this.state.oversize);
   }
 
   /** The host activation pattern, parsed once (remote plugins ignore it: neither compiled nor analysed). */
   get activationPattern(): ActivationPattern | undefined {
+    const source = this.member("source");
+    if (this.variant !== "host") return undefined;
     if (!this.pattern) {
-      const pattern =
-        this.variant === "host" ? str(get(get(this.value, "source"), "activation_name_pattern")) : undefined;
+      const pattern = str(get(source, "activation_name_pattern"));
       this.pattern = {
         value: pattern === undefined ? undefined : { pattern, result: parsePythonRegex(pattern) },
       };
@@ -270,7 +429,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
 
   /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */
   get schemaFindings(): readonly SchemaFinding[] {
-    return (this.schema ??= this.value === undefined ? [] : validateSchema(this.value, this.variant));
+    this.reads?.state.add("schema");
+    return (this.schema ??= this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant));
   }
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */
@@ -288,8 +448,52 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   run(rule: Rule): RawFinding[] {
     this.rule = rule;
     this.out = [];
-    (rule.check as (c: RuleContext) => void)(this as RuleContext);
+    const reads: Reads | undefined = this.readsByRule && {
+      members: new Set(),
+      keys: false,
+      state: new Set(),
+      opaque: false,
+    };
+    if (reads) this.readsByRule?.set(rule, reads);
+    this.reads = reads;
+    try {
+      (rule.check as (c: RuleContext) => void)(this as RuleContext);
+    } catch (e) {
+      if (reads) reads.opaque = true;
+      throw e;
+    } finally {
+      this.reads = undefined;
+    }
     return this.out;
+  }
+
+  /**
+   * True when `rule` ran here with its reads noted and read nothing that differs in `other`: being
+   * deterministic, it reports there exactly what it reported here. Members compare by identity (a base
+   * parsed as an edit of head shares head's unchanged values); the schema's findings never compare.
+   */
+  readsSameIn(rule: Rule, other: RuleContext): boolean {
+    const reads = this.readsByRule?.get(rule);
+    if (!reads || reads.opaque || !isObj(this.doc) || !isObj(other.doc)) return false;
+    for (const key of reads.members) {
+      if (has(this.doc, key) !== has(other.doc, key) || !Object.is(this.doc[key], other.doc[key]))
+        return false;
+    }
+    if (reads.keys && !sameList(Object.keys(this.doc), Object.keys(other.doc))) return false;
+    for (const what of reads.state) {
+      if (what === "duplicates") {
+        if (this.state.duplicates.length || other.state.duplicates.length) return false;
+      } else if (what === "base") {
+        if (this.baseFacts || other.baseFacts) return false;
+      } else if (what === "schema") {
+        return false;
+      } else if (
+        !Object.is(this.state[what as keyof DocumentState], other.state[what as keyof DocumentState])
+      ) {
+        return false;
+      }
+    }
+    return true;
   }
 }
 

@@ -463,12 +463,14 @@ class Parser {
 
 /**
  * Counts the members written in a valid JSON text (a `:` outside strings separates exactly one member)
- * and its deepest nesting. Allocation-free, so it costs little beside JSON.parse.
+ * and its deepest nesting; notes where the root's own `:`, `,` and closing bracket are (the top-level
+ * layout, for parseEdited). Allocation-free but for those few, so it costs little beside JSON.parse.
  */
-function scanShape(text: string): { members: number; depth: number } {
+function scanShape(text: string): { members: number; depth: number; top: number[] } {
   let members = 0;
   let depth = 0;
   let maxDepth = 0;
+  const top: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === C_QUOTE) {
@@ -479,12 +481,18 @@ function scanShape(text: string): { members: number; depth: number } {
         while (text.charCodeAt(k) === C_BACKSLASH) k--;
         if ((i - 1 - k) % 2 === 0) break;
       }
-    } else if (c === C_COLON) members++;
-    else if (c === C_LBRACE || c === C_LBRACKET) {
+    } else if (c === C_COLON) {
+      members++;
+      if (depth === 1) top.push(i);
+    } else if (c === C_COMMA) {
+      if (depth === 1) top.push(i);
+    } else if (c === C_LBRACE || c === C_LBRACKET) {
       if (++depth > maxDepth) maxDepth = depth;
-    } else if (c === C_RBRACE || c === C_RBRACKET) depth--;
+    } else if (c === C_RBRACE || c === C_RBRACKET) {
+      if (depth-- === 1) top.push(i);
+    }
   }
-  return { members, depth: maxDepth };
+  return { members, depth: maxDepth, top };
 }
 
 /** Members of every object in a parsed value (iterative: JSON.parse accepts nesting deeper than the stack). */
@@ -506,21 +514,27 @@ function countMembers(value: unknown): number {
   return n;
 }
 
-/**
- * Same result as parseJson, faster: the value comes from the engine's JSON.parse; the tree of positions
- * is built only when first asked for (to locate findings), or at once when the text holds duplicate keys
- * (found by comparing the members written with the members JSON.parse kept). When JSON.parse refuses the
- * text, the full parser explains why.
- */
-export function parseJsonFast(text: string): ParseOutcome {
+/** Where the root object's members are: each member's `:` and the `,` or `}` after its value. */
+interface Layout {
+  text: string;
+  value: Record<string, unknown>;
+  /** `:` and `,`/`}` of each member, in turn (from scanShape). */
+  top: number[];
+}
+
+/** Layouts of root objects without duplicate keys, by the outcome parseJsonFast returned for them. */
+const layouts = new WeakMap<ParseOutcome, Layout>();
+
+/** parseJsonFast, and how deep the text nests (undefined when the full parser had the last word). */
+function fastParse(text: string): { outcome: ParseOutcome; depth?: number } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return parseJson(text);
+    return { outcome: parseJson(text) };
   }
   const shape = scanShape(text);
-  if (shape.depth > MAX_DEPTH) return parseJson(text);
+  if (shape.depth > MAX_DEPTH) return { outcome: parseJson(text) };
   let root: JsonNode | undefined;
   let duplicates: DuplicateKey[] = [];
   const build = (): JsonNode => {
@@ -530,7 +544,7 @@ export function parseJsonFast(text: string): ParseOutcome {
     return tree;
   };
   if (shape.members !== countMembers(value)) root = build();
-  return {
+  const outcome: ParseOutcome = {
     ok: true,
     value,
     duplicates,
@@ -539,6 +553,90 @@ export function parseJsonFast(text: string): ParseOutcome {
       return root;
     },
   };
+  if (!duplicates.length && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    layouts.set(outcome, { text, value: value as Record<string, unknown>, top: shape.top });
+  }
+  return { outcome, depth: shape.depth };
+}
+
+/**
+ * Same result as parseJson, faster: the value comes from the engine's JSON.parse; the tree of positions
+ * is built only when first asked for (to locate findings), or at once when the text holds duplicate keys
+ * (found by comparing the members written with the members JSON.parse kept). When JSON.parse refuses the
+ * text, the full parser explains why.
+ */
+export function parseJsonFast(text: string): ParseOutcome {
+  return fastParse(text).outcome;
+}
+
+/** Length of the longest common prefix (compared a block at a time: slices compare as memory). */
+function commonPrefix(a: string, b: string, max: number): number {
+  let i = 0;
+  for (const step of [4096, 64]) {
+    while (i + step <= max && a.slice(i, i + step) === b.slice(i, i + step)) i += step;
+  }
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+function commonSuffix(a: string, b: string, max: number): number {
+  let i = 0;
+  const al = a.length;
+  const bl = b.length;
+  for (const step of [4096, 64]) {
+    while (i + step <= max && a.slice(al - i - step, al - i) === b.slice(bl - i - step, bl - i)) i += step;
+  }
+  while (i < max && a.charCodeAt(al - i - 1) === b.charCodeAt(bl - i - 1)) i++;
+  return i;
+}
+
+/**
+ * `text` parsed as an edit of `head` (a text parseJsonFast parsed, with an object root and no duplicate
+ * keys): when everything `text` changes lies inside one member's value of the root, only that value is
+ * parsed, and the other members are head's own values (the same objects, so that what was computed for
+ * them can be reused). The value and duplicate keys are exactly parseJsonFast(text)'s; undefined when
+ * the shortcut does not apply (then parse in full). The prefix and suffix `text` shares with `head` are
+ * head's valid JSON around one JSON value, so `text` is valid JSON exactly when that value is.
+ */
+export function parseEdited(
+  head: ParseOutcome,
+  text: string,
+): { value: Record<string, unknown>; duplicates: DuplicateKey[] } | undefined {
+  const layout = layouts.get(head);
+  if (!layout || layout.text === text) return undefined;
+  const h = layout.text;
+  const start = commonPrefix(h, text, Math.min(h.length, text.length));
+  const end = h.length - commonSuffix(h, text, Math.min(h.length, text.length) - start);
+  // The member whose value (from after its `:` to its `,` or `}`) holds head's changed part [start, end).
+  const top = layout.top;
+  let m = -1;
+  for (let i = 0; i + 1 < top.length; i += 2) {
+    if (start > (top[i] as number) && end <= (top[i + 1] as number)) m = i;
+  }
+  if (m < 0) return undefined;
+  const colon = top[m] as number;
+  const close = top[m + 1] as number;
+  const keyFrom = m === 0 ? h.indexOf("{") + 1 : (top[m - 1] as number) + 1;
+  const key = JSON.parse(h.slice(keyFrom, colon)) as string;
+  const sub = fastParse(text.slice(colon + 1, close + text.length - h.length));
+  // Nested one level deeper in the whole text: at the limit, the full parse decides.
+  if (!sub.outcome.ok || sub.depth === undefined || sub.depth + 1 > MAX_DEPTH) return undefined;
+  const value: Record<string, unknown> = {};
+  for (const k of Object.keys(layout.value)) {
+    const v = k === key ? sub.outcome.value : layout.value[k];
+    if (k === "__proto__") {
+      Object.defineProperty(value, k, { value: v, enumerable: true, writable: true, configurable: true });
+    } else value[k] = v;
+  }
+  const prefix = "/" + escapeSegment(key);
+  const duplicates = sub.outcome.duplicates.map((d) => ({
+    ...d,
+    objectPointer: prefix + d.objectPointer,
+    keyStart: d.keyStart + colon + 1,
+    keyEnd: d.keyEnd + colon + 1,
+    firstKeyStart: d.firstKeyStart + colon + 1,
+  }));
+  return { value, duplicates };
 }
 
 /** Parses strict JSON. Never throws. */

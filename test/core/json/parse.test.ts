@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_DEPTH, parseJson, parseJsonFast, type ParseOutcome } from "../../../src/core/json/parse.js";
+import {
+  MAX_DEPTH,
+  parseEdited,
+  parseJson,
+  parseJsonFast,
+  type ParseOutcome,
+} from "../../../src/core/json/parse.js";
 
 function errorAt(text: string) {
   const r = parseJson(text);
@@ -154,5 +160,117 @@ describe("parseJsonFast", () => {
     expect(() => JSON.parse(deep)).not.toThrow();
     expect(outcome(parseJsonFast(deep))).toEqual(outcome(parseJson(deep)));
     expect(parseJsonFast(deep).ok).toBe(false);
+  });
+});
+
+describe("parseEdited", () => {
+  /** A root object (keys as people and generators write them: escapes, `__proto__`, integer-like). */
+  const root = fc
+    .tuple(
+      fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom("__proto__", "1", 'a"b', "x\\", "é")),
+        fc.jsonValue({ maxDepth: 3 }),
+        { minKeys: 1, maxKeys: 6 },
+      ),
+      fc.boolean(),
+    )
+    .map(([v, pretty]) => JSON.stringify(v, null, pretty ? 2 : 0));
+  /** JSON text a member's value may become: any value, one with a key written twice, or broken text. */
+  const valueText = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+    fc.tuple(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 1 })).map(([k, v]) => {
+      const key = JSON.stringify(k);
+      return ` {${key}: ${JSON.stringify(v)}, "o": [{${key}: 1, ${key}: 2}], ${key}: 0} `;
+    }),
+    fc.constantFrom(
+      "",
+      "1 2",
+      '"a", "b": 1',
+      "[",
+      "}",
+      '"\\u00',
+      "[".repeat(MAX_DEPTH) + "]".repeat(MAX_DEPTH),
+    ),
+  );
+
+  /** The same as parsing the edited text in full, whenever the shortcut applies. */
+  function check(head: string, text: string): boolean {
+    const edited = parseEdited(parseJsonFast(head), text);
+    if (!edited) return false;
+    const full = parseJsonFast(text);
+    expect(full.ok).toBe(true);
+    if (!full.ok) return true;
+    expect(JSON.stringify(edited.value)).toBe(JSON.stringify(full.value));
+    expect(edited.value).toEqual(full.value);
+    expect(Object.getPrototypeOf(edited.value)).toBe(Object.prototype);
+    expect(edited.duplicates).toEqual(full.duplicates);
+    return true;
+  }
+
+  it("parses a member's new value alone and gives exactly the full parse's value and duplicate keys", () => {
+    let applied = 0;
+    fc.assert(
+      fc.property(root, fc.nat(), valueText, (head, which, replacement) => {
+        const tree = parseJson(head);
+        if (!tree.ok || tree.root.kind !== "object") return;
+        const member = tree.root.members[which % tree.root.members.length]!;
+        const text = head.slice(0, member.value.start) + replacement + head.slice(member.value.end);
+        // One JSON value in place of another, in a valid text whose head has no duplicate keys.
+        const oneValue = (() => {
+          try {
+            JSON.parse(replacement);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        const valid =
+          oneValue &&
+          parseJsonFast(text).ok &&
+          !(parseJsonFast(head) as { duplicates: unknown[] }).duplicates.length;
+        if (check(head, text)) applied++;
+        // That always takes the shortcut.
+        else if (valid && text !== head) expect.fail(`not applied: ${JSON.stringify([head, text])}`);
+      }),
+      { numRuns: 1500 },
+    );
+    expect(applied).toBeGreaterThan(500);
+  });
+
+  it("random insertions and deletions anywhere: the full parse's result, or none", () => {
+    fc.assert(
+      fc.property(
+        root,
+        fc.nat(),
+        fc.nat({ max: 3 }),
+        fc.constantFrom("", " ", "1", '"', ",", ":", "{", "}", "]", "\\", '"k": 0,'),
+        (head, at, cut, insert) => {
+          const i = at % (head.length + 1);
+          check(head, head.slice(0, i) + insert + head.slice(i + cut));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("is not applied across members, to a root that is not an object, or to a head with duplicate keys", () => {
+    const head = '{"a": 1, "b": [1, 2], "c": "x"}';
+    expect(parseEdited(parseJsonFast(head), '{"a": 2, "b": [1, 2], "c": "y"}')).toBeUndefined();
+    expect(parseEdited(parseJsonFast(head), '{"a": 1, "b": [1, 2], "d": "x"}')).toBeUndefined();
+    expect(parseEdited(parseJsonFast(head), head)).toBeUndefined();
+    expect(parseEdited(parseJsonFast("[1, 2]"), "[1, 3]")).toBeUndefined();
+    expect(parseEdited(parseJsonFast('{"a": 1, "a": 2}'), '{"a": 1, "a": 3}')).toBeUndefined();
+    const edited = parseEdited(parseJsonFast(head), '{"a": 1, "b": [1, 2, {"k": 1, "k": 2}], "c": "x"}');
+    expect(edited?.value).toEqual({ a: 1, b: [1, 2, { k: 2 }], c: "x" });
+    expect(edited?.duplicates).toEqual([
+      { objectPointer: "/b/2", key: "k", keyStart: 30, keyEnd: 33, firstKeyStart: 22 },
+    ]);
+  });
+
+  it("shares the members it did not parse with head's value", () => {
+    const head = parseJsonFast('{"version": "1.0", "metrics": [{"timeseries": {"key": "m"}}]}');
+    const edited = parseEdited(head, '{"version": "1.1", "metrics": [{"timeseries": {"key": "m"}}]}');
+    expect(edited?.value.version).toBe("1.1");
+    expect(edited?.value.metrics).toBe((head as { value: { metrics: unknown } }).value.metrics);
   });
 });

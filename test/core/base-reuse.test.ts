@@ -1,0 +1,263 @@
+/**
+ * The base comparison's shortcuts (review.ts, parseEdited in json/parse.ts): a base that differs from head
+ * inside one top-level member is parsed as an edit of head, and a rule that read nothing the base has
+ * otherwise is not run on it again (its head findings are the base's). Held here against the full base
+ * review (`fullBase`: the base parsed whole, every rule run on it): the base's own findings, every head
+ * finding's new/existing state, messages, hints and the fixed count must be exactly the same, over real
+ * descriptors with random edits (either side being the base) and over the real history pairs.
+ * Skipped when ../shared is absent (a fresh clone).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseJson, type JsonNode } from "../../src/core/json/parse.js";
+import { resolveConfig, type ResolvedConfig } from "../../src/core/config.js";
+import { reviewDescriptors, reviewOne, type DescriptorInput } from "../../src/core/review.js";
+import { RULES_BY_ID } from "../../src/core/rules/index.js";
+
+const REAL = new URL("../../../shared/corpus/real/", import.meta.url);
+const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
+const haveReal = existsSync(REAL);
+const haveHistory = existsSync(HISTORY);
+if (!haveReal) console.warn(`base-reuse tests on the corpus skipped: ${REAL.pathname} is absent`);
+
+const CONFIGS: Record<string, ResolvedConfig> = {
+  default: resolveConfig(),
+  policy: resolveConfig({
+    repo: {
+      policy: { name_pattern: "^custom\\.python\\.", technologies: ["JAVA"], process_types: ["JAVA", 10] },
+      rules: { "unknown-member": "off", "metric-kind": "error" },
+      existing: "hide",
+    },
+  }),
+};
+
+/** The base's own findings as a sorted list (their order plays no part in matching). */
+function baseFindings(input: DescriptorInput, config: ResolvedConfig, fullBase: boolean): string[] {
+  const review = reviewOne(input, config, { fullBase });
+  return (review.base?.findings ?? []).map((f) => JSON.stringify(f)).sort();
+}
+
+/** Fast and full base reviews agree in everything; returns whether head had findings to classify. */
+function same(input: DescriptorInput, config: ResolvedConfig): boolean {
+  expect(baseFindings(input, config, false)).toEqual(baseFindings(input, config, true));
+  const fast = reviewDescriptors([input], config);
+  expect(fast).toEqual(reviewDescriptors([input], config, { fullBase: true }));
+  return fast.some((r) => r.findings.length > 0);
+}
+
+// ---- random edits of a descriptor's text, each inside one node (as a pull request edits a file) -----------
+
+/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function nodes(root: JsonNode): JsonNode[] {
+  const out: JsonNode[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop() as JsonNode;
+    out.push(n);
+    if (n.kind === "object") for (const m of n.members) stack.push(m.value);
+    if (n.kind === "array") stack.push(...n.items);
+  }
+  return out;
+}
+
+const SCALARS = [
+  '"x"',
+  '""',
+  '"Count"',
+  '"custom.remote.python.renamed"',
+  '"HOST"',
+  '"CUSTOM_DEVICE"',
+  '"{severity} {nope}"',
+  '"^(a+)+$"',
+  '"Ünïcödé ✓"',
+  "0",
+  "-1",
+  "3.5",
+  "true",
+  "null",
+  "[]",
+  "{}",
+];
+
+/** One edit: a node replaced, an element or member removed, added or written twice, a key renamed, a stray character. */
+function edit(text: string, next: () => number): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+  const parsed = parseJson(text);
+  if (!parsed.ok) return text.slice(0, -1);
+  const all = nodes(parsed.root);
+  const node = pick(all);
+  const splice = (start: number, end: number, s: string) => text.slice(0, start) + s + text.slice(end);
+  switch (Math.floor(next() * 7)) {
+    case 0:
+      return splice(node.start, node.end, pick(SCALARS));
+    case 1:
+    case 2: {
+      const arrays = all.filter((n) => n.kind === "array" && n.items.length > 0);
+      if (!arrays.length) return splice(node.start, node.end, pick(SCALARS));
+      const a = pick(arrays) as Extract<JsonNode, { kind: "array" }>;
+      const items = a.items.map((i) => text.slice(i.start, i.end));
+      const i = Math.floor(next() * items.length);
+      if (next() < 0.5) items.splice(i, 1);
+      else items.splice(i, 0, items[i] as string);
+      return splice(a.start, a.end, `[${items.join(", ")}]`);
+    }
+    case 3:
+    case 4: {
+      const objects = all.filter((n) => n.kind === "object" && n.members.length > 0);
+      const o = pick(objects) as Extract<JsonNode, { kind: "object" }>;
+      const members = o.members.map((m) => text.slice(m.keyStart, m.value.end));
+      const i = Math.floor(next() * members.length);
+      const member = members[i] as string;
+      const r = next();
+      if (r < 0.3) members.splice(i, 1);
+      else if (r < 0.55) members.splice(i, 0, member);
+      else if (r < 0.8) members.splice(i, 0, `"unknownMember": ${pick(SCALARS)}`);
+      else {
+        const m = o.members[i]!;
+        members[i] = JSON.stringify(`${m.key}x`) + text.slice(m.keyEnd, m.value.end);
+      }
+      return splice(o.start, o.end, `{${members.join(", ")}}`);
+    }
+    case 5:
+      return text.replace(/"version"\s*:\s*"[^"]*"/, `"version": "${pick(["0.0", "1.0", "9.9.9", "x"])}"`);
+    default: {
+      const at = Math.floor(next() * text.length);
+      return splice(at, at + Math.floor(next() * 2), pick(["", " ", ",", '"', "}", "1"]));
+    }
+  }
+}
+
+const corpus = haveReal
+  ? readdirSync(REAL)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .map((f) => ({ name: f, text: readFileSync(new URL(f, REAL), "utf8") }))
+  : [];
+
+describe.skipIf(!haveReal)("the base comparison's shortcuts give the full base review's results", () => {
+  it("over random edits of every real descriptor, either side being the base", () => {
+    const next = random(9);
+    let classified = 0;
+    for (const { name, text } of corpus) {
+      for (let n = 0; n < 12; n++) {
+        let other = edit(text, next);
+        if (next() < 0.3) other = edit(other, next);
+        for (const [head, base] of [
+          [text, other],
+          [other, text],
+        ] as const) {
+          const isNew = next() < 0.5 ? undefined : false;
+          const config = next() < 0.7 ? CONFIGS.default! : CONFIGS.policy!;
+          const input: DescriptorInput = { path: name, content: head, base: { path: name, content: base } };
+          if (isNew !== undefined) input.isNew = isNew;
+          // Bytes too, as the App reads them.
+          if (next() < 0.3) {
+            input.content = new TextEncoder().encode(head);
+            input.base = { path: name, content: new TextEncoder().encode(base) };
+          }
+          if (same(input, config)) classified++;
+        }
+      }
+    }
+    // The property is about something: most of these reviews had findings to classify.
+    expect(classified).toBeGreaterThan(corpus.length * 12);
+  });
+
+  it("over every consecutive pair of the real history, both ways", () => {
+    if (!haveHistory) return;
+    let pairs = 0;
+    for (const plugin of readdirSync(HISTORY).sort()) {
+      const dir = new URL(`${plugin}/`, HISTORY);
+      const versions = readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+        .map((f) => readFileSync(new URL(f, dir)));
+      for (let i = 1; i < versions.length; i++) {
+        const [older, newer] = [versions[i - 1]!, versions[i]!];
+        for (const [head, base] of [
+          [newer, older],
+          [older, newer],
+        ] as const) {
+          same(
+            { path: `${plugin}/plugin.json`, content: head, base: { path: "plugin.json", content: base } },
+            CONFIGS.default!,
+          );
+          pairs++;
+        }
+      }
+    }
+    expect(pairs).toBeGreaterThan(100);
+  });
+});
+
+describe("a rule whose reads are the same in the base is not run on it again", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const head = JSON.stringify(
+    {
+      name: "custom.python.demo",
+      version: "1.1",
+      type: "python",
+      entity: "PROCESS_GROUP_INSTANCE",
+      metricGroup: "tech.demo",
+      processTypeNames: ["PYTHON"],
+      source: { package: "demo", className: "Demo", activation: "Singleton" },
+      metrics: [
+        {
+          timeseries: { key: "requests", unit: "Count", dimensions: ["rx_pid"] },
+          alert_settings: [
+            {
+              alert_id: "a",
+              event_type: "PERFORMANCE_EVENT",
+              event_name: "E",
+              threshold: 1,
+              alert_condition: "ABOVE",
+              samples: 5,
+              violating_samples: 9,
+              dealerting_samples: 5,
+              description: "{nope}",
+            },
+          ],
+        },
+      ],
+    },
+    null,
+    2,
+  );
+
+  it("runs a metrics rule once when only the version changed, twice when the metrics changed", () => {
+    const rule = RULES_BY_ID.get("alert-samples")!;
+    const check = vi.spyOn(rule, "check");
+    const review = (base: string) =>
+      reviewDescriptors(
+        [{ path: "plugin.json", content: head, base: { path: "plugin.json", content: base } }],
+        CONFIGS.default!,
+      );
+    const [versionOnly] = review(head.replace('"1.1"', '"1.0"'));
+    expect(check).toHaveBeenCalledTimes(1);
+    expect(versionOnly!.findings.filter((f) => f.ruleId === "alert-samples").map((f) => f.baseline)).toEqual([
+      "existing",
+    ]);
+    check.mockClear();
+    const [metricsToo] = review(
+      head.replace('"1.1"', '"1.0"').replace('"violating_samples": 9', '"violating_samples": 3'),
+    );
+    expect(check).toHaveBeenCalledTimes(2);
+    expect(metricsToo!.findings.filter((f) => f.ruleId === "alert-samples").map((f) => f.baseline)).toEqual([
+      "new",
+    ]);
+  });
+});
