@@ -1,7 +1,7 @@
 /**
  * What `npm start` runs on top of Probot's own server and webhook middleware (Probot's `run()`): every
  * delivery is acknowledged as soon as its signature is verified, and reviewed in the background, a bounded
- * number at a time; bodies over GitHub's 25 MB are refused before they are read; on shutdown the server
+ * number at a time, each starting once no delivery is being answered (answers first, under a burst); bodies over GitHub's 25 MB are refused before they are read; on shutdown the server
  * stops taking deliveries and finishes the reviews it has, for a while.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -9,7 +9,7 @@ import { run, type ApplicationFunction, type Probot } from "probot";
 import { createApp } from "./app.js";
 import { warmUpSchemas } from "./core/schema.js";
 import { PluginReviewOctokit } from "./github/octokit.js";
-import { BackgroundPool } from "./github/serialize.js";
+import { AnswersFirst, BackgroundPool } from "./github/serialize.js";
 
 /** GitHub never sends a webhook body larger than this (it caps payloads at 25 MB). */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
@@ -59,21 +59,32 @@ export async function refuseOversized(
   return false;
 }
 
-/** Puts the size check in front of the webhook middleware Probot's server takes from this instance. */
-function guardBodies(probot: Probot): void {
+/**
+ * Puts the size check in front of the webhook middleware Probot's server takes from this instance, and
+ * counts the deliveries being answered in `answers` (until the answer is written or the connection drops).
+ */
+function guardBodies(probot: Probot, answers?: AnswersFirst): void {
   const middleware = probot.getNodeMiddleware.bind(probot);
   probot.getNodeMiddleware = async (options) => {
     const handle = await middleware(options);
-    return async (req: IncomingMessage, res: ServerResponse, next?: Parameters<typeof handle>[2]) =>
-      (await refuseOversized(req, res)) ? true : handle(req, res, next);
+    return async (req: IncomingMessage, res: ServerResponse, next?: Parameters<typeof handle>[2]) => {
+      if (answers) {
+        const answered = answers.enter();
+        res.once("finish", answered).once("close", answered);
+      }
+      return (await refuseOversized(req, res)) ? true : handle(req, res, next);
+    };
   };
 }
 
-/** The app as the server runs it: reviews go to `pool`, so the delivery's answer does not wait for them. */
-export function serverApp(pool: BackgroundPool): ApplicationFunction {
+/**
+ * The app as the server runs it: reviews go to `pool`, so the delivery's answer does not wait for them;
+ * `answers` (the pool's `beforeStart` gate) is told which deliveries are still being answered.
+ */
+export function serverApp(pool: BackgroundPool, answers?: AnswersFirst): ApplicationFunction {
   const app = createApp({ schedule: (job, ready) => pool.submit(job, ready) });
   return (probot, options) => {
-    guardBodies(probot);
+    guardBodies(probot, answers);
     return app(probot, options);
   };
 }
@@ -88,11 +99,14 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
   // Compile the schemas before listening: done by the first review, it would hold up the first answers.
   warmUpSchemas();
   let log: Pick<Probot["log"], "error"> | undefined;
-  const pool = new BackgroundPool(concurrency, (e) =>
+  const answers = new AnswersFirst();
+  const pool = new BackgroundPool(
+    concurrency,
     // The review has already completed its check run with the reason; this is for the operator.
-    log?.error({ err: e }, "background review failed"),
+    (e) => log?.error({ err: e }, "background review failed"),
+    () => answers.quiet(),
   );
-  const app = serverApp(pool);
+  const app = serverApp(pool, answers);
   const server = await run(
     (probot, options) => {
       log = probot.log;

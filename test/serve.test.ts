@@ -10,7 +10,7 @@ import { pino } from "pino";
 import { Probot, Server } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_WEBHOOK_BYTES, serverApp } from "../src/serve.js";
-import { BackgroundPool } from "../src/github/serialize.js";
+import { AnswersFirst, BackgroundPool } from "../src/github/serialize.js";
 import { text, validHost } from "./helpers.js";
 import { APP_ID, FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
@@ -36,9 +36,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function start() {
+async function start(answers?: AnswersFirst) {
   const errors: unknown[] = [];
-  const pool = new BackgroundPool(4, (e) => errors.push(e));
+  const pool = new BackgroundPool(4, (e) => errors.push(e), answers && (() => answers.quiet()));
   const port = await freePort();
   const log = pino({ level: "silent" });
   const server = new Server({
@@ -53,7 +53,7 @@ async function start() {
     host: "127.0.0.1",
     log,
   });
-  await server.load(serverApp(pool));
+  await server.load(serverApp(pool, answers));
   await server.start();
   return { server, pool, errors, url: `http://127.0.0.1:${port}/api/github/webhooks` };
 }
@@ -94,6 +94,32 @@ describe("npm start: Probot's server, reviews in the background", () => {
       expect(errors).toEqual([]);
       gh.assertClean();
     } finally {
+      await server.stop();
+    }
+  });
+
+  it("answers deliveries first: a review waits while another delivery is still being answered", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+    gh.file(`${OWNER}/${REPO}`, HEAD_SHA, "p/plugin.json", text(validHost()));
+    const { server, pool, url } = await start(new AnswersFirst(10_000));
+    // A second delivery whose body is still arriving (GitHub's, or a slow proxy's).
+    const slow = request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-github-event": "ping", "content-length": 100 },
+    });
+    slow.on("error", () => undefined);
+    slow.write("{");
+    try {
+      await new Promise((r) => setTimeout(r, 50)); // the server has taken the slow delivery
+      expect((await post(url, "pull_request", pullRequestPayload("opened"))).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(gh.requests).toEqual([]); // the answered delivery's review has not started
+      slow.destroy(); // the slow delivery ends (here: its connection drops)
+      await expect(pool.drain(10_000)).resolves.toBe(true);
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ status: "completed" })]);
+    } finally {
+      slow.destroy();
       await server.stop();
     }
   });

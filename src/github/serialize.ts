@@ -38,6 +38,47 @@ export class KeyedLock {
   }
 }
 
+/** Not before the next turn of the event loop: the delivery's answer goes out before the review's work. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Counts the requests being answered, and lets background work wait until none is: under a burst of
+ * deliveries, every answer goes out before the reviews take the CPU (GitHub gives up on a delivery after
+ * 10 s, and counts it failed). A review waits at most `maxWaitMs`, so a steady stream cannot starve reviews.
+ */
+export class AnswersFirst {
+  private answering = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(private readonly maxWaitMs = 250) {}
+
+  /** A request is being answered; the returned function says it has been (idempotent). */
+  enter(): () => void {
+    this.answering++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.answering > 0) return;
+      // The answer is written; wake the waiting work on the next turn, after the event loop's I/O.
+      const wake = this.waiting;
+      this.waiting = [];
+      setImmediate(() => wake.forEach((w) => w()));
+    };
+  }
+
+  /** Resolves once no request is being answered (at the next turn of the event loop), or after `maxWaitMs`. */
+  async quiet(): Promise<void> {
+    if (this.answering === 0) return nextTurn();
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      timer = setTimeout(resolve, this.maxWaitMs);
+    });
+    clearTimeout(timer);
+  }
+}
+
 /** Thrown by `submit` once the pool stopped taking work (shutdown). */
 export class ShuttingDownError extends Error {
   readonly status = 503;
@@ -59,9 +100,11 @@ export class BackgroundPool {
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
+  /** `beforeStart`: what a job waits for once it has its slot (the server: deliveries being answered). */
   constructor(
     readonly concurrency: number,
     private readonly onError: (e: unknown) => void,
+    private readonly beforeStart: () => Promise<void> = nextTurn,
   ) {}
 
   /** `ready`: the job asks for a slot only once it resolves (a job waiting for a lock holds no slot). */
@@ -76,8 +119,7 @@ export class BackgroundPool {
     };
     const done = Promise.resolve(ready)
       .then(() => this.slot())
-      // Not before the next turn of the event loop: the delivery's answer goes out before the review's work.
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => this.beforeStart())
       .then(() => {
         held = true;
         return job(release);

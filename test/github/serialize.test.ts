@@ -4,7 +4,13 @@
  * and the lock and the background pool on their own.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BackgroundPool, CheckRunsFirst, KeyedLock, ShuttingDownError } from "../../src/github/serialize.js";
+import {
+  AnswersFirst,
+  BackgroundPool,
+  CheckRunsFirst,
+  KeyedLock,
+  ShuttingDownError,
+} from "../../src/github/serialize.js";
 import { text, validHost } from "../helpers.js";
 import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
@@ -182,6 +188,50 @@ describe("BackgroundPool", () => {
     ready();
     await expect(pool.drain(1_000)).resolves.toBe(true);
     expect(order).toEqual(["ready", "waited"]);
+  });
+});
+
+describe("AnswersFirst", () => {
+  it("holds background work while a request is being answered, and lets it go once none is", async () => {
+    const answers = new AnswersFirst(5_000);
+    const order: string[] = [];
+    const first = answers.enter();
+    const second = answers.enter();
+    const work = answers.quiet().then(() => order.push("work"));
+    first();
+    first(); // idempotent: one answer is not counted twice
+    await new Promise((r) => setTimeout(r, 20));
+    order.push("second answered");
+    second();
+    await work;
+    expect(order).toEqual(["second answered", "work"]);
+    // With nothing being answered, work waits only for the next turn of the event loop.
+    await expect(answers.quiet()).resolves.toBeUndefined();
+  });
+
+  it("does not hold work longer than its limit (a steady stream must not starve reviews)", async () => {
+    const answers = new AnswersFirst(20);
+    answers.enter(); // never answered
+    const t = performance.now();
+    await answers.quiet();
+    expect(performance.now() - t).toBeGreaterThanOrEqual(15);
+  });
+
+  it("is what a background pool waits for before it starts a job", async () => {
+    const answers = new AnswersFirst(5_000);
+    const pool = new BackgroundPool(
+      2,
+      () => {},
+      () => answers.quiet(),
+    );
+    const answered = answers.enter();
+    let started = false;
+    pool.submit(async () => void (started = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(started).toBe(false);
+    answered();
+    await expect(pool.drain(1_000)).resolves.toBe(true);
+    expect(started).toBe(true);
   });
 });
 
