@@ -6,12 +6,21 @@
  * (and the mutations that reply to and resolve a thread).
  */
 import { schema as published } from "@octokit/graphql-schema";
-import { buildSchema, graphqlSync, GraphQLError, type GraphQLSchema } from "graphql";
+import {
+  buildSchema,
+  executeSync,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from "graphql";
 
 let schema: GraphQLSchema | undefined;
 
 /** GitHub's schema, built once (the SDL is large). */
-function githubSchema(): GraphQLSchema {
+export function githubSchema(): GraphQLSchema {
   schema ??= buildSchema(published.idl, {
     // The published SDL repeats two enterprise fields; validating queries against it is unaffected.
     assumeValidSDL: true,
@@ -83,6 +92,26 @@ function repository(state: GraphqlState, owner: string, name: string) {
   };
 }
 
+/** Parsed and validated documents by their text: a review sends the same few queries again and again. */
+const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+
+/** The query parsed and checked against GitHub's schema, or why GitHub would refuse it (as `graphqlSync` does). */
+function checkedDocument(query: string): DocumentNode | readonly GraphQLError[] {
+  let checked = documents.get(query);
+  if (checked === undefined) {
+    try {
+      const document = parse(query);
+      const errors = validate(githubSchema(), document);
+      checked = errors.length ? errors : document;
+    } catch (e) {
+      checked = [e instanceof GraphQLError ? e : new GraphQLError(String(e))];
+    }
+    if (documents.size >= 500) documents.clear();
+    documents.set(query, checked);
+  }
+  return checked;
+}
+
 /** GitHub's error for a repository it cannot resolve: the field is null, the rest of the data stays. */
 class NotFound extends GraphQLError {}
 
@@ -116,12 +145,11 @@ export function answerGraphql(
       return repository(state, owner, name);
     },
   };
-  const result = graphqlSync({
-    schema: githubSchema(),
-    source: body.query,
-    rootValue,
-    variableValues: body.variables ?? {},
-  });
+  const document = checkedDocument(body.query);
+  const result: ExecutionResult =
+    document instanceof Array
+      ? { errors: document }
+      : executeSync({ schema: githubSchema(), document, rootValue, variableValues: body.variables ?? {} });
   if (!result.errors) return { data: result.data, invalid: false };
   const errors = result.errors.map((e) => ({
     message: e.message,
