@@ -2,8 +2,11 @@
  * The `plugin-review` check run: exactly one per analysed head commit. A review writes its result once,
  * creating the run completed with its first annotations (one write), or completing the run already
  * there. GitHub appends the annotations of every update, so a run that already holds annotations is only
- * sent those it lacks, and an explicit Re-run gets a new run: no annotation is ever sent twice.
+ * sent those it lacks, and an explicit Re-run gets a new run: no annotation is ever sent twice. A run that
+ * already says exactly what a review found (a duplicate delivery, the second event of a push) is not
+ * written again: its `external_id` carries a digest of the result it holds.
  */
+import { createHash } from "node:crypto";
 import { ANNOTATIONS_PER_REQUEST, OUTPUT_LIMIT, type Annotation } from "./render.js";
 import type { Octokit } from "./types.js";
 
@@ -21,6 +24,8 @@ export interface ExistingRun {
   status: string;
   /** How many annotations the run holds already. */
   annotations: number;
+  /** Its `external_id`: the digest of the result it was written with (`resultDigest`), when this app wrote it. */
+  externalId?: string | null;
 }
 
 export interface CheckResult {
@@ -31,11 +36,20 @@ export interface CheckResult {
   annotations: Annotation[];
 }
 
+/** A digest of everything a result writes (conclusion, title, summary, every annotation), for `external_id`. */
+export function resultDigest(result: CheckResult): string {
+  const hash = createHash("sha256");
+  for (const part of [result.conclusion, result.title, result.summary, JSON.stringify(result.annotations)])
+    hash.update(part).update("\0");
+  return `plugin-review:${hash.digest("hex").slice(0, 40)}`;
+}
+
 /**
  * Writes a review's result: creates the run (completed, with the first batch of annotations) or
  * completes `existing` with the annotations it does not hold yet; further batches of 50 (GitHub's limit
  * per request) follow as updates. The conclusion is set by the first write, so a failure later on
- * leaves a completed run with the right verdict. Returns the run's id.
+ * leaves a completed run with the right verdict. Nothing is sent when `existing` is completed with this
+ * very result and holds all its annotations. Returns the run's id.
  */
 export async function writeCheckRun(
   octokit: Octokit,
@@ -48,8 +62,12 @@ export async function writeCheckRun(
   const batches: Annotation[][] = [];
   for (let i = 0; i < pending.length; i += ANNOTATIONS_PER_REQUEST)
     batches.push(pending.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  const digest = resultDigest(result);
+  if (existing?.status === "completed" && existing.externalId === digest && pending.length === 0)
+    return existing.id;
   const first = batches.shift();
   const completed = {
+    external_id: digest,
     status: "completed" as const,
     conclusion: result.conclusion,
     completed_at: new Date().toISOString(),

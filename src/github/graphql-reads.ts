@@ -150,7 +150,12 @@ interface StartAnswer {
       checkSuites?: {
         nodes: ({
           checkRuns: {
-            nodes: ({ databaseId: number; status: string; annotations: { totalCount: number } } | null)[];
+            nodes: ({
+              databaseId: number;
+              status: string;
+              externalId: string | null;
+              annotations: { totalCount: number };
+            } | null)[];
           } | null;
         } | null)[];
       } | null;
@@ -172,7 +177,7 @@ export async function readReviewStart(
   const withOrg = where.ownerType === "Organization" && where.repo !== ".github";
   const text = `query ReviewStart($owner: String!, $repo: String!, $head: GitObjectID!, $appId: Int, $name: String!, $config: String!, $withOrg: Boolean!) {
   repository(owner: $owner, name: $repo) {
-    object(oid: $head) { ... on Commit { checkSuites(first: 10, filterBy: { appId: $appId, checkName: $name }) { nodes { checkRuns(first: 1, filterBy: { checkName: $name, checkType: LATEST }) { nodes { databaseId status annotations { totalCount } } } } } } }
+    object(oid: $head) { ... on Commit { checkSuites(first: 10, filterBy: { appId: $appId, checkName: $name }) { nodes { checkRuns(first: 1, filterBy: { checkName: $name, checkType: LATEST }) { nodes { databaseId status externalId annotations { totalCount } } } } } } }
     config: object(expression: $config) { ${BLOB_FIELDS} }
   }
   org: repository(owner: $owner, name: ".github") @include(if: $withOrg) { config: object(expression: $config) { ${BLOB_FIELDS} } }
@@ -211,6 +216,7 @@ export async function readReviewStart(
       id: latest.databaseId,
       status: latest.status.toLowerCase(),
       annotations: latest.annotations.totalCount,
+      externalId: latest.externalId,
     },
     configs,
   };
@@ -235,6 +241,11 @@ export async function latestRunRest(
     .filter((r) => r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId))
     .sort((a, b) => b.id - a.id)[0];
   return (
-    latest && { id: latest.id, status: latest.status, annotations: latest.output.annotations_count ?? 0 }
+    latest && {
+      id: latest.id,
+      status: latest.status,
+      annotations: latest.output.annotations_count ?? 0,
+      externalId: latest.external_id,
+    }
   );
 }

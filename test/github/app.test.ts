@@ -318,7 +318,7 @@ describe("GitHub App: idempotency and later pushes", () => {
   }
 
   it("a redelivered webhook completes the same run without re-sending annotations, a Re-run starts a new one, no comment is repeated", async () => {
-    const { gh, probot } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun", "getPull"]);
+    const { gh, probot } = setup([...LATER_REVIEW_ROUTES, "getPull"]);
     const { before, after, patch } = noBump();
     gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch }];
     gh.file(R, HEAD_SHA, "p/plugin.json", after).file(R, BASE_SHA, "p/plugin.json", before);
@@ -342,7 +342,8 @@ describe("GitHub App: idempotency and later pushes", () => {
     ];
     gh.pulls.set(7, { ...payload.pull_request });
     expect(gh.checkRuns).toHaveLength(1);
-    expect(gh.checkRuns[0]!.updates).toBe(1); // completed again by the redelivery, with no annotation
+    // The redelivery found the run already saying what it found (its external_id): not written again.
+    expect(gh.checkRuns[0]!.updates).toBe(0);
     await deliver(probot, "check_run", rerun);
     await deliver(probot, "check_run", rerun);
     // GitHub shows the newest run; each holds its annotation once (no 3, 6, 9).
@@ -619,7 +620,11 @@ describe("GitHub App: check suites", () => {
     const plugin = text(validRemote());
     added(gh, "r/plugin.json", plugin);
     const pr = pullRequestPayload("opened");
-    await deliver(probot, "pull_request", pr);
+    // The pull request's review fails (GitHub down): its run completes as failure, saying so.
+    gh.fail("GET", /\/pulls\/7\/files$/, 503, 100);
+    await expect(deliver(probot, "pull_request", pr)).rejects.toThrow(/503/); // so that it is redelivered
+    expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
+    gh.recover();
     const suite = example("check_suite", "requested");
     suite.installation = { id: 77 };
     suite.repository = pr.repository;
@@ -636,8 +641,12 @@ describe("GitHub App: check suites", () => {
     ];
     gh.pulls.set(7, { ...pr.pull_request });
     await deliver(probot, "check_suite", suite);
+    // The suite's review completes the same run again, now with its verdict.
     expect(gh.checkRuns).toHaveLength(1);
-    expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success", updates: 1 });
+    // A redelivery of the suite finds the run already saying what it finds: no write.
+    await deliver(probot, "check_suite", suite);
+    expect(gh.checkRuns[0]).toMatchObject({ conclusion: "success", updates: 1 });
     gh.assertClean();
   });
 });

@@ -29,6 +29,7 @@ export interface CheckRun {
   status: string;
   conclusion?: string;
   output?: { title: string; summary: string };
+  external_id?: string;
   annotations: Record<string, unknown>[];
   app: { id: number; slug: string };
   updates: number;
@@ -410,6 +411,7 @@ export class FakeGitHub {
         head_sha: string;
         status?: string;
         conclusion?: string;
+        external_id?: string;
         output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
       };
       const run: CheckRun = {
@@ -422,6 +424,7 @@ export class FakeGitHub {
         updates: 0,
       };
       if (b.conclusion) run.conclusion = b.conclusion;
+      if (b.external_id !== undefined) run.external_id = b.external_id;
       if (b.output) run.output = { title: b.output.title, summary: b.output.summary };
       this.checkRuns.push(run);
       return [201, this.runJson(run)];
@@ -434,9 +437,11 @@ export class FakeGitHub {
       const b = body as {
         status?: string;
         conclusion?: string;
+        external_id?: string;
         output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
       };
       run.updates++;
+      if (b.external_id !== undefined) run.external_id = b.external_id;
       if (b.status) run.status = b.status;
       if (b.conclusion) {
         run.conclusion = b.conclusion;
@@ -827,7 +832,7 @@ export class FakeGitHub {
       },
       app: r.app,
       node_id: "CR",
-      external_id: "",
+      external_id: r.external_id ?? null,
       url: "",
       html_url: "",
       details_url: "",

@@ -34,7 +34,14 @@ export interface GraphqlState {
   /** The bytes of a file at a ref ("HEAD": the default branch), or undefined. */
   file(owner: string, repo: string, ref: string, path: string): { bytes: Buffer; sha: string } | undefined;
   /** The check runs on a head commit. */
-  runs(sha: string): { id: number; name: string; status: string; app: { id: number }; annotations: number }[];
+  runs(sha: string): {
+    id: number;
+    name: string;
+    status: string;
+    external_id?: string;
+    app: { id: number };
+    annotations: number;
+  }[];
   /** A pull request's fields (graphql-js calls a function field with its arguments). */
   pullRequest?(owner: string, repo: string, number: number): unknown;
   /** Mutation fields, by name. */
@@ -76,6 +83,7 @@ function repository(state: GraphqlState, owner: string, name: string) {
                         nodes: runs.map((r) => ({
                           databaseId: r.id,
                           status: r.status.toUpperCase(),
+                          externalId: r.external_id ?? null,
                           annotations: () => ({ totalCount: r.annotations }),
                         })),
                       }),

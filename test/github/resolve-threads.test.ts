@@ -151,8 +151,7 @@ describe("GitHub App: fixed findings' threads", () => {
   });
 
   it("a push that fixes one finding and adds another: the review, the reply and the resolution in one GraphQL document", async () => {
-    // A redelivery completes the run again (its annotations are not re-sent): an update.
-    const { gh, probot, t0, t1 } = await openedWith([0, 1], ["updateCheckRun"]);
+    const { gh, probot, t0, t1 } = await openedWith([0, 1]);
     const second = "d".repeat(40);
     const calls = await push(gh, probot, second, head([1, 2]));
     expect([...gh.resolved]).toEqual([t0.id]);
@@ -169,8 +168,10 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(
       calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
     ).toEqual(["POST /check-runs", "POST /graphql"]);
-    // A redelivery of the same push posts nothing more.
+    // A redelivery of the same push writes nothing: the run already says it (no update), and no review.
+    const before = gh.requests.length;
     await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: second }));
+    expect(gh.requests.slice(before).filter(isWrite)).toEqual([]);
     expect(gh.reviews).toHaveLength(2);
     expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
     gh.assertClean();
