@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmarks of the review core (`npm run bench`). Medians of repeated runs, printed beside JSON.parse
+// Benchmarks of the review core (`npm run bench`; `node bench/run.mjs --review` for sections 1-2 alone). Medians of repeated runs, printed beside JSON.parse
 // of the same text in the same run (absolute times depend on the machine's load; ratios much less).
 // Targets (issue "Rule API after ESLint"): the median corpus descriptor within 0.12 ms; the large
 // generated one within 3x of JSON.parse + Ajv schema validation alone; a configuration with 40 rules
@@ -17,6 +17,7 @@ import { parseJson, parseJsonFast } from "../dist/src/core/json/parse.js";
 import { detectVariant, reviewDescriptors } from "../dist/src/core/review.js";
 import { RULE_IDS } from "../dist/src/core/rules/index.js";
 import { validateSchema, warmUpSchemas } from "../dist/src/core/schema.js";
+import { baseOf, largeDescriptor, N } from "./descriptors.mjs";
 
 const config = resolveConfig();
 /** Forty rules off: every rule after the first seven of the catalog (parse and structural ones stay on). */
@@ -39,11 +40,6 @@ function time(fn, runs, warm = Math.min(20, runs)) {
   return median(xs);
 }
 const ms = (x) => `${x.toFixed(x < 1 ? 3 : 1)} ms`;
-
-/** A change of the descriptor that leaves it valid, so that every change rule compares in full. */
-function baseOf(text) {
-  return text.replace(/"version"\s*:\s*"[^"]*"/, '"version": "0.0"');
-}
 
 /** With the base comparison: change rules, and the base's own findings matched with head's (new / existing). */
 function review(path, text, cfg = config) {
@@ -96,70 +92,8 @@ if (existsSync(corpus)) {
   console.log("real corpus: ../shared/corpus/real not found, skipped");
 }
 
-// 2. A generated large descriptor: 2,000 metrics with alerts, key charts and charts (about 1 MB).
-const N = 2000;
-const large = {
-  name: "custom.python.bench_large",
-  version: "1.0.0",
-  type: "python",
-  entity: "PROCESS_GROUP_INSTANCE",
-  metricGroup: "tech.bench",
-  processTypeNames: ["PYTHON"],
-  source: {
-    package: "bench",
-    className: "Bench",
-    activation: "SnapshotEntry",
-    activation_name_pattern: "^bench-(?P<id>\\d+)$",
-  },
-  metrics: Array.from({ length: N }, (_, i) => ({
-    timeseries: {
-      key: `metric_${i}`,
-      unit: "Count",
-      aggregation: "sum",
-      dimensions: ["rx_pid", "queue"],
-      displayname: `Metric number ${i}`,
-    },
-    alert_settings: [
-      {
-        alert_id: `alert_${i}`,
-        event_type: "PERFORMANCE_EVENT",
-        event_name: `Metric ${i} is high`,
-        description:
-          "{severity} on {entityname} is {alert_condition} {threshold} for {violating_samples} samples",
-        threshold: 100.5,
-        alert_condition: "ABOVE",
-        samples: 5,
-        violating_samples: 3,
-        dealerting_samples: 5,
-      },
-    ],
-  })),
-  ui: {
-    keymetrics: [{ key: "metric_0", aggregation: "avg", mergeaggregation: "sum", displayname: "First" }],
-    keycharts: Array.from({ length: N / 10 }, (_, i) => ({
-      group: "Key",
-      title: `Key chart ${i}`,
-      series: [{ key: `metric_${i}`, displayname: "Value", seriestype: "area", color: "#00a6fb" }],
-    })),
-    charts: Array.from({ length: N / 2 }, (_, i) => ({
-      group: `Group ${i % 20}`,
-      title: `Chart ${i}`,
-      description: "A chart of two metrics",
-      series: [
-        {
-          key: `metric_${2 * i}`,
-          displayname: "Even",
-          seriestype: "line",
-          color: "rgba(42, 182, 244, 0.6)",
-          dimensions: ["queue"],
-        },
-        { key: `metric_${2 * i + 1}`, displayname: "Odd", seriestype: "bar", stacked: true, rightaxis: true },
-      ],
-    })),
-  },
-  configUI: { displayName: "Bench", properties: [{ key: "url", displayName: "URL", displayOrder: 1 }] },
-  properties: [{ key: "url", type: "STRING", defaultValue: "http://localhost" }],
-};
+// 2. A generated large descriptor: 2,000 metrics with alerts, key charts and charts (about 2 MB).
+const large = largeDescriptor(N);
 const largeText = JSON.stringify(large, null, 2);
 const check = review("large.json", largeText);
 const findings = check[0].findings.length;
@@ -196,6 +130,9 @@ console.log(
 console.log(
   `(benchmark ran in ${((performance.now() - t0) / 1000).toFixed(1)} s on node ${process.version})`,
 );
+
+// `--review`: sections 1-2 only (the review's speed), for a quick run.
+if (process.argv.includes("--review")) process.exit(0);
 
 // 3. GitHub API calls of a review, counted by the integration test run (fake GitHub over nock).
 {

@@ -164,15 +164,19 @@ function baseFindings(
   config: ResolvedConfig,
   head?: { context: RuleContext; results: Map<Rule, RawFinding[]> },
 ): RawFinding[] {
-  const context = new RuleContext({
-    path,
-    text: loaded.text,
-    value: loaded.value,
-    duplicates: loaded.duplicates,
-    variant: detectVariant(loaded.value),
-    isNew: false,
-    policy: config.policy,
-  });
+  const context = new RuleContext(
+    {
+      path,
+      text: loaded.text,
+      value: loaded.value,
+      duplicates: loaded.duplicates,
+      variant: detectVariant(loaded.value),
+      isNew: false,
+      policy: config.policy,
+    },
+    false,
+    head?.context,
+  );
   return active
     .filter((r) => r.check && r.meta.kind !== "change")
     .flatMap((r) => {

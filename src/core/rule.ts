@@ -133,44 +133,32 @@ function keyed(list: unknown, pointer: string): KeyedEntry[] {
   }));
 }
 
-/**
- * Facts computed for a member's value, kept with that value (the same object in two documents, as when a
- * base is parsed as an edit of head, has the same facts; the pointers start at the same member).
- */
-const memos = {
-  metrics: new WeakMap<object, MetricEntry[]>(),
-  series: new WeakMap<object, SeriesEntry[]>(),
-  keymetrics: new WeakMap<object, KeyedEntry[]>(),
-  alerts: new WeakMap<object, Entry[]>(),
-  properties: new WeakMap<object, KeyedEntry[]>(),
-  configProperties: new WeakMap<object, KeyedEntry[]>(),
-};
-
-function memo<T>(memo: WeakMap<object, T>, of: unknown, build: () => T): T {
-  if (typeof of !== "object" || of === null) return build();
-  let out = memo.get(of);
-  if (out === undefined) {
-    out = build();
-    memo.set(of, out);
-  }
-  return out;
-}
+/** The facts, each with the top-level member it is computed from. */
+const FACT_MEMBER = {
+  metrics: "metrics",
+  series: "ui",
+  keymetrics: "ui",
+  alerts: "metrics",
+  properties: "properties",
+  configProperties: "configUI",
+} as const;
+type FactName = keyof typeof FACT_MEMBER;
 
 /** A parsed descriptor and the structures rules walk; each list is built on first use and kept. */
 export class DocumentFacts {
-  private cache: {
-    metrics?: MetricEntry[];
-    series?: SeriesEntry[];
-    keymetrics?: KeyedEntry[];
-    alerts?: Entry[];
-    properties?: KeyedEntry[];
-    configProperties?: KeyedEntry[];
-  } = {};
+  private readonly cache: { [K in FactName]?: unknown } = {};
 
   /** The parsed document as it is (`value` is what rules see). */
   protected readonly doc: unknown;
 
-  constructor(value: unknown) {
+  /**
+   * @param like another version of the document (head, for its base): a fact whose member is the very same
+   *   value there (a base parsed as an edit of head shares head's unchanged members) is taken from it
+   */
+  constructor(
+    value: unknown,
+    private readonly like?: DocumentFacts,
+  ) {
     this.doc = value;
   }
 
@@ -183,10 +171,21 @@ export class DocumentFacts {
     return get(this.doc, key);
   }
 
+  private fact<T>(name: FactName, build: (member: unknown) => T): T {
+    const member = this.member(FACT_MEMBER[name]);
+    if (this.cache[name] === undefined) {
+      const like = this.like;
+      this.cache[name] =
+        like && typeof member === "object" && member !== null && get(like.doc, FACT_MEMBER[name]) === member
+          ? like.fact(name, build)
+          : build(member);
+    }
+    return this.cache[name] as T;
+  }
+
   /** Every metric definition's timeseries or statetimeseries (both when an element holds both). */
   get metrics(): readonly MetricEntry[] {
-    const metrics = this.member("metrics");
-    return (this.cache.metrics ??= memo(memos.metrics, metrics, () =>
+    return this.fact("metrics", (metrics) =>
       arr(metrics).flatMap((m, index) =>
         (["timeseries", "statetimeseries"] as const).flatMap((kind) => {
           const spec = obj(get(m, kind));
@@ -195,13 +194,12 @@ export class DocumentFacts {
             : [];
         }),
       ),
-    ));
+    );
   }
 
   /** The series of every chart, key charts first. */
   get series(): readonly SeriesEntry[] {
-    const ui = this.member("ui");
-    return (this.cache.series ??= memo(memos.series, ui, () =>
+    return this.fact("series", (ui) =>
       (["keycharts", "charts"] as const).flatMap((list) =>
         arr(get(ui, list)).flatMap((chart, i) =>
           arr(get(chart, "series")).map((series, j) => ({
@@ -211,20 +209,16 @@ export class DocumentFacts {
           })),
         ),
       ),
-    ));
+    );
   }
 
   get keymetrics(): readonly KeyedEntry[] {
-    const ui = this.member("ui");
-    return (this.cache.keymetrics ??= memo(memos.keymetrics, ui, () =>
-      keyed(get(ui, "keymetrics"), "/ui/keymetrics"),
-    ));
+    return this.fact("keymetrics", (ui) => keyed(get(ui, "keymetrics"), "/ui/keymetrics"));
   }
 
   /** Every metric's alert settings, in document order. */
   get alerts(): readonly Entry[] {
-    const metrics = this.member("metrics");
-    return (this.cache.alerts ??= memo(memos.alerts, metrics, () =>
+    return this.fact("alerts", (metrics) =>
       arr(metrics).flatMap((m, i) =>
         arr(get(m, "alert_settings")).map((value, index) => ({
           value,
@@ -232,23 +226,19 @@ export class DocumentFacts {
           pointer: `/metrics/${i}/alert_settings/${index}`,
         })),
       ),
-    ));
+    );
   }
 
   /** The top-level `properties`. */
   get properties(): readonly KeyedEntry[] {
-    const properties = this.member("properties");
-    return (this.cache.properties ??= memo(memos.properties, properties, () =>
-      keyed(properties, "/properties"),
-    ));
+    return this.fact("properties", (properties) => keyed(properties, "/properties"));
   }
 
   /** The fields of `configUI.properties`. */
   get configProperties(): readonly KeyedEntry[] {
-    const configUI = this.member("configUI");
-    return (this.cache.configProperties ??= memo(memos.configProperties, configUI, () =>
+    return this.fact("configProperties", (configUI) =>
       keyed(get(configUI, "properties"), "/configUI/properties"),
-    ));
+    );
   }
 }
 
@@ -358,12 +348,15 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private reads: Reads | undefined;
   private proxy?: object;
 
-  /** @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere) */
-  constructor(state: DocumentState, track = false) {
-    super(state.value);
+  /**
+   * @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere)
+   * @param like another version of the document, whose facts this one may share (DocumentFacts)
+   */
+  constructor(state: DocumentState, track = false, like?: DocumentFacts) {
+    super(state.value, like);
     this.state = state;
     this.baseFacts =
-      state.base && Object.assign(new DocumentFacts(state.base.value), { path: state.base.path });
+      state.base && Object.assign(new DocumentFacts(state.base.value, this), { path: state.base.path });
     this.readsByRule = track ? new Map() : undefined;
   }
 

@@ -522,8 +522,9 @@ interface Layout {
   top: number[];
 }
 
-/** Layouts of root objects without duplicate keys, by the outcome parseJsonFast returned for them. */
-const layouts = new WeakMap<ParseOutcome, Layout>();
+/** Where an outcome keeps its layout (root objects without duplicate keys; not enumerable). */
+const LAYOUT = Symbol("layout");
+const layoutOf = (outcome: ParseOutcome) => (outcome as { [LAYOUT]?: Layout })[LAYOUT];
 
 /** parseJsonFast, and how deep the text nests (undefined when the full parser had the last word). */
 function fastParse(text: string): { outcome: ParseOutcome; depth?: number } {
@@ -554,7 +555,8 @@ function fastParse(text: string): { outcome: ParseOutcome; depth?: number } {
     },
   };
   if (!duplicates.length && value !== null && typeof value === "object" && !Array.isArray(value)) {
-    layouts.set(outcome, { text, value: value as Record<string, unknown>, top: shape.top });
+    const layout: Layout = { text, value: value as Record<string, unknown>, top: shape.top };
+    Object.defineProperty(outcome, LAYOUT, { value: layout });
   }
   return { outcome, depth: shape.depth };
 }
@@ -602,7 +604,7 @@ export function parseEdited(
   head: ParseOutcome,
   text: string,
 ): { value: Record<string, unknown>; duplicates: DuplicateKey[] } | undefined {
-  const layout = layouts.get(head);
+  const layout = layoutOf(head);
   if (!layout || layout.text === text) return undefined;
   const h = layout.text;
   const start = commonPrefix(h, text, Math.min(h.length, text.length));
