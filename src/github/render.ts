@@ -228,14 +228,35 @@ export function checkSummary(input: SummaryInput): string {
       `> ${plural(input.annotationsOmitted, "finding")} are not annotated: GitHub shows at most ${MAX_ANNOTATIONS.toLocaleString("en-US")} annotations per check run (errors come first).`,
     );
   if (reviews.length > 0) {
-    out.add("", "| Descriptor | Errors | Warnings | Notices |", "|---|---:|---:|---:|");
+    // With existing findings not counted, the table counts what the title and the verdict count (the new
+    // findings), and the existing ones in a column of their own.
+    const split = quiet.length > 0;
+    out.add(
+      "",
+      split
+        ? "| Descriptor | New errors | New warnings | New notices | Existing (not counted) |"
+        : "| Descriptor | Errors | Warnings | Notices |",
+      split ? "|---|---:|---:|---:|---:|" : "|---|---:|---:|---:|",
+    );
+    const byPath = (xs: { path: string; f: Finding }[]) => {
+      const m = new Map<string, Finding[]>();
+      for (const x of xs) {
+        const list = m.get(x.path);
+        if (list) list.push(x.f);
+        else m.set(x.path, [x.f]);
+      }
+      return m;
+    };
+    const countedIn = byPath(counted);
+    const quietIn = byPath(quiet);
     out.addItems(
       reviews.map((r) => {
-        const c = counts(r.findings);
-        return `| \`${escapeCell(r.path)}\` | ${c.error} | ${c.warning} | ${c.notice} |`;
+        const c = counts(countedIn.get(r.path) ?? []);
+        const row = `| \`${escapeCell(r.path)}\` | ${c.error} | ${c.warning} | ${c.notice} |`;
+        return split ? `${row} ${quietIn.get(r.path)?.length ?? 0} |` : row;
       }),
       reserve,
-      (n) => `| _…and ${plural(n, "more descriptor")}_ | | | |`,
+      (n) => `| _…and ${plural(n, "more descriptor")}_ | | | |${split ? " |" : ""}`,
     );
     const leftOut = (n: number) =>
       `\n_…${plural(n, "more finding")} not shown here, to stay within GitHub's size limit${input.annotationsOmitted ? "; the annotations and the review list the rest" : "; every finding is an annotation"}._`;

@@ -80,6 +80,11 @@ describe("GitHub App: new and existing findings", () => {
       "<summary>14 existing findings (already in the base branch; not counted)</summary>",
     );
     expect(summary).toContain("This pull request fixes 1 finding.");
+    // The table counts what the title counts, and the existing findings in a column of their own.
+    expect(summary).toContain(
+      "| Descriptor | New errors | New warnings | New notices | Existing (not counted) |",
+    );
+    expect(summary).toMatch(/^\| `[^`]+` \| 2 \| 0 \| 0 \| 14 \|$/m);
     const newSection = summary.slice(at("### New findings"), at("<details>"));
     expect(newSection.match(/invalid-value/g)?.length).toBe(2 * 2); // rule link text and URL, per row
     expect(newSection).not.toContain("invalid-format");
