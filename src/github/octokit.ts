@@ -111,9 +111,9 @@ export const PluginReviewOctokit = ProbotOctokit.plugin(refreshTokenOn401 as nev
       request: { ...request, fetch: timedFetch(request.fetch) },
       throttle: {
         ...throttle,
-        // Writes are spaced per installation, as GitHub rates them. Probot sets this `id` (the same) for `probot.auth(id)`,
-        // but not for the Octokit it gives each webhook event (context.octokit), where every installation then
-        // shared one write queue ("no-id"): one busy organisation held up every other's check runs.
+        // Writes are spaced per installation, as GitHub rates them. Probot sets this same `id` for
+        // `probot.auth(id)`, but not for the Octokit it gives each webhook event (context.octokit), where every
+        // installation then shared one write queue ("no-id"): one busy organisation held up all the others.
         ...(throttle.id == null && installationId != null ? { id: String(installationId) } : {}),
         // One per Octokit (the plugin registers its retry handler on it for each instance).
         ...readsNotSpacedAsWrites(),
