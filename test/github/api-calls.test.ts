@@ -5,9 +5,18 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
-import { FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "./fake-github.js";
+import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  example,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 const figures: Record<string, { calls: number; writes: number; byRoute: Record<string, number> }> = {};
@@ -112,6 +121,39 @@ describe("GitHub API calls per review", () => {
     // The budget for a later push: at most 7 (it also lists the review comments and reviews).
     const { calls, writes } = record("synchronize, 1 descriptor, 3 findings (organisation)", gh);
     expect(calls).toBeLessThanOrEqual(7);
+    expect(writes).toBe(2);
+    gh.assertClean();
+  });
+
+  it("a push as GitHub sends it: synchronize and check_suite.requested, the second writing nothing", async () => {
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "getPull"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [threeFindings(gh, "p/plugin.json")];
+    const pr = pullRequestPayload("synchronize");
+    gh.pulls.set(7, structuredClone(pr.pull_request));
+    const suite = example("check_suite", "requested");
+    suite.installation = { id: 77 };
+    suite.repository = pr.repository;
+    suite.check_suite.head_sha = HEAD_SHA;
+    suite.check_suite.app.id = APP_ID;
+    suite.check_suite.pull_requests = [
+      {
+        number: 7,
+        id: 1,
+        url: "",
+        head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
+        base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
+      },
+    ];
+    await Promise.all([deliver(probot, "pull_request", pr), deliver(probot, "check_suite", suite)]);
+    expect(gh.reviews).toHaveLength(1);
+    // Both events are reviewed (one after the other); the second finds the run already saying what it
+    // found and the review already posted: its reads are extra calls, but the push makes 2 writes.
+    const { writes } = record("a push: synchronize + check_suite.requested (organisation)", gh);
+    expect(writesOf(gh).filter((w) => !w.endsWith("/access_tokens"))).toEqual([
+      "POST /check-runs",
+      "POST /pulls/7/reviews",
+    ]);
     expect(writes).toBe(2);
     gh.assertClean();
   });
