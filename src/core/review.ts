@@ -162,7 +162,7 @@ function baseFindings(
   path: string,
   active: readonly Rule[],
   config: ResolvedConfig,
-  head?: { context: RuleContext; results: Map<Rule, RawFinding[]> },
+  head?: { context: RuleContext; rules: readonly Rule[]; results: readonly RawFinding[][] },
 ): RawFinding[] {
   const context = new RuleContext(
     {
@@ -180,8 +180,10 @@ function baseFindings(
   return active
     .filter((r) => r.check && r.meta.kind !== "change")
     .flatMap((r) => {
-      const mine = head?.results.get(r);
-      return mine && head?.context.readsSameIn(r, context) ? mine : runRule(r, context);
+      const i = head ? head.rules.indexOf(r) : -1;
+      return i >= 0 && head?.context.readsSameIn(r, context)
+        ? (head.results[i] as RawFinding[])
+        : runRule(r, context);
     });
 }
 
@@ -259,8 +261,8 @@ export function reviewOne(
   }
   const reuse = changedBase !== undefined && !options.fullBase;
   const context = new RuleContext(state, reuse);
-  const results = new Map(rules.map((r) => [r, runRule(r, context)]));
-  const raw = [...results.values()].flat();
+  const results = rules.map((r) => runRule(r, context));
+  const raw = results.flat();
   if (sameAsBase && baseline) baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId));
   if (changedBase && baseline) {
     baseline.findings = baseFindings(
@@ -268,7 +270,7 @@ export function reviewOne(
       input.path,
       active,
       config,
-      reuse ? { context, results } : undefined,
+      reuse ? { context, rules, results } : undefined,
     );
   }
   // The tree of positions is built only when there is something to locate.

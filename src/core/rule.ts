@@ -133,6 +133,37 @@ function keyed(list: unknown, pointer: string): KeyedEntry[] {
   }));
 }
 
+function metricsOf(metrics: unknown): MetricEntry[] {
+  return arr(metrics).flatMap((m, index) =>
+    (["timeseries", "statetimeseries"] as const).flatMap((kind) => {
+      const spec = obj(get(m, kind));
+      return spec ? [{ index, kind, spec, key: str(spec.key), pointer: `/metrics/${index}/${kind}` }] : [];
+    }),
+  );
+}
+
+function seriesOf(ui: unknown): SeriesEntry[] {
+  return (["keycharts", "charts"] as const).flatMap((list) =>
+    arr(get(ui, list)).flatMap((chart, i) =>
+      arr(get(chart, "series")).map((series, j) => ({
+        series,
+        key: str(get(series, "key")),
+        pointer: `/ui/${list}/${i}/series/${j}`,
+      })),
+    ),
+  );
+}
+
+function alertsOf(metrics: unknown): Entry[] {
+  return arr(metrics).flatMap((m, i) =>
+    arr(get(m, "alert_settings")).map((value, index) => ({
+      value,
+      index,
+      pointer: `/metrics/${i}/alert_settings/${index}`,
+    })),
+  );
+}
+
 /** The facts, each with the top-level member it is computed from. */
 const FACT_MEMBER = {
   metrics: "metrics",
@@ -185,31 +216,12 @@ export class DocumentFacts {
 
   /** Every metric definition's timeseries or statetimeseries (both when an element holds both). */
   get metrics(): readonly MetricEntry[] {
-    return this.fact("metrics", (metrics) =>
-      arr(metrics).flatMap((m, index) =>
-        (["timeseries", "statetimeseries"] as const).flatMap((kind) => {
-          const spec = obj(get(m, kind));
-          return spec
-            ? [{ index, kind, spec, key: str(spec.key), pointer: `/metrics/${index}/${kind}` }]
-            : [];
-        }),
-      ),
-    );
+    return this.fact("metrics", metricsOf);
   }
 
   /** The series of every chart, key charts first. */
   get series(): readonly SeriesEntry[] {
-    return this.fact("series", (ui) =>
-      (["keycharts", "charts"] as const).flatMap((list) =>
-        arr(get(ui, list)).flatMap((chart, i) =>
-          arr(get(chart, "series")).map((series, j) => ({
-            series,
-            key: str(get(series, "key")),
-            pointer: `/ui/${list}/${i}/series/${j}`,
-          })),
-        ),
-      ),
-    );
+    return this.fact("series", seriesOf);
   }
 
   get keymetrics(): readonly KeyedEntry[] {
@@ -218,15 +230,7 @@ export class DocumentFacts {
 
   /** Every metric's alert settings, in document order. */
   get alerts(): readonly Entry[] {
-    return this.fact("alerts", (metrics) =>
-      arr(metrics).flatMap((m, i) =>
-        arr(get(m, "alert_settings")).map((value, index) => ({
-          value,
-          index,
-          pointer: `/metrics/${i}/alert_settings/${index}`,
-        })),
-      ),
-    );
+    return this.fact("alerts", alertsOf);
   }
 
   /** The top-level `properties`. */
@@ -269,69 +273,18 @@ export interface ActivationPattern {
 }
 
 /**
- * What a rule read of its document while it ran (RuleContext with `track`): the top-level members, whether
- * it listed their names, and which other state (text, duplicates, variant, isNew, base, schema, …).
+ * What a rule read of its document while it ran (RuleContext with `track`): the top-level members its
+ * facts come from, whether it read the document itself (`value`: then all of it counts as read), and which
+ * other state (text, duplicates, variant, isNew, base, schema, …). No Proxy: one in the rules' reads would
+ * make every property read of the shared helpers (`get`, `arr`) slower, for every review.
  */
 export interface Reads {
   members: Set<string>;
-  keys: boolean;
+  whole: boolean;
   state: Set<string>;
-  /** It wrote to the document or threw: what it would do elsewhere cannot be told from its reads. */
-  opaque: boolean;
+  /** It threw: what it would do elsewhere is not told by its reads. */
+  threw: boolean;
 }
-
-/** The root object as a rule sees it while its reads are noted: every own member it touches is noted. */
-function tracked(target: object, reads: () => Reads | undefined): object {
-  const note = (key: string | symbol) => {
-    if (typeof key === "string") reads()?.members.add(key);
-  };
-  const write = () => {
-    const r = reads();
-    if (r) r.opaque = true;
-  };
-  return new Proxy(target, {
-    get(t, key) {
-      note(key);
-      return Reflect.get(t, key);
-    },
-    getOwnPropertyDescriptor(t, key) {
-      note(key);
-      return Reflect.getOwnPropertyDescriptor(t, key);
-    },
-    has(t, key) {
-      note(key);
-      return Reflect.has(t, key);
-    },
-    ownKeys(t) {
-      const r = reads();
-      if (r) r.keys = true;
-      return Reflect.ownKeys(t);
-    },
-    set(t, key, v) {
-      write();
-      return Reflect.set(t, key, v);
-    },
-    defineProperty(t, key, d) {
-      write();
-      return Reflect.defineProperty(t, key, d);
-    },
-    deleteProperty(t, key) {
-      write();
-      return Reflect.deleteProperty(t, key);
-    },
-    setPrototypeOf(t, proto) {
-      write();
-      return Reflect.setPrototypeOf(t, proto);
-    },
-    preventExtensions(t) {
-      write();
-      return Reflect.preventExtensions(t);
-    },
-  });
-}
-
-const sameList = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** What a rule sees: the document, its shared facts, and `report`. */
 export class RuleContext<M extends string = string> extends DocumentFacts {
@@ -346,7 +299,6 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private readonly readsByRule: Map<Rule, Reads> | undefined;
   /** The running rule's reads. */
   private reads: Reads | undefined;
-  private proxy?: object;
 
   /**
    * @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere)
@@ -371,8 +323,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   }
 
   override get value(): unknown {
-    if (!this.reads || !isObj(this.doc)) return this.doc;
-    return (this.proxy ??= tracked(this.doc, () => this.reads));
+    if (this.reads) this.reads.whole = true;
+    return this.doc;
   }
 
   get path(): string {
@@ -443,16 +395,16 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     this.out = [];
     const reads: Reads | undefined = this.readsByRule && {
       members: new Set(),
-      keys: false,
+      whole: false,
       state: new Set(),
-      opaque: false,
+      threw: false,
     };
     if (reads) this.readsByRule?.set(rule, reads);
     this.reads = reads;
     try {
       (rule.check as (c: RuleContext) => void)(this as RuleContext);
     } catch (e) {
-      if (reads) reads.opaque = true;
+      if (reads) reads.threw = true;
       throw e;
     } finally {
       this.reads = undefined;
@@ -467,12 +419,14 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
    */
   readsSameIn(rule: Rule, other: RuleContext): boolean {
     const reads = this.readsByRule?.get(rule);
-    if (!reads || reads.opaque || !isObj(this.doc) || !isObj(other.doc)) return false;
+    if (!reads || reads.threw || (reads.whole && this.doc !== other.doc)) return false;
     for (const key of reads.members) {
-      if (has(this.doc, key) !== has(other.doc, key) || !Object.is(this.doc[key], other.doc[key]))
+      if (
+        !Object.is(get(this.doc, key), get(other.doc, key)) ||
+        has(obj(this.doc), key) !== has(obj(other.doc), key)
+      )
         return false;
     }
-    if (reads.keys && !sameList(Object.keys(this.doc), Object.keys(other.doc))) return false;
     for (const what of reads.state) {
       if (what === "duplicates") {
         if (this.state.duplicates.length || other.state.duplicates.length) return false;

@@ -522,7 +522,7 @@ interface Layout {
   top: number[];
 }
 
-/** Where an outcome keeps its layout (root objects without duplicate keys; not enumerable). */
+/** Where an outcome keeps its layout (root objects without duplicate keys). */
 const LAYOUT = Symbol("layout");
 const layoutOf = (outcome: ParseOutcome) => (outcome as { [LAYOUT]?: Layout })[LAYOUT];
 
@@ -545,7 +545,11 @@ function fastParse(text: string): { outcome: ParseOutcome; depth?: number } {
     return tree;
   };
   if (shape.members !== countMembers(value)) root = build();
-  const outcome: ParseOutcome = {
+  const layout: Layout | undefined =
+    !duplicates.length && value !== null && typeof value === "object" && !Array.isArray(value)
+      ? { text, value: value as Record<string, unknown>, top: shape.top }
+      : undefined;
+  const outcome: ParseOutcome & { [LAYOUT]?: Layout } = {
     ok: true,
     value,
     duplicates,
@@ -553,11 +557,8 @@ function fastParse(text: string): { outcome: ParseOutcome; depth?: number } {
       root ??= build();
       return root;
     },
+    [LAYOUT]: layout,
   };
-  if (!duplicates.length && value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const layout: Layout = { text, value: value as Record<string, unknown>, top: shape.top };
-    Object.defineProperty(outcome, LAYOUT, { value: layout });
-  }
   return { outcome, depth: shape.depth };
 }
 
