@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseJson, type JsonNode } from "../../src/core/json/parse.js";
 import { resolveConfig, type ResolvedConfig } from "../../src/core/config.js";
 import { reviewDescriptors, reviewOne, type DescriptorInput } from "../../src/core/review.js";
-import { RULES_BY_ID } from "../../src/core/rules/index.js";
+import { RULES, RULES_BY_ID } from "../../src/core/rules/index.js";
 
 const REAL = new URL("../../../shared/corpus/real/", import.meta.url);
 const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
@@ -37,12 +37,23 @@ function baseFindings(input: DescriptorInput, config: ResolvedConfig, fullBase: 
   return (review.base?.findings ?? []).map((f) => JSON.stringify(f)).sort();
 }
 
-/** Fast and full base reviews agree in everything; returns whether head had findings to classify. */
-function same(input: DescriptorInput, config: ResolvedConfig): boolean {
-  expect(baseFindings(input, config, false)).toEqual(baseFindings(input, config, true));
-  const fast = reviewDescriptors([input], config);
-  expect(fast).toEqual(reviewDescriptors([input], config, { fullBase: true }));
-  return fast.some((r) => r.findings.length > 0);
+/** Rule runs so far, when counted (`countRuns`). */
+let runs = () => 0;
+function countRuns(): void {
+  const spies = RULES.filter((r) => r.check).map((r) => vi.spyOn(r, "check"));
+  runs = () => spies.reduce((n, s) => n + s.mock.calls.length, 0);
+}
+
+/** Fast and full base reviews agree in everything; says whether head had findings to classify and whether the fast one ran fewer rules. */
+function same(input: DescriptorInput, config: ResolvedConfig): { classified: boolean; reused: boolean } {
+  const before = runs();
+  const fast = baseFindings(input, config, false);
+  const between = runs();
+  expect(fast).toEqual(baseFindings(input, config, true));
+  const reused = between - before < runs() - between;
+  const reviews = reviewDescriptors([input], config);
+  expect(reviews).toEqual(reviewDescriptors([input], config, { fullBase: true }));
+  return { classified: reviews.some((r) => r.findings.length > 0), reused };
 }
 
 // ---- random edits of a descriptor's text, each inside one node (as a pull request edits a file) -----------
@@ -146,9 +157,16 @@ const corpus = haveReal
   : [];
 
 describe.skipIf(!haveReal)("the base comparison's shortcuts give the full base review's results", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    runs = () => 0;
+  });
+
   it("over random edits of every real descriptor, either side being the base", () => {
+    countRuns();
     const next = random(9);
     let classified = 0;
+    let reused = 0;
     for (const { name, text } of corpus) {
       for (let n = 0; n < 12; n++) {
         let other = edit(text, next);
@@ -166,12 +184,16 @@ describe.skipIf(!haveReal)("the base comparison's shortcuts give the full base r
             input.content = new TextEncoder().encode(head);
             input.base = { path: name, content: new TextEncoder().encode(base) };
           }
-          if (same(input, config)) classified++;
+          const r = same(input, config);
+          if (r.classified) classified++;
+          if (r.reused) reused++;
         }
       }
     }
-    // The property is about something: most of these reviews had findings to classify.
+    // The property is about something: most of these reviews had findings to classify, and most took
+    // the shortcut (fewer rules run than in the full base review).
     expect(classified).toBeGreaterThan(corpus.length * 12);
+    expect(reused).toBeGreaterThan(corpus.length * 12);
   });
 
   it("over every consecutive pair of the real history, both ways", () => {
