@@ -4,8 +4,9 @@
 // The previous commit is checked out in a temporary git worktree and built; both builds are imported and
 // timed in alternating rounds, so that the load of a shared machine falls on both alike. Prints, per
 // build, the medians over the rounds of: the review of the 45 corpus files with and without the base
-// comparison (median file), and of the generated 2 MB descriptor with and without a base, beside
-// JSON.parse + Ajv of the same text. The builds' results are compared first: they must be the same.
+// comparison (median file), and of the generated 2 MB descriptor with and without a base (the version
+// changed, or one metric's unit), beside JSON.parse + Ajv of the same text. The builds' results are
+// compared first: they must be the same.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,8 +45,8 @@ async function load(name, root) {
   return {
     name,
     schema,
-    withBase: (path, text) =>
-      reviewDescriptors([{ path, content: text, base: { path, content: baseOf(text) } }], config),
+    withBase: (path, text, base = baseOf(text)) =>
+      reviewDescriptors([{ path, content: text, base: { path, content: base } }], config),
     alone: (path, text) => reviewDescriptors([{ path, content: text }], config),
   };
 }
@@ -58,6 +59,8 @@ const corpus = existsSync(corpusDir)
       .map((f) => ({ f, text: readFileSync(join(corpusDir, f), "utf8") }))
   : [];
 const largeText = JSON.stringify(largeDescriptor(), null, 2);
+/** A base that differs inside `metrics` (four fifths of the text): one metric's unit. */
+const largeMetricBase = largeText.replace('"unit": "Count"', '"unit": "Second"');
 
 const tmp = mkdtempSync(join(tmpdir(), "plugin-review-compare-"));
 const prev = join(tmp, "previous");
@@ -90,6 +93,7 @@ try {
     corpusAlone: corpus.map(() => []),
     large: [],
     largeAlone: [],
+    largeMetric: [],
   }));
   const ajv = [];
   for (let r = 0; r < rounds; r++) {
@@ -102,6 +106,9 @@ try {
     for (const i of r % 2 ? [1, 0] : [0, 1]) {
       rows[i].large.push(time(() => builds[i].withBase("large.json", largeText), 15, 3));
       rows[i].largeAlone.push(time(() => builds[i].alone("large.json", largeText), 15, 3));
+      rows[i].largeMetric.push(
+        time(() => builds[i].withBase("large.json", largeText, largeMetricBase), 9, 2),
+      );
     }
     ajv.push(
       time(
@@ -127,6 +134,9 @@ try {
     );
     console.log(
       `  2 MB review with the base comparison ${ms(large)} (${(large / tAjv).toFixed(1)}x JSON.parse + Ajv) [target <= 6x], without a base ${ms(median(row.largeAlone))}`,
+    );
+    console.log(
+      `  2 MB review when the base differs in one metric's unit (inside \`metrics\`): ${ms(median(row.largeMetric))}`,
     );
     console.log(`  2 MB with base, each round: ${row.large.map((x) => x.toFixed(1)).join(", ")} ms`);
   });
