@@ -8,7 +8,7 @@
 // changed, or one metric's unit), beside JSON.parse + Ajv of the same text. The builds' results are
 // compared first: they must be the same.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -142,4 +142,5 @@ try {
   });
 } finally {
   execFileSync("git", ["worktree", "remove", "--force", prev], { cwd: ROOT, stdio: "ignore" });
+  rmSync(tmp, { recursive: true, force: true });
 }
