@@ -7,33 +7,15 @@
 // comparison (median file), and of the generated 2 MB descriptor with and without a base (the version
 // changed, or one metric's unit), beside JSON.parse + Ajv of the same text. The builds' results are
 // compared first: they must be the same.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { baseOf, largeDescriptor } from "./descriptors.mjs";
+import { median, ms, time, withBuiltCommit } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ref = process.argv[2] ?? "HEAD~1";
 const rounds = Number(process.argv[3] ?? 7);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-function time(fn, runs, warm) {
-  for (let i = 0; i < warm; i++) fn();
-  const xs = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    xs.push(performance.now() - t);
-  }
-  return median(xs);
-}
-const ms = (x) => `${x.toFixed(x < 1 ? 3 : 1)} ms`;
 
 async function load(name, root) {
   const dist = (p) => pathToFileURL(join(root, "dist/src/core", p)).href;
@@ -62,19 +44,7 @@ const largeText = JSON.stringify(largeDescriptor(), null, 2);
 /** A base that differs inside `metrics` (four fifths of the text): one metric's unit. */
 const largeMetricBase = largeText.replace('"unit": "Count"', '"unit": "Second"');
 
-const tmp = mkdtempSync(join(tmpdir(), "plugin-review-compare-"));
-const prev = join(tmp, "previous");
-execFileSync("git", ["worktree", "add", "--detach", prev, ref], { cwd: ROOT, stdio: "ignore" });
-try {
-  symlinkSync(join(ROOT, "node_modules"), join(prev, "node_modules"));
-  execFileSync(
-    process.execPath,
-    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-    {
-      cwd: prev,
-      stdio: "ignore",
-    },
-  );
+await withBuiltCommit(ref, async (prev) => {
   const builds = [await load(`previous (${ref})`, prev), await load("this commit", ROOT)];
   let differ = 0;
   for (const { f, text } of [...corpus, { f: "large.json", text: largeText }]) {
@@ -140,7 +110,4 @@ try {
     );
     console.log(`  2 MB with base, each round: ${row.large.map((x) => x.toFixed(1)).join(", ")} ms`);
   });
-} finally {
-  execFileSync("git", ["worktree", "remove", "--force", prev], { cwd: ROOT, stdio: "ignore" });
-  rmSync(tmp, { recursive: true, force: true });
-}
+});

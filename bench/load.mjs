@@ -11,13 +11,13 @@
 //
 //   node bench/load.mjs [previous-ref]      (default ref: 08fac37, main before the background reviews)
 /* global setTimeout, clearTimeout, setInterval, clearInterval, structuredClone, performance */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, symlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { withBuiltCommit } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SCALE = 10;
@@ -28,7 +28,6 @@ const INSTALLATIONS = 3;
 const SECRET = "load-test-secret-not-real";
 
 async function parent(ref) {
-  const tmp = mkdtempSync(join(tmpdir(), "plugin-review-load-"));
   // The fake GitHub is TypeScript: bundle it (its npm imports stay external) for the child processes.
   // Inside the repository, so that its imports resolve from node_modules.
   const fake = join(ROOT, "node_modules/.cache/plugin-review-load/fake-github.mjs");
@@ -42,18 +41,7 @@ async function parent(ref) {
     outfile: fake,
     logLevel: "error",
   });
-  const prev = join(tmp, "previous");
-  execFileSync("git", ["worktree", "add", "--detach", prev, ref], { cwd: ROOT, stdio: "ignore" });
-  try {
-    symlinkSync(join(ROOT, "node_modules"), join(prev, "node_modules"));
-    execFileSync(
-      process.execPath,
-      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-      {
-        cwd: prev,
-        stdio: "ignore",
-      },
-    );
+  await withBuiltCommit(ref, async (prev) => {
     const rows = [];
     for (const [name, root] of [
       [`previous (${ref})`, prev],
@@ -63,9 +51,7 @@ async function parent(ref) {
       rows.push({ name, ...(await runChild(root, fake)) });
     }
     print(rows);
-  } finally {
-    execFileSync("git", ["worktree", "remove", "--force", prev], { cwd: ROOT, stdio: "ignore" });
-  }
+  });
 }
 
 function runChild(root, fake) {

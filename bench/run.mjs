@@ -18,28 +18,12 @@ import { detectVariant, reviewDescriptors } from "../dist/src/core/review.js";
 import { RULE_IDS } from "../dist/src/core/rules/index.js";
 import { validateSchema, warmUpSchemas } from "../dist/src/core/schema.js";
 import { baseOf, largeDescriptor, N } from "./descriptors.mjs";
+import { median, ms, time } from "./lib.mjs";
 
 const config = resolveConfig();
 /** Forty rules off: every rule after the first seven of the catalog (parse and structural ones stay on). */
 const offIds = RULE_IDS.slice(7);
 const fortyOff = resolveConfig({ repo: { rules: Object.fromEntries(offIds.map((id) => [id, "off"])) } });
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-/** Median milliseconds of `fn` over `runs` runs after `warm` warm-up runs. */
-function time(fn, runs, warm = Math.min(20, runs)) {
-  for (let i = 0; i < warm; i++) fn();
-  const xs = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    xs.push(performance.now() - t);
-  }
-  return median(xs);
-}
-const ms = (x) => `${x.toFixed(x < 1 ? 3 : 1)} ms`;
 
 /** With the base comparison: change rules, and the base's own findings matched with head's (new / existing). */
 function review(path, text, cfg = config) {

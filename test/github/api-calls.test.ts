@@ -5,12 +5,12 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
-import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "./fake-github.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
   BASE_SHA,
+  checkSuitePayload,
   deliver,
-  example,
   HEAD_SHA,
   makeProbot,
   OWNER,
@@ -131,20 +131,7 @@ describe("GitHub API calls per review", () => {
     gh.prFiles = [threeFindings(gh, "p/plugin.json")];
     const pr = pullRequestPayload("synchronize");
     gh.pulls.set(7, structuredClone(pr.pull_request));
-    const suite = example("check_suite", "requested");
-    suite.installation = { id: 77 };
-    suite.repository = pr.repository;
-    suite.check_suite.head_sha = HEAD_SHA;
-    suite.check_suite.app.id = APP_ID;
-    suite.check_suite.pull_requests = [
-      {
-        number: 7,
-        id: 1,
-        url: "",
-        head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
-        base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
-      },
-    ];
+    const suite = checkSuitePayload(pr);
     await Promise.all([deliver(probot, "pull_request", pr), deliver(probot, "check_suite", suite)]);
     expect(gh.reviews).toHaveLength(1);
     // Both events are reviewed (one after the other); the second finds the run already saying what it

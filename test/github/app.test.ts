@@ -8,6 +8,7 @@ import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES, type Route } fr
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
   BASE_SHA,
+  checkSuitePayload,
   deliver,
   example,
   HEAD_SHA,
@@ -625,20 +626,7 @@ describe("GitHub App: check suites", () => {
     await expect(deliver(probot, "pull_request", pr)).rejects.toThrow(/503/); // so that it is redelivered
     expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure" });
     gh.recover();
-    const suite = example("check_suite", "requested");
-    suite.installation = { id: 77 };
-    suite.repository = pr.repository;
-    suite.check_suite.head_sha = HEAD_SHA;
-    suite.check_suite.app.id = APP_ID;
-    suite.check_suite.pull_requests = [
-      {
-        number: 7,
-        id: 1,
-        url: "",
-        head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
-        base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
-      },
-    ];
+    const suite = checkSuitePayload(pr);
     gh.pulls.set(7, { ...pr.pull_request });
     await deliver(probot, "check_suite", suite);
     // The suite's review completes the same run again, now with its verdict.

@@ -100,6 +100,28 @@ export async function deliver(probot: Probot, name: string, payload: Record<stri
   await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
 }
 
+/**
+ * The real `check_suite.<action>` example of the app's own suite on pull request 7's head commit (every push
+ * sends `check_suite.requested` beside `pull_request.synchronize`), in the repository of `pr`.
+ */
+export function checkSuitePayload(pr: Payload, action = "requested"): Payload {
+  const suite = example("check_suite", action);
+  suite.installation = { id: 77 };
+  suite.repository = pr.repository;
+  suite.check_suite.head_sha = HEAD_SHA;
+  suite.check_suite.app.id = APP_ID;
+  suite.check_suite.pull_requests = [
+    {
+      number: 7,
+      id: 1,
+      url: "",
+      head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
+      base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
+    },
+  ];
+  return suite;
+}
+
 /** The real `merge_group.checks_requested` example, pointed at our repository: the queue's head and base commits. */
 export function mergeGroupPayload(opts: { headSha?: string; baseSha?: string } = {}) {
   const p = example("merge_group", "checks_requested");

@@ -12,12 +12,12 @@ import {
   ShuttingDownError,
 } from "../../src/github/serialize.js";
 import { text, validHost } from "../helpers.js";
-import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES } from "./fake-github.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
   BASE_SHA,
+  checkSuitePayload,
   deliver,
-  example,
   HEAD_SHA,
   makeProbot,
   OWNER,
@@ -80,20 +80,7 @@ describe("GitHub App: one review at a time per head commit", () => {
     modified(gh);
     const pr = pullRequestPayload("synchronize");
     gh.pulls.set(7, structuredClone(pr.pull_request));
-    const suite = example("check_suite", "requested");
-    suite.installation = { id: 77 };
-    suite.repository = pr.repository;
-    suite.check_suite.head_sha = HEAD_SHA;
-    suite.check_suite.app.id = APP_ID;
-    suite.check_suite.pull_requests = [
-      {
-        number: 7,
-        id: 1,
-        url: "",
-        head: { sha: HEAD_SHA, ref: "x", repo: { id: 1, name: REPO, url: "" } },
-        base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
-      },
-    ];
+    const suite = checkSuitePayload(pr);
     await Promise.all([deliver(probot, "pull_request", pr), deliver(probot, "check_suite", suite)]);
     expectOneReviewOfTheCommit(gh);
     gh.assertClean();
