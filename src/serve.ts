@@ -1,8 +1,9 @@
 /**
  * What `npm start` runs on top of Probot's own server and webhook middleware (Probot's `run()`): every
  * delivery is acknowledged as soon as its signature is verified, and reviewed in the background, a bounded
- * number at a time, each starting once no delivery is being answered (answers first, under a burst); bodies over GitHub's 25 MB are refused before they are read; on shutdown the server
- * stops taking deliveries and finishes the reviews it has, for a while.
+ * number at a time, each starting once no delivery is being answered (answers first, under a burst);
+ * bodies over GitHub's 25 MB are refused before they are read; on shutdown the server stops taking
+ * deliveries and finishes the reviews it has, for a while.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { run, type ApplicationFunction, type Probot } from "probot";

@@ -48,7 +48,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export class AnswersFirst {
   private answering = 0;
-  private waiting: (() => void)[] = [];
+  private readonly waiting = new Set<() => void>();
 
   constructor(private readonly maxWaitMs = 250) {}
 
@@ -61,8 +61,8 @@ export class AnswersFirst {
       done = true;
       if (--this.answering > 0) return;
       // The answer is written; wake the waiting work on the next turn, after the event loop's I/O.
-      const wake = this.waiting;
-      this.waiting = [];
+      const wake = [...this.waiting];
+      this.waiting.clear();
       setImmediate(() => wake.forEach((w) => w()));
     };
   }
@@ -70,12 +70,16 @@ export class AnswersFirst {
   /** Resolves once no request is being answered (at the next turn of the event loop), or after `maxWaitMs`. */
   async quiet(): Promise<void> {
     if (this.answering === 0) return nextTurn();
-    let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
-      timer = setTimeout(resolve, this.maxWaitMs);
+      // Woken by the last answer, or by the timer: either way it leaves the set (none pile up).
+      const wake = () => {
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, this.maxWaitMs);
+      this.waiting.add(wake);
     });
-    clearTimeout(timer);
   }
 }
 
