@@ -224,6 +224,8 @@ export interface ThreadsWritten {
   closed: number;
   /** What became of the review: posted, or refused because GitHub would not place a line comment. */
   review?: "posted" | "refused";
+  /** Threads not answered because a later document failed whole (the review and earlier threads stand). */
+  left?: number;
 }
 
 /**
@@ -254,10 +256,22 @@ export async function closeThreads(
       data = await octokit.graphql<MutationAnswer>(threadsMutation(chunk.length, withReview), variables);
     } catch (e) {
       const failure = e as GraphqlFailure;
-      // GitHub's answer with errors beside data: some mutations ran. No data: nothing did.
-      if (failure.name !== "GraphqlResponseError" || !failure.data) throw e;
-      errors = failure.errors ?? [];
-      data = failure.data as MutationAnswer;
+      // GitHub's answer with errors beside data: some mutations ran. No data: nothing of this document did.
+      if (failure.name === "GraphqlResponseError" && failure.data) {
+        errors = failure.errors ?? [];
+        data = failure.data as MutationAnswer;
+      } else if (at === 0) {
+        throw e; // nothing was written: the caller falls back (REST) for the review and every thread
+      } else {
+        // The review and the earlier threads are written: no fallback may post them again. The threads
+        // left stay open; the next review of the pull request (a push, a re-run) closes them.
+        out.left = threadIds.length - at;
+        log.warn(
+          { err: (e as Error).message, left: out.left },
+          "GitHub refused a later document of fixed threads; those threads are closed by the next review",
+        );
+        break;
+      }
     }
     const placed = data?.review?.pullRequestReview?.comments.totalCount;
     if (withReview && placed !== undefined && placed < review.threads.length)

@@ -5,6 +5,8 @@
  * REST requests validated against the OpenAPI description, every GraphQL document against GitHub's schema.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { closeThreads, type ReviewInput } from "../../src/github/resolve-threads.js";
+import type { Logger, Octokit } from "../../src/github/types.js";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
@@ -279,5 +281,42 @@ describe("GitHub App: fixed findings' threads", () => {
     const body = (await res.json()) as { errors?: { message: string }[] };
     expect(body.errors?.length).toBeGreaterThan(0);
     expect(() => gh.assertClean()).toThrow(/invalid GraphQL/);
+  });
+});
+
+describe("closeThreads: more than one document", () => {
+  it("a later document refused whole: the review and the first 50 threads stand, nothing is thrown for a fallback to post again", async () => {
+    const documents: Record<string, unknown>[] = [];
+    const octokit = {
+      graphql: async (_query: string, variables: Record<string, unknown>) => {
+        documents.push(variables);
+        if (documents.length === 2) throw Object.assign(new Error("Not Found"), { status: 404 });
+        return { review: { pullRequestReview: { id: "R", comments: { totalCount: 1 } } } };
+      },
+    } as unknown as Octokit;
+    const warnings: string[] = [];
+    const log = { warn: (_o: unknown, msg: string) => warnings.push(msg) } as unknown as Logger;
+    const threads = Array.from({ length: 60 }, (_, i) => `T${i}`);
+    const review: ReviewInput = {
+      pullRequestId: "PR",
+      commitOID: "d".repeat(40),
+      event: "COMMENT",
+      body: "review",
+      threads: [{ path: "p/plugin.json", line: 3, side: "RIGHT", body: "finding" }],
+    };
+    const written = await closeThreads(octokit, threads, "Fixed in ddddddd", log, review);
+    expect(written).toEqual({ closed: 50, review: "posted", left: 10 });
+    expect(documents.map((d) => "review" in d)).toEqual([true, false]);
+    expect(warnings).toEqual([expect.stringMatching(/closed by the next review/)]);
+  });
+
+  it("the first document refused whole: thrown, so that the caller falls back for everything", async () => {
+    const octokit = {
+      graphql: async () => {
+        throw Object.assign(new Error("Not Found"), { status: 404 });
+      },
+    } as unknown as Octokit;
+    const log = { warn: () => undefined } as unknown as Logger;
+    await expect(closeThreads(octokit, ["T0"], "Fixed", log)).rejects.toThrow("Not Found");
   });
 });

@@ -526,16 +526,22 @@ interface Layout {
 const LAYOUT = Symbol("layout");
 const layoutOf = (outcome: ParseOutcome) => (outcome as { [LAYOUT]?: Layout })[LAYOUT];
 
-/** parseJsonFast, and how deep the text nests (undefined when the full parser had the last word). */
-function fastParse(text: string): { outcome: ParseOutcome; depth?: number } {
+/**
+ * parseJsonFast, and how deep the text nests (undefined when the full parser had the last word). With
+ * `explain` false, a text JSON.parse refuses (or nested too deep) gives undefined instead of the full
+ * parser's explanation, which costs several times a parse (parseEdited then parses the whole text anyway).
+ */
+function fastParse(text: string): { outcome: ParseOutcome; depth?: number };
+function fastParse(text: string, explain: false): { outcome: ParseOutcome; depth?: number } | undefined;
+function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth?: number } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { outcome: parseJson(text) };
+    return explain ? { outcome: parseJson(text) } : undefined;
   }
   const shape = scanShape(text);
-  if (shape.depth > MAX_DEPTH) return { outcome: parseJson(text) };
+  if (shape.depth > MAX_DEPTH) return explain ? { outcome: parseJson(text) } : undefined;
   let root: JsonNode | undefined;
   let duplicates: DuplicateKey[] = [];
   const build = (): JsonNode => {
@@ -621,9 +627,9 @@ export function parseEdited(
   const close = top[m + 1] as number;
   const keyFrom = m === 0 ? h.indexOf("{") + 1 : (top[m - 1] as number) + 1;
   const key = JSON.parse(h.slice(keyFrom, colon)) as string;
-  const sub = fastParse(text.slice(colon + 1, close + text.length - h.length));
+  const sub = fastParse(text.slice(colon + 1, close + text.length - h.length), false);
   // Nested one level deeper in the whole text: at the limit, the full parse decides.
-  if (!sub.outcome.ok || sub.depth === undefined || sub.depth + 1 > MAX_DEPTH) return undefined;
+  if (!sub?.outcome.ok || sub.depth === undefined || sub.depth + 1 > MAX_DEPTH) return undefined;
   const value: Record<string, unknown> = {};
   for (const k of Object.keys(layout.value)) {
     const v = k === key ? sub.outcome.value : layout.value[k];
