@@ -12,10 +12,12 @@ import {
   checkSuitePayload,
   deliver,
   HEAD_SHA,
+  isWrite,
   makeProbot,
   OWNER,
   pullRequestPayload,
   REPO,
+  writesIn,
 } from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
@@ -33,10 +35,6 @@ afterAll(() => {
  * Records a scenario's calls, not counting the installation-token request (as the budget does), and
  * returns them with the writes among them (GraphQL queries are reads).
  */
-/** A write: any REST request but a GET, and a GraphQL mutation (a GraphQL query is a read). */
-const isWrite = (r: { method: string; path: string; body?: unknown }) =>
-  r.method !== "GET" &&
-  !(r.path === "/graphql" && !/^\s*mutation\b/.test(String((r.body as { query?: string }).query)));
 
 function record(name: string, gh: FakeGitHub): { calls: number; writes: number } {
   const byRoute: Record<string, number> = {};
@@ -70,10 +68,6 @@ function threeFindings(gh: FakeGitHub, path: string, sha = HEAD_SHA) {
   gh.file(R, BASE_SHA, path, text(before)).file(R, sha, path, text(after));
   return { filename: path, status: "modified" as const, patch: "@@ -1,1 +1,1 @@\n-{\n+{" };
 }
-
-/** The writes among the recorded requests, as `METHOD /path` under the repository. */
-const writesOf = (gh: FakeGitHub) =>
-  gh.requests.filter(isWrite).map((w) => `${w.method} ${w.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`);
 
 /** A just-opened pull request whose three findings are all line comments (threads); requests cleared after. */
 async function openedWithThreads() {
@@ -137,10 +131,7 @@ describe("GitHub API calls per review", () => {
     // Both events are reviewed (one after the other); the second finds the run already saying what it
     // found and the review already posted: its reads are extra calls, but the push makes 2 writes.
     const { writes } = record("a push: synchronize + check_suite.requested (organisation)", gh);
-    expect(writesOf(gh).filter((w) => !w.endsWith("/access_tokens"))).toEqual([
-      "POST /check-runs",
-      "POST /pulls/7/reviews",
-    ]);
+    expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /pulls/7/reviews"]);
     expect(writes).toBe(2);
     gh.assertClean();
   });
@@ -194,7 +185,7 @@ describe("GitHub API calls per review", () => {
     await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
     expect(gh.resolved.size).toBe(threads);
     // Two writes: the check run, and one GraphQL mutation that answers and resolves every fixed thread.
-    expect(writesOf(gh)).toEqual(["POST /check-runs", "POST /graphql"]);
+    expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /graphql"]);
     const { calls, writes } = record("synchronize fixing every finding (organisation)", gh);
     expect(calls).toBeLessThanOrEqual(7);
     expect(writes).toBe(2);
@@ -218,7 +209,7 @@ describe("GitHub API calls per review", () => {
     expect(added.map((c) => c.body)).toEqual([expect.stringContaining("unknown-member")]);
     expect(added[0]!.body).toContain("homepage");
     // Two writes: the check run, and one GraphQL document with the review and the fixed thread's reply and resolution.
-    expect(writesOf(gh)).toEqual(["POST /check-runs", "POST /graphql"]);
+    expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /graphql"]);
     const mutation = gh.requests.filter(isWrite)[1]!.body as { query: string };
     expect(mutation.query).toMatch(/review: addPullRequestReview[\s\S]*resolve0: resolveReviewThread/);
     const { calls, writes: n } = record("synchronize fixing one finding and adding one (organisation)", gh);

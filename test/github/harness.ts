@@ -134,3 +134,18 @@ export function mergeGroupPayload(opts: { headSha?: string; baseSha?: string } =
   p.merge_group.base_sha = opts.baseSha ?? BASE_SHA;
   return p;
 }
+
+/**
+ * A write as the App's budget counts it: a REST request other than GET, or a GraphQL mutation (a GraphQL
+ * query is a read); the installation-token request is not counted.
+ */
+export const isWrite = (r: { method: string; path: string; body?: unknown }): boolean =>
+  r.method !== "GET" &&
+  !/\/access_tokens$/.test(r.path) &&
+  !(
+    r.path === "/graphql" && !/^\s*mutation\b/.test(String((r.body as { query?: string } | undefined)?.query))
+  );
+
+/** The writes among `requests`, as `METHOD /path` under the repository. */
+export const writesIn = (requests: readonly { method: string; path: string; body?: unknown }[]): string[] =>
+  requests.filter(isWrite).map((w) => `${w.method} ${w.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`);

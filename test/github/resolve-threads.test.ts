@@ -10,7 +10,17 @@ import type { Logger, Octokit } from "../../src/github/types.js";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  HEAD_SHA,
+  isWrite,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+  writesIn,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -54,11 +64,6 @@ async function push(
   await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: sha }));
   return gh.requests.slice(from);
 }
-
-const isWrite = (r: { method: string; path: string; body?: unknown }) =>
-  r.method !== "GET" &&
-  !/access_tokens$/.test(r.path) &&
-  !(r.path === "/graphql" && !/^\s*mutation\b/.test(String((r.body as { query?: string }).query)));
 
 const roots = (gh: FakeGitHub) => gh.comments.filter((c) => !c.in_reply_to_id);
 /** The line of metric `i`'s unit (the same in every head: only the units' values change). */
@@ -120,9 +125,7 @@ describe("GitHub App: fixed findings' threads", () => {
     const mutations = calls.filter((r) => r.path === "/graphql" && isWrite(r));
     expect(mutations).toHaveLength(1);
     expect(String((mutations[0]!.body as { query: string }).query)).toMatch(/resolve1: resolveReviewThread/);
-    expect(
-      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
-    ).toEqual(["POST /check-runs", "POST /graphql"]);
+    expect(writesIn(calls)).toEqual(["POST /check-runs", "POST /graphql"]);
     // Reads: one GraphQL query for threads and reviews (instead of two REST listings).
     const threadQueries = calls.filter(
       (r) => r.path === "/graphql" && /reviewThreads/.test((r.body as { query: string }).query),
@@ -167,9 +170,7 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(gh.reviews).toHaveLength(2);
     expect(gh.reviews[1]).toMatchObject({ commit_id: second, event: "COMMENT" });
     expect(gh.reviews[1]!.body).toContain(`plugin-review:head=${second}`);
-    expect(
-      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
-    ).toEqual(["POST /check-runs", "POST /graphql"]);
+    expect(writesIn(calls)).toEqual(["POST /check-runs", "POST /graphql"]);
     // A redelivery of the same push writes nothing: the run already says it (no update), and no review.
     const before = gh.requests.length;
     await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: second }));
@@ -197,9 +198,7 @@ describe("GitHub App: fixed findings' threads", () => {
       true,
     );
     // The fallback is the one extra write: the check run, the document, the body-only review.
-    expect(
-      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
-    ).toEqual(["POST /check-runs", "POST /graphql", "POST /pulls/7/reviews"]);
+    expect(writesIn(calls)).toEqual(["POST /check-runs", "POST /graphql", "POST /pulls/7/reviews"]);
     gh.assertClean();
   });
 
@@ -242,9 +241,7 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
     expect(gh.reviews).toHaveLength(2);
     expect(logs.some((l) => /refused the mutation: fixed threads get a REST reply/.test(l.msg))).toBe(true);
-    expect(
-      calls.filter(isWrite).map((r) => `${r.method} ${r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")}`),
-    ).toEqual([
+    expect(writesIn(calls)).toEqual([
       "POST /check-runs",
       "POST /graphql",
       `POST /pulls/7/comments/${t0.id}/replies`,
