@@ -15,7 +15,7 @@
  * (change rules never do: they only ever produce new findings).
  */
 import { escapeSegment, splitPointer } from "./json/pointer.js";
-import { get, isObj } from "./rule.js";
+import { get, isObj } from "./guards.js";
 
 export type BaselineState = "new" | "existing";
 

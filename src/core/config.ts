@@ -7,7 +7,6 @@ import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { parseDocument } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
-import type { NamePattern, Policy } from "./rule.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
@@ -40,6 +39,19 @@ export interface RawConfig {
   existing?: ExistingMode;
   locked?: string[];
   max_file_size?: number;
+}
+
+/** A compiled `policy.name_pattern` (linear-time: see compileNamePattern in config.ts). */
+export interface NamePattern {
+  source: string;
+  test(s: string): boolean;
+}
+
+/** The policy part of the configuration that rules read. */
+export interface Policy {
+  namePattern?: NamePattern;
+  technologies?: readonly string[];
+  processTypes?: readonly (string | number)[];
 }
 
 export interface ResolvedConfig {

@@ -14,7 +14,9 @@ import {
   type ParseOutcome,
 } from "./json/parse.js";
 import { locateAll } from "./locate.js";
-import { get, RuleContext, str, toFinding, type DocumentState, type Rule } from "./rule.js";
+import { get, str } from "./guards.js";
+import { type Rule, toFinding } from "./rule.js";
+import { type DocumentState, RuleContext } from "./rule-context.js";
 import { RULES, RULES_BY_ID } from "./rules/index.js";
 import type { Finding, RawFinding, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";

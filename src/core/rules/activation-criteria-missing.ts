@@ -1,4 +1,5 @@
-import { arr, defineRule, get } from "../rule.js";
+import { arr, get } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 const CRITERIA = ["processTypeNames", "processTypes", "technologies"];
 

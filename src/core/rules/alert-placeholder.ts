@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
 
 export const PLACEHOLDERS = [

@@ -1,4 +1,5 @@
-import { defineRule, get } from "../rule.js";
+import { get } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 const COUNTS = ["samples", "violating_samples", "dealerting_samples"] as const;
 

@@ -1,4 +1,5 @@
-import { defineRule, str } from "../rule.js";
+import { str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** The display name is what people read; repeating the key gives them nothing. */
 export const rule = defineRule({

@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** A Dropdown needs choices, and its default must be one of them. */
 export const rule = defineRule({

@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 import { displayPath } from "../json/pointer.js";
 
 /** alert_id is unique across the whole plugin, not only within one metric. */

@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** Two descriptors checked together (one CLI run, one pull request's head) share a name. */
 export const rule = defineRule({

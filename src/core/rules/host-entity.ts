@@ -1,4 +1,5 @@
-import { defineRule, get } from "../rule.js";
+import { get } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** HOST is accepted by the agent but makes the plugin always active; PROCESS_GROUP_INSTANCE is recommended. */
 export const rule = defineRule({

@@ -1,4 +1,5 @@
-import { defineRule, get, has, obj } from "../rule.js";
+import { get, has, obj } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 const IGNORED_TOP = {
   host: ["favicon"],

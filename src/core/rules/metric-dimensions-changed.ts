@@ -1,4 +1,5 @@
-import { defineRule, strings } from "../rule.js";
+import { strings } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 const show = (d: readonly string[]) => (d.length ? d.map((x) => `\`${x}\``).join(", ") : "none");
 

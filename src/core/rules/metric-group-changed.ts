@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** metricGroup is part of every metric key; an absent one means the plugin name. */
 function effectiveGroup(doc: unknown): string | undefined {

@@ -1,4 +1,4 @@
-import { schemaRule } from "../rule.js";
+import { schemaRule } from "../schema-rule.js";
 
 /** Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
 export const rule = schemaRule({

@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /**
  * No metricGroup. For a new plugin it is an error (set it now, it can never change later); for an

@@ -1,4 +1,5 @@
-import { arr, defineRule, get, isObj } from "../rule.js";
+import { arr, get, isObj } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** A metric element holds exactly one of timeseries and statetimeseries. */
 export const rule = defineRule({

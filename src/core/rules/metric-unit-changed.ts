@@ -1,4 +1,5 @@
-import { defineRule, str } from "../rule.js";
+import { str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** The server rejects a unit change of an existing metric unless the plugin is renamed. */
 export const rule = defineRule({

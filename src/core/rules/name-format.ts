@@ -1,4 +1,4 @@
-import { schemaRule } from "../rule.js";
+import { schemaRule } from "../schema-rule.js";
 
 /** The pattern is the `name` pattern of each variant's schema. Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
 export const rule = schemaRule({

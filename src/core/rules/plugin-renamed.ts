@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** To the server a new name is a new plugin: the old one's data and settings do not carry over. */
 export const rule = defineRule({

@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** The organisation's naming policy (`policy.name_pattern`, a JavaScript regular expression). */
 export const rule = defineRule({

@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 const EXPECTED: Record<string, [string, (v: unknown) => boolean]> = {
   boolean: ["a boolean (true or false)", (v) => typeof v === "boolean"],

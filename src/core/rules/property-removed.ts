@@ -1,4 +1,5 @@
-import { defineRule, type KeyedEntry } from "../rule.js";
+import type { KeyedEntry } from "../facts.js";
+import { defineRule } from "../rule.js";
 
 const keys = (properties: readonly KeyedEntry[]) =>
   new Set(properties.flatMap((p) => (p.key === undefined ? [] : [p.key])));

@@ -1,4 +1,5 @@
-import { defineRule, has, obj } from "../rule.js";
+import { has, obj } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 const RESERVED = ["experimentalMinVersion", "productiveMinVersion"];
 

@@ -1,4 +1,5 @@
-import { arr, defineRule } from "../rule.js";
+import { arr } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** `rx_pid` means the system process id only at index 0. */
 export const rule = defineRule({

@@ -1,4 +1,5 @@
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** Only area and bar series stack; `stacked` on a line series has no effect. */
 export const rule = defineRule({

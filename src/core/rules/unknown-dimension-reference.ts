@@ -1,4 +1,5 @@
-import { arr, defineRule, get, strings } from "../rule.js";
+import { arr, get, strings } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** A series' `dimensions` must name dimensions its metric defines. */
 export const rule = defineRule({

@@ -1,4 +1,4 @@
-import { schemaRule } from "../rule.js";
+import { schemaRule } from "../schema-rule.js";
 
 /** The metric-level `source` is free-form and never reported. Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
 export const rule = schemaRule({

@@ -1,5 +1,6 @@
 import { KNOWN_PROCESS_TYPES } from "../reference/known-process-types.js";
-import { arr, defineRule, get } from "../rule.js";
+import { arr, get } from "../guards.js";
+import { defineRule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
 
 const NOT_ALLOWED = "is not allowed by the organisation's policy";

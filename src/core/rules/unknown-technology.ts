@@ -1,5 +1,6 @@
 import { KNOWN_TECHNOLOGIES } from "../reference/known-technologies.js";
-import { arr, defineRule, get } from "../rule.js";
+import { arr, get } from "../guards.js";
+import { defineRule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
 
 /** The lower-cased names of a list, built once per list (the known table, a configured policy). */

@@ -1,4 +1,5 @@
-import { arr, defineRule, get, str } from "../rule.js";
+import { arr, get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 const HOST_NAME = /^custom\.(jmx|python|pmi)\./;
 

@@ -1,5 +1,6 @@
 import { compareVersions, NUMERIC_VERSION } from "../compare.js";
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** A lower version than the one already uploaded is rejected by the server. */
 export const rule = defineRule({

@@ -1,5 +1,6 @@
 import { compareVersions, jsonEqual, nextVersion, NUMERIC_VERSION } from "../compare.js";
-import { defineRule, get, str } from "../rule.js";
+import { get, str } from "../guards.js";
+import { defineRule } from "../rule.js";
 
 /** The server only takes a changed descriptor with a higher version; names the next version to use. */
 export const rule = defineRule({

@@ -1,0 +1,224 @@
+/**
+ * What a rule sees while it runs: the document, its shared facts (facts.ts), the runner's state (text,
+ * duplicate keys, variant, base, policy, schema findings) and `report`. With `track`, the context notes what
+ * each rule read, so that the runner can tell whether a rule would report the same on another version of
+ * the document (the base) without running it again: `readsSameIn`. That shortcut is only sound when rules
+ * read the document through this context (test/core/reads.test.ts holds every rule to it).
+ */
+import type { Policy } from "./config.js";
+import { DocumentFacts } from "./facts.js";
+import { get, has, obj, str } from "./guards.js";
+import type { DuplicateKey, JsonSyntaxError } from "./json/parse.js";
+import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
+import { toFinding, type ReportDescriptor, type Rule } from "./rule.js";
+import { validateSchema, type SchemaFinding } from "./schema.js";
+import type { RawFinding, Variant } from "./types.js";
+
+/** What the runner knows about the head text before any rule runs. */
+export interface DocumentState {
+  path: string;
+  text: string;
+  /** Present when the text parsed. */
+  value?: unknown;
+  parseError?: JsonSyntaxError;
+  duplicates: DuplicateKey[];
+  variant: Variant;
+  /** True when the change adds the file (no base exists); undefined when unknown (plain CLI run). */
+  isNew?: boolean;
+  policy: Policy;
+  /** Base document for change rules (parsed), when the file exists in the base. */
+  base?: { value: unknown; path: string };
+  /** Why the base could not be read, when it exists (`path` and reason: not JSON, not UTF-8, too large). */
+  baseError?: string;
+  /** Set when the file is over the size limit and was not parsed. */
+  oversize?: { size: number; limit: number };
+}
+
+/** The host activation pattern and its parse, shared by invalid-regex and slow-regex. */
+export interface ActivationPattern {
+  pattern: string;
+  result: ParseResult;
+}
+
+/**
+ * What a rule read of its document while it ran (RuleContext with `track`): the top-level members its
+ * facts come from, whether it read the document itself (`value`: then all of it counts as read), and which
+ * other state (text, duplicates, variant, isNew, base, schema, …). No Proxy: one in the rules' reads would
+ * make every property read of the shared helpers (`get`, `arr`) slower, for every review.
+ */
+export interface Reads {
+  members: Set<string>;
+  whole: boolean;
+  state: Set<string>;
+  /** It threw: what it would do elsewhere is not told by its reads. */
+  threw: boolean;
+}
+
+/** What a rule sees: the document, its shared facts, and `report`. */
+export class RuleContext<M extends string = string> extends DocumentFacts {
+  private readonly state: DocumentState;
+  /** The base version (change rules), with the same shared facts. */
+  private readonly baseFacts: (DocumentFacts & { path: string }) | undefined;
+  private pattern?: { value: ActivationPattern | undefined };
+  private schema?: SchemaFinding[];
+  private rule?: Rule;
+  private out: RawFinding[] = [];
+  /** Each rule's reads, when they are noted (`track`). */
+  private readonly readsByRule: Map<Rule, Reads> | undefined;
+  /** The running rule's reads. */
+  private reads: Reads | undefined;
+
+  /**
+   * @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere)
+   * @param like another version of the document, whose facts this one may share (DocumentFacts)
+   */
+  constructor(state: DocumentState, track = false, like?: DocumentFacts) {
+    super(state.value, like);
+    this.state = state;
+    this.baseFacts =
+      state.base && Object.assign(new DocumentFacts(state.base.value, this), { path: state.base.path });
+    this.readsByRule = track ? new Map() : undefined;
+  }
+
+  private noted<T>(what: string, v: T): T {
+    this.reads?.state.add(what);
+    return v;
+  }
+
+  protected override member(key: string): unknown {
+    this.reads?.members.add(key);
+    return super.member(key);
+  }
+
+  override get value(): unknown {
+    if (this.reads) this.reads.whole = true;
+    return this.doc;
+  }
+
+  get path(): string {
+    return this.noted("path", this.state.path);
+  }
+  get text(): string {
+    return this.noted("text", this.state.text);
+  }
+  get parseError(): JsonSyntaxError | undefined {
+    return this.noted("parseError", this.state.parseError);
+  }
+  get duplicates(): readonly DuplicateKey[] {
+    return this.noted("duplicates", this.state.duplicates);
+  }
+  get variant(): Variant {
+    return this.noted("variant", this.state.variant);
+  }
+  get isNew(): boolean | undefined {
+    return this.noted("isNew", this.state.isNew);
+  }
+  get policy(): Policy {
+    return this.noted("policy", this.state.policy);
+  }
+  /** The base version (change rules), with the same shared facts. */
+  get base(): (DocumentFacts & { path: string }) | undefined {
+    return this.noted("base", this.baseFacts);
+  }
+  get baseError(): string | undefined {
+    return this.noted("baseError", this.state.baseError);
+  }
+  get oversize(): { size: number; limit: number } | undefined {
+    return this.noted("oversize", this.state.oversize);
+  }
+
+  /** The host activation pattern, parsed once (remote plugins ignore it: neither compiled nor analysed). */
+  get activationPattern(): ActivationPattern | undefined {
+    const source = this.member("source");
+    if (this.variant !== "host") return undefined;
+    if (!this.pattern) {
+      const pattern = str(get(source, "activation_name_pattern"));
+      this.pattern = {
+        value: pattern === undefined ? undefined : { pattern, result: parsePythonRegex(pattern) },
+      };
+    }
+    return this.pattern.value;
+  }
+
+  /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */
+  get schemaFindings(): readonly SchemaFinding[] {
+    this.reads?.state.add("schema");
+    return (this.schema ??= this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant));
+  }
+
+  /** Schema findings that `schema.ts` classified with the running rule's id. */
+  get ownSchemaFindings(): SchemaFinding[] {
+    const id = this.rule?.meta.id;
+    return this.schemaFindings.filter((f) => f.ruleId === id);
+  }
+
+  report(d: ReportDescriptor<M>): void {
+    const meta = (this.rule as Rule).meta;
+    this.out.push(toFinding(meta, d));
+  }
+
+  /** Runs one rule over this document (the runner's entry; rules call `report`). */
+  run(rule: Rule): RawFinding[] {
+    this.rule = rule;
+    this.out = [];
+    const reads: Reads | undefined = this.readsByRule && {
+      members: new Set(),
+      whole: false,
+      state: new Set(),
+      threw: false,
+    };
+    if (reads) this.readsByRule?.set(rule, reads);
+    this.reads = reads;
+    try {
+      (rule.check as (c: RuleContext) => void)(this as RuleContext);
+    } catch (e) {
+      if (reads) reads.threw = true;
+      throw e;
+    } finally {
+      this.reads = undefined;
+    }
+    return this.out;
+  }
+
+  /**
+   * True when `rule` ran here with its reads noted and read nothing that differs in `other`: being
+   * deterministic, it reports there exactly what it reported here. Members compare by identity (a base
+   * parsed as an edit of head shares head's unchanged values); the schema's findings never compare.
+   */
+  readsSameIn(rule: Rule, other: RuleContext): boolean {
+    const reads = this.readsByRule?.get(rule);
+    if (!reads || reads.threw || (reads.whole && this.doc !== other.doc)) return false;
+    for (const key of reads.members) {
+      if (
+        !Object.is(get(this.doc, key), get(other.doc, key)) ||
+        has(obj(this.doc), key) !== has(obj(other.doc), key)
+      )
+        return false;
+    }
+    for (const what of reads.state) {
+      if (what === "duplicates") {
+        if (this.state.duplicates.length || other.state.duplicates.length) return false;
+      } else if (what === "base") {
+        if (this.baseFacts || other.baseFacts) return false;
+      } else if (what === "schema") {
+        return false;
+      } else if (
+        !Object.is(this.state[what as keyof DocumentState], other.state[what as keyof DocumentState])
+      ) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** A descriptor checked together with others (set rules). */
+export interface SetMember {
+  path: string;
+  value: unknown;
+}
+
+export interface SetContext<M extends string = string> {
+  documents: readonly SetMember[];
+  report(path: string, d: ReportDescriptor<M>): void;
+}
