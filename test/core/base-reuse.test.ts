@@ -3,16 +3,16 @@
  * inside one top-level member is parsed as an edit of head, and a rule that read nothing the base has
  * otherwise is not run on it again (its head findings are the base's). Held here against the full base
  * review (`fullBase`: the base parsed whole, every rule run on it): the base's own findings, every head
- * finding's new/existing state, messages, hints and the fixed count must be exactly the same, over real
- * descriptors with random edits (either side being the base) and over the real history pairs.
- * Skipped when ../shared is absent (a fresh clone).
+ * finding's new/existing state, messages, hints and the fixed count must be exactly the same, over random
+ * edits (either side being the base) of the shipped examples, and, when ../shared is present, of the real
+ * descriptors and over the real history pairs.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseJson, type JsonNode } from "../../src/core/json/parse.js";
 import { resolveConfig, type ResolvedConfig } from "../../src/core/config.js";
 import { reviewDescriptors, reviewOne, type DescriptorInput } from "../../src/core/review.js";
 import { RULES, RULES_BY_ID } from "../../src/core/rules/index.js";
+import { edit, exampleSamples, random, type Sample } from "./generate.js";
 
 const REAL = new URL("../../../shared/corpus/real/", import.meta.url);
 const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
@@ -56,99 +56,6 @@ function same(input: DescriptorInput, config: ResolvedConfig): { classified: boo
   return { classified: reviews.some((r) => r.findings.length > 0), reused };
 }
 
-// ---- random edits of a descriptor's text, each inside one node (as a pull request edits a file) -----------
-
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function nodes(root: JsonNode): JsonNode[] {
-  const out: JsonNode[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop() as JsonNode;
-    out.push(n);
-    if (n.kind === "object") for (const m of n.members) stack.push(m.value);
-    if (n.kind === "array") stack.push(...n.items);
-  }
-  return out;
-}
-
-const SCALARS = [
-  '"x"',
-  '""',
-  '"Count"',
-  '"custom.remote.python.renamed"',
-  '"HOST"',
-  '"CUSTOM_DEVICE"',
-  '"{severity} {nope}"',
-  '"^(a+)+$"',
-  '"Ünïcödé ✓"',
-  "0",
-  "-1",
-  "3.5",
-  "true",
-  "null",
-  "[]",
-  "{}",
-];
-
-/** One edit: a node replaced, an element or member removed, added or written twice, a key renamed, a stray character. */
-function edit(text: string, next: () => number): string {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
-  const parsed = parseJson(text);
-  if (!parsed.ok) return text.slice(0, -1);
-  const all = nodes(parsed.root);
-  const node = pick(all);
-  const splice = (start: number, end: number, s: string) => text.slice(0, start) + s + text.slice(end);
-  switch (Math.floor(next() * 7)) {
-    case 0:
-      return splice(node.start, node.end, pick(SCALARS));
-    case 1:
-    case 2: {
-      const arrays = all.filter((n) => n.kind === "array" && n.items.length > 0);
-      if (!arrays.length) return splice(node.start, node.end, pick(SCALARS));
-      const a = pick(arrays) as Extract<JsonNode, { kind: "array" }>;
-      const items = a.items.map((i) => text.slice(i.start, i.end));
-      const i = Math.floor(next() * items.length);
-      if (next() < 0.5) items.splice(i, 1);
-      else items.splice(i, 0, items[i] as string);
-      return splice(a.start, a.end, `[${items.join(", ")}]`);
-    }
-    case 3:
-    case 4: {
-      const objects = all.filter((n) => n.kind === "object" && n.members.length > 0);
-      const o = pick(objects) as Extract<JsonNode, { kind: "object" }>;
-      const members = o.members.map((m) => text.slice(m.keyStart, m.value.end));
-      const i = Math.floor(next() * members.length);
-      const member = members[i] as string;
-      const r = next();
-      if (r < 0.3) members.splice(i, 1);
-      else if (r < 0.55) members.splice(i, 0, member);
-      else if (r < 0.8) members.splice(i, 0, `"unknownMember": ${pick(SCALARS)}`);
-      else {
-        const m = o.members[i]!;
-        members[i] = JSON.stringify(`${m.key}x`) + text.slice(m.keyEnd, m.value.end);
-      }
-      return splice(o.start, o.end, `{${members.join(", ")}}`);
-    }
-    case 5:
-      return text.replace(/"version"\s*:\s*"[^"]*"/, `"version": "${pick(["0.0", "1.0", "9.9.9", "x"])}"`);
-    default: {
-      const at = Math.floor(next() * text.length);
-      return splice(at, at + Math.floor(next() * 2), pick(["", " ", ",", '"', "}", "1"]));
-    }
-  }
-}
-
 const corpus = haveReal
   ? readdirSync(REAL)
       .filter((f) => f.endsWith(".json"))
@@ -156,48 +63,63 @@ const corpus = haveReal
       .map((f) => ({ name: f, text: readFileSync(new URL(f, REAL), "utf8") }))
   : [];
 
-describe.skipIf(!haveReal)("the base comparison's shortcuts give the full base review's results", () => {
+/**
+ * Random edits of each sample, either side being the base; says how many reviews had findings to classify
+ * and how many took the shortcut (fewer rule runs than the full base review).
+ */
+function randomEdits(samples: readonly Sample[], perSample: number, seed: number) {
+  countRuns();
+  const next = random(seed);
+  let classified = 0;
+  let reused = 0;
+  for (const { name, text } of samples) {
+    for (let n = 0; n < perSample; n++) {
+      let other = edit(text, next);
+      if (next() < 0.3) other = edit(other, next);
+      for (const [head, base] of [
+        [text, other],
+        [other, text],
+      ] as const) {
+        const isNew = next() < 0.5 ? undefined : false;
+        const config = next() < 0.7 ? CONFIGS.default! : CONFIGS.policy!;
+        const input: DescriptorInput = { path: name, content: head, base: { path: name, content: base } };
+        if (isNew !== undefined) input.isNew = isNew;
+        // Bytes too, as the App reads them.
+        if (next() < 0.3) {
+          input.content = new TextEncoder().encode(head);
+          input.base = { path: name, content: new TextEncoder().encode(base) };
+        }
+        const r = same(input, config);
+        if (r.classified) classified++;
+        if (r.reused) reused++;
+      }
+    }
+  }
+  return { classified, reused };
+}
+
+describe("the base comparison's shortcuts give the full base review's results", () => {
   afterEach(() => {
     vi.restoreAllMocks();
     runs = () => 0;
   });
 
-  it("over random edits of every real descriptor, either side being the base", () => {
-    countRuns();
-    const next = random(9);
-    let classified = 0;
-    let reused = 0;
-    for (const { name, text } of corpus) {
-      for (let n = 0; n < 12; n++) {
-        let other = edit(text, next);
-        if (next() < 0.3) other = edit(other, next);
-        for (const [head, base] of [
-          [text, other],
-          [other, text],
-        ] as const) {
-          const isNew = next() < 0.5 ? undefined : false;
-          const config = next() < 0.7 ? CONFIGS.default! : CONFIGS.policy!;
-          const input: DescriptorInput = { path: name, content: head, base: { path: name, content: base } };
-          if (isNew !== undefined) input.isNew = isNew;
-          // Bytes too, as the App reads them.
-          if (next() < 0.3) {
-            input.content = new TextEncoder().encode(head);
-            input.base = { path: name, content: new TextEncoder().encode(base) };
-          }
-          const r = same(input, config);
-          if (r.classified) classified++;
-          if (r.reused) reused++;
-        }
-      }
-    }
+  it("over random edits of every shipped example, either side being the base", () => {
+    const samples = exampleSamples();
+    const { classified, reused } = randomEdits(samples, 8, 5);
     // The property is about something: most of these reviews had findings to classify, and most took
     // the shortcut (fewer rules run than in the full base review).
+    expect(classified).toBeGreaterThan(samples.length * 8);
+    expect(reused).toBeGreaterThan(samples.length * 8);
+  });
+
+  it.skipIf(!haveReal)("over random edits of every real descriptor, either side being the base", () => {
+    const { classified, reused } = randomEdits(corpus, 12, 9);
     expect(classified).toBeGreaterThan(corpus.length * 12);
     expect(reused).toBeGreaterThan(corpus.length * 12);
   });
 
-  it("over every consecutive pair of the real history, both ways", () => {
-    if (!haveHistory) return;
+  it.skipIf(!haveHistory)("over every consecutive pair of the real history, both ways", () => {
     let pairs = 0;
     for (const plugin of readdirSync(HISTORY).sort()) {
       const dir = new URL(`${plugin}/`, HISTORY);

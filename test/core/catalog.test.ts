@@ -64,6 +64,16 @@ describe("rule catalog", () => {
     expect(extra.sort()).toEqual(["base-invalid-json", "file-too-large"]);
   });
 
+  it("docs/rules.md lists every rule once, with its default severity", () => {
+    const rows = [
+      ...readFileSync(join(ROOT, "docs", "rules.md"), "utf8").matchAll(
+        /^\| \[`([a-z-]+)`\]\(rules\/\1\.md\) *\| (\w+) +\|/gm,
+      ),
+    ].map((m) => [m[1] as string, m[2] as string] as const);
+    expect(rows.map(([id]) => id).sort()).toEqual([...RULE_IDS].sort());
+    for (const [id, severity] of rows) expect(severity, id).toBe(RULES_BY_ID.get(id)?.meta.defaultSeverity);
+  });
+
   it.skipIf(!existsSync(specPath))("matches the ids in ../shared/spec/rules.md", () => {
     const ids = [...readFileSync(specPath, "utf8").matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
     expect([...ids].sort()).toEqual([...CATALOG].sort());
