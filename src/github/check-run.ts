@@ -7,7 +7,7 @@
  * written again: its `external_id` carries a digest of the result it holds.
  */
 import { createHash } from "node:crypto";
-import { ANNOTATIONS_PER_REQUEST, OUTPUT_LIMIT, type Annotation } from "./render.js";
+import { ANNOTATIONS_PER_REQUEST, type Annotation } from "./render.js";
 import type { Octokit } from "./types.js";
 
 export const CHECK_NAME = "plugin-review";
@@ -57,7 +57,8 @@ export async function writeCheckRun(
   existing: ExistingRun | undefined,
   result: CheckResult,
 ): Promise<number> {
-  const output = { title: result.title.slice(0, 255), summary: result.summary.slice(0, OUTPUT_LIMIT) };
+  // The summary and title are built within GitHub's limits (render.ts): nothing is cut here.
+  const output = { title: result.title, summary: result.summary };
   const pending = result.annotations.slice(existing?.annotations ?? 0);
   const batches: Annotation[][] = [];
   for (let i = 0; i < pending.length; i += ANNOTATIONS_PER_REQUEST)

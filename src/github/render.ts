@@ -39,8 +39,14 @@ export interface Annotation {
   message: string;
 }
 
-function clip(s: string, max: number): string {
-  return s.length <= max ? s : s.slice(0, max - 1) + "…";
+/** `s` in at most `max` characters: cut with an ellipsis when longer (nothing at all when `max` is 0). */
+export function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  if (max <= 0) return "";
+  let end = max - 1;
+  // Not between the two halves of a surrogate pair (an emoji cut in two is not a character).
+  if (end > 0 && /[\uD800-\uDBFF]/.test(s[end - 1] as string)) end--;
+  return s.slice(0, end) + "…";
 }
 
 /** What an existing finding's annotation says (`existing: report`): it is there, and why it does not count. */
@@ -100,21 +106,25 @@ export function allAnnotations(
  */
 export class BudgetedText {
   private readonly lines: string[] = [];
-  private used = 0;
+  /** The length of `toString()`: the lines and the newlines between them. */
+  private length = 0;
 
   constructor(private readonly limit: number) {}
 
-  /** Characters left (each line costs its length and a newline). */
+  /** Characters left (a line after the first also costs its newline). */
   get remaining(): number {
-    return this.limit - this.used;
+    return this.limit - this.length;
   }
 
-  /** Lines that stay (clipped only if even they do not fit). */
+  /** Lines that stay (clipped only if even they do not fit; left out once not even their newline does). */
   add(...lines: string[]): this {
     for (const line of lines) {
-      const l = clip(line, Math.max(0, this.remaining - 1));
+      const newline = this.lines.length > 0 ? 1 : 0;
+      const room = this.remaining - newline;
+      if (room < 0) break;
+      const l = clip(line, room);
       this.lines.push(l);
-      this.used += l.length + 1;
+      this.length += newline + l.length;
     }
     return this;
   }
@@ -269,6 +279,22 @@ export function checkSummary(input: SummaryInput): string {
   }
   out.add(...tail);
   return out.toString();
+}
+
+/** The summary of a run that fails on an invalid configuration: its errors as far as they fit, then what to do. */
+export function invalidConfigSummary(error: string): string {
+  const tail = [
+    "```",
+    "",
+    `Fix \`${CONFIG_PATH}\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`,
+  ];
+  const out = new BudgetedText(OUTPUT_LIMIT).add(
+    "The configuration is invalid, so the pull request was not reviewed:",
+    "",
+    "```",
+  );
+  out.addItems(error.split("\n"), tail.join("\n").length + 1, (n) => `…and ${plural(n, "more line")}`);
+  return out.add(...tail).toString();
 }
 
 const FINDINGS_HEADER = ["| | Where | Rule | Message |", "|---|---|---|---|"];

@@ -5,7 +5,7 @@
  * (deadline.ts); whatever fails midway, and when the deadline passes, the check run is completed as
  * failure with the reason, never left in progress while the process lives.
  */
-import { CONFIG_PATH, type ResolvedConfig } from "../core/config.js";
+import type { ResolvedConfig } from "../core/config.js";
 import { hasFailures, reviewDescriptors, type FileReview } from "../core/review.js";
 import { writeCheckRun, type CheckResult, type ExistingRun } from "./check-run.js";
 import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
@@ -26,7 +26,14 @@ import { listChangedDescriptors } from "./fetch-files.js";
 import { latestRunRest, readReviewStart } from "./graphql-reads.js";
 import { loadConfig } from "./load-config.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
-import { allAnnotations, checkSummary, checkTitle } from "./render.js";
+import {
+  allAnnotations,
+  checkSummary,
+  checkTitle,
+  clip,
+  invalidConfigSummary,
+  OUTPUT_LIMIT,
+} from "./render.js";
 import type { CommitTarget, Logger, Octokit, PullTarget } from "./types.js";
 
 export { isTransient, TransientReviewError };
@@ -73,7 +80,12 @@ function failureResult(e: unknown, reason: string): CheckResult {
   const summary = isTimeout(rootCause(e))
     ? "GitHub did not answer in time, so the review could not be completed. Re-running the check retries it."
     : `The review could not be completed: ${reason}${retry ? "\n\nRe-run the check to try again." : ""}`;
-  return { conclusion: "failure", title: "plugin-review could not complete", summary, annotations: [] };
+  return {
+    conclusion: "failure",
+    title: "plugin-review could not complete",
+    summary: clip(summary, OUTPUT_LIMIT),
+    annotations: [],
+  };
 }
 
 /** Reviews a commit against its base: the check run always, and whatever the target kind posts. */
@@ -107,11 +119,10 @@ export async function reviewCommit(
         loadConfig(octokit, target.owner, target.repo, target.ownerType, begun.configs),
       );
       if (!loaded.ok) {
-        const summary = `The configuration is invalid, so the pull request was not reviewed:\n\n\`\`\`\n${loaded.error}\n\`\`\`\n\nFix \`${CONFIG_PATH}\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`;
         await write({
           conclusion: "failure",
           title: "Invalid plugin-review configuration",
-          summary,
+          summary: invalidConfigSummary(loaded.error),
           annotations: [],
         });
         log.warn({ sources: loaded.sources }, "invalid configuration");

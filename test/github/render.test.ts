@@ -1,12 +1,15 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FileReview } from "../../src/core/review.js";
 import type { Finding } from "../../src/core/types.js";
 import { fingerprint, readFingerprint } from "../../src/github/fingerprint.js";
 import {
   allAnnotations,
+  BudgetedText,
   checkSummary,
   checkTitle,
   commentBody,
+  invalidConfigSummary,
   OUTPUT_LIMIT,
   replaceColumns,
   toAnnotation,
@@ -106,6 +109,59 @@ describe("render", () => {
     expect(checkTitle([])).toBe("No descriptors changed");
     expect(checkSummary({ reviews: [], failed: false, failOn: "error", notes: [] })).toMatch(
       /No descriptors changed/,
+    );
+  });
+});
+
+describe("BudgetedText", () => {
+  it("fills its budget to the last character and not one more", () => {
+    const out = new BudgetedText(10).add("12345", "1234"); // 5 + newline + 4
+    expect(out.toString()).toBe("12345\n1234");
+    expect(out.remaining).toBe(0);
+    // A full budget takes nothing more: not a line, not its newline (a clip to 0 characters used to keep
+    // all but the last character of the line).
+    expect(out.add("a long line that does not fit", "").toString()).toBe("12345\n1234");
+    expect(new BudgetedText(11).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n");
+    expect(new BudgetedText(12).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n…");
+    expect(new BudgetedText(13).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\nx…");
+    expect(new BudgetedText(0).add("x").toString()).toBe("");
+  });
+
+  it("never exceeds its limit, and keeps every line that fits unchanged", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 40, unit: "grapheme" }), { maxLength: 20 }),
+        fc.nat(400),
+        fc.nat(60),
+        (lines, limit, reserve) => {
+          const out = new BudgetedText(limit).add(...lines.slice(0, 3));
+          out.addItems(lines.slice(3), reserve, (n) => `…and ${n} more`);
+          const text = out.toString();
+          expect(text.length).toBeLessThanOrEqual(limit);
+          expect(out.remaining).toBe(limit - text.length);
+          const whole = lines.slice(0, 3).join("\n");
+          if (whole.length <= limit) expect(text.startsWith(whole)).toBe(true);
+          // No emoji cut in half.
+          expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(text)).toBe(false);
+        },
+      ),
+    );
+  });
+});
+
+describe("invalidConfigSummary", () => {
+  it("keeps what to do after errors too long for GitHub's limit, and counts the lines left out", () => {
+    const errors = Array.from({ length: 5000 }, (_, i) => `  - rules: unknown rule id \`not-a-rule-${i}\``);
+    const s = invalidConfigSummary(
+      ["invalid configuration o/r:.github/plugin-review.yml:", ...errors].join("\n"),
+    );
+    expect(s.length).toBeLessThanOrEqual(OUTPUT_LIMIT);
+    expect(s).toMatch(/```\n\nFix `\.github\/plugin-review\.yml` on the default branch/);
+    const shown = s.split("\n").filter((l) => l.includes("unknown rule id")).length;
+    expect(shown + Number(/…and (\d+) more lines/.exec(s)?.[1])).toBe(5000);
+    expect(invalidConfigSummary("one problem")).toBe(
+      "The configuration is invalid, so the pull request was not reviewed:\n\n```\none problem\n```\n\n" +
+        "Fix `.github/plugin-review.yml` on the default branch (or the organisation's `.github` repository); plugin-review never falls back to defaults silently.",
     );
   });
 });
