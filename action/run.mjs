@@ -138,7 +138,7 @@ function main() {
   const paths = (raw.includes("\n") ? raw.split("\n") : raw.split(/\s+/))
     .map((p) => p.trim())
     .filter(Boolean);
-  const config = input("config"); // empty: the CLI reads .github/plugin-review.yml when present
+  const config = input("config"); // empty: the CLI finds the nearest .github/plugin-review.yml
   const sarif = bool("sarif", false);
   const failOnFindings = bool("fail-on-findings", true);
   // A SARIF file left by an earlier run in the same job must never be uploaded as this run's result.

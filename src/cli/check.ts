@@ -1,14 +1,7 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, relative, resolve } from "node:path";
-import {
-  CONFIG_PATH,
-  ConfigError,
-  parseConfig,
-  resolveConfig,
-  type ExistingMode,
-  type ResolvedConfig,
-} from "../core/config.js";
+import { writeFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { CONFIG_PATH, ConfigError, type ExistingMode } from "../core/config.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { hasFailures, reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
 import { formatGithub } from "../format/github.js";
@@ -16,6 +9,7 @@ import { formatJson } from "../format/json.js";
 import { formatSarif } from "../format/sarif.js";
 import { formatText } from "../format/text.js";
 import { describeErrno, expandArgs, readLimited, UsageError } from "./files.js";
+import { ConfigFinder, displayPath, type FoundConfig } from "./find-config.js";
 import { GitRepo } from "./git.js";
 
 export type Format = "text" | "json" | "sarif" | "github";
@@ -26,6 +20,8 @@ export interface CheckOptions {
   base?: string;
   baseRef?: string;
   config?: string;
+  /** `--no-config`: the built-in defaults, whatever configuration files exist. */
+  noConfig?: boolean;
   format: Format;
   /** `--output <format>=<file>`: further reports of the same review. */
   outputs?: { format: Format; file: string }[];
@@ -41,26 +37,6 @@ export interface Io {
   version: string;
 }
 
-function loadConfig(opts: CheckOptions, io: Io): { config: ResolvedConfig; root: string } {
-  const explicit = opts.config !== undefined;
-  const file = resolve(io.cwd, opts.config ?? CONFIG_PATH);
-  if (!existsSync(file)) {
-    if (explicit) throw new UsageError(`cannot read configuration '${opts.config}': no such file`);
-    return { config: resolveConfig(), root: io.cwd };
-  }
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read configuration '${opts.config ?? CONFIG_PATH}': ${describeErrno(e)}`);
-  }
-  const raw = parseConfig(text, opts.config ?? CONFIG_PATH);
-  // `ignore` globs are relative to the repository: the folder that holds `.github/`.
-  const dir = dirname(file);
-  const root = basename(dir) === ".github" ? dirname(dir) : io.cwd;
-  return { config: resolveConfig({ repo: raw }), root };
-}
-
 export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
   try {
     return await check(opts, io);
@@ -74,26 +50,38 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
   }
 }
 
+/** The descriptors one configuration applies to, reviewed together (set rules such as duplicate names). */
+interface Group {
+  found: FoundConfig;
+  items: { input: DescriptorInput; display: string; absolute: string; order: number }[];
+}
+
 async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.base !== undefined && opts.baseRef !== undefined)
     throw new UsageError("use either --base or --base-ref, not both");
-  const { config, root } = loadConfig(opts, io);
+  const finder = new ConfigFinder({
+    cwd: io.cwd,
+    ...(opts.config !== undefined ? { config: opts.config } : {}),
+    ...(opts.noConfig ? { noConfig: true } : {}),
+  });
   const targets = opts.targets.length ? opts.targets : opts.baseRef !== undefined ? ["."] : [];
   if (targets.length === 0)
     throw new UsageError("no files given (try: plugin-review check <file|dir|glob>...)");
-  const candidates = await expandArgs(targets, io.cwd, config.paths);
+  const candidates = await expandArgs(targets, io.cwd, finder);
   if (opts.base !== undefined && candidates.length !== 1) {
     throw new UsageError(
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
     );
   }
   const repo = opts.baseRef !== undefined ? GitRepo.open(io.cwd, opts.baseRef) : undefined;
-  const inputs: DescriptorInput[] = [];
-  const display = new Map<string, string>();
-  const absolutes = new Map<string, string>();
+  const groups = new Map<FoundConfig, Group>();
   let unchanged = 0;
   for (const c of candidates) {
-    const repoPath = repo ? repo.relative(c.absolute) : relative(root, c.absolute).split("\\").join("/");
+    const found = finder.findFor(c.absolute);
+    const { config } = found;
+    const repoPath = repo
+      ? repo.relative(c.absolute)
+      : relative(found.root, c.absolute).split("\\").join("/");
     const input: DescriptorInput = {
       path: repoPath,
       ...readLimited(c.absolute, c.display, config.maxFileSize),
@@ -113,51 +101,94 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       if (bytes) input.base = { path: `${opts.baseRef}:${basePath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
     }
-    display.set(repoPath, c.display);
-    absolutes.set(repoPath, c.absolute);
-    inputs.push(input);
+    const group = groups.get(found) ?? { found, items: [] };
+    groups.set(found, group);
+    group.items.push({ input, display: c.display, absolute: c.absolute, order: group.items.length });
   }
-  const show = (p: string) => display.get(p) ?? p;
-  const notes = [...config.notes];
+  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes))];
   if (unchanged) notes.push(`${unchanged} descriptor(s) unchanged since ${opts.baseRef} were not checked`);
-  if (opts.fix) {
-    const fixed = fixDescriptors(inputs, config);
-    const files = [...fixed.entries()];
-    const count = files.reduce((n, [, f]) => n + f.applied, 0);
-    if (opts.fix === "dry-run") {
-      for (const [input, f] of files) {
-        const name = show(input.path).replace(/\\/g, "/");
-        io.stdout(unifiedDiff(`a/${name}`, `b/${name}`, f.before, f.after));
-      }
-      notes.push(
-        `--fix-dry-run: ${count} fix(es) in ${files.length} file(s) would be applied; nothing was written`,
-      );
-    } else {
-      for (const [input, f] of files) {
-        const absolute = absolutes.get(input.path) as string;
-        try {
-          writeFileSync(absolute, f.after);
-        } catch (e) {
-          throw new UsageError(`cannot write '${show(input.path)}': ${describeErrno(e)}`);
-        }
-      }
-      notes.push(`--fix: ${count} fix(es) applied in ${files.length} file(s)`);
-    }
-  }
-  const reviews = reviewDescriptors(inputs, config);
+  if (opts.fix) notes.push(applyFixes(opts.fix, [...groups.values()], io));
+  // Each group on its own configuration; then the reviews named as on the command line, in its order.
+  const order = new Map(candidates.map((c, i) => [c.absolute, i]));
+  const reviewed = [...groups.values()].flatMap(({ found, items }) =>
+    reviewDescriptors(
+      items.map((i) => i.input),
+      found.config,
+    ).map((review, i) => {
+      const item = items[i] as Group["items"][number];
+      return { review: { ...review, path: item.display }, found, order: order.get(item.absolute) ?? 0 };
+    }),
+  );
+  reviewed.sort((a, b) => a.order - b.order);
+  const reviews = reviewed.map((r) => r.review);
+  const existingOf = new Map(reviewed.map((r) => [r.review, r.found.config.existing]));
+  const failed = reviewed.some((r) => hasFailures([r.review], r.found.config));
+  const show = (p: string) => p;
+  const textNotes = [describeConfigs([...groups.keys()], io.cwd, finder), ...notes];
+  const write = (format: Format, colour: boolean) =>
+    render(
+      format,
+      reviews,
+      show,
+      format === "text" ? textNotes : notes,
+      { ...io, colour },
+      (r) => existingOf.get(r) ?? "report",
+    );
   for (const o of opts.outputs ?? []) {
     const file = resolve(io.cwd, o.file);
     try {
-      writeFileSync(file, render(o.format, reviews, show, notes, { ...io, colour: false }, config.existing));
+      writeFileSync(file, write(o.format, false));
     } catch (e) {
       throw new UsageError(`cannot write '${o.file}': ${describeErrno(e)}`);
     }
   }
   // The dry run's standard output is the diff alone (to pipe into `git apply`); its notes go to stderr.
   const stdoutFormat = opts.fix === "dry-run" ? undefined : opts.format;
-  if (stdoutFormat) io.stdout(render(stdoutFormat, reviews, show, notes, io, config.existing));
+  if (stdoutFormat) io.stdout(write(stdoutFormat, io.colour));
   if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${n}\n`);
-  return hasFailures(reviews, config) ? 1 : 0;
+  return failed ? 1 : 0;
+}
+
+/** `--fix` writes the fixed files, `--fix-dry-run` prints their diff; returns the note that says what was done. */
+function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string {
+  let count = 0;
+  let files = 0;
+  for (const { found, items } of groups) {
+    const byInput = new Map(items.map((i) => [i.input, i]));
+    for (const [input, f] of fixDescriptors(
+      items.map((i) => i.input),
+      found.config,
+    )) {
+      const item = byInput.get(input) as Group["items"][number];
+      count += f.applied;
+      files++;
+      if (mode === "dry-run") {
+        const name = item.display.replace(/\\/g, "/");
+        io.stdout(unifiedDiff(`a/${name}`, `b/${name}`, f.before, f.after));
+        continue;
+      }
+      try {
+        writeFileSync(item.absolute, f.after);
+      } catch (e) {
+        throw new UsageError(`cannot write '${item.display}': ${describeErrno(e)}`);
+      }
+    }
+  }
+  return mode === "dry-run"
+    ? `--fix-dry-run: ${count} fix(es) in ${files} file(s) would be applied; nothing was written`
+    : `--fix: ${count} fix(es) applied in ${files} file(s)`;
+}
+
+/** The text output's line naming the configuration used (several when nested ones apply to different files). */
+function describeConfigs(used: FoundConfig[], cwd: string, finder: ConfigFinder): string {
+  const name = (f: FoundConfig) =>
+    f.path !== undefined
+      ? displayPath(f.path, cwd)
+      : f.none === "disabled"
+        ? "none (--no-config: built-in defaults)"
+        : `none (no ${CONFIG_PATH} found walking up from the files: built-in defaults)`;
+  if (used.length === 0) return `configuration: ${name(finder.findForDir(cwd))}`;
+  return `configuration: ${used.map(name).join(", ")}`;
 }
 
 function render(
@@ -166,7 +197,7 @@ function render(
   show: (path: string) => string,
   notes: string[],
   io: Io,
-  existing: ExistingMode,
+  existing: (review: FileReview) => ExistingMode,
 ): string {
   switch (format) {
     case "json":

@@ -1,8 +1,9 @@
 /** Turns the command line's files, directories and globs into descriptor files. */
 import { lstatSync, readdirSync, statSync, openSync, readSync, closeSync, fstatSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { glob as tinyglob } from "tinyglobby";
 import { globMatcher } from "../core/config.js";
+import type { FoundConfig } from "./find-config.js";
 
 export class UsageError extends Error {}
 
@@ -17,13 +18,28 @@ export interface Candidate {
 /** Folders never walked into: dependencies and VCS data are not the user's descriptors. */
 const SKIP_DIRS = new Set(["node_modules", ".git"]);
 
-function walk(
-  dir: string,
-  display: string,
-  match: (rel: string) => boolean,
-  out: Candidate[],
-  root: string,
-): void {
+/** The configuration that applies to a file or a folder's files (find-config.ts's ConfigFinder). */
+export interface ConfigLookup {
+  findFor(filePath: string): FoundConfig;
+  findForDir(dir: string): FoundConfig;
+}
+
+const matchers = new WeakMap<FoundConfig, (path: string) => boolean>();
+
+/**
+ * Is a file found under a directory argument a descriptor? By the `paths` of the configuration that applies
+ * to it, relative to that configuration's root as in the App; relative to the directory argument when the
+ * file is outside that root (a `--config` elsewhere).
+ */
+function isDescriptor(configs: ConfigLookup, absolute: string, walkRoot: string): boolean {
+  const found = configs.findFor(absolute);
+  let match = matchers.get(found);
+  if (!match) matchers.set(found, (match = globMatcher(found.config.paths)));
+  const rel = relative(found.root, absolute);
+  return match(rel.startsWith("..") || isAbsolute(rel) ? relative(walkRoot, absolute) : rel);
+}
+
+function walk(dir: string, display: string, match: (absolute: string) => boolean, out: Candidate[]): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -38,8 +54,8 @@ function walk(
     const disp = join(display, e.name);
     // Symbolic links to folders are not followed (no cycles); links to files are.
     if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) walk(abs, disp, match, out, root);
-    } else if ((e.isFile() || (e.isSymbolicLink() && isFile(abs))) && match(relative(root, abs))) {
+      if (!SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
+    } else if ((e.isFile() || (e.isSymbolicLink() && isFile(abs))) && match(abs)) {
       out.push({ display: disp, absolute: abs, explicit: false });
     }
   }
@@ -56,17 +72,16 @@ function isFile(p: string): boolean {
 const GLOB_CHARS = /[*?[\]{}]/;
 
 /**
- * Expands arguments. A directory means every descriptor below it (matching `paths`, default
- * `**\/plugin.json`, relative to that directory); a file is taken as named; anything else with glob
- * characters is a glob. An argument that yields nothing is an error, never silently skipped.
+ * Expands arguments. A directory means every descriptor below it (matching the `paths` of the
+ * configuration that applies to each file, default `**\/plugin.json`); a file is taken as named; anything
+ * else with glob characters is a glob. An argument that yields nothing is an error, never silently skipped.
  */
 export async function expandArgs(
   args: readonly string[],
   cwd: string,
-  paths: readonly string[],
+  configs: ConfigLookup,
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  const match = globMatcher(paths);
   for (const arg of args) {
     const abs = resolve(cwd, arg);
     let st;
@@ -80,8 +95,9 @@ export async function expandArgs(
       (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))
     ) {
       const before = out.length;
-      walk(abs, arg, match, out, abs);
+      walk(abs, arg, (file) => isDescriptor(configs, file, abs), out);
       if (out.length === before) {
+        const paths = configs.findForDir(abs).config.paths;
         throw new UsageError(
           `no descriptors found under '${arg}' (looked for ${paths.join(", ")}; node_modules and .git are not searched)`,
         );

@@ -21,7 +21,10 @@ Options:
   --base <file>          compare one head file with this base file (change rules apply)
   --base-ref <git-ref>   in a git work tree: compare every changed descriptor with its
                          version at <git-ref> (renames followed; added files have no base)
-  --config <file>        configuration file (default: ${CONFIG_PATH} when present)
+  --config <file>        configuration file (default: the nearest ${CONFIG_PATH}
+                         found walking up from each file to the repository root, the folder
+                         holding .git)
+  --no-config            no configuration file: the built-in defaults
   --format <f>           text (default), json, sarif or github
   --output <f>=<file>    also write format <f> to <file> (repeatable): one review, several reports
   --fix                  apply the mechanical fixes (next version, restored metric group or unit,
@@ -86,6 +89,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
         base: { type: "string" },
         "base-ref": { type: "string" },
         config: { type: "string" },
+        "no-config": { type: "boolean" },
         format: { type: "string", default: "text" },
         output: { type: "string", multiple: true },
         fix: { type: "boolean" },
@@ -133,6 +137,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       ...(v.base !== undefined ? { base: v.base } : {}),
       ...(v["base-ref"] !== undefined ? { baseRef: v["base-ref"] } : {}),
       ...(v.config !== undefined ? { config: v.config } : {}),
+      ...(v["no-config"] ? { noConfig: true } : {}),
     },
     { cwd: io.cwd ?? process.cwd(), stdout, stderr, colour, version: version() },
   );

@@ -17,17 +17,19 @@ function escapeProperty(s: string): string {
 export function formatGithub(
   reviews: readonly FileReview[],
   display: (path: string) => string,
-  existing: ExistingMode = "report",
+  /** Per review when descriptors were reviewed under different configurations (the CLI's nested files). */
+  existing: ExistingMode | ((review: FileReview) => ExistingMode) = "report",
 ): string {
   const lines: string[] = [];
   for (const r of reviews) {
+    const mode = typeof existing === "function" ? existing(r) : existing;
     for (const f of r.findings) {
       const props = [`file=${escapeProperty(display(r.path))}`, `line=${f.line}`, `endLine=${f.endLine}`];
       // Columns only make sense on a one-line range (GitHub ignores them otherwise).
       if (f.line === f.endLine) props.push(`col=${f.column}`, `endColumn=${f.endColumn}`);
       props.push(`title=${escapeProperty(f.ruleId)}`);
       // As the App does: an existing finding that does not count is a notice that says it predates the change.
-      const quiet = isQuietExisting(f, { existing });
+      const quiet = isQuietExisting(f, { existing: mode });
       const note = quiet ? " (existing: predates this change)" : "";
       lines.push(
         `::${quiet ? "notice" : f.severity} ${props.join(",")}::${escapeData(`${f.message} [${f.ruleId}]${note}`)}`,

@@ -1,0 +1,130 @@
+/**
+ * Which configuration applies to a file, found as ESLint and Prettier find theirs: the nearest
+ * `.github/plugin-review.yml` walking up from the file's folder, up to the repository root (the folder
+ * holding `.git`), or up to the filesystem root outside any repository. `--config` names one file for every
+ * descriptor; `--no-config` means the built-in defaults. Shared by `check` (files and `--stdin-filename`)
+ * and editors: it watches nothing, and a caller whose files change makes a new finder to forget them.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { CONFIG_PATH, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
+import { describeErrno, UsageError } from "./files.js";
+
+export interface FoundConfig {
+  /** The configuration file read (absolute); undefined for the built-in defaults. */
+  path?: string;
+  /**
+   * The folder that `paths` and `ignore` globs are relative to, as they are to the repository in the App:
+   * the one holding `.github/`; else the repository root, else the working directory.
+   */
+  root: string;
+  config: ResolvedConfig;
+  /** Why there is no file (`path` undefined): `--no-config`, or none found. */
+  none?: "disabled" | "not-found";
+}
+
+export interface FinderOptions {
+  /** Relative paths are resolved against it; it is the root of an explicit `--config` outside `.github/`. */
+  cwd: string;
+  /** `--config <file>`: this file for every descriptor. */
+  config?: string;
+  /** `--no-config`: the built-in defaults, whatever files exist. */
+  noConfig?: boolean;
+}
+
+const exists = (p: string, kind: "file" | "any") => {
+  const st = statSync(p, { throwIfNoEntry: false });
+  return st !== undefined && (kind === "any" || st.isFile());
+};
+
+export class ConfigFinder {
+  /** Per folder, what applies there (many descriptors share a folder chain). */
+  private readonly byDir = new Map<string, FoundConfig>();
+  /** Per configuration file, its parse: one object per file, so callers can group descriptors by it. */
+  private readonly byFile = new Map<string, FoundConfig>();
+  private explicit?: FoundConfig;
+
+  constructor(private readonly options: FinderOptions) {
+    if (options.config !== undefined && options.noConfig)
+      throw new UsageError("use either --config or --no-config, not both");
+  }
+
+  /** The configuration for a descriptor (it need not exist: a `--stdin-filename` names a path only). */
+  findFor(filePath: string): FoundConfig {
+    return this.findForDir(dirname(resolve(this.options.cwd, filePath)));
+  }
+
+  /** The configuration for the files of a folder (a directory argument: its `paths` decide what is found). */
+  findForDir(dir: string): FoundConfig {
+    const { cwd, config, noConfig } = this.options;
+    if (noConfig) return (this.explicit ??= { root: cwd, config: resolveConfig(), none: "disabled" });
+    if (config !== undefined) return (this.explicit ??= this.readExplicit(config));
+    const visited: string[] = [];
+    let found: FoundConfig | undefined;
+    for (let d = resolve(cwd, dir); ;) {
+      found = this.byDir.get(d);
+      if (found) break;
+      visited.push(d);
+      const file = join(d, CONFIG_PATH);
+      if (exists(file, "file")) {
+        found = this.read(file, d);
+        break;
+      }
+      const parent = dirname(d);
+      if (exists(join(d, ".git"), "any") || parent === d) {
+        found = {
+          root: exists(join(d, ".git"), "any") ? d : cwd,
+          config: resolveConfig(),
+          none: "not-found",
+        };
+        break;
+      }
+      d = parent;
+    }
+    for (const d of visited) this.byDir.set(d, found);
+    return found;
+  }
+
+  private readExplicit(file: string): FoundConfig {
+    const absolute = resolve(this.options.cwd, file);
+    if (!exists(absolute, "file")) {
+      throw new UsageError(
+        `cannot read configuration '${file}': ${exists(absolute, "any") ? "it is a directory" : "no such file"}`,
+      );
+    }
+    // Globs are relative to the repository: the folder holding `.github/`, else where the command runs.
+    const dir = dirname(absolute);
+    return this.read(absolute, basename(dir) === ".github" ? dirname(dir) : this.options.cwd);
+  }
+
+  private read(absolute: string, root: string): FoundConfig {
+    const cached = this.byFile.get(absolute);
+    if (cached) return cached;
+    const shown = displayPath(absolute, this.options.cwd);
+    let text: string;
+    try {
+      text = readFileSync(absolute, "utf8");
+    } catch (e) {
+      throw new UsageError(`cannot read configuration '${shown}': ${describeErrno(e)}`);
+    }
+    const found = { path: absolute, root, config: resolveConfig({ repo: parseConfig(text, shown) }) };
+    this.byFile.set(absolute, found);
+    return found;
+  }
+}
+
+/** The configuration for one descriptor, read afresh (a one-off: `ConfigFinder` caches for many files). */
+export function findConfigFor(filePath: string, options: FinderOptions): FoundConfig {
+  return new ConfigFinder(options).findFor(filePath);
+}
+
+/**
+ * A path as the user would type it from `cwd`: relative (`../.github/plugin-review.yml` from a subfolder),
+ * absolute when the two share nothing but the filesystem root (or a drive apart).
+ */
+export function displayPath(absolute: string, cwd: string): string {
+  const rel = relative(cwd, absolute);
+  const ups = rel.split(/[\\/]/).filter((s) => s === "..").length;
+  const depth = resolve(cwd).split(/[\\/]/).filter(Boolean).length;
+  return rel && !isAbsolute(rel) && ups < depth ? rel.split("\\").join("/") : absolute;
+}
