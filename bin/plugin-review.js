@@ -1,5 +1,3 @@
 #!/usr/bin/env node
-// The committed, self-contained bundle of src/cli (scripts/bundle.mjs): no build needed to run it.
-import { main } from "../dist-cli/plugin-review.mjs";
-
-process.exitCode = await main(process.argv.slice(2));
+// The package's bin: the committed, self-contained bundle of src/cli (scripts/bundle.mjs) runs when imported.
+import "../dist-cli/plugin-review.mjs";

@@ -4,7 +4,7 @@
 // faster than the runtime's SDK spread over hundreds of files (measured: receiver import 90 ms instead
 // of 120 ms over bare Node), and the SDK version is the one tested.
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 
 const banner = [
   // Bundled CommonJS dependencies call require(); give them one in the ES module output.
@@ -12,27 +12,29 @@ const banner = [
   "const require = __createRequire(import.meta.url);",
 ].join("\n");
 
-// The CLI, as one self-contained file that is committed (dist-cli/): `npm install` from git, the GitHub
-// Action and pre-commit run it without installing dev dependencies or building. CI rebuilds it and fails
-// when the committed file differs from what the sources produce.
+// The CLI, as one self-contained executable file that is committed (dist-cli/): the published package (which has
+// no runtime dependencies), installs from git, the GitHub Action and pre-commit all run it without installing or
+// building anything. CI rebuilds it and fails when the committed file differs from what the sources produce.
 {
+  const outfile = "dist-cli/plugin-review.mjs";
   const result = await build({
-    entryPoints: ["src/cli/main.ts"],
-    outfile: "dist-cli/plugin-review.mjs",
+    entryPoints: ["src/cli/bin.ts"],
+    outfile,
     bundle: true,
     platform: "node",
-    target: "node20",
+    target: "node22",
     format: "esm",
     minify: true,
     treeShaking: true,
     sourcemap: false,
-    banner: { js: banner },
+    banner: { js: `#!/usr/bin/env node\n${banner}` },
     legalComments: "none",
     metafile: true,
     logLevel: "warning",
   });
+  chmodSync(outfile, 0o755); // `./dist-cli/plugin-review.mjs` runs as a program, as pre-commit's script hooks do
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  console.log(`dist-cli/plugin-review.mjs: ${(bytes / 1024).toFixed(0)} KB`);
+  console.log(`${outfile}: ${(bytes / 1024).toFixed(0)} KB`);
 }
 
 rmSync("dist-lambda", { recursive: true, force: true });

@@ -1,0 +1,101 @@
+/**
+ * The published package, as a user gets it: `npm pack` of this repository, then `npm install` of the tarball in an
+ * empty directory (no network needed: the package has no dependency to fetch), then `npx plugin-review`.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "./helpers.js";
+import { BIN, ensureBuilt } from "./cli/run.js";
+
+let dir: string;
+let tarball: string;
+let packed: { files: { path: string }[] };
+
+// npx must never fetch a package of the same name from the registry when the local install is missing.
+const env = {
+  ...process.env,
+  npm_config_offline: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+};
+
+function run(command: string, args: string[], cwd = dir) {
+  const r = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 120_000 });
+  if (r.error) throw r.error;
+  return r;
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-package-"));
+  const pack = run("npm", ["pack", "--json", "--pack-destination", dir], ROOT);
+  expect(pack.status, pack.stderr).toBe(0);
+  packed = (JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[])[0]!;
+  tarball = readdirSync(dir).find((f) => /^plugin-review-.+\.tgz$/.test(f))!;
+  const install = run("npm", ["install", `./${tarball}`]);
+  expect(install.status, install.stderr).toBe(0);
+  cpSync(join(ROOT, "examples"), join(dir, "examples"), { recursive: true });
+}, 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the packed package", () => {
+  it("installs as one package: no runtime dependency", () => {
+    const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8")) as {
+      packages: Record<string, unknown>;
+    };
+    expect(Object.keys(lock.packages).filter((p) => p !== "")).toEqual(["node_modules/plugin-review"]);
+    expect(readdirSync(join(dir, "node_modules")).filter((d) => !d.startsWith("."))).toEqual([
+      "plugin-review",
+    ]);
+    const pkg = JSON.parse(
+      readFileSync(join(dir, "node_modules/plugin-review/package.json"), "utf8"),
+    ) as Record<string, unknown>;
+    expect(pkg.dependencies).toBeUndefined();
+    expect(pkg.optionalDependencies).toBeUndefined();
+    expect(pkg.peerDependencies).toBeUndefined();
+  });
+
+  it("holds the CLI bundle, its bin, the schemas and the docs, and none of the App's sources", () => {
+    const top = [...new Set(packed.files.map((f) => f.path.split("/")[0]))].sort();
+    expect(top).toEqual([
+      "CHANGELOG.md",
+      "LICENSE",
+      "README.md",
+      "bin",
+      "dist-cli",
+      "docs",
+      "package.json",
+      "schemas",
+    ]);
+    const paths = packed.files.map((f) => f.path);
+    expect(paths).toContain("dist-cli/plugin-review.mjs");
+    expect(paths).toContain("schemas/plugin.schema.json");
+    expect(paths).toContain("docs/rules/version-not-bumped.md");
+  });
+
+  it("`npx plugin-review check examples/` prints what `node bin/plugin-review.js check examples/` prints", () => {
+    const viaNpx = run("npx", ["plugin-review", "check", "examples/"]);
+    const fromRepo = run(process.execPath, [BIN, "check", "examples/"]);
+    expect(viaNpx.stderr.replace(/^npm warn .*\n/gm, "")).toBe(fromRepo.stderr);
+    expect(viaNpx.stdout).toBe(fromRepo.stdout);
+    expect(viaNpx.status).toBe(1); // the examples carry mistakes on purpose
+    expect(fromRepo.status).toBe(1);
+    expect(viaNpx.stdout).toMatch(/✖ \d+ findings .* in \d+ of \d+ descriptors/);
+  });
+
+  it("runs its bundle directly: --help and --version", () => {
+    const bundle = join(dir, "node_modules/plugin-review/dist-cli/plugin-review.mjs");
+    const help = run(process.execPath, [bundle, "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: plugin-review check/);
+    const version = run(bundle, ["--version"]); // executable, through its #! line
+    const { version: expected } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(version.stdout).toBe(`${expected}\n`);
+    expect(version.status).toBe(0);
+  });
+});
