@@ -27,9 +27,10 @@ Options:
   --no-config            no configuration file: the built-in defaults
   --format <f>           text (default), json, sarif or github
   --output <f>=<file>    also write format <f> to <file> (repeatable): one review, several reports
-  --fix                  apply the mechanical fixes (next version, restored metric group or unit,
-                         a value's case, a misspelt member name) in place, keeping the formatting;
-                         then report what is left
+  --fix                  apply the fixes (next version, restored metric group or unit, the letter
+                         case of a value or member name) in place, keeping the formatting; then
+                         report what is left. Suggestions (a misspelt member's likely name, the
+                         closest allowed value) are guesses: shown, never applied
   --fix-dry-run          print the fixes as a unified diff instead of writing them
   -h, --help             show this help
   -v, --version          show the version

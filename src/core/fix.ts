@@ -3,21 +3,19 @@
  * position tree, so that everything outside the edited values and names (indentation, member order, line
  * endings, the final newline) stays byte for byte. Pure: text and findings in, new text out.
  *
- * Applied (the fixes the App suggests, where no judgement is needed): the next version, the restored
- * metric group or unit, a value that differs from one allowed value only in case (`percent` → `Percent`),
- * and an unknown member renamed to the known member it misspells (schema.ts offers that only when the
- * known member is absent). A closest value by edit distance is a guess, left to the author.
- * Never applied: two edits that overlap, a rename that would create a duplicate key, and any set of edits
- * whose result is not valid JSON (then the text is returned unchanged).
+ * Applied: the findings' fixes, the edits where no judgement is needed (rules declare `meta.fixable`): the
+ * next version, the restored metric group or unit, a value or member name that differs only in letter case
+ * from exactly one allowed value or known member (`percent` → `Percent`, `displayName` → `displayname`).
+ * Never applied: suggestions (guesses such as the known member a misspelt one probably means, or the
+ * closest allowed value: they are offered to the author), two edits that overlap, a rename that would
+ * create a duplicate key, and any set of edits whose result is not valid JSON (then the text is returned
+ * unchanged).
  */
 import type { ResolvedConfig } from "./config.js";
 import { parseJson, type JsonNode } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
 import { reviewDescriptors, type DescriptorInput } from "./review.js";
 import type { RawFinding } from "./types.js";
-
-/** Rules whose fix restores or computes the one right value, whatever the current one is. */
-const RESTORING = new Set(["version-not-bumped", "metric-group-changed", "metric-unit-changed"]);
 
 export interface Edit {
   start: number;
@@ -38,20 +36,6 @@ function jsonText(s: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Whether `--fix` may apply this finding's fix without asking the author. */
-export function isMechanical(f: RawFinding, current: string): boolean {
-  if (!f.fix) return false;
-  if (f.fix.target === "key" || RESTORING.has(f.ruleId)) return true;
-  const was = jsonText(current);
-  const now = jsonText(f.fix.replacement);
-  return (
-    typeof was === "string" &&
-    typeof now === "string" &&
-    was !== now &&
-    was.toLowerCase() === now.toLowerCase()
-  );
 }
 
 /** The parent object of the member a pointer names (for renames: the member must not exist there yet). */
@@ -81,7 +65,6 @@ export function planEdits(text: string, root: JsonNode, findings: readonly RawFi
       candidates.push({ start: at.keyStart, end: at.keyEnd, text: f.fix.replacement, finding: f });
     } else {
       if (jsonText(f.fix.replacement) === undefined) continue;
-      if (!isMechanical(f, text.slice(at.node.start, at.node.end))) continue;
       candidates.push({ start: at.node.start, end: at.node.end, text: f.fix.replacement, finding: f });
     }
   }
@@ -111,6 +94,21 @@ export function applyFixes(text: string, findings: readonly RawFinding[]): FixRe
   out += text.slice(from);
   if (!parseJson(out).ok) return { text, applied: [] };
   return { text: out, applied: edits.map((e) => e.finding) };
+}
+
+/**
+ * The findings whose fix `--fix` would apply now (its first pass, as `applyFixes` plans it): what the text
+ * output counts and the JSON output shows as `fix`. Files without fixes are not parsed again.
+ */
+export function fixableFindings<F extends RawFinding>(
+  reviews: readonly { text: string; findings: readonly F[] }[],
+): Set<F> {
+  const out = new Set<F>();
+  for (const r of reviews) {
+    if (!r.findings.some((f) => f.fix)) continue;
+    for (const f of applyFixes(r.text, r.findings).applied) out.add(f as F);
+  }
+  return out;
 }
 
 /** Fix passes stop when nothing changes; a fix can uncover another (a renamed member's value), rarely more. */

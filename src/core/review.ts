@@ -5,6 +5,7 @@
  * the configured severities. The schema is validated only when a rule asks for its findings.
  */
 import { classify } from "./baseline.js";
+import { identify } from "./identity.js";
 import { findingFails, globMatcher, type ResolvedConfig } from "./config.js";
 import {
   parseEdited,
@@ -15,8 +16,8 @@ import {
 } from "./json/parse.js";
 import { locateAll } from "./locate.js";
 import { get, str } from "./guards.js";
-import { type Rule, toFinding } from "./rule.js";
-import { type DocumentState, RuleContext } from "./rule-context.js";
+import { formatMessage, toFinding, type Rule } from "./rule.js";
+import { RuleContext, type DocumentState } from "./rule-context.js";
 import { RULES, RULES_BY_ID } from "./rules/index.js";
 import type { Finding, RawFinding, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
@@ -108,12 +109,18 @@ function sameText(base: string | Uint8Array, head: string): boolean {
   return d.badOffset === undefined && d.text === head;
 }
 
+/** The message of a rule that threw (no rule declares it: it is the runner's). */
+export const INTERNAL_ERROR = "internalError";
+
 /** Never a crash and never a silent green: a rule that throws fails the file visibly. */
 function internalError(rule: Rule, e: unknown): RawFinding {
+  const data = { rule: rule.meta.id, error: String(e) };
   return {
     ruleId: rule.meta.id,
     severity: "error",
-    message: `internal error in rule ${rule.meta.id}: ${String(e)}; please report it`,
+    message: formatMessage("internal error in rule {{rule}}: {{error}}; please report it", data),
+    messageId: INTERNAL_ERROR,
+    data,
     pointer: "",
     target: "key",
   };
@@ -277,7 +284,9 @@ export function reviewOne(
   }
   // The tree of positions is built only when there is something to locate.
   const parsed = head.parsed?.ok ? head.parsed : undefined;
-  const located = raw.length ? locateAll(head.text, parsed?.root, raw) : [];
+  const located = raw.length
+    ? identify(state.value, input.path, locateAll(head.text, parsed?.root, raw))
+    : [];
   const review: Internal = {
     path: input.path,
     text: head.text,
@@ -371,7 +380,7 @@ export function reviewDescriptors(
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
       if (!mine.length) continue;
-      const located = locateAll(review.text, review.parsed?.root, mine);
+      const located = identify(review.value, review.path, locateAll(review.text, review.parsed?.root, mine));
       review.findings = [...review.findings, ...applyConfig(review.path, located, config)].sort(byPosition);
     }
   }
@@ -394,7 +403,7 @@ function withBaseline(review: Internal, config: ResolvedConfig): { findings: Fin
   if (!review.compared) return { findings: review.findings };
   const matchable = review.findings.filter((f) => !isChangeRule(f.ruleId));
   const { states, absent } = review.base
-    ? classify({ value: review.value, findings: matchable }, review.base)
+    ? classify(review.path, { value: review.value, findings: matchable }, review.base)
     : { states: matchable.map(() => "new" as const), absent: 0 };
   const state = new Map(matchable.map((f, i) => [f, states[i] ?? "new"]));
   const out: Finding[] = [];

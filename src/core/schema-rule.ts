@@ -1,20 +1,32 @@
 import { defineRule, type Rule, type RuleMeta } from "./rule.js";
+import { SCHEMA_MESSAGES, SCHEMA_NAME_DATA, SCHEMA_POSITIONAL_DATA, type SchemaMessageId } from "./schema.js";
+
+type SchemaRuleMeta = Omit<RuleMeta<SchemaMessageId>, "docs" | "messages" | "positionalData" | "nameData">;
 
 /**
- * A structural rule: it reports the schema findings that `schema.ts` classified with its id, so the
- * JSON Schema stays the single source of structure. The schema's fixes (closest allowed value, renames) go along.
+ * A structural rule: it reports the schema findings that `schema.ts` classified with its id, with the
+ * schema's messages it uses (`messageIds`), so the JSON Schema stays the single source of structure. The
+ * schema's fix (a value's letter case) and suggestions (closest allowed value, renames) go along.
  */
-export function schemaRule(meta: Omit<RuleMeta<"schema">, "docs" | "messages">): Rule<"schema"> {
-  return defineRule({
-    meta: { ...meta, messages: { schema: "{{message}}" } },
+export function schemaRule<M extends SchemaMessageId>(
+  meta: SchemaRuleMeta,
+  messageIds: readonly M[],
+): Rule<M> {
+  const messages = Object.fromEntries(messageIds.map((id) => [id, SCHEMA_MESSAGES[id]])) as unknown as Record<
+    M,
+    string
+  >;
+  return defineRule<M>({
+    meta: { ...meta, messages, positionalData: SCHEMA_POSITIONAL_DATA, nameData: SCHEMA_NAME_DATA },
     check(context) {
       for (const f of context.ownSchemaFindings) {
         context.report({
           pointer: f.pointer,
-          messageId: "schema",
-          data: { message: f.message },
+          messageId: f.messageId as M,
+          data: f.data,
           target: f.target,
           ...(f.fix ? { fix: f.fix } : {}),
+          ...(f.suggestions ? { suggest: f.suggestions } : {}),
         });
       }
     },

@@ -12,16 +12,43 @@ import common from "../../schemas/plugin-common.schema.json" with { type: "json"
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
 import { childPointer, displayPath } from "./json/pointer.js";
-import { closest, didYouMeanText, listOf } from "./suggest.js";
-import type { RawFinding, Target, Variant } from "./types.js";
+import { closest, listOf } from "./suggest.js";
+import type { Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
+
+/**
+ * The messages of the schema rules (schema-rule.ts): which one a schema finding uses is its `messageId`, filled
+ * from its `data`. `path` and `where` name the place with indices and `suggestion` is a hint: positional
+ * (not part of the identity); `value` quotes the offending value (set aside when grouping repeated findings).
+ */
+export const SCHEMA_MESSAGES = {
+  missingTop: "missing required member `{{member}}`",
+  missing: "`{{path}}` is missing required member `{{member}}`",
+  unknownNear: "unknown member `{{member}}`{{where}}: did you mean `{{suggestion}}`?",
+  misplaced: "unknown member `{{member}}`{{where}}: {{hint}}",
+  unknownKnown: "unknown member `{{member}}`{{where}} (known members: {{known}})",
+  unknown: "unknown member `{{member}}`{{where}}",
+  type: "`{{path}}` must be {{expected}}, not {{actual}} {{value}}",
+  notAllowed: "`{{path}}` is {{value}}; allowed: {{allowed}}",
+  notAllowedNear: "`{{path}}` is {{value}}; allowed: {{allowed}}. Did you mean `{{suggestion}}`?",
+  format: "`{{path}}` is {{value}}: it {{expected}}",
+} as const;
+export type SchemaMessageId = keyof typeof SCHEMA_MESSAGES;
+export const SCHEMA_POSITIONAL_DATA = ["path", "where", "suggestion"] as const;
+export const SCHEMA_NAME_DATA = ["value"] as const;
 
 export interface SchemaFinding {
   ruleId: string;
-  message: string;
+  messageId: SchemaMessageId;
+  data: MessageData;
   pointer: string;
   target: Target;
-  /** A mechanical fix: the closest allowed value, or the known member an unknown one misspells. */
-  fix?: RawFinding["fix"];
+  /**
+   * A value or member name that differs only in letter case from exactly one allowed value or known member
+   * is fixed to it: that spelling is the only one the platform reads, no judgement is needed.
+   */
+  fix?: Fix;
+  /** Guesses: the closest allowed value by edit distance, the known member an unknown one misspells. */
+  suggestions?: Suggestion[];
 }
 
 let ajvInstance: Ajv | undefined;
@@ -78,47 +105,100 @@ function jsonType(v: unknown): string {
   return typeof v;
 }
 
+/**
+ * `written` differs from `near` only in letter case, and no other candidate does: the one right spelling, so
+ * replacing it needs no judgement (a fix, which `--fix` applies). Every other closest name is a suggestion.
+ */
+function caseOnly(written: string, near: string, candidates: readonly string[]): boolean {
+  const lower = written.toLowerCase();
+  return (
+    written !== near &&
+    near.toLowerCase() === lower &&
+    candidates.filter((c) => c.toLowerCase() === lower).length === 1
+  );
+}
+
 function classify(e: ErrorObject): SchemaFinding | undefined {
   const at = e.instancePath;
-  const where = displayPath(at);
+  const path = displayPath(at);
   const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
   switch (e.keyword) {
     case "required": {
-      const missing = (e.params as { missingProperty: string }).missingProperty;
+      const member = (e.params as { missingProperty: string }).missingProperty;
       return {
         ruleId: "required-member",
-        pointer: childPointer(at, missing),
+        pointer: childPointer(at, member),
         target: "key",
-        message:
-          at === ""
-            ? `missing required member \`${missing}\``
-            : `\`${where}\` is missing required member \`${missing}\``,
+        ...(at === ""
+          ? { messageId: "missingTop", data: { member } }
+          : { messageId: "missing", data: { path, member } }),
       };
     }
     case "additionalProperties": {
-      const extra = (e.params as { additionalProperty: string }).additionalProperty;
-      const pointer = childPointer(at, extra);
+      const member = (e.params as { additionalProperty: string }).additionalProperty;
+      const pointer = childPointer(at, member);
       const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
-      const near = closest(extra, known);
-      const suggestion = didYouMeanText(near);
+      const near = closest(member, known);
       const hint = MISPLACED[pointer];
-      let message = `unknown member \`${extra}\`${at === "" ? "" : ` in \`${where}\``}`;
-      if (suggestion) message += suggestion;
-      else if (hint) message += `: ${hint}`;
-      else if (known.length) message += ` (known members: ${known.map((k) => `\`${k}\``).join(", ")})`;
-      const f: SchemaFinding = { ruleId: "unknown-member", pointer, target: "key", message };
-      // Renaming is only a fix when the member it misspells is absent (else it would become a duplicate key).
-      if (near && !Object.prototype.hasOwnProperty.call(e.data ?? {}, near))
-        f.fix = { replacement: JSON.stringify(near), description: `rename to \`${near}\``, target: "key" };
+      const where = at === "" ? "" : ` in \`${path}\``;
+      const f: SchemaFinding = near
+        ? {
+            ruleId: "unknown-member",
+            messageId: "unknownNear",
+            data: { member, where, suggestion: near },
+            pointer,
+            target: "key",
+          }
+        : hint
+          ? {
+              ruleId: "unknown-member",
+              messageId: "misplaced",
+              data: { member, where, hint },
+              pointer,
+              target: "key",
+            }
+          : known.length
+            ? {
+                ruleId: "unknown-member",
+                messageId: "unknownKnown",
+                data: { member, where, known: known.map((k) => `\`${k}\``).join(", ") },
+                pointer,
+                target: "key",
+              }
+            : {
+                ruleId: "unknown-member",
+                messageId: "unknown",
+                data: { member, where },
+                pointer,
+                target: "key",
+              };
+      // Renaming is only offered when the member it misspells is absent (else it would become a duplicate key).
+      if (near && !Object.prototype.hasOwnProperty.call(e.data ?? {}, near)) {
+        const edit = {
+          replacement: JSON.stringify(near),
+          description: `rename to \`${near}\``,
+          target: "key" as const,
+        };
+        // A name that differs only in letter case from exactly one known member is that member: a fix, as for
+        // values below. Any other near name is a guess.
+        if (caseOnly(member, near, known)) f.fix = edit;
+        else f.suggestions = [edit];
+      }
       return f;
     }
     case "type": {
-      const expected = String((e.params as { type: string | string[] }).type).replace(/,/g, " or ");
+      const type = String((e.params as { type: string | string[] }).type).replace(/,/g, " or ");
       return {
         ruleId: "invalid-type",
+        messageId: "type",
+        data: {
+          path,
+          expected: `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`,
+          actual: jsonType(e.data),
+          value: valueText(e.data),
+        },
         pointer: at,
         target: "value",
-        message: `\`${where}\` must be ${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}, not ${jsonType(e.data)} ${valueText(e.data)}`,
       };
     }
     case "if":
@@ -126,15 +206,25 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
   }
   const routed = typeof parent["x-rule"] === "string" ? (parent["x-rule"] as string) : undefined;
   if (e.keyword === "enum" || e.keyword === "x-enumIgnoreCase" || e.keyword === "const") {
-    const allowed = ((e.keyword === "enum" ? parent.enum : parent[e.keyword]) ?? []) as string[];
+    const allowedValues = ((e.keyword === "enum" ? parent.enum : parent[e.keyword]) ?? []) as string[];
     // Two allowed values that differ only in case make a case-only mistake ambiguous: no suggestion then.
-    const sameCase = (v: string) => allowed.filter((a) => a.toLowerCase() === v.toLowerCase()).length;
-    const near = typeof e.data === "string" && sameCase(e.data) <= 1 ? closest(e.data, allowed) : undefined;
+    const sameCase = (v: string) => allowedValues.filter((a) => a.toLowerCase() === v.toLowerCase()).length;
+    const near =
+      typeof e.data === "string" && sameCase(e.data) <= 1 ? closest(e.data, allowedValues) : undefined;
     const caseNote = e.keyword === "x-enumIgnoreCase" ? " (any case)" : "";
-    let message = `\`${where}\` is ${valueText(e.data)}; allowed: ${listOf(allowed)}${caseNote}`;
-    if (near) message += `. Did you mean \`${near}\`?`;
-    const f: SchemaFinding = { ruleId: routed ?? "invalid-value", pointer: at, target: "value", message };
-    if (near) f.fix = { replacement: JSON.stringify(near), description: `use \`${near}\`` };
+    const data: MessageData = { path, value: valueText(e.data), allowed: listOf(allowedValues) + caseNote };
+    const f: SchemaFinding = {
+      ruleId: routed ?? "invalid-value",
+      messageId: near ? "notAllowedNear" : "notAllowed",
+      data: near ? { ...data, suggestion: near } : data,
+      pointer: at,
+      target: "value",
+    };
+    if (near) {
+      const edit = { replacement: JSON.stringify(near), description: `use \`${near}\`` };
+      if (caseOnly(String(e.data), near, allowedValues)) f.fix = edit;
+      else f.suggestions = [edit];
+    }
     return f;
   }
   const expected =
@@ -145,9 +235,10 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
         : (e.message ?? "has an invalid format");
   return {
     ruleId: routed ?? "invalid-format",
+    messageId: "format",
+    data: { path, value: valueText(e.data), expected },
     pointer: at,
     target: "value",
-    message: `\`${where}\` is ${valueText(e.data)}: it ${expected}`,
   };
 }
 

@@ -1,36 +1,64 @@
 /** `--format json`: the contract's finding objects, exactly these members, in this order. */
+import { fixableFindings } from "../core/fix.js";
 import type { FileReview } from "../core/review.js";
+import type { Edit } from "../core/types.js";
+
+/**
+ * An edit at the finding's pointer: `replacement` is the JSON text that replaces the value there, or (with
+ * `target: "key"`) the JSON-encoded name that replaces the member's name.
+ */
+export interface JsonEdit {
+  description: string;
+  replacement: string;
+  target: "key" | "value";
+}
+
+function jsonEdit(e: Edit): JsonEdit {
+  return { description: e.description, replacement: e.replacement, target: e.target ?? "value" };
+}
 
 export interface JsonFinding {
   file: string;
   ruleId: string;
   severity: string;
   message: string;
+  messageId: string;
   pointer: string;
   line: number;
   column: number;
   endLine: number;
   endColumn: number;
+  /** The finding's identity (the same wherever other elements move). */
+  fingerprint: string;
   /** Only when a base was compared (rules.md "New and existing findings"). */
   baseline?: "new" | "existing";
+  /** The fix `--fix` would apply (safe, mechanical). */
+  fix?: JsonEdit;
+  /** Guesses offered to the author, never applied by `--fix`. */
+  suggestions?: JsonEdit[];
 }
 
 export function toJsonFindings(
   reviews: readonly FileReview[],
   display: (path: string) => string,
 ): JsonFinding[] {
+  const fixable = fixableFindings(reviews);
   return reviews.flatMap((r) =>
     r.findings.map((f) => ({
       file: display(r.path),
       ruleId: f.ruleId,
       severity: f.severity,
       message: f.message,
+      messageId: f.messageId,
       pointer: f.pointer,
       line: f.line,
       column: f.column,
       endLine: f.endLine,
       endColumn: f.endColumn,
+      fingerprint: f.fingerprint,
       ...(f.baseline ? { baseline: f.baseline } : {}),
+      ...(f.fix && fixable.has(f) ? { fix: jsonEdit(f.fix) } : {}),
+      ...(f.suggestions?.length ? { suggestions: f.suggestions.map(jsonEdit) } : {}),
     })),
   );
 }

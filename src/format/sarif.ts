@@ -82,7 +82,9 @@ export function toSarif(
                 logicalLocations: [{ fullyQualifiedName: f.pointer || "/", kind: "member" }],
               },
             ],
-            partialFingerprints: { "pluginReview/v1": `${f.ruleId}:${f.pointer}` },
+            // The finding's identity: code scanning keeps one alert per finding however elements move.
+            // (`pluginReview/v1` was rule and raw pointer, which moved with every index shift.)
+            partialFingerprints: { "pluginReview/v2": f.fingerprint },
             ...baselineState(f),
           })),
         ),

@@ -1,4 +1,5 @@
 /** Human output: `file:line:col  severity  rule-id  message`, then one summary line. */
+import { fixableFindings } from "../core/fix.js";
 import type { FileReview } from "../core/review.js";
 import type { Severity } from "../core/types.js";
 import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";
@@ -55,5 +56,14 @@ export function formatText(
   const baseline = describeBaseline(reviews);
   if (baseline) lines.push(baseline);
   for (const n of opts.notes ?? []) lines.push(n);
+  // Last, as ESLint does: what `--fix` would do about what is left.
+  if (total > 0) {
+    const fixable = fixableFindings(reviews).size;
+    lines.push(
+      fixable
+        ? `${plural(fixable, "finding")} can be fixed with \`--fix\``
+        : "no finding can be fixed with `--fix`",
+    );
+  }
   return lines.join("\n") + "\n";
 }

@@ -1,22 +1,21 @@
 /**
- * Hidden fingerprints in review comments (after reviewdog): a comment carries the identity of its
- * finding (rule id, path, pointer), so a redelivered webhook, a re-run or a later push never posts the
- * same comment twice, and a thread whose finding is gone can be marked as fixed.
+ * Hidden markers in review comments (after reviewdog): a comment carries its finding's fingerprint (the
+ * finding's identity, computed in src/core/identity.ts), so that a redelivered webhook, a re-run or a later
+ * push never posts the same comment twice, and a thread whose finding is gone can be marked as fixed.
+ *
+ * Comments written before findings had an identity carry `plugin-review:fingerprint=…` (rule, path and raw
+ * pointer): this pattern does not read them, so the App neither answers nor resolves them and does not count
+ * them as already said.
  */
-import { createHash } from "node:crypto";
 
-/** The one pattern of a fingerprint marker; `fingerprintMarker` writes it, the readers below read it. */
-const MARKERS = /<!-- plugin-review:fingerprint=([0-9a-f]{16}) -->/g;
+/** The one pattern of a marker; `fingerprintMarker` writes it, the readers below read it. */
+const MARKERS = /<!-- plugin-review:id=([0-9a-f]{16}) -->/g;
 
 /** Closes a "Fixed in …" reply, so that a thread is answered once. */
 export const FIXED_MARKER = "<!-- plugin-review:fixed -->";
 
-export function fingerprint(ruleId: string, path: string, pointer: string): string {
-  return createHash("sha256").update(`${ruleId}\0${path}\0${pointer}`).digest("hex").slice(0, 16);
-}
-
 export function fingerprintMarker(fp: string): string {
-  return `<!-- plugin-review:fingerprint=${fp} -->`;
+  return `<!-- plugin-review:id=${fp} -->`;
 }
 
 /** Every fingerprint in a body (a review body lists many findings). */

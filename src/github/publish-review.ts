@@ -1,7 +1,7 @@
 /**
  * One review per analysed push. Findings on lines of the diff become line comments; the others go to the
- * review body. Fingerprints make it idempotent: a finding already commented on the same line is not
- * commented again, a push already reviewed is not reviewed twice, and a thread whose finding is gone is
+ * review body. Fingerprints (the findings' identities) make it idempotent: a finding with an open thread of
+ * ours is not commented again, wherever its element moved, a push already reviewed is not reviewed twice, and a thread whose finding is gone is
  * resolved with a reply naming the fixing commit (resolve-threads.ts); a finding that comes back after its
  * thread was resolved is new again, so it gets a new comment.
  *
@@ -15,7 +15,7 @@ import { isQuietExisting, type ExistingMode, type ReviewMode } from "../core/con
 import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
-import { FIXED_MARKER, fingerprint, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
+import { FIXED_MARKER, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
 import {
   closeThreads,
   readPullState,
@@ -61,15 +61,14 @@ export function planReview(
   existing: ExistingMode = "report",
 ): ReviewPlan {
   const patches = new Map(descriptors.map((d) => [d.path, commentableLines(d.patch)]));
-  const commentedAt = new Set<string>();
   const fingerprintsInComments = new Set<string>();
-  // Only our open threads count as "already said": a finding whose thread was resolved as fixed and that
-  // comes back is new again (and a person quoting our comment said nothing for us).
+  // Only our open threads count as "already said", on whatever line GitHub now shows them: a finding whose
+  // thread was resolved as fixed and that comes back is new again (and a person quoting our comment said
+  // nothing for us).
   for (const c of existingComments) {
     const fp = readFingerprint(c.body);
     if (!fp || c.closed || !c.byBot) continue;
     fingerprintsInComments.add(fp);
-    if (c.line !== null) commentedAt.add(`${fp}@${c.line}`);
   }
   const inBodies = new Set(existingBodies.flatMap((b) => readFingerprints(b)));
   const current = new Set<string>();
@@ -79,14 +78,14 @@ export function planReview(
     const lines = patches.get(r.path) ?? new Set<number>();
     // Every finding is current (a thread about an existing finding is not "fixed"), but existing ones that
     // do not count get no comment: the review is about what the pull request adds.
-    for (const f of r.findings) current.add(fingerprint(f.ruleId, r.path, f.pointer));
+    for (const f of r.findings) current.add(f.fingerprint);
     const said = r.findings.filter((f) => !isQuietExisting(f, { existing }));
-    for (const entry of reviewEntries(said)) {
+    for (const entry of reviewEntries(r.path, said)) {
       if (entry.kind === "repeated") {
-        const fp = fingerprint(entry.findings[0]!.ruleId, r.path, `repeated:${entry.problem}`);
+        const fp = entry.fingerprint;
         current.add(fp);
+        if (fingerprintsInComments.has(fp)) continue;
         const at = entry.findings.find((f) => lines.has(f.line));
-        if (at && commentedAt.has(`${fp}@${at.line}`)) continue;
         if (at && plan.comments.length < MAX_LINE_COMMENTS) {
           plan.comments.push({
             path: r.path,
@@ -95,15 +94,14 @@ export function planReview(
             body: repeatedCommentBody(r.path, entry.findings, fp),
           });
           plan.commentsAsBodyItems.push(repeatedBodyItem(r.path, entry.findings, fp));
-        } else if (!inBodies.has(fp) && !fingerprintsInComments.has(fp)) {
+        } else if (!inBodies.has(fp)) {
           plan.bodyItems.push(repeatedBodyItem(r.path, entry.findings, fp));
         }
         continue;
       }
       const f = entry.finding;
-      const fp = fingerprint(f.ruleId, r.path, f.pointer);
+      if (fingerprintsInComments.has(f.fingerprint)) continue;
       if (lines.has(f.line) && plan.comments.length < MAX_LINE_COMMENTS) {
-        if (commentedAt.has(`${fp}@${f.line}`)) continue;
         plan.comments.push({
           path: r.path,
           line: f.line,
@@ -111,7 +109,7 @@ export function planReview(
           body: commentBody(r.path, f, r.text, true),
         });
         plan.commentsAsBodyItems.push(bodyItem(r.path, f));
-      } else if (!inBodies.has(fp) && !commentedAt.has(`${fp}@${f.line}`)) {
+      } else if (!inBodies.has(f.fingerprint)) {
         plan.bodyItems.push(bodyItem(r.path, f));
       }
     }

@@ -8,7 +8,7 @@ import type { FileReview } from "../core/review.js";
 import type { Finding, Severity } from "../core/types.js";
 import { DOCS_BASE, ruleDocsUrl } from "../core/rule.js";
 import { countFindings as counts, plural } from "../format/summary.js";
-import { fingerprint, fingerprintMarker } from "./fingerprint.js";
+import { fingerprintMarker } from "./fingerprint.js";
 
 /** GitHub rejects a check run output text longer than this (summary and text alike). */
 export const OUTPUT_LIMIT = 65_535;
@@ -345,28 +345,34 @@ export function replaceColumns(
   return chars.slice(0, column - 1).join("") + replacement + chars.slice(endColumn - 1).join("");
 }
 
-/** A review comment's body: severity, rule, message, a suggestion when the fix is mechanical, and the fingerprint. */
+/**
+ * A review comment's body: severity, rule, message, the fix or else the first suggestion as a ```suggestion
+ * block (a suggestion says that it is a guess), and the fingerprint.
+ */
 export function commentBody(path: string, f: Finding, fileText: string, suggest: boolean): string {
   const parts = [
     `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, MESSAGE_LIMIT)}`,
   ];
+  const edit = f.fix ?? f.suggestions?.[0];
   const line =
-    // The finding's range is what a suggestion replaces: only when the fix replaces that same part.
-    suggest && f.fix && f.line === f.endLine && (f.fix.target ?? "value") === f.target
+    // The finding's range is what a suggestion replaces: only when the edit replaces that same part.
+    suggest && edit && f.line === f.endLine && (edit.target ?? "value") === f.target
       ? new LineIndex(fileText).lineText(f.line)
       : undefined;
   // A suggestion repeats the whole line: on a minified descriptor that could outgrow the comment.
-  if (line !== undefined && f.fix && line.length + f.fix.replacement.length < SUGGESTED_LINE_LIMIT) {
+  if (line !== undefined && edit && line.length + edit.replacement.length < SUGGESTED_LINE_LIMIT) {
     parts.push(
       "",
-      `Suggested fix: ${f.fix.description}.`,
+      f.fix
+        ? `Suggested fix: ${edit.description}.`
+        : `A guess (check it before committing it): ${edit.description}?`,
       "",
       "```suggestion",
-      replaceColumns(line, f.column, f.endColumn, f.fix.replacement),
+      replaceColumns(line, f.column, f.endColumn, edit.replacement),
       "```",
     );
   }
-  parts.push("", fingerprintMarker(fingerprint(f.ruleId, path, f.pointer)));
+  parts.push("", fingerprintMarker(f.fingerprint));
   return parts.join("\n");
 }
 
@@ -397,5 +403,5 @@ export function repeatedBodyItem(path: string, findings: readonly Finding[], fp:
 
 /** One line of the review body for a finding that is not on a line of the diff. */
 export function bodyItem(path: string, f: Finding): string {
-  return `- ${ICON[f.severity]} \`${path}:${f.line}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, 1000)} ${fingerprintMarker(fingerprint(f.ruleId, path, f.pointer))}`;
+  return `- ${ICON[f.severity]} \`${path}:${f.line}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, 1000)} ${fingerprintMarker(f.fingerprint)}`;
 }

@@ -56,13 +56,17 @@ describe("plugin-review check", () => {
         "ruleId",
         "severity",
         "message",
+        "messageId",
         "pointer",
         "line",
         "column",
         "endLine",
         "endColumn",
+        "fingerprint",
+        ...(f.suggestions ? ["suggestions"] : []),
       ]);
       expect(f.file).toBe("examples/mistakes/remote-mistakes/plugin.json");
+      expect(f.fingerprint).toMatch(/^[0-9a-f]{16}$/);
     }
     expect(findings).toContainEqual(
       expect.objectContaining({
@@ -290,9 +294,10 @@ describe("plugin-review check --fix / --fix-dry-run", () => {
     expect(r.stdout).toMatch(/^--- a\/dry\/plugin\.json\n\+\+\+ b\/dry\/plugin\.json\n@@ /);
     expect(r.stdout).toMatch(/^- {2}"version": "1\.2\.0",\r$/m);
     expect(r.stdout).toMatch(/^\+ {2}"version": "1\.2\.1",\r$/m);
-    expect(r.stdout).toMatch(/^\+ +"displayname": /m);
+    // A misspelt member's likely name is a suggestion: never applied.
+    expect(r.stdout).not.toMatch(/"displayname"/);
     expect(r.stderr).toMatch(
-      /--fix-dry-run: 3 fix\(es\) in 1 file\(s\) would be applied; nothing was written/,
+      /--fix-dry-run: 2 fix\(es\) in 1 file\(s\) would be applied; nothing was written/,
     );
     expect(r.status).toBe(1); // what --fix would leave (`pyton`) still fails
     // The diff is a real patch: applying it gives what --fix writes.
@@ -315,13 +320,16 @@ describe("plugin-review check --fix / --fix-dry-run", () => {
     expect(after).toBe(
       before
         .replace('"version": "1.2.0"', '"version": "1.2.1"')
-        .replace(/"unit": "([A-Z]+)"/, (_m, u: string) => `"unit": "${validUnit(u)}"`)
-        .replace('"displaynam"', '"displayname"'),
+        .replace(/"unit": "([A-Z]+)"/, (_m, u: string) => `"unit": "${validUnit(u)}"`),
     );
     expect(after.endsWith("}")).toBe(true); // still no final newline
+    // Guesses stay for the author: the closest value and the misspelt member's likely name.
     expect(r.stdout).toMatch(/invalid-value .*"pyton"/);
-    expect(r.stdout).not.toMatch(/version-not-bumped|unknown-member/);
-    expect(r.stdout).toMatch(/--fix: 3 fix\(es\) applied in 1 file\(s\)/);
+    expect(r.stdout).toMatch(/unknown-member .*`displaynam`.*did you mean `displayname`/);
+    expect(r.stdout).not.toMatch(/version-not-bumped/);
+    expect(r.stdout).toMatch(
+      /--fix: 2 fix\(es\) applied in 1 file\(s\)\nno finding can be fixed with `--fix`\n$/,
+    );
     expect(r.status).toBe(1);
     // Nothing left to fix: a second run changes nothing.
     cli(["check", "--fix", "--base", basePath, headPath], dir);

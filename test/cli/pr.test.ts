@@ -1,8 +1,8 @@
 /** `plugin-review pr`: the App's review of a real-shaped pull request, printed, with nothing written. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { text, validHost } from "../helpers.js";
+import { check, text, validHost } from "../helpers.js";
 import { mainRun } from "./run.js";
-import { fingerprint, fingerprintMarker } from "../../src/github/fingerprint.js";
+import { fingerprintMarker } from "../../src/github/fingerprint.js";
 import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
@@ -67,14 +67,16 @@ describe("plugin-review pr", () => {
 
   it("a push that also fixes an earlier finding: the review and the thread's reply it would send in one document", async () => {
     const gh = setup();
-    const fp = fingerprint("unknown-member", "p/plugin.json", "/favicon");
+    // The fingerprint of a finding an earlier push had: a host plugin's `favicon` (ignored-member).
+    const earlier = check({ ...validHost(), favicon: "https://x/y.png" }, { path: "p/plugin.json" });
+    const fp = earlier.find((f) => f.ruleId === "ignored-member")!.fingerprint;
     gh.comments.push({
       pull: "acme/plugins#7",
       id: 50,
       path: "p/plugin.json",
       line: 2,
       side: "RIGHT",
-      body: `unknown-member ${fingerprintMarker(fp)}`,
+      body: `ignored-member ${fingerprintMarker(fp)}`,
       commit_id: BASE_SHA,
       user: { login: "plugin-review[bot]", type: "Bot" },
     });

@@ -78,14 +78,14 @@ const CASES: Case[] = [
     docs: () => [undefined, metricWith({ unit: "percent" }), metricWith({ unit: "Percent" })],
   },
   {
-    rule: "unknown-member (misspelt, the known member absent)",
+    rule: "unknown-member (case only, the known member absent)",
     docs: () => {
       const fixed = metricWith({});
       const ts = fixed.metrics[0]!.timeseries;
-      // Same member order: the misspelt name is renamed in place.
+      // Same member order: the name is renamed in place.
       const head = structuredClone(fixed);
       head.metrics[0]!.timeseries = Object.fromEntries(
-        Object.entries(ts).map(([k, v]) => [k === "displayname" ? "dispalyname" : k, v]),
+        Object.entries(ts).map(([k, v]) => [k === "displayname" ? "displayName" : k, v]),
       );
       return [undefined, head, fixed];
     },
@@ -130,18 +130,40 @@ describe("applyFixes: one table per fixable rule, byte-exact in every formatting
 });
 
 describe("applyFixes: what is never applied", () => {
-  it("does not rename a misspelt member when the known member is there too (it would duplicate a key)", () => {
-    const doc = metricWith({ dispalyname: "Other" });
-    const before = text(doc);
-    const findings = check(before).filter((f) => f.ruleId === "unknown-member");
-    expect(findings).toHaveLength(1);
-    expect(findings[0]!.fix).toBeUndefined();
+  it("does not rename a misspelt member: the likely name is a suggestion", () => {
+    const fixed = metricWith({});
+    const head = structuredClone(fixed);
+    head.metrics[0]!.timeseries = Object.fromEntries(
+      Object.entries(fixed.metrics[0]!.timeseries).map(([k, v]) => [
+        k === "displayname" ? "dispalyname" : k,
+        v,
+      ]),
+    );
+    const before = text(head);
+    const [f] = check(before).filter((x) => x.ruleId === "unknown-member");
+    expect(f!.fix).toBeUndefined();
+    expect(f!.suggestions).toEqual([
+      { replacement: '"displayname"', description: "rename to `displayname`", target: "key" },
+    ]);
     expect(fix(before)).toBe(before);
+  });
+
+  it("neither fixes nor suggests renaming a member when the known member is there too (it would duplicate a key)", () => {
+    for (const name of ["dispalyname", "displayName"]) {
+      const before = text(metricWith({ [name]: "Other" }));
+      const findings = check(before).filter((f) => f.ruleId === "unknown-member");
+      expect(findings).toHaveLength(1);
+      expect(findings[0]!.fix).toBeUndefined();
+      expect(findings[0]!.suggestions).toBeUndefined();
+      expect(fix(before)).toBe(before);
+    }
   });
 
   it("does not apply a closest value that is a guess (edit distance), only a case-only one", () => {
     const before = text(metricWith({ unit: "Percnt" }));
-    expect(check(before).find((f) => f.ruleId === "invalid-value")?.fix?.replacement).toBe('"Percent"');
+    const f = check(before).find((x) => x.ruleId === "invalid-value");
+    expect(f?.fix).toBeUndefined();
+    expect(f?.suggestions?.map((e) => e.replacement)).toEqual(['"Percent"']);
     expect(fix(before)).toBe(before);
   });
 
@@ -151,6 +173,7 @@ describe("applyFixes: what is never applied", () => {
       ruleId: "metric-unit-changed",
       severity: "error",
       message: "m",
+      messageId: "m",
       pointer,
       target: "value",
       fix: { replacement, description: "d" },
@@ -163,6 +186,7 @@ describe("applyFixes: what is never applied", () => {
       ruleId: "version-not-bumped",
       severity: "error",
       message: "m",
+      messageId: "m",
       pointer: "/a",
       target: "value",
       fix: { replacement: '"x" , "y"', description: "d" },
@@ -178,6 +202,7 @@ describe("applyFixes: what is never applied", () => {
       ruleId: "unknown-member",
       severity: "warning",
       message: "m",
+      messageId: "m",
       pointer,
       target: "key",
       fix: { replacement: '"c"', description: "d", target: "key" },
@@ -227,7 +252,7 @@ const corpus = existsSync(CORPUS)
   : [];
 if (!corpus.length) console.warn(`fix property test skipped: ${CORPUS.pathname} is absent`);
 
-type Mistake = "version" | "group" | "unit" | "unitCase" | "misspelt";
+type Mistake = "version" | "group" | "unit" | "unitCase" | "memberCase";
 
 /** Injects the chosen mistakes into a copy of `doc`; returns the head and the pointers a fix must clear. */
 function inject(doc: Record<string, unknown>, mistakes: Set<Mistake>) {
@@ -242,13 +267,13 @@ function inject(doc: Record<string, unknown>, mistakes: Set<Mistake>) {
     ts.t.unit = String(ts.t.unit).toLowerCase();
     pointers.push(`/metrics/${ts.i}/timeseries/unit`);
   }
-  if (ts?.t && mistakes.has("misspelt") && typeof ts.t.displayname === "string") {
-    const entries = Object.entries(ts.t).map(([k, v]) => [k === "displayname" ? "displaynme" : k, v]);
+  if (ts?.t && mistakes.has("memberCase") && typeof ts.t.displayname === "string") {
+    const entries = Object.entries(ts.t).map(([k, v]) => [k === "displayname" ? "displayName" : k, v]);
     (head.metrics as unknown[])[ts.i] = {
       ...(head.metrics as object[])[ts.i],
       timeseries: Object.fromEntries(entries),
     };
-    pointers.push(`/metrics/${ts.i}/timeseries/displaynme`);
+    pointers.push(`/metrics/${ts.i}/timeseries/displayName`);
   }
   // The descriptor changed: without a bump, version-not-bumped fires (when the version is numeric).
   if (!mistakes.has("version")) head.version = `${String(doc.version)}.1`;
@@ -257,7 +282,7 @@ function inject(doc: Record<string, unknown>, mistakes: Set<Mistake>) {
 
 describe.skipIf(!corpus.length)("--fix on real descriptors with injected mistakes (property)", () => {
   it("the output parses and no finding of the fixed kinds remains", () => {
-    const mistake = fc.constantFrom<Mistake>("version", "group", "unit", "unitCase", "misspelt");
+    const mistake = fc.constantFrom<Mistake>("version", "group", "unit", "unitCase", "memberCase");
     let fixedRuns = 0;
     let runs = 0;
     fc.assert(
@@ -348,6 +373,7 @@ describe("fuzzing: fixes never turn valid JSON into invalid JSON", () => {
             ruleId: f.rule,
             severity: "error",
             message: "fuzz",
+            messageId: "fuzz",
             pointer: all[f.pick % all.length] as string,
             target: f.target,
             fix: { replacement: f.replacement, description: "fuzz", target: f.target },

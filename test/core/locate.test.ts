@@ -6,7 +6,7 @@ import type { RawFinding } from "../../src/core/types.js";
 function at(text: string, pointer: string, target: "key" | "value" = "value") {
   const r = parseJson(text);
   if (!r.ok) throw new Error(r.error.message);
-  const f: RawFinding = { ruleId: "x", severity: "error", message: "", pointer, target };
+  const f: RawFinding = { ruleId: "x", severity: "error", message: "", messageId: "m", pointer, target };
   return locate(new LineIndex(text), r.root, f);
 }
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FileReview } from "../../src/core/review.js";
 import type { Finding } from "../../src/core/types.js";
-import { fingerprint, readFingerprint } from "../../src/github/fingerprint.js";
+import { readFingerprint } from "../../src/github/fingerprint.js";
 import {
   allAnnotations,
   BudgetedText,
@@ -21,12 +21,14 @@ function finding(over: Partial<Finding> = {}): Finding {
     ruleId: "invalid-value",
     severity: "error",
     message: "m",
+    messageId: "notAllowed",
     pointer: "/x",
     target: "value",
     line: 3,
     column: 5,
     endLine: 3,
     endColumn: 9,
+    fingerprint: "0123456789abcdef",
     ...over,
   };
 }
@@ -55,15 +57,20 @@ describe("render", () => {
     const [f] = check(head, { base }).filter((x) => x.ruleId === "version-not-bumped");
     const body = commentBody("p/plugin.json", f!, head, true);
     expect(body).toContain('```suggestion\n  "version": "1.2.1",\n```');
-    expect(readFingerprint(body)).toBe(fingerprint("version-not-bumped", "p/plugin.json", "/version"));
+    expect(body).toContain("Suggested fix: bump the version to `1.2.1`.");
+    expect(readFingerprint(body)).toBe(f!.fingerprint);
     expect(commentBody("p/plugin.json", f!, head, false)).not.toContain("suggestion");
   });
 
-  it("suggests renaming a misspelt member: only its name changes", () => {
+  it("suggests renaming a misspelt member, as a guess: only its name changes", () => {
     const head = text({ ...validHost(), metricGroup: undefined, metricGrop: "tech.python.demo" });
     const [f] = check(head).filter((x) => x.ruleId === "unknown-member");
-    expect(f!.fix).toMatchObject({ replacement: '"metricGroup"', target: "key" });
+    expect(f!.fix).toBeUndefined();
+    expect(f!.suggestions).toEqual([
+      { replacement: '"metricGroup"', description: "rename to `metricGroup`", target: "key" },
+    ]);
     const body = commentBody("p/plugin.json", f!, head, true);
+    expect(body).toContain("A guess (check it before committing it): rename to `metricGroup`?");
     expect(body).toContain('```suggestion\n  "metricGroup": "tech.python.demo"\n```');
   });
 

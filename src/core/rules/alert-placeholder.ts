@@ -22,6 +22,8 @@ export const rule = defineRule({
     id: "alert-placeholder",
     kind: "document",
     defaultSeverity: "warning",
+    positionalData: ["suggestion"],
+    nameData: ["name"],
     description: "An alert description uses a placeholder that is not one of the documented ones.",
     messages: {
       metricname:

@@ -7,6 +7,8 @@ export const rule = defineRule({
     id: "config-property-unknown",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["suggestion"],
+    nameData: ["key"],
     description: "A configUI.properties[].key matches no top-level property.",
     messages: { unknown: "`{{key}}` matches no top-level property{{suggestion}}" },
   },

@@ -7,6 +7,7 @@ export const rule = defineRule({
     id: "displayname-equals-key",
     kind: "document",
     defaultSeverity: "error",
+    nameData: ["key"],
     description: "A timeseries displayname equals its key.",
     messages: {
       same: "`displayname` must differ from the key `{{key}}`: give the metric a human-readable name",

@@ -7,6 +7,7 @@ export const rule = defineRule({
     id: "dropdown-values",
     kind: "document",
     defaultSeverity: "error",
+    nameData: ["value"],
     description:
       "A Dropdown property without a non-empty dropdownValues, or whose defaultValue is not one of them.",
     messages: {

@@ -8,6 +8,8 @@ export const rule = defineRule({
     id: "duplicate-alert-id",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["first"],
+    nameData: ["id"],
     description: "Two alert settings anywhere in the plugin share an alert_id.",
     messages: {
       duplicate:

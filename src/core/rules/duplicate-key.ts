@@ -8,6 +8,8 @@ export const rule = defineRule({
     id: "duplicate-key",
     kind: "parse",
     defaultSeverity: "error",
+    positionalData: ["object", "firstLine"],
+    nameData: ["key"],
     description: "An object holds the same member name twice; parsers silently keep only the last one.",
     messages: {
       duplicate:

@@ -6,6 +6,8 @@ export const rule = defineRule({
     id: "duplicate-metric-key",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["first"],
+    nameData: ["key"],
     description: "Two metrics share a key.",
     messages: {
       duplicate:

@@ -7,6 +7,8 @@ export const rule = defineRule({
     id: "duplicate-plugin-name",
     kind: "set",
     defaultSeverity: "error",
+    positionalData: ["others"],
+    nameData: ["name"],
     description: "Two descriptors checked together share a name.",
     messages: {
       duplicate: "plugin name `{{name}}` is also used by {{others}}; the server treats them as one plugin",

@@ -6,6 +6,8 @@ export const rule = defineRule({
     id: "duplicate-property-key",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["first"],
+    nameData: ["key"],
     description: "Two top-level properties, or two configUI properties, share a key.",
     messages: { duplicate: "property key `{{key}}` is already used at index {{first}}" },
   },

@@ -10,12 +10,14 @@ export const rule = defineRule({
     messages: { invalid: "not a valid Python regular expression: {{message}} at position {{index}}" },
   },
   check(context) {
-    const r = context.activationPattern?.result;
+    const activation = context.activationPattern;
+    const r = activation?.result;
     if (!r || r.ok) return;
     context.report({
       pointer: "/source/activation_name_pattern",
       messageId: "invalid",
-      data: { message: r.error.message, index: r.error.index },
+      // The pattern is the offending value: another pattern is another finding.
+      data: { message: r.error.message, index: r.error.index, pattern: activation.pattern },
     });
   },
 });

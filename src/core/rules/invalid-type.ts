@@ -1,9 +1,12 @@
 import { schemaRule } from "../schema-rule.js";
 
 /** Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
-export const rule = schemaRule({
-  id: "invalid-type",
-  kind: "schema",
-  defaultSeverity: "error",
-  description: "A member has the wrong JSON type.",
-});
+export const rule = schemaRule(
+  {
+    id: "invalid-type",
+    kind: "schema",
+    defaultSeverity: "error",
+    description: "A member has the wrong JSON type.",
+  },
+  ["type"],
+);

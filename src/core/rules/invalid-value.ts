@@ -1,10 +1,18 @@
 import { schemaRule } from "../schema-rule.js";
 
-/** The closest allowed value becomes a suggested fix. Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
-export const rule = schemaRule({
-  id: "invalid-value",
-  kind: "schema",
-  defaultSeverity: "error",
-  description:
-    "A value is not among the allowed values (unit, aggregation, event type, …); the closest is suggested.",
-});
+/**
+ * A value that differs only in letter case from exactly one allowed value is fixed to it (`--fix`); otherwise
+ * the closest allowed value is a suggestion. Reported from the JSON Schemas in `schemas/` (see `schema.ts`).
+ */
+export const rule = schemaRule(
+  {
+    id: "invalid-value",
+    kind: "schema",
+    defaultSeverity: "error",
+    fixable: "code",
+    hasSuggestions: true,
+    description:
+      "A value is not among the allowed values (unit, aggregation, event type, …); the closest is suggested.",
+  },
+  ["notAllowed", "notAllowedNear"],
+);

@@ -9,6 +9,7 @@ export const rule = defineRule({
     id: "metric-dimensions-changed",
     kind: "change",
     defaultSeverity: "warning",
+    nameData: ["key"],
     description: "An existing metric changed its dimensions.",
     messages: {
       changed:

@@ -12,6 +12,7 @@ export const rule = defineRule({
     id: "metric-group-changed",
     kind: "change",
     defaultSeverity: "error",
+    fixable: "code",
     description: "The effective metricGroup changed (an absent metricGroup means the plugin name).",
     messages: {
       changed:

@@ -7,6 +7,7 @@ export const rule = defineRule({
     id: "metric-kind",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["index"],
     description: "A metric element holds neither or both of timeseries and statetimeseries.",
     messages: {
       both: "`metrics[{{index}}]` holds both `timeseries` and `statetimeseries`; a metric is exactly one of them",

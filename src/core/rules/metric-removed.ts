@@ -6,6 +6,7 @@ export const rule = defineRule({
     id: "metric-removed",
     kind: "change",
     defaultSeverity: "warning",
+    nameData: ["key"],
     description: "A timeseries or statetimeseries key present in base is gone.",
     messages: {
       removed: "metric `{{key}}` was removed; charts, alerts and dashboards that use it stop receiving data",

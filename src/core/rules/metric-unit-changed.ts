@@ -7,6 +7,8 @@ export const rule = defineRule({
     id: "metric-unit-changed",
     kind: "change",
     defaultSeverity: "error",
+    fixable: "code",
+    nameData: ["key"],
     description: "An existing timeseries changed its unit.",
     messages: {
       changed:

@@ -1,9 +1,12 @@
 import { schemaRule } from "../schema-rule.js";
 
 /** The pattern is the `name` pattern of each variant's schema. Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
-export const rule = schemaRule({
-  id: "name-format",
-  kind: "schema",
-  defaultSeverity: "error",
-  description: "The plugin name is not custom.<jmx|python|pmi>.<id> (host) or custom.remote.<id> (remote).",
-});
+export const rule = schemaRule(
+  {
+    id: "name-format",
+    kind: "schema",
+    defaultSeverity: "error",
+    description: "The plugin name is not custom.<jmx|python|pmi>.<id> (host) or custom.remote.<id> (remote).",
+  },
+  ["format"],
+);

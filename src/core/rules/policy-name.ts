@@ -7,6 +7,7 @@ export const rule = defineRule({
     id: "policy-name",
     kind: "document",
     defaultSeverity: "error",
+    nameData: ["name"],
     description: "The name does not match the configured policy.name_pattern (off when none is configured).",
     messages: {
       mismatch: "plugin name `{{name}}` does not match the organisation's naming policy `{{pattern}}`",

@@ -15,6 +15,7 @@ export const rule = defineRule({
     id: "property-default-type",
     kind: "document",
     defaultSeverity: "error",
+    nameData: ["value"],
     description: "defaultValue does not fit the property type.",
     messages: { mismatch: "`defaultValue` {{value}} does not fit type `{{type}}`: it must be {{expected}}" },
   },

@@ -10,6 +10,7 @@ export const rule = defineRule({
     id: "property-removed",
     kind: "change",
     defaultSeverity: "warning",
+    nameData: ["key"],
     description: "A top-level property present in base is gone.",
     messages: {
       removed: "property `{{key}}` was removed; existing configurations of this plugin that set it break",

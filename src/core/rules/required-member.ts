@@ -1,9 +1,12 @@
 import { schemaRule } from "../schema-rule.js";
 
 /** Reported from the JSON Schemas in `schemas/` (see `schema.ts`). */
-export const rule = schemaRule({
-  id: "required-member",
-  kind: "schema",
-  defaultSeverity: "error",
-  description: "A required member is missing.",
-});
+export const rule = schemaRule(
+  {
+    id: "required-member",
+    kind: "schema",
+    defaultSeverity: "error",
+    description: "A required member is missing.",
+  },
+  ["missingTop", "missing"],
+);

@@ -7,6 +7,7 @@ export const rule = defineRule({
     id: "rx-pid-position",
     kind: "document",
     defaultSeverity: "warning",
+    positionalData: ["index"],
     description: "Dimension rx_pid is present but not at index 0.",
     messages: {
       notFirst:

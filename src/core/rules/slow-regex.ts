@@ -12,14 +12,16 @@ export const rule = defineRule({
     messages: { risk: "{{message}} (at position {{index}})" },
   },
   check(context) {
-    const r = context.activationPattern?.result;
-    if (!r?.ok) return; // none, or invalid: invalid-regex reports it
+    const activation = context.activationPattern;
+    const r = activation?.result;
+    if (!activation || !r?.ok) return; // none, or invalid: invalid-regex reports it
     const risk = findCatastrophicBacktracking(r.ast);
     if (risk)
       context.report({
         pointer: "/source/activation_name_pattern",
         messageId: "risk",
-        data: { message: risk.message, index: risk.index },
+        // The pattern is the offending value: another pattern is another finding.
+        data: { message: risk.message, index: risk.index, pattern: activation.pattern },
       });
   },
 });

@@ -7,6 +7,8 @@ export const rule = defineRule({
     id: "unknown-dimension-reference",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["defined"],
+    nameData: ["key", "dimension"],
     description: "A chart series names a dimension that its metric does not define.",
     messages: { unknown: "metric `{{key}}` has no dimension `{{dimension}}`{{defined}}" },
   },

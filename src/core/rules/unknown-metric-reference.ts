@@ -7,6 +7,8 @@ export const rule = defineRule({
     id: "unknown-metric-reference",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["suggestion"],
+    nameData: ["key"],
     description: "A keymetric, keychart or chart series names a key that no metric of the plugin defines.",
     messages: { unknown: "no metric has the key `{{key}}`{{suggestion}}" },
   },

@@ -38,6 +38,8 @@ export const rule = defineRule({
     id: "unknown-process-type",
     kind: "document",
     defaultSeverity: "warning",
+    positionalData: ["suggestion"],
+    nameData: ["name", "id"],
     description: "A processTypeNames entry (or processTypes id) that is not a known process type.",
     messages: {
       name: "`{{name}}` {{why}}{{suggestion}}",

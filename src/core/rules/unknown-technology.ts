@@ -21,6 +21,8 @@ export const rule = defineRule({
     id: "unknown-technology",
     kind: "document",
     defaultSeverity: "warning",
+    positionalData: ["suggestion"],
+    nameData: ["technology"],
     description: "A technology that is not in the known list (or the configured policy list).",
     messages: {
       notAllowed: "technology `{{technology}}` is not allowed by the organisation's policy{{suggestion}}",

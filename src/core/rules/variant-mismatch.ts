@@ -12,10 +12,15 @@ export const rule = defineRule({
     id: "variant-mismatch",
     kind: "document",
     defaultSeverity: "error",
+    positionalData: ["path", "suggestion"],
+    nameData: ["value", "type", "entity", "name"],
     description:
       "Something the other variant requires or that breaks this one (type, entity, statetimeseries, property types).",
     messages: {
-      schema: "{{message}} (remote plugin)",
+      // The schema's messages for a remote plugin's `type` and `entity` (schema.ts), for this variant.
+      notAllowed: "`{{path}}` is {{value}}; allowed: {{allowed}} (remote plugin)",
+      notAllowedNear:
+        "`{{path}}` is {{value}}; allowed: {{allowed}}. Did you mean `{{suggestion}}`? (remote plugin)",
       statetimeseries: "`statetimeseries` is only supported by remote plugins",
       propertyType:
         "property type `{{type}}` is only supported by remote plugins; host types are STRING, BOOLEAN, INTEGER, FLOAT, PASSWORD",
@@ -32,8 +37,8 @@ export const rule = defineRule({
     for (const f of fromSchema)
       context.report({
         pointer: f.pointer,
-        messageId: "schema",
-        data: { message: f.message },
+        messageId: f.messageId === "notAllowedNear" ? "notAllowedNear" : "notAllowed",
+        data: f.data,
         target: f.target,
       });
     const doc = context.value;

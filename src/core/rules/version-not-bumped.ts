@@ -8,6 +8,7 @@ export const rule = defineRule({
     id: "version-not-bumped",
     kind: "change",
     defaultSeverity: "error",
+    fixable: "code",
     description: "The descriptor changed and its version equals the base version.",
     messages: {
       notBumped: "the descriptor changed but `version` is still `{{head}}`; increase it",
