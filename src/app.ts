@@ -5,6 +5,7 @@
  */
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/events.js";
+import { gatewayFor, GraphqlAvailability } from "./github/gateway.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/pull-target.js";
 import { reviewMergeGroup, reviewPullRequest, type ReviewOptions } from "./github/run-review.js";
 import { CheckRunsFirst, KeyedLock } from "./github/serialize.js";
@@ -22,6 +23,14 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}): ApplicationFunction {
   return (probot: Probot) => {
     const lock = new KeyedLock();
+    // Which installations read through REST because GraphQL failed for them lately (gateway.ts).
+    const availability = new GraphqlAvailability();
+    const gateway = (context: Context) =>
+      gatewayFor(context.octokit, {
+        log: context.log,
+        installation: (context.payload as { installation?: { id?: number } }).installation?.id,
+        availability,
+      });
     const checkRunsFirst = new CheckRunsFirst();
     const schedule = options.schedule ?? (async (job, ready) => (await ready, job(() => undefined)));
     /**
@@ -77,10 +86,11 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const rerun = context.payload.action === "rerequested";
       const repo = repoRef(context.payload.repository);
       return reviewAt(context.payload.installation?.id, repo, check.head_sha, async (hooks) => {
-        const targets = await pullTargetsFor(context.octokit, repo, check.pull_requests, check.head_sha);
+        const gw = gateway(context);
+        const targets = await pullTargetsFor(gw, repo, check.pull_requests, check.head_sha);
         if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
         for (const [i, t] of targets.entries())
-          await reviewPullRequest(context.octokit, t, {
+          await reviewPullRequest(gw, t, {
             appId: check.app?.id ?? undefined,
             log: context.log,
             rerun,
@@ -99,7 +109,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         const repo = repoRef(repository);
         const target = toPullTarget(pr, repo);
         await reviewAt(context.payload.installation?.id, repo, target.headSha, (hooks) =>
-          reviewPullRequest(context.octokit, target, {
+          reviewPullRequest(gateway(context), target, {
             ...hooks,
             appId: appIdOf(context.payload),
             opened: action === "opened",
@@ -126,7 +136,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         headRepo: repo.repo,
       };
       await reviewAt(context.payload.installation?.id, repo, group.head_sha, () =>
-        reviewMergeGroup(context.octokit, target, { appId: appIdOf(context.payload), log: context.log }),
+        reviewMergeGroup(gateway(context), target, { appId: appIdOf(context.payload), log: context.log }),
       );
     });
   };

@@ -5,6 +5,7 @@
  */
 import { Octokit as RestOctokit } from "@octokit/rest";
 import { pino } from "pino";
+import { gatewayFor, GraphqlAvailability } from "../github/gateway.js";
 import { repoRef, toPullTarget } from "../github/pull-target.js";
 import { reviewPullRequest } from "../github/run-review.js";
 import type { Octokit } from "../github/types.js";
@@ -169,7 +170,8 @@ export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
   );
   let outcome;
   try {
-    outcome = await reviewPullRequest(octokit, t, { log });
+    const gw = gatewayFor(octokit, { log, installation: "cli", availability: new GraphqlAvailability() });
+    outcome = await reviewPullRequest(gw, t, { log });
   } catch (e) {
     io.stderr(`plugin-review: the review failed: ${(e as Error).message}\n`);
     return 2;

@@ -8,8 +8,9 @@ import type { DescriptorInput } from "../core/review.js";
 import { step } from "./errors.js";
 import type { FileContent } from "./fetch-content.js";
 import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles } from "./fetch-files.js";
-import { readFiles, type FileAt } from "./graphql-reads.js";
-import type { CommitTarget, Octokit } from "./types.js";
+import type { GitHubGateway } from "./gateway.js";
+import type { FileAt } from "./graphql-reads.js";
+import type { CommitTarget } from "./types.js";
 
 /** Lists the descriptors changed between the target's base and head, given the configured paths. */
 export type ListChanged = (paths: readonly string[]) => Promise<ChangedFiles>;
@@ -44,7 +45,7 @@ function toInput(
 }
 
 export async function collectInputs(
-  octokit: Octokit,
+  gw: GitHubGateway,
   target: CommitTarget,
   config: ResolvedConfig,
   listChanged: ListChanged,
@@ -67,7 +68,7 @@ export async function collectInputs(
           }) - 1;
     return { head, base };
   });
-  const contents = await step("content", () => readFiles(octokit, files, config.maxFileSize));
+  const contents = await step("content", () => gw.readFiles(files, config.maxFileSize));
   const inputs: DescriptorInput[] = [];
   changed.descriptors.forEach((d, i) => {
     const { head, base } = at[i]!;

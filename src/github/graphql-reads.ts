@@ -1,58 +1,23 @@
 /**
- * Reads that GitHub's GraphQL API answers in one request where REST needs several (`octokit.graphql`,
- * which Probot ships; one API call per query):
+ * Reads that GitHub's GraphQL API answers in one request where REST needs several (gateway-graphql.ts):
  * - the start of a review: this app's check run on the head commit (with how many annotations it holds)
  *   and the configuration files on the default branches of the repository and of the organisation's
  *   `.github` repository;
- * - the contents of files at commits (every changed descriptor at base and head), as blobs.
+ * - the contents of files at commits (every changed descriptor at base and head), as blobs;
+ * - a pull request's review threads and latest reviews.
  * A blob GraphQL cannot give byte for byte (binary, truncated, not valid UTF-8) is read through the REST
  * blob API, which serves up to 100 MB; files over the size limit are reported, not read.
  *
  * A repository that does not exist or that the installation cannot see (often the organisation's `.github`)
  * is `null` in GitHub's answer, with a NOT_FOUND error beside the rest of the data: that is an answer, not
- * a failure. Where GraphQL itself is refused (an older GitHub Enterprise Server, a schema without a field
- * used here), the same reads go through REST: more calls, nothing lost.
+ * a failure. Where GraphQL itself fails, the gateway reads through REST instead (gateway.ts).
  */
 import { CONFIG_PATH } from "../core/config.js";
 import { CHECK_NAME, type ExistingRun } from "./check-run.js";
-import { httpStatus } from "./errors.js";
-import { fetchFile, type FileContent } from "./fetch-content.js";
-import { mapLimit } from "./map-limit.js";
-import type { Octokit } from "./types.js";
-
-interface GraphqlFailure {
-  name?: string;
-  data?: unknown;
-  errors?: { type?: string }[];
-}
-
-/** `octokit.graphql`, taking GitHub's NOT_FOUND answers (null where a repository is missing) as data. */
-async function query<T>(octokit: Octokit, text: string, vars: Record<string, unknown>): Promise<T> {
-  try {
-    return await octokit.graphql<T>(text, vars);
-  } catch (e) {
-    const failure = e as GraphqlFailure;
-    const notFoundOnly =
-      failure.name === "GraphqlResponseError" &&
-      failure.data != null &&
-      (failure.errors ?? []).every((x) => x.type === "NOT_FOUND");
-    if (notFoundOnly) return failure.data as T;
-    throw e;
-  }
-}
-
-/**
- * GraphQL refused the query itself (errors other than NOT_FOUND, or no GraphQL endpoint), as opposed to
- * GitHub failing, throttling or refusing the token, which the review reports or retries as for REST.
- */
-export function graphqlRefused(e: unknown): boolean {
-  if ((e as GraphqlFailure).name === "GraphqlResponseError") return true;
-  const status = httpStatus(e);
-  return status === 400 || status === 404 || status === 405 || status === 410 || status === 422;
-}
-
-/** Files read at once through REST when GraphQL is refused, as reviews did before GraphQL. */
-const REST_CONCURRENCY = 4;
+import type { FileContent } from "./fetch-content.js";
+import { graphqlQuery as query } from "./graphql.js";
+import type { PullState } from "./gateway.js";
+import type { Octokit, PullTarget } from "./types.js";
 
 interface BlobNode {
   oid: string;
@@ -96,20 +61,7 @@ async function toContent(
 const FILES_PER_QUERY = 40;
 
 /** Reads files at commits, in as few queries as GitHub allows; results in the order asked. */
-export async function readFiles(
-  octokit: Octokit,
-  files: readonly FileAt[],
-  maxSize: number,
-): Promise<FileContent[]> {
-  try {
-    return await readFilesGraphql(octokit, files, maxSize);
-  } catch (e) {
-    if (!graphqlRefused(e)) throw e;
-    return mapLimit(files, REST_CONCURRENCY, (f) => fetchFile(octokit, f, maxSize));
-  }
-}
-
-async function readFilesGraphql(
+export async function readFilesGraphql(
   octokit: Octokit,
   files: readonly FileAt[],
   maxSize: number,
@@ -169,7 +121,7 @@ interface StartAnswer {
  * One query: this app's latest `plugin-review` run on the head commit, and the configuration files of the
  * repository and (for an organisation) of its `.github` repository, on their default branches.
  */
-export async function readReviewStart(
+export async function readReviewStartGraphql(
   octokit: Octokit,
   where: { owner: string; repo: string; headSha: string; ownerType: string },
   appId: number | undefined,
@@ -182,22 +134,15 @@ export async function readReviewStart(
   }
   org: repository(owner: $owner, name: ".github") @include(if: $withOrg) { config: object(expression: $config) { ${BLOB_FIELDS} } }
 }`;
-  let data: StartAnswer;
-  try {
-    data = await query<StartAnswer>(octokit, text, {
-      owner: where.owner,
-      repo: where.repo,
-      head: where.headSha,
-      appId: appId ?? null,
-      name: CHECK_NAME,
-      config: `HEAD:${CONFIG_PATH}`,
-      withOrg,
-    });
-  } catch (e) {
-    if (!graphqlRefused(e)) throw e;
-    // The configuration files are then read by load-config.ts through REST (nothing prefetched).
-    return { run: await latestRunRest(octokit, where, appId), configs: new Map() };
-  }
+  const data = await query<StartAnswer>(octokit, text, {
+    owner: where.owner,
+    repo: where.repo,
+    head: where.headSha,
+    appId: appId ?? null,
+    name: CHECK_NAME,
+    config: `HEAD:${CONFIG_PATH}`,
+    withOrg,
+  });
   const runs = (data.repository?.object?.checkSuites?.nodes ?? []).flatMap((s) => s?.checkRuns?.nodes ?? []);
   const latest = runs.filter((r) => r !== null).sort((a, b) => b.databaseId - a.databaseId)[0];
   const configs = new Map<string, string | undefined>();
@@ -222,30 +167,87 @@ export async function readReviewStart(
   };
 }
 
-/** This app's latest `plugin-review` run on the head commit, through REST (GraphQL refused or failing). */
-export async function latestRunRest(
-  octokit: Octokit,
-  where: { owner: string; repo: string; headSha: string },
-  appId: number | undefined,
-): Promise<ExistingRun | undefined> {
-  const { data } = await octokit.rest.checks.listForRef({
-    owner: where.owner,
-    repo: where.repo,
-    ref: where.headSha,
-    check_name: CHECK_NAME,
-    filter: "latest",
-    per_page: 100,
-  });
-  // Only our own runs: another app may use the same name.
-  const latest = data.check_runs
-    .filter((r) => r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId))
-    .sort((a, b) => b.id - a.id)[0];
-  return (
-    latest && {
-      id: latest.id,
-      status: latest.status,
-      annotations: latest.output.annotations_count ?? 0,
-      externalId: latest.external_id,
+interface Page {
+  repository: {
+    pullRequest: {
+      id: string;
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: {
+          id: string;
+          isResolved: boolean;
+          root: { nodes: CommentNode[] };
+          replies: { nodes: { body: string }[] };
+        }[];
+      };
+      reviews: { nodes: { body: string }[] };
+    } | null;
+  } | null;
+}
+
+interface CommentNode {
+  databaseId: number | null;
+  body: string;
+  path: string;
+  line: number | null;
+  author: { __typename: string; login: string } | null;
+}
+
+// The latest 100 reviews are enough to know whether this head was already reviewed (the newest are last).
+export const THREADS_QUERY = `query pluginReviewThreads($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      id
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          id
+          isResolved
+          root: comments(first: 1) { nodes { databaseId body path line author { __typename login } } }
+          replies: comments(last: 20) { nodes { body } }
+        }
+      }
+      reviews(last: 100) { nodes { body } }
     }
-  );
+  }
+}`;
+
+/** Every review thread and the latest reviews of a pull request: one query per 100 threads. */
+export async function readPullStateGraphql(
+  octokit: Octokit,
+  pr: PullTarget,
+  isFixedReply: (body: string) => boolean,
+): Promise<PullState> {
+  const state: PullState = { threads: [], reviewBodies: [] };
+  let after: string | null = null;
+  for (let page = 0; page < 30; page++) {
+    const data: Page = await octokit.graphql<Page>(THREADS_QUERY, {
+      owner: pr.owner,
+      repo: pr.repo,
+      number: pr.number,
+      after,
+    });
+    const pull = data.repository?.pullRequest;
+    if (!pull) break;
+    if (page === 0) {
+      state.reviewBodies = pull.reviews.nodes.map((r) => r.body ?? "");
+      state.pullRequestId = pull.id;
+    }
+    for (const t of pull.reviewThreads.nodes) {
+      const root = t.root.nodes[0];
+      if (!root || root.databaseId === null) continue;
+      state.threads.push({
+        id: root.databaseId,
+        threadId: t.id,
+        path: root.path,
+        line: root.line,
+        body: root.body,
+        byBot: root.author?.__typename === "Bot",
+        closed: t.isResolved || t.replies.nodes.some((c) => isFixedReply(c.body)),
+      });
+    }
+    if (!pull.reviewThreads.pageInfo.hasNextPage) break;
+    after = pull.reviewThreads.pageInfo.endCursor;
+  }
+  return state;
 }

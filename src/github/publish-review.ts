@@ -1,31 +1,24 @@
 /**
  * One review per analysed push. Findings on lines of the diff become line comments; the others go to the
  * review body. Fingerprints (the findings' identities) make it idempotent: a finding with an open thread of
- * ours is not commented again, wherever its element moved, a push already reviewed is not reviewed twice, and a thread whose finding is gone is
- * resolved with a reply naming the fixing commit (resolve-threads.ts); a finding that comes back after its
- * thread was resolved is new again, so it gets a new comment.
+ * ours is not commented again, wherever its element moved, a push already reviewed is not reviewed twice,
+ * and a thread whose finding is gone is answered (and resolved where GraphQL works) with a reply naming the
+ * fixing commit; a finding that comes back after its thread was resolved is new again, so it gets a new
+ * comment.
  *
- * Writes: the review is one REST request; when the push also fixed threads, the review goes in the same
- * GraphQL document that answers and resolves them (`addPullRequestReview`), so a review is never more than
- * one write beside the check run. When GitHub refuses the review because a line comment is outside the diff
- * (REST 422, GraphQL UNPROCESSABLE), it is posted again through REST with every finding in the body, so
- * nothing is lost (and the check run carries every finding anyway).
+ * Writes (gateway.ts): the review is one request; when the push also fixed threads, the review goes in the
+ * same GraphQL document that answers and resolves them, so a review is never more than one write beside the
+ * check run. When GitHub refuses the review because a line comment is outside the diff (REST 422, GraphQL
+ * UNPROCESSABLE), it is posted again with every finding in the body, so nothing is lost (and the check run
+ * carries every finding anyway).
  */
 import { isQuietExisting, type ExistingMode, type ReviewMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
 import { FIXED_MARKER, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
-import {
-  closeThreads,
-  readPullState,
-  replyToThreads,
-  type ReviewInput,
-  type ThreadComment,
-} from "./resolve-threads.js";
+import type { GitHubGateway, ReviewToPost, ThreadComment } from "./gateway.js";
 import { plural } from "../format/summary.js";
-import { httpStatus } from "./errors.js";
-import { graphqlRefused } from "./graphql-reads.js";
 import {
   bodyItem,
   BudgetedText,
@@ -35,7 +28,7 @@ import {
   repeatedCommentBody,
 } from "./render.js";
 import { reviewEntries } from "./repeated.js";
-import type { Logger, Octokit, PullTarget } from "./types.js";
+import type { Logger, PullTarget } from "./types.js";
 
 /** Line comments in one review; beyond this they go to the body (a review with hundreds of comments is unreadable and slow to create). */
 export const MAX_LINE_COMMENTS = 50;
@@ -138,7 +131,7 @@ export interface PublishResult {
 }
 
 export async function publishReview(
-  octokit: Octokit,
+  gw: GitHubGateway,
   pr: PullTarget,
   reviews: readonly FileReview[],
   descriptors: readonly ChangedDescriptor[],
@@ -152,13 +145,10 @@ export async function publishReview(
     fallback: false,
   };
   if (opts.mode === "none") return { ...none, skipped: "review: none" };
-  const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number };
   // A pull request seen for the first time (just opened, its head never analysed) has nothing of ours to
-  // find: a call saved. Any later event reads what is there (threads and reviews: one GraphQL query, or
-  // two REST listings where GraphQL is refused), so that nothing is posted twice.
-  const state = opts.firstLook
-    ? { threads: [], reviewBodies: [] }
-    : await readPullState(octokit, pr, isFixedReply, opts.log);
+  // find: a call saved. Any later event reads what is there (threads and reviews), so that nothing is
+  // posted twice.
+  const state = opts.firstLook ? { threads: [], reviewBodies: [] } : await gw.pullState(pr, isFixedReply);
   const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
   const mine = state.reviewBodies.filter(ours);
   if (mine.some((b) => b.includes(HEAD_MARKER(pr.headSha))))
@@ -187,75 +177,19 @@ export async function publishReview(
     return out.add("", marker).toString();
   };
   const toSay = plan.comments.length > 0 || plan.bodyItems.length > 0;
+  const review: ReviewToPost | undefined = toSay
+    ? { event, body: body(plan.bodyItems), comments: plan.comments }
+    : undefined;
   const fixedBody = `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`;
-  let fixedReplies = 0;
-  /** What became of the review with its line comments: undefined while not sent. */
-  let sent: "posted" | "refused" | undefined;
-  let resolvable = plan.fixed.length > 0 && state.pullRequestId !== undefined;
-  if (resolvable) {
-    // One GraphQL document: the review (if any) and the fixed threads' replies and resolutions.
-    const review: ReviewInput | undefined = toSay
-      ? {
-          pullRequestId: state.pullRequestId!,
-          commitOID: pr.headSha,
-          event,
-          body: body(plan.bodyItems),
-          threads: plan.comments,
-        }
-      : undefined;
-    try {
-      const written = await closeThreads(
-        octokit,
-        plan.fixed.map((f) => f.threadId as string),
-        fixedBody,
-        opts.log,
-        review,
-      );
-      fixedReplies = written.closed;
-      sent = written.review;
-    } catch (e) {
-      // GraphQL refused the document itself (nothing in it ran): REST below, as when the threads were listed through it.
-      if (!graphqlRefused(e)) throw e;
-      opts.log.warn(
-        { err: (e as Error).message },
-        "GraphQL refused the mutation: fixed threads get a REST reply but cannot be resolved",
-      );
-      resolvable = false;
-    }
-  }
-  if (plan.fixed.length && !resolvable)
-    // The threads were read through REST, or GraphQL refused the mutation: a reply each, no resolution.
-    fixedReplies = await replyToThreads(
-      octokit,
-      pr,
-      plan.fixed.map((f) => f.id),
-      fixedBody,
-    );
-  if (!toSay) return { ...none, fixedReplies, skipped: "nothing new to say" };
-  const posted = { posted: true, fixedReplies, fallback: false };
-  if (sent === undefined) {
-    try {
-      await octokit.rest.pulls.createReview({
-        ...where,
-        commit_id: pr.headSha,
-        event,
-        body: body(plan.bodyItems),
-        comments: plan.comments,
-      });
-      sent = "posted";
-    } catch (e) {
-      if (httpStatus(e) !== 422) throw e;
-      // GitHub refused a line comment (the diff moved under us): everything goes to the body instead.
-      opts.log.warn(
-        { err: (e as Error).message },
-        "review with line comments refused (422); posting every finding in the body",
-      );
-      sent = "refused";
-    }
-  }
-  if (sent === "posted")
+  const written = plan.fixed.length
+    ? await gw.closeThreads(pr, state.pullRequestId, plan.fixed, fixedBody, review)
+    : { closed: 0, review: review && (await gw.postReview(pr, review)) };
+  if (!review) return { ...none, fixedReplies: written.closed, skipped: "nothing new to say" };
+  const posted = { posted: true, fixedReplies: written.closed, fallback: false };
+  if (written.review === "posted")
     return { ...posted, lineComments: plan.comments.length, bodyItems: plan.bodyItems.length };
+  // GitHub would not place a line comment (the diff moved under us): every finding in the body instead.
   const all = [...plan.commentsAsBodyItems, ...plan.bodyItems];
-  await octokit.rest.pulls.createReview({ ...where, commit_id: pr.headSha, event, body: body(all) });
+  await gw.postReview(pr, { event, body: body(all), comments: [] });
   return { ...posted, lineComments: 0, bodyItems: all.length, fallback: true };
 }

@@ -1,5 +1,6 @@
 /** Turns the pull request objects of webhook payloads and of the REST API into a review target. */
-import type { Octokit, PullTarget } from "./types.js";
+import type { GitHubGateway } from "./gateway.js";
+import type { PullTarget } from "./types.js";
 
 interface PullLike {
   number: number;
@@ -39,18 +40,14 @@ export function repoRef(repository: {
 
 /** The full pull requests behind check_run / check_suite events (their payloads carry only stubs). */
 export async function pullTargetsFor(
-  octokit: Octokit,
+  gw: GitHubGateway,
   repo: RepoRef,
   stubs: readonly { number: number; head: { sha: string } }[],
   headSha: string,
 ): Promise<PullTarget[]> {
   const targets: PullTarget[] = [];
   for (const stub of stubs) {
-    const { data } = await octokit.rest.pulls.get({
-      owner: repo.owner,
-      repo: repo.repo,
-      pull_number: stub.number,
-    });
+    const data = await gw.pullRequest(repo, stub.number);
     // Only the commit this event is about; a pull request that moved on is reviewed by its own event.
     if (data.head.sha === headSha) targets.push(toPullTarget(data, repo));
   }

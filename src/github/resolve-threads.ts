@@ -1,174 +1,14 @@
 /**
- * The App's review threads through GraphQL (`octokit.graphql`, which Probot ships): one query reads the
- * pull request's threads and reviews (replacing two REST listings), and one mutation document answers and
+ * The fixed threads of a push closed through GraphQL (gateway-graphql.ts): one mutation document answers and
  * resolves every thread whose finding a push fixed, with a short reply naming the fixing commit, and posts
  * the push's review in the same document when there is one (so a push that fixes findings and adds others
  * still makes two writes: the check run and this document). GitHub counts a GraphQL document as one
- * request, so aliases batch the threads into one write.
- *
- * Where GraphQL is refused (graphql-reads.ts, `graphqlRefused`), the threads and reviews are listed through
- * REST instead: fixed threads then get their "Fixed in" reply through REST, one request each, but cannot be
- * resolved (GitHub resolves threads only through GraphQL); the log says so.
+ * request, so aliases batch the threads into one write. (Through REST, gateway-rest.ts, each thread gets a
+ * reply of its own and cannot be resolved: GitHub resolves threads only through GraphQL.)
  */
-import { graphqlRefused } from "./graphql-reads.js";
-import type { Logger, Octokit, PullTarget } from "./types.js";
-
-/** The root comment of a thread, with what `planReview` needs to know about the thread. */
-export interface ThreadComment {
-  id: number;
-  /** The thread's node id (what `resolveReviewThread` takes); absent when read through REST. */
-  threadId?: string;
-  path: string;
-  line: number | null;
-  body: string;
-  /** The root comment was written by a bot (an App), not by a person quoting one of our markers. */
-  byBot: boolean;
-  /** Resolved, or already answered as fixed: the finding it was about is closed; if it comes back, it is new. */
-  closed: boolean;
-}
-
-export interface PullState {
-  threads: ThreadComment[];
-  reviewBodies: string[];
-  /** The pull request's node id, when GraphQL answered (threads can then be resolved); absent after REST. */
-  pullRequestId?: string;
-}
-
-interface Page {
-  repository: {
-    pullRequest: {
-      id: string;
-      reviewThreads: {
-        pageInfo: { hasNextPage: boolean; endCursor: string | null };
-        nodes: {
-          id: string;
-          isResolved: boolean;
-          root: { nodes: CommentNode[] };
-          replies: { nodes: { body: string }[] };
-        }[];
-      };
-      reviews: { nodes: { body: string }[] };
-    } | null;
-  } | null;
-}
-
-interface CommentNode {
-  databaseId: number | null;
-  body: string;
-  path: string;
-  line: number | null;
-  author: { __typename: string; login: string } | null;
-}
-
-// The latest 100 reviews are enough to know whether this head was already reviewed (the newest are last).
-export const THREADS_QUERY = `query pluginReviewThreads($owner: String!, $repo: String!, $number: Int!, $after: String) {
-  repository(owner: $owner, name: $repo) {
-    pullRequest(number: $number) {
-      id
-      reviewThreads(first: 100, after: $after) {
-        pageInfo { hasNextPage endCursor }
-        nodes {
-          id
-          isResolved
-          root: comments(first: 1) { nodes { databaseId body path line author { __typename login } } }
-          replies: comments(last: 20) { nodes { body } }
-        }
-      }
-      reviews(last: 100) { nodes { body } }
-    }
-  }
-}`;
-
-/**
- * Every review thread and the latest reviews of a pull request: one GraphQL query per 100 threads, or,
- * where GraphQL is refused, the REST listings of review comments and reviews.
- */
-export async function readPullState(
-  octokit: Octokit,
-  pr: PullTarget,
-  isFixedReply: (body: string) => boolean,
-  log: Logger,
-): Promise<PullState> {
-  try {
-    return await readPullStateGraphql(octokit, pr, isFixedReply);
-  } catch (e) {
-    if (!graphqlRefused(e)) throw e;
-    log.warn(
-      { err: (e as Error).message },
-      "GraphQL refused: review threads listed through REST; fixed threads get a reply but cannot be resolved",
-    );
-    return readPullStateRest(octokit, pr, isFixedReply);
-  }
-}
-
-async function readPullStateGraphql(
-  octokit: Octokit,
-  pr: PullTarget,
-  isFixedReply: (body: string) => boolean,
-): Promise<PullState> {
-  const state: PullState = { threads: [], reviewBodies: [] };
-  let after: string | null = null;
-  for (let page = 0; page < 30; page++) {
-    const data: Page = await octokit.graphql<Page>(THREADS_QUERY, {
-      owner: pr.owner,
-      repo: pr.repo,
-      number: pr.number,
-      after,
-    });
-    const pull = data.repository?.pullRequest;
-    if (!pull) break;
-    if (page === 0) {
-      state.reviewBodies = pull.reviews.nodes.map((r) => r.body ?? "");
-      state.pullRequestId = pull.id;
-    }
-    for (const t of pull.reviewThreads.nodes) {
-      const root = t.root.nodes[0];
-      if (!root || root.databaseId === null) continue;
-      state.threads.push({
-        id: root.databaseId,
-        threadId: t.id,
-        path: root.path,
-        line: root.line,
-        body: root.body,
-        byBot: root.author?.__typename === "Bot",
-        closed: t.isResolved || t.replies.nodes.some((c) => isFixedReply(c.body)),
-      });
-    }
-    if (!pull.reviewThreads.pageInfo.hasNextPage) break;
-    after = pull.reviewThreads.pageInfo.endCursor;
-  }
-  return state;
-}
-
-/** The same through REST (two listings, as before the GraphQL query): a thread is a root comment and its replies. */
-async function readPullStateRest(
-  octokit: Octokit,
-  pr: PullTarget,
-  isFixedReply: (body: string) => boolean,
-): Promise<PullState> {
-  const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
-  const [comments, reviews] = await Promise.all([
-    octokit.paginate(octokit.rest.pulls.listReviewComments, where),
-    octokit.paginate(octokit.rest.pulls.listReviews, where),
-  ]);
-  // REST does not say whether a thread is resolved: our "Fixed in" reply is what closes one.
-  const answered = new Set(
-    comments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id),
-  );
-  return {
-    threads: comments
-      .filter((c) => !c.in_reply_to_id)
-      .map((c) => ({
-        id: c.id,
-        path: c.path,
-        line: c.line ?? null,
-        body: c.body,
-        byBot: c.user?.type === "Bot",
-        closed: answered.has(c.id),
-      })),
-    reviewBodies: reviews.map((r) => r.body ?? ""),
-  };
-}
+import type { GraphqlFailure } from "./graphql.js";
+import type { ThreadsWritten } from "./gateway.js";
+import type { Logger, Octokit } from "./types.js";
 
 /** A review as `addPullRequestReview` takes it: line comments are threads (`line`, `side`, as in REST). */
 export interface ReviewInput {
@@ -209,23 +49,8 @@ export function threadsMutation(threads: number, withReview: boolean): string {
 /** Threads per document: 50 keeps each well inside GitHub's limits on a mutation's cost. */
 const THREADS_PER_DOCUMENT = 50;
 
-interface GraphqlFailure {
-  name?: string;
-  data?: Record<string, unknown> | null;
-  errors?: { type?: string; message: string; path?: (string | number)[] }[];
-}
-
 interface MutationAnswer {
   review?: { pullRequestReview: { comments: { totalCount: number } } | null } | null;
-}
-
-export interface ThreadsWritten {
-  /** Threads answered (and resolved) as fixed. */
-  closed: number;
-  /** What became of the review: posted, or refused because GitHub would not place a line comment. */
-  review?: "posted" | "refused";
-  /** Threads not answered because a later document failed whole (the review and earlier threads stand). */
-  left?: number;
 }
 
 /**
@@ -301,22 +126,4 @@ export async function closeThreads(
       "review with line comments refused (unprocessable); posting every finding in the body",
     );
   return out;
-}
-
-/** Where GraphQL is refused: one REST reply per fixed thread (root comment ids); the threads stay unresolved. */
-export async function replyToThreads(
-  octokit: Octokit,
-  pr: PullTarget,
-  commentIds: readonly number[],
-  body: string,
-): Promise<number> {
-  for (const comment_id of commentIds)
-    await octokit.rest.pulls.createReplyForReviewComment({
-      owner: pr.owner,
-      repo: pr.repo,
-      pull_number: pr.number,
-      comment_id,
-      body,
-    });
-  return commentIds.length;
 }

@@ -7,7 +7,7 @@
  */
 import type { ResolvedConfig } from "../core/config.js";
 import { hasFailures, reviewDescriptors, type FileReview } from "../core/review.js";
-import { writeCheckRun, type CheckResult, type ExistingRun } from "./check-run.js";
+import type { CheckResult, ExistingRun } from "./check-run.js";
 import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
 import { REPORT_TIMEOUT_MS, reviewDeadlineMs, runWithin } from "./deadline.js";
 import {
@@ -22,8 +22,7 @@ import {
   step,
   TransientReviewError,
 } from "./errors.js";
-import { listChangedDescriptors } from "./fetch-files.js";
-import { latestRunRest, readReviewStart } from "./graphql-reads.js";
+import type { GitHubGateway } from "./gateway.js";
 import { loadConfig } from "./load-config.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
 import {
@@ -34,7 +33,7 @@ import {
   invalidConfigSummary,
   OUTPUT_LIMIT,
 } from "./render.js";
-import type { CommitTarget, Logger, Octokit, PullTarget } from "./types.js";
+import type { CommitTarget, Logger, PullTarget } from "./types.js";
 
 export { isTransient, TransientReviewError };
 
@@ -90,21 +89,21 @@ function failureResult(e: unknown, reason: string): CheckResult {
 
 /** Reviews a commit against its base: the check run always, and whatever the target kind posts. */
 export async function reviewCommit(
-  octokit: Octokit,
+  gw: GitHubGateway,
   target: CommitTarget,
   kind: TargetKind,
   opts: ReviewOptions,
 ): Promise<ReviewOutcome> {
   const log = opts.log.child({ ...kind.logFields, head: target.headSha.slice(0, 12) });
   const where = { owner: target.owner, repo: target.repo, headSha: target.headSha };
-  const start = () => readReviewStart(octokit, { ...where, ownerType: target.ownerType }, opts.appId);
+  const start = () => gw.reviewStart({ ...where, ownerType: target.ownerType }, opts.appId);
   let existing: ExistingRun | undefined;
   /** The run to complete on failure, or "unknown" before the listing and after a create sent. */
   let known: ExistingRun | undefined | "unknown" = "unknown";
   let written = false;
   const write = async (result: CheckResult) => {
     if (!existing) known = "unknown"; // a create whose answer is lost may still have made the run
-    await writeCheckRun(octokit, where, existing, result);
+    await gw.writeCheckRun(where, existing, result);
     written = true;
     opts.onCheckRunWritten?.();
   };
@@ -116,7 +115,7 @@ export async function reviewCommit(
       existing = opts.rerun ? undefined : begun.run;
       known = existing;
       const loaded = await step("config", () =>
-        loadConfig(octokit, target.owner, target.repo, target.ownerType, begun.configs),
+        loadConfig(gw.octokit, target.owner, target.repo, target.ownerType, begun.configs),
       );
       if (!loaded.ok) {
         await write({
@@ -129,7 +128,7 @@ export async function reviewCommit(
         return { conclusion: "failure", reviews: [], error: loaded.error };
       }
       const config = loaded.config;
-      const collected = await collectInputs(octokit, target, config, kind.listChanged);
+      const collected = await collectInputs(gw, target, config, kind.listChanged);
       const reviews = reviewDescriptors(collected.inputs, config);
       const failed = hasFailures(reviews, config);
       const conclusion = failed ? "failure" : "success";
@@ -186,16 +185,10 @@ export async function reviewCommit(
           REPORT_TIMEOUT_MS,
           async () => {
             // The listing may have failed, or a create may have made the run without our hearing
-            // back: look again then, so that the failure completes that run rather than adding one.
-            // GraphQL may be what failed: then REST lists the runs (one call), so that the run is still written.
-            const run =
-              known === "unknown"
-                ? await start().then(
-                    (begun) => begun.run,
-                    () => latestRunRest(octokit, where, opts.appId),
-                  )
-                : known;
-            await writeCheckRun(octokit, where, run, failureResult(e, reason));
+            // back: look again then (through REST, one call), so that the failure completes that run
+            // rather than adding one.
+            const run = known === "unknown" ? await gw.latestRun(where, opts.appId) : known;
+            await gw.writeCheckRun(where, run, failureResult(e, reason));
           },
           { what: "completing the check run" },
         );
@@ -214,18 +207,18 @@ export async function reviewCommit(
 
 /** Reviews a pull request head: the check run, and one review of the push. */
 export async function reviewPullRequest(
-  octokit: Octokit,
+  gw: GitHubGateway,
   pr: PullTarget,
   opts: ReviewOptions,
 ): Promise<ReviewOutcome> {
   return reviewCommit(
-    octokit,
+    gw,
     pr,
     {
       logFields: { pr: `${pr.owner}/${pr.repo}#${pr.number}` },
-      listChanged: (paths) => listChangedDescriptors(octokit, pr, paths),
+      listChanged: (paths) => gw.listChanged(pr, paths),
       publish: (reviews, collected, ctx) =>
-        publishReview(octokit, pr, reviews, collected.descriptors, {
+        publishReview(gw, pr, reviews, collected.descriptors, {
           mode: ctx.config.review,
           failed: ctx.failed,
           log: ctx.log,
@@ -242,16 +235,16 @@ export async function reviewPullRequest(
  * the group's base, and only the check run, since a merge group has no pull request to review.
  */
 export async function reviewMergeGroup(
-  octokit: Octokit,
+  gw: GitHubGateway,
   group: CommitTarget,
   opts: ReviewOptions,
 ): Promise<ReviewOutcome> {
   return reviewCommit(
-    octokit,
+    gw,
     group,
     {
       logFields: { mergeGroup: `${group.owner}/${group.repo}@${group.headSha.slice(0, 12)}` },
-      listChanged: (paths) => listChangedDescriptors(octokit, group, paths),
+      listChanged: (paths) => gw.listChanged(group, paths),
     },
     opts,
   );

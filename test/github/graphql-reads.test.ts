@@ -5,6 +5,7 @@
  * reads go through REST and the review is the same.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GraphqlAvailability } from "../../src/github/gateway.js";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
@@ -91,5 +92,37 @@ describe("GraphQL reads", () => {
     expect(run!.output?.summary).toContain("Resource not accessible by integration");
     expect(gh.count("GET", /\/check-runs/)).toBe(1);
     gh.assertClean();
+  });
+});
+
+describe("GraphQL refused: the installation reads through REST for a while", () => {
+  it("switches once, logs it once, and the next review of the installation sends no GraphQL request", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "listCheckRuns", "contents", "listComments", "listReviews"]);
+    gh.graphqlUnavailable = true;
+    unbumped(gh);
+    const { probot, logs } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.count("POST", /^\/graphql$/)).toBe(1);
+    const next = "d".repeat(40);
+    gh.file(R, next, PATH, gh.contents.get(`${R}@${HEAD_SHA}`)!.get(PATH)!);
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    expect(gh.count("POST", /^\/graphql$/)).toBe(1);
+    expect(gh.reviews).toHaveLength(1); // the same finding: read through REST, not said twice
+    expect(gh.runsFor(next)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure" }),
+    ]);
+    expect(
+      logs.filter((l) => /GraphQL refused .* through REST for the next 10 minutes/.test(l.msg)),
+    ).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("tries GraphQL again once the while is over, for that installation only", async () => {
+    const availability = new GraphqlAvailability(50);
+    expect(availability.switchToRest("77")).toBe(true);
+    expect(availability.switchToRest("77")).toBe(false); // already switched: not logged again
+    expect([availability.usable("77"), availability.usable("78")]).toEqual([false, true]);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(availability.usable("77")).toBe(true);
   });
 });

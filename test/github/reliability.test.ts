@@ -81,7 +81,7 @@ describe("GitHub does not answer", () => {
 
 describe("GitHub fails the final write", () => {
   it("persistent 500s on the write of the result leave no run in progress, and the redelivery completes it", async () => {
-    const { gh, probot, logs } = setup(REVIEW_ROUTES);
+    const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
     added(gh, "p/plugin.json", oneFinding());
     gh.fail("POST", /\/check-runs$/, 500, 100);
     await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();

@@ -203,7 +203,10 @@ describe("GitHub App: fixed findings' threads", () => {
   });
 
   it("review threads refused by GraphQL (an older schema): listed through REST, fixed threads answered but not resolved, nothing repeated", async () => {
-    const { gh, probot, logs, t0, t1 } = await openedWith([0, 1], ["listComments", "listReviews", "reply"]);
+    const { gh, probot, logs, t0, t1 } = await openedWith(
+      [0, 1],
+      ["listComments", "listReviews", "reply", "listCheckRuns", "contents"],
+    );
     gh.graphqlRefuses = /reviewThreads/;
     const second = "d".repeat(40);
     const calls = await push(gh, probot, second, head([1, 2]));
@@ -217,12 +220,17 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
     expect(gh.reviews).toHaveLength(2);
     expect(
-      logs.some((l) => /listed through REST; fixed threads get a reply but cannot be resolved/.test(l.msg)),
+      logs.some((l) =>
+        /GraphQL refused the review threads query: this installation reads and writes through REST .*fixed threads get a reply but cannot be resolved/.test(
+          l.msg,
+        ),
+      ),
     ).toBe(true);
     expect(
       calls.filter((r) => r.method === "GET").map((r) => r.path.replace(/\/repos\/[^/]+\/[^/]+/, "")),
     ).toEqual(expect.arrayContaining(["/pulls/7/comments", "/pulls/7/reviews"]));
-    // The next push changes nothing: the answered thread is not answered again, nothing is commented twice.
+    // The next push changes nothing: the answered thread is not answered again, nothing is commented twice
+    // (the installation reads through REST for a while after GraphQL refused).
     await push(gh, probot, "e".repeat(40), head([1, 2]));
     expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
     expect(gh.reviews).toHaveLength(2);
@@ -240,7 +248,9 @@ describe("GitHub App: fixed findings' threads", () => {
     ]);
     expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
     expect(gh.reviews).toHaveLength(2);
-    expect(logs.some((l) => /refused the mutation: fixed threads get a REST reply/.test(l.msg))).toBe(true);
+    expect(
+      logs.some((l) => /GraphQL refused the fixed threads' mutation: this installation .* REST/.test(l.msg)),
+    ).toBe(true);
     expect(writesIn(calls)).toEqual([
       "POST /check-runs",
       "POST /graphql",

@@ -220,7 +220,7 @@ describe("worker (bundled)", () => {
   }, 30_000);
 
   it("a review that runs out of time completes its run as failure and is retried soon; the retry completes it with no duplicated annotation", async () => {
-    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "updateCheckRun", "listCheckRuns"]);
     const doc = validHost();
     doc.metrics = Array.from({ length: 120 }, (_, i) => ({
       timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },

@@ -1,0 +1,63 @@
+/**
+ * The gateway through GitHub's GraphQL API where one document does what REST needs several requests for
+ * (graphql-reads.ts, resolve-threads.ts): the start of a review, the files at commits, the review threads,
+ * and the fixed threads answered and resolved with the push's review in one write. Everything else, and a
+ * fixed thread read without its node id, goes through REST as in gateway-rest.ts.
+ */
+import type { CheckRunRef } from "./check-run.js";
+import type { FileContent } from "./fetch-content.js";
+import type { FixedThread, PullState, ReviewToPost, ThreadsWritten } from "./gateway.js";
+import { RestGateway } from "./gateway-rest.js";
+import {
+  readFilesGraphql,
+  readPullStateGraphql,
+  readReviewStartGraphql,
+  type FileAt,
+  type ReviewStart,
+} from "./graphql-reads.js";
+import { closeThreads } from "./resolve-threads.js";
+import type { PullTarget } from "./types.js";
+
+export class GraphqlGateway extends RestGateway {
+  override readonly api: "graphql" | "rest" = "graphql";
+
+  override reviewStart(
+    where: CheckRunRef & { ownerType: string },
+    appId: number | undefined,
+  ): Promise<ReviewStart> {
+    return readReviewStartGraphql(this.octokit, where, appId);
+  }
+
+  override readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]> {
+    return readFilesGraphql(this.octokit, files, maxSize);
+  }
+
+  override pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState> {
+    return readPullStateGraphql(this.octokit, pr, isFixedReply);
+  }
+
+  override closeThreads(
+    pr: PullTarget,
+    pullRequestId: string | undefined,
+    fixed: readonly FixedThread[],
+    reply: string,
+    review?: ReviewToPost,
+  ): Promise<ThreadsWritten> {
+    const ids = fixed.map((f) => f.threadId);
+    if (pullRequestId === undefined || !ids.every((id) => id !== undefined))
+      return super.closeThreads(pr, pullRequestId, fixed, reply, review);
+    return closeThreads(
+      this.octokit,
+      ids,
+      reply,
+      this.log,
+      review && {
+        pullRequestId,
+        commitOID: pr.headSha,
+        event: review.event,
+        body: review.body,
+        threads: review.comments,
+      },
+    );
+  }
+}

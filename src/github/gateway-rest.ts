@@ -1,0 +1,151 @@
+/**
+ * The gateway through GitHub's REST API alone: what GraphQL reads in one query takes several requests here
+ * (the run listing, each configuration file, each descriptor, the review comments and the reviews), and a
+ * fixed thread gets a reply of its own but cannot be resolved (GitHub resolves threads only through GraphQL).
+ */
+import {
+  CHECK_NAME,
+  writeCheckRun,
+  type CheckResult,
+  type CheckRunRef,
+  type ExistingRun,
+} from "./check-run.js";
+import { httpStatus } from "./errors.js";
+import { fetchFile, type FileContent } from "./fetch-content.js";
+import { listChangedDescriptors, type ChangedFiles, type ChangeRange } from "./fetch-files.js";
+import type {
+  FixedThread,
+  GitHubGateway,
+  PullRequestData,
+  PullState,
+  ReviewToPost,
+  ThreadsWritten,
+} from "./gateway.js";
+import type { FileAt, ReviewStart } from "./graphql-reads.js";
+import { mapLimit } from "./map-limit.js";
+import type { Logger, Octokit, PullTarget } from "./types.js";
+
+/** Files read at once through REST. */
+const REST_CONCURRENCY = 4;
+
+export class RestGateway implements GitHubGateway {
+  readonly api: "graphql" | "rest" = "rest";
+
+  constructor(
+    readonly octokit: Octokit,
+    protected readonly log: Logger,
+  ) {}
+
+  /** The run alone: load-config.ts reads the configuration files through REST (nothing prefetched). */
+  async reviewStart(where: CheckRunRef, appId: number | undefined): Promise<ReviewStart> {
+    return { run: await this.latestRun(where, appId), configs: new Map() };
+  }
+
+  async latestRun(where: CheckRunRef, appId: number | undefined): Promise<ExistingRun | undefined> {
+    const { data } = await this.octokit.rest.checks.listForRef({
+      owner: where.owner,
+      repo: where.repo,
+      ref: where.headSha,
+      check_name: CHECK_NAME,
+      filter: "latest",
+      per_page: 100,
+    });
+    // Only our own runs: another app may use the same name.
+    const latest = data.check_runs
+      .filter((r) => r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId))
+      .sort((a, b) => b.id - a.id)[0];
+    return (
+      latest && {
+        id: latest.id,
+        status: latest.status,
+        annotations: latest.output.annotations_count ?? 0,
+        externalId: latest.external_id,
+      }
+    );
+  }
+
+  writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number> {
+    return writeCheckRun(this.octokit, where, existing, result);
+  }
+
+  async pullRequest(repo: { owner: string; repo: string }, number: number): Promise<PullRequestData> {
+    return (await this.octokit.rest.pulls.get({ owner: repo.owner, repo: repo.repo, pull_number: number }))
+      .data;
+  }
+
+  listChanged(change: ChangeRange, paths: readonly string[]): Promise<ChangedFiles> {
+    return listChangedDescriptors(this.octokit, change, paths);
+  }
+
+  readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]> {
+    return mapLimit(files, REST_CONCURRENCY, (f) => fetchFile(this.octokit, f, maxSize));
+  }
+
+  /** The review comments and the reviews (two listings): a thread is a root comment and its replies. */
+  async pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState> {
+    const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
+    const [comments, reviews] = await Promise.all([
+      this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, where),
+      this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
+    ]);
+    // REST does not say whether a thread is resolved: our "Fixed in" reply is what closes one.
+    const answered = new Set(
+      comments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id),
+    );
+    return {
+      threads: comments
+        .filter((c) => !c.in_reply_to_id)
+        .map((c) => ({
+          id: c.id,
+          path: c.path,
+          line: c.line ?? null,
+          body: c.body,
+          byBot: c.user?.type === "Bot",
+          closed: answered.has(c.id),
+        })),
+      reviewBodies: reviews.map((r) => r.body ?? ""),
+    };
+  }
+
+  async postReview(pr: PullTarget, review: ReviewToPost): Promise<"posted" | "refused"> {
+    try {
+      await this.octokit.rest.pulls.createReview({
+        owner: pr.owner,
+        repo: pr.repo,
+        pull_number: pr.number,
+        commit_id: pr.headSha,
+        event: review.event,
+        body: review.body,
+        ...(review.comments.length ? { comments: review.comments } : {}),
+      });
+      return "posted";
+    } catch (e) {
+      if (httpStatus(e) !== 422 || !review.comments.length) throw e;
+      // GitHub refused a line comment (the diff moved under us): the caller posts the findings in the body.
+      this.log.warn(
+        { err: (e as Error).message },
+        "review with line comments refused (422); posting every finding in the body",
+      );
+      return "refused";
+    }
+  }
+
+  /** A reply per fixed thread (the threads stay unresolved), then the review. */
+  async closeThreads(
+    pr: PullTarget,
+    _pullRequestId: string | undefined,
+    fixed: readonly FixedThread[],
+    reply: string,
+    review?: ReviewToPost,
+  ): Promise<ThreadsWritten> {
+    for (const { id } of fixed)
+      await this.octokit.rest.pulls.createReplyForReviewComment({
+        owner: pr.owner,
+        repo: pr.repo,
+        pull_number: pr.number,
+        comment_id: id,
+        body: reply,
+      });
+    return { closed: fixed.length, ...(review ? { review: await this.postReview(pr, review) } : {}) };
+  }
+}

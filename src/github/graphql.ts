@@ -1,0 +1,47 @@
+/**
+ * GitHub's GraphQL API as the App meets it (`octokit.graphql`, which Probot ships; one API call per
+ * document): what its failures look like, and which of them mean "use REST instead".
+ */
+import { httpStatus } from "./errors.js";
+import type { Octokit } from "./types.js";
+
+/** What `octokit.graphql` throws when GitHub answers with errors (a `GraphqlResponseError`), or any failure. */
+export interface GraphqlFailure {
+  name?: string;
+  /** The data GitHub answered beside the errors (null or absent when nothing of the document ran). */
+  data?: Record<string, unknown> | null;
+  errors?: { type?: string; message: string; path?: (string | number)[] }[];
+}
+
+/** `octokit.graphql`, taking GitHub's NOT_FOUND answers (null where a repository is missing) as data. */
+export async function graphqlQuery<T>(
+  octokit: Octokit,
+  text: string,
+  vars: Record<string, unknown>,
+): Promise<T> {
+  try {
+    return await octokit.graphql<T>(text, vars);
+  } catch (e) {
+    const failure = e as GraphqlFailure;
+    const notFoundOnly =
+      failure.name === "GraphqlResponseError" &&
+      failure.data != null &&
+      (failure.errors ?? []).every((x) => x.type === "NOT_FOUND");
+    if (notFoundOnly) return failure.data as T;
+    throw e;
+  }
+}
+
+/**
+ * GraphQL refused the document itself (errors other than NOT_FOUND, or no GraphQL endpoint), as opposed to
+ * GitHub failing, throttling or refusing the token, which the review reports or retries as for REST.
+ * Nothing of a refused document ran.
+ */
+export function graphqlRefused(e: unknown): boolean {
+  if ((e as GraphqlFailure).name === "GraphqlResponseError") return true;
+  // A GraphQL request's failure, not that of a REST request made on the way (a blob, a reply).
+  const url = (e as { request?: { url?: unknown } } | null | undefined)?.request?.url;
+  if (typeof url !== "string" || !/\/graphql$/.test(url.replace(/[?#].*$/, ""))) return false;
+  const status = httpStatus(e);
+  return status === 400 || status === 404 || status === 405 || status === 410 || status === 422;
+}
