@@ -5,7 +5,7 @@
 import { Ajv, type ErrorObject } from "ajv";
 import picomatch from "picomatch";
 import { RE2JS } from "re2js";
-import { parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Range } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
@@ -72,77 +72,236 @@ export interface ResolvedConfig {
 export const DEFAULT_PATHS = ["**/plugin.json"];
 export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
 
+/** One problem of a configuration file, where it is (1-based) when it is known. */
+export interface ConfigProblem {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+const formatProblem = (p: ConfigProblem | string) =>
+  typeof p === "string"
+    ? p
+    : `${p.line !== undefined ? `line ${p.line}, column ${p.column ?? 1}: ` : ""}${p.message}`;
+
+/** An invalid configuration: every problem found, each with its line. `problems` are the formatted lines. */
 export class ConfigError extends Error {
+  readonly problems: string[];
   constructor(
     readonly source: string,
-    readonly problems: string[],
+    problems: readonly (ConfigProblem | string)[],
   ) {
-    super(`invalid configuration ${source}:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    const lines = problems.map(formatProblem);
+    super(`invalid configuration ${source}:\n${lines.map((p) => `  - ${p}`).join("\n")}`);
+    this.problems = lines;
   }
+
+  /** Several files' problems (the organisation's and the repository's) as one error. */
+  static all(errors: readonly ConfigError[]): ConfigError {
+    const [first, ...rest] = errors;
+    if (!first) throw new Error("ConfigError.all needs an error");
+    if (!rest.length) return first;
+    const combined = new ConfigError(
+      errors.map((e) => e.source).join(", "),
+      errors.flatMap((e) => e.problems.map((p) => `${e.source}: ${p}`)),
+    );
+    combined.message = errors.map((e) => e.message).join("\n");
+    return combined;
+  }
+}
+
+type PathSegment = string | number;
+/** Where a value (or, with `key`, its key) is in the file: 1-based line and column. */
+type Locate = (path: readonly PathSegment[], key?: boolean) => { line: number; column: number } | undefined;
+
+/** Each parsed configuration's positions (for notes about it), without widening RawConfig. */
+const POSITIONS = new WeakMap<RawConfig, { source: string; locate: Locate }>();
+
+function locator(doc: Document, lines: LineCounter): Locate {
+  return (path, key = false) => {
+    let node: unknown = doc.contents;
+    let at: Range | undefined = (node as { range?: Range } | null)?.range ?? undefined;
+    for (const [i, seg] of path.entries()) {
+      const last = i === path.length - 1;
+      if (isMap(node)) {
+        // The last of duplicate keys: the one whose value counts.
+        const pair = node.items.findLast((p) => (isScalar(p.key) ? p.key.value : p.key) === seg);
+        if (!pair) return undefined;
+        const keyRange = (pair.key as { range?: Range } | null)?.range;
+        if (last && key) {
+          at = keyRange;
+          break;
+        }
+        node = pair.value;
+        // `rules:` with nothing after it: the key is the place.
+        at = (node as { range?: Range } | null)?.range ?? keyRange;
+      } else if (isSeq(node) && typeof seg === "number") {
+        node = node.items[seg];
+        at = (node as { range?: Range } | null)?.range;
+      } else return undefined;
+    }
+    if (!at) return undefined;
+    const { line, col } = lines.linePos(at[0]);
+    return { line, column: col };
+  };
 }
 
 let validateConfig: ReturnType<Ajv["compile"]> | undefined;
 
-function describe(e: ErrorObject): string {
-  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "(top level)";
+const pathOf = (instancePath: string): PathSegment[] =>
+  instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+
+/** A schema error as a problem: what and where (for an unknown key, the key itself). */
+function describe(e: ErrorObject): { path: PathSegment[]; key: boolean; message: string } {
+  const path = pathOf(e.instancePath);
+  const where = path.length ? path.join(".") : "(top level)";
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case "additionalProperties": {
       const known = Object.keys(((e.parentSchema as Record<string, unknown>)?.properties as object) ?? {});
       const key = String(p.additionalProperty);
-      return `${where}: unknown key \`${key}\`${didYouMean(key, known, { parenthesized: true })}`;
+      return {
+        path: [...path, key],
+        key: true,
+        message: `${where}: unknown key \`${key}\`${didYouMean(key, known, { parenthesized: true })}`,
+      };
     }
     case "enum":
-      return `${where}: ${JSON.stringify(e.data)} is not one of ${(p.allowedValues as string[]).join(", ")}`;
+      return {
+        path,
+        key: false,
+        message: `${where}: ${JSON.stringify(e.data)} is not one of ${(p.allowedValues as string[]).join(", ")}`,
+      };
     case "type":
-      return `${where}: must be ${String(p.type)}`;
+      return { path, key: false, message: `${where}: must be ${String(p.type)}` };
     default:
-      return `${where}: ${e.message ?? e.keyword}`;
+      return { path, key: false, message: `${where}: ${e.message ?? e.keyword}` };
   }
 }
 
-/** Checks a parsed YAML value; returns the problems (empty when valid). */
-export function validateRawConfig(value: unknown): string[] {
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const strings = (v: unknown): [string, number][] =>
+  Array.isArray(v) ? v.flatMap((x, i) => (typeof x === "string" ? [[x, i] as [string, number]] : [])) : [];
+
+/**
+ * Every problem of a parsed configuration in one pass: the schema's, and the semantic ones (unknown rule ids
+ * with a "did you mean", invalid globs and patterns) wherever the value has the right type, schema errors
+ * elsewhere or not. Each with the path of the offending value.
+ */
+function findProblems(value: unknown): { path: PathSegment[]; key: boolean; message: string }[] {
   validateConfig ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(configSchema);
-  const problems: string[] = [];
-  if (!validateConfig(value)) problems.push(...(validateConfig.errors ?? []).map(describe));
-  if (problems.length) return problems;
-  const c = value as RawConfig;
-  const checkIds = (ids: string[], where: string) => {
-    for (const id of ids) {
-      if (!RULE_IDS.includes(id)) {
-        problems.push(
-          `${where}: unknown rule id \`${id}\`${didYouMean(id, RULE_IDS, { parenthesized: true })}`,
-        );
-      }
-    }
+  const problems = validateConfig(value) ? [] : (validateConfig.errors ?? []).map(describe);
+  if (!isRecord(value)) return problems;
+  const unknownId = (id: string, path: PathSegment[], key = false) => {
+    if (!RULE_IDS.includes(id))
+      problems.push({
+        path,
+        key,
+        message: `${path.slice(0, -1).join(".")}: unknown rule id \`${id}\`${didYouMean(id, RULE_IDS, { parenthesized: true })}`,
+      });
   };
-  checkIds(Object.keys(c.rules ?? {}), "rules");
-  (c.ignore ?? []).forEach((entry, i) => {
-    checkIds(entry.rules ?? [], `ignore.${i}.rules`);
-    for (const g of entry.paths)
-      if (!isValidGlob(g)) problems.push(`ignore.${i}.paths: invalid glob \`${g}\``);
-  });
-  for (const g of c.paths ?? []) if (!isValidGlob(g)) problems.push(`paths: invalid glob \`${g}\``);
-  checkIds(
-    (c.locked ?? []).filter((id) => !(LOCKABLE_SETTINGS as readonly string[]).includes(id)),
-    "locked",
-  );
-  if (c.policy?.name_pattern !== undefined) {
+  const glob = (g: string, path: PathSegment[]) => {
+    if (!isValidGlob(g))
+      problems.push({ path, key: false, message: `${path.slice(0, -1).join(".")}: invalid glob \`${g}\`` });
+  };
+  if (isRecord(value.rules)) for (const id of Object.keys(value.rules)) unknownId(id, ["rules", id], true);
+  if (Array.isArray(value.ignore)) {
+    value.ignore.forEach((entry: unknown, i) => {
+      if (!isRecord(entry)) return;
+      for (const [id, j] of strings(entry.rules)) unknownId(id, ["ignore", i, "rules", j]);
+      for (const [g, j] of strings(entry.paths)) glob(g, ["ignore", i, "paths", j]);
+    });
+  }
+  for (const [g, j] of strings(value.paths)) glob(g, ["paths", j]);
+  for (const [id, j] of strings(value.locked))
+    if (!(LOCKABLE_SETTINGS as readonly string[]).includes(id)) unknownId(id, ["locked", j]);
+  const pattern = isRecord(value.policy) ? value.policy.name_pattern : undefined;
+  if (typeof pattern === "string") {
     try {
-      compileNamePattern(c.policy.name_pattern);
+      compileNamePattern(pattern);
     } catch (e) {
-      problems.push(
-        `policy.name_pattern: not a valid regular expression for the linear-time engine (RE2 syntax: no look-arounds or back-references): ${(e as Error).message}`,
-      );
+      problems.push({
+        path: ["policy", "name_pattern"],
+        key: false,
+        message: `policy.name_pattern: not a valid regular expression for the linear-time engine (RE2 syntax: no look-arounds or back-references): ${(e as Error).message}`,
+      });
     }
   }
   return problems;
 }
 
+/** Checks a parsed YAML value; returns the problems (empty when valid), without positions. */
+export function validateRawConfig(value: unknown): string[] {
+  return findProblems(value).map((p) => p.message);
+}
+
+/**
+ * The value without the parts that have problems, so that what is valid can still be merged (a repository's
+ * refused loosening of a lock is reported with its other problems). Removing only shrinks: a few rounds
+ * reach a value the schema accepts.
+ */
+function withoutProblems(value: unknown): {
+  raw: RawConfig;
+  original: (path: PathSegment[]) => PathSegment[];
+} {
+  const none = { raw: {}, original: (path: PathSegment[]) => path };
+  if (!isRecord(value)) return none;
+  let current: unknown = structuredClone(value);
+  // Removing array items shifts the others: each object item remembers its index in the file.
+  const indexInFile = new WeakMap<object, number>();
+  const remember = (v: unknown): void => {
+    if (Array.isArray(v))
+      v.forEach((x, i) => (typeof x === "object" && x ? indexInFile.set(x, i) : 0, remember(x)));
+    else if (isRecord(v)) Object.values(v).forEach(remember);
+  };
+  remember(current);
+  for (let round = 0; round < 8; round++) {
+    const problems = findProblems(current);
+    if (!problems.length) {
+      const raw = current as RawConfig;
+      const original = (path: PathSegment[]) => {
+        let node: unknown = raw;
+        return path.map((seg) => {
+          const item = (node as Record<PathSegment, unknown> | undefined)?.[seg];
+          const mapped =
+            Array.isArray(node) && typeof item === "object" && item ? indexInFile.get(item) : undefined;
+          node = item;
+          return mapped ?? seg;
+        });
+      };
+      return { raw, original };
+    }
+    for (const { path } of problems) {
+      if (!path.length) return none;
+      let parent: unknown = current;
+      for (const seg of path.slice(0, -1))
+        parent = (parent as Record<PathSegment, unknown> | undefined)?.[seg];
+      const last = path[path.length - 1] as PathSegment;
+      // Array items are marked, then swept, so that the other problems' indices still hold this round.
+      if (Array.isArray(parent)) parent[last as number] = GONE;
+      else if (isRecord(parent)) delete parent[last];
+    }
+    current = sweep(current);
+  }
+  return none;
+}
+
+const GONE = Symbol("removed");
+function sweep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.filter((x) => x !== GONE).map(sweep);
+  if (isRecord(v)) for (const k of Object.keys(v)) v[k] = sweep(v[k]);
+  return v;
+}
+
+/** picomatch turns a glob it cannot compile into a pattern that matches nothing, unless asked to throw. */
 function isValidGlob(g: string): boolean {
   try {
-    picomatch(g);
+    picomatch.makeRe(g, { debug: true, dot: true });
     return true;
   } catch {
     return false;
@@ -159,30 +318,93 @@ export function compileNamePattern(pattern: string): NamePattern {
   return { source: pattern, test: (s) => re.test(s) };
 }
 
-/** Parses and validates YAML configuration text. Throws ConfigError with every problem found. */
-export function parseConfig(text: string, source: string): RawConfig {
-  let doc;
+/** A configuration file read: what is valid of it, and every problem with its line. */
+export interface ReadConfig {
+  /** The valid part (the whole file when there are no problems); positions kept for notes about it. */
+  raw: RawConfig;
+  problems: ConfigProblem[];
+}
+
+/**
+ * Parses and validates YAML configuration text, collecting every problem: YAML errors (when the file cannot
+ * be read as YAML, nothing else can be said), then schema and semantic problems, each with its line.
+ */
+export function readConfig(text: string, source: string): ReadConfig {
+  const lines = new LineCounter();
+  let doc: Document;
   let parsed: unknown;
   try {
-    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-    // The yaml library refuses alias expansion beyond its limit (a "billion laughs" file) here.
-    if (!doc.errors.length) parsed = doc.toJS() as unknown;
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
+    // A duplicate key is a problem, but the rest of the file is still readable (the last one wins).
+    if (doc.errors.every((e) => e.code === "DUPLICATE_KEY")) parsed = doc.toJS() as unknown;
   } catch (e) {
-    throw new ConfigError(source, [`not readable as YAML: ${(e as Error).message}`]);
+    // The yaml library refuses alias expansion beyond its limit (a "billion laughs" file) here.
+    return { raw: {}, problems: [{ message: `not readable as YAML: ${(e as Error).message}` }] };
   }
-  if (doc.errors.length) {
-    throw new ConfigError(
-      source,
-      doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        return `${pos ? `line ${pos.line}, column ${pos.col}: ` : ""}${e.message.split("\n")[0]}`;
-      }),
-    );
-  }
+  const problems: ConfigProblem[] = doc.errors.map((e) => {
+    const pos = e.linePos?.[0];
+    const message = e.message.split("\n")[0] as string;
+    return pos ? { message: message.replace(/ at line \d+, column \d+:?$/, ""), ...toPos(pos) } : { message };
+  });
+  if (doc.errors.length && parsed === undefined) return { raw: {}, problems };
   const value = parsed ?? {};
-  const problems = validateRawConfig(value);
+  const locate = locator(doc, lines);
+  for (const p of findProblems(value)) problems.push({ message: p.message, ...locate(p.path, p.key) });
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  if (!problems.length) {
+    POSITIONS.set(value as RawConfig, { source, locate });
+    return { raw: value as RawConfig, problems };
+  }
+  const { raw, original } = withoutProblems(value);
+  POSITIONS.set(raw, { source, locate: (path, key) => locate(original([...path]), key) });
+  return { raw, problems };
+}
+
+const toPos = (p: { line: number; col: number }) => ({ line: p.line, column: p.col });
+
+/** Parses and validates YAML configuration text. Throws ConfigError with every problem found. */
+export function parseConfig(text: string, source: string): RawConfig {
+  const { raw, problems } = readConfig(text, source);
   if (problems.length) throw new ConfigError(source, problems);
-  return value as RawConfig;
+  return raw;
+}
+
+/**
+ * A repository file over the file it `_extends` (the repository wins; it cannot lock rules). Notes about the
+ * result point into the repository's file where the value came from there, else into the extended one.
+ */
+export function extendConfig(base: RawConfig, repo: RawConfig): RawConfig {
+  const merged: RawConfig = {
+    ...base,
+    ...repo,
+    rules: { ...base.rules, ...repo.rules },
+    locked: repo.locked ?? [],
+  };
+  const own = POSITIONS.get(repo);
+  const inherited = POSITIONS.get(base);
+  if (own) {
+    POSITIONS.set(merged, {
+      source: own.source,
+      locate: (path, key) => own.locate(path, key) ?? inherited?.locate(path, key),
+    });
+  }
+  return merged;
+}
+
+/** Where a value of a parsed configuration is in its file (1-based), when known. */
+export function locateIn(
+  config: RawConfig,
+  path: readonly PathSegment[],
+  key = true,
+): { line: number; column: number } | undefined {
+  return POSITIONS.get(config)?.locate(path, key);
+}
+
+/** "acme/plugins:.github/plugin-review.yml, line 4: " before a note about a value, when its file is known. */
+function noteAt(config: RawConfig, path: PathSegment[], key = true): string {
+  const at = POSITIONS.get(config);
+  const pos = locateIn(config, path, key);
+  return at && pos ? `${at.source}, line ${pos.line}: ` : "";
 }
 
 const POLICY_RULE: Record<string, string> = {
@@ -205,7 +427,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
   const notes: string[] = [];
   if (repo.locked?.length && layers.org !== undefined) {
     notes.push(
-      "`locked` in a repository's configuration has no effect; only the organisation's `.github` repository can lock rules",
+      `${noteAt(repo, ["locked"])}\`locked\` in a repository's configuration has no effect; only the organisation's \`.github\` repository can lock rules`,
     );
   }
   const rules: Record<string, ConfiguredSeverity> = { ...(org.rules ?? {}) };
@@ -214,7 +436,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
       const floor = org.rules?.[id] ?? defaultSeverityOf(id);
       if (SEVERITY_RANK[sev] < SEVERITY_RANK[floor]) {
         notes.push(
-          `rule \`${id}\` is locked by the organisation: the repository's \`${sev}\` was not applied`,
+          `${noteAt(repo, ["rules", id])}rule \`${id}\` is locked by the organisation: the repository's \`${sev}\` was not applied`,
         );
         continue;
       }
@@ -222,7 +444,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     rules[id] = sev;
   }
   const ignore = [...(org.ignore ?? [])];
-  for (const entry of repo.ignore ?? []) {
+  for (const [i, entry] of (repo.ignore ?? []).entries()) {
     if (!locked.length) {
       ignore.push(entry);
       continue;
@@ -230,7 +452,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const lockedHere = entry.rules ? entry.rules.filter((r) => locked.includes(r)) : locked;
     if (lockedHere.length)
       notes.push(
-        `locked rule(s) ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`,
+        `${noteAt(repo, ["ignore", i], false)}locked rule(s) ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`,
       );
     const rulesLeft = entry.rules
       ? entry.rules.filter((r) => !locked.includes(r))
@@ -242,7 +464,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const rule = POLICY_RULE[k];
     if (rule && locked.includes(rule) && org.policy?.[k] !== undefined) {
       notes.push(
-        `\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`,
+        `${noteAt(repo, ["policy", k])}\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`,
       );
       continue;
     }
@@ -263,7 +485,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const order = STRICTNESS[key] as readonly string[];
     if (lockedAll.includes(key) && order.indexOf(wanted) < order.indexOf(floor)) {
       notes.push(
-        `\`${key}\` is locked by the organisation at \`${floor}\`: the repository's looser \`${wanted}\` was not applied`,
+        `${noteAt(repo, [key])}\`${key}\` is locked by the organisation at \`${floor}\`: the repository's looser \`${wanted}\` was not applied`,
       );
       return floor;
     }

@@ -6,7 +6,9 @@
 import {
   CONFIG_PATH,
   ConfigError,
-  parseConfig,
+  extendConfig,
+  locateIn,
+  readConfig,
   resolveConfig,
   type RawConfig,
   type ResolvedConfig,
@@ -56,52 +58,65 @@ export async function loadConfig(
   prefetched: ReadonlyMap<string, string | undefined> = new Map(),
 ): Promise<LoadedConfig> {
   const sources: string[] = [];
+  /** Every file's problems, reported together: fixing one file never reveals another's problems later. */
+  const errors: ConfigError[] = [];
   const layer = async (o: string, r: string, path: string): Promise<RawConfig | undefined> => {
-    const key = `${o}/${r}:${path}`;
-    const text = prefetched.has(key) ? prefetched.get(key) : await readText(octokit, o, r, path);
-    if (text === undefined) return undefined;
     const source = `${o}/${r}:${path}`;
-    sources.push(source);
-    return parseConfig(text, source);
-  };
-  try {
-    // Only organisations have a policy repository; for a user's repository `<user>/.github` is not policy.
-    const orgIsSelf = repo === ".github";
-    const org =
-      ownerType === "Organization" && !orgIsSelf ? await layer(owner, ".github", CONFIG_PATH) : undefined;
-    let repoCfg = await layer(owner, repo, CONFIG_PATH);
-    if (repoCfg?._extends) {
-      const target = parseExtends(repoCfg._extends, owner);
-      if (!target)
-        throw new ConfigError(`${owner}/${repo}:${CONFIG_PATH}`, [
-          `_extends: cannot read \`${repoCfg._extends}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`,
-        ]);
-      const isOrgFile =
-        target.owner === owner &&
-        target.repo === ".github" &&
-        target.path === CONFIG_PATH &&
-        org !== undefined;
-      const base = isOrgFile ? undefined : await layer(target.owner, target.repo, target.path);
-      if (!isOrgFile && base === undefined) {
-        throw new ConfigError(`${owner}/${repo}:${CONFIG_PATH}`, [
-          `_extends: \`${repoCfg._extends}\` has no ${target.path}`,
-        ]);
-      }
-      // The extended file is a default the repository overrides (but it cannot lock rules).
-      if (base)
-        repoCfg = {
-          ...base,
-          ...repoCfg,
-          rules: { ...base.rules, ...repoCfg.rules },
-          locked: repoCfg.locked ?? [],
-        };
+    let text: string | undefined;
+    try {
+      text = prefetched.has(source) ? prefetched.get(source) : await readText(octokit, o, r, path);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      errors.push(e);
+      return undefined;
     }
-    const layers: { org?: RawConfig; repo?: RawConfig } = {};
-    if (org) layers.org = org;
-    if (repoCfg) layers.repo = repoCfg;
-    return { ok: true, config: resolveConfig(layers), sources };
-  } catch (e) {
-    if (e instanceof ConfigError) return { ok: false, error: e.message, sources };
-    throw e;
+    if (text === undefined) return undefined;
+    sources.push(source);
+    const read = readConfig(text, source);
+    if (read.problems.length) errors.push(new ConfigError(source, read.problems));
+    return read.raw;
+  };
+  // Only organisations have a policy repository; for a user's repository `<user>/.github` is not policy.
+  const orgIsSelf = repo === ".github";
+  const org =
+    ownerType === "Organization" && !orgIsSelf ? await layer(owner, ".github", CONFIG_PATH) : undefined;
+  let repoCfg = await layer(owner, repo, CONFIG_PATH);
+  const repoSource = `${owner}/${repo}:${CONFIG_PATH}`;
+  if (typeof repoCfg?._extends === "string") {
+    const target = parseExtends(repoCfg._extends, owner);
+    const isOrgFile =
+      target !== undefined &&
+      target.owner === owner &&
+      target.repo === ".github" &&
+      target.path === CONFIG_PATH &&
+      org !== undefined;
+    const base = !target || isOrgFile ? undefined : await layer(target.owner, target.repo, target.path);
+    if (!target || (!isOrgFile && base === undefined)) {
+      errors.push(
+        new ConfigError(repoSource, [
+          {
+            message: target
+              ? `_extends: \`${repoCfg._extends}\` has no ${target.path}`
+              : `_extends: cannot read \`${repoCfg._extends}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`,
+            ...locateIn(repoCfg, ["_extends"]),
+          },
+        ]),
+      );
+    }
+    // The extended file is a default the repository overrides (but it cannot lock rules).
+    if (base) repoCfg = extendConfig(base, repoCfg);
   }
+  const layers: { org?: RawConfig; repo?: RawConfig } = {};
+  if (org) layers.org = org;
+  if (repoCfg) layers.repo = repoCfg;
+  const config = resolveConfig(layers);
+  if (errors.length) {
+    // What the merge refused (a lock the repository tried to loosen) is listed with the problems.
+    const all = ConfigError.all(errors);
+    const error = config.notes.length
+      ? `${all.message}\nAlso refused by the organisation's locks:\n${config.notes.map((n) => `  - ${n}`).join("\n")}`
+      : all.message;
+    return { ok: false, error, sources };
+  }
+  return { ok: true, config, sources };
 }

@@ -191,7 +191,10 @@ describe("plugin-review check", () => {
     const bad = write("cfg/bad.yml", "fail_on: sometimes\nrules:\n  unknown-membr: off\nextra: 1\n");
     const r = cli(["check", "--config", bad, "examples/host-valid"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/unknown key `extra`/);
+    // Every problem in one run, each with its line: not one class of problem at a time.
+    expect(r.stderr).toMatch(/line 1, column 10: fail_on: "sometimes" is not one of/);
+    expect(r.stderr).toMatch(/line 3, column 3: rules: unknown rule id `unknown-membr`/);
+    expect(r.stderr).toMatch(/line 4, column 1: \(top level\): unknown key `extra`/);
     expect(r.stderr).not.toMatch(STACK);
     const typo = write("cfg/typo.yml", "rules:\n  unknown-membr: off\n");
     expect(cli(["check", "--config", typo, "examples/host-valid"]).stderr).toMatch(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, fails, parseConfig, resolveConfig } from "../../src/core/config.js";
+import {
+  ConfigError,
+  extendConfig,
+  fails,
+  parseConfig,
+  readConfig,
+  resolveConfig,
+} from "../../src/core/config.js";
 import { check, validHost } from "../helpers.js";
 
 function problems(yaml: string): string[] {
@@ -48,20 +55,22 @@ describe("configuration", () => {
 
   it("explains every problem, with suggestions", () => {
     expect(problems("fail_on: sometimes")).toEqual([
-      'fail_on: "sometimes" is not one of error, warning, notice, never',
+      'line 1, column 10: fail_on: "sometimes" is not one of error, warning, notice, never',
     ]);
     expect(problems("rules:\n  unknown-membr: off")).toEqual([
-      "rules: unknown rule id `unknown-membr` (did you mean `unknown-member`?)",
+      "line 2, column 3: rules: unknown rule id `unknown-membr` (did you mean `unknown-member`?)",
     ]);
     expect(problems("rules:\n  unknown-member: of")).toEqual([
-      'rules.unknown-member: "of" is not one of error, warning, notice, off',
+      'line 2, column 19: rules.unknown-member: "of" is not one of error, warning, notice, off',
     ]);
-    expect(problems("pathz: []")).toEqual(["(top level): unknown key `pathz` (did you mean `paths`?)"]);
+    expect(problems("pathz: []")).toEqual([
+      "line 1, column 1: (top level): unknown key `pathz` (did you mean `paths`?)",
+    ]);
     expect(problems("policy:\n  name_pattern: '('")).toEqual([
-      expect.stringMatching(/^policy.name_pattern: not a valid regular expression/),
+      expect.stringMatching(/^line 2, column 17: policy.name_pattern: not a valid regular expression/),
     ]);
     expect(problems("ignore:\n  - rules: [name-format]")).toEqual([
-      expect.stringMatching(/must have required property 'paths'/),
+      expect.stringMatching(/^line 2, column 5: ignore.0: must have required property 'paths'/),
     ]);
     expect(problems("a: [")[0]).toMatch(/^line 1, column \d+: /);
     expect(problems("rules: {a: off}\nrules: {}")[0]).toMatch(/line 2/);
@@ -131,7 +140,9 @@ describe("existing findings and locked settings", () => {
   it("`existing` is report by default and validated by the schema", () => {
     expect(resolveConfig().existing).toBe("report");
     expect(resolveConfig({ repo: parseConfig("existing: hide", "x.yml") }).existing).toBe("hide");
-    expect(problems("existing: ignore")).toEqual(['existing: "ignore" is not one of report, fail, hide']);
+    expect(problems("existing: ignore")).toEqual([
+      'line 1, column 11: existing: "ignore" is not one of report, fail, hide',
+    ]);
   });
 
   it("the organisation can lock `existing` and `fail_on`: a repository may only make them stricter", () => {
@@ -156,5 +167,71 @@ describe("existing findings and locked settings", () => {
     const c = resolveConfig({ org: { locked: ["fail_on"] }, repo: { ignore: [{ paths: ["legacy/**"] }] } });
     expect(c.notes).toEqual([]);
     expect(c.ignore).toEqual([{ paths: ["legacy/**"] }]);
+  });
+});
+
+describe("configuration: every problem in one pass, each with its line", () => {
+  it("reports five different problems of one file together", () => {
+    const yaml = [
+      "fail_on: sometimes", // 1: not one of the levels
+      "rules:",
+      "  unknwn-member: off", // 3: unknown rule id, with a suggestion
+      "  name-format: of", // 4: not a severity
+      "foo: 1", // 5: unknown key
+      "paths: ['plugins/[z-a]/plugin.json']", // 6: not a glob
+      "policy:",
+      "  name_pattern: '(?<=acme)x'", // 8: not RE2
+    ].join("\n");
+    expect(problems(yaml)).toEqual([
+      'line 1, column 10: fail_on: "sometimes" is not one of error, warning, notice, never',
+      "line 3, column 3: rules: unknown rule id `unknwn-member` (did you mean `unknown-member`?)",
+      'line 4, column 16: rules.name-format: "of" is not one of error, warning, notice, off',
+      "line 5, column 1: (top level): unknown key `foo`",
+      "line 6, column 9: paths: invalid glob `plugins/[z-a]/plugin.json`",
+      expect.stringMatching(/^line 8, column 17: policy\.name_pattern: not a valid regular expression/),
+    ]);
+  });
+
+  it("the misspelt rule id and the unknown key together (not one class at a time)", () => {
+    expect(problems("rules: {unknwn-member: off}\nfoo: 1\n")).toEqual([
+      "line 1, column 9: rules: unknown rule id `unknwn-member` (did you mean `unknown-member`?)",
+      expect.stringMatching(/^line 2, column 1: \(top level\): unknown key `foo`/),
+    ]);
+  });
+
+  it("a duplicate key does not hide the other problems; a file that is not YAML says only that", () => {
+    expect(problems("rules: {}\nrules: {name-fromat: off}\nfail_on: x\n")).toEqual([
+      expect.stringMatching(/^line 2, column 1: Map keys must be unique/),
+      expect.stringMatching(/^line 2, column 9: rules: unknown rule id `name-fromat`/),
+      expect.stringMatching(/^line 3, column 10: fail_on: "x"/),
+    ]);
+    expect(problems("rules: [\nfail_on: x\n")).toEqual([expect.stringMatching(/^line \d+, column \d+: /)]);
+  });
+
+  it("keeps the valid part of an invalid file, to merge and report what the locks refuse", () => {
+    const read = readConfig(
+      "rules:\n  unknwn-member: off\n  name-format: off\nignore:\n  - rules: [x]\n  - paths: [legacy/**]\nfail_on: x\n",
+      "repo.yml",
+    );
+    expect(read.problems).toHaveLength(4);
+    expect(read.raw).toEqual({ rules: { "name-format": "off" }, ignore: [{ paths: ["legacy/**"] }] });
+    const c = resolveConfig({ org: { locked: ["name-format"] }, repo: read.raw });
+    expect(c.notes).toEqual([
+      "repo.yml, line 3: rule `name-format` is locked by the organisation: the repository's `off` was not applied",
+      "repo.yml, line 6: locked rule(s) `name-format` cannot be ignored by the repository",
+    ]);
+  });
+
+  it("names the file and line of a refused loosening, also through `_extends`", () => {
+    const base = parseConfig("fail_on: never\n", "acme/base:.github/plugin-review.yml");
+    const repo = parseConfig("rules:\n  policy-name: off\n", "acme/plugins:.github/plugin-review.yml");
+    const c = resolveConfig({
+      org: { locked: ["policy-name", "fail_on"] },
+      repo: extendConfig(base, repo),
+    });
+    expect(c.notes).toEqual([
+      "acme/plugins:.github/plugin-review.yml, line 2: rule `policy-name` is locked by the organisation: the repository's `off` was not applied",
+      "acme/plugins:.github/plugin-review.yml, line 1: `fail_on` is locked by the organisation at `error`: the repository's looser `never` was not applied",
+    ]);
   });
 });
