@@ -2,10 +2,11 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { resolveConfig, type RawConfig } from "../src/core/config.js";
-import { reviewDescriptors } from "../src/core/review.js";
+import { resolveConfig, type RawConfig, type ResolvedConfig } from "../src/core/config.js";
+import { applyFixes, fixDescriptors } from "../src/core/fix.js";
+import { reviewDescriptors, type DescriptorInput } from "../src/core/review.js";
 import { RULE_IDS } from "../src/core/rules/index.js";
-import type { Finding } from "../src/core/types.js";
+import type { Finding, MessageData } from "../src/core/types.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -40,9 +41,8 @@ export interface CheckOptions {
   only?: string;
 }
 
-/** Reviews one descriptor (text or object) the way the CLI and the App do. */
-export function check(doc: string | Json, opts: CheckOptions = {}): Finding[] {
-  const content = typeof doc === "string" ? doc : text(doc);
+/** The configuration of a check (`only`: every other rule off, and rules that are off never run). */
+function configFor(opts: CheckOptions): ResolvedConfig {
   const config = resolveConfig({
     ...(opts.org ? { org: opts.org } : {}),
     ...(opts.config ? { repo: opts.config } : {}),
@@ -51,21 +51,42 @@ export function check(doc: string | Json, opts: CheckOptions = {}): Finding[] {
     if (!RULE_IDS.includes(opts.only)) throw new Error(`no rule \`${opts.only}\``);
     for (const id of RULE_IDS) if (id !== opts.only) config.rules[id] = "off";
   }
+  return config;
+}
+
+function inputFor(doc: string | Json, opts: CheckOptions): DescriptorInput {
+  const content = typeof doc === "string" ? doc : text(doc);
   const path = opts.path ?? "plugin.json";
-  const [review] = reviewDescriptors(
-    [
-      {
-        path,
-        content,
-        ...(opts.base !== undefined
-          ? { base: { path, content: typeof opts.base === "string" ? opts.base : text(opts.base) } }
-          : {}),
-        ...(opts.isNew !== undefined ? { isNew: opts.isNew } : {}),
-      },
-    ],
-    config,
-  );
+  return {
+    path,
+    content,
+    ...(opts.base !== undefined
+      ? { base: { path, content: typeof opts.base === "string" ? opts.base : text(opts.base) } }
+      : {}),
+    ...(opts.isNew !== undefined ? { isNew: opts.isNew } : {}),
+  };
+}
+
+/** Reviews one descriptor (text or object) the way the CLI and the App do. */
+export function check(doc: string | Json, opts: CheckOptions = {}): Finding[] {
+  const [review] = reviewDescriptors([inputFor(doc, opts)], configFor(opts));
   return review!.findings;
+}
+
+/** The text after `--fix` (every fix applied, until none applies), as the CLI writes it. */
+export function fixed(doc: string | Json, opts: CheckOptions = {}): string {
+  const input = inputFor(doc, opts);
+  const before = input.content as string;
+  return fixDescriptors([input], configFor(opts)).get(input)?.after ?? before;
+}
+
+/** The text with one suggestion of a finding applied (what accepting it in the review gives). */
+export function withSuggestion(source: string, f: Finding, index: number): string {
+  const edit = f.suggestions?.[index];
+  if (!edit) throw new Error(`${f.ruleId} at line ${f.line} has no suggestion ${index}`);
+  const { text: out, applied } = applyFixes(source, [{ ...f, fix: edit }]);
+  if (!applied.length) throw new Error(`suggestion ${JSON.stringify(edit)} does not apply`);
+  return out;
 }
 
 /** 1-based line of the n-th occurrence of `needle` in `text` (computed from the fixture, not the tool). */
@@ -83,10 +104,24 @@ export interface InvalidCase {
   doc: string | Json;
   /** Expected line of each finding of this rule, in order. */
   lines: number[];
+  /** The message id of each finding (one for all, or one per finding in order), as ESLint's `errors[].messageId`. */
+  messageId: string | string[];
+  /** Each finding's data (one for all, or one per finding): the members given must be there, as given. */
+  data?: MessageData | MessageData[];
   /** Optional fragment every message of this rule must contain. */
   message?: string | RegExp;
   severity?: "error" | "warning" | "notice";
   options?: CheckOptions;
+  /**
+   * The text after `--fix` (ESLint's `output`): required when the case's findings carry a fix, refused when
+   * they carry none.
+   */
+  output?: string;
+  /**
+   * Each finding's suggestions, in order (ESLint's `suggestions`): what each says and the text after
+   * applying it alone. Required when any finding has suggestions, refused when none has.
+   */
+  suggestions?: { desc: string; output: string }[][];
 }
 
 export interface ValidCase {
@@ -126,15 +161,49 @@ export function ruleTable(ruleId: string, table: { valid: ValidCase[]; invalid: 
       expect(run(c)).toEqual([]);
     });
     it.each(table.invalid.map((c) => [c.name, c] as const))("fires: %s", (_name, c) => {
-      const found = run(c);
-      expect(found.map((f) => f.ruleId)).toEqual(found.map(() => ruleId));
-      expect(found.map((f) => f.line)).toEqual(c.lines);
-      for (const f of found) {
-        if (c.message !== undefined) expect(f.message).toMatch(c.message);
-        if (c.severity !== undefined) expect(f.severity).toBe(c.severity);
-      }
+      assertInvalidCase(ruleId, c);
     });
   });
+}
+
+/**
+ * One invalid case of a rule table, checked as ESLint's RuleTester checks one: the rule fires on the expected
+ * lines with the expected message ids and data; the text after `--fix` is the case's `output` (required when
+ * there is a fix, refused when there is none); each finding's suggestions have the expected descriptions
+ * and outputs (required when there are any, refused when there are none).
+ */
+export function assertInvalidCase(ruleId: string, c: InvalidCase): void {
+  const found = check(c.doc, { ...c.options, only: ruleId });
+  expect(found.map((f) => f.ruleId)).toEqual(found.map(() => ruleId));
+  expect(found.map((f) => f.line)).toEqual(c.lines);
+  const each = <T>(v: T | T[] | undefined, i: number): T | undefined => (Array.isArray(v) ? v[i] : v);
+  expect(found.map((f) => f.messageId)).toEqual(found.map((_, i) => each(c.messageId, i)));
+  found.forEach((f, i) => {
+    const data = each(c.data, i);
+    if (data !== undefined) expect(f.data).toMatchObject(data);
+    if (c.message !== undefined) expect(f.message).toMatch(c.message);
+    if (c.severity !== undefined) expect(f.severity).toBe(c.severity);
+  });
+  const source = typeof c.doc === "string" ? c.doc : text(c.doc);
+  if (found.some((f) => f.fix)) {
+    expect(c.output, "the case's findings carry a fix: give the `output`").toBeDefined();
+    expect(fixed(c.doc, { ...c.options, only: ruleId })).toBe(c.output);
+  } else {
+    expect(c.output, "no finding carries a fix: no `output`").toBeUndefined();
+  }
+  if (found.some((f) => f.suggestions?.length)) {
+    expect(c.suggestions, "the case's findings carry suggestions: give them").toBeDefined();
+    expect(
+      found.map((f) =>
+        (f.suggestions ?? []).map((s, k) => ({
+          desc: s.description,
+          output: withSuggestion(source, f, k),
+        })),
+      ),
+    ).toEqual(c.suggestions);
+  } else {
+    expect(c.suggestions, "no finding carries suggestions: no `suggestions`").toBeUndefined();
+  }
 }
 
 type Obj = Record<string, unknown>;

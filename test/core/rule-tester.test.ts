@@ -1,7 +1,17 @@
 /** The rule tester (test/helpers.ts) and the runner's promise behind it: rules that are off never run. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RULES_BY_ID } from "../../src/core/rules/index.js";
-import { check, make, at, refuseDuplicateCases, text, validHost } from "../helpers.js";
+import {
+  assertInvalidCase,
+  at,
+  check,
+  edit,
+  make,
+  refuseDuplicateCases,
+  set,
+  text,
+  validHost,
+} from "../helpers.js";
 
 /** The host example with two findings of different rules: a stacked line series and a HOST entity. */
 const twoRules = make(validHost(), (d) => {
@@ -25,7 +35,7 @@ describe("rule tester", () => {
     expect(() =>
       refuseDuplicateCases("x", {
         valid: [{ name: "a", doc }],
-        invalid: [{ name: "a", doc: twoRules, lines: [1] }],
+        invalid: [{ name: "a", doc: twoRules, lines: [1], messageId: "noEffect" }],
       }),
     ).toThrow('x: duplicate case name "a"');
   });
@@ -50,6 +60,58 @@ describe("rule tester", () => {
         invalid: [],
       }),
     ).not.toThrow();
+  });
+});
+
+describe("rule tester: what it checks of an invalid case (as ESLint's RuleTester)", () => {
+  const bumpLine = (doc: string) => doc.split("\n").findIndex((l) => l.includes('"version"')) + 1;
+  const changed = make(validHost(), (d) => {
+    d.requiredAgentVersion = "1.300";
+  });
+  const bump = {
+    name: "version",
+    doc: changed,
+    lines: [bumpLine(changed)],
+    messageId: "notBumpedNext",
+    options: { base: validHost() },
+    output: edit(changed, '"version": "1.2.0"', '"version": "1.2.1"'),
+  };
+  const typo = set(validHost(), ["metrics", 1, "timeseries"], "aggeragation", "avg");
+  const misspelt = {
+    name: "misspelt",
+    doc: typo,
+    lines: [typo.split("\n").findIndex((l) => l.includes("aggeragation")) + 1],
+    messageId: "unknownNear",
+    suggestions: [
+      [{ desc: "rename to `aggregation`", output: edit(typo, '"aggeragation"', '"aggregation"') }],
+    ],
+  };
+
+  it("passes a case that says everything right", () => {
+    assertInvalidCase("version-not-bumped", bump);
+    assertInvalidCase("unknown-member", misspelt);
+  });
+
+  it("fails on a wrong message id or wrong data", () => {
+    expect(() => assertInvalidCase("version-not-bumped", { ...bump, messageId: "notBumped" })).toThrow();
+    expect(() => assertInvalidCase("version-not-bumped", { ...bump, data: { next: "1.3.0" } })).toThrow();
+  });
+
+  it("requires the output when there is a fix, and refuses one when there is none", () => {
+    const { output: _, ...noOutput } = bump;
+    expect(() => assertInvalidCase("version-not-bumped", noOutput)).toThrow(/give the `output`/);
+    expect(() => assertInvalidCase("version-not-bumped", { ...bump, output: changed })).toThrow();
+    expect(() => assertInvalidCase("unknown-member", { ...misspelt, output: typo })).toThrow(/no `output`/);
+  });
+
+  it("requires the suggestions with their descriptions and outputs, and refuses them when there are none", () => {
+    const { suggestions: _, ...none } = misspelt;
+    expect(() => assertInvalidCase("unknown-member", none)).toThrow(/give them/);
+    const wrongDesc = [[{ desc: "rename it", output: misspelt.suggestions[0]![0]!.output }]];
+    expect(() => assertInvalidCase("unknown-member", { ...misspelt, suggestions: wrongDesc })).toThrow();
+    expect(() =>
+      assertInvalidCase("version-not-bumped", { ...bump, suggestions: misspelt.suggestions }),
+    ).toThrow(/no `suggestions`/);
   });
 });
 

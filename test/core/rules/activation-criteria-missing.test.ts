@@ -38,6 +38,7 @@ ruleTable("activation-criteria-missing", {
   invalid: [
     {
       name: "none of the three: root, line 1",
+      messageId: "none",
       doc: none,
       lines: [1],
       message:
@@ -45,24 +46,33 @@ ruleTable("activation-criteria-missing", {
     },
     {
       name: "an empty processTypeNames: at its key",
+      messageId: "unusable",
       doc: emptyNames,
       lines: [lineOf(emptyNames, '"processTypeNames"')],
       message: "`processTypeNames` is empty",
     },
     {
       name: "all three empty: at the first in the order processTypeNames, processTypes, technologies",
+      messageId: "unusable",
       doc: emptyAll,
       lines: [lineOf(emptyAll, '"processTypeNames"')],
     },
     {
       name: "technologies that is not a list activates nothing",
+      messageId: "unusable",
       doc: notArray,
       lines: [lineOf(notArray, '"technologies"')],
       message: "`technologies` is not a list",
     },
-    { name: "a JMX plugin too", doc: text(host({ type: "JMX", name: "custom.jmx.x" })), lines: [1] },
+    {
+      name: "a JMX plugin too",
+      doc: text(host({ type: "JMX", name: "custom.jmx.x" })),
+      lines: [1],
+      messageId: "none",
+    },
     {
       name: "severity can be lowered",
+      messageId: "none",
       doc: none,
       lines: [1],
       severity: "warning",

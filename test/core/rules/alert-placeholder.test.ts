@@ -64,6 +64,8 @@ ruleTable("alert-placeholder", {
   invalid: [
     {
       name: "host: a misspelt placeholder, with a suggestion, at the description value",
+      messageId: "unknown",
+      data: { name: "treshold", suggestion: ": did you mean `{threshold}`?" },
       doc: typo,
       lines: [lineOf(typo, '"description"')],
       message: "unknown placeholder `{treshold}` is shown literally: did you mean `{threshold}`?",
@@ -71,6 +73,7 @@ ruleTable("alert-placeholder", {
     },
     {
       name: "{metricname} is only a notice",
+      messageId: "metricname",
       doc: metricname,
       lines: [lineOf(metricname, '"description"')],
       message: "`{metricname}`",
@@ -78,6 +81,7 @@ ruleTable("alert-placeholder", {
     },
     {
       name: "remote: placeholders are case-sensitive",
+      messageId: "unknown",
       doc: capital,
       lines: [lineOf(capital, '"description"')],
       message: "`{Threshold}` is shown literally: did you mean `{threshold}`?",
@@ -85,6 +89,7 @@ ruleTable("alert-placeholder", {
     },
     {
       name: "one finding per distinct unknown placeholder",
+      messageId: "unknown",
       doc: twoUnknown,
       lines: [lineOf(twoUnknown, '"description"'), lineOf(twoUnknown, '"description"')],
       message: /unknown placeholder `\{(metric|host)\}`.*known: \{threshold\}/,
@@ -92,12 +97,14 @@ ruleTable("alert-placeholder", {
     },
     {
       name: "the placeholder of an alert on the second metric",
+      messageId: "unknown",
       doc: secondMetric,
       lines: [lineOf(secondMetric, '"description": "slow: {value}"')],
       message: "`{value}`",
     },
     {
       name: "configured severity applies to every finding of the rule",
+      messageId: ["metricname", "unknown"],
       doc: both,
       lines: [lineOf(both, '"description"'), lineOf(both, '"description"')],
       severity: "error",

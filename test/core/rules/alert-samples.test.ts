@@ -46,6 +46,8 @@ ruleTable("alert-samples", {
   invalid: [
     {
       name: "samples 0, at the value",
+      messageId: "belowOne",
+      data: { count: "samples", value: 0 },
       doc: zeroSamples,
       lines: [lineOf(zeroSamples, '"samples": 0')],
       message: "`samples` is 0; it must be at least 1",
@@ -53,24 +55,28 @@ ruleTable("alert-samples", {
     },
     {
       name: "violating_samples above samples",
+      messageId: "exceeds",
       doc: tooManyViolating,
       lines: [lineOf(tooManyViolating, '"violating_samples": 6')],
       message: "`violating_samples` (6) exceeds `samples` (5): the alert can never be raised",
     },
     {
       name: "remote: negative dealerting_samples",
+      messageId: "belowOne",
       doc: negativeDealerting,
       lines: [lineOf(negativeDealerting, '"dealerting_samples": -1')],
       message: "`dealerting_samples` is -1",
     },
     {
       name: "remote: violating_samples 0",
+      messageId: "belowOne",
       doc: zeroViolating,
       lines: [lineOf(zeroViolating, '"violating_samples": 0')],
       message: "at least 1",
     },
     {
       name: "all three 0: one finding each, no comparison against an invalid samples",
+      messageId: "belowOne",
       doc: allZero,
       lines: [
         lineOf(allZero, '"samples": 0'),

@@ -22,6 +22,7 @@ ruleTable("base-invalid-json", {
   invalid: [
     {
       name: "base `{ not json`",
+      messageId: "unreadable",
       doc: host,
       lines: [1],
       message: /base version `plugin\.json` is not valid JSON/,
@@ -30,15 +31,23 @@ ruleTable("base-invalid-json", {
     },
     {
       name: "base with a trailing comma",
+      messageId: "unreadable",
       doc: bumped,
       lines: [1],
       message: /change rules were not applied/,
       options: { base: edit(text(validHost()), '"PYTHON"\n  ]', '"PYTHON",\n  ]') },
     },
-    { name: "base with a BOM", doc: host, lines: [1], options: { base: "\uFEFF" + text(validHost()) } },
-    { name: "empty base", doc: validRemote(), lines: [1], options: { base: "" } },
+    {
+      name: "base with a BOM",
+      doc: host,
+      lines: [1],
+      options: { base: "\uFEFF" + text(validHost()) },
+      messageId: "unreadable",
+    },
+    { name: "empty base", doc: validRemote(), lines: [1], options: { base: "" }, messageId: "unreadable" },
     {
       name: "named with the base path",
+      messageId: "unreadable",
       doc: host,
       lines: [1],
       message: /`descriptors\/demo\/plugin\.json`/,
@@ -46,6 +55,7 @@ ruleTable("base-invalid-json", {
     },
     {
       name: "base over max_file_size",
+      messageId: "unreadable",
       doc: host,
       lines: [1],
       message: /base version `plugin\.json` is larger than max_file_size/,
@@ -56,6 +66,7 @@ ruleTable("base-invalid-json", {
     },
     {
       name: "severity can be raised",
+      messageId: "unreadable",
       doc: host,
       lines: [1],
       severity: "warning",

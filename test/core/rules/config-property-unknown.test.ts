@@ -42,6 +42,8 @@ ruleTable("config-property-unknown", {
   invalid: [
     {
       name: "host: a typo, at the configUI key value, with a suggestion",
+      messageId: "unknown",
+      data: { key: "urll", suggestion: ": did you mean `url`?" },
       doc: typo,
       lines: [lineOf(typo, '"key": "urll"')],
       message: "`urll` matches no top-level property: did you mean `url`?",
@@ -49,12 +51,14 @@ ruleTable("config-property-unknown", {
     },
     {
       name: "remote: keys are case-sensitive",
+      messageId: "unknown",
       doc: caseDiffers,
       lines: [lineOf(caseDiffers, '"key": "Host"')],
       message: "did you mean `host`?",
     },
     {
       name: "no top-level properties at all: every field is reported",
+      messageId: "unknown",
       doc: noProperties,
       lines: [
         lineOf(noProperties, '"key": "url"'),

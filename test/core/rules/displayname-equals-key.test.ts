@@ -49,6 +49,8 @@ ruleTable("displayname-equals-key", {
   invalid: [
     {
       name: "host: displayname equal to the key, at the displayname value",
+      messageId: "same",
+      data: { key: "requests" },
       doc: hostSame,
       lines: [lineOf(hostSame, '"displayname": "requests"')],
       message: "`displayname` must differ from the key `requests`",
@@ -56,12 +58,14 @@ ruleTable("displayname-equals-key", {
     },
     {
       name: "host: two metrics, two findings",
+      messageId: "same",
       doc: hostBoth,
       lines: [lineOf(hostBoth, '"displayname": "requests"'), lineOf(hostBoth, '"displayname": "latency"')],
       message: "human-readable name",
     },
     {
       name: "remote timeseries",
+      messageId: "same",
       doc: remoteSame,
       lines: [lineOf(remoteSame, '"displayname": "cpu"')],
       message: "the key `cpu`",

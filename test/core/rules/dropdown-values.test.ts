@@ -53,6 +53,7 @@ ruleTable("dropdown-values", {
   invalid: [
     {
       name: "empty dropdownValues, at its key",
+      messageId: "missing",
       doc: emptyValues,
       lines: [lineOf(emptyValues, '"dropdownValues"')],
       message: "a Dropdown property needs a non-empty `dropdownValues` list",
@@ -60,30 +61,35 @@ ruleTable("dropdown-values", {
     },
     {
       name: "missing dropdownValues, at the property's opening brace (the line before its key)",
+      messageId: "missing",
       doc: missingValues,
       lines: [lineOf(missingValues, '"key": "mode"', 2) - 1],
       message: "non-empty `dropdownValues`",
     },
     {
       name: "dropdownValues that is not a list",
+      messageId: "missing",
       doc: notAList,
       lines: [lineOf(notAList, '"dropdownValues"')],
       message: "non-empty `dropdownValues`",
     },
     {
       name: "a default that is not one of the values, at the default value",
+      messageId: "notAChoice",
       doc: badDefault,
       lines: [lineOf(badDefault, '"defaultValue": "slow"')],
       message: '`defaultValue` "slow" is not one of the `dropdownValues`',
     },
     {
       name: "type in any case; values compare exactly",
+      messageId: "notAChoice",
       doc: lowerCaseType,
       lines: [lineOf(lowerCaseType, '"defaultValue": "Fast"')],
       message: "is not one of the `dropdownValues`",
     },
     {
       name: "host Dropdown (variant-mismatch too) still needs values",
+      messageId: "missing",
       doc: hostDropdown,
       lines: [lineOf(hostDropdown, '"key": "level"') - 1],
       message: "non-empty `dropdownValues`",

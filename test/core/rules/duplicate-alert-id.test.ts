@@ -54,6 +54,8 @@ ruleTable("duplicate-alert-id", {
   invalid: [
     {
       name: "host: twice in one metric, at the second alert_id value",
+      messageId: "duplicate",
+      data: { id: "requests_high", first: "metrics[0].alert_settings[0]" },
       doc: sameMetric,
       lines: [lineOf(sameMetric, '"alert_id": "requests_high"', 2)],
       message: "alert_id `requests_high` is already used by `metrics[0].alert_settings[0]`",
@@ -61,12 +63,14 @@ ruleTable("duplicate-alert-id", {
     },
     {
       name: "host: the same id on another metric",
+      messageId: "duplicate",
       doc: acrossMetrics,
       lines: [lineOf(acrossMetrics, '"alert_id": "requests_high"', 2)],
       message: "unique within the plugin",
     },
     {
       name: "remote: three uses give two findings",
+      messageId: "duplicate",
       doc: remote,
       lines: [lineOf(remote, '"alert_id": "cpu_high"', 2), lineOf(remote, '"alert_id": "cpu_high"', 3)],
       message: "already used by `metrics[0].alert_settings[0]`",

@@ -55,6 +55,8 @@ ruleTable("duplicate-metric-key", {
   invalid: [
     {
       name: "host: second timeseries with the same key, at its key value",
+      messageId: "duplicate",
+      data: { key: "requests", first: 0 },
       doc: twice,
       lines: [lineOf(twice, '"key": "requests"', 2)],
       message: "metric key `requests` is already defined by `metrics[0]`",
@@ -62,18 +64,21 @@ ruleTable("duplicate-metric-key", {
     },
     {
       name: "three definitions give two findings, both naming the first",
+      messageId: "duplicate",
       doc: thrice,
       lines: [lineOf(thrice, '"key": "latency"', 2), lineOf(thrice, '"key": "latency"', 3)],
       message: "already defined by `metrics[1]`",
     },
     {
       name: "remote: a statetimeseries reusing a timeseries key",
+      messageId: "duplicate",
       doc: acrossKinds,
       lines: [lineOf(acrossKinds, '"key": "cpu"', 2)],
       message: "`cpu` is already defined",
     },
     {
       name: "remote: two statetimeseries with the same key",
+      messageId: "duplicate",
       doc: stateTwice,
       lines: [lineOf(stateTwice, '"key": "status"', 2)],
       message: "keys must be unique within the plugin",

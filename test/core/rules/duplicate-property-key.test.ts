@@ -37,6 +37,8 @@ ruleTable("duplicate-property-key", {
   invalid: [
     {
       name: "host: two top-level properties, at the second key value",
+      messageId: "duplicate",
+      data: { key: "url", first: 0 },
       doc: topLevel,
       lines: [lineOf(topLevel, '"key": "url"', 3)],
       message: "property key `url` is already used at index 0",
@@ -44,12 +46,14 @@ ruleTable("duplicate-property-key", {
     },
     {
       name: "host: two configUI fields",
+      messageId: "duplicate",
       doc: inConfigUI,
       lines: [lineOf(inConfigUI, '"key": "timeout"', 2)],
       message: "`timeout` is already used at index 1",
     },
     {
       name: "remote: one duplicate in each list",
+      messageId: "duplicate",
       doc: remoteBoth,
       lines: [lineOf(remoteBoth, '"key": "mode"', 2), lineOf(remoteBoth, '"key": "notes"', 3)],
       message: /property key `(mode|notes)` is already used at index [12]/,

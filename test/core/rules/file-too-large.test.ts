@@ -33,6 +33,8 @@ ruleTable("file-too-large", {
   invalid: [
     {
       name: "the host example over a 100-byte limit",
+      messageId: "tooLarge",
+      data: { limit: "100" },
       doc: host,
       lines: [1],
       message: /over the limit of 100 bytes/,
@@ -40,6 +42,7 @@ ruleTable("file-too-large", {
     },
     {
       name: "one byte over the limit",
+      messageId: "tooLarge",
       doc: sized(101),
       lines: [1],
       message: /101 bytes, over the limit of 100/,
@@ -47,6 +50,7 @@ ruleTable("file-too-large", {
     },
     {
       name: "multi-byte characters count as their UTF-8 length",
+      messageId: "tooLarge",
       doc: "é".repeat(51),
       lines: [1],
       message: /102 bytes/,
@@ -54,6 +58,7 @@ ruleTable("file-too-large", {
     },
     {
       name: "a file that is not even JSON is not parsed",
+      messageId: "tooLarge",
       doc: "x".repeat(101),
       lines: [1],
       message: /not reviewed/,
@@ -61,6 +66,7 @@ ruleTable("file-too-large", {
     },
     {
       name: "severity can be lowered",
+      messageId: "tooLarge",
       doc: host,
       lines: [1],
       severity: "warning",

@@ -24,15 +24,22 @@ ruleTable("host-entity", {
   invalid: [
     {
       name: "host entity HOST: at the value",
+      messageId: "host",
       doc: hostEntity,
       lines: [lineOf(hostEntity, '"HOST"')],
       severity: "warning",
       message:
         "entity `HOST` is accepted but the plugin is then always active on every host; use `PROCESS_GROUP_INSTANCE`",
     },
-    { name: "JMX plugin with entity HOST", doc: jmxHostEntity, lines: [lineOf(jmxHostEntity, '"HOST"')] },
+    {
+      name: "JMX plugin with entity HOST",
+      doc: jmxHostEntity,
+      lines: [lineOf(jmxHostEntity, '"HOST"')],
+      messageId: "host",
+    },
     {
       name: "severity can be raised",
+      messageId: "host",
       doc: hostEntity,
       lines: [lineOf(hostEntity, '"HOST"')],
       severity: "error",
@@ -40,6 +47,7 @@ ruleTable("host-entity", {
     },
     {
       name: "severity can be lowered",
+      messageId: "host",
       doc: hostEntity,
       lines: [lineOf(hostEntity, '"HOST"')],
       severity: "notice",

@@ -31,6 +31,8 @@ ruleTable("ignored-member", {
   invalid: [
     {
       name: "host favicon: at the key",
+      messageId: "top",
+      data: { member: "favicon", variant: "host", other: "remote" },
       doc: hostFavicon,
       lines: [lineOf(hostFavicon, '"favicon"')],
       severity: "warning",
@@ -38,36 +40,42 @@ ruleTable("ignored-member", {
     },
     {
       name: "host dropdownValues",
+      messageId: "dropdownValues",
       doc: hostDropdownValues,
       lines: [lineOf(hostDropdownValues, '"dropdownValues"')],
       message: "`dropdownValues` is ignored by host plugins",
     },
     {
       name: "remote processTypeNames",
+      messageId: "top",
       doc: remoteProcessTypeNames,
       lines: [lineOf(remoteProcessTypeNames, '"processTypeNames"')],
       message: "`processTypeNames` is ignored by remote plugins",
     },
     {
       name: "remote processTypes",
+      messageId: "top",
       doc: remoteProcessTypes,
       lines: [lineOf(remoteProcessTypes, '"processTypes"')],
       message: "ignored by remote plugins",
     },
     {
       name: "remote requiredAgentVersion",
+      messageId: "top",
       doc: remoteAgentVersion,
       lines: [lineOf(remoteAgentVersion, '"requiredAgentVersion"')],
       message: "`requiredAgentVersion`",
     },
     {
       name: "remote source.activation_name_pattern",
+      messageId: "pattern",
       doc: remotePattern,
       lines: [lineOf(remotePattern, '"activation_name_pattern"')],
       message: "it filters host process groups",
     },
     {
       name: "remote with three ignored members: one finding each",
+      messageId: "top",
       doc: remoteAll,
       lines: [
         lineOf(remoteAll, '"processTypes"'),
@@ -78,6 +86,7 @@ ruleTable("ignored-member", {
     },
     {
       name: "severity can be raised",
+      messageId: "top",
       doc: hostFavicon,
       lines: [lineOf(hostFavicon, '"favicon"')],
       severity: "error",

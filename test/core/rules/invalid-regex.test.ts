@@ -7,6 +7,9 @@ const bad = (pattern: string, message: string | RegExp, extra: object = {}) => {
     name: JSON.stringify(pattern),
     doc,
     lines: [lineOf(doc, '"activation_name_pattern"')],
+    messageId: "invalid",
+    // The pattern is the offending value: part of the finding's identity.
+    data: { pattern },
     message,
     ...extra,
   };
@@ -44,6 +47,7 @@ ruleTable("invalid-regex", {
     bad("a++", /possessive quantifier/),
     bad("(", "unterminated", {
       name: '"(" raised to warning',
+      messageId: "invalid",
       severity: "warning",
       options: { config: { rules: { "invalid-regex": "warning" } } },
     }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, lineOf, set } from "../../helpers.js";
+import { check, ruleTable, validHost, validRemote, lineOf, set, edit } from "../../helpers.js";
 
 const unitLower = set(validHost(), ["metrics", 0, "timeseries"], "unit", "percent");
 const unitUnknown = set(validRemote(), ["metrics", 0, "timeseries"], "unit", "Percentage");
@@ -55,30 +55,54 @@ ruleTable("invalid-value", {
   invalid: [
     {
       name: "unit in the wrong case: at the value, suggesting the right one",
+      messageId: "notAllowedNear",
+      data: { path: "metrics[0].timeseries.unit", value: '"percent"', suggestion: "Percent" },
+      output: edit(unitLower, '"percent"', '"Percent"'),
       doc: unitLower,
       lines: [lineOf(unitLower, '"percent"')],
       message: /allowed: .*`Percent`.*Did you mean `Percent`\?/,
     },
     {
       name: "unknown unit (remote)",
+      messageId: "notAllowedNear",
+      suggestions: [[{ desc: "use `Percent`", output: edit(unitUnknown, '"Percentage"', '"Percent"') }]],
       doc: unitUnknown,
       lines: [lineOf(unitUnknown, '"Percentage"')],
       message: "Did you mean `Percent`?",
     },
     {
       name: "aggregation not in the list",
+      messageId: "notAllowed",
       doc: aggregationWord,
       lines: [lineOf(aggregationWord, '"average"')],
       message: /`MIN`.*`COUNT`.*\(any case\)/,
     },
     {
       name: "event_type with a typo",
+      messageId: "notAllowedNear",
+      suggestions: [
+        [
+          {
+            desc: "use `PERFORMANCE_EVENT`",
+            output: edit(eventType, '"PERFORMANCE_EVNT"', '"PERFORMANCE_EVENT"'),
+          },
+        ],
+      ],
       doc: eventType,
       lines: [lineOf(eventType, '"PERFORMANCE_EVNT"')],
       message: "Did you mean `PERFORMANCE_EVENT`?",
     },
     {
       name: "event_type cut short: the one value it starts is suggested",
+      messageId: "notAllowedNear",
+      suggestions: [
+        [
+          {
+            desc: "use `PERFORMANCE_EVENT`",
+            output: edit(eventTypeShort, '"PERFORMANCE"', '"PERFORMANCE_EVENT"'),
+          },
+        ],
+      ],
       doc: eventTypeShort,
       lines: [lineOf(eventTypeShort, '"PERFORMANCE"')],
       message:
@@ -86,50 +110,82 @@ ruleTable("invalid-value", {
     },
     {
       name: "alert_condition is case-sensitive",
+      messageId: "notAllowedNear",
+      output: edit(conditionLower, '"above"', '"ABOVE"'),
       doc: conditionLower,
       lines: [lineOf(conditionLower, '"above"')],
       message: "Did you mean `ABOVE`?",
     },
     {
       name: "seriestype",
+      messageId: "notAllowed",
       doc: seriestype,
       lines: [lineOf(seriestype, '"column"')],
       message: /`line`, `area`.*`bar`/,
     },
     {
       name: "activation is case-sensitive",
+      messageId: "notAllowedNear",
+      output: edit(activation, '"singleton"', '"Singleton"'),
       doc: activation,
       lines: [lineOf(activation, '"singleton"')],
       message: "Did you mean `Singleton`?",
     },
     {
       name: "property type",
+      messageId: "notAllowedNear",
+      suggestions: [[{ desc: "use `Textarea`", output: edit(propertyType, '"TEXT"', '"Textarea"') }]],
       doc: propertyType,
       lines: [lineOf(propertyType, '"TEXT"')],
       message: "`properties[0].type`",
     },
-    { name: "host type", doc: hostType, lines: [lineOf(hostType, '"java"')], message: /`python`.*`JMX`/ },
+    {
+      name: "host type",
+      doc: hostType,
+      lines: [lineOf(hostType, '"java"')],
+      message: /`python`.*`JMX`/,
+      messageId: "notAllowed",
+    },
     {
       name: "host entity",
+      messageId: "notAllowedNear",
+      suggestions: [
+        [
+          {
+            desc: "use `PROCESS_GROUP_INSTANCE`",
+            output: edit(hostEntity, '"PROCESS_GROUP_INSTANSE"', '"PROCESS_GROUP_INSTANCE"'),
+          },
+        ],
+      ],
       doc: hostEntity,
       lines: [lineOf(hostEntity, '"PROCESS_GROUP_INSTANSE"')],
       message: "Did you mean `PROCESS_GROUP_INSTANCE`?",
     },
     {
       name: "keymetric unit (remote)",
+      messageId: "notAllowedNear",
+      suggestions: [[{ desc: "use `Percent`", output: edit(keymetricUnit, '"Percents"', '"Percent"') }]],
       doc: keymetricUnit,
       lines: [lineOf(keymetricUnit, '"Percents"')],
       message: "`ui.keymetrics[0].unit`",
     },
-    { name: "mergeaggregation", doc: mergeAggregation, lines: [lineOf(mergeAggregation, '"median"')] },
+    {
+      name: "mergeaggregation",
+      doc: mergeAggregation,
+      lines: [lineOf(mergeAggregation, '"median"')],
+      messageId: "notAllowed",
+    },
     {
       name: "series aggregation has no COUNT",
+      messageId: "notAllowed",
       doc: seriesCount,
       lines: [lineOf(seriesCount, '"COUNT"')],
       message: /`SUM`, `AVG`, `MIN`.*`MAX`/,
     },
     {
       name: "severity can be lowered",
+      messageId: "notAllowedNear",
+      output: edit(unitLower, '"percent"', '"Percent"'),
       doc: unitLower,
       lines: [lineOf(unitLower, '"percent"')],
       severity: "notice",

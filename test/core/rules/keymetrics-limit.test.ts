@@ -42,6 +42,8 @@ ruleTable("keymetrics-limit", {
   invalid: [
     {
       name: "host: three entries, at the keymetrics key",
+      messageId: "tooMany",
+      data: { count: 3 },
       doc: three,
       lines: [lineOf(three, '"keymetrics"')],
       message: "`ui.keymetrics` has 3 entries; at most two are allowed",
@@ -49,12 +51,14 @@ ruleTable("keymetrics-limit", {
     },
     {
       name: "remote: four entries, one finding",
+      messageId: "tooMany",
       doc: fourRemote,
       lines: [lineOf(fourRemote, '"keymetrics"')],
       message: "has 4 entries",
     },
     {
       name: "lowered to a warning in configuration",
+      messageId: "tooMany",
       doc: three,
       lines: [lineOf(three, '"keymetrics"')],
       severity: "warning",

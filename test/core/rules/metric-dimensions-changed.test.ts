@@ -56,6 +56,8 @@ ruleTable("metric-dimensions-changed", {
   invalid: [
     {
       name: "host: a dimension added, at head's dimensions key",
+      messageId: "changed",
+      data: { key: "requests", was: "`rx_pid`, `endpoint`" },
       doc: added,
       lines: [lineOf(added, '"dimensions"')],
       message:
@@ -65,6 +67,7 @@ ruleTable("metric-dimensions-changed", {
     },
     {
       name: "a metric without dimensions gains one",
+      messageId: "changed",
       doc: gained,
       lines: [lineOf(gained, '"dimensions"', 2)],
       message: "metric `latency` changed from none to `endpoint`",
@@ -72,6 +75,7 @@ ruleTable("metric-dimensions-changed", {
     },
     {
       name: "dimensions removed: at the metric's timeseries key",
+      messageId: "changed",
       doc: dropped,
       lines: [lineOf(dropped, '"timeseries"')],
       message: "to none;",
@@ -79,6 +83,7 @@ ruleTable("metric-dimensions-changed", {
     },
     {
       name: "remote statetimeseries",
+      messageId: "changed",
       doc: remoteState,
       lines: [lineOf(remoteState, '"dimensions"', 2)],
       message: "metric `status` changed from none to `zone`",

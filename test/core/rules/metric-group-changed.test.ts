@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, lineOf, make } from "../../helpers.js";
+import { check, ruleTable, validHost, validRemote, lineOf, make, edit, text } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
 
@@ -67,6 +67,9 @@ ruleTable("metric-group-changed", {
   invalid: [
     {
       name: "host: explicit group changed, at head's metricGroup value",
+      messageId: "changed",
+      data: { before: "tech.python.demo", after: "tech.python.other" },
+      output: text(validHost()),
       doc: changed,
       lines: [lineOf(changed, '"metricGroup": "tech.python.other"')],
       message:
@@ -76,6 +79,7 @@ ruleTable("metric-group-changed", {
     },
     {
       name: "explicit group removed: the effective group becomes the name (at line 1, the root)",
+      messageId: "changed",
       doc: removed,
       lines: [1],
       message: "from `tech.python.demo` to `custom.python.demo_plugin`",
@@ -83,6 +87,8 @@ ruleTable("metric-group-changed", {
     },
     {
       name: "group added that differs from the base's name",
+      messageId: "changed",
+      output: edit(addedDifferent, '"metricGroup": "demo"', '"metricGroup": "custom.python.demo_plugin"'),
       doc: addedDifferent,
       lines: [lineOf(addedDifferent, '"metricGroup"')],
       message: "from `custom.python.demo_plugin` (the plugin name, as no metricGroup was set) to `demo`",
@@ -90,6 +96,8 @@ ruleTable("metric-group-changed", {
     },
     {
       name: "remote",
+      messageId: "changed",
+      output: text(validRemote()),
       doc: remote,
       lines: [lineOf(remote, '"metricGroup"')],
       message: 'restore `"metricGroup": "tech.demo_device"`',

@@ -6,6 +6,7 @@ const bad = (label: string, doc: string) => ({
   name: label,
   doc,
   lines: [lineOf(doc, '"metricGroup"')],
+  messageId: "format",
   message: "may only hold letters, digits, `_`, `-` and `.`, with no empty segments",
 });
 

@@ -27,6 +27,7 @@ ruleTable("metric-group-missing", {
   invalid: [
     {
       name: "host, new or existing unknown (plain check): warning at line 1 naming the default",
+      messageId: "missing",
       doc: host,
       lines: [1],
       severity: "warning",
@@ -35,6 +36,7 @@ ruleTable("metric-group-missing", {
     },
     {
       name: "remote, existing plugin: warning",
+      messageId: "missing",
       doc: remote,
       lines: [1],
       severity: "warning",
@@ -43,6 +45,7 @@ ruleTable("metric-group-missing", {
     },
     {
       name: "host, added by the change: error",
+      messageId: "newPlugin",
       doc: host,
       lines: [1],
       severity: "error",
@@ -51,6 +54,7 @@ ruleTable("metric-group-missing", {
     },
     {
       name: "remote, added by the change: error",
+      messageId: "newPlugin",
       doc: remote,
       lines: [1],
       severity: "error",
@@ -59,12 +63,14 @@ ruleTable("metric-group-missing", {
     },
     {
       name: "without a name either, the message still explains the default",
+      messageId: "missing",
       doc: text(withoutGroup({ ...validHost(), name: 5 })),
       lines: [1],
       message: "defaults to the plugin name and",
     },
     {
       name: "an existing plugin's warning can be raised to error",
+      messageId: "missing",
       doc: host,
       lines: [1],
       severity: "error",
@@ -72,6 +78,7 @@ ruleTable("metric-group-missing", {
     },
     {
       name: "configured severity also applies to new plugins",
+      messageId: "newPlugin",
       doc: host,
       lines: [1],
       severity: "notice",

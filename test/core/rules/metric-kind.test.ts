@@ -53,6 +53,8 @@ ruleTable("metric-kind", {
   invalid: [
     {
       name: "host element {} holds neither",
+      messageId: "neither",
+      data: { index: 2 },
       doc: emptyElement,
       lines: [lineOf(emptyElement, "{}")],
       message: "holds neither `timeseries` nor `statetimeseries`",
@@ -60,18 +62,21 @@ ruleTable("metric-kind", {
     },
     {
       name: "host element with only entity and alert_settings",
+      messageId: "neither",
       doc: alertsOnly,
       lines: [lineOf(alertsOnly, '"alert_settings": []') - 2],
       message: "`metrics[2]` holds neither",
     },
     {
       name: "timeseries/statetimeseries nested in the metric source do not count",
+      messageId: "neither",
       doc: onlyInSource,
       lines: [lineOf(onlyInSource, '"source": {\n        "timeseries"') - 1],
       message: "neither",
     },
     {
       name: "remote element with both points at its statetimeseries key",
+      messageId: "both",
       doc: bothRemote,
       lines: [lineOf(bothRemote, '"statetimeseries"')],
       message: "holds both `timeseries` and `statetimeseries`",
@@ -79,18 +84,21 @@ ruleTable("metric-kind", {
     },
     {
       name: "host element with both",
+      messageId: "both",
       doc: bothHost,
       lines: [lineOf(bothHost, '"statetimeseries"')],
       message: "`metrics[1]` holds both",
     },
     {
       name: "two bad elements in one remote descriptor, in line order",
+      messageId: ["both", "neither"],
       doc: twoBad,
       lines: [lineOf(twoBad, '"statetimeseries"'), lineOf(twoBad, "{}")],
       message: /holds (both|neither)/,
     },
     {
       name: "severity can be lowered in configuration",
+      messageId: "both",
       doc: bothHost,
       lines: [lineOf(bothHost, '"statetimeseries"')],
       severity: "warning",

@@ -56,6 +56,8 @@ ruleTable("metric-removed", {
   invalid: [
     {
       name: "host: a timeseries removed, at head's metrics key",
+      messageId: "removed",
+      data: { key: "latency" },
       doc: oneGone,
       lines: [lineOf(oneGone, '"metrics"')],
       message: "metric `latency` was removed; charts, alerts and dashboards that use it stop receiving data",
@@ -64,6 +66,7 @@ ruleTable("metric-removed", {
     },
     {
       name: "a renamed key is a removal",
+      messageId: "removed",
       doc: renamedKey,
       lines: [lineOf(renamedKey, '"metrics"')],
       message: "metric `requests` was removed",
@@ -71,6 +74,7 @@ ruleTable("metric-removed", {
     },
     {
       name: "metrics member gone: one finding per metric, at line 1",
+      messageId: "removed",
       doc: allGone,
       lines: [1, 1],
       message: /^metric `(requests|latency)` was removed/,
@@ -78,6 +82,7 @@ ruleTable("metric-removed", {
     },
     {
       name: "remote: a statetimeseries removed",
+      messageId: "removed",
       doc: stateGone,
       lines: [lineOf(stateGone, '"metrics"')],
       message: "metric `status` was removed",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { check, ruleTable, validHost, validRemote, lineOf, at, make, text } from "../../helpers.js";
 
 const host = make(validHost(), (d) => {
   at(d, "metrics", 0, "timeseries").unit = "PerMinute";
@@ -60,6 +60,9 @@ ruleTable("metric-unit-changed", {
   invalid: [
     {
       name: "host: unit changed, at head's unit value",
+      messageId: "changed",
+      data: { key: "requests", was: "PerSecond", unit: "PerMinute" },
+      output: text(validHost()),
       doc: host,
       lines: [lineOf(host, '"unit": "PerMinute"')],
       message:
@@ -69,6 +72,8 @@ ruleTable("metric-unit-changed", {
     },
     {
       name: "two metrics",
+      messageId: "changed",
+      output: text(validHost()),
       doc: both,
       lines: [lineOf(both, '"unit": "Count"'), lineOf(both, '"unit": "Second"')],
       message: /the unit of metric `(requests|latency)` changed/,
@@ -76,6 +81,8 @@ ruleTable("metric-unit-changed", {
     },
     {
       name: "matched by key, not position",
+      messageId: "changed",
+      output: make(validHost(), (d) => void at<unknown[]>(d, "metrics").reverse()),
       doc: moved,
       lines: [lineOf(moved, '"unit": "MicroSecond"')],
       message: "`latency` changed from `MilliSecond` to `MicroSecond`",
@@ -83,6 +90,8 @@ ruleTable("metric-unit-changed", {
     },
     {
       name: "remote",
+      messageId: "changed",
+      output: text(validRemote()),
       doc: remote,
       lines: [lineOf(remote, '"unit": "Ratio"')],
       message: "from `Percent` to `Ratio`",

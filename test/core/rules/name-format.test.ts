@@ -9,6 +9,7 @@ const bad = (name: string, doc: string, message?: string | RegExp) => ({
   name: `${JSON.stringify(name)}`,
   doc,
   lines: [lineOf(doc, '"name"')],
+  messageId: "format",
   ...(message !== undefined ? { message } : {}),
 });
 

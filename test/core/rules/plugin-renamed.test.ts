@@ -30,6 +30,8 @@ ruleTable("plugin-renamed", {
   invalid: [
     {
       name: "host: renamed, at head's name value",
+      messageId: "renamed",
+      data: { before: "custom.python.demo_plugin", after: "custom.python.demo_plugin_v2" },
       doc: host,
       lines: [lineOf(host, '"name": "custom.python.demo_plugin_v2"')],
       message:
@@ -39,6 +41,7 @@ ruleTable("plugin-renamed", {
     },
     {
       name: "remote",
+      messageId: "renamed",
       doc: remote,
       lines: [lineOf(remote, '"name"')],
       message: "data and configuration do not carry over",
@@ -46,6 +49,7 @@ ruleTable("plugin-renamed", {
     },
     {
       name: "a change of case is a rename",
+      messageId: "renamed",
       doc: caseOnly,
       lines: [lineOf(caseOnly, '"name"')],
       message: "to `custom.python.Demo_Plugin`",
@@ -53,6 +57,7 @@ ruleTable("plugin-renamed", {
     },
     {
       name: "raised to error in configuration",
+      messageId: "renamed",
       doc: host,
       lines: [lineOf(host, '"name"')],
       severity: "error",

@@ -32,6 +32,8 @@ ruleTable("policy-name", {
   invalid: [
     {
       name: "host name outside the policy: at the name",
+      messageId: "mismatch",
+      data: { name: "custom.python.demo_plugin" },
       doc: host,
       lines: [lineOf(host, '"name"')],
       severity: "error",
@@ -41,6 +43,7 @@ ruleTable("policy-name", {
     },
     {
       name: "remote name outside the policy",
+      messageId: "mismatch",
       doc: remote,
       lines: [lineOf(remote, '"name"')],
       message: "`custom.remote.python.demo_device`",
@@ -48,24 +51,28 @@ ruleTable("policy-name", {
     },
     {
       name: "the pattern is case-sensitive",
+      messageId: "mismatch",
       doc: upperAcme,
       lines: [lineOf(upperAcme, '"name"')],
       options: { config: acme },
     },
     {
       name: "policy from the organisation's configuration",
+      messageId: "mismatch",
       doc: host,
       lines: [lineOf(host, '"name"')],
       options: { org: acme },
     },
     {
       name: "the repository's pattern replaces the organisation's",
+      messageId: "mismatch",
       doc: acmeHost,
       lines: [lineOf(acmeHost, '"name"')],
       options: { org: acme, config: { policy: { name_pattern: "^custom\\.jmx\\." } } },
     },
     {
       name: "severity can be lowered",
+      messageId: "mismatch",
       doc: host,
       lines: [lineOf(host, '"name"')],
       severity: "warning",

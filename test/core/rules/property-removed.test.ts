@@ -47,6 +47,8 @@ ruleTable("property-removed", {
   invalid: [
     {
       name: "host: one property removed, at head's properties key",
+      messageId: "removed",
+      data: { key: "timeout" },
       doc: oneGone,
       lines: [lineOf(oneGone, '"properties": [', 2)],
       message: "property `timeout` was removed; existing configurations of this plugin that set it break",
@@ -55,6 +57,7 @@ ruleTable("property-removed", {
     },
     {
       name: "properties member gone: one finding per property, at line 1",
+      messageId: "removed",
       doc: allGone,
       lines: [1, 1, 1],
       message: /^property `(url|timeout|password)` was removed/,
@@ -62,6 +65,7 @@ ruleTable("property-removed", {
     },
     {
       name: "remote: one removed, one renamed",
+      messageId: "removed",
       doc: remote,
       lines: [lineOf(remote, '"properties": [', 2), lineOf(remote, '"properties": [', 2)],
       message: /^property `(host|notes)` was removed/,

@@ -20,29 +20,35 @@ ruleTable("reserved-member", {
   invalid: [
     {
       name: "experimentalMinVersion (host): at the key",
+      messageId: "reserved",
+      data: { member: "experimentalMinVersion" },
       doc: experimental,
       lines: [lineOf(experimental, '"experimentalMinVersion"')],
       message: "`experimentalMinVersion` is reserved for built-in plugins",
     },
     {
       name: "productiveMinVersion (remote)",
+      messageId: "reserved",
       doc: productive,
       lines: [lineOf(productive, '"productiveMinVersion"')],
       message: "remove it from custom plugins",
     },
     {
       name: "both: one finding each",
+      messageId: "reserved",
       doc: both,
       lines: [lineOf(both, '"experimentalMinVersion"'), lineOf(both, '"productiveMinVersion"')],
       message: /is reserved for built-in plugins/,
     },
     {
       name: "present with any value, even null",
+      messageId: "reserved",
       doc: nullValue,
       lines: [lineOf(nullValue, '"productiveMinVersion"')],
     },
     {
       name: "severity can be lowered",
+      messageId: "reserved",
       doc: experimental,
       lines: [lineOf(experimental, '"experimentalMinVersion"')],
       severity: "warning",

@@ -41,6 +41,8 @@ ruleTable("rx-pid-position", {
   invalid: [
     {
       name: "host: rx_pid second, at the dimension value",
+      messageId: "notFirst",
+      data: { index: 1 },
       doc: second,
       lines: [lineOf(second, '"rx_pid"')],
       message: "here it is at index 1",
@@ -48,24 +50,28 @@ ruleTable("rx-pid-position", {
     },
     {
       name: "rx_pid at 0 and again at 2: only the later one",
+      messageId: "notFirst",
       doc: firstAndThird,
       lines: [lineOf(firstAndThird, '"rx_pid"', 2)],
       message: "index 2",
     },
     {
       name: "remote statetimeseries dimensions are checked too",
+      messageId: "notFirst",
       doc: remoteState,
       lines: [lineOf(remoteState, '"rx_pid"')],
       message: "only as the first dimension (index 0)",
     },
     {
       name: "one finding per metric",
+      messageId: "notFirst",
       doc: twoMetrics,
       lines: [lineOf(twoMetrics, '"rx_pid"'), lineOf(twoMetrics, '"rx_pid"', 2)],
       message: /at index [12]/,
     },
     {
       name: "raised to error in configuration",
+      messageId: "notFirst",
       doc: second,
       lines: [lineOf(second, '"rx_pid"')],
       severity: "error",

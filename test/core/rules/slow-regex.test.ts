@@ -7,6 +7,9 @@ const slow = (pattern: string, message: string | RegExp, extra: object = {}) => 
     name: JSON.stringify(pattern),
     doc,
     lines: [lineOf(doc, '"activation_name_pattern"')],
+    messageId: "risk",
+    // The pattern is the offending value: part of the finding's identity.
+    data: { pattern },
     message,
     severity: "warning" as const,
     ...extra,
@@ -43,6 +46,7 @@ ruleTable("slow-regex", {
     slow("^demo-(?:x|xx)+$", /`xx`/),
     slow("(a+)+", "at position 0", {
       name: '"(a+)+" raised to error',
+      messageId: "risk",
       severity: "error",
       options: { config: { rules: { "slow-regex": "error" } } },
     }),

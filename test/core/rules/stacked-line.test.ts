@@ -44,6 +44,7 @@ ruleTable("stacked-line", {
   invalid: [
     {
       name: "host chart line series, at the stacked value (a notice)",
+      messageId: "noEffect",
       doc: stackedLine,
       lines: [lineOf(stackedLine, '"stacked": true', 2)],
       message: "`stacked` has no effect on a `line` series; only area and bar series stack",
@@ -51,18 +52,21 @@ ruleTable("stacked-line", {
     },
     {
       name: "seriestype in any case",
+      messageId: "noEffect",
       doc: upperCase,
       lines: [lineOf(upperCase, '"stacked": true')],
       message: "no effect",
     },
     {
       name: "remote keychart",
+      messageId: "noEffect",
       doc: remote,
       lines: [lineOf(remote, '"stacked": true')],
       severity: "notice",
     },
     {
       name: "raised to warning in configuration",
+      messageId: "noEffect",
       doc: remote,
       lines: [lineOf(remote, '"stacked": true')],
       severity: "warning",

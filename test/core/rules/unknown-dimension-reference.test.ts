@@ -50,6 +50,8 @@ ruleTable("unknown-dimension-reference", {
   invalid: [
     {
       name: "host chart series naming a dimension its metric lacks, at that value",
+      messageId: "unknown",
+      data: { key: "requests", dimension: "method" },
       doc: unknownDim,
       lines: [lineOf(unknownDim, '"method"')],
       message: "metric `requests` has no dimension `method` (its dimensions: `rx_pid`, `endpoint`)",
@@ -57,18 +59,21 @@ ruleTable("unknown-dimension-reference", {
     },
     {
       name: "a metric without dimensions",
+      messageId: "unknown",
       doc: noDims,
       lines: [lineOf(noDims, '"endpoint"', 2)],
       message: "metric `latency` has no dimension `endpoint` (it has no dimensions)",
     },
     {
       name: "keychart series: case matters, one finding per unknown name",
+      messageId: "unknown",
       doc: keychart,
       lines: [lineOf(keychart, '"Endpoint"'), lineOf(keychart, '"pid"')],
       message: /metric `requests` has no dimension `(Endpoint|pid)`/,
     },
     {
       name: "remote keychart series",
+      messageId: "unknown",
       doc: remote,
       lines: [lineOf(remote, '"cores"')],
       message: "(its dimensions: `core`)",

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf, at, set } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, at, set, edit } from "../../helpers.js";
 
 const typo = set(validHost(), ["metrics", 1, "timeseries"], "aggeragation", "avg");
 const colour = set(validRemote(), ["ui", "keycharts", 0, "series", 0], "colour", "#fff");
@@ -53,6 +53,11 @@ ruleTable("unknown-member", {
   invalid: [
     {
       name: "`aggeragation` → `aggregation`: at the key",
+      messageId: "unknownNear",
+      data: { member: "aggeragation", where: " in `metrics[1].timeseries`", suggestion: "aggregation" },
+      suggestions: [
+        [{ desc: "rename to `aggregation`", output: edit(typo, '"aggeragation"', '"aggregation"') }],
+      ],
       doc: typo,
       lines: [lineOf(typo, '"aggeragation"')],
       message: "unknown member `aggeragation` in `metrics[1].timeseries`: did you mean `aggregation`?",
@@ -60,54 +65,68 @@ ruleTable("unknown-member", {
     },
     {
       name: "`colour` → `color` (remote)",
+      messageId: "unknownNear",
+      suggestions: [[{ desc: "rename to `color`", output: edit(colour, '"colour"', '"color"') }]],
       doc: colour,
       lines: [lineOf(colour, '"colour"')],
       message: "did you mean `color`?",
     },
     {
       name: "`activation` at the top level belongs inside `source`",
+      messageId: "misplaced",
       doc: misplaced,
       lines: [lineOf(misplaced, '"activation": "Singleton"', 2)],
       message: "unknown member `activation`: `activation` belongs inside `source`",
     },
     {
       name: "`className` at the top level (remote)",
+      messageId: "misplaced",
       doc: misplacedClass,
       lines: [lineOf(misplacedClass, '"className"', 2)],
       message: /`className`/,
     },
     {
       name: "an unrelated name lists the known members",
+      messageId: "unknownKnown",
       doc: unrelated,
       lines: [lineOf(unrelated, '"author"')],
       message: /unknown member `author` \(known members: `name`, `version`/,
     },
     {
       name: "inside source",
+      messageId: "unknownNear",
+      suggestions: [[{ desc: "rename to `packages`", output: edit(inSource, '"packges"', '"packages"') }]],
       doc: inSource,
       lines: [lineOf(inSource, '"packges"')],
       message: "did you mean `packages`?",
     },
     {
       name: "inside an alert setting",
+      messageId: "unknownKnown",
       doc: inAlert,
       lines: [lineOf(inAlert, '"severity"')],
       message: "in `metrics[0].alert_settings[0]`",
     },
     {
       name: "inside a configUI property",
+      messageId: "unknownNear",
       doc: inConfigUI,
       lines: [lineOf(inConfigUI, '"display_hint"')],
       message: "did you mean `displayHint`?",
     },
     {
       name: "member names are case-sensitive: two findings in line order",
+      messageId: "unknownNear",
       doc: two,
       lines: [lineOf(two, '"defaultvalue"'), lineOf(two, '"Name"')].sort((a, b) => a - b),
       message: /did you mean `(name|defaultValue)`\?/,
     },
     {
       name: "severity can be raised",
+      messageId: "unknownNear",
+      suggestions: [
+        [{ desc: "rename to `aggregation`", output: edit(typo, '"aggeragation"', '"aggregation"') }],
+      ],
       doc: typo,
       lines: [lineOf(typo, '"aggeragation"')],
       severity: "error",

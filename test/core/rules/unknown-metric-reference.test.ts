@@ -49,6 +49,8 @@ ruleTable("unknown-metric-reference", {
   invalid: [
     {
       name: "host keymetric with a typo, at the key value, with a suggestion",
+      messageId: "unknown",
+      data: { key: "request", suggestion: ": did you mean `requests`?" },
       doc: keymetricTypo,
       lines: [lineOf(keymetricTypo, '"key": "request"')],
       message: "no metric has the key `request`: did you mean `requests`?",
@@ -56,18 +58,21 @@ ruleTable("unknown-metric-reference", {
     },
     {
       name: "host keychart series naming an unknown metric (no close match)",
+      messageId: "unknown",
       doc: keychartUnknown,
       lines: [lineOf(keychartUnknown, '"key": "throughput"')],
       message: /^no metric has the key `throughput`$/,
     },
     {
       name: "keys are case-sensitive (chart series)",
+      messageId: "unknown",
       doc: chartSecondSeries,
       lines: [lineOf(chartSecondSeries, '"key": "Requests"')],
       message: "did you mean `requests`?",
     },
     {
       name: "remote: keymetrics, keycharts and charts, in line order",
+      messageId: "unknown",
       doc: remoteEverywhere,
       lines: [
         lineOf(remoteEverywhere, '"key": "cpuu"'),

@@ -53,6 +53,8 @@ ruleTable("unknown-process-type", {
   invalid: [
     {
       name: "host: an unknown name, at the entry, with a suggestion",
+      messageId: "name",
+      data: { name: "PYTHN", suggestion: ": did you mean `PYTHON`?" },
       doc: typo,
       lines: [lineOf(typo, '"PYTHN"')],
       message:
@@ -61,12 +63,14 @@ ruleTable("unknown-process-type", {
     },
     {
       name: "host: names are matched exactly (case-sensitive)",
+      messageId: "name",
       doc: lowerCase,
       lines: [lineOf(lowerCase, '"java"')],
       message: "did you mean `JAVA`?",
     },
     {
       name: "host: an unknown id, at the entry",
+      messageId: "id",
       doc: unknownId,
       lines: [lineOf(unknownId, "999")],
       message:
@@ -75,6 +79,7 @@ ruleTable("unknown-process-type", {
     },
     {
       name: "policy by names: a built-in name outside the policy is an error",
+      messageId: "name",
       doc: pythonName,
       lines: [lineOf(pythonName, '"PYTHON"')],
       message: "`PYTHON` is not allowed by the organisation's policy",
@@ -83,6 +88,7 @@ ruleTable("unknown-process-type", {
     },
     {
       name: "policy by names: ids are checked against the same list",
+      messageId: "id",
       doc: pythonId,
       lines: [lineOf(pythonId, "29")],
       message: /^process type id 29 is not allowed by the organisation's policy$/,
@@ -91,6 +97,7 @@ ruleTable("unknown-process-type", {
     },
     {
       name: "policy by ids: a name whose id is not listed",
+      messageId: "name",
       doc: pythonName,
       lines: [lineOf(pythonName, '"PYTHON"')],
       message: "not allowed by the organisation's policy",
@@ -99,6 +106,7 @@ ruleTable("unknown-process-type", {
     },
     {
       name: "a configured severity overrides the policy's error",
+      messageId: "name",
       doc: pythonName,
       lines: [lineOf(pythonName, '"PYTHON"')],
       severity: "notice",

@@ -57,6 +57,8 @@ ruleTable("unknown-technology", {
   invalid: [
     {
       name: "host: a typo, at the entry, with a suggestion (warning)",
+      messageId: "unknown",
+      data: { technology: "PYTHONN", suggestion: ": did you mean `PYTHON`?" },
       doc: hostTypo,
       lines: [lineOf(hostTypo, '"PYTHONN"')],
       message:
@@ -65,6 +67,7 @@ ruleTable("unknown-technology", {
     },
     {
       name: "host: an unknown name without a close match",
+      messageId: "unknown",
       doc: hostUnknown,
       lines: [lineOf(hostUnknown, '"acme_engine"')],
       message:
@@ -72,12 +75,14 @@ ruleTable("unknown-technology", {
     },
     {
       name: "host: one finding per unknown entry",
+      messageId: "unknown",
       doc: hostTwo,
       lines: [lineOf(hostTwo, '"TOMCATT"'), lineOf(hostTwo, '"Reddis"')],
       message: /is not a known technology.*did you mean `(TOMCAT|REDIS)`/,
     },
     {
       name: "host with a policy: a built-in technology not in the policy is an error",
+      messageId: "notAllowed",
       doc: hostPolicy,
       lines: [lineOf(hostPolicy, '"TOMCAT"')],
       message: "technology `TOMCAT` is not allowed by the organisation's policy",
@@ -86,6 +91,7 @@ ruleTable("unknown-technology", {
     },
     {
       name: "remote with a policy: checked too, as an error",
+      messageId: "notAllowed",
       doc: remotePolicy,
       lines: [lineOf(remotePolicy, '"Demo Devise"')],
       message: "not allowed by the organisation's policy: did you mean `Demo Device`?",
@@ -94,6 +100,7 @@ ruleTable("unknown-technology", {
     },
     {
       name: "policy from the organisation layer",
+      messageId: "notAllowed",
       doc: remotePolicy,
       lines: [lineOf(remotePolicy, '"Demo Devise"')],
       severity: "error",
@@ -101,6 +108,7 @@ ruleTable("unknown-technology", {
     },
     {
       name: "a configured severity overrides the policy's error",
+      messageId: "notAllowed",
       doc: hostPolicy,
       lines: [lineOf(hostPolicy, '"TOMCAT"')],
       severity: "warning",

@@ -53,6 +53,8 @@ ruleTable("version-decreased", {
   invalid: [
     {
       name: "host: lower, at head's version value",
+      messageId: "decreased",
+      data: { base: "1.2.0", head: "1.1.9" },
       doc: lower,
       lines: [lineOf(lower, '"version": "1.1.9"')],
       message: "`version` went down from `1.2.0` to `1.1.9`",
@@ -61,6 +63,7 @@ ruleTable("version-decreased", {
     },
     {
       name: "1.9 after 1.10",
+      messageId: "decreased",
       doc: numeric,
       lines: [lineOf(numeric, '"version": "1.9"')],
       message: "from `1.10` to `1.9` (versions compare segment by segment as numbers); it must increase",
@@ -68,6 +71,7 @@ ruleTable("version-decreased", {
     },
     {
       name: "1.2 after 1.2.1",
+      messageId: "decreased",
       doc: missingSegment,
       lines: [lineOf(missingSegment, '"version": "1.2"')],
       message: "from `1.2.1` to `1.2`",
@@ -75,6 +79,7 @@ ruleTable("version-decreased", {
     },
     {
       name: "remote: 1.99.99 after 2.0.3",
+      messageId: "decreased",
       doc: remote,
       lines: [lineOf(remote, '"version"')],
       message: "went down from `2.0.3`",
@@ -82,6 +87,7 @@ ruleTable("version-decreased", {
     },
     {
       name: "remote: 0.10 after 1.0",
+      messageId: "decreased",
       doc: major,
       lines: [lineOf(major, '"version"')],
       message: "to `0.10`",

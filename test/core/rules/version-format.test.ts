@@ -6,6 +6,7 @@ const bad = (label: string, doc: string) => ({
   name: label,
   doc,
   lines: [lineOf(doc, '"version"')],
+  messageId: "format",
   message: "must be digits, a dot and digits",
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { check, ruleTable, validHost, validRemote, lineOf, at, make, edit } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
 
@@ -97,6 +97,9 @@ ruleTable("version-not-bumped", {
   invalid: [
     {
       name: "host: changed, same version; at head's version value, naming the next version",
+      messageId: "notBumpedNext",
+      data: { head: "1.2.0", next: "1.2.1" },
+      output: edit(host, '"version": "1.2.0"', '"version": "1.2.1"'),
       doc: host,
       lines: [lineOf(host, '"version": "1.2.0"')],
       message: "the descriptor changed but `version` is still `1.2.0`; increase it, e.g. to `1.2.1`",
@@ -105,6 +108,8 @@ ruleTable("version-not-bumped", {
     },
     {
       name: "zero padding is kept: 1.025 → 1.026",
+      messageId: "notBumpedNext",
+      output: edit(v1025, '"1.025"', '"1.026"'),
       doc: v1025,
       lines: [lineOf(v1025, '"version": "1.025"')],
       message: "e.g. to `1.026`",
@@ -112,6 +117,8 @@ ruleTable("version-not-bumped", {
     },
     {
       name: "1.9 → 1.10",
+      messageId: "notBumpedNext",
+      output: edit(v19, '"1.9"', '"1.10"'),
       doc: v19,
       lines: [lineOf(v19, '"version": "1.9"')],
       message: "e.g. to `1.10`",
@@ -119,6 +126,8 @@ ruleTable("version-not-bumped", {
     },
     {
       name: "2.1 equals the base's 2.1.0 (missing segments are 0)",
+      messageId: "notBumpedNext",
+      output: edit(shorter, '"2.1"', '"2.2"'),
       doc: shorter,
       lines: [lineOf(shorter, '"version": "2.1"')],
       message: "is still `2.1` (equal to the base's `2.1.0`); increase it, e.g. to `2.2`",
@@ -126,6 +135,8 @@ ruleTable("version-not-bumped", {
     },
     {
       name: "remote: a changed alert threshold",
+      messageId: "notBumpedNext",
+      output: edit(remote, '"2.0.3"', '"2.0.4"'),
       doc: remote,
       lines: [lineOf(remote, '"version": "2.0.3"')],
       message: "e.g. to `2.0.4`",
@@ -133,6 +144,8 @@ ruleTable("version-not-bumped", {
     },
     {
       name: "array order is content: reordered metrics are a change",
+      messageId: "notBumpedNext",
+      output: edit(arrayOrder, '"version": "1.2.0"', '"version": "1.2.1"'),
       doc: arrayOrder,
       lines: [lineOf(arrayOrder, '"version"')],
       message: "is still `1.2.0`",
@@ -140,6 +153,8 @@ ruleTable("version-not-bumped", {
     },
     {
       name: "reformatted text with a real change",
+      messageId: "notBumpedNext",
+      output: edit(reformattedAndChanged, '"version": "1.2.0"', '"version": "1.2.1"'),
       doc: reformattedAndChanged,
       lines: [lineOf(reformattedAndChanged, '"version"')],
       message: "e.g. to `1.2.1`",
@@ -147,6 +162,7 @@ ruleTable("version-not-bumped", {
     },
     {
       name: "an equal but malformed version: no next version to suggest",
+      messageId: "notBumped",
       doc: badVersion,
       lines: [lineOf(badVersion, '"version": "v1"')],
       message: /^the descriptor changed but `version` is still `v1`; increase it$/,
