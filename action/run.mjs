@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
- * Entry of the plugin-review GitHub Action (action.yml). Plain ESM on Node's built-ins, no build step of its
- * own: it runs the CLI (bin/plugin-review.js, the committed bundle in dist-cli/) once, as a child process, exactly
- * as a user would: `--format github` on stdout for the annotations, `--output json=…` for the counts of the
- * summary and the outputs, `--output sarif=…` for code scanning and the number of descriptors reviewed (SARIF
- * lists each as an artifact). Nothing is scraped from text meant for people.
+ * Entry of the plugin-review GitHub Action (action.yml: `runs.using: node24`, `main: action/run.mjs`). Plain ESM on
+ * Node's built-ins, no build step and no dependency of its own: it runs the committed CLI bundle
+ * (dist-cli/plugin-review.mjs, the file the npm package and pre-commit run) once, as a child process on the same
+ * Node.js, exactly as a user would: `--format github` on stdout for the annotations, `--output json=…` for the counts
+ * of the summary and the outputs, `--output sarif=…` for code scanning and the number of descriptors reviewed (SARIF
+ * lists each as an artifact). Nothing is scraped from text meant for people. It writes the step summary and the
+ * outputs only, never the job's PATH or environment files: later steps of the job see what they saw before.
  *
- * Environment: INPUT_PATHS, INPUT_CONFIG, INPUT_BASE_REF, INPUT_SARIF, INPUT_FAIL_ON_FINDINGS (action.yml
- * passes them: composite actions do not set INPUT_* themselves) and GitHub's GITHUB_WORKSPACE,
- * GITHUB_EVENT_NAME, GITHUB_BASE_REF, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT.
+ * Environment, as the runner sets it: an INPUT_<NAME> variable per input of action.yml (the name upper-cased,
+ * hyphens kept: INPUT_BASE-REF), defaults included; GITHUB_WORKSPACE, GITHUB_EVENT_NAME, GITHUB_EVENT_PATH,
+ * GITHUB_BASE_REF, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, RUNNER_TEMP.
  *
  * Exit status: the CLI's. 0 passed; 1 findings at the failing level (0 when fail-on-findings is false);
  * 2 the review could not run (bad input, configuration, unknown base), whatever fail-on-findings says.
@@ -19,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const BIN = fileURLToPath(new URL("../bin/plugin-review.js", import.meta.url));
+const BUNDLE = fileURLToPath(new URL("../dist-cli/plugin-review.mjs", import.meta.url));
 const SARIF_FILE = "plugin-review.sarif"; // relative to the workspace, where upload-sarif looks
 const env = process.env;
 const cwd = env.GITHUB_WORKSPACE || process.cwd(); // the checked-out repository
@@ -45,11 +47,9 @@ function append(variable, text) {
 }
 const summary = (markdown) => append("GITHUB_STEP_SUMMARY", markdown);
 
-/** An input by its action.yml name: INPUT_BASE_REF, or INPUT_BASE-REF as JavaScript actions get it. Empty = default. */
+/** An input by its action.yml name, as the runner passes it (INPUT_BASE-REF for base-ref). Empty = default. */
 function input(name, fallback = "") {
-  const upper = name.toUpperCase();
-  const value = env[`INPUT_${upper.replace(/-/g, "_")}`] ?? env[`INPUT_${upper}`] ?? "";
-  return value.trim() || fallback;
+  return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim() || fallback;
 }
 
 /** A boolean input: true/false in any case (YAML's spellings); anything else is a mistake, not "false". */
@@ -63,14 +63,26 @@ function bool(name, fallback) {
 const git = (args) => spawnSync("git", args, { cwd, encoding: "utf8" });
 const isCommit = (ref) => git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).status === 0;
 
+/** The merge group's base commit, from the event's payload (GitHub sets no GITHUB_BASE_REF for merge groups). */
+function mergeGroupBase() {
+  try {
+    const sha = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? "", "utf8")).merge_group?.base_sha;
+    if (typeof sha === "string" && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+  } catch {
+    // reported below
+  }
+  return fail("a merge_group event without merge_group.base_sha in its payload (GITHUB_EVENT_PATH)");
+}
+
 /**
- * The ref to compare with, or undefined for a review of every descriptor without change rules.
- * The `base-ref` input wins; otherwise a pull request's base branch; otherwise (push, schedule, …) none.
+ * The ref to compare with, or undefined for a review of every descriptor without change rules. The `base-ref` input
+ * wins; otherwise a pull request's base branch, or a merge group's base commit; otherwise (push, schedule, …) none.
  */
 function resolveBase() {
-  const explicit = input("base-ref");
+  const event = env.GITHUB_EVENT_NAME ?? "";
   // pull_request_target has a base too (it checks out the base, so usually nothing has changed).
-  const pr = /^pull_request(_target)?$/.test(env.GITHUB_EVENT_NAME ?? "") ? (env.GITHUB_BASE_REF ?? "") : "";
+  const pr = /^pull_request(_target)?$/.test(event) ? (env.GITHUB_BASE_REF ?? "") : "";
+  const explicit = input("base-ref") || (!pr && event === "merge_group" ? mergeGroupBase() : "");
   if (!explicit && !pr) return undefined;
   if (git(["rev-parse", "--is-inside-work-tree"]).status !== 0) {
     fail(`comparing with a base needs the repository checked out (actions/checkout) in ${cwd}`);
@@ -105,7 +117,7 @@ function resolveBase() {
 
 /** The one CLI run: `github` on stdout, further reports written to the given files (`--output f=file`). */
 function run(base, paths, config, outputs) {
-  const args = [BIN, "check", "--format", "github"];
+  const args = [BUNDLE, "check", "--format", "github"];
   for (const [format, file] of Object.entries(outputs)) args.push("--output", `${format}=${file}`);
   if (base) args.push("--base-ref", base);
   if (config) args.push("--config", config);
@@ -116,7 +128,7 @@ function run(base, paths, config, outputs) {
     maxBuffer: 512 * 1024 * 1024,
     env: { ...env, NO_COLOR: "1" },
   });
-  if (r.error) fail(`cannot run ${BIN}: ${r.error.message}`);
+  if (r.error) fail(`cannot run ${BUNDLE}: ${r.error.message}`);
   return r;
 }
 
@@ -130,7 +142,7 @@ function readReport(file, what) {
 }
 
 function main() {
-  if (!existsSync(fileURLToPath(new URL("../dist-cli/plugin-review.mjs", import.meta.url)))) {
+  if (!existsSync(BUNDLE)) {
     fail("the CLI bundle dist-cli/plugin-review.mjs is missing from the action's checkout");
   }
   const raw = input("paths", ".");
@@ -191,7 +203,7 @@ function main() {
       `| Warnings | ${warnings} |`,
       `| Notices | ${notices} |`,
       `| **Total** | **${findings.length}** |`,
-      // With a base each finding is new or existing (README, "Existing findings"): say how many of each.
+      // With a base each finding is new or existing (docs/configuration.md): say how many of each.
       ...(findings.some((f) => f.baseline)
         ? [
             "",

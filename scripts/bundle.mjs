@@ -44,7 +44,7 @@ for (const fn of ["receiver", "worker"]) {
     outfile: `dist-lambda/${fn}/index.mjs`,
     bundle: true,
     platform: "node",
-    target: "node22",
+    target: "node24",
     format: "esm",
     minify: true,
     treeShaking: true,

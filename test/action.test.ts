@@ -1,6 +1,8 @@
 /**
- * The GitHub Action: action/run.mjs as a child process in a simulated workflow (a git repository as the
- * workspace, GitHub's variables, temp files for the step summary and the outputs), and action.yml's wiring.
+ * The GitHub Action: its entry point run as the runner runs a `node24` action (`node action/run.mjs` with an
+ * INPUT_<NAME> variable for every input of action.yml, defaults included, GitHub's variables, and files for the step
+ * summary, the outputs, the PATH and the environment), in a git repository as the workspace; action.yml's wiring;
+ * and the documented workflow.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,8 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT, text, validHost } from "./helpers.js";
 import { ensureBuilt } from "./cli/run.js";
+import { mergeGroupPayload } from "./github/harness.js";
 
-const SCRIPT = join(ROOT, "action", "run.mjs");
+interface ActionYml {
+  inputs: Record<string, { default?: string; description: string; required?: boolean }>;
+  outputs: Record<string, { description: string; value?: string }>;
+  runs: { using: string; main: string; steps?: unknown };
+}
+const yml = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYml;
+const SCRIPT = join(ROOT, yml.runs.main);
 
 let dir: string;
 let repo: string;
@@ -55,15 +64,35 @@ interface ActionRun {
   stderr: string;
   summary: string;
   outputs: Record<string, string>;
+  /** What the step left for later steps besides its outputs: GITHUB_PATH and GITHUB_ENV. */
+  sideEffects: string;
 }
 
-/** Runs the entry script as the Review step would, with only the variables given (none inherited). */
-function action(vars: Record<string, string>, workspace = repo): ActionRun {
+/**
+ * Runs the entry point as the runner does: `node <runs.main>`, INPUT_<NAME> for every input (the name upper-cased,
+ * spaces as `_`, hyphens kept) holding the workflow's `with:` value or else action.yml's default, GitHub's
+ * variables, and no variable of this process's own GitHub or runner environment.
+ */
+function action(
+  github: Record<string, string>,
+  inputs: Record<string, string> = {},
+  workspace = repo,
+  extra: Record<string, string> = {},
+): ActionRun {
   const n = ++counter;
-  const summaryFile = join(dir, `summary-${n}.md`);
-  const outputFile = join(dir, `output-${n}.txt`);
-  writeFileSync(summaryFile, "");
-  writeFileSync(outputFile, "");
+  const file = (name: string) => {
+    const path = join(dir, `${name}-${n}`);
+    writeFileSync(path, "");
+    return path;
+  };
+  const [summaryFile, outputFile, pathFile, envFile] = ["summary", "output", "path", "env"].map(file);
+  for (const name of Object.keys(inputs)) expect(yml.inputs, `undeclared input ${name}`).toHaveProperty(name);
+  const inputVars = Object.fromEntries(
+    Object.entries(yml.inputs).map(([name, spec]) => [
+      `INPUT_${name.replace(/ /g, "_").toUpperCase()}`,
+      inputs[name] ?? spec.default ?? "",
+    ]),
+  );
   // A test run inside GitHub Actions must not leak the real workflow's variables into the simulated one.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(GITHUB_|INPUT_|RUNNER_)/.test(k)),
@@ -74,14 +103,20 @@ function action(vars: Record<string, string>, workspace = repo): ActionRun {
     timeout: 60_000,
     env: {
       ...inherited,
+      ...inputVars,
+      GITHUB_ACTIONS: "true",
       GITHUB_WORKSPACE: workspace,
-      GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_OUTPUT: outputFile,
-      ...vars,
+      GITHUB_STEP_SUMMARY: summaryFile!,
+      GITHUB_OUTPUT: outputFile!,
+      GITHUB_PATH: pathFile!,
+      GITHUB_ENV: envFile!,
+      RUNNER_TEMP: dir,
+      ...github,
+      ...extra,
     },
   });
   const outputs = Object.fromEntries(
-    readFileSync(outputFile, "utf8")
+    readFileSync(outputFile!, "utf8")
       .split("\n")
       .filter(Boolean)
       .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
@@ -90,8 +125,9 @@ function action(vars: Record<string, string>, workspace = repo): ActionRun {
     status: r.status,
     stdout: r.stdout,
     stderr: r.stderr,
-    summary: readFileSync(summaryFile, "utf8"),
+    summary: readFileSync(summaryFile!, "utf8"),
     outputs,
+    sideEffects: readFileSync(pathFile!, "utf8") + readFileSync(envFile!, "utf8"),
   };
 }
 
@@ -99,7 +135,7 @@ const PR = { GITHUB_EVENT_NAME: "pull_request", GITHUB_BASE_REF: "main" };
 
 describe("action/run.mjs", () => {
   it("on a pull request: compares with the base, annotates, summarises, sets outputs, exits 1", () => {
-    const r = action({ ...PR, INPUT_PATHS: ".", INPUT_CONFIG: "", INPUT_SARIF: "false" });
+    const r = action(PR);
     expect(r.stdout).toMatch(
       /^::error file=a\/plugin\.json,line=\d+,endLine=\d+,col=\d+,endColumn=\d+,title=version-not-bumped::.+\[version-not-bumped\]$/m,
     );
@@ -116,6 +152,7 @@ describe("action/run.mjs", () => {
     expect(r.summary).toContain("1 descriptor(s) unchanged since main were not checked");
     expect(r.outputs).toEqual({ findings: "1", errors: "1" });
     expect(existsSync(join(repo, "plugin-review.sarif"))).toBe(false);
+    expect(r.sideEffects).toBe(""); // no PATH or environment change for later steps
     expect(r.status).toBe(1);
   });
 
@@ -128,13 +165,13 @@ describe("action/run.mjs", () => {
       `require("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(1)) + "\\n");`,
     );
     writeFileSync(log, "");
-    const r = action({ ...PR, INPUT_SARIF: "true", NODE_OPTIONS: `--require ${preload}` });
+    const r = action(PR, { sarif: "true" }, repo, { NODE_OPTIONS: `--require ${preload}` });
     expect(r.status).toBe(1);
     const runs = readFileSync(log, "utf8")
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as string[])
-      .filter((argv) => argv[0]?.endsWith("plugin-review.js"));
+      .filter((argv) => argv[0]?.endsWith("plugin-review.mjs"));
     expect(runs).toHaveLength(1);
     expect(runs[0]).toEqual(
       expect.arrayContaining(["check", "--format", "github", "--output", "--base-ref", "main"]),
@@ -145,19 +182,38 @@ describe("action/run.mjs", () => {
     expect(r.summary).toContain("| Errors | 1 |");
   });
 
-  it("exits 0 on findings when fail-on-findings is false (either spelling of the variable)", () => {
-    const r = action({ ...PR, INPUT_FAIL_ON_FINDINGS: "false" });
+  it("in a merge queue: compares with the merge group's base commit, from the event's payload", () => {
+    const base = git(repo, "rev-parse", "main").trim();
+    const event = join(dir, "merge-group.json");
+    const payload = mergeGroupPayload({ baseSha: base, headSha: git(repo, "rev-parse", "feature").trim() });
+    writeFileSync(event, JSON.stringify(payload));
+    const r = action({ GITHUB_EVENT_NAME: "merge_group", GITHUB_EVENT_PATH: event });
+    expect(r.stdout).toMatch(/^::error file=a\/plugin\.json,.*title=version-not-bumped::/m);
+    expect(r.stdout).not.toMatch(/file=untouched/);
+    expect(r.summary).toContain(`Compared with \`${base}\``);
+    expect(r.outputs).toEqual({ findings: "1", errors: "1" });
+    expect(r.status).toBe(1);
+    // A payload without the base commit is a failure of the step, not a review without change rules.
+    writeFileSync(event, JSON.stringify({ ...payload, merge_group: {} }));
+    const broken = action({ GITHUB_EVENT_NAME: "merge_group", GITHUB_EVENT_PATH: event });
+    expect(broken.stdout).toMatch(
+      /^::error title=plugin-review::a merge_group event without merge_group\.base_sha/m,
+    );
+    expect(broken.status).toBe(2);
+  });
+
+  it("exits 0 on findings when fail-on-findings is false (in any case)", () => {
+    const r = action(PR, { "fail-on-findings": "false" });
     expect(r.stdout).toMatch(/title=version-not-bumped::/);
     expect(r.outputs).toEqual({ findings: "1", errors: "1" });
     expect(r.summary).toMatch(/not failing the job/);
     expect(r.status).toBe(0);
-    // The hyphenated name is what a JavaScript action would get from the runner.
-    expect(action({ ...PR, "INPUT_FAIL-ON-FINDINGS": "FALSE" }).status).toBe(0);
-    expect(action({ ...PR, INPUT_FAIL_ON_FINDINGS: "true" }).status).toBe(1);
+    expect(action(PR, { "fail-on-findings": "FALSE" }).status).toBe(0);
+    expect(action(PR, { "fail-on-findings": "true" }).status).toBe(1);
   });
 
   it("writes a SARIF 2.1.0 file to the workspace with sarif: true", () => {
-    const r = action({ ...PR, INPUT_SARIF: "true" });
+    const r = action(PR, { sarif: "true" });
     expect(r.status).toBe(1);
     const file = join(repo, "plugin-review.sarif");
     expect(r.outputs).toEqual({ "sarif-file": "plugin-review.sarif", findings: "1", errors: "1" });
@@ -168,7 +224,7 @@ describe("action/run.mjs", () => {
     expect(sarif.version).toBe("2.1.0");
     expect(sarif.runs[0]!.results.map((x) => x.ruleId)).toEqual(["version-not-bumped"]);
     // A later run without sarif removes the stale file rather than leave it to be uploaded.
-    action({ ...PR, INPUT_SARIF: "false" });
+    action(PR, { sarif: "false" });
     expect(existsSync(file)).toBe(false);
   });
 
@@ -183,10 +239,10 @@ describe("action/run.mjs", () => {
   });
 
   it("uses the base-ref input on any event, and restricts the review to the given paths", () => {
-    const r = action({ GITHUB_EVENT_NAME: "push", INPUT_BASE_REF: "main", INPUT_PATHS: "fresh\nuntouched" });
+    const r = action({ GITHUB_EVENT_NAME: "push" }, { "base-ref": "main", paths: "fresh\nuntouched" });
     expect(r.stdout).toMatch(/^plugin-review: 1 descriptor\(s\) checked, no findings$/m);
     expect(r.status).toBe(0);
-    const both = action({ GITHUB_EVENT_NAME: "push", INPUT_BASE_REF: "main", INPUT_PATHS: "a  fresh" });
+    const both = action({ GITHUB_EVENT_NAME: "push" }, { "base-ref": "main", paths: "a  fresh" });
     expect(both.stdout).toMatch(/title=version-not-bumped::/);
     expect(both.stdout).toMatch(/^plugin-review: 2 descriptor\(s\) checked, 1 error$/m);
   });
@@ -208,7 +264,7 @@ describe("action/run.mjs", () => {
     expect(
       spawnSync("git", ["rev-parse", "--verify", "--quiet", "origin/main"], { cwd: shallow }).status,
     ).toBe(1);
-    const r = action(PR, shallow);
+    const r = action(PR, {}, shallow);
     expect(r.stdout).toMatch(/not found locally; fetching it from origin/);
     expect(r.stdout).toMatch(/^::error file=a\/plugin\.json,.*title=version-not-bumped::/m);
     expect(r.summary).toContain("Compared with `origin/main`");
@@ -216,7 +272,7 @@ describe("action/run.mjs", () => {
   });
 
   it("exits 2, whatever fail-on-findings says, when the review cannot run", () => {
-    const noBase = action({ ...PR, GITHUB_BASE_REF: "no-such-branch", INPUT_FAIL_ON_FINDINGS: "false" });
+    const noBase = action({ ...PR, GITHUB_BASE_REF: "no-such-branch" }, { "fail-on-findings": "false" });
     expect(noBase.status).toBe(2);
     expect(noBase.stdout).toMatch(
       /^::error title=plugin-review::cannot find the base 'origin\/no-such-branch'/m,
@@ -225,19 +281,19 @@ describe("action/run.mjs", () => {
     expect(noBase.summary).toMatch(/could not run/);
     expect(noBase.outputs).toEqual({});
 
-    const badConfig = action({ ...PR, INPUT_CONFIG: "missing.yml", INPUT_FAIL_ON_FINDINGS: "false" });
+    const badConfig = action(PR, { config: "missing.yml", "fail-on-findings": "false" });
     expect(badConfig.status).toBe(2);
     expect(badConfig.stdout).toMatch(
       /^::error title=plugin-review::cannot read configuration 'missing.yml'/m,
     );
 
-    const badInput = action({ ...PR, INPUT_SARIF: "yes" });
+    const badInput = action(PR, { sarif: "yes" });
     expect(badInput.status).toBe(2);
     expect(badInput.stdout).toMatch(/input 'sarif' must be true or false, not 'yes'/);
 
     const notGit = mkdtempSync(join(tmpdir(), "plugin-review-action-nogit-"));
     try {
-      const r = action(PR, notGit);
+      const r = action(PR, {}, notGit);
       expect(r.status).toBe(2);
       expect(r.stdout).toMatch(/needs the repository checked out \(actions\/checkout\)/);
     } finally {
@@ -246,64 +302,67 @@ describe("action/run.mjs", () => {
   });
 });
 
-interface Step {
-  name?: string;
-  id?: string;
-  uses?: string;
-  run?: string;
-  if?: string;
-  shell?: string;
-  with?: Record<string, string>;
-  env?: Record<string, string>;
-}
-interface ActionYml {
-  inputs: Record<string, { default?: string; description: string }>;
-  outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: Step[] };
-}
-
 describe("action.yml", () => {
-  const yml = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYml;
-  const steps = yml.runs.steps;
-  const review = steps.find((s) => s.run?.includes("action/run.mjs"));
   const script = readFileSync(SCRIPT, "utf8");
 
-  it("is a composite action with the documented inputs and defaults", () => {
-    expect(yml.runs.using).toBe("composite");
+  it("is a JavaScript action on the runner's Node.js 24, running the entry point with no steps", () => {
+    expect(yml.runs).toEqual({ using: "node24", main: "action/run.mjs" });
+    expect(existsSync(SCRIPT)).toBe(true);
+    // No setup-node, no install, no PATH or environment for later steps.
+    const raw = readFileSync(join(ROOT, "action.yml"), "utf8");
+    expect(raw).not.toMatch(/setup-node|npm (ci|install)|GITHUB_PATH|GITHUB_ENV/);
+    expect(script).not.toMatch(/GITHUB_PATH|GITHUB_ENV/);
+    expect(script).toContain('new URL("../dist-cli/plugin-review.mjs", import.meta.url)');
+  });
+
+  it("declares the inputs the entry point reads, with their defaults", () => {
     expect(Object.fromEntries(Object.entries(yml.inputs).map(([k, v]) => [k, v.default]))).toEqual({
       paths: ".",
       config: "",
       "base-ref": "",
       sarif: "false",
-      "node-version": "22",
       "fail-on-findings": "true",
     });
-    for (const s of steps) if (s.run !== undefined) expect(s.shell).toBe("bash"); // composite steps need one
+    const read = [...script.matchAll(/\b(?:input|bool)\("([a-z-]+)"/g)].map((m) => m[1]);
+    expect([...new Set(read)].sort()).toEqual(Object.keys(yml.inputs).sort());
   });
 
-  it("passes every input to the step that uses it, and the script reads each variable", () => {
-    expect(review).toBeDefined();
-    expect(review!.id).toBe("review");
-    const setupNode = steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
-    expect(setupNode?.with?.["node-version"]).toBe("${{ inputs.node-version }}");
-    for (const name of Object.keys(yml.inputs)) {
-      if (name === "node-version") continue; // consumed by setup-node above, not by the script
-      const variable = `INPUT_${name.toUpperCase().replace(/-/g, "_")}`;
-      expect(review!.env?.[variable], variable).toBe(`\${{ inputs.${name} }}`);
-      expect(script, variable).toMatch(new RegExp(`\\b(input|bool)\\("${name}"`));
-    }
-    // Nothing the script receives is left undeclared.
-    expect(Object.keys(review!.env ?? {}).length).toBe(Object.keys(yml.inputs).length - 1);
+  it("declares the outputs the entry point writes", () => {
+    expect(Object.keys(yml.outputs).sort()).toEqual(["errors", "findings", "sarif-file"]);
+    const written = [...script.matchAll(/append\("GITHUB_OUTPUT", `([^`]*)`/g)].flatMap((m) =>
+      [...m[1]!.matchAll(/(?:^|\\n)([a-z-]+)=/g)].map((w) => w[1]),
+    );
+    expect(written.sort()).toEqual(Object.keys(yml.outputs).sort());
+  });
+});
+
+describe("the documented workflow (docs/github-action.md)", () => {
+  const doc = readFileSync(join(ROOT, "docs", "github-action.md"), "utf8");
+  const workflow = parse(/```yaml\n([\s\S]*?)```/.exec(doc)![1]!) as {
+    on: Record<string, unknown>;
+    permissions: Record<string, string>;
+    jobs: Record<
+      string,
+      { steps: { id?: string; uses?: string; if?: string; with?: Record<string, string> }[] }
+    >;
+  };
+  const steps = Object.values(workflow.jobs)[0]!.steps;
+
+  it("runs on pull requests and in the merge queue", () => {
+    expect(Object.keys(workflow.on)).toEqual(expect.arrayContaining(["pull_request", "merge_group"]));
   });
 
-  it("installs nothing (the CLI is the committed bundle), and uploads SARIF with always()", () => {
-    expect(steps.some((s) => /\bnpm (ci|install)\b/.test(s.run ?? ""))).toBe(false);
-    expect(existsSync(new URL("../dist-cli/plugin-review.mjs", import.meta.url))).toBe(true);
-    const upload = steps.find((s) => s.uses === "github/codeql-action/upload-sarif@v3");
-    expect(upload?.if).toMatch(/^always\(\) && inputs\.sarif == 'true'/);
-    expect(upload?.with?.sarif_file).toContain("steps.review.outputs.sarif-file");
-    for (const name of ["findings", "errors"]) {
-      expect(yml.outputs[name]?.value).toBe(`\${{ steps.review.outputs.${name} }}`);
-    }
+  it("checks out, runs this action with declared inputs only, and uploads SARIF with upload-sarif@v4", () => {
+    expect(steps[0]!.uses).toBe("actions/checkout@v6");
+    const review = steps.find((s) => s.uses?.startsWith("plugin-review/plugin-review@"))!;
+    expect(review.id).toBeDefined();
+    for (const name of Object.keys(review.with ?? {})) expect(yml.inputs).toHaveProperty(name);
+    expect(review.with?.sarif).toBe("true");
+    const upload = steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"))!;
+    expect(upload.uses).toBe("github/codeql-action/upload-sarif@v4");
+    // always(): findings fail the review step, and that is when code scanning needs the results most.
+    expect(upload.if).toBe(`always() && steps.${review.id}.outputs.sarif-file != ''`);
+    expect(upload.with?.sarif_file).toBe(`\${{ steps.${review.id}.outputs.sarif-file }}`);
+    expect(workflow.permissions["security-events"]).toBe("write");
   });
 });

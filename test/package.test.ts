@@ -99,3 +99,47 @@ describe("the packed package", () => {
     expect(version.status).toBe(0);
   });
 });
+
+describe("the repository's basics", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, unknown>;
+
+  it("is MIT-licensed, in package.json and in LICENSE", () => {
+    expect(pkg.license).toBe("MIT");
+    expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /);
+  });
+
+  it("names its repository, home page and issue tracker", () => {
+    expect(pkg.repository).toEqual({
+      type: "git",
+      url: "git+https://github.com/plugin-review/plugin-review.git",
+    });
+    expect(pkg.homepage).toBe("https://github.com/plugin-review/plugin-review#readme");
+    expect(pkg.bugs).toEqual({ url: "https://github.com/plugin-review/plugin-review/issues" });
+  });
+
+  it("supports the maintained LTS lines of Node.js, 22 and 24", () => {
+    expect(pkg.engines).toEqual({ node: "^22 || ^24" });
+  });
+
+  it("keeps the App's secrets out of git: .env and private keys are ignored", () => {
+    for (const file of [".env", "plugin-review.2026-11-24.private-key.pem", "keys/app.pem"]) {
+      expect(spawnSync("git", ["check-ignore", "-q", "--no-index", file], { cwd: ROOT }).status, file).toBe(
+        0,
+      );
+    }
+  });
+
+  it("keeps a changelog in Keep a Changelog form", () => {
+    const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
+    expect(changelog).toMatch(/^# Changelog\n/);
+    expect(changelog).toContain("[Keep a Changelog](https://keepachangelog.com/en/1.1.0/)");
+    const versions = [...changelog.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
+    expect(versions[0]).toBe("[Unreleased]");
+    for (const v of versions) expect(v).toMatch(/^\[(Unreleased|\d+\.\d+\.\d+)\]( - \d{4}-\d{2}-\d{2})?$/);
+    const kinds = [...changelog.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+    for (const k of kinds)
+      expect(["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"]).toContain(k);
+    for (const v of versions)
+      expect(changelog).toMatch(new RegExp(`^\\[${v.slice(1, v.indexOf("]"))}\\]: https://`, "m"));
+  });
+});

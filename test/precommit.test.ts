@@ -1,13 +1,26 @@
 /**
- * The pre-commit hook (`.pre-commit-hooks.yaml`, docs/pre-commit.md): its definition, and its entry run
- * the way pre-commit runs it, with the staged descriptors as arguments.
+ * The pre-commit hooks (`.pre-commit-hooks.yaml`, docs/pre-commit.md): their definition, their entry run the way
+ * pre-commit runs it, and the real pre-commit (Debian's `pre-commit` package; `.ci/run` installs it) installing
+ * and running them: `try-repo`, `install` with a commit, and the packages each installation adds.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { BIN, cli, ensureBuilt } from "./cli/run.js";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { ensureBuilt, type Run } from "./cli/run.js";
 import { ROOT } from "./helpers.js";
 
 interface Hook {
@@ -22,7 +35,11 @@ interface Hook {
 }
 
 const hooks = parse(readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8")) as Hook[];
-const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  bin: Record<string, string>;
+  version: string;
+};
+const BUNDLE = "dist-cli/plugin-review.mjs";
 
 function theHook(id = "plugin-review"): Hook {
   const hook = hooks.find((h) => h.id === id);
@@ -31,14 +48,19 @@ function theHook(id = "plugin-review"): Hook {
 }
 
 /**
- * What pre-commit executes: the entry's words (the first is the package's bin, which `language: node`
- * installs), then the staged files that `files` selects. Here the bin runs from the work tree.
+ * What pre-commit executes for a `language: script` hook: the entry's first word, a file of the hook's repository
+ * (here the work tree), as a program, with the entry's other words and the staged files that `files` selects.
  */
-function runHook(staged: string[], id = "plugin-review", cwd = ROOT) {
-  const [command, ...args] = theHook(id).entry.split(/\s+/);
-  expect(join(ROOT, pkg.bin[command!]!)).toBe(BIN);
+function runHook(staged: string[], id = "plugin-review", cwd = ROOT): Run {
+  const [script, ...args] = theHook(id).entry.split(/\s+/);
   const selected = staged.filter((f) => new RegExp(theHook(id).files).test(f));
-  return cli([...args, ...selected], cwd);
+  const r = spawnSync(join(ROOT, script!), [...args, ...selected], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "" },
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe(".pre-commit-hooks.yaml", () => {
@@ -48,8 +70,8 @@ describe(".pre-commit-hooks.yaml", () => {
     expect(theHook()).toMatchObject({
       id: "plugin-review",
       name: "plugin-review",
-      entry: "plugin-review check",
-      language: "node",
+      entry: `${BUNDLE} check`,
+      language: "script",
       files: "(^|/)plugin\\.json$",
       pass_filenames: true,
       require_serial: true,
@@ -62,14 +84,17 @@ describe(".pre-commit-hooks.yaml", () => {
     expect([id, name, entry, description !== undefined]).toEqual([
       "plugin-review-fix",
       "plugin-review (fix)",
-      "plugin-review check --fix",
+      `${BUNDLE} check --fix`,
       true,
     ]);
     expect(rest).toEqual(same);
   });
 
-  it("runs the package's command", () => {
-    expect(Object.keys(pkg.bin)).toContain(theHook().entry.split(/\s+/)[0]);
+  it("runs the committed bundle that the package's bin runs, as a program", () => {
+    expect(theHook().entry.split(/\s+/)[0]).toBe(BUNDLE);
+    expect(readFileSync(join(ROOT, pkg.bin["plugin-review"]!), "utf8")).toContain(`import "../${BUNDLE}";`);
+    expect(readFileSync(join(ROOT, BUNDLE), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(statSync(join(ROOT, BUNDLE)).mode & 0o111).not.toBe(0);
   });
 
   it("selects descriptors by name, in any folder", () => {
@@ -141,5 +166,206 @@ describe("the fix hook on staged files", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The real pre-commit.
+
+const HAS_PRE_COMMIT = spawnSync("pre-commit", ["--version"]).status === 0;
+const DOC = readFileSync(join(ROOT, "docs", "pre-commit.md"), "utf8");
+/** The fenced blocks of docs/pre-commit.md in a language, in order. */
+const blocks = (lang: string) =>
+  [...DOC.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+
+let work: string;
+
+function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    timeout: 180_000,
+    env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", PRE_COMMIT_COLOR: "never", ...env },
+  });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const r = sh("git", args, cwd);
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** A user's repository holding the given descriptors, staged. */
+function userRepo(name: string, files: Record<string, string>): string {
+  const repo = join(work, name);
+  mkdirSync(repo);
+  git(repo, "init", "-q", "-b", "main");
+  git(repo, "config", "user.email", "t@example.com");
+  git(repo, "config", "user.name", "t");
+  git(repo, "config", "commit.gpgsign", "false");
+  for (const [path, from] of Object.entries(files)) {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    copyFileSync(join(ROOT, from), join(repo, path));
+  }
+  git(repo, "add", ".");
+  return repo;
+}
+
+/**
+ * This repository as pre-commit would clone it, with the work tree's changes committed on top (what `try-repo`
+ * does), so that a `.pre-commit-config.yaml` can name it with a `rev`.
+ */
+function hookRepository(): { repo: string; rev: string } {
+  const repo = join(work, "plugin-review");
+  git(work, "clone", "-q", ROOT, repo);
+  const changed = [
+    git(ROOT, "diff", "--name-only", "HEAD"),
+    git(ROOT, "ls-files", "--others", "--exclude-standard"),
+  ]
+    .join("\n")
+    .split("\n")
+    .filter(Boolean);
+  for (const f of changed) {
+    if (existsSync(join(ROOT, f))) {
+      mkdirSync(dirname(join(repo, f)), { recursive: true });
+      cpSync(join(ROOT, f), join(repo, f));
+    } else rmSync(join(repo, f), { force: true });
+  }
+  git(repo, "add", "-A");
+  git(
+    repo,
+    "-c",
+    "user.email=t@example.com",
+    "-c",
+    "user.name=t",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    "work tree",
+  );
+  return { repo, rev: git(repo, "rev-parse", "HEAD") };
+}
+
+/** The npm packages installed anywhere below a directory: every node_modules/<name> (or @scope/<name>). */
+function installedPackages(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const path = join(d, entry.name);
+      if (entry.name === "node_modules") {
+        for (const p of readdirSync(path)) {
+          if (p.startsWith(".")) continue;
+          const names = p.startsWith("@") ? readdirSync(join(path, p)).map((n) => `${p}/${n}`) : [p];
+          for (const n of names) if (existsSync(join(path, n, "package.json"))) found.push(n);
+        }
+      }
+      walk(path);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+describe.skipIf(!HAS_PRE_COMMIT && !process.env.CI)("the hooks installed by the real pre-commit", () => {
+  beforeAll(() => {
+    ensureBuilt();
+    work = mkdtempSync(join(tmpdir(), "plugin-review-pre-commit-"));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("pre-commit try-repo runs the hook on the staged descriptors, without npm", () => {
+    const repo = userRepo("try", {
+      "plugins/bad/plugin.json": "examples/mistakes/remote-mistakes/plugin.json",
+      "plugins/good/plugin.json": "examples/host-valid/plugin.json",
+      "notes.md": "README.md",
+    });
+    // An `npm` that records its calls and fails: a hook that installed packages would need it.
+    const shims = join(work, "shims");
+    mkdirSync(shims);
+    const log = join(work, "npm-calls.log");
+    writeFileSync(join(shims, "npm"), `#!/bin/sh\necho "npm $*" >> '${log}'\nexit 1\n`, { mode: 0o755 });
+    const env = { PATH: `${shims}:${process.env.PATH}`, TMPDIR: work };
+    const bad = sh("pre-commit", ["try-repo", ROOT, "plugin-review", "--all-files"], repo, env);
+    expect(bad.stdout).toMatch(/^plugin-review\.+Failed$/m);
+    expect(bad.stdout).toMatch(/^plugins\/bad\/plugin\.json:4:11 +error +variant-mismatch /m);
+    expect(bad.stdout).toMatch(/✖ 4 findings \(3 errors, 1 warning\) in 1 of 2 descriptors/);
+    expect(bad.status).toBe(1);
+    const good = sh(
+      "pre-commit",
+      ["try-repo", ROOT, "plugin-review", "--files", "plugins/good/plugin.json"],
+      repo,
+      env,
+    );
+    expect(good.stdout).toMatch(/^plugin-review\.+Passed$/m);
+    expect(good.status).toBe(0);
+    expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
+  });
+
+  it("as docs/pre-commit.md sets it up: installs no package, and stops a commit with a mistake", () => {
+    const { repo: hookRepo, rev } = hookRepository();
+    const home = join(work, "home");
+    const env = { PRE_COMMIT_HOME: home };
+    const repo = userRepo("user", { "plugins/good/plugin.json": "examples/host-valid/plugin.json" });
+    // The documented configuration, with this repository's clone in place of its GitHub address.
+    const config = parse(blocks("yaml")[0]!) as { repos: { repo: string; rev: string }[] };
+    expect(config.repos[0]!.repo).toBe("https://github.com/plugin-review/plugin-review");
+    config.repos[0]!.repo = hookRepo;
+    config.repos[0]!.rev = rev;
+    writeFileSync(join(repo, ".pre-commit-config.yaml"), stringify(config));
+    git(repo, "add", ".pre-commit-config.yaml");
+
+    // The documented commands, verbatim.
+    const commands = blocks("sh")[0]!.trim().split("\n");
+    expect(commands).toEqual(["pre-commit install", "pre-commit run plugin-review --all-files"]);
+    const runs = commands.map((c) => sh("pre-commit", c.split(" ").slice(1), repo, env));
+    expect(runs[0]!.stdout).toMatch(/pre-commit installed at \.git\/hooks\/pre-commit/);
+    expect(runs[1]!.stdout).toMatch(/^plugin-review\.+Passed$/m);
+    expect(runs.map((r) => r.status)).toEqual([0, 0]);
+
+    // What the installation added: pre-commit's clone of the repository, and no npm package at all.
+    expect(installedPackages(home)).toEqual([]);
+    expect(readdirSync(home).filter((d) => d.startsWith("repo"))).toHaveLength(1);
+
+    // The git hook at work: a commit that adds a mistake is stopped, one without is made.
+    git(repo, "commit", "-q", "-m", "valid descriptor");
+    mkdirSync(join(repo, "plugins/bad"));
+    copyFileSync(
+      join(ROOT, "examples/mistakes/remote-mistakes/plugin.json"),
+      join(repo, "plugins/bad/plugin.json"),
+    );
+    git(repo, "add", "plugins/bad/plugin.json");
+    const refused = sh("git", ["commit", "-m", "bad descriptor"], repo, env);
+    expect(refused.stdout + refused.stderr).toMatch(
+      /plugins\/bad\/plugin\.json:4:11 +error +variant-mismatch/,
+    );
+    expect(refused.status).toBe(1);
+    expect(git(repo, "log", "--format=%s")).toBe("valid descriptor");
+  });
+
+  it("the documented local hook without Node.js on the PATH installs one package: plugin-review", () => {
+    const pack = sh("npm", ["pack", "--silent", "--pack-destination", work], ROOT);
+    expect(pack.status, pack.stderr).toBe(0);
+    const tarball = join(work, pack.stdout.trim().split("\n").pop()!);
+    const home = join(work, "home-local");
+    const repo = userRepo("local", { "p/plugin.json": "examples/mistakes/remote-mistakes/plugin.json" });
+    // The documented configuration, with the packed tarball in place of the registry's version.
+    const documented = blocks("yaml").find((b) => b.includes("repo: local"))!;
+    expect(documented).toContain(`"plugin-review@${pkg.version}"`);
+    writeFileSync(
+      join(repo, ".pre-commit-config.yaml"),
+      documented.replace(`plugin-review@${pkg.version}`, tarball),
+    );
+    const r = sh("pre-commit", ["run", "--all-files"], repo, {
+      PRE_COMMIT_HOME: home,
+      npm_config_offline: "true",
+    });
+    expect(r.stdout).toMatch(/^p\/plugin\.json:4:11 +error +variant-mismatch /m);
+    expect(r.status).toBe(1);
+    // pre-commit adds an empty placeholder package of its own to every local `language: node` hook.
+    expect(installedPackages(home)).toEqual(["plugin-review", "pre_commit_placeholder_package"]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `serverless package` (osls) offline, with no AWS credentials: the CloudFormation template holds the
- * webhook route, both functions, the FIFO queue with its dead-letter queue and alarm, least-privilege roles,
- * and nothing secret.
+ * webhook route, both functions, the FIFO queue with its dead-letter queue and alarm (with its SNS topic),
+ * least-privilege roles, and nothing secret.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -13,24 +13,48 @@ import { ROOT } from "../helpers.js";
 
 let out: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-let resources: Record<string, { Type: string; Properties: any }>;
+type Resources = Record<string, { Type: string; Condition?: string; Properties: any }>;
+interface Template {
+  Resources: Resources;
+  Conditions?: Record<string, unknown>;
+  Outputs: Record<string, { Value: unknown }>;
+}
+let template: Template;
+let resources: Resources;
+
+/** `osls package` into a folder of `out`, with extra arguments; the template it wrote. */
+function oslsPackage(folder: string, ...args: string[]): Template {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("AWS_")) delete env[k];
+  const dest = join(out, folder);
+  execFileSync(
+    "npx",
+    ["osls", "package", "--stage", "prod", "--region", "us-east-1", "--package", dest, ...args],
+    {
+      cwd: ROOT,
+      env: { ...env, AWS_SDK_LOAD_CONFIG: "0", HOME: out },
+      stdio: "pipe",
+      timeout: 120_000,
+    },
+  );
+  return JSON.parse(
+    readFileSync(join(dest, "cloudformation-template-update-stack.json"), "utf8"),
+  ) as Template;
+}
+
+/** CloudFormation's value of a condition made of Fn::Not and Fn::Equals on literals (what serverless.yml uses). */
+function holds(condition: unknown): boolean {
+  const c = condition as { "Fn::Not"?: [unknown]; "Fn::Equals"?: [unknown, unknown] };
+  if (c["Fn::Not"]) return !holds(c["Fn::Not"][0]);
+  if (c["Fn::Equals"]) return c["Fn::Equals"][0] === c["Fn::Equals"][1];
+  throw new Error(`unexpected condition ${JSON.stringify(condition)}`);
+}
 
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), "plugin-review-sls-"));
   ensureBundled();
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith("AWS_")) delete env[k];
-  execFileSync("npx", ["osls", "package", "--stage", "prod", "--region", "us-east-1", "--package", out], {
-    cwd: ROOT,
-    env: { ...env, AWS_SDK_LOAD_CONFIG: "0", HOME: out },
-    stdio: "pipe",
-    timeout: 120_000,
-  });
-  resources = (
-    JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8")) as {
-      Resources: typeof resources;
-    }
-  ).Resources;
+  template = oslsPackage("default");
+  resources = template.Resources;
 }, 180_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -42,11 +66,11 @@ describe("serverless package", () => {
     expect(routes).toEqual(["POST /api/github/webhooks"]);
   });
 
-  it("has both functions on nodejs22.x arm64, each with its own role", () => {
+  it("has both functions on nodejs24.x arm64, each with its own role", () => {
     const fns = Object.fromEntries(ofType("AWS::Lambda::Function").map(([k, r]) => [k, r.Properties]));
     expect(Object.keys(fns).sort()).toEqual(["ReceiverLambdaFunction", "WorkerLambdaFunction"]);
     for (const f of Object.values(fns)) {
-      expect(f.Runtime).toBe("nodejs22.x");
+      expect(f.Runtime).toBe("nodejs24.x");
       expect(f.Architectures).toEqual(["arm64"]);
     }
     expect(fns.ReceiverLambdaFunction.Role).toEqual({ "Fn::GetAtt": ["ReceiverRole", "Arn"] });
@@ -70,6 +94,32 @@ describe("serverless package", () => {
     expect(mapping.EventSourceArn).toEqual({ "Fn::GetAtt": ["DeliveryQueue", "Arn"] });
   });
 
+  it("sends the dead-letter alarm to an SNS topic, which mails alarmEmail when one is given", () => {
+    const alarm = resources.DeadLetterAlarm!.Properties;
+    expect(resources.AlarmTopic!.Type).toBe("AWS::SNS::Topic");
+    expect(alarm.AlarmActions).toEqual([{ Ref: "AlarmTopic" }]);
+    expect(alarm.OKActions).toEqual([{ Ref: "AlarmTopic" }]);
+    expect(template.Outputs.AlarmTopicArn!.Value).toEqual({ Ref: "AlarmTopic" });
+    const subscription = resources.AlarmEmailSubscription!;
+    expect(subscription.Condition).toBe("HasAlarmEmail");
+    expect(holds(template.Conditions!.HasAlarmEmail)).toBe(false); // no address by default: no subscription
+    const withEmail = oslsPackage("with-email", "--param=alarmEmail=ops@example.com");
+    expect(holds(withEmail.Conditions!.HasAlarmEmail)).toBe(true);
+    expect(withEmail.Resources.AlarmEmailSubscription!.Properties).toEqual({
+      TopicArn: { Ref: "AlarmTopic" },
+      Protocol: "email",
+      Endpoint: "ops@example.com",
+    });
+  }, 180_000);
+
+  it("names the osls version package.json installs as its frameworkVersion", () => {
+    const yml = readFileSync(join(ROOT, "serverless.yml"), "utf8");
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(/^frameworkVersion: "([^"]+)"/m.exec(yml)?.[1]).toBe(pkg.devDependencies.osls);
+  });
+
   it("grants each function only what it uses", () => {
     const actions = (role: string) =>
       resources[role]!.Properties.Policies.flatMap(
@@ -87,9 +137,9 @@ describe("serverless package", () => {
   });
 
   it("keeps secrets out of the template and the receiver zip small", () => {
-    const template = readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8");
-    expect(template).not.toMatch(/PRIVATE KEY|WEBHOOK_SECRET"\s*:|APP_ID"\s*:/);
-    expect(template).toContain("/plugin-review/prod/webhook-secret");
-    expect(statSync(join(out, "receiver.zip")).size).toBeLessThan(500 * 1024);
+    const text = readFileSync(join(out, "default", "cloudformation-template-update-stack.json"), "utf8");
+    expect(text).not.toMatch(/PRIVATE KEY|WEBHOOK_SECRET"\s*:|APP_ID"\s*:/);
+    expect(text).toContain("/plugin-review/prod/webhook-secret");
+    expect(statSync(join(out, "default", "receiver.zip")).size).toBeLessThan(500 * 1024);
   });
 });
