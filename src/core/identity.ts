@@ -28,13 +28,29 @@ function json(v: unknown): string {
   return JSON.stringify(v) ?? "undefined";
 }
 
-/** An element's identity among its siblings; `loose` names a chart by its series instead of its title. */
+/** What tells apart series (and key metrics) of one metric: how they aggregate and split it. */
+const SERIES_OF_METRIC = ["aggregation", "mergeaggregation", "dimensions"] as const;
+
+/**
+ * An element's identity among its siblings, from its own content only (never its neighbours'): a metric by
+ * its key, an alert by its `alert_id`, a property by its key, a series or key metric by its key with its
+ * aggregation and dimensions (a chart often shows one metric several ways), a chart by its group and title
+ * (`loose`: by its series), a plain value by itself. An element with no name is named by its members other
+ * than lists, so that adding an alert to an unnamed metric does not rename it.
+ */
 function label(el: unknown, loose: boolean): string {
   if (!isObj(el)) return Array.isArray(el) ? `[${json(el)}]` : `=${json(el)}`;
   const alertId = get(el, "alert_id");
   if (alertId !== undefined) return `alert_id=${json(alertId)}`;
   const key = get(el, "key");
-  if (key !== undefined) return `key=${json(key)}`;
+  if (key !== undefined) {
+    let out = `key=${json(key)}`;
+    for (const m of SERIES_OF_METRIC) {
+      const v = get(el, m);
+      if (v !== undefined) out += `,${m}=${json(v)}`;
+    }
+    return out;
+  }
   const metric = get(get(el, "timeseries"), "key") ?? get(get(el, "statetimeseries"), "key");
   if (metric !== undefined) return `metric=${json(metric)}`;
   if (get(el, "group") !== undefined || get(el, "title") !== undefined) {
@@ -43,7 +59,7 @@ function label(el: unknown, loose: boolean): string {
     if (loose && Array.isArray(series)) return `chart-series=${json(series.map((s) => get(s, "key")))}`;
     return `chart=${json([get(el, "group"), get(el, "title")])}`;
   }
-  return `{${json(el)}}`;
+  return `{${json(Object.fromEntries(Object.entries(el).filter(([, v]) => !Array.isArray(v))))}}`;
 }
 
 const cache = [new WeakMap<unknown[], string[]>(), new WeakMap<unknown[], string[]>()] as const;
@@ -65,9 +81,9 @@ function labels(array: unknown[], loose: boolean): string[] {
 }
 
 /**
- * The place a pointer names, by content: every array index becomes the element's identity (a metric by
- * its key, an alert by its `alert_id`, a property, series or key metric by its key, a chart by its group
- * and title, a plain value by itself).
+ * The place a pointer names, by content: every array index becomes the element's label (above). Elements
+ * that share a label (duplicate keys, themselves an error) are told apart by their order among themselves:
+ * the n-th gets `#n`.
  */
 export function identityPath(doc: unknown, pointer: string, loose = false): string {
   let node: unknown = doc;

@@ -1,0 +1,366 @@
+/**
+ * A finding's identity (src/core/identity.ts; interfaces.md "A finding's identity"): rule, file, place named
+ * by content, message id and the message's data other than positions. Inserting, deleting or reordering
+ * array elements that carry no finding (metrics, alerts, properties, charts, series, key metrics) keeps every
+ * other finding's identity; changing the offending value changes it. Held over generated documents (the
+ * shipped examples and random edits of them, always) and over every real descriptor (when ../shared is
+ * present).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../src/core/config.js";
+import { identityKey, identityPath, problemKey } from "../../src/core/identity.js";
+import { escapeSegment, splitPointer } from "../../src/core/json/pointer.js";
+import { reviewDescriptors } from "../../src/core/review.js";
+import type { Finding } from "../../src/core/types.js";
+import { check, text, validHost } from "../helpers.js";
+import { exampleSamples, generatedDocuments, random, type Sample } from "./generate.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const CONFIG = resolveConfig();
+const review = (doc: unknown): Finding[] =>
+  reviewDescriptors([{ path: "p/plugin.json", content: text(doc) }], CONFIG)[0]!.findings;
+
+// ---- the arrays whose elements move, and fresh elements that carry no finding ------------------------------
+
+interface ArrayAt {
+  /** RFC 6901 pointer of the array. */
+  pointer: string;
+  kind: "metrics" | "alerts" | "properties" | "charts" | "series" | "keymetrics";
+  items: unknown[];
+}
+
+const isArr = (v: unknown): v is unknown[] => Array.isArray(v);
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function arraysOf(doc: Json): ArrayAt[] {
+  const out: ArrayAt[] = [];
+  const add = (pointer: string, kind: ArrayAt["kind"], v: unknown) => {
+    if (isArr(v)) out.push({ pointer, kind, items: v });
+  };
+  add("/metrics", "metrics", doc.metrics);
+  if (isArr(doc.metrics))
+    doc.metrics.forEach(
+      (m, i) => isObj(m) && add(`/metrics/${i}/alert_settings`, "alerts", m.alert_settings),
+    );
+  add("/properties", "properties", doc.properties);
+  const ui = isObj(doc.ui) ? doc.ui : {};
+  add("/ui/keymetrics", "keymetrics", ui.keymetrics);
+  for (const list of ["charts", "keycharts"]) {
+    add(`/ui/${list}`, "charts", ui[list]);
+    if (isArr(ui[list]))
+      (ui[list] as unknown[]).forEach(
+        (c, i) => isObj(c) && add(`/ui/${list}/${i}/series`, "series", c.series),
+      );
+  }
+  return out;
+}
+
+/** The metric keys the document defines (series and key metrics name one). */
+function metricKeys(doc: Json): string[] {
+  return (isArr(doc.metrics) ? doc.metrics : []).flatMap((m) => {
+    const key = isObj(m) && isObj(m.timeseries) ? m.timeseries.key : undefined;
+    return typeof key === "string" ? [key] : [];
+  });
+}
+
+/**
+ * A valid element of a kind whose name no sibling has (a unique key, id or title; a series or key metric
+ * of a metric the document defines, with an aggregation no sibling of that metric uses), or undefined.
+ */
+function fresh(kind: ArrayAt["kind"], doc: Json, siblings: unknown[], n: number): unknown {
+  const key = `zz_probe_${n}`;
+  switch (kind) {
+    case "metrics":
+      return { timeseries: { key, unit: "Count", displayname: `Probe ${n}` } };
+    case "alerts":
+      return {
+        alert_id: key,
+        event_type: "PERFORMANCE_EVENT",
+        event_name: "Probe",
+        threshold: 1,
+        alert_condition: "ABOVE",
+        samples: 5,
+        violating_samples: 3,
+        dealerting_samples: 5,
+      };
+    case "properties":
+      return { key, type: "STRING" };
+    case "charts":
+      return {
+        group: "Probe",
+        title: `Probe ${n}`,
+        series: metricKeys(doc)
+          .slice(0, 1)
+          .map((k) => ({ key: k })),
+      };
+    case "series":
+    case "keymetrics": {
+      const used = new Set(siblings.map((x) => (isObj(x) ? JSON.stringify([x.key, x.aggregation]) : "")));
+      for (const k of metricKeys(doc))
+        for (const aggregation of ["AVG", "SUM", "MIN", "MAX"])
+          if (!used.has(JSON.stringify([k, aggregation]))) return { key: k, aggregation };
+      return undefined;
+    }
+  }
+}
+
+/** The segments of a pointer under `array` (index first), or undefined when it is not under it. */
+function under(pointer: string, array: string): string[] | undefined {
+  const p = splitPointer(pointer);
+  const a = splitPointer(array);
+  if (p.length <= a.length || a.some((s, i) => p[i] !== s)) return undefined;
+  return p.slice(a.length);
+}
+
+/** The finding is about the array itself or something above it (its count, say): moving elements may change it. */
+const aboutArray = (f: Finding, array: string) =>
+  array === f.pointer || array.startsWith(`${f.pointer}/`) || f.pointer === "";
+
+const join = (segments: string[]) => segments.map((s) => `/${escapeSegment(s)}`).join("");
+
+/** Where each index went: `moved(i)` is the element's new index, or undefined when it was deleted. */
+function remap(pointer: string, array: string, moved: (i: number) => number | undefined): string | undefined {
+  const rest = under(pointer, array);
+  if (!rest) return pointer;
+  const to = moved(Number(rest[0]));
+  return to === undefined ? undefined : array + join([String(to), ...rest.slice(1)]);
+}
+
+// ---- the property -----------------------------------------------------------------------------------------
+
+interface Tally {
+  /** Findings that stayed (at their moved place, same rule and message) and kept their identity. */
+  kept: number;
+  /** Offending values changed, each of which changed its finding's identity. */
+  changed: number;
+  problems: string[];
+}
+
+/**
+ * The finding is inside an element that shares its name with a sibling (a duplicate key, itself an error):
+ * such elements are told apart by their order among themselves, so moving one of them may swap them.
+ */
+function inSharedName(doc: unknown, pointer: string): boolean {
+  const segs = splitPointer(pointer);
+  let node: unknown = doc;
+  for (let d = 0; d < segs.length; d++) {
+    const seg = segs[d]!;
+    if (isArr(node) && /^\d+$/.test(seg)) {
+      const base = join(segs.slice(0, d));
+      const name = (j: number) =>
+        identityPath(doc, `${base}/${j}`)
+          .split("/")
+          .pop()!
+          .replace(/#\d+\]$/, "]");
+      const mine = name(Number(seg));
+      if (node.some((_, j) => j !== Number(seg) && name(j) === mine)) return true;
+      node = node[Number(seg)];
+    } else node = isObj(node) ? node[seg] : undefined;
+  }
+  return false;
+}
+
+/** Every finding still there after the edit (same rule and message at its moved place) has the same identity. */
+function keeps(
+  doc: unknown,
+  name: string,
+  before: Finding[],
+  after: Finding[],
+  array: string,
+  moved: (i: number) => number | undefined,
+  what: string,
+  t: Tally,
+) {
+  for (const f of before) {
+    if (aboutArray(f, array) || inSharedName(doc, f.pointer)) continue;
+    const at = remap(f.pointer, array, moved);
+    if (at === undefined) continue; // inside a deleted element (which carried no finding: never here)
+    const there = after.filter(
+      (g) => g.pointer === at && g.ruleId === f.ruleId && g.messageId === f.messageId,
+    );
+    if (!there.length) continue; // gone for a reason of its own (a duplicate's first definition deleted)
+    if (there.some((g) => g.fingerprint === f.fingerprint)) t.kept++;
+    else
+      t.problems.push(
+        `${name}: ${what} ${array}: ${f.ruleId} ${f.pointer} → ${at} changed identity (${f.message})`,
+      );
+  }
+}
+
+/** Another value of the same type in every character (so that it differs wherever the finding looks). */
+function otherValue(v: unknown): unknown {
+  if (typeof v === "boolean") return !v;
+  if (typeof v === "number") return v + 7;
+  if (typeof v !== "string") return undefined;
+  const shifted = v.replace(/[A-Za-z0-9]/g, (c) =>
+    c === "z" ? "a" : c === "Z" ? "A" : c === "9" ? "0" : String.fromCharCode(c.charCodeAt(0) + 1),
+  );
+  return shifted === v ? `${v}a` : shifted;
+}
+
+function valueAt(doc: unknown, pointer: string): { parent: Json | unknown[]; key: string } | undefined {
+  const segs = splitPointer(pointer);
+  if (!segs.length) return undefined;
+  let node: unknown = doc;
+  for (const s of segs.slice(0, -1)) node = isArr(node) ? node[Number(s)] : isObj(node) ? node[s] : undefined;
+  const key = segs[segs.length - 1]!;
+  if (isArr(node) || isObj(node)) {
+    const v = isArr(node) ? node[Number(key)] : node[key];
+    return v === undefined ? undefined : { parent: node, key };
+  }
+  return undefined;
+}
+
+function holdsIdentity(samples: readonly Sample[], seed: number): Tally {
+  const next = random(seed);
+  const t: Tally = { kept: 0, changed: 0, problems: [] };
+  let n = 0;
+  for (const { name, text: source } of samples) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(source);
+    } catch {
+      continue;
+    }
+    if (!isObj(doc)) continue;
+    const before = review(doc);
+    if (!before.length) continue;
+    for (const a of arraysOf(doc)) {
+      const path = splitPointer(a.pointer);
+      const withItems = (items: unknown[]) => {
+        const copy = structuredClone(doc) as Json;
+        let node: Json = copy;
+        for (const s of path.slice(0, -1)) node = (isArr(node) ? node[Number(s)] : node[s]) as Json;
+        node[path[path.length - 1]!] = items;
+        return copy;
+      };
+      // Insert a fresh element (it carries no finding) anywhere.
+      const element = fresh(a.kind, doc, a.items, n++);
+      if (element !== undefined) {
+        const at = Math.floor(next() * (a.items.length + 1));
+        const inserted = [...a.items];
+        inserted.splice(at, 0, element);
+        const moved = (i: number) => (i < at ? i : i + 1);
+        keeps(doc, name, before, review(withItems(inserted)), a.pointer, moved, "insert", t);
+      }
+      // Delete an element that carries no finding; move another one elsewhere (a reorder).
+      const free = a.items
+        .map((_, i) => i)
+        .filter((i) => !before.some((f) => under(f.pointer, a.pointer)?.[0] === String(i)));
+      if (free.length) {
+        const gone = free[Math.floor(next() * free.length)]!;
+        const deleted = a.items.filter((_, i) => i !== gone);
+        const moved = (i: number) => (i === gone ? undefined : i < gone ? i : i - 1);
+        keeps(doc, name, before, review(withItems(deleted)), a.pointer, moved, "delete", t);
+        const from = free[Math.floor(next() * free.length)]!;
+        const to = Math.floor(next() * a.items.length);
+        if (to !== from) {
+          const order = a.items.map((_, i) => i);
+          order.splice(to, 0, ...order.splice(from, 1));
+          const where = new Map(order.map((i: number, j: number) => [i, j] as const));
+          const reordered = order.map((i) => a.items[i]);
+          keeps(
+            doc,
+            name,
+            before,
+            review(withItems(reordered)),
+            a.pointer,
+            (i) => where.get(i),
+            "reorder",
+            t,
+          );
+        }
+      }
+    }
+    // Change each offending scalar value: its finding's identity changes.
+    for (const f of before) {
+      if (f.target !== "value" || inSharedName(doc, f.pointer)) continue;
+      const place = valueAt(doc, f.pointer);
+      if (!place) continue;
+      const was = isArr(place.parent) ? place.parent[Number(place.key)] : place.parent[place.key];
+      const now = otherValue(was);
+      if (now === undefined) continue;
+      const copy = structuredClone(doc) as Json;
+      const there = valueAt(copy, f.pointer)!;
+      if (isArr(there.parent)) there.parent[Number(there.key)] = now;
+      else there.parent[there.key] = now;
+      const count = (fs: Finding[]) => fs.filter((g) => g.fingerprint === f.fingerprint).length;
+      if (count(review(copy)) < count(before)) t.changed++;
+      else
+        t.problems.push(
+          `${name}: ${f.ruleId} ${f.pointer}: ${JSON.stringify(was)} → ${JSON.stringify(now)} kept its identity`,
+        );
+    }
+  }
+  return t;
+}
+
+describe("a finding's identity (property)", () => {
+  it("over generated documents: moving other elements keeps it, changing the offending value changes it", () => {
+    const samples = generatedDocuments(exampleSamples(), 2, 16);
+    const t = holdsIdentity(samples, 4);
+    expect(t.problems).toEqual([]);
+    // About something: many findings stayed through many edits, and many values changed.
+    expect(t.kept).toBeGreaterThan(samples.length * 10);
+    expect(t.changed).toBeGreaterThan(samples.length / 2);
+  });
+
+  const REAL = new URL("../../../shared/corpus/real/", import.meta.url);
+  it.skipIf(!existsSync(REAL))("over every real descriptor", () => {
+    const corpus = readdirSync(REAL)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .map((f) => ({ name: f, text: readFileSync(new URL(f, REAL), "utf8") }));
+    const t = holdsIdentity(corpus, 8);
+    expect(t.problems).toEqual([]);
+    expect(t.kept).toBeGreaterThan(corpus.length * 10);
+    expect(t.changed).toBeGreaterThan(corpus.length);
+  });
+});
+
+describe("a finding's identity (examples)", () => {
+  const doc: Json = validHost();
+  doc.metrics.push({ timeseries: { key: "errors", unit: "Count", displayname: "errors" } });
+  doc.metrics.push({ timeseries: { key: "errors", unit: "Count", displayname: "Errors again" } });
+
+  it("names the place by content: the metric's key, not its index", () => {
+    const [f] = check(doc).filter((x) => x.ruleId === "displayname-equals-key");
+    expect(identityPath(doc, f!.pointer)).toBe('/metrics/[metric="errors"]/timeseries/displayname');
+  });
+
+  it("leaves positional data out (the index of the first definition), keeps the rest (the key)", () => {
+    const dup = check(doc).find((x) => x.ruleId === "duplicate-metric-key")!;
+    expect(dup.data).toMatchObject({ key: "errors", first: 2 });
+    const moved = { ...dup, data: { ...dup.data, first: 7 } };
+    expect(identityKey(doc, "p.json", moved)).toBe(identityKey(doc, "p.json", dup));
+    const other = { ...dup, data: { ...dup.data, key: "errors2" } };
+    expect(identityKey(doc, "p.json", other)).not.toBe(identityKey(doc, "p.json", dup));
+    // The file is part of it.
+    expect(identityKey(doc, "q.json", dup)).not.toBe(identityKey(doc, "p.json", dup));
+  });
+
+  it("groups repeated findings by rule, message id and data, positions and quoted names aside", () => {
+    const f = check(doc).find((x) => x.ruleId === "displayname-equals-key")!;
+    expect(problemKey({ ...f, data: { key: "other" } })).toBe(problemKey(f));
+    expect(problemKey({ ...f, messageId: "other" })).not.toBe(problemKey(f));
+  });
+
+  it("a renamed file: its base is identified under head's path, so its findings stay existing", () => {
+    const head = { ...doc, version: "1.2.1" };
+    const [r] = reviewDescriptors(
+      [
+        {
+          path: "new/plugin.json",
+          content: text(head),
+          base: { path: "old/plugin.json", content: text(doc) },
+        },
+      ],
+      CONFIG,
+    );
+    const mine = r!.findings.filter((f) => f.ruleId === "displayname-equals-key");
+    expect(mine.map((f) => f.baseline)).toEqual(["existing"]);
+    expect(r!.fixed).toBe(0);
+  });
+});
