@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { run, type ApplicationFunction, type Probot } from "probot";
 import { createApp } from "./app.js";
 import { warmUpSchemas } from "./core/schema.js";
-import { PluginReviewOctokit } from "./github/octokit.js";
+import { PluginReviewOctokit } from "./github/app-octokit.js";
 import { AnswersFirst, BackgroundPool } from "./github/serialize.js";
 
 /** GitHub never sends a webhook body larger than this (it caps payloads at 25 MB). */

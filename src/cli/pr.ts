@@ -3,13 +3,13 @@
  * from GITHUB_TOKEN, and prints what the App would post (check run, annotations, review) without writing:
  * every request that would change something is recorded and answered locally instead of being sent.
  */
-import { Octokit as RestOctokit } from "@octokit/rest";
 import { pino } from "pino";
 import { gatewayFor, GraphqlAvailability } from "../github/gateway.js";
 import { repoRef, toPullTarget } from "../github/pull-target.js";
 import { reviewPullRequest } from "../github/run-review.js";
 import type { Octokit } from "../github/types.js";
 import { describeRequestError } from "../github/errors.js";
+import { isGraphqlUrl, tokenOctokit, type DryWrite } from "../github/octokit.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {
@@ -24,11 +24,7 @@ export interface PrIo {
   env: NodeJS.ProcessEnv;
 }
 
-interface Write {
-  method: string;
-  url: string;
-  body: Record<string, unknown>;
-}
+type Write = DryWrite;
 
 export interface DryRun {
   pullRequest: string;
@@ -45,35 +41,14 @@ export function parseTarget(s: string): { owner: string; repo: string; number: n
 
 /** An Octokit that reads for real and records (without sending) anything that would write. */
 function dryOctokit(token: string, baseUrl: string, writes: Write[]): Octokit {
-  const octokit = new RestOctokit({
-    auth: token,
+  let nextId = 1;
+  return tokenOctokit({
+    token,
     baseUrl,
     userAgent: "plugin-review-dry-run",
-    log: { debug() {}, info() {}, warn() {}, error() {} },
+    warn: () => {},
+    writes: (write) => (writes.push(write), { id: nextId++, ...write.body }),
   });
-  let nextId = 1;
-  octokit.hook.wrap("request", async (request, options) => {
-    const method = String(options.method).toUpperCase();
-    const isQuery =
-      // "/graphql", or a full "…/api/graphql" URL on GitHub Enterprise Server.
-      /\/graphql$/.test(String(options.url)) &&
-      !/^\s*mutation/.test(String((options as { query?: string }).query ?? ""));
-    if (method === "GET" || method === "HEAD" || isQuery) return request(options);
-    const endpoint = octokit.request.endpoint(options);
-    const path = endpoint.url.replace(baseUrl, "");
-    const body = (
-      typeof endpoint.body === "string" ? JSON.parse(endpoint.body) : (endpoint.body ?? {})
-    ) as Record<string, unknown>;
-    writes.push({ method, url: path, body });
-    const id = nextId++;
-    return {
-      status: method === "POST" ? 201 : 200,
-      url: path,
-      headers: {},
-      data: { id, ...body },
-    } as Awaited<ReturnType<typeof request>>;
-  });
-  return octokit as unknown as Octokit;
 }
 
 function collect(pr: string, headSha: string, writes: Write[]): DryRun {
@@ -92,7 +67,7 @@ function collect(pr: string, headSha: string, writes: Write[]): DryRun {
         body: String(w.body.body ?? ""),
         comments: (w.body.comments as Record<string, unknown>[]) ?? [],
       };
-    } else if (/\/graphql$/.test(w.url)) {
+    } else if (isGraphqlUrl(w.url)) {
       // The resolution of fixed threads: a reply (the same body) to each thread, then resolved; and the
       // push's review when the push also has something new to say (its line comments are `threads`).
       const vars = (w.body.variables ?? {}) as Record<string, unknown>;

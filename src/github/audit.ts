@@ -9,22 +9,18 @@
  * they leave the process. Rate limits are honoured by the throttling and retry plugins; repositories and
  * descriptors are read a few at a time. A repository that cannot be read is reported, never fatal.
  */
-import { Octokit as RestOctokit } from "@octokit/rest";
-import { retry } from "@octokit/plugin-retry";
-import { throttling } from "@octokit/plugin-throttling";
 import { fails, globMatcher, type ResolvedConfig } from "../core/config.js";
 import { reviewDescriptors, type DescriptorInput } from "../core/review.js";
 import { countFindings } from "../format/summary.js";
 import { loadConfig } from "./load-config.js";
 import { mapLimit } from "./map-limit.js";
 import { describeRequestError, httpStatus } from "./errors.js";
+import { tokenOctokit } from "./octokit.js";
 import type { Octokit } from "./types.js";
 
 /** Repositories reviewed at once, and descriptors read at once within one: bounded, as GitHub asks. */
 export const REPO_CONCURRENCY = 3;
 const FILE_CONCURRENCY = 4;
-/** Retries of a request hit by a (secondary) rate limit, after the wait GitHub asks for. */
-const RATE_LIMIT_RETRIES = 3;
 
 export interface AuditFile {
   path: string;
@@ -85,43 +81,9 @@ export interface AuditOptions {
   onProgress?: (done: number, total: number, repository: string) => void;
 }
 
-/** An Octokit for the audit: token auth, throttling and retries, and nothing but reads. */
+/** An Octokit for the audit: token auth, throttling and retries, and nothing but reads (octokit.ts). */
 export function auditOctokit(token: string, baseUrl: string, warn: (message: string) => void): Octokit {
-  const AuditOctokit = RestOctokit.plugin(throttling, retry);
-  const octokit = new AuditOctokit({
-    auth: token,
-    baseUrl,
-    userAgent: "plugin-review-audit",
-    log: { debug() {}, info() {}, warn() {}, error() {} },
-    throttle: {
-      onRateLimit: (after: number, req: { method: string; url: string }, _o: unknown, count: number) => {
-        warn(
-          `rate limit on ${req.method} ${req.url}: ${count < RATE_LIMIT_RETRIES ? `waiting ${after} s` : "giving up"}`,
-        );
-        return count < RATE_LIMIT_RETRIES;
-      },
-      onSecondaryRateLimit: (
-        after: number,
-        req: { method: string; url: string },
-        _o: unknown,
-        count: number,
-      ) => {
-        warn(
-          `secondary rate limit on ${req.method} ${req.url}: ${count < RATE_LIMIT_RETRIES ? `waiting ${after} s` : "giving up"}`,
-        );
-        return count < RATE_LIMIT_RETRIES;
-      },
-    },
-  });
-  octokit.hook.before("request", (options) => {
-    const method = String(options.method).toUpperCase();
-    const query = String((options as { query?: unknown }).query ?? "");
-    const isQuery = options.url === "/graphql" && !/^\s*mutation\b/.test(query);
-    if (method !== "GET" && method !== "HEAD" && !isQuery) {
-      throw new Error(`plugin-review audit is read-only: refused ${method} ${options.url}`);
-    }
-  });
-  return octokit as unknown as Octokit;
+  return tokenOctokit({ token, baseUrl, userAgent: "plugin-review-audit", warn, writes: "refuse" });
 }
 
 interface RepoInfo {

@@ -3,6 +3,7 @@
  * document): what its failures look like, and which of them mean "use REST instead".
  */
 import { httpStatus } from "./errors.js";
+import { isGraphqlUrl } from "./octokit.js";
 import type { Octokit } from "./types.js";
 
 /** What `octokit.graphql` throws when GitHub answers with errors (a `GraphqlResponseError`), or any failure. */
@@ -40,8 +41,7 @@ export async function graphqlQuery<T>(
 export function graphqlRefused(e: unknown): boolean {
   if ((e as GraphqlFailure).name === "GraphqlResponseError") return true;
   // A GraphQL request's failure, not that of a REST request made on the way (a blob, a reply).
-  const url = (e as { request?: { url?: unknown } } | null | undefined)?.request?.url;
-  if (typeof url !== "string" || !/\/graphql$/.test(url.replace(/[?#].*$/, ""))) return false;
+  if (!isGraphqlUrl((e as { request?: { url?: unknown } } | null | undefined)?.request?.url)) return false;
   const status = httpStatus(e);
   return status === 400 || status === 404 || status === 405 || status === 410 || status === 422;
 }

@@ -1,31 +1,62 @@
 /**
- * The Octokit the App runs with: Probot's, whose retries (5xx) and write throttling stay on, plus
- * - a retry of secondary rate limits, which Probot's defaults only log (a review must not be lost to one);
+ * The one Octokit factory: the App (Probot's Octokit, in app-octokit.ts), `plugin-review pr` and
+ * `plugin-review audit` (a token's Octokit, `tokenOctokit`) get the same settings from `withAppSettings`:
  * - a timeout on every request, and the review's deadline (deadline.ts);
- * - one fresh installation token after a 401 (a token revoked mid-review), before giving up;
- * - writes spaced per installation also for webhook events' Octokits;
- * - GraphQL queries (reads) out of the write spacing (see `readsNotSpacedAsWrites`).
+ * - after a 401 to an installation token, one fresh token per review, also while the auth library is still
+ *   retrying a just-issued token (`freshTokenOn401`);
+ * - retries of reads that fail (5xx, network, timeouts: @octokit/plugin-retry); a write is not retried blindly,
+ *   since GitHub may have made it before failing to answer: the review re-reads what GitHub holds and sends
+ *   only what is missing (run-review.ts, publish-review.ts);
+ * - throttling (@octokit/plugin-throttling): writes spaced per installation, GraphQL queries not spaced as
+ *   writes (throttle-reads.ts), rate limits and secondary rate limits waited out and retried a few times;
+ * - what a command may write: everything (the App), nothing (`audit` refuses), or nothing sent and every
+ *   write recorded (`pr`'s dry run).
+ * Whether a request reads or writes is decided once, by `isWriteRequest`.
  */
-import Bottleneck from "bottleneck/light.js";
-import { ProbotOctokit } from "probot";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit as RestOctokit } from "@octokit/rest";
 import { timedFetch } from "./deadline.js";
-import { httpStatus } from "./errors.js";
+import { readsNotSpacedAsWrites } from "./throttle-reads.js";
+import type { Octokit } from "./types.js";
 
-/** How many times a request hit by a secondary rate limit is tried again (after GitHub's retry-after). */
-export const SECONDARY_RATE_LIMIT_RETRIES = 3;
+/** How many times a request hit by a rate limit or a secondary rate limit is tried again (after GitHub's wait). */
+export const RATE_LIMIT_RETRIES = 3;
 
-interface ThrottleOptions {
-  onSecondaryRateLimit?: (
-    retryAfter: number,
-    options: { method: string; url: string },
-    octokit: unknown,
-    retryCount: number,
-  ) => boolean | void;
-  [k: string]: unknown;
+/** A request as the hooks see it. */
+export interface RequestShape {
+  method?: unknown;
+  url?: unknown;
+  query?: unknown;
 }
 
-type RequestOptions = { request?: Record<string, unknown>; [k: string]: unknown };
+/** `/graphql` on github.com, or `…/api/graphql` on GitHub Enterprise Server. */
+export function isGraphqlUrl(url: unknown): boolean {
+  return typeof url === "string" && /\/graphql$/.test(url.replace(/[?#].*$/, ""));
+}
+
+/**
+ * Whether a request changes something on GitHub: a REST request other than GET and HEAD, or a GraphQL
+ * document other than a query (`query …` or the `{ … }` shorthand). A GraphQL query reads, as GitHub rates it.
+ */
+export function isWriteRequest(options: RequestShape): boolean {
+  const method = String(options.method ?? "GET").toUpperCase();
+  if (method === "GET" || method === "HEAD") return false;
+  if (method !== "POST" || !isGraphqlUrl(options.url) || typeof options.query !== "string") return true;
+  // Comments out first (a "mutation" in a comment does not make a mutation), then every operation's keyword.
+  const doc = options.query.replace(/#[^\n\r]*/g, "");
+  return !/^\s*(query\b|\{)/.test(doc) || /\b(mutation|subscription)\b\s*[\w$]*\s*[({]/.test(doc);
+}
+
+type Fetch = typeof globalThis.fetch;
+type RequestOptions = RequestShape & { request?: Record<string, unknown>; [k: string]: unknown };
 interface Hookable {
+  request: {
+    endpoint: ((options: never) => { method: string; url: string; body?: unknown }) & {
+      DEFAULTS: { baseUrl: string };
+    };
+  };
   hook: {
     wrap(
       name: "request",
@@ -36,101 +67,202 @@ interface Hookable {
   log: { warn(msg: string): void };
 }
 
+/** A fresh installation token, asked for once per review (or once per Octokit outside a review). */
+interface Refresh {
+  /** The token GitHub refused. */
+  refused?: string;
+  /** The fresh token (undefined when there is none to have: not an installation). */
+  token?: Promise<string | undefined>;
+}
+const reviewRefresh = new AsyncLocalStorage<Refresh>();
+
+/** Runs a review: within it, a 401 gets one fresh installation token, whichever request meets it first. */
+export function withOneTokenRefresh<T>(fn: () => Promise<T>): Promise<T> {
+  return reviewRefresh.run({}, fn);
+}
+
+/** The Octokit a fetch belongs to (set by the plugin once the Octokit exists). */
+interface Owner {
+  octokit?: Hookable;
+  /** Refreshes made outside a review. */
+  refresh: Refresh;
+}
+const INNER = Symbol("the fetch this one wraps");
+type OwnedFetch = Fetch & { [INNER]?: Fetch; owner?: Owner };
+
 /**
- * After a 401, asks for a new installation token (bypassing the cache) and tries the request once more.
- * Only installation tokens are refreshed: a 401 under a personal token (the CLI) or the app's JWT stands.
+ * A fetch with the request timeout (deadline.ts) that, when GitHub answers 401 to an installation token,
+ * gets a fresh one (once per review: a token revoked mid-review) and sends the request again with it. It sits
+ * under every hook, so it also serves the auth library's own retries of a just-issued token (which resend the
+ * same token for about 6 s) and the retry plugin's.
  */
-function refreshTokenOn401(octokit: Hookable): void {
-  octokit.hook.wrap("request", async (request, options) => {
-    try {
-      return await request(options);
-    } catch (e) {
-      if (httpStatus(e) !== 401 || options.request?.tokenRefreshed) throw e;
-      let fresh: { type?: string; tokenType?: string } | undefined;
-      try {
-        fresh = (await octokit.auth({ type: "installation", refresh: true })) as typeof fresh;
-      } catch {
-        throw e; // not an installation (or GitHub refuses a token): the 401 stands
-      }
-      if (fresh?.tokenType !== "installation") throw e;
-      octokit.log.warn("GitHub answered 401: retrying once with a fresh installation token");
-      return request({ ...options, request: { ...options.request, tokenRefreshed: true } });
+function freshTokenOn401(inner: Fetch | undefined): OwnedFetch {
+  // Probot builds an installation's Octokit with the app's options: wrap what the app's fetch wraps.
+  const base = inner && INNER in inner ? (inner as OwnedFetch)[INNER] : inner;
+  const timed = timedFetch(base);
+  const owner: Owner = { refresh: {} };
+  const fetch: OwnedFetch = async (input, init) => {
+    const refresh = reviewRefresh.getStore() ?? owner.refresh;
+    const headers = new Headers(init?.headers);
+    const sent = /^token\s+(\S+)$/i.exec(headers.get("authorization") ?? "")?.[1];
+    // The refused token again (the auth library retries a just-issued token as it was): the fresh one instead.
+    const fresh = sent !== undefined && sent === refresh.refused ? await refresh.token : undefined;
+    if (fresh) headers.set("authorization", `token ${fresh}`);
+    const res = await timed(input, fresh ? { ...init, headers } : init);
+    const octokit = owner.octokit;
+    if (res.status !== 401 || !sent || fresh || !octokit || refresh.token) return res;
+    refresh.refused = sent;
+    refresh.token = octokit.auth({ type: "installation", refresh: true }).then(
+      (a) => {
+        const auth = a as { tokenType?: string; token?: string } | undefined;
+        return auth?.tokenType === "installation" ? auth.token : undefined;
+      },
+      () => undefined, // not an installation (a personal token, the app's JWT): the 401 stands
+    );
+    const token = await refresh.token;
+    if (!token) return res;
+    octokit.log.warn("GitHub answered 401: retrying with a fresh installation token (once per review)");
+    await res.body?.cancel();
+    headers.set("authorization", `token ${token}`);
+    return timed(input, { ...init, headers });
+  };
+  fetch[INNER] = base;
+  fetch.owner = owner;
+  return fetch;
+}
+
+interface ThrottleOptions {
+  onSecondaryRateLimit?: RateLimitHandler;
+  onRateLimit?: RateLimitHandler;
+  enabled?: boolean;
+  id?: string;
+  [k: string]: unknown;
+}
+type RateLimitHandler = (
+  retryAfter: number,
+  options: { method: string; url: string },
+  octokit: unknown,
+  retryCount: number,
+) => boolean | void;
+
+/** The retry limiters this factory made (throttle-reads.ts). */
+const ownLimiters = new WeakSet<object>();
+function ownLimiter(): ReturnType<typeof readsNotSpacedAsWrites> {
+  const made = readsNotSpacedAsWrites(isWriteRequest);
+  ownLimiters.add(made.retryLimiter);
+  return made;
+}
+
+/** A write as a dry run records it: its method, its path under the API's base URL, and its JSON body. */
+export interface DryWrite {
+  method: string;
+  url: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * What a command's Octokit does with a write: sends it (the App), refuses it (`audit`), or answers it with
+ * the data the given function returns, sending nothing (`pr`'s dry run).
+ */
+export type WritePolicy = "send" | "refuse" | ((write: DryWrite) => Record<string, unknown>);
+
+/** Options of the factory's own, beside Octokit's. */
+interface AppSettings {
+  writes?: WritePolicy;
+}
+
+/** The plugin: the fetch's owner, and writes neither retried blindly nor sent where the command may not. */
+function appSettingsPlugin(
+  octokit: Hookable,
+  options: { request?: { fetch?: unknown }; pluginReview?: AppSettings },
+) {
+  const fetch = options.request?.fetch as OwnedFetch | undefined;
+  if (fetch?.owner) fetch.owner.octokit = octokit;
+  const writes = options.pluginReview?.writes ?? "send";
+  octokit.hook.wrap("request", async (request, opts) => {
+    if (!isWriteRequest(opts)) return request(opts);
+    if (writes === "refuse") throw new Error(`read-only: refused ${String(opts.method)} ${String(opts.url)}`);
+    if (writes !== "send") {
+      const { method, url, body } = octokit.request.endpoint(opts as never);
+      const write = {
+        method,
+        url: url.replace(octokit.request.endpoint.DEFAULTS.baseUrl, ""),
+        body: (typeof body === "string" ? JSON.parse(body) : (body ?? {})) as Record<string, unknown>,
+      };
+      return { status: method === "POST" ? 201 : 200, url: write.url, headers: {}, data: writes(write) };
     }
+    // GitHub may have made a write it failed to answer: the review looks before sending it again. (Every
+    // hook of a request shares this one options object, so the retry plugin reads what is set here.)
+    opts.request = { ...opts.request, retries: 0 };
+    return request(opts);
   });
+  return {};
 }
-
-/** A GraphQL document that only reads: a query operation (`query …` or the `{ … }` shorthand), no mutation. */
-export function isGraphqlQuery(options: { method?: unknown; url?: unknown; query?: unknown }): boolean {
-  if (options.method !== "POST" || typeof options.url !== "string" || typeof options.query !== "string")
-    return false;
-  if (!/\/graphql$/.test(options.url.replace(/[?#].*$/, ""))) return false;
-  // Comments out first (a "mutation" in a comment does not make a mutation), then every operation's keyword.
-  const doc = options.query.replace(/#[^\n\r]*/g, "");
-  return /^\s*(query\b|\{)/.test(doc) && !/\b(mutation|subscription)\b\s*[\w$]*\s*[({]/.test(doc);
-}
-
-/** Bottleneck's group interface as the throttling plugin uses it, with no spacing at all. */
-const NOT_SPACED = { key: () => ({ schedule: <T>(_options: unknown, job: () => Promise<T>) => job() }) };
 
 /**
- * Probot's throttling plugin spaces every POST about 1 s apart per installation, as GitHub asks of writes,
- * and counts every GraphQL request as one, queries included: the reads of a review (configuration and
- * descriptors, review threads) then queue behind other reviews' check runs and comments. GitHub rates a
- * GraphQL query like a REST GET (1 point for the secondary limit, a mutation 5), and reads are not what
- * the spacing is for. The plugin hands each request to its `retryLimiter` together with its state; this one
- * gives queries a state whose write group does not space them. Mutations, and every REST write, are spaced
- * as before, and queries still go through the plugin's concurrency limit and its rate-limit retries.
- * (`retryLimiter` and `write` are the plugin's own state, overridable through its options; plugin 11.)
+ * Adds the App's settings to an Octokit class that has the throttling and retry plugins (Probot's, or
+ * `@octokit/rest` with both): the one place they are configured.
  */
-export function readsNotSpacedAsWrites(): { retryLimiter: Bottleneck } {
-  const retryLimiter = new Bottleneck();
-  const schedule = retryLimiter.schedule.bind(retryLimiter) as (...args: unknown[]) => Promise<unknown>;
-  retryLimiter.schedule = ((
-    job: unknown,
-    state: object,
-    request: unknown,
-    options: Parameters<typeof isGraphqlQuery>[0],
-  ) =>
-    schedule(
-      job,
-      isGraphqlQuery(options) ? { ...state, write: NOT_SPACED } : state,
-      request,
-      options,
-    )) as never;
-  return { retryLimiter };
-}
-
-export const PluginReviewOctokit = ProbotOctokit.plugin(refreshTokenOn401 as never).defaults(
-  (options: Record<string, unknown>) => {
+export function withAppSettings<C extends { plugin: unknown; defaults: unknown }>(Base: C): C {
+  type Class = {
+    plugin(...p: unknown[]): Class;
+    defaults(fn: (o: Record<string, unknown>) => Record<string, unknown>): unknown;
+  };
+  return (Base as unknown as Class).plugin(appSettingsPlugin).defaults((options) => {
     const throttle = (options.throttle ?? {}) as ThrottleOptions;
-    const request = (options.request ?? {}) as { fetch?: typeof fetch };
+    const request = (options.request ?? {}) as { fetch?: Fetch };
     const log = options.log as { warn(msg: string): void } | undefined;
     const installationId = (options.auth as { installationId?: unknown } | undefined)?.installationId;
+    const limited =
+      (kind: string, given: RateLimitHandler | undefined): RateLimitHandler =>
+      (retryAfter, req, octokit, retryCount) => {
+        given?.(retryAfter, req, octokit, retryCount);
+        const again = retryCount < RATE_LIMIT_RETRIES;
+        log?.warn(
+          `${kind} on ${req.method} ${req.url}: ${again ? `retrying in ${retryAfter} s` : "giving up"}`,
+        );
+        return again;
+      };
     return {
       ...options,
-      request: { ...request, fetch: timedFetch(request.fetch) },
+      request: { ...request, fetch: freshTokenOn401(request.fetch) },
       throttle: {
         ...throttle,
         // Writes are spaced per installation, as GitHub rates them. Probot sets this same `id` for
         // `probot.auth(id)`, but not for the Octokit it gives each webhook event (context.octokit), where every
         // installation then shared one write queue ("no-id"): one busy organisation held up all the others.
         ...(throttle.id == null && installationId != null ? { id: String(installationId) } : {}),
-        // One per Octokit (the plugin registers its retry handler on it for each instance).
-        ...readsNotSpacedAsWrites(),
-        onSecondaryRateLimit: (
-          retryAfter: number,
-          req: { method: string; url: string },
-          octokit: unknown,
-          retryCount: number,
-        ) => {
-          throttle.onSecondaryRateLimit?.(retryAfter, req, octokit, retryCount);
-          const again = retryCount < SECONDARY_RATE_LIMIT_RETRIES;
-          log?.warn(
-            `secondary rate limit on ${req.method} ${req.url}: ${again ? `retrying in ${retryAfter} s` : "giving up"}`,
-          );
-          return again;
-        },
+        // One per Octokit (the plugin registers its retry handler on it for each instance): an installation's
+        // Octokit, which Probot builds with the app's options, gets its own. (A test may give its own.)
+        ...(throttle.retryLimiter && !ownLimiters.has(throttle.retryLimiter) ? {} : ownLimiter()),
+        // A rate limit is waited out and retried a few times (Probot's defaults only log secondary ones).
+        onSecondaryRateLimit: limited("secondary rate limit", throttle.onSecondaryRateLimit),
+        onRateLimit: limited("rate limit", throttle.onRateLimit),
       },
     };
-  },
-) as typeof ProbotOctokit;
+  }) as unknown as C;
+}
+
+/** The settings on `@octokit/rest` with the throttling and retry plugins: the commands' Octokit. */
+const CommandOctokit = withAppSettings(RestOctokit.plugin(throttling, retry));
+
+/**
+ * An Octokit for a command that reads GitHub with a token (`pr`, `audit`): `warn` hears of rate limits;
+ * `writes` says what becomes of a request that would change something.
+ */
+export function tokenOctokit(opts: {
+  token: string;
+  baseUrl: string;
+  userAgent: string;
+  warn: (message: string) => void;
+  writes: WritePolicy;
+}): Octokit {
+  const pluginReview: AppSettings = { writes: opts.writes };
+  return new CommandOctokit({
+    auth: opts.token,
+    baseUrl: opts.baseUrl,
+    userAgent: opts.userAgent,
+    log: { debug() {}, info() {}, warn: opts.warn, error() {} },
+    pluginReview,
+  } as ConstructorParameters<typeof RestOctokit>[0]);
+}

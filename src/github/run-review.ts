@@ -24,6 +24,7 @@ import {
 } from "./errors.js";
 import type { GitHubGateway } from "./gateway.js";
 import { loadConfig } from "./load-config.js";
+import { withOneTokenRefresh } from "./octokit.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
 import {
   allAnnotations,
@@ -87,8 +88,20 @@ function failureResult(e: unknown, reason: string): CheckResult {
   };
 }
 
-/** Reviews a commit against its base: the check run always, and whatever the target kind posts. */
-export async function reviewCommit(
+/**
+ * Reviews a commit against its base: the check run always, and whatever the target kind posts. A 401 on
+ * the way gets one fresh installation token (octokit.ts).
+ */
+export function reviewCommit(
+  gw: GitHubGateway,
+  target: CommitTarget,
+  kind: TargetKind,
+  opts: ReviewOptions,
+): Promise<ReviewOutcome> {
+  return withOneTokenRefresh(() => review(gw, target, kind, opts));
+}
+
+async function review(
   gw: GitHubGateway,
   target: CommitTarget,
   kind: TargetKind,

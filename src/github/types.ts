@@ -1,6 +1,14 @@
-import type { Logger, ProbotOctokit } from "probot";
+import type { Octokit as RestOctokit } from "@octokit/rest";
+import type { Logger } from "probot";
 
-export type Octokit = InstanceType<typeof ProbotOctokit>;
+/**
+ * What the App uses of an Octokit: the App's (Probot's, app-octokit.ts) and the commands' (`tokenOctokit`)
+ * both are one.
+ */
+export type Octokit = Pick<
+  InstanceType<typeof RestOctokit>,
+  "request" | "graphql" | "rest" | "paginate" | "auth" | "hook" | "log"
+>;
 export type { Logger };
 
 /** A commit being reviewed against a base commit, in a repository (a pull request head, a merge group). */

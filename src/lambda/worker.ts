@@ -13,7 +13,7 @@ import { Probot } from "probot";
 import app from "../app.js";
 import { withReviewsEndingBy } from "../github/deadline.js";
 import { TransientReviewError } from "../github/errors.js";
-import { PluginReviewOctokit } from "../github/octokit.js";
+import { PluginReviewOctokit } from "../github/app-octokit.js";
 import { logLine } from "./log.js";
 import { loadSecrets } from "./secrets.js";
 import type { QueuedDelivery } from "./webhook.js";

@@ -237,7 +237,7 @@ describe("plugin-review audit", () => {
     );
     const r = await run(["audit", "acme", "--repo", "quiet", "--format", "json"]);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/secondary rate limit on GET .*: waiting 1 s/);
+    expect(r.stderr).toMatch(/secondary rate limit on GET .*: retrying in 1 s/);
     expect((JSON.parse(r.stdout) as AuditReport).totals).toMatchObject({
       reviewed: 1,
       descriptors: 1,

@@ -2,7 +2,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { Probot } from "probot";
-import { PluginReviewOctokit } from "../../src/github/octokit.js";
+import { PluginReviewOctokit } from "../../src/github/app-octokit.js";
 import app from "../../src/app.js";
 import { APP_ID } from "./fake-github.js";
 

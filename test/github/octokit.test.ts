@@ -2,77 +2,37 @@ import nock from "nock";
 import { pino } from "pino";
 import { Probot } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isGraphqlQuery, PluginReviewOctokit } from "../../src/github/octokit.js";
+import { PluginReviewOctokit } from "../../src/github/app-octokit.js";
+import { isWriteRequest, withOneTokenRefresh } from "../../src/github/octokit.js";
 import { APP_ID } from "./fake-github.js";
 import { TEST_PRIVATE_KEY } from "./harness.js";
 
-describe("isGraphqlQuery", () => {
+describe("isWriteRequest: the one read/write classification", () => {
   const post = (query: string, url = "/graphql") => ({ method: "POST", url, query });
   it.each([
-    ["query Threads($n: Int!) { repository { id } }", true],
-    ["  { viewer { login } }", true],
-    ["# mutation in a comment only\nquery { viewer { login } }", true],
-    ['mutation Resolve { resolveReviewThread(input: {threadId: "x"}) { thread { id } } }', false],
-    ["query A { viewer { login } }\nmutation B { addComment(input: {}) { clientMutationId } }", false],
-    ["subscription { x }", false],
-  ])("%s → %s", (query, expected) => {
-    expect(isGraphqlQuery(post(query))).toBe(expected);
+    ["query Threads($n: Int!) { repository { id } }", false],
+    ["  { viewer { login } }", false],
+    ["# mutation in a comment only\nquery { viewer { login } }", false],
+    ['mutation Resolve { resolveReviewThread(input: {threadId: "x"}) { thread { id } } }', true],
+    ["query A { viewer { login } }\nmutation B { addComment(input: {}) { clientMutationId } }", true],
+    ["subscription { x }", true],
+  ])("GraphQL %s → write: %s", (query, expected) => {
+    expect(isWriteRequest(post(query))).toBe(expected);
+    expect(isWriteRequest(post(query, "https://ghe.example/api/graphql"))).toBe(expected);
   });
-  it("is about GraphQL POSTs only", () => {
-    expect(isGraphqlQuery({ method: "GET", url: "/graphql", query: "query { a }" })).toBe(false);
-    expect(isGraphqlQuery({ method: "POST", url: "/repos/o/r/check-runs", query: "query { a }" })).toBe(
-      false,
-    );
-    expect(isGraphqlQuery(post("query { a }", "https://ghe.example/api/graphql"))).toBe(true);
+  it.each([
+    ["GET", "/repos/o/r/pulls/1/files", false],
+    ["HEAD", "/repos/o/r", false],
+    ["get", "/repos/o/r", false],
+    ["POST", "/repos/o/r/check-runs", true],
+    ["PATCH", "/repos/o/r/check-runs/1", true],
+    ["PUT", "/repos/o/r/pulls/1/reviews/2/dismissals", true],
+    ["DELETE", "/repos/o/r/issues/comments/1", true],
+  ])("REST %s %s → write: %s", (method, url, expected) => {
+    expect(isWriteRequest({ method, url })).toBe(expected);
   });
-});
-
-// Probot's throttling plugin, as the App runs it: 1 s between writes per installation.
-describe("write spacing with the production Octokit", () => {
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
-
-  async function arrivalOrder(graphqlDocument: string): Promise<string[]> {
-    const order: string[] = [];
-    const scope = nock("https://api.github.com")
-      .post("/repos/o/r/check-runs")
-      .times(2)
-      .reply(201, (_uri, body) => (order.push(`write ${(body as { name: string }).name}`), { id: 1 }))
-      .post("/graphql")
-      .reply(200, () => (order.push("graphql"), { data: { viewer: { login: "x" } } }));
-    const octokit = new PluginReviewOctokit({
-      auth: "not-a-real-token",
-      log: { debug() {}, info() {}, warn() {}, error() {} },
-    });
-    const write = (name: string) =>
-      octokit.request("POST /repos/{owner}/{repo}/check-runs", {
-        owner: "o",
-        repo: "r",
-        name,
-        head_sha: "a",
-      });
-    const first = write("1");
-    await new Promise((r) => setTimeout(r, 50)); // the first write has taken the installation's write slot
-    await Promise.all([write("2"), octokit.graphql(graphqlDocument), first]);
-    expect(scope.pendingMocks()).toEqual([]);
-    return order;
-  }
-
-  it("lets a query through while the next write waits its turn", async () => {
-    expect(await arrivalOrder("query Viewer { viewer { login } }")).toEqual([
-      "write 1",
-      "graphql",
-      "write 2",
-    ]);
-  });
-
-  it("still spaces a mutation like any write", async () => {
-    expect(
-      await arrivalOrder('mutation { resolveReviewThread(input: { threadId: "T" }) { thread { id } } }'),
-    ).toEqual(["write 1", "write 2", "graphql"]);
+  it("counts a POST to /graphql without a query as a write", () => {
+    expect(isWriteRequest({ method: "POST", url: "/graphql" })).toBe(true);
   });
 });
 
@@ -126,4 +86,120 @@ describe("write queues of webhook events' Octokits (context.octokit)", () => {
     // One queue for both (Probot's event Octokits as they come) would put "two 1" last, a second later.
     expect(order).toEqual(["one 1", "two 1", "one 2"]);
   });
+});
+
+describe("retries: reads again, writes never blindly", () => {
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  it("retries a read that answers 500, and sends a write that answers 500 once (GitHub may have made it)", async () => {
+    let posts = 0;
+    const api = nock("https://api.github.com")
+      .get("/repos/o/r/pulls/1")
+      .reply(500, { message: "Server Error" })
+      .get("/repos/o/r/pulls/1")
+      .reply(200, { number: 1 });
+    nock("https://api.github.com")
+      .post("/repos/o/r/check-runs")
+      .reply(() => (posts++, [500, { message: "Server Error" }]))
+      .persist();
+    const octokit = new PluginReviewOctokit({
+      auth: "not-a-real-token",
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      retry: { retryAfterBaseValue: 1 },
+      throttle: { enabled: false },
+    });
+    expect((await octokit.rest.pulls.get({ owner: "o", repo: "r", pull_number: 1 })).data).toEqual({
+      number: 1,
+    });
+    await expect(
+      octokit.rest.checks.create({ owner: "o", repo: "r", name: "plugin-review", head_sha: "a" }),
+    ).rejects.toMatchObject({ status: 500 });
+    expect(posts).toBe(1);
+    expect(api.pendingMocks()).toEqual([]);
+  });
+});
+
+describe("a fresh installation token after a 401", () => {
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  /** An installation's Octokit, as Probot gives one to a webhook event; `tokens` are issued in turn. */
+  async function installationOctokit(tokens: string[], warnings: string[] = []) {
+    const issued: string[] = [];
+    nock("https://api.github.com")
+      .post("/app/installations/5/access_tokens")
+      .times(tokens.length)
+      .reply(201, () => {
+        issued.push(tokens[issued.length]!);
+        return { token: issued.at(-1), expires_at: new Date(Date.now() + 3600_000).toISOString() };
+      });
+    const probot = new Probot({
+      appId: APP_ID,
+      privateKey: TEST_PRIVATE_KEY,
+      Octokit: PluginReviewOctokit,
+      log: pino({ level: "warn" }, { write: (s: string) => void warnings.push(JSON.parse(s).msg) }),
+    });
+    return { octokit: await probot.auth(5), issued };
+  }
+
+  it("asks for a fresh token at the first 401, without waiting out the auth library's retries of the same token", async () => {
+    const warnings: string[] = [];
+    const { octokit, issued } = await installationOctokit(
+      ["ghs_first_not_real", "ghs_second_not_real"],
+      warnings,
+    );
+    const seen: string[] = [];
+    nock("https://api.github.com")
+      .get("/repos/o/r")
+      .times(2)
+      .reply(function () {
+        const auth = String(this.req.headers.authorization);
+        seen.push(auth);
+        return auth === "token ghs_first_not_real"
+          ? [401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" }]
+          : [200, { name: "r" }];
+      });
+    expect((await octokit.request("GET /repos/{owner}/{repo}", { owner: "o", repo: "r" })).data).toEqual({
+      name: "r",
+    });
+    expect(issued).toEqual(["ghs_first_not_real", "ghs_second_not_real"]);
+    // Two requests: the token was issued a moment ago, and the auth library alone would have resent it
+    // (1 s, 2 s, 3 s later) before giving up; the fresh token answered the first 401.
+    expect(seen).toEqual(["token ghs_first_not_real", "token ghs_second_not_real"]);
+    expect(warnings.filter((w) => /fresh installation token/.test(w))).toHaveLength(1);
+  });
+
+  it("once per review: a second 401 within the review stands, and requests meeting the first one share the fresh token", async () => {
+    const { octokit, issued } = await installationOctokit([
+      "ghs_a_not_real",
+      "ghs_b_not_real",
+      "ghs_c_not_real",
+    ]);
+    const seen: string[] = [];
+    nock("https://api.github.com")
+      .get(/^\/repos\/o\/r\d$/)
+      .reply(function () {
+        seen.push(String(this.req.headers.authorization));
+        return [401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" }];
+      })
+      .persist();
+    const read = (repo: string) =>
+      octokit.request("GET /repos/{owner}/{repo}", { owner: "o", repo, request: { retries: 0 } });
+    const results = await withOneTokenRefresh(() => Promise.allSettled([read("r1"), read("r2"), read("r3")]));
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(results.map((r) => (r as PromiseRejectedResult).reason.status)).toEqual([401, 401, 401]);
+    // The first token, and one fresh one for the three requests of the review; once refused, the first
+    // token is not sent again (the auth library's retries of it get the fresh one).
+    expect(issued).toEqual(["ghs_a_not_real", "ghs_b_not_real"]);
+    expect(seen.filter((t) => t === "token ghs_a_not_real").length).toBeLessThanOrEqual(3);
+    expect(seen.filter((t) => t === "token ghs_b_not_real").length).toBeGreaterThanOrEqual(3);
+    expect(new Set(seen)).toEqual(new Set(["token ghs_a_not_real", "token ghs_b_not_real"]));
+  }, 15_000);
 });

@@ -136,7 +136,7 @@ describe("a revoked token", () => {
     gh.revokeTokens();
     await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
     expect(gh.tokens).toHaveLength(2);
-    expect(logs.some((l) => /401: retrying once with a fresh installation token/.test(l.msg))).toBe(true);
+    expect(logs.some((l) => /401: retrying with a fresh installation token/.test(l.msg))).toBe(true);
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
     expect(JSON.stringify(logs)).not.toContain("ghs_test_token_not_a_secret");
