@@ -8,7 +8,7 @@
  * it uses means the same in draft-04 and draft-07 (checked below). Formats (`uri`, `uri-reference`,
  * `date-time`) are checked with ajv-formats.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,6 +108,7 @@ interface SarifResult {
       region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
     };
   }[];
+  partialFingerprints?: Record<string, string>;
 }
 interface SarifLog {
   version: string;
@@ -211,6 +212,37 @@ describe("--format sarif", () => {
         return [loc.artifactLocation.uri, r.ruleId, r.level, loc.region.startLine, loc.region.startColumn];
       }),
     ).toEqual(json.map((f) => [f.file, f.ruleId, LEVEL[f.severity], f.line, f.column]));
+  });
+
+  it("keeps a finding's partialFingerprints when an index shifts, and changes them with the offending value", () => {
+    const dir = mkdtempSync(join(tmpdir(), "plugin-review-sarif-id-"));
+    try {
+      const file = join(dir, "plugin.json");
+      const doc = JSON.parse(readFileSync(join(ROOT, "examples/host-valid/plugin.json"), "utf8")) as {
+        metrics: unknown[];
+      };
+      const errors = { timeseries: { key: "errors", unit: "Count", displayname: "errors" } };
+      const other = { timeseries: { key: "other", unit: "Count", displayname: "Other" } };
+      const run = (metrics: unknown[]) => {
+        writeFileSync(file, JSON.stringify({ ...doc, metrics }, null, 2) + "\n");
+        const { log } = sarifOf([file], dir);
+        const [r] = log.runs[0]!.results.filter((x) => x.ruleId === "displayname-equals-key");
+        return { line: r!.locations[0]!.physicalLocation.region.startLine, fp: r!.partialFingerprints };
+      };
+      const before = run([...doc.metrics, errors]);
+      const shifted = run([other, ...doc.metrics, errors]);
+      expect(shifted.line).toBeGreaterThan(before.line);
+      expect(before.fp).toEqual({ "pluginReview/v2": expect.stringMatching(/^[0-9a-f]{16}$/) });
+      expect(shifted.fp).toEqual(before.fp);
+      // Another offending metric (another key) is another finding.
+      const renamed = run([
+        ...doc.metrics,
+        { timeseries: { ...errors.timeseries, key: "fails", displayname: "fails" } },
+      ]);
+      expect(renamed.fp).not.toEqual(before.fp);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is valid SARIF 2.1.0 with no results for examples/host-valid", () => {
