@@ -6,6 +6,7 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/events.js";
 import { gatewayFor, GraphqlAvailability } from "./github/gateway.js";
+import { requireOrgConfigFrom } from "./github/load-config.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/pull-target.js";
 import { reviewMergeGroup, reviewPullRequest, type ReviewOptions } from "./github/run-review.js";
 import { CheckRunsFirst, KeyedLock } from "./github/serialize.js";
@@ -18,9 +19,16 @@ export interface AppOptions {
    * failed message is retried). The server passes a background pool, so that it answers GitHub at once.
    */
   schedule?: (job: (release: () => void) => Promise<void>, ready: Promise<unknown>) => void | Promise<void>;
+  /**
+   * Fail the check when the organisation's configuration cannot be read (default: the environment's
+   * PLUGIN_REVIEW_REQUIRE_ORG_CONFIG; otherwise the summary says it was not read).
+   */
+  requireOrgConfig?: boolean;
 }
 
 export function createApp(options: AppOptions = {}): ApplicationFunction {
+  const requireOrgConfig = options.requireOrgConfig ?? requireOrgConfigFrom(process.env);
+  const policy = requireOrgConfig ? { requireOrgConfig } : {};
   return (probot: Probot) => {
     const lock = new KeyedLock();
     // Which installations read through REST because GraphQL failed for them lately (gateway.ts).
@@ -91,6 +99,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
         for (const [i, t] of targets.entries())
           await reviewPullRequest(gw, t, {
+            ...policy,
             appId: check.app?.id ?? undefined,
             log: context.log,
             rerun,
@@ -111,6 +120,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         await reviewAt(context.payload.installation?.id, repo, target.headSha, (hooks) =>
           reviewPullRequest(gateway(context), target, {
             ...hooks,
+            ...policy,
             appId: appIdOf(context.payload),
             opened: action === "opened",
             log: context.log,
@@ -136,7 +146,11 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         headRepo: repo.repo,
       };
       await reviewAt(context.payload.installation?.id, repo, group.head_sha, () =>
-        reviewMergeGroup(gateway(context), target, { appId: appIdOf(context.payload), log: context.log }),
+        reviewMergeGroup(gateway(context), target, {
+          ...policy,
+          appId: appIdOf(context.payload),
+          log: context.log,
+        }),
       );
     });
   };

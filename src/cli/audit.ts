@@ -7,6 +7,8 @@ import { githubAccess } from "./github-access.js";
 export interface AuditCliOptions {
   org: string;
   repos: string[];
+  /** The App's slug, to find its installation (default plugin-review). */
+  app?: string;
   apiUrl?: string;
   format: string;
 }
@@ -45,6 +47,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
     report = await auditOrganization(octokit, {
       org: opts.org,
       repos: opts.repos,
+      ...(opts.app ? { app: opts.app } : {}),
       ...(progress ? { onProgress: progress } : {}),
     });
   } catch (e) {

@@ -8,14 +8,15 @@ import { runPr } from "./pr.js";
 
 const USAGE = `Usage: plugin-review check [options] <file|dir|glob>...
        plugin-review pr <owner>/<repo>#<number> [--api-url <url>] [--format text|json]
-       plugin-review audit <org> [--repo <name>]... [--api-url <url>] [--format text|json|markdown]
+       plugin-review audit <org> [--repo <name>]... [--app <slug>] [--api-url <url>] [--format text|json|markdown]
 
 Reviews monitoring-plugin descriptors (plugin.json). \`pr\` runs the GitHub App's review of a pull
 request (token from GITHUB_TOKEN) and prints what it would post, without writing anything.
 \`audit\` reviews every descriptor on the default branch of every repository of an organisation (or
 the --repo ones) with the configuration the App would use there, read-only, and prints a table per
-repository: descriptors, errors, warnings, and whether a pull request touching one would fail under
-\`existing: fail\`, with the totals.
+repository: descriptors, errors, warnings, whether a pull request touching one would fail under
+\`existing: fail\`, and whether the App's installation (--app, default plugin-review) can read the
+organisation's configuration there, with the totals.
 
 Options:
   --base <file>          compare one head file with this base file (change rules apply)
@@ -207,13 +208,14 @@ async function audit(
   stdout: (s: string) => void,
   stderr: (s: string) => void,
 ): Promise<number> {
-  const own = { repo: { type: "string" as const, multiple: true } };
+  const own = { repo: { type: "string" as const, multiple: true }, app: { type: "string" as const } };
   const parsed = parseGithubArgs(args, "audit takes one <org>", own, stdout, stderr);
   if (typeof parsed === "number") return parsed;
   return runAudit(
     {
       org: parsed.target,
       repos: (parsed.values.repo as string[] | undefined) ?? [],
+      ...(typeof parsed.values.app === "string" && parsed.values.app ? { app: parsed.values.app } : {}),
       format: String(parsed.values.format),
       ...apiUrl(parsed.values),
     },

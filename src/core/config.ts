@@ -522,6 +522,24 @@ export function findingFails(
   return fails(f.severity, config.failOn) && (f.baseline !== "existing" || config.existing === "fail");
 }
 
+/**
+ * The check run's conclusion, in the Checks API's meaning: `failure` when a finding fails; `neutral` when
+ * findings count but none fails (`fail_on: never`, or all below the failing level), which passes a required
+ * check while showing there is something to look at; `success` otherwise. Existing findings reported under
+ * `existing: report` decide nothing, here as for failure.
+ */
+export function checkConclusion(
+  findings: Iterable<{ severity: Severity; baseline?: "new" | "existing" }>,
+  config: Pick<ResolvedConfig, "failOn" | "existing">,
+): "success" | "neutral" | "failure" {
+  let counted = false;
+  for (const f of findings) {
+    if (findingFails(f, config)) return "failure";
+    counted ||= !isQuietExisting(f, config);
+  }
+  return counted ? "neutral" : "success";
+}
+
 /** An existing finding that is reported but does not count (`existing: report`): no comment, a notice annotation. */
 export function isQuietExisting(
   f: { baseline?: "new" | "existing" },

@@ -1,11 +1,31 @@
 /** `plugin-review audit` output: a table per repository and the totals, as text, JSON or Markdown. */
-import type { AuditReport, AuditRepository } from "../github/audit.js";
+import type { AuditReport, AuditRepository, OrganisationPolicyAccess } from "../github/audit.js";
 import { plural } from "./summary.js";
 
 export type AuditFormat = "text" | "json" | "markdown";
 export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown"];
 
-const HEADER = ["Repository", "Descriptors", "Errors", "Warnings", "PR would fail (existing: fail)"];
+const HEADER = [
+  "Repository",
+  "Descriptors",
+  "Errors",
+  "Warnings",
+  "PR would fail (existing: fail)",
+  "Org policy read by the App",
+];
+
+const POLICY: Record<OrganisationPolicyAccess["state"], string> = {
+  read: "yes",
+  "not-read": "NO",
+  none: "none to read",
+  "app-not-installed": "App not installed",
+  unknown: "unknown",
+};
+
+function policyCell(r: AuditRepository): string {
+  const p = "organisationPolicy" in r ? r.organisationPolicy : undefined;
+  return p ? POLICY[p.state] : "–";
+}
 
 const repositories = (n: number) => `${n} ${n === 1 ? "repository" : "repositories"}`;
 
@@ -21,8 +41,15 @@ function rows(report: AuditReport): string[][] {
     .filter((r) => r.status === "reviewed" || r.status === "invalid-configuration")
     .map((r) =>
       r.status === "reviewed"
-        ? [r.repository, String(r.descriptors), String(r.errors), String(r.warnings), failCell(r)]
-        : [r.repository, "–", "–", "–", failCell(r)],
+        ? [
+            r.repository,
+            String(r.descriptors),
+            String(r.errors),
+            String(r.warnings),
+            failCell(r),
+            policyCell(r),
+          ]
+        : [r.repository, "–", "–", "–", failCell(r), policyCell(r)],
     );
   const examined = t.reviewed + t.invalidConfiguration;
   body.push([
@@ -31,6 +58,7 @@ function rows(report: AuditReport): string[][] {
     String(t.errors),
     String(t.warnings),
     `${t.wouldFail} of ${repositories(examined)}`,
+    "",
   ]);
   return body;
 }
@@ -38,6 +66,14 @@ function rows(report: AuditReport): string[][] {
 /** What was not reviewed, and why: skipped (archived, empty), unreadable, invalid configuration. */
 function notes(report: AuditReport): string[] {
   const out: string[] = [];
+  if (report.app) out.push(`The App \`${report.app.app}\`: ${report.app.detail}.`);
+  const unread = report.repositories.filter(
+    (r) => "organisationPolicy" in r && r.organisationPolicy?.state === "not-read",
+  );
+  if (unread.length)
+    out.push(
+      `${repositories(unread.length)} reviewed without the organisation's configuration: the App cannot read ${report.organization}/.github. Install it there (or on all repositories) so that its rules and locks apply; until then their checks apply each repository's file alone (or fail, where the deployment requires the organisation's configuration).`,
+    );
   for (const r of report.repositories) {
     if (r.status === "skipped") out.push(`${r.repository}: skipped (${r.reason})`);
     else if (r.status === "unreadable") out.push(`${r.repository}: could not be read: ${r.reason}`);
@@ -90,13 +126,13 @@ function cell(s: string): string {
 
 function formatMarkdown(report: AuditReport): string {
   const out = [`### ${headline(report)}`, ""];
-  out.push(`| ${HEADER.join(" | ")} |`, `| --- | ---: | ---: | ---: | --- |`);
+  out.push(`| ${HEADER.join(" | ")} |`, `| --- | ---: | ---: | ---: | --- | --- |`);
   const body = rows(report);
   for (const r of body.slice(0, -1)) out.push(`| ${r.map(cell).join(" | ")} |`);
   out.push(
     `| ${body
       .at(-1)!
-      .map((c) => `**${cell(c)}**`)
+      .map((c) => (c ? `**${cell(c)}**` : ""))
       .join(" | ")} |`,
   );
   const n = notes(report);

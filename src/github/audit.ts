@@ -12,12 +12,14 @@
 import { fails, globMatcher, type ResolvedConfig } from "../core/config.js";
 import { reviewDescriptors, type DescriptorInput } from "../core/review.js";
 import { countFindings } from "../format/summary.js";
-import { loadConfig } from "./load-config.js";
+import { loadConfig, type OrganisationConfig } from "./load-config.js";
 import { mapLimit } from "./map-limit.js";
 import { describeRequestError, httpStatus } from "./errors.js";
 import { tokenOctokit } from "./octokit.js";
 import type { Octokit } from "./types.js";
 
+/** The App's slug when `--app` does not name another (app.yml's name). */
+export const DEFAULT_APP_SLUG = "plugin-review";
 /** Repositories reviewed at once, and descriptors read at once within one: bounded, as GitHub asks. */
 export const REPO_CONCURRENCY = 3;
 const FILE_CONCURRENCY = 4;
@@ -31,10 +33,28 @@ export interface AuditFile {
   wouldFail: boolean;
 }
 
+/**
+ * Whether the App's installation reads the organisation's configuration (`<org>/.github`) for a repository,
+ * as far as the audit's token can tell:
+ * - `read`: the installation sees `.github` (installed on all repositories, or on `.github` among others);
+ * - `not-read`: it does not: its checks here apply the repository's configuration alone (and fail, where the
+ *   deployment requires the organisation's configuration);
+ * - `none`: the organisation has no configuration file to read;
+ * - `app-not-installed`: the App does not review this repository at all;
+ * - `unknown`: the token cannot tell (a person's token sees neither the installation's repositories nor,
+ *   without an owner's rights, the organisation's installations).
+ */
+export interface OrganisationPolicyAccess {
+  state: "read" | "not-read" | "none" | "app-not-installed" | "unknown";
+  detail?: string;
+}
+
 export type AuditRepository =
   | {
       repository: string;
       status: "reviewed";
+      /** Whether the App reads the organisation's configuration here (its reviews depend on it). */
+      organisationPolicy?: OrganisationPolicyAccess;
       /** The configuration files used, in order (organisation, `_extends`, repository). */
       configuration: string[];
       failOn: string;
@@ -49,7 +69,13 @@ export type AuditRepository =
       truncated?: boolean;
     }
   | { repository: string; status: "skipped"; reason: string }
-  | { repository: string; status: "invalid-configuration"; reason: string; wouldFail: true }
+  | {
+      repository: string;
+      status: "invalid-configuration";
+      reason: string;
+      wouldFail: true;
+      organisationPolicy?: OrganisationPolicyAccess;
+    }
   | { repository: string; status: "unreadable"; reason: string };
 
 export interface AuditTotals {
@@ -67,8 +93,23 @@ export interface AuditTotals {
   failingDescriptors: number;
 }
 
+/** What the audit learnt about the App's installation in the organisation. */
+export interface AppAccess {
+  /** The App's slug (`--app`). */
+  app: string;
+  /** How it was learnt: the token is the installation's own, or the organisation's list of installations. */
+  source?: "installation-token" | "organisation-installations";
+  installed?: boolean;
+  /** The repositories the installation sees: all of them, or these names; undefined when unknown. */
+  repositories?: "all" | string[];
+  /** Why it is unknown, or what is known, in words. */
+  detail: string;
+}
+
 export interface AuditReport {
   organization: string;
+  /** The App's installation and what it sees (the organisation's configuration depends on it). */
+  app?: AppAccess;
   repositories: AuditRepository[];
   totals: AuditTotals;
 }
@@ -77,6 +118,8 @@ export interface AuditOptions {
   org: string;
   /** Only these repositories (names within the organisation); all of them when empty. */
   repos?: readonly string[];
+  /** The App's slug, to find its installation among the organisation's (default `plugin-review`). */
+  app?: string;
   /** Called as each repository is done (for a progress line). */
   onProgress?: (done: number, total: number, repository: string) => void;
 }
@@ -120,16 +163,30 @@ async function repositories(
 }
 
 /** Reviews every descriptor of one repository's default branch with the configuration the App would use. */
-async function auditRepository(octokit: Octokit, repo: RepoInfo): Promise<AuditRepository> {
+async function auditRepository(
+  octokit: Octokit,
+  repo: RepoInfo,
+  access: AppAccess,
+  orgRepositoryVisible: () => Promise<boolean>,
+): Promise<AuditRepository> {
   const [owner, name] = [repo.owner.login, repo.name];
   const id = repo.full_name;
   if (repo.archived) return { repository: id, status: "skipped", reason: "archived" };
   if (repo.disabled) return { repository: id, status: "skipped", reason: "disabled" };
   const branch = repo.default_branch;
   if (!branch) return { repository: id, status: "skipped", reason: "empty repository" };
+  const ownerType = repo.owner.type ?? "Organization";
+  const seesOrg = appSees(access, ".github");
   let loaded;
   try {
-    loaded = await loadConfig(octokit, owner, name, repo.owner.type ?? "Organization");
+    // The configuration the App would use: without the organisation's file where it cannot read it.
+    loaded = await loadConfig(octokit, owner, name, ownerType, new Map(), {
+      ...(seesOrg === false
+        ? { orgUnreadable: true }
+        : ownerType === "Organization"
+          ? { orgRepositoryVisible }
+          : {}),
+    });
   } catch (e) {
     return {
       repository: id,
@@ -137,8 +194,18 @@ async function auditRepository(octokit: Octokit, repo: RepoInfo): Promise<AuditR
       reason: describeRequestError(e, "reading the configuration"),
     };
   }
+  const policy =
+    ownerType === "Organization" && name !== ".github"
+      ? { organisationPolicy: policyAccess(access, name, loaded.organisation) }
+      : {};
   if (!loaded.ok)
-    return { repository: id, status: "invalid-configuration", reason: loaded.error, wouldFail: true };
+    return {
+      repository: id,
+      status: "invalid-configuration",
+      reason: loaded.error,
+      wouldFail: true,
+      ...policy,
+    };
   const config = loaded.config;
   let tree;
   try {
@@ -182,6 +249,7 @@ async function auditRepository(octokit: Octokit, repo: RepoInfo): Promise<AuditR
   return {
     repository: id,
     status: "reviewed",
+    ...policy,
     configuration: loaded.sources,
     failOn: config.failOn,
     descriptors: files.length,
@@ -244,16 +312,127 @@ export function totals(repos: readonly AuditRepository[]): AuditTotals {
   return t;
 }
 
+/** Whether the installation sees a repository: true, false, or undefined when unknown. */
+function appSees(access: AppAccess, name: string): boolean | undefined {
+  if (access.installed === false) return false;
+  if (access.repositories === "all") return true;
+  return access.repositories ? access.repositories.includes(name) : undefined;
+}
+
+function policyAccess(
+  access: AppAccess,
+  name: string,
+  org: OrganisationConfig | undefined,
+): OrganisationPolicyAccess {
+  if (appSees(access, name) === false)
+    return { state: "app-not-installed", detail: "the App does not review this repository" };
+  if (org?.state === "absent") return { state: "none" };
+  const sees = appSees(access, ".github");
+  if (sees === true) return org?.state === "read" ? { state: "read" } : { state: "none" };
+  if (sees === false)
+    return {
+      state: "not-read",
+      detail: `the App's installation cannot see ${org?.repository ?? ".github"}: its checks apply this repository's configuration alone`,
+    };
+  return { state: "unknown", detail: access.detail };
+}
+
+/**
+ * What the App's installation sees. With the installation's own token (GitHub's `ghs_` tokens, as a workflow
+ * gets from the App) the audit reads exactly what the App reads: its repositories are listed. With a person's
+ * token, an organisation owner's can list the organisation's installations and tell "all repositories" from
+ * "selected ones", but not which. Anything else: unknown, said why.
+ */
+export async function appAccess(octokit: Octokit, org: string, app: string): Promise<AppAccess> {
+  try {
+    const first = await octokit.request("GET /installation/repositories", { per_page: 100 });
+    const selection = (first.data as { repository_selection?: string }).repository_selection;
+    if (selection === "all")
+      return {
+        app,
+        source: "installation-token",
+        installed: true,
+        repositories: "all",
+        detail: "the token's installation sees all repositories",
+      };
+    const names = (
+      (await octokit.paginate("GET /installation/repositories", { per_page: 100 })) as { name: string }[]
+    ).map((r) => r.name);
+    return {
+      app,
+      source: "installation-token",
+      installed: true,
+      repositories: names,
+      detail: `the token's installation sees ${names.length} selected repositories`,
+    };
+  } catch (e) {
+    const status = httpStatus(e);
+    if (status !== 401 && status !== 403) throw e;
+    // Not an installation's token: the organisation's installations, if this token may list them.
+  }
+  let installations;
+  try {
+    installations = (await octokit.paginate("GET /orgs/{org}/installations", {
+      org,
+      per_page: 100,
+    })) as { app_slug: string; repository_selection: string }[];
+  } catch (e) {
+    const status = httpStatus(e);
+    if (status !== 401 && status !== 403 && status !== 404) throw e;
+    return {
+      app,
+      detail: `this token can list neither the installation's repositories nor ${org}'s installations (an organisation owner's token can; the App's installation token tells exactly)`,
+    };
+  }
+  const mine = installations.find((i) => i.app_slug === app);
+  if (!mine)
+    return {
+      app,
+      source: "organisation-installations",
+      installed: false,
+      detail: `the App \`${app}\` is not installed in ${org} (another slug? use --app)`,
+    };
+  if (mine.repository_selection === "all")
+    return {
+      app,
+      source: "organisation-installations",
+      installed: true,
+      repositories: "all",
+      detail: "installed on all repositories",
+    };
+  return {
+    app,
+    source: "organisation-installations",
+    installed: true,
+    detail: `installed on selected repositories, which a person's token cannot list: make sure ${org}/.github is one of them, or audit with the App's installation token`,
+  };
+}
+
 /** Audits the organisation. Throws only when the organisation's repositories cannot be listed at all. */
 export async function auditOrganization(octokit: Octokit, opts: AuditOptions): Promise<AuditReport> {
   const listed = await repositories(octokit, opts.org, opts.repos ?? []);
+  const access = await appAccess(octokit, opts.org, opts.app ?? DEFAULT_APP_SLUG);
+  // Whether this token sees `<org>/.github`: from the listing of all repositories, else asked once.
+  let visible: Promise<boolean> | undefined;
+  const orgRepositoryVisible = () =>
+    (visible ??= listed.some((r) => r.full_name === `${opts.org}/.github` && !("error" in r))
+      ? Promise.resolve(true)
+      : (opts.repos ?? []).length === 0
+        ? Promise.resolve(false)
+        : octokit.rest.repos.get({ owner: opts.org, repo: ".github" }).then(
+            () => true,
+            (e: unknown) => {
+              if (httpStatus(e) === 404) return false;
+              throw e;
+            },
+          ));
   let done = 0;
   const results = await mapLimit(listed, REPO_CONCURRENCY, async (repo): Promise<AuditRepository> => {
     let result: AuditRepository;
     if ("error" in repo) result = { repository: repo.full_name, status: "unreadable", reason: repo.error };
     else {
       try {
-        result = await auditRepository(octokit, repo);
+        result = await auditRepository(octokit, repo, access, orgRepositoryVisible);
       } catch (e) {
         // Whatever goes wrong in one repository (a parse of GitHub's answer, a network error) stays there.
         result = {
@@ -266,5 +445,5 @@ export async function auditOrganization(octokit: Octokit, opts: AuditOptions): P
     opts.onProgress?.(++done, listed.length, result.repository);
     return result;
   });
-  return { organization: opts.org, repositories: results, totals: totals(results) };
+  return { organization: opts.org, app: access, repositories: results, totals: totals(results) };
 }

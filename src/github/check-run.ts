@@ -29,7 +29,7 @@ export interface ExistingRun {
 }
 
 export interface CheckResult {
-  conclusion: "success" | "failure";
+  conclusion: "success" | "neutral" | "failure";
   title: string;
   summary: string;
   /** In a stable order (allAnnotations): a run holding the first `n` is sent the rest. */

@@ -91,6 +91,8 @@ export interface ReviewStart {
   run: ExistingRun | undefined;
   /** `owner/repo:path` → the file's text, or undefined when there is none. */
   configs: Map<string, string | undefined>;
+  /** Repositories answered as not found (`owner/repo`): absent, or not visible to the installation. */
+  unseen?: Set<string>;
 }
 
 /** A configuration file beyond this is refused (load-config.ts says so). */
@@ -156,7 +158,9 @@ export async function readReviewStartGraphql(
   };
   await put(where.owner, where.repo, data.repository?.config);
   if (withOrg) await put(where.owner, ".github", data.org?.config);
+  const unseen = new Set(withOrg && !data.org ? [`${where.owner}/.github`] : []);
   return {
+    unseen,
     run: latest && {
       id: latest.databaseId,
       status: latest.status.toLowerCase(),

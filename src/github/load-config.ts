@@ -13,12 +13,85 @@ import {
   type RawConfig,
   type ResolvedConfig,
 } from "../core/config.js";
+import { httpStatus } from "./errors.js";
 import { fetchFile } from "./fetch-content.js";
 import { CONFIG_MAX_BYTES } from "./graphql-reads.js";
 import type { Octokit } from "./types.js";
 
-export type LoadedConfig =
-  { ok: true; config: ResolvedConfig; sources: string[] } | { ok: false; error: string; sources: string[] };
+/**
+ * Whether the organisation's configuration was read. `unreadable`: GitHub answers as if `<org>/.github` did
+ * not exist, which is also its answer when the reader may not see it (an App installed on selected
+ * repositories, not on `.github`); `absent`: the repository is there without the file, or the reader sees
+ * every repository of the organisation, so `.github` does not exist.
+ */
+export interface OrganisationConfig {
+  repository: string;
+  state: "read" | "absent" | "unreadable";
+}
+
+export type LoadedConfig = (
+  | { ok: true; config: ResolvedConfig }
+  | {
+      ok: false;
+      error: string;
+      /** The check run's title and Markdown summary, when not those of an invalid configuration. */
+      title?: string;
+      summary?: string;
+    }
+) & {
+  sources: string[];
+  /** Only for a repository of an organisation (other than `.github` itself). */
+  organisation?: OrganisationConfig;
+};
+
+/** How the configuration is read beyond the files themselves. */
+export interface LoadOptions {
+  /** Repositories the prefetching read answered as not found (GraphQL: `null` with NOT_FOUND). */
+  unseen?: ReadonlySet<string>;
+  /**
+   * Which repositories the reader sees (an installation token knows: all of the owner's, or selected ones);
+   * undefined when unknown (a person's token). Asked only when `<org>/.github` answers as not found.
+   */
+  repositorySelection?: () => Promise<"all" | "selected" | undefined>;
+  /** Known beforehand whether the reader sees `<org>/.github` (the audit asks once for all repositories). */
+  orgRepositoryVisible?: () => Promise<boolean>;
+  /** Known beforehand that the App cannot read `<org>/.github` (the audit, from the installation's repositories). */
+  orgUnreadable?: boolean;
+  /** The deployment setting: an organisation configuration that cannot be read is a configuration error. */
+  requireOrgConfig?: boolean;
+}
+
+/** The environment variable of the deployment setting (server and Lambda). */
+export const REQUIRE_ORG_CONFIG_ENV = "PLUGIN_REVIEW_REQUIRE_ORG_CONFIG";
+
+/** The deployment setting from the environment; a value that is neither on nor off is refused, never guessed. */
+export function requireOrgConfigFrom(env: NodeJS.ProcessEnv): boolean {
+  const raw = (env[REQUIRE_ORG_CONFIG_ENV] ?? "").trim().toLowerCase();
+  if (["", "0", "false", "no", "off"].includes(raw)) return false;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  throw new Error(`${REQUIRE_ORG_CONFIG_ENV} must be true or false, not '${env[REQUIRE_ORG_CONFIG_ENV]}'`);
+}
+
+/** The repository selection of an installation's token (cached by the auth library: no request). */
+export async function installationSelection(octokit: Octokit): Promise<"all" | "selected" | undefined> {
+  try {
+    const auth = (await octokit.auth({ type: "installation" })) as { repositorySelection?: unknown };
+    const s = auth?.repositorySelection;
+    return s === "all" || s === "selected" ? s : undefined;
+  } catch {
+    return undefined; // not an installation (a person's token): unknown
+  }
+}
+
+/** What the check run says when the organisation's configuration could not be read (or, with the setting, fails with). */
+export function orgUnreadableMessage(org: string, required: boolean): string {
+  const repo = `${org}/.github`;
+  const why = `GitHub answers as if \`${repo}\` did not exist, which is also its answer when the App is not installed on it.`;
+  const fix = `install the App on \`${repo}\` too (organisation settings → GitHub Apps → the App → Repository access), or give it access to all repositories`;
+  return required
+    ? `The organisation's configuration (\`${repo}\`, \`${CONFIG_PATH}\`) could not be read: ${why} This deployment requires it (${REQUIRE_ORG_CONFIG_ENV}), so no pull request is reviewed without it: ${fix}, then re-run the check.`
+    : `**The organisation's configuration was not read.** ${why} Only this repository's configuration was applied, so the organisation's rules and locks were not. If \`${repo}\` holds \`${CONFIG_PATH}\`, ${fix}.`;
+}
 
 /**
  * A configuration file on the default branch, or undefined when there is none. Read like a descriptor
@@ -56,30 +129,58 @@ export async function loadConfig(
   ownerType: string,
   /** Files already read (`owner/repo:path` → text, undefined when absent), as readReviewStart reads them. */
   prefetched: ReadonlyMap<string, string | undefined> = new Map(),
+  options: LoadOptions = {},
 ): Promise<LoadedConfig> {
   const sources: string[] = [];
   /** Every file's problems, reported together: fixing one file never reveals another's problems later. */
   const errors: ConfigError[] = [];
-  const layer = async (o: string, r: string, path: string): Promise<RawConfig | undefined> => {
+  const fetchText = async (o: string, r: string, path: string): Promise<string | undefined> => {
     const source = `${o}/${r}:${path}`;
-    let text: string | undefined;
     try {
-      text = prefetched.has(source) ? prefetched.get(source) : await readText(octokit, o, r, path);
+      return prefetched.has(source) ? prefetched.get(source) : await readText(octokit, o, r, path);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       errors.push(e);
       return undefined;
     }
+  };
+  const parse = (o: string, r: string, path: string, text: string | undefined): RawConfig | undefined => {
     if (text === undefined) return undefined;
+    const source = `${o}/${r}:${path}`;
     sources.push(source);
     const read = readConfig(text, source);
     if (read.problems.length) errors.push(new ConfigError(source, read.problems));
     return read.raw;
   };
+  const layer = async (o: string, r: string, path: string) => parse(o, r, path, await fetchText(o, r, path));
   // Only organisations have a policy repository; for a user's repository `<user>/.github` is not policy.
-  const orgIsSelf = repo === ".github";
-  const org =
-    ownerType === "Organization" && !orgIsSelf ? await layer(owner, ".github", CONFIG_PATH) : undefined;
+  const withOrg = ownerType === "Organization" && repo !== ".github";
+  let org: RawConfig | undefined;
+  let organisation: OrganisationConfig | undefined;
+  if (withOrg) {
+    const repository = `${owner}/.github`;
+    const failedBefore = errors.length;
+    const text = options.orgUnreadable ? undefined : await fetchText(owner, ".github", CONFIG_PATH);
+    org = parse(owner, ".github", CONFIG_PATH, text);
+    // A file too large to read was seen: its error is reported with the others.
+    const state =
+      text !== undefined || errors.length > failedBefore
+        ? "read"
+        : options.orgUnreadable || (await orgRepositoryUnseen(octokit, owner, prefetched, options))
+          ? "unreadable"
+          : "absent";
+    organisation = { repository, state };
+    if (state === "unreadable" && options.requireOrgConfig) {
+      return {
+        ok: false,
+        title: "The organisation's plugin-review configuration could not be read",
+        error: `the organisation's configuration could not be read (${repository} answers as not found) and this deployment requires it (${REQUIRE_ORG_CONFIG_ENV})`,
+        summary: orgUnreadableMessage(owner, true),
+        sources,
+        organisation,
+      };
+    }
+  }
   let repoCfg = await layer(owner, repo, CONFIG_PATH);
   const repoSource = `${owner}/${repo}:${CONFIG_PATH}`;
   if (typeof repoCfg?._extends === "string") {
@@ -110,13 +211,42 @@ export async function loadConfig(
   if (org) layers.org = org;
   if (repoCfg) layers.repo = repoCfg;
   const config = resolveConfig(layers);
+  const withOrgState = organisation ? { organisation } : {};
   if (errors.length) {
     // What the merge refused (a lock the repository tried to loosen) is listed with the problems.
     const all = ConfigError.all(errors);
     const error = config.notes.length
       ? `${all.message}\nAlso refused by the organisation's locks:\n${config.notes.map((n) => `  - ${n}`).join("\n")}`
       : all.message;
-    return { ok: false, error, sources };
+    return { ok: false, error, sources, ...withOrgState };
   }
-  return { ok: true, config, sources };
+  // Never silent: the summary says the organisation's policy was not applied, and how to fix that.
+  if (organisation?.state === "unreadable") config.notes.unshift(orgUnreadableMessage(owner, false));
+  return { ok: true, config, sources, ...withOrgState };
+}
+
+/**
+ * `<org>/.github` gave no configuration file: is that because the reader cannot see the repository? GraphQL
+ * says so in the prefetched read (`unseen`); through REST a 404 for the file is the same either way, so the
+ * repository itself is asked for, unless the reader sees every repository (then it is simply absent).
+ */
+async function orgRepositoryUnseen(
+  octokit: Octokit,
+  owner: string,
+  prefetched: ReadonlyMap<string, string | undefined>,
+  options: LoadOptions,
+): Promise<boolean> {
+  const repository = `${owner}/.github`;
+  const prefetchedHere = prefetched.has(`${repository}:${CONFIG_PATH}`);
+  if (prefetchedHere && !options.unseen?.has(repository)) return false; // the repository answered, without the file
+  if (options.orgRepositoryVisible) return !(await options.orgRepositoryVisible());
+  if ((await options.repositorySelection?.()) === "all") return false; // it sees them all: there is no `.github`
+  if (prefetchedHere) return true;
+  try {
+    await octokit.rest.repos.get({ owner, repo: ".github" });
+    return false;
+  } catch (e) {
+    if (httpStatus(e) === 404) return true;
+    throw e;
+  }
 }

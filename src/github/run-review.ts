@@ -5,7 +5,7 @@
  * (deadline.ts); whatever fails midway, and when the deadline passes, the check run is completed as
  * failure with the reason, never left in progress while the process lives.
  */
-import type { ResolvedConfig } from "../core/config.js";
+import { checkConclusion, type ResolvedConfig } from "../core/config.js";
 import { hasFailures, reviewDescriptors, type FileReview } from "../core/review.js";
 import type { CheckResult, ExistingRun } from "./check-run.js";
 import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
@@ -23,7 +23,7 @@ import {
   TransientReviewError,
 } from "./errors.js";
 import type { GitHubGateway } from "./gateway.js";
-import { loadConfig } from "./load-config.js";
+import { installationSelection, loadConfig } from "./load-config.js";
 import { withOneTokenRefresh } from "./octokit.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
 import {
@@ -39,7 +39,7 @@ import type { CommitTarget, Logger, PullTarget } from "./types.js";
 export { isTransient, TransientReviewError };
 
 export interface ReviewOutcome {
-  conclusion: "success" | "failure";
+  conclusion: "success" | "neutral" | "failure";
   reviews: FileReview[];
   review?: PublishResult;
   error?: string;
@@ -59,6 +59,8 @@ export interface ReviewOptions {
   onCheckRunWritten?: () => void;
   /** Awaited before the review is posted (the server lets other pull requests' check runs go first). */
   beforePublish?: () => Promise<void>;
+  /** The deployment setting: an organisation configuration the App cannot read fails the check. */
+  requireOrgConfig?: boolean;
 }
 
 /** What a kind of target adds to the common review: how its changed descriptors are listed, what else is posted. */
@@ -128,13 +130,17 @@ async function review(
       existing = opts.rerun ? undefined : begun.run;
       known = existing;
       const loaded = await step("config", () =>
-        loadConfig(gw.octokit, target.owner, target.repo, target.ownerType, begun.configs),
+        loadConfig(gw.octokit, target.owner, target.repo, target.ownerType, begun.configs, {
+          ...(begun.unseen ? { unseen: begun.unseen } : {}),
+          repositorySelection: () => installationSelection(gw.octokit),
+          ...(opts.requireOrgConfig ? { requireOrgConfig: true } : {}),
+        }),
       );
       if (!loaded.ok) {
         await write({
           conclusion: "failure",
-          title: "Invalid plugin-review configuration",
-          summary: invalidConfigSummary(loaded.error),
+          title: loaded.title ?? "Invalid plugin-review configuration",
+          summary: loaded.summary ?? invalidConfigSummary(loaded.error),
           annotations: [],
         });
         log.warn({ sources: loaded.sources }, "invalid configuration");
@@ -144,7 +150,10 @@ async function review(
       const collected = await collectInputs(gw, target, config, kind.listChanged);
       const reviews = reviewDescriptors(collected.inputs, config);
       const failed = hasFailures(reviews, config);
-      const conclusion = failed ? "failure" : "success";
+      const conclusion = checkConclusion(
+        reviews.flatMap((r) => r.findings),
+        config,
+      );
       const { annotations, omitted } = allAnnotations(reviews, config.existing);
       await write({
         conclusion,

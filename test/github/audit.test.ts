@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAudit } from "../../src/cli/audit.js";
-import type { AuditReport } from "../../src/github/audit.js";
+import type { AuditReport, AuditRepository, OrganisationPolicyAccess } from "../../src/github/audit.js";
 import { auditOctokit } from "../../src/github/audit.js";
 import { mainRun } from "../cli/run.js";
 import { text, validHost } from "../helpers.js";
@@ -35,8 +35,10 @@ const run = mainRun;
  * - `old` archived, `void` empty (skipped); `secret` answers 403 for its tree (unreadable);
  *   `broken` has an invalid configuration.
  */
-function organisation(routes: Route[] = ["listOrgRepos", "contents", "tree", "blob"]) {
-  const gh = new FakeGitHub(routes);
+function organisation(routes: Route[] = ["listOrgRepos", "contents", "tree", "blob"], appAccess = true) {
+  // The token is a person's (not the installation's); the organisation lists the App's installation.
+  const gh = new FakeGitHub(appAccess ? [...routes, "installationRepos", "orgInstallations"] : routes);
+  gh.orgInstallations.push({ app_slug: "plugin-review", repository_selection: "all" });
   const host = validHost();
   const warned = text({ ...host, processTypeNames: ["PYTHN"] });
   for (const r of [".github", "plugins", "remote", "shared", "quiet", "secret", "broken"])
@@ -91,6 +93,9 @@ describe("plugin-review audit", () => {
         { path: "b/plugin.json", errors: 1, warnings: 0, notices: 0, wouldFail: true },
       ],
     });
+    // Installed on all repositories (an owner's token lists the installation): the App reads the policy.
+    expect(report.app).toMatchObject({ app: "plugin-review", installed: true, repositories: "all" });
+    expect(by["acme/plugins"]).toMatchObject({ organisationPolicy: { state: "read" } });
     expect(by["acme/remote"]).toMatchObject({
       status: "reviewed",
       failOn: "warning", // from the file it extends
@@ -142,11 +147,12 @@ describe("plugin-review audit", () => {
       /^plugin-review audit of acme: 5 repositories reviewed, 2 skipped, 1 unreadable, 1 with an invalid configuration$/m,
     );
     expect(r.stdout).toMatch(
-      /^Repository +Descriptors +Errors +Warnings +PR would fail \(existing: fail\)$/m,
+      /^Repository +Descriptors +Errors +Warnings +PR would fail \(existing: fail\) +Org policy read by the App$/m,
     );
-    expect(r.stdout).toMatch(/^acme\/plugins +2 +1 +0 +yes \(1 descriptor\)$/m);
-    expect(r.stdout).toMatch(/^acme\/quiet +1 +0 +1 +no$/m);
-    expect(r.stdout).toMatch(/^acme\/broken +– +– +– +yes \(invalid configuration\)$/m);
+    expect(r.stdout).toMatch(/^acme\/plugins +2 +1 +0 +yes \(1 descriptor\) +yes$/m);
+    expect(r.stdout).toMatch(/^acme\/quiet +1 +0 +1 +no +yes$/m);
+    expect(r.stdout).toMatch(/^acme\/broken +– +– +– +yes \(invalid configuration\) +yes$/m);
+    expect(r.stdout).toMatch(/^The App `plugin-review`: installed on all repositories\.$/m);
     expect(r.stdout).toMatch(/^Total +4 +1 +2 +3 of 6 repositories$/m);
     expect(r.stdout).toMatch(/^ {2}acme\/plugins\/b\/plugin\.json: 1 error\(s\), 0 warning\(s\)$/m);
     expect(r.stdout).toMatch(/^acme\/old: skipped \(archived\)$/m);
@@ -160,10 +166,10 @@ describe("plugin-review audit", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^### plugin-review audit of acme/);
     expect(r.stdout).toContain(
-      "| Repository | Descriptors | Errors | Warnings | PR would fail (existing: fail) |",
+      "| Repository | Descriptors | Errors | Warnings | PR would fail (existing: fail) | Org policy read by the App |",
     );
-    expect(r.stdout).toContain("| acme/plugins | 2 | 1 | 0 | yes (1 descriptor) |");
-    expect(r.stdout).toContain("| **Total** | **4** | **1** | **2** | **3 of 6 repositories** |");
+    expect(r.stdout).toContain("| acme/plugins | 2 | 1 | 0 | yes (1 descriptor) | yes |");
+    expect(r.stdout).toContain("| **Total** | **4** | **1** | **2** | **3 of 6 repositories** |  |");
     expect(r.stdout).toContain("- acme/old: skipped (archived)");
   });
 
@@ -183,7 +189,7 @@ describe("plugin-review audit", () => {
       warnings: 1,
       wouldFail: 0,
     });
-    expect(gh.count("GET", /^\/orgs\//)).toBe(0);
+    expect(gh.count("GET", /^\/orgs\/acme\/repos/)).toBe(0);
     expect(gh.requests.every((q) => q.method === "GET")).toBe(true);
     gh.assertClean();
   });
@@ -213,7 +219,7 @@ describe("plugin-review audit", () => {
     const none = await run(["audit", "acme"]);
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/set GITHUB_TOKEN/);
-    const gh = organisation(["listOrgRepos"]);
+    const gh = organisation(["listOrgRepos"], false);
     const missing = await run(["audit", "nobody"]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/listing the repositories of nobody: GitHub answered 404/);
@@ -257,6 +263,86 @@ describe("plugin-review audit", () => {
     await expect(octokit.graphql("mutation { x }")).rejects.toThrow(/read-only: refused POST/);
     await octokit.rest.repos.listForOrg({ org: "acme" });
     expect(gh.requests.map((q) => q.method)).toEqual(["GET"]);
+    gh.assertClean();
+  });
+});
+
+describe("plugin-review audit: does the App's installation read the organisation's configuration?", () => {
+  const repoOf = (report: AuditReport, name: string) =>
+    report.repositories.find((x) => x.repository === `acme/${name}`) as AuditRepository & {
+      organisationPolicy?: OrganisationPolicyAccess;
+    };
+
+  it("with the App's installation token on selected repositories without .github: not read, and reviewed as the App does", async () => {
+    const fake = organisation(["listOrgRepos", "contents", "tree", "blob", "installationRepos"], false);
+    fake.repositorySelection = "selected";
+    fake.hidden.add("acme/.github");
+    process.env.GITHUB_TOKEN = "ghs_installation_token_not_real";
+    const r = await run(["audit", "acme", "--format", "json"]);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout) as AuditReport;
+    expect(report.app).toMatchObject({ source: "installation-token", installed: true });
+    // The App cannot read the organisation's lock: `plugins` turns unknown-member off and nothing fails there.
+    expect(repoOf(report, "plugins")).toMatchObject({
+      organisationPolicy: { state: "not-read" },
+      configuration: ["acme/plugins:.github/plugin-review.yml"],
+      errors: 0,
+      wouldFail: false,
+    });
+    const text = await run(["audit", "acme"]);
+    expect(text.stdout).toMatch(/^acme\/plugins +2 +0 +0 +no +NO$/m);
+    expect(text.stdout).toMatch(
+      /repositories reviewed without the organisation's configuration: the App cannot read acme\/\.github\. Install it there/,
+    );
+    fake.assertClean();
+  });
+
+  it("with a person's token: tells what it can (not installed; selected repositories; cannot list installations)", async () => {
+    const cases: [string, (gh: FakeGitHub) => void, OrganisationPolicyAccess["state"], RegExp][] = [
+      [
+        "not installed",
+        (gh) => (gh.orgInstallations.length = 0),
+        "app-not-installed",
+        /is not installed in acme/,
+      ],
+      [
+        "selected repositories",
+        (gh) => (gh.orgInstallations[0]!.repository_selection = "selected"),
+        "unknown",
+        /selected repositories, which a person's token cannot list/,
+      ],
+      [
+        "cannot list installations",
+        (gh) => gh.fail("GET", /^\/orgs\/acme\/installations/, 403, 1, { message: "Must have admin rights" }),
+        "unknown",
+        /can list neither the installation's repositories nor acme's installations/,
+      ],
+    ];
+    for (const [, arrange, state, detail] of cases) {
+      const gh = organisation(["getRepo", "contents", "tree", "blob"]);
+      arrange(gh);
+      const r = await run(["audit", "acme", "--repo", "plugins", "--format", "json"]);
+      const report = JSON.parse(r.stdout) as AuditReport;
+      expect(repoOf(report, "plugins").organisationPolicy?.state).toBe(state);
+      expect(report.app?.detail).toMatch(detail);
+      gh.assertClean();
+      cleanup();
+      disableNetwork();
+    }
+  });
+
+  it("--app names the App's slug among the organisation's installations", async () => {
+    const gh = organisation(["getRepo", "contents", "tree", "blob"]);
+    gh.orgInstallations[0]!.app_slug = "acme-plugin-review";
+    const other = JSON.parse(
+      (await run(["audit", "acme", "--repo", "plugins", "--format", "json"])).stdout,
+    ) as AuditReport;
+    expect(repoOf(other, "plugins").organisationPolicy?.state).toBe("app-not-installed");
+    const named = JSON.parse(
+      (await run(["audit", "acme", "--repo", "plugins", "--app", "acme-plugin-review", "--format", "json"]))
+        .stdout,
+    ) as AuditReport;
+    expect(repoOf(named, "plugins").organisationPolicy?.state).toBe("read");
     gh.assertClean();
   });
 });

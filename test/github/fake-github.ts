@@ -77,7 +77,9 @@ export type Route =
   | "getRepo"
   | "tree"
   | "compare"
-  | "graphql";
+  | "graphql"
+  | "installationRepos"
+  | "orgInstallations";
 
 /** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
 export interface FakeRepo {
@@ -185,9 +187,24 @@ export class FakeGitHub {
    */
   repoExists(owner: string, name: string): boolean {
     const full = `${owner}/${name}`;
+    if (this.hidden.has(full)) return false;
     if (name !== ".github" || this.repos.has(full)) return true;
     return [...this.contents.keys()].some((k) => k.startsWith(`${full}@`));
   }
+  /**
+   * The installation's repository access, as its token says (`repository_selection`): "selected" when the App
+   * was installed on some repositories only.
+   */
+  repositorySelection: "all" | "selected" = "all";
+  /**
+   * Repositories the installation cannot see although they exist (not among its selected ones): GitHub
+   * answers 404 and GraphQL NOT_FOUND, exactly as for a repository that does not exist.
+   */
+  readonly hidden = new Set<string>();
+  /** The organisation's app installations (`GET /orgs/{org}/installations`, for an owner's token). */
+  /** The token of the request being answered (a handler that answers by who asks reads it). */
+  private lastAuthorization = "";
+  readonly orgInstallations: { app_slug: string; repository_selection: "all" | "selected" }[] = [];
   /** Root comment ids of the resolved review threads. */
   readonly resolved = new Set<number>();
   /** The GraphQL documents received, in order. */
@@ -316,6 +333,7 @@ export class FakeGitHub {
           const f = fake.failure(method.toUpperCase(), pathOnly);
           if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }, f.headers ?? {}];
           const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
+          fake.lastAuthorization = auth; // the handler runs at once: this request's credentials
           const reply = handler(uri, parsed);
           // The fake answers as GitHub's description says GitHub does (checked in assertClean).
           if (fake.opts.checkResponses !== false)
@@ -334,6 +352,7 @@ export class FakeGitHub {
           token,
           expires_at: new Date(Date.now() + 3600_000).toISOString(),
           permissions: {},
+          repository_selection: this.repositorySelection,
         },
       ];
     });
@@ -365,7 +384,9 @@ export class FakeGitHub {
       const [, owner, repo] = url.pathname.split("/").slice(1);
       const path = decodeURIComponent(url.pathname.split("/contents/")[1] ?? "");
       const ref = url.searchParams.get("ref") ?? "HEAD";
-      const bytes = this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
+      const bytes = this.hidden.has(`${owner}/${repo}`)
+        ? undefined
+        : this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
       if (!bytes) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
       const sha = this.blobSha(owner!, repo!, ref, path);
       const big = bytes.length > 1024 * 1024;
@@ -503,7 +524,7 @@ export class FakeGitHub {
       const org = url.pathname.split("/")[2];
       const perPage = Number(url.searchParams.get("per_page") ?? 30);
       const page = Number(url.searchParams.get("page") ?? 1);
-      const all = [...this.repos].filter(([name]) => name.startsWith(`${org}/`));
+      const all = [...this.repos].filter(([name]) => name.startsWith(`${org}/`) && !this.hidden.has(name));
       if (!all.length) return [404, { message: "Not Found" }];
       const headers: Record<string, string> = {};
       if (page * perPage < all.length) {
@@ -513,9 +534,53 @@ export class FakeGitHub {
       return [200, slice, headers];
     });
 
+    // Only an installation's token (GitHub's `ghs_` tokens) may list the installation's repositories.
+    on("installationRepos", "get", /^\/installation\/repositories/, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const token = this.lastAuthorization.replace(/^bearer /i, "");
+      if (!token.startsWith("ghs_"))
+        return [
+          403,
+          {
+            message:
+              "You must authenticate with an installation access token in order to list repositories for an installation.",
+            documentation_url: "https://docs.github.com/rest",
+          },
+        ];
+      const perPage = Number(url.searchParams.get("per_page") ?? 30);
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const seen = [...this.repos].filter(([name]) => !this.hidden.has(name));
+      const headers: Record<string, string> = {};
+      if (page * perPage < seen.length)
+        headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      const slice = seen.slice((page - 1) * perPage, page * perPage).map(([n, r]) => this.repoJson(n, r));
+      return [
+        200,
+        { total_count: seen.length, repository_selection: this.repositorySelection, repositories: slice },
+        headers,
+      ];
+    });
+
+    on("orgInstallations", "get", /^\/orgs\/[^/]+\/installations/, (uri) => {
+      const org = new URL(uri, "https://api.github.com").pathname.split("/")[2] as string;
+      const installations = this.orgInstallations.map((x, i) => ({
+        id: 500 + i,
+        app_id: 900 + i,
+        app_slug: x.app_slug,
+        target_id: 1,
+        target_type: "Organization",
+        repository_selection: x.repository_selection,
+        account: { login: org, id: 1, type: "Organization" },
+        html_url: `https://github.com/organizations/${org}/settings/installations/${500 + i}`,
+        permissions: { checks: "write", pull_requests: "write", contents: "read", metadata: "read" },
+        events: ["pull_request"],
+      }));
+      return [200, { total_count: installations.length, installations }];
+    });
+
     on("getRepo", "get", /^\/repos\/[^/]+\/[^/?]+$/, (uri) => {
       const [, owner, name] = new URL(uri, "https://api.github.com").pathname.split("/").slice(1);
-      const r = this.repos.get(`${owner}/${name}`);
+      const r = this.hidden.has(`${owner}/${name}`) ? undefined : this.repos.get(`${owner}/${name}`);
       return r ? [200, this.repoJson(`${owner}/${name}`, r)] : [404, { message: "Not Found" }];
     });
 

@@ -1,7 +1,7 @@
 /** Drives the real app through Probot with real webhook payloads from @octokit/webhooks-examples. */
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { pino } from "pino";
-import { Probot } from "probot";
+import { Probot, type ApplicationFunction } from "probot";
 import { PluginReviewOctokit } from "../../src/github/app-octokit.js";
 import app from "../../src/app.js";
 import { APP_ID } from "./fake-github.js";
@@ -34,7 +34,7 @@ export const FastOctokit = PluginReviewOctokit.defaults((options: Record<string,
 export const TEST_PRIVATE_KEY = privateKey;
 
 /** A Probot instance with the app loaded; logs are captured (and checked for secrets by the tests). */
-export function makeProbot(opts: { productionThrottling?: boolean } = {}): {
+export function makeProbot(opts: { productionThrottling?: boolean; app?: ApplicationFunction } = {}): {
   probot: Probot;
   logs: LogLine[];
 } {
@@ -49,7 +49,7 @@ export function makeProbot(opts: { productionThrottling?: boolean } = {}): {
     Octokit: opts.productionThrottling ? PluginReviewOctokit : FastOctokit,
     log: pino({ level: "debug" }, stream),
   } as ConstructorParameters<typeof Probot>[0]);
-  void probot.load(app);
+  void probot.load(opts.app ?? app);
   return { probot, logs };
 }
 

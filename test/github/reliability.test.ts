@@ -190,8 +190,8 @@ describe("oversized input", () => {
     gh.file(R, "HEAD", ".github/plugin-review.yml", config);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.count("GET", /\/git\/blobs\//)).toBe(1);
-    // The error passes the check only because the configuration says `fail_on: never`.
-    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
+    // The error passes the check (neutral: findings, none failing) only because the configuration says `fail_on: never`.
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "neutral" });
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
     gh.assertClean();
   });

@@ -94,6 +94,13 @@ describe("serverless package", () => {
     expect(mapping.EventSourceArn).toEqual({ "Fn::GetAtt": ["DeliveryQueue", "Arn"] });
   });
 
+  it("passes the organisation-configuration setting to the worker: off by default, on with requireOrgConfig=true", () => {
+    const env = (t: Template) =>
+      t.Resources.WorkerLambdaFunction!.Properties.Environment.Variables.PLUGIN_REVIEW_REQUIRE_ORG_CONFIG;
+    expect(env(template)).toBe("false");
+    expect(env(oslsPackage("require-org", "--param=requireOrgConfig=true"))).toBe("true");
+  }, 180_000);
+
   it("sends the dead-letter alarm to an SNS topic, which mails alarmEmail when one is given", () => {
     const alarm = resources.DeadLetterAlarm!.Properties;
     expect(resources.AlarmTopic!.Type).toBe("AWS::SNS::Topic");
