@@ -9,6 +9,7 @@ import { runPr } from "./pr.js";
 const USAGE = `Usage: plugin-review check [options] <file|dir|glob>...
        plugin-review pr <owner>/<repo>#<number> [--api-url <url>] [--format text|json]
        plugin-review audit <org> [--repo <name>]... [--app <slug>] [--api-url <url>] [--format text|json|markdown]
+       plugin-review lsp --stdio
 
 Reviews monitoring-plugin descriptors (plugin.json). \`pr\` runs the GitHub App's review of a pull
 request (token from GITHUB_TOKEN) and prints what it would post, without writing anything.
@@ -16,7 +17,8 @@ request (token from GITHUB_TOKEN) and prints what it would post, without writing
 the --repo ones) with the configuration the App would use there, read-only, and prints a table per
 repository: descriptors, errors, warnings, whether a pull request touching one would fail under
 \`existing: fail\`, and whether the App's installation (--app, default plugin-review) can read the
-organisation's configuration there, with the totals.
+organisation's configuration there, with the totals. \`lsp --stdio\` is a language server for
+editors: the same findings as you type, quick fixes and hover help.
 
 Options:
   --base <file>          compare one head file with this base file (change rules apply)
@@ -77,6 +79,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   }
   if (command === "pr") return pr(rest, stdout, stderr);
   if (command === "audit") return audit(rest, stdout, stderr);
+  // Loaded only when asked for: the language server's code stays out of every other command's start-up.
+  if (command === "lsp") return (await import("../lsp/stdio.js")).runLsp(rest, stderr);
   if (command !== "check") {
     stderr(`plugin-review: unknown command '${command}'\n\n${USAGE}`);
     return 2;

@@ -1,0 +1,342 @@
+/**
+ * `plugin-review lsp`: the CLI's review while typing. Every open document that the configuration's
+ * `paths` call a descriptor is reviewed on open and, debounced, on change, by the same core and with the
+ * configuration found as `check` finds it (find-config.ts), compared with the file at the branch's merge
+ * base (base.ts) so that change rules run and existing findings are marked. Code actions offer fixes,
+ * suggestions and "fix all"; hover explains members from the schemas. Nothing here may throw into the
+ * connection: a failing review is shown as a diagnostic, never a crash.
+ */
+import { readFileSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  CodeActionKind,
+  DidChangeWatchedFilesNotification,
+  DiagnosticSeverity,
+  MarkupKind,
+  MessageType,
+  ShowMessageNotification,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CodeAction,
+  type Connection,
+  type Diagnostic,
+} from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { ConfigFinder, type FoundConfig } from "../cli/find-config.js";
+import { UsageError } from "../cli/files.js";
+import { CONFIG_PATH, ConfigError, globMatcher, parseConfig, type ResolvedConfig } from "../core/config.js";
+import { parseJson } from "../core/json/parse.js";
+import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/review.js";
+import { findBase, type Base } from "./base.js";
+import { configDiagnostics, descriptorConfigDiagnostic } from "./config-problems.js";
+import { fixAllAction, findingActions, FIX_ALL_KIND, wanted, type Reviewed } from "./actions.js";
+import { SOURCE, toDiagnostic } from "./diagnostics.js";
+import { hoverAt } from "./hover.js";
+import { intersects, lineStarts } from "./positions.js";
+
+/** Settings a client may pass as `initializationOptions`. */
+export interface LspOptions {
+  /** Milliseconds to wait after a change before reviewing (default 200; 0 reviews at once). */
+  debounceMs?: number;
+}
+
+const DEFAULT_DEBOUNCE_MS = 200;
+const CONFIG_SUFFIX = `${sep}${CONFIG_PATH.split("/").join(sep)}`;
+
+function filePath(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+const isConfigFile = (path: string) => path.endsWith(CONFIG_SUFFIX);
+
+const matchers = new WeakMap<ResolvedConfig, (path: string) => boolean>();
+function isDescriptorPath(config: ResolvedConfig, path: string): boolean {
+  let m = matchers.get(config);
+  if (!m) matchers.set(config, (m = globMatcher(config.paths)));
+  return m(path);
+}
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  let workspaceRoot = process.cwd();
+  let debounceMs = DEFAULT_DEBOUNCE_MS;
+  let watchRegistration = false;
+  let finder = new ConfigFinder({ cwd: workspaceRoot });
+  const bases = new Map<string, Promise<Base | undefined>>();
+  const reviewed = new Map<string, Reviewed>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  /** Configuration files whose problems are published, with the message shown for them (once each). */
+  const configProblems = new Map<string, string>();
+
+  /** A path as `paths` and `ignore` globs read it: relative to the configuration's root. */
+  const descriptorPath = (found: FoundConfig, absolute: string) => {
+    const rel = relative(found.root, absolute);
+    if (!rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
+    const inWorkspace = relative(workspaceRoot, absolute);
+    return !inWorkspace.startsWith("..") && !isAbsolute(inWorkspace)
+      ? inWorkspace.split(sep).join("/")
+      : basename(absolute);
+  };
+
+  /** Errors already shown (each once until the configuration is read again). */
+  const shown = new Set<string>();
+  // A notification: nothing to answer, unlike window/showMessageRequest.
+  const showError = (message: string) => {
+    if (shown.has(message)) return;
+    shown.add(message);
+    void connection.sendNotification(ShowMessageNotification.type, {
+      type: MessageType.Error,
+      message: `plugin-review: ${message}`,
+    });
+  };
+
+  const publish = (uri: string, diagnostics: Diagnostic[], version?: number) =>
+    void connection.sendDiagnostics({ uri, diagnostics, ...(version !== undefined ? { version } : {}) });
+
+  /** Problems of a configuration file: on itself, and once as a message (never silently the defaults). */
+  function showConfigProblems(absolute: string, problems: string[], headline: string): void {
+    const uri = pathToFileURL(absolute).href;
+    const open = documents.get(uri);
+    let doc: TextDocument | undefined = open;
+    if (!doc) {
+      try {
+        doc = TextDocument.create(uri, "yaml", 0, readFileSync(absolute, "utf8"));
+      } catch {
+        doc = undefined;
+      }
+    }
+    publish(uri, configDiagnostics(doc, problems));
+    configProblems.set(absolute, headline);
+    showError(headline);
+  }
+
+  function clearConfigProblems(absolute: string): void {
+    const headline = configProblems.get(absolute);
+    if (headline === undefined) return;
+    configProblems.delete(absolute);
+    shown.delete(headline);
+    publish(pathToFileURL(absolute).href, []);
+  }
+
+  /** An open configuration file, checked as typed. */
+  function validateConfigDocument(doc: TextDocument, absolute: string): void {
+    try {
+      parseConfig(doc.getText(), relative(workspaceRoot, absolute) || absolute);
+      clearConfigProblems(absolute);
+    } catch (e) {
+      if (e instanceof ConfigError)
+        showConfigProblems(absolute, e.problems, e.message.split("\n")[0] as string);
+      else throw e;
+    }
+  }
+
+  function baseFor(uri: string, absolute: string, maxBytes: number): Promise<Base | undefined> {
+    let base = bases.get(uri);
+    if (!base) {
+      base = findBase(absolute, maxBytes).catch(() => undefined);
+      bases.set(uri, base);
+    }
+    return base;
+  }
+
+  async function validate(uri: string): Promise<void> {
+    const doc = documents.get(uri);
+    if (!doc) return;
+    const absolute = filePath(uri);
+    if (absolute === undefined) return;
+    if (isConfigFile(absolute)) return validateConfigDocument(doc, absolute);
+    let found: FoundConfig;
+    try {
+      found = finder.findFor(absolute);
+    } catch (e) {
+      reviewed.delete(uri);
+      if (e instanceof ConfigError) {
+        const file = resolve(workspaceRoot, e.source);
+        showConfigProblems(file, e.problems, e.message.split("\n")[0] as string);
+      } else if (e instanceof UsageError) {
+        showError(e.message);
+      } else throw e;
+      publish(uri, [descriptorConfigDiagnostic((e as Error).message)], doc.version);
+      return;
+    }
+    if (found.path) clearConfigProblems(found.path);
+    const path = descriptorPath(found, absolute);
+    if (!isDescriptorPath(found.config, path)) {
+      // Not a descriptor (any more): nothing of ours to show (a client keeps each server's diagnostics apart).
+      reviewed.delete(uri);
+      publish(uri, [], doc.version);
+      return;
+    }
+    const version = doc.version;
+    const base = await baseFor(uri, absolute, found.config.maxFileSize);
+    const current = documents.get(uri);
+    if (!current || current.version !== version) return; // a newer change is on its way
+    const input: DescriptorInput = { path: base?.path ?? path, content: current.getText() };
+    if (base) {
+      if (base.content && base.basePath !== undefined)
+        input.base = { path: `${base.ref.slice(0, 12)}:${base.basePath}`, content: base.content };
+      input.isNew = base.content === undefined;
+    }
+    const [review] = reviewDescriptors([input], found.config);
+    const findings = review?.findings ?? [];
+    const starts = lineStarts(current.getText());
+    const diagnostics = findings.map((f) => toDiagnostic(current, starts, f, found.config));
+    reviewed.set(uri, { uri, version, doc: current, input, config: found.config, findings, diagnostics });
+    publish(uri, diagnostics, version);
+  }
+
+  /** Never a crash: an unforeseen failure is shown on the document. */
+  function run(uri: string): void {
+    validate(uri).catch((e: unknown) => {
+      const message = e instanceof Error ? e.message : String(e);
+      connection.console.error(`plugin-review: reviewing ${uri} failed: ${message}`);
+      publish(uri, [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: DiagnosticSeverity.Error,
+          source: SOURCE,
+          message: `internal error: ${message}; please report it`,
+        },
+      ]);
+    });
+  }
+
+  function schedule(uri: string, delay: number): void {
+    clearTimeout(timers.get(uri));
+    if (delay <= 0) {
+      timers.delete(uri);
+      run(uri);
+      return;
+    }
+    timers.set(
+      uri,
+      setTimeout(() => {
+        timers.delete(uri);
+        run(uri);
+      }, delay),
+    );
+  }
+
+  /** The configuration changed on disk: read it again and review every open document with it. */
+  function reloadConfiguration(): void {
+    finder = new ConfigFinder({ cwd: workspaceRoot });
+    shown.clear();
+    for (const absolute of [...configProblems.keys()]) {
+      if (!documents.get(pathToFileURL(absolute).href)) clearConfigProblems(absolute);
+    }
+    for (const doc of documents.all()) schedule(doc.uri, 0);
+  }
+
+  connection.onInitialize((params) => {
+    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
+    const root = folder ? filePath(folder) : undefined;
+    if (root) workspaceRoot = root;
+    finder = new ConfigFinder({ cwd: workspaceRoot });
+    const options = (params.initializationOptions ?? {}) as LspOptions;
+    if (typeof options.debounceMs === "number" && options.debounceMs >= 0) debounceMs = options.debounceMs;
+    watchRegistration = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: {
+          openClose: true,
+          change: TextDocumentSyncKind.Incremental,
+          save: { includeText: false },
+        },
+        codeActionProvider: {
+          codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Refactor, FIX_ALL_KIND],
+        },
+        hoverProvider: true,
+      },
+      serverInfo: { name: "plugin-review" },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (watchRegistration) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: `**/${CONFIG_PATH}` }],
+      });
+    }
+  });
+
+  /** Opening fires a change too: the open's immediate review stands for it. */
+  const justOpened = new Set<string>();
+  documents.onDidOpen((e) => {
+    bases.delete(e.document.uri);
+    justOpened.add(e.document.uri);
+    schedule(e.document.uri, 0);
+  });
+  documents.onDidChangeContent((e) => {
+    if (!justOpened.delete(e.document.uri)) schedule(e.document.uri, debounceMs);
+  });
+  documents.onDidSave((e) => {
+    const absolute = filePath(e.document.uri);
+    if (absolute !== undefined && isConfigFile(absolute)) return reloadConfiguration();
+    bases.delete(e.document.uri); // a commit may have come with the save: compare again
+    schedule(e.document.uri, 0);
+  });
+  documents.onDidClose((e) => {
+    clearTimeout(timers.get(e.document.uri));
+    timers.delete(e.document.uri);
+    bases.delete(e.document.uri);
+    reviewed.delete(e.document.uri);
+    const absolute = filePath(e.document.uri);
+    if (absolute !== undefined && isConfigFile(absolute)) {
+      // Closed unsaved: what counts is the file on disk again.
+      reloadConfiguration();
+      return;
+    }
+    publish(e.document.uri, []);
+  });
+
+  connection.onDidChangeWatchedFiles(() => reloadConfiguration());
+
+  connection.onCodeAction((params) => {
+    const doc = documents.get(params.textDocument.uri);
+    const r = reviewed.get(params.textDocument.uri);
+    if (!doc || !r || r.version !== doc.version) return [];
+    try {
+      const only = params.context.only;
+      const indices = r.diagnostics.flatMap((d, i) => (intersects(d.range, params.range) ? [i] : []));
+      const actions: CodeAction[] = findingActions(r, indices, only);
+      if (only ? wanted(FIX_ALL_KIND, only) : actions.length || r.findings.some((f) => f.fix)) {
+        const all = fixAllAction(r);
+        if (all) actions.push(all);
+      }
+      return actions;
+    } catch (e) {
+      connection.console.error(`plugin-review: code actions failed: ${String(e)}`);
+      return [];
+    }
+  });
+
+  connection.onHover((params) => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc || !reviewed.has(doc.uri)) return null;
+    try {
+      const parsed = parseJson(doc.getText());
+      if (!parsed.ok) return null;
+      const hover = hoverAt(parsed.root, detectVariant(parsed.value), doc.offsetAt(params.position));
+      if (!hover) return null;
+      return {
+        contents: { kind: MarkupKind.Markdown, value: hover.markdown },
+        range: { start: doc.positionAt(hover.start), end: doc.positionAt(hover.end) },
+      };
+    } catch {
+      return null;
+    }
+  });
+
+  connection.onShutdown(() => {
+    for (const t of timers.values()) clearTimeout(t);
+    timers.clear();
+  });
+
+  documents.listen(connection);
+}
