@@ -25,7 +25,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { ConfigFinder, type FoundConfig } from "../cli/find-config.js";
 import { UsageError } from "../cli/files.js";
-import { CONFIG_PATH, ConfigError, globMatcher, parseConfig, type ResolvedConfig } from "../core/config.js";
+import { CONFIG_PATH, ConfigError, globMatcher, type ResolvedConfig } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
 import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/review.js";
 import { findBase, type Base } from "./base.js";
@@ -99,20 +99,28 @@ export function startServer(connection: Connection): void {
   const publish = (uri: string, diagnostics: Diagnostic[], version?: number) =>
     void connection.sendDiagnostics({ uri, diagnostics, ...(version !== undefined ? { version } : {}) });
 
-  /** Problems of a configuration file: on itself, and once as a message (never silently the defaults). */
-  function showConfigProblems(absolute: string, problems: string[], headline: string): void {
+  /**
+   * A configuration file's problems (the open document's text, else the file's): on itself, and once as a
+   * message, so that an invalid configuration is never silently the defaults. Clears them when there are none.
+   */
+  function checkConfigFile(absolute: string): void {
     const uri = pathToFileURL(absolute).href;
-    const open = documents.get(uri);
-    let doc: TextDocument | undefined = open;
+    let doc = documents.get(uri);
     if (!doc) {
       try {
         doc = TextDocument.create(uri, "yaml", 0, readFileSync(absolute, "utf8"));
       } catch {
-        doc = undefined;
+        return clearConfigProblems(absolute); // gone: the descriptors say what the finder found instead
       }
     }
-    publish(uri, configDiagnostics(doc, problems));
+    const shownPath = relative(workspaceRoot, absolute) || absolute;
+    const diagnostics = configDiagnostics(doc, shownPath);
+    if (!diagnostics.length) return clearConfigProblems(absolute);
+    const headline = `invalid configuration ${shownPath}: ${diagnostics.length} problem(s), shown in the file`;
+    const before = configProblems.get(absolute);
+    if (before !== undefined && before !== headline) shown.delete(before);
     configProblems.set(absolute, headline);
+    publish(uri, diagnostics);
     showError(headline);
   }
 
@@ -122,18 +130,6 @@ export function startServer(connection: Connection): void {
     configProblems.delete(absolute);
     shown.delete(headline);
     publish(pathToFileURL(absolute).href, []);
-  }
-
-  /** An open configuration file, checked as typed. */
-  function validateConfigDocument(doc: TextDocument, absolute: string): void {
-    try {
-      parseConfig(doc.getText(), relative(workspaceRoot, absolute) || absolute);
-      clearConfigProblems(absolute);
-    } catch (e) {
-      if (e instanceof ConfigError)
-        showConfigProblems(absolute, e.problems, e.message.split("\n")[0] as string);
-      else throw e;
-    }
   }
 
   function baseFor(uri: string, absolute: string, maxBytes: number): Promise<Base | undefined> {
@@ -150,22 +146,21 @@ export function startServer(connection: Connection): void {
     if (!doc) return;
     const absolute = filePath(uri);
     if (absolute === undefined) return;
-    if (isConfigFile(absolute)) return validateConfigDocument(doc, absolute);
+    if (isConfigFile(absolute)) return checkConfigFile(absolute);
     let found: FoundConfig;
     try {
       found = finder.findFor(absolute);
     } catch (e) {
       reviewed.delete(uri);
-      if (e instanceof ConfigError) {
-        const file = resolve(workspaceRoot, e.source);
-        showConfigProblems(file, e.problems, e.message.split("\n")[0] as string);
-      } else if (e instanceof UsageError) {
+      if (e instanceof ConfigError) checkConfigFile(resolve(workspaceRoot, e.source));
+      else if (e instanceof UsageError) {
         showError(e.message);
       } else throw e;
       publish(uri, [descriptorConfigDiagnostic((e as Error).message)], doc.version);
       return;
     }
-    if (found.path) clearConfigProblems(found.path);
+    // Valid on disk; an open configuration document's own problems (typed, unsaved) stay.
+    if (found.path && !documents.get(pathToFileURL(found.path).href)) clearConfigProblems(found.path);
     const path = descriptorPath(found, absolute);
     if (!isDescriptorPath(found.config, path)) {
       // Not a descriptor (any more): nothing of ours to show (a client keeps each server's diagnostics apart).

@@ -242,7 +242,7 @@ describe("plugin-review lsp --stdio", () => {
     expect(shown[0]!.message).toMatch(/not reviewed: invalid configuration/);
     const problems = (await onConfig).diagnostics;
     expect(problems).toHaveLength(1);
-    expect(problems[0]!.range.start.line).toBe(1);
+    expect(problems[0]!.range.start).toEqual({ line: 2, character: 2 }); // at `invalid-valeu`
     expect(problems[0]!.message).toMatch(/unknown rule id `invalid-valeu`.*invalid-value/);
     expect(c.messages.some((m) => m.type === 1 && /invalid configuration/.test(m.message))).toBe(true);
 
