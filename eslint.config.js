@@ -2,7 +2,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "dist-cli/", "dist-lambda/", "node_modules/", "coverage/", ".serverless/"] },
+  {
+    ignores: [
+      "dist/",
+      "dist-cli/",
+      "dist-lambda/",
+      "node_modules/",
+      "coverage/",
+      ".serverless/",
+      "editors/*/dist/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
