@@ -53,9 +53,13 @@ export class LspClient {
   private stderr = "";
   exitCode: Promise<number | null>;
 
-  constructor(cwd: string) {
+  constructor(cwd: string, env: NodeJS.ProcessEnv = process.env) {
     ensureBuilt();
-    this.process = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    this.process = spawn(process.execPath, [BIN, "lsp", "--stdio"], {
+      cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.process.stderr?.on("data", (d: Buffer) => void (this.stderr += d.toString()));
     this.exitCode = new Promise((resolve) => this.process.on("exit", (code) => resolve(code)));
     this.connection = createProtocolConnection(

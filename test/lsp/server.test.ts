@@ -33,8 +33,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(root = dir, options?: unknown): Promise<LspClient> {
-  client = new LspClient(root);
+async function start(root = dir, options?: unknown, env?: NodeJS.ProcessEnv): Promise<LspClient> {
+  client = new LspClient(root, env);
   await client.initialize(root, options);
   return client;
 }
@@ -314,6 +314,26 @@ describe("plugin-review lsp --stdio", () => {
     const c = await start();
     const path = join(dir, "plugin.json");
     expect(await c.open(path, VALID)).toEqual([]);
+    expect(c.messages).toEqual([]);
+  });
+
+  it("without git on the PATH: no change rules, no error, even inside a repository", async () => {
+    git(dir, "init", "-q");
+    const source = edit(VALID, '"aggregation": "avg"', '"aggeragation": "avg"');
+    writeFileSync(join(dir, "plugin.json"), source);
+    git(dir, "add", ".");
+    git(dir, "commit", "-q", "-m", "base");
+    const empty = join(dir, "no-tools");
+    mkdirSync(empty);
+    const c = await start(dir, { debounceMs: 0 }, { ...process.env, PATH: empty });
+    const [finding] = await c.open(
+      join(dir, "plugin.json"),
+      edit(source, '"Requests per second"', '"Requests"'),
+    );
+    // Reviewed alone: the finding is not marked existing, and version-not-bumped cannot be known.
+    expect(finding?.code).toBe("unknown-member");
+    expect(finding?.severity).toBe(DiagnosticSeverity.Warning);
+    expect(finding?.data).not.toHaveProperty("baseline");
     expect(c.messages).toEqual([]);
   });
 
