@@ -1,24 +1,19 @@
 /**
- * The Probot app: a thin shell that turns events into review targets. All logic is in src/github and
- * src/core. Reviews of one head commit run one at a time (src/github/serialize.ts), whoever runs the app:
- * the server, the Lambda worker or the tests.
+ * The Probot app: a thin shell that turns events into reviews of head commits. How reviews are run (one
+ * at a time per commit, in the background on the server, tried again when GitHub fails) is the scheduler's
+ * (src/github/scheduler.ts); what a review does is run-review.ts's.
  */
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/events.js";
-import { gatewayFor, GraphqlAvailability } from "./github/gateway.js";
+import { gatewayFor, GraphqlAvailability, type GitHubGateway } from "./github/gateway.js";
 import { requireOrgConfigFrom } from "./github/load-config.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/pull-target.js";
-import { reviewMergeGroup, reviewPullRequest, type ReviewOptions } from "./github/run-review.js";
-import { CheckRunsFirst, KeyedLock } from "./github/serialize.js";
-
-type CheckContext = Context<"check_run.rerequested" | "check_suite.requested" | "check_suite.rerequested">;
+import { startMergeGroupReview, startPullRequestReview, type StagedReview } from "./github/run-review.js";
+import { ReviewScheduler } from "./github/scheduler.js";
 
 export interface AppOptions {
-  /**
-   * Runs a review job. Default: at once, and the delivery's handling waits for it (the Lambda worker, whose
-   * failed message is retried). The server passes a background pool, so that it answers GitHub at once.
-   */
-  schedule?: (job: (release: () => void) => Promise<void>, ready: Promise<unknown>) => void | Promise<void>;
+  /** Runs the reviews. Default: each at once, the delivery's handling waiting for it (the Lambda worker). */
+  scheduler?: ReviewScheduler;
   /**
    * Fail the check when the organisation's configuration cannot be read (default: the environment's
    * PLUGIN_REVIEW_REQUIRE_ORG_CONFIG; otherwise the summary says it was not read).
@@ -26,59 +21,39 @@ export interface AppOptions {
   requireOrgConfig?: boolean;
 }
 
+type CheckContext = Context<"check_run.rerequested" | "check_suite.requested" | "check_suite.rerequested">;
+
 export function createApp(options: AppOptions = {}): ApplicationFunction {
   const requireOrgConfig = options.requireOrgConfig ?? requireOrgConfigFrom(process.env);
   const policy = requireOrgConfig ? { requireOrgConfig } : {};
   return (probot: Probot) => {
-    const lock = new KeyedLock();
+    const scheduler = options.scheduler ?? new ReviewScheduler();
     // Which installations read through REST because GraphQL failed for them lately (gateway.ts).
     const availability = new GraphqlAvailability();
-    const gateway = (context: Context) =>
-      gatewayFor(context.octokit, {
-        log: context.log,
-        installation: (context.payload as { installation?: { id?: number } }).installation?.id,
-        availability,
-      });
-    const checkRunsFirst = new CheckRunsFirst();
-    const schedule = options.schedule ?? (async (job, ready) => (await ready, job(() => undefined)));
+
     /**
-     * One review at a time per head commit of a repository (its pool slot is asked for once it holds the
-     * commit's lock); `work` resolves what to review. Its hooks free the slot once the check run is written
-     * (the lock is held until the review is posted) and let the installation's other check runs be written
-     * before the review is posted.
+     * Schedules the review of a head commit: `start` makes the reviews of its targets (`attempt`: 0, then 1,
+     * 2, … when tried again), the scheduler runs their check runs, then what follows them.
      */
-    const reviewAt = (
-      installation: number | undefined,
+    const review = (
+      context: Context,
       repo: RepoRef,
       headSha: string,
-      work: (hooks: Pick<ReviewOptions, "onCheckRunWritten" | "beforePublish">) => Promise<unknown>,
+      start: (gw: GitHubGateway, attempt: number) => Promise<StagedReview[]>,
     ) => {
-      const queue = String(installation ?? repo.owner);
-      let written: (() => void) | undefined;
-      // Counted once it holds the lock: a review waiting for it must not be waited for by the holder.
-      const locked = lock.acquire(`${repo.owner}/${repo.repo}@${headSha}`).then((unlock) => {
-        written = checkRunsFirst.expect(queue);
-        return unlock;
+      const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
+      const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
+      return scheduler.submit({
+        installation: String(installation ?? repo.owner),
+        commit: `${repo.owner}/${repo.repo}@${headSha}`,
+        run: async (attempt) => {
+          const rest = (await start(gw, attempt)).flatMap((s) => (s.next ? [s.next] : []));
+          if (rest.length)
+            return async () => {
+              for (const next of rest) await next();
+            };
+        },
       });
-      const job = async (release: () => void) => {
-        const unlock = await locked;
-        try {
-          await work({
-            onCheckRunWritten: () => (written?.(), release()),
-            beforePublish: () => checkRunsFirst.quiet(queue),
-          });
-        } finally {
-          written?.();
-          unlock();
-        }
-      };
-      try {
-        return schedule(job, locked);
-      } catch (e) {
-        // Not taken (shutting down): give the turn back.
-        void locked.then((unlock) => (written?.(), unlock()));
-        throw e;
-      }
     };
 
     /** check_run and check_suite events carry pull request stubs: review each that is at this head commit. */
@@ -91,21 +66,23 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       },
     ) => {
       // Re-run asks for a new check run; `check_suite.requested` (every push) completes the push's run.
-      const rerun = context.payload.action === "rerequested";
+      const rerequested = context.payload.action === "rerequested";
       const repo = repoRef(context.payload.repository);
-      return reviewAt(context.payload.installation?.id, repo, check.head_sha, async (hooks) => {
-        const gw = gateway(context);
+      return review(context, repo, check.head_sha, async (gw, attempt) => {
         const targets = await pullTargetsFor(gw, repo, check.pull_requests, check.head_sha);
         if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
-        for (const [i, t] of targets.entries())
-          await reviewPullRequest(gw, t, {
-            ...policy,
-            appId: check.app?.id ?? undefined,
-            log: context.log,
-            rerun,
-            // The slot goes back once the last pull request's check run is written.
-            ...(i === targets.length - 1 ? hooks : {}),
-          });
+        const staged: StagedReview[] = [];
+        for (const t of targets)
+          staged.push(
+            await startPullRequestReview(gw, t, {
+              ...policy,
+              appId: check.app?.id ?? undefined,
+              log: context.log,
+              // A retry completes the run the first try made, rather than making another.
+              rerun: rerequested && attempt === 0,
+            }),
+          );
+        return staged;
       });
     };
 
@@ -117,15 +94,15 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         if (action === "edited" && !isBaseChange(context.payload)) return;
         const repo = repoRef(repository);
         const target = toPullTarget(pr, repo);
-        await reviewAt(context.payload.installation?.id, repo, target.headSha, (hooks) =>
-          reviewPullRequest(gateway(context), target, {
-            ...hooks,
+        await review(context, repo, target.headSha, async (gw, attempt) => [
+          await startPullRequestReview(gw, target, {
             ...policy,
             appId: appIdOf(context.payload),
-            opened: action === "opened",
+            // A retry may find what the first try posted.
+            opened: action === "opened" && attempt === 0,
             log: context.log,
           }),
-        );
+        ]);
       },
     );
     probot.on("check_run.rerequested", (context) => reviewStubs(context, context.payload.check_run));
@@ -145,13 +122,13 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         headOwner: repo.owner,
         headRepo: repo.repo,
       };
-      await reviewAt(context.payload.installation?.id, repo, group.head_sha, () =>
-        reviewMergeGroup(gateway(context), target, {
+      await review(context, repo, group.head_sha, async (gw) => [
+        await startMergeGroupReview(gw, target, {
           ...policy,
           appId: appIdOf(context.payload),
           log: context.log,
         }),
-      );
+      ]);
     });
   };
 }

@@ -10,7 +10,8 @@ import { run, type ApplicationFunction, type Probot } from "probot";
 import { createApp } from "./app.js";
 import { warmUpSchemas } from "./core/schema.js";
 import { PluginReviewOctokit } from "./github/app-octokit.js";
-import { AnswersFirst, BackgroundPool } from "./github/serialize.js";
+import { ReviewScheduler, type SchedulerLog } from "./github/scheduler.js";
+import { AnswersFirst } from "./github/serialize.js";
 
 /** GitHub never sends a webhook body larger than this (it caps payloads at 25 MB). */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
@@ -79,19 +80,29 @@ function guardBodies(probot: Probot, answers?: AnswersFirst): void {
 }
 
 /**
- * The app as the server runs it: reviews go to `pool`, so the delivery's answer does not wait for them;
- * `answers` (the pool's `beforeStart` gate) is told which deliveries are still being answered.
+ * The app as the server runs it: reviews go to `scheduler` (in the background), so the delivery's answer
+ * does not wait for them; `answers` (the scheduler's gate before a review starts) is told which deliveries
+ * are still being answered.
  */
-export function serverApp(pool: BackgroundPool, answers?: AnswersFirst): ApplicationFunction {
-  const app = createApp({ schedule: (job, ready) => pool.submit(job, ready) });
+export function serverApp(scheduler: ReviewScheduler, answers?: AnswersFirst): ApplicationFunction {
+  const app = createApp({ scheduler });
   return (probot, options) => {
     guardBodies(probot, answers);
     return app(probot, options);
   };
 }
 
+/** The server's scheduler: reviews in the background, `concurrency` at a time, each once deliveries are answered. */
+export function serverScheduler(
+  answers: AnswersFirst,
+  log: SchedulerLog,
+  concurrency = REVIEW_CONCURRENCY,
+): ReviewScheduler {
+  return new ReviewScheduler({ background: { concurrency, beforeStart: () => answers.quiet() }, log });
+}
+
 export interface RunningServer {
-  pool: BackgroundPool;
+  scheduler: ReviewScheduler;
   /** Stops taking deliveries, then waits for the reviews in flight (at most `graceMs`); false when some were cut off. */
   stop(graceMs?: number): Promise<boolean>;
 }
@@ -99,15 +110,15 @@ export interface RunningServer {
 export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<RunningServer> {
   // Compile the schemas before listening: done by the first review, it would hold up the first answers.
   warmUpSchemas();
-  let log: Pick<Probot["log"], "error"> | undefined;
+  let log: Probot["log"] | undefined;
   const answers = new AnswersFirst();
-  const pool = new BackgroundPool(
+  // Probot's log exists once `run` has loaded the app.
+  const scheduler = serverScheduler(
+    answers,
+    { warn: (msg) => log?.warn(msg), error: (obj, msg) => log?.error(obj, msg) },
     concurrency,
-    // The review has already completed its check run with the reason; this is for the operator.
-    (e) => log?.error({ err: e }, "background review failed"),
-    () => answers.quiet(),
   );
-  const app = serverApp(pool, answers);
+  const app = serverApp(scheduler, answers);
   const server = await run(
     (probot, options) => {
       log = probot.log;
@@ -116,9 +127,9 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
     { Octokit: PluginReviewOctokit },
   );
   return {
-    pool,
+    scheduler,
     async stop(graceMs = SHUTDOWN_GRACE_MS) {
-      const drained = pool.drain(graceMs);
+      const drained = scheduler.drain(graceMs);
       await server.stop().catch(() => undefined);
       return drained;
     },

@@ -9,8 +9,8 @@ import { createServer as createNetServer } from "node:net";
 import { pino } from "pino";
 import { Probot, Server } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_WEBHOOK_BYTES, serverApp } from "../src/serve.js";
-import { AnswersFirst, BackgroundPool } from "../src/github/serialize.js";
+import { MAX_WEBHOOK_BYTES, serverApp, serverScheduler } from "../src/serve.js";
+import { AnswersFirst } from "../src/github/serialize.js";
 import { text, validHost } from "./helpers.js";
 import { APP_ID, FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
@@ -37,8 +37,12 @@ async function freePort(): Promise<number> {
 }
 
 async function start(answers?: AnswersFirst) {
-  const errors: unknown[] = [];
-  const pool = new BackgroundPool(4, (e) => errors.push(e), answers && (() => answers.quiet()));
+  const errors: string[] = [];
+  const scheduler = serverScheduler(
+    answers ?? new AnswersFirst(),
+    { warn: () => undefined, error: (_o, msg) => void errors.push(msg) },
+    4,
+  );
   const port = await freePort();
   const log = pino({ level: "silent" });
   const server = new Server({
@@ -53,9 +57,9 @@ async function start(answers?: AnswersFirst) {
     host: "127.0.0.1",
     log,
   });
-  await server.load(serverApp(pool, answers));
+  await server.load(serverApp(scheduler, answers));
   await server.start();
-  return { server, pool, errors, url: `http://127.0.0.1:${port}/api/github/webhooks` };
+  return { server, scheduler, errors, url: `http://127.0.0.1:${port}/api/github/webhooks` };
 }
 
 async function post(url: string, name: string, payload: unknown) {
@@ -80,14 +84,14 @@ describe("npm start: Probot's server, reviews in the background", () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
     gh.file(`${OWNER}/${REPO}`, HEAD_SHA, "p/plugin.json", text(validHost()));
-    const { server, pool, errors, url } = await start();
+    const { server, scheduler, errors, url } = await start();
     try {
       const res = await post(url, "pull_request", pullRequestPayload("opened"));
       expect(res).toMatchObject({ status: 200, text: "ok\n" });
       // Answered while the review is still queued or running: nothing completed yet.
       expect(gh.runsFor(HEAD_SHA).filter((r) => r.status === "completed")).toEqual([]);
-      expect(pool.pending).toBe(1);
-      await expect(pool.drain(10_000)).resolves.toBe(true);
+      expect(scheduler.pending).toBe(1);
+      await expect(scheduler.drain(10_000)).resolves.toBe(true);
       expect(gh.runsFor(HEAD_SHA)).toEqual([
         expect.objectContaining({ status: "completed", conclusion: "success" }),
       ]);
@@ -102,7 +106,7 @@ describe("npm start: Probot's server, reviews in the background", () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
     gh.file(`${OWNER}/${REPO}`, HEAD_SHA, "p/plugin.json", text(validHost()));
-    const { server, pool, url } = await start(new AnswersFirst(10_000));
+    const { server, scheduler, url } = await start(new AnswersFirst(10_000));
     // A second delivery whose body is still arriving (GitHub's, or a slow proxy's).
     const slow = request(url, {
       method: "POST",
@@ -116,7 +120,7 @@ describe("npm start: Probot's server, reviews in the background", () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(gh.requests).toEqual([]); // the answered delivery's review has not started
       slow.destroy(); // the slow delivery ends (here: its connection drops)
-      await expect(pool.drain(10_000)).resolves.toBe(true);
+      await expect(scheduler.drain(10_000)).resolves.toBe(true);
       expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ status: "completed" })]);
     } finally {
       slow.destroy();
@@ -126,10 +130,10 @@ describe("npm start: Probot's server, reviews in the background", () => {
 
   it("a review that fails after the answer still completes its check run as failure", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview" && r !== "files"));
-    const { server, pool, url } = await start();
+    const { server, scheduler, url } = await start();
     try {
       expect((await post(url, "pull_request", pullRequestPayload("opened"))).status).toBe(200);
-      await pool.drain(10_000);
+      await scheduler.drain(10_000);
       const [run] = gh.runsFor(HEAD_SHA);
       expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
       expect(run!.output?.summary).toMatch(/could not be completed: files: GitHub answered 500/);
@@ -142,9 +146,9 @@ describe("npm start: Probot's server, reviews in the background", () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
     gh.file(`${OWNER}/${REPO}`, HEAD_SHA, "p/plugin.json", text(validHost()));
-    const { server, pool, url } = await start();
+    const { server, scheduler, url } = await start();
     expect((await post(url, "pull_request", pullRequestPayload("opened"))).status).toBe(200);
-    const drained = pool.drain(25_000);
+    const drained = scheduler.drain(25_000);
     await server.stop();
     await expect(post(url, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
     await expect(drained).resolves.toBe(true);

@@ -5,10 +5,17 @@
  * sent those it lacks, and an explicit Re-run gets a new run: no annotation is ever sent twice. A run that
  * already says exactly what a review found (a duplicate delivery, the second event of a push) is not
  * written again: its `external_id` carries a digest of the result it holds.
+ *
+ * When GitHub fails that write, `completeRun` tries again with backoff until the review's deadline, each
+ * time after reading what GitHub holds (a write GitHub made but failed to answer is not made twice), and
+ * creates the run in progress as soon as GitHub takes a write, so that the commit is never without one.
  */
 import { createHash } from "node:crypto";
+import { backoff, pause } from "./deadline.js";
+import { describeRequestError, httpStatus, isTransient } from "./errors.js";
+import type { GitHubGateway } from "./gateway.js";
 import { ANNOTATIONS_PER_REQUEST, type Annotation } from "./render.js";
-import type { Octokit } from "./types.js";
+import type { Logger, Octokit } from "./types.js";
 
 export const CHECK_NAME = "plugin-review";
 
@@ -86,4 +93,59 @@ export async function writeCheckRun(
       output: { ...output, annotations: batch },
     });
   return id;
+}
+
+/** Creates the run in progress, with no annotation: the commit has its run whatever happens next. */
+export async function startCheckRun(octokit: Octokit, where: CheckRunRef): Promise<ExistingRun> {
+  const { data } = await octokit.rest.checks.create({
+    owner: where.owner,
+    repo: where.repo,
+    name: CHECK_NAME,
+    head_sha: where.headSha,
+    status: "in_progress",
+    output: {
+      title: "Completing the review",
+      summary: "GitHub failed to take the review's result; plugin-review is sending it again.",
+    },
+  });
+  return { id: data.id, status: "in_progress", annotations: 0, externalId: null };
+}
+
+/** What a review knows of its run: the run, that there is none, or nothing ("unknown": list it again). */
+export type KnownRun = ExistingRun | undefined | "unknown";
+
+/**
+ * Writes `result` (writeCheckRun), trying again with backoff while GitHub fails (5xx, rate limits, no
+ * answer), until the deadline the caller runs it under (deadline.ts) rejects. After a failure the run is
+ * listed again before the next write, so that a write GitHub made without answering is not sent twice
+ * (annotations would be appended again); when there is still no run, one is created in progress first.
+ * `replaces`: the run a Re-run must not complete (the new run is the one to write). Returns the run's id.
+ */
+export async function completeRun(
+  gw: Pick<GitHubGateway, "latestRun" | "writeCheckRun" | "startCheckRun">,
+  where: CheckRunRef & { appId: number | undefined },
+  known: KnownRun,
+  result: CheckResult,
+  opts: { log: Logger; replaces?: number },
+): Promise<number> {
+  let run = known;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (run === "unknown") {
+        const latest = await gw.latestRun(where, where.appId);
+        run = latest?.id === opts.replaces ? undefined : latest;
+      }
+      if (run === undefined && attempt > 0) run = await gw.startCheckRun(where);
+      return await gw.writeCheckRun(where, run, result);
+    } catch (e) {
+      if (!isTransient(e)) throw e;
+      run = "unknown";
+      const wait = backoff(attempt);
+      opts.log.warn(
+        { status: httpStatus(e) },
+        `${describeRequestError(e, "completing the check run")}; trying again in ${Math.round(wait) / 1000} s`,
+      );
+      await pause(wait);
+    }
+  }
 }

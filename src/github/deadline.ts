@@ -4,6 +4,9 @@
  * (whichever Octokit instance, REST or GraphQL) is aborted when it passes, without threading a signal
  * through each call. Entry points choose the deadline: the server keeps the default, the Lambda worker
  * uses the invocation's remaining time less a margin.
+ *
+ * Every duration the App waits on its own goes through `scaled`: tests run the clocks faster
+ * (`setTimeScale`), so that minutes of GitHub failing take seconds, with the production mechanisms.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { DeadlineError } from "./errors.js";
@@ -12,8 +15,29 @@ import { DeadlineError } from "./errors.js";
 export const REVIEW_DEADLINE_MS = 120_000;
 /** One request GitHub has not answered within this is aborted (undici's own default is 300 s). */
 export const REQUEST_TIMEOUT_MS = 20_000;
-/** What the failure report after an expired deadline may take (one request, its own timeout). */
+/** What completing the check run may take after the review's deadline passed (the failure report). */
 export const REPORT_TIMEOUT_MS = 10_000;
+
+/** A failed write is tried again after this, then after twice as long each time, up to the cap. */
+export const BACKOFF_MS = 1_000;
+export const BACKOFF_CAP_MS = 16_000;
+
+let timeScale = 1;
+
+/** Tests run the App's clocks faster: every duration the App waits on its own is multiplied by `factor`. */
+export function setTimeScale(factor: number): void {
+  timeScale = factor;
+}
+
+/** A duration of the App's (a deadline, a timeout, a backoff), as the clocks run now. */
+export function scaled(ms: number): number {
+  return ms * timeScale;
+}
+
+/** How long to wait before try `attempt + 1` of a write that failed (BACKOFF_MS doubling, capped). */
+export function backoff(attempt: number): number {
+  return scaled(Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** attempt));
+}
 
 interface Budget {
   /** Aborted when the review's deadline passes. */
@@ -23,12 +47,6 @@ interface Budget {
 }
 
 const current = new AsyncLocalStorage<Budget>();
-let defaultRequestTimeoutMs = REQUEST_TIMEOUT_MS;
-
-/** Tests shorten the request timeout; production keeps REQUEST_TIMEOUT_MS. */
-export function setRequestTimeout(ms: number): void {
-  defaultRequestTimeoutMs = ms;
-}
 /** The time (epoch ms) by which an entry point needs the reviews it starts finished (the Lambda worker). */
 const chosen = new AsyncLocalStorage<number>();
 
@@ -37,23 +55,23 @@ export function withReviewsEndingBy<T>(endsAt: number, fn: () => Promise<T>): Pr
   return chosen.run(endsAt, fn);
 }
 
-/** The time a review started now gets: REVIEW_DEADLINE_MS, or less when its entry point must end sooner. */
-export function reviewDeadlineMs(): number {
+/** When (epoch ms) a review started now must end: REVIEW_DEADLINE_MS from now, or sooner when its entry point must. */
+export function reviewDeadline(): number {
+  const full = Date.now() + scaled(REVIEW_DEADLINE_MS);
   const endsAt = chosen.getStore();
-  return endsAt === undefined
-    ? REVIEW_DEADLINE_MS
-    : Math.max(0, Math.min(REVIEW_DEADLINE_MS, endsAt - Date.now()));
+  return endsAt === undefined ? full : Math.min(full, endsAt);
 }
 
 /**
- * Runs `fn` within `ms`: requests it makes are aborted at the deadline and the promise rejects with a
- * DeadlineError then, even if `fn` is stuck on something that is not a request.
+ * Runs `fn` until `deadline` (epoch ms): requests it makes are aborted at the deadline and the promise
+ * rejects with a DeadlineError then, even if `fn` is stuck on something that is not a request.
  */
-export async function runWithin<T>(
-  ms: number,
+export async function runUntil<T>(
+  deadline: number,
   fn: () => Promise<T>,
   opts: { what?: string } = {},
 ): Promise<T> {
+  const ms = Math.max(0, deadline - Date.now());
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -65,13 +83,30 @@ export async function runWithin<T>(
   });
   const budget: Budget = {
     signal: controller.signal,
-    requestTimeoutMs: Math.min(defaultRequestTimeoutMs, ms),
+    requestTimeoutMs: Math.min(scaled(REQUEST_TIMEOUT_MS), ms),
   };
   try {
     return await Promise.race([current.run(budget, fn), expired]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Waits `ms`; rejects at once when the deadline `fn` runs under (runUntil) passes first. */
+export function pause(ms: number): Promise<void> {
+  const signal = current.getStore()?.signal;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener("abort", stop, { once: true });
+  });
 }
 
 type Fetch = typeof globalThis.fetch;
@@ -84,7 +119,7 @@ type Fetch = typeof globalThis.fetch;
 export function timedFetch(inner?: Fetch): Fetch {
   return (input, init) => {
     const budget = current.getStore();
-    const signals = [AbortSignal.timeout(budget?.requestTimeoutMs ?? defaultRequestTimeoutMs)];
+    const signals = [AbortSignal.timeout(budget?.requestTimeoutMs ?? scaled(REQUEST_TIMEOUT_MS))];
     if (budget) signals.push(budget.signal);
     if (init?.signal) signals.push(init.signal);
     return (inner ?? globalThis.fetch)(input, { ...init, signal: AbortSignal.any(signals) });

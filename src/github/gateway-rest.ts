@@ -5,6 +5,7 @@
  */
 import {
   CHECK_NAME,
+  startCheckRun,
   writeCheckRun,
   type CheckResult,
   type CheckRunRef,
@@ -66,6 +67,10 @@ export class RestGateway implements GitHubGateway {
 
   writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number> {
     return writeCheckRun(this.octokit, where, existing, result);
+  }
+
+  startCheckRun(where: CheckRunRef): Promise<ExistingRun> {
+    return startCheckRun(this.octokit, where);
   }
 
   async pullRequest(repo: { owner: string; repo: string }, number: number): Promise<PullRequestData> {

@@ -6,15 +6,17 @@
  *   one write), REST for the rest.
  * `gatewayFor` gives a review the GraphQL one, unless GraphQL failed for its installation a short while ago:
  * a GraphQL API that refuses a document (an older GitHub Enterprise Server, a schema without a field used
- * here) switches the installation to REST for a while, logged once, and the operation that met the refusal
- * is done again through REST. This is the App's only GraphQL→REST fallback.
+ * here), fails, or does not answer in time (an outage of GitHub's GraphQL API alone) switches the
+ * installation to REST for a while, logged once, and the operation that met the failure is done again
+ * through REST. This is the App's only GraphQL→REST fallback.
  */
 import type { CheckResult, CheckRunRef, ExistingRun } from "./check-run.js";
+import { scaled } from "./deadline.js";
 import type { FileContent } from "./fetch-content.js";
 import type { ChangedFiles, ChangeRange } from "./fetch-files.js";
 import { GraphqlGateway } from "./gateway-graphql.js";
 import { RestGateway } from "./gateway-rest.js";
-import { graphqlRefused } from "./graphql.js";
+import { graphqlUnavailable } from "./graphql.js";
 import type { FileAt, ReviewStart } from "./graphql-reads.js";
 import type { Logger, Octokit, PullTarget } from "./types.js";
 
@@ -75,6 +77,8 @@ export interface GitHubGateway {
   latestRun(where: CheckRunRef, appId: number | undefined): Promise<ExistingRun | undefined>;
   /** Creates the run or completes `existing` with `result` (check-run.ts); returns the run's id. */
   writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number>;
+  /** Creates the run in progress, without annotations (when completing it keeps failing). */
+  startCheckRun(where: CheckRunRef): Promise<ExistingRun>;
 
   /** A pull request (check_run and check_suite events carry only stubs of them). */
   pullRequest(repo: { owner: string; repo: string }, number: number): Promise<PullRequestData>;
@@ -113,7 +117,11 @@ export const REST_AFTER_GRAPHQL_FAILURE_MS = 10 * 60_000;
 export class GraphqlAvailability {
   private readonly restUntil = new Map<string, number>();
 
-  constructor(private readonly restForMs = REST_AFTER_GRAPHQL_FAILURE_MS) {}
+  constructor(private readonly restForMs?: number) {}
+
+  private get forMs(): number {
+    return this.restForMs ?? scaled(REST_AFTER_GRAPHQL_FAILURE_MS);
+  }
 
   /** Whether the installation's reviews use GraphQL now. */
   usable(installation: string): boolean {
@@ -127,12 +135,12 @@ export class GraphqlAvailability {
   /** Switches the installation to REST for a while; true when it was not already (the caller logs it, once). */
   switchToRest(installation: string): boolean {
     const was = this.usable(installation);
-    if (was) this.restUntil.set(installation, Date.now() + this.restForMs);
+    if (was) this.restUntil.set(installation, Date.now() + this.forMs);
     return was;
   }
 
   get restForMinutes(): number {
-    return Math.round(this.restForMs / 60_000);
+    return Math.round(REST_AFTER_GRAPHQL_FAILURE_MS / 60_000);
   }
 }
 
@@ -155,18 +163,31 @@ class ChosenGateway implements GitHubGateway {
     return this.availability.usable(this.installation) ? "graphql" : "rest";
   }
 
-  /** The GraphQL form of an operation while GraphQL works for the installation; REST after it refused. */
-  private async either<T>(what: string, graphql: () => Promise<T>, rest: () => Promise<T>): Promise<T> {
+  /**
+   * The GraphQL form of an operation while GraphQL works for the installation, REST otherwise. When GraphQL
+   * refuses, fails or does not answer in time, the installation switches to REST for a while (logged once)
+   * and the operation is done through REST: at once for a read, or for a write GraphQL refused (nothing of
+   * it ran); a write that failed or went unanswered may have been made, so its failure is thrown for the
+   * caller to read what GitHub holds (through REST now) before writing again.
+   */
+  private async either<T>(
+    what: string,
+    graphql: () => Promise<T>,
+    rest: () => Promise<T>,
+    kind: "read" | "write" = "read",
+  ): Promise<T> {
     if (this.api === "rest") return rest();
     try {
       return await graphql();
     } catch (e) {
-      if (!graphqlRefused(e)) throw e;
+      const why = graphqlUnavailable(e);
+      if (!why) throw e;
       if (this.availability.switchToRest(this.installation))
         this.log.warn(
           { err: (e as Error).message },
-          `GraphQL refused ${what}: this installation reads and writes through REST for the next ${this.availability.restForMinutes} minutes (more API calls; fixed threads get a reply but cannot be resolved)`,
+          `GraphQL ${why} (${what}): this installation reads and writes through REST for the next ${this.availability.restForMinutes} minutes (more API calls; fixed threads get a reply but cannot be resolved)`,
         );
+      if (kind === "write" && why !== "refused") throw e;
       return rest();
     }
   }
@@ -202,11 +223,11 @@ class ChosenGateway implements GitHubGateway {
     reply: string,
     review?: ReviewToPost,
   ) {
-    // A refused document wrote nothing (graphqlRefused): the threads and the review are written through REST.
     return this.either(
       "the fixed threads' mutation",
       () => this.graphql.closeThreads(pr, pullRequestId, fixed, reply, review),
       () => this.rest.closeThreads(pr, undefined, fixed, reply, review),
+      "write",
     );
   }
 
@@ -216,6 +237,10 @@ class ChosenGateway implements GitHubGateway {
 
   writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult) {
     return this.rest.writeCheckRun(where, existing, result);
+  }
+
+  startCheckRun(where: CheckRunRef) {
+    return this.rest.startCheckRun(where);
   }
 
   pullRequest(repo: { owner: string; repo: string }, number: number) {

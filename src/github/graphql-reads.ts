@@ -225,7 +225,7 @@ export async function readPullStateGraphql(
   const state: PullState = { threads: [], reviewBodies: [] };
   let after: string | null = null;
   for (let page = 0; page < 30; page++) {
-    const data: Page = await octokit.graphql<Page>(THREADS_QUERY, {
+    const data: Page = await query<Page>(octokit, THREADS_QUERY, {
       owner: pr.owner,
       repo: pr.repo,
       number: pr.number,

@@ -2,7 +2,7 @@
  * GitHub's GraphQL API as the App meets it (`octokit.graphql`, which Probot ships; one API call per
  * document): what its failures look like, and which of them mean "use REST instead".
  */
-import { httpStatus } from "./errors.js";
+import { DeadlineError, httpStatus } from "./errors.js";
 import { isGraphqlUrl } from "./octokit.js";
 import type { Octokit } from "./types.js";
 
@@ -14,6 +14,12 @@ export interface GraphqlFailure {
   errors?: { type?: string; message: string; path?: (string | number)[] }[];
 }
 
+/**
+ * Options of every GraphQL request: not retried by the retry plugin, since a GraphQL API that fails or does
+ * not answer is replaced by REST at once (gateway.ts) rather than waited for again.
+ */
+export const GRAPHQL_REQUEST = { request: { retries: 0 } };
+
 /** `octokit.graphql`, taking GitHub's NOT_FOUND answers (null where a repository is missing) as data. */
 export async function graphqlQuery<T>(
   octokit: Octokit,
@@ -21,7 +27,7 @@ export async function graphqlQuery<T>(
   vars: Record<string, unknown>,
 ): Promise<T> {
   try {
-    return await octokit.graphql<T>(text, vars);
+    return await octokit.graphql<T>(text, { ...vars, ...GRAPHQL_REQUEST });
   } catch (e) {
     const failure = e as GraphqlFailure;
     const notFoundOnly =
@@ -44,4 +50,26 @@ export function graphqlRefused(e: unknown): boolean {
   if (!isGraphqlUrl((e as { request?: { url?: unknown } } | null | undefined)?.request?.url)) return false;
   const status = httpStatus(e);
   return status === 400 || status === 404 || status === 405 || status === 410 || status === 422;
+}
+
+/** Whether `e` (or what caused it) is what `is` looks for. */
+function causedBy(e: unknown, is: (x: unknown) => boolean): boolean {
+  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++)
+    if (is(x)) return true;
+  return false;
+}
+
+/**
+ * Why GraphQL cannot serve the installation now: it refused the document, did not answer within the
+ * request timeout, or failed (5xx); undefined for failures REST would meet too (a revoked token, a missing
+ * permission, a rate limit) and for the review's deadline.
+ */
+export function graphqlUnavailable(e: unknown): "refused" | "did not answer in time" | "failed" | undefined {
+  if (graphqlRefused(e)) return "refused";
+  if (!isGraphqlUrl((e as { request?: { url?: unknown } } | null | undefined)?.request?.url))
+    return undefined;
+  if (causedBy(e, (x) => x instanceof DeadlineError)) return undefined;
+  if (causedBy(e, (x) => (x as { name?: unknown }).name === "TimeoutError")) return "did not answer in time";
+  const status = httpStatus(e);
+  return status !== undefined && status >= 500 ? "failed" : undefined;
 }

@@ -76,9 +76,13 @@ interface Refresh {
 }
 const reviewRefresh = new AsyncLocalStorage<Refresh>();
 
-/** Runs a review: within it, a 401 gets one fresh installation token, whichever request meets it first. */
-export function withOneTokenRefresh<T>(fn: () => Promise<T>): Promise<T> {
-  return reviewRefresh.run({}, fn);
+/**
+ * A review's scope: what runs within it (its stages, whenever each runs) gets one fresh installation token
+ * after a 401, whichever request meets it first.
+ */
+export function oneTokenRefresh(): <T>(fn: () => Promise<T>) => Promise<T> {
+  const refresh: Refresh = {};
+  return (fn) => reviewRefresh.run(refresh, fn);
 }
 
 /** The Octokit a fetch belongs to (set by the plugin once the Octokit exists). */

@@ -1,17 +1,20 @@
 /**
- * The App's review of one head commit, in two stages: collecting the inputs (configuration from the
- * default branches, changed descriptors, their contents: collect-inputs.ts) and reporting (the core's
- * findings as the check run, and for a pull request the review). Every review has a deadline
- * (deadline.ts); whatever fails midway, and when the deadline passes, the check run is completed as
- * failure with the reason, never left in progress while the process lives.
+ * The App's review of one head commit, in two stages the scheduler runs one after the other (scheduler.ts):
+ * 1. the check run: the inputs (configuration from the default branches, changed descriptors, their
+ *    contents: collect-inputs.ts), the core's findings, and the run completed with them (check-run.ts);
+ * 2. for a pull request, the review of the push (publish-review.ts).
+ * Every review has a deadline (deadline.ts) covering both stages. A write GitHub fails is tried again with
+ * backoff until then, after reading what GitHub holds; whatever fails midway, and when the deadline passes,
+ * the check run is completed as failure with the reason, never left in progress while the process lives,
+ * and a failure that may pass (GitHub failing, throttling, too slow) is thrown as a TransientReviewError for
+ * the scheduler or the queue to try the review again.
  */
 import { checkConclusion, type ResolvedConfig } from "../core/config.js";
 import { hasFailures, reviewDescriptors, type FileReview } from "../core/review.js";
-import type { CheckResult, ExistingRun } from "./check-run.js";
+import { completeRun, type CheckResult, type KnownRun } from "./check-run.js";
 import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
-import { REPORT_TIMEOUT_MS, reviewDeadlineMs, runWithin } from "./deadline.js";
+import { backoff, pause, REPORT_TIMEOUT_MS, reviewDeadline, runUntil, scaled } from "./deadline.js";
 import {
-  DeadlineError,
   describeRequestError,
   explain,
   httpStatus,
@@ -24,7 +27,7 @@ import {
 } from "./errors.js";
 import type { GitHubGateway } from "./gateway.js";
 import { installationSelection, loadConfig } from "./load-config.js";
-import { withOneTokenRefresh } from "./octokit.js";
+import { oneTokenRefresh } from "./octokit.js";
 import { publishReview, type PublishResult } from "./publish-review.js";
 import {
   allAnnotations,
@@ -52,15 +55,16 @@ export interface ReviewOptions {
   opened?: boolean;
   /** An explicit Re-run: a new check run, rather than an update of one that already holds annotations. */
   rerun?: boolean;
-  /**
-   * Called once the check run holds the verdict, before the review is posted: the server frees the review's
-   * pool slot then, since what follows mostly waits in the installation's write queue (see serialize.ts).
-   */
-  onCheckRunWritten?: () => void;
-  /** Awaited before the review is posted (the server lets other pull requests' check runs go first). */
-  beforePublish?: () => Promise<void>;
   /** The deployment setting: an organisation configuration the App cannot read fails the check. */
   requireOrgConfig?: boolean;
+}
+
+/** A review whose check run is written: its outcome so far, and what remains. */
+export interface StagedReview {
+  /** What the check run says: the verdict, or why the review could not complete. */
+  outcome: ReviewOutcome;
+  /** The second stage (a pull request's review), to run once the check run is written; absent when none. */
+  next?: () => Promise<ReviewOutcome>;
 }
 
 /** What a kind of target adds to the common review: how its changed descriptors are listed, what else is posted. */
@@ -91,44 +95,49 @@ function failureResult(e: unknown, reason: string): CheckResult {
 }
 
 /**
- * Reviews a commit against its base: the check run always, and whatever the target kind posts. A 401 on
- * the way gets one fresh installation token (octokit.ts).
+ * The first stage of a review of a commit against its base: the check run (always), and the second stage
+ * when the target kind posts something more. Both stages share the review's deadline and its one fresh
+ * installation token after a 401 (octokit.ts).
  */
-export function reviewCommit(
+export function startReview(
   gw: GitHubGateway,
   target: CommitTarget,
   kind: TargetKind,
   opts: ReviewOptions,
-): Promise<ReviewOutcome> {
-  return withOneTokenRefresh(() => review(gw, target, kind, opts));
+): Promise<StagedReview> {
+  const inReview = oneTokenRefresh();
+  return inReview(() => checkRunStage(gw, target, kind, opts, { deadline: reviewDeadline(), inReview }));
 }
 
-async function review(
+async function checkRunStage(
   gw: GitHubGateway,
   target: CommitTarget,
   kind: TargetKind,
   opts: ReviewOptions,
-): Promise<ReviewOutcome> {
+  review: { deadline: number; inReview: <T>(fn: () => Promise<T>) => Promise<T> },
+): Promise<StagedReview> {
   const log = opts.log.child({ ...kind.logFields, head: target.headSha.slice(0, 12) });
-  const where = { owner: target.owner, repo: target.repo, headSha: target.headSha };
-  const start = () => gw.reviewStart({ ...where, ownerType: target.ownerType }, opts.appId);
-  let existing: ExistingRun | undefined;
-  /** The run to complete on failure, or "unknown" before the listing and after a create sent. */
-  let known: ExistingRun | undefined | "unknown" = "unknown";
+  const where = { owner: target.owner, repo: target.repo, headSha: target.headSha, appId: opts.appId };
+  /** The run to complete, or "unknown" before the listing and once a write was sent. */
+  let known: KnownRun = "unknown";
+  /** The run an explicit Re-run replaces (a new run is made, never this one completed). */
+  let replaces: number | undefined;
   let written = false;
-  const write = async (result: CheckResult) => {
-    if (!existing) known = "unknown"; // a create whose answer is lost may still have made the run
-    await gw.writeCheckRun(where, existing, result);
+  const complete = async (result: CheckResult) => {
+    const from = known;
+    known = "unknown"; // from here on, GitHub may hold some of it
+    await completeRun(gw, where, from, result, { log, ...(replaces ? { replaces } : {}) });
     written = true;
-    opts.onCheckRunWritten?.();
   };
   try {
-    return await runWithin(reviewDeadlineMs(), async () => {
-      // A Re-run asks for a new run; any other event completes this commit's run if there is one.
-      // One query: this commit's run and the configuration files.
-      const begun = await step("config", start);
-      existing = opts.rerun ? undefined : begun.run;
-      known = existing;
+    return await runUntil(review.deadline, async () => {
+      // One query: this commit's run and the configuration files. A Re-run asks for a new run; any other
+      // event completes this commit's run if there is one.
+      const begun = await step("config", () =>
+        gw.reviewStart({ ...where, ownerType: target.ownerType }, opts.appId),
+      );
+      known = opts.rerun ? undefined : begun.run;
+      if (opts.rerun) replaces = begun.run?.id;
       const loaded = await step("config", () =>
         loadConfig(gw.octokit, target.owner, target.repo, target.ownerType, begun.configs, {
           ...(begun.unseen ? { unseen: begun.unseen } : {}),
@@ -137,14 +146,14 @@ async function review(
         }),
       );
       if (!loaded.ok) {
-        await write({
+        await complete({
           conclusion: "failure",
           title: loaded.title ?? "Invalid plugin-review configuration",
           summary: loaded.summary ?? invalidConfigSummary(loaded.error),
           annotations: [],
         });
         log.warn({ sources: loaded.sources }, "invalid configuration");
-        return { conclusion: "failure", reviews: [], error: loaded.error };
+        return { outcome: { conclusion: "failure", reviews: [], error: loaded.error } };
       }
       const config = loaded.config;
       const collected = await collectInputs(gw, target, config, kind.listChanged);
@@ -155,7 +164,7 @@ async function review(
         config,
       );
       const { annotations, omitted } = allAnnotations(reviews, config.existing);
-      await write({
+      await complete({
         conclusion,
         title: checkTitle(reviews, config.existing),
         summary: checkSummary({
@@ -177,63 +186,97 @@ async function review(
         "check run completed",
       );
       const outcome: ReviewOutcome = { conclusion, reviews };
-      if (kind.publish && reviews.length > 0) {
-        try {
-          await opts.beforePublish?.();
-          const firstLook = opts.opened === true && existing === undefined && !opts.rerun;
-          outcome.review = await kind.publish(reviews, collected, { config, failed, firstLook, log });
-          log.info({ ...outcome.review }, "review published");
-        } catch (e) {
-          if (e instanceof DeadlineError) throw e;
-          // The check run already carries every finding: nothing is lost, the log says why there is no review.
-          const why = describeRequestError(e, "posting the review");
-          log.error(
-            { status: httpStatus(e) },
-            `${why}; the findings are in the check run (the app needs \`${PERMISSION.review}\` to review)`,
-          );
-          outcome.error = why;
-        }
-      }
-      return outcome;
+      const publish = kind.publish;
+      if (!publish || reviews.length === 0) return { outcome };
+      const firstLook = opts.opened === true && begun.run === undefined && !opts.rerun;
+      return {
+        outcome,
+        next: () =>
+          review.inReview(() =>
+            publishStage(outcome, review.deadline, log, (attempt) =>
+              publish(reviews, collected, { config, failed, firstLook: firstLook && attempt === 0, log }),
+            ),
+          ),
+      };
     });
   } catch (e) {
     const reason = isTimeout(rootCause(e)) ? "GitHub did not answer in time" : explain(e);
     const transient = isTransient(rootCause(e));
     log.error({ status: httpStatus(rootCause(e)) }, `review failed: ${reason}`);
-    // A run completed with the verdict stays as it is (the deadline passed while posting the review).
+    // A run completed with the verdict stays as it is.
     if (!written) {
       try {
-        await runWithin(
-          REPORT_TIMEOUT_MS,
-          async () => {
-            // The listing may have failed, or a create may have made the run without our hearing
-            // back: look again then (through REST, one call), so that the failure completes that run
-            // rather than adding one.
-            const run = known === "unknown" ? await gw.latestRun(where, opts.appId) : known;
-            await gw.writeCheckRun(where, run, failureResult(e, reason));
-          },
-          { what: "completing the check run" },
-        );
+        // A little past the deadline, so that the failure report has time even when the deadline is what failed.
+        const until = Math.max(review.deadline, Date.now()) + scaled(REPORT_TIMEOUT_MS);
+        await runUntil(until, () => complete(failureResult(e, reason)), { what: "completing the check run" });
       } catch (e2) {
         log.error(
-          `${describeRequestError(e2, "completing the check run")}; the next attempt (a redelivery or a re-run) completes it`,
+          `${describeRequestError(e2, "completing the check run")}; the review is tried again later, which completes it`,
         );
       }
     }
-    // GitHub failing, throttling or too slow: raise, so that the delivery is retried (the queue's redrive
-    // in Lambda; Probot's server answers 500 and the delivery can be redelivered).
+    // GitHub failing, throttling or too slow: raise, so that the review is tried again (the scheduler's
+    // later retries on the server, the queue's on Lambda).
     if (transient) throw new TransientReviewError(reason, isTimeout(rootCause(e)));
-    return { conclusion: "failure", reviews: [], error: reason };
+    return { outcome: { conclusion: "failure", reviews: [], error: reason } };
   }
 }
 
-/** Reviews a pull request head: the check run, and one review of the push. */
-export async function reviewPullRequest(
+/**
+ * The second stage: `publish` (attempt 0, 1, …) until it succeeds, tried again with backoff while GitHub
+ * fails, until the review's deadline; each try after the first reads what is already there, so nothing is
+ * posted twice. A refusal that will not pass (a permission) is logged: the check run holds every finding.
+ */
+async function publishStage(
+  outcome: ReviewOutcome,
+  deadline: number,
+  log: Logger,
+  publish: (attempt: number) => Promise<PublishResult>,
+): Promise<ReviewOutcome> {
+  try {
+    return await runUntil(deadline, async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          outcome.review = await publish(attempt);
+          log.info({ ...outcome.review }, "review published");
+          return outcome;
+        } catch (e) {
+          if (!isTransient(e)) throw e;
+          const wait = backoff(attempt);
+          log.warn(
+            { status: httpStatus(e) },
+            `${describeRequestError(e, "posting the review")}; trying again in ${Math.round(wait) / 1000} s`,
+          );
+          await pause(wait);
+        }
+      }
+    });
+  } catch (e) {
+    const why = describeRequestError(e, "posting the review");
+    if (isTransient(e)) {
+      log.error(
+        { status: httpStatus(e) },
+        `${why}; the findings are in the check run; the review is tried again later`,
+      );
+      throw new TransientReviewError(why, isTimeout(e));
+    }
+    // The check run already carries every finding: nothing is lost, the log says why there is no review.
+    log.error(
+      { status: httpStatus(e) },
+      `${why}; the findings are in the check run (the app needs \`${PERMISSION.review}\` to review)`,
+    );
+    outcome.error = why;
+    return outcome;
+  }
+}
+
+/** The first stage of the review of a pull request head: its check run; the second posts the push's review. */
+export function startPullRequestReview(
   gw: GitHubGateway,
   pr: PullTarget,
   opts: ReviewOptions,
-): Promise<ReviewOutcome> {
-  return reviewCommit(
+): Promise<StagedReview> {
+  return startReview(
     gw,
     pr,
     {
@@ -252,16 +295,26 @@ export async function reviewPullRequest(
   );
 }
 
+/** Reviews a pull request head, both stages (`plugin-review pr`). */
+export async function reviewPullRequest(
+  gw: GitHubGateway,
+  pr: PullTarget,
+  opts: ReviewOptions,
+): Promise<ReviewOutcome> {
+  const staged = await startPullRequestReview(gw, pr, opts);
+  return staged.next ? staged.next() : staged.outcome;
+}
+
 /**
  * Reviews a merge group's head commit (`merge_group` `checks_requested`): the descriptors that differ from
  * the group's base, and only the check run, since a merge group has no pull request to review.
  */
-export async function reviewMergeGroup(
+export function startMergeGroupReview(
   gw: GitHubGateway,
   group: CommitTarget,
   opts: ReviewOptions,
-): Promise<ReviewOutcome> {
-  return reviewCommit(
+): Promise<StagedReview> {
+  return startReview(
     gw,
     group,
     {

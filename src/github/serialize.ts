@@ -1,8 +1,7 @@
 /**
- * Scheduling of reviews in one process: one review at a time per head commit (duplicate and simultaneous
- * deliveries, and the `pull_request.synchronize` + `check_suite.requested` pair every push sends, must
- * not race to create two check runs or post a comment twice), and, for the server, a bounded pool that
- * reviews in the background and drains on shutdown.
+ * The parts the review scheduler (scheduler.ts) is made of: a per-key lock (one review at a time per head
+ * commit), a bounded background pool that drains on shutdown, the server's "answers first" gate, and the
+ * per-installation "check runs first" ordering of writes.
  */
 
 /** Runs jobs one at a time per key, in arrival order; jobs for other keys run alongside. */

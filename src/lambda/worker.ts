@@ -11,7 +11,8 @@ import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { pino } from "pino";
 import { Probot } from "probot";
 import app from "../app.js";
-import { withReviewsEndingBy } from "../github/deadline.js";
+import { scaled, withReviewsEndingBy } from "../github/deadline.js";
+import { withDeliveryAttempt } from "../github/scheduler.js";
 import { TransientReviewError } from "../github/errors.js";
 import { PluginReviewOctokit } from "../github/app-octokit.js";
 import { logLine } from "./log.js";
@@ -36,6 +37,8 @@ export interface BatchResponse {
 /** Exported, with the SSM client, so that tests can mock both inside the bundle (aws-sdk-client-mock). */
 export const sqs = new SQSClient({});
 export { clearSecretsCache, ssm } from "./secrets.js";
+/** For tests of the bundle: the App's clocks run faster (deadline.ts). */
+export { setTimeScale } from "../github/deadline.js";
 let probot: Promise<Probot> | undefined;
 
 async function createProbot(): Promise<Probot> {
@@ -96,19 +99,21 @@ export async function handler(event: SqsEvent, context?: LambdaContext): Promise
       logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
       continue; // retrying cannot fix it
     }
+    const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
     try {
-      const receive = () => p.receive(delivery as Parameters<Probot["receive"]>[0]);
+      // A retried message is the review's next attempt (a Re-run then completes the run the first made).
+      const receive = () =>
+        withDeliveryAttempt(count - 1, () => p.receive(delivery as Parameters<Probot["receive"]>[0]));
       if (context) {
         // Less a margin, but never less than a quarter of what is left (a short test invocation).
         const left = context.getRemainingTimeInMillis();
-        await withReviewsEndingBy(Date.now() + left - Math.min(MARGIN_MS, left / 4), receive);
+        await withReviewsEndingBy(Date.now() + left - Math.min(scaled(MARGIN_MS), left / 4), receive);
       } else await receive();
       logLine("info", "delivery processed", {
         delivery: delivery.id,
         event: `${delivery.name}.${String(delivery.payload.action)}`,
       });
     } catch (e) {
-      const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
       logLine("error", "delivery failed; it will be retried", {
         delivery: delivery.id,
         attempt: count,

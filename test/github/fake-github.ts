@@ -6,7 +6,6 @@
  * cannot express are emulated too (a line comment outside the diff answers 422, as GitHub does).
  */
 import { createHash } from "node:crypto";
-import { commentableLines } from "../../src/github/commentable-lines.js";
 import type nock from "nock";
 import { answerGraphql, githubSchema, Unprocessable } from "./fake-graphql.js";
 import { githubMock, type GithubMock } from "./github-mock.js";
@@ -114,6 +113,38 @@ type Failure = {
   times: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Fails only until this time (epoch ms). */
+  until?: number;
+  /** Fails for this long from the first request it fails (sets `until` then). */
+  forMs?: number;
+  /** Fails only the requests whose JSON body this accepts. */
+  when?: (body: unknown) => boolean;
+  /** How many of the failed requests GitHub makes all the same before answering the failure. */
+  applied?: number;
+};
+
+/** The headers GitHub answers every API request with that the fake's failures carry too. */
+const GITHUB_HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  server: "github.com",
+  "x-github-request-id": "C0DE:1234:5678AB:9ABCDE:65A1B2C3",
+};
+
+/** GitHub's answers when it fails or refuses, as api.github.com sends them. */
+export const GITHUB_ERRORS = {
+  500: { message: "Server Error" },
+  502: { message: "Server Error" },
+  503: {
+    message:
+      "No server is currently available to service your request. Sorry about that. Please try resubmitting your request and contact us if the problem persists.",
+  },
+  401: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" },
+} as const;
+
+/** A check run write that completes the run (what GitHub shows as done): status completed or a conclusion. */
+export const completesRun = (body: unknown): boolean => {
+  const b = body as { status?: string; conclusion?: string } | undefined;
+  return b?.status === "completed" || b?.conclusion !== undefined;
 };
 
 export class FakeGitHub {
@@ -262,6 +293,35 @@ export class FakeGitHub {
   }
 
   /**
+   * For `ms` from the first request it fails, requests matching method and path (and `when`, given their
+   * JSON body) answer `status` with GitHub's body and headers for it. The first `applied` of them are made
+   * all the same before the failure is answered (GitHub failing to answer a write it made).
+   */
+  failFor(
+    method: string,
+    path: RegExp,
+    ms: number,
+    opts: { status?: 500 | 502 | 503; when?: (body: unknown) => boolean; applied?: number } = {},
+  ): this {
+    const status = opts.status ?? 500;
+    this.failures.push({
+      method,
+      path,
+      status,
+      times: Infinity,
+      forMs: ms,
+      body: GITHUB_ERRORS[status],
+      headers: GITHUB_HEADERS,
+      ...(opts.when ? { when: opts.when } : {}),
+      ...(opts.applied ? { applied: opts.applied } : {}),
+    });
+    return this;
+  }
+
+  /** Requests the fake answered with an injected failure, as `METHOD path`. */
+  readonly failed: string[] = [];
+
+  /**
    * The next `times` requests matching method and path are accepted and never answered (the client's
    * timeout is all that ends them).
    */
@@ -283,6 +343,15 @@ export class FakeGitHub {
     return this;
   }
 
+  /** The next `count` tokens issued are revoked `ms` after they are issued (later ones work). */
+  revokeAfterIssue(ms: number, count = 1): this {
+    this.revokeNext = { ms, count };
+    return this;
+  }
+  private revokeNext: { ms: number; count: number } | undefined;
+  /** Requests answered 401 because their token was revoked, as `METHOD path`. */
+  readonly refused: string[] = [];
+
   /** The check runs of a head commit. */
   runsFor(sha: string): CheckRun[] {
     return this.checkRuns.filter((r) => r.head_sha === sha);
@@ -292,9 +361,18 @@ export class FakeGitHub {
     return this.mock.requests.filter((r) => r.method === method && path.test(r.path)).length;
   }
 
-  private failure(method: string, path: string): Failure | undefined {
-    const f = this.failures.find((x) => x.method === method && x.path.test(path) && x.times > 0);
+  private failure(method: string, path: string, body: unknown): Failure | undefined {
+    const now = Date.now();
+    const f = this.failures.find(
+      (x) =>
+        x.method === method &&
+        x.path.test(path) &&
+        x.times > 0 &&
+        (x.until === undefined || now < x.until) &&
+        (!x.when || x.when(body)),
+    );
     if (f) f.times--;
+    if (f?.forMs !== undefined && f.until === undefined) f.until = now + f.forMs;
     return f;
   }
 
@@ -320,8 +398,10 @@ export class FakeGitHub {
           const uri = fullUri.slice(prefix.length);
           const pathOnly = uri.split("?")[0] as string;
           const auth = String(this.req.headers.authorization ?? "").replace(/^token /i, "");
-          if (fake.revoked.has(auth))
-            return [401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" }];
+          if (fake.revoked.has(auth)) {
+            fake.refused.push(`${method.toUpperCase()} ${pathOnly}`);
+            return [401, GITHUB_ERRORS[401], GITHUB_HEADERS];
+          }
           const h = fake.hangs.find(
             (x) => x.method === method.toUpperCase() && x.path.test(pathOnly) && x.times > 0,
           );
@@ -330,11 +410,23 @@ export class FakeGitHub {
             fake.hung.push(`${method.toUpperCase()} ${pathOnly}`);
             return new Promise<never>(() => {}) as never;
           }
-          const f = fake.failure(method.toUpperCase(), pathOnly);
-          if (f) return [f.status, f.body ?? { message: `injected ${f.status}` }, f.headers ?? {}];
           const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
+          const f = fake.failure(method.toUpperCase(), pathOnly, parsed);
+          const failed = (): [number, string | Record<string, unknown>, Record<string, string>] => {
+            fake.failed.push(`${method.toUpperCase()} ${pathOnly}`);
+            return [
+              f!.status,
+              (f!.body ?? { message: `injected ${f!.status}` }) as Record<string, unknown>,
+              f!.headers ?? {},
+            ];
+          };
+          if (f && !f.applied) return failed();
           fake.lastAuthorization = auth; // the handler runs at once: this request's credentials
           const reply = handler(uri, parsed);
+          if (f) {
+            f.applied!--;
+            return failed();
+          }
           // The fake answers as GitHub's description says GitHub does (checked in assertClean).
           if (fake.opts.checkResponses !== false)
             fake.responseProblems.push(...validateResponse(method, pathOnly, reply[0], reply[1]));
@@ -346,6 +438,8 @@ export class FakeGitHub {
     on("token", "post", /^\/app\/installations\/\d+\/access_tokens$/, () => {
       const token = `ghs_test_token_not_a_secret${this.tokens.length ? `_${this.tokens.length + 1}` : ""}`;
       this.tokens.push(token);
+      if (this.revokeNext && this.revokeNext.count-- > 0)
+        setTimeout(() => this.revoked.add(token), this.revokeNext.ms).unref();
       return [
         201,
         {
@@ -819,7 +913,7 @@ export class FakeGitHub {
   private postReview(pull: string, b: NewReview): Review | string {
     for (const c of b.comments ?? []) {
       const file = (this.reviewDiff ?? this.prFiles).find((f) => f.filename === c.path);
-      if (!file || !commentableLines(file.patch).has(c.line)) return "Line could not be resolved";
+      if (!file || !diffLines(file.patch).has(c.line)) return "Line could not be resolved";
     }
     if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length) return "Review body is required";
     const review: Review = {
@@ -955,4 +1049,27 @@ function pullOf(uri: string): string {
 
 function ofPull(x: { pull?: string }, uri: string): boolean {
   return x.pull === undefined || x.pull === pullOf(uri);
+}
+
+/**
+ * The lines of a file's new version that a diff shows, where GitHub takes a line comment (side RIGHT):
+ * each hunk's header says where its new side starts and how many lines it has; its added ("+") and
+ * context (" ") lines are those, its removed ("-") lines and "\ No newline" markers are not.
+ */
+function diffLines(patch: string | undefined): Set<number> {
+  const shown = new Set<number>();
+  const rows = (patch ?? "").split(/\r?\n/);
+  rows.forEach((row, i) => {
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(row);
+    if (!hunk) return;
+    let line = Number(hunk[1]);
+    let left = hunk[2] === undefined ? 1 : Number(hunk[2]);
+    for (const next of rows.slice(i + 1)) {
+      if (left === 0 || next.startsWith("@@")) break;
+      if (next.startsWith("-") || next.startsWith("\\")) continue;
+      shown.add(line++);
+      left--;
+    }
+  });
+  return shown;
 }

@@ -5,9 +5,16 @@
  * them, so that the tests take seconds; the mechanisms are the production ones.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { REQUEST_TIMEOUT_MS, setRequestTimeout, withReviewsEndingBy } from "../../src/github/deadline.js";
+import { setTimeScale, withReviewsEndingBy } from "../../src/github/deadline.js";
 import { text, validHost } from "../helpers.js";
-import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES, type Route } from "./fake-github.js";
+import {
+  APP_ID,
+  completesRun,
+  FakeGitHub,
+  LATER_REVIEW_ROUTES,
+  REVIEW_ROUTES,
+  type Route,
+} from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import { deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
 
@@ -16,7 +23,7 @@ const R = `${OWNER}/${REPO}`;
 beforeEach(() => disableNetwork());
 afterEach(() => {
   cleanup();
-  setRequestTimeout(REQUEST_TIMEOUT_MS);
+  setTimeScale(1);
 });
 
 function setup(routes: readonly Route[]) {
@@ -38,7 +45,7 @@ const oneFinding = () => text({ ...validHost(), version: "1" });
 
 describe("GitHub does not answer", () => {
   it("abandons a request that is accepted and never answered after the request timeout, and retries it", async () => {
-    setRequestTimeout(300);
+    setTimeScale(0.05); // requests time out after 1 s
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     added(gh, "p/plugin.json", text(validHost()));
     gh.hang("GET", /\/pulls\/7\/files$/, 1);
@@ -50,7 +57,7 @@ describe("GitHub does not answer", () => {
   });
 
   it("completes the run as failure at the review's deadline, and the next attempt completes it with the result", async () => {
-    setRequestTimeout(300);
+    setTimeScale(0.05); // requests time out after 1 s
     const { gh, probot, logs } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
     added(gh, "p/plugin.json", oneFinding());
     gh.hang("GET", /\/pulls\/7\/files$/);
@@ -80,13 +87,22 @@ describe("GitHub does not answer", () => {
 });
 
 describe("GitHub fails the final write", () => {
-  it("persistent 500s on the write of the result leave no run in progress, and the redelivery completes it", async () => {
+  it("500s on every check run write until the deadline: retried with backoff, no run left in progress, the next attempt completes it", async () => {
+    setTimeScale(0.02); // the 2-minute deadline passes in 2.4 s
     const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
     added(gh, "p/plugin.json", oneFinding());
-    gh.fail("POST", /\/check-runs$/, 500, 100);
-    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
-    expect(gh.runsFor(HEAD_SHA).filter((r) => r.status !== "completed")).toEqual([]);
-    expect(logs.some((l) => /the next attempt .* completes it/.test(l.msg))).toBe(true);
+    gh.failFor("POST", /\/check-runs$/, 3_600_000);
+    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow(
+      /did not answer in time/,
+    );
+    expect(gh.runsFor(HEAD_SHA)).toEqual([]);
+    // Tried again and again (the first write, then each retry after listing the runs: none was made).
+    expect(gh.count("POST", /\/check-runs$/)).toBeGreaterThan(3);
+    expect(gh.count("GET", /\/check-runs/)).toBeGreaterThan(2);
+    expect(
+      logs.some((l) => /completing the check run: GitHub answered 500 .*trying again in/.test(l.msg)),
+    ).toBe(true);
+    expect(logs.some((l) => /the review is tried again later, which completes it/.test(l.msg))).toBe(true);
     gh.recover();
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.runsFor(HEAD_SHA)).toEqual([
@@ -101,9 +117,11 @@ describe("GitHub fails the final write", () => {
   });
 
   it("a run left in progress (its completion failed, or its process died) is completed by the next attempt", async () => {
+    setTimeScale(0.02);
     const { gh, probot } = setup([
       ...LATER_REVIEW_ROUTES.filter((r) => r !== "createCheckRun"),
       "updateCheckRun",
+      "listCheckRuns",
     ]);
     added(gh, "p/plugin.json", oneFinding());
     gh.checkRuns.push({
@@ -115,7 +133,7 @@ describe("GitHub fails the final write", () => {
       app: { id: APP_ID, slug: "plugin-review" },
       updates: 0,
     });
-    gh.fail("PATCH", /\/check-runs\/99$/, 500, 100);
+    gh.failFor("PATCH", /\/check-runs\/99$/, 3_600_000);
     await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
     gh.recover();
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
@@ -123,6 +141,49 @@ describe("GitHub fails the final write", () => {
       expect.objectContaining({ id: 99, status: "completed", conclusion: "failure" }),
     ]);
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("a completing write GitHub made but answered 500 for is not sent again: one run, each annotation once", async () => {
+    const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
+    added(gh, "p/plugin.json", oneFinding());
+    gh.failFor("POST", /\/check-runs$/, 3_600_000, { applied: 1 });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.failed).toEqual(["POST /repos/acme/plugins/check-runs"]);
+    // Listed again before the next write: the run was there, saying what the review found.
+    expect(gh.count("GET", /\/check-runs/)).toBe(1);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure", updates: 0 }),
+    ]);
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    expect(gh.reviews).toHaveLength(1);
+    expect(logs.some((l) => /trying again in 1 s/.test(l.msg))).toBe(true);
+    gh.assertClean();
+  });
+
+  it("a run that cannot be completed is created in progress as soon as GitHub takes a write, and completed when GitHub recovers", async () => {
+    setTimeScale(0.02);
+    const { gh, probot } = setup([...REVIEW_ROUTES, "listCheckRuns", "updateCheckRun"]);
+    added(gh, "p/plugin.json", oneFinding());
+    // GitHub takes writes, but not those that complete a run, for 30 s (0.6 s here).
+    gh.failFor("POST", /\/check-runs$/, 600, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 600, { when: completesRun });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    // The completing create failed; the next write created the run in progress (no annotation), and the
+    // completing updates were tried until GitHub took one.
+    const writes = gh.requests.filter((r) => /\/check-runs/.test(r.path) && r.method !== "GET");
+    expect(writes.map((r) => [r.method, (r.body as { status?: string }).status])).toEqual([
+      ["POST", "completed"],
+      ["POST", "in_progress"],
+      ...writes.slice(2).map(() => ["PATCH", "completed"]),
+    ]);
+    expect(writes.length).toBeGreaterThan(3);
+    expect(gh.failed.length).toBe(writes.length - 2);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure", updates: 1 }),
+    ]);
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
+    expect(gh.reviews).toHaveLength(1);
     gh.assertClean();
   });
 });

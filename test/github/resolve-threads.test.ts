@@ -221,7 +221,7 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(gh.reviews).toHaveLength(2);
     expect(
       logs.some((l) =>
-        /GraphQL refused the review threads query: this installation reads and writes through REST .*fixed threads get a reply but cannot be resolved/.test(
+        /GraphQL refused \(the review threads query\): this installation reads and writes through REST .*fixed threads get a reply but cannot be resolved/.test(
           l.msg,
         ),
       ),
@@ -249,7 +249,9 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(onMetric(gh, 2)).toEqual([expect.objectContaining({ commit_id: second })]);
     expect(gh.reviews).toHaveLength(2);
     expect(
-      logs.some((l) => /GraphQL refused the fixed threads' mutation: this installation .* REST/.test(l.msg)),
+      logs.some((l) =>
+        /GraphQL refused \(the fixed threads' mutation\): this installation .* REST/.test(l.msg),
+      ),
     ).toBe(true);
     expect(writesIn(calls)).toEqual([
       "POST /check-runs",
