@@ -90,7 +90,7 @@ describe("the packed package", () => {
     const bundle = join(dir, "node_modules/plugin-review/dist-cli/plugin-review.mjs");
     const help = run(process.execPath, [bundle, "--help"]);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: plugin-review check/);
+    expect(help.stdout).toMatch(/^Usage: plugin-review <command>/);
     const version = run(bundle, ["--version"]); // executable, through its #! line
     const { version: expected } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       version: string;

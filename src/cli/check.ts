@@ -8,7 +8,7 @@ import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
 import { formatSarif } from "../format/sarif.js";
 import { formatText } from "../format/text.js";
-import { describeErrno, expandArgs, readLimited, UsageError } from "./files.js";
+import { describeErrno, expandArgs, readLimited, UsageError, type Candidate } from "./files.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "./find-config.js";
 import { GitRepo } from "./git.js";
 
@@ -27,7 +27,16 @@ export interface CheckOptions {
   outputs?: { format: Format; file: string }[];
   /** `--fix` writes the fixed files; `--fix-dry-run` prints their unified diff instead. */
   fix?: "write" | "dry-run";
+  /** `--stdin`: one descriptor read from standard input, named by `--stdin-filename` (configuration, ignores, output). */
+  stdin?: { content: Uint8Array; filename?: string };
+  /** `--max-warnings <n>`: more counted warnings than this fail the run too. */
+  maxWarnings?: number;
+  /** `--quiet`: errors only; warnings and notices are neither reported nor counted. */
+  quiet?: boolean;
 }
+
+/** How standard input is named in the output when `--stdin-filename` does not name it. */
+export const STDIN_NAME = "<stdin>";
 
 export interface Io {
   cwd: string;
@@ -64,10 +73,31 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     ...(opts.config !== undefined ? { config: opts.config } : {}),
     ...(opts.noConfig ? { noConfig: true } : {}),
   });
+  const { stdin } = opts;
+  if (stdin) {
+    if (opts.targets.length)
+      throw new UsageError(
+        "--stdin reads one descriptor from standard input: give no file arguments with it",
+      );
+    if (opts.fix === "write")
+      throw new UsageError("--fix cannot write to standard input; --fix-dry-run prints the fixes as a diff");
+    if (opts.baseRef !== undefined && stdin.filename === undefined)
+      throw new UsageError(
+        "--base-ref with --stdin needs --stdin-filename, the descriptor's path in the repository",
+      );
+  }
   const targets = opts.targets.length ? opts.targets : opts.baseRef !== undefined ? ["."] : [];
-  if (targets.length === 0)
+  if (targets.length === 0 && !stdin)
     throw new UsageError("no files given (try: plugin-review check <file|dir|glob>...)");
-  const candidates = await expandArgs(targets, io.cwd, finder);
+  const candidates: Candidate[] = stdin
+    ? [
+        {
+          display: stdin.filename ?? STDIN_NAME,
+          absolute: resolve(io.cwd, stdin.filename ?? STDIN_NAME),
+          explicit: true,
+        },
+      ]
+    : await expandArgs(targets, io.cwd, finder);
   if (opts.base !== undefined && candidates.length !== 1) {
     throw new UsageError(
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
@@ -77,19 +107,29 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const groups = new Map<FoundConfig, Group>();
   let unchanged = 0;
   for (const c of candidates) {
-    const found = finder.findFor(c.absolute);
+    // Standard input without a name has the configuration of the working directory, like a file there.
+    const found =
+      stdin && stdin.filename === undefined ? finder.findForDir(io.cwd) : finder.findFor(c.absolute);
     const { config } = found;
     const repoPath = repo
       ? repo.relative(c.absolute)
       : relative(found.root, c.absolute).split("\\").join("/");
     const input: DescriptorInput = {
       path: repoPath,
-      ...readLimited(c.absolute, c.display, config.maxFileSize),
+      ...(stdin
+        ? // Cut past the size limit, as a file is read, so that an oversized input is file-too-large.
+          { content: stdin.content.subarray(0, config.maxFileSize + 1), size: stdin.content.length }
+        : readLimited(c.absolute, c.display, config.maxFileSize)),
     };
     if (opts.base !== undefined) {
       const base = readLimited(resolve(io.cwd, opts.base), opts.base, config.maxFileSize);
       input.base = { path: opts.base, content: base.content };
       input.isNew = false;
+    } else if (repo && stdin) {
+      // The editor's text of a file against the file at the ref, whether or not the work tree changed it.
+      const bytes = repo.show(repoPath, config.maxFileSize);
+      if (bytes) input.base = { path: `${opts.baseRef}:${repoPath}`, content: new Uint8Array(bytes) };
+      input.isNew = bytes === undefined;
     } else if (repo) {
       const change = repo.change(c.absolute);
       if (!change && !c.explicit) {
@@ -120,9 +160,28 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     }),
   );
   reviewed.sort((a, b) => a.order - b.order);
+  // --quiet: errors only, for the output and the exit status alike (as ESLint does).
+  if (opts.quiet)
+    for (const r of reviewed) r.review.findings = r.review.findings.filter((f) => f.severity === "error");
   const reviews = reviewed.map((r) => r.review);
   const existingOf = new Map(reviewed.map((r) => [r.review, r.found.config.existing]));
-  const failed = reviewed.some((r) => hasFailures([r.review], r.found.config));
+  let failed = reviewed.some((r) => hasFailures([r.review], r.found.config));
+  if (opts.maxWarnings !== undefined) {
+    // The warnings that count: existing ones only when the configuration counts existing findings.
+    const warnings = reviewed.reduce(
+      (n, r) =>
+        n +
+        r.review.findings.filter(
+          (f) =>
+            f.severity === "warning" && (f.baseline !== "existing" || r.found.config.existing === "fail"),
+        ).length,
+      0,
+    );
+    if (warnings > opts.maxWarnings) {
+      failed = true;
+      notes.push(`too many warnings: ${warnings} (--max-warnings ${opts.maxWarnings})`);
+    }
+  }
   const show = (p: string) => p;
   const textNotes = [describeConfigs([...groups.keys()], io.cwd, finder), ...notes];
   const write = (format: Format, colour: boolean) =>

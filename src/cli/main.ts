@@ -6,19 +6,11 @@ import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
 import { runPr } from "./pr.js";
 
-const USAGE = `Usage: plugin-review check [options] <file|dir|glob>...
-       plugin-review pr <owner>/<repo>#<number> [--api-url <url>] [--format text|json]
-       plugin-review audit <org> [--repo <name>]... [--app <slug>] [--api-url <url>] [--format text|json|markdown]
-       plugin-review lsp --stdio
+const USAGES = {
+  check: `Usage: plugin-review check [options] <file|dir|glob>...
+       plugin-review check [options] --stdin [--stdin-filename <path>]
 
-Reviews monitoring-plugin descriptors (plugin.json). \`pr\` runs the GitHub App's review of a pull
-request (token from GITHUB_TOKEN) and prints what it would post, without writing anything.
-\`audit\` reviews every descriptor on the default branch of every repository of an organisation (or
-the --repo ones) with the configuration the App would use there, read-only, and prints a table per
-repository: descriptors, errors, warnings, whether a pull request touching one would fail under
-\`existing: fail\`, and whether the App's installation (--app, default plugin-review) can read the
-organisation's configuration there, with the totals. \`lsp --stdio\` is a language server for
-editors: the same findings as you type, quick fixes and hover help.
+Reviews monitoring-plugin descriptors (plugin.json). A directory means every plugin.json below it.
 
 Options:
   --base <file>          compare one head file with this base file (change rules apply)
@@ -28,19 +20,136 @@ Options:
                          found walking up from each file to the repository root, the folder
                          holding .git)
   --no-config            no configuration file: the built-in defaults
+  --stdin                read one descriptor from standard input
+  --stdin-filename <p>   the path standard input stands for: its configuration, ignores and
+                         name in the output (and its base with --base-ref)
   --format <f>           text (default), json, sarif or github
   --output <f>=<file>    also write format <f> to <file> (repeatable): one review, several reports
+  --max-warnings <n>     exit 1 also when more than n warnings count
+  --quiet                report errors only (warnings and notices are neither shown nor counted)
+  --color, --no-color    colour the text output (default: on a terminal, unless NO_COLOR is set;
+                         FORCE_COLOR=1 or 0 decides when set)
   --fix                  apply the fixes (next version, restored metric group or unit, the letter
                          case of a value or member name) in place, keeping the formatting; then
                          report what is left. Suggestions (a misspelt member's likely name, the
                          closest allowed value) are guesses: shown, never applied
   --fix-dry-run          print the fixes as a unified diff instead of writing them
   -h, --help             show this help
-  -v, --version          show the version
 
-A directory means every plugin.json below it. Exit status: 0 no finding at or above the
-failing level (fail_on, default error); 1 such findings; 2 usage or I/O error.
+Exit status: 0 no finding at or above the failing level (fail_on, default error); 1 such
+findings (or too many warnings); 2 usage, configuration or I/O error.
+`,
+  pr: `Usage: plugin-review pr <owner>/<repo>#<number> [options]
+
+Runs the GitHub App's review of a pull request (token from GITHUB_TOKEN) with the configuration the
+App would use, and prints the check run, annotations and review it would post. Writes nothing.
+
+Options:
+  --api-url <url>        GitHub Enterprise Server's API (https://<host>/api/v3)
+  --format <f>           text (default) or json
+  -h, --help             show this help
+
+Exit status: 0 the check would pass; 1 it would fail; 2 usage or GitHub error.
+`,
+  audit: `Usage: plugin-review audit <org> [options]
+
+Reviews every descriptor on the default branch of every repository of an organisation (or the
+--repo ones) with the configuration the App would use there, read-only (token from GITHUB_TOKEN),
+and prints a table per repository: descriptors, errors, warnings, whether a pull request touching
+one would fail under \`existing: fail\`, and whether the App's installation can read the
+organisation's configuration there, with the totals.
+
+Options:
+  --repo <name>          only this repository (repeatable)
+  --app <slug>           the App whose installation is checked (default plugin-review)
+  --api-url <url>        GitHub Enterprise Server's API (https://<host>/api/v3)
+  --format <f>           text (default), json or markdown
+  -h, --help             show this help
+
+Exit status: 0 the audit ran; 2 it could not.
+`,
+  lsp: `Usage: plugin-review lsp --stdio
+
+A language server for editors, over standard input and output: the same findings as check while
+you type (configuration found as check finds it, change rules against the branch's merge base or
+HEAD), quick fixes, suggestions and hover help.
+
+Options:
+  --stdio                talk the Language Server Protocol over standard input and output
+  -h, --help             show this help
+`,
+};
+type Command = keyof typeof USAGES;
+const isCommand = (c: string): c is Command => Object.hasOwn(USAGES, c);
+
+const USAGE = `Usage: plugin-review <command> [options]
+
+Commands:
+  check <file|dir|glob>...   review descriptors (plugin.json) on this machine
+  pr <owner>/<repo>#<n>      print the GitHub App's review of a pull request, writing nothing
+  audit <org>                review every repository of an organisation, read-only
+  lsp --stdio                a language server for editors
+
+Run 'plugin-review <command> --help' for a command's options.
+  -h, --help             show this help
+  -v, --version          show the version
 `;
+
+/** parseArgs's error as one line for people, naming the command's help (never Node's raw wording). */
+function usageError(command: Command, e: unknown, known: readonly string[]): string {
+  const error = e as { code?: string; message?: string };
+  const option = /'(-[^'\s]*)/.exec(error.message ?? "")?.[1] ?? "";
+  let what: string;
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const name = option.replace(/^-+/, "").split("=")[0]!;
+    const close = known.filter((k) => k !== name && closeEnough(name, k)).map((k) => `--${k}`);
+    what = `unknown option '${option}'${close.length ? ` (did you mean ${close.join(" or ")}?)` : ""}`;
+  } else if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    what = /argument missing/.test(error.message ?? "")
+      ? `option '${option.split(" ")[0]}' needs a value`
+      : `option '${option}' takes no value`;
+  } else if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+    what = `unexpected argument '${/'([^']*)'/.exec(error.message ?? "")?.[1] ?? ""}'`;
+  } else what = error.message ?? String(e);
+  return `plugin-review ${command}: ${what}\nRun 'plugin-review ${command} --help' for the options.\n`;
+}
+
+/** A likely misspelling: one edit apart, or one a prefix of the other (`--max-warning`, `--fromat`). */
+function closeEnough(a: string, b: string): boolean {
+  if (a.length >= 3 && (b.startsWith(a) || a.startsWith(b))) return true;
+  if (Math.abs(a.length - b.length) > 2) return false;
+  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0]!;
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const keep = d[j]!;
+      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = keep;
+    }
+  }
+  return d[b.length]! <= 2;
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>["options"] & object;
+
+/** parseArgs with the command's options and -h; a number is the exit status to return (help or usage error). */
+function parse<T extends Options>(command: Command, args: string[], options: T, stdout: Out, stderr: Out) {
+  const all = { ...options, help: { type: "boolean", short: "h" } } as const;
+  try {
+    const parsed = parseArgs({ args, allowPositionals: true, strict: true, tokens: true, options: all });
+    if ((parsed.values as { help?: boolean }).help) {
+      stdout(USAGES[command]);
+      return 0;
+    }
+    return parsed;
+  } catch (e) {
+    stderr(usageError(command, e, Object.keys(all)));
+    return 2;
+  }
+}
+
+type Out = (s: string) => void;
 
 function version(): string {
   // From dist/src/cli/ (compiled) or dist-cli/ (bundled): the package's own package.json.
@@ -63,15 +172,24 @@ export interface MainIo {
   stdout?: (s: string) => void;
   stderr?: (s: string) => void;
   colour?: boolean;
+  /** Standard input, for `--stdin` (default: the process's, read to its end). */
+  stdin?: () => Promise<Uint8Array>;
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const [command, ...rest] = argv;
-  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
+  if (command === undefined || command === "-h" || command === "--help") {
     (command === undefined ? stderr : stdout)(USAGE);
     return command === undefined ? 2 : 0;
+  }
+  if (command === "help") {
+    const about = rest[0];
+    if (about !== undefined && isCommand(about)) stdout(USAGES[about]);
+    else stdout(USAGE);
+    return 0;
   }
   if (command === "-v" || command === "--version") {
     stdout(version() + "\n");
@@ -79,61 +197,75 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   }
   if (command === "pr") return pr(rest, stdout, stderr);
   if (command === "audit") return audit(rest, stdout, stderr);
-  // Loaded only when asked for: the language server's code stays out of every other command's start-up.
-  if (command === "lsp") return (await import("../lsp/stdio.js")).runLsp(rest, stderr);
+  if (command === "lsp") {
+    if (rest.length === 1 && (rest[0] === "-h" || rest[0] === "--help")) {
+      stdout(USAGES.lsp);
+      return 0;
+    }
+    // Loaded only when asked for: the language server's code stays out of every other command's start-up.
+    return (await import("../lsp/stdio.js")).runLsp(rest, stderr);
+  }
   if (command !== "check") {
-    stderr(`plugin-review: unknown command '${command}'\n\n${USAGE}`);
+    stderr(
+      command.startsWith("-")
+        ? `plugin-review: unknown option '${command}' (options follow a command: plugin-review <command> [options])\n${USAGE}`
+        : `plugin-review: unknown command '${command}'\n${USAGE}`,
+    );
     return 2;
   }
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        base: { type: "string" },
-        "base-ref": { type: "string" },
-        config: { type: "string" },
-        "no-config": { type: "boolean" },
-        format: { type: "string", default: "text" },
-        output: { type: "string", multiple: true },
-        fix: { type: "boolean" },
-        "fix-dry-run": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    stderr(`plugin-review: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  return check(rest, io, stdout, stderr);
+}
+
+const CHECK_OPTIONS = {
+  base: { type: "string" },
+  "base-ref": { type: "string" },
+  config: { type: "string" },
+  "no-config": { type: "boolean" },
+  stdin: { type: "boolean" },
+  "stdin-filename": { type: "string" },
+  format: { type: "string", default: "text" },
+  output: { type: "string", multiple: true },
+  "max-warnings": { type: "string" },
+  quiet: { type: "boolean" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  fix: { type: "boolean" },
+  "fix-dry-run": { type: "boolean" },
+} satisfies Options;
+
+async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Promise<number> {
+  const parsed = parse("check", args, CHECK_OPTIONS, stdout, stderr);
+  if (typeof parsed === "number") return parsed;
   const v = parsed.values;
+  const fail = (message: string) => {
+    stderr(`plugin-review check: ${message}\nRun 'plugin-review check --help' for the options.\n`);
+    return 2;
+  };
   const outputs: { format: Format; file: string }[] = [];
   for (const o of v.output ?? []) {
     const eq = o.indexOf("=");
     const format = o.slice(0, Math.max(0, eq)) as Format;
-    if (eq < 1 || eq === o.length - 1 || !FORMATS.includes(format)) {
-      stderr(
-        `plugin-review: --output takes <format>=<file> with a format among ${FORMATS.join(", ")}, not '${o}'\n`,
-      );
-      return 2;
-    }
+    if (eq < 1 || eq === o.length - 1 || !FORMATS.includes(format))
+      return fail(`--output takes <format>=<file> with a format among ${FORMATS.join(", ")}, not '${o}'`);
     outputs.push({ format, file: o.slice(eq + 1) });
   }
-  if (v.fix && v["fix-dry-run"]) {
-    stderr("plugin-review: use either --fix or --fix-dry-run, not both\n");
-    return 2;
+  if (v.fix && v["fix-dry-run"]) return fail("use either --fix or --fix-dry-run, not both");
+  if (!FORMATS.includes(v.format as Format))
+    return fail(`--format must be one of ${FORMATS.join(", ")}, not '${v.format}'`);
+  if (v["stdin-filename"] !== undefined && !v.stdin)
+    return fail("--stdin-filename names standard input: add --stdin");
+  let maxWarnings: number | undefined;
+  if (v["max-warnings"] !== undefined) {
+    if (!/^\d+$/.test(v["max-warnings"]))
+      return fail(`--max-warnings takes a number of warnings (0 or more), not '${v["max-warnings"]}'`);
+    maxWarnings = Number(v["max-warnings"]);
   }
-  if (v.help) {
-    stdout(USAGE);
-    return 0;
+  const env = io.env ?? process.env;
+  let stdin: { content: Uint8Array; filename?: string } | undefined;
+  if (v.stdin) {
+    const content = await (io.stdin ?? readStdin)();
+    stdin = { content, ...(v["stdin-filename"] !== undefined ? { filename: v["stdin-filename"] } : {}) };
   }
-  if (!FORMATS.includes(v.format as Format)) {
-    stderr(`plugin-review: --format must be one of ${FORMATS.join(", ")}, not '${v.format}'\n`);
-    return 2;
-  }
-  const colour =
-    io.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== "dumb");
   return runCheck(
     {
       targets: parsed.positionals,
@@ -144,9 +276,43 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       ...(v["base-ref"] !== undefined ? { baseRef: v["base-ref"] } : {}),
       ...(v.config !== undefined ? { config: v.config } : {}),
       ...(v["no-config"] ? { noConfig: true } : {}),
+      ...(stdin ? { stdin } : {}),
+      ...(maxWarnings !== undefined ? { maxWarnings } : {}),
+      ...(v.quiet ? { quiet: true } : {}),
     },
-    { cwd: io.cwd ?? process.cwd(), stdout, stderr, colour, version: version() },
+    {
+      cwd: io.cwd ?? process.cwd(),
+      stdout,
+      stderr,
+      colour: io.colour ?? colourFor(parsed.tokens, env, process.stdout.isTTY === true),
+      version: version(),
+    },
   );
+}
+
+/**
+ * Whether to colour the text output: the last of --color / --no-color given, else FORCE_COLOR when set (`0` or
+ * `false` off, anything else on), else off when NO_COLOR is set (https://no-color.org), else on for a terminal.
+ */
+export function colourFor(
+  tokens: readonly { kind: string; name?: string }[],
+  env: NodeJS.ProcessEnv,
+  isTTY: boolean,
+): boolean {
+  const flag = tokens
+    .filter((t) => t.kind === "option" && (t.name === "color" || t.name === "no-color"))
+    .pop();
+  if (flag) return flag.name === "color";
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== "") return !/^(0|false)$/i.test(force);
+  if (env.NO_COLOR) return false;
+  return isTTY && env.TERM !== "dumb";
+}
+
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 type Values = Record<string, string | string[] | boolean | undefined>;
@@ -156,35 +322,23 @@ type Values = Record<string, string | string[] | boolean | undefined>;
  * and exactly one positional (`takes` names it in the error). A number is the exit status to return.
  */
 function parseGithubArgs(
+  command: "pr" | "audit",
   args: string[],
   takes: string,
-  own: NonNullable<Parameters<typeof parseArgs>[0]>["options"],
-  stdout: (s: string) => void,
-  stderr: (s: string) => void,
+  own: Options,
+  stdout: Out,
+  stderr: Out,
 ): { values: Values; target: string } | number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...own,
-        "api-url": { type: "string" },
-        format: { type: "string", default: "text" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    stderr(`plugin-review: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    stdout(USAGE);
-    return 0;
-  }
+  const parsed = parse(
+    command,
+    args,
+    { ...own, "api-url": { type: "string" }, format: { type: "string", default: "text" } },
+    stdout,
+    stderr,
+  );
+  if (typeof parsed === "number") return parsed;
   if (parsed.positionals.length !== 1) {
-    stderr(`plugin-review: ${takes}\n\n${USAGE}`);
+    stderr(`plugin-review ${command}: ${takes}\nRun 'plugin-review ${command} --help' for the options.\n`);
     return 2;
   }
   return { values: parsed.values as Values, target: parsed.positionals[0] as string };
@@ -194,7 +348,7 @@ const apiUrl = (v: Values) =>
   typeof v["api-url"] === "string" && v["api-url"] ? { apiUrl: v["api-url"] } : {};
 
 async function pr(args: string[], stdout: (s: string) => void, stderr: (s: string) => void): Promise<number> {
-  const parsed = parseGithubArgs(args, "pr takes one <owner>/<repo>#<number>", {}, stdout, stderr);
+  const parsed = parseGithubArgs("pr", args, "pr takes one <owner>/<repo>#<number>", {}, stdout, stderr);
   if (typeof parsed === "number") return parsed;
   const format = parsed.values.format;
   if (format !== "text" && format !== "json") {
@@ -213,7 +367,7 @@ async function audit(
   stderr: (s: string) => void,
 ): Promise<number> {
   const own = { repo: { type: "string" as const, multiple: true }, app: { type: "string" as const } };
-  const parsed = parseGithubArgs(args, "audit takes one <org>", own, stdout, stderr);
+  const parsed = parseGithubArgs("audit", args, "audit takes one <org>", own, stdout, stderr);
   if (typeof parsed === "number") return parsed;
   return runAudit(
     {

@@ -139,7 +139,8 @@ describe("plugin-review check", () => {
     expect(cli(["frobnicate"]).stderr).toMatch(/unknown command 'frobnicate'/);
     expect(cli(["check", "a.json", "b.json", "--base", "c.json"]).status).toBe(2);
     expect(cli([]).status).toBe(2);
-    expect(cli(["--help"]).stdout).toMatch(/Usage: plugin-review check/);
+    expect(cli(["--help"]).stdout).toMatch(/^Usage: plugin-review <command>/);
+    expect(cli(["check", "--help"]).stdout).toMatch(/^Usage: plugin-review check/);
   });
 
   it("reports a 50 MB file as too large without reading it, exit 1", () => {

@@ -1,0 +1,256 @@
+/**
+ * The command-line conventions authors know from ESLint, run as a user runs the CLI (a child process, real files,
+ * real standard input): --stdin / --stdin-filename, --max-warnings, --quiet, colour (--color, --no-color,
+ * FORCE_COLOR, NO_COLOR), per-command --help, and a clean message with exit 2 for an unknown option.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, text, validHost } from "../helpers.js";
+import { BIN, ensureBuilt, type Run } from "./run.js";
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-conventions-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The CLI with these arguments, standard input and environment (colour variables unset unless given). */
+function run(args: string[], opts: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+  const env = { ...process.env };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    input: opts.input ?? "",
+    encoding: "utf8",
+    env: { ...env, ...opts.env },
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const example = (name: string) => readFileSync(join(ROOT, "examples/mistakes", name, "plugin.json"), "utf8");
+const REMOTE = example("remote-mistakes"); // 3 errors, 1 warning
+const WARNING_ONLY = example("ignored-member"); // 1 warning
+const ANSI = /\x1b\[/; // eslint-disable-line no-control-regex
+
+function write(rel: string, content: string): string {
+  const p = join(dir, rel);
+  mkdirSync(join(p, ".."), { recursive: true });
+  writeFileSync(p, content);
+  return p;
+}
+
+describe("--stdin and --stdin-filename", () => {
+  it("reviews standard input, named <stdin> or by --stdin-filename", () => {
+    const unnamed = run(["check", "--stdin"], { input: REMOTE });
+    expect(unnamed.stdout).toMatch(/^<stdin>:4:11 +error +variant-mismatch /m);
+    expect(unnamed.status).toBe(1);
+    const named = run(["check", "--stdin", "--stdin-filename", "plugins/remote/plugin.json"], {
+      input: REMOTE,
+    });
+    expect(named.stdout).toMatch(/^plugins\/remote\/plugin\.json:4:11 +error +variant-mismatch /m);
+    expect(named.stdout).toMatch(/✖ 4 findings \(3 errors, 1 warning\) in 1 of 1 descriptor/);
+    expect(named.status).toBe(1);
+    const json = run(["check", "--stdin", "--stdin-filename", "p/plugin.json", "--format", "json"], {
+      input: REMOTE,
+    });
+    expect((JSON.parse(json.stdout) as { file: string }[]).map((f) => f.file)).toEqual(
+      Array(4).fill("p/plugin.json"),
+    );
+    expect(run(["check", "--stdin"], { input: text(validHost()) }).status).toBe(0);
+  });
+
+  it("finds the configuration of the path it names, and applies its ignores", () => {
+    const repo = join(dir, "repo");
+    mkdirSync(join(repo, ".git"), { recursive: true }); // the repository root, as far as discovery goes
+    write(
+      "repo/.github/plugin-review.yml",
+      'rules:\n  ignored-member: off\nignore:\n  - paths: ["legacy/**"]\n',
+    );
+    const cwd = join(repo, "somewhere");
+    mkdirSync(cwd);
+    const plugins = run(["check", "--stdin", "--stdin-filename", "../plugins/x/plugin.json"], {
+      input: REMOTE,
+      cwd,
+    });
+    expect(plugins.stdout).toMatch(/variant-mismatch/);
+    expect(plugins.stdout).not.toMatch(/ignored-member/); // off in the file found above the named path
+    expect(plugins.stdout).toMatch(/^configuration: \.\.\/\.github\/plugin-review\.yml$/m);
+    const legacy = run(["check", "--stdin", "--stdin-filename", "../legacy/plugin.json"], {
+      input: REMOTE,
+      cwd,
+    });
+    expect(legacy.stdout).toMatch(/1 descriptor checked: no findings/);
+    expect(legacy.status).toBe(0);
+    // The same text from a folder outside that repository has the defaults.
+    const outside = run(["check", "--stdin", "--stdin-filename", "x/plugin.json"], {
+      input: REMOTE,
+      cwd: dir,
+    });
+    expect(outside.stdout).toMatch(/ignored-member/);
+  });
+
+  it("compares standard input with the named file at --base-ref", () => {
+    const repo = join(dir, "git");
+    mkdirSync(repo);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" });
+    git("init", "-q", "-b", "main");
+    writeFileSync(join(repo, "plugin.json"), text(validHost()));
+    git("add", ".");
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base");
+    // An editor's unsaved text: a change without a version bump.
+    const edited = text({ ...validHost(), ui: {} });
+    const r = run(["check", "--stdin", "--stdin-filename", "plugin.json", "--base-ref", "HEAD"], {
+      input: edited,
+      cwd: repo,
+    });
+    expect(r.stdout).toMatch(/^plugin\.json:3:\d+ +error +version-not-bumped /m);
+    expect(r.status).toBe(1);
+  });
+
+  it("refuses what cannot go with standard input (exit 2)", () => {
+    const cases: [string[], RegExp][] = [
+      [["--stdin", "examples/host-valid"], /give no file arguments with it/],
+      [["--stdin", "--fix"], /--fix cannot write to standard input/],
+      [
+        ["--stdin-filename", "p/plugin.json", "examples/host-valid"],
+        /--stdin-filename names standard input: add --stdin/,
+      ],
+      [["--stdin", "--base-ref", "HEAD"], /--base-ref with --stdin needs --stdin-filename/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(["check", ...args], { input: REMOTE });
+      expect(r.stderr, args.join(" ")).toMatch(message);
+      expect(r.status, args.join(" ")).toBe(2);
+    }
+  });
+});
+
+describe("--max-warnings and --quiet", () => {
+  it("--max-warnings n fails with more than n warnings, and says so", () => {
+    const file = write("warn/plugin.json", WARNING_ONLY);
+    expect(run(["check", file]).status).toBe(0);
+    const over = run(["check", "--max-warnings", "0", file]);
+    expect(over.stdout).toMatch(/too many warnings: 1 \(--max-warnings 0\)/);
+    expect(over.status).toBe(1);
+    expect(run(["check", "--max-warnings", "1", file]).status).toBe(0);
+    const json = run(["check", "--max-warnings", "0", "--format", "json", file]);
+    expect(json.stderr).toMatch(/too many warnings/); // notes go to stderr when stdout is a report
+    expect(json.status).toBe(1);
+    for (const bad of ["-1", "x", "1.5"]) {
+      const r = run(["check", `--max-warnings=${bad}`, file]);
+      expect(r.stderr).toMatch(/--max-warnings takes a number of warnings/);
+      expect(r.status).toBe(2);
+    }
+  });
+
+  it("--quiet reports errors only, and neither warnings nor notices count then", () => {
+    const quiet = run(["check", "--quiet", "--stdin"], { input: REMOTE });
+    expect(quiet.stdout).toMatch(/variant-mismatch/);
+    expect(quiet.stdout).not.toMatch(/warning|ignored-member/);
+    expect(quiet.stdout).toMatch(/✖ 3 findings \(3 errors\)/);
+    expect(quiet.status).toBe(1);
+    const strict = write("strict/.github/plugin-review.yml", "fail_on: warning\n");
+    const file = write("strict/p/plugin.json", WARNING_ONLY);
+    expect(run(["check", "--config", strict, file]).status).toBe(1);
+    expect(run(["check", "--config", strict, "--quiet", file]).status).toBe(0);
+    expect(run(["check", "--quiet", "--max-warnings", "0", file]).status).toBe(0);
+  });
+});
+
+describe("colour", () => {
+  const colours = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    ANSI.test(run(["check", ...args, "--stdin"], { input: REMOTE, env }).stdout);
+
+  it("is off when standard output is not a terminal, on with --color or FORCE_COLOR", () => {
+    expect(colours([])).toBe(false);
+    expect(colours(["--color"])).toBe(true);
+    expect(colours([], { FORCE_COLOR: "1" })).toBe(true);
+    expect(colours([], { FORCE_COLOR: "0" })).toBe(false);
+  });
+
+  it("honours NO_COLOR, which flags override; the last flag wins", () => {
+    expect(colours([], { NO_COLOR: "1", FORCE_COLOR: "" })).toBe(false);
+    expect(colours(["--color"], { NO_COLOR: "1" })).toBe(true);
+    expect(colours(["--no-color"], { FORCE_COLOR: "1" })).toBe(false);
+    expect(colours(["--color", "--no-color"])).toBe(false);
+    expect(colours(["--no-color", "--color"])).toBe(true);
+  });
+
+  it("never colours a report written to a file or another format", () => {
+    const out = join(dir, "report.txt");
+    const r = run(["check", "--color", "--stdin", "--output", `text=${out}`], { input: REMOTE });
+    expect(ANSI.test(r.stdout)).toBe(true);
+    expect(ANSI.test(readFileSync(out, "utf8"))).toBe(false);
+    expect(
+      ANSI.test(run(["check", "--color", "--format", "json", "--stdin"], { input: REMOTE }).stdout),
+    ).toBe(false);
+  });
+});
+
+describe("help", () => {
+  it("lists the commands; each command's --help gives its own options", () => {
+    const top = run(["--help"]);
+    expect(top.stdout).toMatch(/^Usage: plugin-review <command> \[options\]/);
+    for (const c of ["check", "pr", "audit"]) expect(top.stdout).toMatch(new RegExp(`^  ${c} `, "m"));
+    expect(top.status).toBe(0);
+    const check = run(["check", "--help"]);
+    expect(check.stdout).toMatch(/^Usage: plugin-review check \[options\]/);
+    for (const o of ["--stdin", "--stdin-filename", "--max-warnings", "--quiet", "--color", "--no-color"])
+      expect(check.stdout).toMatch(new RegExp(`^  (--\\S+, )?${o}\\b`, "m"));
+    expect(check.stdout).not.toContain("--api-url");
+    expect(run(["help", "check"]).stdout).toBe(check.stdout);
+    expect(run(["check", "-h", "--bogus-but-help-wins"]).status).toBe(2); // an unknown option is still a mistake
+    const pr = run(["pr", "--help"]);
+    expect(pr.stdout).toMatch(/^Usage: plugin-review pr <owner>\/<repo>#<number>/);
+    expect(pr.stdout).toContain("--api-url");
+    expect(pr.stdout).not.toContain("--stdin");
+    expect(run(["audit", "--help"]).stdout).toMatch(/^Usage: plugin-review audit <org>[\s\S]*--repo <name>/);
+    expect(run([]).status).toBe(2); // no command: the overview on stderr
+  });
+});
+
+describe("mistakes on the command line", () => {
+  it("an unknown option is one clean line and a pointer to the help, exit 2", () => {
+    const r = run(["check", "--frobnicate", "examples/host-valid"]);
+    expect(r.stderr).toBe(
+      "plugin-review check: unknown option '--frobnicate'\nRun 'plugin-review check --help' for the options.\n",
+    );
+    expect(r.stdout).toBe("");
+    expect(r.status).toBe(2);
+  });
+
+  it("suggests the option meant, and says which option lacks its value", () => {
+    expect(run(["check", "--fromat", "json", "."]).stderr).toMatch(
+      /^plugin-review check: unknown option '--fromat' \(did you mean --format\?\)\n/,
+    );
+    expect(run(["check", "--max-warning", "0", "."]).stderr).toMatch(/did you mean --max-warnings\?/);
+    const missing = run(["check", "examples/host-valid", "--format"]);
+    expect(missing.stderr).toMatch(/^plugin-review check: option '--format' needs a value\n/);
+    expect(missing.status).toBe(2);
+    const noValue = run(["check", "--quiet=yes", "."]);
+    expect(noValue.stderr).toMatch(/^plugin-review check: option '--quiet' takes no value\n/);
+    expect(noValue.status).toBe(2);
+  });
+
+  it("is as clean for pr and audit, and before a command", () => {
+    const audit = run(["audit", "acme", "--bogus"]);
+    expect(audit.stderr).toMatch(
+      /^plugin-review audit: unknown option '--bogus'\nRun 'plugin-review audit --help'/,
+    );
+    expect(audit.status).toBe(2);
+    const pr = run(["pr", "--repo", "x", "acme/plugins#1"]);
+    expect(pr.stderr).toMatch(/^plugin-review pr: unknown option '--repo'/);
+    expect(pr.status).toBe(2);
+    const before = run(["--quiet", "check", "."]);
+    expect(before.stderr).toMatch(/^plugin-review: unknown option '--quiet' \(options follow a command/);
+    expect(before.status).toBe(2);
+    for (const r of [audit, pr, before])
+      expect(r.stderr).not.toMatch(/ERR_PARSE_ARGS|To specify a positional|\n\s+at /);
+  });
+});
