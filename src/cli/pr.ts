@@ -32,6 +32,8 @@ export interface DryRun {
   checkRun: { conclusion?: string; title?: string; summary?: string; annotations: Record<string, unknown>[] };
   review?: { event?: string; body?: string; comments: Record<string, unknown>[] };
   replies: { comment_id: string; body: string }[];
+  /** The App's earlier "changes requested" reviews it would dismiss (node id through GraphQL, id through REST). */
+  dismissals: { review_id: string; message: string }[];
 }
 
 export function parseTarget(s: string): { owner: string; repo: string; number: number } | undefined {
@@ -52,7 +54,13 @@ function dryOctokit(token: string, baseUrl: string, writes: Write[]): Octokit {
 }
 
 function collect(pr: string, headSha: string, writes: Write[]): DryRun {
-  const run: DryRun = { pullRequest: pr, headSha, checkRun: { annotations: [] }, replies: [] };
+  const run: DryRun = {
+    pullRequest: pr,
+    headSha,
+    checkRun: { annotations: [] },
+    replies: [],
+    dismissals: [],
+  };
   for (const w of writes) {
     if (/\/check-runs(\/\d+)?$/.test(w.url)) {
       const output = w.body.output as
@@ -61,6 +69,9 @@ function collect(pr: string, headSha: string, writes: Write[]): DryRun {
       if (output?.title) run.checkRun.title = output.title;
       if (output?.summary) run.checkRun.summary = output.summary;
       run.checkRun.annotations.push(...(output?.annotations ?? []));
+    } else if (/\/pulls\/\d+\/reviews\/\d+\/dismissals$/.test(w.url)) {
+      const id = /\/reviews\/(\d+)\/dismissals$/.exec(w.url)![1]!;
+      run.dismissals.push({ review_id: id, message: String(w.body.message) });
     } else if (/\/pulls\/\d+\/reviews$/.test(w.url)) {
       run.review = {
         event: String(w.body.event),
@@ -75,8 +86,11 @@ function collect(pr: string, headSha: string, writes: Write[]): DryRun {
         { event?: string; body?: string; threads?: Record<string, unknown>[] } | undefined;
       if (review)
         run.review = { event: String(review.event), body: review.body ?? "", comments: review.threads ?? [] };
-      for (const [k, id] of Object.entries(vars))
+      for (const [k, id] of Object.entries(vars)) {
         if (/^t\d+$/.test(k)) run.replies.push({ comment_id: String(id), body: String(vars.body) });
+        if (/^d\d+$/.test(k))
+          run.dismissals.push({ review_id: String(id), message: String(vars.dismissMessage) });
+      }
     }
   }
   return run;
@@ -113,6 +127,7 @@ function render(r: DryRun): string {
     out.push("Review: none (nothing new to say, or `review: none`).");
   }
   for (const rep of r.replies) out.push("", `Resolve thread ${rep.comment_id}, replying: ${rep.body}`);
+  for (const d of r.dismissals) out.push("", `Dismiss the App's review ${d.review_id}: ${d.message}`);
   return out.join("\n") + "\n";
 }
 

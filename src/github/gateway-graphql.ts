@@ -6,9 +6,17 @@
  */
 import type { CheckRunRef } from "./check-run.js";
 import type { FileContent } from "./fetch-content.js";
-import type { FixedThread, PullState, ReviewToPost, ThreadsWritten } from "./gateway.js";
+import type {
+  Dismissal,
+  FixedThread,
+  PullState,
+  RequestingReview,
+  ReviewToPost,
+  ThreadsWritten,
+} from "./gateway.js";
 import { RestGateway } from "./gateway-rest.js";
 import {
+  readChangesRequestedGraphql,
   readFilesGraphql,
   readPullStateGraphql,
   readReviewStartGraphql,
@@ -42,10 +50,16 @@ export class GraphqlGateway extends RestGateway {
     fixed: readonly FixedThread[],
     reply: string,
     review?: ReviewToPost,
+    dismissal?: Dismissal,
   ): Promise<ThreadsWritten> {
     const ids = fixed.map((f) => f.threadId);
-    if (pullRequestId === undefined || !ids.every((id) => id !== undefined))
-      return super.closeThreads(pr, pullRequestId, fixed, reply, review);
+    const dismissIds = (dismissal?.reviews ?? []).map((r) => r.nodeId);
+    if (
+      pullRequestId === undefined ||
+      !ids.every((id) => id !== undefined) ||
+      !dismissIds.every((id) => id !== undefined)
+    )
+      return super.closeThreads(pr, pullRequestId, fixed, reply, review, dismissal);
     return closeThreads(
       this.octokit,
       ids,
@@ -58,6 +72,22 @@ export class GraphqlGateway extends RestGateway {
         body: review.body,
         threads: review.comments,
       },
+      dismissal && { ids: dismissIds, message: dismissal.message },
     );
+  }
+
+  override changesRequested(pr: PullTarget): Promise<RequestingReview[]> {
+    return readChangesRequestedGraphql(this.octokit, pr);
+  }
+
+  /** One document dismissing every review given by node id (through REST when a node id is unknown). */
+  override async dismissReviews(pr: PullTarget, dismissal: Dismissal): Promise<number> {
+    const ids = dismissal.reviews.map((r) => r.nodeId);
+    if (!ids.every((id) => id !== undefined)) return super.dismissReviews(pr, dismissal);
+    const written = await closeThreads(this.octokit, [], "", this.log, undefined, {
+      ids,
+      message: dismissal.message,
+    });
+    return written.dismissed ?? 0;
   }
 }

@@ -15,10 +15,12 @@ import { httpStatus } from "./errors.js";
 import { fetchFile, type FileContent } from "./fetch-content.js";
 import { listChangedDescriptors, type ChangedFiles, type ChangeRange } from "./fetch-files.js";
 import type {
+  Dismissal,
   FixedThread,
   GitHubGateway,
   PullRequestData,
   PullState,
+  RequestingReview,
   ReviewToPost,
   ThreadsWritten,
 } from "./gateway.js";
@@ -109,7 +111,39 @@ export class RestGateway implements GitHubGateway {
           closed: answered.has(c.id),
         })),
       reviewBodies: reviews.map((r) => r.body ?? ""),
+      changesRequested: requesting(reviews),
     };
+  }
+
+  async changesRequested(pr: PullTarget): Promise<RequestingReview[]> {
+    const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
+    return requesting(await this.octokit.paginate(this.octokit.rest.pulls.listReviews, where));
+  }
+
+  /** A dismissal request per review; one GitHub refuses (a protected branch limiting who may dismiss) is logged. */
+  async dismissReviews(pr: PullTarget, dismissal: Dismissal): Promise<number> {
+    let dismissed = 0;
+    for (const { id } of dismissal.reviews) {
+      try {
+        await this.octokit.rest.pulls.dismissReview({
+          owner: pr.owner,
+          repo: pr.repo,
+          pull_number: pr.number,
+          review_id: id,
+          message: dismissal.message,
+          event: "DISMISS",
+        });
+        dismissed++;
+      } catch (e) {
+        const status = httpStatus(e);
+        if (status !== 403 && status !== 422 && status !== 404) throw e;
+        this.log.warn(
+          { status, review: id },
+          "GitHub refused to dismiss the App's earlier review (who may dismiss reviews may be restricted)",
+        );
+      }
+    }
+    return dismissed;
   }
 
   async postReview(pr: PullTarget, review: ReviewToPost): Promise<"posted" | "refused"> {
@@ -135,13 +169,14 @@ export class RestGateway implements GitHubGateway {
     }
   }
 
-  /** A reply per fixed thread (the threads stay unresolved), then the review. */
+  /** A reply per fixed thread (the threads stay unresolved), then the review, then the dismissals. */
   async closeThreads(
     pr: PullTarget,
     _pullRequestId: string | undefined,
     fixed: readonly FixedThread[],
     reply: string,
     review?: ReviewToPost,
+    dismissal?: Dismissal,
   ): Promise<ThreadsWritten> {
     for (const { id } of fixed)
       await this.octokit.rest.pulls.createReplyForReviewComment({
@@ -151,6 +186,17 @@ export class RestGateway implements GitHubGateway {
         comment_id: id,
         body: reply,
       });
-    return { closed: fixed.length, ...(review ? { review: await this.postReview(pr, review) } : {}) };
+    const posted = review ? { review: await this.postReview(pr, review) } : {};
+    const dismissed = dismissal ? { dismissed: await this.dismissReviews(pr, dismissal) } : {};
+    return { closed: fixed.length, ...posted, ...dismissed };
   }
+}
+
+/** The reviews still requesting changes, from REST's listing (the App's own are told apart by the caller). */
+function requesting(
+  reviews: { id: number; state: string; body?: string | null; user?: { type?: string } | null }[],
+): RequestingReview[] {
+  return reviews
+    .filter((r) => r.state === "CHANGES_REQUESTED")
+    .map((r) => ({ id: r.id, byBot: r.user?.type === "Bot", body: r.body ?? "" }));
 }

@@ -38,6 +38,8 @@ export interface ThreadComment {
 export interface PullState {
   threads: ThreadComment[];
   reviewBodies: string[];
+  /** The reviews that still request changes (the App's own are told by `byBot` and our marker in `body`). */
+  changesRequested: RequestingReview[];
   /** The pull request's node id, when read through GraphQL (its threads can then be resolved). */
   pullRequestId?: string;
 }
@@ -47,6 +49,22 @@ export interface ReviewToPost {
   event: "COMMENT" | "REQUEST_CHANGES";
   body: string;
   comments: { path: string; line: number; side: "RIGHT"; body: string }[];
+}
+
+/** A review whose state is "changes requested". */
+export interface RequestingReview {
+  id: number;
+  /** Its node id (what GraphQL dismisses a review by); absent when read through REST. */
+  nodeId?: string;
+  /** Written by a bot (an App), not by a person. */
+  byBot: boolean;
+  body: string;
+}
+
+/** The App's own "changes requested" reviews to dismiss, and the message that says why. */
+export interface Dismissal {
+  reviews: readonly Pick<RequestingReview, "id" | "nodeId">[];
+  message: string;
 }
 
 /** A thread whose finding a push fixed: its root comment's id, and its node id when known. */
@@ -59,6 +77,8 @@ export interface ThreadsWritten {
   review?: "posted" | "refused";
   /** Threads not answered because a later document failed whole (the review and earlier threads stand). */
   left?: number;
+  /** Reviews dismissed (of those asked for: GitHub may refuse, e.g. where only some may dismiss reviews). */
+  dismissed?: number;
 }
 
 /** What a pull request read through the REST API carries (the targets of check_run and check_suite events). */
@@ -92,9 +112,9 @@ export interface GitHubGateway {
   /** Posts a review; "refused" when GitHub will not place one of its line comments (422). */
   postReview(pr: PullTarget, review: ReviewToPost): Promise<"posted" | "refused">;
   /**
-   * Answers the fixed threads with `reply` (and resolves them where the API can), and posts `review` if
-   * given: through GraphQL one document for both when every thread's node id is known (`pullRequestId`
-   * from `pullState`), else a REST reply per thread and the review.
+   * Answers the fixed threads with `reply` (and resolves them where the API can), posts `review` and
+   * dismisses the `dismissal`'s reviews if given: through GraphQL one document for all when every node id is
+   * known (`pullRequestId` from `pullState`), else a REST reply per thread, the review and a dismissal each.
    */
   closeThreads(
     pr: PullTarget,
@@ -102,9 +122,16 @@ export interface GitHubGateway {
     fixed: readonly FixedThread[],
     reply: string,
     review?: ReviewToPost,
+    dismissal?: Dismissal,
   ): Promise<ThreadsWritten>;
 
-  // Room for the App's stale "changes requested" reviews: `dismissReviews(pr, …)` goes here.
+  /** The reviews of the pull request that still request changes (a light read: no threads). */
+  changesRequested(pr: PullTarget): Promise<RequestingReview[]>;
+  /**
+   * Dismisses reviews with a message: one write (through GraphQL one document; through REST a request per
+   * review, usually one). Returns how many GitHub dismissed; a refusal is logged, not thrown.
+   */
+  dismissReviews(pr: PullTarget, dismissal: Dismissal): Promise<number>;
 }
 
 /** How long an installation whose GraphQL requests failed reads through REST before GraphQL is tried again. */
@@ -222,11 +249,29 @@ class ChosenGateway implements GitHubGateway {
     fixed: readonly FixedThread[],
     reply: string,
     review?: ReviewToPost,
+    dismissal?: Dismissal,
   ) {
     return this.either(
       "the fixed threads' mutation",
-      () => this.graphql.closeThreads(pr, pullRequestId, fixed, reply, review),
-      () => this.rest.closeThreads(pr, undefined, fixed, reply, review),
+      () => this.graphql.closeThreads(pr, pullRequestId, fixed, reply, review, dismissal),
+      () => this.rest.closeThreads(pr, undefined, fixed, reply, review, dismissal),
+      "write",
+    );
+  }
+
+  changesRequested(pr: PullTarget) {
+    return this.either(
+      "the reviews query",
+      () => this.graphql.changesRequested(pr),
+      () => this.rest.changesRequested(pr),
+    );
+  }
+
+  dismissReviews(pr: PullTarget, dismissal: Dismissal) {
+    return this.either(
+      "the dismissal mutation",
+      () => this.graphql.dismissReviews(pr, dismissal),
+      () => this.rest.dismissReviews(pr, dismissal),
       "write",
     );
   }

@@ -16,7 +16,7 @@ import { CONFIG_PATH } from "../core/config.js";
 import { CHECK_NAME, type ExistingRun } from "./check-run.js";
 import type { FileContent } from "./fetch-content.js";
 import { graphqlQuery as query } from "./graphql.js";
-import type { PullState } from "./gateway.js";
+import type { PullState, RequestingReview } from "./gateway.js";
 import type { Octokit, PullTarget } from "./types.js";
 
 interface BlobNode {
@@ -185,8 +185,43 @@ interface Page {
         }[];
       };
       reviews: { nodes: { body: string }[] };
+      changesRequested: { nodes: (RequestingNode | null)[] };
     } | null;
   } | null;
+}
+
+interface RequestingNode {
+  id: string;
+  databaseId: number | null;
+  body: string;
+  author: { __typename: string } | null;
+}
+
+/** The reviews that still request changes: the App dismisses its own once its verdict no longer does. */
+const CHANGES_REQUESTED_FIELD =
+  "changesRequested: reviews(states: [CHANGES_REQUESTED], last: 100) { nodes { id databaseId body author { __typename } } }";
+
+function requestingReviews(nodes: readonly (RequestingNode | null)[]): RequestingReview[] {
+  return nodes.flatMap((n) =>
+    n && n.databaseId !== null
+      ? [{ id: n.databaseId, nodeId: n.id, byBot: n.author?.__typename === "Bot", body: n.body }]
+      : [],
+  );
+}
+
+const CHANGES_REQUESTED_QUERY = `query pluginReviewChangesRequested($owner: String!, $repo: String!, $number: Int!) {
+  repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${CHANGES_REQUESTED_FIELD} } }
+}`;
+
+/** The pull request's reviews that still request changes: one light query (no threads). */
+export async function readChangesRequestedGraphql(
+  octokit: Octokit,
+  pr: PullTarget,
+): Promise<RequestingReview[]> {
+  const data = await query<{
+    repository: { pullRequest: { changesRequested: { nodes: (RequestingNode | null)[] } } | null } | null;
+  }>(octokit, CHANGES_REQUESTED_QUERY, { owner: pr.owner, repo: pr.repo, number: pr.number });
+  return requestingReviews(data.repository?.pullRequest?.changesRequested.nodes ?? []);
 }
 
 interface CommentNode {
@@ -212,6 +247,7 @@ export const THREADS_QUERY = `query pluginReviewThreads($owner: String!, $repo: 
         }
       }
       reviews(last: 100) { nodes { body } }
+      ${CHANGES_REQUESTED_FIELD}
     }
   }
 }`;
@@ -222,7 +258,7 @@ export async function readPullStateGraphql(
   pr: PullTarget,
   isFixedReply: (body: string) => boolean,
 ): Promise<PullState> {
-  const state: PullState = { threads: [], reviewBodies: [] };
+  const state: PullState = { threads: [], reviewBodies: [], changesRequested: [] };
   let after: string | null = null;
   for (let page = 0; page < 30; page++) {
     const data: Page = await query<Page>(octokit, THREADS_QUERY, {
@@ -235,6 +271,7 @@ export async function readPullStateGraphql(
     if (!pull) break;
     if (page === 0) {
       state.reviewBodies = pull.reviews.nodes.map((r) => r.body ?? "");
+      state.changesRequested = requestingReviews(pull.changesRequested.nodes);
       state.pullRequestId = pull.id;
     }
     for (const t of pull.reviewThreads.nodes) {

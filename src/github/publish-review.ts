@@ -17,7 +17,15 @@ import type { FileReview } from "../core/review.js";
 import { commentableLines } from "./commentable-lines.js";
 import type { ChangedDescriptor } from "./fetch-files.js";
 import { FIXED_MARKER, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
-import type { GitHubGateway, ReviewToPost, ThreadComment } from "./gateway.js";
+import type {
+  Dismissal,
+  GitHubGateway,
+  PullState,
+  RequestingReview,
+  ReviewToPost,
+  ThreadComment,
+  ThreadsWritten,
+} from "./gateway.js";
 import { plural } from "../format/summary.js";
 import {
   bodyItem,
@@ -127,7 +135,27 @@ export interface PublishResult {
   bodyItems: number;
   fixedReplies: number;
   fallback: boolean;
+  /** The App's earlier "changes requested" reviews dismissed because its verdict no longer requests changes. */
+  dismissed: number;
   skipped?: string;
+}
+
+/** Our own reviews: written by a bot, with our marker (a person quoting one is not us). */
+const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
+
+/** Why the App's verdict no longer requests changes, for the dismissal's message. */
+type NoLongerRequesting = "passes" | "comment" | "none" | "no-descriptor";
+
+/** The dismissal's message: short, naming the commit as of which it no longer applies. */
+export function dismissMessage(sha: string, why: NoLongerRequesting): string {
+  const at = `\`${sha.slice(0, 7)}\``;
+  const reason = {
+    passes: `${at} passes the \`plugin-review\` check`,
+    comment: `as of ${at} the configuration says \`review: comment\``,
+    none: `as of ${at} the configuration says \`review: none\``,
+    "no-descriptor": `as of ${at} this pull request changes no descriptor`,
+  }[why];
+  return `plugin-review no longer requests changes: ${reason}.`;
 }
 
 export async function publishReview(
@@ -143,16 +171,44 @@ export async function publishReview(
     bodyItems: 0,
     fixedReplies: 0,
     fallback: false,
+    dismissed: 0,
   };
-  if (opts.mode === "none") return { ...none, skipped: "review: none" };
+  // Review state follows the code: unless this verdict requests changes, the App's earlier reviews that
+  // did are dismissed (people's reviews are never touched).
+  const event = reviewEvent(opts.mode, opts.failed);
+  const why: NoLongerRequesting | undefined =
+    event === "REQUEST_CHANGES"
+      ? undefined
+      : reviews.length === 0
+        ? "no-descriptor"
+        : opts.mode === "request-changes"
+          ? "passes"
+          : opts.mode;
+  const dismissalOf = (found: readonly RequestingReview[]): Dismissal | undefined => {
+    const stale = why ? found.filter((r) => r.byBot && ours(r.body)) : [];
+    return stale.length ? { reviews: stale, message: dismissMessage(pr.headSha, why!) } : undefined;
+  };
+  // Nothing to review (`review: none`, or no descriptor left in the pull request): only a dismissal may be
+  // due. A pull request seen for the first time (just opened) has nothing of ours on it.
+  if (opts.mode === "none" || reviews.length === 0) {
+    const skipped = opts.mode === "none" ? "review: none" : "no descriptor to review";
+    if (opts.firstLook) return { ...none, skipped };
+    const dismissal = dismissalOf(await gw.changesRequested(pr));
+    return { ...none, skipped, dismissed: dismissal ? await gw.dismissReviews(pr, dismissal) : 0 };
+  }
   // A pull request seen for the first time (just opened, its head never analysed) has nothing of ours to
   // find: a call saved. Any later event reads what is there (threads and reviews), so that nothing is
   // posted twice.
-  const state = opts.firstLook ? { threads: [], reviewBodies: [] } : await gw.pullState(pr, isFixedReply);
-  const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
+  const state: PullState = opts.firstLook
+    ? { threads: [], reviewBodies: [], changesRequested: [] }
+    : await gw.pullState(pr, isFixedReply);
+  const dismissal = dismissalOf(state.changesRequested);
   const mine = state.reviewBodies.filter(ours);
-  if (mine.some((b) => b.includes(HEAD_MARKER(pr.headSha))))
-    return { ...none, skipped: "this push was already reviewed" };
+  if (mine.some((b) => b.includes(HEAD_MARKER(pr.headSha)))) {
+    // The push was reviewed; a verdict that changed since (the configuration) may still owe a dismissal.
+    const dismissed = dismissal ? await gw.dismissReviews(pr, dismissal) : 0;
+    return { ...none, dismissed, skipped: "this push was already reviewed" };
+  }
   const plan = planReview(
     reviews,
     descriptors,
@@ -160,7 +216,6 @@ export async function publishReview(
     mine,
     opts.existing,
   );
-  const event = reviewEvent(opts.mode, opts.failed);
   const intro = `**plugin-review** found ${plan.comments.length + plan.bodyItems.length} new finding(s) in this push; the \`plugin-review\` check lists them all.`;
   // Within GitHub's limit for a review body, whatever the number of findings: the check run has them all.
   const body = (items: string[]) => {
@@ -181,11 +236,14 @@ export async function publishReview(
     ? { event, body: body(plan.bodyItems), comments: plan.comments }
     : undefined;
   const fixedBody = `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`;
-  const written = plan.fixed.length
-    ? await gw.closeThreads(pr, state.pullRequestId, plan.fixed, fixedBody, review)
-    : { closed: 0, review: review && (await gw.postReview(pr, review)) };
-  if (!review) return { ...none, fixedReplies: written.closed, skipped: "nothing new to say" };
-  const posted = { posted: true, fixedReplies: written.closed, fallback: false };
+  // One write for everything (GraphQL): the review, the fixed threads and the dismissals.
+  const written: ThreadsWritten =
+    plan.fixed.length || dismissal
+      ? await gw.closeThreads(pr, state.pullRequestId, plan.fixed, fixedBody, review, dismissal)
+      : { closed: 0, ...(review ? { review: await gw.postReview(pr, review) } : {}) };
+  const dismissed = written.dismissed ?? 0;
+  if (!review) return { ...none, fixedReplies: written.closed, dismissed, skipped: "nothing new to say" };
+  const posted = { posted: true, fixedReplies: written.closed, fallback: false, dismissed };
   if (written.review === "posted")
     return { ...posted, lineComments: plan.comments.length, bodyItems: plan.bodyItems.length };
   // GitHub would not place a line comment (the diff moved under us): every finding in the body instead.

@@ -21,14 +21,17 @@ export interface ReviewInput {
 
 /**
  * One mutation document: the review first when there is one (`review`), then a reply and a resolution per
- * thread (aliases `reply<i>`, `resolve<i>`). GitHub runs a document's mutations in order and a refused one
- * (a line comment outside the diff) does not stop the others.
+ * thread (aliases `reply<i>`, `resolve<i>`), then the dismissal of each of the App's earlier reviews that
+ * requested changes (`dismiss<i>`). GitHub runs a document's mutations in order and a refused one (a line
+ * comment outside the diff, a dismissal the branch's protection restricts) does not stop the others.
  */
-export function threadsMutation(threads: number, withReview: boolean): string {
+export function threadsMutation(threads: number, withReview: boolean, dismissals = 0): string {
   const vars = [
     ...(threads ? ["$body: String!"] : []),
     ...Array.from({ length: threads }, (_, i) => `$t${i}: ID!`),
     ...(withReview ? ["$review: AddPullRequestReviewInput!"] : []),
+    ...(dismissals ? ["$dismissMessage: String!"] : []),
+    ...Array.from({ length: dismissals }, (_, i) => `$d${i}: ID!`),
   ];
   const fields = [
     ...(withReview
@@ -42,6 +45,11 @@ export function threadsMutation(threads: number, withReview: boolean): string {
         `  reply${i}: addPullRequestReviewThreadReply(input: { pullRequestReviewThreadId: $t${i}, body: $body }) { comment { id } }\n` +
         `  resolve${i}: resolveReviewThread(input: { threadId: $t${i} }) { thread { id isResolved } }`,
     ),
+    ...Array.from(
+      { length: dismissals },
+      (_, i) =>
+        `  dismiss${i}: dismissPullRequestReview(input: { pullRequestReviewId: $d${i}, message: $dismissMessage }) { pullRequestReview { id state } }`,
+    ),
   ];
   return `mutation pluginReview(${vars.join(", ")}) {\n${fields.join("\n")}\n}`;
 }
@@ -54,10 +62,10 @@ interface MutationAnswer {
 }
 
 /**
- * Answers and resolves the given threads (node ids), and posts `review` in the first document: one request
- * per 50 threads. A review GitHub refuses as unprocessable (a line outside the diff, as REST's 422) comes
- * back as "refused" for the caller's fallback; the threads are closed all the same. Any other refusal of
- * the review is thrown.
+ * Answers and resolves the given threads (node ids), and posts `review` and dismisses `dismiss.ids` (review
+ * node ids) in the first document: one request per 50 threads. A review GitHub refuses as unprocessable (a
+ * line outside the diff, as REST's 422) comes back as "refused" for the caller's fallback; the threads are
+ * closed all the same. Any other refusal of the review is thrown; a refused dismissal is logged.
  */
 export async function closeThreads(
   octokit: Octokit,
@@ -65,20 +73,27 @@ export async function closeThreads(
   body: string,
   log: Logger,
   review?: ReviewInput,
+  dismiss?: { ids: readonly string[]; message: string },
 ): Promise<ThreadsWritten> {
   const out: ThreadsWritten = { closed: 0 };
-  if (!threadIds.length && !review) return out;
+  const dismissals = dismiss?.ids.length ?? 0;
+  if (!threadIds.length && !review && !dismissals) return out;
   let reviewError: GraphqlFailure["errors"] = undefined;
   for (let at = 0; at < Math.max(threadIds.length, 1); at += THREADS_PER_DOCUMENT) {
     const chunk = threadIds.slice(at, at + THREADS_PER_DOCUMENT);
     const withReview = review !== undefined && at === 0;
+    const dismissing = at === 0 ? dismissals : 0;
     const variables: Record<string, unknown> = chunk.length ? { body } : {};
     chunk.forEach((id, i) => (variables[`t${i}`] = id));
     if (withReview) variables.review = review;
+    if (dismissing) {
+      variables.dismissMessage = dismiss!.message;
+      dismiss!.ids.forEach((id, i) => (variables[`d${i}`] = id));
+    }
     let errors: NonNullable<GraphqlFailure["errors"]> = [];
     let data: MutationAnswer | null | undefined;
     try {
-      data = await octokit.graphql<MutationAnswer>(threadsMutation(chunk.length, withReview), {
+      data = await octokit.graphql<MutationAnswer>(threadsMutation(chunk.length, withReview, dismissing), {
         ...variables,
         ...GRAPHQL_REQUEST,
       });
@@ -110,7 +125,18 @@ export async function closeThreads(
       );
     const failed = new Set(errors.map((x) => String(x.path?.[0])));
     out.closed += chunk.filter((_, i) => !failed.has(`reply${i}`)).length;
-    const threadErrors = errors.filter((x) => x.path?.[0] !== "review");
+    if (dismissing) {
+      const refused = errors.filter((x) => String(x.path?.[0]).startsWith("dismiss"));
+      out.dismissed = dismissing - refused.length;
+      if (refused.length)
+        log.warn(
+          { errors: refused.map((x) => x.message) },
+          "GitHub refused to dismiss the App's earlier review (who may dismiss reviews may be restricted)",
+        );
+    }
+    const threadErrors = errors.filter(
+      (x) => x.path?.[0] !== "review" && !String(x.path?.[0]).startsWith("dismiss"),
+    );
     if (threadErrors.length)
       log.warn(
         { errors: threadErrors.map((x) => x.message) },

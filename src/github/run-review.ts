@@ -187,8 +187,10 @@ async function checkRunStage(
       );
       const outcome: ReviewOutcome = { conclusion, reviews };
       const publish = kind.publish;
-      if (!publish || reviews.length === 0) return { outcome };
       const firstLook = opts.opened === true && begun.run === undefined && !opts.rerun;
+      // Without descriptors there is nothing to review, but an earlier "changes requested" of the App's
+      // may be left to dismiss (the descriptor left the pull request); a just-opened one has none.
+      if (!publish || (reviews.length === 0 && firstLook)) return { outcome };
       return {
         outcome,
         next: () =>

@@ -92,6 +92,28 @@ describe("plugin-review pr", () => {
     gh.assertClean();
   });
 
+  it("shows the App's earlier 'changes requested' review it would dismiss, and a person's it would not", async () => {
+    const gh = setup();
+    gh.file("acme/plugins", "HEAD", ".github/plugin-review.yml", "review: comment\n");
+    const earlier = { pull: "acme/plugins#7", event: "REQUEST_CHANGES", commit_id: BASE_SHA };
+    gh.reviews.push(
+      {
+        ...earlier,
+        id: 60,
+        body: "<!-- plugin-review:head=b -->",
+        user: { login: "plugin-review[bot]", type: "Bot" },
+      },
+      { ...earlier, id: 61, body: "Rename it, please.", user: { login: "alice", type: "User" } },
+    );
+    const r = await run(["pr", "acme/plugins#7"]);
+    expect(r.stdout).toMatch(
+      /Dismiss the App's review PRR_60: plugin-review no longer requests changes: as of `ccccccc` the configuration says `review: comment`\./,
+    );
+    expect(r.stdout).not.toMatch(/PRR_61/);
+    expect(gh.reviews.every((x) => x.dismissed === undefined)).toBe(true); // nothing written
+    gh.assertClean();
+  });
+
   it("prints JSON with --format json and honours --api-url (GitHub Enterprise Server)", async () => {
     const gh = setup("https://ghe.example.com/api/v3");
     const r = await run([

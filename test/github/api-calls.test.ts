@@ -192,6 +192,31 @@ describe("GitHub API calls per review", () => {
     gh.assertClean();
   });
 
+  it("a later push that fixes every finding after the App requested changes: threads and dismissal in one write", async () => {
+    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "review: request-changes\n");
+    const file = threeFindings(gh, "p/plugin.json");
+    file.patch = wholeFile(gh.contents.get(`${R}@${HEAD_SHA}`)!.get("p/plugin.json")!.toString());
+    gh.prFiles = [file];
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.reviews.map((r) => r.event)).toEqual(["REQUEST_CHANGES"]);
+    const next = "d".repeat(40);
+    gh.file(R, next, "p/plugin.json", text({ ...validHost(), version: "1.2.1" }));
+    gh.mock.requests.length = 0;
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    expect(gh.reviews[0]!.dismissed).toMatch(/passes/);
+    // The same two writes as any push that fixes findings: the dismissal rides in the threads' document.
+    expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /graphql"]);
+    const { calls, writes } = record(
+      "synchronize fixing every finding after request-changes (organisation)",
+      gh,
+    );
+    expect(calls).toBeLessThanOrEqual(7);
+    expect(writes).toBe(2);
+    gh.assertClean();
+  });
+
   it("a later push that fixes a commented finding and adds a new one: the review and the resolution in one GraphQL write", async () => {
     const { gh, probot, file, opened } = await openedWithThreads();
     // The next push bumps the version (version-not-bumped is fixed) and adds an unknown member (a new finding).

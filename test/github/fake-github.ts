@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type nock from "nock";
-import { answerGraphql, githubSchema, Unprocessable } from "./fake-graphql.js";
+import { answerGraphql, Forbidden, githubSchema, Unprocessable } from "./fake-graphql.js";
 import { githubMock, type GithubMock } from "./github-mock.js";
 import { validateResponse } from "./openapi.js";
 
@@ -54,6 +54,16 @@ export interface Review {
   event: string;
   commit_id: string;
   user: { login: string; type: string };
+  /** Set when the review was dismissed: the dismissal's message. */
+  dismissed?: string;
+}
+
+/** A review's state as GitHub reports it (REST `state`, GraphQL `PullRequestReviewState`). */
+export function reviewState(r: Review): string {
+  if (r.dismissed !== undefined) return "DISMISSED";
+  return (
+    { REQUEST_CHANGES: "CHANGES_REQUESTED", APPROVE: "APPROVED", COMMENT: "COMMENTED" }[r.event] ?? "PENDING"
+  );
 }
 
 export const APP_ID = 4242;
@@ -78,7 +88,8 @@ export type Route =
   | "compare"
   | "graphql"
   | "installationRepos"
-  | "orgInstallations";
+  | "orgInstallations"
+  | "dismissReview";
 
 /** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
 export interface FakeRepo {
@@ -236,6 +247,17 @@ export class FakeGitHub {
   /** The token of the request being answered (a handler that answers by who asks reads it). */
   private lastAuthorization = "";
   readonly orgInstallations: { app_slug: string; repository_selection: "all" | "selected" }[] = [];
+  /** A protected branch that lets only some people dismiss reviews: the App's dismissals are refused. */
+  refuseDismissals = false;
+
+  /** Why GitHub would refuse to dismiss a review, or undefined. */
+  private dismissRefusal(r: Review): { status: number; message: string } | undefined {
+    if (this.refuseDismissals) return { status: 403, message: "Resource not accessible by integration" };
+    const state = reviewState(r);
+    if (state !== "CHANGES_REQUESTED" && state !== "APPROVED")
+      return { status: 422, message: `Can not dismiss a ${state.toLowerCase()} pull request review` };
+    return undefined;
+  }
   /** Root comment ids of the resolved review threads. */
   readonly resolved = new Set<number>();
   /** The GraphQL documents received, in order. */
@@ -381,7 +403,7 @@ export class FakeGitHub {
     // Every route persists: a test asserts which calls were made through `requests`, and `assertUsed`.
     const on = (
       name: Route,
-      method: "get" | "post" | "patch",
+      method: "get" | "post" | "patch" | "put",
       path: RegExp,
       handler: (uri: string, body: unknown) => [number, unknown, Record<string, string>?],
     ) => {
@@ -579,9 +601,9 @@ export class FakeGitHub {
       200,
       this.reviews
         .filter((r) => ofPull(r, uri))
-        .map(({ pull: _, ...r }) => ({
+        .map(({ pull: _, dismissed: __, ...r }) => ({
           ...r,
-          state: r.event === "COMMENT" ? "COMMENTED" : "CHANGES_REQUESTED",
+          state: reviewState({ ...r }),
           html_url: "https://github.com/x",
           pull_request_url: "https://api.github.com/x",
           author_association: "NONE",
@@ -605,6 +627,29 @@ export class FakeGitHub {
       const { pull: _, ...json } = review;
       return [200, { ...json, state: "COMMENTED", html_url: "https://github.com/x", node_id: "R" }];
     });
+
+    // Only a review that approves or requests changes can be dismissed; `refuseDismissals` is a protected
+    // branch that restricts who may dismiss reviews.
+    on(
+      "dismissReview",
+      "put",
+      /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/reviews\/\d+\/dismissals$/,
+      (uri, body) => {
+        const id = Number(uri.split("/").slice(-2)[0]);
+        const review = this.reviews.find((r) => r.id === id);
+        if (!review)
+          return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
+        const refused = this.dismissRefusal(review);
+        if (refused)
+          return [
+            refused.status,
+            { message: refused.message, documentation_url: "https://docs.github.com/rest" },
+          ];
+        review.dismissed = (body as { message: string }).message;
+        const { pull: _, dismissed: __, ...json } = review;
+        return [200, { ...json, state: "DISMISSED", html_url: "https://github.com/x", node_id: `PRR_${id}` }];
+      },
+    );
 
     on("reply", "post", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments\/\d+\/replies$/, (uri, body) => {
       const parent = Number(uri.split("/").slice(-2)[0]);
@@ -793,7 +838,10 @@ export class FakeGitHub {
       if (answer.invalid) this.graphqlErrors.push(...(answer.errors ?? []).map((e) => e.message));
       else
         for (const e of answer.errors ?? [])
-          (e.type === "UNPROCESSABLE" ? this.graphqlUnprocessable : this.graphqlNotFound).push(e.message);
+          (e.type === "UNPROCESSABLE" || e.type === "FORBIDDEN"
+            ? this.graphqlUnprocessable
+            : this.graphqlNotFound
+          ).push(e.message);
       return [
         200,
         {
@@ -854,9 +902,17 @@ export class FakeGitHub {
           id: pullNodeId(`${owner}/${name}#${number}`),
           reviewThreads: (args: { first?: number; after?: string }) =>
             page(this.comments.filter((c) => !c.in_reply_to_id && ofPull(c, uri)).map(threadNode), args),
-          reviews: (args: { first?: number; last?: number }) =>
+          reviews: (args: { first?: number; last?: number; states?: string[] }) =>
             page(
-              this.reviews.filter((r) => ofPull(r, uri)).map((r) => ({ id: `PRR_${r.id}`, body: r.body })),
+              this.reviews
+                .filter((r) => ofPull(r, uri) && (!args.states || args.states.includes(reviewState(r))))
+                .map((r) => ({
+                  id: `PRR_${r.id}`,
+                  databaseId: r.id,
+                  body: r.body,
+                  state: reviewState(r),
+                  author: author(r.user),
+                })),
               args,
             ),
         };
@@ -896,6 +952,24 @@ export class FakeGitHub {
         }) => {
           const root = rootOf(input.pullRequestReviewThreadId);
           return { comment: commentNode(this.reply(root, input.body)) };
+        },
+        dismissPullRequestReview: ({
+          input,
+        }: {
+          input: { pullRequestReviewId: string; message: string };
+        }) => {
+          const review = this.reviews.find((r) => `PRR_${r.id}` === input.pullRequestReviewId);
+          if (!review)
+            throw new Error(
+              `Could not resolve to a node with the global id of '${input.pullRequestReviewId}'`,
+            );
+          const refused = this.dismissRefusal(review);
+          if (refused)
+            throw refused.status === 403
+              ? new Forbidden(refused.message)
+              : new Unprocessable(refused.message);
+          review.dismissed = input.message;
+          return { pullRequestReview: { id: input.pullRequestReviewId, state: "DISMISSED" } };
         },
         resolveReviewThread: ({ input }: { input: { threadId: string } }) => {
           const root = rootOf(input.threadId);

@@ -129,6 +129,9 @@ class NotFound extends GraphQLError {}
  */
 export class Unprocessable extends GraphQLError {}
 
+/** GitHub's error for a mutation the integration may not make (REST's 403): that field is null, the others run. */
+export class Forbidden extends GraphQLError {}
+
 export interface GraphqlAnswer {
   data?: unknown;
   errors?: { message: string; type?: string; path?: readonly (string | number)[] }[];
@@ -163,6 +166,7 @@ export function answerGraphql(
     message: e.message,
     ...(e.originalError instanceof NotFound ? { type: "NOT_FOUND" } : {}),
     ...(e.originalError instanceof Unprocessable ? { type: "UNPROCESSABLE" } : {}),
+    ...(e.originalError instanceof Forbidden ? { type: "FORBIDDEN" } : {}),
     ...(e.path ? { path: e.path } : {}),
   }));
   // An error without a type is graphql-js refusing the document (GitHub's validation).
