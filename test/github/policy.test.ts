@@ -73,14 +73,7 @@ describe("GitHub App: every configuration problem in one pass", () => {
 
   it("a valid file whose loosening of a lock is refused: reviewed, and the note names the line", async () => {
     const { gh, probot } = setup();
-    addPlugin(gh, text({ ...validHost(), name: "custom.python.other_team" }));
-    gh.file(
-      ORG,
-      "HEAD",
-      CONFIG,
-      'policy:\n  name_pattern: "^custom\\\\.python\\\\.acme_"\nlocked: [policy-name]\n',
-    );
-    gh.file(R, "HEAD", CONFIG, "fail_on: error\nrules:\n  policy-name: notice\n");
+    lockedPolicy(gh, "fail_on: error\nrules:\n  policy-name: notice\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ conclusion: "failure" });
@@ -95,7 +88,7 @@ describe("GitHub App: every configuration problem in one pass", () => {
  * The organisation locks `policy-name` with a name pattern the descriptor breaks; the repository turns the rule
  * off. Read, the organisation's policy fails the check; unread, the repository's file alone passes it.
  */
-function lockedPolicy(gh: FakeGitHub): void {
+function lockedPolicy(gh: FakeGitHub, repoConfig = "rules:\n  policy-name: off\n"): void {
   addPlugin(gh, text({ ...validHost(), name: "custom.python.other_team" }));
   gh.file(
     ORG,
@@ -103,7 +96,7 @@ function lockedPolicy(gh: FakeGitHub): void {
     CONFIG,
     'policy:\n  name_pattern: "^custom\\\\.python\\\\.acme_"\nlocked: [policy-name]\n',
   );
-  gh.file(R, "HEAD", CONFIG, "rules:\n  policy-name: off\n");
+  gh.file(R, "HEAD", CONFIG, repoConfig);
 }
 
 /** A review that finds nothing posts no review. */
