@@ -8,7 +8,7 @@
  * Pure: documents and findings in, states out. The runner decides which findings take part (change rules
  * never do: they only ever produce new findings).
  */
-import { fingerprint, identityKey, type Identifiable } from "./identity.js";
+import { fingerprint, type Identifiable } from "./identity.js";
 
 export type BaselineState = "new" | "existing";
 
@@ -33,8 +33,7 @@ export function classify(
   for (const loose of [false, true]) {
     // Nothing left to match (every head finding existing, or none): the base's identities are not needed.
     if (!states.includes("new")) break;
-    const id = (doc: unknown, f: Identifiable) =>
-      loose ? identityKey(doc, file, f, true) : fingerprint(doc, file, f);
+    const id = (doc: unknown, f: Identifiable) => fingerprint(doc, file, f, loose);
     const byId = new Map<string, number[]>();
     base.findings.forEach((f, i) => {
       if (used[i]) return;

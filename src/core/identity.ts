@@ -12,9 +12,8 @@
  *
  * Pure: documents and findings in, strings out.
  */
-import { createHash } from "node:crypto";
 import { get, isObj } from "./guards.js";
-import { escapeSegment, splitPointer } from "./json/pointer.js";
+import { escapeSegment, splitPointer, unescapeSegment } from "./json/pointer.js";
 import type { RuleMeta } from "./rule.js";
 import { RULES_BY_ID } from "./rules/index.js";
 import type { Finding, Location, MessageData, RawFinding } from "./types.js";
@@ -119,38 +118,120 @@ function kindsOf(ruleId: string): DataKinds {
   return k;
 }
 
-/** The data without the keys left out, in a stable order. */
-function dataPart(data: MessageData | undefined, leftOut: (key: string) => boolean): string {
-  if (!data) return "";
-  const keys = Object.keys(data)
-    .filter((k) => !leftOut(k))
-    .sort();
-  return json(keys.map((k) => [k, data[k]]));
+/**
+ * 64 bits of a sequence of strings, as 16 hex digits (cyrb53's mixing, both halves kept): stable across
+ * processes and versions, plain JavaScript (fingerprints match findings, they protect nothing). Each string
+ * is followed by its length mixed in above any UTF-16 unit, so that no two sequences run together. Fed piece
+ * by piece, so that no identity string is ever built.
+ */
+const NUMBER = 0x23; // "#"
+const STRING = 0x27; // "'"
+const ARRAY_ELEMENT = 0x5b; // "["
+const MEMBER = 0x2e; // "."
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const hex32 = (n: number) =>
+  (HEX[n >>> 24] as string) + HEX[(n >>> 16) & 255] + HEX[(n >>> 8) & 255] + HEX[n & 255];
+
+class Hash {
+  private h1 = 0xdeadbeef;
+  private h2 = 0x41c6ce57;
+
+  /** Starts again (one hash is reused: a fingerprint per finding should not cost an allocation). */
+  reset(): this {
+    this.h1 = 0xdeadbeef;
+    this.h2 = 0x41c6ce57;
+    return this;
+  }
+
+  /** Adds `s`, after one UTF-16 unit `prefix` when given (a tag, without building a new string). */
+  add(s: string, prefix = -1): this {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    if (prefix >= 0) {
+      h1 = Math.imul(h1 ^ prefix, 2654435761);
+      h2 = Math.imul(h2 ^ prefix, 1597334677);
+    }
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    const end = 0x10000 + s.length;
+    this.h1 = Math.imul(h1 ^ end, 2654435761);
+    this.h2 = Math.imul(h2 ^ end, 1597334677);
+    return this;
+  }
+
+  /** Message data without the keys left out, by key (so that the order a rule writes them in plays no part). */
+  addData(data: MessageData | undefined, leftOut: (key: string) => boolean): this {
+    if (!data) return this;
+    const keys = Object.keys(data);
+    if (keys.length > 1) keys.sort();
+    for (const k of keys) {
+      if (leftOut(k)) continue;
+      const v = data[k];
+      // A number and the string of its digits are different data.
+      if (typeof v === "number") this.add(k).add(String(v), NUMBER);
+      else this.add(k).add(v as string, STRING);
+    }
+    return this;
+  }
+
+  digest(): string {
+    let { h1, h2 } = this;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return hex32(h2 >>> 0) + hex32(h1 >>> 0);
+  }
 }
 
-/** What the finding says, positions aside: its message id and its non-positional data. */
-function said(f: Identifiable): string {
+/** The place's segments into the hash: what `identityPath` names, without building its string. */
+function addPlace(h: Hash, doc: unknown, pointer: string, loose: boolean): void {
+  let node: unknown = doc;
+  // The pointer's segments, read in place (as splitPointer reads them, without the array it builds).
+  for (let start = 1; start <= pointer.length;) {
+    let end = pointer.indexOf("/", start);
+    if (end < 0) end = pointer.length;
+    const raw = pointer.slice(start, end);
+    const seg = raw.includes("~") ? unescapeSegment(raw) : raw;
+    start = end + 1;
+    if (Array.isArray(node) && INDEX.test(seg) && Number(seg) < node.length) {
+      const i = Number(seg);
+      h.add(labels(node, loose)[i] as string, ARRAY_ELEMENT);
+      node = node[i];
+    } else {
+      h.add(seg, MEMBER);
+      node = get(node, seg);
+    }
+  }
+}
+
+const shared = new Hash();
+
+/**
+ * The finding's fingerprint: 16 hex digits of its identity (rule, file, place, message id, non-positional
+ * data), what comments, SARIF and JSON carry. `loose` names charts by their series (the baseline's second
+ * pass, so that renaming a chart keeps its findings).
+ */
+export function fingerprint(doc: unknown, file: string, f: Identifiable, loose = false): string {
   const { positional } = kindsOf(f.ruleId);
-  return `${f.messageId}\u0000${dataPart(f.data, (k) => positional.has(k))}`;
+  const h = shared.reset().add(f.ruleId).add(file);
+  addPlace(h, doc, f.pointer, loose);
+  return h
+    .add("\u0000")
+    .add(f.messageId)
+    .addData(f.data, (k) => positional.has(k))
+    .digest();
 }
 
-function hash(s: string): string {
-  return createHash("sha256").update(s).digest("hex").slice(0, 16);
-}
-
-/** The identity as a string (for matching within one process; `fingerprint` is its short, stable form). */
-export function identityKey(doc: unknown, file: string, f: Identifiable, loose = false): string {
-  return `${f.ruleId}\u0000${file}\u0000${identityPath(doc, f.pointer, loose)}\u0000${said(f)}`;
-}
-
-/** The finding's fingerprint: 16 hex digits of its identity (what comments, SARIF and JSON carry). */
-export function fingerprint(doc: unknown, file: string, f: Identifiable): string {
-  return hash(identityKey(doc, file, f));
-}
-
-/** Located findings of one document with their fingerprints (the runner's last step). */
-export function identify(doc: unknown, file: string, located: readonly (RawFinding & Location)[]): Finding[] {
-  return located.map((f) => ({ ...f, fingerprint: fingerprint(doc, file, f) }));
+/** The findings of one document with their places (`where`, from locate.ts) and fingerprints: the runner's last step. */
+export function identify(
+  doc: unknown,
+  file: string,
+  findings: readonly RawFinding[],
+  where: (f: RawFinding) => Location,
+): Finding[] {
+  return findings.map((f) => ({ ...f, ...where(f), fingerprint: fingerprint(doc, file, f) }));
 }
 
 /**
@@ -161,10 +242,15 @@ export function identify(doc: unknown, file: string, located: readonly (RawFindi
  */
 export function problemKey(f: Identifiable): string {
   const { positional, names } = kindsOf(f.ruleId);
-  return `${f.ruleId}\u0000${f.messageId}\u0000${dataPart(f.data, (k) => positional.has(k) || names.has(k))}`;
+  return shared
+    .reset()
+    .add(f.ruleId)
+    .add(f.messageId)
+    .addData(f.data, (k) => positional.has(k) || names.has(k))
+    .digest();
 }
 
 /** The fingerprint of a repeated problem in a file (one review entry for all its findings). */
 export function problemFingerprint(file: string, problem: string): string {
-  return hash(`repeated\u0000${file}\u0000${problem}`);
+  return shared.reset().add("repeated").add(file).add(problem).digest();
 }

@@ -7,7 +7,7 @@
  */
 import type { JsonNode } from "./json/parse.js";
 import { splitPointer } from "./json/pointer.js";
-import type { Located, Location, RawFinding } from "./types.js";
+import type { Location, RawFinding } from "./types.js";
 
 export class LineIndex {
   private readonly starts: number[] = [0];
@@ -111,8 +111,8 @@ export function locate(index: LineIndex, root: JsonNode | undefined, f: RawFindi
   return index.range(r.node.start, r.node.end);
 }
 
-export function locateAll(text: string, root: JsonNode | undefined, findings: RawFinding[]): Located[] {
-  if (findings.length === 0) return [];
+/** Where each finding of one text is (its line index built once). */
+export function locator(text: string, root: JsonNode | undefined): (f: RawFinding) => Location {
   const index = new LineIndex(text);
-  return findings.map((f) => ({ ...f, ...locate(index, root, f) }));
+  return (f) => locate(index, root, f);
 }

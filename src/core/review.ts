@@ -14,7 +14,7 @@ import {
   type JsonNode,
   type ParseOutcome,
 } from "./json/parse.js";
-import { locateAll } from "./locate.js";
+import { locator } from "./locate.js";
 import { get, str } from "./guards.js";
 import { formatMessage, toFinding, type Rule } from "./rule.js";
 import { RuleContext, type DocumentState } from "./rule-context.js";
@@ -284,9 +284,7 @@ export function reviewOne(
   }
   // The tree of positions is built only when there is something to locate.
   const parsed = head.parsed?.ok ? head.parsed : undefined;
-  const located = raw.length
-    ? identify(state.value, input.path, locateAll(head.text, parsed?.root, raw))
-    : [];
+  const located = raw.length ? identify(state.value, input.path, raw, locator(head.text, parsed?.root)) : [];
   const review: Internal = {
     path: input.path,
     text: head.text,
@@ -380,7 +378,7 @@ export function reviewDescriptors(
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
       if (!mine.length) continue;
-      const located = identify(review.value, review.path, locateAll(review.text, review.parsed?.root, mine));
+      const located = identify(review.value, review.path, mine, locator(review.text, review.parsed?.root));
       review.findings = [...review.findings, ...applyConfig(review.path, located, config)].sort(byPosition);
     }
   }

@@ -69,13 +69,24 @@ export interface Rule<M extends string = string> {
   checkSet?(context: SetContext<M>): void;
 }
 
+/** Templates split at their placeholders (literal, name, literal, …), once per template. */
+const compiled = new Map<string, string[]>();
+
 /** `{{name}}` placeholders of a message template filled from `data`; a missing one is a bug in the rule. */
 export function formatMessage(template: string, data: MessageData = {}): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+  let parts = compiled.get(template);
+  if (!parts) {
+    parts = template.split(/\{\{(\w+)\}\}/);
+    compiled.set(template, parts);
+  }
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
     const v = data[name];
     if (v === undefined) throw new Error(`message data lacks \`${name}\``);
-    return String(v);
-  });
+    out += String(v) + (parts[i + 1] as string);
+  }
+  return out;
 }
 
 export function toFinding(meta: RuleMeta, d: ReportDescriptor): RawFinding {

@@ -53,9 +53,6 @@ export interface Location {
   endColumn: number;
 }
 
-/** A finding with its place in the text, before its identity is added (identity.ts). */
-export type Located = RawFinding & Location;
-
 /** A located finding: what every output format and the GitHub layer consume. */
 export interface Finding extends RawFinding, Location {
   /** The finding's identity (identity.ts), the same wherever other elements move: what every matching reads. */

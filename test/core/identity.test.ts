@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
-import { identityKey, identityPath, problemKey } from "../../src/core/identity.js";
+import { fingerprint, identityPath, problemKey } from "../../src/core/identity.js";
 import { escapeSegment, splitPointer } from "../../src/core/json/pointer.js";
 import { reviewDescriptors } from "../../src/core/review.js";
 import type { Finding } from "../../src/core/types.js";
@@ -334,11 +334,11 @@ describe("a finding's identity (examples)", () => {
     const dup = check(doc).find((x) => x.ruleId === "duplicate-metric-key")!;
     expect(dup.data).toMatchObject({ key: "errors", first: 2 });
     const moved = { ...dup, data: { ...dup.data, first: 7 } };
-    expect(identityKey(doc, "p.json", moved)).toBe(identityKey(doc, "p.json", dup));
+    expect(fingerprint(doc, "p.json", moved)).toBe(fingerprint(doc, "p.json", dup));
     const other = { ...dup, data: { ...dup.data, key: "errors2" } };
-    expect(identityKey(doc, "p.json", other)).not.toBe(identityKey(doc, "p.json", dup));
+    expect(fingerprint(doc, "p.json", other)).not.toBe(fingerprint(doc, "p.json", dup));
     // The file is part of it.
-    expect(identityKey(doc, "q.json", dup)).not.toBe(identityKey(doc, "p.json", dup));
+    expect(fingerprint(doc, "q.json", dup)).not.toBe(fingerprint(doc, "p.json", dup));
   });
 
   it("groups repeated findings by rule, message id and data, positions and quoted names aside", () => {
