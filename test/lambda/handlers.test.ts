@@ -16,9 +16,20 @@ import {
   LATER_REVIEW_ROUTES,
   MERGE_GROUP_ROUTES,
   REVIEW_ROUTES,
+  completesRun,
 } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, example, HEAD_SHA, mergeGroupPayload, pullRequestPayload } from "../github/harness.js";
+import {
+  completed,
+  expectExactlyOnce,
+  openPullRequest,
+  SCALE,
+  SCENARIO_ROUTES,
+  SCENARIOS,
+  within,
+  WITHIN_MS,
+} from "../github/scenarios.js";
 import { signedHttpEvent, sqsEvent, WEBHOOK_SECRET } from "./events.js";
 
 type Bundle = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -271,6 +282,72 @@ describe("worker (bundled)", () => {
   it("drops a message that is not a delivery instead of retrying it forever", async () => {
     expect(await worker.handler(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
   });
+});
+
+describe("worker (bundled): a check run on every commit, whatever GitHub does", () => {
+  afterEach(() => worker.setTimeScale(1));
+
+  /**
+   * Runs a queued message as SQS does: again after each failure, once the visibility timeout the worker
+   * set has passed (at the tests' time scale), until it is processed or `ms` passed. `remainingMs`: the
+   * invocation's time (the worker's 300 s, unless a test gives less).
+   */
+  async function untilProcessed(body: string, remainingMs: number, ms = WITHIN_MS) {
+    const started = Date.now();
+    for (let receiveCount = 1; ; receiveCount++) {
+      const event = sqsEvent([body], receiveCount);
+      const res = await worker.handler(event, { getRemainingTimeInMillis: () => remainingMs });
+      if (res.batchItemFailures.length === 0) return { attempts: receiveCount };
+      const delays = commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand");
+      const visibility = delays[delays.length - 1]!.input.VisibilityTimeout as number;
+      if (Date.now() - started + visibility * 1000 * SCALE > ms)
+        throw new Error(`not processed within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, visibility * 1000 * SCALE));
+    }
+  }
+
+  async function queuedOpen(installation: number): Promise<string> {
+    const payload = pullRequestPayload("opened");
+    payload.installation.id = installation;
+    await receiver.handler(signedHttpEvent("pull_request", payload, { delivery: `d-g-${installation}` }));
+    const calls = commandCalls(mocks.sqsR, "SendMessageCommand");
+    return calls[calls.length - 1]!.input.MessageBody as string;
+  }
+
+  it.each(SCENARIOS.map((s, i) => [s.name, s, 400 + i] as const))(
+    "%s: exactly one completed run within 3 minutes, nothing sent twice",
+    async (_, scenario, installation) => {
+      worker.setTimeScale(SCALE);
+      const gh = new FakeGitHub([...SCENARIO_ROUTES, ...scenario.routes]);
+      openPullRequest(gh);
+      scenario.fault(gh);
+      const body = await queuedOpen(installation);
+      // The run is completed within 3 minutes of the first invocation (the review's other writes may follow).
+      const done = within(WITHIN_MS, () => completed(gh));
+      await untilProcessed(body, 300_000 * SCALE);
+      await done;
+      scenario.met(gh);
+      expectExactlyOnce(gh);
+      gh.assertClean();
+    },
+    40_000,
+  );
+
+  it("500s on completing writes for longer than an invocation: the message fails, the run is created in progress, and the queue's retry completes it", async () => {
+    worker.setTimeScale(SCALE);
+    const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
+    openPullRequest(gh);
+    gh.failFor("POST", /\/check-runs$/, 30_000 * SCALE, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 30_000 * SCALE, { when: completesRun });
+    // An invocation of 20 s: the review's deadline passes while GitHub still fails.
+    const { attempts } = await untilProcessed(await queuedOpen(410), 20_000 * SCALE);
+    expect(attempts).toBeGreaterThan(1);
+    expect(
+      gh.requests.some((r) => (r.body as { status?: string } | undefined)?.status === "in_progress"),
+    ).toBe(true);
+    expectExactlyOnce(gh);
+    gh.assertClean();
+  }, 40_000);
 });
 
 describe("merge queue (bundled receiver and worker)", () => {

@@ -1,0 +1,142 @@
+/**
+ * The check run guarantee on `npm start` (src/serve.ts on Probot's own server, in process, with the App's
+ * production Octokit: throttling and retries as deployed), against the validated fake GitHub misbehaving
+ * (test/github/scenarios.ts): each delivery ends with exactly one completed run within 3 minutes, no
+ * annotation and no comment twice. Time runs 10 times as fast (setTimeScale).
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { createServer as createNetServer } from "node:net";
+import { pino } from "pino";
+import { Probot, Server } from "probot";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PluginReviewOctokit } from "../src/github/app-octokit.js";
+import { setTimeScale } from "../src/github/deadline.js";
+import { AnswersFirst } from "../src/github/serialize.js";
+import { serverApp, serverScheduler } from "../src/serve.js";
+import { APP_ID, completesRun, FakeGitHub } from "./github/fake-github.js";
+import { cleanup, disableNetwork } from "./github/github-mock.js";
+import { HEAD_SHA, pullRequestPayload, TEST_PRIVATE_KEY } from "./github/harness.js";
+import {
+  completed,
+  expectExactlyOnce,
+  openPullRequest,
+  SCALE,
+  SCENARIO_ROUTES,
+  SCENARIOS,
+  within,
+  WITHIN_MS,
+} from "./github/scenarios.js";
+
+const SECRET = "serve-guarantee-secret-not-real";
+
+beforeEach(() => disableNetwork());
+afterEach(() => {
+  cleanup();
+  setTimeScale(1);
+});
+
+async function freePort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** `npm start`'s server on a loopback port, with the App's Octokit as deployed; its log lines are kept. */
+async function start() {
+  const logs: { msg: string }[] = [];
+  const log = pino({ level: "info" }, { write: (s: string) => void logs.push(JSON.parse(s)) });
+  const answers = new AnswersFirst();
+  const scheduler = serverScheduler(
+    answers,
+    { warn: (m) => log.warn(m), error: (o, m) => log.error(o, m) },
+    4,
+  );
+  const port = await freePort();
+  const server = new Server({
+    Probot: Probot.defaults({
+      appId: APP_ID,
+      privateKey: TEST_PRIVATE_KEY,
+      secret: SECRET,
+      Octokit: PluginReviewOctokit,
+      log,
+    }),
+    port,
+    host: "127.0.0.1",
+    log,
+  });
+  await server.load(serverApp(scheduler, answers));
+  await server.start();
+  return { server, scheduler, logs, url: `http://127.0.0.1:${port}/api/github/webhooks` };
+}
+
+async function post(url: string, name: string, payload: unknown): Promise<number> {
+  const body = JSON.stringify(payload);
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": name,
+      "x-github-delivery": randomUUID(),
+      "x-hub-signature-256": "sha256=" + createHmac("sha256", SECRET).update(body).digest("hex"),
+    },
+    body,
+  });
+  await res.text();
+  return res.status;
+}
+
+/** Each scenario gets an installation of its own: its token, its write queue. */
+let installation = 300;
+
+describe("npm start: a check run on every commit, whatever GitHub does", () => {
+  it.each(SCENARIOS.map((s) => [s.name, s] as const))(
+    "%s: exactly one completed run within 3 minutes, nothing sent twice",
+    async (_, scenario) => {
+      setTimeScale(SCALE);
+      const gh = new FakeGitHub([...SCENARIO_ROUTES, ...scenario.routes]);
+      openPullRequest(gh);
+      scenario.fault(gh);
+      const { server, scheduler, url } = await start();
+      try {
+        const payload = pullRequestPayload("opened");
+        payload.installation.id = installation++;
+        expect(await post(url, "pull_request", payload)).toBe(200);
+        await within(WITHIN_MS, () => completed(gh));
+        // The review follows (its writes are spaced by the throttling plugin, in real seconds).
+        await expect(scheduler.drain(WITHIN_MS)).resolves.toBe(true);
+        scenario.met(gh);
+        expectExactlyOnce(gh);
+        gh.assertClean();
+      } finally {
+        await server.stop();
+      }
+    },
+    30_000,
+  );
+
+  it("GitHub failing the completing write past the review's deadline: the run is created in progress, and the server's own retry completes it", async () => {
+    setTimeScale(0.04); // the deadline passes after 4.8 s, the first later retry comes 2.4 s after that
+    const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
+    openPullRequest(gh);
+    gh.failFor("POST", /\/check-runs$/, 150_000 * 0.04, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 150_000 * 0.04, { when: completesRun });
+    const { server, scheduler, logs, url } = await start();
+    try {
+      const payload = pullRequestPayload("opened");
+      payload.installation.id = installation++;
+      expect(await post(url, "pull_request", payload)).toBe(200);
+      // The run exists, in progress, while GitHub refuses to complete it.
+      await within(180_000 * 0.04, () => gh.runsFor(HEAD_SHA).some((r) => r.status === "in_progress"));
+      await within(180_000 * 0.04, () => logs.some((l) => /trying again in 2\.4 s/.test(l.msg)));
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ status: "in_progress" })]);
+      await within(600_000 * 0.04, () => completed(gh) && gh.reviews.length > 0);
+      await expect(scheduler.drain(1000)).resolves.toBe(true);
+      expectExactlyOnce(gh);
+      gh.assertClean();
+    } finally {
+      await server.stop();
+    }
+  }, 40_000);
+});
