@@ -45,7 +45,9 @@ const oneFinding = () => text({ ...validHost(), version: "1" });
 
 describe("GitHub does not answer", () => {
   it("abandons a request that is accepted and never answered after the request timeout, and retries it", async () => {
-    setTimeScale(0.05); // requests time out after 1 s
+    // Requests time out after 3 s: long enough that no answered request of the review (the fake validates each
+    // one) reaches it on a loaded machine, so that only the hung one is abandoned.
+    setTimeScale(0.15);
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     added(gh, "p/plugin.json", text(validHost()));
     gh.hang("GET", /\/pulls\/7\/files$/, 1);
