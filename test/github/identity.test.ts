@@ -78,6 +78,15 @@ async function push(
   expect(gh.runsFor(sha)[0]).toMatchObject({ status: "completed" });
 }
 
+/** After the push: no reply, no resolved thread, no comment but the first one, no second review. */
+function saidNothingMore(gh: FakeGitHub, first: Comment): void {
+  expect(replies(gh)).toEqual([]);
+  expect(gh.resolved.size).toBe(0);
+  expect(ours(gh)).toEqual([first]);
+  expect(gh.reviews).toHaveLength(1);
+  gh.assertClean();
+}
+
 describe("GitHub App: one identity for a finding across pushes", () => {
   it("a metric inserted above a commented finding: no fixed reply, no resolved thread, no second comment", async () => {
     const { gh, probot, thread } = await opened([["errors", "errors"]]);
@@ -89,11 +98,7 @@ describe("GitHub App: one identity for a finding across pushes", () => {
     ]);
     // GitHub moves the thread with its line.
     await push(gh, probot, "d".repeat(40), next, () => displaynameLine(next, "errors"));
-    expect(replies(gh)).toEqual([]);
-    expect(gh.resolved.size).toBe(0);
-    expect(ours(gh)).toEqual([t]);
-    expect(gh.reviews).toHaveLength(1);
-    gh.assertClean();
+    saidNothingMore(gh, t);
   });
 
   it("a reorder (the finding's metric moves to the top; its thread is outdated): nothing answered, nothing said again", async () => {
@@ -110,11 +115,7 @@ describe("GitHub App: one identity for a finding across pushes", () => {
     );
     d.metrics.unshift(d.metrics.pop());
     await push(gh, probot, "d".repeat(40), text(d), () => null);
-    expect(replies(gh)).toEqual([]);
-    expect(gh.resolved.size).toBe(0);
-    expect(ours(gh)).toEqual([t]);
-    expect(gh.reviews).toHaveLength(1);
-    gh.assertClean();
+    saidNothingMore(gh, t);
   });
 
   it("a deleted neighbour: nothing answered, nothing said again", async () => {
@@ -125,11 +126,7 @@ describe("GitHub App: one identity for a finding across pushes", () => {
     const t = thread("errors")!;
     const next = head([["errors", "errors"]]);
     await push(gh, probot, "d".repeat(40), next, () => displaynameLine(next, "errors"));
-    expect(replies(gh)).toEqual([]);
-    expect(gh.resolved.size).toBe(0);
-    expect(ours(gh)).toEqual([t]);
-    expect(gh.reviews).toHaveLength(1);
-    gh.assertClean();
+    saidNothingMore(gh, t);
   });
 
   it("a push that fixes one finding while another moves answers exactly the fixed one", async () => {
