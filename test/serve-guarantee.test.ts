@@ -2,7 +2,7 @@
  * The check run guarantee on `npm start` (src/serve.ts on Probot's own server, in process, with the App's
  * production Octokit: throttling and retries as deployed), against the validated fake GitHub misbehaving
  * (test/github/scenarios.ts): each delivery ends with exactly one completed run within 3 minutes, no
- * annotation and no comment twice. Time runs 10 times as fast (setTimeScale).
+ * annotation and no comment twice. Time runs 5 times as fast (setTimeScale).
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer as createNetServer } from "node:net";
@@ -113,7 +113,7 @@ describe("npm start: a check run on every commit, whatever GitHub does", () => {
         await server.stop();
       }
     },
-    30_000,
+    90_000,
   );
 
   it("GitHub failing the completing write past the review's deadline: the run is created in progress, and the server's own retry completes it", async () => {
@@ -138,5 +138,5 @@ describe("npm start: a check run on every commit, whatever GitHub does", () => {
     } finally {
       await server.stop();
     }
-  }, 40_000);
+  }, 60_000);
 });

@@ -330,7 +330,7 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
       expectExactlyOnce(gh);
       gh.assertClean();
     },
-    40_000,
+    90_000,
   );
 
   it("500s on completing writes for longer than an invocation: the message fails, the run is created in progress, and the queue's retry completes it", async () => {
@@ -339,15 +339,15 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
     openPullRequest(gh);
     gh.failFor("POST", /\/check-runs$/, 30_000 * SCALE, { when: completesRun });
     gh.failFor("PATCH", /\/check-runs\/\d+$/, 30_000 * SCALE, { when: completesRun });
-    // An invocation of 20 s: the review's deadline passes while GitHub still fails.
-    const { attempts } = await untilProcessed(await queuedOpen(410), 20_000 * SCALE);
+    // An invocation of 30 s: the review's deadline passes while GitHub still fails.
+    const { attempts } = await untilProcessed(await queuedOpen(410), 30_000 * SCALE, 600_000 * SCALE);
     expect(attempts).toBeGreaterThan(1);
     expect(
       gh.requests.some((r) => (r.body as { status?: string } | undefined)?.status === "in_progress"),
     ).toBe(true);
     expectExactlyOnce(gh);
     gh.assertClean();
-  }, 40_000);
+  }, 90_000);
 });
 
 describe("merge queue (bundled receiver and worker)", () => {
