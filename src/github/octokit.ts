@@ -96,7 +96,8 @@ type OwnedFetch = Fetch & { [INNER]?: Fetch; owner?: Owner };
 
 /**
  * A fetch with the request timeout (deadline.ts) that, when GitHub answers 401 to an installation token,
- * gets a fresh one (once per review: a token revoked mid-review) and sends the request again with it. It sits
+ * gets a fresh one (once per review: a token revoked mid-review) and sends the request again with it, as it
+ * does every request sent with the same token beside the one that met the 401 first. It sits
  * under every hook, so it also serves the auth library's own retries of a just-issued token (which resend the
  * same token for about 6 s) and the retry plugin's.
  */
@@ -114,18 +115,23 @@ function freshTokenOn401(inner: Fetch | undefined): OwnedFetch {
     if (fresh) headers.set("authorization", `token ${fresh}`);
     const res = await timed(input, fresh ? { ...init, headers } : init);
     const octokit = owner.octokit;
-    if (res.status !== 401 || !sent || fresh || !octokit || refresh.token) return res;
-    refresh.refused = sent;
-    refresh.token = octokit.auth({ type: "installation", refresh: true }).then(
-      (a) => {
-        const auth = a as { tokenType?: string; token?: string } | undefined;
-        return auth?.tokenType === "installation" ? auth.token : undefined;
-      },
-      () => undefined, // not an installation (a personal token, the app's JWT): the 401 stands
-    );
-    const token = await refresh.token;
+    if (res.status !== 401 || !sent || fresh || !octokit) return res;
+    if (!refresh.token) {
+      refresh.refused = sent;
+      refresh.token = octokit.auth({ type: "installation", refresh: true }).then(
+        (a) => {
+          const auth = a as { tokenType?: string; token?: string } | undefined;
+          return auth?.tokenType === "installation" ? auth.token : undefined;
+        },
+        () => undefined, // not an installation (a personal token, the app's JWT): the 401 stands
+      );
+      if (await refresh.token)
+        octokit.log.warn("GitHub answered 401: retrying with a fresh installation token (once per review)");
+    }
+    // Sent with the refused token, by the request that met the 401 first or beside it (reads run at once):
+    // once more with the fresh token. Any other 401 within the review stands.
+    const token = sent === refresh.refused ? await refresh.token : undefined;
     if (!token) return res;
-    octokit.log.warn("GitHub answered 401: retrying with a fresh installation token (once per review)");
     await res.body?.cancel();
     headers.set("authorization", `token ${token}`);
     return timed(input, { ...init, headers });

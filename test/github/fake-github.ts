@@ -365,6 +365,16 @@ export class FakeGitHub {
     return this;
   }
 
+  /**
+   * The first request matching method and path revokes every token issued so far, itself included: the
+   * requests sent beside it with the same token all answer 401 (a token revoked while reads run at once).
+   */
+  revokeOn(method: string, path: RegExp): this {
+    this.revokeTriggers.push({ method, path });
+    return this;
+  }
+  private readonly revokeTriggers: { method: string; path: RegExp }[] = [];
+
   /** The next `count` tokens issued are revoked `ms` after they are issued (later ones work). */
   revokeAfterIssue(ms: number, count = 1): this {
     this.revokeNext = { ms, count };
@@ -420,6 +430,13 @@ export class FakeGitHub {
           const uri = fullUri.slice(prefix.length);
           const pathOnly = uri.split("?")[0] as string;
           const auth = String(this.req.headers.authorization ?? "").replace(/^token /i, "");
+          const trigger = fake.revokeTriggers.findIndex(
+            (t) => t.method === method.toUpperCase() && t.path.test(pathOnly),
+          );
+          if (trigger >= 0) {
+            fake.revokeTriggers.splice(trigger, 1);
+            fake.revokeTokens();
+          }
           if (fake.revoked.has(auth)) {
             fake.refused.push(`${method.toUpperCase()} ${pathOnly}`);
             return [401, GITHUB_ERRORS[401], GITHUB_HEADERS];

@@ -4,7 +4,7 @@
  * description). Request timeouts are shortened and deadlines chosen the way the Lambda worker chooses
  * them, so that the tests take seconds; the mechanisms are the production ones.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setTimeScale, withReviewsEndingBy } from "../../src/github/deadline.js";
 import { text, validHost } from "../helpers.js";
 import {
@@ -203,6 +203,39 @@ describe("a revoked token", () => {
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(1);
     expect(JSON.stringify(logs)).not.toContain("ghs_test_token_not_a_secret");
+    gh.assertClean();
+  });
+});
+
+describe("a token revoked while requests run at once", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("GraphQL refused, the descriptors read through REST at once: every request refused gets the one fresh token", async () => {
+    const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns", "contents"]);
+    gh.graphqlUnavailable = true;
+    added(gh, "p1/plugin.json", oneFinding());
+    added(gh, "p2/plugin.json", oneFinding().replace("demo_plugin", "demo_second"));
+    // The installation's token, cached by the App, is over 5 s old when the review starts: the auth library
+    // no longer resends it after a 401 (it does so only for a just-issued token), so what the App does is all.
+    await (await probot.auth(77)).auth({ type: "installation" });
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + 10_000);
+    // The two descriptors are read at once (REST reads several files together): the token is revoked as the
+    // first arrives, so both answer 401.
+    gh.revokeOn("GET", /\/contents\/p\d/);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.refused.filter((r) => /\/contents\/p\d/.test(r))).toHaveLength(2);
+    expect(gh.tokens).toHaveLength(2);
+    expect(logs.filter((l) => /401: retrying with a fresh installation token/.test(l.msg))).toHaveLength(1);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({
+        status: "completed",
+        conclusion: "failure",
+        output: expect.objectContaining({ title: "2 errors, 0 warnings, 0 notices in 2 descriptors" }),
+      }),
+    ]);
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(2);
+    expect(gh.reviews).toHaveLength(1);
     gh.assertClean();
   });
 });
