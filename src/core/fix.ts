@@ -81,10 +81,16 @@ export function planEdits(text: string, root: JsonNode, findings: readonly RawFi
 
 /** Applies the fixable findings' fixes to `text`; unchanged when none applies or the result would not parse. */
 export function applyFixes(text: string, findings: readonly RawFinding[]): FixResult {
+  const r = edit(text, findings);
+  return { text: r.text, applied: r.edits.map((e) => e.finding) };
+}
+
+/** `applyFixes` with the edits it made (none when it made none). */
+function edit(text: string, findings: readonly RawFinding[]): { text: string; edits: Edit[] } {
   const parsed = parseJson(text);
-  if (!parsed.ok) return { text, applied: [] };
+  if (!parsed.ok) return { text, edits: [] };
   const edits = planEdits(text, parsed.root, findings);
-  if (!edits.length) return { text, applied: [] };
+  if (!edits.length) return { text, edits };
   let out = "";
   let from = 0;
   for (const e of edits) {
@@ -92,8 +98,8 @@ export function applyFixes(text: string, findings: readonly RawFinding[]): FixRe
     from = e.end;
   }
   out += text.slice(from);
-  if (!parseJson(out).ok) return { text, applied: [] };
-  return { text: out, applied: edits.map((e) => e.finding) };
+  if (!parseJson(out).ok) return { text, edits: [] };
+  return { text: out, edits };
 }
 
 /**
@@ -117,8 +123,105 @@ const MAX_FIX_PASSES = 10;
 export interface FixedFile {
   before: string;
   after: string;
-  /** How many fixes were applied, over all passes. */
+  /** How many fixes the text after holds: a fix that a later pass replaced or undid is not counted. */
   applied: number;
+}
+
+/** A span of the current text that fixes wrote, with the text it replaced in the original. */
+interface Written {
+  start: number;
+  end: number;
+  original: string;
+}
+
+/**
+ * The spans fixes wrote after one more pass (`edits` on `text`, in the order of the text). A span that an
+ * edit overlaps merges with it and keeps the original it replaced; a merged span that reads as its original
+ * again (a fix undone) is dropped. Each span left is one fix that survives.
+ */
+function carry(text: string, written: readonly Written[], edits: readonly Edit[]): Written[] {
+  type Span = { start: number; end: number; w?: Written; e?: Edit };
+  const spans: Span[] = [
+    ...written.map((w) => ({ start: w.start, end: w.end, w })),
+    ...edits.map((e) => ({ start: e.start, end: e.end, e })),
+  ].sort((a, b) => a.start - b.start || a.end - b.end);
+  /** The group's range [start, end) of `text` with `part`'s spans replaced by `by`. */
+  const rebuild = (start: number, end: number, part: Span[], by: (s: Span) => string) => {
+    let out = "";
+    let at = start;
+    for (const s of part) {
+      out += text.slice(at, s.start) + by(s);
+      at = s.end;
+    }
+    return out + text.slice(at, end);
+  };
+  const out: Written[] = [];
+  let shift = 0; // how much this pass's edits so far lengthened the text
+  for (let i = 0; i < spans.length;) {
+    const start = spans[i]!.start;
+    let end = spans[i]!.end;
+    let j = i + 1;
+    while (j < spans.length && spans[j]!.start < end) end = Math.max(end, spans[j++]!.end);
+    const group = spans.slice(i, j);
+    i = j;
+    const fixes = group.filter((s) => s.e);
+    const now = rebuild(start, end, fixes, (s) => s.e!.text);
+    const from = start + shift;
+    shift += now.length - (end - start);
+    // Spans written before and not touched now (never overlapping one another): one each, moved.
+    if (!fixes.length) out.push({ start: from, end: from + now.length, original: group[0]!.w!.original });
+    else {
+      const original = rebuild(
+        start,
+        end,
+        group.filter((s) => s.w),
+        (s) => s.w!.original,
+      );
+      if (now !== original) out.push({ start: from, end: from + now.length, original });
+    }
+  }
+  return out;
+}
+
+/**
+ * `--fix`'s passes over texts reviewed together: `review` gives each text with its findings, `write` takes
+ * a text's fixed version. Passes stop when no fix applies, and for a text when a pass would bring back one of
+ * its earlier versions (two fixes undoing each other would otherwise alternate until the last pass). Returns
+ * the texts that changed, by index.
+ */
+export function fixPasses(
+  review: () => readonly { text: string; findings: readonly RawFinding[] }[],
+  write: (i: number, text: string) => void,
+): Map<number, FixedFile> {
+  const trails = new Map<number, { file: FixedFile; seen: Set<string>; written: Written[] }>();
+  const done = new Set<number>();
+  for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+    let any = false;
+    review().forEach((r, i) => {
+      if (done.has(i) || !r.findings.some((f) => f.fix)) return;
+      const result = edit(r.text, r.findings);
+      if (!result.edits.length) return;
+      let trail = trails.get(i);
+      if (!trail) {
+        trail = { file: { before: r.text, after: r.text, applied: 0 }, seen: new Set([r.text]), written: [] };
+        trails.set(i, trail);
+      }
+      if (trail.seen.has(result.text)) {
+        done.add(i);
+        return;
+      }
+      trail.seen.add(result.text);
+      trail.written = carry(r.text, trail.written, result.edits);
+      trail.file.after = result.text;
+      trail.file.applied = trail.written.length;
+      any = true;
+      write(i, result.text);
+    });
+    if (!any) break;
+  }
+  const out = new Map<number, FixedFile>();
+  for (const [i, t] of trails) out.set(i, t.file);
+  return out;
 }
 
 /**
@@ -130,24 +233,15 @@ export function fixDescriptors(
   inputs: DescriptorInput[],
   config: ResolvedConfig,
 ): Map<DescriptorInput, FixedFile> {
-  const changed = new Map<DescriptorInput, FixedFile>();
-  for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-    let any = false;
-    reviewDescriptors(inputs, config).forEach((review, i) => {
+  const fixed = fixPasses(
+    () => reviewDescriptors(inputs, config),
+    (i, text) => {
       const input = inputs[i] as DescriptorInput;
-      const result = applyFixes(review.text, review.findings);
-      if (!result.applied.length) return;
-      any = true;
-      const entry = changed.get(input) ?? { before: review.text, after: review.text, applied: 0 };
-      entry.after = result.text;
-      entry.applied += result.applied.length;
-      changed.set(input, entry);
-      input.content = result.text;
+      input.content = text;
       delete input.size; // the text is whole now; its size is measured again
-    });
-    if (!any) break;
-  }
-  return changed;
+    },
+  );
+  return new Map([...fixed].map(([i, f]) => [inputs[i] as DescriptorInput, f]));
 }
 
 /**

@@ -1,6 +1,9 @@
 import { defineRule, type Rule, type RuleMeta } from "./rule.js";
 import { SCHEMA_MESSAGES, SCHEMA_NAME_DATA, SCHEMA_POSITIONAL_DATA, type SchemaMessageId } from "./schema.js";
 
+/** What other rules read of the schemas. */
+export { isUnit } from "./schema.js";
+
 type SchemaRuleMeta = Omit<RuleMeta<SchemaMessageId>, "docs" | "messages" | "positionalData" | "nameData">;
 
 /**

@@ -85,6 +85,13 @@ function validatorFor(variant: Variant): ValidateFunction {
   return validators[variant];
 }
 
+const UNITS: ReadonlySet<unknown> = new Set(common.definitions.unit.enum);
+
+/** `v` is one of the metric units the schema allows (exactly, as the server reads them). */
+export function isUnit(v: unknown): boolean {
+  return UNITS.has(v);
+}
+
 /** Structural hints for members written at the wrong level (seen in real descriptors). */
 const MISPLACED: Record<string, string> = {
   "/activation": "`activation` belongs inside `source`",

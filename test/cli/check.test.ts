@@ -340,6 +340,23 @@ describe("plugin-review check --fix / --fix-dry-run", () => {
     expect(readFileSync(headPath, "utf8")).toBe(after);
   });
 
+  it("--fix of a value the base already had wrong: fixed once, the version bumped, each counted once", () => {
+    // Fixing `percent` must not bring metric-unit-changed's restore of `percent` back, fix after fix.
+    const base = validHost() as ReturnType<typeof validHost> & {
+      metrics: { timeseries: { unit: string } }[];
+    };
+    base.metrics[0]!.timeseries.unit = "percent";
+    const basePath = write("cycle/base.json", text(base));
+    const headPath = write("cycle/plugin.json", text(base));
+    const r = cli(["check", "--fix", "--base", basePath, headPath], dir);
+    expect(readFileSync(headPath, "utf8")).toBe(
+      text(base).replace('"unit": "percent"', '"unit": "Percent"').replace('"1.2.0"', '"1.2.1"'),
+    );
+    expect(r.stdout).toMatch(/no findings\n0 new, 0 existing, 1 fixed\n/);
+    expect(r.stdout).toMatch(/--fix: 2 fix\(es\) applied in 1 file\(s\)\n$/);
+    expect(r.status).toBe(0);
+  });
+
   it("refuses --fix with --fix-dry-run", () => {
     const r = cli(["check", "--fix", "--fix-dry-run", "examples/host-valid"]);
     expect(r.status).toBe(2);

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
-import { applyFixes, fixDescriptors, unifiedDiff } from "../../src/core/fix.js";
+import { applyFixes, fixDescriptors, fixPasses, unifiedDiff } from "../../src/core/fix.js";
 import { reviewDescriptors, type DescriptorInput } from "../../src/core/review.js";
 import type { RawFinding } from "../../src/core/types.js";
 import { check, text, validHost } from "../helpers.js";
@@ -209,6 +209,50 @@ describe("applyFixes: what is never applied", () => {
     });
     const r = applyFixes('{"a": 1, "b": 2}', [rename("/a"), rename("/b")]);
     expect(r.text).toBe('{"c": 1, "b": 2}');
+  });
+});
+
+describe("fix passes: fixes that undo or redo each other", () => {
+  const f = (replacement: string, pointer: string): RawFinding => ({
+    ruleId: "metric-unit-changed",
+    severity: "error",
+    message: "m",
+    messageId: "m",
+    pointer,
+    target: "value",
+    fix: { replacement, description: "d" },
+  });
+  /** Passes over one text whose findings `fixesOf` gives, as fixDescriptors runs them over reviews. */
+  function run(start: string, fixesOf: (doc: { u: unknown; v: unknown }) => RawFinding[]) {
+    let current = start;
+    const passes: string[] = [];
+    const result = fixPasses(
+      () => [{ text: current, findings: fixesOf(JSON.parse(current) as { u: unknown; v: unknown }) }],
+      (i, t) => {
+        expect(i).toBe(0);
+        passes.push(t);
+        current = t;
+      },
+    );
+    return { current, passes, fixed: result.get(0) };
+  }
+
+  it("stops when a text comes back, and counts only the fixes that survive", () => {
+    // Two fixes that disagree ("a" → "b", "b" → "a") and one that does not (1 → 2).
+    const r = run('{"u": "a", "v": 1}', (d) => [
+      f(JSON.stringify(d.u === "a" ? "b" : "a"), "/u"),
+      ...(d.v === 1 ? [f("2", "/v")] : []),
+    ]);
+    expect(r.passes).toEqual(['{"u": "b", "v": 2}', '{"u": "a", "v": 2}']);
+    expect(r.fixed).toEqual({ before: '{"u": "a", "v": 1}', after: '{"u": "a", "v": 2}', applied: 1 });
+  });
+
+  it("counts a value fixed again by a later pass once, and a longer replacement moves later fixes", () => {
+    const r = run('{"u": "a", "v": 1}', (d) =>
+      d.u === "a" ? [f('"bbbb"', "/u")] : d.u === "bbbb" ? [f('"c"', "/u"), f("2", "/v")] : [],
+    );
+    expect(r.passes).toEqual(['{"u": "bbbb", "v": 1}', '{"u": "c", "v": 2}']);
+    expect(r.fixed).toEqual({ before: '{"u": "a", "v": 1}', after: '{"u": "c", "v": 2}', applied: 2 });
   });
 });
 

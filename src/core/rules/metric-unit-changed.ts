@@ -1,7 +1,12 @@
 import { str } from "../guards.js";
 import { defineRule } from "../rule.js";
+import { isUnit } from "../schema-rule.js";
 
-/** The server rejects a unit change of an existing metric unless the plugin is renamed. */
+/**
+ * The server rejects a unit change of an existing metric unless the plugin is renamed. A base unit that is
+ * not a unit (`percent`) is no unit the server ever took: replacing it is fixing it (invalid-value's fix),
+ * not changing it, and restoring it would bring the error back.
+ */
 export const rule = defineRule({
   meta: {
     id: "metric-unit-changed",
@@ -27,7 +32,7 @@ export const rule = defineRule({
       if (m.kind !== "timeseries" || m.key === undefined) continue;
       const was = before.get(m.key);
       const unit = str(m.spec.unit);
-      if (was === undefined || unit === undefined || was === unit) continue;
+      if (was === undefined || unit === undefined || was === unit || !isUnit(was)) continue;
       context.report({
         pointer: `${m.pointer}/unit`,
         messageId: "changed",

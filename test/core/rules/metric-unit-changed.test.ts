@@ -50,6 +50,17 @@ ruleTable("metric-unit-changed", {
       }),
       options: { base: validHost() },
     },
+    {
+      name: "the base's unit is not a unit (the server never took it): fixing it is no unit change",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 0, "timeseries").unit = "Percent";
+      }),
+      options: {
+        base: make(validHost(), (d) => {
+          at(d, "metrics", 0, "timeseries").unit = "percent";
+        }),
+      },
+    },
     { name: "no base", doc: host },
     {
       name: "rule turned off",
