@@ -1,6 +1,6 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
 import { writeFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { CONFIG_PATH, ConfigError, type ExistingMode } from "../core/config.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { hasFailures, reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
@@ -104,18 +104,19 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     );
   }
   const repo = opts.baseRef !== undefined ? GitRepo.open(io.cwd, opts.baseRef) : undefined;
-  const groups = new Map<FoundConfig, Group>();
+  // One group per configuration and repository: set rules compare descriptors of one repository, as the App.
+  const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
   for (const c of candidates) {
-    // Standard input without a name has the configuration of the working directory, like a file there.
-    const found =
-      stdin && stdin.filename === undefined ? finder.findForDir(io.cwd) : finder.findFor(c.absolute);
+    // Standard input without a name is named `<stdin>` in the working directory, with its configuration.
+    const located = finder.locate(c.absolute);
+    const { found } = located;
     const { config } = found;
-    const repoPath = repo
-      ? repo.relative(c.absolute)
-      : relative(found.root, c.absolute).split("\\").join("/");
+    // Globs read the path below the configuration's root; the identity and git, the repository's path.
+    const repoPath = repo ? repo.relative(located.real) : located.path;
     const input: DescriptorInput = {
       path: repoPath,
+      configPath: c.configPath ?? located.configPath,
       ...(stdin
         ? // Cut past the size limit, as a file is read, so that an oversized input is file-too-large.
           { content: stdin.content.subarray(0, config.maxFileSize + 1), size: stdin.content.length }
@@ -141,16 +142,21 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       if (bytes) input.base = { path: `${opts.baseRef}:${basePath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
     }
-    const group = groups.get(found) ?? { found, items: [] };
-    groups.set(found, group);
+    const byRepo = groups.get(found) ?? new Map<string, Group>();
+    groups.set(found, byRepo);
+    // The folder the path is relative to: within a group no two descriptors share a path.
+    const repoKey = located.real.slice(0, located.real.length - located.path.length);
+    const group = byRepo.get(repoKey) ?? { found, items: [] };
+    byRepo.set(repoKey, group);
     group.items.push({ input, display: c.display, absolute: c.absolute, order: group.items.length });
   }
+  const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
   const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes))];
   if (unchanged) notes.push(`${unchanged} descriptor(s) unchanged since ${opts.baseRef} were not checked`);
-  if (opts.fix) notes.push(applyFixes(opts.fix, [...groups.values()], io));
+  if (opts.fix) notes.push(applyFixes(opts.fix, reviewGroups, io));
   // Each group on its own configuration; then the reviews named as on the command line, in its order.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
-  const reviewed = [...groups.values()].flatMap(({ found, items }) =>
+  const reviewed = reviewGroups.flatMap(({ found, items }) =>
     reviewDescriptors(
       items.map((i) => i.input),
       found.config,

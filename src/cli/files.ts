@@ -1,9 +1,9 @@
 /** Turns the command line's files, directories and globs into descriptor files. */
 import { lstatSync, readdirSync, statSync, openSync, readSync, closeSync, fstatSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { glob as tinyglob } from "tinyglobby";
 import { globMatcher } from "../core/config.js";
-import type { FoundConfig } from "./find-config.js";
+import type { FoundConfig, Located } from "./find-config.js";
 
 export class UsageError extends Error {}
 
@@ -13,6 +13,8 @@ export interface Candidate {
   absolute: string;
   /** Named explicitly on the command line (not found by walking a directory or a glob). */
   explicit: boolean;
+  /** Found under a directory argument: the path its configuration's `paths` matched (ConfigLookup.locate). */
+  configPath?: string;
 }
 
 /** Folders never walked into: dependencies and VCS data are not the user's descriptors. */
@@ -20,7 +22,7 @@ const SKIP_DIRS = new Set(["node_modules", ".git"]);
 
 /** The configuration that applies to a file or a folder's files (find-config.ts's ConfigFinder). */
 export interface ConfigLookup {
-  findFor(filePath: string): FoundConfig;
+  locate(filePath: string, fallbackRoot?: string): Located;
   findForDir(dir: string): FoundConfig;
 }
 
@@ -29,17 +31,21 @@ const matchers = new WeakMap<FoundConfig, (path: string) => boolean>();
 /**
  * Is a file found under a directory argument a descriptor? By the `paths` of the configuration that applies
  * to it, relative to that configuration's root as in the App; relative to the directory argument when the
- * file is outside that root (a `--config` elsewhere).
+ * file is outside that root (a `--config` elsewhere). Returns the path matched, or undefined.
  */
-function isDescriptor(configs: ConfigLookup, absolute: string, walkRoot: string): boolean {
-  const found = configs.findFor(absolute);
+function descriptorPath(configs: ConfigLookup, absolute: string, walkRoot: string): string | undefined {
+  const { found, configPath } = configs.locate(absolute, walkRoot);
   let match = matchers.get(found);
   if (!match) matchers.set(found, (match = globMatcher(found.config.paths)));
-  const rel = relative(found.root, absolute);
-  return match(rel.startsWith("..") || isAbsolute(rel) ? relative(walkRoot, absolute) : rel);
+  return match(configPath) ? configPath : undefined;
 }
 
-function walk(dir: string, display: string, match: (absolute: string) => boolean, out: Candidate[]): void {
+function walk(
+  dir: string,
+  display: string,
+  match: (absolute: string) => string | undefined,
+  out: Candidate[],
+): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -55,8 +61,9 @@ function walk(dir: string, display: string, match: (absolute: string) => boolean
     // Symbolic links to folders are not followed (no cycles); links to files are.
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
-    } else if ((e.isFile() || (e.isSymbolicLink() && isFile(abs))) && match(abs)) {
-      out.push({ display: disp, absolute: abs, explicit: false });
+    } else if (e.isFile() || (e.isSymbolicLink() && isFile(abs))) {
+      const configPath = match(abs);
+      if (configPath !== undefined) out.push({ display: disp, absolute: abs, explicit: false, configPath });
     }
   }
 }
@@ -95,7 +102,7 @@ export async function expandArgs(
       (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))
     ) {
       const before = out.length;
-      walk(abs, arg, (file) => isDescriptor(configs, file, abs), out);
+      walk(abs, arg, (file) => descriptorPath(configs, file, abs), out);
       if (out.length === before) {
         const paths = configs.findForDir(abs).config.paths;
         throw new UsageError(

@@ -5,7 +5,7 @@
  * descriptor; `--no-config` means the built-in defaults. Shared by `check` (files and `--stdin-filename`)
  * and editors: it watches nothing, and a caller whose files change makes a new finder to forget them.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { CONFIG_PATH, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { describeErrno, UsageError } from "./files.js";
@@ -32,6 +32,48 @@ export interface FinderOptions {
   noConfig?: boolean;
 }
 
+/** How one descriptor is named (ConfigFinder.locate): for its configuration, in its identity, for git. */
+export interface Located {
+  found: FoundConfig;
+  /** The file's absolute path with its folders' symbolic links resolved, as git and the App see it. */
+  real: string;
+  /**
+   * What the configuration's `paths` and `ignore` globs read: relative to its root (`FoundConfig.root`);
+   * a file outside that root (a `--config` elsewhere) relative to the folder given as its fallback (the
+   * directory argument it was found under), else by its name alone.
+   */
+  configPath: string;
+  /**
+   * The finding's file in its identity, as the App names it: relative to the repository root (the folder
+   * holding `.git`), wherever the command runs; outside any repository, as `configPath`.
+   */
+  path: string;
+}
+
+/** A folder's real path; one that does not exist (a `--stdin-filename`) below its nearest existing parent's. */
+function realFolder(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    const parent = dirname(dir);
+    return parent === dir ? dir : join(realFolder(parent), basename(dir));
+  }
+}
+
+/**
+ * A file's path with its folders' symbolic links resolved, as git names it (the file itself may be a link,
+ * or not exist yet). The CLI and the editor compare it with git's repository root.
+ */
+export function realPath(absolute: string): string {
+  return join(realFolder(dirname(absolute)), basename(absolute));
+}
+
+/** `absolute` relative to `root` with forward slashes, when it is inside `root`. */
+function under(root: string, absolute: string): string | undefined {
+  const rel = relative(root, absolute);
+  return rel && !/^\.\.(?:[\\/]|$)/.test(rel) && !isAbsolute(rel) ? rel.split("\\").join("/") : undefined;
+}
+
 const exists = (p: string, kind: "file" | "any") => {
   const st = statSync(p, { throwIfNoEntry: false });
   return st !== undefined && (kind === "any" || st.isFile());
@@ -43,6 +85,9 @@ export class ConfigFinder {
   /** Per configuration file, its parse: one object per file, so callers can group descriptors by it. */
   private readonly byFile = new Map<string, FoundConfig>();
   private explicit?: FoundConfig;
+  /** Per folder, its real path, and the repository root above it (null outside any repository). */
+  private readonly realDirs = new Map<string, string>();
+  private readonly repoRoots = new Map<string, string | null>();
 
   constructor(private readonly options: FinderOptions) {
     if (options.config !== undefined && options.noConfig)
@@ -52,6 +97,47 @@ export class ConfigFinder {
   /** The configuration for a descriptor (it need not exist: a `--stdin-filename` names a path only). */
   findFor(filePath: string): FoundConfig {
     return this.findForDir(dirname(resolve(this.options.cwd, filePath)));
+  }
+
+  /**
+   * A descriptor's configuration and its names (the one place they are derived: `check`, `--base-ref` and
+   * the editor all use it). Symbolic links are resolved first, so that a file reached through a linked
+   * folder has the same names as through its real one.
+   */
+  locate(filePath: string, fallbackRoot?: string): Located {
+    const absolute = resolve(this.options.cwd, filePath);
+    const dir = this.realDir(dirname(absolute));
+    const real = join(dir, basename(absolute));
+    const found = this.findForDir(dir);
+    const configPath =
+      under(found.root, real) ??
+      (fallbackRoot !== undefined
+        ? under(this.realDir(resolve(this.options.cwd, fallbackRoot)), real)
+        : undefined) ??
+      basename(real);
+    const repo = this.repositoryRoot(dir);
+    return { found, real, configPath, path: (repo !== undefined && under(repo, real)) || configPath };
+  }
+
+  private realDir(dir: string): string {
+    let real = this.realDirs.get(dir);
+    if (real === undefined) this.realDirs.set(dir, (real = realFolder(dir)));
+    return real;
+  }
+
+  /** The nearest folder holding `.git` at or above a (real) folder; undefined outside any repository. */
+  private repositoryRoot(dir: string): string | undefined {
+    let root = this.repoRoots.get(dir);
+    if (root === undefined) {
+      const parent = dirname(dir);
+      root = exists(join(dir, ".git"), "any")
+        ? dir
+        : parent === dir
+          ? null
+          : (this.repositoryRoot(parent) ?? null);
+      this.repoRoots.set(dir, root);
+    }
+    return root ?? undefined;
   }
 
   /** The configuration for the files of a folder (a directory argument: its `paths` decide what is found). */

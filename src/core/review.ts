@@ -23,8 +23,13 @@ import type { Finding, RawFinding, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
 export interface DescriptorInput {
-  /** Path as the user or the pull request names it; used in findings, `ignore` globs and messages. */
+  /** Path in the repository, as the pull request names it: the finding's identity, messages, set rules. */
   path: string;
+  /**
+   * The path the configuration's `paths` and `ignore` globs read, when it differs from `path`: relative to
+   * the folder holding a nested configuration's `.github/` (the CLI and the editor find those).
+   */
+  configPath?: string;
   content: string | Uint8Array;
   /** The file's version in the base, when it exists there (its old path when renamed). */
   base?: { path: string; content: string | Uint8Array; size?: number };
@@ -144,6 +149,7 @@ function activeRules(path: string, config: ResolvedConfig): readonly Rule[] {
 }
 
 type Internal = FileReview & {
+  configPath: string;
   value?: unknown;
   parsed?: { root: JsonNode } | undefined;
   /** The base's value and its own findings, when it was compared. */
@@ -219,7 +225,8 @@ export function reviewOne(
     policy: config.policy,
   };
   if (input.isNew !== undefined) state.isNew = input.isNew;
-  const active = activeRules(input.path, config);
+  const configPath = input.configPath ?? input.path;
+  const active = activeRules(configPath, config);
   let rules = active.filter((r) => r.meta.kind === "parse");
   let baseline: Internal["base"];
   let sameAsBase = false;
@@ -287,8 +294,9 @@ export function reviewOne(
   const located = raw.length ? identify(state.value, input.path, raw, locator(head.text, parsed?.root)) : [];
   const review: Internal = {
     path: input.path,
+    configPath,
     text: head.text,
-    findings: applyConfig(input.path, located, config),
+    findings: applyConfig(configPath, located, config),
   };
   if (baseline) review.base = baseline;
   if (input.base || input.isNew === true) review.compared = true;
@@ -372,14 +380,17 @@ export function reviewDescriptors(
     if (baseMembers.length) {
       for (const { path, finding } of runSetRule(rule, baseMembers, [])) {
         const review = reviews.find((r) => r.path === path);
-        review?.base?.findings.push(...filterConfigured(path, [finding], config));
+        if (review?.base)
+          review.base.findings.push(...filterConfigured(review.configPath, [finding], config));
       }
     }
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
       if (!mine.length) continue;
       const located = identify(review.value, review.path, mine, locator(review.text, review.parsed?.root));
-      review.findings = [...review.findings, ...applyConfig(review.path, located, config)].sort(byPosition);
+      review.findings = [...review.findings, ...applyConfig(review.configPath, located, config)].sort(
+        byPosition,
+      );
     }
   }
   return reviews.map((review) => {

@@ -7,7 +7,7 @@
  * connection: a failing review is shown as a diagnostic, never a crash.
  */
 import { readFileSync } from "node:fs";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CodeActionKind,
@@ -23,7 +23,7 @@ import {
   type Diagnostic,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { ConfigFinder, type FoundConfig } from "../cli/find-config.js";
+import { ConfigFinder, type Located } from "../cli/find-config.js";
 import { UsageError } from "../cli/files.js";
 import { CONFIG_PATH, ConfigError, globMatcher, type ResolvedConfig } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
@@ -73,16 +73,6 @@ export function startServer(connection: Connection): void {
   const timers = new Map<string, NodeJS.Timeout>();
   /** Configuration files whose problems are published, with the message shown for them (once each). */
   const configProblems = new Map<string, string>();
-
-  /** A path as `paths` and `ignore` globs read it: relative to the configuration's root. */
-  const descriptorPath = (found: FoundConfig, absolute: string) => {
-    const rel = relative(found.root, absolute);
-    if (!rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
-    const inWorkspace = relative(workspaceRoot, absolute);
-    return !inWorkspace.startsWith("..") && !isAbsolute(inWorkspace)
-      ? inWorkspace.split(sep).join("/")
-      : basename(absolute);
-  };
 
   /** Errors already shown (each once until the configuration is read again). */
   const shown = new Set<string>();
@@ -147,9 +137,10 @@ export function startServer(connection: Connection): void {
     const absolute = filePath(uri);
     if (absolute === undefined) return;
     if (isConfigFile(absolute)) return checkConfigFile(absolute);
-    let found: FoundConfig;
+    let located: Located;
     try {
-      found = finder.findFor(absolute);
+      // As check names it: its path below the configuration's root for globs, the repository's for identity.
+      located = finder.locate(absolute, workspaceRoot);
     } catch (e) {
       reviewed.delete(uri);
       if (e instanceof ConfigError) checkConfigFile(resolve(workspaceRoot, e.source));
@@ -159,10 +150,10 @@ export function startServer(connection: Connection): void {
       publish(uri, [descriptorConfigDiagnostic((e as Error).message)], doc.version);
       return;
     }
+    const { found, configPath } = located;
     // Valid on disk; an open configuration document's own problems (typed, unsaved) stay.
     if (found.path && !documents.get(pathToFileURL(found.path).href)) clearConfigProblems(found.path);
-    const path = descriptorPath(found, absolute);
-    if (!isDescriptorPath(found.config, path)) {
+    if (!isDescriptorPath(found.config, configPath)) {
       // Not a descriptor (any more): nothing of ours to show (a client keeps each server's diagnostics apart).
       reviewed.delete(uri);
       publish(uri, [], doc.version);
@@ -172,7 +163,11 @@ export function startServer(connection: Connection): void {
     const base = await baseFor(uri, absolute, found.config.maxFileSize);
     const current = documents.get(uri);
     if (!current || current.version !== version) return; // a newer change is on its way
-    const input: DescriptorInput = { path: base?.path ?? path, content: current.getText() };
+    const input: DescriptorInput = {
+      path: base?.path ?? located.path,
+      configPath,
+      content: current.getText(),
+    };
     if (base) {
       if (base.content && base.basePath !== undefined)
         input.base = { path: `${base.ref.slice(0, 12)}:${base.basePath}`, content: base.content };

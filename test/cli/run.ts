@@ -23,9 +23,10 @@ export interface Run {
   stderr: string;
 }
 
-export function cli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): Run {
+export function cli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}, input = ""): Run {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
+    input,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", ...env },
     timeout: 60_000,

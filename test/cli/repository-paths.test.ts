@@ -1,0 +1,153 @@
+/**
+ * How the CLI names a descriptor, run as a user runs it (the built CLI, a real git repository): a nested
+ * configuration's `paths` and `ignore` globs read the path below the folder holding its `.github/`, with or
+ * without `--base-ref`; and a finding's fingerprint names the file by its path in the repository, whatever
+ * the working directory, the configuration or the link it was reached through, so that it equals the App's
+ * for the same file.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readFingerprint } from "../../src/github/fingerprint.js";
+import { edit, text, validHost } from "../helpers.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES } from "../github/fake-github.js";
+import { cleanup, disableNetwork } from "../github/github-mock.js";
+import {
+  BASE_SHA,
+  deliver,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "../github/harness.js";
+import { cli, ensureBuilt } from "./run.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let dir: string;
+/** A repository: `sub/.github/plugin-review.yml` ignores `legacy/**`; both descriptors below sub/ got a bad unit. */
+let repo: string;
+const BASE = text(validHost());
+const HEAD = edit(BASE, '"unit": "PerSecond"', '"unit": "PerSecnd"');
+/** The same change in another plugin (no duplicate-plugin-name between the two). */
+const renamed = (t: string) => edit(t, '"name": "custom.python.', '"name": "custom.python.legacy_');
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+    cwd,
+    stdio: "pipe",
+  });
+}
+
+function write(rel: string, content: string): string {
+  const p = join(dir, rel);
+  mkdirSync(join(p, ".."), { recursive: true });
+  writeFileSync(p, content);
+  return p;
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "plugin-review-paths-")));
+  repo = join(dir, "g1");
+  mkdirSync(repo);
+  git(repo, "init", "-q");
+  write("g1/sub/.github/plugin-review.yml", 'ignore:\n  - paths: ["legacy/**"]\n');
+  write("g1/sub/legacy/plugin.json", renamed(BASE));
+  write("g1/sub/current/plugin.json", BASE);
+  git(repo, "add", ".");
+  git(repo, "commit", "-q", "-m", "base");
+  write("g1/sub/legacy/plugin.json", renamed(HEAD));
+  write("g1/sub/current/plugin.json", HEAD);
+  symlinkSync(repo, join(dir, "link"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const json = (stdout: string) => JSON.parse(stdout) as Json[];
+const found = (stdout: string) => json(stdout).map((f) => `${f.file} ${f.ruleId}`);
+
+describe("a nested configuration's ignore globs, relative to the folder holding its .github/", () => {
+  it("ignore sub/legacy for check, with --base-ref (the file, every changed one, --stdin) alike", () => {
+    for (const base of [[], ["--base-ref", "HEAD"]]) {
+      const ignored = cli(["check", ...base, "--format", "json", "sub/legacy/plugin.json"], repo);
+      expect(ignored.stderr).toBe("");
+      expect(json(ignored.stdout)).toEqual([]);
+      expect(ignored.status).toBe(0);
+      const reviewed = cli(["check", ...base, "--format", "json", "sub/current/plugin.json"], repo);
+      expect(found(reviewed.stdout)).toContain("sub/current/plugin.json invalid-value");
+      expect(reviewed.status).toBe(1);
+    }
+    // Every changed descriptor, from the repository's root and from sub/: sub/legacy has nothing to say.
+    for (const [cwd, prefix] of [
+      [repo, "sub/"],
+      [join(repo, "sub"), ""],
+    ] as const) {
+      const all = cli(["check", "--base-ref", "HEAD", "--format", "json"], cwd);
+      expect(found(all.stdout)).toEqual([
+        `${prefix}current/plugin.json version-not-bumped`,
+        `${prefix}current/plugin.json invalid-value`,
+        `${prefix}current/plugin.json metric-unit-changed`,
+      ]);
+      expect(all.status).toBe(1);
+    }
+    const args = ["check", "--stdin", "--stdin-filename", "sub/legacy/plugin.json", "--format", "json"];
+    const stdin = cli([...args, "--base-ref", "HEAD"], repo, {}, HEAD);
+    expect(json(stdin.stdout)).toEqual([]);
+    expect(stdin.status).toBe(0);
+  });
+});
+
+describe("a finding's fingerprint names the file by its path in the repository", () => {
+  afterEach(() => cleanup());
+
+  /** The fingerprint of the bad unit's finding, from `--format json` and from SARIF's partialFingerprints. */
+  function fingerprints(args: string[], cwd: string): string[] {
+    const j = cli(["check", "--format", "json", ...args], cwd);
+    const s = cli(["check", "--format", "sarif", ...args], cwd);
+    const sarif = JSON.parse(s.stdout) as Json;
+    const results = sarif.runs[0].results as Json[];
+    return [
+      json(j.stdout).find((f) => f.ruleId === "invalid-value")?.fingerprint as string,
+      results.find((r) => r.ruleId === "invalid-value")?.partialFingerprints["pluginReview/v2"] as string,
+    ];
+  }
+
+  it("is the same from any folder, with --no-config, --config elsewhere, through a link, and equals the App's", async () => {
+    const elsewhere = write("elsewhere/strict.yml", "fail_on: warning\n");
+    const runs = [
+      fingerprints(["sub/current/plugin.json"], repo),
+      fingerprints(["current/plugin.json"], join(repo, "sub")),
+      fingerprints(["--no-config", "sub/current/plugin.json"], repo),
+      fingerprints(["--no-config", "plugin.json"], join(repo, "sub", "current")),
+      fingerprints(["--config", elsewhere, "g1/sub/current/plugin.json"], dir),
+      fingerprints(["--config", elsewhere, "plugin.json"], join(repo, "sub", "current")),
+      fingerprints(["--base-ref", "HEAD", "current/plugin.json"], join(repo, "sub")),
+      fingerprints([join(dir, "link", "sub", "current", "plugin.json")], "/"),
+    ];
+    const [first] = runs[0]!;
+    expect(first).toMatch(/^[0-9a-f]{16}$/);
+    expect(runs.flat()).toEqual(runs.flat().map(() => first));
+
+    // The App reviewing a pull request that changes sub/current/plugin.json: its comment's fingerprint.
+    disableNetwork();
+    const path = "sub/current/plugin.json";
+    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const lines = HEAD.replace(/\n$/, "").split("\n");
+    const line = lines.findIndex((l) => l.includes('"PerSecnd"')) + 1;
+    gh.prFiles = [
+      {
+        filename: path,
+        status: "modified",
+        patch: `@@ -${line},1 +${line},1 @@\n-${BASE.split("\n")[line - 1]}\n+${lines[line - 1]}`,
+      },
+    ];
+    gh.file(`${OWNER}/${REPO}`, HEAD_SHA, path, HEAD).file(`${OWNER}/${REPO}`, BASE_SHA, path, BASE);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const comment = gh.comments.find((c) => c.body?.includes("invalid-value"));
+    expect(readFingerprint(comment?.body)).toBe(first);
+  });
+});
