@@ -7,10 +7,10 @@
 import type { CheckRunRef } from "./check-run.js";
 import type { FileContent } from "./fetch-content.js";
 import type {
+  ChangesRequested,
   Dismissal,
   FixedThread,
   PullState,
-  RequestingReview,
   ReviewToPost,
   ThreadsWritten,
 } from "./gateway.js";
@@ -76,7 +76,7 @@ export class GraphqlGateway extends RestGateway {
     );
   }
 
-  override changesRequested(pr: PullTarget): Promise<RequestingReview[]> {
+  override changesRequested(pr: PullTarget): Promise<ChangesRequested> {
     return readChangesRequestedGraphql(this.octokit, pr);
   }
 

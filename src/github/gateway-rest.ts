@@ -15,9 +15,11 @@ import { httpStatus } from "./errors.js";
 import { fetchFile, type FileContent } from "./fetch-content.js";
 import { listChangedDescriptors, type ChangedFiles, type ChangeRange } from "./fetch-files.js";
 import type {
+  ChangesRequested,
   Dismissal,
   FixedThread,
   GitHubGateway,
+  PullHead,
   PullRequestData,
   PullState,
   RequestingReview,
@@ -88,12 +90,22 @@ export class RestGateway implements GitHubGateway {
     return mapLimit(files, REST_CONCURRENCY, (f) => fetchFile(this.octokit, f, maxSize));
   }
 
-  /** The review comments and the reviews (two listings): a thread is a root comment and its replies. */
+  /** Where the pull request is now: REST's reviews do not say, so the pull request is read beside them. */
+  private async head(pr: PullTarget): Promise<PullHead> {
+    const data = await this.pullRequest(pr, pr.number);
+    return { sha: data.head.sha, open: data.state === "open" };
+  }
+
+  /**
+   * The review comments and the reviews (two listings; a thread is a root comment and its replies), and the
+   * pull request's head.
+   */
   async pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState> {
     const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
-    const [comments, reviews] = await Promise.all([
+    const [comments, reviews, head] = await Promise.all([
       this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, where),
       this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
+      this.head(pr),
     ]);
     // REST does not say whether a thread is resolved: our "Fixed in" reply is what closes one.
     const answered = new Set(
@@ -112,12 +124,17 @@ export class RestGateway implements GitHubGateway {
         })),
       reviewBodies: reviews.map((r) => r.body ?? ""),
       changesRequested: requesting(reviews),
+      head,
     };
   }
 
-  async changesRequested(pr: PullTarget): Promise<RequestingReview[]> {
+  async changesRequested(pr: PullTarget): Promise<ChangesRequested> {
     const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
-    return requesting(await this.octokit.paginate(this.octokit.rest.pulls.listReviews, where));
+    const [reviews, head] = await Promise.all([
+      this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
+      this.head(pr),
+    ]);
+    return { reviews: requesting(reviews), head };
   }
 
   /** A dismissal request per review; one GitHub refuses (a protected branch limiting who may dismiss) is logged. */

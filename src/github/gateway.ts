@@ -34,6 +34,12 @@ export interface ThreadComment {
   closed: boolean;
 }
 
+/** Where a pull request is now: its head commit, and whether it is open. */
+export interface PullHead {
+  sha: string;
+  open: boolean;
+}
+
 /** A pull request's review threads and latest reviews. */
 export interface PullState {
   threads: ThreadComment[];
@@ -42,6 +48,14 @@ export interface PullState {
   changesRequested: RequestingReview[];
   /** The pull request's node id, when read through GraphQL (its threads can then be resolved). */
   pullRequestId?: string;
+  /** Where the pull request is now (a review of an earlier head publishes nothing); absent when not read. */
+  head?: PullHead;
+}
+
+/** The reviews of a pull request that still request changes, and where the pull request is now. */
+export interface ChangesRequested {
+  reviews: RequestingReview[];
+  head?: PullHead;
 }
 
 /** A review to post: its event, body and line comments (RIGHT side lines of the diff). */
@@ -125,8 +139,8 @@ export interface GitHubGateway {
     dismissal?: Dismissal,
   ): Promise<ThreadsWritten>;
 
-  /** The reviews of the pull request that still request changes (a light read: no threads). */
-  changesRequested(pr: PullTarget): Promise<RequestingReview[]>;
+  /** The reviews of the pull request that still request changes, and its head (a light read: no threads). */
+  changesRequested(pr: PullTarget): Promise<ChangesRequested>;
   /**
    * Dismisses reviews with a message: one write (through GraphQL one document; through REST a request per
    * review, usually one). Returns how many GitHub dismissed; a refusal is logged, not thrown.
@@ -259,7 +273,7 @@ class ChosenGateway implements GitHubGateway {
     );
   }
 
-  changesRequested(pr: PullTarget) {
+  changesRequested(pr: PullTarget): Promise<ChangesRequested> {
     return this.either(
       "the reviews query",
       () => this.graphql.changesRequested(pr),

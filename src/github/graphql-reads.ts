@@ -16,7 +16,7 @@ import { CONFIG_PATH } from "../core/config.js";
 import { CHECK_NAME, type ExistingRun } from "./check-run.js";
 import type { FileContent } from "./fetch-content.js";
 import { graphqlQuery as query } from "./graphql.js";
-import type { PullState, RequestingReview } from "./gateway.js";
+import type { ChangesRequested, PullHead, PullState, RequestingReview } from "./gateway.js";
 import type { Octokit, PullTarget } from "./types.js";
 
 interface BlobNode {
@@ -175,6 +175,8 @@ interface Page {
   repository: {
     pullRequest: {
       id: string;
+      headRefOid: string;
+      state: string;
       reviewThreads: {
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
         nodes: {
@@ -209,19 +211,36 @@ function requestingReviews(nodes: readonly (RequestingNode | null)[]): Requestin
   );
 }
 
+/** Where the pull request is now: asked with its reviews, so that knowing it costs no request. */
+const HEAD_FIELDS = "headRefOid state";
+
+function pullHead(pull: { headRefOid: string; state: string }): PullHead {
+  return { sha: pull.headRefOid, open: pull.state === "OPEN" };
+}
+
 const CHANGES_REQUESTED_QUERY = `query pluginReviewChangesRequested($owner: String!, $repo: String!, $number: Int!) {
-  repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${CHANGES_REQUESTED_FIELD} } }
+  repository(owner: $owner, name: $repo) { pullRequest(number: $number) { ${HEAD_FIELDS} ${CHANGES_REQUESTED_FIELD} } }
 }`;
 
-/** The pull request's reviews that still request changes: one light query (no threads). */
+/** The pull request's reviews that still request changes, and its head: one light query (no threads). */
 export async function readChangesRequestedGraphql(
   octokit: Octokit,
   pr: PullTarget,
-): Promise<RequestingReview[]> {
+): Promise<ChangesRequested> {
   const data = await query<{
-    repository: { pullRequest: { changesRequested: { nodes: (RequestingNode | null)[] } } | null } | null;
+    repository: {
+      pullRequest: {
+        headRefOid: string;
+        state: string;
+        changesRequested: { nodes: (RequestingNode | null)[] };
+      } | null;
+    } | null;
   }>(octokit, CHANGES_REQUESTED_QUERY, { owner: pr.owner, repo: pr.repo, number: pr.number });
-  return requestingReviews(data.repository?.pullRequest?.changesRequested.nodes ?? []);
+  const pull = data.repository?.pullRequest;
+  return {
+    reviews: requestingReviews(pull?.changesRequested.nodes ?? []),
+    ...(pull ? { head: pullHead(pull) } : {}),
+  };
 }
 
 interface CommentNode {
@@ -237,6 +256,7 @@ export const THREADS_QUERY = `query pluginReviewThreads($owner: String!, $repo: 
   repository(owner: $owner, name: $repo) {
     pullRequest(number: $number) {
       id
+      ${HEAD_FIELDS}
       reviewThreads(first: 100, after: $after) {
         pageInfo { hasNextPage endCursor }
         nodes {
@@ -273,6 +293,7 @@ export async function readPullStateGraphql(
       state.reviewBodies = pull.reviews.nodes.map((r) => r.body ?? "");
       state.changesRequested = requestingReviews(pull.changesRequested.nodes);
       state.pullRequestId = pull.id;
+      state.head = pullHead(pull);
     }
     for (const t of pull.reviewThreads.nodes) {
       const root = t.root.nodes[0];

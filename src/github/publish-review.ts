@@ -20,6 +20,7 @@ import { FIXED_MARKER, isFixedReply, readFingerprint, readFingerprints } from ".
 import type {
   Dismissal,
   GitHubGateway,
+  PullHead,
   PullState,
   RequestingReview,
   ReviewToPost,
@@ -188,13 +189,31 @@ export async function publishReview(
     const stale = why ? found.filter((r) => r.byBot && ours(r.body)) : [];
     return stale.length ? { reviews: stale, message: dismissMessage(pr.headSha, why!) } : undefined;
   };
+  // A review of a head the pull request has moved on from (a retry, a slow review overtaken by a push) or
+  // of a closed one posts nothing: its replies, review and dismissals would speak for the wrong commit (its
+  // check run is written: it is that commit's). The pull request's head comes with the reads below.
+  const gone = (head: PullHead | undefined): PublishResult | undefined => {
+    if (!head || (head.sha === pr.headSha && head.open)) return undefined;
+    const skipped = head.open
+      ? `the pull request moved on to ${head.sha.slice(0, 7)}`
+      : "the pull request is closed";
+    opts.log.info(`not publishing the review of ${pr.headSha.slice(0, 7)}: ${skipped}`);
+    return { ...none, skipped };
+  };
   // Nothing to review (`review: none`, or no descriptor left in the pull request): only a dismissal may be
   // due. A pull request seen for the first time (just opened) has nothing of ours on it.
   if (opts.mode === "none" || reviews.length === 0) {
     const skipped = opts.mode === "none" ? "review: none" : "no descriptor to review";
     if (opts.firstLook) return { ...none, skipped };
-    const dismissal = dismissalOf(await gw.changesRequested(pr));
-    return { ...none, skipped, dismissed: dismissal ? await gw.dismissReviews(pr, dismissal) : 0 };
+    const found = await gw.changesRequested(pr);
+    const dismissal = dismissalOf(found.reviews);
+    return (
+      gone(found.head) ?? {
+        ...none,
+        skipped,
+        dismissed: dismissal ? await gw.dismissReviews(pr, dismissal) : 0,
+      }
+    );
   }
   // A pull request seen for the first time (just opened, its head never analysed) has nothing of ours to
   // find: a call saved. Any later event reads what is there (threads and reviews), so that nothing is
@@ -202,6 +221,8 @@ export async function publishReview(
   const state: PullState = opts.firstLook
     ? { threads: [], reviewBodies: [], changesRequested: [] }
     : await gw.pullState(pr, isFixedReply);
+  const moved = gone(state.head);
+  if (moved) return moved;
   const dismissal = dismissalOf(state.changesRequested);
   const mine = state.reviewBodies.filter(ours);
   if (mine.some((b) => b.includes(HEAD_MARKER(pr.headSha)))) {

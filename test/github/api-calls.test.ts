@@ -11,6 +11,7 @@ import {
   BASE_SHA,
   checkSuitePayload,
   deliver,
+  deliverPush,
   HEAD_SHA,
   isWrite,
   makeProbot,
@@ -143,15 +144,18 @@ describe("GitHub API calls per review", () => {
       "contents",
       "listComments",
       "listReviews",
+      "getPull",
     ]);
     gh.graphqlUnavailable = true;
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request); // REST reads where the pull request is now
     const { probot } = makeProbot();
     gh.prFiles = [threeFindings(gh, "p/plugin.json")];
     await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
     expect(gh.reviews).toHaveLength(1);
     // Outside the budget (which is GitHub.com's): three GraphQL queries refused (each still a request), then
-    // REST: the run, two configuration files, the file list, head and base, the review comments and
-    // reviews; and the same two writes.
+    // REST: the run, two configuration files, the file list, head and base, the review comments, the
+    // reviews and the pull request (its head now: GraphQL's threads query says it at no cost); and the same
+    // two writes.
     const { calls, writes } = record(
       "synchronize, 1 descriptor, 3 findings, GraphQL refused (organisation)",
       gh,
@@ -182,7 +186,7 @@ describe("GitHub API calls per review", () => {
     fixed.version = "1.2.1";
     gh.file(R, next, "p/plugin.json", text(fixed));
     gh.mock.requests.length = 0;
-    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    await deliverPush(probot, gh, next);
     expect(gh.resolved.size).toBe(threads);
     // Two writes: the check run, and one GraphQL mutation that answers and resolves every fixed thread.
     expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /graphql"]);
@@ -204,7 +208,7 @@ describe("GitHub API calls per review", () => {
     const next = "d".repeat(40);
     gh.file(R, next, "p/plugin.json", text({ ...validHost(), version: "1.2.1" }));
     gh.mock.requests.length = 0;
-    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    await deliverPush(probot, gh, next);
     expect(gh.reviews[0]!.dismissed).toMatch(/passes/);
     // The same two writes as any push that fixes findings: the dismissal rides in the threads' document.
     expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /graphql"]);
@@ -227,7 +231,7 @@ describe("GitHub API calls per review", () => {
     gh.file(R, next, "p/plugin.json", text(after));
     gh.prFiles = [{ ...file, patch: wholeFile(text(after)) }];
     gh.mock.requests.length = 0;
-    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    await deliverPush(probot, gh, next);
     expect(gh.resolved.size).toBe(1);
     expect(gh.reviews).toHaveLength(2);
     const added = gh.comments.filter((c) => c.commit_id === next && !c.in_reply_to_id);

@@ -10,6 +10,7 @@ import {
   BASE_SHA,
   checkSuitePayload,
   deliver,
+  deliverPush,
   example,
   HEAD_SHA,
   makeProbot,
@@ -378,7 +379,7 @@ describe("GitHub App: idempotency and later pushes", () => {
       },
     ];
     gh.file(R, next, "p/plugin.json", fixed);
-    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    await deliverPush(probot, gh, next);
     expect(gh.runsFor(next)[0]).toMatchObject({ conclusion: "success" });
     const replies = gh.comments.filter((c) => c.in_reply_to_id);
     expect(replies).toEqual([
@@ -391,7 +392,7 @@ describe("GitHub App: idempotency and later pushes", () => {
     // A third push with nothing new: no second "fixed" reply, no new review.
     const third = "e".repeat(40);
     gh.file(R, third, "p/plugin.json", fixed);
-    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: third }));
+    await deliverPush(probot, gh, third);
     expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
     expect(gh.reviews).toHaveLength(1);
     gh.assertClean();

@@ -11,6 +11,7 @@ import { cleanup, disableNetwork } from "./github-mock.js";
 import {
   BASE_SHA,
   deliver,
+  deliverPush,
   HEAD_SHA,
   isWrite,
   makeProbot,
@@ -28,6 +29,7 @@ const REST_ROUTES: readonly Route[] = [
   ...REVIEW_ROUTES,
   "listCheckRuns",
   "contents",
+  "getPull",
   "listComments",
   "listReviews",
   "reply",
@@ -79,14 +81,14 @@ async function requestedChanges(routes: readonly Route[] = REVIEW_ROUTES) {
   return { gh, probot, logs, app, person };
 }
 
-const push = (probot: Parameters<typeof deliver>[0], sha = NEXT) =>
-  deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: sha }));
+const push = (gh: FakeGitHub, probot: Parameters<typeof deliver>[0], sha = NEXT) =>
+  deliverPush(probot, gh, sha);
 
 describe("GitHub App: the App's own 'changes requested' reviews follow the code", () => {
   it("the fixing push dismisses the App's review in the same write as its fixed threads; a person's review is untouched", async () => {
     const { gh, probot, app, person } = await requestedChanges();
     descriptorAt(gh, NEXT, true);
-    await push(probot);
+    await push(gh, probot);
     expect(gh.runsFor(NEXT)[0]).toMatchObject({ conclusion: "success" });
     expect(reviewState(app)).toBe("DISMISSED");
     expect(app.dismissed).toBe(
@@ -106,7 +108,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
   it("none is dismissed while findings remain, and nothing extra is written", async () => {
     const { gh, probot, app } = await requestedChanges();
     descriptorAt(gh, NEXT, false);
-    await push(probot);
+    await push(gh, probot);
     expect(gh.runsFor(NEXT)[0]).toMatchObject({ conclusion: "failure" });
     expect(reviewState(app)).toBe("CHANGES_REQUESTED");
     expect(gh.reviews.every((r) => r.dismissed === undefined)).toBe(true);
@@ -124,7 +126,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
     const content = text(doc);
     gh.file(R, NEXT, PATH, content);
     gh.prFiles = [{ filename: PATH, status: "modified", patch: wholeFile(content) }];
-    await push(probot);
+    await push(gh, probot);
     expect(gh.runsFor(NEXT)[0]).toMatchObject({ conclusion: "failure" });
     expect(gh.reviews.at(-1)).toMatchObject({ event: "COMMENT", commit_id: NEXT });
     expect(app.dismissed).toBe(
@@ -140,7 +142,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
     const { gh, probot, app, person } = await requestedChanges();
     gh.file(R, "HEAD", CONFIG, "review: none\n");
     descriptorAt(gh, NEXT, false);
-    await push(probot);
+    await push(gh, probot);
     expect(app.dismissed).toMatch(/as of `ddddddd` the configuration says `review: none`/);
     expect(person.dismissed).toBeUndefined();
     expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /graphql"]);
@@ -154,7 +156,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
   it("the descriptor removed from the pull request: dismissed, with a message that says so", async () => {
     const { gh, probot, app, person } = await requestedChanges();
     gh.prFiles = [{ filename: "README.md", status: "modified", patch: "@@ -1 +1 @@\n-a\n+b" }];
-    await push(probot);
+    await push(gh, probot);
     expect(gh.runsFor(NEXT)[0]).toMatchObject({ conclusion: "success" });
     expect(app.dismissed).toBe(
       "plugin-review no longer requests changes: as of `ddddddd` this pull request changes no descriptor.",
@@ -168,7 +170,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
     const { gh, probot } = await requestedChanges();
     gh.reviews.splice(0, 1); // only the person's review is left
     gh.prFiles = [{ filename: "README.md", status: "modified", patch: "@@ -1 +1 @@\n-a\n+b" }];
-    await push(probot);
+    await push(gh, probot);
     expect(writesIn(gh.requests)).toEqual(["POST /check-runs"]);
     expect(gh.reviews[0]!.dismissed).toBeUndefined();
     gh.assertClean();
@@ -177,8 +179,9 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
   it("through REST (GraphQL refused): a dismissal request per review, people's untouched", async () => {
     const { gh, probot, app, person } = await requestedChanges(REST_ROUTES);
     gh.graphqlUnavailable = true;
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request); // REST reads where the pull request is now
     descriptorAt(gh, NEXT, true);
-    await push(probot);
+    await push(gh, probot);
     expect(app.dismissed).toMatch(/`ddddddd` passes/);
     expect(person.dismissed).toBeUndefined();
     expect(gh.count("PUT", /\/pulls\/7\/reviews\/\d+\/dismissals$/)).toBe(1);
@@ -189,7 +192,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
     const { gh, probot, logs, app } = await requestedChanges();
     gh.refuseDismissals = true;
     descriptorAt(gh, NEXT, true);
-    await push(probot);
+    await push(gh, probot);
     expect(gh.runsFor(NEXT)[0]).toMatchObject({ conclusion: "success" });
     expect(reviewState(app)).toBe("CHANGES_REQUESTED");
     expect(gh.resolved.size).toBe(1); // the rest of the document ran
@@ -200,7 +203,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
   it("a re-run of an already reviewed head after the configuration changed still dismisses", async () => {
     const { gh, probot, app } = await requestedChanges();
     gh.file(R, "HEAD", CONFIG, "review: comment\n");
-    await push(probot, HEAD_SHA); // the same head again (a redelivery or a re-run)
+    await push(gh, probot, HEAD_SHA); // the same head again (a redelivery or a re-run)
     expect(app.dismissed).toMatch(/as of `ccccccc` the configuration says `review: comment`/);
     expect(gh.reviews.filter((r) => r.user.type === "Bot")).toHaveLength(1); // no second review
     gh.assertClean();

@@ -171,7 +171,27 @@ export class FakeGitHub {
   readonly checkRuns: CheckRun[] = [];
   readonly reviews: Review[] = [];
   readonly comments: Comment[] = [];
+  /** Pull requests by number, as REST answers them (`getPull`); GraphQL answers their head and state too. */
   readonly pulls = new Map<number, unknown>();
+  /** Head commits pushed to pull requests (`push`), by number. */
+  private readonly heads = new Map<number, string>();
+
+  /** A push to a pull request: its head commit is now `sha`, for REST and GraphQL alike. */
+  push(number: number, sha: string): this {
+    this.heads.set(number, sha);
+    return this;
+  }
+
+  /**
+   * A pull request's head commit and GraphQL state (OPEN, CLOSED, MERGED): the last `push`, else its entry
+   * in `pulls`, else open at the harness's head commit.
+   */
+  private pullNow(number: number): { sha: string; state: string } {
+    const p = this.pulls.get(number) as
+      { head?: { sha?: string }; state?: string; merged?: boolean | null } | undefined;
+    const state = p?.state !== "closed" ? "OPEN" : p.merged ? "MERGED" : "CLOSED";
+    return { sha: this.heads.get(number) ?? p?.head?.sha ?? "c".repeat(40), state };
+  }
   /** `owner/name` → repository, for the organisation-wide routes. */
   readonly repos = new Map<string, FakeRepo>();
   private readonly failures: Failure[] = [];
@@ -870,8 +890,9 @@ export class FakeGitHub {
 
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {
       const n = Number(uri.split("?")[0]!.split("/").pop());
-      const pr = this.pulls.get(n);
-      return pr ? [200, pr] : [404, { message: "Not Found" }];
+      const pr = this.pulls.get(n) as { head: object } | undefined;
+      if (!pr) return [404, { message: "Not Found" }];
+      return [200, { ...pr, head: { ...pr.head, sha: this.pullNow(n).sha } }];
     });
   }
 
@@ -917,6 +938,8 @@ export class FakeGitHub {
         const uri = `/repos/${owner}/${name}/pulls/${number}`;
         return {
           id: pullNodeId(`${owner}/${name}#${number}`),
+          headRefOid: this.pullNow(number).sha,
+          state: this.pullNow(number).state,
           reviewThreads: (args: { first?: number; after?: string }) =>
             page(this.comments.filter((c) => !c.in_reply_to_id && ofPull(c, uri)).map(threadNode), args),
           reviews: (args: { first?: number; last?: number; states?: string[] }) =>

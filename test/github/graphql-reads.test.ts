@@ -9,7 +9,16 @@ import { GraphqlAvailability } from "../../src/github/gateway.js";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  deliverPush,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 const PATH = "p/plugin.json";
@@ -98,15 +107,23 @@ describe("GraphQL reads", () => {
 
 describe("GraphQL refused: the installation reads through REST for a while", () => {
   it("switches once, logs it once, and the next review of the installation sends no GraphQL request", async () => {
-    const gh = new FakeGitHub([...REVIEW_ROUTES, "listCheckRuns", "contents", "listComments", "listReviews"]);
+    const gh = new FakeGitHub([
+      ...REVIEW_ROUTES,
+      "listCheckRuns",
+      "contents",
+      "listComments",
+      "listReviews",
+      "getPull",
+    ]);
     gh.graphqlUnavailable = true;
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request); // REST reads where the pull request is now
     unbumped(gh);
     const { probot, logs } = makeProbot();
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.count("POST", /^\/graphql$/)).toBe(1);
     const next = "d".repeat(40);
     gh.file(R, next, PATH, gh.contents.get(`${R}@${HEAD_SHA}`)!.get(PATH)!);
-    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: next }));
+    await deliverPush(probot, gh, next);
     expect(gh.count("POST", /^\/graphql$/)).toBe(1);
     expect(gh.reviews).toHaveLength(1); // the same finding: read through REST, not said twice
     expect(gh.runsFor(next)).toEqual([

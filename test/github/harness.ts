@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { Probot, type ApplicationFunction } from "probot";
 import { PluginReviewOctokit } from "../../src/github/app-octokit.js";
 import app from "../../src/app.js";
-import { APP_ID } from "./fake-github.js";
+import { APP_ID, type FakeGitHub } from "./fake-github.js";
 
 const examples = (
   await import("@octokit/webhooks-examples/api.github.com/index.json", { with: { type: "json" } })
@@ -98,6 +98,12 @@ export function pullRequestPayload(
 
 export async function deliver(probot: Probot, name: string, payload: Record<string, unknown>): Promise<void> {
   await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
+}
+
+/** A push to pull request 7: GitHub's pull request moves to `sha`, then the push's `synchronize` is delivered. */
+export async function deliverPush(probot: Probot, gh: FakeGitHub, sha: string): Promise<void> {
+  gh.push(7, sha);
+  await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: sha }));
 }
 
 /**

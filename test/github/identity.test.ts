@@ -12,7 +12,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  deliverPush,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -74,7 +83,7 @@ async function push(
   for (const c of ours(gh)) c.line = lines(c);
   gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: rewritePatch(BASE, content) }];
   gh.file(R, sha, "p/plugin.json", content);
-  await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: sha }));
+  await deliverPush(probot, gh, sha);
   expect(gh.runsFor(sha)[0]).toMatchObject({ status: "completed" });
 }
 

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setTimeScale, withReviewsEndingBy } from "../../src/github/deadline.js";
+import { withDeliveryAttempt } from "../../src/github/scheduler.js";
 import { text, validHost } from "../helpers.js";
 import {
   APP_ID,
@@ -236,6 +237,68 @@ describe("a token revoked while requests run at once", () => {
     ]);
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(2);
     expect(gh.reviews).toHaveLength(1);
+    gh.assertClean();
+  });
+});
+
+describe("a retry of a push the pull request has moved on from", () => {
+  /** The pull request adds this descriptor at `sha`, every line in the diff, and its head is now `sha`. */
+  function pushed(gh: FakeGitHub, sha: string, content: string): void {
+    const lines = content.replace(/\n$/, "").split("\n");
+    const patch = `@@ -0,0 +1,${lines.length} @@\n` + lines.map((l) => `+${l}`).join("\n");
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch }];
+    gh.file(R, sha, "p/plugin.json", content);
+    gh.push(7, sha);
+  }
+
+  it("completes that commit's check run and publishes nothing: the later push's thread and its 'changes requested' stand", async () => {
+    setTimeScale(0.1); // the failure report gets 1 s
+    const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "review: request-changes\n");
+    const [A, B] = ["d".repeat(40), "e".repeat(40)];
+    // Push A (no finding): GitHub fails every check run write until its review's deadline.
+    pushed(gh, A, text(validHost()));
+    gh.failFor("POST", /\/check-runs$/, 3_600_000);
+    await expect(
+      withReviewsEndingBy(Date.now() + 1500, () =>
+        deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: A })),
+      ),
+    ).rejects.toThrow(/did not answer in time/);
+    expect(gh.runsFor(A)).toEqual([]);
+    gh.recover();
+    // Push B adds finding X: commented, changes requested.
+    pushed(gh, B, oneFinding());
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: B }));
+    expect(gh.reviews.map((r) => [r.commit_id, r.event])).toEqual([[B, "REQUEST_CHANGES"]]);
+    expect(gh.comments).toHaveLength(1);
+    // A's retry (the scheduler's later one, or the queue's): A's run, and nothing said about B's finding.
+    await withDeliveryAttempt(1, () =>
+      deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: A })),
+    );
+    expect(gh.runsFor(A)).toEqual([expect.objectContaining({ status: "completed", conclusion: "success" })]);
+    expect(gh.reviews.map((r) => [r.commit_id, r.event, r.dismissed])).toEqual([
+      [B, "REQUEST_CHANGES", undefined],
+    ]);
+    expect(gh.comments).toHaveLength(1); // no "Fixed in ddddddd" reply
+    expect(gh.resolved.size).toBe(0);
+    expect(
+      logs.some(
+        (l) => l.msg === "not publishing the review of ddddddd: the pull request moved on to eeeeeee",
+      ),
+    ).toBe(true);
+    gh.assertClean();
+  });
+
+  it("a closed pull request: the run completed, nothing published", async () => {
+    const { gh, probot, logs } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    added(gh, "p/plugin.json", oneFinding());
+    gh.pulls.set(7, { ...pullRequestPayload("closed").pull_request, state: "closed" });
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    expect(gh.reviews).toEqual([]);
+    expect(
+      logs.some((l) => /not publishing the review of c{7}: the pull request is closed/.test(l.msg)),
+    ).toBe(true);
     gh.assertClean();
   });
 });

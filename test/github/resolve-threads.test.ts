@@ -13,6 +13,7 @@ import { cleanup, disableNetwork } from "./github-mock.js";
 import {
   BASE_SHA,
   deliver,
+  deliverPush,
   HEAD_SHA,
   isWrite,
   makeProbot,
@@ -61,7 +62,7 @@ async function push(
   gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: rewritePatch(before, content) }];
   gh.file(R, sha, "p/plugin.json", content);
   const from = gh.requests.length;
-  await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: sha }));
+  await deliverPush(probot, gh, sha);
   return gh.requests.slice(from);
 }
 
@@ -173,7 +174,7 @@ describe("GitHub App: fixed findings' threads", () => {
     expect(writesIn(calls)).toEqual(["POST /check-runs", "POST /graphql"]);
     // A redelivery of the same push writes nothing: the run already says it (no update), and no review.
     const before = gh.requests.length;
-    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: second }));
+    await deliverPush(probot, gh, second);
     expect(gh.requests.slice(before).filter(isWrite)).toEqual([]);
     expect(gh.reviews).toHaveLength(2);
     expect(gh.comments.filter((c) => c.in_reply_to_id)).toHaveLength(1);
@@ -205,9 +206,10 @@ describe("GitHub App: fixed findings' threads", () => {
   it("review threads refused by GraphQL (an older schema): listed through REST, fixed threads answered but not resolved, nothing repeated", async () => {
     const { gh, probot, logs, t0, t1 } = await openedWith(
       [0, 1],
-      ["listComments", "listReviews", "reply", "listCheckRuns", "contents"],
+      ["listComments", "listReviews", "reply", "listCheckRuns", "contents", "getPull"],
     );
     gh.graphqlRefuses = /reviewThreads/;
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request); // REST reads where the pull request is now
     const second = "d".repeat(40);
     const calls = await push(gh, probot, second, head([1, 2]));
     expect(gh.runsFor(second)[0]).toMatchObject({ status: "completed", conclusion: "failure" });
@@ -263,9 +265,10 @@ describe("GitHub App: fixed findings' threads", () => {
   });
 
   it("no GraphQL at all (404): a later push's review is still posted, and an unchanged push adds nothing", async () => {
-    const routes = ["listComments", "listReviews", "reply", "listCheckRuns", "contents"] as const;
+    const routes = ["listComments", "listReviews", "reply", "listCheckRuns", "contents", "getPull"] as const;
     const { gh, probot, t0 } = await openedWith([0, 1], routes);
     gh.graphqlUnavailable = true;
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request); // REST reads where the pull request is now
     const second = "d".repeat(40);
     await push(gh, probot, second, head([1, 2]));
     expect(gh.runsFor(second)).toEqual([
