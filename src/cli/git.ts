@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { relative } from "node:path";
 import { UsageError } from "./files.js";
+import { realPath } from "./find-config.js";
 
 export interface GitChange {
   status: "added" | "modified" | "renamed";
@@ -60,9 +61,9 @@ export class GitRepo {
     return new GitRepo(root, ref, changes);
   }
 
-  /** Repository-relative path with forward slashes. */
+  /** Repository-relative path with forward slashes (symbolic links resolved: git's root is a real path). */
   relative(absolute: string): string {
-    return relative(this.root, absolute).split("\\").join("/");
+    return relative(this.root, realPath(absolute)).split("\\").join("/");
   }
 
   change(absolute: string): GitChange | undefined {

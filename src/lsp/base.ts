@@ -5,8 +5,9 @@
  * No git, a folder outside any repository, or a repository without commits: no base, and no error.
  */
 import { execFile } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, relative } from "node:path";
+import { realPath } from "../cli/find-config.js";
 import { GitRepo } from "../cli/git.js";
 
 export interface Base {
@@ -48,12 +49,7 @@ export async function findBase(absolute: string, maxBytes: number): Promise<Base
   if (!root) return undefined;
   const ref = await compareRef(root);
   if (!ref) return undefined;
-  let real = absolute;
-  try {
-    real = `${realpathSync(dir)}/${relative(dir, absolute)}`;
-  } catch {
-    // the folder went away meanwhile: the path as given
-  }
+  const real = realPath(absolute);
   const path = relative(root, real).split("\\").join("/");
   if (path.startsWith("../")) return undefined;
   const content = await git(root, ["cat-file", "blob", `${ref}:${path}`], maxBytes + 1024 * 1024);

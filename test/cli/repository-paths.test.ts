@@ -1,9 +1,9 @@
 /**
  * How the CLI names a descriptor, run as a user runs it (the built CLI, a real git repository): a nested
  * configuration's `paths` and `ignore` globs read the path below the folder holding its `.github/`, with or
- * without `--base-ref`; and a finding's fingerprint names the file by its path in the repository, whatever
- * the working directory, the configuration or the link it was reached through, so that it equals the App's
- * for the same file.
+ * without `--base-ref`; `--base-ref` finds a file reached through a symbolic link; and a finding's
+ * fingerprint names the file by its path in the repository, whatever the working directory, the
+ * configuration or the link it was reached through, so that it equals the App's for the same file.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -97,6 +97,31 @@ describe("a nested configuration's ignore globs, relative to the folder holding 
     const stdin = cli([...args, "--base-ref", "HEAD"], repo, {}, HEAD);
     expect(json(stdin.stdout)).toEqual([]);
     expect(stdin.status).toBe(0);
+  });
+});
+
+describe("--base-ref through a symbolic link", () => {
+  it("compares a descriptor reached through a linked folder with its version at the ref", () => {
+    // From inside the repository, the folder and the file named through `link`, a link to it.
+    const viaFolder = cli(
+      ["check", "--base-ref", "HEAD", "--format", "json", join(dir, "link", "sub", "current")],
+      repo,
+    );
+    expect(viaFolder.stderr).not.toMatch(/unchanged/);
+    const changeRules = ["version-not-bumped", "invalid-value", "metric-unit-changed"];
+    expect(json(viaFolder.stdout).map((f) => f.ruleId)).toEqual(changeRules);
+    expect(viaFolder.status).toBe(1);
+    const file = join(dir, "link", "sub", "current", "plugin.json");
+    const viaFile = cli(["check", "--base-ref", "HEAD", "--format", "json", file], repo);
+    // Modified, not added: the change rules run against the base (an added file has no version to bump).
+    expect(json(viaFile.stdout).map((f) => f.ruleId)).toEqual(changeRules);
+    // The nested configuration's ignore holds through the link too.
+    const legacy = cli(
+      ["check", "--base-ref", "HEAD", "--format", "json", join(dir, "link", "sub", "legacy")],
+      repo,
+    );
+    expect(json(legacy.stdout)).toEqual([]);
+    expect(legacy.status).toBe(0);
   });
 });
 
