@@ -154,6 +154,23 @@ describe("every command in the README and docs is run", () => {
     /^(GITHUB_\w+=\S+ )*(npx plugin-review|node \/path)/.test(command),
   );
 
+  /** Shown runs: a block whose first line is `$ npx plugin-review …`, the rest its output as printed. */
+  const shown = PAGES.flatMap((page) =>
+    [...read(page).matchAll(/```[a-z]*\n\$ (npx plugin-review [^\n]*)\n([\s\S]*?)```/g)].map((m) => ({
+      page,
+      command: m[1]!,
+      output: m[2]!,
+    })),
+  );
+
+  it("shows at least the README's example as it runs", () => {
+    expect(shown.map((s) => s.page)).toContain("README.md");
+  });
+
+  it.each(shown)("$page shows what `$command` prints", ({ command, output }) => {
+    expect(runHere(command).stdout).toBe(output);
+  });
+
   it.each(here)("$page: $command", ({ command }) => {
     const r = runHere(command);
     if (/ (audit|pr) /.test(command)) {
