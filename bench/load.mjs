@@ -9,7 +9,8 @@
 // between notification-triggering writes per installation) runs with 100 ms and 300 ms, and the fake
 // answers every call after 25 ms (250 ms of GitHub). Probot's 9 s webhook cut-off is not scaled.
 //
-//   node bench/load.mjs [previous-ref]      (default ref: 08fac37, main before the background reviews)
+//   node bench/load.mjs [previous-ref] [rounds]   (default ref: 08fac37, main before the background reviews;
+//                                                   rounds: 1; with more, medians over rounds of alternating order)
 /* global setTimeout, clearTimeout, setInterval, clearInterval, structuredClone, performance */
 import { spawn } from "node:child_process";
 import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
@@ -17,7 +18,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { withBuiltCommit } from "./lib.mjs";
+import { median, withBuiltCommit } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SCALE = 10;
@@ -27,7 +28,7 @@ const PUSHES = 50;
 const INSTALLATIONS = 3;
 const SECRET = "load-test-secret-not-real";
 
-async function parent(ref) {
+async function parent(ref, rounds) {
   // The fake GitHub is TypeScript: bundle it (its npm imports stay external) for the child processes.
   // Inside the repository, so that its imports resolve from node_modules.
   const fake = join(ROOT, "node_modules/.cache/plugin-review-load/fake-github.mjs");
@@ -42,16 +43,26 @@ async function parent(ref) {
     logLevel: "error",
   });
   await withBuiltCommit(ref, async (prev) => {
-    const rows = [];
-    for (const [name, root] of [
+    const builds = [
       [`previous (${ref})`, prev],
       ["this commit", ROOT],
-    ]) {
+    ];
+    for (const [, root] of builds)
       if (!existsSync(join(root, "dist/src/server.js"))) throw new Error(`${root}: not built`);
-      rows.push({ name, ...(await runChild(root, fake)) });
-    }
-    print(rows);
+    // Each round runs both, in alternating order, so that a shared machine's load falls on both alike.
+    const results = builds.map(() => []);
+    for (let r = 0; r < rounds; r++)
+      for (const i of r % 2 ? [1, 0] : [0, 1]) results[i].push(await runChild(builds[i][1], fake));
+    print(
+      builds.map(([name], i) => ({ name, ...medians(results[i]) })),
+      rounds,
+    );
   });
+}
+
+/** Each figure's median over the rounds. */
+function medians(rs) {
+  return Object.fromEntries(Object.keys(rs[0]).map((k) => [k, median(rs.map((r) => r[k]))]));
 }
 
 function runChild(root, fake) {
@@ -78,12 +89,13 @@ function runChild(root, fake) {
   });
 }
 
-function print(rows) {
+function print(rows, rounds) {
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
     `Load test: ${PRS} pull requests opened at once over ${INSTALLATIONS} installations, then ${PUSHES} pushes ` +
       `(synchronize + check_suite.requested each); time scaled 10x (write spacing 100 ms, GitHub latency 25 ms)`,
   );
+  if (rounds > 1) console.log(`  medians of ${rounds} rounds, the two builds in alternating order`);
   for (const r of rows) {
     console.log(`  ${r.name}:`);
     console.log(`    acknowledgement p95 ${s(r.ackP95)} (max ${s(r.ackMax)})  [target < 1 s]`);
@@ -101,6 +113,11 @@ function print(rows) {
     const [a, b] = rows;
     console.log(
       `  burst median delivery-to-completed: ${((1 - b.burstP50 / a.burstP50) * 100).toFixed(0)}% below the previous commit  [target >= 30%]`,
+    );
+    const ratio = (k) => (b[k] / a[k]).toFixed(2);
+    console.log(
+      `  this commit / previous: acknowledgement p95 ${ratio("ackP95")}, burst p50 ${ratio("burstP50")} p95 ${ratio("burstP95")}, ` +
+        `pushes p50 ${ratio("pushP50")} p95 ${ratio("pushP95")}, API calls ${ratio("callsPerReview")}, writes ${ratio("writesPerReview")}, peak RSS ${ratio("peakRssKb")}`,
     );
   }
 }
@@ -350,4 +367,4 @@ async function child(root, fakePath) {
 }
 
 if (process.argv[2] === "--child") await child(process.argv[3], process.argv[4]);
-else await parent(process.argv[2] ?? "08fac37");
+else await parent(process.argv[2] ?? "08fac37", Number(process.argv[3] ?? 1));
