@@ -151,7 +151,7 @@ function activeRules(path: string, config: ResolvedConfig): readonly Rule[] {
 type Internal = FileReview & {
   configPath: string;
   value?: unknown;
-  parsed?: { root: JsonNode } | undefined;
+  parsed?: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined;
   /** The base's value and its own findings, when it was compared. */
   base?: { value: unknown; findings: RawFinding[] };
   /** Set when a base was compared or the change adds the file: findings get a baseline state. */
@@ -289,9 +289,11 @@ export function reviewOne(
       reuse ? { context, rules, results } : undefined,
     );
   }
-  // The tree of positions is built only when there is something to locate.
+  // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
-  const located = raw.length ? identify(state.value, input.path, raw, locator(head.text, parsed?.root)) : [];
+  const located = raw.length
+    ? identify(state.value, input.path, raw, locator(head.text, parsed, raw.length))
+    : [];
   const review: Internal = {
     path: input.path,
     configPath,
@@ -387,7 +389,12 @@ export function reviewDescriptors(
     for (const review of reviews) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
       if (!mine.length) continue;
-      const located = identify(review.value, review.path, mine, locator(review.text, review.parsed?.root));
+      const located = identify(
+        review.value,
+        review.path,
+        mine,
+        locator(review.text, review.parsed, mine.length),
+      );
       review.findings = [...review.findings, ...applyConfig(review.configPath, located, config)].sort(
         byPosition,
       );

@@ -1,6 +1,9 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseJson } from "../../src/core/json/parse.js";
-import { LineIndex, locate } from "../../src/core/locate.js";
+import { parseJson, type JsonNode } from "../../src/core/json/parse.js";
+import { childPointer } from "../../src/core/json/pointer.js";
+import { LineIndex, locate, locator } from "../../src/core/locate.js";
 import type { RawFinding } from "../../src/core/types.js";
 
 function at(text: string, pointer: string, target: "key" | "value" = "value") {
@@ -46,5 +49,67 @@ describe("locate", () => {
     const index = new LineIndex("a\r\nb\n\nc");
     expect([1, 2, 3, 4, 5].map((l) => index.lineText(l))).toEqual(["a", "b", "", "c", ""]);
     expect(index.lineCount).toBe(4);
+  });
+});
+
+/** Every JSON file under `dir`. */
+function jsonFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? jsonFiles(p) : n.endsWith(".json") ? [p] : [];
+  });
+}
+
+/** Every node's pointer, and beside each container a missing member, an index past its end and a step into a scalar. */
+function pointers(node: JsonNode, at = ""): string[] {
+  const out = [at, childPointer(at, "no such member"), childPointer(at, "01")];
+  if (node.kind === "object") {
+    node.members.forEach((m) => out.push(...pointers(m.value, childPointer(at, m.key))));
+  } else if (node.kind === "array") {
+    out.push(childPointer(at, node.items.length));
+    node.items.forEach((item, i) => out.push(...pointers(item, childPointer(at, i))));
+  }
+  return out;
+}
+
+describe("locating a few findings by scanning the text", () => {
+  // Keys and strings that hold what a scanner could stumble on: escapes, brackets, quotes, backslashes.
+  const tricky =
+    ' \n{"a\\"b": {"x": "]}\\\\", "y" : [ [] , {}, "\\"", -1.5e3, true, null ] },\r\n' +
+    '\t"\\u0041": {"":[{"k":"}{"}]}, "c/d~e": 0, "\\\\": false, "é😀": "Größe"\n}\n ';
+  const texts: [string, string][] = [
+    ["tricky", tricky],
+    ...jsonFiles("examples").map((f): [string, string] => [f, readFileSync(f, "utf8")]),
+  ];
+  const corpus = "../shared/corpus/real";
+  if (existsSync(corpus))
+    texts.push(...jsonFiles(corpus).map((f): [string, string] => [f, readFileSync(f, "utf8")]));
+
+  it("finds what the tree finds, for every member, element and missing place, key and value", () => {
+    let compared = 0;
+    for (const [name, text] of texts) {
+      const parsed = parseJson(text);
+      if (name === "tricky") expect(parsed.ok && !parsed.duplicates.length).toBe(true);
+      if (!parsed.ok || parsed.duplicates.length) continue;
+      const index = new LineIndex(text);
+      const scan = locator(text, parsed, 1);
+      const findings = pointers(parsed.root).flatMap((pointer) =>
+        (["key", "value"] as const).map((target): RawFinding => ({
+          ruleId: "x",
+          severity: "error",
+          message: "",
+          messageId: "m",
+          pointer,
+          target,
+        })),
+      );
+      const label = (f: RawFinding) => `${f.pointer} ${f.target}`;
+      expect(
+        findings.map((f) => [label(f), scan(f)]),
+        name,
+      ).toEqual(findings.map((f) => [label(f), locate(index, parsed.root, f)]));
+      compared += findings.length;
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 });
