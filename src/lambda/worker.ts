@@ -1,7 +1,9 @@
 /**
- * Lambda on the delivery queue: runs the Probot app on each message. Its reviews must end before the
- * invocation does: they get the remaining time less a margin (for completing the check run and
- * reporting the message). A message whose review fails for a passing reason (GitHub 5xx, rate limits,
+ * Lambda on the delivery queue: runs the Probot app on each message of a batch, in order. Its reviews must
+ * end before the invocation does: they get the remaining time less a margin (for completing the check run
+ * and reporting the message), and a message is started only while that leaves a review enough time. The
+ * batch stops at the first failure; that message and the later ones are reported failed (a pull request's
+ * deliveries stay in order), the later ones to be received again at once. A message whose review fails for a passing reason (GitHub 5xx, rate limits,
  * GitHub not answering in time) is reported as failed (partial batch response) after its visibility is
  * pushed back (briefly after a timeout, exponentially otherwise); after the configured attempts SQS moves
  * it to the dead-letter queue. The check run is completed with the reason on every failure, never left
@@ -11,7 +13,7 @@ import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { pino } from "pino";
 import { Probot } from "probot";
 import app from "../app.js";
-import { scaled, withReviewsEndingBy } from "../github/deadline.js";
+import { REPORT_TIMEOUT_MS, scaled, withReviewsEndingBy } from "../github/deadline.js";
 import { withDeliveryAttempt } from "../github/scheduler.js";
 import { TransientReviewError } from "../github/errors.js";
 import { PluginReviewOctokit } from "../github/app-octokit.js";
@@ -61,8 +63,20 @@ export interface LambdaContext {
   getRemainingTimeInMillis(): number;
 }
 
-/** Kept from the invocation's remaining time for completing a check run and reporting the message. */
-export const MARGIN_MS = 15_000;
+/** The longest the worker waits for SQS to push a failed message's retry back. */
+export const SQS_CALL_MS = 5_000;
+
+/**
+ * Kept from the invocation's remaining time after a review's deadline: the failure report on its check run
+ * (which may run that long past the deadline) and the call that pushes the message's retry back.
+ */
+export const MARGIN_MS = REPORT_TIMEOUT_MS + SQS_CALL_MS;
+
+/** A message is started only with this much time for its review beyond the margin; else it is left for later. */
+export const MIN_REVIEW_MS = 10_000;
+
+/** Seconds before a message left untried (an earlier one failed, or too little time was left) is received again. */
+export const UNTRIED_VISIBILITY_S = 0;
 
 /** Seconds before a failed message is tried again: 30 s, 60 s, 120 s, … at most 15 minutes. */
 export function backoffSeconds(receiveCount: number): number {
@@ -80,8 +94,34 @@ function timedOut(e: unknown): boolean {
   return errors.some((x) => x instanceof TransientReviewError && x.timedOut);
 }
 
+/** Sets when SQS hands a message out again; a failure to do so is logged (the queue's timeout applies). */
+async function retryIn(record: SqsRecord, seconds: number, delivery?: string): Promise<void> {
+  try {
+    await sqs.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: process.env.QUEUE_URL,
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: seconds,
+      }),
+      { abortSignal: AbortSignal.timeout(scaled(SQS_CALL_MS)) },
+    );
+  } catch (e) {
+    logLine("warn", "could not set when the message is retried; the queue's visibility timeout applies", {
+      ...(delivery ? { delivery } : {}),
+      messageId: record.messageId,
+      error: (e as Error).message,
+    });
+  }
+}
+
+/**
+ * Handles a batch in order and stops at the first message that fails (as AWS advises for FIFO queues with
+ * partial batch responses): that message and every one after it are reported failed, so that none of a
+ * pull request's later deliveries is handled before an earlier one's retry. A message is started only
+ * while the invocation has the time for a review and its margin; the rest are reported failed and come
+ * back at once, rather than after the queue's visibility timeout when the invocation times out.
+ */
 export async function handler(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
-  const failures: { itemIdentifier: string }[] = [];
   try {
     probot ??= createProbot();
     await probot;
@@ -91,7 +131,15 @@ export async function handler(event: SqsEvent, context?: LambdaContext): Promise
     return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
   }
   const p = await probot;
-  for (const record of event.Records) {
+  const records = event.Records;
+  /** Reports the records from `i` on failed, untried, to be received again at once. */
+  const leave = async (i: number, why: string): Promise<BatchResponse> => {
+    const untried = records.slice(i);
+    if (untried.length) logLine("warn", `${why}: ${untried.length} message(s) left for the next invocation`);
+    await Promise.all(untried.map((r) => retryIn(r, UNTRIED_VISIBILITY_S)));
+    return { batchItemFailures: untried.map((r) => ({ itemIdentifier: r.messageId })) };
+  };
+  for (const [i, record] of records.entries()) {
     let delivery: QueuedDelivery;
     try {
       delivery = JSON.parse(record.body) as QueuedDelivery;
@@ -99,16 +147,16 @@ export async function handler(event: SqsEvent, context?: LambdaContext): Promise
       logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
       continue; // retrying cannot fix it
     }
+    const left = context?.getRemainingTimeInMillis();
+    if (left !== undefined && left < scaled(MARGIN_MS + MIN_REVIEW_MS))
+      return leave(i, "too little time left in this invocation for a review");
     const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
     try {
       // A retried message is the review's next attempt (a Re-run then completes the run the first made).
       const receive = () =>
         withDeliveryAttempt(count - 1, () => p.receive(delivery as Parameters<Probot["receive"]>[0]));
-      if (context) {
-        // Less a margin, but never less than a quarter of what is left (a short test invocation).
-        const left = context.getRemainingTimeInMillis();
-        await withReviewsEndingBy(Date.now() + left - Math.min(scaled(MARGIN_MS), left / 4), receive);
-      } else await receive();
+      if (left !== undefined) await withReviewsEndingBy(Date.now() + left - scaled(MARGIN_MS), receive);
+      else await receive();
       logLine("info", "delivery processed", {
         delivery: delivery.id,
         event: `${delivery.name}.${String(delivery.payload.action)}`,
@@ -119,22 +167,12 @@ export async function handler(event: SqsEvent, context?: LambdaContext): Promise
         attempt: count,
         error: (e as Error).message,
       });
-      failures.push({ itemIdentifier: record.messageId });
-      try {
-        await sqs.send(
-          new ChangeMessageVisibilityCommand({
-            QueueUrl: process.env.QUEUE_URL,
-            ReceiptHandle: record.receiptHandle,
-            VisibilityTimeout: timedOut(e) ? timeoutBackoffSeconds(count) : backoffSeconds(count),
-          }),
-        );
-      } catch (e2) {
-        logLine("warn", "could not delay the retry; the queue's visibility timeout applies", {
-          delivery: delivery.id,
-          error: (e2 as Error).message,
-        });
-      }
+      const [, after] = await Promise.all([
+        retryIn(record, timedOut(e) ? timeoutBackoffSeconds(count) : backoffSeconds(count), delivery.id),
+        leave(i + 1, "a delivery failed"),
+      ]);
+      return { batchItemFailures: [{ itemIdentifier: record.messageId }, ...after.batchItemFailures] };
     }
   }
-  return { batchItemFailures: failures };
+  return { batchItemFailures: [] };
 }

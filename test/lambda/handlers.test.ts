@@ -172,6 +172,8 @@ describe("receiver (bundled)", () => {
 });
 
 describe("worker (bundled)", () => {
+  afterEach(() => worker.setTimeScale(1));
+
   async function queued(payload: Record<string, unknown>, delivery = "d-w"): Promise<string> {
     await receiver.handler(signedHttpEvent("pull_request", payload, { delivery }));
     const calls = commandCalls(mocks.sqsR, "SendMessageCommand");
@@ -246,7 +248,10 @@ describe("worker (bundled)", () => {
     payload.installation.id = 79;
     const body = await queued(payload, "d-timeout");
     const first = sqsEvent([body], 1);
-    // 8 s left: the review gets 6 s (the rest is the margin), well past the hung write even on a loaded machine.
+    // At 4 times the speed, 8 s left (32 s in production): the review gets 4.25 s (the rest is the margin: the
+    // failure report and the SQS call), well past the hung write even on a loaded machine, and less than a
+    // request's timeout (5 s), so that the deadline is what ends it.
+    worker.setTimeScale(0.25);
     const res = await worker.handler(first, { getRemainingTimeInMillis: () => 8000 });
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: first.Records[0]!.messageId }] });
     expect(gh.hung).toHaveLength(1);
@@ -276,6 +281,74 @@ describe("worker (bundled)", () => {
     expect(run.annotations).toHaveLength(120);
     expect(new Set(run.annotations.map((a) => `${a.start_line}:${a.title}`)).size).toBe(120);
     expect(gh.reviews).toHaveLength(1);
+    gh.assertClean();
+  }, 30_000);
+
+  /** Pull request `number` opened at `sha`, adding a descriptor with one finding, queued for installation `installation`. */
+  async function openedAt(gh: FakeGitHub, number: number, sha: string, installation: number) {
+    gh.file("acme/plugins", sha, "p/plugin.json", text({ ...validHost(), version: "1" }));
+    const payload = pullRequestPayload("opened", { number, headSha: sha });
+    payload.installation.id = installation;
+    return queued(payload, `d-${number}`);
+  }
+  const visibilities = () =>
+    commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand").map((c) => [
+      c.input.ReceiptHandle,
+      c.input.VisibilityTimeout,
+    ]);
+
+  it("stops a batch at its first failure: the later messages are reported failed untried and come back at once, so a pull request's deliveries stay in order", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+    // GitHub keeps refusing the first message's file list with a secondary rate limit.
+    gh.fail(
+      "GET",
+      /\/pulls\/7\/files$/,
+      403,
+      4,
+      { message: "You have exceeded a secondary rate limit." },
+      { "retry-after": "1" },
+    );
+    const [a, b, c] = ["1", "2", "3"].map((d) => d.repeat(40)) as [string, string, string];
+    const bodies = [
+      await openedAt(gh, 7, a, 420),
+      await openedAt(gh, 8, b, 420),
+      await openedAt(gh, 9, c, 420),
+    ];
+    const event = sqsEvent(bodies);
+    const res = await worker.handler(event, { getRemainingTimeInMillis: () => 300_000 });
+    expect(res).toEqual({ batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) });
+    expect(gh.runsFor(a)).toEqual([
+      expect.objectContaining({
+        output: expect.objectContaining({ title: "plugin-review could not complete" }),
+      }),
+    ]);
+    expect([...gh.runsFor(b), ...gh.runsFor(c)]).toEqual([]);
+    expect(gh.count("GET", /\/pulls\/(8|9)\/files$/)).toBe(0);
+    expect(visibilities()).toEqual(
+      expect.arrayContaining([
+        ["rh-0", 30],
+        ["rh-1", 0],
+        ["rh-2", 0],
+      ]),
+    );
+    expect(visibilities()).toHaveLength(3);
+    gh.assertClean();
+  }, 30_000);
+
+  it("starts a message only with time left for a review and its margin; one left is reported failed and comes back at once, before the invocation times out", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+    const [a, b] = ["4", "5"].map((d) => d.repeat(40)) as [string, string];
+    const event = sqsEvent([await openedAt(gh, 7, a, 421), await openedAt(gh, 8, b, 421)]);
+    // The first review leaves the invocation 20 s: less than the margin (the failure report, the SQS
+    // call) and a review's minimum.
+    const remaining = () => (gh.runsFor(a).length ? 20_000 : 300_000);
+    const res = await worker.handler(event, { getRemainingTimeInMillis: remaining });
+    expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[1]!.messageId }] });
+    expect(gh.runsFor(a)).toEqual([expect.objectContaining({ status: "completed", conclusion: "failure" })]);
+    expect(gh.runsFor(b)).toEqual([]);
+    expect(visibilities()).toEqual([["rh-1", 0]]);
     gh.assertClean();
   }, 30_000);
 
