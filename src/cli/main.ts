@@ -95,8 +95,17 @@ Run 'plugin-review <command> --help' for a command's options.
   -v, --version          show the version
 `;
 
+/** Options that take a number: what they take, said the same whichever way a bad value is written. */
+const NUMBERS: Record<string, string> = { "max-warnings": "a number of warnings (0 or more)" };
+
+/** The message for a bad value of a numeric option (ESLint's `--max-warnings -1` means no limit: say how). */
+function badNumber(option: string, value: string): string {
+  const hint = value.startsWith("-") ? " (leave it out for no limit)" : "";
+  return `--${option} takes ${NUMBERS[option] ?? "a number"}, not '${value}'${hint}`;
+}
+
 /** parseArgs's error as one line for people, naming the command's help (never Node's raw wording). */
-function usageError(command: Command, e: unknown, known: readonly string[]): string {
+function usageError(command: Command, e: unknown, known: readonly string[], args: readonly string[]): string {
   const error = e as { code?: string; message?: string };
   const option = /'(-[^'\s]*)/.exec(error.message ?? "")?.[1] ?? "";
   let what: string;
@@ -105,9 +114,16 @@ function usageError(command: Command, e: unknown, known: readonly string[]): str
     const close = known.filter((k) => k !== name && closeEnough(name, k)).map((k) => `--${k}`);
     what = `unknown option '${option}'${close.length ? ` (did you mean ${close.join(" or ")}?)` : ""}`;
   } else if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    what = /argument missing/.test(error.message ?? "")
-      ? `option '${option.split(" ")[0]}' needs a value`
-      : `option '${option}' takes no value`;
+    if (/argument missing/.test(error.message ?? "")) what = `option '${option.split(" ")[0]}' needs a value`;
+    else if (/ambiguous/.test(error.message ?? "")) {
+      // `--max-warnings -1`: parseArgs will not take a value that looks like an option after a space.
+      const at = args.findIndex((a, i) => a === option && args[i + 1]?.startsWith("-"));
+      const value = args[at + 1] ?? "";
+      const name = option.replace(/^-+/, "");
+      what = Object.hasOwn(NUMBERS, name)
+        ? badNumber(name, value)
+        : `option '${option}' needs a value; to give one that starts with '-', write ${option}=${value}`;
+    } else what = `option '${option}' takes no value`;
   } else if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
     what = `unexpected argument '${/'([^']*)'/.exec(error.message ?? "")?.[1] ?? ""}'`;
   } else what = error.message ?? String(e);
@@ -144,7 +160,7 @@ function parse<T extends Options>(command: Command, args: string[], options: T, 
     }
     return parsed;
   } catch (e) {
-    stderr(usageError(command, e, Object.keys(all)));
+    stderr(usageError(command, e, Object.keys(all), args));
     return 2;
   }
 }
@@ -256,8 +272,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Prom
     return fail("--stdin-filename names standard input: add --stdin");
   let maxWarnings: number | undefined;
   if (v["max-warnings"] !== undefined) {
-    if (!/^\d+$/.test(v["max-warnings"]))
-      return fail(`--max-warnings takes a number of warnings (0 or more), not '${v["max-warnings"]}'`);
+    if (!/^\d+$/.test(v["max-warnings"])) return fail(badNumber("max-warnings", v["max-warnings"]));
     maxWarnings = Number(v["max-warnings"]);
   }
   const env = io.env ?? process.env;

@@ -149,6 +149,39 @@ describe("--max-warnings and --quiet", () => {
     }
   });
 
+  it("a value that starts with '-' after a space: the option's own message, never 'takes no value'", () => {
+    const file = write("dash/plugin.json", WARNING_ONLY);
+    // The numeric option says what it takes, as for `--max-warnings=-1`.
+    for (const bad of ["-1", "-0", "--5"]) {
+      const r = run(["check", "--max-warnings", bad, file]);
+      expect(r.stderr).toBe(
+        `plugin-review check: --max-warnings takes a number of warnings (0 or more), not '${bad}' (leave it out for no limit)\nRun 'plugin-review check --help' for the options.\n`,
+      );
+      expect(r.status).toBe(2);
+    }
+    // Every other option that takes a value says how to give one that starts with '-'.
+    for (const option of ["--config", "--format", "--base", "--base-ref", "--stdin-filename", "--output"]) {
+      const r = run(["check", option, "-x.yml", file]);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^plugin-review check: option '${option}' needs a value; to give one that starts with '-', write ${option}=-x\\.yml\\n`,
+        ),
+      );
+      expect(r.status).toBe(2);
+    }
+    for (const [command, option] of [
+      ["audit", "--repo"],
+      ["audit", "--app"],
+      ["pr", "--api-url"],
+    ] as const) {
+      const r = run([command, option, "-x"]);
+      expect(r.stderr).toMatch(
+        new RegExp(`^plugin-review ${command}: option '${option}' needs a value; .* write ${option}=-x\\n`),
+      );
+      expect(r.status).toBe(2);
+    }
+  });
+
   it("--quiet reports errors only, and neither warnings nor notices count then", () => {
     const quiet = run(["check", "--quiet", "--stdin"], { input: REMOTE });
     expect(quiet.stdout).toMatch(/variant-mismatch/);
