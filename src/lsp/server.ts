@@ -62,7 +62,19 @@ function isDescriptorPath(config: ResolvedConfig, path: string): boolean {
   return m(path);
 }
 
-export function startServer(connection: Connection): void {
+/** An open file's place: where check would say it is, and whether its configuration calls it a descriptor. */
+interface Target {
+  located: Located;
+  descriptor: boolean;
+}
+
+/** What the process around the server needs to know of it. */
+export interface ServerState {
+  /** Has the client asked it to shut down (the status to exit with when the client goes away)? */
+  shutDown(): boolean;
+}
+
+export function startServer(connection: Connection): ServerState {
   const documents = new TextDocuments(TextDocument);
   let workspaceRoot = process.cwd();
   let debounceMs = DEFAULT_DEBOUNCE_MS;
@@ -131,12 +143,17 @@ export function startServer(connection: Connection): void {
     return base;
   }
 
-  async function validate(uri: string): Promise<void> {
-    const doc = documents.get(uri);
-    if (!doc) return;
-    const absolute = filePath(uri);
-    if (absolute === undefined) return;
-    if (isConfigFile(absolute)) return checkConfigFile(absolute);
+  /**
+   * Where an open descriptor stands (its paths, its configuration, and whether that configuration reviews
+   * it), worked out once per document: typing changes none of it. Forgotten when the document is opened or
+   * closed and when the configuration is read again.
+   */
+  const targets = new Map<string, Target>();
+
+  /** The target of a descriptor, or undefined when its configuration cannot be used (shown instead). */
+  function targetFor(uri: string, absolute: string, version: number): Target | undefined {
+    const known = targets.get(uri);
+    if (known) return known;
     let located: Located;
     try {
       // As check names it: its path below the configuration's root for globs, the repository's for identity.
@@ -147,13 +164,28 @@ export function startServer(connection: Connection): void {
       else if (e instanceof UsageError) {
         showError(e.message);
       } else throw e;
-      publish(uri, [descriptorConfigDiagnostic((e as Error).message)], doc.version);
-      return;
+      publish(uri, [descriptorConfigDiagnostic((e as Error).message)], version);
+      return undefined;
     }
     const { found, configPath } = located;
     // Valid on disk; an open configuration document's own problems (typed, unsaved) stay.
     if (found.path && !documents.get(pathToFileURL(found.path).href)) clearConfigProblems(found.path);
-    if (!isDescriptorPath(found.config, configPath)) {
+    const target = { located, descriptor: isDescriptorPath(found.config, configPath) };
+    targets.set(uri, target);
+    return target;
+  }
+
+  async function validate(uri: string): Promise<void> {
+    const doc = documents.get(uri);
+    if (!doc) return;
+    const absolute = filePath(uri);
+    if (absolute === undefined) return;
+    if (isConfigFile(absolute)) return checkConfigFile(absolute);
+    const target = targetFor(uri, absolute, doc.version);
+    if (!target) return;
+    const { located } = target;
+    const { found, configPath } = located;
+    if (!target.descriptor) {
       // Not a descriptor (any more): nothing of ours to show (a client keeps each server's diagnostics apart).
       reviewed.delete(uri);
       publish(uri, [], doc.version);
@@ -175,7 +207,7 @@ export function startServer(connection: Connection): void {
     }
     const [review] = reviewDescriptors([input], found.config);
     const findings = review?.findings ?? [];
-    const starts = lineStarts(current.getText());
+    const starts = findings.length ? lineStarts(current.getText()) : [];
     const diagnostics = findings.map((f) => toDiagnostic(current, starts, f, found.config));
     reviewed.set(uri, { uri, version, doc: current, input, config: found.config, findings, diagnostics });
     publish(uri, diagnostics, version);
@@ -216,6 +248,7 @@ export function startServer(connection: Connection): void {
   /** The configuration changed on disk: read it again and review every open document with it. */
   function reloadConfiguration(): void {
     finder = new ConfigFinder({ cwd: workspaceRoot });
+    targets.clear();
     shown.clear();
     for (const absolute of [...configProblems.keys()]) {
       if (!documents.get(pathToFileURL(absolute).href)) clearConfigProblems(absolute);
@@ -259,6 +292,7 @@ export function startServer(connection: Connection): void {
   const justOpened = new Set<string>();
   documents.onDidOpen((e) => {
     bases.delete(e.document.uri);
+    targets.delete(e.document.uri);
     justOpened.add(e.document.uri);
     schedule(e.document.uri, 0);
   });
@@ -275,6 +309,7 @@ export function startServer(connection: Connection): void {
     clearTimeout(timers.get(e.document.uri));
     timers.delete(e.document.uri);
     bases.delete(e.document.uri);
+    targets.delete(e.document.uri);
     reviewed.delete(e.document.uri);
     const absolute = filePath(e.document.uri);
     if (absolute !== undefined && isConfigFile(absolute)) {
@@ -323,10 +358,13 @@ export function startServer(connection: Connection): void {
     }
   });
 
+  let shutDown = false;
   connection.onShutdown(() => {
+    shutDown = true;
     for (const t of timers.values()) clearTimeout(t);
     timers.clear();
   });
 
   documents.listen(connection);
+  return { shutDown: () => shutDown };
 }

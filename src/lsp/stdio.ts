@@ -1,7 +1,8 @@
 /** `plugin-review lsp --stdio`: the language server on standard input and output. */
 import { format } from "node:util";
-import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { createConnection, ProposedFeatures, StreamMessageReader } from "vscode-languageserver/node";
 import { startServer } from "./server.js";
+import { OneWriteMessageWriter } from "./writer.js";
 
 export function runLsp(args: readonly string[], stderr: (s: string) => void): Promise<number> {
   if (args.length !== 1 || args[0] !== "--stdio") {
@@ -11,9 +12,17 @@ export function runLsp(args: readonly string[], stderr: (s: string) => void): Pr
   // Standard output carries the protocol: anything else printed there would corrupt it.
   const toStderr = (...args: unknown[]) => void process.stderr.write(format(...args) + "\n");
   console.log = console.info = console.debug = console.warn = toStderr;
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
-  startServer(connection);
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(process.stdin),
+    new OneWriteMessageWriter(process.stdout),
+  );
+  const server = startServer(connection);
   connection.listen();
-  // The client's `exit` notification (or standard input closing) ends the process.
+  // The client's `exit` notification ends the process; so does standard input closing (the editor went
+  // away), as vscode-languageserver does it for streams: status 0 only after a shutdown request.
+  const gone = () => process.exit(server.shutDown() ? 0 : 1);
+  process.stdin.on("end", gone);
+  process.stdin.on("close", gone);
   return new Promise<number>(() => {});
 }

@@ -13,6 +13,7 @@ import {
   CodeActionRequest,
   DiagnosticSeverity,
   HoverRequest,
+  ShutdownRequest,
   type CodeAction,
   type Diagnostic,
   type MarkupContent,
@@ -342,6 +343,20 @@ describe("plugin-review lsp --stdio", () => {
     await c.open(join(dir, "plugin.json"), VALID);
     expect(await c.shutdown()).toBe(0);
     client = undefined;
+  });
+
+  it("ends when the editor goes away (standard input closed): status 0 after a shutdown request, else 1", async () => {
+    const gone = await start();
+    await gone.open(join(dir, "plugin.json"), VALID);
+    gone.process.stdin!.end();
+    expect(await gone.exitCode).toBe(1);
+    gone.kill();
+
+    const done = await start();
+    await done.open(join(dir, "plugin.json"), VALID);
+    await done.connection.sendRequest(ShutdownRequest.type);
+    done.process.stdin!.end();
+    expect(await done.exitCode).toBe(0);
   });
 
   it("refuses to start without --stdio", async () => {
