@@ -1,4 +1,5 @@
 /** Turns the pull request objects of webhook payloads and of the REST API into a review target. */
+import { describeRequestError, isTimeout, isTransient, TransientReviewError } from "./errors.js";
 import type { GitHubGateway } from "./gateway.js";
 import type { PullTarget } from "./types.js";
 
@@ -38,7 +39,11 @@ export function repoRef(repository: {
   return { owner: repository.owner.login, repo: repository.name, ownerType: repository.owner.type ?? "User" };
 }
 
-/** The full pull requests behind check_run / check_suite events (their payloads carry only stubs). */
+/**
+ * The full pull requests behind check_run / check_suite events (their payloads carry only stubs). GitHub
+ * failing that read (5xx, rate limits, no answer) is a TransientReviewError, so that the scheduler or the
+ * queue tries the event again (a Re-run is not dropped because GitHub blipped).
+ */
 export async function pullTargetsFor(
   gw: GitHubGateway,
   repo: RepoRef,
@@ -47,7 +52,10 @@ export async function pullTargetsFor(
 ): Promise<PullTarget[]> {
   const targets: PullTarget[] = [];
   for (const stub of stubs) {
-    const data = await gw.pullRequest(repo, stub.number);
+    const data = await gw.pullRequest(repo, stub.number).catch((e: unknown) => {
+      if (!isTransient(e)) throw e;
+      throw new TransientReviewError(describeRequestError(e, "reading the pull request"), isTimeout(e));
+    });
     // Only the commit this event is about; a pull request that moved on is reviewed by its own event.
     if (data.head.sha === headSha) targets.push(toPullTarget(data, repo));
   }

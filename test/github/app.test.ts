@@ -4,7 +4,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost, validRemote } from "../helpers.js";
-import { APP_ID, FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES, type Route } from "./fake-github.js";
+import { createApp } from "../../src/app.js";
+import { ReviewScheduler } from "../../src/github/scheduler.js";
+import {
+  APP_ID,
+  FakeGitHub,
+  GITHUB_ERRORS,
+  LATER_REVIEW_ROUTES,
+  REVIEW_ROUTES,
+  type Route,
+} from "./fake-github.js";
+import { within } from "./scenarios.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
   BASE_SHA,
@@ -356,6 +366,34 @@ describe("GitHub App: idempotency and later pushes", () => {
     }
     expect(gh.reviews).toHaveLength(1);
     expect(gh.comments).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("a Re-run whose pull request GitHub fails to read (502) is tried again by the server's scheduler, not dropped", async () => {
+    const gh = new FakeGitHub(["token", "graphql", "files", "createCheckRun", "getPull"]);
+    const said: string[] = [];
+    const scheduler = new ReviewScheduler({
+      background: { concurrency: 1 },
+      retriesMs: [100],
+      log: { warn: (m) => said.push(m), error: (_, m) => said.push(m) },
+    });
+    const { probot } = makeProbot({ app: createApp({ scheduler }) });
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(text(validHost())) }];
+    gh.file(R, HEAD_SHA, "p/plugin.json", text(validHost()));
+    const payload = pullRequestPayload("opened");
+    gh.pulls.set(7, { ...payload.pull_request });
+    // GitHub answers 502 to the pull request's read and to the retry plugin's three retries of it.
+    gh.fail("GET", /\/pulls\/7$/, 502, 4, GITHUB_ERRORS[502]);
+    await deliver(probot, "check_suite", checkSuitePayload(payload, "rerequested"));
+    await within(10_000, () => gh.runsFor(HEAD_SHA).length > 0);
+    expect(await scheduler.drain(5_000)).toBe(true);
+    expect(gh.count("GET", /\/pulls\/7$/)).toBe(5);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "success" }),
+    ]);
+    expect(said).toEqual([
+      expect.stringMatching(/reading the pull request: GitHub answered 502.*trying again in 0.1 s/),
+    ]);
     gh.assertClean();
   });
 
