@@ -11,7 +11,7 @@ import {
   type CheckRunRef,
   type ExistingRun,
 } from "./check-run.js";
-import { httpStatus } from "./errors.js";
+import { httpStatus, isTransient } from "./errors.js";
 import { fetchFile, type FileContent } from "./fetch-content.js";
 import { listChangedDescriptors, type ChangedFiles, type ChangeRange } from "./fetch-files.js";
 import type {
@@ -153,7 +153,9 @@ export class RestGateway implements GitHubGateway {
         dismissed++;
       } catch (e) {
         const status = httpStatus(e);
-        if (status !== 403 && status !== 422 && status !== 404) throw e;
+        // A rate limit left after the throttling plugin's retries is not a refusal: the review's publish is
+        // tried again (reading first, so nothing is doubled) and dismisses it then.
+        if (isTransient(e) || (status !== 403 && status !== 422 && status !== 404)) throw e;
         this.log.warn(
           { status, review: id },
           "GitHub refused to dismiss the App's earlier review (who may dismiss reviews may be restricted)",

@@ -188,6 +188,32 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
     gh.assertClean();
   });
 
+  it("through REST, a dismissal met by a secondary rate limit is tried again, not taken for a refusal", async () => {
+    const { gh, probot, logs, app } = await requestedChanges(REST_ROUTES);
+    gh.graphqlUnavailable = true;
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request); // REST reads where the pull request is now
+    gh.fail(
+      "PUT",
+      /\/dismissals$/,
+      403,
+      1,
+      {
+        message: "You have exceeded a secondary rate limit.",
+        documentation_url: "https://docs.github.com/rest",
+      },
+      { "retry-after": "1" },
+    );
+    descriptorAt(gh, NEXT, true);
+    await push(gh, probot);
+    expect(gh.count("PUT", /\/pulls\/7\/reviews\/\d+\/dismissals$/)).toBe(2);
+    expect(app.dismissed).toMatch(/`ddddddd` passes/);
+    expect(logs.some((l) => /GitHub refused to dismiss/.test(l.msg))).toBe(false);
+    expect(logs.some((l) => /posting the review: GitHub answered 403 .*trying again in/.test(l.msg))).toBe(
+      true,
+    );
+    gh.assertClean();
+  });
+
   it("a dismissal GitHub refuses (a protected branch restricting who may dismiss) is logged; the check stands", async () => {
     const { gh, probot, logs, app } = await requestedChanges();
     gh.refuseDismissals = true;
