@@ -14,6 +14,28 @@ function git(cwd: string, args: string[], maxBuffer = 64 * 1024 * 1024): Buffer 
   return execFileSync("git", args, { cwd, maxBuffer, stdio: ["ignore", "pipe", "pipe"] });
 }
 
+/** `git diff --name-status -z -M` by path: added, modified, or renamed from its old path (copies are added). */
+export function parseNameStatus(output: Buffer): Map<string, GitChange> {
+  const changes = new Map<string, GitChange>();
+  const diff = output.toString().split("\0");
+  for (let i = 0; i < diff.length - 1;) {
+    const status = diff[i++] as string;
+    if (status.startsWith("R")) {
+      const from = diff[i++] as string;
+      const to = diff[i++] as string;
+      changes.set(to, { status: "renamed", basePath: from });
+    } else if (status.startsWith("C")) {
+      i++;
+      changes.set(diff[i++] as string, { status: "added" });
+    } else {
+      const path = diff[i++] as string;
+      if (status === "A") changes.set(path, { status: "added" });
+      else if (status === "M" || status === "T") changes.set(path, { status: "modified", basePath: path });
+    }
+  }
+  return changes;
+}
+
 export class GitRepo {
   private constructor(
     readonly root: string,
@@ -35,24 +57,8 @@ export class GitRepo {
         `--base-ref: '${ref}' is not a commit, branch or tag in this repository (fetch it first?)`,
       );
     }
-    const changes = new Map<string, GitChange>();
     // Work tree (committed or not) against the ref, renames followed.
-    const diff = git(root, ["diff", "--name-status", "-z", "-M", ref, "--"]).toString().split("\0");
-    for (let i = 0; i < diff.length - 1;) {
-      const status = diff[i++] as string;
-      if (status.startsWith("R")) {
-        const from = diff[i++] as string;
-        const to = diff[i++] as string;
-        changes.set(to, { status: "renamed", basePath: from });
-      } else if (status.startsWith("C")) {
-        i++;
-        changes.set(diff[i++] as string, { status: "added" });
-      } else {
-        const path = diff[i++] as string;
-        if (status === "A") changes.set(path, { status: "added" });
-        else if (status === "M" || status === "T") changes.set(path, { status: "modified", basePath: path });
-      }
-    }
+    const changes = parseNameStatus(git(root, ["diff", "--name-status", "-z", "-M", ref, "--"]));
     for (const path of git(root, ["ls-files", "--others", "--exclude-standard", "-z"])
       .toString()
       .split("\0")) {

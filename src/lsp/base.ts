@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { realPath } from "../cli/find-config.js";
-import { GitRepo } from "../cli/git.js";
+import { parseNameStatus } from "../cli/git.js";
 
 export interface Base {
   /** The repository root (git's view: symbolic links resolved). */
@@ -22,9 +22,12 @@ export interface Base {
   basePath?: string;
 }
 
+/** A git that does not answer in time (a huge repository, a lock, a network file system) means no base. */
+const GIT_TIMEOUT_MS = 15_000;
+
 function git(cwd: string, args: string[], maxBuffer = 64 * 1024 * 1024): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
-    execFile("git", args, { cwd, maxBuffer, encoding: "buffer" }, (error, stdout) =>
+    execFile("git", args, { cwd, maxBuffer, encoding: "buffer", timeout: GIT_TIMEOUT_MS }, (error, stdout) =>
       resolve(error ? undefined : stdout),
     );
   });
@@ -54,13 +57,12 @@ export async function findBase(absolute: string, maxBytes: number): Promise<Base
   if (path.startsWith("../")) return undefined;
   const content = await git(root, ["cat-file", "blob", `${ref}:${path}`], maxBytes + 1024 * 1024);
   if (content) return { root, ref, path, content: new Uint8Array(content), basePath: path };
-  // Not at the ref: renamed (followed as check --base-ref follows it), else added by the change.
-  let change;
-  try {
-    change = GitRepo.open(root, ref).change(real);
-  } catch {
-    return { root, ref, path };
-  }
+  // Not at the ref: renamed (followed as check --base-ref follows it), else added by the change. Only a
+  // file in the index can be a rename's target for git, so an untracked one is added without the whole
+  // repository's diff; the diff runs off the event loop.
+  if (!line(await git(root, ["ls-files", "-z", "--", `:(literal)${path}`]))) return { root, ref, path };
+  const diff = await git(root, ["diff", "--name-status", "-z", "-M", ref, "--"]);
+  const change = diff && parseNameStatus(diff).get(path);
   if (change?.status !== "renamed" || change.basePath === undefined) return { root, ref, path };
   const renamed = await git(root, ["cat-file", "blob", `${ref}:${change.basePath}`], maxBytes + 1024 * 1024);
   return renamed
