@@ -7,6 +7,7 @@
  */
 import type { DuplicateKey, JsonNode } from "./json/parse.js";
 import { splitPointer } from "./json/pointer.js";
+import { scanPointer } from "./json/scan.js";
 import type { Location, RawFinding } from "./types.js";
 
 export class LineIndex {
@@ -124,125 +125,6 @@ function place(
   return index.range(start, end);
 }
 
-const C_QUOTE = 34,
-  C_BACKSLASH = 92,
-  C_COMMA = 44,
-  C_LBRACKET = 91,
-  C_RBRACKET = 93,
-  C_LBRACE = 123,
-  C_RBRACE = 125;
-
-function skipWs(t: string, p: number): number {
-  for (;;) {
-    const c = t.charCodeAt(p);
-    if (c === 32 || c === 10 || c === 13 || c === 9) p++;
-    else return p;
-  }
-}
-
-/** Just after the string that opens at `p` (its closing quote is the first not escaped by an odd run of backslashes). */
-function skipString(t: string, p: number): number {
-  for (;;) {
-    p = t.indexOf('"', p + 1);
-    let k = p - 1;
-    while (t.charCodeAt(k) === C_BACKSLASH) k--;
-    if ((p - 1 - k) % 2 === 0) return p + 1;
-  }
-}
-
-/** Just after the value that starts at `p` in valid JSON. */
-function skipValue(t: string, p: number): number {
-  const c = t.charCodeAt(p);
-  if (c === C_QUOTE) return skipString(t, p);
-  if (c === C_LBRACE || c === C_LBRACKET) {
-    let depth = 0;
-    for (;;) {
-      const d = t.charCodeAt(p);
-      if (d === C_QUOTE) {
-        p = skipString(t, p);
-        continue;
-      }
-      if (d === C_LBRACE || d === C_LBRACKET) depth++;
-      else if ((d === C_RBRACE || d === C_RBRACKET) && --depth === 0) return p + 1;
-      p++;
-    }
-  }
-  // A number or a literal: up to the next delimiter.
-  for (;;) {
-    const d = t.charCodeAt(p);
-    if (
-      Number.isNaN(d) ||
-      d === C_COMMA ||
-      d === C_RBRACE ||
-      d === C_RBRACKET ||
-      d === 32 ||
-      d === 10 ||
-      d === 13 ||
-      d === 9
-    )
-      return p;
-    p++;
-  }
-}
-
-/** The next member or element after the value that ends at `p`, or the closing bracket's offset. */
-function next(t: string, p: number): number {
-  p = skipWs(t, p);
-  return t.charCodeAt(p) === C_COMMA ? skipWs(t, p + 1) : p;
-}
-
-/**
- * resolvePointer read from the text itself, without a tree: for valid JSON without duplicate keys (then
- * a member's one occurrence is the last), walking only the values on the pointer's way and skipping the
- * rest. A few findings cost a fraction of building the tree of the whole document.
- */
-function scan(index: LineIndex, t: string, f: RawFinding): Location {
-  let start = skipWs(t, 0);
-  let keyStart: number | undefined;
-  let keyEnd: number | undefined;
-  let isRoot = true;
-  let fallback = false;
-  for (const seg of splitPointer(f.pointer)) {
-    const c = t.charCodeAt(start);
-    let found = -1;
-    if (c === C_LBRACE) {
-      for (let q = skipWs(t, start + 1); t.charCodeAt(q) !== C_RBRACE;) {
-        const ks = q;
-        const ke = skipString(t, q);
-        const raw = t.slice(ks + 1, ke - 1);
-        const key = raw.includes("\\") ? (JSON.parse(t.slice(ks, ke)) as string) : raw;
-        // After the name: whitespace, `:`, whitespace, the value.
-        const v = skipWs(t, skipWs(t, ke) + 1);
-        if (key === seg) {
-          found = v;
-          keyStart = ks;
-          keyEnd = ke;
-          break;
-        }
-        q = next(t, skipValue(t, v));
-      }
-    } else if (c === C_LBRACKET && /^(0|[1-9]\d*)$/.test(seg)) {
-      const n = Number(seg);
-      let i = 0;
-      for (let q = skipWs(t, start + 1); t.charCodeAt(q) !== C_RBRACKET; i++) {
-        if (i === n) {
-          found = q;
-          keyStart = keyEnd = undefined;
-          break;
-        }
-        q = next(t, skipValue(t, q));
-      }
-    }
-    if (found < 0) {
-      fallback = true;
-      break;
-    }
-    start = found;
-    isRoot = false;
-  }
-  return place(index, f, start, skipValue(t, start), keyStart, keyEnd, fallback, isRoot);
-}
-
 /** At most this many findings of a text are located by scanning it; more build its tree (once). */
 const SCAN_MAX = 6;
 
@@ -258,7 +140,11 @@ export function locator(
 ): (f: RawFinding) => Location {
   const index = new LineIndex(text);
   if (parsed && !parsed.duplicates.length && count <= SCAN_MAX)
-    return (f) => (f.range ? index.range(f.range.start, f.range.end) : scan(index, text, f));
+    return (f) => {
+      if (f.range) return index.range(f.range.start, f.range.end);
+      const r = scanPointer(text, f.pointer);
+      return place(index, f, r.start, r.end, r.keyStart, r.keyEnd, r.fallback, r.isRoot);
+    };
   const root = parsed?.root;
   return (f) => locate(index, root, f);
 }

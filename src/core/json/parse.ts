@@ -13,6 +13,24 @@
  * on a 714 KB descriptor where this one takes 5-13 ms. `npm run bench` prints the comparison.
  */
 import { escapeSegment } from "./pointer.js";
+import {
+  C_0,
+  C_9,
+  C_BACKSLASH,
+  C_COLON,
+  C_COMMA,
+  C_DOT,
+  C_LBRACE,
+  C_LBRACKET,
+  C_LF,
+  C_MINUS,
+  C_QUOTE,
+  C_RBRACE,
+  C_RBRACKET,
+  C_SLASH,
+  skipString,
+  skipWs,
+} from "./scan.js";
 
 export type JsonNode = ObjectNode | ArrayNode | ScalarNode;
 
@@ -76,24 +94,6 @@ class Fail extends Error {
   }
 }
 
-const C_TAB = 9,
-  C_LF = 10,
-  C_CR = 13,
-  C_SPACE = 32,
-  C_QUOTE = 34,
-  C_COMMA = 44,
-  C_MINUS = 45,
-  C_DOT = 46,
-  C_SLASH = 47,
-  C_0 = 48,
-  C_9 = 57,
-  C_COLON = 58,
-  C_LBRACKET = 91,
-  C_BACKSLASH = 92,
-  C_RBRACKET = 93,
-  C_LBRACE = 123,
-  C_RBRACE = 125;
-
 function isDigit(c: number): boolean {
   return c >= C_0 && c <= C_9;
 }
@@ -144,14 +144,7 @@ class Parser {
   }
 
   private skipWs(): void {
-    const t = this.text;
-    let p = this.pos;
-    for (;;) {
-      const c = t.charCodeAt(p);
-      if (c === C_SPACE || c === C_LF || c === C_CR || c === C_TAB) p++;
-      else break;
-    }
-    this.pos = p;
+    this.pos = skipWs(this.text, this.pos);
   }
 
   /** An error at the current position, recognising the common non-JSON habits. */
@@ -474,13 +467,7 @@ function scanShape(text: string): { members: number; depth: number; top: number[
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === C_QUOTE) {
-      // Skip the string: the closing quote is the first one not escaped by an odd run of backslashes.
-      for (;;) {
-        i = text.indexOf('"', i + 1);
-        let k = i - 1;
-        while (text.charCodeAt(k) === C_BACKSLASH) k--;
-        if ((i - 1 - k) % 2 === 0) break;
-      }
+      i = skipString(text, i) - 1;
     } else if (c === C_COLON) {
       members++;
       if (depth === 1) top.push(i);
