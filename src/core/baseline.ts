@@ -3,7 +3,8 @@
  * base version of the descriptor has the same finding, **new** otherwise; a base finding that head no longer
  * has is **absent** (fixed by the change). "The same finding" is the same identity (identity.ts): rule, file,
  * place named by content, message id and non-positional data. A second pass matches what is left with
- * charts named by their series, so that renaming a chart does not turn its findings new.
+ * renamed charts (a group and title the other version does not have) named by their series, so that renaming
+ * a chart does not turn its findings new, while a new chart beside one that kept its name stays new.
  *
  * Pure: documents and findings in, states out. The runner decides which findings take part (change rules
  * never do: they only ever produce new findings).
@@ -33,11 +34,10 @@ export function classify(
   for (const loose of [false, true]) {
     // Nothing left to match (every head finding existing, or none): the base's identities are not needed.
     if (!states.includes("new")) break;
-    const id = (doc: unknown, f: Identifiable) => fingerprint(doc, file, f, loose);
     const byId = new Map<string, number[]>();
     base.findings.forEach((f, i) => {
       if (used[i]) return;
-      const key = id(base.value, f);
+      const key = fingerprint(base.value, file, f, loose ? { doc: head.value } : undefined);
       const list = byId.get(key);
       if (list) list.push(i);
       else byId.set(key, [i]);
@@ -45,7 +45,8 @@ export function classify(
     if (byId.size === 0) break;
     head.findings.forEach((f, i) => {
       if (states[i] === "existing") return;
-      const match = byId.get(loose ? id(head.value, f) : f.fingerprint)?.shift();
+      const id = loose ? fingerprint(head.value, file, f, { doc: base.value }) : f.fingerprint;
+      const match = byId.get(id)?.shift();
       if (match === undefined) return;
       used[match] = true;
       states[i] = "existing";

@@ -61,21 +61,55 @@ function label(el: unknown, loose: boolean): string {
   return `{${json(Object.fromEntries(Object.entries(el).filter(([, v]) => !Array.isArray(v))))}}`;
 }
 
-const cache = [new WeakMap<unknown[], string[]>(), new WeakMap<unknown[], string[]>()] as const;
+const cache = new WeakMap<unknown[], string[]>();
 
 /** Labels of every element of an array (computed once per array); the n-th repeat of a label gets `#n`. */
-function labels(array: unknown[], loose: boolean): string[] {
-  const memo = cache[loose ? 1 : 0];
-  let out = memo.get(array);
+function labels(array: unknown[]): string[] {
+  let out = cache.get(array);
   if (out) return out;
+  out = numbered(array.map((el) => label(el, false)));
+  cache.set(array, out);
+  return out;
+}
+
+function numbered(names: string[]): string[] {
   const seen = new Map<string, number>();
-  out = array.map((el) => {
-    const l = label(el, loose);
+  return names.map((l) => {
     const n = (seen.get(l) ?? 0) + 1;
     seen.set(l, n);
     return n === 1 ? l : `${l}#${n}`;
   });
-  memo.set(array, out);
+}
+
+const indexCache = new WeakMap<unknown[], Map<string, number>>();
+
+/** Where each label of an array is. */
+function indexOf(array: unknown[]): Map<string, number> {
+  let out = indexCache.get(array);
+  if (!out) {
+    out = new Map(labels(array).map((l, i) => [l, i] as const));
+    indexCache.set(array, out);
+  }
+  return out;
+}
+
+const looseCache = new WeakMap<unknown[], { other: unknown; out: string[] }>();
+
+/**
+ * The baseline's second pass names an array's elements against the other version's array (`other`): a chart
+ * whose name (group and title) the other side does not have, a renamed chart, by its series; every other
+ * element as always. A chart that kept its name is never paired with another by its series.
+ */
+function looseLabels(array: unknown[], other: unknown): string[] {
+  const hit = looseCache.get(array);
+  if (hit && hit.other === other) return hit.out;
+  const strict = labels(array);
+  const there = Array.isArray(other) ? indexOf(other) : undefined;
+  const loose = array.map((el, i) => (there?.has(strict[i] as string) ? undefined : label(el, true)));
+  const renamed = numbered(loose.filter((l): l is string => l !== undefined));
+  let k = 0;
+  const out = loose.map((l, i) => (l === undefined ? (strict[i] as string) : (renamed[k++] as string)));
+  looseCache.set(array, { other, out });
   return out;
 }
 
@@ -84,13 +118,13 @@ function labels(array: unknown[], loose: boolean): string[] {
  * that share a label (duplicate keys, themselves an error) are told apart by their order among themselves:
  * the n-th gets `#n`.
  */
-export function identityPath(doc: unknown, pointer: string, loose = false): string {
+export function identityPath(doc: unknown, pointer: string): string {
   let node: unknown = doc;
   let out = "";
   for (const seg of splitPointer(pointer)) {
     if (Array.isArray(node) && INDEX.test(seg) && Number(seg) < node.length) {
       const i = Number(seg);
-      out += `/[${labels(node, loose)[i] as string}]`;
+      out += `/[${labels(node)[i] as string}]`;
       node = node[i];
     } else {
       out += `/${escapeSegment(seg)}`;
@@ -185,9 +219,14 @@ class Hash {
   }
 }
 
-/** The place's segments into the hash: what `identityPath` names, without building its string. */
-function addPlace(h: Hash, doc: unknown, pointer: string, loose: boolean): void {
+/**
+ * The place's segments into the hash: what `identityPath` names, without building its string. With `other`
+ * (the baseline's second pass: the other version's document), walked beside it, so that each array is named
+ * against the other version's (`looseLabels`).
+ */
+function addPlace(h: Hash, doc: unknown, pointer: string, other?: { doc: unknown }): void {
   let node: unknown = doc;
+  let peer: unknown = other?.doc;
   // The pointer's segments, read in place (as splitPointer reads them, without the array it builds).
   for (let start = 1; start <= pointer.length;) {
     let end = pointer.indexOf("/", start);
@@ -197,11 +236,17 @@ function addPlace(h: Hash, doc: unknown, pointer: string, loose: boolean): void 
     start = end + 1;
     if (Array.isArray(node) && INDEX.test(seg) && Number(seg) < node.length) {
       const i = Number(seg);
-      h.add(labels(node, loose)[i] as string, ARRAY_ELEMENT);
+      const name = (other ? looseLabels(node, peer) : labels(node))[i] as string;
+      h.add(name, ARRAY_ELEMENT);
       node = node[i];
+      if (other) {
+        const j = Array.isArray(peer) ? indexOf(peer).get(name) : undefined;
+        peer = j === undefined ? undefined : (peer as unknown[])[j];
+      }
     } else {
       h.add(seg, MEMBER);
       node = get(node, seg);
+      if (other) peer = get(peer, seg);
     }
   }
 }
@@ -210,13 +255,14 @@ const shared = new Hash();
 
 /**
  * The finding's fingerprint: 16 hex digits of its identity (rule, file, place, message id, non-positional
- * data), what comments, SARIF and JSON carry. `loose` names charts by their series (the baseline's second
- * pass, so that renaming a chart keeps its findings).
+ * data), what comments, SARIF and JSON carry. `other` is for the baseline's second pass only: the other
+ * version's document, against which a renamed chart is named by its series (so that renaming a chart keeps
+ * its findings).
  */
-export function fingerprint(doc: unknown, file: string, f: Identifiable, loose = false): string {
+export function fingerprint(doc: unknown, file: string, f: Identifiable, other?: { doc: unknown }): string {
   const { positional } = kindsOf(f.ruleId);
   const h = shared.reset().add(f.ruleId).add(file);
-  addPlace(h, doc, f.pointer, loose);
+  addPlace(h, doc, f.pointer, other);
   return h
     .add("\u0000")
     .add(f.messageId)

@@ -190,6 +190,35 @@ describe("new and existing findings", () => {
     expect(r.findings.find((f) => f.ruleId === "unknown-member")?.baseline).toBe("existing");
   });
 
+  it("a new chart with an old chart's mistake is new, though the old chart fixed it (no rename)", () => {
+    const base = bumped(validHost());
+    base.ui.charts[0].series[0].seriestype = "lines"; // invalid-value, in "Latency by endpoint"
+    const head = bumped(base);
+    head.version = "1.2.2";
+    head.ui.charts[0].series[0].seriestype = "line";
+    head.ui.charts.unshift({
+      group: base.ui.charts[0].group,
+      title: "Another latency chart",
+      series: structuredClone(base.ui.charts[0].series), // the same series, the same mistake
+    });
+    const r = review(head, base);
+    expect(r.findings.map((f) => [f.ruleId, f.pointer, f.baseline])).toEqual([
+      ["invalid-value", "/ui/charts/0/series/0/seriestype", "new"],
+    ]);
+    expect(r.fixed).toBe(1);
+    expect(hasFailures([r], resolveConfig())).toBe(true);
+  });
+
+  it("a renamed chart keeps its findings existing while a chart that kept its name is beside it", () => {
+    const base = withMistakes();
+    base.ui.charts.push({ group: "Other", title: "Kept", series: [{ key: "latency" }] });
+    const head = bumped(base);
+    head.ui.charts[0].title = "Latency and requests";
+    const r = review(head, base);
+    expect(r.findings.find((f) => f.ruleId === "unknown-member")?.baseline).toBe("existing");
+    expect(r.fixed).toBe(0);
+  });
+
   it("duplicate-plugin-name that both bases already had is existing", () => {
     const a = bumped(withMistakes());
     const inputs = ["a/plugin.json", "b/plugin.json"].map((path) => ({
