@@ -27,13 +27,23 @@ function json(v: unknown): string {
   return JSON.stringify(v) ?? "undefined";
 }
 
-/** What tells apart series (and key metrics) of one metric: how they aggregate and split it. */
-const SERIES_OF_METRIC = ["aggregation", "mergeaggregation", "dimensions"] as const;
+/**
+ * What tells apart series (and key metrics) of one metric: how they aggregate it. Written in any case (the
+ * platform reads it so), the default (AVG) written out or left out: one name. Never the dimensions, which
+ * the series' own findings are about (adding one would rename them all).
+ */
+const SERIES_OF_METRIC = ["aggregation", "mergeaggregation"] as const;
+
+function aggregation(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  const upper = v.toUpperCase();
+  return upper === "AVG" ? undefined : upper;
+}
 
 /**
  * An element's identity among its siblings, from its own content only (never its neighbours'): a metric by
  * its key, an alert by its `alert_id`, a property by its key, a series or key metric by its key with its
- * aggregation and dimensions (a chart often shows one metric several ways), a chart by its group and title
+ * aggregations (a chart often shows one metric several ways: SUM beside MAX), a chart by its group and title
  * (`loose`: by its series), a plain value by itself. An element with no name is named by its members other
  * than lists, so that adding an alert to an unnamed metric does not rename it.
  */
@@ -45,7 +55,7 @@ function label(el: unknown, loose: boolean): string {
   if (key !== undefined) {
     let out = `key=${json(key)}`;
     for (const m of SERIES_OF_METRIC) {
-      const v = get(el, m);
+      const v = aggregation(get(el, m));
       if (v !== undefined) out += `,${m}=${json(v)}`;
     }
     return out;

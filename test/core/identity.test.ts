@@ -1,10 +1,10 @@
 /**
  * A finding's identity (src/core/identity.ts; interfaces.md "A finding's identity"): rule, file, place named
  * by content, message id and the message's data other than positions. Inserting, deleting or reordering
- * array elements that carry no finding (metrics, alerts, properties, charts, series, key metrics) keeps every
- * other finding's identity; changing the offending value changes it. Held over generated documents (the
- * shipped examples and random edits of them, always) and over every real descriptor (when ../shared is
- * present).
+ * array elements that carry no finding (metrics, alerts, properties, charts, series, key metrics, a series'
+ * dimensions) keeps every other finding's identity; changing the offending value changes it. Held over
+ * generated documents (the shipped examples and random edits of them, always) and over every real
+ * descriptor (when ../shared is present).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -27,8 +27,10 @@ const review = (doc: unknown): Finding[] =>
 interface ArrayAt {
   /** RFC 6901 pointer of the array. */
   pointer: string;
-  kind: "metrics" | "alerts" | "properties" | "charts" | "series" | "keymetrics";
+  kind: "metrics" | "alerts" | "properties" | "charts" | "series" | "keymetrics" | "dimensions";
   items: unknown[];
+  /** For a series' dimensions: the series' metric key. */
+  metric?: unknown;
 }
 
 const isArr = (v: unknown): v is unknown[] => Array.isArray(v);
@@ -36,8 +38,8 @@ const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && 
 
 function arraysOf(doc: Json): ArrayAt[] {
   const out: ArrayAt[] = [];
-  const add = (pointer: string, kind: ArrayAt["kind"], v: unknown) => {
-    if (isArr(v)) out.push({ pointer, kind, items: v });
+  const add = (pointer: string, kind: ArrayAt["kind"], v: unknown, metric?: unknown) => {
+    if (isArr(v)) out.push({ pointer, kind, items: v, ...(metric !== undefined ? { metric } : {}) });
   };
   add("/metrics", "metrics", doc.metrics);
   if (isArr(doc.metrics))
@@ -50,11 +52,25 @@ function arraysOf(doc: Json): ArrayAt[] {
   for (const list of ["charts", "keycharts"]) {
     add(`/ui/${list}`, "charts", ui[list]);
     if (isArr(ui[list]))
-      (ui[list] as unknown[]).forEach(
-        (c, i) => isObj(c) && add(`/ui/${list}/${i}/series`, "series", c.series),
-      );
+      (ui[list] as unknown[]).forEach((c, i) => {
+        if (!isObj(c)) return;
+        add(`/ui/${list}/${i}/series`, "series", c.series);
+        if (isArr(c.series))
+          c.series.forEach(
+            (s, j) =>
+              isObj(s) && add(`/ui/${list}/${i}/series/${j}/dimensions`, "dimensions", s.dimensions, s.key),
+          );
+      });
   }
   return out;
+}
+
+/** The dimensions of the timeseries `key` (what a series of it may name). */
+function dimensionsOf(doc: Json, key: unknown): unknown[] {
+  const m = (isArr(doc.metrics) ? doc.metrics : []).find(
+    (x) => isObj(x) && isObj(x.timeseries) && x.timeseries.key === key,
+  );
+  return isObj(m) && isArr(m.timeseries.dimensions) ? m.timeseries.dimensions : [];
 }
 
 /** The metric keys the document defines (series and key metrics name one). */
@@ -69,7 +85,7 @@ function metricKeys(doc: Json): string[] {
  * A valid element of a kind whose name no sibling has (a unique key, id or title; a series or key metric
  * of a metric the document defines, with an aggregation no sibling of that metric uses), or undefined.
  */
-function fresh(kind: ArrayAt["kind"], doc: Json, siblings: unknown[], n: number): unknown {
+function fresh(kind: ArrayAt["kind"], doc: Json, siblings: unknown[], n: number, metric?: unknown): unknown {
   const key = `zz_probe_${n}`;
   switch (kind) {
     case "metrics":
@@ -95,9 +111,16 @@ function fresh(kind: ArrayAt["kind"], doc: Json, siblings: unknown[], n: number)
           .slice(0, 1)
           .map((k) => ({ key: k })),
       };
+    case "dimensions":
+      // A dimension of the series' metric that the series does not name yet.
+      return dimensionsOf(doc, metric).find((d) => typeof d === "string" && !siblings.includes(d));
     case "series":
     case "keymetrics": {
-      const used = new Set(siblings.map((x) => (isObj(x) ? JSON.stringify([x.key, x.aggregation]) : "")));
+      // Aggregations in any case, the default (AVG) written out or not: one name.
+      const agg = (a: unknown) => (typeof a === "string" ? a.toUpperCase() : (a ?? "AVG"));
+      const used = new Set(
+        siblings.map((x) => (isObj(x) ? JSON.stringify([x.key, agg(x.aggregation)]) : "")),
+      );
       for (const k of metricKeys(doc))
         for (const aggregation of ["AVG", "SUM", "MIN", "MAX"])
           if (!used.has(JSON.stringify([k, aggregation]))) return { key: k, aggregation };
@@ -237,7 +260,7 @@ function holdsIdentity(samples: readonly Sample[], seed: number): Tally {
         return copy;
       };
       // Insert a fresh element (it carries no finding) anywhere.
-      const element = fresh(a.kind, doc, a.items, n++);
+      const element = fresh(a.kind, doc, a.items, n++, a.metric);
       if (element !== undefined) {
         const at = Math.floor(next() * (a.items.length + 1));
         const inserted = [...a.items];
@@ -317,6 +340,47 @@ describe("a finding's identity (property)", () => {
     expect(t.problems).toEqual([]);
     expect(t.kept).toBeGreaterThan(corpus.length * 10);
     expect(t.changed).toBeGreaterThan(corpus.length);
+  });
+});
+
+describe("a series' identity: its key and aggregation, never its dimensions", () => {
+  /** The valid example with its `requests` series (SUM, split by endpoint) holding two findings. */
+  function withSeries(change: (series: Json, chart: Json) => void): Finding[] {
+    const d: Json = validHost();
+    const chart = d.ui.charts[0];
+    const series = chart.series.find((s: Json) => s.key === "requests");
+    Object.assign(series, { dimensions: ["nope"], seriestype: "line", stacked: true });
+    change(series, chart);
+    return review(d).filter((f) => /^\/ui\/charts\/0\/series\/\d+\/(dimensions|stacked)/.test(f.pointer));
+  }
+  const ids = (fs: Finding[]) => fs.map((f) => [f.ruleId, f.fingerprint]).sort();
+  const before = withSeries(() => {});
+
+  it("finds the two findings the cases below move", () => {
+    expect(before.map((f) => f.ruleId).sort()).toEqual(["stacked-line", "unknown-dimension-reference"]);
+  });
+
+  it.each<[string, (series: Json, chart: Json) => void]>([
+    ["a dimension added before the unknown one", (s) => void s.dimensions.unshift("endpoint")],
+    ["the aggregation in another case", (s) => void (s.aggregation = "sum")],
+    [
+      "another series of the same metric (another aggregation) inserted before it",
+      (s, c) => void c.series.unshift({ key: "requests", aggregation: "MAX" }),
+    ],
+  ])("keeps its findings' identities: %s", (_name, change) => {
+    expect(ids(withSeries(change))).toEqual(ids(before));
+  });
+
+  it("the default aggregation written out or left out is one series", () => {
+    const avg = (a: string | undefined) =>
+      ids(
+        withSeries((s) => {
+          if (a === undefined) delete s.aggregation;
+          else s.aggregation = a;
+        }),
+      );
+    expect(avg("AVG")).toEqual(avg(undefined));
+    expect(avg("avg")).toEqual(avg(undefined));
   });
 });
 
