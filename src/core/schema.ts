@@ -18,7 +18,8 @@ import type { Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 /**
  * The messages of the schema rules (schema-rule.ts): which one a schema finding uses is its `messageId`, filled
  * from its `data`. `path` and `where` name the place with indices and `suggestion` is a hint: positional
- * (not part of the identity); `value` quotes the offending value (set aside when grouping repeated findings).
+ * (not part of the identity); `value` quotes the offending value, cut short, and `fullValue` holds all of it
+ * when cut (both set aside when grouping repeated findings).
  */
 export const SCHEMA_MESSAGES = {
   missingTop: "missing required member `{{member}}`",
@@ -34,7 +35,7 @@ export const SCHEMA_MESSAGES = {
 } as const;
 export type SchemaMessageId = keyof typeof SCHEMA_MESSAGES;
 export const SCHEMA_POSITIONAL_DATA = ["path", "where", "suggestion"] as const;
-export const SCHEMA_NAME_DATA = ["value"] as const;
+export const SCHEMA_NAME_DATA = ["value", "fullValue"] as const;
 
 export interface SchemaFinding {
   ruleId: string;
@@ -100,9 +101,15 @@ const MISPLACED: Record<string, string> = {
   "/package": "`package` belongs inside `source`",
 };
 
-function valueText(v: unknown): string {
+/**
+ * The offending value as data: `value`, what the message quotes (cut short past 60 characters), and when
+ * cut, `fullValue`, all of it, which the message does not show but the identity reads (two values that
+ * differ past the cut are two findings).
+ */
+function valueData(v: unknown): { value: string; fullValue?: string } {
   const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + "…" : s;
+  if (s === undefined) return { value: String(v) };
+  return s.length > 60 ? { value: s.slice(0, 57) + "…", fullValue: s } : { value: s };
 }
 
 function jsonType(v: unknown): string {
@@ -202,7 +209,7 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
           path,
           expected: `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`,
           actual: jsonType(e.data),
-          value: valueText(e.data),
+          ...valueData(e.data),
         },
         pointer: at,
         target: "value",
@@ -219,7 +226,7 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
     const near =
       typeof e.data === "string" && sameCase(e.data) <= 1 ? closest(e.data, allowedValues) : undefined;
     const caseNote = e.keyword === "x-enumIgnoreCase" ? " (any case)" : "";
-    const data: MessageData = { path, value: valueText(e.data), allowed: listOf(allowedValues) + caseNote };
+    const data: MessageData = { path, ...valueData(e.data), allowed: listOf(allowedValues) + caseNote };
     const f: SchemaFinding = {
       ruleId: routed ?? "invalid-value",
       messageId: near ? "notAllowedNear" : "notAllowed",
@@ -243,7 +250,7 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
   return {
     ruleId: routed ?? "invalid-format",
     messageId: "format",
-    data: { path, value: valueText(e.data), expected },
+    data: { path, ...valueData(e.data), expected },
     pointer: at,
     target: "value",
   };

@@ -384,6 +384,39 @@ describe("a series' identity: its key and aggregation, never its dimensions", ()
   });
 });
 
+describe("a long offending value: the message quotes it cut short, the identity holds all of it", () => {
+  const long = (tail: string) => "X".repeat(70) + tail;
+  const cases: [string, (v: string) => Json][] = [
+    [
+      "invalid-value",
+      (v) => {
+        const d: Json = validHost();
+        d.metrics[0].alert_settings[0].event_type = v;
+        return d;
+      },
+    ],
+    ["name-format", (v) => ({ ...validHost(), name: `custom.python.${v}!` })],
+    [
+      "invalid-format",
+      (v) => {
+        const d: Json = validHost();
+        d.ui.charts[0].series[0].color = v;
+        return d;
+      },
+    ],
+  ];
+  it.each(cases)("%s: values that differ past the cut are different findings", (rule, make) => {
+    const [a, b] = [long("A"), long("B")].map((v) => review(make(v)).filter((f) => f.ruleId === rule));
+    expect(a).toHaveLength(1);
+    expect(b).toHaveLength(1);
+    expect(a![0]!.message).toBe(b![0]!.message); // cut short the same way
+    expect(a![0]!.message).toMatch(/…/);
+    expect(a![0]!.fingerprint).not.toBe(b![0]!.fingerprint);
+    // Still one problem when grouping repeated findings (the quoted value is set aside there).
+    expect(problemKey(a![0]!)).toBe(problemKey(b![0]!));
+  });
+});
+
 describe("a finding's identity (examples)", () => {
   const doc: Json = validHost();
   doc.metrics.push({ timeseries: { key: "errors", unit: "Count", displayname: "errors" } });
