@@ -44,8 +44,9 @@ function aggregation(v: unknown): unknown {
  * An element's identity among its siblings, from its own content only (never its neighbours'): a metric by
  * its key, an alert by its `alert_id`, a property by its key, a series or key metric by its key with its
  * aggregations (a chart often shows one metric several ways: SUM beside MAX), a chart by its group and title
- * (`loose`: by its series), a plain value by itself. An element with no name is named by its members other
- * than lists, so that adding an alert to an unnamed metric does not rename it.
+ * (`loose`: by its series), a plain value by itself. An object with no name (its name missing: reported) is
+ * named by its order among its unnamed siblings (`{}`, `{}#2`, …), never by its content: reordering its
+ * members or editing one of them does not rename its findings, nor does moving a named sibling.
  */
 function label(el: unknown, loose: boolean): string {
   if (!isObj(el)) return Array.isArray(el) ? `[${json(el)}]` : `=${json(el)}`;
@@ -68,7 +69,7 @@ function label(el: unknown, loose: boolean): string {
     if (loose && Array.isArray(series)) return `chart-series=${json(series.map((s) => get(s, "key")))}`;
     return `chart=${json([get(el, "group"), get(el, "title")])}`;
   }
-  return `{${json(Object.fromEntries(Object.entries(el).filter(([, v]) => !Array.isArray(v))))}}`;
+  return "{}";
 }
 
 const cache = new WeakMap<unknown[], string[]>();

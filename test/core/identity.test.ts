@@ -191,14 +191,14 @@ function keeps(
   name: string,
   before: Finding[],
   after: Finding[],
-  array: string,
+  array: string | undefined,
   moved: (i: number) => number | undefined,
   what: string,
   t: Tally,
 ) {
   for (const f of before) {
-    if (aboutArray(f, array) || inSharedName(doc, f.pointer)) continue;
-    const at = remap(f.pointer, array, moved);
+    if ((array !== undefined && aboutArray(f, array)) || inSharedName(doc, f.pointer)) continue;
+    const at = array === undefined ? f.pointer : remap(f.pointer, array, moved);
     if (at === undefined) continue; // inside a deleted element (which carried no finding: never here)
     const there = after.filter(
       (g) => g.pointer === at && g.ruleId === f.ruleId && g.messageId === f.messageId,
@@ -207,7 +207,7 @@ function keeps(
     if (there.some((g) => g.fingerprint === f.fingerprint)) t.kept++;
     else
       t.problems.push(
-        `${name}: ${what} ${array}: ${f.ruleId} ${f.pointer} → ${at} changed identity (${f.message})`,
+        `${name}: ${what}${array === undefined ? "" : ` ${array}`}: ${f.ruleId} ${f.pointer} → ${at} changed identity (${f.message})`,
       );
   }
 }
@@ -234,6 +234,52 @@ function valueAt(doc: unknown, pointer: string): { parent: Json | unknown[]; key
     return v === undefined ? undefined : { parent: node, key };
   }
   return undefined;
+}
+
+/** The document with the members of every object in reverse order. */
+function reverseMembers(v: unknown): unknown {
+  if (isArr(v)) return v.map(reverseMembers);
+  if (!isObj(v)) return v;
+  return Object.fromEntries(
+    Object.entries(v)
+      .reverse()
+      .map(([k, x]) => [k, reverseMembers(x)]),
+  );
+}
+
+/** What names an element of each kind (removed, it leaves the element unnamed). */
+const NAMES: Partial<Record<ArrayAt["kind"], string[]>> = {
+  alerts: ["alert_id"],
+  properties: ["key"],
+  charts: ["group", "title"],
+  series: ["key"],
+  keymetrics: ["key"],
+};
+
+/**
+ * The samples with unnamed elements: in each, the first element of every array of alerts, properties,
+ * charts, series and key metrics loses its name (elements with a name missing are reported, and named by
+ * their order among their unnamed siblings).
+ */
+function unnamedSamples(samples: readonly Sample[]): Sample[] {
+  const out: Sample[] = [];
+  for (const { name, text: source } of samples) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(source);
+    } catch {
+      continue;
+    }
+    if (!isObj(doc)) continue;
+    let any = false;
+    for (const a of arraysOf(doc)) {
+      const first = a.items[0];
+      if (!isObj(first)) continue;
+      for (const m of NAMES[a.kind] ?? []) if (m in first) any = delete first[m];
+    }
+    if (any) out.push({ name: `${name} (unnamed)`, text: text(doc) });
+  }
+  return out;
 }
 
 function holdsIdentity(samples: readonly Sample[], seed: number): Tally {
@@ -297,6 +343,9 @@ function holdsIdentity(samples: readonly Sample[], seed: number): Tally {
         }
       }
     }
+    // Reverse the members of every object: member order alone is no change (rules.md), so nothing moves.
+    const reversed = review(reverseMembers(doc));
+    keeps(doc, name, before, reversed, undefined, (i) => i, "member order", t);
     // Change each offending scalar value: its finding's identity changes.
     for (const f of before) {
       if (f.target !== "value" || inSharedName(doc, f.pointer)) continue;
@@ -324,6 +373,15 @@ describe("a finding's identity (property)", () => {
   it("over generated documents: moving other elements keeps it, changing the offending value changes it", () => {
     const samples = generatedDocuments(exampleSamples(), 2, 16);
     const t = holdsIdentity(samples, 4);
+    expect(t.problems).toEqual([]);
+    // About something: many findings stayed through many edits, and many values changed.
+    expect(t.kept).toBeGreaterThan(samples.length * 10);
+    expect(t.changed).toBeGreaterThan(samples.length / 2);
+  });
+
+  it("over generated documents with unnamed elements (an alert without alert_id, a chart without title)", () => {
+    const samples = unnamedSamples(generatedDocuments(exampleSamples(), 1, 24));
+    const t = holdsIdentity(samples, 6);
     expect(t.problems).toEqual([]);
     // About something: many findings stayed through many edits, and many values changed.
     expect(t.kept).toBeGreaterThan(samples.length * 10);
@@ -414,6 +472,42 @@ describe("a long offending value: the message quotes it cut short, the identity 
     expect(a![0]!.fingerprint).not.toBe(b![0]!.fingerprint);
     // Still one problem when grouping repeated findings (the quoted value is set aside there).
     expect(problemKey(a![0]!)).toBe(problemKey(b![0]!));
+  });
+});
+
+describe("an element without a name: named by its order among unnamed siblings, never by its content", () => {
+  /** The example with its alert's alert_id missing and its samples at 0 (two findings inside it). */
+  function withAlert(change: (alert: Json, alerts: Json[]) => void): Finding[] {
+    const d: Json = validHost();
+    const alerts: Json[] = d.metrics[0].alert_settings;
+    delete alerts[0]!.alert_id;
+    alerts[0]!.samples = 0;
+    change(alerts[0]!, alerts);
+    return review(d).filter((f) => f.pointer.startsWith("/metrics/0/alert_settings/"));
+  }
+  const ids = (fs: Finding[]) => fs.map((f) => [f.ruleId, f.fingerprint]).sort();
+  const before = withAlert(() => {});
+
+  it("finds the two findings the cases below keep", () => {
+    expect(before.map((f) => f.ruleId).sort()).toEqual(["alert-samples", "required-member"]);
+  });
+
+  it.each<[string, (alert: Json, alerts: Json[]) => void]>([
+    ["its members reordered", (a, all) => void (all[0] = Object.fromEntries(Object.entries(a).reverse()))],
+    ["another of its members edited", (a) => void (a.threshold = Number(a.threshold) + 1)],
+    [
+      "a named alert inserted before it",
+      (a, all) => void all.unshift({ ...a, alert_id: "zz_named", samples: 5 }),
+    ],
+  ])("keeps its findings' identities: %s", (_name, change) => {
+    expect(ids(withAlert(change))).toEqual(ids(before));
+  });
+
+  it("changing the offending value changes that finding's identity only", () => {
+    const after = new Map(ids(withAlert((a) => void (a.samples = -1))) as [string, string][]);
+    const was = new Map(ids(before) as [string, string][]);
+    expect(after.get("alert-samples")).not.toBe(was.get("alert-samples"));
+    expect(after.get("required-member")).toBe(was.get("required-member"));
   });
 });
 
