@@ -388,7 +388,11 @@ class Parser {
             break;
           }
         }
-        if (members.length >= 16) seen = new Map(members.map((m) => [m.key, m.keyStart]));
+        if (members.length >= 16) {
+          // The first copy of each name: a name written twice already must keep its first position.
+          seen = new Map();
+          for (const m of members) if (!seen.has(m.key)) seen.set(m.key, m.keyStart);
+        }
       }
       if (first !== undefined) {
         this.duplicates.push({ objectPointer: this.pointer(), key, keyStart, keyEnd, firstKeyStart: first });

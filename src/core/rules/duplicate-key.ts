@@ -2,24 +2,37 @@ import { childPointer, displayPath } from "../json/pointer.js";
 import { LineIndex } from "../locate.js";
 import { defineRule } from "../rule.js";
 
-/** JSON.parse silently keeps the last of two members with the same name; the first is lost. */
+/** JSON.parse silently keeps the last of two members with the same name; the others are lost. */
 export const rule = defineRule({
   meta: {
     id: "duplicate-key",
     kind: "parse",
     defaultSeverity: "error",
-    positionalData: ["object", "firstLine"],
+    // `occurrence` (which copy: 2 for the second) is what tells the copies of one name apart, as `#n` does
+    // for array elements; how many copies there are and where the first is say nothing about this one.
+    positionalData: ["object", "firstLine", "times"],
     nameData: ["key"],
     description: "An object holds the same member name twice; parsers silently keep only the last one.",
     messages: {
       duplicate:
-        "member `{{key}}` appears twice in `{{object}}` (first on line {{firstLine}}); the first value is silently discarded",
+        "member `{{key}}` appears {{times}} in `{{object}}` (first on line {{firstLine}}); parsers silently keep only the last one",
     },
   },
   check(context) {
     if (!context.duplicates.length) return;
     const lines = new LineIndex(context.text);
-    for (const d of context.duplicates) {
+    // The parser lists each later copy of a name in the order of the text, with where its first copy is:
+    // count them per first copy (one object and name).
+    const copies = new Map<number, number>();
+    const occurrence = context.duplicates.map((d) => {
+      const id = d.firstKeyStart;
+      const n = (copies.get(id) ?? 1) + 1;
+      copies.set(id, n);
+      return { id, n };
+    });
+    context.duplicates.forEach((d, i) => {
+      const { id, n } = occurrence[i] as { id: number; n: number };
+      const total = copies.get(id) as number;
       context.report({
         pointer: childPointer(d.objectPointer, d.key),
         messageId: "duplicate",
@@ -27,10 +40,12 @@ export const rule = defineRule({
           key: d.key,
           object: displayPath(d.objectPointer),
           firstLine: lines.position(d.firstKeyStart).line,
+          times: total === 2 ? "twice" : `${total} times`,
+          occurrence: n,
         },
         target: "key",
         range: { start: d.keyStart, end: d.keyEnd },
       });
-    }
+    });
   },
 });

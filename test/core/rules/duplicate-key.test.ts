@@ -55,7 +55,7 @@ ruleTable("duplicate-key", {
     {
       name: "top-level member twice",
       messageId: "duplicate",
-      data: { key: "version", object: "(root)" },
+      data: { key: "version", object: "(root)", times: "twice", occurrence: 2 },
       doc: topLevel,
       lines: [lineOf(topLevel, '"version"', 2)],
       message: `first on line ${lineOf(topLevel, '"version"')}`,
@@ -79,7 +79,13 @@ ruleTable("duplicate-key", {
       messageId: "duplicate",
       doc: thrice,
       lines: [lineOf(thrice, '"type"', 2), lineOf(thrice, '"type"', 3)],
-      message: `first on line ${lineOf(thrice, '"type"')}`,
+      data: [
+        { key: "type", times: "3 times", occurrence: 2 },
+        { key: "type", times: "3 times", occurrence: 3 },
+      ],
+      message: new RegExp(
+        `appears 3 times in \`\\(root\\)\` \\(first on line ${lineOf(thrice, '"type"')}\\)`,
+      ),
     },
     {
       name: "same name once decoded (\\u escape)",
@@ -122,6 +128,26 @@ describe("duplicate-key: location and configuration", () => {
       pointer: "/source/className",
     });
     expect(f?.endColumn).toBe(secondKey - lineStart + 1 + '"className"'.length);
+  });
+
+  it("three times: the second and the third copies are two findings, with two identities", () => {
+    const found = check(thrice).filter((x) => x.ruleId === "duplicate-key");
+    expect(found).toHaveLength(2);
+    expect(found[0]!.fingerprint).not.toBe(found[1]!.fingerprint);
+  });
+
+  it("three times in a wide object: every copy names the line of the first", () => {
+    const wide = Array.from({ length: 20 }, (_, i) => `"k${i}": ${i}`);
+    wide.splice(1, 0, '"type": "JMX"');
+    wide.push('"type": "python"');
+    const doc = edit(host, '"type": "python",', `"type": "python",\n  ${wide.join(",\n  ")},`);
+    const found = check(doc).filter((x) => x.ruleId === "duplicate-key");
+    expect(found.map((f) => [f.line, f.data?.occurrence])).toEqual([
+      [lineOf(doc, '"type"', 2), 2],
+      [lineOf(doc, '"type"', 3), 3],
+    ]);
+    for (const f of found)
+      expect(f.message).toContain(`3 times in \`(root)\` (first on line ${lineOf(doc, '"type"')})`);
   });
 
   it("the other rules see the last value, as JSON.parse keeps it", () => {
