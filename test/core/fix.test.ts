@@ -92,6 +92,19 @@ const CASES: Case[] = [
   },
 ];
 
+/** A finding whose fix replaces the value at `pointer` with `replacement`. */
+function fixAt(replacement: string, pointer: string): RawFinding {
+  return {
+    ruleId: "metric-unit-changed",
+    severity: "error",
+    message: "m",
+    messageId: "m",
+    pointer,
+    target: "value",
+    fix: { replacement, description: "d" },
+  };
+}
+
 function nextOf(v: string): string {
   const parts = v.split(".").map(Number);
   parts[parts.length - 1]! += 1;
@@ -169,15 +182,7 @@ describe("applyFixes: what is never applied", () => {
 
   it("applies one of two overlapping edits, never both", () => {
     const before = '{"a": "x", "b": 1}';
-    const f = (replacement: string, pointer = "/a"): RawFinding => ({
-      ruleId: "metric-unit-changed",
-      severity: "error",
-      message: "m",
-      messageId: "m",
-      pointer,
-      target: "value",
-      fix: { replacement, description: "d" },
-    });
+    const f = (replacement: string, pointer = "/a") => fixAt(replacement, pointer);
     expect(applyFixes(before, [f('"y"'), f('"z"'), f("2", "/b")]).text).toBe('{"a": "y", "b": 2}');
   });
 
@@ -213,15 +218,7 @@ describe("applyFixes: what is never applied", () => {
 });
 
 describe("fix passes: fixes that undo or redo each other", () => {
-  const f = (replacement: string, pointer: string): RawFinding => ({
-    ruleId: "metric-unit-changed",
-    severity: "error",
-    message: "m",
-    messageId: "m",
-    pointer,
-    target: "value",
-    fix: { replacement, description: "d" },
-  });
+  const f = fixAt;
   /** Passes over one text whose findings `fixesOf` gives, as fixDescriptors runs them over reviews. */
   function run(start: string, fixesOf: (doc: { u: unknown; v: unknown }) => RawFinding[]) {
     let current = start;

@@ -236,6 +236,16 @@ function valueAt(doc: unknown, pointer: string): { parent: Json | unknown[]; key
   return undefined;
 }
 
+/** The sample's document, when it parses to an object. */
+function objectOf(source: string): Json | undefined {
+  try {
+    const doc = JSON.parse(source) as unknown;
+    return isObj(doc) ? doc : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The document with the members of every object in reverse order. */
 function reverseMembers(v: unknown): unknown {
   if (isArr(v)) return v.map(reverseMembers);
@@ -264,13 +274,8 @@ const NAMES: Partial<Record<ArrayAt["kind"], string[]>> = {
 function unnamedSamples(samples: readonly Sample[]): Sample[] {
   const out: Sample[] = [];
   for (const { name, text: source } of samples) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(source);
-    } catch {
-      continue;
-    }
-    if (!isObj(doc)) continue;
+    const doc = objectOf(source);
+    if (!doc) continue;
     let any = false;
     for (const a of arraysOf(doc)) {
       const first = a.items[0];
@@ -287,13 +292,8 @@ function holdsIdentity(samples: readonly Sample[], seed: number): Tally {
   const t: Tally = { kept: 0, changed: 0, problems: [] };
   let n = 0;
   for (const { name, text: source } of samples) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(source);
-    } catch {
-      continue;
-    }
-    if (!isObj(doc)) continue;
+    const doc = objectOf(source);
+    if (!doc) continue;
     const before = review(doc);
     if (!before.length) continue;
     for (const a of arraysOf(doc)) {
