@@ -4,7 +4,7 @@
 // faster than the runtime's SDK spread over hundreds of files (measured: receiver import 90 ms instead
 // of 120 ms over bare Node), and the SDK version is the one tested.
 import { build } from "esbuild";
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 const banner = [
   // Bundled CommonJS dependencies call require(); give them one in the ES module output.
@@ -12,14 +12,23 @@ const banner = [
   "const require = __createRequire(import.meta.url);",
 ].join("\n");
 
-// The CLI, as one self-contained executable file that is committed (dist-cli/): the published package (which has
-// no runtime dependencies), installs from git, the GitHub Action and pre-commit all run it without installing or
-// building anything. CI rebuilds it and fails when the committed file differs from what the sources produce.
+// The CLI, as self-contained files that are committed (dist-cli/): the published package (which has no runtime
+// dependencies), installs from git, the GitHub Action and pre-commit all run it without installing or building
+// anything. CI rebuilds them and fails when the committed files differ from what the sources produce.
+// plugin-review.mjs is the executable; the language server is a second entry, lsp.mjs, that only the `lsp`
+// command imports, so that `check` and the other commands neither read nor parse its code; what both need
+// lives in shared.mjs. Nothing else is written there, and dist-cli is emptied first, so a file the build no
+// longer makes cannot linger.
 {
-  const outfile = "dist-cli/plugin-review.mjs";
+  const dir = "dist-cli";
+  rmSync(dir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: ["src/cli/bin.ts"],
-    outfile,
+    entryPoints: { "plugin-review": "src/cli/bin.ts", lsp: "src/lsp/stdio.ts" },
+    outdir: dir,
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    // One chunk, shared by the two entries: a fixed name (no hash) keeps the committed files' names stable.
+    chunkNames: "shared",
     bundle: true,
     platform: "node",
     target: "node22",
@@ -27,14 +36,21 @@ const banner = [
     minify: true,
     treeShaking: true,
     sourcemap: false,
-    banner: { js: `#!/usr/bin/env node\n${banner}` },
+    banner: { js: banner },
     legalComments: "none",
     metafile: true,
     logLevel: "warning",
   });
-  chmodSync(outfile, 0o755); // `./dist-cli/plugin-review.mjs` runs as a program, as pre-commit's script hooks do
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  console.log(`${outfile}: ${(bytes / 1024).toFixed(0)} KB`);
+  const outputs = Object.keys(result.metafile.outputs).sort();
+  const expected = ["dist-cli/lsp.mjs", "dist-cli/plugin-review.mjs", "dist-cli/shared.mjs"];
+  if (outputs.join() !== expected.join())
+    throw new Error(`dist-cli: expected ${expected.join(", ")}; esbuild wrote ${outputs.join(", ")}`);
+  // The executable's #! line; `./dist-cli/plugin-review.mjs` runs as a program, as pre-commit's script hooks do.
+  const bin = `${dir}/plugin-review.mjs`;
+  writeFileSync(bin, `#!/usr/bin/env node\n${readFileSync(bin, "utf8")}`);
+  chmodSync(bin, 0o755);
+  for (const [file, { bytes }] of Object.entries(result.metafile.outputs))
+    console.log(`${file}: ${(bytes / 1024).toFixed(0)} KB`);
 }
 
 rmSync("dist-lambda", { recursive: true, force: true });

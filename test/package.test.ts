@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./helpers.js";
 import { BIN, ensureBuilt } from "./cli/run.js";
+import { LspClient } from "./lsp/client.js";
 
 let dir: string;
 let tarball: string;
@@ -72,6 +73,9 @@ describe("the packed package", () => {
     ]);
     const paths = packed.files.map((f) => f.path);
     expect(paths).toContain("dist-cli/plugin-review.mjs");
+    // The language server and the code it shares with the commands, loaded by `lsp` alone.
+    expect(paths).toContain("dist-cli/lsp.mjs");
+    expect(paths).toContain("dist-cli/shared.mjs");
     expect(paths).toContain("schemas/plugin.schema.json");
     expect(paths).toContain("docs/rules/version-not-bumped.md");
   });
@@ -84,6 +88,19 @@ describe("the packed package", () => {
     expect(viaNpx.status).toBe(1); // the examples carry mistakes on purpose
     expect(fromRepo.status).toBe(1);
     expect(viaNpx.stdout).toMatch(/✖ \d+ findings .* in \d+ of \d+ descriptors/);
+  });
+
+  it("starts its language server as editors do (`plugin-review lsp --stdio`), which reviews an opened file", async () => {
+    const file = join(dir, "examples/mistakes/unknown-member/plugin.json");
+    const client = new LspClient(dir, env, join(dir, "node_modules/plugin-review/bin/plugin-review.js"));
+    try {
+      await client.initialize(dir);
+      const diagnostics = await client.open(file, readFileSync(file, "utf8"));
+      expect(diagnostics.map((d) => d.code)).toContain("unknown-member");
+      expect(await client.shutdown()).toBe(0);
+    } finally {
+      client.kill();
+    }
   });
 
   it("runs its bundle directly: --help and --version", () => {

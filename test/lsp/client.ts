@@ -53,9 +53,10 @@ export class LspClient {
   private stderr = "";
   exitCode: Promise<number | null>;
 
-  constructor(cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  /** `bin`: the CLI to start (default: this checkout's bin/plugin-review.js, built). */
+  constructor(cwd: string, env: NodeJS.ProcessEnv = process.env, bin = BIN) {
     ensureBuilt();
-    this.process = spawn(process.execPath, [BIN, "lsp", "--stdio"], {
+    this.process = spawn(process.execPath, [bin, "lsp", "--stdio"], {
       cwd,
       env,
       stdio: ["pipe", "pipe", "pipe"],
