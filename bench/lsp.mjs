@@ -155,9 +155,10 @@ async function measure(label, dir, text, reviewCore) {
       c.push(performance.now() - t);
     }
     const n = [];
+    for (let i = 0; i < PER_ROUND; i++) n.push(await roundTrip());
     const w = [];
     for (let i = 0; i < PER_ROUND; i++) {
-      n.push(await roundTrip());
+      await roundTrip();
       const t = performance.now();
       reviewCore(i % 2 ? text : textWith);
       w.push(performance.now() - t);
