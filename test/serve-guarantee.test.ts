@@ -4,18 +4,14 @@
  * (test/github/scenarios.ts): each delivery ends with exactly one completed run within 3 minutes, no
  * annotation and no comment twice. Time runs 5 times as fast (setTimeScale).
  */
-import { createHmac, randomUUID } from "node:crypto";
-import { createServer as createNetServer } from "node:net";
 import { pino } from "pino";
-import { Probot, Server } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PluginReviewOctokit } from "../src/github/app-octokit.js";
 import { setTimeScale } from "../src/github/deadline.js";
 import { AnswersFirst } from "../src/github/serialize.js";
-import { serverApp, serverScheduler } from "../src/serve.js";
-import { APP_ID, completesRun, FakeGitHub } from "./github/fake-github.js";
+import { completesRun, FakeGitHub } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
-import { HEAD_SHA, pullRequestPayload, TEST_PRIVATE_KEY } from "./github/harness.js";
+import { HEAD_SHA, pullRequestPayload } from "./github/harness.js";
 import {
   completed,
   expectExactlyOnce,
@@ -26,8 +22,7 @@ import {
   within,
   WITHIN_MS,
 } from "./github/scenarios.js";
-
-const SECRET = "serve-guarantee-secret-not-real";
+import { postDelivery, startServe } from "./serve-harness.js";
 
 beforeEach(() => disableNetwork());
 afterEach(() => {
@@ -35,56 +30,22 @@ afterEach(() => {
   setTimeScale(1);
 });
 
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-/** `npm start`'s server on a loopback port, with the App's Octokit as deployed; its log lines are kept. */
+/** `npm start`'s server with the App's Octokit as deployed; its log lines are kept. */
 async function start() {
   const logs: { msg: string }[] = [];
   const log = pino({ level: "info" }, { write: (s: string) => void logs.push(JSON.parse(s)) });
-  const answers = new AnswersFirst();
-  const scheduler = serverScheduler(
-    answers,
-    { warn: (m) => log.warn(m), error: (o, m) => log.error(o, m) },
-    4,
-  );
-  const port = await freePort();
-  const server = new Server({
-    Probot: Probot.defaults({
-      appId: APP_ID,
-      privateKey: TEST_PRIVATE_KEY,
-      secret: SECRET,
-      Octokit: PluginReviewOctokit,
-      log,
-    }),
-    port,
-    host: "127.0.0.1",
+  const schedulerLog = { warn: (m: string) => log.warn(m), error: (o: object, m: string) => log.error(o, m) };
+  const started = await startServe({
+    Octokit: PluginReviewOctokit,
     log,
+    schedulerLog,
+    answers: new AnswersFirst(),
   });
-  await server.load(serverApp(scheduler, answers));
-  await server.start();
-  return { server, scheduler, logs, url: `http://127.0.0.1:${port}/api/github/webhooks` };
+  return { ...started, logs };
 }
 
 async function post(url: string, name: string, payload: unknown): Promise<number> {
-  const body = JSON.stringify(payload);
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": name,
-      "x-github-delivery": randomUUID(),
-      "x-hub-signature-256": "sha256=" + createHmac("sha256", SECRET).update(body).digest("hex"),
-    },
-    body,
-  });
-  await res.text();
-  return res.status;
+  return (await postDelivery(url, name, payload)).status;
 }
 
 /** Each scenario gets an installation of its own: its token, its write queue. */

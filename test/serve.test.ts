@@ -3,81 +3,29 @@
  * fake GitHub: deliveries are answered at once and reviewed in the background, failures still reach the
  * check run, bodies over 25 MB are refused before they are read, and stopping drains the work in flight.
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { request } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { pino } from "pino";
-import { Probot, Server } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_WEBHOOK_BYTES, serverApp, serverScheduler } from "../src/serve.js";
+import { MAX_WEBHOOK_BYTES } from "../src/serve.js";
 import { AnswersFirst } from "../src/github/serialize.js";
 import { text, validHost } from "./helpers.js";
-import { APP_ID, FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";
+import { FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
-import {
-  FastOctokit,
-  HEAD_SHA,
-  OWNER,
-  pullRequestPayload,
-  REPO,
-  TEST_PRIVATE_KEY,
-} from "./github/harness.js";
-
-const SECRET = "serve-test-secret-not-real";
+import { FastOctokit, HEAD_SHA, OWNER, pullRequestPayload, REPO } from "./github/harness.js";
+import { postDelivery, startServe } from "./serve-harness.js";
 
 beforeEach(() => disableNetwork());
 afterEach(() => cleanup());
 
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-async function start(answers?: AnswersFirst) {
+function start(answers?: AnswersFirst) {
   const errors: string[] = [];
-  const scheduler = serverScheduler(
-    answers ?? new AnswersFirst(),
-    { warn: () => undefined, error: (_o, msg) => void errors.push(msg) },
-    4,
-  );
-  const port = await freePort();
+  const schedulerLog = { warn: () => undefined, error: (_o: unknown, msg: string) => void errors.push(msg) };
   const log = pino({ level: "silent" });
-  const server = new Server({
-    Probot: Probot.defaults({
-      appId: APP_ID,
-      privateKey: TEST_PRIVATE_KEY,
-      secret: SECRET,
-      Octokit: FastOctokit,
-      log,
-    }),
-    port,
-    host: "127.0.0.1",
-    log,
-  });
-  await server.load(serverApp(scheduler, answers));
-  await server.start();
-  return { server, scheduler, errors, url: `http://127.0.0.1:${port}/api/github/webhooks` };
+  return startServe({ Octokit: FastOctokit, log, schedulerLog, answers }).then((s) => ({ ...s, errors }));
 }
 
-async function post(url: string, name: string, payload: unknown) {
-  const body = JSON.stringify(payload);
-  const signature = "sha256=" + createHmac("sha256", SECRET).update(body).digest("hex");
-  const t = performance.now();
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": name,
-      "x-github-delivery": randomUUID(),
-      "x-hub-signature-256": signature,
-    },
-    body,
-  });
-  return { status: res.status, text: await res.text(), ms: performance.now() - t };
-}
+const post = postDelivery;
 
 describe("npm start: Probot's server, reviews in the background", () => {
   it("acknowledges a delivery before its review ends, then completes the check run", async () => {
