@@ -11,8 +11,7 @@
  * creates the run in progress as soon as GitHub takes a write, so that the commit is never without one.
  */
 import { createHash } from "node:crypto";
-import { backoff, pause } from "./deadline.js";
-import { describeRequestError, httpStatus, isTransient } from "./errors.js";
+import { retryWithBackoff } from "./deadline.js";
 import type { GitHubGateway } from "./gateway.js";
 import { ANNOTATIONS_PER_REQUEST, type Annotation } from "./render.js";
 import type { Logger, Octokit } from "./types.js";
@@ -128,24 +127,14 @@ export async function completeRun(
   result: CheckResult,
   opts: { log: Logger; replaces?: number },
 ): Promise<number> {
-  let run = known;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if (run === "unknown") {
-        const latest = await gw.latestRun(where, where.appId);
-        run = latest?.id === opts.replaces ? undefined : latest;
-      }
-      if (run === undefined && attempt > 0) run = await gw.startCheckRun(where);
-      return await gw.writeCheckRun(where, run, result);
-    } catch (e) {
-      if (!isTransient(e)) throw e;
-      run = "unknown";
-      const wait = backoff(attempt);
-      opts.log.warn(
-        { status: httpStatus(e) },
-        `${describeRequestError(e, "completing the check run")}; trying again in ${Math.round(wait) / 1000} s`,
-      );
-      await pause(wait);
+  // After a failure, GitHub may have made the write without answering: list the run again.
+  return retryWithBackoff("completing the check run", opts.log, async (attempt) => {
+    let run: KnownRun = attempt === 0 ? known : "unknown";
+    if (run === "unknown") {
+      const latest = await gw.latestRun(where, where.appId);
+      run = latest?.id === opts.replaces ? undefined : latest;
     }
-  }
+    if (run === undefined && attempt > 0) run = await gw.startCheckRun(where);
+    return gw.writeCheckRun(where, run, result);
+  });
 }

@@ -9,7 +9,8 @@
  * (`setTimeScale`), so that minutes of GitHub failing take seconds, with the production mechanisms.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { DeadlineError } from "./errors.js";
+import { DeadlineError, describeRequestError, httpStatus, isTransient } from "./errors.js";
+import type { Logger } from "./types.js";
 
 /** A review on the server must end within this (GitHub answers a healthy review in seconds). */
 export const REVIEW_DEADLINE_MS = 120_000;
@@ -35,7 +36,7 @@ export function scaled(ms: number): number {
 }
 
 /** How long to wait before try `attempt + 1` of a write that failed (BACKOFF_MS doubling, capped). */
-export function backoff(attempt: number): number {
+function backoff(attempt: number): number {
   return scaled(Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** attempt));
 }
 
@@ -93,7 +94,7 @@ export async function runUntil<T>(
 }
 
 /** Waits `ms`; rejects at once when the deadline `fn` runs under (runUntil) passes first. */
-export function pause(ms: number): Promise<void> {
+function pause(ms: number): Promise<void> {
   const signal = current.getStore()?.signal;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
@@ -107,6 +108,31 @@ export function pause(ms: number): Promise<void> {
     };
     signal?.addEventListener("abort", stop, { once: true });
   });
+}
+
+/**
+ * Runs `fn` (attempt 0, 1, …) until it succeeds, trying again with backoff while GitHub fails (5xx, rate
+ * limits, no answer: isTransient), until the deadline it runs under (runUntil) rejects. Any other failure is
+ * thrown at once. `what` names the operation in the log.
+ */
+export async function retryWithBackoff<T>(
+  what: string,
+  log: Logger,
+  fn: (attempt: number) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (e) {
+      if (!isTransient(e)) throw e;
+      const wait = backoff(attempt);
+      log.warn(
+        { status: httpStatus(e) },
+        `${describeRequestError(e, what)}; trying again in ${Math.round(wait) / 1000} s`,
+      );
+      await pause(wait);
+    }
+  }
 }
 
 type Fetch = typeof globalThis.fetch;

@@ -13,7 +13,7 @@ import { checkConclusion, type ResolvedConfig } from "../core/config.js";
 import { hasFailures, reviewDescriptors, type FileReview } from "../core/review.js";
 import { completeRun, type CheckResult, type KnownRun } from "./check-run.js";
 import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
-import { backoff, pause, REPORT_TIMEOUT_MS, reviewDeadline, runUntil, scaled } from "./deadline.js";
+import { REPORT_TIMEOUT_MS, retryWithBackoff, reviewDeadline, runUntil, scaled } from "./deadline.js";
 import {
   describeRequestError,
   explain,
@@ -237,21 +237,9 @@ async function publishStage(
 ): Promise<ReviewOutcome> {
   try {
     return await runUntil(deadline, async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          outcome.review = await publish(attempt);
-          log.info({ ...outcome.review }, "review published");
-          return outcome;
-        } catch (e) {
-          if (!isTransient(e)) throw e;
-          const wait = backoff(attempt);
-          log.warn(
-            { status: httpStatus(e) },
-            `${describeRequestError(e, "posting the review")}; trying again in ${Math.round(wait) / 1000} s`,
-          );
-          await pause(wait);
-        }
-      }
+      outcome.review = await retryWithBackoff("posting the review", log, publish);
+      log.info({ ...outcome.review }, "review published");
+      return outcome;
     });
   } catch (e) {
     const why = describeRequestError(e, "posting the review");
