@@ -14,12 +14,6 @@ export interface GraphqlFailure {
   errors?: { type?: string; message: string; path?: (string | number)[] }[];
 }
 
-/**
- * Options of every GraphQL request: not retried by the retry plugin, since a GraphQL API that fails or does
- * not answer is replaced by REST at once (gateway.ts) rather than waited for again.
- */
-export const GRAPHQL_REQUEST = { request: { retries: 0 } };
-
 /** `octokit.graphql`, taking GitHub's NOT_FOUND answers (null where a repository is missing) as data. */
 export async function graphqlQuery<T>(
   octokit: Octokit,
@@ -27,7 +21,7 @@ export async function graphqlQuery<T>(
   vars: Record<string, unknown>,
 ): Promise<T> {
   try {
-    return await octokit.graphql<T>(text, { ...vars, ...GRAPHQL_REQUEST });
+    return await octokit.graphql<T>(text, vars);
   } catch (e) {
     const failure = e as GraphqlFailure;
     const notFoundOnly =

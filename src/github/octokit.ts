@@ -4,9 +4,10 @@
  * - a timeout on every request, and the review's deadline (deadline.ts);
  * - after a 401 to an installation token, one fresh token per review, also while the auth library is still
  *   retrying a just-issued token (`freshTokenOn401`);
- * - retries of reads that fail (5xx, network, timeouts: @octokit/plugin-retry); a write is not retried blindly,
- *   since GitHub may have made it before failing to answer: the review re-reads what GitHub holds and sends
- *   only what is missing (run-review.ts, publish-review.ts);
+ * - retries of REST reads that fail (5xx, network, timeouts: @octokit/plugin-retry); GraphQL is not
+ *   retried, since REST replaces it at once (gateway.ts); a write is not retried blindly, since GitHub may
+ *   have made it before failing to answer: the review re-reads what GitHub holds and sends only what is
+ *   missing (run-review.ts, publish-review.ts);
  * - throttling (@octokit/plugin-throttling): writes spaced per installation, GraphQL queries not spaced as
  *   writes (throttle-reads.ts), rate limits and secondary rate limits waited out and retried a few times;
  * - what a command may write: everything (the App), nothing (`audit` refuses), or nothing sent and every
@@ -190,7 +191,12 @@ function appSettingsPlugin(
   if (fetch?.owner) fetch.owner.octokit = octokit;
   const writes = options.pluginReview?.writes ?? "send";
   octokit.hook.wrap("request", async (request, opts) => {
-    if (!isWriteRequest(opts)) return request(opts);
+    if (!isWriteRequest(opts)) {
+      // A GraphQL API that fails or does not answer is replaced by REST at once (gateway.ts), not waited for
+      // again. (Every hook of a request shares this one options object, so the retry plugin reads it.)
+      if (isGraphqlUrl(opts.url)) opts.request = { ...opts.request, retries: 0 };
+      return request(opts);
+    }
     if (writes === "refuse") throw new Error(`read-only: refused ${String(opts.method)} ${String(opts.url)}`);
     if (writes !== "send") {
       const { method, url, body } = octokit.request.endpoint(opts as never);
@@ -201,8 +207,7 @@ function appSettingsPlugin(
       };
       return { status: method === "POST" ? 201 : 200, url: write.url, headers: {}, data: writes(write) };
     }
-    // GitHub may have made a write it failed to answer: the review looks before sending it again. (Every
-    // hook of a request shares this one options object, so the retry plugin reads what is set here.)
+    // GitHub may have made a write it failed to answer: the review looks before sending it again.
     opts.request = { ...opts.request, retries: 0 };
     return request(opts);
   });

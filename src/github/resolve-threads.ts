@@ -6,7 +6,7 @@
  * request, so aliases batch the threads into one write. (Through REST, gateway-rest.ts, each thread gets a
  * reply of its own and cannot be resolved: GitHub resolves threads only through GraphQL.)
  */
-import { GRAPHQL_REQUEST, type GraphqlFailure } from "./graphql.js";
+import type { GraphqlFailure } from "./graphql.js";
 import type { ThreadsWritten } from "./gateway.js";
 import type { Logger, Octokit } from "./types.js";
 
@@ -93,10 +93,10 @@ export async function closeThreads(
     let errors: NonNullable<GraphqlFailure["errors"]> = [];
     let data: MutationAnswer | null | undefined;
     try {
-      data = await octokit.graphql<MutationAnswer>(threadsMutation(chunk.length, withReview, dismissing), {
-        ...variables,
-        ...GRAPHQL_REQUEST,
-      });
+      data = await octokit.graphql<MutationAnswer>(
+        threadsMutation(chunk.length, withReview, dismissing),
+        variables,
+      );
     } catch (e) {
       const failure = e as GraphqlFailure;
       // GitHub's answer with errors beside data: some mutations ran. No data: nothing of this document did.

@@ -121,6 +121,22 @@ describe("retries: reads again, writes never blindly", () => {
     expect(posts).toBe(1);
     expect(api.pendingMocks()).toEqual([]);
   });
+
+  it("sends a GraphQL query that answers 502 once: REST replaces GraphQL rather than waiting for it", async () => {
+    let queries = 0;
+    nock("https://api.github.com")
+      .post("/graphql")
+      .reply(() => (queries++, [502, { message: "Bad Gateway" }]))
+      .persist();
+    const octokit = new PluginReviewOctokit({
+      auth: "not-a-real-token",
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      retry: { retryAfterBaseValue: 1 },
+      throttle: { enabled: false },
+    });
+    await expect(octokit.graphql("query { viewer { login } }")).rejects.toMatchObject({ status: 502 });
+    expect(queries).toBe(1);
+  });
 });
 
 describe("a fresh installation token after a 401", () => {
