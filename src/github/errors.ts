@@ -47,12 +47,14 @@ export class DeadlineError extends Error {
  * reports an aborted request as status 500, with the abort's reason as its cause).
  */
 export function isTimeout(e: unknown): boolean {
-  const cause = (e as { cause?: unknown } | null | undefined)?.cause;
-  return (
-    e instanceof DeadlineError ||
-    (e as { name?: string } | null | undefined)?.name === "TimeoutError" ||
-    (cause !== undefined && cause !== e && isTimeout(cause))
-  );
+  return causedBy(e, (x) => x instanceof DeadlineError || (x as { name?: unknown }).name === "TimeoutError");
+}
+
+/** Whether `e` or what caused it (its `cause`, and that one's, a few deep) is what `is` looks for. */
+export function causedBy(e: unknown, is: (x: unknown) => boolean): boolean {
+  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++)
+    if (is(x)) return true;
+  return false;
 }
 
 /** Whether a failure is GitHub failing or throttling (worth retrying), not a fault of the input. */

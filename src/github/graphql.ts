@@ -2,7 +2,7 @@
  * GitHub's GraphQL API as the App meets it (`octokit.graphql`, which Probot ships; one API call per
  * document): what its failures look like, and which of them mean "use REST instead".
  */
-import { DeadlineError, httpStatus } from "./errors.js";
+import { causedBy, DeadlineError, httpStatus, isTimeout } from "./errors.js";
 import { isGraphqlUrl } from "./octokit.js";
 import type { Octokit } from "./types.js";
 
@@ -33,24 +33,21 @@ export async function graphqlQuery<T>(
   }
 }
 
+/** A GraphQL request's failure, not that of a REST request made on the way (a blob, a reply). */
+function ofGraphql(e: unknown): boolean {
+  return isGraphqlUrl((e as { request?: { url?: unknown } } | null | undefined)?.request?.url);
+}
+
 /**
  * GraphQL refused the document itself (errors other than NOT_FOUND, or no GraphQL endpoint), as opposed to
  * GitHub failing, throttling or refusing the token, which the review reports or retries as for REST.
  * Nothing of a refused document ran.
  */
-export function graphqlRefused(e: unknown): boolean {
+function graphqlRefused(e: unknown): boolean {
   if ((e as GraphqlFailure).name === "GraphqlResponseError") return true;
-  // A GraphQL request's failure, not that of a REST request made on the way (a blob, a reply).
-  if (!isGraphqlUrl((e as { request?: { url?: unknown } } | null | undefined)?.request?.url)) return false;
+  if (!ofGraphql(e)) return false;
   const status = httpStatus(e);
   return status === 400 || status === 404 || status === 405 || status === 410 || status === 422;
-}
-
-/** Whether `e` (or what caused it) is what `is` looks for. */
-function causedBy(e: unknown, is: (x: unknown) => boolean): boolean {
-  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++)
-    if (is(x)) return true;
-  return false;
 }
 
 /**
@@ -60,10 +57,9 @@ function causedBy(e: unknown, is: (x: unknown) => boolean): boolean {
  */
 export function graphqlUnavailable(e: unknown): "refused" | "did not answer in time" | "failed" | undefined {
   if (graphqlRefused(e)) return "refused";
-  if (!isGraphqlUrl((e as { request?: { url?: unknown } } | null | undefined)?.request?.url))
-    return undefined;
+  if (!ofGraphql(e)) return undefined;
   if (causedBy(e, (x) => x instanceof DeadlineError)) return undefined;
-  if (causedBy(e, (x) => (x as { name?: unknown }).name === "TimeoutError")) return "did not answer in time";
+  if (isTimeout(e)) return "did not answer in time";
   const status = httpStatus(e);
   return status !== undefined && status >= 500 ? "failed" : undefined;
 }
