@@ -16,7 +16,7 @@ import { CONFIG_PATH } from "../core/config.js";
 import { CHECK_NAME, type ExistingRun } from "./check-run.js";
 import type { FileContent } from "./fetch-content.js";
 import { graphqlQuery as query } from "./graphql.js";
-import type { ChangesRequested, PullHead, PullState, RequestingReview } from "./gateway.js";
+import type { ChangesRequested, PullState } from "./gateway.js";
 import type { Octokit, PullTarget } from "./types.js";
 
 interface BlobNode {
@@ -173,22 +173,21 @@ export async function readReviewStartGraphql(
 
 interface Page {
   repository: {
-    pullRequest: {
-      id: string;
-      headRefOid: string;
-      state: string;
-      reviewThreads: {
-        pageInfo: { hasNextPage: boolean; endCursor: string | null };
-        nodes: {
+    pullRequest:
+      | (ChangesRequestedFields & {
           id: string;
-          isResolved: boolean;
-          root: { nodes: CommentNode[] };
-          replies: { nodes: { body: string }[] };
-        }[];
-      };
-      reviews: { nodes: { body: string }[] };
-      changesRequested: { nodes: (RequestingNode | null)[] };
-    } | null;
+          reviewThreads: {
+            pageInfo: { hasNextPage: boolean; endCursor: string | null };
+            nodes: {
+              id: string;
+              isResolved: boolean;
+              root: { nodes: CommentNode[] };
+              replies: { nodes: { body: string }[] };
+            }[];
+          };
+          reviews: { nodes: { body: string }[] };
+        })
+      | null;
   } | null;
 }
 
@@ -203,19 +202,25 @@ interface RequestingNode {
 const CHANGES_REQUESTED_FIELD =
   "changesRequested: reviews(states: [CHANGES_REQUESTED], last: 100) { nodes { id databaseId body author { __typename } } }";
 
-function requestingReviews(nodes: readonly (RequestingNode | null)[]): RequestingReview[] {
-  return nodes.flatMap((n) =>
-    n && n.databaseId !== null
-      ? [{ id: n.databaseId, nodeId: n.id, byBot: n.author?.__typename === "Bot", body: n.body }]
-      : [],
-  );
-}
-
 /** Where the pull request is now: asked with its reviews, so that knowing it costs no request. */
 const HEAD_FIELDS = "headRefOid state";
 
-function pullHead(pull: { headRefOid: string; state: string }): PullHead {
-  return { sha: pull.headRefOid, open: pull.state === "OPEN" };
+/** What HEAD_FIELDS and CHANGES_REQUESTED_FIELD answer (both queries below ask them of the pull request). */
+interface ChangesRequestedFields {
+  headRefOid: string;
+  state: string;
+  changesRequested: { nodes: (RequestingNode | null)[] };
+}
+
+function changesRequestedOf(pull: ChangesRequestedFields): Required<ChangesRequested> {
+  return {
+    reviews: pull.changesRequested.nodes.flatMap((n) =>
+      n && n.databaseId !== null
+        ? [{ id: n.databaseId, nodeId: n.id, byBot: n.author?.__typename === "Bot", body: n.body }]
+        : [],
+    ),
+    head: { sha: pull.headRefOid, open: pull.state === "OPEN" },
+  };
 }
 
 const CHANGES_REQUESTED_QUERY = `query pluginReviewChangesRequested($owner: String!, $repo: String!, $number: Int!) {
@@ -227,20 +232,13 @@ export async function readChangesRequestedGraphql(
   octokit: Octokit,
   pr: PullTarget,
 ): Promise<ChangesRequested> {
-  const data = await query<{
-    repository: {
-      pullRequest: {
-        headRefOid: string;
-        state: string;
-        changesRequested: { nodes: (RequestingNode | null)[] };
-      } | null;
-    } | null;
-  }>(octokit, CHANGES_REQUESTED_QUERY, { owner: pr.owner, repo: pr.repo, number: pr.number });
+  const data = await query<{ repository: { pullRequest: ChangesRequestedFields | null } | null }>(
+    octokit,
+    CHANGES_REQUESTED_QUERY,
+    { owner: pr.owner, repo: pr.repo, number: pr.number },
+  );
   const pull = data.repository?.pullRequest;
-  return {
-    reviews: requestingReviews(pull?.changesRequested.nodes ?? []),
-    ...(pull ? { head: pullHead(pull) } : {}),
-  };
+  return pull ? changesRequestedOf(pull) : { reviews: [] };
 }
 
 interface CommentNode {
@@ -291,9 +289,10 @@ export async function readPullStateGraphql(
     if (!pull) break;
     if (page === 0) {
       state.reviewBodies = pull.reviews.nodes.map((r) => r.body ?? "");
-      state.changesRequested = requestingReviews(pull.changesRequested.nodes);
+      const { reviews, head } = changesRequestedOf(pull);
+      state.changesRequested = reviews;
       state.pullRequestId = pull.id;
-      state.head = pullHead(pull);
+      state.head = head;
     }
     for (const t of pull.reviewThreads.nodes) {
       const root = t.root.nodes[0];
