@@ -148,8 +148,8 @@ export class ReviewScheduler {
 
   /** A background review that failed for a reason that may pass is tried again, later, a few times. */
   private retryLater(job: ReviewJob, attempt: number, e: unknown): void {
-    const failure = (e as { errors?: unknown[] }).errors?.[0] ?? e;
-    if (!(failure instanceof TransientReviewError)) {
+    // The job's own failure: a background review runs outside Probot, which would wrap it (AggregateError).
+    if (!(e instanceof TransientReviewError)) {
       this.opts.log?.error({ err: e }, "background review failed");
       return;
     }
@@ -163,9 +163,7 @@ export class ReviewScheduler {
     }
     this.clearRetry(job.commit);
     const ms = scaled(delay);
-    this.opts.log?.warn(
-      `review of ${job.commit} failed (${failure.message}); trying again in ${ms / 1000} s`,
-    );
+    this.opts.log?.warn(`review of ${job.commit} failed (${e.message}); trying again in ${ms / 1000} s`);
     const timer = setTimeout(() => {
       this.retries.delete(job.commit);
       try {
