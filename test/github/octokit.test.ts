@@ -94,6 +94,14 @@ describe("retries: reads again, writes never blindly", () => {
     nock.cleanAll();
     nock.enableNetConnect();
   });
+  // The App's Octokit with the retry plugin's waits shortened and no throttling between requests.
+  const retryingOctokit = () =>
+    new PluginReviewOctokit({
+      auth: "not-a-real-token",
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      retry: { retryAfterBaseValue: 1 },
+      throttle: { enabled: false },
+    });
 
   it("retries a read that answers 500, and sends a write that answers 500 once (GitHub may have made it)", async () => {
     let posts = 0;
@@ -106,12 +114,7 @@ describe("retries: reads again, writes never blindly", () => {
       .post("/repos/o/r/check-runs")
       .reply(() => (posts++, [500, { message: "Server Error" }]))
       .persist();
-    const octokit = new PluginReviewOctokit({
-      auth: "not-a-real-token",
-      log: { debug() {}, info() {}, warn() {}, error() {} },
-      retry: { retryAfterBaseValue: 1 },
-      throttle: { enabled: false },
-    });
+    const octokit = retryingOctokit();
     expect((await octokit.rest.pulls.get({ owner: "o", repo: "r", pull_number: 1 })).data).toEqual({
       number: 1,
     });
@@ -128,12 +131,7 @@ describe("retries: reads again, writes never blindly", () => {
       .post("/graphql")
       .reply(() => (queries++, [502, { message: "Bad Gateway" }]))
       .persist();
-    const octokit = new PluginReviewOctokit({
-      auth: "not-a-real-token",
-      log: { debug() {}, info() {}, warn() {}, error() {} },
-      retry: { retryAfterBaseValue: 1 },
-      throttle: { enabled: false },
-    });
+    const octokit = retryingOctokit();
     await expect(octokit.graphql("query { viewer { login } }")).rejects.toMatchObject({ status: 502 });
     expect(queries).toBe(1);
   });
