@@ -13,7 +13,7 @@
  * Pure: documents and findings in, strings out.
  */
 import { get, isObj } from "./guards.js";
-import { escapeSegment, splitPointer, unescapeSegment } from "./json/pointer.js";
+import { escapeSegment, unescapeSegment } from "./json/pointer.js";
 import type { RuleMeta } from "./rule.js";
 import { RULES_BY_ID } from "./rules/index.js";
 import type { Finding, Location, MessageData, RawFinding } from "./types.js";
@@ -130,18 +130,13 @@ function looseLabels(array: unknown[], other: unknown): string[] {
  * the n-th gets `#n`.
  */
 export function identityPath(doc: unknown, pointer: string): string {
-  let node: unknown = doc;
+  // The very walk the fingerprint hashes (addPlace), written out instead of hashed.
   let out = "";
-  for (const seg of splitPointer(pointer)) {
-    if (Array.isArray(node) && INDEX.test(seg) && Number(seg) < node.length) {
-      const i = Number(seg);
-      out += `/[${labels(node)[i] as string}]`;
-      node = node[i];
-    } else {
-      out += `/${escapeSegment(seg)}`;
-      node = get(node, seg);
-    }
-  }
+  addPlace(
+    { add: (s, tag) => (out += tag === ARRAY_ELEMENT ? `/[${s}]` : `/${escapeSegment(s)}`) },
+    doc,
+    pointer,
+  );
   return out;
 }
 
@@ -230,12 +225,17 @@ class Hash {
   }
 }
 
+/** What takes a place's segments, each after its tag (an array element's label, or a member's name). */
+interface PlaceSink {
+  add(s: string, tag: number): unknown;
+}
+
 /**
  * The place's segments into the hash: what `identityPath` names, without building its string. With `other`
  * (the baseline's second pass: the other version's document), walked beside it, so that each array is named
  * against the other version's (`looseLabels`).
  */
-function addPlace(h: Hash, doc: unknown, pointer: string, other?: { doc: unknown }): void {
+function addPlace(h: PlaceSink, doc: unknown, pointer: string, other?: { doc: unknown }): void {
   let node: unknown = doc;
   let peer: unknown = other?.doc;
   // The pointer's segments, read in place (as splitPointer reads them, without the array it builds).
