@@ -132,7 +132,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       if (bytes) input.base = { path: `${opts.baseRef}:${repoPath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
     } else if (repo) {
-      const change = repo.change(c.absolute);
+      const change = repo.change(repoPath);
       if (!change && !c.explicit) {
         unchanged++;
         continue; // only changed descriptors, like the App; counted in the summary

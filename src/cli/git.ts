@@ -2,7 +2,6 @@
 import { execFileSync } from "node:child_process";
 import { relative } from "node:path";
 import { UsageError } from "./files.js";
-import { realPath } from "./find-config.js";
 
 export interface GitChange {
   status: "added" | "modified" | "renamed";
@@ -67,13 +66,14 @@ export class GitRepo {
     return new GitRepo(root, ref, changes);
   }
 
-  /** Repository-relative path with forward slashes (symbolic links resolved: git's root is a real path). */
-  relative(absolute: string): string {
-    return relative(this.root, realPath(absolute)).split("\\").join("/");
+  /** Repository-relative path with forward slashes of a real path (ConfigFinder.locate's: git's root is one). */
+  relative(real: string): string {
+    return relative(this.root, real).split("\\").join("/");
   }
 
-  change(absolute: string): GitChange | undefined {
-    return this.changes.get(this.relative(absolute));
+  /** The change of a repository-relative path (`relative`'s), or undefined when the ref has it as it is. */
+  change(path: string): GitChange | undefined {
+    return this.changes.get(path);
   }
 
   /** The file's bytes at the ref, or undefined when it does not exist there. */
