@@ -1,7 +1,7 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CONFIG_PATH, ConfigError, type ExistingMode } from "../core/config.js";
+import { CONFIG_PATH, ConfigError, findingCounts, type ExistingMode } from "../core/config.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { hasFailures, reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
 import { formatGithub } from "../format/github.js";
@@ -173,14 +173,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const existingOf = new Map(reviewed.map((r) => [r.review, r.found.config.existing]));
   let failed = reviewed.some((r) => hasFailures([r.review], r.found.config));
   if (opts.maxWarnings !== undefined) {
-    // The warnings that count: existing ones only when the configuration counts existing findings.
+    // The warnings that count, as findings count towards failing (existing ones only with `existing: fail`).
     const warnings = reviewed.reduce(
       (n, r) =>
         n +
-        r.review.findings.filter(
-          (f) =>
-            f.severity === "warning" && (f.baseline !== "existing" || r.found.config.existing === "fail"),
-        ).length,
+        r.review.findings.filter((f) => f.severity === "warning" && findingCounts(f, r.found.config)).length,
       0,
     );
     if (warnings > opts.maxWarnings) {

@@ -514,12 +514,20 @@ export function fails(severity: Severity, failOn: FailOn): boolean {
   return failOn !== "never" && SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn];
 }
 
-/** Does this finding decide the verdict? Existing ones only with `existing: fail` (never with `report`). */
+/** Does this finding count towards the verdict? Existing ones only with `existing: fail` (never with `report`). */
+export function findingCounts(
+  f: { baseline?: "new" | "existing" },
+  config: Pick<ResolvedConfig, "existing">,
+): boolean {
+  return f.baseline !== "existing" || config.existing === "fail";
+}
+
+/** Does this finding decide the verdict: it counts, at or above the failing level? */
 export function findingFails(
   f: { severity: Severity; baseline?: "new" | "existing" },
   config: Pick<ResolvedConfig, "failOn" | "existing">,
 ): boolean {
-  return fails(f.severity, config.failOn) && (f.baseline !== "existing" || config.existing === "fail");
+  return fails(f.severity, config.failOn) && findingCounts(f, config);
 }
 
 /**
