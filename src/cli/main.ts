@@ -127,6 +127,11 @@ function usageError(command: Command, e: unknown, known: readonly string[], args
   } else if (error.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
     what = `unexpected argument '${/'([^']*)'/.exec(error.message ?? "")?.[1] ?? ""}'`;
   } else what = error.message ?? String(e);
+  return usageFailure(command, what);
+}
+
+/** A command's usage error: what is wrong, and where its options are. */
+function usageFailure(command: Command, what: string): string {
   return `plugin-review ${command}: ${what}\nRun 'plugin-review ${command} --help' for the options.\n`;
 }
 
@@ -254,7 +259,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Prom
   if (typeof parsed === "number") return parsed;
   const v = parsed.values;
   const fail = (message: string) => {
-    stderr(`plugin-review check: ${message}\nRun 'plugin-review check --help' for the options.\n`);
+    stderr(usageFailure("check", message));
     return 2;
   };
   const outputs: { format: Format; file: string }[] = [];
@@ -353,7 +358,7 @@ function parseGithubArgs(
   );
   if (typeof parsed === "number") return parsed;
   if (parsed.positionals.length !== 1) {
-    stderr(`plugin-review ${command}: ${takes}\nRun 'plugin-review ${command} --help' for the options.\n`);
+    stderr(usageFailure(command, takes));
     return 2;
   }
   return { values: parsed.values as Values, target: parsed.positionals[0] as string };
