@@ -36,7 +36,7 @@ export interface CheckOptions {
 }
 
 /** How standard input is named in the output when `--stdin-filename` does not name it. */
-export const STDIN_NAME = "<stdin>";
+const STDIN_NAME = "<stdin>";
 
 export interface Io {
   cwd: string;

@@ -314,7 +314,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Prom
  * Whether to colour the text output: the last of --color / --no-color given, else FORCE_COLOR when set (`0` or
  * `false` off, anything else on), else off when NO_COLOR is set (https://no-color.org), else on for a terminal.
  */
-export function colourFor(
+function colourFor(
   tokens: readonly { kind: string; name?: string }[],
   env: NodeJS.ProcessEnv,
   isTTY: boolean,
