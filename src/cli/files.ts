@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, statSync, openSync, readSync, closeSync, fstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { glob as tinyglob } from "tinyglobby";
-import { globMatcher } from "../core/config.js";
+import { globMatcher, type ResolvedConfig } from "../core/config.js";
 import type { FoundConfig, Located } from "./find-config.js";
 
 export class UsageError extends Error {}
@@ -26,7 +26,14 @@ export interface ConfigLookup {
   findForDir(dir: string): FoundConfig;
 }
 
-const matchers = new WeakMap<FoundConfig, (path: string) => boolean>();
+const matchers = new WeakMap<ResolvedConfig, (path: string) => boolean>();
+
+/** Do a configuration's `paths` name this path (ConfigFinder.locate's `configPath`) a descriptor? */
+export function isDescriptorPath(config: ResolvedConfig, path: string): boolean {
+  let match = matchers.get(config);
+  if (!match) matchers.set(config, (match = globMatcher(config.paths)));
+  return match(path);
+}
 
 /**
  * Is a file found under a directory argument a descriptor? By the `paths` of the configuration that applies
@@ -35,9 +42,7 @@ const matchers = new WeakMap<FoundConfig, (path: string) => boolean>();
  */
 function descriptorPath(configs: ConfigLookup, absolute: string, walkRoot: string): string | undefined {
   const { found, configPath } = configs.locate(absolute, walkRoot);
-  let match = matchers.get(found);
-  if (!match) matchers.set(found, (match = globMatcher(found.config.paths)));
-  return match(configPath) ? configPath : undefined;
+  return isDescriptorPath(found.config, configPath) ? configPath : undefined;
 }
 
 function walk(

@@ -24,8 +24,8 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { ConfigFinder, type Located } from "../cli/find-config.js";
-import { UsageError } from "../cli/files.js";
-import { CONFIG_PATH, ConfigError, globMatcher, type ResolvedConfig } from "../core/config.js";
+import { isDescriptorPath, UsageError } from "../cli/files.js";
+import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
 import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/review.js";
 import { findBase, type Base } from "./base.js";
@@ -54,13 +54,6 @@ function filePath(uri: string): string | undefined {
 }
 
 const isConfigFile = (path: string) => path.endsWith(CONFIG_SUFFIX);
-
-const matchers = new WeakMap<ResolvedConfig, (path: string) => boolean>();
-function isDescriptorPath(config: ResolvedConfig, path: string): boolean {
-  let m = matchers.get(config);
-  if (!m) matchers.set(config, (m = globMatcher(config.paths)));
-  return m(path);
-}
 
 /** An open file's place: where check would say it is, and whether its configuration calls it a descriptor. */
 interface Target {
