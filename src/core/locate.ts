@@ -7,7 +7,7 @@
  */
 import type { DuplicateKey, JsonNode } from "./json/parse.js";
 import { splitPointer } from "./json/pointer.js";
-import { scanPointer } from "./json/scan.js";
+import { scanPointer, type Scanned } from "./json/scan.js";
 import type { Location, RawFinding } from "./types.js";
 
 export class LineIndex {
@@ -103,26 +103,24 @@ export function resolvePointer(root: JsonNode, pointer: string): Resolved {
 export function locate(index: LineIndex, root: JsonNode | undefined, f: RawFinding): Location {
   if (f.range) return index.range(f.range.start, f.range.end);
   if (!root) return { line: 1, column: 1, endLine: 1, endColumn: 1 };
-  const r = resolvePointer(root, f.pointer);
-  return place(index, f, r.node.start, r.node.end, r.keyStart, r.keyEnd, r.fallback, r.node === root);
+  const { node, keyStart, keyEnd, fallback } = resolvePointer(root, f.pointer);
+  return place(index, f, {
+    start: node.start,
+    end: node.end,
+    keyStart,
+    keyEnd,
+    fallback,
+    isRoot: node === root,
+  });
 }
 
 /** The range a resolved pointer gives a finding (its key, its value, or line 1 for the root's key). */
-function place(
-  index: LineIndex,
-  f: RawFinding,
-  start: number,
-  end: number,
-  keyStart: number | undefined,
-  keyEnd: number | undefined,
-  fallback: boolean,
-  isRoot: boolean,
-): Location {
-  if (f.target === "key" || fallback) {
-    if (keyStart !== undefined && keyEnd !== undefined) return index.range(keyStart, keyEnd);
-    if (isRoot) return { line: 1, column: 1, endLine: 1, endColumn: 2 };
+function place(index: LineIndex, f: RawFinding, r: Scanned): Location {
+  if (f.target === "key" || r.fallback) {
+    if (r.keyStart !== undefined && r.keyEnd !== undefined) return index.range(r.keyStart, r.keyEnd);
+    if (r.isRoot) return { line: 1, column: 1, endLine: 1, endColumn: 2 };
   }
-  return index.range(start, end);
+  return index.range(r.start, r.end);
 }
 
 /** At most this many findings of a text are located by scanning it; more build its tree (once). */
@@ -142,8 +140,7 @@ export function locator(
   if (parsed && !parsed.duplicates.length && count <= SCAN_MAX)
     return (f) => {
       if (f.range) return index.range(f.range.start, f.range.end);
-      const r = scanPointer(text, f.pointer);
-      return place(index, f, r.start, r.end, r.keyStart, r.keyEnd, r.fallback, r.isRoot);
+      return place(index, f, scanPointer(text, f.pointer));
     };
   const root = parsed?.root;
   return (f) => locate(index, root, f);
