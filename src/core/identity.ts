@@ -13,15 +13,13 @@
  * Pure: documents and findings in, strings out.
  */
 import { get, isObj } from "./guards.js";
-import { escapeSegment, unescapeSegment } from "./json/pointer.js";
+import { escapeSegment, isIndex, unescapeSegment } from "./json/pointer.js";
 import type { RuleMeta } from "./rule.js";
 import { RULES_BY_ID } from "./rules/index.js";
 import type { Finding, Location, MessageData, RawFinding } from "./types.js";
 
 /** What identity reads of a finding (located or not). */
 export type Identifiable = Pick<RawFinding, "ruleId" | "pointer" | "messageId" | "data">;
-
-const INDEX = /^(0|[1-9]\d*)$/;
 
 function json(v: unknown): string {
   return JSON.stringify(v) ?? "undefined";
@@ -245,7 +243,7 @@ function addPlace(h: PlaceSink, doc: unknown, pointer: string, other?: { doc: un
     const raw = pointer.slice(start, end);
     const seg = raw.includes("~") ? unescapeSegment(raw) : raw;
     start = end + 1;
-    if (Array.isArray(node) && INDEX.test(seg) && Number(seg) < node.length) {
+    if (Array.isArray(node) && isIndex(seg) && Number(seg) < node.length) {
       const i = Number(seg);
       const name = (other ? looseLabels(node, peer) : labels(node))[i] as string;
       h.add(name, ARRAY_ELEMENT);

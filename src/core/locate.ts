@@ -6,7 +6,7 @@
  * (the column just after the last character), as in SARIF and ESLint.
  */
 import type { DuplicateKey, JsonNode } from "./json/parse.js";
-import { splitPointer } from "./json/pointer.js";
+import { isIndex, splitPointer } from "./json/pointer.js";
 import { scanPointer, type Scanned } from "./json/scan.js";
 import type { Location, RawFinding } from "./types.js";
 
@@ -90,7 +90,7 @@ export function resolvePointer(root: JsonNode, pointer: string): Resolved {
       }
       if (!found) return { ...cur, fallback: true };
       cur = found;
-    } else if (node.kind === "array" && /^(0|[1-9]\d*)$/.test(seg) && Number(seg) < node.items.length) {
+    } else if (node.kind === "array" && isIndex(seg) && Number(seg) < node.items.length) {
       cur = { node: node.items[Number(seg)]!, fallback: false };
     } else {
       return { ...cur, fallback: true };

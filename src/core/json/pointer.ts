@@ -16,6 +16,13 @@ export function splitPointer(pointer: string): string[] {
   return pointer.slice(1).split("/").map(unescapeSegment);
 }
 
+const INDEX = /^(0|[1-9]\d*)$/;
+
+/** A segment that names an array element: a non-negative integer without leading zeros (RFC 6901). */
+export function isIndex(segment: string): boolean {
+  return INDEX.test(segment);
+}
+
 export function childPointer(parent: string, segment: string | number): string {
   return parent + "/" + escapeSegment(String(segment));
 }
@@ -26,7 +33,7 @@ export function displayPath(pointer: string): string {
   if (segs.length === 0) return "(root)";
   let out = "";
   for (const s of segs) {
-    if (/^(0|[1-9]\d*)$/.test(s)) out += `[${s}]`;
+    if (isIndex(s)) out += `[${s}]`;
     else if (/^[A-Za-z_$][\w$-]*$/.test(s)) out += (out ? "." : "") + s;
     else out += `[${JSON.stringify(s)}]`;
   }

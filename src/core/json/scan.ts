@@ -2,7 +2,7 @@
  * Reading valid JSON text without parsing it: skipping whitespace, strings and whole values, and finding
  * where a pointer leads (what a tree of positions would say, for a text without duplicate keys).
  */
-import { splitPointer } from "./pointer.js";
+import { isIndex, splitPointer } from "./pointer.js";
 
 export const C_TAB = 9,
   C_LF = 10,
@@ -122,7 +122,7 @@ export function scanPointer(t: string, pointer: string): Scanned {
         }
         q = next(t, skipValue(t, v));
       }
-    } else if (c === C_LBRACKET && /^(0|[1-9]\d*)$/.test(seg)) {
+    } else if (c === C_LBRACKET && isIndex(seg)) {
       const n = Number(seg);
       let i = 0;
       for (let q = skipWs(t, start + 1); t.charCodeAt(q) !== C_RBRACKET; i++) {
