@@ -5,7 +5,7 @@
  * annotation and no comment twice. Time runs 5 times as fast (setTimeScale).
  */
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { PluginReviewOctokit } from "../src/github/app-octokit.js";
 import { setTimeScale } from "../src/github/deadline.js";
 import { AnswersFirst } from "../src/github/serialize.js";
@@ -30,18 +30,25 @@ afterEach(() => {
   setTimeScale(1);
 });
 
-/** `npm start`'s server with the App's Octokit as deployed; its log lines are kept. */
+/**
+ * `npm start`'s server with the App's Octokit as deployed; its log lines are kept, and printed with their
+ * times (each request GitHub answered among them) when the test fails, so that a failure says what waited.
+ */
 async function start() {
-  const logs: { msg: string }[] = [];
-  const log = pino({ level: "info" }, { write: (s: string) => void logs.push(JSON.parse(s)) });
+  const logs: { msg: string; time: number }[] = [];
+  const log = pino({ level: "debug" }, { write: (s: string) => void logs.push(JSON.parse(s)) });
+  const started = Date.now();
+  onTestFailed(() => {
+    console.error(logs.map((l) => `+${l.time - started} ms ${l.msg}`).join("\n"));
+  });
   const schedulerLog = { warn: (m: string) => log.warn(m), error: (o: object, m: string) => log.error(o, m) };
-  const started = await startServe({
+  const serve = await startServe({
     Octokit: PluginReviewOctokit,
     log,
     schedulerLog,
     answers: new AnswersFirst(),
   });
-  return { ...started, logs };
+  return { ...serve, logs };
 }
 
 async function post(url: string, name: string, payload: unknown): Promise<number> {
