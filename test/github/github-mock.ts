@@ -22,8 +22,8 @@ import { validateRequest, type RecordedRequest } from "./openapi.js";
 
 export interface GithubMock {
   scope: nock.Scope;
-  /** The requests the scope's interceptors answered, in order. */
-  requests: RecordedRequest[];
+  /** The requests the scope's interceptors answered, in order, with when each was sent (epoch ms). */
+  requests: (RecordedRequest & { at: number })[];
   /** `METHOD url` of requests to this host that no interceptor answered. */
   unmatched: string[];
   /** Throws, listing every problem, when GitHub would reject any recorded request. */
@@ -66,7 +66,7 @@ export function githubMock(baseUrl = "https://api.github.com"): GithubMock {
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
   const scope = nock(baseUrl);
-  const requests: RecordedRequest[] = [];
+  const requests: (RecordedRequest & { at: number })[] = [];
   const unmatched: string[] = [];
 
   scope.on("request", (req: unknown, _interceptor: unknown, body: unknown) => {
@@ -78,8 +78,6 @@ export function githubMock(baseUrl = "https://api.github.com"): GithubMock {
     } else if (basePath.endsWith("/v3") && path === `${basePath.slice(0, -3)}/graphql`) {
       path = "/graphql"; // GitHub Enterprise Server's GraphQL endpoint, beside /api/v3
     }
-    // GitHub Enterprise Server's GraphQL endpoint: /api/graphql beside the REST API's /api/v3.
-    if (basePath.endsWith("/v3") && path === `${basePath.slice(0, -3)}/graphql`) path = "/graphql";
     const headers = headerRecord(typeof req.getHeaders === "function" ? req.getHeaders() : req.headers);
     requests.push({
       method: typeof req.method === "string" ? req.method.toUpperCase() : "GET",
@@ -87,6 +85,7 @@ export function githubMock(baseUrl = "https://api.github.com"): GithubMock {
       query: Object.fromEntries(url.searchParams),
       body: parseBody(body, headers["content-type"]),
       headers,
+      at: Date.now(),
     });
   });
 

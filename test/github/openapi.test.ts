@@ -296,6 +296,7 @@ describe("githubMock", () => {
           "content-type": "application/json",
           authorization: "token ghs_x",
         }),
+        at: expect.any(Number),
       },
       expect.objectContaining({
         method: "GET",

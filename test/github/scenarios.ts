@@ -9,7 +9,7 @@
  * 2-minute deadline 24 s. What is not the App's (the throttling plugin's 1 s between writes) keeps its own
  * time, which only makes the tests slower.
  */
-import { expect } from "vitest";
+import { expect, onTestFailed } from "vitest";
 import { text, validHost } from "../helpers.js";
 import { completesRun, type FakeGitHub, type Route } from "./fake-github.js";
 import { HEAD_SHA, OWNER, REPO } from "./harness.js";
@@ -89,6 +89,20 @@ export function openPullRequest(gh: FakeGitHub): void {
     },
   ];
   gh.file(`${OWNER}/${REPO}`, HEAD_SHA, "p/plugin.json", content);
+}
+
+/**
+ * When the test fails, prints what the fake GitHub saw from now on: each request with its time, and the
+ * requests it failed, left unanswered or refused, so that an intermittent failure says what waited.
+ */
+export function timelineOnFailure(gh: FakeGitHub): void {
+  const started = Date.now();
+  onTestFailed(() => {
+    const lines = gh.requests.map((r) => `+${r.at - started} ms ${r.method} ${r.path}`);
+    lines.push(`failed: ${gh.failed.join(", ") || "none"}`, `unanswered: ${gh.hung.join(", ") || "none"}`);
+    lines.push(`refused (401): ${gh.refused.join(", ") || "none"}`);
+    console.error(lines.join("\n"));
+  });
 }
 
 /** The head commit's run is completed, when it is (for waiting on it). */

@@ -27,6 +27,7 @@ import {
   SCALE,
   SCENARIO_ROUTES,
   SCENARIOS,
+  timelineOnFailure,
   within,
   WITHIN_MS,
 } from "../github/scenarios.js";
@@ -394,6 +395,7 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
       const gh = new FakeGitHub([...SCENARIO_ROUTES, ...scenario.routes]);
       openPullRequest(gh);
       scenario.fault(gh);
+      timelineOnFailure(gh);
       const body = await queuedOpen(installation);
       // The run is completed within 3 minutes of the first invocation (the review's other writes may follow).
       const done = within(WITHIN_MS, () => completed(gh));
