@@ -6,6 +6,11 @@
  * already says exactly what a review found (a duplicate delivery, the second event of a push) is not
  * written again: its `external_id` carries a digest of the result it holds.
  *
+ * A run written with another result for the same commit (the pull request moved to another base branch,
+ * the configuration changed before a redelivery) keeps that result's annotations, which GitHub cannot
+ * remove: its annotations are listed and the new result's that it lacks are sent (held-annotations.ts),
+ * and the summary and conclusion become the new result's.
+ *
  * When GitHub fails that write, `completeRun` tries again with backoff until the review's deadline, each
  * time after reading what GitHub holds (a write GitHub made but failed to answer is not made twice), and
  * creates the run in progress as soon as GitHub takes a write, so that the commit is never without one.
@@ -13,7 +18,14 @@
 import { createHash } from "node:crypto";
 import { retryWithBackoff } from "./deadline.js";
 import type { GitHubGateway } from "./gateway.js";
-import { ANNOTATIONS_PER_REQUEST, type Annotation } from "./render.js";
+import { annotationsToAdd, type HeldAnnotation } from "./held-annotations.js";
+import {
+  ANNOTATIONS_PER_REQUEST,
+  clip,
+  earlierAnnotationsNote,
+  OUTPUT_LIMIT,
+  type Annotation,
+} from "./render.js";
 import type { Logger, Octokit } from "./types.js";
 
 export const CHECK_NAME = "plugin-review";
@@ -30,7 +42,10 @@ export interface ExistingRun {
   status: string;
   /** How many annotations the run holds already. */
   annotations: number;
-  /** Its `external_id`: the digest of the result it was written with (`resultDigest`), when this app wrote it. */
+  /**
+   * Its `external_id`: the digest of the result it was written with (`resultDigest`), when this app wrote
+   * it; with EARLIER_ANNOTATIONS after it when the run also holds annotations of an earlier result.
+   */
   externalId?: string | null;
 }
 
@@ -38,7 +53,7 @@ export interface CheckResult {
   conclusion: "success" | "neutral" | "failure";
   title: string;
   summary: string;
-  /** In a stable order (allAnnotations): a run holding the first `n` is sent the rest. */
+  /** In a stable order (allAnnotations): a run holding the first `n` (and nothing else) is sent the rest. */
   annotations: Annotation[];
 }
 
@@ -51,30 +66,76 @@ export function resultDigest(result: CheckResult): string {
 }
 
 /**
+ * What `external_id` adds to the result's digest when the run also holds annotations of an earlier result:
+ * its annotations are then not the first `n` of this result's, and are listed before anything is sent.
+ */
+const EARLIER_ANNOTATIONS = "+earlier";
+
+/** What a write of a result sends: the run's `external_id`, its summary, and the annotations it lacks. */
+interface Write {
+  externalId: string;
+  summary: string;
+  annotations: Annotation[];
+}
+
+/**
+ * What to send to `existing` for `result`, or undefined when the run is completed with this very result and
+ * holds every annotation of it that fits. A run holding no annotations, or the first `n` of this result's
+ * (its `external_id` is this result's digest: a write cut off after some batches), is sent the rest without
+ * reading anything. A run holding annotations of another result is read (`held`) and sent those of this
+ * result it lacks, within the cap that what it holds counts towards.
+ */
+async function planWrite(
+  existing: ExistingRun | undefined,
+  result: CheckResult,
+  held: (runId: number) => Promise<HeldAnnotation[]>,
+): Promise<Write | undefined> {
+  const digest = resultDigest(result);
+  const completed = existing?.status === "completed";
+  if (!existing?.annotations || existing.externalId === digest) {
+    const annotations = result.annotations.slice(existing?.annotations ?? 0);
+    if (completed && existing?.externalId === digest && annotations.length === 0) return undefined;
+    return { externalId: digest, summary: result.summary, annotations };
+  }
+  const externalId = digest + EARLIER_ANNOTATIONS;
+  // Nothing to send (a result without annotations, such as a failure report): nothing to read either.
+  const plan = result.annotations.length
+    ? annotationsToAdd(result.annotations, await held(existing.id))
+    : { send: [], omitted: 0, earlier: existing.annotations };
+  if (completed && existing.externalId === externalId && plan.send.length === 0) return undefined;
+  const note = plan.omitted ? earlierAnnotationsNote(plan.omitted, plan.earlier) : "";
+  return {
+    externalId,
+    summary: note ? `${clip(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}` : result.summary,
+    annotations: plan.send,
+  };
+}
+
+/**
  * Writes a review's result: creates the run (completed, with the first batch of annotations) or
- * completes `existing` with the annotations it does not hold yet; further batches of 50 (GitHub's limit
- * per request) follow as updates. The conclusion is set by the first write, so a failure later on
- * leaves a completed run with the right verdict. Nothing is sent when `existing` is completed with this
- * very result and holds all its annotations. Returns the run's id.
+ * completes `existing` with the annotations it does not hold yet (planWrite; `held` lists a run's
+ * annotations); further batches of 50 (GitHub's limit per request) follow as updates. The conclusion is
+ * set by the first write, so a failure later on leaves a completed run with the right verdict. Nothing is
+ * sent when `existing` is completed with this very result and holds all its annotations. Returns the
+ * run's id.
  */
 export async function writeCheckRun(
   octokit: Octokit,
   where: CheckRunRef,
   existing: ExistingRun | undefined,
   result: CheckResult,
+  held: (runId: number) => Promise<HeldAnnotation[]>,
 ): Promise<number> {
-  // The summary and title are built within GitHub's limits (render.ts): nothing is cut here.
-  const output = { title: result.title, summary: result.summary };
-  const pending = result.annotations.slice(existing?.annotations ?? 0);
+  const write = await planWrite(existing, result, held);
+  if (!write) return existing!.id;
+  // The summary and title are built within GitHub's limits (render.ts; planWrite makes room for its note).
+  const output = { title: result.title, summary: write.summary };
   const batches: Annotation[][] = [];
-  for (let i = 0; i < pending.length; i += ANNOTATIONS_PER_REQUEST)
-    batches.push(pending.slice(i, i + ANNOTATIONS_PER_REQUEST));
-  const digest = resultDigest(result);
-  if (existing?.status === "completed" && existing.externalId === digest && pending.length === 0)
-    return existing.id;
+  for (let i = 0; i < write.annotations.length; i += ANNOTATIONS_PER_REQUEST)
+    batches.push(write.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
   const first = batches.shift();
   const completed = {
-    external_id: digest,
+    external_id: write.externalId,
     status: "completed" as const,
     conclusion: result.conclusion,
     completed_at: new Date().toISOString(),

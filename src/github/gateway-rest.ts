@@ -27,6 +27,7 @@ import type {
   ThreadsWritten,
 } from "./gateway.js";
 import type { FileAt, ReviewStart } from "./graphql-reads.js";
+import type { HeldAnnotation } from "./held-annotations.js";
 import { mapLimit } from "./map-limit.js";
 import type { Logger, Octokit, PullTarget } from "./types.js";
 
@@ -69,8 +70,18 @@ export class RestGateway implements GitHubGateway {
     );
   }
 
+  /** Every annotation of the run (at most 1,000 of ours: up to 10 pages). */
+  runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]> {
+    return this.octokit.paginate(this.octokit.rest.checks.listAnnotations, {
+      owner: where.owner,
+      repo: where.repo,
+      check_run_id: runId,
+      per_page: 100,
+    });
+  }
+
   writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number> {
-    return writeCheckRun(this.octokit, where, existing, result);
+    return writeCheckRun(this.octokit, where, existing, result, (id) => this.runAnnotations(where, id));
   }
 
   startCheckRun(where: CheckRunRef): Promise<ExistingRun> {

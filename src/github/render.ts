@@ -74,6 +74,14 @@ export function toAnnotation(path: string, f: Finding, existing: ExistingMode = 
 /** GitHub keeps at most this many annotations per check run; beyond it they would only cost requests. */
 export const MAX_ANNOTATIONS = 1000;
 
+/**
+ * The summary's note when annotations of an earlier review of the commit, which GitHub keeps on the run,
+ * leave no room under the cap for some of this review's (check-run.ts).
+ */
+export function earlierAnnotationsNote(omitted: number, earlier: number): string {
+  return `> ${plural(omitted, "more finding")} are not annotated: this check run keeps ${plural(earlier, "annotation")} of an earlier review of this commit (GitHub cannot remove them), and GitHub shows at most ${MAX_ANNOTATIONS.toLocaleString("en-US")} annotations per check run.`;
+}
+
 const RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
 
 /**

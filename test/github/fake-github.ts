@@ -77,6 +77,7 @@ export type Route =
   | "listCheckRuns"
   | "createCheckRun"
   | "updateCheckRun"
+  | "listAnnotations"
   | "listComments"
   | "listReviews"
   | "createReview"
@@ -511,11 +512,8 @@ export class FakeGitHub {
     });
 
     on("files", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files/, (uri) => {
-      const url = new URL(uri, "https://api.github.com");
-      const perPage = Number(url.searchParams.get("per_page") ?? 30);
-      const page = Number(url.searchParams.get("page") ?? 1);
-      const files = this.prFiles.slice(0, 3000);
-      const slice = files.slice((page - 1) * perPage, page * perPage).map((f) => ({
+      const { items, headers } = pageOf(uri, this.prFiles.slice(0, 3000));
+      const slice = items.map((f) => ({
         sha: "0".repeat(40),
         additions: 1,
         deletions: 0,
@@ -525,10 +523,6 @@ export class FakeGitHub {
         contents_url: "https://api.github.com/x",
         ...f,
       }));
-      const headers: Record<string, string> = {};
-      if (page * perPage < files.length) {
-        headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
-      }
       return [200, slice, headers];
     });
 
@@ -630,6 +624,28 @@ export class FakeGitHub {
       return [200, this.runJson(run)];
     });
 
+    // Like GitHub: what the run's writes sent, in order, with GitHub's fields (null where none was sent).
+    on("listAnnotations", "get", /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+\/annotations$/, (uri) => {
+      const path = new URL(uri, "https://api.github.com").pathname;
+      const [, owner, repo, , id] = path.split("/").slice(1);
+      const run = this.checkRuns.find((r) => r.id === Number(id));
+      if (!run) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
+      const { items, headers } = pageOf(uri, run.annotations);
+      const listed = items.map((a) => ({
+        path: a.path,
+        blob_href: `https://github.com/${owner}/${repo}/blob/${run.head_sha}/${String(a.path)}`,
+        start_line: a.start_line,
+        end_line: a.end_line,
+        start_column: a.start_column ?? null,
+        end_column: a.end_column ?? null,
+        annotation_level: a.annotation_level ?? null,
+        title: a.title ?? null,
+        message: a.message ?? null,
+        raw_details: a.raw_details ?? null,
+      }));
+      return [200, listed, headers];
+    });
+
     on("listComments", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments/, (uri) => [
       200,
       this.comments.filter((c) => ofPull(c, uri)).map((c) => ({ ...this.commentJson(c) })),
@@ -696,23 +712,15 @@ export class FakeGitHub {
     });
 
     on("listOrgRepos", "get", /^\/orgs\/[^/]+\/repos/, (uri) => {
-      const url = new URL(uri, "https://api.github.com");
-      const org = url.pathname.split("/")[2];
-      const perPage = Number(url.searchParams.get("per_page") ?? 30);
-      const page = Number(url.searchParams.get("page") ?? 1);
+      const org = new URL(uri, "https://api.github.com").pathname.split("/")[2];
       const all = [...this.repos].filter(([name]) => name.startsWith(`${org}/`) && !this.hidden.has(name));
       if (!all.length) return [404, { message: "Not Found" }];
-      const headers: Record<string, string> = {};
-      if (page * perPage < all.length) {
-        headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
-      }
-      const slice = all.slice((page - 1) * perPage, page * perPage).map(([n, r]) => this.repoJson(n, r));
-      return [200, slice, headers];
+      const { items, headers } = pageOf(uri, all);
+      return [200, items.map(([n, r]) => this.repoJson(n, r)), headers];
     });
 
     // Only an installation's token (GitHub's `ghs_` tokens) may list the installation's repositories.
     on("installationRepos", "get", /^\/installation\/repositories/, (uri) => {
-      const url = new URL(uri, "https://api.github.com");
       const token = this.lastAuthorization.replace(/^bearer /i, "");
       if (!token.startsWith("ghs_"))
         return [
@@ -723,13 +731,9 @@ export class FakeGitHub {
             documentation_url: "https://docs.github.com/rest",
           },
         ];
-      const perPage = Number(url.searchParams.get("per_page") ?? 30);
-      const page = Number(url.searchParams.get("page") ?? 1);
       const seen = [...this.repos].filter(([name]) => !this.hidden.has(name));
-      const headers: Record<string, string> = {};
-      if (page * perPage < seen.length)
-        headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
-      const slice = seen.slice((page - 1) * perPage, page * perPage).map(([n, r]) => this.repoJson(n, r));
+      const { items, headers } = pageOf(uri, seen);
+      const slice = items.map(([n, r]) => this.repoJson(n, r));
       return [
         200,
         { total_count: seen.length, repository_selection: this.repositorySelection, repositories: slice },
@@ -1135,6 +1139,20 @@ export class FakeGitHub {
       updated_at: CREATED_AT,
     };
   }
+}
+
+/**
+ * The page of `all` a listing request asks for (`per_page`, default 30; `page`, from 1), and GitHub's `link`
+ * header to the next page when there is one.
+ */
+function pageOf<T>(uri: string, all: readonly T[]): { items: T[]; headers: Record<string, string> } {
+  const url = new URL(uri, "https://api.github.com");
+  const perPage = Number(url.searchParams.get("per_page") ?? 30);
+  const page = Number(url.searchParams.get("page") ?? 1);
+  const headers: Record<string, string> = {};
+  if (page * perPage < all.length)
+    headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+  return { items: all.slice((page - 1) * perPage, page * perPage), headers };
 }
 
 /** The sha git gives a file's content (a blob). */

@@ -96,6 +96,19 @@ export function pullRequestPayload(
   return p;
 }
 
+/**
+ * `pull_request.edited` for a pull request moved to another base branch (`changes` as GitHub sends them),
+ * now based on `baseSha`. @octokit/webhooks-examples has no `edited` example, so the real `opened` one is
+ * turned into an edit with GitHub's `changes` shape.
+ */
+export function editedPayload(changes: Record<string, unknown>, baseSha: string): Payload {
+  const p = pullRequestPayload("opened");
+  p.action = "edited";
+  p.changes = changes;
+  p.pull_request.base.sha = baseSha;
+  return p;
+}
+
 export async function deliver(probot: Probot, name: string, payload: Record<string, unknown>): Promise<void> {
   await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
 }

@@ -1,27 +1,28 @@
 /**
  * `pull_request` `edited` with `changes.base`: a pull request moved to another base branch is compared
- * again, against the new base; an edit of its title or body reviews nothing. (@octokit/webhooks-examples
- * has no `edited` example, so the real `opened` one is turned into an edit with GitHub's `changes` shape.)
+ * again, against the new base; an edit of its title or body reviews nothing (`editedPayload`: the real
+ * `opened` example turned into an edit).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  editedPayload as edited,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 const NEW_BASE = "e".repeat(40);
 
 beforeEach(() => disableNetwork());
 afterEach(() => cleanup());
-
-function edited(changes: Record<string, unknown>, baseSha: string) {
-  const p = pullRequestPayload("opened");
-  p.action = "edited";
-  p.changes = changes;
-  p.pull_request.base.sha = baseSha;
-  return p;
-}
 
 describe("GitHub App: retargeted pull request", () => {
   it("reviews again against the new base when the base branch changes", async () => {

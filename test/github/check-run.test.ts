@@ -1,0 +1,280 @@
+/**
+ * The check run's annotations when a run is written again (check-run.ts): GitHub appends the annotations of
+ * every update and removes none. A run holding the first annotations of this very result (a write cut off
+ * after some batches) is sent the rest by count, reading nothing; a run written with another result for the
+ * same head commit (the pull request moved to another base branch) is listed and sent exactly the new
+ * result's annotations it lacks. Real app, real payloads, GitHub faked over nock with every request and
+ * answer checked against GitHub's OpenAPI description.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CHECK_NAME, resultDigest, type CheckResult } from "../../src/github/check-run.js";
+import { RestGateway } from "../../src/github/gateway-rest.js";
+import type { Annotation } from "../../src/github/render.js";
+import { text, validHost } from "../helpers.js";
+import { APP_ID, completesRun, FakeGitHub, REVIEW_ROUTES, type CheckRun, type Route } from "./fake-github.js";
+import { cleanup, disableNetwork } from "./github-mock.js";
+import {
+  BASE_SHA,
+  deliver,
+  editedPayload,
+  FastOctokit,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
+
+const R = `${OWNER}/${REPO}`;
+const NEW_BASE = "e".repeat(40);
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Sent = Record<string, unknown>;
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** The old base: 60 metrics with dotted keys (invalid-format) that the new base, the shipped example, lacks. */
+function oldBase(): Json {
+  const d: Json = validHost();
+  for (let i = 0; i < 60; i++)
+    d.metrics.push({ timeseries: { key: `old.metric${i}`, unit: "Count", displayname: `Old ${i}` } });
+  return d;
+}
+
+/** The head: the old base, its version bumped, and two new metrics with a unit that does not exist (invalid-value). */
+function head(): Json {
+  const d = oldBase();
+  d.version = "1.2.1";
+  for (let i = 0; i < 2; i++)
+    d.metrics.push({ timeseries: { key: `new_metric${i}`, unit: "Secs", displayname: `New ${i}` } });
+  return d;
+}
+
+/** A diff that rewrites the whole file (every finding is on a line of the diff). */
+function rewritePatch(before: string, after: string): string {
+  const a = before.replace(/\n$/, "").split("\n");
+  const b = after.replace(/\n$/, "").split("\n");
+  return `@@ -1,${a.length} +1,${b.length} @@\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}`;
+}
+
+/** A fake GitHub with the pull request's head, both bases, and the files as compared against `base`. */
+function fake(routes: readonly Route[], base: Json): FakeGitHub {
+  const gh = new FakeGitHub(routes);
+  gh.file(R, HEAD_SHA, "p/plugin.json", text(head()))
+    .file(R, BASE_SHA, "p/plugin.json", text(oldBase()))
+    .file(R, NEW_BASE, "p/plugin.json", text(validHost()));
+  gh.prFiles = [
+    { filename: "p/plugin.json", status: "modified", patch: rewritePatch(text(base), text(head())) },
+  ];
+  return gh;
+}
+
+/**
+ * The run a review of the head against the new base writes when it is the commit's first (its verdict,
+ * output and annotations), from a GitHub of its own.
+ */
+async function freshRunAgainstNewBase(): Promise<CheckRun> {
+  const gh = fake([...REVIEW_ROUTES, "updateCheckRun"], validHost());
+  const p = pullRequestPayload("opened");
+  p.pull_request.base.sha = NEW_BASE;
+  await deliver(makeProbot().probot, "pull_request", p);
+  gh.assertClean();
+  const [run] = gh.runsFor(HEAD_SHA);
+  cleanup();
+  disableNetwork();
+  return run!;
+}
+
+/** The annotations the check run writes among `requests` sent. */
+function sentAnnotations(requests: readonly { method: string; path: string; body?: unknown }[]): Sent[] {
+  return requests
+    .filter((r) => r.method !== "GET" && /\/check-runs/.test(r.path))
+    .flatMap((r) => (r.body as { output?: { annotations?: Sent[] } }).output?.annotations ?? []);
+}
+
+const occurrences = (list: readonly Sent[], a: Sent) => list.filter((x) => isDeepStrictEqual(x, a)).length;
+
+const retargeted = () =>
+  editedPayload({ base: { ref: { from: "release" }, sha: { from: BASE_SHA } } }, NEW_BASE);
+
+describe("check run annotations: a run written with another result for the same head", () => {
+  it("pull_request.edited with a changed base: one run, every annotation of the new result once, nothing it held sent again", async () => {
+    const fresh = await freshRunAgainstNewBase();
+    const expected = fresh.annotations;
+    // Against the new base the 60 dotted keys are new errors, not existing notices: 62 errors.
+    expect(expected.map((a) => a.annotation_level)).toEqual(Array(62).fill("failure"));
+
+    const gh = fake([...REVIEW_ROUTES, "updateCheckRun", "listAnnotations"], oldBase());
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [first] = gh.runsFor(HEAD_SHA);
+    const held = [...first!.annotations];
+    // Against the old base: the 2 new errors, and the 60 existing findings as notices.
+    expect(held.filter((a) => a.annotation_level === "notice")).toHaveLength(60);
+    expect(held).toHaveLength(62);
+
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "modified", patch: rewritePatch(text(validHost()), text(head())) },
+    ];
+    const before = gh.requests.length;
+    await deliver(probot, "pull_request", retargeted());
+    const edit = gh.requests.slice(before);
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run!.id).toBe(first!.id);
+    // The verdict, title and summary are the new result's.
+    expect(run).toMatchObject({ status: "completed", conclusion: fresh.conclusion, output: fresh.output });
+    // Every annotation of the new result is on the run exactly once; the old notices stay (GitHub cannot
+    // remove them), and nothing the run held was sent again.
+    for (const a of expected) expect(occurrences(run!.annotations, a)).toBe(1);
+    const sent = sentAnnotations(edit);
+    expect(sent).toHaveLength(60);
+    for (const a of sent) expect(occurrences(held, a)).toBe(0);
+    expect(run!.annotations).toEqual([...held, ...sent]);
+    // Read once, 100 at a time: the run held 62.
+    const listings = edit.filter((r) => r.method === "GET" && /\/annotations$/.test(r.path));
+    expect(listings.map((r) => [r.path, r.query.per_page])).toEqual([
+      [`/repos/${R}/check-runs/${run!.id}/annotations`, "100"],
+    ]);
+
+    // The edit delivered again: the run already says all of it (read once more to know), so nothing is
+    // written to it.
+    const again = gh.requests.length;
+    await deliver(probot, "pull_request", retargeted());
+    const redelivery = gh.requests.slice(again);
+    expect(redelivery.filter((r) => /\/annotations$/.test(r.path))).toHaveLength(1);
+    expect(redelivery.filter((r) => r.method !== "GET" && /\/check-runs/.test(r.path))).toEqual([]);
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(122);
+    gh.assertClean();
+  });
+
+  it("the new result's write cut off after its first batch: the run is listed again and sent only what it still lacks", async () => {
+    const expected = (await freshRunAgainstNewBase()).annotations;
+    const gh = fake([...REVIEW_ROUTES, "updateCheckRun", "listAnnotations", "listCheckRuns"], oldBase());
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const held = [...gh.runsFor(HEAD_SHA)[0]!.annotations];
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "modified", patch: rewritePatch(text(validHost()), text(head())) },
+    ];
+    // The edit's write completes the run with 50 annotations; GitHub fails the next batch (it does not make it).
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 3_600_000, { when: (b) => !completesRun(b) });
+    const before = gh.requests.length;
+    await deliver(probot, "pull_request", retargeted());
+    const edit = gh.requests.slice(before);
+    expect(gh.failed).toEqual([`PATCH /repos/${R}/check-runs/${gh.runsFor(HEAD_SHA)[0]!.id}`]);
+    const writes = edit.filter((r) => r.method === "PATCH");
+    expect(writes.map((w) => [completesRun(w.body), sentAnnotations([w]).length])).toEqual([
+      [true, 50],
+      [false, 10],
+      [true, 10],
+    ]);
+    // Listed before the first write, and again before the last: the run then held 62 + 50, two pages.
+    const listings = edit.filter((r) => /\/annotations$/.test(r.path));
+    expect(listings.map((r) => r.query.page)).toEqual([undefined, undefined, "2"]);
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    for (const a of expected) expect(occurrences(run!.annotations, a)).toBe(1);
+    expect(run!.annotations).toHaveLength(held.length + 60);
+    gh.assertClean();
+  });
+});
+
+describe("check run annotations: a write of this very result cut off", () => {
+  it("resumes by count: only the missing batches are sent, and the run's annotations are not listed", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun", "listCheckRuns"]);
+    const { probot } = makeProbot();
+    const doc = validHost();
+    doc.metrics = Array.from({ length: 120 }, (_, i) => ({
+      timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
+    }));
+    delete doc.ui;
+    const plugin = text(doc);
+    const lines = plugin.replace(/\n$/, "").split("\n");
+    gh.prFiles = [
+      {
+        filename: "big/plugin.json",
+        status: "added",
+        patch: `@@ -0,0 +1,${lines.length} @@\n` + lines.map((l) => `+${l}`).join("\n"),
+      },
+    ];
+    gh.file(R, HEAD_SHA, "big/plugin.json", plugin);
+    // GitHub makes the second batch but fails to answer it: the run then holds the first 100.
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 3_600_000, { when: (b) => !completesRun(b), applied: 1 });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const writes = gh.requests.filter((r) => r.method !== "GET" && /\/check-runs/.test(r.path));
+    expect(writes.map((w) => `${w.method} ${sentAnnotations([w]).length}`)).toEqual([
+      "POST 50",
+      "PATCH 50",
+      "PATCH 20",
+    ]);
+    expect(gh.requests.filter((r) => /\/annotations$/.test(r.path))).toEqual([]);
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run!.status).toBe("completed");
+    expect(run!.annotations).toHaveLength(120);
+    expect(new Set(run!.annotations.map((a) => JSON.stringify(a))).size).toBe(120);
+    gh.assertClean();
+  });
+});
+
+describe("check run annotations: the cap counts what the run holds", () => {
+  const where = { owner: OWNER, repo: REPO, headSha: HEAD_SHA };
+  const annotation = (i: number, message: string): Annotation => ({
+    path: "p/plugin.json",
+    start_line: i + 1,
+    end_line: i + 1,
+    start_column: 5,
+    end_column: 9,
+    annotation_level: "failure",
+    title: "invalid-format",
+    message,
+  });
+
+  it("a run holding 990 annotations, 5 of them the new result's, gets the first 10 of the 25 it lacks and a summary that says so", async () => {
+    const gh = new FakeGitHub(["listAnnotations", "updateCheckRun"]);
+    const earlier = Array.from({ length: 985 }, (_, i) => annotation(i, "earlier"));
+    const wanted = Array.from({ length: 30 }, (_, i) => annotation(i, "now"));
+    gh.checkRuns.push({
+      id: 7,
+      name: CHECK_NAME,
+      head_sha: HEAD_SHA,
+      status: "completed",
+      conclusion: "failure",
+      output: { title: "earlier", summary: "earlier" },
+      external_id: "plugin-review:earlier",
+      annotations: [...earlier, ...wanted.slice(0, 5)] as unknown as Sent[],
+      app: { id: APP_ID, slug: "plugin-review" },
+      updates: 0,
+    });
+    const result: CheckResult = {
+      conclusion: "failure",
+      title: "30 errors",
+      summary: "**Failing**",
+      annotations: wanted,
+    };
+    const gw = new RestGateway(new FastOctokit({ auth: { token: "ghs_test" } }), pino({ level: "silent" }));
+    const existing = { id: 7, status: "completed", annotations: 990, externalId: "plugin-review:earlier" };
+    expect(await gw.writeCheckRun(where, existing, result)).toBe(7);
+
+    const run = gh.checkRuns[0]!;
+    expect(run.annotations).toHaveLength(1000);
+    expect(run.annotations.slice(990)).toEqual(wanted.slice(5, 15));
+    expect(run.output!.summary).toBe(
+      "**Failing**\n\n> 15 more findings are not annotated: this check run keeps 985 annotations of an earlier review of this commit (GitHub cannot remove them), and GitHub shows at most 1,000 annotations per check run.",
+    );
+    // Listed 100 at a time, in 10 pages; one write.
+    expect(gh.requests.filter((r) => r.method === "GET")).toHaveLength(10);
+    expect(gh.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+    expect(run.external_id).not.toBe(resultDigest(result));
+    expect(run.external_id).toContain(resultDigest(result));
+
+    // Written again with the same result: the run says it already, nothing is sent.
+    const listed = { ...existing, annotations: 1000, externalId: run.external_id! };
+    expect(await gw.writeCheckRun(where, listed, result)).toBe(7);
+    expect(gh.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+    gh.assertClean();
+  });
+});
