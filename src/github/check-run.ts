@@ -43,8 +43,8 @@ export interface ExistingRun {
   /** How many annotations the run holds already. */
   annotations: number;
   /**
-   * Its `external_id`: the digest of the result it was written with (`resultDigest`), when this app wrote
-   * it; with EARLIER_ANNOTATIONS after it when the run also holds annotations of an earlier result.
+   * Its `external_id`, when this app wrote it: the digest of the result it shows (`resultDigest`), followed
+   * by what its annotations are when they are not the first `n` of that result's (planWrite).
    */
   externalId?: string | null;
 }
@@ -66,10 +66,20 @@ export function resultDigest(result: CheckResult): string {
 }
 
 /**
- * What `external_id` adds to the result's digest when the run also holds annotations of an earlier result:
- * its annotations are then not the first `n` of this result's, and are listed before anything is sent.
+ * What a run's `external_id` says beside the digest of the result it shows (`resultDigest`), when its
+ * annotations are not the first `n` of that result's: HOLDS and the digest of the result whose first `n`
+ * they are (a result without annotations, such as a failure report, written over them), or EARLIER when
+ * they are a mix of several results' (read before anything more is sent).
  */
-const EARLIER_ANNOTATIONS = "+earlier";
+const HOLDS = "+holds:";
+const EARLIER = "+earlier";
+
+/** The result whose first `n` annotations a run holds, as its `external_id` says; undefined when unknown. */
+function prefixOf(externalId: string | null | undefined): string | undefined {
+  const [shown = "", holds = shown] = (externalId ?? "").split(HOLDS);
+  const digest = /^plugin-review:[0-9a-f]{40}$/;
+  return digest.test(shown) && digest.test(holds) ? holds : undefined;
+}
 
 /** What a write of a result sends: the run's `external_id`, its summary, and the annotations it lacks. */
 interface Write {
@@ -80,10 +90,11 @@ interface Write {
 
 /**
  * What to send to `existing` for `result`, or undefined when the run is completed with this very result and
- * holds every annotation of it that fits. A run holding no annotations, or the first `n` of this result's
- * (its `external_id` is this result's digest: a write cut off after some batches), is sent the rest without
- * reading anything. A run holding annotations of another result is read (`held`) and sent those of this
- * result it lacks, within the cap that what it holds counts towards.
+ * holds every annotation of it that fits. A run holding no annotations, or the first `n` of this result's (a
+ * write of it cut off after some batches, perhaps followed by a failure report), is sent the rest without
+ * reading anything. A run holding annotations of another result keeps them (GitHub removes none): a result
+ * without annotations adds none, and any other reads what the run holds (`held`) and is sent those of its
+ * annotations the run lacks, within the cap that what the run holds counts towards.
  */
 async function planWrite(
   existing: ExistingRun | undefined,
@@ -91,24 +102,30 @@ async function planWrite(
   held: (runId: number) => Promise<HeldAnnotation[]>,
 ): Promise<Write | undefined> {
   const digest = resultDigest(result);
-  const completed = existing?.status === "completed";
-  if (!existing?.annotations || existing.externalId === digest) {
-    const annotations = result.annotations.slice(existing?.annotations ?? 0);
-    if (completed && existing?.externalId === digest && annotations.length === 0) return undefined;
-    return { externalId: digest, summary: result.summary, annotations };
+  const count = existing?.annotations ?? 0;
+  const holds = count === 0 ? digest : prefixOf(existing?.externalId);
+  let write: Write;
+  if (holds === digest) {
+    write = { externalId: digest, summary: result.summary, annotations: result.annotations.slice(count) };
+  } else if (!result.annotations.length) {
+    // Nothing to send, so nothing to read: the run keeps what it holds, and says so.
+    write = {
+      externalId: digest + (holds ? HOLDS + holds : EARLIER),
+      summary: result.summary,
+      annotations: [],
+    };
+  } else {
+    const plan = annotationsToAdd(result.annotations, await held(existing!.id));
+    const note = plan.omitted ? earlierAnnotationsNote(plan.omitted, plan.earlier) : "";
+    write = {
+      externalId: digest + EARLIER,
+      summary: note ? `${clip(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}` : result.summary,
+      annotations: plan.send,
+    };
   }
-  const externalId = digest + EARLIER_ANNOTATIONS;
-  // Nothing to send (a result without annotations, such as a failure report): nothing to read either.
-  const plan = result.annotations.length
-    ? annotationsToAdd(result.annotations, await held(existing.id))
-    : { send: [], omitted: 0, earlier: existing.annotations };
-  if (completed && existing.externalId === externalId && plan.send.length === 0) return undefined;
-  const note = plan.omitted ? earlierAnnotationsNote(plan.omitted, plan.earlier) : "";
-  return {
-    externalId,
-    summary: note ? `${clip(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}` : result.summary,
-    annotations: plan.send,
-  };
+  const written =
+    existing?.status === "completed" && existing.externalId === write.externalId && !write.annotations.length;
+  return written ? undefined : write;
 }
 
 /**

@@ -96,6 +96,41 @@ function sentAnnotations(requests: readonly { method: string; path: string; body
 
 const occurrences = (list: readonly Sent[], a: Sent) => list.filter((x) => isDeepStrictEqual(x, a)).length;
 
+/** Where the gateway-level tests write: the harness's repository and head commit. */
+const where = { owner: OWNER, repo: REPO, headSha: HEAD_SHA };
+
+/** The App's REST gateway over the fake GitHub (an installation token; retries that do not wait). */
+const gateway = () =>
+  new RestGateway(new FastOctokit({ auth: { token: "ghs_test" } }), pino({ level: "silent" }));
+
+/** A one-line annotation of line `i + 1`, as the App sends them. */
+const annotation = (i: number, message: string): Annotation => ({
+  path: "p/plugin.json",
+  start_line: i + 1,
+  end_line: i + 1,
+  start_column: 5,
+  end_column: 9,
+  annotation_level: "failure",
+  title: "invalid-format",
+  message,
+});
+
+/** Run 7 of the App on the head commit, completed, holding `annotations`, as earlier writes left it. */
+function heldRun(externalId: string, annotations: Annotation[]): CheckRun {
+  return {
+    id: 7,
+    name: CHECK_NAME,
+    head_sha: HEAD_SHA,
+    status: "completed",
+    conclusion: "failure",
+    output: { title: "earlier", summary: "earlier" },
+    external_id: externalId,
+    annotations: annotations as unknown as Sent[],
+    app: { id: APP_ID, slug: "plugin-review" },
+    updates: 0,
+  };
+}
+
 const retargeted = () =>
   editedPayload({ base: { ref: { from: "release" }, sha: { from: BASE_SHA } } }, NEW_BASE);
 
@@ -139,12 +174,12 @@ describe("check run annotations: a run written with another result for the same 
       [`/repos/${R}/check-runs/${run!.id}/annotations`, "100"],
     ]);
 
-    // The edit delivered again: the run already says all of it (read once more to know), so nothing is
-    // written to it.
+    // The edit delivered again: the run already says all of it (read again to know), so nothing is written.
     const again = gh.requests.length;
     await deliver(probot, "pull_request", retargeted());
     const redelivery = gh.requests.slice(again);
-    expect(redelivery.filter((r) => /\/annotations$/.test(r.path))).toHaveLength(1);
+    const relisted = redelivery.filter((r) => /\/annotations$/.test(r.path));
+    expect(relisted.map((r) => r.query.page)).toEqual([undefined, "2"]); // 122 annotations, 100 a page
     expect(redelivery.filter((r) => r.method !== "GET" && /\/check-runs/.test(r.path))).toEqual([]);
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations).toHaveLength(122);
     gh.assertClean();
@@ -220,42 +255,64 @@ describe("check run annotations: a write of this very result cut off", () => {
   });
 });
 
-describe("check run annotations: the cap counts what the run holds", () => {
-  const where = { owner: OWNER, repo: REPO, headSha: HEAD_SHA };
-  const annotation = (i: number, message: string): Annotation => ({
-    path: "p/plugin.json",
-    start_line: i + 1,
-    end_line: i + 1,
-    start_column: 5,
-    end_column: 9,
-    annotation_level: "failure",
-    title: "invalid-format",
-    message,
+describe("check run annotations: a failure report written over a cut-off write", () => {
+  it("keeps the count-based resume: the report adds none, and the result's retry sends the rest, reading nothing", async () => {
+    const gh = new FakeGitHub(["updateCheckRun"]);
+    const result: CheckResult = {
+      conclusion: "failure",
+      title: "120 errors",
+      summary: "**Failing**",
+      annotations: Array.from({ length: 120 }, (_, i) => annotation(i, "now")),
+    };
+    const report: CheckResult = {
+      conclusion: "failure",
+      title: "plugin-review could not complete",
+      summary: "GitHub did not answer in time",
+      annotations: [],
+    };
+    // The result's write was cut off after its first batch, and the review's deadline passed.
+    gh.checkRuns.push(heldRun(resultDigest(result), result.annotations.slice(0, 50)));
+    const gw = gateway();
+    const run = gh.checkRuns[0]!;
+    const known = () => ({
+      id: 7,
+      status: run.status,
+      annotations: run.annotations.length,
+      externalId: run.external_id,
+    });
+    await gw.writeCheckRun(where, known(), report);
+    expect(run).toMatchObject({
+      output: { title: report.title },
+      annotations: result.annotations.slice(0, 50),
+    });
+    // The retry, with the run as GitHub lists it: the 70 annotations the run lacks, in two writes.
+    await gw.writeCheckRun(where, known(), result);
+    expect(gh.requests.map((r) => `${r.method} ${sentAnnotations([r]).length}`)).toEqual([
+      "PATCH 0",
+      "PATCH 50",
+      "PATCH 20",
+    ]);
+    expect(run).toMatchObject({ output: { title: result.title }, annotations: result.annotations });
+    // Written once more: the run says all of it, nothing is sent.
+    await gw.writeCheckRun(where, known(), result);
+    expect(gh.requests).toHaveLength(3);
+    gh.assertClean();
   });
+});
 
+describe("check run annotations: the cap counts what the run holds", () => {
   it("a run holding 990 annotations, 5 of them the new result's, gets the first 10 of the 25 it lacks and a summary that says so", async () => {
     const gh = new FakeGitHub(["listAnnotations", "updateCheckRun"]);
     const earlier = Array.from({ length: 985 }, (_, i) => annotation(i, "earlier"));
     const wanted = Array.from({ length: 30 }, (_, i) => annotation(i, "now"));
-    gh.checkRuns.push({
-      id: 7,
-      name: CHECK_NAME,
-      head_sha: HEAD_SHA,
-      status: "completed",
-      conclusion: "failure",
-      output: { title: "earlier", summary: "earlier" },
-      external_id: "plugin-review:earlier",
-      annotations: [...earlier, ...wanted.slice(0, 5)] as unknown as Sent[],
-      app: { id: APP_ID, slug: "plugin-review" },
-      updates: 0,
-    });
+    gh.checkRuns.push(heldRun("plugin-review:earlier", [...earlier, ...wanted.slice(0, 5)]));
     const result: CheckResult = {
       conclusion: "failure",
       title: "30 errors",
       summary: "**Failing**",
       annotations: wanted,
     };
-    const gw = new RestGateway(new FastOctokit({ auth: { token: "ghs_test" } }), pino({ level: "silent" }));
+    const gw = gateway();
     const existing = { id: 7, status: "completed", annotations: 990, externalId: "plugin-review:earlier" };
     expect(await gw.writeCheckRun(where, existing, result)).toBe(7);
 
