@@ -17,6 +17,8 @@ import {
 import { within } from "./scenarios.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
+  addedFile,
+  addedPatch,
   BASE_SHA,
   checkSuitePayload,
   deliver,
@@ -34,12 +36,6 @@ const R = `${OWNER}/${REPO}`;
 beforeEach(() => disableNetwork());
 afterEach(() => cleanup());
 
-/** A unified diff that adds every line of `content` (a new file). */
-function addedPatch(content: string): string {
-  const lines = content.replace(/\n$/, "").split("\n");
-  return `@@ -0,0 +1,${lines.length} @@\n` + lines.map((l) => `+${l}`).join("\n");
-}
-
 /** A diff with one hunk that changes line `line` and shows three lines of context around it. */
 function changedLinePatch(before: string, after: string, line: number): string {
   const a = after.split("\n");
@@ -52,12 +48,6 @@ function changedLinePatch(before: string, after: string, line: number): string {
     else out.push(` ${a[i - 1]}`);
   }
   return `@@ -${from},${to - from + 1} +${from},${to - from + 1} @@\n${out.join("\n")}`;
-}
-
-/** The pull request adds a descriptor with this content (its head has the file, its diff adds every line). */
-function added(gh: FakeGitHub, path: string, content: string): void {
-  gh.prFiles.push({ filename: path, status: "added", patch: addedPatch(content) });
-  gh.file(R, HEAD_SHA, path, content);
 }
 
 function lineOfText(t: string, needle: string): number {
@@ -74,7 +64,7 @@ describe("GitHub App: pull request review", () => {
   it("passes a valid new plugin: one completed check run, no review needed", async () => {
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const plugin = text(validHost());
-    added(gh, "plugins/demo/plugin.json", plugin);
+    addedFile(gh, "plugins/demo/plugin.json", plugin);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run, ...others] = gh.runsFor(HEAD_SHA);
     expect(others).toEqual([]);
@@ -161,7 +151,7 @@ describe("GitHub App: inputs and outputs", () => {
   it("reports invalid JSON at the first bad character and skips the other rules", async () => {
     const { gh, probot } = setup();
     const broken = '{\n  "name": "custom.python.x",\n  "version": "1.0",\n}\n';
-    added(gh, "x/plugin.json", broken);
+    addedFile(gh, "x/plugin.json", broken);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ conclusion: "failure" });
@@ -262,7 +252,7 @@ describe("GitHub App: inputs and outputs", () => {
     }));
     delete doc.ui;
     const plugin = text(doc);
-    added(gh, "big/plugin.json", plugin);
+    addedFile(gh, "big/plugin.json", plugin);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     // Created completed, with its verdict and the first 50 annotations; the rest follow in updates.
@@ -470,7 +460,7 @@ describe("GitHub App: configuration", () => {
   it("keeps an organisation-locked rule at its severity, whatever the repository says", async () => {
     const { gh, probot } = setup();
     const plugin = text({ ...validHost(), name: "custom.python.other_team" });
-    added(gh, "p/plugin.json", plugin);
+    addedFile(gh, "p/plugin.json", plugin);
     gh.file(
       `${OWNER}/.github`,
       "HEAD",
@@ -497,7 +487,7 @@ describe("GitHub App: configuration", () => {
     const plugin = text({ ...validHost(), version: "1" });
     const run = async (yml: string, routes: readonly Route[]) => {
       const { gh, probot } = setup(routes);
-      added(gh, "p/plugin.json", plugin);
+      addedFile(gh, "p/plugin.json", plugin);
       gh.file(R, "HEAD", ".github/plugin-review.yml", yml);
       await deliver(probot, "pull_request", pullRequestPayload("opened"));
       gh.assertClean();
@@ -518,7 +508,7 @@ describe("GitHub App: configuration", () => {
   it("follows `_extends` to another repository's file, below the repository's own settings", async () => {
     const { gh, probot } = setup([...REVIEW_ROUTES, "contents"]);
     const plugin = text({ ...validHost(), version: "1" });
-    added(gh, "p/plugin.json", plugin);
+    addedFile(gh, "p/plugin.json", plugin);
     gh.file(
       R,
       "HEAD",
@@ -560,7 +550,7 @@ describe("GitHub App: failures", () => {
   it("retries a 500 and carries on", async () => {
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const plugin = text(validHost());
-    added(gh, "p/plugin.json", plugin);
+    addedFile(gh, "p/plugin.json", plugin);
     gh.fail("GET", /\/pulls\/7\/files$/, 500, 1);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(2);
@@ -572,7 +562,7 @@ describe("GitHub App: failures", () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const { probot, logs } = makeProbot({ productionThrottling: true });
     const plugin = text(validHost());
-    added(gh, "p/plugin.json", plugin);
+    addedFile(gh, "p/plugin.json", plugin);
     gh.fail(
       "GET",
       /\/pulls\/7\/files$/,
@@ -593,7 +583,7 @@ describe("GitHub App: failures", () => {
   it("falls back to a review without line comments when GitHub answers 422, losing nothing", async () => {
     const { gh, probot, logs } = setup();
     const plugin = text({ ...validHost(), version: "1" });
-    added(gh, "p/plugin.json", plugin);
+    addedFile(gh, "p/plugin.json", plugin);
     gh.fail("POST", /\/pulls\/7\/reviews$/, 422, 1, {
       message: "Validation Failed",
       errors: ["pull_request_review_thread.line must be part of the diff"],
@@ -625,7 +615,7 @@ describe("GitHub App: failures", () => {
   it("keeps every finding in the check run when the review cannot be posted (permission missing)", async () => {
     const { gh, probot, logs } = setup();
     const plugin = text({ ...validHost(), version: "1" });
-    added(gh, "p/plugin.json", plugin);
+    addedFile(gh, "p/plugin.json", plugin);
     gh.fail("POST", /\/pulls\/7\/reviews$/, 403, 1, { message: "Resource not accessible by integration" });
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ status: "completed", conclusion: "failure" });
@@ -637,7 +627,7 @@ describe("GitHub App: failures", () => {
   it("never logs the installation token or the private key, and tags log lines with the delivery id", async () => {
     const { gh, probot, logs } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const plugin = text(validHost());
-    added(gh, "p/plugin.json", plugin);
+    addedFile(gh, "p/plugin.json", plugin);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const all = JSON.stringify(logs);
     expect(all).not.toContain("ghs_test_token_not_a_secret");
@@ -658,7 +648,7 @@ describe("GitHub App: check suites", () => {
       "getPull",
     ]);
     const plugin = text(validRemote());
-    added(gh, "r/plugin.json", plugin);
+    addedFile(gh, "r/plugin.json", plugin);
     const pr = pullRequestPayload("opened");
     // The pull request's review fails (GitHub down): its run completes as failure, saying so.
     gh.fail("GET", /\/pulls\/7\/files$/, 503, 100);

@@ -16,6 +16,7 @@ import { text, validHost } from "../helpers.js";
 import { APP_ID, completesRun, FakeGitHub, REVIEW_ROUTES, type CheckRun, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
+  addedFile,
   BASE_SHA,
   deliver,
   editedPayload,
@@ -25,6 +26,7 @@ import {
   OWNER,
   pullRequestPayload,
   REPO,
+  rewritePatch,
 } from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
@@ -50,13 +52,6 @@ function head(): Json {
   for (let i = 0; i < 2; i++)
     d.metrics.push({ timeseries: { key: `new_metric${i}`, unit: "Secs", displayname: `New ${i}` } });
   return d;
-}
-
-/** A diff that rewrites the whole file (every finding is on a line of the diff). */
-function rewritePatch(before: string, after: string): string {
-  const a = before.replace(/\n$/, "").split("\n");
-  const b = after.replace(/\n$/, "").split("\n");
-  return `@@ -1,${a.length} +1,${b.length} @@\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}`;
 }
 
 /** A fake GitHub with the pull request's head, both bases, and the files as compared against `base`. */
@@ -226,16 +221,7 @@ describe("check run annotations: a write of this very result cut off", () => {
       timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
     }));
     delete doc.ui;
-    const plugin = text(doc);
-    const lines = plugin.replace(/\n$/, "").split("\n");
-    gh.prFiles = [
-      {
-        filename: "big/plugin.json",
-        status: "added",
-        patch: `@@ -0,0 +1,${lines.length} @@\n` + lines.map((l) => `+${l}`).join("\n"),
-      },
-    ];
-    gh.file(R, HEAD_SHA, "big/plugin.json", plugin);
+    addedFile(gh, "big/plugin.json", text(doc));
     // GitHub makes the second batch but fails to answer it: the run then holds the first 100.
     gh.failFor("PATCH", /\/check-runs\/\d+$/, 3_600_000, { when: (b) => !completesRun(b), applied: 1 });
     await deliver(probot, "pull_request", pullRequestPayload("opened"));

@@ -9,6 +9,7 @@ import { text, validHost } from "../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES, reviewState, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
+  addedPatch,
   BASE_SHA,
   deliver,
   deliverPush,
@@ -39,12 +40,6 @@ const REST_ROUTES: readonly Route[] = [
 beforeEach(() => disableNetwork());
 afterEach(() => cleanup());
 
-/** A diff that adds every line, so that each finding is a line comment (a thread). */
-const wholeFile = (content: string) => {
-  const lines = content.replace(/\n$/, "").split("\n");
-  return `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
-};
-
 /** The descriptor changed without a version bump (version-not-bumped: an error); `fixed` bumps it. */
 function descriptorAt(gh: FakeGitHub, sha: string, fixed: boolean): void {
   const doc = validHost();
@@ -52,7 +47,7 @@ function descriptorAt(gh: FakeGitHub, sha: string, fixed: boolean): void {
   if (fixed) doc.version = "1.2.1";
   const content = text(doc);
   gh.file(R, sha, PATH, content);
-  gh.prFiles = [{ filename: PATH, status: "modified", patch: wholeFile(content) }];
+  gh.prFiles = [{ filename: PATH, status: "modified", patch: addedPatch(content) }];
 }
 
 /**
@@ -125,7 +120,7 @@ describe("GitHub App: the App's own 'changes requested' reviews follow the code"
     doc.favicon = "x.png"; // a new finding (unknown-member), so that there is a review to post
     const content = text(doc);
     gh.file(R, NEXT, PATH, content);
-    gh.prFiles = [{ filename: PATH, status: "modified", patch: wholeFile(content) }];
+    gh.prFiles = [{ filename: PATH, status: "modified", patch: addedPatch(content) }];
     await push(gh, probot);
     expect(gh.runsFor(NEXT)[0]).toMatchObject({ conclusion: "failure" });
     expect(gh.reviews.at(-1)).toMatchObject({ event: "COMMENT", commit_id: NEXT });

@@ -8,7 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES, type Route } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+  rewritePatch,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -34,13 +43,6 @@ function head(mistakes: number): Json {
   for (let i = 0; i < mistakes; i++)
     d.metrics.push({ timeseries: { key: `new_metric${i}`, unit: "Secs", displayname: `New ${i}` } });
   return d;
-}
-
-/** A diff that rewrites the whole file, so that every finding is on a line of the diff (and could be commented). */
-function rewritePatch(before: string, after: string): string {
-  const a = before.replace(/\n$/, "").split("\n");
-  const b = after.replace(/\n$/, "").split("\n");
-  return `@@ -1,${a.length} +1,${b.length} @@\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}`;
 }
 
 function setup(routes: readonly Route[], before: string, after: string) {

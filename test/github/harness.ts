@@ -109,6 +109,25 @@ export function editedPayload(changes: Record<string, unknown>, baseSha: string)
   return p;
 }
 
+/** A diff that adds every line of `content` (a new file: every finding is on a line of the diff). */
+export function addedPatch(content: string): string {
+  const lines = content.replace(/\n$/, "").split("\n");
+  return `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+}
+
+/** A diff that rewrites the whole file, so that every finding is on a line of the diff (and could be commented). */
+export function rewritePatch(before: string, after: string): string {
+  const a = before.replace(/\n$/, "").split("\n");
+  const b = after.replace(/\n$/, "").split("\n");
+  return `@@ -1,${a.length} +1,${b.length} @@\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}`;
+}
+
+/** Pull request 7 adds `content` at `path`: among its files, and at its head commit. */
+export function addedFile(gh: FakeGitHub, path: string, content: string): void {
+  gh.prFiles.push({ filename: path, status: "added", patch: addedPatch(content) });
+  gh.file(`${OWNER}/${REPO}`, HEAD_SHA, path, content);
+}
+
 export async function deliver(probot: Probot, name: string, payload: Record<string, unknown>): Promise<void> {
   await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
 }

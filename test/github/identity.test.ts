@@ -21,6 +21,7 @@ import {
   OWNER,
   pullRequestPayload,
   REPO,
+  rewritePatch,
 } from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
@@ -37,13 +38,6 @@ function head(added: [string, string][]): string {
   d.version = "1.2.1";
   for (const [key, name] of added) d.metrics.push(metric(key, name));
   return text(d);
-}
-
-/** A diff that rewrites the whole file, so that every finding is on a line of the diff. */
-function rewritePatch(before: string, after: string): string {
-  const a = before.replace(/\n$/, "").split("\n");
-  const b = after.replace(/\n$/, "").split("\n");
-  return `@@ -1,${a.length} +1,${b.length} @@\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}`;
 }
 
 /** The line of metric `key`'s displayname in `content`. */

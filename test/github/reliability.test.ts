@@ -17,7 +17,7 @@ import {
   type Route,
 } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import { addedFile, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 
@@ -33,14 +33,6 @@ function setup(routes: readonly Route[]) {
   return { gh, probot, logs };
 }
 
-/** The pull request adds this descriptor; every line is in the diff. */
-function added(gh: FakeGitHub, path: string, content: string): void {
-  const lines = content.replace(/\n$/, "").split("\n");
-  const patch = `@@ -0,0 +1,${lines.length} @@\n` + lines.map((l) => `+${l}`).join("\n");
-  gh.prFiles.push({ filename: path, status: "added", patch });
-  gh.file(R, HEAD_SHA, path, content);
-}
-
 /** A new descriptor with one finding (version-format, an error). */
 const oneFinding = () => text({ ...validHost(), version: "1" });
 
@@ -50,7 +42,7 @@ describe("GitHub does not answer", () => {
     // one) reaches it on a loaded machine, so that only the hung one is abandoned.
     setTimeScale(0.15);
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
-    added(gh, "p/plugin.json", text(validHost()));
+    addedFile(gh, "p/plugin.json", text(validHost()));
     gh.hang("GET", /\/pulls\/7\/files$/, 1);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.hung).toEqual(["GET /repos/acme/plugins/pulls/7/files"]);
@@ -62,7 +54,7 @@ describe("GitHub does not answer", () => {
   it("completes the run as failure at the review's deadline, and the next attempt completes it with the result", async () => {
     setTimeScale(0.1); // requests time out after 2 s, the failure report gets 1 s
     const { gh, probot, logs } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     gh.hang("GET", /\/pulls\/7\/files$/);
     const started = Date.now();
     await expect(
@@ -93,7 +85,7 @@ describe("GitHub fails the final write", () => {
   it("500s on every check run write until the deadline: retried with backoff, no run left in progress, the next attempt completes it", async () => {
     setTimeScale(0.05); // the 2-minute deadline passes in 6 s
     const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     gh.failFor("POST", /\/check-runs$/, 3_600_000);
     await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow(
       /did not answer in time/,
@@ -126,7 +118,7 @@ describe("GitHub fails the final write", () => {
       "updateCheckRun",
       "listCheckRuns",
     ]);
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     gh.checkRuns.push({
       id: 99,
       name: "plugin-review",
@@ -149,7 +141,7 @@ describe("GitHub fails the final write", () => {
 
   it("a completing write GitHub made but answered 500 for is not sent again: one run, each annotation once", async () => {
     const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     gh.failFor("POST", /\/check-runs$/, 3_600_000, { applied: 1 });
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.failed).toEqual(["POST /repos/acme/plugins/check-runs"]);
@@ -167,7 +159,7 @@ describe("GitHub fails the final write", () => {
   it("a run that cannot be completed is created in progress as soon as GitHub takes a write, and completed when GitHub recovers", async () => {
     setTimeScale(0.05);
     const { gh, probot } = setup([...REVIEW_ROUTES, "listCheckRuns", "updateCheckRun"]);
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     // GitHub takes writes, but not those that complete a run, for 30 s (1.5 s here).
     gh.failFor("POST", /\/check-runs$/, 1500, { when: completesRun });
     gh.failFor("PATCH", /\/check-runs\/\d+$/, 1500, { when: completesRun });
@@ -194,7 +186,7 @@ describe("GitHub fails the final write", () => {
 describe("a revoked token", () => {
   it("gets a fresh installation token once after a 401, and completes the review", async () => {
     const { gh, probot, logs } = setup(LATER_REVIEW_ROUTES);
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     // The installation token the app has cached is revoked before the next push's review.
     gh.revokeTokens();
@@ -214,8 +206,8 @@ describe("a token revoked while requests run at once", () => {
   it("GraphQL refused, the descriptors read through REST at once: every request refused gets the one fresh token", async () => {
     const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns", "contents"]);
     gh.graphqlUnavailable = true;
-    added(gh, "p1/plugin.json", oneFinding());
-    added(gh, "p2/plugin.json", oneFinding().replace("demo_plugin", "demo_second"));
+    addedFile(gh, "p1/plugin.json", oneFinding());
+    addedFile(gh, "p2/plugin.json", oneFinding().replace("demo_plugin", "demo_second"));
     // The installation's token, cached by the App, is over 5 s old when the review starts: the auth library
     // no longer resends it after a 401 (it does so only for a just-issued token), so what the App does is all.
     await (await probot.auth(77)).auth({ type: "installation" });
@@ -291,7 +283,7 @@ describe("a retry of a push the pull request has moved on from", () => {
 
   it("a closed pull request: the run completed, nothing published", async () => {
     const { gh, probot, logs } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     gh.pulls.set(7, { ...pullRequestPayload("closed").pull_request, state: "closed" });
     await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
@@ -311,8 +303,8 @@ describe("oversized input", () => {
       timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
     }));
     delete doc.ui;
-    added(gh, "big/plugin.json", text(doc));
-    added(gh, "small/plugin.json", oneFinding().replace("demo_plugin", "demo_small"));
+    addedFile(gh, "big/plugin.json", text(doc));
+    addedFile(gh, "small/plugin.json", oneFinding().replace("demo_plugin", "demo_small"));
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     const findings = 5000 + 1;
@@ -343,7 +335,7 @@ describe("oversized input", () => {
 
   it("reads a 2 MB configuration through the blob API and applies it", async () => {
     const { gh, probot } = setup([...REVIEW_ROUTES, "blob"]);
-    added(gh, "p/plugin.json", oneFinding());
+    addedFile(gh, "p/plugin.json", oneFinding());
     const config = "fail_on: never\n" + "# a long comment to pad the file\n".repeat(64_000);
     expect(config.length).toBeGreaterThan(2 * 1024 * 1024);
     gh.file(R, "HEAD", ".github/plugin-review.yml", config);
@@ -381,7 +373,7 @@ describe("configuration regular expressions", () => {
     const { gh, probot } = setup(REVIEW_ROUTES);
     // A name that makes a backtracking engine try every way to split the run of a's (2^40 of them).
     const name = "a".repeat(40) + "!";
-    added(gh, "p/plugin.json", text({ ...validHost(), name }));
+    addedFile(gh, "p/plugin.json", text({ ...validHost(), name }));
     gh.file(R, "HEAD", ".github/plugin-review.yml", `policy:\n  name_pattern: '${pattern}'\n`);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toContain("policy-name");

@@ -20,6 +20,7 @@ import {
   OWNER,
   pullRequestPayload,
   REPO,
+  rewritePatch,
   writesIn,
 } from "./harness.js";
 
@@ -42,13 +43,6 @@ function head(bad: number[]): string {
       },
     });
   return text(d);
-}
-
-/** A diff that rewrites the whole file, so that every finding is on a line of the diff. */
-function rewritePatch(before: string, after: string): string {
-  const a = before.replace(/\n$/, "").split("\n");
-  const b = after.replace(/\n$/, "").split("\n");
-  return `@@ -1,${a.length} +1,${b.length} @@\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}`;
 }
 
 /** Pushes `content` as the pull request's new head and delivers `synchronize`. */
