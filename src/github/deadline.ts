@@ -138,6 +138,21 @@ export async function retryWithBackoff<T>(
 type Fetch = typeof globalThis.fetch;
 
 /**
+ * A signal aborted with a "TimeoutError" after `ms`. Not `AbortSignal.timeout`: `AbortSignal.any` holds its
+ * sources weakly, and on Node.js 20 a timeout signal that nothing else holds is garbage-collected with its
+ * timer, so a request GitHub never answers would wait for the deadline (or forever) after any GC. Here the
+ * pending timer holds the controller; unref'd, so that it never keeps a CLI process alive.
+ */
+function timeoutSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(
+    () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+    ms,
+  ).unref();
+  return controller.signal;
+}
+
+/**
  * A fetch that gives up after the request timeout or at the review's deadline, whichever comes first.
  * Octokit turns the abort into an error with status 500, which its retry plugin may retry while the
  * deadline allows.
@@ -145,7 +160,7 @@ type Fetch = typeof globalThis.fetch;
 export function timedFetch(inner?: Fetch): Fetch {
   return (input, init) => {
     const budget = current.getStore();
-    const signals = [AbortSignal.timeout(budget?.requestTimeoutMs ?? scaled(REQUEST_TIMEOUT_MS))];
+    const signals = [timeoutSignal(budget?.requestTimeoutMs ?? scaled(REQUEST_TIMEOUT_MS))];
     if (budget) signals.push(budget.signal);
     if (init?.signal) signals.push(init.signal);
     return (inner ?? globalThis.fetch)(input, { ...init, signal: AbortSignal.any(signals) });
