@@ -13,7 +13,12 @@
  * on a 714 KB descriptor where this one takes 5-13 ms. `npm run bench` prints the comparison.
  */
 import { escapeSegment } from "./pointer.js";
-import {
+import * as scan from "./scan.js";
+
+// scan.ts's character codes and skips as this module's own constants: read through an import in the
+// parser's loops, each was a load from the other module's cell, 10% slower on a 2 MB descriptor
+// (bench/compare.mjs, "parsed with positions").
+const {
   C_0,
   C_9,
   C_BACKSLASH,
@@ -30,7 +35,7 @@ import {
   C_SLASH,
   skipString,
   skipWs,
-} from "./scan.js";
+} = scan;
 
 export type JsonNode = ObjectNode | ArrayNode | ScalarNode;
 
