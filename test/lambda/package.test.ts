@@ -91,6 +91,8 @@ describe("serverless package", () => {
     expect(resources.DeadLetterAlarm!.Type).toBe("AWS::CloudWatch::Alarm");
     const mapping = ofType("AWS::Lambda::EventSourceMapping")[0]![1].Properties;
     expect(mapping.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
+    // One message per invocation: no message is handed back untried, which would count as a receive.
+    expect(mapping.BatchSize).toBe(1);
     expect(mapping.EventSourceArn).toEqual({ "Fn::GetAtt": ["DeliveryQueue", "Arn"] });
   });
 
