@@ -70,8 +70,11 @@ export class RestGateway implements GitHubGateway {
     );
   }
 
-  /** Every annotation of the run (at most 1,000 of ours: up to 10 pages). */
-  runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]> {
+  /**
+   * Every annotation of the run (at most 1,000 of ours: up to 10 pages), which writeCheckRun reads only for
+   * a run written with another result (to send it only what it lacks).
+   */
+  private runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]> {
     return this.octokit.paginate(this.octokit.rest.checks.listAnnotations, {
       owner: where.owner,
       repo: where.repo,

@@ -18,7 +18,6 @@ import { GraphqlGateway } from "./gateway-graphql.js";
 import { RestGateway } from "./gateway-rest.js";
 import { graphqlUnavailable } from "./graphql.js";
 import type { FileAt, ReviewStart } from "./graphql-reads.js";
-import type { HeldAnnotation } from "./held-annotations.js";
 import type { Logger, Octokit, PullTarget } from "./types.js";
 
 /** The root comment of a review thread, with what the review plan needs to know about the thread. */
@@ -110,8 +109,6 @@ export interface GitHubGateway {
   reviewStart(where: CheckRunRef & { ownerType: string }, appId: number | undefined): Promise<ReviewStart>;
   /** This app's latest run on the head commit alone (to learn what a write whose answer was lost did). */
   latestRun(where: CheckRunRef, appId: number | undefined): Promise<ExistingRun | undefined>;
-  /** The annotations a run holds, as GitHub lists them (to send a run written with another result only what it lacks). */
-  runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]>;
   /** Creates the run or completes `existing` with `result` (check-run.ts); returns the run's id. */
   writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number>;
   /** Creates the run in progress, without annotations (when completing it keeps failing). */
@@ -295,10 +292,6 @@ class ChosenGateway implements GitHubGateway {
 
   latestRun(where: CheckRunRef, appId: number | undefined) {
     return this.rest.latestRun(where, appId);
-  }
-
-  runAnnotations(where: CheckRunRef, runId: number) {
-    return this.rest.runAnnotations(where, runId);
   }
 
   writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult) {
