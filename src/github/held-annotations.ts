@@ -47,10 +47,14 @@ export function annotationsToAdd(
   cap = MAX_ANNOTATIONS,
 ): { send: Annotation[]; omitted: number; earlier: number } {
   const unmatched = new Map<string, number>();
-  for (const a of held) unmatched.set(key(a), (unmatched.get(key(a)) ?? 0) + 1);
+  for (const a of held) {
+    const k = key(a);
+    unmatched.set(k, (unmatched.get(k) ?? 0) + 1);
+  }
   const missing = wanted.filter((a) => {
-    const n = unmatched.get(key(a)) ?? 0;
-    if (n > 0) unmatched.set(key(a), n - 1);
+    const k = key(a);
+    const n = unmatched.get(k) ?? 0;
+    if (n > 0) unmatched.set(k, n - 1);
     return n === 0;
   });
   const room = Math.max(0, cap - held.length);

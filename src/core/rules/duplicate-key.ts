@@ -21,18 +21,15 @@ export const rule = defineRule({
   check(context) {
     if (!context.duplicates.length) return;
     const lines = new LineIndex(context.text);
-    // The parser lists each later copy of a name in the order of the text, with where its first copy is:
-    // count them per first copy (one object and name).
-    const copies = new Map<number, number>();
-    const occurrence = context.duplicates.map((d) => {
-      const id = d.firstKeyStart;
-      const n = (copies.get(id) ?? 1) + 1;
-      copies.set(id, n);
-      return { id, n };
-    });
-    context.duplicates.forEach((d, i) => {
-      const { id, n } = occurrence[i] as { id: number; n: number };
-      const total = copies.get(id) as number;
+    // The parser lists each later copy of a name in the order of the text, with where its first copy is
+    // (one object and name): how many copies each name has, then which copy each is (2 for the second).
+    const total = new Map<number, number>();
+    for (const d of context.duplicates) total.set(d.firstKeyStart, (total.get(d.firstKeyStart) ?? 1) + 1);
+    const seen = new Map<number, number>();
+    for (const d of context.duplicates) {
+      const n = (seen.get(d.firstKeyStart) ?? 1) + 1;
+      seen.set(d.firstKeyStart, n);
+      const copies = total.get(d.firstKeyStart) as number;
       context.report({
         pointer: childPointer(d.objectPointer, d.key),
         messageId: "duplicate",
@@ -40,12 +37,12 @@ export const rule = defineRule({
           key: d.key,
           object: displayPath(d.objectPointer),
           firstLine: lines.position(d.firstKeyStart).line,
-          times: total === 2 ? "twice" : `${total} times`,
+          times: copies === 2 ? "twice" : `${copies} times`,
           occurrence: n,
         },
         target: "key",
         range: { start: d.keyStart, end: d.keyEnd },
       });
-    });
+    }
   },
 });
