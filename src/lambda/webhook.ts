@@ -104,8 +104,8 @@ export function judgeDelivery(
   const slim = slimPayload(name, payload);
   const repo = (slim.repository as Json | undefined)?.full_name ?? "unknown";
   // One FIFO group per pull request, else per head commit (merge groups): its deliveries are processed in
-  // order (the worker stops a batch at a failed message, so a later one never overtakes its retry), others
-  // in parallel. A push's `check_suite.requested` names its pull request, so it lands in the
+  // order (SQS holds a group's later messages back while one is being handled or waits for its retry),
+  // others in parallel. A push's `check_suite.requested` names its pull request, so it lands in the
   // same group as the push's `pull_request.synchronize` and the two never run at once.
   const stubs = (slim[name] as Json | undefined)?.pull_requests as Json[] | undefined;
   const number = (slim.pull_request as Json | undefined)?.number ?? stubs?.[0]?.number;
