@@ -10,7 +10,9 @@
 // the same rounds: the round trip of a request the server answers at once (an unknown method), which is what
 // the JSON-RPC transport between two processes costs whatever the server does; the server's own share is the
 // rest. And the core's review timed right after each of those round trips: a process that has just been woken
-// from waiting reviews with cold caches, as the server does after every change.
+// from waiting reviews with cold caches, as the server does after every change. The server's own clock
+// (bench/lsp-clock.mjs, preloaded into it) splits its share: reading the change to writing the diagnostics,
+// and the write.
 import { execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
@@ -45,6 +47,8 @@ import { median, ms, ROOT } from "./lib.mjs";
 
 const ROUNDS = Number(process.argv[2] ?? 10);
 const PER_ROUND = 30;
+const WARM_UP = 20;
+const CLOCK = pathToFileURL(join(ROOT, "bench", "lsp-clock.mjs")).href;
 
 function medianDescriptor() {
   const corpus = join(ROOT, "..", "shared", "corpus", "real");
@@ -70,11 +74,12 @@ function positionAt(text, offset) {
   return { line: before.length - 1, character: before[before.length - 1].length };
 }
 
-async function startServer(cwd) {
-  const server = spawn(process.execPath, [join(ROOT, "dist-cli", "plugin-review.mjs"), "lsp", "--stdio"], {
-    cwd,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+async function startServer(cwd, clock) {
+  const server = spawn(
+    process.execPath,
+    ["--import", CLOCK, join(ROOT, "dist-cli", "plugin-review.mjs"), "lsp", "--stdio"],
+    { cwd, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, PLUGIN_REVIEW_BENCH_CLOCK: clock } },
+  );
   const connection = createProtocolConnection(
     new StreamMessageReader(server.stdout),
     new StreamMessageWriter(server.stdin),
@@ -109,7 +114,8 @@ async function startServer(cwd) {
 async function measure(label, dir, text, reviewCore) {
   const path = join(dir, "plugin.json");
   const uri = pathToFileURL(path).href;
-  const { connection, published, stop } = await startServer(dir);
+  const clock = join(dir, "..", `clock-${label.split(" ")[0]}.json`);
+  const { connection, published, stop } = await startServer(dir, clock);
   let version = 1;
   const opened = published(version);
   await connection.sendNotification(DidOpenTextDocumentNotification.type, {
@@ -142,8 +148,8 @@ async function measure(label, dir, text, reviewCore) {
     return performance.now() - t;
   };
   const textWith = text.slice(0, editPoint(text)) + "x" + text.slice(editPoint(text));
-  for (let i = 0; i < 20; i++) await change(); // warm-up: the server's JIT, the base read
-  for (let i = 0; i < 20; i++) reviewCore(i % 2 ? text : textWith);
+  for (let i = 0; i < WARM_UP; i++) await change(); // warm-up: the server's JIT, the base read
+  for (let i = 0; i < WARM_UP; i++) reviewCore(i % 2 ? text : textWith);
   for (let r = 0; r < ROUNDS; r++) {
     const s = [];
     for (let i = 0; i < PER_ROUND; i++) s.push(await change());
@@ -169,6 +175,10 @@ async function measure(label, dir, text, reviewCore) {
     woken.push(median(w));
   }
   await stop();
+  // The server's own clock, for the measured changes (not the open or the warm-up).
+  const { inside, writing } = JSON.parse(readFileSync(clock, "utf8"));
+  const im = median(inside.slice(1 + WARM_UP));
+  const wr = median(writing.slice(1 + WARM_UP));
   const sm = median(server);
   const cm = median(core);
   const tm = median(trip);
@@ -178,6 +188,9 @@ async function measure(label, dir, text, reviewCore) {
   );
   console.log(
     `    of which the transport (an empty request's round trip) ${ms(tm)}; the server's share ${ms(sm - tm)} = ${((sm - tm) / cm).toFixed(1)}x the core review`,
+  );
+  console.log(
+    `    inside the server, from reading the change to writing its diagnostics: ${ms(im)} = ${(im / cm).toFixed(1)}x the core review; that write (which wakes the editor) ${ms(wr)}`,
   );
   console.log(
     `    the core review right after such a round trip (woken from waiting, as the server's review is): ${ms(wm)} = ${(wm / cm).toFixed(1)}x the core review`,
