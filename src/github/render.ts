@@ -79,8 +79,15 @@ export const MAX_ANNOTATIONS = 1000;
  * leave no room under the cap for some of this review's (check-run.ts).
  */
 export function earlierAnnotationsNote(omitted: number, earlier: number): string {
-  return `> ${plural(omitted, "more finding")} are not annotated: this check run keeps ${plural(earlier, "annotation")} of an earlier review of this commit (GitHub cannot remove them), and GitHub shows at most ${MAX_ANNOTATIONS.toLocaleString("en-US")} annotations per check run.`;
+  return `> ${notAnnotated(omitted, "more finding")}: this check run keeps ${plural(earlier, "annotation")} of an earlier review of this commit (GitHub cannot remove them), and ${ANNOTATION_CAP}.`;
 }
+
+/** The summary's notes on findings left without an annotation ("1 finding is", "2 findings are"). */
+function notAnnotated(n: number, what: string): string {
+  return `${plural(n, what)} ${n === 1 ? "is" : "are"} not annotated`;
+}
+
+const ANNOTATION_CAP = `GitHub shows at most ${MAX_ANNOTATIONS.toLocaleString("en-US")} annotations per check run`;
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
 
@@ -243,7 +250,7 @@ export function checkSummary(input: SummaryInput): string {
   if (input.annotationsOmitted)
     out.add(
       "",
-      `> ${plural(input.annotationsOmitted, "finding")} are not annotated: GitHub shows at most ${MAX_ANNOTATIONS.toLocaleString("en-US")} annotations per check run (errors come first).`,
+      `> ${notAnnotated(input.annotationsOmitted, "finding")}: ${ANNOTATION_CAP} (errors come first).`,
     );
   if (reviews.length > 0) {
     // With existing findings not counted, the table counts what the title and the verdict count (the new

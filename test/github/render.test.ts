@@ -7,6 +7,7 @@ import {
   allAnnotations,
   BudgetedText,
   checkSummary,
+  earlierAnnotationsNote,
   checkTitle,
   commentBody,
   invalidConfigSummary,
@@ -110,6 +111,25 @@ describe("render", () => {
     expect(annotations.every((a) => a.annotation_level === "failure")).toBe(true);
     expect(s).toMatch(/4001 findings are not annotated: GitHub shows at most 1,000 annotations/);
     expect(checkTitle(reviews)).toBe("5000 errors, 1 warning, 0 notices in 2 descriptors");
+  });
+
+  it('says "is" of one finding left without an annotation, "are" of more', () => {
+    const one = checkSummary({
+      reviews: [],
+      failed: false,
+      failOn: "error",
+      notes: [],
+      annotationsOmitted: 1,
+    });
+    expect(one).toContain(
+      "> 1 finding is not annotated: GitHub shows at most 1,000 annotations per check run",
+    );
+    expect(earlierAnnotationsNote(1, 999)).toMatch(
+      /^> 1 more finding is not annotated: this check run keeps 999 annotations/,
+    );
+    expect(earlierAnnotationsNote(2, 1)).toMatch(
+      /^> 2 more findings are not annotated: this check run keeps 1 annotation /,
+    );
   });
 
   it("says when no descriptor changed", () => {
