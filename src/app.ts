@@ -4,12 +4,16 @@
  * (src/github/scheduler.ts); what a review does is run-review.ts's.
  */
 import type { ApplicationFunction, Context, Probot } from "probot";
-import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/events.js";
-import { gatewayFor, GraphqlAvailability, type GitHubGateway } from "./github/gateway.js";
-import { requireOrgConfigFrom } from "./github/load-config.js";
-import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/pull-target.js";
-import { startMergeGroupReview, startPullRequestReview, type StagedReview } from "./github/run-review.js";
-import { ReviewScheduler } from "./github/scheduler.js";
+import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/delivery/events.js";
+import { gatewayFor, GraphqlAvailability, type GitHubGateway } from "./github/api/gateway.js";
+import { requireOrgConfigFrom } from "./github/review/load-config.js";
+import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/delivery/pull-target.js";
+import {
+  startMergeGroupReview,
+  startPullRequestReview,
+  type StagedReview,
+} from "./github/review/run-review.js";
+import { ReviewScheduler } from "./github/delivery/scheduler.js";
 
 export interface AppOptions {
   /** Runs the reviews. Default: each at once, the delivery's handling waiting for it (the Lambda worker). */

@@ -9,9 +9,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { run, type ApplicationFunction, type Probot } from "probot";
 import { createApp } from "./app.js";
 import { warmUpSchemas } from "./core/schema.js";
-import { PluginReviewOctokit } from "./github/app-octokit.js";
-import { ReviewScheduler, type SchedulerLog } from "./github/scheduler.js";
-import { AnswersFirst } from "./github/serialize.js";
+import { PluginReviewOctokit } from "./github/api/app-octokit.js";
+import { ReviewScheduler, type SchedulerLog } from "./github/delivery/scheduler.js";
+import { AnswersFirst } from "./github/delivery/serialize.js";
 
 /** GitHub never sends a webhook body larger than this (it caps payloads at 25 MB). */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;

@@ -6,9 +6,9 @@
  */
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { PluginReviewOctokit } from "../src/github/app-octokit.js";
-import { setTimeScale } from "../src/github/deadline.js";
-import { AnswersFirst } from "../src/github/serialize.js";
+import { PluginReviewOctokit } from "../src/github/api/app-octokit.js";
+import { setTimeScale } from "../src/github/api/deadline.js";
+import { AnswersFirst } from "../src/github/delivery/serialize.js";
 import { completesRun, FakeGitHub } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
 import { HEAD_SHA, pullRequestPayload } from "./github/harness.js";

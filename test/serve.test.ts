@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_WEBHOOK_BYTES } from "../src/serve.js";
-import { AnswersFirst } from "../src/github/serialize.js";
+import { AnswersFirst } from "../src/github/delivery/serialize.js";
 import { text, validHost } from "./helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";

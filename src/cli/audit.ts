@@ -1,7 +1,7 @@
 /** `plugin-review audit <org>`: a thin shell over src/github/audit.ts (token, progress line, output). */
-import { AUDIT_FORMATS, formatAudit, type AuditFormat } from "../format/audit.js";
-import { auditOctokit, auditOrganization } from "../github/audit.js";
-import { describeRequestError } from "../github/errors.js";
+import { AUDIT_FORMATS, formatAudit, type AuditFormat } from "../format/audit/text.js";
+import { auditOctokit, auditOrganization } from "../github/audit/collect.js";
+import { describeRequestError } from "../github/api/errors.js";
 import { githubAccess } from "./github-access.js";
 
 export interface AuditCliOptions {

@@ -4,12 +4,12 @@
  * every request that would change something is recorded and answered locally instead of being sent.
  */
 import { pino } from "pino";
-import { gatewayFor, GraphqlAvailability } from "../github/gateway.js";
-import { repoRef, toPullTarget } from "../github/pull-target.js";
-import { reviewPullRequest } from "../github/run-review.js";
-import type { Octokit } from "../github/types.js";
-import { describeRequestError } from "../github/errors.js";
-import { isGraphqlUrl, tokenOctokit, type DryWrite } from "../github/octokit.js";
+import { gatewayFor, GraphqlAvailability } from "../github/api/gateway.js";
+import { repoRef, toPullTarget } from "../github/delivery/pull-target.js";
+import { reviewPullRequest } from "../github/review/run-review.js";
+import type { Octokit } from "../github/api/types.js";
+import { describeRequestError } from "../github/api/errors.js";
+import { isGraphqlUrl, tokenOctokit, type DryWrite } from "../github/api/octokit.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {

@@ -3,7 +3,7 @@
  * slim message put on the queue (SQS messages are limited to 256 KB; webhook payloads are not).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { isHandled } from "../github/events.js";
+import { isHandled } from "../github/delivery/events.js";
 
 /** `X-Hub-Signature-256` is `sha256=` and the hex HMAC of the exact bytes GitHub sent. */
 export function verifySignature(secret: string, body: Buffer, header: string | undefined): boolean {

@@ -13,10 +13,10 @@ import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { pino } from "pino";
 import { Probot } from "probot";
 import app from "../app.js";
-import { REPORT_TIMEOUT_MS, scaled, withReviewsEndingBy } from "../github/deadline.js";
-import { withDeliveryAttempt } from "../github/scheduler.js";
-import { TransientReviewError } from "../github/errors.js";
-import { PluginReviewOctokit } from "../github/app-octokit.js";
+import { REPORT_TIMEOUT_MS, scaled, withReviewsEndingBy } from "../github/api/deadline.js";
+import { withDeliveryAttempt } from "../github/delivery/scheduler.js";
+import { TransientReviewError } from "../github/api/errors.js";
+import { PluginReviewOctokit } from "../github/api/app-octokit.js";
 import { logLine } from "./log.js";
 import { loadSecrets } from "./secrets.js";
 import type { QueuedDelivery } from "./webhook.js";
@@ -40,7 +40,7 @@ export interface BatchResponse {
 export const sqs = new SQSClient({});
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** For tests of the bundle: the App's clocks run faster (deadline.ts). */
-export { setTimeScale } from "../github/deadline.js";
+export { setTimeScale } from "../github/api/deadline.js";
 let probot: Promise<Probot> | undefined;
 
 async function createProbot(): Promise<Probot> {

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost, validRemote } from "../helpers.js";
 import { createApp } from "../../src/app.js";
-import { ReviewScheduler } from "../../src/github/scheduler.js";
+import { ReviewScheduler } from "../../src/github/delivery/scheduler.js";
 import {
   APP_ID,
   FakeGitHub,

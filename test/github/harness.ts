@@ -2,7 +2,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { Probot, type ApplicationFunction } from "probot";
-import { PluginReviewOctokit } from "../../src/github/app-octokit.js";
+import { PluginReviewOctokit } from "../../src/github/api/app-octokit.js";
 import app from "../../src/app.js";
 import { APP_ID, type FakeGitHub } from "./fake-github.js";
 

@@ -5,8 +5,8 @@
  * them, so that the tests take seconds; the mechanisms are the production ones.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setTimeScale, withReviewsEndingBy } from "../../src/github/deadline.js";
-import { withDeliveryAttempt } from "../../src/github/scheduler.js";
+import { setTimeScale, withReviewsEndingBy } from "../../src/github/api/deadline.js";
+import { withDeliveryAttempt } from "../../src/github/delivery/scheduler.js";
 import { text, validHost } from "../helpers.js";
 import {
   APP_ID,

@@ -1,0 +1,156 @@
+/**
+ * Which files of a change are descriptors: a pull request's file list (every page), a comparison of two
+ * commits (a merge group), and, when GitHub's lists stop short (3,000 files of a pull request, 300 of a
+ * comparison), the full trees of both commits, so that no descriptor goes unseen.
+ */
+import { globMatcher } from "../../core/config.js";
+import type { CommitTarget, Octokit } from "./types.js";
+
+/** Two commits to compare: a pull request's (with its number, to list its files) or a merge group's. */
+export type ChangeRange = Omit<CommitTarget, "ownerType"> & { number?: number };
+
+/** GitHub lists at most this many files of a pull request, whatever the pagination. */
+export const PR_FILES_CAP = 3000;
+/** GitHub's comparison lists at most this many files. */
+export const COMPARE_FILES_CAP = 300;
+
+export interface ChangedDescriptor {
+  path: string;
+  status: "added" | "modified" | "renamed" | "copied" | "changed";
+  /** Path in the base, for a renamed file. */
+  previousPath?: string;
+  /** The unified diff, when GitHub sends one (not for huge or binary diffs, nor for files found through the trees). */
+  patch?: string;
+}
+
+export interface ChangedFiles {
+  descriptors: ChangedDescriptor[];
+  removed: string[];
+  totalFiles: number;
+  /** Some files could not be seen (GitHub truncated a tree of more than 100,000 entries). */
+  capped: boolean;
+  /** The lists stopped short, so the descriptors were found by comparing the commits' trees. */
+  throughTrees?: boolean;
+}
+
+interface ListedFile {
+  filename: string;
+  status: string;
+  previous_filename?: string;
+  patch?: string;
+}
+
+export async function listChangedDescriptors(
+  octokit: Octokit,
+  change: ChangeRange,
+  paths: readonly string[],
+): Promise<ChangedFiles> {
+  const match = globMatcher(paths);
+  let files: ListedFile[];
+  let cap: number;
+  if (change.number !== undefined) {
+    cap = PR_FILES_CAP;
+    files = await octokit.paginate(octokit.rest.pulls.listFiles, {
+      owner: change.owner,
+      repo: change.repo,
+      pull_number: change.number,
+      per_page: 100,
+    });
+  } else {
+    cap = COMPARE_FILES_CAP;
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      owner: change.owner,
+      repo: change.repo,
+      basehead: `${change.baseSha}...${change.headSha}`,
+    });
+    files = data.files ?? [];
+  }
+  const listed = fromList(files, match);
+  if (files.length < cap) return { ...listed, totalFiles: files.length, capped: false };
+  // The list stopped short: the trees say which descriptors differ; the listed ones keep their diffs.
+  const trees = await treeDiff(octokit, change, match);
+  const patches = new Map(listed.descriptors.map((d) => [d.path, d]));
+  return {
+    descriptors: trees.descriptors.map((d) => patches.get(d.path) ?? d),
+    removed: trees.removed,
+    totalFiles: Math.max(files.length, trees.totalFiles),
+    capped: trees.truncated,
+    throughTrees: true,
+  };
+}
+
+function fromList(
+  files: readonly ListedFile[],
+  match: (path: string) => boolean,
+): Pick<ChangedFiles, "descriptors" | "removed"> {
+  const descriptors: ChangedDescriptor[] = [];
+  const removed: string[] = [];
+  for (const f of files) {
+    if (!match(f.filename)) continue;
+    if (f.status === "removed") {
+      removed.push(f.filename);
+      continue;
+    }
+    if (f.status === "unchanged") continue;
+    const d: ChangedDescriptor = { path: f.filename, status: f.status as ChangedDescriptor["status"] };
+    if (f.previous_filename && f.status === "renamed") d.previousPath = f.previous_filename;
+    if (f.patch) d.patch = f.patch;
+    descriptors.push(d);
+  }
+  return { descriptors, removed };
+}
+
+/** Path → blob sha of the files of a commit that match. */
+async function blobs(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  sha: string,
+  match: (path: string) => boolean,
+): Promise<{ files: Map<string, string>; total: number; truncated: boolean }> {
+  // A commit sha names its tree; `recursive` lists every file below it in one answer.
+  const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: sha, recursive: "true" });
+  const files = new Map<string, string>();
+  let total = 0;
+  for (const e of data.tree) {
+    if (e.type !== "blob" || !e.path || !e.sha) continue;
+    total++;
+    if (match(e.path)) files.set(e.path, e.sha);
+  }
+  return { files, total, truncated: data.truncated };
+}
+
+/** The descriptors that differ between the base and head trees (a file moved unchanged counts as renamed). */
+export async function treeDiff(
+  octokit: Octokit,
+  change: ChangeRange,
+  match: (path: string) => boolean,
+): Promise<{ descriptors: ChangedDescriptor[]; removed: string[]; totalFiles: number; truncated: boolean }> {
+  const [base, head] = await Promise.all([
+    blobs(octokit, change.owner, change.repo, change.baseSha, match),
+    blobs(octokit, change.headOwner, change.headRepo, change.headSha, match),
+  ]);
+  const removed = [...base.files.keys()].filter((p) => !head.files.has(p));
+  const removedBySha = new Map(removed.map((p) => [base.files.get(p) as string, p]));
+  const renamedFrom = new Set<string>();
+  const descriptors: ChangedDescriptor[] = [];
+  for (const [path, sha] of head.files) {
+    const before = base.files.get(path);
+    if (before === sha) continue;
+    if (before !== undefined) {
+      descriptors.push({ path, status: "modified" });
+      continue;
+    }
+    const from = removedBySha.get(sha);
+    if (from !== undefined && !renamedFrom.has(from)) {
+      renamedFrom.add(from);
+      descriptors.push({ path, status: "renamed", previousPath: from });
+    } else descriptors.push({ path, status: "added" });
+  }
+  return {
+    descriptors,
+    removed: removed.filter((p) => !renamedFrom.has(p)),
+    totalFiles: head.total,
+    truncated: base.truncated || head.truncated,
+  };
+}

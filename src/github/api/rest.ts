@@ -1,0 +1,235 @@
+/**
+ * The gateway through GitHub's REST API alone: what GraphQL reads in one query takes several requests here
+ * (the run listing, each configuration file, each descriptor, the review comments and the reviews), and a
+ * fixed thread gets a reply of its own but cannot be resolved (GitHub resolves threads only through GraphQL).
+ */
+import {
+  CHECK_NAME,
+  startCheckRun,
+  writeCheckRun,
+  type CheckResult,
+  type CheckRunRef,
+  type ExistingRun,
+} from "../review/check-run.js";
+import { httpStatus, isTransient } from "./errors.js";
+import { fetchFile, type FileContent } from "./rest-content.js";
+import { listChangedDescriptors, type ChangedFiles, type ChangeRange } from "./rest-changed-files.js";
+import type {
+  ChangesRequested,
+  Dismissal,
+  FixedThread,
+  GitHubGateway,
+  PullHead,
+  PullRequestData,
+  PullState,
+  RequestingReview,
+  ReviewToPost,
+  ThreadsWritten,
+} from "./gateway.js";
+import type { FileAt, ReviewStart } from "./graphql-reads.js";
+import type { HeldAnnotation } from "../review/held-annotations.js";
+import { mapLimit } from "./map-limit.js";
+import type { Logger, Octokit, PullTarget } from "./types.js";
+
+/** Files read at once through REST. */
+const REST_CONCURRENCY = 4;
+
+export class RestGateway implements GitHubGateway {
+  readonly api: "graphql" | "rest" = "rest";
+
+  constructor(
+    readonly octokit: Octokit,
+    protected readonly log: Logger,
+  ) {}
+
+  /** The run alone: load-config.ts reads the configuration files through REST (nothing prefetched). */
+  async reviewStart(where: CheckRunRef, appId: number | undefined): Promise<ReviewStart> {
+    return { run: await this.latestRun(where, appId), configs: new Map() };
+  }
+
+  async latestRun(where: CheckRunRef, appId: number | undefined): Promise<ExistingRun | undefined> {
+    const { data } = await this.octokit.rest.checks.listForRef({
+      owner: where.owner,
+      repo: where.repo,
+      ref: where.headSha,
+      check_name: CHECK_NAME,
+      filter: "latest",
+      per_page: 100,
+    });
+    // Only our own runs: another app may use the same name.
+    const latest = data.check_runs
+      .filter((r) => r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId))
+      .sort((a, b) => b.id - a.id)[0];
+    return (
+      latest && {
+        id: latest.id,
+        status: latest.status,
+        annotations: latest.output.annotations_count ?? 0,
+        externalId: latest.external_id,
+      }
+    );
+  }
+
+  /**
+   * Every annotation of the run (at most 1,000 of ours: up to 10 pages), which writeCheckRun reads only for
+   * a run written with another result (to send it only what it lacks).
+   */
+  private runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]> {
+    return this.octokit.paginate(this.octokit.rest.checks.listAnnotations, {
+      owner: where.owner,
+      repo: where.repo,
+      check_run_id: runId,
+      per_page: 100,
+    });
+  }
+
+  writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number> {
+    return writeCheckRun(this.octokit, where, existing, result, (id) => this.runAnnotations(where, id));
+  }
+
+  startCheckRun(where: CheckRunRef): Promise<ExistingRun> {
+    return startCheckRun(this.octokit, where);
+  }
+
+  async pullRequest(repo: { owner: string; repo: string }, number: number): Promise<PullRequestData> {
+    return (await this.octokit.rest.pulls.get({ owner: repo.owner, repo: repo.repo, pull_number: number }))
+      .data;
+  }
+
+  listChanged(change: ChangeRange, paths: readonly string[]): Promise<ChangedFiles> {
+    return listChangedDescriptors(this.octokit, change, paths);
+  }
+
+  readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]> {
+    return mapLimit(files, REST_CONCURRENCY, (f) => fetchFile(this.octokit, f, maxSize));
+  }
+
+  /** Where the pull request is now: REST's reviews do not say, so the pull request is read beside them. */
+  private async head(pr: PullTarget): Promise<PullHead> {
+    const data = await this.pullRequest(pr, pr.number);
+    return { sha: data.head.sha, open: data.state === "open" };
+  }
+
+  /**
+   * The review comments and the reviews (two listings; a thread is a root comment and its replies), and the
+   * pull request's head.
+   */
+  async pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState> {
+    const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
+    const [comments, reviews, head] = await Promise.all([
+      this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, where),
+      this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
+      this.head(pr),
+    ]);
+    // REST does not say whether a thread is resolved: our "Fixed in" reply is what closes one.
+    const answered = new Set(
+      comments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id),
+    );
+    return {
+      threads: comments
+        .filter((c) => !c.in_reply_to_id)
+        .map((c) => ({
+          id: c.id,
+          path: c.path,
+          line: c.line ?? null,
+          body: c.body,
+          byBot: c.user?.type === "Bot",
+          closed: answered.has(c.id),
+        })),
+      reviewBodies: reviews.map((r) => r.body ?? ""),
+      changesRequested: requesting(reviews),
+      head,
+    };
+  }
+
+  async changesRequested(pr: PullTarget): Promise<ChangesRequested> {
+    const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
+    const [reviews, head] = await Promise.all([
+      this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
+      this.head(pr),
+    ]);
+    return { reviews: requesting(reviews), head };
+  }
+
+  /** A dismissal request per review; one GitHub refuses (a protected branch limiting who may dismiss) is logged. */
+  async dismissReviews(pr: PullTarget, dismissal: Dismissal): Promise<number> {
+    let dismissed = 0;
+    for (const { id } of dismissal.reviews) {
+      try {
+        await this.octokit.rest.pulls.dismissReview({
+          owner: pr.owner,
+          repo: pr.repo,
+          pull_number: pr.number,
+          review_id: id,
+          message: dismissal.message,
+          event: "DISMISS",
+        });
+        dismissed++;
+      } catch (e) {
+        const status = httpStatus(e);
+        // A rate limit left after the throttling plugin's retries is not a refusal: the review's publish is
+        // tried again (reading first, so nothing is doubled) and dismisses it then.
+        if (isTransient(e) || (status !== 403 && status !== 422 && status !== 404)) throw e;
+        this.log.warn(
+          { status, review: id },
+          "GitHub refused to dismiss the App's earlier review (who may dismiss reviews may be restricted)",
+        );
+      }
+    }
+    return dismissed;
+  }
+
+  async postReview(pr: PullTarget, review: ReviewToPost): Promise<"posted" | "refused"> {
+    try {
+      await this.octokit.rest.pulls.createReview({
+        owner: pr.owner,
+        repo: pr.repo,
+        pull_number: pr.number,
+        commit_id: pr.headSha,
+        event: review.event,
+        body: review.body,
+        ...(review.comments.length ? { comments: review.comments } : {}),
+      });
+      return "posted";
+    } catch (e) {
+      if (httpStatus(e) !== 422 || !review.comments.length) throw e;
+      // GitHub refused a line comment (the diff moved under us): the caller posts the findings in the body.
+      this.log.warn(
+        { err: (e as Error).message },
+        "review with line comments refused (422); posting every finding in the body",
+      );
+      return "refused";
+    }
+  }
+
+  /** A reply per fixed thread (the threads stay unresolved), then the review, then the dismissals. */
+  async closeThreads(
+    pr: PullTarget,
+    _pullRequestId: string | undefined,
+    fixed: readonly FixedThread[],
+    reply: string,
+    review?: ReviewToPost,
+    dismissal?: Dismissal,
+  ): Promise<ThreadsWritten> {
+    for (const { id } of fixed)
+      await this.octokit.rest.pulls.createReplyForReviewComment({
+        owner: pr.owner,
+        repo: pr.repo,
+        pull_number: pr.number,
+        comment_id: id,
+        body: reply,
+      });
+    const posted = review ? { review: await this.postReview(pr, review) } : {};
+    const dismissed = dismissal ? { dismissed: await this.dismissReviews(pr, dismissal) } : {};
+    return { closed: fixed.length, ...posted, ...dismissed };
+  }
+}
+
+/** The reviews still requesting changes, from REST's listing (the App's own are told apart by the caller). */
+function requesting(
+  reviews: { id: number; state: string; body?: string | null; user?: { type?: string } | null }[],
+): RequestingReview[] {
+  return reviews
+    .filter((r) => r.state === "CHANGES_REQUESTED")
+    .map((r) => ({ id: r.id, byBot: r.user?.type === "Bot", body: r.body ?? "" }));
+}

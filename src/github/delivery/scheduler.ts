@@ -1,0 +1,182 @@
+/**
+ * The one place reviews are scheduled in a process (the server, the Lambda worker, the tests):
+ * - one review at a time per head commit: duplicate and simultaneous deliveries (every push sends both
+ *   `pull_request.synchronize` and `check_suite.requested`) never race to create two check runs or post a
+ *   comment twice;
+ * - on the server, a bounded pool that reviews in the background and drains on shutdown; a review's slot is
+ *   given back once its check run is written (posting the review mostly waits in the installation's write
+ *   queue, which must not hold up other reviews' reads and CPU work);
+ * - check runs before reviews, per installation: a review's post waits while its installation has check
+ *   runs to write (the check run is what users and required checks wait for);
+ * - on the server, a review that failed for a reason that may pass (TransientReviewError) is tried again
+ *   later, at 1, 2, 5 and 10 minutes; on Lambda the failure goes back to the queue, which retries the message.
+ * The review itself (run-review.ts) knows nothing of this: a job runs its first stage, which resolves with
+ * the second.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { scaled } from "../api/deadline.js";
+import { TransientReviewError } from "../api/errors.js";
+import { BackgroundPool, CheckRunsFirst, KeyedLock } from "./serialize.js";
+
+/** A review of one head commit, as app.ts makes it from an event. */
+export interface ReviewJob {
+  /** Whose write queue its writes join (the installation; the owner when the event names none). */
+  installation: string;
+  /** The head commit: one review at a time per commit. */
+  commit: string;
+  /**
+   * Runs the review up to its check run, and resolves with the rest (posting the review), if any.
+   * `attempt`: 0, then 1, 2, … when the scheduler or the queue tries it again.
+   */
+  run(attempt: number): Promise<(() => Promise<unknown>) | void>;
+}
+
+/** The server's own retries of a review that failed for a reason that may pass: after 1, 2, 5, 10 minutes. */
+export const LATER_RETRIES_MS = [60_000, 120_000, 300_000, 600_000];
+
+export interface SchedulerOptions {
+  /**
+   * Reviews in the background, `concurrency` at a time (the server): `submit` returns once the review is
+   * queued. Without: `submit` runs it and returns its result (the Lambda worker, whose failed message is
+   * retried, and the tests).
+   */
+  background?: {
+    concurrency: number;
+    /** What a review waits for once it has its slot (the server: deliveries being answered first). */
+    beforeStart?: () => Promise<void>;
+  };
+  /** Delays (ms, before time scaling) of the background retries; LATER_RETRIES_MS by default. */
+  retriesMs?: readonly number[];
+  log?: SchedulerLog;
+}
+
+/** Where the scheduler says what it does with failed reviews (the server's log). */
+export interface SchedulerLog {
+  warn(msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** How many times the delivery was tried before (the Lambda worker: the message's receive count less one). */
+const deliveryAttempt = new AsyncLocalStorage<number>();
+
+/** Runs `fn` (an entry point's handling of a delivery) as its `attempt`th try (0 the first). */
+export function withDeliveryAttempt<T>(attempt: number, fn: () => Promise<T>): Promise<T> {
+  return deliveryAttempt.run(attempt, fn);
+}
+
+export class ReviewScheduler {
+  private readonly lock = new KeyedLock();
+  private readonly checkRunsFirst = new CheckRunsFirst();
+  private readonly pool: BackgroundPool | undefined;
+  private readonly retriesMs: readonly number[];
+  /** The later retries waiting, by head commit. */
+  private readonly retries = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly opts: SchedulerOptions = {}) {
+    this.retriesMs = opts.retriesMs ?? LATER_RETRIES_MS;
+    const bg = opts.background;
+    this.pool =
+      bg &&
+      new BackgroundPool(
+        bg.concurrency,
+        // The review has reported its failure on its check run and in the log; retries are set up in `job`.
+        () => undefined,
+        bg.beforeStart,
+      );
+  }
+
+  /**
+   * Schedules a review. Background: queued, and tried again later if it fails for a reason that may
+   * pass (throws ShuttingDownError once draining). Otherwise: run now; its failure is thrown.
+   */
+  submit(job: ReviewJob): Promise<void> {
+    return this.schedule(job, deliveryAttempt.getStore() ?? 0);
+  }
+
+  /** Reviews running or waiting (background), and later retries waiting for their time. */
+  get pending(): number {
+    return (this.pool?.pending ?? 0) + this.retries.size;
+  }
+
+  /** Stops taking reviews, drops the later retries, and waits for the reviews taken (at most `timeoutMs`). */
+  async drain(timeoutMs: number): Promise<boolean> {
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    if (this.retries.size)
+      this.opts.log?.warn(`shutting down: ${this.retries.size} later review retries dropped`);
+    this.retries.clear();
+    return this.pool ? this.pool.drain(timeoutMs) : true;
+  }
+
+  private schedule(job: ReviewJob, attempt: number): Promise<void> {
+    const commit = job.commit;
+    let written: (() => void) | undefined;
+    // Counted once it holds the lock: a review waiting for it must not be waited for by the holder.
+    const locked = this.lock.acquire(commit).then((unlock) => {
+      written = this.checkRunsFirst.expect(job.installation);
+      return unlock;
+    });
+    const run = async (release: () => void) => {
+      const unlock = await locked;
+      try {
+        const rest = await job.run(attempt);
+        // The check run is written: the slot goes back, and other reviews' check runs go before this post.
+        written?.();
+        release();
+        if (rest) {
+          await this.checkRunsFirst.quiet(job.installation);
+          await rest();
+        }
+        this.clearRetry(commit);
+      } catch (e) {
+        if (this.pool) this.retryLater(job, attempt, e);
+        throw e;
+      } finally {
+        written?.();
+        unlock();
+      }
+    };
+    if (!this.pool) return run(() => undefined);
+    try {
+      this.pool.submit(run, locked);
+    } catch (e) {
+      // Not taken (shutting down): give the turn back.
+      void locked.then((unlock) => (written?.(), unlock()));
+      throw e;
+    }
+    return Promise.resolve();
+  }
+
+  /** A background review that failed for a reason that may pass is tried again, later, a few times. */
+  private retryLater(job: ReviewJob, attempt: number, e: unknown): void {
+    // The job's own failure: a background review runs outside Probot, which would wrap it (AggregateError).
+    if (!(e instanceof TransientReviewError)) {
+      this.opts.log?.error({ err: e }, "background review failed");
+      return;
+    }
+    const delay = this.retriesMs[attempt];
+    if (delay === undefined) {
+      this.opts.log?.error(
+        { err: e },
+        `background review failed ${attempt + 1} times; the next delivery or a re-run completes it`,
+      );
+      return;
+    }
+    this.clearRetry(job.commit);
+    const ms = scaled(delay);
+    this.opts.log?.warn(`review of ${job.commit} failed (${e.message}); trying again in ${ms / 1000} s`);
+    const timer = setTimeout(() => {
+      this.retries.delete(job.commit);
+      try {
+        void this.schedule(job, attempt + 1);
+      } catch {
+        // Shutting down: the retry is dropped.
+      }
+    }, ms);
+    this.retries.set(job.commit, timer);
+  }
+
+  private clearRetry(commit: string): void {
+    clearTimeout(this.retries.get(commit));
+    this.retries.delete(commit);
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * The policy a pull request is checked against: the organisation's `.github` repository file, the file a
+ * repository `_extends`, and the repository's own file, all read from default branches — never from
+ * the pull request's head, so a pull request cannot loosen the checks it is judged by.
+ */
+import {
+  CONFIG_PATH,
+  ConfigError,
+  extendConfig,
+  locateIn,
+  readConfig,
+  resolveConfig,
+  type RawConfig,
+  type ResolvedConfig,
+} from "../../core/config.js";
+import { httpStatus } from "../api/errors.js";
+import { fetchFile } from "../api/rest-content.js";
+import { CONFIG_MAX_BYTES } from "../api/graphql-reads.js";
+import type { Octokit } from "../api/types.js";
+
+/**
+ * Whether the organisation's configuration was read. `unreadable`: GitHub answers as if `<org>/.github` did
+ * not exist, which is also its answer when the reader may not see it (an App installed on selected
+ * repositories, not on `.github`); `absent`: the repository is there without the file, or the reader sees
+ * every repository of the organisation, so `.github` does not exist.
+ */
+export interface OrganisationConfig {
+  repository: string;
+  state: "read" | "absent" | "unreadable";
+}
+
+export type LoadedConfig = (
+  | { ok: true; config: ResolvedConfig }
+  | {
+      ok: false;
+      error: string;
+      /** The check run's title and Markdown summary, when not those of an invalid configuration. */
+      title?: string;
+      summary?: string;
+    }
+) & {
+  sources: string[];
+  /** Only for a repository of an organisation (other than `.github` itself). */
+  organisation?: OrganisationConfig;
+};
+
+/** How the configuration is read beyond the files themselves. */
+export interface LoadOptions {
+  /** Repositories the prefetching read answered as not found (GraphQL: `null` with NOT_FOUND). */
+  unseen?: ReadonlySet<string>;
+  /**
+   * Which repositories the reader sees (an installation token knows: all of the owner's, or selected ones);
+   * undefined when unknown (a person's token). Asked only when `<org>/.github` answers as not found.
+   */
+  repositorySelection?: () => Promise<"all" | "selected" | undefined>;
+  /** Known beforehand whether the reader sees `<org>/.github` (the audit asks once for all repositories). */
+  orgRepositoryVisible?: () => Promise<boolean>;
+  /** Known beforehand that the App cannot read `<org>/.github` (the audit, from the installation's repositories). */
+  orgUnreadable?: boolean;
+  /** The deployment setting: an organisation configuration that cannot be read is a configuration error. */
+  requireOrgConfig?: boolean;
+}
+
+/** The environment variable of the deployment setting (server and Lambda). */
+export const REQUIRE_ORG_CONFIG_ENV = "PLUGIN_REVIEW_REQUIRE_ORG_CONFIG";
+
+/** The deployment setting from the environment; a value that is neither on nor off is refused, never guessed. */
+export function requireOrgConfigFrom(env: NodeJS.ProcessEnv): boolean {
+  const raw = (env[REQUIRE_ORG_CONFIG_ENV] ?? "").trim().toLowerCase();
+  if (["", "0", "false", "no", "off"].includes(raw)) return false;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  throw new Error(`${REQUIRE_ORG_CONFIG_ENV} must be true or false, not '${env[REQUIRE_ORG_CONFIG_ENV]}'`);
+}
+
+/** The repository selection of an installation's token (cached by the auth library: no request). */
+export async function installationSelection(octokit: Octokit): Promise<"all" | "selected" | undefined> {
+  try {
+    const auth = (await octokit.auth({ type: "installation" })) as { repositorySelection?: unknown };
+    const s = auth?.repositorySelection;
+    return s === "all" || s === "selected" ? s : undefined;
+  } catch {
+    return undefined; // not an installation (a person's token): unknown
+  }
+}
+
+/** What the check run says when the organisation's configuration could not be read (or, with the setting, fails with). */
+export function orgUnreadableMessage(org: string, required: boolean): string {
+  const repo = `${org}/.github`;
+  const why = `GitHub answers as if \`${repo}\` did not exist, which is also its answer when the App is not installed on it.`;
+  const fix = `install the App on \`${repo}\` too (organisation settings → GitHub Apps → the App → Repository access), or give it access to all repositories`;
+  return required
+    ? `The organisation's configuration (\`${repo}\`, \`${CONFIG_PATH}\`) could not be read: ${why} This deployment requires it (${REQUIRE_ORG_CONFIG_ENV}), so no pull request is reviewed without it: ${fix}, then re-run the check.`
+    : `**The organisation's configuration was not read.** ${why} Only this repository's configuration was applied, so the organisation's rules and locks were not. If \`${repo}\` holds \`${CONFIG_PATH}\`, ${fix}.`;
+}
+
+/**
+ * A configuration file on the default branch, or undefined when there is none. Read like a descriptor
+ * (fetch-content.ts): a file over 1 MB comes through the blob API, never as an empty configuration.
+ */
+async function readText(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  path: string,
+): Promise<string | undefined> {
+  const file = await fetchFile(octokit, { owner, repo, path }, CONFIG_MAX_BYTES);
+  if (file.kind === "missing") return undefined;
+  if (file.kind === "too-large")
+    throw new ConfigError(`${owner}/${repo}:${path}`, [
+      `the file is ${file.size.toLocaleString("en-US")} bytes; a configuration may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
+    ]);
+  return Buffer.from(file.content).toString("utf8");
+}
+
+/** `_extends: other` / `owner/repo` / `owner/repo:path`, as Probot reads it. */
+function parseExtends(
+  value: string,
+  owner: string,
+): { owner: string; repo: string; path: string } | undefined {
+  const m = /^(?:([a-z\d](?:[a-z\d-]{0,38}))\/)?([-_.\w\d]+)(?::([^\s]+))?$/i.exec(value.trim());
+  if (!m) return undefined;
+  return { owner: m[1] ?? owner, repo: m[2] as string, path: m[3] ?? CONFIG_PATH };
+}
+
+export async function loadConfig(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  ownerType: string,
+  /** Files already read (`owner/repo:path` → text, undefined when absent), as readReviewStart reads them. */
+  prefetched: ReadonlyMap<string, string | undefined> = new Map(),
+  options: LoadOptions = {},
+): Promise<LoadedConfig> {
+  const sources: string[] = [];
+  /** Every file's problems, reported together: fixing one file never reveals another's problems later. */
+  const errors: ConfigError[] = [];
+  const fetchText = async (o: string, r: string, path: string): Promise<string | undefined> => {
+    const source = `${o}/${r}:${path}`;
+    try {
+      return prefetched.has(source) ? prefetched.get(source) : await readText(octokit, o, r, path);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      errors.push(e);
+      return undefined;
+    }
+  };
+  const parse = (o: string, r: string, path: string, text: string | undefined): RawConfig | undefined => {
+    if (text === undefined) return undefined;
+    const source = `${o}/${r}:${path}`;
+    sources.push(source);
+    const read = readConfig(text, source);
+    if (read.problems.length) errors.push(new ConfigError(source, read.problems));
+    return read.raw;
+  };
+  const layer = async (o: string, r: string, path: string) => parse(o, r, path, await fetchText(o, r, path));
+  // Only organisations have a policy repository; for a user's repository `<user>/.github` is not policy.
+  const withOrg = ownerType === "Organization" && repo !== ".github";
+  let org: RawConfig | undefined;
+  let organisation: OrganisationConfig | undefined;
+  if (withOrg) {
+    const repository = `${owner}/.github`;
+    const failedBefore = errors.length;
+    const text = options.orgUnreadable ? undefined : await fetchText(owner, ".github", CONFIG_PATH);
+    org = parse(owner, ".github", CONFIG_PATH, text);
+    // A file too large to read was seen: its error is reported with the others.
+    const state =
+      text !== undefined || errors.length > failedBefore
+        ? "read"
+        : options.orgUnreadable || (await orgRepositoryUnseen(octokit, owner, prefetched, options))
+          ? "unreadable"
+          : "absent";
+    organisation = { repository, state };
+    if (state === "unreadable" && options.requireOrgConfig) {
+      return {
+        ok: false,
+        title: "The organisation's plugin-review configuration could not be read",
+        error: `the organisation's configuration could not be read (${repository} answers as not found) and this deployment requires it (${REQUIRE_ORG_CONFIG_ENV})`,
+        summary: orgUnreadableMessage(owner, true),
+        sources,
+        organisation,
+      };
+    }
+  }
+  let repoCfg = await layer(owner, repo, CONFIG_PATH);
+  const repoSource = `${owner}/${repo}:${CONFIG_PATH}`;
+  if (typeof repoCfg?._extends === "string") {
+    const target = parseExtends(repoCfg._extends, owner);
+    const isOrgFile =
+      target !== undefined &&
+      target.owner === owner &&
+      target.repo === ".github" &&
+      target.path === CONFIG_PATH &&
+      org !== undefined;
+    const base = !target || isOrgFile ? undefined : await layer(target.owner, target.repo, target.path);
+    if (!target || (!isOrgFile && base === undefined)) {
+      errors.push(
+        new ConfigError(repoSource, [
+          {
+            message: target
+              ? `_extends: \`${repoCfg._extends}\` has no ${target.path}`
+              : `_extends: cannot read \`${repoCfg._extends}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`,
+            ...locateIn(repoCfg, ["_extends"]),
+          },
+        ]),
+      );
+    }
+    // The extended file is a default the repository overrides (but it cannot lock rules).
+    if (base) repoCfg = extendConfig(base, repoCfg);
+  }
+  const layers: { org?: RawConfig; repo?: RawConfig } = {};
+  if (org) layers.org = org;
+  if (repoCfg) layers.repo = repoCfg;
+  const config = resolveConfig(layers);
+  const withOrgState = organisation ? { organisation } : {};
+  if (errors.length) {
+    // What the merge refused (a lock the repository tried to loosen) is listed with the problems.
+    const all = ConfigError.all(errors);
+    const error = config.notes.length
+      ? `${all.message}\nAlso refused by the organisation's locks:\n${config.notes.map((n) => `  - ${n}`).join("\n")}`
+      : all.message;
+    return { ok: false, error, sources, ...withOrgState };
+  }
+  // Never silent: the summary says the organisation's policy was not applied, and how to fix that.
+  if (organisation?.state === "unreadable") config.notes.unshift(orgUnreadableMessage(owner, false));
+  return { ok: true, config, sources, ...withOrgState };
+}
+
+/**
+ * `<org>/.github` gave no configuration file: is that because the reader cannot see the repository? GraphQL
+ * says so in the prefetched read (`unseen`); through REST a 404 for the file is the same either way, so the
+ * repository itself is asked for, unless the reader sees every repository (then it is simply absent).
+ */
+async function orgRepositoryUnseen(
+  octokit: Octokit,
+  owner: string,
+  prefetched: ReadonlyMap<string, string | undefined>,
+  options: LoadOptions,
+): Promise<boolean> {
+  const repository = `${owner}/.github`;
+  const prefetchedHere = prefetched.has(`${repository}:${CONFIG_PATH}`);
+  if (prefetchedHere && !options.unseen?.has(repository)) return false; // the repository answered, without the file
+  if (options.orgRepositoryVisible) return !(await options.orgRepositoryVisible());
+  if ((await options.repositorySelection?.()) === "all") return false; // it sees them all: there is no `.github`
+  if (prefetchedHere) return true;
+  try {
+    await octokit.rest.repos.get({ owner, repo: ".github" });
+    return false;
+  } catch (e) {
+    if (httpStatus(e) === 404) return true;
+    throw e;
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * One review at a time per head commit: simultaneous duplicate deliveries and the pair every push sends
+ * (`pull_request.synchronize` and `check_suite.requested`), through the real app against the fake GitHub;
+ * and the lock and the background pool on their own.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  AnswersFirst,
+  BackgroundPool,
+  CheckRunsFirst,
+  KeyedLock,
+  ShuttingDownError,
+} from "../../../src/github/delivery/serialize.js";
+import { text, validHost } from "../../helpers.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES } from "../fake-github.js";
+import { cleanup, disableNetwork } from "../github-mock.js";
+import {
+  BASE_SHA,
+  checkSuitePayload,
+  deliver,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "../harness.js";
+
+const R = `${OWNER}/${REPO}`;
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** A modified descriptor whose changed line carries a finding (a line comment) and whose version was not bumped. */
+function modified(gh: FakeGitHub) {
+  const before = text(validHost());
+  const after = before.replace('"metricGroup": "tech.python.demo"', '"metricGroup": "tech.python.other"');
+  const line = after.split("\n").findIndex((l) => l.includes('"metricGroup"')) + 1;
+  gh.prFiles = [
+    { filename: "p/plugin.json", status: "modified", patch: `@@ -${line},1 +${line},1 @@\n-x\n+x` },
+  ];
+  gh.file(R, BASE_SHA, "p/plugin.json", before).file(R, HEAD_SHA, "p/plugin.json", after);
+}
+
+/** Every annotation sent to GitHub, over every request (GitHub appends them on each update). */
+function annotationsSent(gh: FakeGitHub): string[] {
+  return gh.requests
+    .filter((r) => /\/check-runs(\/\d+)?$/.test(r.path) && r.method !== "GET")
+    .flatMap((r) => (r.body as { output?: { annotations?: object[] } }).output?.annotations ?? [])
+    .map((a) => JSON.stringify(a));
+}
+
+function expectOneReviewOfTheCommit(gh: FakeGitHub) {
+  expect(gh.runsFor(HEAD_SHA)).toEqual([
+    expect.objectContaining({ status: "completed", conclusion: "failure" }),
+  ]);
+  // The deliveries after the first found the run already saying what they found: it is not written again.
+  expect(gh.runsFor(HEAD_SHA)[0]!.updates).toBe(0);
+  const sent = annotationsSent(gh);
+  expect(sent.length).toBeGreaterThan(0);
+  expect(new Set(sent).size).toBe(sent.length);
+  expect(gh.reviews).toHaveLength(1);
+  const roots = gh.comments.filter((c) => !c.in_reply_to_id).map((c) => `${c.path}:${c.line}`);
+  expect(new Set(roots).size).toBe(roots.length);
+}
+
+describe("GitHub App: one review at a time per head commit", () => {
+  it("five copies of a delivery at the same moment give one check run, one review, no annotation twice", async () => {
+    const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    modified(gh);
+    const payload = pullRequestPayload("synchronize");
+    await Promise.all(Array.from({ length: 5 }, () => deliver(probot, "pull_request", payload)));
+    expectOneReviewOfTheCommit(gh);
+    gh.assertClean();
+  });
+
+  it("a push's synchronize and check_suite.requested at the same moment give one check run, one review, no annotation twice", async () => {
+    const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "getPull"]);
+    const { probot } = makeProbot();
+    modified(gh);
+    const pr = pullRequestPayload("synchronize");
+    gh.pulls.set(7, structuredClone(pr.pull_request));
+    const suite = checkSuitePayload(pr);
+    await Promise.all([deliver(probot, "pull_request", pr), deliver(probot, "check_suite", suite)]);
+    expectOneReviewOfTheCommit(gh);
+    gh.assertClean();
+  });
+});
+
+describe("KeyedLock", () => {
+  it("runs jobs of one key one at a time, in order, and other keys alongside", async () => {
+    const lock = new KeyedLock();
+    const events: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const a1 = lock.run("a", async () => {
+      events.push("a1 start");
+      await gate;
+      events.push("a1 end");
+    });
+    const a2 = lock.run("a", async () => void events.push("a2"));
+    const b = lock.run("b", async () => void events.push("b"));
+    await b;
+    expect(events).toEqual(["a1 start", "b"]);
+    release();
+    await Promise.all([a1, a2]);
+    expect(events).toEqual(["a1 start", "b", "a1 end", "a2"]);
+    expect(lock.size).toBe(0);
+  });
+
+  it("a failing job releases the key", async () => {
+    const lock = new KeyedLock();
+    await expect(lock.run("k", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(lock.run("k", async () => 42)).resolves.toBe(42);
+  });
+});
+
+describe("BackgroundPool", () => {
+  it("runs at most `concurrency` jobs at once, reports failures, and drains before it stops", async () => {
+    const errors: unknown[] = [];
+    const pool = new BackgroundPool(2, (e) => errors.push(e));
+    let running = 0;
+    let peak = 0;
+    const job =
+      (fail = false) =>
+      async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (fail) throw new Error("review failed");
+      };
+    for (let i = 0; i < 6; i++) pool.submit(job(i === 3));
+    expect(pool.pending).toBe(6);
+    await expect(pool.drain(5_000)).resolves.toBe(true);
+    expect(peak).toBe(2);
+    expect(errors).toHaveLength(1);
+    expect(() => pool.submit(job())).toThrow(ShuttingDownError);
+  });
+
+  it("stops waiting at the drain deadline", async () => {
+    const pool = new BackgroundPool(1, () => {});
+    pool.submit(() => new Promise(() => {})); // never ends
+    await expect(pool.drain(20)).resolves.toBe(false);
+  });
+
+  it("gives a slot back when a job releases it, and still drains that job", async () => {
+    const pool = new BackgroundPool(1, () => {});
+    const order: string[] = [];
+    let finishFirst!: () => void;
+    pool.submit(async (release) => {
+      order.push("first written");
+      release();
+      release(); // idempotent: the slot is not given back twice
+      await new Promise<void>((r) => (finishFirst = r));
+      order.push("first posted");
+    });
+    pool.submit(async () => void order.push("second"));
+    pool.submit(async () => void order.push("third"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(["first written", "second", "third"]);
+    expect(pool.pending).toBe(1);
+    const drained = pool.drain(1_000);
+    finishFirst();
+    await expect(drained).resolves.toBe(true);
+    expect(order.at(-1)).toBe("first posted");
+  });
+
+  it("asks for a slot only once the job is ready", async () => {
+    const pool = new BackgroundPool(1, () => {});
+    const order: string[] = [];
+    let ready!: () => void;
+    pool.submit(async () => void order.push("waited"), new Promise<void>((r) => (ready = r)));
+    pool.submit(async () => void order.push("ready"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(["ready"]);
+    ready();
+    await expect(pool.drain(1_000)).resolves.toBe(true);
+    expect(order).toEqual(["ready", "waited"]);
+  });
+});
+
+describe("AnswersFirst", () => {
+  it("holds background work while a request is being answered, and lets it go once none is", async () => {
+    const answers = new AnswersFirst(5_000);
+    const order: string[] = [];
+    const first = answers.enter();
+    const second = answers.enter();
+    const work = answers.quiet().then(() => order.push("work"));
+    first();
+    first(); // idempotent: one answer is not counted twice
+    await new Promise((r) => setTimeout(r, 20));
+    order.push("second answered");
+    second();
+    await work;
+    expect(order).toEqual(["second answered", "work"]);
+    // With nothing being answered, work waits only for the next turn of the event loop.
+    await expect(answers.quiet()).resolves.toBeUndefined();
+  });
+
+  it("does not hold work longer than its limit (a steady stream must not starve reviews)", async () => {
+    const answers = new AnswersFirst(20);
+    answers.enter(); // never answered
+    const t = performance.now();
+    await answers.quiet();
+    expect(performance.now() - t).toBeGreaterThanOrEqual(15);
+  });
+
+  it("is what a background pool waits for before it starts a job", async () => {
+    const answers = new AnswersFirst(5_000);
+    const pool = new BackgroundPool(
+      2,
+      () => {},
+      () => answers.quiet(),
+    );
+    const answered = answers.enter();
+    let started = false;
+    pool.submit(async () => void (started = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(started).toBe(false);
+    answered();
+    await expect(pool.drain(1_000)).resolves.toBe(true);
+    expect(started).toBe(true);
+  });
+});
+
+describe("CheckRunsFirst", () => {
+  it("holds a review back while its installation has check runs to write, and not longer", async () => {
+    const order = new CheckRunsFirst(5_000);
+    const a = order.expect("100");
+    const b = order.expect("100");
+    let posted = false;
+    const review = order.quiet("100").then(() => (posted = true));
+    await expect(order.quiet("200")).resolves.toBeUndefined(); // another installation does not wait
+    a();
+    a(); // idempotent
+    await new Promise((r) => setTimeout(r, 10));
+    expect(posted).toBe(false);
+    b();
+    await review;
+    expect(posted).toBe(true);
+  });
+
+  it("stops holding back after its maximum wait", async () => {
+    const order = new CheckRunsFirst(20);
+    order.expect("100"); // never written
+    await expect(order.quiet("100")).resolves.toBeUndefined();
+  });
+});
