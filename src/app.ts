@@ -1,19 +1,23 @@
 /**
  * The Probot app: a thin shell that turns events into reviews of head commits. How reviews are run (one
  * at a time per commit, in the background on the server, tried again when GitHub fails) is the scheduler's
- * (src/github/scheduler.ts); what a review does is run-review.ts's.
+ * (src/github/delivery/scheduler.ts); what a review does is src/github/review/run-review.ts's.
  */
 import type { ApplicationFunction, Context, Probot } from "probot";
+import { REAL_TIME, type Clock } from "./github/api/clock.js";
+import { gatewayFor, GraphqlAvailability } from "./github/api/gateway.js";
+import type { GitHubGateway } from "./github/api/port.js";
+import { DeliveryContexts } from "./github/delivery/context.js";
 import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/delivery/events.js";
-import { gatewayFor, GraphqlAvailability, type GitHubGateway } from "./github/api/gateway.js";
-import { requireOrgConfigFrom } from "./github/review/load-config.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/delivery/pull-target.js";
+import { ReviewScheduler } from "./github/delivery/scheduler.js";
+import { requireOrgConfigFrom } from "./github/review/load-config.js";
 import {
   startMergeGroupReview,
   startPullRequestReview,
+  type ReviewOptions,
   type StagedReview,
 } from "./github/review/run-review.js";
-import { ReviewScheduler } from "./github/delivery/scheduler.js";
 
 export interface AppOptions {
   /** Runs the reviews. Default: each at once, the delivery's handling waiting for it (the Lambda worker). */
@@ -23,17 +27,22 @@ export interface AppOptions {
    * PLUGIN_REVIEW_REQUIRE_ORG_CONFIG; otherwise the summary says it was not read).
    */
   requireOrgConfig?: boolean;
+  /** How the App's own waits run: real time, unless a test runs them faster. */
+  clock?: Clock;
+  /** What the entry point knows of each delivery being received (the Lambda worker: its try and its end). */
+  deliveries?: DeliveryContexts;
 }
 
 type CheckContext = Context<"check_run.rerequested" | "check_suite.requested" | "check_suite.rerequested">;
 
 export function createApp(options: AppOptions = {}): ApplicationFunction {
   const requireOrgConfig = options.requireOrgConfig ?? requireOrgConfigFrom(process.env);
-  const policy = requireOrgConfig ? { requireOrgConfig } : {};
+  const clock = options.clock ?? REAL_TIME;
+  const deliveries = options.deliveries ?? new DeliveryContexts();
   return (probot: Probot) => {
-    const scheduler = options.scheduler ?? new ReviewScheduler();
-    // Which installations read through REST because GraphQL failed for them lately (gateway.ts).
-    const availability = new GraphqlAvailability();
+    const scheduler = options.scheduler ?? new ReviewScheduler({ clock });
+    // Which installations read through REST because GraphQL failed for them lately (api/gateway.ts).
+    const availability = new GraphqlAvailability(clock);
 
     /**
      * Schedules the review of a head commit: `start` makes the reviews of its targets (`attempt`: 0, then 1,
@@ -43,21 +52,32 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       context: Context,
       repo: RepoRef,
       headSha: string,
-      start: (gw: GitHubGateway, attempt: number) => Promise<StagedReview[]>,
+      start: (gw: GitHubGateway, attempt: number, opts: ReviewOptions) => Promise<StagedReview[]>,
     ) => {
       const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
       const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
-      return scheduler.submit({
-        installation: String(installation ?? repo.owner),
-        commit: `${repo.owner}/${repo.repo}@${headSha}`,
-        run: async (attempt) => {
-          const rest = (await start(gw, attempt)).flatMap((s) => (s.next ? [s.next] : []));
-          if (rest.length)
-            return async () => {
-              for (const next of rest) await next();
-            };
+      const delivery = deliveries.of(context.id);
+      const opts: ReviewOptions = {
+        log: context.log,
+        clock,
+        appId: appIdOf(context.payload),
+        ...(requireOrgConfig ? { requireOrgConfig } : {}),
+        ...(delivery.endsBy !== undefined ? { endsBy: delivery.endsBy } : {}),
+      };
+      return scheduler.submit(
+        {
+          installation: String(installation ?? repo.owner),
+          commit: `${repo.owner}/${repo.repo}@${headSha}`,
+          run: async (attempt) => {
+            const rest = (await start(gw, attempt, opts)).flatMap((s) => (s.next ? [s.next] : []));
+            if (rest.length)
+              return async () => {
+                for (const next of rest) await next();
+              };
+          },
         },
-      });
+        delivery.attempt,
+      );
     };
 
     /** check_run and check_suite events carry pull request stubs: review each that is at this head commit. */
@@ -72,16 +92,15 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       // Re-run asks for a new check run; `check_suite.requested` (every push) completes the push's run.
       const rerequested = context.payload.action === "rerequested";
       const repo = repoRef(context.payload.repository);
-      return review(context, repo, check.head_sha, async (gw, attempt) => {
+      return review(context, repo, check.head_sha, async (gw, attempt, opts) => {
         const targets = await pullTargetsFor(gw, repo, check.pull_requests, check.head_sha);
         if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
         const staged: StagedReview[] = [];
         for (const t of targets)
           staged.push(
             await startPullRequestReview(gw, t, {
-              ...policy,
+              ...opts,
               appId: check.app?.id ?? undefined,
-              log: context.log,
               // A retry completes the run the first try made, rather than making another.
               rerun: rerequested && attempt === 0,
             }),
@@ -98,14 +117,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         if (action === "edited" && !isBaseChange(context.payload)) return;
         const repo = repoRef(repository);
         const target = toPullTarget(pr, repo);
-        await review(context, repo, target.headSha, async (gw, attempt) => [
-          await startPullRequestReview(gw, target, {
-            ...policy,
-            appId: appIdOf(context.payload),
-            // A retry may find what the first try posted.
-            opened: action === "opened" && attempt === 0,
-            log: context.log,
-          }),
+        await review(context, repo, target.headSha, async (gw, attempt, opts) => [
+          // A retry may find what the first try posted.
+          await startPullRequestReview(gw, target, { ...opts, opened: action === "opened" && attempt === 0 }),
         ]);
       },
     );
@@ -126,12 +140,8 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         headOwner: repo.owner,
         headRepo: repo.repo,
       };
-      await review(context, repo, group.head_sha, async (gw) => [
-        await startMergeGroupReview(gw, target, {
-          ...policy,
-          appId: appIdOf(context.payload),
-          log: context.log,
-        }),
+      await review(context, repo, group.head_sha, async (gw, _attempt, opts) => [
+        await startMergeGroupReview(gw, target, opts),
       ]);
     });
   };
@@ -143,5 +153,5 @@ function appIdOf(payload: unknown): number | undefined {
   return typeof id === "number" ? id : undefined;
 }
 
-/** The app as the Lambda worker and the tests run it: each delivery's review runs before its handling ends. */
+/** The app as the tests run it: each delivery's review runs before its handling ends. */
 export default createApp();

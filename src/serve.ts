@@ -10,6 +10,7 @@ import { run, type ApplicationFunction, type Probot } from "probot";
 import { createApp } from "./app.js";
 import { warmUpSchemas } from "./core/schema.js";
 import { PluginReviewOctokit } from "./github/api/app-octokit.js";
+import { REAL_TIME, type Clock } from "./github/api/clock.js";
 import { ReviewScheduler, type SchedulerLog } from "./github/delivery/scheduler.js";
 import { AnswersFirst } from "./github/delivery/serialize.js";
 
@@ -84,8 +85,12 @@ function guardBodies(probot: Probot, answers?: AnswersFirst): void {
  * does not wait for them; `answers` (the scheduler's gate before a review starts) is told which deliveries
  * are still being answered.
  */
-export function serverApp(scheduler: ReviewScheduler, answers?: AnswersFirst): ApplicationFunction {
-  const app = createApp({ scheduler });
+export function serverApp(
+  scheduler: ReviewScheduler,
+  answers?: AnswersFirst,
+  clock: Clock = REAL_TIME,
+): ApplicationFunction {
+  const app = createApp({ scheduler, clock });
   return (probot, options) => {
     guardBodies(probot, answers);
     return app(probot, options);
@@ -97,8 +102,13 @@ export function serverScheduler(
   answers: AnswersFirst,
   log: SchedulerLog,
   concurrency = REVIEW_CONCURRENCY,
+  clock: Clock = REAL_TIME,
 ): ReviewScheduler {
-  return new ReviewScheduler({ background: { concurrency, beforeStart: () => answers.quiet() }, log });
+  return new ReviewScheduler({
+    background: { concurrency, beforeStart: () => answers.quiet() },
+    log,
+    clock,
+  });
 }
 
 export interface RunningServer {

@@ -2,12 +2,12 @@
  * The check run guarantee on `npm start` (src/serve.ts on Probot's own server, in process, with the App's
  * production Octokit: throttling and retries as deployed), against the validated fake GitHub misbehaving
  * (test/github/scenarios.ts): each delivery ends with exactly one completed run within 3 minutes, no
- * annotation and no comment twice. Time runs 5 times as fast (setTimeScale).
+ * annotation and no comment twice. Time runs 5 times as fast (an injected clock).
  */
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { PluginReviewOctokit } from "../src/github/api/app-octokit.js";
-import { setTimeScale } from "../src/github/api/deadline.js";
+import { scaledClock, type Clock } from "../src/github/api/clock.js";
 import { AnswersFirst } from "../src/github/delivery/serialize.js";
 import { completesRun, FakeGitHub } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
@@ -25,16 +25,13 @@ import {
 import { postDelivery, startServe } from "./serve-harness.js";
 
 beforeEach(() => disableNetwork());
-afterEach(() => {
-  cleanup();
-  setTimeScale(1);
-});
+afterEach(() => cleanup());
 
 /**
  * `npm start`'s server with the App's Octokit as deployed; its log lines are kept, and printed with their
  * times (each request GitHub answered among them) when the test fails, so that a failure says what waited.
  */
-async function start() {
+async function start(clock: Clock) {
   const logs: { msg: string; time: number }[] = [];
   const log = pino({ level: "debug" }, { write: (s: string) => void logs.push(JSON.parse(s)) });
   const started = Date.now();
@@ -47,6 +44,7 @@ async function start() {
     log,
     schedulerLog,
     answers: new AnswersFirst(),
+    clock,
   });
   return { ...serve, logs };
 }
@@ -62,11 +60,10 @@ describe("npm start: a check run on every commit, whatever GitHub does", () => {
   it.each(SCENARIOS.map((s) => [s.name, s] as const))(
     "%s: exactly one completed run within 3 minutes, nothing sent twice",
     async (_, scenario) => {
-      setTimeScale(SCALE);
       const gh = new FakeGitHub([...SCENARIO_ROUTES, ...scenario.routes]);
       openPullRequest(gh);
       scenario.fault(gh);
-      const { server, scheduler, url } = await start();
+      const { server, scheduler, url } = await start(scaledClock(SCALE));
       try {
         const payload = pullRequestPayload("opened");
         payload.installation.id = installation++;
@@ -85,12 +82,12 @@ describe("npm start: a check run on every commit, whatever GitHub does", () => {
   );
 
   it("GitHub failing the completing write past the review's deadline: the run is created in progress, and the server's own retry completes it", async () => {
-    setTimeScale(0.04); // the deadline passes after 4.8 s, the first later retry comes 2.4 s after that
+    // On this clock the deadline passes after 4.8 s, the first later retry comes 2.4 s after that.
     const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
     openPullRequest(gh);
     gh.failFor("POST", /\/check-runs$/, 150_000 * 0.04, { when: completesRun });
     gh.failFor("PATCH", /\/check-runs\/\d+$/, 150_000 * 0.04, { when: completesRun });
-    const { server, scheduler, logs, url } = await start();
+    const { server, scheduler, logs, url } = await start(scaledClock(0.04));
     try {
       const payload = pullRequestPayload("opened");
       payload.installation.id = installation++;

@@ -7,6 +7,7 @@ import { createServer as createNetServer } from "node:net";
 import type { Logger } from "pino";
 import { Probot, Server } from "probot";
 import type { PluginReviewOctokit } from "../src/github/api/app-octokit.js";
+import type { Clock } from "../src/github/api/clock.js";
 import type { SchedulerLog } from "../src/github/delivery/scheduler.js";
 import { AnswersFirst } from "../src/github/delivery/serialize.js";
 import { serverApp, serverScheduler } from "../src/serve.js";
@@ -32,11 +33,13 @@ export interface ServeOptions {
   schedulerLog: SchedulerLog;
   /** Deliveries being answered, which reviews wait for (none: the body guard does not report them). */
   answers?: AnswersFirst;
+  /** How the App's waits run (real time by default). */
+  clock?: Clock;
 }
 
 /** Starts the server with a scheduler of 4 reviews at a time; its webhook URL. */
 export async function startServe(opts: ServeOptions) {
-  const scheduler = serverScheduler(opts.answers ?? new AnswersFirst(), opts.schedulerLog, 4);
+  const scheduler = serverScheduler(opts.answers ?? new AnswersFirst(), opts.schedulerLog, 4, opts.clock);
   const port = await freePort();
   const server = new Server({
     Probot: Probot.defaults({
@@ -50,7 +53,7 @@ export async function startServe(opts: ServeOptions) {
     host: "127.0.0.1",
     log: opts.log,
   });
-  await server.load(serverApp(scheduler, opts.answers));
+  await server.load(serverApp(scheduler, opts.answers, opts.clock));
   await server.start();
   return { server, scheduler, url: `http://127.0.0.1:${port}/api/github/webhooks` };
 }

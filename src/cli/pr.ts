@@ -7,9 +7,9 @@ import { pino } from "pino";
 import { gatewayFor, GraphqlAvailability } from "../github/api/gateway.js";
 import { repoRef, toPullTarget } from "../github/delivery/pull-target.js";
 import { reviewPullRequest } from "../github/review/run-review.js";
-import type { Octokit } from "../github/api/types.js";
+import { REAL_TIME } from "../github/api/clock.js";
 import { describeRequestError } from "../github/api/errors.js";
-import { isGraphqlUrl, tokenOctokit, type DryWrite } from "../github/api/octokit.js";
+import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {
@@ -161,7 +161,7 @@ export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
   let outcome;
   try {
     const gw = gatewayFor(octokit, { log, installation: "cli", availability: new GraphqlAvailability() });
-    outcome = await reviewPullRequest(gw, t, { log });
+    outcome = await reviewPullRequest(gw, t, { log, clock: REAL_TIME });
   } catch (e) {
     io.stderr(`plugin-review: the review failed: ${(e as Error).message}\n`);
     return 2;

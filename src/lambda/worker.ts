@@ -12,11 +12,12 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { pino } from "pino";
 import { Probot } from "probot";
-import app from "../app.js";
-import { REPORT_TIMEOUT_MS, scaled, withReviewsEndingBy } from "../github/api/deadline.js";
-import { withDeliveryAttempt } from "../github/delivery/scheduler.js";
-import { TransientReviewError } from "../github/api/errors.js";
+import { createApp } from "../app.js";
 import { PluginReviewOctokit } from "../github/api/app-octokit.js";
+import { REAL_TIME, type Clock } from "../github/api/clock.js";
+import { REPORT_TIMEOUT_MS } from "../github/api/deadline.js";
+import { TransientReviewError } from "../github/api/errors.js";
+import { DeliveryContexts } from "../github/delivery/context.js";
 import { logLine } from "./log.js";
 import { loadSecrets } from "./secrets.js";
 import type { QueuedDelivery } from "./webhook.js";
@@ -39,11 +40,10 @@ export interface BatchResponse {
 /** Exported, with the SSM client, so that tests can mock both inside the bundle (aws-sdk-client-mock). */
 export const sqs = new SQSClient({});
 export { clearSecretsCache, ssm } from "./secrets.js";
-/** For tests of the bundle: the App's clocks run faster (deadline.ts). */
-export { setTimeScale } from "../github/api/deadline.js";
-let probot: Promise<Probot> | undefined;
+/** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
+export { scaledClock } from "../github/api/clock.js";
 
-async function createProbot(): Promise<Probot> {
+async function createProbot(clock: Clock, deliveries: DeliveryContexts): Promise<Probot> {
   const { appId, privateKey } = await loadSecrets(["appId", "privateKey"]);
   const p = new Probot({
     appId: appId as string,
@@ -54,7 +54,7 @@ async function createProbot(): Promise<Probot> {
       ? { baseUrl: `${process.env.GHE_PROTOCOL ?? "https"}://${process.env.GHE_HOST}/api/v3` }
       : {}),
   });
-  await p.load(app);
+  await p.load(createApp({ clock, deliveries }));
   return p;
 }
 
@@ -95,7 +95,7 @@ function timedOut(e: unknown): boolean {
 }
 
 /** Sets when SQS hands a message out again; a failure to do so is logged (the queue's timeout applies). */
-async function retryIn(record: SqsRecord, seconds: number, delivery?: string): Promise<void> {
+async function retryIn(record: SqsRecord, seconds: number, clock: Clock, delivery?: string): Promise<void> {
   try {
     await sqs.send(
       new ChangeMessageVisibilityCommand({
@@ -103,7 +103,7 @@ async function retryIn(record: SqsRecord, seconds: number, delivery?: string): P
         ReceiptHandle: record.receiptHandle,
         VisibilityTimeout: seconds,
       }),
-      { abortSignal: AbortSignal.timeout(scaled(SQS_CALL_MS)) },
+      { abortSignal: AbortSignal.timeout(clock.ms(SQS_CALL_MS)) },
     );
   } catch (e) {
     logLine("warn", "could not set when the message is retried; the queue's visibility timeout applies", {
@@ -114,65 +114,89 @@ async function retryIn(record: SqsRecord, seconds: number, delivery?: string): P
   }
 }
 
-/**
- * Handles a batch in order and stops at the first message that fails (as AWS advises for FIFO queues with
- * partial batch responses): that message and every one after it are reported failed, so that none of a
- * pull request's later deliveries is handled before an earlier one's retry. A message is started only
- * while the invocation has the time for a review and its margin; the rest are reported failed and come
- * back at once, rather than after the queue's visibility timeout when the invocation times out.
- */
-export async function handler(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
-  try {
-    probot ??= createProbot();
-    await probot;
-  } catch (e) {
-    probot = undefined;
-    logLine("error", "cannot start the app", { error: (e as Error).message });
-    return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
-  }
-  const p = await probot;
-  const records = event.Records;
-  /** Reports the records from `i` on failed, untried, to be received again at once. */
-  const leave = async (i: number, why: string): Promise<BatchResponse> => {
-    const untried = records.slice(i);
-    if (untried.length) logLine("warn", `${why}: ${untried.length} message(s) left for the next invocation`);
-    await Promise.all(untried.map((r) => retryIn(r, UNTRIED_VISIBILITY_S)));
-    return { batchItemFailures: untried.map((r) => ({ itemIdentifier: r.messageId })) };
-  };
-  for (const [i, record] of records.entries()) {
-    let delivery: QueuedDelivery;
+/** The worker's handler, its App running on `clock` (real time; tests of the bundle run it faster). */
+export function createHandler(
+  opts: { clock?: Clock } = {},
+): (event: SqsEvent, context?: LambdaContext) => Promise<BatchResponse> {
+  const clock = opts.clock ?? REAL_TIME;
+  // What the App reads of each delivery: which try it is, and when its reviews must end.
+  const deliveries = new DeliveryContexts();
+  let probot: Promise<Probot> | undefined;
+
+  /**
+   * Handles a batch in order and stops at the first message that fails (as AWS advises for FIFO queues with
+   * partial batch responses): that message and every one after it are reported failed, so that none of a
+   * pull request's later deliveries is handled before an earlier one's retry. A message is started only
+   * while the invocation has the time for a review and its margin; the rest are reported failed and come
+   * back at once, rather than after the queue's visibility timeout when the invocation times out.
+   */
+  return async (event, context) => {
     try {
-      delivery = JSON.parse(record.body) as QueuedDelivery;
-    } catch {
-      logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
-      continue; // retrying cannot fix it
-    }
-    const left = context?.getRemainingTimeInMillis();
-    if (left !== undefined && left < scaled(MARGIN_MS + MIN_REVIEW_MS))
-      return leave(i, "too little time left in this invocation for a review");
-    const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
-    try {
-      // A retried message is the review's next attempt (a Re-run then completes the run the first made).
-      const receive = () =>
-        withDeliveryAttempt(count - 1, () => p.receive(delivery as Parameters<Probot["receive"]>[0]));
-      if (left !== undefined) await withReviewsEndingBy(Date.now() + left - scaled(MARGIN_MS), receive);
-      else await receive();
-      logLine("info", "delivery processed", {
-        delivery: delivery.id,
-        event: `${delivery.name}.${String(delivery.payload.action)}`,
-      });
+      probot ??= createProbot(clock, deliveries);
+      await probot;
     } catch (e) {
-      logLine("error", "delivery failed; it will be retried", {
-        delivery: delivery.id,
-        attempt: count,
-        error: (e as Error).message,
-      });
-      const [, after] = await Promise.all([
-        retryIn(record, timedOut(e) ? timeoutBackoffSeconds(count) : backoffSeconds(count), delivery.id),
-        leave(i + 1, "a delivery failed"),
-      ]);
-      return { batchItemFailures: [{ itemIdentifier: record.messageId }, ...after.batchItemFailures] };
+      probot = undefined;
+      logLine("error", "cannot start the app", { error: (e as Error).message });
+      return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
     }
-  }
-  return { batchItemFailures: [] };
+    const p = await probot;
+    const records = event.Records;
+    /** Reports the records from `i` on failed, untried, to be received again at once. */
+    const leave = async (i: number, why: string): Promise<BatchResponse> => {
+      const untried = records.slice(i);
+      if (untried.length)
+        logLine("warn", `${why}: ${untried.length} message(s) left for the next invocation`);
+      await Promise.all(untried.map((r) => retryIn(r, UNTRIED_VISIBILITY_S, clock)));
+      return { batchItemFailures: untried.map((r) => ({ itemIdentifier: r.messageId })) };
+    };
+    for (const [i, record] of records.entries()) {
+      let delivery: QueuedDelivery;
+      try {
+        delivery = JSON.parse(record.body) as QueuedDelivery;
+      } catch {
+        logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
+        continue; // retrying cannot fix it
+      }
+      const left = context?.getRemainingTimeInMillis();
+      if (left !== undefined && left < clock.ms(MARGIN_MS + MIN_REVIEW_MS))
+        return leave(i, "too little time left in this invocation for a review");
+      const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
+      try {
+        // A retried message is the review's next attempt (a Re-run then completes the run the first made),
+        // and its reviews end before the invocation does.
+        await deliveries.during(
+          delivery.id,
+          {
+            attempt: count - 1,
+            ...(left !== undefined ? { endsBy: Date.now() + left - clock.ms(MARGIN_MS) } : {}),
+          },
+          () => p.receive(delivery as Parameters<Probot["receive"]>[0]),
+        );
+        logLine("info", "delivery processed", {
+          delivery: delivery.id,
+          event: `${delivery.name}.${String(delivery.payload.action)}`,
+        });
+      } catch (e) {
+        logLine("error", "delivery failed; it will be retried", {
+          delivery: delivery.id,
+          attempt: count,
+          error: (e as Error).message,
+        });
+        const [, after] = await Promise.all([
+          retryIn(
+            record,
+            timedOut(e) ? timeoutBackoffSeconds(count) : backoffSeconds(count),
+            clock,
+            delivery.id,
+          ),
+          leave(i + 1, "a delivery failed"),
+        ]);
+        return { batchItemFailures: [{ itemIdentifier: record.messageId }, ...after.batchItemFailures] };
+      }
+    }
+    return { batchItemFailures: [] };
+  };
 }
+
+/** The Lambda function's handler (serverless.yml). */
+export const handler = createHandler();

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { check, text, validHost } from "../helpers.js";
 import { mainRun } from "./run.js";
-import { fingerprintMarker } from "../../src/github/review/fingerprint.js";
+import { fingerprintMarker } from "../../src/github/review/pull-review/fingerprint.js";
 import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";

@@ -9,7 +9,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readFingerprint } from "../../src/github/review/fingerprint.js";
+import { readFingerprint } from "../../src/github/review/pull-review/fingerprint.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import {

@@ -3,7 +3,9 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { Probot, type ApplicationFunction } from "probot";
 import { PluginReviewOctokit } from "../../src/github/api/app-octokit.js";
-import app from "../../src/app.js";
+import { createApp } from "../../src/app.js";
+import { REAL_TIME, scaledClock, type Clock } from "../../src/github/api/clock.js";
+import { DeliveryContexts, type DeliveryContext } from "../../src/github/delivery/context.js";
 import { APP_ID, type FakeGitHub } from "./fake-github.js";
 
 const examples = (
@@ -33,11 +35,20 @@ export const FastOctokit = PluginReviewOctokit.defaults((options: Record<string,
 /** Signs a test RSA key for the App (generated per run). */
 export const TEST_PRIVATE_KEY = privateKey;
 
-/** A Probot instance with the app loaded; logs are captured (and checked for secrets by the tests). */
-export function makeProbot(opts: { productionThrottling?: boolean; app?: ApplicationFunction } = {}): {
+/**
+ * A Probot instance with the app loaded; logs are captured (and checked for secrets by the tests).
+ * `timeScale`: the App's clock runs its waits at this fraction of real time (api/clock.ts); `deliveries`:
+ * what the entry point says of each delivery (deliverWith).
+ */
+export function makeProbot(
+  opts: { productionThrottling?: boolean; app?: ApplicationFunction; timeScale?: number } = {},
+): {
   probot: Probot;
   logs: LogLine[];
+  deliveries: DeliveryContexts;
 } {
+  const clock: Clock = opts.timeScale === undefined ? REAL_TIME : scaledClock(opts.timeScale);
+  const deliveries = new DeliveryContexts();
   const logs: LogLine[] = [];
   const stream = { write: (s: string) => void logs.push(JSON.parse(s) as LogLine) };
   const probot = new Probot({
@@ -49,8 +60,8 @@ export function makeProbot(opts: { productionThrottling?: boolean; app?: Applica
     Octokit: opts.productionThrottling ? PluginReviewOctokit : FastOctokit,
     log: pino({ level: "debug" }, stream),
   } as ConstructorParameters<typeof Probot>[0]);
-  void probot.load(opts.app ?? app);
-  return { probot, logs };
+  void probot.load(opts.app ?? createApp({ clock, deliveries }));
+  return { probot, logs, deliveries };
 }
 
 /** Webhook payloads are edited freely by the tests; their full types would only get in the way. */
@@ -130,6 +141,23 @@ export function addedFile(gh: FakeGitHub, path: string, content: string): void {
 
 export async function deliver(probot: Probot, name: string, payload: Record<string, unknown>): Promise<void> {
   await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
+}
+
+/**
+ * Delivers a webhook as an entry point that knows more of it does (the Lambda worker): `context` says which
+ * try it is and when its reviews must end.
+ */
+export async function deliverWith(
+  probot: Probot,
+  deliveries: DeliveryContexts,
+  context: DeliveryContext,
+  name: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const id = randomUUID();
+  await deliveries.during(id, context, () =>
+    probot.receive({ id, name, payload } as Parameters<Probot["receive"]>[0]),
+  );
 }
 
 /** A push to pull request 7: GitHub's pull request moves to `sha`, then the push's `synchronize` is delivered. */

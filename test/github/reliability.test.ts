@@ -5,8 +5,6 @@
  * them, so that the tests take seconds; the mechanisms are the production ones.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setTimeScale, withReviewsEndingBy } from "../../src/github/api/deadline.js";
-import { withDeliveryAttempt } from "../../src/github/delivery/scheduler.js";
 import { text, validHost } from "../helpers.js";
 import {
   APP_ID,
@@ -17,20 +15,27 @@ import {
   type Route,
 } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
-import { addedFile, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "./harness.js";
+import {
+  addedFile,
+  deliver,
+  deliverWith,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "./harness.js";
 
 const R = `${OWNER}/${REPO}`;
 
 beforeEach(() => disableNetwork());
-afterEach(() => {
-  cleanup();
-  setTimeScale(1);
-});
+afterEach(() => cleanup());
 
-function setup(routes: readonly Route[]) {
+/** The fake GitHub with `routes`, and the app on a clock running its waits at `timeScale` of real time. */
+function setup(routes: readonly Route[], timeScale?: number) {
   const gh = new FakeGitHub(routes);
-  const { probot, logs } = makeProbot();
-  return { gh, probot, logs };
+  const { probot, logs, deliveries } = makeProbot(timeScale === undefined ? {} : { timeScale });
+  return { gh, probot, logs, deliveries };
 }
 
 /** A new descriptor with one finding (version-format, an error). */
@@ -40,8 +45,10 @@ describe("GitHub does not answer", () => {
   it("abandons a request that is accepted and never answered after the request timeout, and retries it", async () => {
     // Requests time out after 3 s: long enough that no answered request of the review (the fake validates each
     // one) reaches it on a loaded machine, so that only the hung one is abandoned.
-    setTimeScale(0.15);
-    const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const { gh, probot } = setup(
+      REVIEW_ROUTES.filter((r) => r !== "createReview"),
+      0.15,
+    );
     addedFile(gh, "p/plugin.json", text(validHost()));
     gh.hang("GET", /\/pulls\/7\/files$/, 1);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
@@ -52,14 +59,18 @@ describe("GitHub does not answer", () => {
   });
 
   it("completes the run as failure at the review's deadline, and the next attempt completes it with the result", async () => {
-    setTimeScale(0.1); // requests time out after 2 s, the failure report gets 1 s
-    const { gh, probot, logs } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun"]);
+    // On this clock requests time out after 2 s, the failure report gets 1 s.
+    const { gh, probot, logs, deliveries } = setup([...LATER_REVIEW_ROUTES, "updateCheckRun"], 0.1);
     addedFile(gh, "p/plugin.json", oneFinding());
     gh.hang("GET", /\/pulls\/7\/files$/);
     const started = Date.now();
     await expect(
-      withReviewsEndingBy(Date.now() + 4000, () =>
-        deliver(probot, "pull_request", pullRequestPayload("opened")),
+      deliverWith(
+        probot,
+        deliveries,
+        { attempt: 0, endsBy: Date.now() + 4000 },
+        "pull_request",
+        pullRequestPayload("opened"),
       ),
     ).rejects.toThrow(/did not answer in time/);
     expect(Date.now() - started).toBeLessThan(4000 + 1000 + 5000); // the deadline, the report's time, slack for a loaded machine;
@@ -83,8 +94,8 @@ describe("GitHub does not answer", () => {
 
 describe("GitHub fails the final write", () => {
   it("500s on every check run write until the deadline: retried with backoff, no run left in progress, the next attempt completes it", async () => {
-    setTimeScale(0.05); // the 2-minute deadline passes in 6 s
-    const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
+    // On this clock the 2-minute deadline passes in 6 s.
+    const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"], 0.05);
     addedFile(gh, "p/plugin.json", oneFinding());
     gh.failFor("POST", /\/check-runs$/, 3_600_000);
     await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow(
@@ -112,12 +123,10 @@ describe("GitHub fails the final write", () => {
   });
 
   it("a run left in progress (its completion failed, or its process died) is completed by the next attempt", async () => {
-    setTimeScale(0.05);
-    const { gh, probot } = setup([
-      ...LATER_REVIEW_ROUTES.filter((r) => r !== "createCheckRun"),
-      "updateCheckRun",
-      "listCheckRuns",
-    ]);
+    const { gh, probot } = setup(
+      [...LATER_REVIEW_ROUTES.filter((r) => r !== "createCheckRun"), "updateCheckRun", "listCheckRuns"],
+      0.05,
+    );
     addedFile(gh, "p/plugin.json", oneFinding());
     gh.checkRuns.push({
       id: 99,
@@ -157,8 +166,7 @@ describe("GitHub fails the final write", () => {
   });
 
   it("a run that cannot be completed is created in progress as soon as GitHub takes a write, and completed when GitHub recovers", async () => {
-    setTimeScale(0.05);
-    const { gh, probot } = setup([...REVIEW_ROUTES, "listCheckRuns", "updateCheckRun"]);
+    const { gh, probot } = setup([...REVIEW_ROUTES, "listCheckRuns", "updateCheckRun"], 0.05);
     addedFile(gh, "p/plugin.json", oneFinding());
     // GitHub takes writes, but not those that complete a run, for 30 s (1.5 s here).
     gh.failFor("POST", /\/check-runs$/, 1500, { when: completesRun });
@@ -244,16 +252,20 @@ describe("a retry of a push the pull request has moved on from", () => {
   }
 
   it("completes that commit's check run and publishes nothing: the later push's thread and its 'changes requested' stand", async () => {
-    setTimeScale(0.1); // the failure report gets 1 s
-    const { gh, probot, logs } = setup([...REVIEW_ROUTES, "listCheckRuns"]);
+    // On this clock the failure report gets 1 s.
+    const { gh, probot, logs, deliveries } = setup([...REVIEW_ROUTES, "listCheckRuns"], 0.1);
     gh.file(R, "HEAD", ".github/plugin-review.yml", "review: request-changes\n");
     const [A, B] = ["d".repeat(40), "e".repeat(40)];
     // Push A (no finding): GitHub fails every check run write until its review's deadline.
     pushed(gh, A, text(validHost()));
     gh.failFor("POST", /\/check-runs$/, 3_600_000);
     await expect(
-      withReviewsEndingBy(Date.now() + 1500, () =>
-        deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: A })),
+      deliverWith(
+        probot,
+        deliveries,
+        { attempt: 0, endsBy: Date.now() + 1500 },
+        "pull_request",
+        pullRequestPayload("synchronize", { headSha: A }),
       ),
     ).rejects.toThrow(/did not answer in time/);
     expect(gh.runsFor(A)).toEqual([]);
@@ -264,8 +276,12 @@ describe("a retry of a push the pull request has moved on from", () => {
     expect(gh.reviews.map((r) => [r.commit_id, r.event])).toEqual([[B, "REQUEST_CHANGES"]]);
     expect(gh.comments).toHaveLength(1);
     // A's retry (the scheduler's later one, or the queue's): A's run, and nothing said about B's finding.
-    await withDeliveryAttempt(1, () =>
-      deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: A })),
+    await deliverWith(
+      probot,
+      deliveries,
+      { attempt: 1 },
+      "pull_request",
+      pullRequestPayload("synchronize", { headSha: A }),
     );
     expect(gh.runsFor(A)).toEqual([expect.objectContaining({ status: "completed", conclusion: "success" })]);
     expect(gh.reviews.map((r) => [r.commit_id, r.event, r.dismissed])).toEqual([

@@ -173,7 +173,11 @@ describe("receiver (bundled)", () => {
 });
 
 describe("worker (bundled)", () => {
-  afterEach(() => worker.setTimeScale(1));
+  /** The worker's handler: the bundle's own, or one whose App runs faster (createHandler). */
+  let handle: Bundle["handler"];
+  beforeEach(() => {
+    handle = worker.handler;
+  });
 
   async function queued(payload: Record<string, unknown>, delivery = "d-w"): Promise<string> {
     await receiver.handler(signedHttpEvent("pull_request", payload, { delivery }));
@@ -193,8 +197,8 @@ describe("worker (bundled)", () => {
     ];
     gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", plugin);
     const body = await queued(pullRequestPayload("opened"));
-    const first = await worker.handler(sqsEvent([body]));
-    const again = await worker.handler(sqsEvent([body], 2));
+    const first = await handle(sqsEvent([body]));
+    const again = await handle(sqsEvent([body], 2));
     expect(first).toEqual({ batchItemFailures: [] });
     expect(again).toEqual({ batchItemFailures: [] });
     expect(gh.checkRuns).toHaveLength(1);
@@ -220,7 +224,7 @@ describe("worker (bundled)", () => {
     payload.installation.id = 78; // another installation: the worker's token cache from the test above does not apply
     const body = await queued(payload);
     const event = sqsEvent([body], 3);
-    const res = await worker.handler(event);
+    const res = await handle(event);
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }] });
     expect(gh.checkRuns[0]).toMatchObject({
       status: "completed",
@@ -252,8 +256,8 @@ describe("worker (bundled)", () => {
     // At 4 times the speed, 8 s left (32 s in production): the review gets 4.25 s (the rest is the margin: the
     // failure report and the SQS call), well past the hung write even on a loaded machine, and less than a
     // request's timeout (5 s), so that the deadline is what ends it.
-    worker.setTimeScale(0.25);
-    const res = await worker.handler(first, { getRemainingTimeInMillis: () => 8000 });
+    handle = worker.createHandler({ clock: worker.scaledClock(0.25) });
+    const res = await handle(first, { getRemainingTimeInMillis: () => 8000 });
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: first.Records[0]!.messageId }] });
     expect(gh.hung).toHaveLength(1);
     expect(gh.checkRuns).toHaveLength(1);
@@ -270,7 +274,7 @@ describe("worker (bundled)", () => {
     expect(delay).toMatchObject({ VisibilityTimeout: 10 });
     // The retry: the same run, completed with the review's verdict; each annotation once.
     const retry = sqsEvent([body], 2);
-    expect(await worker.handler(retry, { getRemainingTimeInMillis: () => 60_000 })).toEqual({
+    expect(await handle(retry, { getRemainingTimeInMillis: () => 60_000 })).toEqual({
       batchItemFailures: [],
     });
     expect(gh.checkRuns).toHaveLength(1);
@@ -317,7 +321,7 @@ describe("worker (bundled)", () => {
       await openedAt(gh, 9, c, 420),
     ];
     const event = sqsEvent(bodies);
-    const res = await worker.handler(event, { getRemainingTimeInMillis: () => 300_000 });
+    const res = await handle(event, { getRemainingTimeInMillis: () => 300_000 });
     expect(res).toEqual({ batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) });
     expect(gh.runsFor(a)).toEqual([
       expect.objectContaining({
@@ -345,7 +349,7 @@ describe("worker (bundled)", () => {
     // The first review leaves the invocation 20 s: less than the margin (the failure report, the SQS
     // call) and a review's minimum.
     const remaining = () => (gh.runsFor(a).length ? 20_000 : 300_000);
-    const res = await worker.handler(event, { getRemainingTimeInMillis: remaining });
+    const res = await handle(event, { getRemainingTimeInMillis: remaining });
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[1]!.messageId }] });
     expect(gh.runsFor(a)).toEqual([expect.objectContaining({ status: "completed", conclusion: "failure" })]);
     expect(gh.runsFor(b)).toEqual([]);
@@ -354,12 +358,16 @@ describe("worker (bundled)", () => {
   }, 30_000);
 
   it("drops a message that is not a delivery instead of retrying it forever", async () => {
-    expect(await worker.handler(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
+    expect(await handle(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
   });
 });
 
 describe("worker (bundled): a check run on every commit, whatever GitHub does", () => {
-  afterEach(() => worker.setTimeScale(1));
+  /** The worker's handler: the bundle's own, or one whose App runs faster (createHandler). */
+  let handle: Bundle["handler"];
+  beforeEach(() => {
+    handle = worker.handler;
+  });
 
   /**
    * Runs a queued message as SQS does: again after each failure, once the visibility timeout the worker
@@ -370,7 +378,7 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
     const started = Date.now();
     for (let receiveCount = 1; ; receiveCount++) {
       const event = sqsEvent([body], receiveCount);
-      const res = await worker.handler(event, { getRemainingTimeInMillis: () => remainingMs });
+      const res = await handle(event, { getRemainingTimeInMillis: () => remainingMs });
       if (res.batchItemFailures.length === 0) return { attempts: receiveCount };
       const delays = commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand");
       const visibility = delays[delays.length - 1]!.input.VisibilityTimeout as number;
@@ -391,7 +399,7 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
   it.each(SCENARIOS.map((s, i) => [s.name, s, 400 + i] as const))(
     "%s: exactly one completed run within 3 minutes, nothing sent twice",
     async (_, scenario, installation) => {
-      worker.setTimeScale(SCALE);
+      handle = worker.createHandler({ clock: worker.scaledClock(SCALE) });
       const gh = new FakeGitHub([...SCENARIO_ROUTES, ...scenario.routes]);
       openPullRequest(gh);
       scenario.fault(gh);
@@ -409,7 +417,7 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
   );
 
   it("500s on completing writes for longer than an invocation: the message fails, the run is created in progress, and the queue's retry completes it", async () => {
-    worker.setTimeScale(SCALE);
+    handle = worker.createHandler({ clock: worker.scaledClock(SCALE) });
     const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
     openPullRequest(gh);
     gh.failFor("POST", /\/check-runs$/, 30_000 * SCALE, { when: completesRun });

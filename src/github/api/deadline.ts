@@ -1,21 +1,18 @@
 /**
- * Time limits on talking to GitHub: every request has a timeout, and every review a deadline. The
- * deadline travels with the review through AsyncLocalStorage, so that every request the review makes
- * (whichever Octokit instance, REST or GraphQL) is aborted when it passes, without threading a signal
- * through each call. Entry points choose the deadline: the server keeps the default, the Lambda worker
- * uses the invocation's remaining time less a margin.
- *
- * Every duration the App waits on its own goes through `scaled`: tests run the clocks faster
- * (`setTimeScale`), so that minutes of GitHub failing take seconds, with the production mechanisms.
+ * Time limits on talking to GitHub: every request has a timeout (timedFetch), and every review a deadline
+ * (`runUntil`, which aborts the review's requests when it passes: request-scope.ts carries it to them).
+ * Every duration the App waits on its own is run by the review's clock (clock.ts).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { Clock } from "./clock.js";
+import { REAL_TIME } from "./clock.js";
 import { DeadlineError, describeRequestError, httpStatus, isTransient } from "./errors.js";
-import type { Logger } from "./types.js";
+import type { Logger } from "./port.js";
+import { currentScope, REQUEST_TIMEOUT_MS, withinDeadline } from "./request-scope.js";
+
+export { REQUEST_TIMEOUT_MS };
 
 /** A review on the server must end within this (GitHub answers a healthy review in seconds). */
 export const REVIEW_DEADLINE_MS = 120_000;
-/** One request GitHub has not answered within this is aborted (undici's own default is 300 s). */
-export const REQUEST_TIMEOUT_MS = 20_000;
 /** What completing the check run may take after the review's deadline passed (the failure report). */
 export const REPORT_TIMEOUT_MS = 10_000;
 
@@ -23,44 +20,9 @@ export const REPORT_TIMEOUT_MS = 10_000;
 export const BACKOFF_MS = 1_000;
 export const BACKOFF_CAP_MS = 16_000;
 
-let timeScale = 1;
-
-/** Tests run the App's clocks faster: every duration the App waits on its own is multiplied by `factor`. */
-export function setTimeScale(factor: number): void {
-  timeScale = factor;
-}
-
-/** A duration of the App's (a deadline, a timeout, a backoff), as the clocks run now. */
-export function scaled(ms: number): number {
-  return ms * timeScale;
-}
-
 /** How long to wait before try `attempt + 1` of a write that failed (BACKOFF_MS doubling, capped). */
-function backoff(attempt: number): number {
-  return scaled(Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** attempt));
-}
-
-interface Budget {
-  /** Aborted when the review's deadline passes. */
-  signal: AbortSignal;
-  /** Milliseconds a request may take (never more than is left of the deadline). */
-  requestTimeoutMs: number;
-}
-
-const current = new AsyncLocalStorage<Budget>();
-/** The time (epoch ms) by which an entry point needs the reviews it starts finished (the Lambda worker). */
-const chosen = new AsyncLocalStorage<number>();
-
-/** Runs `fn` (an entry point's work) so that the reviews it starts end by `endsAt` (epoch ms). */
-export function withReviewsEndingBy<T>(endsAt: number, fn: () => Promise<T>): Promise<T> {
-  return chosen.run(endsAt, fn);
-}
-
-/** When (epoch ms) a review started now must end: REVIEW_DEADLINE_MS from now, or sooner when its entry point must. */
-export function reviewDeadline(): number {
-  const full = Date.now() + scaled(REVIEW_DEADLINE_MS);
-  const endsAt = chosen.getStore();
-  return endsAt === undefined ? full : Math.min(full, endsAt);
+function backoff(attempt: number, clock: Clock): number {
+  return clock.ms(Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** attempt));
 }
 
 /**
@@ -82,12 +44,8 @@ export async function runUntil<T>(
       reject(error);
     }, ms);
   });
-  const budget: Budget = {
-    signal: controller.signal,
-    requestTimeoutMs: Math.min(scaled(REQUEST_TIMEOUT_MS), ms),
-  };
   try {
-    return await Promise.race([current.run(budget, fn), expired]);
+    return await Promise.race([withinDeadline(controller.signal, ms, fn), expired]);
   } finally {
     clearTimeout(timer);
   }
@@ -95,7 +53,7 @@ export async function runUntil<T>(
 
 /** Waits `ms`; rejects at once when the deadline `fn` runs under (runUntil) passes first. */
 function pause(ms: number): Promise<void> {
-  const signal = current.getStore()?.signal;
+  const signal = currentScope()?.signal;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
     const timer = setTimeout(() => {
@@ -118,6 +76,7 @@ function pause(ms: number): Promise<void> {
 export async function retryWithBackoff<T>(
   what: string,
   log: Logger,
+  clock: Clock,
   fn: (attempt: number) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
@@ -125,7 +84,7 @@ export async function retryWithBackoff<T>(
       return await fn(attempt);
     } catch (e) {
       if (!isTransient(e)) throw e;
-      const wait = backoff(attempt);
+      const wait = backoff(attempt, clock);
       log.warn(
         { status: httpStatus(e) },
         `${describeRequestError(e, what)}; trying again in ${Math.round(wait) / 1000} s`,
@@ -157,11 +116,11 @@ function timeoutSignal(ms: number): AbortSignal {
  * Octokit turns the abort into an error with status 500, which its retry plugin may retry while the
  * deadline allows.
  */
-export function timedFetch(inner?: Fetch): Fetch {
+export function timedFetch(inner?: Fetch, clock: Clock = REAL_TIME): Fetch {
   return (input, init) => {
-    const budget = current.getStore();
-    const signals = [timeoutSignal(budget?.requestTimeoutMs ?? scaled(REQUEST_TIMEOUT_MS))];
-    if (budget) signals.push(budget.signal);
+    const scope = currentScope();
+    const signals = [timeoutSignal(scope?.requestTimeoutMs ?? clock.ms(REQUEST_TIMEOUT_MS))];
+    if (scope?.signal) signals.push(scope.signal);
     if (init?.signal) signals.push(init.signal);
     return (inner ?? globalThis.fetch)(input, { ...init, signal: AbortSignal.any(signals) });
   };

@@ -1,152 +1,33 @@
 /**
- * What a review needs from GitHub, behind one interface with two implementations:
- * - REST (gateway-rest.ts): everything through the REST API;
- * - GraphQL (gateway-graphql.ts): where one GraphQL document does what REST needs several requests for (the
- *   start of a review, the files at commits, the review threads; the fixed threads closed, and resolved, in
- *   one write), REST for the rest.
- * `gatewayFor` gives a review the GraphQL one, unless GraphQL failed for its installation a short while ago:
- * a GraphQL API that refuses a document (an older GitHub Enterprise Server, a schema without a field used
- * here), fails, or does not answer in time (an outage of GitHub's GraphQL API alone) switches the
- * installation to REST for a while, logged once, and the operation that met the failure is done again
- * through REST. This is the App's only GraphQL→REST fallback.
+ * The gateway a review gets (`gatewayFor`): every operation of the port (port.ts) through REST (rest.ts),
+ * except those with a GraphQL form (graphql.ts, listed in GRAPHQL_FORMS), which go through GraphQL while
+ * it works for the installation. A GraphQL API that refuses a document (an older GitHub Enterprise Server,
+ * a schema without a field used here), fails, or does not answer in time (an outage of GitHub's GraphQL API
+ * alone) switches the installation to REST for a while, logged once, and the operation that met the
+ * failure is done again through REST. This is the App's only GraphQL→REST fallback.
  */
-import type { CheckResult, CheckRunRef, ExistingRun } from "../review/check-run.js";
-import { scaled } from "./deadline.js";
-import type { FileContent } from "./rest-content.js";
-import type { ChangedFiles, ChangeRange } from "./rest-changed-files.js";
+import { REAL_TIME, type Clock } from "./clock.js";
 import { GraphqlGateway } from "./graphql.js";
-import { RestGateway } from "./rest.js";
 import { graphqlUnavailable } from "./graphql-query.js";
-import type { FileAt, ReviewStart } from "./graphql-reads.js";
-import type { Logger, Octokit, PullTarget } from "./types.js";
+import type { Octokit } from "./octokit.js";
+import type { GitHubGateway, Logger } from "./port.js";
+import { RestGateway } from "./rest.js";
 
-/** The root comment of a review thread, with what the review plan needs to know about the thread. */
-export interface ThreadComment {
-  id: number;
-  /** The thread's node id (what GraphQL resolves a thread by); absent when read through REST. */
-  threadId?: string;
-  path: string;
-  line: number | null;
-  body: string;
-  /** The root comment was written by a bot (an App), not by a person quoting one of our markers. */
-  byBot: boolean;
-  /** Resolved, or already answered as fixed: the finding it was about is closed; if it comes back, it is new. */
-  closed: boolean;
-}
+type Operation = keyof GitHubGateway;
 
-/** Where a pull request is now: its head commit, and whether it is open. */
-export interface PullHead {
-  sha: string;
-  open: boolean;
-}
-
-/** A pull request's review threads and latest reviews. */
-export interface PullState {
-  threads: ThreadComment[];
-  reviewBodies: string[];
-  /** The reviews that still request changes (the App's own are told by `byBot` and our marker in `body`). */
-  changesRequested: RequestingReview[];
-  /** The pull request's node id, when read through GraphQL (its threads can then be resolved). */
-  pullRequestId?: string;
-  /** Where the pull request is now (a review of an earlier head publishes nothing); absent when not read. */
-  head?: PullHead;
-}
-
-/** The reviews of a pull request that still request changes, and where the pull request is now. */
-export interface ChangesRequested {
-  reviews: RequestingReview[];
-  head?: PullHead;
-}
-
-/** A review to post: its event, body and line comments (RIGHT side lines of the diff). */
-export interface ReviewToPost {
-  event: "COMMENT" | "REQUEST_CHANGES";
-  body: string;
-  comments: { path: string; line: number; side: "RIGHT"; body: string }[];
-}
-
-/** A review whose state is "changes requested". */
-export interface RequestingReview {
-  id: number;
-  /** Its node id (what GraphQL dismisses a review by); absent when read through REST. */
-  nodeId?: string;
-  /** Written by a bot (an App), not by a person. */
-  byBot: boolean;
-  body: string;
-}
-
-/** The App's own "changes requested" reviews to dismiss, and the message that says why. */
-export interface Dismissal {
-  reviews: readonly Pick<RequestingReview, "id" | "nodeId">[];
-  message: string;
-}
-
-/** A thread whose finding a push fixed: its root comment's id, and its node id when known. */
-export type FixedThread = Pick<ThreadComment, "id" | "threadId">;
-
-export interface ThreadsWritten {
-  /** Threads answered (and, through GraphQL, resolved) as fixed. */
-  closed: number;
-  /** What became of the review: posted, or refused because GitHub would not place a line comment. */
-  review?: "posted" | "refused";
-  /** Threads not answered because a later document failed whole (the review and earlier threads stand). */
-  left?: number;
-  /** Reviews dismissed (of those asked for: GitHub may refuse, e.g. where only some may dismiss reviews). */
-  dismissed?: number;
-}
-
-/** What a pull request read through the REST API carries (the targets of check_run and check_suite events). */
-export type PullRequestData = Awaited<ReturnType<Octokit["rest"]["pulls"]["get"]>>["data"];
-
-/** Everything a review reads from and writes to GitHub. */
-export interface GitHubGateway {
-  /** Which API the reads that have a GraphQL form use right now. */
-  readonly api: "graphql" | "rest";
-  /** The Octokit underneath, for reads that are REST whatever the API (load-config.ts). */
-  readonly octokit: Octokit;
-
-  /** This app's latest run on the head commit, and the configuration files when the API can read them at once. */
-  reviewStart(where: CheckRunRef & { ownerType: string }, appId: number | undefined): Promise<ReviewStart>;
-  /** This app's latest run on the head commit alone (to learn what a write whose answer was lost did). */
-  latestRun(where: CheckRunRef, appId: number | undefined): Promise<ExistingRun | undefined>;
-  /** Creates the run or completes `existing` with `result` (check-run.ts); returns the run's id. */
-  writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number>;
-  /** Creates the run in progress, without annotations (when completing it keeps failing). */
-  startCheckRun(where: CheckRunRef): Promise<ExistingRun>;
-
-  /** A pull request (check_run and check_suite events carry only stubs of them). */
-  pullRequest(repo: { owner: string; repo: string }, number: number): Promise<PullRequestData>;
-  /** The descriptors changed between two commits (a pull request's files, or a comparison). */
-  listChanged(change: ChangeRange, paths: readonly string[]): Promise<ChangedFiles>;
-  /** Files at commits, in the order asked. */
-  readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]>;
-
-  /** The pull request's review threads and latest reviews; `isFixedReply` tells the App's "fixed" replies. */
-  pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState>;
-  /** Posts a review; "refused" when GitHub will not place one of its line comments (422). */
-  postReview(pr: PullTarget, review: ReviewToPost): Promise<"posted" | "refused">;
-  /**
-   * Answers the fixed threads with `reply` (and resolves them where the API can), posts `review` and
-   * dismisses the `dismissal`'s reviews if given: through GraphQL one document for all when every node id is
-   * known (`pullRequestId` from `pullState`), else a REST reply per thread, the review and a dismissal each.
-   */
-  closeThreads(
-    pr: PullTarget,
-    pullRequestId: string | undefined,
-    fixed: readonly FixedThread[],
-    reply: string,
-    review?: ReviewToPost,
-    dismissal?: Dismissal,
-  ): Promise<ThreadsWritten>;
-
-  /** The reviews of the pull request that still request changes, and its head (a light read: no threads). */
-  changesRequested(pr: PullTarget): Promise<ChangesRequested>;
-  /**
-   * Dismisses reviews with a message: one write (through GraphQL one document; through REST a request per
-   * review, usually one). Returns how many GitHub dismissed; a refusal is logged, not thrown.
-   */
-  dismissReviews(pr: PullTarget, dismissal: Dismissal): Promise<number>;
-}
+/**
+ * The operations GraphQL does in fewer calls than REST, as the log names them. A write's failure other
+ * than a refusal is thrown rather than done again through REST: GitHub may have made it (the review reads
+ * what GitHub holds, now through REST, before it writes again). A refused document ran nothing.
+ */
+const GRAPHQL_FORMS: Partial<Record<Operation, { what: string; writes?: true }>> = {
+  reviewStart: { what: "the review's first query" },
+  readFiles: { what: "the files query" },
+  pullState: { what: "the review threads query" },
+  changesRequested: { what: "the reviews query" },
+  publish: { what: "the fixed threads' mutation", writes: true },
+  dismissReviews: { what: "the dismissal mutation", writes: true },
+};
 
 /** How long an installation whose GraphQL requests failed reads through REST before GraphQL is tried again. */
 export const REST_AFTER_GRAPHQL_FAILURE_MS = 10 * 60_000;
@@ -158,11 +39,7 @@ export const REST_AFTER_GRAPHQL_FAILURE_MS = 10 * 60_000;
 export class GraphqlAvailability {
   private readonly restUntil = new Map<string, number>();
 
-  constructor(private readonly restForMs?: number) {}
-
-  private get forMs(): number {
-    return this.restForMs ?? scaled(REST_AFTER_GRAPHQL_FAILURE_MS);
-  }
+  constructor(private readonly clock: Clock = REAL_TIME) {}
 
   /** Whether the installation's reviews use GraphQL now. */
   usable(installation: string): boolean {
@@ -176,7 +53,7 @@ export class GraphqlAvailability {
   /** Switches the installation to REST for a while; true when it was not already (the caller logs it, once). */
   switchToRest(installation: string): boolean {
     const was = this.usable(installation);
-    if (was) this.restUntil.set(installation, Date.now() + this.forMs);
+    if (was) this.restUntil.set(installation, Date.now() + this.clock.ms(REST_AFTER_GRAPHQL_FAILURE_MS));
     return was;
   }
 
@@ -185,143 +62,47 @@ export class GraphqlAvailability {
   }
 }
 
-/** A gateway that uses GraphQL while the installation's GraphQL works, and REST otherwise. */
-class ChosenGateway implements GitHubGateway {
-  private readonly rest: RestGateway;
-  private readonly graphql: GraphqlGateway;
-
-  constructor(
-    readonly octokit: Octokit,
-    private readonly log: Logger,
-    private readonly installation: string,
-    private readonly availability: GraphqlAvailability,
-  ) {
-    this.rest = new RestGateway(octokit, log);
-    this.graphql = new GraphqlGateway(octokit, log);
-  }
-
-  get api(): "graphql" | "rest" {
-    return this.availability.usable(this.installation) ? "graphql" : "rest";
-  }
-
-  /**
-   * The GraphQL form of an operation while GraphQL works for the installation, REST otherwise. When GraphQL
-   * refuses, fails or does not answer in time, the installation switches to REST for a while (logged once)
-   * and the operation is done through REST: at once for a read, or for a write GraphQL refused (nothing of
-   * it ran); a write that failed or went unanswered may have been made, so its failure is thrown for the
-   * caller to read what GitHub holds (through REST now) before writing again.
-   */
-  private async either<T>(
-    what: string,
-    graphql: () => Promise<T>,
-    rest: () => Promise<T>,
-    kind: "read" | "write" = "read",
-  ): Promise<T> {
-    if (this.api === "rest") return rest();
-    try {
-      return await graphql();
-    } catch (e) {
-      const why = graphqlUnavailable(e);
-      if (!why) throw e;
-      if (this.availability.switchToRest(this.installation))
-        this.log.warn(
-          { err: (e as Error).message },
-          `GraphQL ${why} (${what}): this installation reads and writes through REST for the next ${this.availability.restForMinutes} minutes (more API calls; fixed threads get a reply but cannot be resolved)`,
-        );
-      if (kind === "write" && why !== "refused") throw e;
-      return rest();
-    }
-  }
-
-  reviewStart(where: CheckRunRef & { ownerType: string }, appId: number | undefined) {
-    return this.either(
-      "the review's first query",
-      () => this.graphql.reviewStart(where, appId),
-      () => this.rest.reviewStart(where, appId),
-    );
-  }
-
-  readFiles(files: readonly FileAt[], maxSize: number) {
-    return this.either(
-      "the files query",
-      () => this.graphql.readFiles(files, maxSize),
-      () => this.rest.readFiles(files, maxSize),
-    );
-  }
-
-  pullState(pr: PullTarget, isFixedReply: (body: string) => boolean) {
-    return this.either(
-      "the review threads query",
-      () => this.graphql.pullState(pr, isFixedReply),
-      () => this.rest.pullState(pr, isFixedReply),
-    );
-  }
-
-  closeThreads(
-    pr: PullTarget,
-    pullRequestId: string | undefined,
-    fixed: readonly FixedThread[],
-    reply: string,
-    review?: ReviewToPost,
-    dismissal?: Dismissal,
-  ) {
-    return this.either(
-      "the fixed threads' mutation",
-      () => this.graphql.closeThreads(pr, pullRequestId, fixed, reply, review, dismissal),
-      () => this.rest.closeThreads(pr, undefined, fixed, reply, review, dismissal),
-      "write",
-    );
-  }
-
-  changesRequested(pr: PullTarget): Promise<ChangesRequested> {
-    return this.either(
-      "the reviews query",
-      () => this.graphql.changesRequested(pr),
-      () => this.rest.changesRequested(pr),
-    );
-  }
-
-  dismissReviews(pr: PullTarget, dismissal: Dismissal) {
-    return this.either(
-      "the dismissal mutation",
-      () => this.graphql.dismissReviews(pr, dismissal),
-      () => this.rest.dismissReviews(pr, dismissal),
-      "write",
-    );
-  }
-
-  latestRun(where: CheckRunRef, appId: number | undefined) {
-    return this.rest.latestRun(where, appId);
-  }
-
-  writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult) {
-    return this.rest.writeCheckRun(where, existing, result);
-  }
-
-  startCheckRun(where: CheckRunRef) {
-    return this.rest.startCheckRun(where);
-  }
-
-  pullRequest(repo: { owner: string; repo: string }, number: number) {
-    return this.rest.pullRequest(repo, number);
-  }
-
-  listChanged(change: ChangeRange, paths: readonly string[]) {
-    return this.rest.listChanged(change, paths);
-  }
-
-  postReview(pr: PullTarget, review: ReviewToPost) {
-    return this.rest.postReview(pr, review);
-  }
-}
-
 /**
  * The gateway for a review: GraphQL while it works for `installation` (whatever names it: the installation
- * id, or the CLI's token), REST for a while after it refused.
+ * id, or the CLI's token), REST for a while after it failed.
  */
 export function gatewayFor(
   octokit: Octokit,
   opts: { log: Logger; installation: string | number | undefined; availability: GraphqlAvailability },
 ): GitHubGateway {
-  return new ChosenGateway(octokit, opts.log, String(opts.installation ?? "default"), opts.availability);
+  const { log, availability } = opts;
+  const installation = String(opts.installation ?? "default");
+  const rest = new RestGateway(octokit, log);
+  const graphql = new GraphqlGateway(octokit, log);
+  type Call = (...args: unknown[]) => Promise<unknown>;
+  const call = (gw: GitHubGateway, op: Operation): Call => (gw[op] as Call).bind(gw);
+
+  /** The GraphQL form while GraphQL works for the installation; on its failure, REST (see GRAPHQL_FORMS). */
+  const either =
+    (op: Operation, form: { what: string; writes?: true }): Call =>
+    async (...args) => {
+      if (!availability.usable(installation)) return call(rest, op)(...args);
+      try {
+        return await call(graphql, op)(...args);
+      } catch (e) {
+        const why = graphqlUnavailable(e);
+        if (!why) throw e;
+        if (availability.switchToRest(installation))
+          log.warn(
+            { err: (e as Error).message },
+            `GraphQL ${why} (${form.what}): this installation reads and writes through REST for the next ${availability.restForMinutes} minutes (more API calls; fixed threads get a reply but cannot be resolved)`,
+          );
+        if (form.writes && why !== "refused") throw e;
+        return call(rest, op)(...args);
+      }
+    };
+
+  // Every operation of the port (RestGateway implements them all).
+  const gateway: Partial<Record<Operation, Call>> = {};
+  for (const op of Object.getOwnPropertyNames(RestGateway.prototype) as Operation[]) {
+    if ((op as string) === "constructor") continue;
+    const form = GRAPHQL_FORMS[op];
+    gateway[op] = form ? either(op, form) : call(rest, op);
+  }
+  return gateway as GitHubGateway;
 }

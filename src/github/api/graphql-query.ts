@@ -4,7 +4,7 @@
  */
 import { causedBy, DeadlineError, httpStatus, isTimeout } from "./errors.js";
 import { isGraphqlUrl } from "./octokit.js";
-import type { Octokit } from "./types.js";
+import type { Octokit } from "./octokit.js";
 
 /** What `octokit.graphql` throws when GitHub answers with errors (a `GraphqlResponseError`), or any failure. */
 export interface GraphqlFailure {

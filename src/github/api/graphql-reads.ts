@@ -1,5 +1,5 @@
 /**
- * Reads that GitHub's GraphQL API answers in one request where REST needs several (gateway-graphql.ts):
+ * Reads that GitHub's GraphQL API answers in one request where REST needs several (graphql.ts):
  * - the start of a review: this app's check run on the head commit (with how many annotations it holds)
  *   and the configuration files on the default branches of the repository and of the organisation's
  *   `.github` repository;
@@ -13,11 +13,18 @@
  * a failure. Where GraphQL itself fails, the gateway reads through REST instead (gateway.ts).
  */
 import { CONFIG_PATH } from "../../core/config.js";
-import { CHECK_NAME, type ExistingRun } from "../review/check-run.js";
-import type { FileContent } from "./rest-content.js";
 import { graphqlQuery as query } from "./graphql-query.js";
-import type { ChangesRequested, PullState } from "./gateway.js";
-import type { Octokit, PullTarget } from "./types.js";
+import type { Octokit } from "./octokit.js";
+import {
+  CHECK_NAME,
+  CONFIG_MAX_BYTES,
+  type ChangesRequested,
+  type FileAt,
+  type FileContent,
+  type PullState,
+  type PullTarget,
+  type ReviewStart,
+} from "./port.js";
 
 interface BlobNode {
   oid: string;
@@ -28,14 +35,6 @@ interface BlobNode {
 }
 
 const BLOB_FIELDS = "... on Blob { oid byteSize isBinary isTruncated text }";
-
-/** A file at a commit (`ref` a commit sha, or "HEAD" for the default branch). */
-export interface FileAt {
-  owner: string;
-  repo: string;
-  ref: string;
-  path: string;
-}
 
 /** The bytes of a blob node: its text when that is exactly the file, else the REST blob API's. */
 async function toContent(
@@ -85,18 +84,6 @@ export async function readFilesGraphql(
   }
   return out;
 }
-
-/** What a review needs before it lists files: its check run, and the configuration files' texts. */
-export interface ReviewStart {
-  run: ExistingRun | undefined;
-  /** `owner/repo:path` → the file's text, or undefined when there is none. */
-  configs: Map<string, string | undefined>;
-  /** Repositories answered as not found (`owner/repo`): absent, or not visible to the installation. */
-  unseen?: Set<string>;
-}
-
-/** A configuration file beyond this is refused (load-config.ts says so). */
-export const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
 
 interface StartAnswer {
   repository: {

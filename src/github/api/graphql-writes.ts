@@ -1,14 +1,15 @@
 /**
- * The fixed threads of a push closed through GraphQL (gateway-graphql.ts): one mutation document answers and
- * resolves every thread whose finding a push fixed, with a short reply naming the fixing commit, and posts
- * the push's review in the same document when there is one (so a push that fixes findings and adds others
- * still makes two writes: the check run and this document). GitHub counts a GraphQL document as one
- * request, so aliases batch the threads into one write. (Through REST, gateway-rest.ts, each thread gets a
- * reply of its own and cannot be resolved: GitHub resolves threads only through GraphQL.)
+ * A push's publication through GraphQL (graphql.ts): one mutation document answers and resolves every
+ * thread whose finding a push fixed, with a short reply naming the fixing commit, posts the push's review
+ * in the same document when there is one, and dismisses the App's earlier reviews that requested changes
+ * (so a push that fixes findings and adds others still makes two writes: the check run and this document).
+ * GitHub counts a GraphQL document as one request, so aliases batch the threads into one write. (Through
+ * REST, rest.ts, each thread gets a reply of its own and cannot be resolved: GitHub resolves threads only
+ * through GraphQL.)
  */
 import type { GraphqlFailure } from "./graphql-query.js";
-import type { ThreadsWritten } from "./gateway.js";
-import type { Logger, Octokit } from "./types.js";
+import type { Octokit } from "./octokit.js";
+import type { Logger, PublicationWritten } from "./port.js";
 
 /** A review as `addPullRequestReview` takes it: line comments are threads (`line`, `side`, as in REST). */
 export interface ReviewInput {
@@ -61,21 +62,27 @@ interface MutationAnswer {
   review?: { pullRequestReview: { comments: { totalCount: number } } | null } | null;
 }
 
+/** One publication as node ids: the threads to answer and resolve, the review, the reviews to dismiss. */
+export interface PublicationDocument {
+  threadIds: readonly string[];
+  /** The reply each thread gets. */
+  reply: string;
+  review?: ReviewInput;
+  dismiss?: { ids: readonly string[]; message: string };
+}
+
 /**
- * Answers and resolves the given threads (node ids), and posts `review` and dismisses `dismiss.ids` (review
- * node ids) in the first document: one request per 50 threads. A review GitHub refuses as unprocessable (a
+ * Answers and resolves the given threads (node ids), and posts the review and dismisses the reviews (node
+ * ids) in the first document: one request per 50 threads. A review GitHub refuses as unprocessable (a
  * line outside the diff, as REST's 422) comes back as "refused" for the caller's fallback; the threads are
  * closed all the same. Any other refusal of the review is thrown; a refused dismissal is logged.
  */
-export async function closeThreads(
+export async function writePublication(
   octokit: Octokit,
-  threadIds: readonly string[],
-  body: string,
   log: Logger,
-  review?: ReviewInput,
-  dismiss?: { ids: readonly string[]; message: string },
-): Promise<ThreadsWritten> {
-  const out: ThreadsWritten = { closed: 0 };
+  { threadIds, reply: body, review, dismiss }: PublicationDocument,
+): Promise<PublicationWritten> {
+  const out: PublicationWritten = { closed: 0 };
   const dismissals = dismiss?.ids.length ?? 0;
   if (!threadIds.length && !review && !dismissals) return out;
   let reviewError: GraphqlFailure["errors"] = undefined;

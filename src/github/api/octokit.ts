@@ -14,13 +14,21 @@
  *   write recorded (`pr`'s dry run).
  * Whether a request reads or writes is decided once, by `isWriteRequest`.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit as RestOctokit } from "@octokit/rest";
 import { timedFetch } from "./deadline.js";
+import { currentScope, type TokenRefresh } from "./request-scope.js";
 import { readsNotSpacedAsWrites } from "./throttle-reads.js";
-import type { Octokit } from "./types.js";
+
+/**
+ * What the App uses of an Octokit: the App's (Probot's, app-octokit.ts) and the commands' (`tokenOctokit`)
+ * both are one. Only the adapters (rest.ts, graphql.ts) and the audit hold one.
+ */
+export type Octokit = Pick<
+  InstanceType<typeof RestOctokit>,
+  "request" | "graphql" | "rest" | "paginate" | "auth" | "hook" | "log"
+>;
 
 /** How many times a request hit by a rate limit or a secondary rate limit is tried again (after GitHub's wait). */
 export const RATE_LIMIT_RETRIES = 3;
@@ -68,29 +76,11 @@ interface Hookable {
   log: { warn(msg: string): void };
 }
 
-/** A fresh installation token, asked for once per review (or once per Octokit outside a review). */
-interface Refresh {
-  /** The token GitHub refused. */
-  refused?: string;
-  /** The fresh token (undefined when there is none to have: not an installation). */
-  token?: Promise<string | undefined>;
-}
-const reviewRefresh = new AsyncLocalStorage<Refresh>();
-
-/**
- * A review's scope: what runs within it (its stages, whenever each runs) gets one fresh installation token
- * after a 401, whichever request meets it first.
- */
-export function oneTokenRefresh(): <T>(fn: () => Promise<T>) => Promise<T> {
-  const refresh: Refresh = {};
-  return (fn) => reviewRefresh.run(refresh, fn);
-}
-
 /** The Octokit a fetch belongs to (set by the plugin once the Octokit exists). */
 interface Owner {
   octokit?: Hookable;
   /** Refreshes made outside a review. */
-  refresh: Refresh;
+  refresh: TokenRefresh;
 }
 const INNER = Symbol("the fetch this one wraps");
 type OwnedFetch = Fetch & { [INNER]?: Fetch; owner?: Owner };
@@ -108,7 +98,7 @@ function freshTokenOn401(inner: Fetch | undefined): OwnedFetch {
   const timed = timedFetch(base);
   const owner: Owner = { refresh: {} };
   const fetch: OwnedFetch = async (input, init) => {
-    const refresh = reviewRefresh.getStore() ?? owner.refresh;
+    const refresh = currentScope()?.refresh ?? owner.refresh;
     const headers = new Headers(init?.headers);
     const sent = /^token\s+(\S+)$/i.exec(headers.get("authorization") ?? "")?.[1];
     // The refused token again (the auth library retries a just-issued token as it was): the fresh one instead.

@@ -4,34 +4,11 @@
  * comparison), the full trees of both commits, so that no descriptor goes unseen.
  */
 import { globMatcher } from "../../core/config.js";
-import type { CommitTarget, Octokit } from "./types.js";
+import type { Octokit } from "./octokit.js";
+import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles, type ChangeRange } from "./port.js";
 
-/** Two commits to compare: a pull request's (with its number, to list its files) or a merge group's. */
-export type ChangeRange = Omit<CommitTarget, "ownerType"> & { number?: number };
-
-/** GitHub lists at most this many files of a pull request, whatever the pagination. */
-export const PR_FILES_CAP = 3000;
 /** GitHub's comparison lists at most this many files. */
 export const COMPARE_FILES_CAP = 300;
-
-export interface ChangedDescriptor {
-  path: string;
-  status: "added" | "modified" | "renamed" | "copied" | "changed";
-  /** Path in the base, for a renamed file. */
-  previousPath?: string;
-  /** The unified diff, when GitHub sends one (not for huge or binary diffs, nor for files found through the trees). */
-  patch?: string;
-}
-
-export interface ChangedFiles {
-  descriptors: ChangedDescriptor[];
-  removed: string[];
-  totalFiles: number;
-  /** Some files could not be seen (GitHub truncated a tree of more than 100,000 entries). */
-  capped: boolean;
-  /** The lists stopped short, so the descriptors were found by comparing the commits' trees. */
-  throughTrees?: boolean;
-}
 
 interface ListedFile {
   filename: string;

@@ -4,12 +4,8 @@
  * downloaded at all: the caller reports file-too-large.
  */
 import { httpStatus } from "./errors.js";
-import type { Octokit } from "./types.js";
-
-export type FileContent =
-  | { kind: "file"; content: Uint8Array; size: number }
-  | { kind: "too-large"; size: number }
-  | { kind: "missing" };
+import type { Octokit } from "./octokit.js";
+import type { FileContent } from "./port.js";
 
 export async function fetchFile(
   octokit: Octokit,

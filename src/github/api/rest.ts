@@ -3,46 +3,47 @@
  * (the run listing, each configuration file, each descriptor, the review comments and the reviews), and a
  * fixed thread gets a reply of its own but cannot be resolved (GitHub resolves threads only through GraphQL).
  */
+import { httpStatus, isTransient } from "./errors.js";
+import { mapLimit } from "./map-limit.js";
+import type { Octokit } from "./octokit.js";
 import {
   CHECK_NAME,
-  startCheckRun,
-  writeCheckRun,
-  type CheckResult,
+  type ChangedFiles,
+  type ChangeRange,
+  type ChangesRequested,
   type CheckRunRef,
+  type Dismissal,
   type ExistingRun,
-} from "../review/check-run.js";
-import { httpStatus, isTransient } from "./errors.js";
-import { fetchFile, type FileContent } from "./rest-content.js";
-import { listChangedDescriptors, type ChangedFiles, type ChangeRange } from "./rest-changed-files.js";
-import type {
-  ChangesRequested,
-  Dismissal,
-  FixedThread,
-  GitHubGateway,
-  PullHead,
-  PullRequestData,
-  PullState,
-  RequestingReview,
-  ReviewToPost,
-  ThreadsWritten,
-} from "./gateway.js";
-import type { FileAt, ReviewStart } from "./graphql-reads.js";
-import type { HeldAnnotation } from "../review/held-annotations.js";
-import { mapLimit } from "./map-limit.js";
-import type { Logger, Octokit, PullTarget } from "./types.js";
+  type FileAt,
+  type FileContent,
+  type GitHubGateway,
+  type HeldAnnotation,
+  type Logger,
+  type Publication,
+  type PublicationWritten,
+  type PullHead,
+  type PullRequestData,
+  type PullState,
+  type PullTarget,
+  type RepoName,
+  type RequestingReview,
+  type ReviewStart,
+  type ReviewToPost,
+  type RunWrite,
+} from "./port.js";
+import { listChangedDescriptors } from "./rest-changed-files.js";
+import { fetchFile } from "./rest-content.js";
 
 /** Files read at once through REST. */
 const REST_CONCURRENCY = 4;
 
 export class RestGateway implements GitHubGateway {
-  readonly api: "graphql" | "rest" = "rest";
-
   constructor(
-    readonly octokit: Octokit,
+    protected readonly octokit: Octokit,
     protected readonly log: Logger,
   ) {}
 
-  /** The run alone: load-config.ts reads the configuration files through REST (nothing prefetched). */
+  /** The run alone: the configuration files are read one by one (readDefaultBranchFile), nothing prefetched. */
   async reviewStart(where: CheckRunRef, appId: number | undefined): Promise<ReviewStart> {
     return { run: await this.latestRun(where, appId), configs: new Map() };
   }
@@ -70,11 +71,8 @@ export class RestGateway implements GitHubGateway {
     );
   }
 
-  /**
-   * Every annotation of the run (at most 1,000 of ours: up to 10 pages), which writeCheckRun reads only for
-   * a run written with another result (to send it only what it lacks).
-   */
-  private runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]> {
+  /** Every annotation of the run (at most 1,000 of ours: up to 10 pages). */
+  runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]> {
     return this.octokit.paginate(this.octokit.rest.checks.listAnnotations, {
       owner: where.owner,
       repo: where.repo,
@@ -83,15 +81,46 @@ export class RestGateway implements GitHubGateway {
     });
   }
 
-  writeCheckRun(where: CheckRunRef, existing: ExistingRun | undefined, result: CheckResult): Promise<number> {
-    return writeCheckRun(this.octokit, where, existing, result, (id) => this.runAnnotations(where, id));
+  async createCheckRun(where: CheckRunRef, write: RunWrite): Promise<number> {
+    const { data } = await this.octokit.rest.checks.create({
+      owner: where.owner,
+      repo: where.repo,
+      name: CHECK_NAME,
+      head_sha: where.headSha,
+      ...runBody(write),
+    });
+    return data.id;
   }
 
-  startCheckRun(where: CheckRunRef): Promise<ExistingRun> {
-    return startCheckRun(this.octokit, where);
+  async updateCheckRun(where: CheckRunRef, runId: number, write: RunWrite): Promise<void> {
+    await this.octokit.rest.checks.update({
+      owner: where.owner,
+      repo: where.repo,
+      check_run_id: runId,
+      ...runBody(write),
+    });
   }
 
-  async pullRequest(repo: { owner: string; repo: string }, number: number): Promise<PullRequestData> {
+  readDefaultBranchFile(file: RepoName & { path: string }, maxSize: number): Promise<FileContent> {
+    return fetchFile(this.octokit, file, maxSize);
+  }
+
+  repositoryVisible(repo: RepoName): Promise<boolean> {
+    return repositoryVisible(this.octokit, repo);
+  }
+
+  /** The repository selection of an installation's token (cached by the auth library: no request). */
+  async repositorySelection(): Promise<"all" | "selected" | undefined> {
+    try {
+      const auth = (await this.octokit.auth({ type: "installation" })) as { repositorySelection?: unknown };
+      const s = auth?.repositorySelection;
+      return s === "all" || s === "selected" ? s : undefined;
+    } catch {
+      return undefined; // not an installation (a person's token): unknown
+    }
+  }
+
+  async pullRequest(repo: RepoName, number: number): Promise<PullRequestData> {
     return (await this.octokit.rest.pulls.get({ owner: repo.owner, repo: repo.repo, pull_number: number }))
       .data;
   }
@@ -104,12 +133,6 @@ export class RestGateway implements GitHubGateway {
     return mapLimit(files, REST_CONCURRENCY, (f) => fetchFile(this.octokit, f, maxSize));
   }
 
-  /** Where the pull request is now: REST's reviews do not say, so the pull request is read beside them. */
-  private async head(pr: PullTarget): Promise<PullHead> {
-    const data = await this.pullRequest(pr, pr.number);
-    return { sha: data.head.sha, open: data.state === "open" };
-  }
-
   /**
    * The review comments and the reviews (two listings; a thread is a root comment and its replies), and the
    * pull request's head.
@@ -119,7 +142,7 @@ export class RestGateway implements GitHubGateway {
     const [comments, reviews, head] = await Promise.all([
       this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, where),
       this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
-      this.head(pr),
+      headOf(this, pr),
     ]);
     // REST does not say whether a thread is resolved: our "Fixed in" reply is what closes one.
     const answered = new Set(
@@ -146,7 +169,7 @@ export class RestGateway implements GitHubGateway {
     const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
     const [reviews, head] = await Promise.all([
       this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
-      this.head(pr),
+      headOf(this, pr),
     ]);
     return { reviews: requesting(reviews), head };
   }
@@ -203,26 +226,57 @@ export class RestGateway implements GitHubGateway {
   }
 
   /** A reply per fixed thread (the threads stay unresolved), then the review, then the dismissals. */
-  async closeThreads(
-    pr: PullTarget,
-    _pullRequestId: string | undefined,
-    fixed: readonly FixedThread[],
-    reply: string,
-    review?: ReviewToPost,
-    dismissal?: Dismissal,
-  ): Promise<ThreadsWritten> {
+  async publish(pr: PullTarget, publication: Publication): Promise<PublicationWritten> {
+    const { fixed, fixedReply, review, dismissal } = publication;
     for (const { id } of fixed)
       await this.octokit.rest.pulls.createReplyForReviewComment({
         owner: pr.owner,
         repo: pr.repo,
         pull_number: pr.number,
         comment_id: id,
-        body: reply,
+        body: fixedReply,
       });
     const posted = review ? { review: await this.postReview(pr, review) } : {};
     const dismissed = dismissal ? { dismissed: await this.dismissReviews(pr, dismissal) } : {};
     return { closed: fixed.length, ...posted, ...dismissed };
   }
+}
+
+/** The configuration reads alone (the audit's: a token's Octokit, outside any review). */
+export function restConfigReader(
+  octokit: Octokit,
+): Pick<GitHubGateway, "readDefaultBranchFile" | "repositoryVisible"> {
+  return {
+    readDefaultBranchFile: (file, maxSize) => fetchFile(octokit, file, maxSize),
+    repositoryVisible: (repo) => repositoryVisible(octokit, repo),
+  };
+}
+
+async function repositoryVisible(octokit: Octokit, repo: RepoName): Promise<boolean> {
+  try {
+    await octokit.rest.repos.get({ owner: repo.owner, repo: repo.repo });
+    return true;
+  } catch (e) {
+    if (httpStatus(e) === 404) return false;
+    throw e;
+  }
+}
+
+/** Where the pull request is now: REST's reviews do not say, so the pull request is read beside them. */
+async function headOf(gw: RestGateway, pr: PullTarget): Promise<PullHead> {
+  const data = await gw.pullRequest(pr, pr.number);
+  return { sha: data.head.sha, open: data.state === "open" };
+}
+
+/** A run write as the REST API takes it. */
+function runBody(write: RunWrite) {
+  return {
+    ...(write.externalId !== undefined ? { external_id: write.externalId } : {}),
+    ...(write.status ? { status: write.status } : {}),
+    ...(write.conclusion ? { conclusion: write.conclusion } : {}),
+    ...(write.completedAt ? { completed_at: write.completedAt } : {}),
+    output: write.output,
+  };
 }
 
 /** The reviews still requesting changes, from REST's listing (the App's own are told apart by the caller). */

@@ -15,8 +15,8 @@ import { countFindings } from "../../format/summary.js";
 import { loadConfig, type OrganisationConfig } from "../review/load-config.js";
 import { mapLimit } from "../api/map-limit.js";
 import { describeRequestError, httpStatus } from "../api/errors.js";
-import { tokenOctokit } from "../api/octokit.js";
-import type { Octokit } from "../api/types.js";
+import { tokenOctokit, type Octokit } from "../api/octokit.js";
+import { restConfigReader } from "../api/rest.js";
 import {
   totals,
   type AppAccess,
@@ -98,7 +98,7 @@ async function auditRepository(
   let loaded;
   try {
     // The configuration the App would use: without the organisation's file where it cannot read it.
-    loaded = await loadConfig(octokit, owner, name, ownerType, new Map(), {
+    loaded = await loadConfig(restConfigReader(octokit), owner, name, ownerType, new Map(), {
       ...(seesOrg === false
         ? { orgUnreadable: true }
         : ownerType === "Organization"

@@ -1,7 +1,6 @@
 /** Turns the pull request objects of webhook payloads and of the REST API into a review target. */
 import { describeRequestError, isTimeout, isTransient, TransientReviewError } from "../api/errors.js";
-import type { GitHubGateway } from "../api/gateway.js";
-import type { PullTarget } from "../api/types.js";
+import type { GitHubGateway, PullTarget } from "../api/port.js";
 
 interface PullLike {
   number: number;

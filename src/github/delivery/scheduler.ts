@@ -13,8 +13,7 @@
  * The review itself (run-review.ts) knows nothing of this: a job runs its first stage, which resolves with
  * the second.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import { scaled } from "../api/deadline.js";
+import { REAL_TIME, type Clock } from "../api/clock.js";
 import { TransientReviewError } from "../api/errors.js";
 import { BackgroundPool, CheckRunsFirst, KeyedLock } from "./serialize.js";
 
@@ -45,8 +44,10 @@ export interface SchedulerOptions {
     /** What a review waits for once it has its slot (the server: deliveries being answered first). */
     beforeStart?: () => Promise<void>;
   };
-  /** Delays (ms, before time scaling) of the background retries; LATER_RETRIES_MS by default. */
+  /** Delays (ms, as the clock runs them) of the background retries; LATER_RETRIES_MS by default. */
   retriesMs?: readonly number[];
+  /** How the retries' delays run (real time by default). */
+  clock?: Clock;
   log?: SchedulerLog;
 }
 
@@ -54,14 +55,6 @@ export interface SchedulerOptions {
 export interface SchedulerLog {
   warn(msg: string): void;
   error(obj: object, msg: string): void;
-}
-
-/** How many times the delivery was tried before (the Lambda worker: the message's receive count less one). */
-const deliveryAttempt = new AsyncLocalStorage<number>();
-
-/** Runs `fn` (an entry point's handling of a delivery) as its `attempt`th try (0 the first). */
-export function withDeliveryAttempt<T>(attempt: number, fn: () => Promise<T>): Promise<T> {
-  return deliveryAttempt.run(attempt, fn);
 }
 
 export class ReviewScheduler {
@@ -86,11 +79,11 @@ export class ReviewScheduler {
   }
 
   /**
-   * Schedules a review. Background: queued, and tried again later if it fails for a reason that may
+   * Schedules a review (`attempt`: how many times its delivery was tried before). Background: queued, and tried again later if it fails for a reason that may
    * pass (throws ShuttingDownError once draining). Otherwise: run now; its failure is thrown.
    */
-  submit(job: ReviewJob): Promise<void> {
-    return this.schedule(job, deliveryAttempt.getStore() ?? 0);
+  submit(job: ReviewJob, attempt = 0): Promise<void> {
+    return this.schedule(job, attempt);
   }
 
   /** Reviews running or waiting (background), and later retries waiting for their time. */
@@ -162,7 +155,7 @@ export class ReviewScheduler {
       return;
     }
     this.clearRetry(job.commit);
-    const ms = scaled(delay);
+    const ms = (this.opts.clock ?? REAL_TIME).ms(delay);
     this.opts.log?.warn(`review of ${job.commit} failed (${e.message}); trying again in ${ms / 1000} s`);
     const timer = setTimeout(() => {
       this.retries.delete(job.commit);

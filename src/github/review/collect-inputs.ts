@@ -6,11 +6,15 @@
 import type { ResolvedConfig } from "../../core/config.js";
 import type { DescriptorInput } from "../../core/review.js";
 import { step } from "../api/errors.js";
-import type { FileContent } from "../api/rest-content.js";
-import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles } from "../api/rest-changed-files.js";
-import type { GitHubGateway } from "../api/gateway.js";
-import type { FileAt } from "../api/graphql-reads.js";
-import type { CommitTarget } from "../api/types.js";
+import {
+  PR_FILES_CAP,
+  type ChangedDescriptor,
+  type ChangedFiles,
+  type CommitTarget,
+  type FileAt,
+  type FileContent,
+  type GitHubGateway,
+} from "../api/port.js";
 
 /** Lists the descriptors changed between the target's base and head, given the configured paths. */
 export type ListChanged = (paths: readonly string[]) => Promise<ChangedFiles>;

@@ -13,10 +13,10 @@ import {
   type RawConfig,
   type ResolvedConfig,
 } from "../../core/config.js";
-import { httpStatus } from "../api/errors.js";
-import { fetchFile } from "../api/rest-content.js";
-import { CONFIG_MAX_BYTES } from "../api/graphql-reads.js";
-import type { Octokit } from "../api/types.js";
+import { CONFIG_MAX_BYTES, type GitHubGateway } from "../api/port.js";
+
+/** What loading a configuration reads of GitHub (the audit reads it with a token's REST gateway). */
+export type ConfigReader = Pick<GitHubGateway, "readDefaultBranchFile" | "repositoryVisible">;
 
 /**
  * Whether the organisation's configuration was read. `unreadable`: GitHub answers as if `<org>/.github` did
@@ -72,17 +72,6 @@ export function requireOrgConfigFrom(env: NodeJS.ProcessEnv): boolean {
   throw new Error(`${REQUIRE_ORG_CONFIG_ENV} must be true or false, not '${env[REQUIRE_ORG_CONFIG_ENV]}'`);
 }
 
-/** The repository selection of an installation's token (cached by the auth library: no request). */
-export async function installationSelection(octokit: Octokit): Promise<"all" | "selected" | undefined> {
-  try {
-    const auth = (await octokit.auth({ type: "installation" })) as { repositorySelection?: unknown };
-    const s = auth?.repositorySelection;
-    return s === "all" || s === "selected" ? s : undefined;
-  } catch {
-    return undefined; // not an installation (a person's token): unknown
-  }
-}
-
 /** What the check run says when the organisation's configuration could not be read (or, with the setting, fails with). */
 export function orgUnreadableMessage(org: string, required: boolean): string {
   const repo = `${org}/.github`;
@@ -94,16 +83,16 @@ export function orgUnreadableMessage(org: string, required: boolean): string {
 }
 
 /**
- * A configuration file on the default branch, or undefined when there is none. Read like a descriptor
- * (fetch-content.ts): a file over 1 MB comes through the blob API, never as an empty configuration.
+ * A configuration file on the default branch, or undefined when there is none. Read like a descriptor: a
+ * file over 1 MB comes through the blob API, never as an empty configuration.
  */
 async function readText(
-  octokit: Octokit,
+  reader: ConfigReader,
   owner: string,
   repo: string,
   path: string,
 ): Promise<string | undefined> {
-  const file = await fetchFile(octokit, { owner, repo, path }, CONFIG_MAX_BYTES);
+  const file = await reader.readDefaultBranchFile({ owner, repo, path }, CONFIG_MAX_BYTES);
   if (file.kind === "missing") return undefined;
   if (file.kind === "too-large")
     throw new ConfigError(`${owner}/${repo}:${path}`, [
@@ -123,7 +112,7 @@ function parseExtends(
 }
 
 export async function loadConfig(
-  octokit: Octokit,
+  reader: ConfigReader,
   owner: string,
   repo: string,
   ownerType: string,
@@ -137,7 +126,7 @@ export async function loadConfig(
   const fetchText = async (o: string, r: string, path: string): Promise<string | undefined> => {
     const source = `${o}/${r}:${path}`;
     try {
-      return prefetched.has(source) ? prefetched.get(source) : await readText(octokit, o, r, path);
+      return prefetched.has(source) ? prefetched.get(source) : await readText(reader, o, r, path);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       errors.push(e);
@@ -166,7 +155,7 @@ export async function loadConfig(
     const state =
       text !== undefined || errors.length > failedBefore
         ? "read"
-        : options.orgUnreadable || (await orgRepositoryUnseen(octokit, owner, prefetched, options))
+        : options.orgUnreadable || (await orgRepositoryUnseen(reader, owner, prefetched, options))
           ? "unreadable"
           : "absent";
     organisation = { repository, state };
@@ -231,7 +220,7 @@ export async function loadConfig(
  * repository itself is asked for, unless the reader sees every repository (then it is simply absent).
  */
 async function orgRepositoryUnseen(
-  octokit: Octokit,
+  reader: ConfigReader,
   owner: string,
   prefetched: ReadonlyMap<string, string | undefined>,
   options: LoadOptions,
@@ -242,11 +231,5 @@ async function orgRepositoryUnseen(
   if (options.orgRepositoryVisible) return !(await options.orgRepositoryVisible());
   if ((await options.repositorySelection?.()) === "all") return false; // it sees them all: there is no `.github`
   if (prefetchedHere) return true;
-  try {
-    await octokit.rest.repos.get({ owner, repo: ".github" });
-    return false;
-  } catch (e) {
-    if (httpStatus(e) === 404) return true;
-    throw e;
-  }
+  return !(await reader.repositoryVisible({ owner, repo: ".github" }));
 }

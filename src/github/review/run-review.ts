@@ -11,9 +11,8 @@
  */
 import { checkConclusion, type ResolvedConfig } from "../../core/config.js";
 import { hasFailures, reviewDescriptors, type FileReview } from "../../core/review.js";
-import { completeRun, type CheckResult, type KnownRun } from "./check-run.js";
-import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
-import { REPORT_TIMEOUT_MS, retryWithBackoff, reviewDeadline, runUntil, scaled } from "../api/deadline.js";
+import type { Clock } from "../api/clock.js";
+import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
 import {
   describeRequestError,
   explain,
@@ -25,19 +24,20 @@ import {
   step,
   TransientReviewError,
 } from "../api/errors.js";
-import type { GitHubGateway } from "../api/gateway.js";
-import { installationSelection, loadConfig } from "./load-config.js";
-import { oneTokenRefresh } from "../api/octokit.js";
-import { publishReview, type PublishResult } from "./publish-review.js";
+import type { CommitTarget, GitHubGateway, Logger, PullTarget } from "../api/port.js";
+import { reviewScope } from "../api/request-scope.js";
 import {
   allAnnotations,
   checkSummary,
   checkTitle,
-  clip,
   invalidConfigSummary,
   OUTPUT_LIMIT,
-} from "./render.js";
-import type { CommitTarget, Logger, PullTarget } from "../api/types.js";
+} from "./check-run/output.js";
+import { completeRun, type CheckResult, type KnownRun } from "./check-run/write.js";
+import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
+import { loadConfig } from "./load-config.js";
+import { clip } from "./markdown.js";
+import { publishReview, type PublishResult } from "./pull-review/publish.js";
 
 export { isTransient, TransientReviewError };
 
@@ -48,9 +48,14 @@ export interface ReviewOutcome {
   error?: string;
 }
 
+/** How a review runs, as its entry point and the scheduler decide it. */
 export interface ReviewOptions {
   appId?: number;
   log: Logger;
+  /** How the review's own waits run (its deadline, request timeouts, backoffs): real time but in tests. */
+  clock: Clock;
+  /** When (epoch ms) the review must end at the latest (the Lambda invocation): sooner than its own deadline. */
+  endsBy?: number;
   /** The event opened the pull request (so no earlier review of it can exist). */
   opened?: boolean;
   /** An explicit Re-run: a new check run, rather than an update of one that already holds annotations. */
@@ -105,8 +110,10 @@ export function startReview(
   kind: TargetKind,
   opts: ReviewOptions,
 ): Promise<StagedReview> {
-  const inReview = oneTokenRefresh();
-  return inReview(() => checkRunStage(gw, target, kind, opts, { deadline: reviewDeadline(), inReview }));
+  const inReview = reviewScope(opts.clock);
+  const own = Date.now() + opts.clock.ms(REVIEW_DEADLINE_MS);
+  const deadline = opts.endsBy === undefined ? own : Math.min(own, opts.endsBy);
+  return inReview(() => checkRunStage(gw, target, kind, opts, { deadline, inReview }));
 }
 
 async function checkRunStage(
@@ -126,7 +133,7 @@ async function checkRunStage(
   const complete = async (result: CheckResult) => {
     const from = known;
     known = "unknown"; // from here on, GitHub may hold some of it
-    await completeRun(gw, where, from, result, { log, ...(replaces ? { replaces } : {}) });
+    await completeRun(gw, where, from, result, { log, clock: opts.clock, ...(replaces ? { replaces } : {}) });
     written = true;
   };
   try {
@@ -139,9 +146,9 @@ async function checkRunStage(
       known = opts.rerun ? undefined : begun.run;
       if (opts.rerun) replaces = begun.run?.id;
       const loaded = await step("config", () =>
-        loadConfig(gw.octokit, target.owner, target.repo, target.ownerType, begun.configs, {
+        loadConfig(gw, target.owner, target.repo, target.ownerType, begun.configs, {
           ...(begun.unseen ? { unseen: begun.unseen } : {}),
-          repositorySelection: () => installationSelection(gw.octokit),
+          repositorySelection: () => gw.repositorySelection(),
           ...(opts.requireOrgConfig ? { requireOrgConfig: true } : {}),
         }),
       );
@@ -195,7 +202,7 @@ async function checkRunStage(
         outcome,
         next: () =>
           review.inReview(() =>
-            publishStage(outcome, review.deadline, log, (attempt) =>
+            publishStage(outcome, review.deadline, log, opts.clock, (attempt) =>
               publish(reviews, collected, { config, failed, firstLook: firstLook && attempt === 0, log }),
             ),
           ),
@@ -209,7 +216,7 @@ async function checkRunStage(
     if (!written) {
       try {
         // A little past the deadline, so that the failure report has time even when the deadline is what failed.
-        const until = Math.max(review.deadline, Date.now()) + scaled(REPORT_TIMEOUT_MS);
+        const until = Math.max(review.deadline, Date.now()) + opts.clock.ms(REPORT_TIMEOUT_MS);
         await runUntil(until, () => complete(failureResult(e, reason)), { what: "completing the check run" });
       } catch (e2) {
         log.error(
@@ -233,11 +240,12 @@ async function publishStage(
   outcome: ReviewOutcome,
   deadline: number,
   log: Logger,
+  clock: Clock,
   publish: (attempt: number) => Promise<PublishResult>,
 ): Promise<ReviewOutcome> {
   try {
     return await runUntil(deadline, async () => {
-      outcome.review = await retryWithBackoff("posting the review", log, publish);
+      outcome.review = await retryWithBackoff("posting the review", log, clock, publish);
       log.info({ ...outcome.review }, "review published");
       return outcome;
     });

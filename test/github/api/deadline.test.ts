@@ -4,12 +4,14 @@
  * else holds is collected with its timer: a request GitHub accepts and never answers then waited for the
  * review's deadline (or forever, outside a review) once a GC had run, which a loaded test run made likely.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { REQUEST_TIMEOUT_MS, setTimeScale, timedFetch } from "../../../src/github/api/deadline.js";
+import { describe, expect, it } from "vitest";
+import { scaledClock } from "../../../src/github/api/clock.js";
+import { REQUEST_TIMEOUT_MS, timedFetch } from "../../../src/github/api/deadline.js";
 import { isTimeout } from "../../../src/github/api/errors.js";
 import { collectGarbage } from "../../gc.js";
 
-afterEach(() => setTimeScale(1));
+/** A clock on which the request timeout is 100 ms. */
+const clock = scaledClock(100 / REQUEST_TIMEOUT_MS);
 
 /** A fetch GitHub accepted and never answers: it settles only when its signal aborts. */
 const unanswered: typeof fetch = (_input, init) =>
@@ -20,9 +22,8 @@ const unanswered: typeof fetch = (_input, init) =>
 
 describe("the request timeout", () => {
   it("abandons a request that is never answered, even when a garbage collection runs while it waits", async () => {
-    setTimeScale(100 / REQUEST_TIMEOUT_MS); // the timeout is 100 ms
     const started = Date.now();
-    const request = timedFetch(unanswered)("https://api.github.com/graphql", { method: "POST" });
+    const request = timedFetch(unanswered, clock)("https://api.github.com/graphql", { method: "POST" });
     const outcome = request.then(
       () => "answered",
       (e: unknown) => e,
@@ -37,11 +38,10 @@ describe("the request timeout", () => {
   });
 
   it("leaves a request answered in time alone, and lets the caller's own signal abort it first", async () => {
-    setTimeScale(100 / REQUEST_TIMEOUT_MS);
     const answered: typeof fetch = () => Promise.resolve(new Response("{}", { status: 200 }));
-    expect((await timedFetch(answered)("https://api.github.com/zen")).status).toBe(200);
+    expect((await timedFetch(answered, clock)("https://api.github.com/zen")).status).toBe(200);
     const caller = new AbortController();
-    const request = timedFetch(unanswered)("https://api.github.com/zen", { signal: caller.signal });
+    const request = timedFetch(unanswered, clock)("https://api.github.com/zen", { signal: caller.signal });
     caller.abort(new Error("the caller gave up"));
     await expect(request).rejects.toThrow("the caller gave up");
   });

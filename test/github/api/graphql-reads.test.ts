@@ -5,7 +5,8 @@
  * reads go through REST and the review is the same.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GraphqlAvailability } from "../../../src/github/api/gateway.js";
+import { scaledClock } from "../../../src/github/api/clock.js";
+import { GraphqlAvailability, REST_AFTER_GRAPHQL_FAILURE_MS } from "../../../src/github/api/gateway.js";
 import { text, validHost } from "../../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
@@ -136,7 +137,7 @@ describe("GraphQL refused: the installation reads through REST for a while", () 
   });
 
   it("tries GraphQL again once the while is over, for that installation only", async () => {
-    const availability = new GraphqlAvailability(50);
+    const availability = new GraphqlAvailability(scaledClock(50 / REST_AFTER_GRAPHQL_FAILURE_MS));
     expect(availability.switchToRest("77")).toBe(true);
     expect(availability.switchToRest("77")).toBe(false); // already switched: not logged again
     expect([availability.usable("77"), availability.usable("78")]).toEqual([false, true]);

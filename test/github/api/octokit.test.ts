@@ -3,7 +3,9 @@ import { pino } from "pino";
 import { Probot } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PluginReviewOctokit } from "../../../src/github/api/app-octokit.js";
-import { isWriteRequest, oneTokenRefresh } from "../../../src/github/api/octokit.js";
+import { REAL_TIME } from "../../../src/github/api/clock.js";
+import { isWriteRequest } from "../../../src/github/api/octokit.js";
+import { reviewScope } from "../../../src/github/api/request-scope.js";
 import { APP_ID } from "../fake-github.js";
 import { TEST_PRIVATE_KEY } from "../harness.js";
 
@@ -206,7 +208,9 @@ describe("a fresh installation token after a 401", () => {
       .persist();
     const read = (repo: string) =>
       octokit.request("GET /repos/{owner}/{repo}", { owner: "o", repo, request: { retries: 0 } });
-    const results = await oneTokenRefresh()(() => Promise.allSettled([read("r1"), read("r2"), read("r3")]));
+    const results = await reviewScope(REAL_TIME)(() =>
+      Promise.allSettled([read("r1"), read("r2"), read("r3")]),
+    );
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(results.map((r) => (r as PromiseRejectedResult).reason.status)).toEqual([401, 401, 401]);
     // The first token, and one fresh one for the three requests of the review; once refused, the first

@@ -2,19 +2,18 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FileReview } from "../../../src/core/review.js";
 import type { Finding } from "../../../src/core/types.js";
-import { readFingerprint } from "../../../src/github/review/fingerprint.js";
+import { readFingerprint } from "../../../src/github/review/pull-review/fingerprint.js";
 import {
   allAnnotations,
-  BudgetedText,
   checkSummary,
   earlierAnnotationsNote,
   checkTitle,
-  commentBody,
   invalidConfigSummary,
   OUTPUT_LIMIT,
-  replaceColumns,
   toAnnotation,
-} from "../../../src/github/review/render.js";
+} from "../../../src/github/review/check-run/output.js";
+import { BudgetedText } from "../../../src/github/review/markdown.js";
+import { commentBody, replaceColumns } from "../../../src/github/review/pull-review/comments.js";
 import { check, text, validHost } from "../../helpers.js";
 
 function finding(over: Partial<Finding> = {}): Finding {

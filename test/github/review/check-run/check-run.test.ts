@@ -1,5 +1,5 @@
 /**
- * The check run's annotations when a run is written again (check-run.ts): GitHub appends the annotations of
+ * The check run's annotations when a run is written again (review/check-run/write.ts): GitHub appends the annotations of
  * every update and removes none. A run holding the first annotations of this very result (a write cut off
  * after some batches) is sent the rest by count, reading nothing; a run written with another result for the
  * same head commit (the pull request moved to another base branch) is listed and sent exactly the new
@@ -9,10 +9,15 @@
 import { isDeepStrictEqual } from "node:util";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CHECK_NAME, resultDigest, type CheckResult } from "../../../src/github/review/check-run.js";
-import { RestGateway } from "../../../src/github/api/rest.js";
-import type { Annotation } from "../../../src/github/review/render.js";
-import { text, validHost } from "../../helpers.js";
+import { CHECK_NAME, type Annotation } from "../../../../src/github/api/port.js";
+import { RestGateway } from "../../../../src/github/api/rest.js";
+import { formatExternalId } from "../../../../src/github/review/check-run/external-id.js";
+import {
+  resultDigest,
+  writeCheckRun,
+  type CheckResult,
+} from "../../../../src/github/review/check-run/write.js";
+import { text, validHost } from "../../../helpers.js";
 import {
   APP_ID,
   completesRun,
@@ -20,8 +25,8 @@ import {
   REVIEW_ROUTES,
   type CheckRun,
   type Route,
-} from "../fake-github.js";
-import { cleanup, disableNetwork } from "../github-mock.js";
+} from "../../fake-github.js";
+import { cleanup, disableNetwork } from "../../github-mock.js";
 import {
   addedFile,
   BASE_SHA,
@@ -34,7 +39,7 @@ import {
   pullRequestPayload,
   REPO,
   rewritePatch,
-} from "../harness.js";
+} from "../../harness.js";
 
 const R = `${OWNER}/${REPO}`;
 const NEW_BASE = "e".repeat(40);
@@ -116,6 +121,10 @@ const annotation = (i: number, message: string): Annotation => ({
   title: "invalid-format",
   message,
 });
+
+/** The `external_id` of a run showing `result` and holding the first of its annotations. */
+const holdsAll = (result: CheckResult) =>
+  formatExternalId({ shows: resultDigest(result), holds: resultDigest(result) });
 
 /** Run 7 of the App on the head commit, completed, holding `annotations`, as earlier writes left it. */
 function heldRun(externalId: string, annotations: Annotation[]): CheckRun {
@@ -264,7 +273,7 @@ describe("check run annotations: a failure report written over a cut-off write",
       annotations: [],
     };
     // The result's write was cut off after its first batch, and the review's deadline passed.
-    gh.checkRuns.push(heldRun(resultDigest(result), result.annotations.slice(0, 50)));
+    gh.checkRuns.push(heldRun(holdsAll(result), result.annotations.slice(0, 50)));
     const gw = gateway();
     const run = gh.checkRuns[0]!;
     const known = () => ({
@@ -273,13 +282,13 @@ describe("check run annotations: a failure report written over a cut-off write",
       annotations: run.annotations.length,
       externalId: run.external_id,
     });
-    await gw.writeCheckRun(where, known(), report);
+    await writeCheckRun(gw, where, known(), report);
     expect(run).toMatchObject({
       output: { title: report.title },
       annotations: result.annotations.slice(0, 50),
     });
     // The retry, with the run as GitHub lists it: the 70 annotations the run lacks, in two writes.
-    await gw.writeCheckRun(where, known(), result);
+    await writeCheckRun(gw, where, known(), result);
     expect(gh.requests.map((r) => `${r.method} ${sentAnnotations([r]).length}`)).toEqual([
       "PATCH 0",
       "PATCH 50",
@@ -287,7 +296,7 @@ describe("check run annotations: a failure report written over a cut-off write",
     ]);
     expect(run).toMatchObject({ output: { title: result.title }, annotations: result.annotations });
     // Written once more: the run says all of it, nothing is sent.
-    await gw.writeCheckRun(where, known(), result);
+    await writeCheckRun(gw, where, known(), result);
     expect(gh.requests).toHaveLength(3);
     gh.assertClean();
   });
@@ -307,7 +316,7 @@ describe("check run annotations: the cap counts what the run holds", () => {
     };
     const gw = gateway();
     const existing = { id: 7, status: "completed", annotations: 990, externalId: "plugin-review:earlier" };
-    expect(await gw.writeCheckRun(where, existing, result)).toBe(7);
+    expect(await writeCheckRun(gw, where, existing, result)).toBe(7);
 
     const run = gh.checkRuns[0]!;
     expect(run.annotations).toHaveLength(1000);
@@ -323,8 +332,114 @@ describe("check run annotations: the cap counts what the run holds", () => {
 
     // Written again with the same result: the run says it already, nothing is sent.
     const listed = { ...existing, annotations: 1000, externalId: run.external_id! };
-    expect(await gw.writeCheckRun(where, listed, result)).toBe(7);
+    expect(await writeCheckRun(gw, where, listed, result)).toBe(7);
     expect(gh.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+    gh.assertClean();
+  });
+});
+
+describe("check run annotations: a run written by the previous release (external_id version 1)", () => {
+  /** The version-1 form of a version-2 `external_id`, as the previous release wrote it. */
+  const v1 = (externalId: string): string => {
+    const m = /^plugin-review:v2:([0-9a-f]{40})(?::holds=([0-9a-f]{40})|:(mixed))?$/.exec(externalId);
+    if (!m) throw new Error(`not a version-2 external_id: ${externalId}`);
+    const tail = m[3] ? "+earlier" : m[2] ? `+holds:plugin-review:${m[2]}` : "";
+    return `plugin-review:${m[1]}${tail}`;
+  };
+
+  /** A just-opened pull request whose descriptor has 120 findings (three batches of annotations). */
+  function bigPullRequest(gh: FakeGitHub): void {
+    const doc = validHost();
+    doc.metrics = Array.from({ length: 120 }, (_, i) => ({
+      timeseries: { key: `m${i}`, unit: "Count", displayname: `m${i}` },
+    }));
+    delete doc.ui;
+    addedFile(gh, "big/plugin.json", text(doc));
+  }
+
+  it("a redelivery finds the run complete with the same result: nothing is written", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun"]);
+    bigPullRequest(gh);
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run!.annotations).toHaveLength(120);
+    run!.external_id = v1(run!.external_id!);
+    const before = gh.requests.length;
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
+    const writes = gh.requests.slice(before).filter((r) => r.method !== "GET" && /\/check-runs/.test(r.path));
+    expect(writes).toEqual([]);
+    expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("a write the previous release cut off after its first batch: resumed by count, nothing listed or sent twice", async () => {
+    // What the review writes, and the run as the previous release left it when GitHub failed its second
+    // batch: completed with the first 50 annotations and its version-1 external_id.
+    const done = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun"]);
+    bigPullRequest(done);
+    await deliver(makeProbot().probot, "pull_request", pullRequestPayload("opened"));
+    const [full] = done.runsFor(HEAD_SHA);
+    cleanup();
+    const gh = new FakeGitHub(["token", "graphql", "files", "updateCheckRun", "createReview"]);
+    bigPullRequest(gh);
+    gh.checkRuns.push({
+      ...heldRun(v1(full!.external_id!), full!.annotations.slice(0, 50) as unknown as Annotation[]),
+      id: full!.id,
+      output: full!.output!,
+    });
+    const { probot } = makeProbot();
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
+    expect(gh.requests.filter((r) => /\/annotations$/.test(r.path))).toEqual([]);
+    expect(
+      gh.requests
+        .filter((r) => r.method === "PATCH")
+        .map((w) => [completesRun(w.body), sentAnnotations([w]).length]),
+    ).toEqual([
+      [true, 50],
+      [false, 20],
+    ]);
+    const [resumed, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(resumed!.annotations).toEqual(full!.annotations);
+    gh.assertClean();
+  });
+
+  it("every version-1 form is read: the result it shows, and whose annotations it holds", async () => {
+    const gh = new FakeGitHub(["updateCheckRun", "listAnnotations"]);
+    const wanted = Array.from({ length: 60 }, (_, i) => annotation(i, "now"));
+    const result: CheckResult = {
+      conclusion: "failure",
+      title: "60 errors",
+      summary: "**Failing**",
+      annotations: wanted,
+    };
+    const digest = resultDigest(result);
+    const other = "f".repeat(40);
+    const gw = gateway();
+    const run = (externalId: string, held: Annotation[]) => {
+      gh.checkRuns.splice(0, gh.checkRuns.length, heldRun(externalId, held));
+      return { id: 7, status: "completed", annotations: held.length, externalId };
+    };
+    const patches = () => gh.requests.filter((r) => r.method === "PATCH").length;
+    const lists = () => gh.requests.filter((r) => r.method === "GET").length;
+    // `plugin-review:<digest>` holding all of it: nothing to do.
+    await writeCheckRun(gw, where, run(`plugin-review:${digest}`, wanted), result);
+    expect([patches(), lists()]).toEqual([0, 0]);
+    // `+holds:`: a failure report written over the first 50 of this result: the other 10, by count.
+    await writeCheckRun(
+      gw,
+      where,
+      run(`plugin-review:${other}+holds:plugin-review:${digest}`, wanted.slice(0, 50)),
+      result,
+    );
+    expect([patches(), lists()]).toEqual([1, 0]);
+    expect(gh.checkRuns[0]!.annotations).toHaveLength(60);
+    // `+earlier`: a mix, listed before anything is sent; only what it lacks is sent.
+    await writeCheckRun(gw, where, run(`plugin-review:${other}+earlier`, wanted.slice(0, 30)), result);
+    expect([patches(), lists()]).toEqual([2, 1]);
+    expect(gh.checkRuns[0]!.annotations).toHaveLength(60);
+    expect(new Set(gh.checkRuns[0]!.annotations.map((a) => JSON.stringify(a))).size).toBe(60);
     gh.assertClean();
   });
 });

@@ -16,39 +16,23 @@
  * creates the run in progress as soon as GitHub takes a write, so that the commit is never without one.
  */
 import { createHash } from "node:crypto";
-import { retryWithBackoff } from "../api/deadline.js";
-import type { GitHubGateway } from "../api/gateway.js";
-import { annotationsToAdd, type HeldAnnotation } from "./held-annotations.js";
-import {
-  ANNOTATIONS_PER_REQUEST,
-  clip,
-  earlierAnnotationsNote,
-  OUTPUT_LIMIT,
-  type Annotation,
-} from "./render.js";
-import type { Logger, Octokit } from "../api/types.js";
+import type { Clock } from "../../api/clock.js";
+import { retryWithBackoff } from "../../api/deadline.js";
+import type {
+  Annotation,
+  CheckRunRef,
+  ExistingRun,
+  GitHubGateway,
+  HeldAnnotation,
+  Logger,
+  RunWrite,
+} from "../../api/port.js";
+import { formatExternalId, parseExternalId, sameState, type RunState } from "./external-id.js";
+import { annotationsToAdd } from "./held-annotations.js";
+import { ANNOTATIONS_PER_REQUEST, earlierAnnotationsNote, OUTPUT_LIMIT } from "./output.js";
+import { clip } from "../markdown.js";
 
-export const CHECK_NAME = "plugin-review";
-
-export interface CheckRunRef {
-  owner: string;
-  repo: string;
-  headSha: string;
-}
-
-/** This app's run for a head commit, as GitHub lists it (graphql-reads.ts). */
-export interface ExistingRun {
-  id: number;
-  status: string;
-  /** How many annotations the run holds already. */
-  annotations: number;
-  /**
-   * Its `external_id`, when this app wrote it: the digest of the result it shows (`resultDigest`), followed
-   * by what its annotations are when they are not the first `n` of that result's (planWrite).
-   */
-  externalId?: string | null;
-}
-
+/** What a review found, as the check run shows it. */
 export interface CheckResult {
   conclusion: "success" | "neutral" | "failure";
   title: string;
@@ -62,28 +46,12 @@ export function resultDigest(result: CheckResult): string {
   const hash = createHash("sha256");
   for (const part of [result.conclusion, result.title, result.summary, JSON.stringify(result.annotations)])
     hash.update(part).update("\0");
-  return `plugin-review:${hash.digest("hex").slice(0, 40)}`;
-}
-
-/**
- * What a run's `external_id` says beside the digest of the result it shows (`resultDigest`), when its
- * annotations are not the first `n` of that result's: HOLDS and the digest of the result whose first `n`
- * they are (a result without annotations, such as a failure report, written over them), or EARLIER when
- * they are a mix of several results' (read before anything more is sent).
- */
-const HOLDS = "+holds:";
-const EARLIER = "+earlier";
-
-/** The result whose first `n` annotations a run holds, as its `external_id` says; undefined when unknown. */
-function prefixOf(externalId: string | null | undefined): string | undefined {
-  const [shown = "", holds = shown] = (externalId ?? "").split(HOLDS);
-  const digest = /^plugin-review:[0-9a-f]{40}$/;
-  return digest.test(shown) && digest.test(holds) ? holds : undefined;
+  return hash.digest("hex").slice(0, 40);
 }
 
 /** What a write of a result sends: the run's `external_id`, its summary, and the annotations it lacks. */
 interface Write {
-  externalId: string;
+  state: RunState;
   summary: string;
   annotations: Annotation[];
 }
@@ -103,28 +71,29 @@ async function planWrite(
 ): Promise<Write | undefined> {
   const digest = resultDigest(result);
   const count = existing?.annotations ?? 0;
-  const holds = count === 0 ? digest : prefixOf(existing?.externalId);
+  const was = parseExternalId(existing?.externalId);
+  const holds = count === 0 ? digest : was?.holds;
   let write: Write;
   if (holds === digest) {
-    write = { externalId: digest, summary: result.summary, annotations: result.annotations.slice(count) };
+    write = {
+      state: { shows: digest, holds: digest },
+      summary: result.summary,
+      annotations: result.annotations.slice(count),
+    };
   } else if (!result.annotations.length) {
     // Nothing to send, so nothing to read: the run keeps what it holds, and says so.
-    write = {
-      externalId: digest + (holds ? HOLDS + holds : EARLIER),
-      summary: result.summary,
-      annotations: [],
-    };
+    write = { state: { shows: digest, holds: holds ?? "mixed" }, summary: result.summary, annotations: [] };
   } else {
     const plan = annotationsToAdd(result.annotations, await held(existing!.id));
     const note = plan.omitted ? earlierAnnotationsNote(plan.omitted, plan.earlier) : "";
     write = {
-      externalId: digest + EARLIER,
+      state: { shows: digest, holds: "mixed" },
       summary: note ? `${clip(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}` : result.summary,
       annotations: plan.send,
     };
   }
   const written =
-    existing?.status === "completed" && existing.externalId === write.externalId && !write.annotations.length;
+    existing?.status === "completed" && sameState(was, write.state) && !write.annotations.length;
   return written ? undefined : write;
 }
 
@@ -137,55 +106,47 @@ async function planWrite(
  * run's id.
  */
 export async function writeCheckRun(
-  octokit: Octokit,
+  gw: Pick<GitHubGateway, "createCheckRun" | "updateCheckRun" | "runAnnotations">,
   where: CheckRunRef,
   existing: ExistingRun | undefined,
   result: CheckResult,
-  held: (runId: number) => Promise<HeldAnnotation[]>,
 ): Promise<number> {
-  const write = await planWrite(existing, result, held);
+  const write = await planWrite(existing, result, (id) => gw.runAnnotations(where, id));
   if (!write) return existing!.id;
-  // The summary and title are built within GitHub's limits (render.ts; planWrite makes room for its note).
+  // The summary and title are built within GitHub's limits (output.ts; planWrite makes room for its note).
   const output = { title: result.title, summary: write.summary };
   const batches: Annotation[][] = [];
   for (let i = 0; i < write.annotations.length; i += ANNOTATIONS_PER_REQUEST)
     batches.push(write.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
   const first = batches.shift();
-  const completed = {
-    external_id: write.externalId,
-    status: "completed" as const,
+  const completed: RunWrite = {
+    externalId: formatExternalId(write.state),
+    status: "completed",
     conclusion: result.conclusion,
-    completed_at: new Date().toISOString(),
+    completedAt: new Date().toISOString(),
     output: first ? { ...output, annotations: first } : output,
   };
-  const repo = { owner: where.owner, repo: where.repo };
   const id = existing
-    ? (await octokit.rest.checks.update({ ...repo, check_run_id: existing.id, ...completed }), existing.id)
-    : (await octokit.rest.checks.create({ ...repo, name: CHECK_NAME, head_sha: where.headSha, ...completed }))
-        .data.id;
+    ? (await gw.updateCheckRun(where, existing.id, completed), existing.id)
+    : await gw.createCheckRun(where, completed);
   for (const batch of batches)
-    await octokit.rest.checks.update({
-      ...repo,
-      check_run_id: id,
-      output: { ...output, annotations: batch },
-    });
+    await gw.updateCheckRun(where, id, { output: { ...output, annotations: batch } });
   return id;
 }
 
 /** Creates the run in progress, with no annotation: the commit has its run whatever happens next. */
-export async function startCheckRun(octokit: Octokit, where: CheckRunRef): Promise<ExistingRun> {
-  const { data } = await octokit.rest.checks.create({
-    owner: where.owner,
-    repo: where.repo,
-    name: CHECK_NAME,
-    head_sha: where.headSha,
+export async function startCheckRun(
+  gw: Pick<GitHubGateway, "createCheckRun">,
+  where: CheckRunRef,
+): Promise<ExistingRun> {
+  const id = await gw.createCheckRun(where, {
     status: "in_progress",
     output: {
       title: "Completing the review",
       summary: "GitHub failed to take the review's result; plugin-review is sending it again.",
     },
   });
-  return { id: data.id, status: "in_progress", annotations: 0, externalId: null };
+  return { id, status: "in_progress", annotations: 0, externalId: null };
 }
 
 /** What a review knows of its run: the run, that there is none, or nothing ("unknown": list it again). */
@@ -199,20 +160,20 @@ export type KnownRun = ExistingRun | undefined | "unknown";
  * `replaces`: the run a Re-run must not complete (the new run is the one to write). Returns the run's id.
  */
 export async function completeRun(
-  gw: Pick<GitHubGateway, "latestRun" | "writeCheckRun" | "startCheckRun">,
+  gw: Pick<GitHubGateway, "latestRun" | "createCheckRun" | "updateCheckRun" | "runAnnotations">,
   where: CheckRunRef & { appId: number | undefined },
   known: KnownRun,
   result: CheckResult,
-  opts: { log: Logger; replaces?: number },
+  opts: { log: Logger; clock: Clock; replaces?: number },
 ): Promise<number> {
   // After a failure, GitHub may have made the write without answering: list the run again.
-  return retryWithBackoff("completing the check run", opts.log, async (attempt) => {
+  return retryWithBackoff("completing the check run", opts.log, opts.clock, async (attempt) => {
     let run: KnownRun = attempt === 0 ? known : "unknown";
     if (run === "unknown") {
       const latest = await gw.latestRun(where, where.appId);
       run = latest?.id === opts.replaces ? undefined : latest;
     }
-    if (run === undefined && attempt > 0) run = await gw.startCheckRun(where);
-    return gw.writeCheckRun(where, run, result);
+    if (run === undefined && attempt > 0) run = await startCheckRun(gw, where);
+    return writeCheckRun(gw, where, run, result);
   });
 }

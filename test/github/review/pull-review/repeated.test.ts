@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { problemKey } from "../../../src/core/identity.js";
-import { reviewEntries } from "../../../src/github/review/repeated.js";
-import { at, check, make, validHost } from "../../helpers.js";
+import { problemKey } from "../../../../src/core/identity.js";
+import { reviewEntries } from "../../../../src/github/review/pull-review/repeated.js";
+import { at, check, make, validHost } from "../../../helpers.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

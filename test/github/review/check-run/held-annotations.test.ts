@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { annotationsToAdd, type HeldAnnotation } from "../../../src/github/review/held-annotations.js";
-import type { Annotation } from "../../../src/github/review/render.js";
+import type { Annotation, HeldAnnotation } from "../../../../src/github/api/port.js";
+import { annotationsToAdd } from "../../../../src/github/review/check-run/held-annotations.js";
 
 const sent = (line: number, more: Partial<Annotation> = {}): Annotation => ({
   path: "p/plugin.json",

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commentableLines } from "../../../src/github/review/commentable-lines.js";
+import { commentableLines } from "../../../../src/github/review/pull-review/commentable-lines.js";
 
 /** A real unified diff, as GitHub's `patch` field carries it: git's output without the file header. */
 function gitPatch(before: string, after: string): string {

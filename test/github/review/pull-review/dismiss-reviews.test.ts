@@ -5,9 +5,9 @@
  * are never touched. The real app, real payloads, the validated fake GitHub (REST and GraphQL).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { text, validHost } from "../../helpers.js";
-import { FakeGitHub, REVIEW_ROUTES, reviewState, type Route } from "../fake-github.js";
-import { cleanup, disableNetwork } from "../github-mock.js";
+import { text, validHost } from "../../../helpers.js";
+import { FakeGitHub, REVIEW_ROUTES, reviewState, type Route } from "../../fake-github.js";
+import { cleanup, disableNetwork } from "../../github-mock.js";
 import {
   addedPatch,
   BASE_SHA,
@@ -20,7 +20,7 @@ import {
   pullRequestPayload,
   REPO,
   writesIn,
-} from "../harness.js";
+} from "../../harness.js";
 
 const R = `${OWNER}/${REPO}`;
 const PATH = "p/plugin.json";

@@ -1,23 +1,17 @@
 /**
- * Pure rendering of findings for GitHub: check run annotations and summary, review comment bodies with
- * fingerprints and suggestions. No I/O here; the limits GitHub enforces are named where they apply.
+ * The check run's output, pure: its annotations (in a stable order, capped), title and summary, within the
+ * limits GitHub enforces on a check run.
  */
-import { CONFIG_PATH, isQuietExisting, type ExistingMode } from "../../core/config.js";
-import { LineIndex } from "../../core/locate.js";
-import type { FileReview } from "../../core/review.js";
-import type { Finding, Severity } from "../../core/types.js";
-import { DOCS_BASE, ruleDocsUrl } from "../../core/rule.js";
-import { countFindings as counts, plural } from "../../format/summary.js";
-import { fingerprintMarker } from "./fingerprint.js";
+import { CONFIG_PATH, isQuietExisting, type ExistingMode } from "../../../core/config.js";
+import type { FileReview } from "../../../core/review.js";
+import { DOCS_BASE, ruleDocsUrl } from "../../../core/rule.js";
+import type { Finding, Severity } from "../../../core/types.js";
+import { countFindings as counts, plural } from "../../../format/summary.js";
+import type { Annotation } from "../../api/port.js";
+import { BudgetedText, clip, ICON, MESSAGE_LIMIT } from "../markdown.js";
 
 /** GitHub rejects a check run output text longer than this (summary and text alike). */
 export const OUTPUT_LIMIT = 65_535;
-/** GitHub refuses a review body or comment longer than this. */
-export const COMMENT_LIMIT = 65_536;
-/** A finding's message in a comment or annotation (rules' messages are short; a quoted value may not be). */
-const MESSAGE_LIMIT = 4000;
-/** Lines longer than this get no suggestion block (the comment must stay under COMMENT_LIMIT). */
-const SUGGESTED_LINE_LIMIT = 20_000;
 /** GitHub accepts at most this many annotations per check run create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
 
@@ -26,29 +20,6 @@ const LEVEL: Record<Severity, "failure" | "warning" | "notice"> = {
   warning: "warning",
   notice: "notice",
 };
-const ICON: Record<Severity, string> = { error: "🔴", warning: "🟡", notice: "🔵" };
-
-export interface Annotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  start_column?: number;
-  end_column?: number;
-  annotation_level: "failure" | "warning" | "notice";
-  title: string;
-  message: string;
-}
-
-/** `s` in at most `max` characters: cut with an ellipsis when longer (nothing at all when `max` is 0). */
-export function clip(s: string, max: number): string {
-  if (s.length <= max) return s;
-  if (max <= 0) return "";
-  let end = max - 1;
-  // Not between the two halves of a surrogate pair (an emoji cut in two is not a character).
-  if (end > 0 && /[\uD800-\uDBFF]/.test(s[end - 1] as string)) end--;
-  return s.slice(0, end) + "…";
-}
-
 /** What an existing finding's annotation says (`existing: report`): it is there, and why it does not count. */
 export const EXISTING_NOTE =
   "Existing finding: it predates this pull request, so it does not decide the check.";
@@ -112,59 +83,6 @@ export function allAnnotations(
     annotations: ranked.slice(0, MAX_ANNOTATIONS).map(({ path, f }) => toAnnotation(path, f, existing)),
     omitted: Math.max(0, ranked.length - MAX_ANNOTATIONS),
   };
-}
-
-/**
- * Text built under a character limit: lines that always stay, and lists shown as far as they fit, each
- * followed by a line counting what was left out. Summaries and review bodies are built with it, so that
- * GitHub never refuses them for their size and every omission is counted.
- */
-export class BudgetedText {
-  private readonly lines: string[] = [];
-  /** The length of `toString()`: the lines and the newlines between them. */
-  private length = 0;
-
-  constructor(private readonly limit: number) {}
-
-  /** Characters left (a line after the first also costs its newline). */
-  get remaining(): number {
-    return this.limit - this.length;
-  }
-
-  /** Lines that stay (clipped only if even they do not fit; left out once not even their newline does). */
-  add(...lines: string[]): this {
-    for (const line of lines) {
-      const newline = this.lines.length > 0 ? 1 : 0;
-      const room = this.remaining - newline;
-      if (room < 0) break;
-      const l = clip(line, room);
-      this.lines.push(l);
-      this.length += newline + l.length;
-    }
-    return this;
-  }
-
-  /**
-   * Items in order while they fit, keeping `reserve` characters for what comes after them; when some
-   * do not fit, `leftOut(n)` says so in their place. Returns how many were left out.
-   */
-  addItems(items: readonly string[], reserve: number, leftOut: (n: number) => string): number {
-    const noteRoom = 200;
-    let i = 0;
-    for (; i < items.length; i++) {
-      const cost = (items[i] as string).length + 1;
-      const room = this.remaining - reserve - (i + 1 < items.length ? noteRoom : 0);
-      if (cost > room) break;
-      this.add(items[i] as string);
-    }
-    const omitted = items.length - i;
-    if (omitted) this.add(leftOut(omitted));
-    return omitted;
-  }
-
-  toString(): string {
-    return this.lines.join("\n");
-  }
 }
 
 export interface SummaryInput {
@@ -347,76 +265,4 @@ function existingSection(
   );
   out.addItems(quiet.sort(bySeverity).map(findingRow), reserve + 20, leftOut);
   out.add("", "</details>");
-}
-
-/** A code-point-aware replacement of [column, endColumn) on one line. */
-export function replaceColumns(
-  lineText: string,
-  column: number,
-  endColumn: number,
-  replacement: string,
-): string {
-  const chars = Array.from(lineText);
-  return chars.slice(0, column - 1).join("") + replacement + chars.slice(endColumn - 1).join("");
-}
-
-/**
- * A review comment's body: severity, rule, message, the fix or else the first suggestion as a ```suggestion
- * block (a suggestion says that it is a guess), and the fingerprint.
- */
-export function commentBody(path: string, f: Finding, fileText: string, suggest: boolean): string {
-  const parts = [
-    `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, MESSAGE_LIMIT)}`,
-  ];
-  const edit = f.fix ?? f.suggestions?.[0];
-  const line =
-    // The finding's range is what a suggestion replaces: only when the edit replaces that same part.
-    suggest && edit && f.line === f.endLine && (edit.target ?? "value") === f.target
-      ? new LineIndex(fileText).lineText(f.line)
-      : undefined;
-  // A suggestion repeats the whole line: on a minified descriptor that could outgrow the comment.
-  if (line !== undefined && edit && line.length + edit.replacement.length < SUGGESTED_LINE_LIMIT) {
-    parts.push(
-      "",
-      f.fix
-        ? `Suggested fix: ${edit.description}.`
-        : `A guess (check it before committing it): ${edit.description}?`,
-      "",
-      "```suggestion",
-      replaceColumns(line, f.column, f.endColumn, edit.replacement),
-      "```",
-    );
-  }
-  parts.push("", fingerprintMarker(f.fingerprint));
-  return parts.join("\n");
-}
-
-/** The lines of a repeated problem, shortened past the first twenty. */
-function linesOf(findings: readonly Finding[]): string {
-  const lines = [...new Set(findings.map((f) => f.line))];
-  const shown = lines.slice(0, 20).join(", ");
-  return lines.length > 20 ? `${shown} and ${lines.length - 20} more` : shown;
-}
-
-/** One review comment for a problem repeated in a file (repeated.ts), listing its lines. */
-export function repeatedCommentBody(path: string, findings: readonly Finding[], fp: string): string {
-  const f = findings[0] as Finding;
-  return [
-    `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, MESSAGE_LIMIT)}`,
-    "",
-    `The same problem is reported ${findings.length} times in \`${path}\`, on lines ${linesOf(findings)}; the check run annotates each one.`,
-    "",
-    fingerprintMarker(fp),
-  ].join("\n");
-}
-
-/** One review-body entry for a repeated problem, listing its lines. */
-export function repeatedBodyItem(path: string, findings: readonly Finding[], fp: string): string {
-  const f = findings[0] as Finding;
-  return `- ${ICON[f.severity]} \`${path}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) ${findings.length} times, on lines ${linesOf(findings)}: ${clip(f.message, 1000)} ${fingerprintMarker(fp)}`;
-}
-
-/** One line of the review body for a finding that is not on a line of the diff. */
-export function bodyItem(path: string, f: Finding): string {
-  return `- ${ICON[f.severity]} \`${path}:${f.line}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, 1000)} ${fingerprintMarker(f.fingerprint)}`;
 }

@@ -4,8 +4,8 @@
  * and the names it quotes (`problemKey` in src/core/identity.ts): four metrics whose displayname equals their
  * own key are one problem. Annotations stay one per finding. Pure.
  */
-import { problemFingerprint, problemKey } from "../../core/identity.js";
-import type { Finding } from "../../core/types.js";
+import { problemFingerprint, problemKey } from "../../../core/identity.js";
+import type { Finding } from "../../../core/types.js";
 
 /** More than this many of one problem in a file become one review entry. */
 export const REPEAT_THRESHOLD = 3;

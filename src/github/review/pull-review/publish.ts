@@ -6,38 +6,33 @@
  * fixing commit; a finding that comes back after its thread was resolved is new again, so it gets a new
  * comment.
  *
- * Writes (gateway.ts): the review is one request; when the push also fixed threads, the review goes in the
+ * Writes (through the port, api/port.ts): the review is one request; when the push also fixed threads, the review goes in the
  * same GraphQL document that answers and resolves them, so a review is never more than one write beside the
  * check run. When GitHub refuses the review because a line comment is outside the diff (REST 422, GraphQL
  * UNPROCESSABLE), it is posted again with every finding in the body, so nothing is lost (and the check run
  * carries every finding anyway).
  */
-import { isQuietExisting, type ExistingMode, type ReviewMode } from "../../core/config.js";
-import type { FileReview } from "../../core/review.js";
-import { commentableLines } from "./commentable-lines.js";
-import type { ChangedDescriptor } from "../api/rest-changed-files.js";
-import { FIXED_MARKER, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
+import { isQuietExisting, type ExistingMode, type ReviewMode } from "../../../core/config.js";
+import type { FileReview } from "../../../core/review.js";
+import { plural } from "../../../format/summary.js";
 import type {
+  ChangedDescriptor,
   Dismissal,
   GitHubGateway,
+  Logger,
+  PublicationWritten,
   PullHead,
   PullState,
+  PullTarget,
   RequestingReview,
   ReviewToPost,
   ThreadComment,
-  ThreadsWritten,
-} from "../api/gateway.js";
-import { plural } from "../../format/summary.js";
-import {
-  bodyItem,
-  BudgetedText,
-  COMMENT_LIMIT,
-  commentBody,
-  repeatedBodyItem,
-  repeatedCommentBody,
-} from "./render.js";
+} from "../../api/port.js";
+import { BudgetedText } from "../markdown.js";
+import { commentableLines } from "./commentable-lines.js";
+import { bodyItem, COMMENT_LIMIT, commentBody, repeatedBodyItem, repeatedCommentBody } from "./comments.js";
+import { FIXED_MARKER, isFixedReply, readFingerprint, readFingerprints } from "./fingerprint.js";
 import { reviewEntries } from "./repeated.js";
-import type { Logger, PullTarget } from "../api/types.js";
 
 /** Line comments in one review; beyond this they go to the body (a review with hundreds of comments is unreadable and slow to create). */
 export const MAX_LINE_COMMENTS = 50;
@@ -258,9 +253,15 @@ export async function publishReview(
     : undefined;
   const fixedBody = `Fixed in ${pr.headSha.slice(0, 7)}: this finding is gone. ${FIXED_MARKER}`;
   // One write for everything (GraphQL): the review, the fixed threads and the dismissals.
-  const written: ThreadsWritten =
+  const written: PublicationWritten =
     plan.fixed.length || dismissal
-      ? await gw.closeThreads(pr, state.pullRequestId, plan.fixed, fixedBody, review, dismissal)
+      ? await gw.publish(pr, {
+          ...(state.pullRequestId ? { pullRequestId: state.pullRequestId } : {}),
+          fixed: plan.fixed,
+          fixedReply: fixedBody,
+          ...(review ? { review } : {}),
+          ...(dismissal ? { dismissal } : {}),
+        })
       : { closed: 0, ...(review ? { review: await gw.postReview(pr, review) } : {}) };
   const dismissed = written.dismissed ?? 0;
   if (!review) return { ...none, fixedReplies: written.closed, dismissed, skipped: "nothing new to say" };

@@ -9,9 +9,9 @@
  * description, every GraphQL document against GitHub's schema.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { text, validHost } from "../../helpers.js";
-import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment } from "../fake-github.js";
-import { cleanup, disableNetwork } from "../github-mock.js";
+import { text, validHost } from "../../../helpers.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment } from "../../fake-github.js";
+import { cleanup, disableNetwork } from "../../github-mock.js";
 import {
   BASE_SHA,
   deliver,
@@ -22,7 +22,7 @@ import {
   pullRequestPayload,
   REPO,
   rewritePatch,
-} from "../harness.js";
+} from "../../harness.js";
 
 const R = `${OWNER}/${REPO}`;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -5,11 +5,12 @@
  * REST requests validated against the OpenAPI description, every GraphQL document against GitHub's schema.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeThreads, type ReviewInput } from "../../../src/github/api/graphql-writes.js";
-import type { Logger, Octokit } from "../../../src/github/api/types.js";
-import { text, validHost } from "../../helpers.js";
-import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment, type Route } from "../fake-github.js";
-import { cleanup, disableNetwork } from "../github-mock.js";
+import { writePublication, type ReviewInput } from "../../../../src/github/api/graphql-writes.js";
+import type { Octokit } from "../../../../src/github/api/octokit.js";
+import type { Logger } from "../../../../src/github/api/port.js";
+import { text, validHost } from "../../../helpers.js";
+import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment, type Route } from "../../fake-github.js";
+import { cleanup, disableNetwork } from "../../github-mock.js";
 import {
   BASE_SHA,
   deliver,
@@ -22,7 +23,7 @@ import {
   REPO,
   rewritePatch,
   writesIn,
-} from "../harness.js";
+} from "../../harness.js";
 
 const R = `${OWNER}/${REPO}`;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -290,7 +291,7 @@ describe("GitHub App: fixed findings' threads", () => {
   });
 });
 
-describe("closeThreads: more than one document", () => {
+describe("writePublication: more than one document", () => {
   it("a later document refused whole: the review and the first 50 threads stand, nothing is thrown for a fallback to post again", async () => {
     const documents: Record<string, unknown>[] = [];
     const octokit = {
@@ -310,7 +311,11 @@ describe("closeThreads: more than one document", () => {
       body: "review",
       threads: [{ path: "p/plugin.json", line: 3, side: "RIGHT", body: "finding" }],
     };
-    const written = await closeThreads(octokit, threads, "Fixed in ddddddd", log, review);
+    const written = await writePublication(octokit, log, {
+      threadIds: threads,
+      reply: "Fixed in ddddddd",
+      review,
+    });
     expect(written).toEqual({ closed: 50, review: "posted", left: 10 });
     expect(documents.map((d) => "review" in d)).toEqual([true, false]);
     expect(warnings).toEqual([expect.stringMatching(/closed by the next review/)]);
@@ -323,6 +328,8 @@ describe("closeThreads: more than one document", () => {
       },
     } as unknown as Octokit;
     const log = { warn: () => undefined } as unknown as Logger;
-    await expect(closeThreads(octokit, ["T0"], "Fixed", log)).rejects.toThrow("Not Found");
+    await expect(writePublication(octokit, log, { threadIds: ["T0"], reply: "Fixed" })).rejects.toThrow(
+      "Not Found",
+    );
   });
 });

@@ -4,22 +4,8 @@
  * (the pull request moved to another base branch, the configuration changed before a redelivery) keeps that
  * result's annotations: the new result's are sent only where the run does not hold them already. Pure.
  */
-import { MAX_ANNOTATIONS, type Annotation } from "./render.js";
-
-/**
- * An annotation as GitHub lists a run's (REST `GET …/check-runs/{id}/annotations`): the fields the App
- * sends, columns null where none were sent.
- */
-export interface HeldAnnotation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  start_column: number | null;
-  end_column: number | null;
-  annotation_level: string | null;
-  title: string | null;
-  message: string | null;
-}
+import type { Annotation, HeldAnnotation } from "../../api/port.js";
+import { MAX_ANNOTATIONS } from "./output.js";
 
 /** Every field GitHub gives back of what the App sends: two annotations with the same key look the same. */
 function key(a: Annotation | HeldAnnotation): string {

@@ -1,0 +1,296 @@
+/**
+ * The port: everything a review reads from and writes to GitHub, as one interface (`GitHubGateway`) and
+ * the types its signatures use. The review (src/github/review/) sees GitHub only through it; the adapters
+ * implement it (rest.ts over the REST API; graphql.ts where one GraphQL document replaces several REST
+ * requests; gateway.ts picks one per installation). A new GitHub operation is a signature here, its REST
+ * form in rest.ts and, when GraphQL does it in fewer calls, its GraphQL form in graphql.ts (plus one line
+ * in gateway.ts's table).
+ */
+import type { Logger } from "probot";
+
+export type { Logger };
+
+/** A commit being reviewed against a base commit, in a repository (a pull request head, a merge group). */
+export interface CommitTarget {
+  owner: string;
+  repo: string;
+  /** "Organization" or "User": only organisations have a `.github` policy repository. */
+  ownerType: string;
+  headSha: string;
+  baseSha: string;
+  /** Head repository (differs from the base one for a fork pull request). */
+  headOwner: string;
+  headRepo: string;
+}
+
+/** The pull request being reviewed, as the events describe it. */
+export interface PullTarget extends CommitTarget {
+  number: number;
+}
+
+/** A repository by owner and name. */
+export interface RepoName {
+  owner: string;
+  repo: string;
+}
+
+// ---- The check run ----
+
+/** The check run's name (interfaces.md): the App lists and writes only runs of this name, of its own. */
+export const CHECK_NAME = "plugin-review";
+
+/** The commit whose `plugin-review` check run is read or written. */
+export interface CheckRunRef {
+  owner: string;
+  repo: string;
+  headSha: string;
+}
+
+/** This app's run for a head commit, as GitHub lists it. */
+export interface ExistingRun {
+  id: number;
+  status: string;
+  /** How many annotations the run holds already. */
+  annotations: number;
+  /** Its `external_id` as GitHub holds it (review/check-run/external-id.ts reads it). */
+  externalId?: string | null;
+}
+
+/** A check run annotation, as the App sends it. */
+export interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  start_column?: number;
+  end_column?: number;
+  annotation_level: "failure" | "warning" | "notice";
+  title: string;
+  message: string;
+}
+
+/**
+ * An annotation as GitHub lists a run's (REST `GET …/check-runs/{id}/annotations`): the fields the App
+ * sends, columns null where none were sent.
+ */
+export interface HeldAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  start_column: number | null;
+  end_column: number | null;
+  annotation_level: string | null;
+  title: string | null;
+  message: string | null;
+}
+
+/** The output of a run: its title and summary, and the annotations this write appends (at most 50). */
+export interface RunOutput {
+  title: string;
+  summary: string;
+  annotations?: Annotation[];
+}
+
+/** What a write sets on a run: created or updated with these (updated: `output` alone for later batches). */
+export interface RunWrite {
+  externalId?: string;
+  status?: "in_progress" | "completed";
+  conclusion?: "success" | "neutral" | "failure";
+  /** ISO 8601, with a completed run. */
+  completedAt?: string;
+  output: RunOutput;
+}
+
+// ---- Files ----
+
+/** A file at a commit (`ref` a commit sha, or "HEAD" for the default branch). */
+export interface FileAt {
+  owner: string;
+  repo: string;
+  ref: string;
+  path: string;
+}
+
+/** A file's bytes, or its size when it is over the limit asked, or nothing. */
+export type FileContent =
+  | { kind: "file"; content: Uint8Array; size: number }
+  | { kind: "too-large"; size: number }
+  | { kind: "missing" };
+
+/** GitHub lists at most this many files of a pull request, whatever the pagination. */
+export const PR_FILES_CAP = 3000;
+
+/** Two commits to compare: a pull request's (with its number, to list its files) or a merge group's. */
+export type ChangeRange = Omit<CommitTarget, "ownerType"> & { number?: number };
+
+export interface ChangedDescriptor {
+  path: string;
+  status: "added" | "modified" | "renamed" | "copied" | "changed";
+  /** Path in the base, for a renamed file. */
+  previousPath?: string;
+  /** The unified diff, when GitHub sends one (not for huge or binary diffs, nor for files found through the trees). */
+  patch?: string;
+}
+
+export interface ChangedFiles {
+  descriptors: ChangedDescriptor[];
+  removed: string[];
+  totalFiles: number;
+  /** Some files could not be seen (GitHub truncated a tree of more than 100,000 entries). */
+  capped: boolean;
+  /** The lists stopped short, so the descriptors were found by comparing the commits' trees. */
+  throughTrees?: boolean;
+}
+
+/** A configuration file beyond this is refused (review/load-config.ts says so). */
+export const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
+
+/** What a review needs before it lists files: its check run, and the configuration files' texts. */
+export interface ReviewStart {
+  run: ExistingRun | undefined;
+  /** `owner/repo:path` → the file's text, or undefined when there is none. */
+  configs: Map<string, string | undefined>;
+  /** Repositories answered as not found (`owner/repo`): absent, or not visible to the installation. */
+  unseen?: Set<string>;
+}
+
+// ---- Pull requests, threads and reviews ----
+
+/** What the App reads of a pull request (check_run and check_suite events carry only stubs of them). */
+export interface PullRequestData {
+  number: number;
+  state: string;
+  head: { sha: string; repo: { name: string; owner: { login: string } | null } | null };
+  base: { sha: string };
+}
+
+/** The root comment of a review thread, with what the review plan needs to know about the thread. */
+export interface ThreadComment {
+  id: number;
+  /** The thread's node id (what GraphQL resolves a thread by); absent when read through REST. */
+  threadId?: string;
+  path: string;
+  line: number | null;
+  body: string;
+  /** The root comment was written by a bot (an App), not by a person quoting one of our markers. */
+  byBot: boolean;
+  /** Resolved, or already answered as fixed: the finding it was about is closed; if it comes back, it is new. */
+  closed: boolean;
+}
+
+/** Where a pull request is now: its head commit, and whether it is open. */
+export interface PullHead {
+  sha: string;
+  open: boolean;
+}
+
+/** A review whose state is "changes requested". */
+export interface RequestingReview {
+  id: number;
+  /** Its node id (what GraphQL dismisses a review by); absent when read through REST. */
+  nodeId?: string;
+  /** Written by a bot (an App), not by a person. */
+  byBot: boolean;
+  body: string;
+}
+
+/** A pull request's review threads and latest reviews. */
+export interface PullState {
+  threads: ThreadComment[];
+  reviewBodies: string[];
+  /** The reviews that still request changes (the App's own are told by `byBot` and our marker in `body`). */
+  changesRequested: RequestingReview[];
+  /** The pull request's node id, when read through GraphQL (its threads can then be resolved). */
+  pullRequestId?: string;
+  /** Where the pull request is now (a review of an earlier head publishes nothing); absent when not read. */
+  head?: PullHead;
+}
+
+/** The reviews of a pull request that still request changes, and where the pull request is now. */
+export interface ChangesRequested {
+  reviews: RequestingReview[];
+  head?: PullHead;
+}
+
+/** A review to post: its event, body and line comments (RIGHT side lines of the diff). */
+export interface ReviewToPost {
+  event: "COMMENT" | "REQUEST_CHANGES";
+  body: string;
+  comments: { path: string; line: number; side: "RIGHT"; body: string }[];
+}
+
+/** The App's own "changes requested" reviews to dismiss, and the message that says why. */
+export interface Dismissal {
+  reviews: readonly Pick<RequestingReview, "id" | "nodeId">[];
+  message: string;
+}
+
+/** A thread whose finding a push fixed: its root comment's id, and its node id when known. */
+export type FixedThread = Pick<ThreadComment, "id" | "threadId">;
+
+/** What a push's publication writes at once: fixed threads answered, and its review and dismissals if any. */
+export interface Publication {
+  /** From `pullState` (through GraphQL): with every node id known, all of it is one GraphQL document. */
+  pullRequestId?: string;
+  fixed: readonly FixedThread[];
+  /** The reply each fixed thread gets. */
+  fixedReply: string;
+  review?: ReviewToPost;
+  dismissal?: Dismissal;
+}
+
+export interface PublicationWritten {
+  /** Threads answered (and, through GraphQL, resolved) as fixed. */
+  closed: number;
+  /** What became of the review: posted, or refused because GitHub would not place a line comment. */
+  review?: "posted" | "refused";
+  /** Threads not answered because a later document failed whole (the review and earlier threads stand). */
+  left?: number;
+  /** Reviews dismissed (of those asked for: GitHub may refuse, e.g. where only some may dismiss reviews). */
+  dismissed?: number;
+}
+
+/** Everything a review reads from and writes to GitHub. */
+export interface GitHubGateway {
+  // Reads.
+  /** This app's latest run on the head commit, and the configuration files when the API can read them at once. */
+  reviewStart(where: CheckRunRef & { ownerType: string }, appId: number | undefined): Promise<ReviewStart>;
+  /** This app's latest run on the head commit alone (to learn what a write whose answer was lost did). */
+  latestRun(where: CheckRunRef, appId: number | undefined): Promise<ExistingRun | undefined>;
+  /** Every annotation a run holds (at most 1,000 of ours). */
+  runAnnotations(where: CheckRunRef, runId: number): Promise<HeldAnnotation[]>;
+  /** A file on a repository's default branch (a configuration file); over `maxSize`, only its size. */
+  readDefaultBranchFile(file: RepoName & { path: string }, maxSize: number): Promise<FileContent>;
+  /** Whether the reader sees the repository (GitHub answers 404 alike for absent and not visible). */
+  repositoryVisible(repo: RepoName): Promise<boolean>;
+  /** Which repositories an installation's token sees: all of the owner's, or selected ones; undefined when unknown. */
+  repositorySelection(): Promise<"all" | "selected" | undefined>;
+  /** A pull request (check_run and check_suite events carry only stubs of them). */
+  pullRequest(repo: RepoName, number: number): Promise<PullRequestData>;
+  /** The descriptors changed between two commits (a pull request's files, or a comparison). */
+  listChanged(change: ChangeRange, paths: readonly string[]): Promise<ChangedFiles>;
+  /** Files at commits, in the order asked. */
+  readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]>;
+  /** The pull request's review threads and latest reviews; `isFixedReply` tells the App's "fixed" replies. */
+  pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState>;
+  /** The reviews of the pull request that still request changes, and its head (a light read: no threads). */
+  changesRequested(pr: PullTarget): Promise<ChangesRequested>;
+
+  // Writes. GitHub may make a write and fail to answer: none is retried blindly (api/octokit.ts).
+  /** Creates the head commit's run; returns its id. */
+  createCheckRun(where: CheckRunRef, write: RunWrite): Promise<number>;
+  /** Updates a run (GitHub appends the annotations of every update). */
+  updateCheckRun(where: CheckRunRef, runId: number, write: RunWrite): Promise<void>;
+  /** Posts a review; "refused" when GitHub will not place one of its line comments (422). */
+  postReview(pr: PullTarget, review: ReviewToPost): Promise<"posted" | "refused">;
+  /**
+   * Answers the fixed threads (and resolves them where the API can), posts the review and dismisses the
+   * dismissal's reviews: through GraphQL one document for all when every node id is known, else a REST
+   * reply per thread, the review and a dismissal each.
+   */
+  publish(pr: PullTarget, publication: Publication): Promise<PublicationWritten>;
+  /**
+   * Dismisses reviews with a message: one write (through GraphQL one document; through REST a request per
+   * review, usually one). Returns how many GitHub dismissed; a refusal is logged, not thrown.
+   */
+  dismissReviews(pr: PullTarget, dismissal: Dismissal): Promise<number>;
+}

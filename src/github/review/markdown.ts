@@ -1,0 +1,73 @@
+/**
+ * Markdown for GitHub within its limits, shared by the check run's output and the pull request's review:
+ * clipped text, text built under a character budget, and how a severity looks.
+ */
+import type { Severity } from "../../core/types.js";
+
+/** A finding's message in a comment or annotation (rules' messages are short; a quoted value may not be). */
+export const MESSAGE_LIMIT = 4000;
+
+export const ICON: Record<Severity, string> = { error: "🔴", warning: "🟡", notice: "🔵" };
+
+/** `s` in at most `max` characters: cut with an ellipsis when longer (nothing at all when `max` is 0). */
+export function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  if (max <= 0) return "";
+  let end = max - 1;
+  // Not between the two halves of a surrogate pair (an emoji cut in two is not a character).
+  if (end > 0 && /[\uD800-\uDBFF]/.test(s[end - 1] as string)) end--;
+  return s.slice(0, end) + "…";
+}
+
+/**
+ * Text built under a character limit: lines that always stay, and lists shown as far as they fit, each
+ * followed by a line counting what was left out. Summaries and review bodies are built with it, so that
+ * GitHub never refuses them for their size and every omission is counted.
+ */
+export class BudgetedText {
+  private readonly lines: string[] = [];
+  /** The length of `toString()`: the lines and the newlines between them. */
+  private length = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Characters left (a line after the first also costs its newline). */
+  get remaining(): number {
+    return this.limit - this.length;
+  }
+
+  /** Lines that stay (clipped only if even they do not fit; left out once not even their newline does). */
+  add(...lines: string[]): this {
+    for (const line of lines) {
+      const newline = this.lines.length > 0 ? 1 : 0;
+      const room = this.remaining - newline;
+      if (room < 0) break;
+      const l = clip(line, room);
+      this.lines.push(l);
+      this.length += newline + l.length;
+    }
+    return this;
+  }
+
+  /**
+   * Items in order while they fit, keeping `reserve` characters for what comes after them; when some
+   * do not fit, `leftOut(n)` says so in their place. Returns how many were left out.
+   */
+  addItems(items: readonly string[], reserve: number, leftOut: (n: number) => string): number {
+    const noteRoom = 200;
+    let i = 0;
+    for (; i < items.length; i++) {
+      const cost = (items[i] as string).length + 1;
+      const room = this.remaining - reserve - (i + 1 < items.length ? noteRoom : 0);
+      if (cost > room) break;
+      this.add(items[i] as string);
+    }
+    const omitted = items.length - i;
+    if (omitted) this.add(leftOut(omitted));
+    return omitted;
+  }
+
+  toString(): string {
+    return this.lines.join("\n");
+  }
+}
