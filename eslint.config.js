@@ -1,5 +1,17 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import local from "./eslint-rules/index.js";
+
+/** Adapters of the GitHub port: only the api layer's chooser, the audit and the entry points build on them. */
+const ADAPTERS = ["src/github/api/rest/**", "src/github/api/graphql/**", "src/github/api/gateway.ts"];
+const ENTRY_POINTS = [
+  "src/app.ts",
+  "src/serve.ts",
+  "src/server.ts",
+  "src/lambda/**",
+  "src/cli/**",
+  "src/lsp/**",
+];
 
 export default tseslint.config(
   {
@@ -19,6 +31,49 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // The layering of src/ (docs/development.md): kept by lint, not by memory.
+    files: ["src/**/*.ts"],
+    plugins: { local },
+    rules: {
+      "local/no-import-cycle": "error",
+      "local/layers": [
+        "error",
+        [
+          {
+            from: "src/core/**",
+            allow: ["src/core/**", "schemas/**"],
+            because: "the core is pure: text in, findings out",
+          },
+          {
+            from: "src/format/**",
+            deny: ["src/github/**", ...ENTRY_POINTS],
+            because: "formats render findings; they know nothing of GitHub or of the commands",
+          },
+          {
+            from: "src/github/**",
+            deny: ENTRY_POINTS,
+            because: "the GitHub layer serves the entry points, never the other way round",
+          },
+          {
+            from: "src/github/api/**",
+            deny: ["src/github/review/**", "src/github/delivery/**", "src/github/audit/**"],
+            because: "the port and its adapters are the bottom of the GitHub layer",
+          },
+          {
+            from: "src/github/review/**",
+            deny: [...ADAPTERS, "src/github/api/octokit/**", "src/github/delivery/**", "src/github/audit/**"],
+            because: "a review talks to GitHub only through the port (api/port.ts)",
+          },
+          {
+            from: "src/lsp/**",
+            deny: ["src/cli/**"],
+            because: "what the CLI and the language server share has a folder of its own",
+          },
+        ],
+      ],
     },
   },
 );

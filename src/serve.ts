@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { run, type ApplicationFunction, type Probot } from "probot";
 import { createApp } from "./app.js";
 import { warmUpSchemas } from "./core/schema.js";
-import { PluginReviewOctokit } from "./github/api/app-octokit.js";
+import { PluginReviewOctokit } from "./github/api/octokit/app-octokit.js";
 import { REAL_TIME, type Clock } from "./github/api/clock.js";
 import { ReviewScheduler, type SchedulerLog } from "./github/delivery/scheduler.js";
 import { AnswersFirst } from "./github/delivery/serialize.js";

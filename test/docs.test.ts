@@ -79,7 +79,7 @@ function runHere(command: string) {
   if (!args) throw new Error(`cannot run '${command}' here`);
   const redirect = args.indexOf(">");
   if (redirect >= 0) args.splice(redirect);
-  // Commands that talk to GitHub cannot reach it here (test/github/audit.test.ts and test/cli/pr.test.ts run
+  // Commands that talk to GitHub cannot reach it here (test/github/audit/audit.test.ts and test/cli/pr.test.ts run
   // them against the fake GitHub): with --help added, their options must all be known.
   if (words[2] === "audit" || words[2] === "pr") args.push("--help");
   return spawnSync(process.execPath, args, {

@@ -6,7 +6,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { createServer as createNetServer } from "node:net";
 import type { Logger } from "pino";
 import { Probot, Server } from "probot";
-import type { PluginReviewOctokit } from "../src/github/api/app-octokit.js";
+import type { PluginReviewOctokit } from "../src/github/api/octokit/app-octokit.js";
 import type { Clock } from "../src/github/api/clock.js";
 import type { SchedulerLog } from "../src/github/delivery/scheduler.js";
 import { AnswersFirst } from "../src/github/delivery/serialize.js";

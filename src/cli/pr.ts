@@ -9,7 +9,7 @@ import { repoRef, toPullTarget } from "../github/delivery/pull-target.js";
 import { reviewPullRequest } from "../github/review/run-review.js";
 import { REAL_TIME } from "../github/api/clock.js";
 import { describeRequestError } from "../github/api/errors.js";
-import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit.js";
+import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit/octokit.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {

@@ -13,7 +13,7 @@ import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { pino } from "pino";
 import { Probot } from "probot";
 import { createApp } from "../app.js";
-import { PluginReviewOctokit } from "../github/api/app-octokit.js";
+import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { REPORT_TIMEOUT_MS } from "../github/api/deadline.js";
 import { TransientReviewError } from "../github/api/errors.js";

@@ -2,7 +2,7 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { Probot, type ApplicationFunction } from "probot";
-import { PluginReviewOctokit } from "../../src/github/api/app-octokit.js";
+import { PluginReviewOctokit } from "../../src/github/api/octokit/app-octokit.js";
 import { createApp } from "../../src/app.js";
 import { REAL_TIME, scaledClock, type Clock } from "../../src/github/api/clock.js";
 import { DeliveryContexts, type DeliveryContext } from "../../src/github/delivery/context.js";

@@ -5,7 +5,7 @@
  * (test/lambda/handlers.test.ts), on the validated fake GitHub.
  *
  * Time runs 5 times as fast as in production in those tests (SCALE: the App's clocks through
- * `setTimeScale`, the fake's failures here): 30 s of failures take 6 s, the 3 minutes 36 s, the review's
+ * an injected clock, the fake's failures here): 30 s of failures take 6 s, the 3 minutes 36 s, the review's
  * 2-minute deadline 24 s. What is not the App's (the throttling plugin's 1 s between writes) keeps its own
  * time, which only makes the tests slower.
  */

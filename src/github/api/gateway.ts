@@ -1,17 +1,17 @@
 /**
- * The gateway a review gets (`gatewayFor`): every operation of the port (port.ts) through REST (rest.ts),
- * except those with a GraphQL form (graphql.ts, listed in GRAPHQL_FORMS), which go through GraphQL while
+ * The gateway a review gets (`gatewayFor`): every operation of the port (port.ts) through REST (rest/),
+ * except those with a GraphQL form (graphql/, listed in GRAPHQL_FORMS), which go through GraphQL while
  * it works for the installation. A GraphQL API that refuses a document (an older GitHub Enterprise Server,
  * a schema without a field used here), fails, or does not answer in time (an outage of GitHub's GraphQL API
  * alone) switches the installation to REST for a while, logged once, and the operation that met the
  * failure is done again through REST. This is the App's only GraphQL→REST fallback.
  */
 import { REAL_TIME, type Clock } from "./clock.js";
-import { GraphqlGateway } from "./graphql.js";
-import { graphqlUnavailable } from "./graphql-query.js";
-import type { Octokit } from "./octokit.js";
+import { GraphqlGateway } from "./graphql/gateway.js";
+import { graphqlUnavailable } from "./graphql/query.js";
+import type { Octokit } from "./octokit/octokit.js";
 import type { GitHubGateway, Logger } from "./port.js";
-import { RestGateway } from "./rest.js";
+import { RestGateway } from "./rest/gateway.js";
 
 type Operation = keyof GitHubGateway;
 

@@ -1,10 +1,10 @@
 /**
  * The port: everything a review reads from and writes to GitHub, as one interface (`GitHubGateway`) and
  * the types its signatures use. The review (src/github/review/) sees GitHub only through it; the adapters
- * implement it (rest.ts over the REST API; graphql.ts where one GraphQL document replaces several REST
+ * implement it (rest/ over the REST API; graphql/ where one GraphQL document replaces several REST
  * requests; gateway.ts picks one per installation). A new GitHub operation is a signature here, its REST
- * form in rest.ts and, when GraphQL does it in fewer calls, its GraphQL form in graphql.ts (plus one line
- * in gateway.ts's table).
+ * form in rest/gateway.ts and, when GraphQL does it in fewer calls, its GraphQL form in graphql/gateway.ts
+ * (plus one line in gateway.ts's table of GraphQL forms).
  */
 import type { Logger } from "probot";
 
@@ -275,7 +275,7 @@ export interface GitHubGateway {
   /** The reviews of the pull request that still request changes, and its head (a light read: no threads). */
   changesRequested(pr: PullTarget): Promise<ChangesRequested>;
 
-  // Writes. GitHub may make a write and fail to answer: none is retried blindly (api/octokit.ts).
+  // Writes. GitHub may make a write and fail to answer: none is retried blindly (api/octokit/).
   /** Creates the head commit's run; returns its id. */
   createCheckRun(where: CheckRunRef, write: RunWrite): Promise<number>;
   /** Updates a run (GitHub appends the annotations of every update). */

@@ -3,8 +3,8 @@
  * deadline (its requests are aborted when it passes), the request timeout as the review's clock runs it,
  * and the one fresh installation token a review may get after a 401. Octokit's requests cannot carry
  * these (Probot builds the Octokit, and every request of every Octokit instance, REST or GraphQL, the auth
- * library's own included, goes through the fetch of octokit.ts), so they travel with the review in this
- * one AsyncLocalStorage, created here alone: `reviewScope` at the start of a review (run-review.ts), and
+ * library's own included, goes through the fetch of octokit/octokit.ts), so they travel with the review in this
+ * one AsyncLocalStorage, created here alone: `reviewScope` at the start of a review (review/run-review.ts), and
  * `runUntil` (deadline.ts) for each stage under the deadline.
  */
 import { AsyncLocalStorage } from "node:async_hooks";

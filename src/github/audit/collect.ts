@@ -1,6 +1,6 @@
 /**
  * `plugin-review audit <org>`: where an organisation stands before it turns a policy on. For every
- * repository (or the named ones) it loads the configuration the App would use there (load-config.ts:
+ * repository (or the named ones) it loads the configuration the App would use there (review/load-config.ts:
  * organisation file, repository file, `_extends`, locks), lists the default branch's tree recursively, and
  * reviews every descriptor as the App would review a pull request that touches it under `existing: fail`
  * (every finding counts, not only new ones).
@@ -15,8 +15,8 @@ import { countFindings } from "../../format/summary.js";
 import { loadConfig, type OrganisationConfig } from "../review/load-config.js";
 import { mapLimit } from "../api/map-limit.js";
 import { describeRequestError, httpStatus } from "../api/errors.js";
-import { tokenOctokit, type Octokit } from "../api/octokit.js";
-import { restConfigReader } from "../api/rest.js";
+import { tokenOctokit, type Octokit } from "../api/octokit/octokit.js";
+import { restConfigReader } from "../api/rest/gateway.js";
 import {
   totals,
   type AppAccess,
@@ -42,7 +42,7 @@ export interface AuditOptions {
   onProgress?: (done: number, total: number, repository: string) => void;
 }
 
-/** An Octokit for the audit: token auth, throttling and retries, and nothing but reads (octokit.ts). */
+/** An Octokit for the audit: token auth, throttling and retries, and nothing but reads (api/octokit/). */
 export function auditOctokit(token: string, baseUrl: string, warn: (message: string) => void): Octokit {
   return tokenOctokit({ token, baseUrl, userAgent: "plugin-review-audit", warn, writes: "refuse" });
 }

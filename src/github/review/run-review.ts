@@ -1,9 +1,9 @@
 /**
- * The App's review of one head commit, in two stages the scheduler runs one after the other (scheduler.ts):
+ * The App's review of one head commit, in two stages the scheduler runs one after the other (delivery/):
  * 1. the check run: the inputs (configuration from the default branches, changed descriptors, their
- *    contents: collect-inputs.ts), the core's findings, and the run completed with them (check-run.ts);
- * 2. for a pull request, the review of the push (publish-review.ts).
- * Every review has a deadline (deadline.ts) covering both stages. A write GitHub fails is tried again with
+ *    contents: collect-inputs.ts), the core's findings, and the run completed with them (check-run/);
+ * 2. for a pull request, the review of the push (pull-review/).
+ * Every review has a deadline (api/deadline.ts) covering both stages. A write GitHub fails is tried again with
  * backoff until then, after reading what GitHub holds; whatever fails midway, and when the deadline passes,
  * the check run is completed as failure with the reason, never left in progress while the process lives,
  * and a failure that may pass (GitHub failing, throttling, too slow) is thrown as a TransientReviewError for
@@ -102,7 +102,7 @@ function failureResult(e: unknown, reason: string): CheckResult {
 /**
  * The first stage of a review of a commit against its base: the check run (always), and the second stage
  * when the target kind posts something more. Both stages share the review's deadline and its one fresh
- * installation token after a 401 (octokit.ts).
+ * installation token after a 401 (api/request-scope.ts).
  */
 export function startReview(
   gw: GitHubGateway,

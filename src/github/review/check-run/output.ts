@@ -47,7 +47,7 @@ export const MAX_ANNOTATIONS = 1000;
 
 /**
  * The summary's note when annotations of an earlier review of the commit, which GitHub keeps on the run,
- * leave no room under the cap for some of this review's (check-run.ts).
+ * leave no room under the cap for some of this review's (write.ts).
  */
 export function earlierAnnotationsNote(omitted: number, earlier: number): string {
   return `> ${notAnnotated(omitted, "more finding")}: this check run keeps ${plural(earlier, "annotation")} of an earlier review of this commit (GitHub cannot remove them), and ${ANNOTATION_CAP}.`;
@@ -65,7 +65,7 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
 /**
  * The annotations of a review, errors first (then warnings, notices; files and lines in order within a
  * level), at most MAX_ANNOTATIONS. The order is stable, so that a run already holding the first `n` of
- * them can be sent the rest (check-run.ts).
+ * them can be sent the rest (write.ts).
  */
 export function allAnnotations(
   reviews: readonly FileReview[],

@@ -154,7 +154,7 @@ export type KnownRun = ExistingRun | undefined | "unknown";
 
 /**
  * Writes `result` (writeCheckRun), trying again with backoff while GitHub fails (5xx, rate limits, no
- * answer), until the deadline the caller runs it under (deadline.ts) rejects. After a failure the run is
+ * answer), until the deadline the caller runs it under (api/deadline.ts) rejects. After a failure the run is
  * listed again before the next write, so that a write GitHub made without answering is not sent twice
  * (annotations would be appended again); when there is still no run, one is created in progress first.
  * `replaces`: the run a Re-run must not complete (the new run is the one to write). Returns the run's id.

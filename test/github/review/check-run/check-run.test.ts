@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CHECK_NAME, type Annotation } from "../../../../src/github/api/port.js";
-import { RestGateway } from "../../../../src/github/api/rest.js";
+import { RestGateway } from "../../../../src/github/api/rest/gateway.js";
 import { formatExternalId } from "../../../../src/github/review/check-run/external-id.js";
 import {
   resultDigest,

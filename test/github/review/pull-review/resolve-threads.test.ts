@@ -5,8 +5,8 @@
  * REST requests validated against the OpenAPI description, every GraphQL document against GitHub's schema.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writePublication, type ReviewInput } from "../../../../src/github/api/graphql-writes.js";
-import type { Octokit } from "../../../../src/github/api/octokit.js";
+import { writePublication, type ReviewInput } from "../../../../src/github/api/graphql/writes.js";
+import type { Octokit } from "../../../../src/github/api/octokit/octokit.js";
 import type { Logger } from "../../../../src/github/api/port.js";
 import { text, validHost } from "../../../helpers.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES, type Comment, type Route } from "../../fake-github.js";

@@ -1,6 +1,6 @@
 /**
  * The one patch of @octokit/plugin-throttling's internals (written for version 11; its test,
- * test/github/throttle-reads.test.ts, fails when the plugin changes what the patch relies on).
+ * test/github/api/octokit/throttle-reads.test.ts, fails when the plugin changes what the patch relies on).
  *
  * The plugin spaces every POST about 1 s apart per installation, as GitHub asks of writes, and counts every
  * GraphQL request as one, queries included: the reads of a review (configuration and descriptors, review

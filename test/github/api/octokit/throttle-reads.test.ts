@@ -1,13 +1,13 @@
 /**
- * The patch of @octokit/plugin-throttling's internals (src/github/throttle-reads.ts) against the plugin as
+ * The patch of @octokit/plugin-throttling's internals (src/github/api/octokit/throttle-reads.ts) against the plugin as
  * installed: these tests fail when the plugin stops calling its `retryLimiter` the way the patch relies on,
  * or when the patch stops letting GraphQL queries past the write spacing.
  */
 import nock from "nock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PluginReviewOctokit } from "../../../src/github/api/app-octokit.js";
-import { isWriteRequest } from "../../../src/github/api/octokit.js";
-import { readsNotSpacedAsWrites } from "../../../src/github/api/throttle-reads.js";
+import { PluginReviewOctokit } from "../../../../src/github/api/octokit/app-octokit.js";
+import { isWriteRequest } from "../../../../src/github/api/octokit/octokit.js";
+import { readsNotSpacedAsWrites } from "../../../../src/github/api/octokit/throttle-reads.js";
 
 beforeEach(() => nock.disableNetConnect());
 afterEach(() => {

@@ -2,9 +2,9 @@
  * GitHub's GraphQL API as the App meets it (`octokit.graphql`, which Probot ships; one API call per
  * document): what its failures look like, and which of them mean "use REST instead".
  */
-import { causedBy, DeadlineError, httpStatus, isTimeout } from "./errors.js";
-import { isGraphqlUrl } from "./octokit.js";
-import type { Octokit } from "./octokit.js";
+import { causedBy, DeadlineError, httpStatus, isTimeout } from "../errors.js";
+import { isGraphqlUrl } from "../octokit/octokit.js";
+import type { Octokit } from "../octokit/octokit.js";
 
 /** What `octokit.graphql` throws when GitHub answers with errors (a `GraphqlResponseError`), or any failure. */
 export interface GraphqlFailure {

@@ -1,15 +1,15 @@
 /**
- * A push's publication through GraphQL (graphql.ts): one mutation document answers and resolves every
+ * A push's publication through GraphQL (gateway.ts here): one mutation document answers and resolves every
  * thread whose finding a push fixed, with a short reply naming the fixing commit, posts the push's review
  * in the same document when there is one, and dismisses the App's earlier reviews that requested changes
  * (so a push that fixes findings and adds others still makes two writes: the check run and this document).
  * GitHub counts a GraphQL document as one request, so aliases batch the threads into one write. (Through
- * REST, rest.ts, each thread gets a reply of its own and cannot be resolved: GitHub resolves threads only
+ * REST (api/rest/), each thread gets a reply of its own and cannot be resolved: GitHub resolves threads only
  * through GraphQL.)
  */
-import type { GraphqlFailure } from "./graphql-query.js";
-import type { Octokit } from "./octokit.js";
-import type { Logger, PublicationWritten } from "./port.js";
+import type { GraphqlFailure } from "./query.js";
+import type { Octokit } from "../octokit/octokit.js";
+import type { Logger, PublicationWritten } from "../port.js";
 
 /** A review as `addPullRequestReview` takes it: line comments are threads (`line`, `side`, as in REST). */
 export interface ReviewInput {

@@ -3,9 +3,9 @@
  * returns no content, so they are read through the blob API. Files over the configured limit are not
  * downloaded at all: the caller reports file-too-large.
  */
-import { httpStatus } from "./errors.js";
-import type { Octokit } from "./octokit.js";
-import type { FileContent } from "./port.js";
+import { httpStatus } from "../errors.js";
+import type { Octokit } from "../octokit/octokit.js";
+import type { FileContent } from "../port.js";
 
 export async function fetchFile(
   octokit: Octokit,

@@ -5,11 +5,11 @@
  * reads go through REST and the review is the same.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scaledClock } from "../../../src/github/api/clock.js";
-import { GraphqlAvailability, REST_AFTER_GRAPHQL_FAILURE_MS } from "../../../src/github/api/gateway.js";
-import { text, validHost } from "../../helpers.js";
-import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
-import { cleanup, disableNetwork } from "../github-mock.js";
+import { scaledClock } from "../../../../src/github/api/clock.js";
+import { GraphqlAvailability, REST_AFTER_GRAPHQL_FAILURE_MS } from "../../../../src/github/api/gateway.js";
+import { text, validHost } from "../../../helpers.js";
+import { FakeGitHub, REVIEW_ROUTES } from "../../fake-github.js";
+import { cleanup, disableNetwork } from "../../github-mock.js";
 import {
   BASE_SHA,
   deliver,
@@ -19,7 +19,7 @@ import {
   OWNER,
   pullRequestPayload,
   REPO,
-} from "../harness.js";
+} from "../../harness.js";
 
 const R = `${OWNER}/${REPO}`;
 const PATH = "p/plugin.json";

@@ -3,10 +3,10 @@
  * and head trees, so one beyond the list is reviewed (and those in the list keep their diffs).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { text, validHost, validRemote } from "../../helpers.js";
-import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
-import { cleanup, disableNetwork } from "../github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "../harness.js";
+import { text, validHost, validRemote } from "../../../helpers.js";
+import { FakeGitHub, REVIEW_ROUTES } from "../../fake-github.js";
+import { cleanup, disableNetwork } from "../../github-mock.js";
+import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "../../harness.js";
 
 const R = `${OWNER}/${REPO}`;
 

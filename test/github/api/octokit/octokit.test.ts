@@ -2,12 +2,12 @@ import nock from "nock";
 import { pino } from "pino";
 import { Probot } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PluginReviewOctokit } from "../../../src/github/api/app-octokit.js";
-import { REAL_TIME } from "../../../src/github/api/clock.js";
-import { isWriteRequest } from "../../../src/github/api/octokit.js";
-import { reviewScope } from "../../../src/github/api/request-scope.js";
-import { APP_ID } from "../fake-github.js";
-import { TEST_PRIVATE_KEY } from "../harness.js";
+import { PluginReviewOctokit } from "../../../../src/github/api/octokit/app-octokit.js";
+import { REAL_TIME } from "../../../../src/github/api/clock.js";
+import { isWriteRequest } from "../../../../src/github/api/octokit/octokit.js";
+import { reviewScope } from "../../../../src/github/api/request-scope.js";
+import { APP_ID } from "../../fake-github.js";
+import { TEST_PRIVATE_KEY } from "../../harness.js";
 
 describe("isWriteRequest: the one read/write classification", () => {
   const post = (query: string, url = "/graphql") => ({ method: "POST", url, query });

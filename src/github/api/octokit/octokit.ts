@@ -1,13 +1,13 @@
 /**
  * The one Octokit factory: the App (Probot's Octokit, in app-octokit.ts), `plugin-review pr` and
  * `plugin-review audit` (a token's Octokit, `tokenOctokit`) get the same settings from `withAppSettings`:
- * - a timeout on every request, and the review's deadline (deadline.ts);
+ * - a timeout on every request, and the review's deadline (api/deadline.ts, api/request-scope.ts);
  * - after a 401 to an installation token, one fresh token per review, also while the auth library is still
  *   retrying a just-issued token (`freshTokenOn401`);
  * - retries of REST reads that fail (5xx, network, timeouts: @octokit/plugin-retry); GraphQL is not
- *   retried, since REST replaces it at once (gateway.ts); a write is not retried blindly, since GitHub may
+ *   retried, since REST replaces it at once (api/gateway.ts); a write is not retried blindly, since GitHub may
  *   have made it before failing to answer: the review re-reads what GitHub holds and sends only what is
- *   missing (run-review.ts, publish-review.ts);
+ *   missing (review/check-run/write.ts, review/pull-review/publish.ts);
  * - throttling (@octokit/plugin-throttling): writes spaced per installation, GraphQL queries not spaced as
  *   writes (throttle-reads.ts), rate limits and secondary rate limits waited out and retried a few times;
  * - what a command may write: everything (the App), nothing (`audit` refuses), or nothing sent and every
@@ -17,13 +17,13 @@
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit as RestOctokit } from "@octokit/rest";
-import { timedFetch } from "./deadline.js";
-import { currentScope, type TokenRefresh } from "./request-scope.js";
+import { timedFetch } from "../deadline.js";
+import { currentScope, type TokenRefresh } from "../request-scope.js";
 import { readsNotSpacedAsWrites } from "./throttle-reads.js";
 
 /**
  * What the App uses of an Octokit: the App's (Probot's, app-octokit.ts) and the commands' (`tokenOctokit`)
- * both are one. Only the adapters (rest.ts, graphql.ts) and the audit hold one.
+ * both are one. Only the adapters (api/rest/, api/graphql/) and the audit hold one.
  */
 export type Octokit = Pick<
   InstanceType<typeof RestOctokit>,
@@ -86,7 +86,7 @@ const INNER = Symbol("the fetch this one wraps");
 type OwnedFetch = Fetch & { [INNER]?: Fetch; owner?: Owner };
 
 /**
- * A fetch with the request timeout (deadline.ts) that, when GitHub answers 401 to an installation token,
+ * A fetch with the request timeout (api/deadline.ts) that, when GitHub answers 401 to an installation token,
  * gets a fresh one (once per review: a token revoked mid-review) and sends the request again with it, as it
  * does every request sent with the same token beside the one that met the 401 first. It sits
  * under every hook, so it also serves the auth library's own retries of a just-issued token (which resend the
@@ -182,7 +182,7 @@ function appSettingsPlugin(
   const writes = options.pluginReview?.writes ?? "send";
   octokit.hook.wrap("request", async (request, opts) => {
     if (!isWriteRequest(opts)) {
-      // A GraphQL API that fails or does not answer is replaced by REST at once (gateway.ts), not waited for
+      // A GraphQL API that fails or does not answer is replaced by REST at once (api/gateway.ts), not waited for
       // again. (Every hook of a request shares this one options object, so the retry plugin reads it.)
       if (isGraphqlUrl(opts.url)) opts.request = { ...opts.request, retries: 0 };
       return request(opts);

@@ -3,9 +3,9 @@
  * commits (a merge group), and, when GitHub's lists stop short (3,000 files of a pull request, 300 of a
  * comparison), the full trees of both commits, so that no descriptor goes unseen.
  */
-import { globMatcher } from "../../core/config.js";
-import type { Octokit } from "./octokit.js";
-import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles, type ChangeRange } from "./port.js";
+import { globMatcher } from "../../../core/config.js";
+import type { Octokit } from "../octokit/octokit.js";
+import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles, type ChangeRange } from "../port.js";
 
 /** GitHub's comparison lists at most this many files. */
 export const COMPARE_FILES_CAP = 300;

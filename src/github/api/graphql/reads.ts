@@ -1,5 +1,5 @@
 /**
- * Reads that GitHub's GraphQL API answers in one request where REST needs several (graphql.ts):
+ * Reads that GitHub's GraphQL API answers in one request where REST needs several (gateway.ts here):
  * - the start of a review: this app's check run on the head commit (with how many annotations it holds)
  *   and the configuration files on the default branches of the repository and of the organisation's
  *   `.github` repository;
@@ -10,11 +10,11 @@
  *
  * A repository that does not exist or that the installation cannot see (often the organisation's `.github`)
  * is `null` in GitHub's answer, with a NOT_FOUND error beside the rest of the data: that is an answer, not
- * a failure. Where GraphQL itself fails, the gateway reads through REST instead (gateway.ts).
+ * a failure. Where GraphQL itself fails, the gateway reads through REST instead (api/gateway.ts).
  */
-import { CONFIG_PATH } from "../../core/config.js";
-import { graphqlQuery as query } from "./graphql-query.js";
-import type { Octokit } from "./octokit.js";
+import { CONFIG_PATH } from "../../../core/config.js";
+import { graphqlQuery as query } from "./query.js";
+import type { Octokit } from "../octokit/octokit.js";
 import {
   CHECK_NAME,
   CONFIG_MAX_BYTES,
@@ -24,7 +24,7 @@ import {
   type PullState,
   type PullTarget,
   type ReviewStart,
-} from "./port.js";
+} from "../port.js";
 
 interface BlobNode {
   oid: string;
@@ -137,7 +137,7 @@ export async function readReviewStartGraphql(
   const configs = new Map<string, string | undefined>();
   const put = async (owner: string, repo: string, node: BlobNode | null | undefined) => {
     const file = await toContent(octokit, { owner, repo }, node, CONFIG_MAX_BYTES);
-    if (file.kind === "too-large") return; // left out: load-config.ts reads it and says it is too large
+    if (file.kind === "too-large") return; // left out: review/load-config.ts reads it and says it is too large
     configs.set(
       `${owner}/${repo}:${CONFIG_PATH}`,
       file.kind === "file" ? Buffer.from(file.content).toString("utf8") : undefined,

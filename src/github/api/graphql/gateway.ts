@@ -1,16 +1,16 @@
 /**
  * The gateway through GitHub's GraphQL API where one document does what REST needs several requests for
- * (graphql-reads.ts, graphql-writes.ts): the start of a review, the files at commits, the review threads,
+ * (reads.ts, writes.ts): the start of a review, the files at commits, the review threads,
  * and a push's publication (fixed threads answered and resolved, its review, its dismissals) in one write.
- * Everything else, and a publication whose node ids are not all known, goes through REST (rest.ts).
+ * Everything else, and a publication whose node ids are not all known, goes through REST (api/rest/).
  */
 import {
   readChangesRequestedGraphql,
   readFilesGraphql,
   readPullStateGraphql,
   readReviewStartGraphql,
-} from "./graphql-reads.js";
-import { writePublication } from "./graphql-writes.js";
+} from "./reads.js";
+import { writePublication } from "./writes.js";
 import type {
   ChangesRequested,
   CheckRunRef,
@@ -22,8 +22,8 @@ import type {
   PullState,
   PullTarget,
   ReviewStart,
-} from "./port.js";
-import { RestGateway } from "./rest.js";
+} from "../port.js";
+import { RestGateway } from "../rest/gateway.js";
 
 /** Node ids, when every one is known. */
 function allKnown(ids: readonly (string | undefined)[]): string[] | undefined {

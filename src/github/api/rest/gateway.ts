@@ -3,9 +3,9 @@
  * (the run listing, each configuration file, each descriptor, the review comments and the reviews), and a
  * fixed thread gets a reply of its own but cannot be resolved (GitHub resolves threads only through GraphQL).
  */
-import { httpStatus, isTransient } from "./errors.js";
-import { mapLimit } from "./map-limit.js";
-import type { Octokit } from "./octokit.js";
+import { httpStatus, isTransient } from "../errors.js";
+import { mapLimit } from "../map-limit.js";
+import type { Octokit } from "../octokit/octokit.js";
 import {
   CHECK_NAME,
   type ChangedFiles,
@@ -30,9 +30,9 @@ import {
   type ReviewStart,
   type ReviewToPost,
   type RunWrite,
-} from "./port.js";
-import { listChangedDescriptors } from "./rest-changed-files.js";
-import { fetchFile } from "./rest-content.js";
+} from "../port.js";
+import { listChangedDescriptors } from "./changed-files.js";
+import { fetchFile } from "./content.js";
 
 /** Files read at once through REST. */
 const REST_CONCURRENCY = 4;
