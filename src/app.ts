@@ -8,9 +8,12 @@ import { REAL_TIME, type Clock } from "./github/api/clock.js";
 import { gatewayFor, GraphqlAvailability } from "./github/api/gateway.js";
 import type { GitHubGateway } from "./github/api/port.js";
 import { DeliveryContexts } from "./github/delivery/context.js";
-import { isBaseChange, PULL_REQUEST_ACTIONS } from "./github/delivery/events.js";
+import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS, slimPayload } from "./github/delivery/events.js";
+import { NO_METRICS, type AppMetrics, type ReviewOutcome } from "./github/delivery/metrics.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/delivery/pull-target.js";
+import { recheckTarget } from "./github/delivery/recheck.js";
 import { ReviewScheduler } from "./github/delivery/scheduler.js";
+import { TransientReviewError } from "./github/api/errors.js";
 import { requireOrgConfigFrom } from "./github/review/load-config.js";
 import {
   startMergeGroupReview,
@@ -31,6 +34,19 @@ export interface AppOptions {
   clock?: Clock;
   /** What the entry point knows of each delivery being received (the Lambda worker: its try and its end). */
   deliveries?: DeliveryContexts;
+  /**
+   * Where the server records each delivery it takes before it is acknowledged, and its end (the store of
+   * src/github/delivery/store.ts): what a crash cut short is done after the restart.
+   */
+  journal?: DeliveryJournal;
+  /** What the App counts for its operators. */
+  metrics?: AppMetrics;
+}
+
+/** The part of the server's store the app writes. */
+export interface DeliveryJournal {
+  received(delivery: { id: string; name: string; payload: Record<string, unknown>; at: number }): void;
+  finished(id: string): void;
 }
 
 type CheckContext = Context<"check_run.rerequested" | "check_suite.requested" | "check_suite.rerequested">;
@@ -39,6 +55,8 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
   const requireOrgConfig = options.requireOrgConfig ?? requireOrgConfigFrom(process.env);
   const clock = options.clock ?? REAL_TIME;
   const deliveries = options.deliveries ?? new DeliveryContexts();
+  const metrics = options.metrics ?? NO_METRICS;
+  const journal = options.journal;
   return (probot: Probot) => {
     const scheduler = options.scheduler ?? new ReviewScheduler({ clock });
     // Which installations read through REST because GraphQL failed for them lately (api/gateway.ts).
@@ -64,17 +82,30 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         ...(requireOrgConfig ? { requireOrgConfig } : {}),
         ...(delivery.endsBy !== undefined ? { endsBy: delivery.endsBy } : {}),
       };
+      // On disk before the delivery is acknowledged (the server); its end once its review is done.
+      journal?.received(journalEntry(context));
       return scheduler.submit(
         {
           installation: String(installation ?? repo.owner),
           commit: `${repo.owner}/${repo.repo}@${headSha}`,
           run: async (attempt) => {
-            const rest = (await start(gw, attempt, opts)).flatMap((s) => (s.next ? [s.next] : []));
+            const started = performance.now();
+            const seconds = () => (performance.now() - started) / 1000;
+            let staged: StagedReview[];
+            try {
+              staged = await start(gw, attempt, opts);
+            } catch (e) {
+              metrics.reviewFinished("error", seconds());
+              throw e;
+            }
+            for (const s of staged) metrics.reviewFinished(outcomeOf(s), seconds());
+            const rest = staged.flatMap((s) => (s.next ? [s.next] : []));
             if (rest.length)
               return async () => {
                 for (const next of rest) await next();
               };
           },
+          onSettled: () => journal?.finished(context.id),
         },
         delivery.attempt,
       );
@@ -109,6 +140,12 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       });
     };
 
+    // Counted as they arrive: the deliveries the App acts on.
+    probot.onAny((event) => {
+      if (isHandled(event.name, event.payload as Record<string, unknown>))
+        metrics.deliveryReceived(event.name);
+    });
+
     probot.on(
       [...PULL_REQUEST_ACTIONS.map((a) => `pull_request.${a}` as const), "pull_request.edited"],
       async (context) => {
@@ -127,6 +164,47 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     probot.on(["check_suite.requested", "check_suite.rerequested"], (context) =>
       reviewStubs(context, context.payload.check_suite),
     );
+    // `/plugin-review recheck` on a pull request: its current head, reviewed for someone with write access.
+    probot.on("issue_comment.created", async (context) => {
+      const { comment, issue, repository } = context.payload;
+      if (!isHandled("issue_comment", context.payload)) return;
+      // Never a bot's comment (an App quoting the command, the App's own reply).
+      const login = comment.user?.login;
+      if (comment.user?.type === "Bot" || !login) return;
+      const repo = repoRef(repository);
+      const installation = context.payload.installation?.id;
+      const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
+      journal?.received(journalEntry(context));
+      // Who asked, and the pull request's head, are read in the background (the delivery is answered at
+      // once); the head's review then takes that commit's turn like any other delivery's.
+      return scheduler.submit(
+        {
+          installation: String(installation ?? repo.owner),
+          commit: `${repo.owner}/${repo.repo}#${issue.number}`,
+          run: async () => {
+            let target;
+            try {
+              target = await recheckTarget(gw, repo, issue.number, login);
+            } catch (e) {
+              if (!(e instanceof TransientReviewError)) journal?.finished(context.id);
+              throw e;
+            }
+            if (!target) {
+              context.log.info(
+                `recheck of #${issue.number} asked by ${login}, who lacks write access: replied`,
+              );
+              journal?.finished(context.id);
+              return;
+            }
+            context.log.info(`recheck of #${issue.number} asked by ${login}: reviewing ${target.headSha}`);
+            await review(context, repo, target.headSha, async (gw2, _attempt, opts) => [
+              await startPullRequestReview(gw2, target, opts),
+            ]);
+          },
+        },
+        deliveries.of(context.id).attempt,
+      );
+    });
     // A merge queue asks for the required checks on the merge group's head commit: the descriptors that
     // differ from its base get the same check run; there is no pull request to post a review on.
     probot.on("merge_group.checks_requested", async (context) => {
@@ -145,6 +223,21 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       ]);
     });
   };
+}
+
+/** A delivery as the server's store keeps it. */
+function journalEntry(context: Context) {
+  return {
+    id: context.id,
+    name: context.name,
+    payload: slimPayload(context.name, context.payload as Record<string, unknown>),
+    at: Date.now(),
+  };
+}
+
+/** A staged review's outcome, as the metrics count it. */
+function outcomeOf(s: StagedReview): ReviewOutcome {
+  return s.outcome.error && !s.outcome.reviews.length ? "error" : s.outcome.conclusion;
 }
 
 /** The app's id, to recognise its own check runs, when the payload carries it. */

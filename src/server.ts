@@ -5,7 +5,7 @@
  * Deliveries are acknowledged at once and reviewed in the background (src/serve.ts); SIGTERM stops taking
  * deliveries and finishes the reviews in flight, for up to 25 s.
  */
-import { startServer } from "./serve.js";
+import { startServer } from "./serve/server.js";
 
 const server = await startServer();
 process.once("SIGTERM", () => {

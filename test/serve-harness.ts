@@ -10,7 +10,7 @@ import type { PluginReviewOctokit } from "../src/github/api/octokit/app-octokit.
 import type { Clock } from "../src/github/api/clock.js";
 import type { SchedulerLog } from "../src/github/delivery/scheduler.js";
 import { AnswersFirst } from "../src/github/delivery/serialize.js";
-import { serverApp, serverScheduler } from "../src/serve.js";
+import { serverApp, serverScheduler } from "../src/serve/server.js";
 import { APP_ID } from "./github/fake-github.js";
 import { TEST_PRIVATE_KEY } from "./github/harness.js";
 
@@ -53,7 +53,12 @@ export async function startServe(opts: ServeOptions) {
     host: "127.0.0.1",
     log: opts.log,
   });
-  await server.load(serverApp(scheduler, opts.answers, opts.clock));
+  await server.load(
+    serverApp(scheduler, {
+      ...(opts.answers ? { answers: opts.answers } : {}),
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    }),
+  );
   await server.start();
   return { server, scheduler, url: `http://127.0.0.1:${port}/api/github/webhooks` };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_WEBHOOK_BYTES } from "../src/serve.js";
+import { MAX_WEBHOOK_BYTES } from "../src/serve/server.js";
 import { AnswersFirst } from "../src/github/delivery/serialize.js";
 import { text, validHost } from "./helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";

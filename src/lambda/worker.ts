@@ -10,16 +10,14 @@
  * in progress, and the retry completes it with the review's result.
  */
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { pino } from "pino";
-import { Probot } from "probot";
-import { createApp } from "../app.js";
-import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
+import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { REPORT_TIMEOUT_MS } from "../github/api/deadline.js";
 import { TransientReviewError } from "../github/api/errors.js";
 import { DeliveryContexts } from "../github/delivery/context.js";
+import { currentMetrics, emfMetrics, type EmfMetrics } from "./emf.js";
 import { logLine } from "./log.js";
-import { loadSecrets } from "./secrets.js";
+import { lambdaProbot } from "./probot.js";
 import type { QueuedDelivery } from "./webhook.js";
 
 export interface SqsRecord {
@@ -42,21 +40,6 @@ export const sqs = new SQSClient({});
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
-
-async function createProbot(clock: Clock, deliveries: DeliveryContexts): Promise<Probot> {
-  const { appId, privateKey } = await loadSecrets(["appId", "privateKey"]);
-  const p = new Probot({
-    appId: appId as string,
-    privateKey: (privateKey as string).replace(/\\n/g, "\n"),
-    Octokit: PluginReviewOctokit,
-    log: pino({ level: process.env.LOG_LEVEL ?? "info", base: { fn: "worker" } }),
-    ...(process.env.GHE_HOST
-      ? { baseUrl: `${process.env.GHE_PROTOCOL ?? "https"}://${process.env.GHE_HOST}/api/v3` }
-      : {}),
-  });
-  await p.load(createApp({ clock, deliveries }));
-  return p;
-}
 
 /** What the Lambda runtime passes as the handler's second argument (the part used here). */
 export interface LambdaContext {
@@ -121,6 +104,8 @@ export function createHandler(
   const clock = opts.clock ?? REAL_TIME;
   // What the App reads of each delivery: which try it is, and when its reviews must end.
   const deliveries = new DeliveryContexts();
+  // The figures of the invocation under way (EMF), published as it ends.
+  let metrics: EmfMetrics = emfMetrics("worker");
   let probot: Promise<Probot> | undefined;
 
   /**
@@ -131,8 +116,21 @@ export function createHandler(
    * back at once, rather than after the queue's visibility timeout when the invocation times out.
    */
   return async (event, context) => {
+    metrics = emfMetrics("worker");
     try {
-      probot ??= createProbot(clock, deliveries);
+      return await handle(event, context);
+    } finally {
+      metrics.publish();
+    }
+  };
+
+  async function handle(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
+    try {
+      probot ??= lambdaProbot(
+        "worker",
+        { clock, deliveries, metrics: currentMetrics(() => metrics) },
+        () => metrics,
+      );
       await probot;
     } catch (e) {
       probot = undefined;
@@ -195,7 +193,7 @@ export function createHandler(
       }
     }
     return { batchItemFailures: [] };
-  };
+  }
 }
 
 /** The Lambda function's handler (serverless.yml). */

@@ -274,6 +274,8 @@ export interface GitHubGateway {
   pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState>;
   /** The reviews of the pull request that still request changes, and its head (a light read: no threads). */
   changesRequested(pr: PullTarget): Promise<ChangesRequested>;
+  /** A person's permission on a repository ("none" when they are no collaborator). */
+  permissionOf(repo: RepoName, login: string): Promise<"admin" | "write" | "read" | "none">;
 
   // Writes. GitHub may make a write and fail to answer: none is retried blindly (api/octokit/).
   /** Creates the head commit's run; returns its id. */
@@ -293,4 +295,39 @@ export interface GitHubGateway {
    * review, usually one). Returns how many GitHub dismissed; a refusal is logged, not thrown.
    */
   dismissReviews(pr: PullTarget, dismissal: Dismissal): Promise<number>;
+  /** Comments on a pull request's conversation (not on a line). */
+  commentOnPullRequest(pr: RepoName & { number: number }, body: string): Promise<void>;
+}
+
+// ---- The App's webhook delivery log (the recovery's record of what GitHub sent) ----
+
+/** One attempt GitHub made to deliver a webhook to the App, as its delivery log lists it. */
+export interface DeliveryAttempt {
+  /** The attempt's id (what its payload is read by). */
+  id: number;
+  /** The delivery's id (`X-GitHub-Delivery`), which its redeliveries share. */
+  guid: string;
+  /** When GitHub made the attempt (epoch ms). */
+  deliveredAt: number;
+  redelivery: boolean;
+  /** The App's answer: an HTTP status, or 0 when GitHub could not connect. */
+  statusCode: number;
+  event: string;
+  action: string | null;
+  installationId: number | null;
+}
+
+/** A delivery as GitHub sent it. */
+export interface LoggedDelivery {
+  guid: string;
+  name: string;
+  payload: Record<string, unknown>;
+}
+
+/** The App's webhook delivery log (`/app/hook/deliveries`), read with the App's own credentials. */
+export interface DeliveryLog {
+  /** Every attempt made since `since` (epoch ms), newest first. */
+  attempts(since: number): AsyncIterable<DeliveryAttempt>;
+  /** The delivery an attempt made. */
+  delivery(attemptId: number): Promise<LoggedDelivery>;
 }

@@ -28,6 +28,8 @@ export interface ReviewJob {
    * `attempt`: 0, then 1, 2, … when the scheduler or the queue tries it again.
    */
   run(attempt: number): Promise<(() => Promise<unknown>) | void>;
+  /** Called once the review is done for good: completed, or failed with no later retry of the scheduler's. */
+  onSettled?(): void;
 }
 
 /** The server's own retries of a review that failed for a reason that may pass: after 1, 2, 5, 10 minutes. */
@@ -91,6 +93,12 @@ export class ReviewScheduler {
     return (this.pool?.pending ?? 0) + this.retries.size;
   }
 
+  /** Reviews running now, and those waiting for a slot or for their later retry (the server's metrics). */
+  get load(): { running: number; waiting: number } {
+    const running = this.pool?.running ?? 0;
+    return { running, waiting: (this.pool?.pending ?? 0) - running + this.retries.size };
+  }
+
   /** Stops taking reviews, drops the later retries, and waits for the reviews taken (at most `timeoutMs`). */
   async drain(timeoutMs: number): Promise<boolean> {
     for (const timer of this.retries.values()) clearTimeout(timer);
@@ -120,8 +128,9 @@ export class ReviewScheduler {
           await rest();
         }
         this.clearRetry(commit);
+        job.onSettled?.();
       } catch (e) {
-        if (this.pool) this.retryLater(job, attempt, e);
+        if (!(this.pool && this.retryLater(job, attempt, e))) job.onSettled?.();
         throw e;
       } finally {
         written?.();
@@ -139,12 +148,15 @@ export class ReviewScheduler {
     return Promise.resolve();
   }
 
-  /** A background review that failed for a reason that may pass is tried again, later, a few times. */
-  private retryLater(job: ReviewJob, attempt: number, e: unknown): void {
+  /**
+   * A background review that failed for a reason that may pass is tried again, later, a few times; true
+   * when a retry is set up.
+   */
+  private retryLater(job: ReviewJob, attempt: number, e: unknown): boolean {
     // The job's own failure: a background review runs outside Probot, which would wrap it (AggregateError).
     if (!(e instanceof TransientReviewError)) {
       this.opts.log?.error({ err: e }, "background review failed");
-      return;
+      return false;
     }
     const delay = this.retriesMs[attempt];
     if (delay === undefined) {
@@ -152,7 +164,7 @@ export class ReviewScheduler {
         { err: e },
         `background review failed ${attempt + 1} times; the next delivery or a re-run completes it`,
       );
-      return;
+      return false;
     }
     this.clearRetry(job.commit);
     const ms = (this.opts.clock ?? REAL_TIME).ms(delay);
@@ -166,6 +178,7 @@ export class ReviewScheduler {
       }
     }, ms);
     this.retries.set(job.commit, timer);
+    return true;
   }
 
   private clearRetry(commit: string): void {

@@ -98,7 +98,7 @@ export class ShuttingDownError extends Error {
  * CPU work); it still counts as in flight for `pending` and `drain` until it ends.
  */
 export class BackgroundPool {
-  private running = 0;
+  private runningNow = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
@@ -117,7 +117,7 @@ export class BackgroundPool {
     const release = () => {
       if (!held) return;
       held = false;
-      this.running--;
+      this.runningNow--;
       this.waiting.shift()?.();
     };
     const done = Promise.resolve(ready)
@@ -140,6 +140,11 @@ export class BackgroundPool {
     return this.inFlight.size;
   }
 
+  /** Jobs holding a slot now. */
+  get running(): number {
+    return this.runningNow;
+  }
+
   /** Stops taking work and waits for the jobs already taken, at most `timeoutMs`; false when some were cut off. */
   async drain(timeoutMs: number): Promise<boolean> {
     this.closed = true;
@@ -153,8 +158,8 @@ export class BackgroundPool {
   }
 
   private async slot(): Promise<void> {
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
+    if (this.runningNow >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.runningNow++;
   }
 }
 

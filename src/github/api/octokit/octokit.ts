@@ -18,6 +18,7 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit as RestOctokit } from "@octokit/rest";
 import { timedFetch } from "../deadline.js";
+import { isTimeout } from "../errors.js";
 import { currentScope, type TokenRefresh } from "../request-scope.js";
 import { readsNotSpacedAsWrites } from "./throttle-reads.js";
 
@@ -92,10 +93,22 @@ type OwnedFetch = Fetch & { [INNER]?: Fetch; owner?: Owner };
  * under every hook, so it also serves the auth library's own retries of a just-issued token (which resend the
  * same token for about 6 s) and the retry plugin's.
  */
-function freshTokenOn401(inner: Fetch | undefined): OwnedFetch {
+function freshTokenOn401(inner: Fetch | undefined, failed?: (status: string) => void): OwnedFetch {
   // Probot builds an installation's Octokit with the app's options: wrap what the app's fetch wraps.
   const base = inner && INNER in inner ? (inner as OwnedFetch)[INNER] : inner;
-  const timed = timedFetch(base);
+  const timedOnly = timedFetch(base);
+  const timed: Fetch = !failed
+    ? timedOnly
+    : async (input, init) => {
+        try {
+          const res = await timedOnly(input, init);
+          if (res.status >= 400) failed(String(res.status));
+          return res;
+        } catch (e) {
+          failed(isTimeout(e) ? "timeout" : "network");
+          throw e;
+        }
+      };
   const owner: Owner = { refresh: {} };
   const fetch: OwnedFetch = async (input, init) => {
     const refresh = currentScope()?.refresh ?? owner.refresh;
@@ -168,8 +181,10 @@ export interface DryWrite {
 export type WritePolicy = "send" | "refuse" | ((write: DryWrite) => Record<string, unknown>);
 
 /** Options of the factory's own, beside Octokit's. */
-interface AppSettings {
+export interface AppSettings {
   writes?: WritePolicy;
+  /** Told of every answer with an error status, and of every request GitHub did not answer (metrics). */
+  requestFailed?: (status: string) => void;
 }
 
 /** The plugin: the fetch's owner, and writes neither retried blindly nor sent where the command may not. */
@@ -204,6 +219,29 @@ function appSettingsPlugin(
   return {};
 }
 
+/** What `@octokit/request` gives for a request function (its `defaults`). */
+interface RequestFunction {
+  defaults(options: { baseUrl?: string; request?: { fetch?: Fetch } }): RequestFunction;
+}
+
+/**
+ * The App authentication's own requests at the Octokit's API: Probot gives the auth strategy a request
+ * function of its own, without the Octokit's `baseUrl`, which the strategy uses whenever it is called
+ * directly (`octokit.auth({ type: "installation", refresh: true })`, the fresh token after a 401): on
+ * GitHub Enterprise Server that request went to api.github.com. (Tokens asked for within a request's hook
+ * were right: the hook passes the Octokit's request.) The token requests also get the request timeout.
+ */
+function authRequestAt(options: Record<string, unknown>, fetch: Fetch): { auth?: Record<string, unknown> } {
+  const auth = options.auth as { request?: Partial<RequestFunction> } | string | undefined;
+  const baseUrl = options.baseUrl as string | undefined;
+  if (typeof auth !== "object" || auth === null || typeof auth.request?.defaults !== "function") return {};
+  const request = (auth.request as RequestFunction).defaults({
+    ...(baseUrl ? { baseUrl } : {}),
+    request: { fetch },
+  });
+  return { auth: { ...auth, request } };
+}
+
 /**
  * Adds the App's settings to an Octokit class that has the throttling and retry plugins (Probot's, or
  * `@octokit/rest` with both): the one place they are configured.
@@ -228,9 +266,14 @@ export function withAppSettings<C extends { plugin: unknown; defaults: unknown }
         );
         return again;
       };
+    const fetch = freshTokenOn401(
+      request.fetch,
+      (options.pluginReview as AppSettings | undefined)?.requestFailed,
+    );
     return {
       ...options,
-      request: { ...request, fetch: freshTokenOn401(request.fetch) },
+      ...authRequestAt(options, fetch),
+      request: { ...request, fetch },
       throttle: {
         ...throttle,
         // Writes are spaced per installation, as GitHub rates them. Probot sets this same `id` for

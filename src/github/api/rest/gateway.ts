@@ -225,6 +225,31 @@ export class RestGateway implements GitHubGateway {
     }
   }
 
+  async permissionOf(repo: RepoName, login: string): Promise<"admin" | "write" | "read" | "none"> {
+    try {
+      const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+        owner: repo.owner,
+        repo: repo.repo,
+        username: login,
+      });
+      // `permission` folds roles into admin, write (maintain too), read (triage too) and none.
+      const p = data.permission;
+      return p === "admin" || p === "write" || p === "read" ? p : "none";
+    } catch (e) {
+      if (httpStatus(e) === 404) return "none"; // not a collaborator
+      throw e;
+    }
+  }
+
+  async commentOnPullRequest(pr: RepoName & { number: number }, body: string): Promise<void> {
+    await this.octokit.rest.issues.createComment({
+      owner: pr.owner,
+      repo: pr.repo,
+      issue_number: pr.number,
+      body,
+    });
+  }
+
   /** A reply per fixed thread (the threads stay unresolved), then the review, then the dismissals. */
   async publish(pr: PullTarget, publication: Publication): Promise<PublicationWritten> {
     const { fixed, fixedReply, review, dismissal } = publication;

@@ -1,0 +1,67 @@
+/**
+ * The recovery sweep (recovery.ts) wired to a Probot instance, as the server and the Lambda recovery
+ * function run it: GitHub's delivery log read with the App's JWT, a head commit's run read with its
+ * installation's token, and a missed delivery handed to the app as a retry (so that it reads what GitHub
+ * holds before it writes).
+ */
+import type { Probot } from "probot";
+import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
+import type { Octokit } from "../api/octokit/octokit.js";
+import { restDeliveryLog } from "../api/rest/delivery-log.js";
+import type { DeliveryContext, DeliveryContexts } from "./context.js";
+import type { AppMetrics } from "./metrics.js";
+import { Recovery, type SweepReport } from "./recovery.js";
+import type { DeliveryStore } from "./store.js";
+
+export interface ProbotRecoveryOptions {
+  store?: DeliveryStore;
+  deliveries: DeliveryContexts;
+  /** The context a recovered delivery is handed to the app in (a retry; on Lambda, with its end). */
+  context: () => DeliveryContext;
+  windowMs: number;
+  metrics: AppMetrics;
+}
+
+/** A recovery whose `sweep` also counts what it handed to the app. */
+export function probotRecovery(
+  probot: Probot,
+  opts: ProbotRecoveryOptions,
+): { sweep(): Promise<SweepReport> } {
+  const log = probot.log.child({ name: "recovery" });
+  const availability = new GraphqlAvailability();
+  let appId: Promise<number | undefined> | undefined;
+  const app = async () => (await probot.auth()) as unknown as Octokit;
+  const recovery = new Recovery({
+    deliveryLog: restDeliveryLog(app),
+    ...(opts.store ? { store: opts.store } : {}),
+    windowMs: opts.windowMs,
+    log: {
+      info: (m) => log.info(m),
+      warn: (m) => log.warn(m),
+      error: (o, m) => log.error(o, m),
+    },
+    async runState(head) {
+      if (head.installation === undefined) return "none";
+      // The App's own runs only (another app may use the name): its id, from its JWT, costs no request.
+      appId ??= app()
+        .then((o) => o.auth({ type: "app" }))
+        .then((a) => (a as { appId?: number }).appId);
+      const octokit = (await probot.auth(head.installation)) as unknown as Octokit;
+      const gw = gatewayFor(octokit, { log, installation: head.installation, availability });
+      const run = await gw.latestRun({ owner: head.owner, repo: head.repo, headSha: head.sha }, await appId);
+      return !run ? "none" : run.status === "completed" ? "completed" : "in_progress";
+    },
+    receive: (d) =>
+      opts.deliveries.during(d.id, opts.context(), () =>
+        probot.receive({ id: d.id, name: d.name, payload: d.payload } as Parameters<Probot["receive"]>[0]),
+      ),
+  });
+  return {
+    async sweep() {
+      const report = await recovery.sweep();
+      if (report.resumed) opts.metrics.recovered("store", report.resumed);
+      if (report.reviewed) opts.metrics.recovered("delivery-log", report.reviewed);
+      return report;
+    },
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * The recovery sweep: every pull-request head commit whose delivery GitHub attempted gets its completed
+ * check run, also when the App was down, crashing or being redeployed then (interfaces.md, "Restarts,
+ * crashes and downtime"). GitHub does not redeliver by itself, and a required check that was never created
+ * has no Re-run button, so the App looks for what it missed, at start and then periodically:
+ * - in its own store (store.ts, the server): deliveries it received and did not finish before it stopped
+ *   (their reviews are idempotent: a run left in progress is completed, nothing is posted twice);
+ * - in GitHub's record, the App's webhook delivery log: deliveries none of whose attempts the App answered
+ *   (a connection refused, a 503 during a deploy, a timeout). Each one's head commit is looked at: one that
+ *   has its completed `plugin-review` run is left alone (nothing written); any other is reviewed, by handing
+ *   the delivery to the App as if GitHub had just sent it.
+ * A sweep that finds nothing missing costs the listing of the log since the last sweep. When the log cannot
+ * be read (a GitHub Enterprise Server without it, a refused request), the App goes on reviewing what it
+ * receives, and the log says what it cannot recover.
+ */
+import { describeRequestError } from "../api/errors.js";
+import type { DeliveryAttempt, DeliveryLog } from "../api/port.js";
+import { mapLimit } from "../api/map-limit.js";
+import { HANDLED, headOf, isHandled, type HeadRef } from "./events.js";
+import type { DeliveryStore, StoredDelivery } from "./store.js";
+
+/** A delivery handed to the App. */
+export interface Delivery {
+  id: string;
+  name: string;
+  payload: Record<string, unknown>;
+}
+
+/** What a head commit's `plugin-review` run is: completed, only started, or none. */
+export type RunState = "completed" | "in_progress" | "none";
+
+export interface RecoveryOptions {
+  deliveryLog: DeliveryLog;
+  /** The server's store; none on Lambda (the queue keeps what was received). */
+  store?: DeliveryStore;
+  /** The head commit's latest run of this App. */
+  runState(head: HeadRef): Promise<RunState>;
+  /** Hands a delivery to the App as a retry (it reads what GitHub holds before writing). */
+  receive(delivery: Delivery): Promise<void>;
+  log: { info(msg: string): void; warn(msg: string): void; error(obj: object, msg: string): void };
+  /** How far back (ms) GitHub's log is read when no earlier sweep says where it stopped. */
+  windowMs: number;
+  /** Later sweeps start this long (ms) before the last one ended, for attempts GitHub was still making. */
+  overlapMs?: number;
+  /** Deliveries read and head commits looked at, at once. */
+  concurrency?: number;
+}
+
+export interface SweepReport {
+  /** Attempts read from GitHub's delivery log. */
+  listed: number;
+  /** Deliveries of events the App handles that never reached it. */
+  missed: number;
+  /** Deliveries received before a restart and not finished, handed to the App again. */
+  resumed: number;
+  /** Head commits reviewed because they had no completed run. */
+  reviewed: number;
+  /** Head commits that had their completed run: left alone. */
+  complete: number;
+  /** Why GitHub's delivery log could not be read, when it could not. */
+  unreadable?: string;
+}
+
+/** GitHub keeps the delivery log this long on github.com. */
+export const DELIVERY_LOG_RETENTION_MS = 3 * 24 * 3600_000;
+export const DEFAULT_OVERLAP_MS = 10 * 60_000;
+
+/** Whether an attempt reached the App: it answered 2xx. */
+const answered = (a: DeliveryAttempt) => a.statusCode >= 200 && a.statusCode < 300;
+
+/** A recheck names no head commit: it asks for the pull request's current one. */
+const headKey = (d: Delivery, head: HeadRef | undefined) =>
+  head ? `${head.owner}/${head.repo}@${head.sha}` : `delivery:${d.id}`;
+
+/** Among a head commit's deliveries, the one to replay: a pull request's event carries the most. */
+const RANK: Record<string, number> = { pull_request: 0, check_suite: 1, check_run: 2, merge_group: 3 };
+
+export class Recovery {
+  /** Deliveries of GitHub's log settled by this process (the store keeps them across restarts). */
+  private readonly settled = new Set<string>();
+  /** Where the last sweep of this process read up to (when there is no store). */
+  private swept: number | undefined;
+  private resumedStore = false;
+  private lastUnreadable: string | undefined;
+  private running: Promise<SweepReport> | undefined;
+
+  constructor(private readonly opts: RecoveryOptions) {}
+
+  /** One sweep (a sweep asked for while one runs joins it). */
+  sweep(): Promise<SweepReport> {
+    this.running ??= this.run().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private isSettled(guid: string): boolean {
+    return this.settled.has(guid) || (this.opts.store?.isSettled(guid) ?? false);
+  }
+
+  private settle(guid: string): void {
+    this.settled.add(guid);
+    this.opts.store?.settle(guid);
+  }
+
+  private async run(): Promise<SweepReport> {
+    const { store, log } = this.opts;
+    const report: SweepReport = { listed: 0, missed: 0, resumed: 0, reviewed: 0, complete: 0 };
+    const started = Date.now();
+    // What this process's predecessor received and did not finish: once, at the first sweep.
+    if (store && !this.resumedStore) {
+      this.resumedStore = true;
+      for (const d of store.inherited()) {
+        // The App records it again as it takes it (app.ts), or has nothing to do with it.
+        store.finished(d.id);
+        if (await this.hand(d)) report.resumed++;
+        else store.received(d);
+      }
+    }
+    const last = store?.sweptUntil ?? this.swept;
+    const earliest = started - this.opts.windowMs;
+    const since =
+      last === undefined ? earliest : Math.max(earliest, last - (this.opts.overlapMs ?? DEFAULT_OVERLAP_MS));
+    let attempts: DeliveryAttempt[];
+    try {
+      attempts = [];
+      for await (const a of this.opts.deliveryLog.attempts(since)) attempts.push(a);
+    } catch (e) {
+      report.unreadable = describeRequestError(e, "reading the App's webhook delivery log");
+      if (report.unreadable !== this.lastUnreadable)
+        log.warn(
+          `${report.unreadable}: deliveries that did not reach the App while it was down or restarting cannot be recovered from it (redeliver them from the App's settings, Advanced → Recent deliveries); the App goes on reviewing what it receives`,
+        );
+      this.lastUnreadable = report.unreadable;
+      return report;
+    }
+    if (this.lastUnreadable) log.info("the App's webhook delivery log can be read again");
+    this.lastUnreadable = undefined;
+    report.listed = attempts.length;
+    const missed = this.missed(attempts);
+    report.missed = missed.length;
+    const deliveries = (
+      await mapLimit(missed, this.opts.concurrency ?? 4, async (a) => {
+        try {
+          const d = await this.opts.deliveryLog.delivery(a.id);
+          if (isHandled(d.name, d.payload)) return { id: a.guid, name: d.name, payload: d.payload };
+          this.settle(a.guid); // nothing the App acts on (a title edit, a comment that is no command)
+        } catch (e) {
+          log.error(
+            { err: (e as Error).message },
+            `recovery: cannot read delivery ${a.guid}; tried again at the next sweep`,
+          );
+        }
+        return undefined;
+      })
+    ).filter((d): d is Delivery => d !== undefined);
+    // One review per head commit, whichever of its deliveries were missed (a push sends two).
+    const byHead = new Map<string, { head: HeadRef | undefined; deliveries: Delivery[] }>();
+    for (const d of deliveries) {
+      const head = headOf(d.name, d.payload);
+      const key = headKey(d, head);
+      const group = byHead.get(key) ?? { head, deliveries: [] };
+      group.deliveries.push(d);
+      byHead.set(key, group);
+    }
+    await mapLimit([...byHead.values()], this.opts.concurrency ?? 4, async ({ head, deliveries: ds }) => {
+      try {
+        if (head && (await this.opts.runState(head)) === "completed") {
+          report.complete++;
+          for (const d of ds) this.settle(d.id);
+          return;
+        }
+      } catch (e) {
+        // Not known: reviewed all the same (a review of a completed head writes nothing).
+        log.warn(`recovery: ${describeRequestError(e, `reading the check run of ${head?.sha ?? "a head"}`)}`);
+      }
+      const chosen = [...ds].sort((a, b) => (RANK[a.name] ?? 9) - (RANK[b.name] ?? 9))[0]!;
+      if (await this.hand(chosen)) {
+        report.reviewed++;
+        for (const d of ds) this.settle(d.id);
+      }
+    });
+    // Complete: the next sweep starts from here (less the overlap). Otherwise this window is read again.
+    const allSettled = missed.every((a) => this.isSettled(a.guid));
+    if (allSettled) {
+      this.swept = started;
+      store?.sweptTo(started);
+    }
+    if (report.missed || report.resumed)
+      log.info(
+        `recovery: ${report.missed} missed deliveries in GitHub's log since ${new Date(since).toISOString()}, ${report.resumed} resumed from the store; ${report.reviewed} head commits reviewed, ${report.complete} already complete`,
+      );
+    return report;
+  }
+
+  /** The deliveries of handled events none of whose attempts reached the App, newest attempt each. */
+  private missed(attempts: readonly DeliveryAttempt[]): DeliveryAttempt[] {
+    const byGuid = new Map<string, DeliveryAttempt[]>();
+    for (const a of attempts) byGuid.set(a.guid, [...(byGuid.get(a.guid) ?? []), a]);
+    const out: DeliveryAttempt[] = [];
+    for (const [guid, tries] of byGuid) {
+      const first = tries[0]!;
+      if (!(HANDLED[first.event] ?? []).includes(first.action ?? "")) continue;
+      if (tries.some(answered) || this.isSettled(guid)) continue;
+      out.push(tries.reduce((a, b) => (b.deliveredAt > a.deliveredAt ? b : a)));
+    }
+    return out;
+  }
+
+  /** Hands a delivery to the App; false (logged) when it refused it, so that the next sweep tries again. */
+  private async hand(d: Delivery | StoredDelivery): Promise<boolean> {
+    try {
+      await this.opts.receive({ id: d.id, name: d.name, payload: d.payload });
+      return true;
+    } catch (e) {
+      this.opts.log.error(
+        { err: (e as Error).message },
+        `recovery: the App did not take delivery ${d.id}; tried again at the next sweep`,
+      );
+      return false;
+    }
+  }
+}

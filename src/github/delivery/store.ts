@@ -1,0 +1,156 @@
+/**
+ * The server's own record of what it received and did not finish, so that a review cut short by a crash
+ * (`kill -9`, an out-of-memory kill, a node that dies) is done after the restart even though GitHub saw
+ * its delivery answered. Embedded: one append-only file (JSON lines) in a directory of the App's, nothing
+ * to install or run beside it. A delivery is written and flushed to disk (fsync) before it is
+ * acknowledged; its end is appended when its review is done. The recovery (recovery.ts) also keeps here
+ * the deliveries of GitHub's log it has settled and where its last sweep reached. At open, the file is
+ * read (a line cut short by a crash is ignored) and rewritten with only what is still needed.
+ *
+ * One directory per process: two servers must not share one.
+ */
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+
+/** A delivery as the server received it (its payload slimmed: events.ts slimPayload). */
+export interface StoredDelivery {
+  id: string;
+  name: string;
+  payload: Record<string, unknown>;
+  /** When it was received (epoch ms). */
+  at: number;
+}
+
+type Entry =
+  | ({ t: "received" } & StoredDelivery)
+  | { t: "finished"; id: string }
+  | { t: "settled"; guid: string; at: number }
+  | { t: "swept"; at: number };
+
+/** How long a settled delivery of GitHub's log is remembered: GitHub keeps its log 3 days. */
+const SETTLED_FOR_MS = 4 * 24 * 3600_000;
+
+export const STORE_FILE = "deliveries.jsonl";
+
+export class DeliveryStore {
+  private readonly pendingById = new Map<string, StoredDelivery>();
+  /** The deliveries pending when the store was opened: an earlier process's. */
+  private readonly inheritedIds: ReadonlySet<string>;
+  private readonly settledAt = new Map<string, number>();
+  private swept: number | undefined;
+  private fd: number;
+
+  private constructor(private readonly file: string) {
+    this.load();
+    this.inheritedIds = new Set(this.pendingById.keys());
+    this.compact();
+    this.fd = openSync(file, "a");
+  }
+
+  /** Opens (creating it) the store in `dir`; throws when the directory cannot be written. */
+  static open(dir: string): DeliveryStore {
+    mkdirSync(dir, { recursive: true });
+    return new DeliveryStore(join(dir, STORE_FILE));
+  }
+
+  /** A delivery received: on disk before this returns. */
+  received(delivery: StoredDelivery): void {
+    if (this.pendingById.has(delivery.id)) return;
+    this.pendingById.set(delivery.id, delivery);
+    this.append({ t: "received", ...delivery });
+  }
+
+  /** A delivery's review done (completed, or failed for a reason a retry would only repeat). */
+  finished(id: string): void {
+    if (!this.pendingById.delete(id)) return;
+    this.append({ t: "finished", id });
+  }
+
+  /** Deliveries received and not finished, oldest first. */
+  pending(): StoredDelivery[] {
+    return [...this.pendingById.values()].sort((a, b) => a.at - b.at);
+  }
+
+  /** What an earlier process received and did not finish (still pending). */
+  inherited(): StoredDelivery[] {
+    return this.pending().filter((d) => this.inheritedIds.has(d.id));
+  }
+
+  /** Whether the recovery settled this delivery of GitHub's log (reviewed, or found complete). */
+  isSettled(guid: string): boolean {
+    return this.settledAt.has(guid);
+  }
+
+  settle(guid: string, at = Date.now()): void {
+    if (this.settledAt.has(guid)) return;
+    this.settledAt.set(guid, at);
+    this.append({ t: "settled", guid, at });
+  }
+
+  /** Up to when (epoch ms) the last completed sweep read GitHub's log; undefined before the first. */
+  get sweptUntil(): number | undefined {
+    return this.swept;
+  }
+
+  sweptTo(at: number): void {
+    this.swept = at;
+    this.append({ t: "swept", at });
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private append(entry: Entry): void {
+    writeSync(this.fd, JSON.stringify(entry) + "\n");
+    // On disk, not in the page cache only: a machine that dies keeps what was acknowledged.
+    fsyncSync(this.fd);
+  }
+
+  private load(): void {
+    if (!existsSync(this.file)) return;
+    for (const line of readFileSync(this.file, "utf8").split("\n")) {
+      if (!line) continue;
+      let e: Entry;
+      try {
+        e = JSON.parse(line) as Entry;
+      } catch {
+        continue; // the last line, cut short by a crash
+      }
+      if (e.t === "received")
+        this.pendingById.set(e.id, { id: e.id, name: e.name, payload: e.payload, at: e.at });
+      else if (e.t === "finished") this.pendingById.delete(e.id);
+      else if (e.t === "settled") this.settledAt.set(e.guid, e.at);
+      else if (e.t === "swept") this.swept = e.at;
+    }
+  }
+
+  /** Rewrites the file with what is still needed, atomically (a crash leaves the old file or the new). */
+  private compact(): void {
+    const now = Date.now();
+    for (const [guid, at] of this.settledAt) if (now - at > SETTLED_FOR_MS) this.settledAt.delete(guid);
+    const entries: Entry[] = [
+      ...this.pending().map((d): Entry => ({ t: "received", ...d })),
+      ...[...this.settledAt].map(([guid, at]): Entry => ({ t: "settled", guid, at })),
+      ...(this.swept === undefined ? [] : [{ t: "swept", at: this.swept } as Entry]),
+    ];
+    const tmp = `${this.file}.tmp`;
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.file);
+  }
+}

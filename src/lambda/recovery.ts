@@ -1,0 +1,82 @@
+/**
+ * Lambda on a schedule (serverless.yml, every 5 minutes): the recovery sweep of the Lambda deployment
+ * (src/github/delivery/recovery.ts). Deliveries the receiver took are in the queue, with its retries and
+ * dead-letter queue; what never reached the receiver (GitHub could not connect, the receiver failed) is in
+ * GitHub's delivery log, which this function reads: each missed head commit without its completed run is
+ * reviewed here, in-process, before the invocation ends. It keeps no disk, so each run reads the log of
+ * the last hour (PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS), remembering what it settled while its container
+ * lives.
+ */
+import type { Probot } from "probot";
+import { REAL_TIME, type Clock } from "../github/api/clock.js";
+import { DeliveryContexts } from "../github/delivery/context.js";
+import { probotRecovery } from "../github/delivery/probot-recovery.js";
+import type { SweepReport } from "../github/delivery/recovery.js";
+import { currentMetrics, emfMetrics, type EmfMetrics } from "./emf.js";
+import { logLine } from "./log.js";
+import { lambdaProbot } from "./probot.js";
+import { MARGIN_MS, type LambdaContext } from "./worker.js";
+
+export { clearSecretsCache, ssm } from "./secrets.js";
+/** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
+export { scaledClock } from "../github/api/clock.js";
+
+/** How far back each run reads GitHub's delivery log (it runs every 5 minutes). */
+export const WINDOW_ENV = "PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS";
+export const DEFAULT_WINDOW_HOURS = 1;
+
+function windowMs(env: NodeJS.ProcessEnv): number {
+  const raw = env[WINDOW_ENV]?.trim();
+  const hours = raw ? Number(raw) : DEFAULT_WINDOW_HOURS;
+  if (!Number.isFinite(hours) || hours <= 0 || hours > 72)
+    throw new Error(`${WINDOW_ENV} must be a number of hours above 0 and at most 72, not '${raw}'`);
+  return hours * 3600_000;
+}
+
+export function createHandler(
+  opts: { clock?: Clock } = {},
+): (event?: unknown, context?: LambdaContext) => Promise<SweepReport> {
+  const clock = opts.clock ?? REAL_TIME;
+  const deliveries = new DeliveryContexts();
+  let metrics: EmfMetrics = emfMetrics("recovery");
+  let endsBy: number | undefined;
+  let started: Promise<{ probot: Probot; sweep: () => Promise<SweepReport> }> | undefined;
+  const start = async () => {
+    const probot = await lambdaProbot(
+      "recovery",
+      { clock, deliveries, metrics: currentMetrics(() => metrics) },
+      () => metrics,
+    );
+    const recovery = probotRecovery(probot, {
+      deliveries,
+      // A recovered review ends before the invocation does, as the worker's.
+      context: () => ({ attempt: 1, ...(endsBy !== undefined ? { endsBy } : {}) }),
+      windowMs: windowMs(process.env),
+      metrics: currentMetrics(() => metrics),
+    });
+    return { probot, sweep: () => recovery.sweep() };
+  };
+  return async (_event, context) => {
+    metrics = emfMetrics("recovery");
+    const left = context?.getRemainingTimeInMillis();
+    endsBy = left === undefined ? undefined : Date.now() + left - clock.ms(MARGIN_MS);
+    try {
+      started ??= start();
+      const { sweep } = await started.catch((e: unknown) => {
+        started = undefined;
+        throw e;
+      });
+      const report = await sweep();
+      logLine(report.unreadable ? "warn" : "info", "recovery sweep", { ...report });
+      return report;
+    } catch (e) {
+      logLine("error", "recovery sweep failed", { error: (e as Error).message });
+      throw e;
+    } finally {
+      metrics.publish();
+    }
+  };
+}
+
+/** The Lambda function's handler (serverless.yml). */
+export const handler = createHandler();
