@@ -8,9 +8,10 @@ import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
 import { formatSarif } from "../format/sarif.js";
 import { formatText } from "../format/text.js";
-import { describeErrno, expandArgs, readLimited, UsageError, type Candidate } from "./files.js";
-import { ConfigFinder, displayPath, type FoundConfig } from "./find-config.js";
-import { GitRepo } from "./git.js";
+import { expandArgs, readLimited, type Candidate } from "../workspace/files.js";
+import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
+import { GitRepo } from "../workspace/git.js";
+import { describeErrno, UsageError } from "../workspace/usage-error.js";
 
 export type Format = "text" | "json" | "sarif" | "github";
 export const FORMATS: readonly Format[] = ["text", "json", "sarif", "github"];

@@ -7,8 +7,8 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, relative } from "node:path";
-import { realPath } from "../cli/find-config.js";
-import { parseNameStatus } from "../cli/git.js";
+import { realPath } from "../workspace/find-config.js";
+import { parseNameStatus } from "../workspace/git.js";
 
 export interface Base {
   /** The repository root (git's view: symbolic links resolved). */

@@ -1,7 +1,7 @@
 /** The git side of `--base-ref`: which descriptors changed since a ref, and their content there. */
 import { execFileSync } from "node:child_process";
 import { relative } from "node:path";
-import { UsageError } from "./files.js";
+import { UsageError } from "./usage-error.js";
 
 export interface GitChange {
   status: "added" | "modified" | "renamed";
