@@ -1,7 +1,11 @@
-/** The git side of `--base-ref`: which descriptors changed since a ref, and their content there. */
-import { execFileSync } from "node:child_process";
+/**
+ * Git, read for `check --base-ref` and for the language server's base: which files changed since a ref
+ * (renames followed) and a file's content there. One implementation for both, asynchronous (`execFile`), so
+ * that the language server's event loop never waits on git; the CLI awaits it. What a failure means is the
+ * caller's to decide: the CLI reports it, the editor goes without a base.
+ */
+import { execFile } from "node:child_process";
 import { relative } from "node:path";
-import { UsageError } from "./usage-error.js";
 
 export interface GitChange {
   status: "added" | "modified" | "renamed";
@@ -9,12 +13,13 @@ export interface GitChange {
   basePath?: string;
 }
 
-function git(cwd: string, args: string[], maxBuffer = 64 * 1024 * 1024): Buffer {
-  return execFileSync("git", args, { cwd, maxBuffer, stdio: ["ignore", "pipe", "pipe"] });
+export interface GitOptions {
+  /** Milliseconds a git command may run before it is stopped and counts as failed (default: no limit). */
+  timeoutMs?: number;
 }
 
 /** `git diff --name-status -z -M` by path: added, modified, or renamed from its old path (copies are added). */
-export function parseNameStatus(output: Buffer): Map<string, GitChange> {
+function parseNameStatus(output: Buffer): Map<string, GitChange> {
   const changes = new Map<string, GitChange>();
   const diff = output.toString().split("\0");
   for (let i = 0; i < diff.length - 1;) {
@@ -35,54 +40,103 @@ export function parseNameStatus(output: Buffer): Map<string, GitChange> {
   return changes;
 }
 
+function git(
+  cwd: string,
+  args: string[],
+  options: GitOptions,
+  maxBuffer = 64 * 1024 * 1024,
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      args,
+      { cwd, maxBuffer, encoding: "buffer", timeout: options.timeoutMs ?? 0 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+  });
+}
+
+/** A command's one line of output; undefined when it printed none or failed. */
+const line = (output: Promise<Buffer>): Promise<string | undefined> =>
+  output.then(
+    (b) => b.toString("utf8").trim() || undefined,
+    () => undefined,
+  );
+
+/** One git work tree. Its methods fail (reject) when git does, unless they say otherwise. */
 export class GitRepo {
   private constructor(
+    /** The work tree's root as git names it (symbolic links resolved: compare it with `realPath`s). */
     readonly root: string,
-    readonly ref: string,
-    private readonly changes: Map<string, GitChange>,
+    private readonly options: GitOptions,
   ) {}
 
-  static open(cwd: string, ref: string): GitRepo {
-    let root: string;
-    try {
-      root = git(cwd, ["rev-parse", "--show-toplevel"]).toString().trim();
-    } catch {
-      throw new UsageError("--base-ref needs a git work tree, and this is not one (or git is not installed)");
-    }
-    try {
-      git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
-    } catch {
-      throw new UsageError(
-        `--base-ref: '${ref}' is not a commit, branch or tag in this repository (fetch it first?)`,
-      );
-    }
-    // Work tree (committed or not) against the ref, renames followed.
-    const changes = parseNameStatus(git(root, ["diff", "--name-status", "-z", "-M", ref, "--"]));
-    for (const path of git(root, ["ls-files", "--others", "--exclude-standard", "-z"])
-      .toString()
-      .split("\0")) {
-      if (path) changes.set(path, { status: "added" });
-    }
-    return new GitRepo(root, ref, changes);
+  /** The work tree holding a folder; undefined outside any work tree, or when git is missing or fails. */
+  static async find(dir: string, options: GitOptions = {}): Promise<GitRepo | undefined> {
+    const root = await line(git(dir, ["rev-parse", "--show-toplevel"], options));
+    return root === undefined ? undefined : new GitRepo(root, options);
   }
 
-  /** Repository-relative path with forward slashes of a real path (ConfigFinder.locate's: git's root is one). */
+  private git(args: string[], maxBuffer?: number): Promise<Buffer> {
+    return git(this.root, args, this.options, maxBuffer);
+  }
+
+  /** Repository-relative path with forward slashes of a real path (ConfigFinder.locate's `real`). */
   relative(real: string): string {
     return relative(this.root, real).split("\\").join("/");
   }
 
-  /** The change of a repository-relative path (`relative`'s), or undefined when the ref has it as it is. */
-  change(path: string): GitChange | undefined {
-    return this.changes.get(path);
+  /** The commit a ref names (its hash); undefined when it names none (or git fails). */
+  commit(ref: string): Promise<string | undefined> {
+    return line(this.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]));
   }
 
-  /** The file's bytes at the ref, or undefined when it does not exist there. */
-  show(path: string, maxBytes: number): Buffer | undefined {
+  /**
+   * What the current branch's changes are compared with when no ref is named: the merge base of HEAD and
+   * its upstream, else HEAD (no upstream, or no merge base); undefined in a repository without commits.
+   */
+  async branchBase(): Promise<string | undefined> {
+    if (await this.commit("@{upstream}")) {
+      const mergeBase = await line(this.git(["merge-base", "HEAD", "@{upstream}"]));
+      if (mergeBase) return mergeBase;
+    }
+    return this.commit("HEAD");
+  }
+
+  /**
+   * The work tree's changes (committed or not) since a ref, by repository path: added, modified, or renamed
+   * from its old path (copies are added). With `untracked`, the files git neither tracks nor ignores are
+   * added too (a whole-repository listing: a caller asking about one file need not pay for it).
+   */
+  async changes(ref: string, { untracked = false } = {}): Promise<Map<string, GitChange>> {
+    const changes = parseNameStatus(await this.git(["diff", "--name-status", "-z", "-M", ref, "--"]));
+    if (untracked) {
+      const others = await this.git(["ls-files", "--others", "--exclude-standard", "-z"]);
+      for (const path of others.toString().split("\0")) if (path) changes.set(path, { status: "added" });
+    }
+    return changes;
+  }
+
+  /** Is a repository path in the index? Only such a file can be the target of a rename git reports. */
+  async tracked(path: string): Promise<boolean> {
+    return (await this.git(["ls-files", "-z", "--", `:(literal)${path}`])).length > 0;
+  }
+
+  /**
+   * A file's bytes at a ref, or undefined when the ref has no such file. Read whole: a file more than a
+   * megabyte over `maxBytes` fails. One git process when the file is there; only when reading it fails is
+   * git asked whether it exists, to tell a file the ref lacks from a failure.
+   */
+  async show(ref: string, path: string, maxBytes: number): Promise<Buffer | undefined> {
     try {
-      git(this.root, ["cat-file", "-e", `${this.ref}:${path}`]);
-    } catch {
+      return await this.git(["cat-file", "blob", `${ref}:${path}`], maxBytes + 1024 * 1024);
+    } catch (e) {
+      const exists = await this.git(["cat-file", "-e", `${ref}:${path}`]).then(
+        () => true,
+        () => false,
+      );
+      if (exists) throw e;
       return undefined;
     }
-    return git(this.root, ["cat-file", "blob", `${this.ref}:${path}`], maxBytes + 1024 * 1024);
   }
 }
