@@ -123,20 +123,17 @@ export class GitRepo {
   }
 
   /**
-   * A file's bytes at a ref, or undefined when the ref has no such file. Read whole: a file more than a
-   * megabyte over `maxBytes` fails. One git process when the file is there; only when reading it fails is
-   * git asked whether it exists, to tell a file the ref lacks from a failure.
+   * A file's bytes at a ref, or undefined when the ref has no file there (git answers so: nothing at that
+   * path, or a folder). Read whole, in one git process: a file more than a megabyte over `maxBytes` fails,
+   * as does a git that does not finish (missing, stopped at the time limit).
    */
   async show(ref: string, path: string, maxBytes: number): Promise<Buffer | undefined> {
     try {
       return await this.git(["cat-file", "blob", `${ref}:${path}`], maxBytes + 1024 * 1024);
     } catch (e) {
-      const exists = await this.git(["cat-file", "-e", `${ref}:${path}`]).then(
-        () => true,
-        () => false,
-      );
-      if (exists) throw e;
-      return undefined;
+      // An exit status is git's answer; a failure to finish has none (a signal, an error code of Node's).
+      if (typeof (e as { code?: unknown }).code === "number") return undefined;
+      throw e;
     }
   }
 }

@@ -74,7 +74,7 @@ describe("GitRepo", () => {
     await expect(repo.changes("no-such-ref")).rejects.toThrow(/no-such-ref/);
   });
 
-  it("reads a file at a ref; a file the ref lacks is undefined, a file too large to read fails", async () => {
+  it("reads a file at a ref; none there is undefined, a file too large to read fails", async () => {
     const repo = await repository();
     write("big/plugin.json", Buffer.alloc(1024 * 1024 + 10, 32));
     git("add", ".");
@@ -83,6 +83,7 @@ describe("GitRepo", () => {
       '{ "name": "a", "version": "1.0" }\n',
     );
     expect(await repo.show("HEAD", "missing/plugin.json", 1000)).toBeUndefined();
+    expect(await repo.show("HEAD", "a", 1000)).toBeUndefined(); // a folder there, no file
     expect(await repo.show("HEAD~1", "big/plugin.json", 1000)).toBeUndefined();
     await expect(repo.show("HEAD", "big/plugin.json", 0)).rejects.toThrow(/maxBuffer/);
   });
