@@ -8,9 +8,10 @@ import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
 import { formatSarif } from "../format/sarif.js";
 import { formatText } from "../format/text.js";
-import { describeErrno, expandArgs, readLimited, UsageError, type Candidate } from "./files.js";
-import { ConfigFinder, displayPath, type FoundConfig } from "./find-config.js";
-import { GitRepo } from "./git.js";
+import { expandArgs, readLimited, type Candidate } from "../workspace/files.js";
+import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
+import { GitRepo, type GitChange } from "../workspace/git.js";
+import { describeErrno, UsageError } from "../workspace/usage-error.js";
 
 export type Format = "text" | "json" | "sarif" | "github";
 export const FORMATS: readonly Format[] = ["text", "json", "sarif", "github"];
@@ -103,7 +104,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
     );
   }
-  const repo = opts.baseRef !== undefined ? GitRepo.open(io.cwd, opts.baseRef) : undefined;
+  const repo = opts.baseRef !== undefined ? await openBaseRef(io.cwd, opts.baseRef) : undefined;
   // One group per configuration and repository: set rules compare descriptors of one repository, as the App.
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
@@ -113,7 +114,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const { found } = located;
     const { config } = found;
     // Globs read the path below the configuration's root; the identity and git, the repository's path.
-    const repoPath = repo ? repo.relative(located.real) : located.path;
+    const repoPath = repo ? repo.git.relative(located.real) : located.path;
     const input: DescriptorInput = {
       path: repoPath,
       configPath: c.configPath ?? located.configPath,
@@ -128,18 +129,19 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       input.isNew = false;
     } else if (repo && stdin) {
       // The editor's text of a file against the file at the ref, whether or not the work tree changed it.
-      const bytes = repo.show(repoPath, config.maxFileSize);
-      if (bytes) input.base = { path: `${opts.baseRef}:${repoPath}`, content: new Uint8Array(bytes) };
+      const bytes = await repo.git.show(repo.ref, repoPath, config.maxFileSize);
+      if (bytes) input.base = { path: `${repo.ref}:${repoPath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
     } else if (repo) {
-      const change = repo.change(repoPath);
+      const change = repo.changes.get(repoPath);
       if (!change && !c.explicit) {
         unchanged++;
         continue; // only changed descriptors, like the App; counted in the summary
       }
       const basePath = change ? change.basePath : repoPath;
-      const bytes = basePath !== undefined ? repo.show(basePath, config.maxFileSize) : undefined;
-      if (bytes) input.base = { path: `${opts.baseRef}:${basePath}`, content: new Uint8Array(bytes) };
+      const bytes =
+        basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
+      if (bytes) input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
     }
     const byRepo = groups.get(found) ?? new Map<string, Group>();
@@ -209,6 +211,26 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (stdoutFormat) io.stdout(write(stdoutFormat, io.colour));
   if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${n}\n`);
   return failed ? 1 : 0;
+}
+
+/** `--base-ref`: the repository the command runs in, the ref, and what changed since it. */
+interface BaseRef {
+  git: GitRepo;
+  ref: string;
+  /** By repository path; a descriptor not in it is as it is at the ref. */
+  changes: Map<string, GitChange>;
+}
+
+async function openBaseRef(cwd: string, ref: string): Promise<BaseRef> {
+  const git = await GitRepo.find(cwd);
+  if (!git)
+    throw new UsageError("--base-ref needs a git work tree, and this is not one (or git is not installed)");
+  if ((await git.commit(ref)) === undefined)
+    throw new UsageError(
+      `--base-ref: '${ref}' is not a commit, branch or tag in this repository (fetch it first?)`,
+    );
+  // The work tree (committed or not) against the ref, renames followed; untracked files are added.
+  return { git, ref, changes: await git.changes(ref, { untracked: true }) };
 }
 
 /** `--fix` writes the fixed files, `--fix-dry-run` prints their diff; returns the note that says what was done. */

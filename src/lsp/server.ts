@@ -1,8 +1,8 @@
 /**
  * `plugin-review lsp`: the CLI's review while typing. Every open document that the configuration's
  * `paths` call a descriptor is reviewed on open and, debounced, on change, by the same core and with the
- * configuration found as `check` finds it (find-config.ts), compared with the file at the branch's merge
- * base (base.ts) so that change rules run and existing findings are marked. Code actions offer fixes,
+ * configuration found as `check` finds it (workspace/find-config.ts), compared with the file at the branch's
+ * merge base (base.ts) so that change rules run and existing findings are marked. Code actions offer fixes,
  * suggestions and "fix all"; hover explains members from the schemas. Nothing here may throw into the
  * connection: a failing review is shown as a diagnostic, never a crash.
  */
@@ -23,11 +23,12 @@ import {
   type Diagnostic,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { ConfigFinder, type Located } from "../cli/find-config.js";
-import { isDescriptorPath, UsageError } from "../cli/files.js";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
 import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/review.js";
+import { isDescriptorPath } from "../workspace/files.js";
+import { ConfigFinder, type Located } from "../workspace/find-config.js";
+import { UsageError } from "../workspace/usage-error.js";
 import { findBase, type Base } from "./base.js";
 import { configDiagnostics, descriptorConfigDiagnostic } from "./config-problems.js";
 import { fixAllAction, findingActions, FIX_ALL_KIND, wanted, type Reviewed } from "./actions.js";

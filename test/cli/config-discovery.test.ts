@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigFinder, displayPath, findConfigFor } from "../../src/cli/find-config.js";
 import { text, validHost } from "../helpers.js";
 import { cli, ensureBuilt } from "./run.js";
 
@@ -133,42 +132,5 @@ describe("plugin-review check: configuration discovery", () => {
     const r = cli(["check", "p"], join(dir, "badcfg", "deep"));
     expect(r.stderr).toMatch(/invalid configuration \.\.\/\.github\/plugin-review\.yml/);
     expect(r.status).toBe(2);
-  });
-});
-
-describe("findConfigFor", () => {
-  it("finds the configuration of a path that need not exist (a --stdin-filename), relative to cwd", () => {
-    const found = findConfigFor("plugins/new/plugin.json", { cwd: repo });
-    expect(found.path).toBe(join(repo, ".github", "plugin-review.yml"));
-    expect(found.root).toBe(repo);
-    expect(found.config.rules["invalid-json"]).toBe("off");
-    const none = findConfigFor("x/plugin.json", { cwd: repo, noConfig: true });
-    expect(none).toMatchObject({ none: "disabled" });
-    expect(none.path).toBeUndefined();
-  });
-
-  it("reads each file once per finder and gives one object per file (callers group by it)", () => {
-    const finder = new ConfigFinder({ cwd: dir });
-    const a = finder.findFor(join(repo, "plugins", "a", "plugin.json"));
-    const b = finder.findFor(join(repo, "plugins", "b", "plugin.json"));
-    expect(a).toBe(b);
-    // A finder remembers what it read (it watches nothing); a new one sees an edited file.
-    write("repo/.github/plugin-review.yml", "rules:\n  invalid-json: warning\n");
-    try {
-      expect(finder.findFor(join(repo, "plugins", "a", "plugin.json")).config.rules["invalid-json"]).toBe(
-        "off",
-      );
-      expect(new ConfigFinder({ cwd: dir }).findFor(join(repo, "x")).config.rules["invalid-json"]).toBe(
-        "warning",
-      );
-    } finally {
-      write("repo/.github/plugin-review.yml", "rules:\n  invalid-json: off\n");
-    }
-  });
-
-  it("shows a path relative to the working directory unless they share only the filesystem root", () => {
-    expect(displayPath("/a/b/.github/plugin-review.yml", "/a/b/c")).toBe("../.github/plugin-review.yml");
-    expect(displayPath("/a/b/.github/plugin-review.yml", "/a/b")).toBe(".github/plugin-review.yml");
-    expect(displayPath("/x/.github/plugin-review.yml", "/a/b")).toBe("/x/.github/plugin-review.yml");
   });
 });

@@ -4,8 +4,7 @@ import { join, resolve } from "node:path";
 import { glob as tinyglob } from "tinyglobby";
 import { globMatcher, type ResolvedConfig } from "../core/config.js";
 import type { FoundConfig, Located } from "./find-config.js";
-
-export class UsageError extends Error {}
+import { describeErrno, UsageError } from "./usage-error.js";
 
 export interface Candidate {
   /** As the user will see it: the argument itself, or the argument joined with the path below it. */
@@ -163,20 +162,5 @@ export function readLimited(
     throw new UsageError(`cannot read '${display}': ${describeErrno(e)}`);
   } finally {
     closeSync(fd);
-  }
-}
-
-export function describeErrno(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file or directory";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EISDIR":
-      return "it is a directory";
-    default:
-      return code ?? String(e);
   }
 }

@@ -8,7 +8,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { CONFIG_PATH, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
-import { describeErrno, UsageError } from "./files.js";
+import { describeErrno, UsageError } from "./usage-error.js";
 
 export interface FoundConfig {
   /** The configuration file read (absolute); undefined for the built-in defaults. */

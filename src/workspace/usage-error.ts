@@ -1,0 +1,21 @@
+/**
+ * A run the user asked for that cannot be done as asked (a file that cannot be read, options that exclude
+ * each other, a ref git does not know): its message is shown as it is, with no stack, and `check` exits 2.
+ */
+export class UsageError extends Error {}
+
+/** What a failed file operation means to the user, in words rather than an errno code. */
+export function describeErrno(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "it is a directory";
+    default:
+      return code ?? String(e);
+  }
+}
