@@ -509,53 +509,6 @@ function defaultSeverityOf(id: string): Severity {
   return RULES_BY_ID.get(id)?.meta.defaultSeverity ?? "error";
 }
 
-/** Does the configuration make a finding of this severity fail the check? */
-export function fails(severity: Severity, failOn: FailOn): boolean {
-  return failOn !== "never" && SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn];
-}
-
-/** Does this finding count towards the verdict? Existing ones only with `existing: fail` (never with `report`). */
-export function findingCounts(
-  f: { baseline?: "new" | "existing" },
-  config: Pick<ResolvedConfig, "existing">,
-): boolean {
-  return f.baseline !== "existing" || config.existing === "fail";
-}
-
-/** Does this finding decide the verdict: it counts, at or above the failing level? */
-export function findingFails(
-  f: { severity: Severity; baseline?: "new" | "existing" },
-  config: Pick<ResolvedConfig, "failOn" | "existing">,
-): boolean {
-  return fails(f.severity, config.failOn) && findingCounts(f, config);
-}
-
-/**
- * The check run's conclusion, in the Checks API's meaning: `failure` when a finding fails; `neutral` when
- * findings count but none fails (`fail_on: never`, or all below the failing level), which passes a required
- * check while showing there is something to look at; `success` otherwise. Existing findings reported under
- * `existing: report` decide nothing, here as for failure.
- */
-export function checkConclusion(
-  findings: Iterable<{ severity: Severity; baseline?: "new" | "existing" }>,
-  config: Pick<ResolvedConfig, "failOn" | "existing">,
-): "success" | "neutral" | "failure" {
-  let counted = false;
-  for (const f of findings) {
-    if (findingFails(f, config)) return "failure";
-    counted ||= !isQuietExisting(f, config);
-  }
-  return counted ? "neutral" : "success";
-}
-
-/** An existing finding that is reported but does not count (`existing: report`): no comment, a notice annotation. */
-export function isQuietExisting(
-  f: { baseline?: "new" | "existing" },
-  config: Pick<ResolvedConfig, "existing">,
-): boolean {
-  return f.baseline === "existing" && config.existing === "report";
-}
-
 /** Matchers for `paths`-style globs; `dot: true` so `.github/…` and dot-folders match like other folders. */
 export function globMatcher(globs: readonly string[]): (path: string) => boolean {
   const m = picomatch(globs as string[], { dot: true });

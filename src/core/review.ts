@@ -6,7 +6,7 @@
  */
 import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
-import { findingFails, globMatcher, type ResolvedConfig } from "./config.js";
+import { globMatcher, type ResolvedConfig } from "./config.js";
 import {
   parseEdited,
   parseJsonFast,
@@ -429,12 +429,4 @@ function withBaseline(review: Internal, config: ResolvedConfig): { findings: Fin
     out.push({ ...f, baseline });
   }
   return { findings: out, fixed: absent };
-}
-
-/**
- * The one verdict of the CLI's exit status and the App's conclusion: a finding reaches the failing level
- * (`fail_on`) and is new, or existing findings count too (`existing: fail`).
- */
-export function hasFailures(reviews: readonly FileReview[], config: ResolvedConfig): boolean {
-  return reviews.some((r) => r.findings.some((f) => findingFails(f, config)));
 }

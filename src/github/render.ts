@@ -2,11 +2,12 @@
  * Pure rendering of findings for GitHub: check run annotations and summary, review comment bodies with
  * fingerprints and suggestions. No I/O here; the limits GitHub enforces are named where they apply.
  */
-import { CONFIG_PATH, isQuietExisting, type ExistingMode } from "../core/config.js";
+import { CONFIG_PATH, type ExistingMode } from "../core/config.js";
 import { LineIndex } from "../core/locate.js";
 import type { FileReview } from "../core/review.js";
 import type { Finding, Severity } from "../core/types.js";
 import { DOCS_BASE, ruleDocsUrl } from "../core/rule.js";
+import { isQuietExisting } from "../core/verdict.js";
 import { countFindings as counts, plural } from "../format/summary.js";
 import { fingerprintMarker } from "./fingerprint.js";
 
