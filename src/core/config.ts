@@ -4,9 +4,9 @@
  */
 import { Ajv, type ErrorObject } from "ajv";
 import picomatch from "picomatch";
-import { RE2JS } from "re2js";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Range } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
+import { compileNamePattern, type Policy } from "./policy.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
@@ -39,19 +39,6 @@ export interface RawConfig {
   existing?: ExistingMode;
   locked?: string[];
   max_file_size?: number;
-}
-
-/** A compiled `policy.name_pattern` (linear-time: see compileNamePattern in config.ts). */
-export interface NamePattern {
-  source: string;
-  test(s: string): boolean;
-}
-
-/** The policy part of the configuration that rules read. */
-export interface Policy {
-  namePattern?: NamePattern;
-  technologies?: readonly string[];
-  processTypes?: readonly (string | number)[];
 }
 
 export interface ResolvedConfig {
@@ -306,16 +293,6 @@ function isValidGlob(g: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * `policy.name_pattern` comes from a configuration file anyone with write access to a repository may
- * edit, and runs in a process shared by every installation: it runs on RE2 (re2js, pure JavaScript),
- * whose matching time is linear in the input, so no pattern can backtrack catastrophically.
- */
-export function compileNamePattern(pattern: string): NamePattern {
-  const re = RE2JS.compile(pattern);
-  return { source: pattern, test: (s) => re.test(s) };
 }
 
 /** A configuration file read: what is valid of it, and every problem with its line. */

@@ -5,10 +5,10 @@
  * the document (the base) without running it again: `readsSameIn`. That shortcut is only sound when rules
  * read the document through this context (test/core/reads.test.ts holds every rule to it).
  */
-import type { Policy } from "./config.js";
 import { DocumentFacts } from "./facts.js";
 import { get, has, obj, str } from "./guards.js";
 import type { DuplicateKey, JsonSyntaxError } from "./json/parse.js";
+import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type Rule } from "./rule.js";
 import { validateSchema, type SchemaFinding } from "./schema.js";
