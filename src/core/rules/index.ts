@@ -3,7 +3,7 @@
  * place its id is written. The catalog test checks that each rule file is named after its rule's id, that no
  * id is taken twice, and that each rule has a docs page and a table test.
  */
-import type { Rule } from "../rule.js";
+import { isSetRule, type DocumentRule, type Rule, type SetRule } from "../rule.js";
 import { rule as invalidJson } from "./invalid-json.js";
 import { rule as duplicateKey } from "./duplicate-key.js";
 import { rule as fileTooLarge } from "./file-too-large.js";
@@ -108,3 +108,9 @@ export const RULE_IDS: readonly string[] = RULES.map((r) => r.meta.id);
 
 /** Every rule by its id. */
 export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.meta.id, r]));
+
+/** The rules that run on each document (`check`), in catalog order. */
+export const DOCUMENT_RULES: readonly DocumentRule[] = RULES.filter((r): r is DocumentRule => !isSetRule(r));
+
+/** The rules that run across the descriptors checked together (`checkSet`), in catalog order. */
+export const SET_RULES: readonly SetRule[] = RULES.filter(isSetRule);
