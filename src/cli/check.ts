@@ -1,9 +1,10 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CONFIG_PATH, ConfigError, findingCounts, type ExistingMode } from "../core/config.js";
+import { CONFIG_PATH, ConfigError, type ExistingMode } from "../core/config.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
-import { hasFailures, reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
+import { reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
+import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
 import { formatSarif } from "../format/sarif.js";

@@ -4,9 +4,9 @@
  */
 import { Ajv, type ErrorObject } from "ajv";
 import picomatch from "picomatch";
-import { RE2JS } from "re2js";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Range } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
+import { compileNamePattern, type Policy } from "./policy.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
@@ -39,19 +39,6 @@ export interface RawConfig {
   existing?: ExistingMode;
   locked?: string[];
   max_file_size?: number;
-}
-
-/** A compiled `policy.name_pattern` (linear-time: see compileNamePattern in config.ts). */
-export interface NamePattern {
-  source: string;
-  test(s: string): boolean;
-}
-
-/** The policy part of the configuration that rules read. */
-export interface Policy {
-  namePattern?: NamePattern;
-  technologies?: readonly string[];
-  processTypes?: readonly (string | number)[];
 }
 
 export interface ResolvedConfig {
@@ -308,16 +295,6 @@ function isValidGlob(g: string): boolean {
   }
 }
 
-/**
- * `policy.name_pattern` comes from a configuration file anyone with write access to a repository may
- * edit, and runs in a process shared by every installation: it runs on RE2 (re2js, pure JavaScript),
- * whose matching time is linear in the input, so no pattern can backtrack catastrophically.
- */
-export function compileNamePattern(pattern: string): NamePattern {
-  const re = RE2JS.compile(pattern);
-  return { source: pattern, test: (s) => re.test(s) };
-}
-
 /** A configuration file read: what is valid of it, and every problem with its line. */
 export interface ReadConfig {
   /** The valid part (the whole file when there are no problems); positions kept for notes about it. */
@@ -507,53 +484,6 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
 
 function defaultSeverityOf(id: string): Severity {
   return RULES_BY_ID.get(id)?.meta.defaultSeverity ?? "error";
-}
-
-/** Does the configuration make a finding of this severity fail the check? */
-export function fails(severity: Severity, failOn: FailOn): boolean {
-  return failOn !== "never" && SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn];
-}
-
-/** Does this finding count towards the verdict? Existing ones only with `existing: fail` (never with `report`). */
-export function findingCounts(
-  f: { baseline?: "new" | "existing" },
-  config: Pick<ResolvedConfig, "existing">,
-): boolean {
-  return f.baseline !== "existing" || config.existing === "fail";
-}
-
-/** Does this finding decide the verdict: it counts, at or above the failing level? */
-export function findingFails(
-  f: { severity: Severity; baseline?: "new" | "existing" },
-  config: Pick<ResolvedConfig, "failOn" | "existing">,
-): boolean {
-  return fails(f.severity, config.failOn) && findingCounts(f, config);
-}
-
-/**
- * The check run's conclusion, in the Checks API's meaning: `failure` when a finding fails; `neutral` when
- * findings count but none fails (`fail_on: never`, or all below the failing level), which passes a required
- * check while showing there is something to look at; `success` otherwise. Existing findings reported under
- * `existing: report` decide nothing, here as for failure.
- */
-export function checkConclusion(
-  findings: Iterable<{ severity: Severity; baseline?: "new" | "existing" }>,
-  config: Pick<ResolvedConfig, "failOn" | "existing">,
-): "success" | "neutral" | "failure" {
-  let counted = false;
-  for (const f of findings) {
-    if (findingFails(f, config)) return "failure";
-    counted ||= !isQuietExisting(f, config);
-  }
-  return counted ? "neutral" : "success";
-}
-
-/** An existing finding that is reported but does not count (`existing: report`): no comment, a notice annotation. */
-export function isQuietExisting(
-  f: { baseline?: "new" | "existing" },
-  config: Pick<ResolvedConfig, "existing">,
-): boolean {
-  return f.baseline === "existing" && config.existing === "report";
 }
 
 /** Matchers for `paths`-style globs; `dot: true` so `.github/…` and dot-folders match like other folders. */

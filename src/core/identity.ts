@@ -14,7 +14,7 @@
  */
 import { get, isObj } from "./guards.js";
 import { escapeSegment, isIndex, unescapeSegment } from "./json/pointer.js";
-import type { RuleMeta } from "./rule.js";
+import type { RuleMeta } from "./rule-meta.js";
 import { RULES_BY_ID } from "./rules/index.js";
 import type { Finding, Location, MessageData, RawFinding } from "./types.js";
 

@@ -6,7 +6,7 @@
  */
 import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
-import { findingFails, globMatcher, type ResolvedConfig } from "./config.js";
+import { globMatcher, type ResolvedConfig } from "./config.js";
 import {
   parseEdited,
   parseJsonFast,
@@ -16,9 +16,10 @@ import {
 } from "./json/parse.js";
 import { locator } from "./locate.js";
 import { get, str } from "./guards.js";
-import { formatMessage, toFinding, type Rule } from "./rule.js";
+import type { DocumentRule, Rule, SetRule } from "./rule.js";
 import { RuleContext, type DocumentState } from "./rule-context.js";
-import { RULES, RULES_BY_ID } from "./rules/index.js";
+import { formatMessage, toFinding } from "./rule-meta.js";
+import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
 import type { Finding, RawFinding, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
@@ -131,7 +132,7 @@ function internalError(rule: Rule, e: unknown): RawFinding {
   };
 }
 
-function runRule(rule: Rule, context: RuleContext): RawFinding[] {
+function runRule(rule: DocumentRule, context: RuleContext): RawFinding[] {
   try {
     return context.run(rule);
   } catch (e) {
@@ -139,11 +140,11 @@ function runRule(rule: Rule, context: RuleContext): RawFinding[] {
   }
 }
 
-/** The rules that can report on `path`: neither `off` nor ignored for it. The others never run. */
-function activeRules(path: string, config: ResolvedConfig): readonly Rule[] {
+/** The document rules that can report on `path`: neither `off` nor ignored for it. The others never run. */
+function activeRules(path: string, config: ResolvedConfig): readonly DocumentRule[] {
   const ignored = config.ignore.filter((e) => matchesIgnore(e, path));
   if (ignored.some((e) => !e.rules)) return [];
-  return RULES.filter(
+  return DOCUMENT_RULES.filter(
     (r) => config.rules[r.meta.id] !== "off" && !ignored.some((e) => e.rules?.includes(r.meta.id)),
   );
 }
@@ -175,9 +176,9 @@ const isChangeRule = (id: string) => RULES_BY_ID.get(id)?.meta.kind === "change"
 function baseFindings(
   loaded: { value: unknown; text: string; duplicates: DuplicateKey[] },
   path: string,
-  active: readonly Rule[],
+  active: readonly DocumentRule[],
   config: ResolvedConfig,
-  head?: { context: RuleContext; rules: readonly Rule[]; results: readonly RawFinding[][] },
+  head?: { context: RuleContext; rules: readonly DocumentRule[]; results: readonly RawFinding[][] },
 ): RawFinding[] {
   const context = new RuleContext(
     {
@@ -193,7 +194,7 @@ function baseFindings(
     head?.context,
   );
   return active
-    .filter((r) => r.check && r.meta.kind !== "change")
+    .filter((r) => r.meta.kind !== "change")
     .flatMap((r) => {
       const i = head ? head.rules.indexOf(r) : -1;
       return i >= 0 && head?.context.readsSameIn(r, context)
@@ -271,8 +272,7 @@ export function reviewOne(
     // To the server a renamed plugin is a new plugin: only plugin-renamed compares it with the old one (rules.md).
     const renamed = state.base !== undefined && isRenamed(state.value, state.base.value);
     rules = active.filter(
-      (r) =>
-        r.check && (r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed"))),
+      (r) => r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed")),
     );
   }
   const reuse = changedBase !== undefined && !options.fullBase;
@@ -346,13 +346,13 @@ export function applyConfig(path: string, findings: Finding[], config: ResolvedC
 
 /** A set rule over some documents; a rule that throws reports an internal error on each of `paths`. */
 function runSetRule(
-  rule: Rule,
+  rule: SetRule,
   documents: { path: string; value: unknown }[],
   paths: readonly string[],
 ): { path: string; finding: RawFinding }[] {
   const results: { path: string; finding: RawFinding }[] = [];
   try {
-    rule.checkSet?.({
+    rule.checkSet({
       documents,
       report: (path, d) => results.push({ path, finding: toFinding(rule.meta, d) }),
     });
@@ -372,8 +372,8 @@ export function reviewDescriptors(
   const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
   // The bases checked together too, so that a set finding the bases already had is existing.
   const baseMembers = reviews.flatMap((r) => (r.base ? [{ path: r.path, value: r.base.value }] : []));
-  for (const rule of RULES) {
-    if (!rule.checkSet || config.rules[rule.meta.id] === "off") continue;
+  for (const rule of SET_RULES) {
+    if (config.rules[rule.meta.id] === "off") continue;
     const results = runSetRule(
       rule,
       members,
@@ -429,12 +429,4 @@ function withBaseline(review: Internal, config: ResolvedConfig): { findings: Fin
     out.push({ ...f, baseline });
   }
   return { findings: out, fixed: absent };
-}
-
-/**
- * The one verdict of the CLI's exit status and the App's conclusion: a finding reaches the failing level
- * (`fail_on`) and is new, or existing findings count too (`existing: fail`).
- */
-export function hasFailures(reviews: readonly FileReview[], config: ResolvedConfig): boolean {
-  return reviews.some((r) => r.findings.some((f) => findingFails(f, config)));
 }

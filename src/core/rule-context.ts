@@ -5,12 +5,12 @@
  * the document (the base) without running it again: `readsSameIn`. That shortcut is only sound when rules
  * read the document through this context (test/core/reads.test.ts holds every rule to it).
  */
-import type { Policy } from "./config.js";
 import { DocumentFacts } from "./facts.js";
 import { get, has, obj, str } from "./guards.js";
 import type { DuplicateKey, JsonSyntaxError } from "./json/parse.js";
+import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
-import { toFinding, type ReportDescriptor, type Rule } from "./rule.js";
+import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
 import { validateSchema, type SchemaFinding } from "./schema.js";
 import type { RawFinding, Variant } from "./types.js";
 
@@ -54,6 +54,15 @@ export interface Reads {
   threw: boolean;
 }
 
+/**
+ * A rule that runs on one document, as its context sees it: rule.ts's DocumentRule, which is written in
+ * terms of RuleContext, so it is named here by its shape rather than imported (no import cycle).
+ */
+export interface DocumentCheck {
+  readonly meta: RuleMeta;
+  check(context: RuleContext): void;
+}
+
 /** What a rule sees: the document, its shared facts, and `report`. */
 export class RuleContext<M extends string = string> extends DocumentFacts {
   private readonly state: DocumentState;
@@ -61,10 +70,10 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private readonly baseFacts: (DocumentFacts & { path: string }) | undefined;
   private pattern?: { value: ActivationPattern | undefined };
   private schema?: SchemaFinding[];
-  private rule?: Rule;
+  private rule?: DocumentCheck;
   private out: RawFinding[] = [];
   /** Each rule's reads, when they are noted (`track`). */
-  private readonly readsByRule: Map<Rule, Reads> | undefined;
+  private readonly readsByRule: Map<DocumentCheck, Reads> | undefined;
   /** The running rule's reads. */
   private reads: Reads | undefined;
 
@@ -153,12 +162,12 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   }
 
   report(d: ReportDescriptor<M>): void {
-    const meta = (this.rule as Rule).meta;
+    const meta = (this.rule as DocumentCheck).meta;
     this.out.push(toFinding(meta, d));
   }
 
   /** Runs one rule over this document (the runner's entry; rules call `report`). */
-  run(rule: Rule): RawFinding[] {
+  run(rule: DocumentCheck): RawFinding[] {
     this.rule = rule;
     this.out = [];
     const reads: Reads | undefined = this.readsByRule && {
@@ -170,7 +179,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     if (reads) this.readsByRule?.set(rule, reads);
     this.reads = reads;
     try {
-      (rule.check as (c: RuleContext) => void)(this as RuleContext);
+      rule.check(this);
     } catch (e) {
       if (reads) reads.threw = true;
       throw e;
@@ -185,7 +194,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
    * deterministic, it reports there exactly what it reported here. Members compare by identity (a base
    * parsed as an edit of head shares head's unchanged values); the schema's findings never compare.
    */
-  readsSameIn(rule: Rule, other: RuleContext): boolean {
+  readsSameIn(rule: DocumentCheck, other: RuleContext): boolean {
     const reads = this.readsByRule?.get(rule);
     if (!reads || reads.threw || (reads.whole && this.doc !== other.doc)) return false;
     for (const key of reads.members) {

@@ -1,10 +1,14 @@
-import { defineRule, type Rule, type RuleMeta } from "./rule.js";
+import { defineRule, type DocumentRule } from "./rule.js";
+import type { RuleMeta } from "./rule-meta.js";
 import { SCHEMA_MESSAGES, SCHEMA_NAME_DATA, SCHEMA_POSITIONAL_DATA, type SchemaMessageId } from "./schema.js";
 
 /** What other rules read of the schemas. */
 export { isUnit } from "./schema.js";
 
-type SchemaRuleMeta = Omit<RuleMeta<SchemaMessageId>, "docs" | "messages" | "positionalData" | "nameData">;
+type SchemaRuleMeta = Omit<
+  RuleMeta<SchemaMessageId, "schema">,
+  "docs" | "messages" | "positionalData" | "nameData"
+>;
 
 /**
  * A structural rule: it reports the schema findings that `schema.ts` classified with its id, with the
@@ -14,7 +18,7 @@ type SchemaRuleMeta = Omit<RuleMeta<SchemaMessageId>, "docs" | "messages" | "pos
 export function schemaRule<M extends SchemaMessageId>(
   meta: SchemaRuleMeta,
   messageIds: readonly M[],
-): Rule<M> {
+): DocumentRule<M> {
   const messages = Object.fromEntries(messageIds.map((id) => [id, SCHEMA_MESSAGES[id]])) as unknown as Record<
     M,
     string

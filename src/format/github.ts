@@ -2,8 +2,9 @@
  * `--format github`: workflow commands, which GitHub Actions turns into annotations.
  * Escaping follows the runner's toolkit (`%`, CR, LF in data; also `:` and `,` in properties).
  */
-import { isQuietExisting, type ExistingMode } from "../core/config.js";
+import type { ExistingMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
+import { isQuietExisting } from "../core/verdict.js";
 import { countBySeverity, describeCounts } from "./summary.js";
 
 function escapeData(s: string): string {

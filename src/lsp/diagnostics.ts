@@ -5,9 +5,10 @@
  * with `existing: fail` they keep their severity and say that they are existing.
  */
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver";
-import { isQuietExisting, type ResolvedConfig } from "../core/config.js";
+import type { ResolvedConfig } from "../core/config.js";
 import { ruleDocsUrl } from "../core/rule.js";
 import type { Finding, Severity } from "../core/types.js";
+import { isQuietExisting } from "../core/verdict.js";
 import { toRange, type OffsetText } from "./positions.js";
 
 export const SOURCE = "plugin-review";

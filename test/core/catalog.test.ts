@@ -1,9 +1,9 @@
-/** Every rule id of the catalog: file name = `meta.id` = registry key = docs page = table test. */
+/** Every rule id of the catalog: file name = `meta.id` (the registry's key) = docs page = table test. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DOCS_BASE } from "../../src/core/rule.js";
-import { RULE_IDS, RULES_BY_ID } from "../../src/core/rules/index.js";
+import { DOCS_BASE, type Rule } from "../../src/core/rule.js";
+import { RULE_IDS, RULES, RULES_BY_ID } from "../../src/core/rules/index.js";
 import { ROOT } from "../helpers.js";
 
 /** The ids of ../shared/spec/rules.md (a public interface: never renamed). */
@@ -79,16 +79,19 @@ describe("rule catalog", () => {
     expect([...ids].sort()).toEqual([...CATALOG].sort());
   });
 
-  it("registers every rule file, keyed by the id its file is named after", async () => {
+  it("registers every rule file once, each named after its rule's `meta.id`", async () => {
     const files = readdirSync(join(ROOT, "src", "core", "rules"))
       .filter((f) => f.endsWith(".ts") && f !== "index.ts")
       .map((f) => f.slice(0, -3));
     expect([...files].sort()).toEqual([...RULE_IDS].sort());
-    for (const [id, rule] of RULES_BY_ID) {
-      const mod = (await import(`../../src/core/rules/${id}.ts`)) as { rule: unknown };
-      expect(mod.rule, id).toBe(rule);
-      expect(rule.meta.id).toBe(id);
+    for (const file of files) {
+      const mod = (await import(`../../src/core/rules/${file}.ts`)) as { rule: Rule };
+      expect(mod.rule.meta.id, file).toBe(file);
+      expect(RULES_BY_ID.get(file), file).toBe(mod.rule);
     }
+    // The registry is derived from `meta.id`: an id taken twice would hide a rule.
+    expect(new Set(RULE_IDS).size).toBe(RULES.length);
+    expect(RULES_BY_ID.size).toBe(RULES.length);
   });
 
   it.each([...RULES_BY_ID])("%s has its docs page and table test", (id, rule) => {

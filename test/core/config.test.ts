@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ConfigError,
-  extendConfig,
-  fails,
-  parseConfig,
-  readConfig,
-  resolveConfig,
-} from "../../src/core/config.js";
+import { ConfigError, extendConfig, parseConfig, readConfig, resolveConfig } from "../../src/core/config.js";
+import { fails } from "../../src/core/verdict.js";
 import { check, validHost } from "../helpers.js";
 
 function problems(yaml: string): string[] {

@@ -11,9 +11,9 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { get, isObj } from "../../src/core/guards.js";
 import { detectVariant } from "../../src/core/review.js";
-import { defineRule, type Rule } from "../../src/core/rule.js";
+import { defineRule, type DocumentRule } from "../../src/core/rule.js";
 import { RuleContext, type DocumentState } from "../../src/core/rule-context.js";
-import { RULES } from "../../src/core/rules/index.js";
+import { DOCUMENT_RULES } from "../../src/core/rules/index.js";
 import { ROOT } from "../helpers.js";
 import { exampleSamples, generatedDocuments, random } from "./generate.js";
 
@@ -53,7 +53,7 @@ interface Outcome {
 }
 
 /** For each document and each top-level member (present or not), another version with only that member changed. */
-function checkReads(rule: Rule, documents: readonly unknown[], seed: number): Outcome {
+function checkReads(rule: DocumentRule, documents: readonly unknown[], seed: number): Outcome {
   const next = random(seed);
   const out: Outcome = { compared: 0, violations: [] };
   const keys = [...new Set(objects.flatMap((d) => Object.keys(d)))].sort();
@@ -78,7 +78,7 @@ function checkReads(rule: Rule, documents: readonly unknown[], seed: number): Ou
 }
 
 describe("rules read their document only through their context", () => {
-  const documentRules = RULES.filter((r) => r.check);
+  const documentRules = DOCUMENT_RULES;
 
   it.each(documentRules.map((r) => [r.meta.id, r] as const))("%s: same reads, same findings", (_id, rule) => {
     const { violations } = checkReads(rule, docs, 7);

@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
-import { hasFailures, reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { hasFailures } from "../../src/core/verdict.js";
 
 const CORPUS = new URL("../../../shared/corpus/real/", import.meta.url);
 const exists = existsSync(CORPUS);

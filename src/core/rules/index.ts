@@ -1,8 +1,9 @@
 /**
- * The rule registry: every rule keyed by its id, in catalog order (docs/rules.md, SARIF). The catalog test
- * checks that each key is its rule's `meta.id` and its file's name, with a docs page and a table test.
+ * The rule registry: every rule in catalog order (docs/rules.md, SARIF), each known by its `meta.id`, the one
+ * place its id is written. The catalog test checks that each rule file is named after its rule's id, that no
+ * id is taken twice, and that each rule has a docs page and a table test.
  */
-import type { Rule } from "../rule.js";
+import { isSetRule, type DocumentRule, type Rule, type SetRule } from "../rule.js";
 import { rule as invalidJson } from "./invalid-json.js";
 import { rule as duplicateKey } from "./duplicate-key.js";
 import { rule as fileTooLarge } from "./file-too-large.js";
@@ -51,58 +52,65 @@ import { rule as metricDimensionsChanged } from "./metric-dimensions-changed.js"
 import { rule as propertyRemoved } from "./property-removed.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
 
-export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map<string, Rule>([
-  ["invalid-json", invalidJson],
-  ["duplicate-key", duplicateKey],
-  ["file-too-large", fileTooLarge],
-  ["required-member", requiredMember],
-  ["invalid-type", invalidType],
-  ["invalid-value", invalidValue],
-  ["invalid-format", invalidFormat],
-  ["unknown-member", unknownMember],
-  ["name-format", nameFormat],
-  ["version-format", versionFormat],
-  ["metric-group-format", metricGroupFormat],
-  ["metric-group-missing", metricGroupMissing],
-  ["duplicate-plugin-name", duplicatePluginName],
-  ["reserved-member", reservedMember],
-  ["variant-mismatch", variantMismatch],
-  ["ignored-member", ignoredMember],
-  ["host-entity", hostEntity],
-  ["activation-criteria-missing", activationCriteriaMissing],
-  ["invalid-regex", invalidRegex],
-  ["slow-regex", slowRegex],
-  ["metric-kind", metricKind],
-  ["duplicate-metric-key", duplicateMetricKey],
-  ["displayname-equals-key", displaynameEqualsKey],
-  ["rx-pid-position", rxPidPosition],
-  ["duplicate-alert-id", duplicateAlertId],
-  ["alert-samples", alertSamples],
-  ["alert-placeholder", alertPlaceholder],
-  ["keymetrics-limit", keymetricsLimit],
-  ["unknown-metric-reference", unknownMetricReference],
-  ["unknown-dimension-reference", unknownDimensionReference],
-  ["stacked-line", stackedLine],
-  ["config-property-unknown", configPropertyUnknown],
-  ["duplicate-property-key", duplicatePropertyKey],
-  ["property-default-type", propertyDefaultType],
-  ["dropdown-values", dropdownValues],
-  ["unknown-technology", unknownTechnology],
-  ["unknown-process-type", unknownProcessType],
-  ["policy-name", policyName],
-  ["version-not-bumped", versionNotBumped],
-  ["version-decreased", versionDecreased],
-  ["metric-group-changed", metricGroupChanged],
-  ["plugin-renamed", pluginRenamed],
-  ["metric-removed", metricRemoved],
-  ["metric-unit-changed", metricUnitChanged],
-  ["metric-dimensions-changed", metricDimensionsChanged],
-  ["property-removed", propertyRemoved],
-  ["base-invalid-json", baseInvalidJson],
-]);
+/** Rules in catalog order. */
+export const RULES: readonly Rule[] = [
+  invalidJson,
+  duplicateKey,
+  fileTooLarge,
+  requiredMember,
+  invalidType,
+  invalidValue,
+  invalidFormat,
+  unknownMember,
+  nameFormat,
+  versionFormat,
+  metricGroupFormat,
+  metricGroupMissing,
+  duplicatePluginName,
+  reservedMember,
+  variantMismatch,
+  ignoredMember,
+  hostEntity,
+  activationCriteriaMissing,
+  invalidRegex,
+  slowRegex,
+  metricKind,
+  duplicateMetricKey,
+  displaynameEqualsKey,
+  rxPidPosition,
+  duplicateAlertId,
+  alertSamples,
+  alertPlaceholder,
+  keymetricsLimit,
+  unknownMetricReference,
+  unknownDimensionReference,
+  stackedLine,
+  configPropertyUnknown,
+  duplicatePropertyKey,
+  propertyDefaultType,
+  dropdownValues,
+  unknownTechnology,
+  unknownProcessType,
+  policyName,
+  versionNotBumped,
+  versionDecreased,
+  metricGroupChanged,
+  pluginRenamed,
+  metricRemoved,
+  metricUnitChanged,
+  metricDimensionsChanged,
+  propertyRemoved,
+  baseInvalidJson,
+];
 
 /** Rule ids in catalog order. */
-export const RULE_IDS: readonly string[] = [...RULES_BY_ID.keys()];
+export const RULE_IDS: readonly string[] = RULES.map((r) => r.meta.id);
 
-/** Rules in catalog order. */
-export const RULES: readonly Rule[] = [...RULES_BY_ID.values()];
+/** Every rule by its id. */
+export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.meta.id, r]));
+
+/** The rules that run on each document (`check`), in catalog order. */
+export const DOCUMENT_RULES: readonly DocumentRule[] = RULES.filter((r): r is DocumentRule => !isSetRule(r));
+
+/** The rules that run across the descriptors checked together (`checkSet`), in catalog order. */
+export const SET_RULES: readonly SetRule[] = RULES.filter(isSetRule);

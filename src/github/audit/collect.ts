@@ -9,8 +9,9 @@
  * they leave the process. Rate limits are honoured by the throttling and retry plugins; repositories and
  * descriptors are read a few at a time. A repository that cannot be read is reported, never fatal.
  */
-import { fails, globMatcher, type ResolvedConfig } from "../../core/config.js";
+import { globMatcher, type ResolvedConfig } from "../../core/config.js";
 import { reviewDescriptors, type DescriptorInput } from "../../core/review.js";
+import { fails } from "../../core/verdict.js";
 import { countFindings } from "../../format/summary.js";
 import { loadConfig, type OrganisationConfig } from "../review/load-config.js";
 import { mapLimit } from "../api/map-limit.js";

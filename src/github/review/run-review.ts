@@ -9,8 +9,9 @@
  * and a failure that may pass (GitHub failing, throttling, too slow) is thrown as a TransientReviewError for
  * the scheduler or the queue to try the review again.
  */
-import { checkConclusion, type ResolvedConfig } from "../../core/config.js";
-import { hasFailures, reviewDescriptors, type FileReview } from "../../core/review.js";
+import type { ResolvedConfig } from "../../core/config.js";
+import { reviewDescriptors, type FileReview } from "../../core/review.js";
+import { checkConclusion, hasFailures } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
 import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
 import {

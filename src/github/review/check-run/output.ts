@@ -2,10 +2,11 @@
  * The check run's output, pure: its annotations (in a stable order, capped), title and summary, within the
  * limits GitHub enforces on a check run.
  */
-import { CONFIG_PATH, isQuietExisting, type ExistingMode } from "../../../core/config.js";
+import { CONFIG_PATH, type ExistingMode } from "../../../core/config.js";
 import type { FileReview } from "../../../core/review.js";
 import { DOCS_BASE, ruleDocsUrl } from "../../../core/rule.js";
 import type { Finding, Severity } from "../../../core/types.js";
+import { isQuietExisting } from "../../../core/verdict.js";
 import { countFindings as counts, plural } from "../../../format/summary.js";
 import type { Annotation } from "../../api/port.js";
 import { BudgetedText, clip, ICON, MESSAGE_LIMIT } from "../markdown.js";

@@ -12,8 +12,9 @@
  * UNPROCESSABLE), it is posted again with every finding in the body, so nothing is lost (and the check run
  * carries every finding anyway).
  */
-import { isQuietExisting, type ExistingMode, type ReviewMode } from "../../../core/config.js";
+import type { ExistingMode, ReviewMode } from "../../../core/config.js";
 import type { FileReview } from "../../../core/review.js";
+import { isQuietExisting } from "../../../core/verdict.js";
 import { plural } from "../../../format/summary.js";
 import type {
   ChangedDescriptor,
