@@ -54,7 +54,7 @@ const banner = [
 }
 
 rmSync("dist-lambda", { recursive: true, force: true });
-for (const fn of ["receiver", "worker"]) {
+for (const fn of ["receiver", "worker", "recovery"]) {
   const result = await build({
     entryPoints: [`src/lambda/${fn}.ts`],
     outfile: `dist-lambda/${fn}/index.mjs`,

@@ -5,7 +5,7 @@
  * validated against GitHub's OpenAPI description (github-mock.ts); GitHub's own refusals that the schema
  * cannot express are emulated too (a line comment outside the diff answers 422, as GitHub does).
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
 import type nock from "nock";
 import { answerGraphql, Forbidden, githubSchema, Unprocessable } from "./fake-graphql.js";
 import { githubMock, type GithubMock } from "./github-mock.js";
@@ -90,7 +90,12 @@ export type Route =
   | "graphql"
   | "installationRepos"
   | "orgInstallations"
-  | "dismissReview";
+  | "dismissReview"
+  | "listDeliveries"
+  | "getDelivery"
+  | "redeliver"
+  | "permission"
+  | "issueComment";
 
 /** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
 export interface FakeRepo {
@@ -208,6 +213,8 @@ export class FakeGitHub {
   private readonly enabled: Set<Route>;
   /** The API's path on GitHub Enterprise Server (`/api/v3`); empty on github.com. */
   private readonly prefix: string;
+  /** The API's base URL, as the fake's links give it. */
+  private readonly base: string;
 
   /** Only the given routes are intercepted, so that `assertDone` proves each was used (no mock left pending). */
   /**
@@ -222,6 +229,7 @@ export class FakeGitHub {
   ) {
     this.enabled = new Set(routes);
     this.prefix = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
+    this.base = (baseUrl ?? "https://api.github.com").replace(/\/+$/, "");
     this.mock = githubMock(baseUrl);
     this.routes();
     // GitHub's schema is built before the first answer, as GitHub's is (it takes a few hundred ms).
@@ -412,6 +420,79 @@ export class FakeGitHub {
 
   count(method: string, path: RegExp): number {
     return this.mock.requests.filter((r) => r.method === method && path.test(r.path)).length;
+  }
+
+  /**
+   * The App's webhook delivery log, as GitHub keeps it: every attempt, oldest first here (GitHub lists them
+   * newest first), with the payload it carried and the App's answer (`status_code` 0: no connection).
+   */
+  readonly deliveryLog: LoggedAttempt[] = [];
+  /** The delivery log's listing answers this status (403: a refused token; 404: a server without it). */
+  deliveryLogRefused: 403 | 404 | undefined;
+  /** People's permission on the repositories (`permission`); anyone else is no collaborator ("none"). */
+  readonly permissions = new Map<string, "admin" | "write" | "read">();
+  /** Comments posted on pull requests' conversations (`issueComment`). */
+  readonly issueComments: { pull: string; body: string; user: { login: string; type: string } }[] = [];
+
+  /**
+   * Delivers a webhook to the App at `url` as GitHub does (signed with `secret`, 10 s to answer) and records
+   * the attempt in the delivery log; its status code (0 when GitHub could not connect or had no answer in
+   * time). `guid`: a redelivery's (then `redelivery: true`).
+   */
+  async deliver(
+    url: string,
+    secret: string,
+    name: string,
+    payload: Record<string, unknown>,
+    guid?: string,
+  ): Promise<number> {
+    const body = JSON.stringify(payload);
+    const delivery = guid ?? randomUUID();
+    const started = Date.now();
+    let status = 0;
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "GitHub-Hookshot/fake",
+          "x-github-event": name,
+          "x-github-delivery": delivery,
+          "x-hub-signature-256": "sha256=" + createHmac("sha256", secret).update(body).digest("hex"),
+        },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      status = res.status;
+      await res.arrayBuffer();
+    } catch {
+      status = 0; // refused, reset or not answered within 10 s
+    }
+    const installation = (payload.installation as { id?: number } | undefined)?.id ?? null;
+    const repository = (payload.repository as { id?: number } | undefined)?.id ?? null;
+    this.deliveryLog.push({
+      id: this.nextId++,
+      guid: delivery,
+      delivered_at: new Date(started).toISOString(),
+      redelivery: guid !== undefined,
+      duration: (Date.now() - started) / 1000,
+      status: status === 0 ? "failed to connect" : status < 300 ? "OK" : `Invalid HTTP Response: ${status}`,
+      status_code: status,
+      event: name,
+      action: typeof payload.action === "string" ? payload.action : null,
+      installation_id: installation,
+      repository_id: repository,
+      throttled_at: null,
+      payload,
+    });
+    return status;
+  }
+
+  /** Redelivers an attempt's delivery (the same guid, `redelivery: true`), as `POST …/attempts` makes GitHub do. */
+  redeliver(url: string, secret: string, attemptId: number): Promise<number> {
+    const a = this.deliveryLog.find((x) => x.id === attemptId);
+    if (!a) throw new Error(`no delivery attempt ${attemptId}`);
+    return this.deliver(url, secret, a.event, a.payload, a.guid);
   }
 
   private failure(method: string, path: string, body: unknown): Failure | undefined {
@@ -892,6 +973,91 @@ export class FakeGitHub {
       ];
     });
 
+    // The App's webhook delivery log (read with the App's JWT): newest first, cursor pagination.
+    on("listDeliveries", "get", /^\/app\/hook\/deliveries(\?|$)/, (uri) => {
+      if (this.deliveryLogRefused) return [this.deliveryLogRefused, notFoundOr(this.deliveryLogRefused)];
+      const url = new URL(uri, "http://fake");
+      const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30));
+      const from = Number(url.searchParams.get("cursor") ?? 0);
+      const newestFirst = [...this.deliveryLog].reverse();
+      const items = newestFirst.slice(from, from + perPage).map(({ payload: _, ...item }) => item);
+      const headers: Record<string, string> = {};
+      if (from + perPage < newestFirst.length)
+        headers.link = `<${this.base}/app/hook/deliveries?per_page=${perPage}&cursor=${from + perPage}>; rel="next"`;
+      return [200, items, headers];
+    });
+    on("getDelivery", "get", /^\/app\/hook\/deliveries\/\d+$/, (uri) => {
+      const id = Number(uri.split("/").pop());
+      const a = this.deliveryLog.find((x) => x.id === id);
+      if (!a) return [404, notFoundOr(404)];
+      const { payload, ...item } = a;
+      return [
+        200,
+        {
+          ...item,
+          url: "https://app.example/api/github/webhooks",
+          request: { headers: { "X-GitHub-Event": a.event, "X-GitHub-Delivery": a.guid }, payload },
+          response: { headers: {}, payload: null },
+        },
+      ];
+    });
+    on("redeliver", "post", /^\/app\/hook\/deliveries\/\d+\/attempts$/, () => [202, {}]);
+
+    // A person's permission on a repository (the recheck command's check).
+    on("permission", "get", /^\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, (uri) => {
+      const login = decodeURIComponent(uri.split("/")[5] ?? "");
+      const permission = this.permissions.get(login) ?? "none";
+      return [
+        200,
+        {
+          permission,
+          role_name: permission === "none" ? "none" : permission,
+          user: {
+            login,
+            id: 7,
+            node_id: "U",
+            avatar_url: "",
+            gravatar_id: "",
+            url: "",
+            html_url: "",
+            followers_url: "",
+            following_url: "",
+            gists_url: "",
+            starred_url: "",
+            subscriptions_url: "",
+            organizations_url: "",
+            repos_url: "",
+            events_url: "",
+            received_events_url: "",
+            type: "User",
+            site_admin: false,
+          },
+        },
+      ];
+    });
+    on("issueComment", "post", /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, (uri, body) => {
+      const [, , owner, repo, , number] = uri.split("/");
+      const b = body as { body: string };
+      const comment = { pull: `${owner}/${repo}#${number}`, body: b.body, user: BOT };
+      this.issueComments.push(comment);
+      const id = this.nextId++;
+      return [
+        201,
+        {
+          id,
+          node_id: "IC",
+          url: `${this.base}/repos/${owner}/${repo}/issues/comments/${id}`,
+          html_url: `https://github.com/${owner}/${repo}/pull/${number}#issuecomment-${id}`,
+          issue_url: `${this.base}/repos/${owner}/${repo}/issues/${number}`,
+          body: b.body,
+          user: null,
+          created_at: CREATED_AT,
+          updated_at: CREATED_AT,
+          author_association: "NONE",
+        },
+      ];
+    });
+
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {
       const n = Number(uri.split("?")[0]!.split("/").pop());
       const pr = this.pulls.get(n) as { head: object } | undefined;
@@ -1139,6 +1305,33 @@ export class FakeGitHub {
       updated_at: CREATED_AT,
     };
   }
+}
+
+/** One attempt of the App's webhook delivery log, as GitHub lists it, with the payload it carried. */
+export interface LoggedAttempt {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  duration: number;
+  status: string;
+  status_code: number;
+  event: string;
+  action: string | null;
+  installation_id: number | null;
+  repository_id: number | null;
+  throttled_at: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** GitHub's answer when it refuses (403) or has no such thing (404). */
+function notFoundOr(status: 403 | 404) {
+  return status === 404
+    ? { message: "Not Found", documentation_url: "https://docs.github.com/rest" }
+    : {
+        message: "Resource not accessible by integration",
+        documentation_url: "https://docs.github.com/rest",
+      };
 }
 
 /**

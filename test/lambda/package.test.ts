@@ -1,7 +1,7 @@
 /**
  * `serverless package` (osls) offline, with no AWS credentials: the CloudFormation template holds the
- * webhook route, both functions, the FIFO queue with its dead-letter queue and alarm (with its SNS topic),
- * least-privilege roles, and nothing secret.
+ * webhook route, the three functions (receiver, worker, and the scheduled recovery), the FIFO queue with its
+ * dead-letter queue and alarm (with its SNS topic), least-privilege roles, and nothing secret.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -66,16 +66,35 @@ describe("serverless package", () => {
     expect(routes).toEqual(["POST /api/github/webhooks"]);
   });
 
-  it("has both functions on nodejs24.x arm64, each with its own role", () => {
+  it("has the three functions on nodejs24.x arm64, each with its own role", () => {
     const fns = Object.fromEntries(ofType("AWS::Lambda::Function").map(([k, r]) => [k, r.Properties]));
-    expect(Object.keys(fns).sort()).toEqual(["ReceiverLambdaFunction", "WorkerLambdaFunction"]);
+    expect(Object.keys(fns).sort()).toEqual([
+      "ReceiverLambdaFunction",
+      "RecoveryLambdaFunction",
+      "WorkerLambdaFunction",
+    ]);
     for (const f of Object.values(fns)) {
       expect(f.Runtime).toBe("nodejs24.x");
       expect(f.Architectures).toEqual(["arm64"]);
     }
     expect(fns.ReceiverLambdaFunction.Role).toEqual({ "Fn::GetAtt": ["ReceiverRole", "Arn"] });
     expect(fns.WorkerLambdaFunction.Role).toEqual({ "Fn::GetAtt": ["WorkerRole", "Arn"] });
+    expect(fns.RecoveryLambdaFunction.Role).toEqual({ "Fn::GetAtt": ["RecoveryRole", "Arn"] });
     expect(fns.ReceiverLambdaFunction.Timeout).toBeLessThanOrEqual(10);
+  });
+
+  it("runs the recovery every 5 minutes, from its own bundle", () => {
+    const rules = ofType("AWS::Events::Rule").map(([, r]) => r.Properties);
+    expect(rules).toEqual([
+      expect.objectContaining({
+        ScheduleExpression: "rate(5 minutes)",
+        State: "ENABLED",
+        Targets: [expect.objectContaining({ Arn: { "Fn::GetAtt": ["RecoveryLambdaFunction", "Arn"] } })],
+      }),
+    ]);
+    const recovery = resources.RecoveryLambdaFunction!.Properties;
+    expect(recovery.Handler).toBe("dist-lambda/recovery/index.handler");
+    expect(recovery.Environment.Variables).toMatchObject({ PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS: "1" });
   });
 
   it("has a FIFO queue deduplicated by delivery id, redriving to a dead-letter queue with an alarm", () => {
@@ -99,8 +118,11 @@ describe("serverless package", () => {
   it("passes the organisation-configuration setting to the worker: off by default, on with requireOrgConfig=true", () => {
     const env = (t: Template) =>
       t.Resources.WorkerLambdaFunction!.Properties.Environment.Variables.PLUGIN_REVIEW_REQUIRE_ORG_CONFIG;
-    expect(env(template)).toBe("false");
-    expect(env(oslsPackage("require-org", "--param=requireOrgConfig=true"))).toBe("true");
+    const recoveryEnv = (t: Template) =>
+      t.Resources.RecoveryLambdaFunction!.Properties.Environment.Variables.PLUGIN_REVIEW_REQUIRE_ORG_CONFIG;
+    expect([env(template), recoveryEnv(template)]).toEqual(["false", "false"]);
+    const required = oslsPackage("require-org", "--param=requireOrgConfig=true");
+    expect([env(required), recoveryEnv(required)]).toEqual(["true", "true"]);
   }, 180_000);
 
   it("sends the dead-letter alarm to an SNS topic, which mails alarmEmail when one is given", () => {
@@ -143,6 +165,7 @@ describe("serverless package", () => {
       "sqs:ReceiveMessage",
       "ssm:GetParameters",
     ]);
+    expect(actions("RecoveryRole")).toEqual(["ssm:GetParameters"]);
   });
 
   it("keeps secrets out of the template and the receiver zip small", () => {
