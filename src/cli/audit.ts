@@ -1,8 +1,22 @@
-/** `plugin-review audit <org>`: a thin shell over src/github/audit.ts (token, progress line, output). */
-import { AUDIT_FORMATS, formatAudit, type AuditFormat } from "../format/audit/text.js";
+/**
+ * `plugin-review audit <org>`: a thin shell over src/github/audit/ (token, progress line) and the formats in
+ * src/format/audit/ (output on stdout, or one SARIF file per repository in --output-dir), with --compare
+ * reading an earlier audit's JSON first, so that a bad file is said before any request is made.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compareAudits, parseEarlierAudit } from "../format/audit/compare.js";
+import { formatCsv } from "../format/audit/csv.js";
+import { formatHtml } from "../format/audit/html.js";
+import type { AuditReport } from "../format/audit/report.js";
+import { auditSarifFiles, MAX_SARIF_RESULTS } from "../format/audit/sarif.js";
+import { formatAuditText } from "../format/audit/text.js";
 import { auditOctokit, auditOrganization } from "../github/audit/collect.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { githubAccess } from "./github-access.js";
+
+export type AuditFormat = "text" | "json" | "markdown" | "html" | "csv" | "sarif";
+export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "html", "csv", "sarif"];
 
 export interface AuditCliOptions {
   org: string;
@@ -11,6 +25,10 @@ export interface AuditCliOptions {
   app?: string;
   apiUrl?: string;
   format: string;
+  /** An earlier audit's JSON report: what changed since. */
+  compare?: string;
+  /** Where `--format sarif` writes its files (one per repository). */
+  outputDir?: string;
 }
 
 export interface AuditIo {
@@ -19,18 +37,75 @@ export interface AuditIo {
   env: NodeJS.ProcessEnv;
   /** Whether stderr is a terminal: only then is a progress line drawn (and redrawn in place). */
   stderrIsTTY: boolean;
+  /** plugin-review's version, for the SARIF driver and the HTML page. */
+  version?: string;
+}
+
+const isFormat = (f: string): f is AuditFormat => (AUDIT_FORMATS as readonly string[]).includes(f);
+
+/** Why the options cannot work together, or undefined. */
+function usageProblem(opts: AuditCliOptions): string | undefined {
+  if (!isFormat(opts.format))
+    return `audit --format must be one of ${AUDIT_FORMATS.join(", ")}, not '${opts.format}'`;
+  if (opts.format === "sarif" && !opts.outputDir)
+    return "audit --format sarif writes one file per repository: give the folder with --output-dir <dir>";
+  if (opts.format !== "sarif" && opts.outputDir !== undefined)
+    return `--output-dir is for --format sarif (one file per repository); --format ${opts.format} prints to standard output: redirect it to a file`;
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(opts.org))
+    return `'${opts.org}' is not an organisation name`;
+  return undefined;
+}
+
+/** The earlier audit to compare with, or the reason it cannot be (said before anything is asked of GitHub). */
+function earlierAudit(file: string, org: string): { report: AuditReport } | { error: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return {
+      error: `--compare cannot read ${file}${code === "ENOENT" ? ": no such file" : `: ${code ?? e}`}`,
+    };
+  }
+  const parsed = parseEarlierAudit(text, file, org);
+  return "error" in parsed ? { error: `--compare: ${parsed.error}` } : parsed;
+}
+
+/** Writes one SARIF file per repository; prints each as `file<TAB>repository<TAB>commit<TAB>ref` for scripts. */
+function writeSarif(report: AuditReport, dir: string, io: AuditIo): number {
+  const files = auditSarifFiles(report, io.version ?? "0.0.0");
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const f of files) writeFileSync(join(dir, f.name), f.text);
+  } catch (e) {
+    io.stderr(`plugin-review: cannot write the SARIF files to ${dir}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  for (const f of files) {
+    io.stdout(`${join(dir, f.name)}\t${f.repository}\t${f.commit}\t${f.ref}\n`);
+    if (f.omitted)
+      io.stderr(
+        `plugin-review: ${f.repository}: ${f.omitted} of ${f.results + f.omitted} results left out of ${f.name} (GitHub keeps at most ${MAX_SARIF_RESULTS} per run; errors kept first)\n`,
+      );
+  }
+  return 0;
 }
 
 export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<number> {
-  if (!AUDIT_FORMATS.includes(opts.format as AuditFormat)) {
-    io.stderr(
-      `plugin-review: audit --format must be one of ${AUDIT_FORMATS.join(", ")}, not '${opts.format}'\n`,
-    );
+  const problem = usageProblem(opts);
+  if (problem) {
+    io.stderr(`plugin-review: ${problem}\n`);
     return 2;
   }
-  if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(opts.org)) {
-    io.stderr(`plugin-review: '${opts.org}' is not an organisation name\n`);
-    return 2;
+  const format = opts.format as AuditFormat;
+  let earlier: AuditReport | undefined;
+  if (opts.compare !== undefined) {
+    const read = earlierAudit(opts.compare, opts.org);
+    if ("error" in read) {
+      io.stderr(`plugin-review: ${read.error}\n`);
+      return 2;
+    }
+    earlier = read.report;
   }
   const access = githubAccess(
     opts.apiUrl,
@@ -42,7 +117,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
   const progress = io.stderrIsTTY
     ? (done: number, total: number, repo: string) => io.stderr(`\r\u001b[2K[${done}/${total}] ${repo}`)
     : undefined;
-  let report;
+  let report: AuditReport;
   try {
     report = await auditOrganization(octokit, {
       org: opts.org,
@@ -56,6 +131,15 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
   } finally {
     if (progress) io.stderr("\r\u001b[2K");
   }
-  io.stdout(formatAudit(report, opts.format as AuditFormat));
+  // The version beside the organisation: fingerprints compare within one plugin-review's identity scheme.
+  if (io.version) {
+    const { organization, auditedAt, ...rest } = report;
+    report = { organization, ...(auditedAt ? { auditedAt } : {}), version: io.version, ...rest };
+  }
+  if (earlier) report = compareAudits(earlier, report, opts.compare as string);
+  if (format === "sarif") return writeSarif(report, opts.outputDir as string, io);
+  if (format === "html") io.stdout(formatHtml(report, io.version ?? "0.0.0"));
+  else if (format === "csv") io.stdout(formatCsv(report));
+  else io.stdout(formatAuditText(report, format));
   return 0;
 }

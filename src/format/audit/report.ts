@@ -3,7 +3,7 @@
  * (text.ts and the others here). It lives beside its renderers, not with the collecting, so that no format
  * depends on the code that talks to GitHub.
  */
-import type { Severity } from "../../core/types.js";
+import { SEVERITY_RANK, type Severity } from "../../core/types.js";
 import type { AuditComparison } from "./compare.js";
 
 /** One finding of a descriptor: `check --format json`'s finding, less `file` (the descriptor's `path`). */
@@ -229,4 +229,19 @@ export function repositoriesByFindings(report: AuditReport): ReviewedRepository[
   return reviewed(report)
     .filter((r) => total(r) > 0)
     .sort((a, b) => b.errors - a.errors || total(b) - total(a) || a.repository.localeCompare(b.repository));
+}
+
+/** Whether a finding of this severity fails a pull request under this `fail_on` (existing findings counting). */
+export function failsOn(failOn: string, severity: Severity): boolean {
+  return (
+    (failOn === "error" || failOn === "warning" || failOn === "notice") &&
+    SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn]
+  );
+}
+
+/** An audit's time for people: `2026-05-04 09:30 UTC` (the JSON keeps ISO 8601). */
+export function auditTime(iso: string | undefined): string {
+  return iso && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso)
+    ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+    : "an unknown date";
 }
