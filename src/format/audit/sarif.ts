@@ -6,7 +6,7 @@
  */
 import { SEVERITY_RANK } from "../../core/types.js";
 import { toSarif, type SarifFinding } from "../sarif.js";
-import { reviewed, webUrl, type AuditReport, type ReviewedRepository } from "./report.js";
+import { reviewed, type AuditReport, type ReviewedRepository } from "./report.js";
 
 /** GitHub keeps at most this many results of a run (the most severe); the rest are cut here, with a note. */
 export const MAX_SARIF_RESULTS = 5000;
@@ -52,17 +52,15 @@ function repositorySarif(r: ReviewedRepository, version: string, name: string): 
   const total = r.files.reduce((n, f) => n + f.findings.length, 0);
   const omitted = total - keep.size;
   const ref = `refs/heads/${r.defaultBranch}`;
-  const url = webUrl(r.url);
   const note = `${omitted} of ${total} results left out: GitHub keeps at most ${MAX_SARIF_RESULTS.toLocaleString("en-US")} results per run, so the most severe were kept (errors first); the audit's JSON, CSV or HTML report lists them all.`;
   const log = toSarif(
     r.files.map((f) => ({ path: f.path, findings: f.findings.filter((x) => keep.has(x)) })),
     (p) => p,
     version,
     {
+      // The category of the audit's analyses, apart from those of a repository's own `check` workflow.
+      // The commit and ref are the upload's (`commit_sha`, `ref`): the manifest on stdout gives them.
       automationDetails: { id: `${AUDIT_CATEGORY}/` },
-      ...(url
-        ? { versionControlProvenance: [{ repositoryUri: url, revisionId: r.commit, branch: ref }] }
-        : {}),
       ...(omitted
         ? {
             invocations: [

@@ -261,9 +261,6 @@ describe("audit --format sarif --output-dir", () => {
       const log = JSON.parse(readFileSync(file!, "utf8")) as SarifLog;
       const run0 = log.runs[0]!;
       const audited = repoOf(report, name);
-      expect(run0.versionControlProvenance).toEqual([
-        { repositoryUri: `https://github.com/${repo}`, revisionId: commit, branch: ref },
-      ]);
       expect(run0.automationDetails).toEqual({ id: "plugin-review-audit/" });
       expect(run0.artifacts.map((a) => a.location.uri)).toEqual(audited.files.map((f) => f.path));
       expect(run0.results.map((x) => x.partialFingerprints["pluginReview/v2"])).toEqual(
@@ -365,7 +362,6 @@ interface SarifLog {
   runs: {
     tool: unknown;
     automationDetails?: unknown;
-    versionControlProvenance?: unknown;
     invocations?: unknown;
     properties?: unknown;
     artifacts: { location: { uri: string } }[];
