@@ -29,6 +29,8 @@ export interface AuditCliOptions {
   compare?: string;
   /** Where `--format sarif` writes its files (one per repository). */
   outputDir?: string;
+  /** Further reports of the same audit (`--output <format>=<file>`): one audit, several formats. */
+  outputs?: string[];
 }
 
 export interface AuditIo {
@@ -43,10 +45,28 @@ export interface AuditIo {
 
 const isFormat = (f: string): f is AuditFormat => (AUDIT_FORMATS as readonly string[]).includes(f);
 
+/** The formats `--output` writes to one file (SARIF is a file per repository: `--output-dir`). */
+const FILE_FORMATS = AUDIT_FORMATS.filter((f) => f !== "sarif");
+
+/** `--output <format>=<file>` values, or the first that is not one. */
+function parseOutputs(values: readonly string[]): { format: AuditFormat; file: string }[] | string {
+  const out: { format: AuditFormat; file: string }[] = [];
+  for (const o of values) {
+    const eq = o.indexOf("=");
+    const format = o.slice(0, Math.max(0, eq));
+    if (eq < 1 || eq === o.length - 1 || !isFormat(format) || format === "sarif")
+      return `audit --output takes <format>=<file> with a format among ${FILE_FORMATS.join(", ")} (SARIF: --format sarif --output-dir), not '${o}'`;
+    out.push({ format, file: o.slice(eq + 1) });
+  }
+  return out;
+}
+
 /** Why the options cannot work together, or undefined. */
 function usageProblem(opts: AuditCliOptions): string | undefined {
   if (!isFormat(opts.format))
     return `audit --format must be one of ${AUDIT_FORMATS.join(", ")}, not '${opts.format}'`;
+  const outputs = parseOutputs(opts.outputs ?? []);
+  if (typeof outputs === "string") return outputs;
   if (opts.format === "sarif" && !opts.outputDir)
     return "audit --format sarif writes one file per repository: give the folder with --output-dir <dir>";
   if (opts.format !== "sarif" && opts.outputDir !== undefined)
@@ -137,9 +157,23 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
     report = { organization, ...(auditedAt ? { auditedAt } : {}), version: io.version, ...rest };
   }
   if (earlier) report = compareAudits(earlier, report, opts.compare as string);
+  const render = (f: Exclude<AuditFormat, "sarif">): string =>
+    f === "html"
+      ? formatHtml(report, io.version ?? "0.0.0")
+      : f === "csv"
+        ? formatCsv(report)
+        : formatAuditText(report, f);
+  for (const o of parseOutputs(opts.outputs ?? []) as {
+    format: Exclude<AuditFormat, "sarif">;
+    file: string;
+  }[])
+    try {
+      writeFileSync(o.file, render(o.format));
+    } catch (e) {
+      io.stderr(`plugin-review: cannot write '${o.file}': ${(e as Error).message}\n`);
+      return 2;
+    }
   if (format === "sarif") return writeSarif(report, opts.outputDir as string, io);
-  if (format === "html") io.stdout(formatHtml(report, io.version ?? "0.0.0"));
-  else if (format === "csv") io.stdout(formatCsv(report));
-  else io.stdout(formatAuditText(report, format));
+  io.stdout(render(format));
   return 0;
 }

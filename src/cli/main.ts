@@ -67,6 +67,8 @@ Options:
                          row per finding) or sarif (one SARIF file per repository, in --output-dir)
   --output-dir <dir>     where --format sarif writes <repository>.sarif files; it prints one line
                          per file: file, repository, commit and ref, tab-separated
+  --output <f>=<file>    also write format <f> (not sarif) to <file> (repeatable): one audit,
+                         several reports
   --compare <file>       an earlier audit's JSON report (--format json): what was fixed and what
                          is new since, per rule and per repository, in every format
   -h, --help             show this help
@@ -397,6 +399,7 @@ async function audit(
     app: { type: "string" as const },
     compare: { type: "string" as const },
     "output-dir": { type: "string" as const },
+    output: { type: "string" as const, multiple: true },
   };
   const parsed = parseGithubArgs("audit", args, "audit takes one <org>", own, stdout, stderr);
   if (typeof parsed === "number") return parsed;
@@ -409,6 +412,7 @@ async function audit(
       ...apiUrl(parsed.values),
       ...(typeof parsed.values.compare === "string" ? { compare: parsed.values.compare } : {}),
       ...(typeof parsed.values["output-dir"] === "string" ? { outputDir: parsed.values["output-dir"] } : {}),
+      outputs: (parsed.values.output as string[] | undefined) ?? [],
     },
     { stdout, stderr, env: process.env, stderrIsTTY: process.stderr.isTTY === true, version: version() },
   );

@@ -166,25 +166,23 @@ function anchor(repository: string): string {
   return `repo-${[...repository].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `-${c.codePointAt(0)!.toString(16)}-`)).join("")}`;
 }
 
-const TOTALS: [keyof AuditTotals, string][] = [
-  ["reviewed", "repositories reviewed"],
-  ["descriptors", "descriptors"],
+/** The totals as cards: what there is to fix, and what it blocks. */
+const CARDS: [keyof AuditTotals, string][] = [
   ["errors", "errors"],
   ["warnings", "warnings"],
   ["notices", "notices"],
+  ["descriptors", "descriptors reviewed"],
   ["wouldFail", "repositories where a pull request would fail"],
   ["failingDescriptors", "descriptors a pull request could not touch"],
-  ["invalidConfiguration", "invalid configurations"],
-  ["skipped", "skipped"],
-  ["unreadable", "unreadable"],
-  ["repositories", "repositories in all"],
 ];
 
 function totals(t: AuditTotals): string {
-  return `<dl class="totals">${TOTALS.map(
+  const n = (k: keyof AuditTotals) => `<span data-total="${k}">${esc(t[k].toLocaleString("en-US"))}</span>`;
+  const cards = CARDS.map(
     ([k, label]) =>
       `<div class="total ${k}"><dt>${esc(label)}</dt><dd data-total="${k}">${esc(t[k].toLocaleString("en-US"))}</dd></div>`,
-  ).join("")}</dl>`;
+  ).join("");
+  return `<dl class="totals">${cards}</dl><p>${n("repositories")} ${t.repositories === 1 ? "repository" : "repositories"}: ${n("reviewed")} reviewed, ${n("invalidConfiguration")} with an invalid configuration, ${n("skipped")} skipped, ${n("unreadable")} unreadable.</p>`;
 }
 
 function findingRow(
@@ -355,7 +353,7 @@ code,pre{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{white-space:pre-wrap;background:var(--panel);padding:.5em;border-radius:6px}
 .meta,.note,small{color:var(--muted)}
 nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3em 1em}
-.totals{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.5rem;margin:0}
+.totals{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:.5rem;margin:0}
 .total{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;display:flex;flex-direction:column-reverse;justify-content:flex-end}
 .total dt{color:var(--muted);font-size:.85em}.total dd{margin:0;font-size:1.5rem;font-weight:600}
 .total.errors dd{color:var(--error)}.total.warnings dd{color:var(--warning)}.total.wouldFail dd{color:var(--error)}
@@ -366,7 +364,7 @@ svg.bar{display:block;width:100%;height:.9rem;background:var(--panel)}
 rect.error{fill:var(--error)}rect.warning{fill:var(--warning)}rect.notice{fill:var(--notice)}rect.fixed{fill:var(--fixed)}rect.new{fill:var(--new)}line.axis{stroke:var(--muted);stroke-width:2}
 .legend{display:flex;gap:1rem;font-size:.85em;color:var(--muted);margin:.3em 0}.legend svg{width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em}
 .fixed-n{color:var(--fixed)}.new-n{color:var(--new)}
-.scroll{overflow-x:auto}
+.scroll{overflow-x:auto;margin-top:.6rem}
 table{border-collapse:collapse;width:100%;font-size:.92em}
 th,td{text-align:left;vertical-align:top;padding:.3em .5em;border-bottom:1px solid var(--line)}
 th{background:var(--panel)}

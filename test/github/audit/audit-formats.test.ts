@@ -240,9 +240,24 @@ describe("audit --format sarif --output-dir", () => {
     const gh = acme();
     const report = await auditJson();
     const out = join(dir, "sarif");
-    const r = await run(["audit", "acme", "--format", "sarif", "--output-dir", out]);
+    // One audit, several reports: the SARIF files, and the JSON and HTML reports beside them.
+    const r = await run([
+      "audit",
+      "acme",
+      "--format",
+      "sarif",
+      "--output-dir",
+      out,
+      "--output",
+      `json=${join(dir, "with-sarif.json")}`,
+      "--output",
+      `html=${join(dir, "with-sarif.html")}`,
+    ]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
+    const same = JSON.parse(readFileSync(join(dir, "with-sarif.json"), "utf8")) as AuditReport;
+    expect(findings(same)).toEqual(findings(report));
+    expect(readFileSync(join(dir, "with-sarif.html"), "utf8")).toMatch(/^<!doctype html>/);
     const manifest = r.stdout
       .trim()
       .split("\n")
@@ -353,6 +368,13 @@ describe("audit --format sarif --output-dir", () => {
     expect(html.stderr).toMatch(
       /--output-dir is for --format sarif .*--format html prints to standard output/,
     );
+    for (const bad of ["sarif=x", "pdf=x", "json", "json="]) {
+      const r = await run(["audit", "acme", "--output", bad]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(
+        /audit --output takes <format>=<file> with a format among text, json, markdown, html, csv \(SARIF: --format sarif --output-dir\)/,
+      );
+    }
     expect(gh.requests).toEqual([]);
     gh.assertClean();
   });

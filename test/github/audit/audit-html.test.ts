@@ -197,6 +197,7 @@ describeBrowser("audit --format html in Chromium", { timeout: 180_000 }, () => {
       const bottom = await page.locator("#by-repository").evaluate((e) => e.getBoundingClientRect().bottom);
       await page.screenshot({
         path: join(ROOT, "docs", "images", "audit-report.png"),
+        fullPage: true,
         clip: { x: 0, y: 0, width: 1000, height: Math.ceil(bottom + 16) },
       });
     }
