@@ -4,7 +4,7 @@
  * reading an earlier audit's JSON first, so that a bad file is said before any request is made.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { compareAudits, parseEarlierAudit } from "../format/audit/compare.js";
 import { formatCsv } from "../format/audit/csv.js";
 import { formatHtml } from "../format/audit/html.js";
@@ -41,6 +41,8 @@ export interface AuditIo {
   stderrIsTTY: boolean;
   /** plugin-review's version, for the SARIF driver and the HTML page. */
   version?: string;
+  /** What relative paths (`--compare`, `--output`, `--output-dir`) are relative to (default: the process's). */
+  cwd?: string;
 }
 
 const isFormat = (f: string): f is AuditFormat => (AUDIT_FORMATS as readonly string[]).includes(f);
@@ -77,10 +79,10 @@ function usageProblem(opts: AuditCliOptions): string | undefined {
 }
 
 /** The earlier audit to compare with, or the reason it cannot be (said before anything is asked of GitHub). */
-function earlierAudit(file: string, org: string): { report: AuditReport } | { error: string } {
+function earlierAudit(file: string, org: string, cwd: string): { report: AuditReport } | { error: string } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readFileSync(resolve(cwd, file), "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return {
@@ -94,9 +96,10 @@ function earlierAudit(file: string, org: string): { report: AuditReport } | { er
 /** Writes one SARIF file per repository; prints each as `file<TAB>repository<TAB>commit<TAB>ref` for scripts. */
 function writeSarif(report: AuditReport, dir: string, io: AuditIo): number {
   const files = auditSarifFiles(report, io.version ?? "0.0.0");
+  const at = resolve(io.cwd ?? process.cwd(), dir);
   try {
-    mkdirSync(dir, { recursive: true });
-    for (const f of files) writeFileSync(join(dir, f.name), f.text);
+    mkdirSync(at, { recursive: true });
+    for (const f of files) writeFileSync(join(at, f.name), f.text);
   } catch (e) {
     io.stderr(`plugin-review: cannot write the SARIF files to ${dir}: ${(e as Error).message}\n`);
     return 2;
@@ -120,7 +123,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
   const format = opts.format as AuditFormat;
   let earlier: AuditReport | undefined;
   if (opts.compare !== undefined) {
-    const read = earlierAudit(opts.compare, opts.org);
+    const read = earlierAudit(opts.compare, opts.org, io.cwd ?? process.cwd());
     if ("error" in read) {
       io.stderr(`plugin-review: ${read.error}\n`);
       return 2;
@@ -168,7 +171,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
     file: string;
   }[])
     try {
-      writeFileSync(o.file, render(o.format));
+      writeFileSync(resolve(io.cwd ?? process.cwd(), o.file), render(o.format));
     } catch (e) {
       io.stderr(`plugin-review: cannot write '${o.file}': ${(e as Error).message}\n`);
       return 2;

@@ -225,7 +225,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     return 0;
   }
   if (command === "pr") return pr(rest, stdout, stderr);
-  if (command === "audit") return audit(rest, stdout, stderr);
+  if (command === "audit") return audit(rest, stdout, stderr, io.cwd);
   if (command === "lsp") {
     if (rest.length === 1 && (rest[0] === "-h" || rest[0] === "--help")) {
       stdout(USAGES.lsp);
@@ -393,6 +393,7 @@ async function audit(
   args: string[],
   stdout: (s: string) => void,
   stderr: (s: string) => void,
+  cwd: string | undefined,
 ): Promise<number> {
   const own = {
     repo: { type: "string" as const, multiple: true },
@@ -414,6 +415,13 @@ async function audit(
       ...(typeof parsed.values["output-dir"] === "string" ? { outputDir: parsed.values["output-dir"] } : {}),
       outputs: (parsed.values.output as string[] | undefined) ?? [],
     },
-    { stdout, stderr, env: process.env, stderrIsTTY: process.stderr.isTTY === true, version: version() },
+    {
+      stdout,
+      stderr,
+      env: process.env,
+      stderrIsTTY: process.stderr.isTTY === true,
+      version: version(),
+      ...(cwd ? { cwd } : {}),
+    },
   );
 }

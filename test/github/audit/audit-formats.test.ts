@@ -6,11 +6,22 @@
  * audit-html.test.ts; the SARIF files through Microsoft's validator, test/format/sarif-multitool.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { main } from "../../../src/cli/main.js";
 import type { AuditFinding, AuditReport, ReviewedRepository } from "../../../src/format/audit/report.js";
 import { cli, ensureBuilt, mainRun as run } from "../../cli/run.js";
 import { ROOT, text, validHost } from "../../helpers.js";
@@ -602,4 +613,137 @@ describe("audit --compare <earlier.json>", () => {
     expect(gh.requests).toEqual([]);
     gh.assertClean();
   });
+});
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+
+/** The scheduled workflow of docs/rolling-out.md, as GitHub would read it. */
+function documentedWorkflow(): { permissions: Record<string, string>; steps: Step[] } {
+  const md = readFileSync(join(ROOT, "docs", "rolling-out.md"), "utf8");
+  const block = /```yaml\n(# acme\/platform: \.github\/workflows\/[\s\S]*?)```/.exec(md)?.[1];
+  expect(block, "the workflow block of rolling-out.md").toBeDefined();
+  const wf = parseYaml(block!) as {
+    permissions: Record<string, string>;
+    jobs: Record<string, { steps: Step[] }>;
+  };
+  return { permissions: wf.permissions, steps: Object.values(wf.jobs)[0]!.steps };
+}
+
+/** A step's script run as GitHub runs it (bash -eo pipefail) with `stubs` standing for commands on PATH. */
+function runStep(step: Step, cwd: string, stubs: Record<string, string>, env: Record<string, string> = {}) {
+  const bin = join(cwd, ".stubs");
+  mkdirSync(bin, { recursive: true });
+  for (const [name, body] of Object.entries(stubs)) {
+    writeFileSync(join(bin, name), `#!/usr/bin/env bash\n${body}\n`);
+    chmodSync(join(bin, name), 0o755);
+  }
+  const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", step.run!], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}` },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return r;
+}
+
+/** The upload loop needs what GitHub's runners have: bash, gzip, base64 and jq. */
+const noJq = spawnSync("jq", ["--version"]).status === 0 ? undefined : "jq is not installed";
+if (noJq) console.warn(`the documented workflow's test skipped: ${noJq}`);
+
+describe("the scheduled workflow of docs/rolling-out.md", () => {
+  it.skipIf(noJq !== undefined)(
+    "audits once into SARIF files, JSON and HTML (comparing with the previous report), and uploads each file as GitHub takes it",
+    async () => {
+      const { permissions, steps } = documentedWorkflow();
+      expect(permissions).toEqual({ contents: "read", actions: "read" });
+      const audit = steps.find((s) => s.name === "Audit")!;
+      const upload = steps.find((s) => s.name?.startsWith("Upload each repository"))!;
+      const artifact = steps.find((s) => s.uses?.startsWith("actions/upload-artifact"))!;
+      const work = join(dir, "workflow");
+      mkdirSync(work, { recursive: true });
+      // `npx` records the arguments it is given; the audit then runs here, against the fake GitHub.
+      const npx = 'printf "%s\\0" "$@" > .npx-args';
+      const auditAsWritten = async () => {
+        runStep(audit, work, { npx }, { GITHUB_TOKEN: TOKEN });
+        const args = readFileSync(join(work, ".npx-args"), "utf8").split("\0").slice(0, -1);
+        expect(args.slice(0, 2)).toEqual(["--yes", "plugin-review"]);
+        let stdout = "";
+        let stderr = "";
+        const status = await main(args.slice(2), {
+          cwd: work,
+          stdout: (x) => void (stdout += x),
+          stderr: (x) => void (stderr += x),
+        });
+        expect([status, stderr]).toEqual([0, ""]);
+        writeFileSync(join(work, "uploads.tsv"), stdout);
+        return args;
+      };
+
+      // The first run: no previous report.
+      const gh = acme();
+      const first = await auditAsWritten();
+      expect(first).not.toContain("--compare");
+      const kept = (artifact as unknown as { with: { path: string } }).with.path.trim().split("\n");
+      expect(kept).toEqual(["audit.json", "audit.html", "audit.csv"]);
+      for (const f of kept) expect(readFileSync(join(work, f), "utf8").length).toBeGreaterThan(0);
+
+      // A week later, with the previous run's report downloaded: the page shows what changed.
+      mkdirSync(join(work, "previous"), { recursive: true });
+      copyFileSync(join(work, "audit.json"), join(work, "previous", "audit.json"));
+      fixOneAddOne(gh);
+      const second = await auditAsWritten();
+      expect(second).toEqual(expect.arrayContaining(["--compare", "previous/audit.json"]));
+      const report = JSON.parse(readFileSync(join(work, "audit.json"), "utf8")) as AuditReport;
+      expect([report.comparison?.fixed.length, report.comparison?.new.length]).toEqual([1, 1]);
+      expect(readFileSync(join(work, "audit.html"), "utf8")).toContain('id="trend"');
+
+      // The upload loop, with `gh` recording each call and the body it sends.
+      const calls = join(work, ".gh-calls");
+      mkdirSync(calls);
+      const ghStub = [
+        'n=$(find "$GH_CALLS" -name "*.args" | wc -l)',
+        'printf "%s\\0" "$@" > "$GH_CALLS/$n.args"',
+        'while [ $# -gt 0 ]; do if [ "$1" = --input ]; then cp "$2" "$GH_CALLS/$n.body"; fi; shift; done',
+      ].join("\n");
+      runStep(upload, work, { gh: ghStub }, { GH_TOKEN: "ghs_uploader_not_real", GH_CALLS: calls });
+      const manifest = readFileSync(join(work, "uploads.tsv"), "utf8").trim().split("\n");
+      const made = readdirSync(calls)
+        .filter((f) => f.endsWith(".args"))
+        .sort();
+      expect(made.length).toBe(manifest.length);
+      for (const [i, line] of manifest.entries()) {
+        const [file, repository, commit, ref] = line.split("\t") as [string, string, string, string];
+        const args = readFileSync(join(calls, `${i}.args`), "utf8")
+          .split("\0")
+          .slice(0, -1);
+        expect(args.slice(0, 4)).toEqual([
+          "api",
+          "--method",
+          "POST",
+          `repos/${repository}/code-scanning/sarifs`,
+        ]);
+        const body = JSON.parse(readFileSync(join(calls, `${i}.body`), "utf8")) as Record<string, string>;
+        expect(body.commit_sha).toBe(gh.headCommit(repository));
+        expect([body.commit_sha, body.ref]).toEqual([commit, ref]);
+        // GitHub's description accepts it, and the file it carries is the audit's, byte for byte.
+        const request = {
+          method: "POST",
+          path: `/repos/${repository}/code-scanning/sarifs`,
+          query: {},
+          headers: {},
+          body,
+        };
+        expect(validateRequest(request)).toEqual([]);
+        expect(gunzipSync(Buffer.from(body.sarif!, "base64")).toString("utf8")).toBe(
+          readFileSync(join(work, file), "utf8"),
+        );
+      }
+      gh.assertClean();
+    },
+  );
 });
