@@ -184,7 +184,9 @@ function comparisonMarkdown(report: AuditReport, c: AuditComparison): string[] {
   if (rows.length) {
     out.push("", "| Change | Finding | Severity | Rule | Message |", "| --- | --- | --- | --- | --- |");
     for (const [change, f] of rows.slice(0, LISTED_CHANGES)) {
-      const place = f.url ? `[${cell(where(f))}](${f.url})` : cell(where(f));
+      // The URL in angle brackets (a path may hold parentheses), the text's brackets escaped.
+      const text = cell(where(f)).replace(/[[\]]/g, "\\$&");
+      const place = f.url ? `[${text}](<${f.url}>)` : text;
       out.push(`| ${change} | ${place} | ${f.severity} | ${cell(f.ruleId)} | ${cell(f.message)} |`);
     }
     if (rows.length > LISTED_CHANGES)
