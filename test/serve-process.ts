@@ -65,7 +65,8 @@ export async function bridge(): Promise<{ host: string; url: string; close(): Pr
         const out = Buffer.from(await answer.arrayBuffer());
         const h: Record<string, string> = {};
         answer.headers.forEach((v, k) => {
-          if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)) h[k] = v;
+          if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k))
+            h[k] = v;
         });
         res.writeHead(answer.status, h).end(out);
       } catch {

@@ -63,7 +63,14 @@ Options:
   --repo <name>          only this repository (repeatable)
   --app <slug>           the App whose installation is checked (default plugin-review)
   --api-url <url>        GitHub Enterprise Server's API (https://<host>/api/v3)
-  --format <f>           text (default), json or markdown
+  --format <f>           text (default), json, markdown, html (one self-contained page), csv (one
+                         row per finding) or sarif (one SARIF file per repository, in --output-dir)
+  --output-dir <dir>     where --format sarif writes <repository>.sarif files; it prints one line
+                         per file: file, repository, commit and ref, tab-separated
+  --output <f>=<file>    also write format <f> (not sarif) to <file> (repeatable): one audit,
+                         several reports
+  --compare <file>       an earlier audit's JSON report (--format json): what was fixed and what
+                         is new since, per rule and per repository, in every format
   -h, --help             show this help
 
 Exit status: 0 the audit ran; 2 it could not.
@@ -173,8 +180,9 @@ function parse<T extends Options>(command: Command, args: string[], options: T, 
 type Out = (s: string) => void;
 
 function version(): string {
-  // From dist/src/cli/ (compiled) or dist-cli/ (bundled): the package's own package.json.
-  for (const rel of ["../../../package.json", "../package.json"]) {
+  // From dist/src/cli/ (compiled), dist-cli/ (bundled) or src/cli/ (the sources, as tests run them in
+  // process): the package's own package.json.
+  for (const rel of ["../../../package.json", "../package.json", "../../package.json"]) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as {
         name?: string;
@@ -217,7 +225,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     return 0;
   }
   if (command === "pr") return pr(rest, stdout, stderr);
-  if (command === "audit") return audit(rest, stdout, stderr);
+  if (command === "audit") return audit(rest, stdout, stderr, io.cwd);
   if (command === "lsp") {
     if (rest.length === 1 && (rest[0] === "-h" || rest[0] === "--help")) {
       stdout(USAGES.lsp);
@@ -385,8 +393,15 @@ async function audit(
   args: string[],
   stdout: (s: string) => void,
   stderr: (s: string) => void,
+  cwd: string | undefined,
 ): Promise<number> {
-  const own = { repo: { type: "string" as const, multiple: true }, app: { type: "string" as const } };
+  const own = {
+    repo: { type: "string" as const, multiple: true },
+    app: { type: "string" as const },
+    compare: { type: "string" as const },
+    "output-dir": { type: "string" as const },
+    output: { type: "string" as const, multiple: true },
+  };
   const parsed = parseGithubArgs("audit", args, "audit takes one <org>", own, stdout, stderr);
   if (typeof parsed === "number") return parsed;
   return runAudit(
@@ -396,7 +411,17 @@ async function audit(
       ...(typeof parsed.values.app === "string" && parsed.values.app ? { app: parsed.values.app } : {}),
       format: String(parsed.values.format),
       ...apiUrl(parsed.values),
+      ...(typeof parsed.values.compare === "string" ? { compare: parsed.values.compare } : {}),
+      ...(typeof parsed.values["output-dir"] === "string" ? { outputDir: parsed.values["output-dir"] } : {}),
+      outputs: (parsed.values.output as string[] | undefined) ?? [],
     },
-    { stdout, stderr, env: process.env, stderrIsTTY: process.stderr.isTTY === true },
+    {
+      stdout,
+      stderr,
+      env: process.env,
+      stderrIsTTY: process.stderr.isTTY === true,
+      version: version(),
+      ...(cwd ? { cwd } : {}),
+    },
   );
 }

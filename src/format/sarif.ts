@@ -1,7 +1,18 @@
 /** `--format sarif`: SARIF 2.1.0 for code scanning, with rule metadata and help links. */
 import { RULES } from "../core/rules/index.js";
-import type { FileReview } from "../core/review.js";
 import type { Finding } from "../core/types.js";
+
+/** What a result is made of: a finding of `check` (core's Finding) or of the audit's report alike. */
+export type SarifFinding = Pick<
+  Finding,
+  "ruleId" | "severity" | "message" | "pointer" | "line" | "column" | "endLine" | "endColumn" | "fingerprint"
+> & { baseline?: "new" | "existing" | undefined };
+
+/** A reviewed descriptor: an artifact, with its findings as results. */
+export interface SarifFile {
+  path: string;
+  findings: readonly SarifFinding[];
+}
 
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 
@@ -24,16 +35,22 @@ export function artifactUri(path: string): string {
 }
 
 /** SARIF's `baselineState` for a finding compared with a base: new, or already there (unchanged). */
-function baselineState(f: Finding): { baselineState: "new" | "unchanged" } | undefined {
+function baselineState(f: SarifFinding): { baselineState: "new" | "unchanged" } | undefined {
   if (f.baseline === "new") return { baselineState: "new" };
   if (f.baseline === "existing") return { baselineState: "unchanged" };
   return undefined;
 }
 
+/**
+ * The SARIF log of reviewed descriptors. `run` adds members to the run (the audit's provenance, automation
+ * details and notes); `check` and `audit` share everything else, so that rule ids, fingerprints and help
+ * links are the same in both.
+ */
 export function toSarif(
-  reviews: readonly FileReview[],
+  reviews: readonly SarifFile[],
   display: (path: string) => string,
   version: string,
+  run: Record<string, unknown> = {},
 ): object {
   const index = new Map(RULES.map((r, i) => [r.meta.id, i]));
   return {
@@ -88,13 +105,14 @@ export function toSarif(
             ...baselineState(f),
           })),
         ),
+        ...run,
       },
     ],
   };
 }
 
 export function formatSarif(
-  reviews: readonly FileReview[],
+  reviews: readonly SarifFile[],
   display: (path: string) => string,
   version: string,
 ): string {

@@ -1,6 +1,7 @@
 /**
  * `--format sarif` through Microsoft's official SARIF validator (`Sarif.Multitool validate`, npm
- * `@microsoft/sarif-multitool` with its platform packages), for relative and absolute paths. Skipped, with
+ * `@microsoft/sarif-multitool` with its platform packages), for relative and absolute paths, and every file
+ * of `audit --format sarif` (against the fake organisation of test/github/audit/). Skipped, with
  * the reason printed, where the platform package is not installed or its binary does not run.
  */
 import { spawnSync } from "node:child_process";
@@ -8,9 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, ensureBuilt } from "../cli/run.js";
-import { ROOT } from "../helpers.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cli, ensureBuilt, mainRun } from "../cli/run.js";
+import { cleanup, disableNetwork } from "../github/github-mock.js";
+import { acme } from "../github/audit/organisation.js";
+import { ROOT, text, validHost } from "../helpers.js";
 
 const require = createRequire(import.meta.url);
 
@@ -48,11 +51,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `validate` on a SARIF text; returns the validator's own results (its output is SARIF too). */
 function validate(name: string, sarif: string): ValidatorResult[] {
-  const bin = (tool as { bin: string }).bin;
   const input = join(dir, `${name}.sarif`);
-  const output = join(dir, `${name}.validation.sarif`);
   writeFileSync(input, sarif);
-  const r = spawnSync(bin, ["validate", input, "--output", output, "--log", "ForceOverwrite"], {
+  return validateFiles(name, [input]);
+}
+
+/** Runs `validate` once on SARIF files (the validator takes seconds to start, so once for them all). */
+function validateFiles(name: string, inputs: string[]): ValidatorResult[] {
+  const bin = (tool as { bin: string }).bin;
+  const output = join(dir, `${name}.validation.sarif`);
+  const r = spawnSync(bin, ["validate", ...inputs, "--output", output, "--log", "ForceOverwrite"], {
     encoding: "utf8",
     timeout: 120_000,
   });
@@ -103,5 +111,34 @@ describeTool("SARIF multitool validate", { timeout: 180_000 }, () => {
       (x) => x.level === undefined || x.level === "error" || x.level === "warning",
     );
     expect(problems).toEqual([]);
+  });
+
+  describe("audit --format sarif", () => {
+    afterEach(() => {
+      cleanup();
+      delete process.env.GITHUB_TOKEN;
+    });
+
+    it("reports no error and no warning for any repository's file, one cut to GitHub's limit included", async () => {
+      disableNetwork();
+      const gh = acme();
+      // 5,001 findings: the log keeps 5,000 and says so in a notification and the run's properties.
+      const doc: Record<string, unknown> = { ...validHost(), processTypeNames: ["PYTHN"] };
+      for (let i = 0; i < 5000; i++) doc[`extra${i}`] = i;
+      gh.repo("acme/huge").file("acme/huge", "HEAD", "plugin.json", text(doc));
+      const out = join(dir, "audit");
+      const r = await mainRun(["audit", "acme", "--format", "sarif", "--output-dir", out]);
+      expect(r.status).toBe(0);
+      const files = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[0]!);
+      expect(files.length).toBe(5);
+      const problems = validateFiles("audit", files).filter(
+        (x) => x.level === undefined || x.level === "error" || x.level === "warning",
+      );
+      expect(problems).toEqual([]);
+      gh.assertClean();
+    });
   });
 });

@@ -86,6 +86,7 @@ export type Route =
   | "listOrgRepos"
   | "getRepo"
   | "tree"
+  | "ref"
   | "compare"
   | "graphql"
   | "installationRepos"
@@ -215,6 +216,8 @@ export class FakeGitHub {
   private readonly prefix: string;
   /** The API's base URL, as the fake's links give it. */
   private readonly base: string;
+  /** Where repositories' pages are (`html_url`): github.com, or the Enterprise Server's host. */
+  readonly webOrigin: string;
 
   /** Only the given routes are intercepted, so that `assertDone` proves each was used (no mock left pending). */
   /**
@@ -230,6 +233,9 @@ export class FakeGitHub {
     this.enabled = new Set(routes);
     this.prefix = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
     this.base = (baseUrl ?? "https://api.github.com").replace(/\/+$/, "");
+    // GitHub Enterprise Server serves its pages from the API's host (`https://<host>/api/v3` → `https://<host>`).
+    this.webOrigin =
+      baseUrl && new URL(baseUrl).host !== "api.github.com" ? new URL(baseUrl).origin : "https://github.com";
     this.mock = githubMock(baseUrl);
     this.routes();
     // GitHub's schema is built before the first answer, as GitHub's is (it takes a few hundred ms).
@@ -320,6 +326,19 @@ export class FakeGitHub {
   repo(fullName: string, repo: FakeRepo = {}): this {
     this.repos.set(fullName, repo);
     return this;
+  }
+
+  /**
+   * The default branch's head commit: a sha of the repository's name and its default branch's files, so that
+   * it changes whenever a test changes one of them (as a push would).
+   */
+  headCommit(fullName: string): string {
+    const hash = createHash("sha1").update(fullName);
+    const files = [...(this.contents.get(`${fullName}@HEAD`) ?? new Map<string, Buffer>())].sort(([a], [b]) =>
+      a.localeCompare(b),
+    );
+    for (const [path, bytes] of files) hash.update(`\0${path}\0`).update(bytes);
+    return hash.digest("hex");
   }
 
   /** The sha the fake gives a file's blob (the contents, tree and blob routes agree on it). */
@@ -449,7 +468,7 @@ export class FakeGitHub {
     const body = JSON.stringify(payload);
     const delivery = guid ?? randomUUID();
     const started = Date.now();
-    let status = 0;
+    let status: number;
     try {
       const res = await fetch(url, {
         method: "POST",
@@ -868,7 +887,8 @@ export class FakeGitHub {
       const r = this.repos.get(`${owner}/${name}`);
       if (!r) return [404, { message: "Not Found" }];
       if (r.empty) return [409, { message: "Git Repository is empty." }];
-      if (ref !== (r.defaultBranch ?? "main")) return [404, { message: "Not Found" }];
+      if (ref !== (r.defaultBranch ?? "main") && ref !== this.headCommit(`${owner}/${name}`))
+        return [404, { message: "Not Found" }];
       const files = [...(this.contents.get(`${owner}/${name}@HEAD`) ?? new Map<string, Buffer>())];
       const recursive = url.searchParams.has("recursive");
       // Folders as tree entries too, as GitHub lists them; without `recursive`, only the top level.
@@ -898,6 +918,30 @@ export class FakeGitHub {
           url: `https://api.github.com${url.pathname}`,
           tree: entries,
           truncated: false,
+        },
+      ];
+    });
+
+    // A branch's reference: the default branch points at the repository's head commit (`headCommit`).
+    on("ref", "get", /^\/repos\/[^/]+\/[^/]+\/git\/ref\//, (uri) => {
+      const url = new URL(uri, "https://api.github.com");
+      const [, owner, name] = url.pathname.split("/").slice(1);
+      const ref = decodeURIComponent(url.pathname.split("/git/ref/")[1] ?? "");
+      const full = `${owner}/${name}`;
+      const r = this.hidden.has(full) ? undefined : this.repos.get(full);
+      if (!r) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
+      if (r.empty) return [409, { message: "Git Repository is empty." }];
+      if (ref !== `heads/${r.defaultBranch ?? "main"}`)
+        return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
+      const sha = this.headCommit(full);
+      const api = `https://api.github.com/repos/${full}/git`;
+      return [
+        200,
+        {
+          ref: `refs/${ref}`,
+          node_id: `REF_${sha.slice(0, 8)}`,
+          url: `${api}/refs/${ref}`,
+          object: { type: "commit", sha, url: `${api}/commits/${sha}` },
         },
       ];
     });
@@ -1256,7 +1300,7 @@ export class FakeGitHub {
       size: r.empty ? 0 : 10,
       ...(r.empty ? {} : { default_branch: r.defaultBranch ?? "main" }),
       owner: { login: owner, id: 1, type: r.ownerType ?? "Organization" },
-      html_url: `https://github.com/${fullName}`,
+      html_url: `${this.webOrigin}/${fullName}`,
       url: `https://api.github.com/repos/${fullName}`,
     };
   }

@@ -3,6 +3,24 @@
  * (text.ts and the others here). It lives beside its renderers, not with the collecting, so that no format
  * depends on the code that talks to GitHub.
  */
+import { SEVERITY_RANK, type Severity } from "../../core/types.js";
+
+/** One finding of a descriptor: `check --format json`'s finding, less `file` (the descriptor's `path`). */
+export interface AuditFinding {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  messageId: string;
+  pointer: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** The finding's identity (`check`'s `fingerprint`): what `--compare` and code scanning match on. */
+  fingerprint: string;
+  /** With `--compare`, in a repository reviewed by both audits: was it in the earlier one? */
+  baseline?: "new" | "existing";
+}
 
 export interface AuditFile {
   path: string;
@@ -11,6 +29,8 @@ export interface AuditFile {
   notices: number;
   /** A pull request touching this descriptor would fail (a finding at `fail_on`, existing ones included). */
   wouldFail: boolean;
+  /** Every finding, in the order of the descriptor's review. */
+  findings: AuditFinding[];
 }
 
 /**
@@ -33,6 +53,11 @@ export type AuditRepository =
   | {
       repository: string;
       status: "reviewed";
+      /** The repository's page (`html_url`: `https://<host>/<owner>/<repo>`, GitHub Enterprise Server too). */
+      url: string;
+      defaultBranch: string;
+      /** The default branch's commit that was audited: the tree, the descriptors and every link are of it. */
+      commit: string;
       /** Whether the App reads the organisation's configuration here (its reviews depend on it). */
       organisationPolicy?: OrganisationPolicyAccess;
       /** The configuration files used, in order (organisation, `_extends`, repository). */
@@ -53,6 +78,7 @@ export type AuditRepository =
       repository: string;
       status: "invalid-configuration";
       reason: string;
+      url?: string;
       wouldFail: true;
       organisationPolicy?: OrganisationPolicyAccess;
     }
@@ -88,10 +114,16 @@ export interface AppAccess {
 
 export interface AuditReport {
   organization: string;
+  /** When the audit ran (ISO 8601, UTC). */
+  auditedAt?: string;
+  /** The plugin-review version that ran it (fingerprints are comparable within one identity scheme). */
+  version?: string;
   /** The App's installation and what it sees (the organisation's configuration depends on it). */
   app?: AppAccess;
   repositories: AuditRepository[];
   totals: AuditTotals;
+  /** With `--compare <earlier.json>`: what changed since that audit (compare.ts). */
+  comparison?: AuditComparison;
 }
 
 export function totals(repos: readonly AuditRepository[]): AuditTotals {
@@ -125,4 +157,119 @@ export function totals(repos: readonly AuditRepository[]): AuditTotals {
     }
   }
   return t;
+}
+
+export type ReviewedRepository = Extract<AuditRepository, { status: "reviewed" }>;
+
+export const reviewed = (report: AuditReport): ReviewedRepository[] =>
+  report.repositories.filter((r): r is ReviewedRepository => r.status === "reviewed");
+
+/** A web URL from GitHub, only when it is one (http or https): anything else is never made a link. */
+export function webUrl(url: string | undefined): string | undefined {
+  return url && /^https?:\/\/[^\s"'<>\\]+$/.test(url) ? url.replace(/\/+$/, "") : undefined;
+}
+
+/**
+ * A descriptor's line at the audited commit: `https://<host>/<owner>/<repo>/blob/<sha>/<path>#L<line>`, each
+ * path segment percent-encoded (a path may hold spaces, `#`, `?` or `%`). Undefined without a web URL.
+ */
+export function blobUrl(
+  repo: { url?: string; commit?: string },
+  path: string,
+  line?: number,
+): string | undefined {
+  const base = webUrl(repo.url);
+  if (!base || !repo.commit || !/^[0-9a-f]{7,64}$/i.test(repo.commit)) return undefined;
+  const encoded = path.split("/").map(encodeURIComponent).join("/");
+  return `${base}/blob/${repo.commit}/${encoded}${line ? `#L${line}` : ""}`;
+}
+
+/** Findings per rule (errors, warnings, notices), most findings first, then by rule id. */
+export interface RuleTally {
+  ruleId: string;
+  error: number;
+  warning: number;
+  notice: number;
+  total: number;
+  /** Repositories with at least one finding of the rule. */
+  repositories: number;
+}
+
+export function findingsByRule(report: AuditReport): RuleTally[] {
+  const by = new Map<string, RuleTally & { repos: Set<string> }>();
+  for (const r of reviewed(report))
+    for (const f of r.files)
+      for (const x of f.findings) {
+        let t = by.get(x.ruleId);
+        if (!t) {
+          t = {
+            ruleId: x.ruleId,
+            error: 0,
+            warning: 0,
+            notice: 0,
+            total: 0,
+            repositories: 0,
+            repos: new Set(),
+          };
+          by.set(x.ruleId, t);
+        }
+        t[x.severity]++;
+        t.total++;
+        t.repos.add(r.repository);
+      }
+  return [...by.values()]
+    .map(({ repos, ...t }) => ({ ...t, repositories: repos.size }))
+    .sort((a, b) => b.total - a.total || a.ruleId.localeCompare(b.ruleId));
+}
+
+/** The reviewed repositories with findings, most first (errors, then all), then by name. */
+export function repositoriesByFindings(report: AuditReport): ReviewedRepository[] {
+  const total = (r: ReviewedRepository) => r.errors + r.warnings + r.notices;
+  return reviewed(report)
+    .filter((r) => total(r) > 0)
+    .sort((a, b) => b.errors - a.errors || total(b) - total(a) || a.repository.localeCompare(b.repository));
+}
+
+/** Whether a finding of this severity fails a pull request under this `fail_on` (existing findings counting). */
+export function failsOn(failOn: string, severity: Severity): boolean {
+  return (
+    (failOn === "error" || failOn === "warning" || failOn === "notice") &&
+    SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn]
+  );
+}
+
+/** An audit's time for people: `2026-05-04 09:30 UTC` (the JSON keeps ISO 8601). */
+export function auditTime(iso: string | undefined): string {
+  return iso && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso)
+    ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+    : "an unknown date";
+}
+
+// ---- What `--compare` found (compare.ts computes it) ----
+
+/** A finding that was fixed or is new, with where it is (or was): its link is at that audit's commit. */
+export interface ComparedFinding extends AuditFinding {
+  repository: string;
+  path: string;
+  url?: string;
+}
+
+export interface ChangeTally {
+  fixed: number;
+  new: number;
+}
+
+export interface AuditComparison {
+  /** The earlier audit: the file as given, when it ran, and its totals (the trend's first point). */
+  earlier: { file: string; auditedAt?: string; totals: AuditTotals };
+  /** Repositories reviewed by both audits: the ones compared. */
+  compared: number;
+  fixed: ComparedFinding[];
+  new: ComparedFinding[];
+  /** Findings in both audits. */
+  unchanged: number;
+  byRule: (ChangeTally & { ruleId: string })[];
+  byRepository: (ChangeTally & { repository: string })[];
+  /** Repositories reviewed by only one of the audits, and why: their findings are neither fixed nor new. */
+  notCompared: { repository: string; reason: string }[];
 }

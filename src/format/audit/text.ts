@@ -1,9 +1,17 @@
-/** `plugin-review audit` output: a table per repository and the totals, as text, JSON or Markdown. */
-import type { AuditReport, AuditRepository, OrganisationPolicyAccess } from "./report.js";
+/**
+ * `plugin-review audit` output: a table per repository and the totals, as text, JSON or Markdown; with
+ * `--compare`, what changed since the earlier audit.
+ */
+import type { AuditComparison, ComparedFinding } from "./compare.js";
+import {
+  auditTime,
+  type AuditReport,
+  type AuditRepository,
+  type OrganisationPolicyAccess,
+} from "./report.js";
 import { plural } from "../summary.js";
 
-export type AuditFormat = "text" | "json" | "markdown";
-export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown"];
+export type TextFormat = "text" | "json" | "markdown";
 
 const HEADER = [
   "Repository",
@@ -117,7 +125,78 @@ function formatText(report: AuditReport): string {
     out.push("", "Descriptors a pull request could not change without fixing them:", ...failing);
   const n = notes(report);
   if (n.length) out.push("", ...n);
+  if (report.comparison) out.push("", ...comparisonText(report, report.comparison));
   return out.join("\n") + "\n";
+}
+
+/** At most this many fixed and new findings are listed in text and Markdown (JSON, CSV and HTML list all). */
+export const LISTED_CHANGES = 50;
+
+const when = (c: AuditComparison) => `the audit of ${auditTime(c.earlier.auditedAt)} (${c.earlier.file})`;
+
+/** "errors 3 → 2, warnings 1 → 1, notices 0 → 0": the backlog then and now. */
+function trend(report: AuditReport, c: AuditComparison): string {
+  const t = report.totals;
+  const e = c.earlier.totals;
+  return `errors ${e.errors} → ${t.errors}, warnings ${e.warnings} → ${t.warnings}, notices ${e.notices} → ${t.notices}`;
+}
+
+function headlineOf(c: AuditComparison): string {
+  return `${c.fixed.length} fixed, ${c.new.length} new, ${c.unchanged} unchanged in ${repositories(c.compared)} reviewed by both`;
+}
+
+const where = (f: ComparedFinding) => `${f.repository}/${f.path}:${f.line}:${f.column}`;
+
+function listed<T>(items: readonly T[], line: (x: T) => string, what: string): string[] {
+  const out = items.slice(0, LISTED_CHANGES).map(line);
+  if (items.length > LISTED_CHANGES)
+    out.push(
+      `  … and ${items.length - LISTED_CHANGES} more ${what} (the JSON and CSV reports list them all)`,
+    );
+  return out;
+}
+
+/** "unknown-member 1 fixed; invalid-value 2 new": changes per rule or per repository. */
+function tallyLine(items: readonly { name: string; fixed: number; new: number }[]): string {
+  const counts = (x: { fixed: number; new: number }) =>
+    [x.fixed ? `${x.fixed} fixed` : "", x.new ? `${x.new} new` : ""].filter(Boolean).join(", ");
+  return items.map((x) => `${x.name} ${counts(x)}`).join("; ");
+}
+
+const byRule = (c: AuditComparison) => tallyLine(c.byRule.map((x) => ({ ...x, name: x.ruleId })));
+const byRepository = (c: AuditComparison) =>
+  tallyLine(c.byRepository.map((x) => ({ ...x, name: x.repository })));
+
+function comparisonText(report: AuditReport, c: AuditComparison): string[] {
+  const out = [`Since ${when(c)}: ${headlineOf(c)}; ${trend(report, c)}`];
+  const line = (label: string) => (f: ComparedFinding) =>
+    `  ${label}  ${where(f)}  ${f.severity}  ${f.ruleId}  ${f.message}`;
+  out.push(...listed(c.fixed, line("fixed"), "fixed"), ...listed(c.new, line("new  "), "new"));
+  if (c.byRule.length) out.push(`By rule: ${byRule(c)}`);
+  if (c.byRepository.length) out.push(`By repository: ${byRepository(c)}`);
+  for (const n of c.notCompared) out.push(`Not compared: ${n.repository} (${n.reason})`);
+  return out;
+}
+
+function comparisonMarkdown(report: AuditReport, c: AuditComparison): string[] {
+  const out = [`#### Since ${cell(when(c))}`, "", `${headlineOf(c)}; ${trend(report, c)}.`];
+  const rows = [...c.fixed.map((f) => ["fixed", f] as const), ...c.new.map((f) => ["new", f] as const)];
+  if (rows.length) {
+    out.push("", "| Change | Finding | Severity | Rule | Message |", "| --- | --- | --- | --- | --- |");
+    for (const [change, f] of rows.slice(0, LISTED_CHANGES)) {
+      // The URL in angle brackets (a path may hold parentheses), the text's brackets escaped.
+      const text = cell(where(f)).replace(/[[\]]/g, "\\$&");
+      const place = f.url ? `[${text}](<${f.url}>)` : text;
+      out.push(`| ${change} | ${place} | ${f.severity} | ${cell(f.ruleId)} | ${cell(f.message)} |`);
+    }
+    if (rows.length > LISTED_CHANGES)
+      out.push("", `… and ${rows.length - LISTED_CHANGES} more (the JSON and CSV reports list them all).`);
+  }
+  if (c.byRule.length) out.push("", `By rule: ${cell(byRule(c))}.`);
+  if (c.byRepository.length) out.push("", `By repository: ${cell(byRepository(c))}.`);
+  if (c.notCompared.length)
+    out.push("", ...c.notCompared.map((n) => `- Not compared: ${cell(n.repository)} (${cell(n.reason)})`));
+  return out;
 }
 
 function cell(s: string): string {
@@ -137,10 +216,11 @@ function formatMarkdown(report: AuditReport): string {
   );
   const n = notes(report);
   if (n.length) out.push("", ...n.map((x) => `- ${cell(x)}`));
+  if (report.comparison) out.push("", ...comparisonMarkdown(report, report.comparison));
   return out.join("\n") + "\n";
 }
 
-export function formatAudit(report: AuditReport, format: AuditFormat): string {
+export function formatAuditText(report: AuditReport, format: TextFormat): string {
   if (format === "json") return JSON.stringify(report, null, 2) + "\n";
   return format === "markdown" ? formatMarkdown(report) : formatText(report);
 }

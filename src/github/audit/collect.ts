@@ -11,6 +11,7 @@
  */
 import { globMatcher, type ResolvedConfig } from "../../core/config.js";
 import { reviewDescriptors, type DescriptorInput } from "../../core/review.js";
+import type { Finding } from "../../core/types.js";
 import { fails } from "../../core/verdict.js";
 import { countFindings } from "../../format/summary.js";
 import { loadConfig, type OrganisationConfig } from "../review/load-config.js";
@@ -22,6 +23,7 @@ import {
   totals,
   type AppAccess,
   type AuditFile,
+  type AuditFinding,
   type AuditReport,
   type AuditRepository,
   type OrganisationPolicyAccess,
@@ -54,6 +56,7 @@ interface RepoInfo {
   archived?: boolean;
   disabled?: boolean;
   default_branch?: string;
+  html_url: string;
   size?: number;
   owner: { login: string; type?: string };
 }
@@ -122,13 +125,18 @@ async function auditRepository(
       repository: id,
       status: "invalid-configuration",
       reason: loaded.error,
+      url: repo.html_url,
       wouldFail: true,
       ...policy,
     };
   const config = loaded.config;
+  let commit: string;
   let tree;
   try {
-    tree = (await octokit.rest.git.getTree({ owner, repo: name, tree_sha: branch, recursive: "1" })).data;
+    // The branch's commit first, then its tree: descriptors and links are all of that one commit, even
+    // when a push lands meanwhile.
+    commit = (await octokit.rest.git.getRef({ owner, repo: name, ref: `heads/${branch}` })).data.object.sha;
+    tree = (await octokit.rest.git.getTree({ owner, repo: name, tree_sha: commit, recursive: "1" })).data;
   } catch (e) {
     // GitHub answers 409 "Git Repository is empty." for a repository without commits.
     if (httpStatus(e) === 409) return { repository: id, status: "skipped", reason: "empty repository" };
@@ -161,6 +169,7 @@ async function auditRepository(
       notices: c.notice,
       // Under `existing: fail` every finding counts, not only the ones a pull request adds.
       wouldFail: r.findings.some((f) => fails(f.severity, config.failOn)),
+      findings: r.findings.map(auditFinding),
     };
   });
   const sum = (k: "errors" | "warnings" | "notices") => files.reduce((n, f) => n + f[k], 0);
@@ -168,6 +177,9 @@ async function auditRepository(
   return {
     repository: id,
     status: "reviewed",
+    url: repo.html_url,
+    defaultBranch: branch,
+    commit,
     ...policy,
     configuration: loaded.sources,
     failOn: config.failOn,
@@ -179,6 +191,22 @@ async function auditRepository(
     failingDescriptors: failing,
     files,
     ...(tree.truncated ? { truncated: true } : {}),
+  };
+}
+
+/** A finding as the report keeps it: `check --format json`'s fields (the path is the file's). */
+function auditFinding(f: Finding): AuditFinding {
+  return {
+    ruleId: f.ruleId,
+    severity: f.severity,
+    message: f.message,
+    messageId: f.messageId,
+    pointer: f.pointer,
+    line: f.line,
+    column: f.column,
+    endLine: f.endLine,
+    endColumn: f.endColumn,
+    fingerprint: f.fingerprint,
   };
 }
 
@@ -296,6 +324,7 @@ export async function appAccess(octokit: Octokit, org: string, app: string): Pro
 
 /** Audits the organisation. Throws only when the organisation's repositories cannot be listed at all. */
 export async function auditOrganization(octokit: Octokit, opts: AuditOptions): Promise<AuditReport> {
+  const startedAt = new Date().toISOString();
   const listed = await repositories(octokit, opts.org, opts.repos ?? []);
   const access = await appAccess(octokit, opts.org, opts.app ?? DEFAULT_APP_SLUG);
   // Whether this token sees `<org>/.github`: from the listing of all repositories, else asked once.
@@ -331,5 +360,11 @@ export async function auditOrganization(octokit: Octokit, opts: AuditOptions): P
     opts.onProgress?.(++done, listed.length, result.repository);
     return result;
   });
-  return { organization: opts.org, app: access, repositories: results, totals: totals(results) };
+  return {
+    organization: opts.org,
+    auditedAt: startedAt,
+    app: access,
+    repositories: results,
+    totals: totals(results),
+  };
 }

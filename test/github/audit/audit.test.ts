@@ -41,7 +41,9 @@ const run = mainRun;
  */
 function organisation(routes: Route[] = ["listOrgRepos", "contents", "tree", "blob"], appAccess = true) {
   // The token is a person's (not the installation's); the organisation lists the App's installation.
-  const gh = new FakeGitHub(appAccess ? [...routes, "installationRepos", "orgInstallations"] : routes);
+  // Each reviewed repository's default branch is read as a reference (its commit), then as a tree.
+  const read: Route[] = routes.includes("tree") ? [...routes, "ref"] : routes;
+  const gh = new FakeGitHub(appAccess ? [...read, "installationRepos", "orgInstallations"] : read);
   gh.orgInstallations.push({ app_slug: "plugin-review", repository_selection: "all" });
   const host = validHost();
   const warned = text({ ...host, processTypeNames: ["PYTHN"] });
