@@ -9,6 +9,7 @@
 import {
   blobUrl,
   type AuditComparison,
+  type AuditFinding,
   type AuditReport,
   type AuditRepository,
   type ChangeTally,
