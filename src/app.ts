@@ -181,6 +181,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         {
           installation: String(installation ?? repo.owner),
           commit: `${repo.owner}/${repo.repo}#${issue.number}`,
+          writesCheckRun: false,
           run: async () => {
             let target;
             try {

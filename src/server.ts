@@ -2,7 +2,7 @@
  * `npm start`: the App on Probot's own server (`run()`), which reads Probot's environment (APP_ID,
  * PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, HOST, WEBHOOK_PATH, LOG_LEVEL, GHE_HOST,
  * GHE_PROTOCOL, …) and, without credentials, serves its setup page that registers the app from app.yml.
- * Deliveries are acknowledged at once and reviewed in the background (src/serve.ts); SIGTERM stops taking
+ * Deliveries are acknowledged at once and reviewed in the background (src/serve/server.ts); SIGTERM stops taking
  * deliveries and finishes the reviews in flight, for up to 25 s.
  */
 import { startServer } from "./serve/server.js";

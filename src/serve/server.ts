@@ -236,6 +236,9 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
     scheduler,
     async stop(graceMs = SHUTDOWN_GRACE_MS) {
       draining = true;
+      log?.info(
+        `shutting down: deliveries are refused (503) from now on, the recovery picks them up after the restart; finishing the reviews in flight (at most ${graceMs / 1000} s)`,
+      );
       clearInterval(timer);
       const drained = scheduler.drain(graceMs);
       await Promise.race([sweeping, new Promise((r) => setTimeout(r, graceMs).unref())]);

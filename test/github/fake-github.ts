@@ -487,24 +487,45 @@ export class FakeGitHub {
     } catch {
       status = 0; // refused, reset or not answered within 10 s
     }
+    this.logAttempt(name, payload, status, { guid: delivery, redelivery: guid !== undefined, at: started });
+    return status;
+  }
+
+  /**
+   * Records an attempt in the delivery log without sending it (what GitHub logs of a delivery the App did not
+   * get: `statusCode` 0 when it could not connect, 502/503/504 when something in front of the App answered).
+   */
+  logAttempt(
+    name: string,
+    payload: Record<string, unknown>,
+    statusCode: number,
+    opts: { guid?: string; redelivery?: boolean; at?: number } = {},
+  ): LoggedAttempt {
     const installation = (payload.installation as { id?: number } | undefined)?.id ?? null;
     const repository = (payload.repository as { id?: number } | undefined)?.id ?? null;
-    this.deliveryLog.push({
+    const at = opts.at ?? Date.now();
+    const attempt: LoggedAttempt = {
       id: this.nextId++,
-      guid: delivery,
-      delivered_at: new Date(started).toISOString(),
-      redelivery: guid !== undefined,
-      duration: (Date.now() - started) / 1000,
-      status: status === 0 ? "failed to connect" : status < 300 ? "OK" : `Invalid HTTP Response: ${status}`,
-      status_code: status,
+      guid: opts.guid ?? randomUUID(),
+      delivered_at: new Date(at).toISOString(),
+      redelivery: opts.redelivery ?? false,
+      duration: (Date.now() - at) / 1000,
+      status:
+        statusCode === 0
+          ? "failed to connect"
+          : statusCode < 300
+            ? "OK"
+            : `Invalid HTTP Response: ${statusCode}`,
+      status_code: statusCode,
       event: name,
       action: typeof payload.action === "string" ? payload.action : null,
       installation_id: installation,
       repository_id: repository,
       throttled_at: null,
       payload,
-    });
-    return status;
+    };
+    this.deliveryLog.push(attempt);
+    return attempt;
   }
 
   /** Redelivers an attempt's delivery (the same guid, `redelivery: true`), as `POST …/attempts` makes GitHub do. */
@@ -1059,20 +1080,20 @@ export class FakeGitHub {
           user: {
             login,
             id: 7,
-            node_id: "U",
-            avatar_url: "",
+            node_id: "U_7",
+            avatar_url: "https://avatars.githubusercontent.com/u/7",
             gravatar_id: "",
-            url: "",
-            html_url: "",
-            followers_url: "",
-            following_url: "",
-            gists_url: "",
-            starred_url: "",
-            subscriptions_url: "",
-            organizations_url: "",
-            repos_url: "",
-            events_url: "",
-            received_events_url: "",
+            url: `https://api.github.com/users/${login}`,
+            html_url: `https://github.com/${login}`,
+            followers_url: `https://api.github.com/users/${login}/followers`,
+            following_url: `https://api.github.com/users/${login}/following{/other_user}`,
+            gists_url: `https://api.github.com/users/${login}/gists{/gist_id}`,
+            starred_url: `https://api.github.com/users/${login}/starred{/owner}{/repo}`,
+            subscriptions_url: `https://api.github.com/users/${login}/subscriptions`,
+            organizations_url: `https://api.github.com/users/${login}/orgs`,
+            repos_url: `https://api.github.com/users/${login}/repos`,
+            events_url: `https://api.github.com/users/${login}/events{/privacy}`,
+            received_events_url: `https://api.github.com/users/${login}/received_events`,
             type: "User",
             site_admin: false,
           },

@@ -94,6 +94,9 @@ export function githubMock(baseUrl = "https://api.github.com"): GithubMock {
       (a): a is Record<string, unknown> => isObject(a) && typeof a.hostname === "string",
     );
     if (!options || options.hostname !== base.hostname) return;
+    // Another server on the same host (a local App under test): not GitHub's.
+    const port = String(options.port ?? "");
+    if (base.port && port && port !== base.port) return;
     const method = typeof options.method === "string" ? options.method.toUpperCase() : "GET";
     unmatched.push(`${method} ${base.origin}${typeof options.path === "string" ? options.path : ""}`);
   };

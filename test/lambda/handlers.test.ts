@@ -7,7 +7,7 @@ import { mockClient, type AwsStub } from "aws-sdk-client-mock";
 import { generateKeyPairSync } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ensureBundled } from "./bundle.js";
 import { ROOT, text, validHost } from "../helpers.js";
 import {
@@ -50,9 +50,14 @@ beforeAll(async () => {
   process.env.PRIVATE_KEY_PARAMETER = "/plugin-review/prod/private-key";
   process.env.AWS_REGION = "us-east-1";
   process.env.LOG_LEVEL = "silent";
+  // The worker's EMF lines (test/lambda/recovery.test.ts reads them) would only clutter this file's output.
+  process.env.POWERTOOLS_METRICS_DISABLED = "true";
   receiver = (await import(pathToFileURL(join(ROOT, "dist-lambda/receiver/index.mjs")).href)) as Bundle;
   worker = (await import(pathToFileURL(join(ROOT, "dist-lambda/worker/index.mjs")).href)) as Bundle;
 }, 60_000);
+afterAll(() => {
+  delete process.env.POWERTOOLS_METRICS_DISABLED;
+});
 
 /**
  * The bundles carry their own (minified) copy of the SDK, so commands are told apart by the member that

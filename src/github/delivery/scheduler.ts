@@ -30,6 +30,11 @@ export interface ReviewJob {
   run(attempt: number): Promise<(() => Promise<unknown>) | void>;
   /** Called once the review is done for good: completed, or failed with no later retry of the scheduler's. */
   onSettled?(): void;
+  /**
+   * False for a job that only finds what to review and schedules that (a recheck reads its pull request's
+   * head): other reviews' posts do not wait for it as for a check run.
+   */
+  writesCheckRun?: boolean;
 }
 
 /** The server's own retries of a review that failed for a reason that may pass: after 1, 2, 5, 10 minutes. */
@@ -113,7 +118,7 @@ export class ReviewScheduler {
     let written: (() => void) | undefined;
     // Counted once it holds the lock: a review waiting for it must not be waited for by the holder.
     const locked = this.lock.acquire(commit).then((unlock) => {
-      written = this.checkRunsFirst.expect(job.installation);
+      if (job.writesCheckRun !== false) written = this.checkRunsFirst.expect(job.installation);
       return unlock;
     });
     const run = async (release: () => void) => {

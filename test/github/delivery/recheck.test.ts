@@ -1,0 +1,124 @@
+/**
+ * `/plugin-review recheck` (interfaces.md, "Restarts, crashes and downtime"): a comment on a pull request
+ * from someone with write access reviews its current head (a required check that was never created has no
+ * Re-run button); anyone else gets one reply saying why nothing happened. The real `issue_comment.created`
+ * example payload, the real app through Probot, the validated fake GitHub.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isHandled, isRecheckCommand } from "../../../src/github/delivery/events.js";
+import { text, validHost } from "../../helpers.js";
+import { FakeGitHub } from "../fake-github.js";
+import { cleanup, disableNetwork } from "../github-mock.js";
+import {
+  addedFile,
+  deliver,
+  example,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+  writesIn,
+  type Payload,
+} from "../harness.js";
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** The real `issue_comment.created` example: `login` comments `body` on pull request 7 of our repository. */
+function commentPayload(body: string, login = "alice", type = "User"): Payload {
+  const p = example("issue_comment", "created");
+  p.installation = { id: 77 };
+  p.repository.name = REPO;
+  p.repository.full_name = `${OWNER}/${REPO}`;
+  p.repository.owner.login = OWNER;
+  p.repository.owner.type = "Organization";
+  p.issue.number = 7;
+  p.issue.pull_request = { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/7` };
+  p.comment.body = body;
+  p.comment.user.login = login;
+  p.comment.user.type = type;
+  return p;
+}
+
+describe("/plugin-review recheck", () => {
+  it("from someone with write access: the pull request's current head is reviewed, and nothing is replied", async () => {
+    const gh = new FakeGitHub([
+      "token",
+      "permission",
+      "getPull",
+      "graphql",
+      "files",
+      "createCheckRun",
+      "createReview",
+    ]);
+    gh.permissions.set("alice", "write");
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    addedFile(gh, "p/plugin.json", text({ ...validHost(), version: "1" }));
+    const { probot } = makeProbot();
+    await deliver(probot, "issue_comment", commentPayload("Please look again.\n/plugin-review recheck\n"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure" }),
+    ]);
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.issueComments).toEqual([]);
+    expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /pulls/7/reviews"]);
+    gh.assertClean();
+  });
+
+  it.each(["read", undefined] as const)(
+    "from someone with %s access: no review, one reply saying why",
+    async (permission) => {
+      const gh = new FakeGitHub(["token", "permission", "issueComment"]);
+      if (permission) gh.permissions.set("bob", permission);
+      const { probot } = makeProbot();
+      await deliver(probot, "issue_comment", commentPayload("/plugin-review recheck", "bob"));
+      expect(gh.checkRuns).toEqual([]);
+      expect(gh.reviews).toEqual([]);
+      expect(gh.issueComments).toEqual([
+        expect.objectContaining({
+          pull: `${OWNER}/${REPO}#7`,
+          body: expect.stringMatching(/^@bob `\/plugin-review recheck` .* write access .* nothing was done/s),
+        }),
+      ]);
+      expect(writesIn(gh.requests)).toEqual(["POST /issues/7/comments"]);
+      gh.assertClean();
+    },
+  );
+
+  it("ignores comments that are not the command, the App's own reply, and comments on issues", async () => {
+    const gh = new FakeGitHub([]);
+    const { probot } = makeProbot();
+    await deliver(probot, "issue_comment", commentPayload("could someone /plugin-review recheck this?"));
+    await deliver(
+      probot,
+      "issue_comment",
+      commentPayload("/plugin-review recheck", "plugin-review[bot]", "Bot"),
+    );
+    const onIssue = commentPayload("/plugin-review recheck");
+    delete onIssue.issue.pull_request;
+    await deliver(probot, "issue_comment", onIssue);
+    expect(gh.requests).toEqual([]);
+    gh.assertClean();
+  });
+
+  it("knows the command on a line of its own, in any case, and nothing else", () => {
+    for (const body of [
+      "/plugin-review recheck",
+      "  /Plugin-Review   RECHECK  ",
+      "Hi\r\n/plugin-review recheck\r\nthanks",
+    ])
+      expect(isRecheckCommand(body)).toBe(true);
+    for (const body of [
+      "/plugin-review",
+      "/plugin-review rechecks",
+      "> /plugin-review recheck",
+      "`/plugin-review recheck`",
+    ])
+      expect(isRecheckCommand(body)).toBe(false);
+    expect(isHandled("issue_comment", commentPayload("/plugin-review recheck"))).toBe(true);
+    expect(
+      isHandled("issue_comment", { ...commentPayload("/plugin-review recheck"), action: "edited" }),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,240 @@
+/**
+ * The recovery sweep (interfaces.md, "Restarts, crashes and downtime") against the fake GitHub that keeps the
+ * App's webhook delivery log as GitHub does: a delivery none of whose attempts reached the App has its head
+ * commit reviewed, unless that head has its completed run (then nothing is written); what the App received
+ * and did not finish before a crash (its store) is done by the next process; a delivery log that cannot be
+ * read stops nothing else. The real app through Probot, every request validated against GitHub's description.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApp } from "../../../src/app.js";
+import type { AppMetrics } from "../../../src/github/delivery/metrics.js";
+import { probotRecovery } from "../../../src/github/delivery/probot-recovery.js";
+import { DeliveryStore } from "../../../src/github/delivery/store.js";
+import { slimPayload } from "../../../src/github/delivery/events.js";
+import { text, validHost } from "../../helpers.js";
+import { APP_ID, FakeGitHub, type CheckRun, type Route } from "../fake-github.js";
+import { cleanup, disableNetwork } from "../github-mock.js";
+import {
+  checkSuitePayload,
+  deliver,
+  example,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+  writesIn,
+} from "../harness.js";
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+const R = `${OWNER}/${REPO}`;
+const HOUR = 3600_000;
+
+/** Pull request `number` at `sha`, adding a descriptor with one finding (version-format, an error). */
+function pull(gh: FakeGitHub, sha: string): void {
+  const content = text({ ...validHost(), version: "1" });
+  gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: `@@ -0,0 +1,1 @@\n+{` }];
+  gh.file(R, sha, "p/plugin.json", content);
+}
+
+/** A completed run of the App on `sha`, as an earlier review left it. */
+function completedRun(sha: string, id: number): CheckRun {
+  return {
+    id,
+    name: "plugin-review",
+    head_sha: sha,
+    status: "completed",
+    conclusion: "failure",
+    output: { title: "earlier", summary: "earlier" },
+    annotations: [],
+    app: { id: APP_ID, slug: "plugin-review" },
+    updates: 0,
+  };
+}
+
+/** Metrics that remember what they were told. */
+function counting() {
+  const seen: Record<string, number> = {};
+  const add = (k: string, n = 1) => (seen[k] = (seen[k] ?? 0) + n);
+  const metrics: AppMetrics = {
+    deliveryReceived: (e) => add(`delivery:${e}`),
+    reviewFinished: (o) => add(`review:${o}`),
+    recovered: (s, n) => add(`recovered:${s}`, n),
+    requestFailed: (s) => add(`failed:${s}`),
+  };
+  return { seen, metrics };
+}
+
+function setup(routes: Route[], opts: { store?: DeliveryStore } = {}) {
+  const gh = new FakeGitHub(routes);
+  const { seen, metrics } = counting();
+  const made = makeProbot({
+    app: createApp({ metrics, ...(opts.store ? { journal: opts.store } : {}) }),
+  });
+  const recovery = probotRecovery(made.probot, {
+    deliveries: made.deliveries,
+    context: () => ({ attempt: 1 }),
+    windowMs: 72 * HOUR,
+    metrics,
+    ...(opts.store ? { store: opts.store } : {}),
+  });
+  return { gh, ...made, recovery, seen };
+}
+
+describe("recovery from GitHub's delivery log", () => {
+  it("reviews each missed head commit once, leaves a head with its completed run without a write, and skips what reached the App", async () => {
+    const { gh, recovery, seen } = setup([
+      "listDeliveries",
+      "getDelivery",
+      "token",
+      "listCheckRuns",
+      "graphql",
+      "files",
+      "createCheckRun",
+      "createReview",
+    ]);
+    const done = "d".repeat(40);
+    pull(gh, HEAD_SHA);
+    gh.file(R, done, "p/plugin.json", text(validHost()));
+    gh.checkRuns.push(completedRun(done, 501));
+    // Pull request 7 opened while the App was down: no connection, and its push's check suite likewise.
+    const opened = pullRequestPayload("opened");
+    gh.logAttempt("pull_request", opened, 0);
+    gh.logAttempt("check_suite", checkSuitePayload(opened), 0);
+    // Pull request 8 at a head that has its completed run: GitHub's delivery failed (a proxy's 502).
+    gh.logAttempt("pull_request", pullRequestPayload("opened", { headSha: done, number: 8 }), 502);
+    // Answered: reached the App (and not this process's concern).
+    gh.logAttempt(
+      "pull_request",
+      pullRequestPayload("synchronize", { number: 9, headSha: "e".repeat(40) }),
+      200,
+    );
+    // An event the App does not act on: not even read.
+    const closed = example("pull_request", "closed");
+    gh.logAttempt("pull_request", closed, 0);
+
+    const report = await recovery.sweep();
+    expect(report).toMatchObject({ listed: 5, missed: 3, reviewed: 1, complete: 1, resumed: 0 });
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure" }),
+    ]);
+    expect(gh.reviews).toHaveLength(1);
+    // The head that had its completed run: read, never written.
+    expect(gh.runsFor(done)).toEqual([completedRun(done, 501)]);
+    expect(writesIn(gh.requests)).toEqual(["POST /check-runs", "POST /pulls/7/reviews"]);
+    // Only the missed deliveries' payloads were read.
+    expect(gh.count("GET", /^\/app\/hook\/deliveries\/\d+$/)).toBe(3);
+    expect(seen).toMatchObject({ "recovered:delivery-log": 1, "delivery:pull_request": 1 });
+
+    // The next sweep: everything settled, the log's listing alone.
+    const before = gh.requests.length;
+    expect(await recovery.sweep()).toMatchObject({ listed: 5, missed: 0, reviewed: 0, complete: 0 });
+    expect(gh.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /app/hook/deliveries",
+    ]);
+    gh.assertClean();
+  });
+
+  it("reads every page of the log, newest first, and stops at the window's start", async () => {
+    const { gh, recovery } = setup(["listDeliveries"]);
+    const answered = pullRequestPayload("synchronize");
+    // Older than the window (GitHub keeps 3 days; these are from before): never read.
+    for (let i = 0; i < 120; i++) gh.logAttempt("pull_request", answered, 0, { at: Date.now() - 80 * HOUR });
+    for (let i = 0; i < 150; i++) gh.logAttempt("pull_request", answered, 200);
+    const report = await recovery.sweep();
+    expect(report).toMatchObject({ listed: 150, missed: 0 });
+    expect(gh.count("GET", /^\/app\/hook\/deliveries$/)).toBe(2);
+    gh.assertClean();
+  });
+
+  it("a delivery it does not act on (a title edit, a comment that is no command) is read once and settled", async () => {
+    const { gh, recovery } = setup(["listDeliveries", "getDelivery"]);
+    const edited = pullRequestPayload("opened");
+    edited.action = "edited";
+    edited.changes = { title: { from: "before" } };
+    gh.logAttempt("pull_request", edited, 0);
+    const comment = example("issue_comment", "created");
+    comment.issue.pull_request = { url: "https://api.github.com/repos/acme/plugins/pulls/7" };
+    comment.comment.body = "looks good";
+    gh.logAttempt("issue_comment", comment, 0);
+    expect(await recovery.sweep()).toMatchObject({ missed: 2, reviewed: 0, complete: 0 });
+    expect(await recovery.sweep()).toMatchObject({ missed: 0 });
+    expect(gh.count("GET", /^\/app\/hook\/deliveries\/\d+$/)).toBe(2);
+    gh.assertClean();
+  });
+
+  it.each([403, 404] as const)(
+    "the delivery log answered %i: the sweep says what it cannot recover, once, and reviews go on",
+    async (status) => {
+      const { gh, recovery, probot, logs } = setup([
+        "listDeliveries",
+        "token",
+        "graphql",
+        "files",
+        "createCheckRun",
+        "createReview",
+      ]);
+      gh.deliveryLogRefused = status;
+      const first = await recovery.sweep();
+      expect(first.unreadable).toMatch(new RegExp(`GitHub answered ${status}`));
+      await recovery.sweep();
+      const said = logs.filter((l) => /cannot be recovered from it/.test(l.msg));
+      expect(said).toHaveLength(1);
+      expect(said[0]!.level).toBe(40); // a warning
+      pull(gh, HEAD_SHA);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ status: "completed" })]);
+      gh.assertClean();
+    },
+  );
+});
+
+describe("recovery from the server's store", () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "plugin-review-store-"))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("what the previous process received and did not finish is done at the first sweep: its run left in progress completed, nothing twice", async () => {
+    // The previous process: it took pull request 7's delivery (on disk before its answer), created the run
+    // in progress, and died.
+    const previous = DeliveryStore.open(dir);
+    const payload = pullRequestPayload("opened");
+    previous.received({
+      id: "d-crashed",
+      name: "pull_request",
+      payload: slimPayload("pull_request", payload),
+      at: Date.now(),
+    });
+    previous.close();
+    const store = DeliveryStore.open(dir);
+    expect(store.inherited().map((d) => d.id)).toEqual(["d-crashed"]);
+    const { gh, recovery, seen } = setup(
+      ["listDeliveries", "token", "graphql", "files", "updateCheckRun", "createReview"],
+      { store },
+    );
+    pull(gh, HEAD_SHA);
+    const { conclusion: _, ...inProgress } = completedRun(HEAD_SHA, 77);
+    gh.checkRuns.push({ ...inProgress, status: "in_progress" });
+    // GitHub's log shows the delivery answered: only the store knows it was not finished.
+    gh.logAttempt("pull_request", payload, 200, { guid: "d-crashed" });
+    const report = await recovery.sweep();
+    expect(report).toMatchObject({ resumed: 1, missed: 0 });
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ id: 77, status: "completed", conclusion: "failure" }),
+    ]);
+    expect(gh.reviews).toHaveLength(1);
+    expect(store.pending()).toEqual([]);
+    expect(seen["recovered:store"]).toBe(1);
+    // A later sweep finds nothing left: the store does not hand it over again.
+    expect(await recovery.sweep()).toMatchObject({ resumed: 0 });
+    expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
+    expect(gh.reviews).toHaveLength(1);
+    store.close();
+    gh.assertClean();
+  });
+});

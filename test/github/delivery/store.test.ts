@@ -1,0 +1,85 @@
+/**
+ * The server's store (src/github/delivery/store.ts): a delivery is on disk when `received` returns, a crash
+ * that cuts a line short loses nothing before it, and reopening keeps only what is still needed.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DeliveryStore, STORE_FILE } from "../../../src/github/delivery/store.js";
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "plugin-review-store-"))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const delivery = (id: string, at = Date.now()) => ({
+  id,
+  name: "pull_request",
+  payload: { action: "opened", number: 7 },
+  at,
+});
+const lines = () =>
+  readFileSync(join(dir, STORE_FILE), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { t: string });
+
+describe("the delivery store", () => {
+  it("has a delivery on disk as soon as it is received, before anything is closed", () => {
+    const store = DeliveryStore.open(dir);
+    store.received(delivery("d1"));
+    // Read by another handle, as a process started after a kill -9 would.
+    expect(lines()).toEqual([expect.objectContaining({ t: "received", id: "d1" })]);
+    store.received(delivery("d1")); // the same delivery again (a redelivery): recorded once
+    expect(lines()).toHaveLength(1);
+    store.close();
+  });
+
+  it("gives the next process what this one received and did not finish, and nothing it finished", () => {
+    const first = DeliveryStore.open(dir);
+    first.received(delivery("d1"));
+    first.received(delivery("d2"));
+    first.finished("d1");
+    // The process dies: no close.
+    const second = DeliveryStore.open(dir);
+    expect(second.inherited().map((d) => d.id)).toEqual(["d2"]);
+    second.received(delivery("d3"));
+    expect(second.pending().map((d) => d.id)).toEqual(["d2", "d3"]);
+    expect(second.inherited().map((d) => d.id)).toEqual(["d2"]);
+    second.close();
+  });
+
+  it("ignores a last line a crash cut short, and keeps every whole line before it", () => {
+    const store = DeliveryStore.open(dir);
+    store.received(delivery("d1"));
+    store.close();
+    appendFileSync(join(dir, STORE_FILE), '{"t":"received","id":"d2","name":"pull_req');
+    const reopened = DeliveryStore.open(dir);
+    expect(reopened.inherited().map((d) => d.id)).toEqual(["d1"]);
+    reopened.close();
+  });
+
+  it("rewrites itself at open with what is still needed: pending deliveries, recent settled ones, the last sweep", () => {
+    const store = DeliveryStore.open(dir);
+    for (let i = 0; i < 50; i++) {
+      store.received(delivery(`d${i}`));
+      if (i !== 7) store.finished(`d${i}`);
+    }
+    store.settle("old-guid", Date.now() - 5 * 24 * 3600_000);
+    store.settle("recent-guid");
+    store.sweptTo(1234);
+    store.close();
+    const reopened = DeliveryStore.open(dir);
+    expect(lines().map((l) => l.t)).toEqual(["received", "settled", "swept"]);
+    expect(reopened.pending().map((d) => d.id)).toEqual(["d7"]);
+    expect([reopened.isSettled("recent-guid"), reopened.isSettled("old-guid")]).toEqual([true, false]);
+    expect(reopened.sweptUntil).toBe(1234);
+    reopened.close();
+  });
+
+  it("refuses a directory it cannot make, so that the server says so", () => {
+    const file = join(dir, "a-file");
+    appendFileSync(file, "");
+    expect(() => DeliveryStore.open(join(file, "state"))).toThrow(/ENOTDIR|EEXIST/);
+  });
+});
