@@ -172,12 +172,7 @@ describe("npm start: restarts, crashes and downtime", () => {
     // Draining: it says so to load balancers, and takes no delivery.
     await within(10_000, () => first.logs.some((l) => /shutting down/.test(l.msg)));
     // A delivery during the drain: refused (503), or not connected once the listener closed.
-    const refused = await gh.deliver(
-      first.webhookUrl,
-      SECRET,
-      "pull_request",
-      pullRequestPayload("opened", { number: 8, headSha: y }),
-    );
+    const refused = await gh.deliver(first.webhookUrl, SECRET, "pull_request", later);
     expect([0, 503]).toContain(refused);
     expect(await first.exited).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(30_000);
