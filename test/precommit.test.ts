@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { ensureBuilt, type Run } from "./cli/run.js";
+import { ensureBuilt, findingLines, type Run } from "./cli/run.js";
 import { ROOT } from "./helpers.js";
 
 interface Hook {
@@ -126,7 +126,7 @@ describe("the hook on staged files", () => {
   it("fails (exit 1) on a descriptor with mistakes, naming file, line and rule", () => {
     const r = runHook(["examples/mistakes/remote-mistakes/plugin.json"]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(
+    expect(findingLines(r.stdout)).toMatch(
       /^examples\/mistakes\/remote-mistakes\/plugin\.json:4:11 +error +variant-mismatch /m,
     );
   });
@@ -291,7 +291,7 @@ describe.skipIf(!HAS_PRE_COMMIT && !process.env.CI)("the hooks installed by the 
     const env = { PATH: `${shims}:${process.env.PATH}`, TMPDIR: work };
     const bad = sh("pre-commit", ["try-repo", ROOT, "plugin-review", "--all-files"], repo, env);
     expect(bad.stdout).toMatch(/^plugin-review\.+Failed$/m);
-    expect(bad.stdout).toMatch(/^plugins\/bad\/plugin\.json:4:11 +error +variant-mismatch /m);
+    expect(findingLines(bad.stdout)).toMatch(/^plugins\/bad\/plugin\.json:4:11 +error +variant-mismatch /m);
     expect(bad.stdout).toMatch(/✖ 4 findings \(3 errors, 1 warning\) in 1 of 2 descriptors/);
     expect(bad.status).toBe(1);
     const good = sh(
@@ -339,7 +339,7 @@ describe.skipIf(!HAS_PRE_COMMIT && !process.env.CI)("the hooks installed by the 
     );
     git(repo, "add", "plugins/bad/plugin.json");
     const refused = sh("git", ["commit", "-m", "bad descriptor"], repo, env);
-    expect(refused.stdout + refused.stderr).toMatch(
+    expect(findingLines(refused.stdout + refused.stderr)).toMatch(
       /plugins\/bad\/plugin\.json:4:11 +error +variant-mismatch/,
     );
     expect(refused.status).toBe(1);
@@ -363,7 +363,7 @@ describe.skipIf(!HAS_PRE_COMMIT && !process.env.CI)("the hooks installed by the 
       PRE_COMMIT_HOME: home,
       npm_config_offline: "true",
     });
-    expect(r.stdout).toMatch(/^p\/plugin\.json:4:11 +error +variant-mismatch /m);
+    expect(findingLines(r.stdout)).toMatch(/^p\/plugin\.json:4:11 +error +variant-mismatch /m);
     expect(r.status).toBe(1);
     // pre-commit adds an empty placeholder package of its own to every local `language: node` hook.
     expect(installedPackages(home)).toEqual(["plugin-review", "pre_commit_placeholder_package"]);
