@@ -53,7 +53,9 @@ describe("plugin-review check --base: new and existing findings", () => {
   it("a new mistake fails (exit 1) and is the only finding not marked existing", () => {
     const r = cli(["check", "worse.json", "--base", "base.json"], dir);
     expect(r.status).toBe(1);
-    const unmarked = r.stdout.split("\n").filter((l) => /^worse\.json:/.test(l) && !l.endsWith("(existing)"));
+    const unmarked = findingLines(r.stdout)
+      .split("\n")
+      .filter((l) => /^worse\.json:/.test(l) && !l.endsWith("(existing)"));
     expect(unmarked).toHaveLength(1);
     expect(unmarked[0]).toMatch(/invalid-value/);
     expect(r.stdout).toMatch(/^1 new, 2 existing$/m);

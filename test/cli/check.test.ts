@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
 import { cli, ensureBuilt, findingLines } from "./run.js";
@@ -53,7 +54,7 @@ describe("plugin-review check", () => {
     // Widths count characters, not colour codes: with colour the same text, painted.
     const coloured = cli(["check", "--color", "examples/"]).stdout;
     expect(coloured).toContain("\u001b[");
-    expect(coloured.replace(/\u001b\[\d+m/g, "")).toBe(r.stdout);
+    expect(stripVTControlCharacters(coloured)).toBe(r.stdout);
   });
 
   it("reports mistakes as file:line:col severity rule message, exit 1", () => {
