@@ -5,9 +5,16 @@
  * every test ran.
  */
 import { relative } from "node:path";
-import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node";
+import type { Reporter, TestCase, TestModule, TestSuite, Vitest } from "vitest/node";
 
 export default class SkipReporter implements Reporter {
+  /** Tests left out by a name filter (`-t`) are skipped too, for no reason worth a line. */
+  private filtered = false;
+
+  onInit(vitest: Vitest): void {
+    this.filtered = vitest.config.testNamePattern !== undefined;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const lines: string[] = [];
     const visit = (file: string, children: Iterable<TestCase | TestSuite>) => {
@@ -24,6 +31,7 @@ export default class SkipReporter implements Reporter {
       }
     };
     for (const m of modules) visit(relative(process.cwd(), m.moduleId), m.children);
+    if (this.filtered) lines.splice(0, lines.length, ...lines.filter((l) => l.endsWith(")")));
     if (lines.length === 0) return;
     process.stdout.write(`\nSkipped, and why:\n${lines.map((l) => `  ↓ ${l}\n`).join("")}`);
   }
