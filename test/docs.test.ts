@@ -36,10 +36,15 @@ const NOT_RUN: [RegExp, string][] = [
   [/^aws ssm put-parameter /, "writes secrets into an AWS account"],
   [/^code --install-extension /, "installs into a user's VS Code"],
   [/^npm run bench$/, "takes minutes; measures, tests nothing"],
+  [
+    /^npm install --save-dev plugin-review$/,
+    "installs from the npm registry (test/package.test.ts installs the tarball)",
+  ],
 ];
 /** Commands run verbatim by another test. */
 const ELSEWHERE: [RegExp, string][] = [
   [/^pre-commit (install|run plugin-review --all-files)$/, "test/precommit.test.ts"],
+  [/^npm install --save-dev \S+\.tgz$/, "test/package.test.ts"],
 ];
 
 let repo: string;

@@ -242,3 +242,22 @@ export function withPattern(pattern: unknown, doc: Obj = validHost()): string {
   at<Obj>(doc, "source").activation_name_pattern = pattern;
   return text(doc);
 }
+
+/** Adds why it skipped to the name of a group or test given to `skip`, for test/skip-reporter.ts. */
+function skipping<F>(skip: F, reason: string): F {
+  const f = skip as unknown as (name: string, ...rest: unknown[]) => unknown;
+  return ((name: string, ...rest: unknown[]) => f(`${name} (skipped: ${reason})`, ...rest)) as unknown as F;
+}
+
+/**
+ * `describe`, or, when `reason` says why the group cannot run here, `describe.skip` with the reason in its
+ * name, which test/skip-reporter.ts prints after the run.
+ */
+export function describeUnless(reason: string | false | undefined): typeof describe.skip {
+  return reason ? skipping(describe.skip, reason) : describe;
+}
+
+/** `it`, or, when `reason` says why the test cannot run here, `it.skip` with the reason in its name. */
+export function itUnless(reason: string | false | undefined): typeof it.skip {
+  return reason ? skipping(it.skip, reason) : it;
+}

@@ -103,5 +103,5 @@ describe("npm start: a check run on every commit, whatever GitHub does", () => {
     } finally {
       await server.stop();
     }
-  }, 60_000);
+  });
 });

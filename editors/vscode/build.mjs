@@ -1,5 +1,5 @@
 // Bundles the extension (with vscode-languageclient) into dist/extension.js: the .vsix then carries no
-// node_modules. esbuild is the repository's own (resolved from the root's node_modules).
+// node_modules. esbuild is the extension's own devDependency: the build needs nothing from the repository's root.
 import { build } from "esbuild";
 
 await build({

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
-import { cli, ensureBuilt } from "./run.js";
+import { cli, ensureBuilt, findingLines } from "./run.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -43,15 +43,19 @@ describe("plugin-review check --base: new and existing findings", () => {
     const r = cli(["check", "routine.json", "--base", "base.json"], dir);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^routine\.json:\d+:\d+ +error +invalid-format .*\(existing\)$/m);
-    expect(r.stdout).toMatch(/^routine\.json:\d+:\d+ +warning +unknown-member .*\(existing\)$/m);
+    expect(findingLines(r.stdout)).toMatch(/^routine\.json:\d+:\d+ +error +invalid-format .*\(existing\)$/m);
+    expect(findingLines(r.stdout)).toMatch(
+      /^routine\.json:\d+:\d+ +warning +unknown-member .*\(existing\)$/m,
+    );
     expect(r.stdout).toMatch(/^0 new, 2 existing$/m);
   });
 
   it("a new mistake fails (exit 1) and is the only finding not marked existing", () => {
     const r = cli(["check", "worse.json", "--base", "base.json"], dir);
     expect(r.status).toBe(1);
-    const unmarked = r.stdout.split("\n").filter((l) => /^worse\.json:/.test(l) && !l.endsWith("(existing)"));
+    const unmarked = findingLines(r.stdout)
+      .split("\n")
+      .filter((l) => /^worse\.json:/.test(l) && !l.endsWith("(existing)"));
     expect(unmarked).toHaveLength(1);
     expect(unmarked[0]).toMatch(/invalid-value/);
     expect(r.stdout).toMatch(/^1 new, 2 existing$/m);

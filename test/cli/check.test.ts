@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
-import { cli, ensureBuilt } from "./run.js";
+import { cli, ensureBuilt, findingLines } from "./run.js";
 
 let dir: string;
 beforeAll(() => {
@@ -30,13 +31,39 @@ describe("plugin-review check", () => {
     expect(r.stdout).toMatch(/✔ 2 descriptors checked: no findings/);
   });
 
+  it("lays findings out as ESLint's stylish does: per file its path, then aligned columns", () => {
+    const r = cli(["check", "examples/"]);
+    const blocks = r.stdout.split("\n\n").slice(0, -1); // the last is the summary
+    expect(blocks.length).toBeGreaterThan(10);
+    for (const block of blocks) {
+      const [file, ...rows] = block.split("\n");
+      expect(file).toMatch(/^examples\/\S+\/plugin\.json$/);
+      const cells = rows.map((row) => /^( +\d+):(\d+ +)(error|warning|notice) +(.*?)( +)(\S+)$/.exec(row)!);
+      expect(cells.every(Boolean), block).toBe(true);
+      // Lines right-aligned and columns left-aligned around the colon; severity, message and rule id each
+      // start where they start on every other row of the file.
+      for (const at of [1, 2] as const) expect(new Set(cells.map((c) => c[at]!.length)).size, block).toBe(1);
+      const start = (c: RegExpExecArray, group: number) => row(c).indexOf(c[group]!, c[1]!.length);
+      const row = (c: RegExpExecArray) => c[0];
+      for (const group of [3, 6]) {
+        const starts = cells.map((c) => (group === 6 ? row(c).length - c[6]!.length : start(c, group)));
+        expect(new Set(starts).size, block).toBe(1);
+      }
+      expect(Math.min(...cells.map((c) => c[5]!.length)), block).toBe(2); // the longest message, 2 spaces
+    }
+    // Widths count characters, not colour codes: with colour the same text, painted.
+    const coloured = cli(["check", "--color", "examples/"]).stdout;
+    expect(coloured).toContain("\u001b[");
+    expect(stripVTControlCharacters(coloured)).toBe(r.stdout);
+  });
+
   it("reports mistakes as file:line:col severity rule message, exit 1", () => {
     const r = cli(["check", "examples/"]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(
+    expect(findingLines(r.stdout)).toMatch(
       /^examples\/mistakes\/invalid-json\/plugin\.json:4:3 +error +invalid-json +not valid JSON: comments are not allowed/m,
     );
-    expect(r.stdout).toMatch(
+    expect(findingLines(r.stdout)).toMatch(
       /^examples\/mistakes\/host-mistakes\/plugin\.json:19:17 +error +invalid-value .*Did you mean `Percent`\?/m,
     );
     expect(r.stdout).toMatch(
@@ -101,7 +128,7 @@ describe("plugin-review check", () => {
   it("compares with --base and names the next version", () => {
     const r = cli(["check", "examples/change/plugin.json", "--base", "examples/change/plugin.base.json"]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/plugin\.json:3:14 +error +version-not-bumped .*`1\.2\.1`/);
+    expect(findingLines(r.stdout)).toMatch(/plugin\.json:3:14 +error +version-not-bumped .*`1\.2\.1`/);
     expect(r.stdout).toMatch(/metric-group-changed/);
     expect(r.stdout).toMatch(/metric-unit-changed/);
   });
@@ -170,7 +197,7 @@ describe("plugin-review check", () => {
     const cfg = write("cfg/off.yml", "rules:\n  invalid-json: warning\nfail_on: error\n");
     const r = cli(["check", "--config", cfg, "examples/mistakes/invalid-json"]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/warning +invalid-json/);
+    expect(findingLines(r.stdout)).toMatch(/warning +invalid-json/);
     const strict = write("cfg/strict.yml", "fail_on: notice\n");
     expect(cli(["check", "--config", strict, "examples/host-valid"]).status).toBe(0);
     const ignore = write("cfg/ignore.yml", 'ignore:\n  - paths: ["examples/mistakes/**"]\n');
@@ -328,8 +355,8 @@ describe("plugin-review check --fix / --fix-dry-run", () => {
     );
     expect(after.endsWith("}")).toBe(true); // still no final newline
     // Guesses stay for the author: the closest value and the misspelt member's likely name.
-    expect(r.stdout).toMatch(/invalid-value .*"pyton"/);
-    expect(r.stdout).toMatch(/unknown-member .*`displaynam`.*did you mean `displayname`/);
+    expect(findingLines(r.stdout)).toMatch(/invalid-value .*"pyton"/);
+    expect(findingLines(r.stdout)).toMatch(/unknown-member .*`displaynam`.*did you mean `displayname`/);
     expect(r.stdout).not.toMatch(/version-not-bumped/);
     expect(r.stdout).toMatch(
       /--fix: 2 fix\(es\) applied in 1 file\(s\)\nno finding can be fixed with `--fix`\n$/,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
-import { cli, ensureBuilt } from "./run.js";
+import { cli, ensureBuilt, findingLines } from "./run.js";
 
 let dir: string;
 /** A repository: its root configuration turns invalid-json off; plugins/a and plugins/b are broken JSON. */
@@ -64,12 +64,12 @@ describe("plugin-review check: configuration discovery", () => {
   it("--config overrides the file found, --no-config ignores it", () => {
     const other = write("elsewhere/strict.yml", "rules:\n  invalid-json: warning\n");
     const withConfig = cli(["check", "--config", other, "a"], join(repo, "plugins"));
-    expect(withConfig.stdout).toMatch(/plugin\.json:1:\d+ +warning +invalid-json/);
+    expect(findingLines(withConfig.stdout)).toMatch(/plugin\.json:1:\d+ +warning +invalid-json/);
     expect(configLine(withConfig.stdout)).toBe("configuration: ../../elsewhere/strict.yml");
     expect(withConfig.status).toBe(0);
 
     const none = cli(["check", "--no-config", "a"], join(repo, "plugins"));
-    expect(none.stdout).toMatch(/^a\/plugin\.json:1:\d+ +error +invalid-json/m);
+    expect(findingLines(none.stdout)).toMatch(/^a\/plugin\.json:1:\d+ +error +invalid-json/m);
     expect(configLine(none.stdout)).toBe("configuration: none (--no-config: built-in defaults)");
     expect(none.status).toBe(1);
 
@@ -83,7 +83,7 @@ describe("plugin-review check: configuration discovery", () => {
     gitInit(join(dir, "outer", "inner"));
     write("outer/inner/p/plugin.json", "{ nope");
     const r = cli(["check", "p"], join(dir, "outer", "inner"));
-    expect(r.stdout).toMatch(/error +invalid-json/);
+    expect(findingLines(r.stdout)).toMatch(/error +invalid-json/);
     expect(configLine(r.stdout)).toBe(
       "configuration: none (no .github/plugin-review.yml found walking up from the files: built-in defaults)",
     );
@@ -104,7 +104,7 @@ describe("plugin-review check: configuration discovery", () => {
     write("repo/pkg/legacy/plugin.json", "{ nope");
     write("repo/pkg/current/plugin.json", text({ ...validHost(), name: "Bad Name" }));
     const r = cli(["check", "--format", "text", "plugins/a", "pkg"], repo);
-    expect(r.stdout).toMatch(/^pkg\/current\/plugin\.json:\d+:\d+ +error +name-format/m);
+    expect(findingLines(r.stdout)).toMatch(/^pkg\/current\/plugin\.json:\d+:\d+ +error +name-format/m);
     expect(r.stdout).not.toMatch(/legacy/);
     expect(r.stdout).not.toMatch(/plugins\/a.*invalid-json/);
     expect(configLine(r.stdout)).toBe(

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, text, validHost } from "../helpers.js";
-import { BIN, ensureBuilt, type Run } from "./run.js";
+import { BIN, ensureBuilt, findingLines, type Run } from "./run.js";
 
 let dir: string;
 beforeAll(() => {
@@ -48,12 +48,14 @@ function write(rel: string, content: string): string {
 describe("--stdin and --stdin-filename", () => {
   it("reviews standard input, named <stdin> or by --stdin-filename", () => {
     const unnamed = run(["check", "--stdin"], { input: REMOTE });
-    expect(unnamed.stdout).toMatch(/^<stdin>:4:11 +error +variant-mismatch /m);
+    expect(findingLines(unnamed.stdout)).toMatch(/^<stdin>:4:11 +error +variant-mismatch /m);
     expect(unnamed.status).toBe(1);
     const named = run(["check", "--stdin", "--stdin-filename", "plugins/remote/plugin.json"], {
       input: REMOTE,
     });
-    expect(named.stdout).toMatch(/^plugins\/remote\/plugin\.json:4:11 +error +variant-mismatch /m);
+    expect(findingLines(named.stdout)).toMatch(
+      /^plugins\/remote\/plugin\.json:4:11 +error +variant-mismatch /m,
+    );
     expect(named.stdout).toMatch(/✖ 4 findings \(3 errors, 1 warning\) in 1 of 1 descriptor/);
     expect(named.status).toBe(1);
     const json = run(["check", "--stdin", "--stdin-filename", "p/plugin.json", "--format", "json"], {
@@ -109,7 +111,7 @@ describe("--stdin and --stdin-filename", () => {
       input: edited,
       cwd: repo,
     });
-    expect(r.stdout).toMatch(/^plugin\.json:3:\d+ +error +version-not-bumped /m);
+    expect(findingLines(r.stdout)).toMatch(/^plugin\.json:3:\d+ +error +version-not-bumped /m);
     expect(r.status).toBe(1);
   });
 

@@ -42,3 +42,20 @@ export async function mainRun(args: string[]): Promise<Run> {
   const status = await main(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
   return { status, stdout, stderr };
 }
+
+/**
+ * The findings of the text format (a file's path, then its rows `line:column  severity  message  rule-id`),
+ * one line each as `file:line:column severity rule-id message`, for assertions that name a finding; the
+ * layout itself is tested in test/cli/check.test.ts and, byte for byte, by the README's example.
+ */
+export function findingLines(stdout: string): string {
+  const out: string[] = [];
+  let file: string | undefined;
+  for (const line of stdout.split("\n")) {
+    const row = /^ +(\d+):(\d+) +(error|warning|notice) +(.*?) +(\S+)$/.exec(line);
+    if (row && file !== undefined) out.push(`${file}:${row[1]}:${row[2]} ${row[3]} ${row[5]} ${row[4]}`);
+    else if (line === "" || row) file = undefined;
+    else if (!line.startsWith(" ")) file = line;
+  }
+  return out.join("\n");
+}

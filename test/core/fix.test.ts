@@ -10,7 +10,7 @@ import { resolveConfig } from "../../src/core/config.js";
 import { applyFixes, fixDescriptors, fixPasses, unifiedDiff } from "../../src/core/fix.js";
 import { reviewDescriptors, type DescriptorInput } from "../../src/core/review.js";
 import type { RawFinding } from "../../src/core/types.js";
-import { check, text, validHost } from "../helpers.js";
+import { check, describeUnless, text, validHost } from "../helpers.js";
 
 /** Reviews `head` (against `base` when given) and fixes until nothing more applies, as `--fix` does. */
 function fix(head: string, base?: string): string {
@@ -291,7 +291,6 @@ const corpus = existsSync(CORPUS)
         }
       })
   : [];
-if (!corpus.length) console.warn(`fix property test skipped: ${CORPUS.pathname} is absent`);
 
 type Mistake = "version" | "group" | "unit" | "unitCase" | "memberCase";
 
@@ -321,53 +320,56 @@ function inject(doc: Record<string, unknown>, mistakes: Set<Mistake>) {
   return { head, pointers };
 }
 
-describe.skipIf(!corpus.length)("--fix on real descriptors with injected mistakes (property)", () => {
-  it("the output parses and no finding of the fixed kinds remains", () => {
-    const mistake = fc.constantFrom<Mistake>("version", "group", "unit", "unitCase", "memberCase");
-    let fixedRuns = 0;
-    let runs = 0;
-    fc.assert(
-      fc.property(
-        fc.constantFrom(...corpus),
-        fc.uniqueArray(mistake, { minLength: 1, maxLength: 5 }),
-        fc.constantFrom(...STYLES),
-        ({ doc }, chosen, style) => {
-          const { head, pointers } = inject(doc, new Set(chosen));
-          const base = styled(doc, style.indent, style.eol, style.final);
-          const before = styled(head, style.indent, style.eol, style.final);
-          const after = fix(before, base);
-          runs++;
-          if (after !== before) fixedRuns++;
-          expect(() => JSON.parse(after) as unknown).not.toThrow();
-          const [review] = reviewDescriptors(
-            [
-              {
-                path: "plugin.json",
-                content: after,
-                base: { path: "plugin.json", content: base },
-                isNew: false,
-              },
-            ],
-            resolveConfig(),
-          );
-          const left = review!.findings.filter(
-            (f) =>
-              ["version-not-bumped", "metric-group-changed", "metric-unit-changed"].includes(f.ruleId) ||
-              pointers.includes(f.pointer) ||
-              (f.ruleId === "unknown-member" && f.fix !== undefined),
-          );
-          // version-not-bumped without a fix (a non-numeric version) is not mechanical: left to the author.
-          expect(left.filter((f) => f.fix !== undefined || pointers.includes(f.pointer))).toEqual([]);
-          // Only the edited tokens changed: line structure is untouched.
-          expect(after.split("\n").length).toBe(before.split("\n").length);
-        },
-      ),
-      { numRuns: 150 },
-    );
-    // The property is about fixing: most runs must have had something to fix (not a vacuous pass).
-    expect(fixedRuns).toBeGreaterThan(runs * 0.8);
-  });
-});
+describeUnless(!corpus.length && `${CORPUS.pathname} is absent`)(
+  "--fix on real descriptors with injected mistakes (property)",
+  () => {
+    it("the output parses and no finding of the fixed kinds remains", () => {
+      const mistake = fc.constantFrom<Mistake>("version", "group", "unit", "unitCase", "memberCase");
+      let fixedRuns = 0;
+      let runs = 0;
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...corpus),
+          fc.uniqueArray(mistake, { minLength: 1, maxLength: 5 }),
+          fc.constantFrom(...STYLES),
+          ({ doc }, chosen, style) => {
+            const { head, pointers } = inject(doc, new Set(chosen));
+            const base = styled(doc, style.indent, style.eol, style.final);
+            const before = styled(head, style.indent, style.eol, style.final);
+            const after = fix(before, base);
+            runs++;
+            if (after !== before) fixedRuns++;
+            expect(() => JSON.parse(after) as unknown).not.toThrow();
+            const [review] = reviewDescriptors(
+              [
+                {
+                  path: "plugin.json",
+                  content: after,
+                  base: { path: "plugin.json", content: base },
+                  isNew: false,
+                },
+              ],
+              resolveConfig(),
+            );
+            const left = review!.findings.filter(
+              (f) =>
+                ["version-not-bumped", "metric-group-changed", "metric-unit-changed"].includes(f.ruleId) ||
+                pointers.includes(f.pointer) ||
+                (f.ruleId === "unknown-member" && f.fix !== undefined),
+            );
+            // version-not-bumped without a fix (a non-numeric version) is not mechanical: left to the author.
+            expect(left.filter((f) => f.fix !== undefined || pointers.includes(f.pointer))).toEqual([]);
+            // Only the edited tokens changed: line structure is untouched.
+            expect(after.split("\n").length).toBe(before.split("\n").length);
+          },
+        ),
+        { numRuns: 150 },
+      );
+      // The property is about fixing: most runs must have had something to fix (not a vacuous pass).
+      expect(fixedRuns).toBeGreaterThan(runs * 0.8);
+    });
+  },
+);
 
 describe("fuzzing: fixes never turn valid JSON into invalid JSON", () => {
   const pointerOf = (path: (string | number)[]) =>

@@ -5,14 +5,14 @@
  * new mistake fails, and the new mistake is the only new finding. Skipped, saying so, when ../shared is absent.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeUnless } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
 import { hasFailures } from "../../src/core/verdict.js";
 
 const CORPUS = new URL("../../../shared/corpus/real/", import.meta.url);
 const exists = existsSync(CORPUS);
-if (!exists) console.warn(`adoption test skipped: ${CORPUS.pathname} is absent`);
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -101,57 +101,60 @@ function review(file: string, head: Json, base: string): FileReview {
   return r!;
 }
 
-describe.skipIf(!exists)("adoption over the real corpus: judged on what the change adds", () => {
-  const summary = { passed: 0, edits: 0, existing: 0 };
+describeUnless(!exists && `${CORPUS.pathname} is absent`)(
+  "adoption over the real corpus: judged on what the change adds",
+  () => {
+    const summary = { passed: 0, edits: 0, existing: 0 };
 
-  it("has real descriptors with numeric versions (the others are skipped, with the reason)", () => {
-    expect(cases.length).toBeGreaterThan(0);
-    console.log(
-      [
-        `adoption: ${cases.length} descriptors with a numeric version, ${skipped.length} skipped`,
-        ...skipped,
-      ].join("\n  "),
+    it("has real descriptors with numeric versions (the others are skipped, with the reason)", () => {
+      expect(cases.length).toBeGreaterThan(0);
+      console.log(
+        [
+          `adoption: ${cases.length} descriptors with a numeric version, ${skipped.length} skipped`,
+          ...skipped,
+        ].join("\n  "),
+      );
+    });
+
+    it.each(cases.map((c) => [c.file, c] as const))(
+      "%s: a routine edit passes; one new mistake fails, alone",
+      (_f, c) => {
+        const edits = routineEdits(c.doc);
+        expect(edits.length).toBeGreaterThan(0);
+        for (const { what, doc } of edits) {
+          const routine = review(c.file, doc, c.text);
+          const fresh = routine.findings.filter((f) => f.baseline !== "existing");
+          expect(
+            fresh.map((f) => `${f.ruleId} ${f.pointer}: ${f.message}`),
+            what,
+          ).toEqual([]);
+          expect(hasFailures([routine], resolveConfig()), what).toBe(false);
+          summary.edits++;
+          summary.existing += routine.findings.length;
+
+          // The same edit plus one new mistake: a new metric with a unit that does not exist.
+          const worse = structuredClone(doc);
+          if (!Array.isArray(worse.metrics)) continue; // nothing to add a metric to (metrics is not a list)
+          worse.metrics.push({
+            timeseries: { key: "adoption_check", unit: "Secs", displayname: "Adoption check" },
+          });
+          const r = review(c.file, worse, c.text);
+          const added = r.findings.filter((f) => f.baseline === "new");
+          expect(
+            added.map((f) => [f.ruleId, f.pointer]),
+            what,
+          ).toEqual([["invalid-value", `/metrics/${worse.metrics.length - 1}/timeseries/unit`]]);
+          expect(hasFailures([r], resolveConfig()), what).toBe(true);
+        }
+        summary.passed++;
+      },
     );
-  });
 
-  it.each(cases.map((c) => [c.file, c] as const))(
-    "%s: a routine edit passes; one new mistake fails, alone",
-    (_f, c) => {
-      const edits = routineEdits(c.doc);
-      expect(edits.length).toBeGreaterThan(0);
-      for (const { what, doc } of edits) {
-        const routine = review(c.file, doc, c.text);
-        const fresh = routine.findings.filter((f) => f.baseline !== "existing");
-        expect(
-          fresh.map((f) => `${f.ruleId} ${f.pointer}: ${f.message}`),
-          what,
-        ).toEqual([]);
-        expect(hasFailures([routine], resolveConfig()), what).toBe(false);
-        summary.edits++;
-        summary.existing += routine.findings.length;
-
-        // The same edit plus one new mistake: a new metric with a unit that does not exist.
-        const worse = structuredClone(doc);
-        if (!Array.isArray(worse.metrics)) continue; // nothing to add a metric to (metrics is not a list)
-        worse.metrics.push({
-          timeseries: { key: "adoption_check", unit: "Secs", displayname: "Adoption check" },
-        });
-        const r = review(c.file, worse, c.text);
-        const added = r.findings.filter((f) => f.baseline === "new");
-        expect(
-          added.map((f) => [f.ruleId, f.pointer]),
-          what,
-        ).toEqual([["invalid-value", `/metrics/${worse.metrics.length - 1}/timeseries/unit`]]);
-        expect(hasFailures([r], resolveConfig()), what).toBe(true);
-      }
-      summary.passed++;
-    },
-  );
-
-  it("reports the totals", () => {
-    console.log(
-      `adoption: ${summary.passed} of ${cases.length} descriptors pass (${summary.edits} routine edits, ${summary.existing} existing findings not counted)`,
-    );
-    expect(summary.passed).toBe(cases.length);
-  });
-});
+    it("reports the totals", () => {
+      console.log(
+        `adoption: ${summary.passed} of ${cases.length} descriptors pass (${summary.edits} routine edits, ${summary.existing} existing findings not counted)`,
+      );
+      expect(summary.passed).toBe(cases.length);
+    });
+  },
+);

@@ -8,13 +8,13 @@
  * each pair, how many findings are new, existing and fixed. Skipped when ../shared is absent (a fresh clone).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
+import { describeUnless } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
 
 const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
 const exists = existsSync(HISTORY);
-if (!exists) console.warn(`history tests skipped: ${HISTORY.pathname} is absent`);
 
 const CHANGE_RULES = [
   "version-not-bumped",
@@ -153,139 +153,144 @@ function expectation(pair: Pair): {
 
 // ---- the tests --------------------------------------------------------------------------------------------------
 
-describe.skipIf(!exists)("real history, consecutive pairs through the change rules", () => {
-  let outcomes: Outcome[] = [];
+describeUnless(!exists && `${HISTORY.pathname} is absent`)(
+  "real history, consecutive pairs through the change rules",
+  () => {
+    let outcomes: Outcome[] = [];
 
-  beforeAll(() => {
-    const config = resolveConfig();
-    outcomes = listPairs().map((pair) => {
-      const counts = new Map<string, number>();
-      try {
-        const [review] = reviewDescriptors(
-          [{ path: pair.headFile, content: pair.head, base: { path: pair.baseFile, content: pair.base } }],
-          config,
-        );
-        for (const f of review?.findings ?? []) {
-          if ((CHANGE_RULES as readonly string[]).includes(f.ruleId))
-            counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
-        }
-        const outcome: Outcome = { pair, counts };
-        if (review) outcome.review = review;
-        if (parse(pair.base)) {
-          const [alone] = reviewDescriptors(
-            [{ path: pair.headFile, content: pair.base, isNew: false }],
+    beforeAll(() => {
+      const config = resolveConfig();
+      outcomes = listPairs().map((pair) => {
+        const counts = new Map<string, number>();
+        try {
+          const [review] = reviewDescriptors(
+            [{ path: pair.headFile, content: pair.head, base: { path: pair.baseFile, content: pair.base } }],
             config,
           );
-          if (alone) outcome.baseAlone = alone;
+          for (const f of review?.findings ?? []) {
+            if ((CHANGE_RULES as readonly string[]).includes(f.ruleId))
+              counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
+          }
+          const outcome: Outcome = { pair, counts };
+          if (review) outcome.review = review;
+          if (parse(pair.base)) {
+            const [alone] = reviewDescriptors(
+              [{ path: pair.headFile, content: pair.base, isNew: false }],
+              config,
+            );
+            if (alone) outcome.baseAlone = alone;
+          }
+          return outcome;
+        } catch (error) {
+          return { pair, counts, error };
         }
-        return outcome;
-      } catch (error) {
-        return { pair, counts, error };
-      }
+      });
+      const table = CHANGE_RULES.map((rule) => ({
+        rule,
+        findings: outcomes.reduce((n, o) => n + (o.counts.get(rule) ?? 0), 0),
+        pairs: outcomes.filter((o) => o.counts.has(rule)).length,
+      }));
+      const lines = [
+        `change rules over ${outcomes.length} consecutive pairs of real history`,
+        `${"rule".padEnd(28)}${"findings".padStart(9)}${"pairs".padStart(7)}`,
+        ...table.map(
+          (r) => `${r.rule.padEnd(28)}${String(r.findings).padStart(9)}${String(r.pairs).padStart(7)}`,
+        ),
+      ];
+      console.log(lines.join("\n"));
+      const states = outcomes.map((o) => ({ id: o.pair.id, ...baselineCounts(o) }));
+      const sum = (k: "new" | "existing" | "fixed") => states.reduce((n, s) => n + s[k], 0);
+      console.log(
+        [
+          `new / existing / fixed findings per pair (head compared with base): total ${sum("new")} new, ${sum("existing")} existing, ${sum("fixed")} fixed`,
+          ...states.map(
+            (s) => `  ${s.id.padEnd(100)} ${s.new} new, ${s.existing} existing, ${s.fixed} fixed`,
+          ),
+        ].join("\n"),
+      );
     });
-    const table = CHANGE_RULES.map((rule) => ({
-      rule,
-      findings: outcomes.reduce((n, o) => n + (o.counts.get(rule) ?? 0), 0),
-      pairs: outcomes.filter((o) => o.counts.has(rule)).length,
-    }));
-    const lines = [
-      `change rules over ${outcomes.length} consecutive pairs of real history`,
-      `${"rule".padEnd(28)}${"findings".padStart(9)}${"pairs".padStart(7)}`,
-      ...table.map(
-        (r) => `${r.rule.padEnd(28)}${String(r.findings).padStart(9)}${String(r.pairs).padStart(7)}`,
-      ),
-    ];
-    console.log(lines.join("\n"));
-    const states = outcomes.map((o) => ({ id: o.pair.id, ...baselineCounts(o) }));
-    const sum = (k: "new" | "existing" | "fixed") => states.reduce((n, s) => n + s[k], 0);
-    console.log(
-      [
-        `new / existing / fixed findings per pair (head compared with base): total ${sum("new")} new, ${sum("existing")} existing, ${sum("fixed")} fixed`,
-        ...states.map((s) => `  ${s.id.padEnd(100)} ${s.new} new, ${s.existing} existing, ${s.fixed} fixed`),
-      ].join("\n"),
-    );
-  });
 
-  function baselineCounts(o: Outcome): { new: number; existing: number; fixed: number } {
-    const fs = o.review?.findings ?? [];
-    return {
-      new: fs.filter((f) => f.baseline === "new").length,
-      existing: fs.filter((f) => f.baseline === "existing").length,
-      fixed: o.review?.fixed ?? 0,
-    };
-  }
-
-  const firing = (rule: string) => outcomes.filter((o) => o.counts.has(rule)).map((o) => o.pair.id);
-  const where = (pred: (e: ReturnType<typeof expectation>) => boolean) =>
-    outcomes.filter((o) => pred(expectation(o.pair))).map((o) => o.pair.id);
-
-  it("examines every consecutive pair and nothing throws", () => {
-    expect(outcomes.length).toBeGreaterThan(0);
-    const versions = readdirSync(HISTORY).map((p) => readdirSync(new URL(`${p}/`, HISTORY)).length);
-    expect(outcomes.length).toBe(versions.reduce((n, v) => n + v - 1, 0));
-    expect(
-      outcomes.filter((o) => o.error !== undefined).map((o) => `${o.pair.id}: ${String(o.error)}`),
-    ).toEqual([]);
-  });
-
-  it("version-not-bumped fires exactly where the documents differ and the versions compare equal", () => {
-    const expected = where((e) => e.notBumped);
-    expect(expected.length).toBeGreaterThan(0);
-    expect(firing("version-not-bumped")).toEqual(expected);
-    for (const o of outcomes)
-      if (o.counts.has("version-not-bumped")) expect(o.counts.get("version-not-bumped")).toBe(1);
-  });
-
-  it("version-decreased fires exactly where the head version is numerically lower", () => {
-    const expected = where((e) => e.decreased);
-    expect(expected.length).toBeGreaterThan(0);
-    expect(firing("version-decreased")).toEqual(expected);
-  });
-
-  it("base-invalid-json fires exactly where the base is not strict JSON (and the head is)", () => {
-    expect(firing("base-invalid-json")).toEqual(where((e) => e.baseInvalid));
-  });
-
-  it("a head that is not strict JSON gets no change findings", () => {
-    const broken = outcomes.filter((o) => expectation(o.pair).headInvalid);
-    for (const o of broken) expect([...o.counts.keys()], o.pair.id).toEqual([]);
-  });
-
-  it("every finding the base already had (an unchanged element, same rule and message) is existing; counts add up", () => {
-    // A head that does not parse has only invalid-json (new); nothing can be said of the base's findings there.
-    const compared = outcomes.filter((o) => o.review && o.baseAlone && parse(o.pair.head));
-    expect(compared.length).toBeGreaterThan(0);
-    let sameFindings = 0;
-    for (const o of compared) {
-      const head = o.review!.findings;
-      const headDoc = parse(o.pair.head)?.value;
-      const baseDoc = parse(o.pair.base)?.value;
-      // Every head finding is classified once a base was compared.
-      expect(
-        head.every((f) => f.baseline === "new" || f.baseline === "existing"),
-        o.pair.id,
-      ).toBe(true);
-      // Independently of the product's matching: a head finding is the base's when the base alone reports the same
-      // rule and message (indices aside) at the same path inside a deep-equal element of the same top-level array
-      // (or at the same pointer outside arrays). Each base finding vouches for one head finding.
-      const used = new Set<number>();
-      for (const f of head) {
-        if ((CHANGE_RULES as readonly string[]).includes(f.ruleId)) continue;
-        const match = o.baseAlone!.findings.findIndex(
-          (g, i) => !used.has(i) && sameFinding(headDoc, f, baseDoc, g),
-        );
-        if (match === -1) continue;
-        used.add(match);
-        sameFindings++;
-        expect(f.baseline, `${o.pair.id}: ${f.ruleId} ${f.pointer} ${f.message}`).toBe("existing");
-      }
-      // Each base finding is either still there (existing) or fixed.
-      const c = baselineCounts(o);
-      expect(c.existing + c.fixed, o.pair.id).toBe(o.baseAlone!.findings.length);
+    function baselineCounts(o: Outcome): { new: number; existing: number; fixed: number } {
+      const fs = o.review?.findings ?? [];
+      return {
+        new: fs.filter((f) => f.baseline === "new").length,
+        existing: fs.filter((f) => f.baseline === "existing").length,
+        fixed: o.review?.fixed ?? 0,
+      };
     }
-    expect(sameFindings).toBeGreaterThan(0);
-  });
-});
+
+    const firing = (rule: string) => outcomes.filter((o) => o.counts.has(rule)).map((o) => o.pair.id);
+    const where = (pred: (e: ReturnType<typeof expectation>) => boolean) =>
+      outcomes.filter((o) => pred(expectation(o.pair))).map((o) => o.pair.id);
+
+    it("examines every consecutive pair and nothing throws", () => {
+      expect(outcomes.length).toBeGreaterThan(0);
+      const versions = readdirSync(HISTORY).map((p) => readdirSync(new URL(`${p}/`, HISTORY)).length);
+      expect(outcomes.length).toBe(versions.reduce((n, v) => n + v - 1, 0));
+      expect(
+        outcomes.filter((o) => o.error !== undefined).map((o) => `${o.pair.id}: ${String(o.error)}`),
+      ).toEqual([]);
+    });
+
+    it("version-not-bumped fires exactly where the documents differ and the versions compare equal", () => {
+      const expected = where((e) => e.notBumped);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(firing("version-not-bumped")).toEqual(expected);
+      for (const o of outcomes)
+        if (o.counts.has("version-not-bumped")) expect(o.counts.get("version-not-bumped")).toBe(1);
+    });
+
+    it("version-decreased fires exactly where the head version is numerically lower", () => {
+      const expected = where((e) => e.decreased);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(firing("version-decreased")).toEqual(expected);
+    });
+
+    it("base-invalid-json fires exactly where the base is not strict JSON (and the head is)", () => {
+      expect(firing("base-invalid-json")).toEqual(where((e) => e.baseInvalid));
+    });
+
+    it("a head that is not strict JSON gets no change findings", () => {
+      const broken = outcomes.filter((o) => expectation(o.pair).headInvalid);
+      for (const o of broken) expect([...o.counts.keys()], o.pair.id).toEqual([]);
+    });
+
+    it("every finding the base already had (an unchanged element, same rule and message) is existing; counts add up", () => {
+      // A head that does not parse has only invalid-json (new); nothing can be said of the base's findings there.
+      const compared = outcomes.filter((o) => o.review && o.baseAlone && parse(o.pair.head));
+      expect(compared.length).toBeGreaterThan(0);
+      let sameFindings = 0;
+      for (const o of compared) {
+        const head = o.review!.findings;
+        const headDoc = parse(o.pair.head)?.value;
+        const baseDoc = parse(o.pair.base)?.value;
+        // Every head finding is classified once a base was compared.
+        expect(
+          head.every((f) => f.baseline === "new" || f.baseline === "existing"),
+          o.pair.id,
+        ).toBe(true);
+        // Independently of the product's matching: a head finding is the base's when the base alone reports the same
+        // rule and message (indices aside) at the same path inside a deep-equal element of the same top-level array
+        // (or at the same pointer outside arrays). Each base finding vouches for one head finding.
+        const used = new Set<number>();
+        for (const f of head) {
+          if ((CHANGE_RULES as readonly string[]).includes(f.ruleId)) continue;
+          const match = o.baseAlone!.findings.findIndex(
+            (g, i) => !used.has(i) && sameFinding(headDoc, f, baseDoc, g),
+          );
+          if (match === -1) continue;
+          used.add(match);
+          sameFindings++;
+          expect(f.baseline, `${o.pair.id}: ${f.ruleId} ${f.pointer} ${f.message}`).toBe("existing");
+        }
+        // Each base finding is either still there (existing) or fixed.
+        const c = baselineCounts(o);
+        expect(c.existing + c.fixed, o.pair.id).toBe(o.baseAlone!.findings.length);
+      }
+      expect(sameFindings).toBeGreaterThan(0);
+    });
+  },
+);
 
 type F = { ruleId: string; pointer: string; message: string };
 

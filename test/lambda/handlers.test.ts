@@ -212,7 +212,7 @@ describe("worker (bundled)", () => {
     expect(gh.reviews).toHaveLength(1);
     expect(gh.comments).toHaveLength(1);
     gh.assertClean();
-  }, 30_000);
+  });
 
   it("reports a failing delivery for retry with backoff, and completes its check run instead of leaving it in progress", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
@@ -240,7 +240,7 @@ describe("worker (bundled)", () => {
     expect(delay).toMatchObject({ ReceiptHandle: "rh-0", VisibilityTimeout: 120 });
     expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(4);
     gh.assertClean();
-  }, 30_000);
+  });
 
   it("a review that runs out of time completes its run as failure and is retried soon; the retry completes it with no duplicated annotation", async () => {
     const gh = new FakeGitHub([...LATER_REVIEW_ROUTES, "updateCheckRun", "listCheckRuns"]);
@@ -292,7 +292,7 @@ describe("worker (bundled)", () => {
     expect(new Set(run.annotations.map((a) => `${a.start_line}:${a.title}`)).size).toBe(120);
     expect(gh.reviews).toHaveLength(1);
     gh.assertClean();
-  }, 30_000);
+  });
 
   /** Pull request `number` opened at `sha`, adding a descriptor with one finding, queued for installation `installation`. */
   async function openedAt(gh: FakeGitHub, number: number, sha: string, installation: number) {
@@ -344,7 +344,7 @@ describe("worker (bundled)", () => {
     );
     expect(visibilities()).toHaveLength(3);
     gh.assertClean();
-  }, 30_000);
+  });
 
   it("starts a message only with time left for a review and its margin; one left is reported failed and comes back at once, before the invocation times out", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES);
@@ -360,7 +360,7 @@ describe("worker (bundled)", () => {
     expect(gh.runsFor(b)).toEqual([]);
     expect(visibilities()).toEqual([["rh-1", 0]]);
     gh.assertClean();
-  }, 30_000);
+  });
 
   it("drops a message that is not a delivery instead of retrying it forever", async () => {
     expect(await handle(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
@@ -478,5 +478,5 @@ describe("merge queue (bundled receiver and worker)", () => {
     expect(run!.annotations.map((a) => a.title)).toEqual(["version-decreased"]);
     expect(gh.reviews).toEqual([]);
     gh.assertClean();
-  }, 30_000);
+  });
 });

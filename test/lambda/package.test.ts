@@ -58,6 +58,20 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
+/**
+ * The template with both parameters given (they are independent; the default template shows each one off):
+ * one packaging, shared by the tests of either, since each run of osls takes seconds.
+ */
+let withParamsTemplate: Template | undefined;
+function withParams(): Template {
+  withParamsTemplate ??= oslsPackage(
+    "with-params",
+    "--param=requireOrgConfig=true",
+    "--param=alarmEmail=ops@example.com",
+  );
+  return withParamsTemplate;
+}
+
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 describe("serverless package", () => {
@@ -121,8 +135,7 @@ describe("serverless package", () => {
     const recoveryEnv = (t: Template) =>
       t.Resources.RecoveryLambdaFunction!.Properties.Environment.Variables.PLUGIN_REVIEW_REQUIRE_ORG_CONFIG;
     expect([env(template), recoveryEnv(template)]).toEqual(["false", "false"]);
-    const required = oslsPackage("require-org", "--param=requireOrgConfig=true");
-    expect([env(required), recoveryEnv(required)]).toEqual(["true", "true"]);
+    expect([env(withParams()), recoveryEnv(withParams())]).toEqual(["true", "true"]);
   }, 180_000);
 
   it("sends the dead-letter alarm to an SNS topic, which mails alarmEmail when one is given", () => {
@@ -134,7 +147,7 @@ describe("serverless package", () => {
     const subscription = resources.AlarmEmailSubscription!;
     expect(subscription.Condition).toBe("HasAlarmEmail");
     expect(holds(template.Conditions!.HasAlarmEmail)).toBe(false); // no address by default: no subscription
-    const withEmail = oslsPackage("with-email", "--param=alarmEmail=ops@example.com");
+    const withEmail = withParams();
     expect(holds(withEmail.Conditions!.HasAlarmEmail)).toBe(true);
     expect(withEmail.Resources.AlarmEmailSubscription!.Properties).toEqual({
       TopicArn: { Ref: "AlarmTopic" },

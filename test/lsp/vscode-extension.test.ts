@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   createProtocolConnection,
   ExitNotification,
@@ -20,13 +20,12 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { BIN, ensureBuilt } from "../cli/run.js";
-import { ROOT } from "../helpers.js";
+import { describeUnless, ROOT } from "../helpers.js";
 
 const VSIX = join(ROOT, "editors", "vscode", "plugin-review.vsix");
 const built = existsSync(VSIX);
 if (!built && process.env.CI)
   throw new Error(`${VSIX} is missing: .ci/run packages the extension before the tests`);
-if (!built) console.warn(`VS Code extension tests skipped: ${VSIX} is not built`);
 
 /** The files of a zip archive (a .vsix is one), by name: stored or deflated entries, from the central directory. */
 function unzip(zip: Buffer): Map<string, Buffer> {
@@ -71,7 +70,7 @@ interface Extension {
   ): string;
 }
 
-describe.skipIf(!built)("the VS Code extension (.vsix)", () => {
+describeUnless(!built && `${VSIX} is not built (.ci/run builds it)`)("the VS Code extension (.vsix)", () => {
   const files = built ? unzip(readFileSync(VSIX)) : new Map<string, Buffer>();
   const manifest = JSON.parse(files.get("extension/package.json")?.toString() ?? "{}") as Manifest;
 

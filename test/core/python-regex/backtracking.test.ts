@@ -161,21 +161,23 @@ describe("findCatastrophicBacktracking", () => {
     expect(risk(`(?:${many}|a+)+`)?.message).toContain("nested quantifier");
   });
 
+  // Each search stops at its step budget (MAX_CHECK_WORK, MAX_TOTAL_WORK): large patterns come to an answer
+  // rather than a hang (the test's timeout is the guard; how long they take is measured by `npm run bench`).
   it("copes with large patterns", () => {
-    const patterns = [
-      "(?:" + Array.from({ length: 5000 }, (_, i) => `w${i}`).join("|") + ")",
-      "(?:" + Array.from({ length: 5000 }, (_, i) => `w${i}`).join("|") + ")+",
-      "(?:" + Array.from({ length: 300 }, (_, i) => `k${i.toString(36)}x`).join("|") + ")+$",
-      "((((((((((a|b)+c)+d)+e)+f)+g)+h)+i)+j)+k)+".repeat(200),
-      "(".repeat(150) + "a+" + ")+".repeat(150),
-      "[a-z]+\\d*".repeat(50_000),
+    const patterns: [string, RegExp | null][] = [
+      ["(?:" + Array.from({ length: 5000 }, (_, i) => `w${i}`).join("|") + ")", null],
+      ["(?:" + Array.from({ length: 5000 }, (_, i) => `w${i}`).join("|") + ")+", null],
+      ["(?:" + Array.from({ length: 300 }, (_, i) => `k${i.toString(36)}x`).join("|") + ")+$", null],
+      ["((((((((((a|b)+c)+d)+e)+f)+g)+h)+i)+j)+k)+".repeat(200), null],
+      ["(".repeat(150) + "a+" + ")+".repeat(150), /^nested quantifier: /],
+      ["[a-z]+\\d*".repeat(50_000), null],
     ];
-    for (const p of patterns) {
+    for (const [p, expected] of patterns) {
       const r = parsePythonRegex(p);
       if (!r.ok) throw new Error(r.error.message);
-      const start = performance.now();
-      findCatastrophicBacktracking(r.ast);
-      expect(performance.now() - start).toBeLessThan(5000);
+      const risk = findCatastrophicBacktracking(r.ast);
+      if (expected) expect(risk?.message).toMatch(expected);
+      else expect(risk).toBeNull();
     }
   });
 });

@@ -22,7 +22,6 @@ const unanswered: typeof fetch = (_input, init) =>
 
 describe("the request timeout", () => {
   it("abandons a request that is never answered, even when a garbage collection runs while it waits", async () => {
-    const started = Date.now();
     const request = timedFetch(unanswered, clock)("https://api.github.com/graphql", { method: "POST" });
     const outcome = request.then(
       () => "answered",
@@ -30,11 +29,11 @@ describe("the request timeout", () => {
     );
     await new Promise((r) => setTimeout(r, 20));
     collectGarbage();
+    // A guard, not a measure: timers fire in the order they are due, so the 100-ms timeout comes first.
     const never = new Promise((r) => setTimeout(() => r("still waiting after 2 s"), 2000).unref());
     const result = await Promise.race([outcome, never]);
     expect(isTimeout(result)).toBe(true);
     expect((result as Error).name).toBe("TimeoutError");
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("leaves a request answered in time alone, and lets the caller's own signal abort it first", async () => {
