@@ -52,3 +52,22 @@ export async function withBuiltCommit(ref, fn) {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/**
+ * The fake GitHub (TypeScript, test/github/fake-github.ts) bundled for the benchmarks' processes, its npm
+ * imports left external; inside the repository, so that they resolve from node_modules. Its path.
+ */
+export async function bundleFakeGitHub() {
+  const out = join(ROOT, "node_modules/.cache/plugin-review-bench/fake-github.mjs");
+  const { buildSync } = await import("esbuild");
+  buildSync({
+    entryPoints: [join(ROOT, "test/github/fake-github.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile: out,
+    logLevel: "error",
+  });
+  return out;
+}

@@ -18,7 +18,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { median, withBuiltCommit } from "./lib.mjs";
+import { bundleFakeGitHub, median, withBuiltCommit } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SCALE = 10;
@@ -29,19 +29,8 @@ const INSTALLATIONS = 3;
 const SECRET = "load-test-secret-not-real";
 
 async function parent(ref, rounds) {
-  // The fake GitHub is TypeScript: bundle it (its npm imports stay external) for the child processes.
-  // Inside the repository, so that its imports resolve from node_modules.
-  const fake = join(ROOT, "node_modules/.cache/plugin-review-load/fake-github.mjs");
-  const { buildSync } = await import("esbuild");
-  buildSync({
-    entryPoints: [join(ROOT, "test/github/fake-github.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile: fake,
-    logLevel: "error",
-  });
+  // The fake GitHub is TypeScript: bundled for the child processes.
+  const fake = await bundleFakeGitHub();
   await withBuiltCommit(ref, async (prev) => {
     const builds = [
       [`previous (${ref})`, prev],
