@@ -106,6 +106,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
               };
           },
           onSettled: () => journal?.finished(context.id),
+          ...(delivery.recovered ? { recovered: true } : {}),
         },
         delivery.attempt,
       );

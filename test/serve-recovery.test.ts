@@ -20,7 +20,10 @@ import {
 import { bridge, freePort, SECRET, startApp, stateDirectory, type AppProcess } from "./serve-process.js";
 
 const R = `${OWNER}/${REPO}`;
-/** The guarantee's bound after the App runs again. */
+/**
+ * The guarantee's bound after the App runs again, as the tests' wait: how long they are measured to take
+ * is `npm run bench`'s (bench/recovery.mjs).
+ */
 const RECOVERED_WITHIN_MS = 120_000;
 
 let github: Awaited<ReturnType<typeof bridge>>;
@@ -77,10 +80,8 @@ describe("npm start: restarts, crashes and downtime", () => {
     expect(gh.checkRuns).toEqual([]);
     // The delivery was answered 200: GitHub's log shows it received; only the App's store knows better.
     expect(gh.deliveryLog.map((a) => a.status_code)).toEqual([200]);
-    const restarted = Date.now();
     const second = await start();
     await within(RECOVERED_WITHIN_MS, () => completed(gh) && gh.reviews.length === 1);
-    expect(Date.now() - restarted).toBeLessThan(RECOVERED_WITHIN_MS);
     expectExactlyOnce(gh);
     expect(second.logs.some((l) => /1 resumed from the store/.test(l.msg))).toBe(true);
     second.child.kill("SIGTERM");
@@ -132,10 +133,8 @@ describe("npm start: restarts, crashes and downtime", () => {
     gh.checkRuns.push(earlier);
     expect(await send(pullAt(gh, 10, v))).toBe(0);
 
-    const started = Date.now();
     const app = await start();
     await within(RECOVERED_WITHIN_MS, () => [x, y, z, w].every((sha) => done(gh, sha)));
-    expect(Date.now() - started).toBeLessThan(RECOVERED_WITHIN_MS);
     for (const sha of [x, y, z, w])
       expect(gh.runsFor(sha)).toEqual([expect.objectContaining({ status: "completed" })]);
     // The head that had its run: read, never written, nothing posted on its pull request.
@@ -167,15 +166,14 @@ describe("npm start: restarts, crashes and downtime", () => {
       200,
     );
     await within(30_000, () => gh.failed.length > 0);
-    const stopping = Date.now();
     first.child.kill("SIGTERM");
     // Draining: it says so to load balancers, and takes no delivery.
     await within(10_000, () => first.logs.some((l) => /shutting down/.test(l.msg)));
     // A delivery during the drain: refused (503), or not connected once the listener closed.
     const refused = await gh.deliver(first.webhookUrl, SECRET, "pull_request", later);
     expect([0, 503]).toContain(refused);
+    // 0: every review in flight finished within the drain's 25 s (cut off, it would be 1).
     expect(await first.exited).toBe(0);
-    expect(Date.now() - stopping).toBeLessThan(30_000);
     expectExactlyOnce(gh);
     expect(gh.runsFor(y)).toEqual([]);
 

@@ -50,7 +50,7 @@ export function createHandler(
     const recovery = probotRecovery(probot, {
       deliveries,
       // A recovered review ends before the invocation does, as the worker's.
-      context: () => ({ attempt: 1, ...(endsBy !== undefined ? { endsBy } : {}) }),
+      context: () => ({ attempt: 1, recovered: true, ...(endsBy !== undefined ? { endsBy } : {}) }),
       windowMs: windowMs(process.env),
       metrics: currentMetrics(() => metrics),
     });

@@ -10,6 +10,8 @@ export interface DeliveryContext {
   attempt: number;
   /** When (epoch ms) the reviews it starts must end at the latest (the Lambda invocation, less a margin). */
   endsBy?: number;
+  /** Handed to the App by the recovery (its reviews yield to live deliveries' for a slot). */
+  recovered?: boolean;
 }
 
 /** A first try, with no end but the review's own deadline. */

@@ -30,6 +30,8 @@ export interface ReviewJob {
   run(attempt: number): Promise<(() => Promise<unknown>) | void>;
   /** Called once the review is done for good: completed, or failed with no later retry of the scheduler's. */
   onSettled?(): void;
+  /** A review the recovery found: it yields to the others for a slot (serialize.ts BackgroundPool). */
+  recovered?: boolean;
   /**
    * False for a job that only finds what to review and schedules that (a recheck reads its pull request's
    * head): other reviews' posts do not wait for it as for a check run.
@@ -144,7 +146,7 @@ export class ReviewScheduler {
     };
     if (!this.pool) return run(() => undefined);
     try {
-      this.pool.submit(run, locked);
+      this.pool.submit(run, locked, job.recovered === true);
     } catch (e) {
       // Not taken (shutting down): give the turn back.
       void locked.then((unlock) => (written?.(), unlock()));

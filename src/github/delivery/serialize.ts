@@ -100,6 +100,9 @@ export class ShuttingDownError extends Error {
 export class BackgroundPool {
   private runningNow = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Jobs that yield (recovered reviews): run only while no other job waits, a few at a time. */
+  private readonly waitingYielding: (() => void)[] = [];
+  private runningYielding = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
@@ -108,20 +111,27 @@ export class BackgroundPool {
     readonly concurrency: number,
     private readonly onError: (e: unknown) => void,
     private readonly beforeStart: () => Promise<void> = nextTurn,
+    /** Slots yielding jobs may hold at once. */
+    readonly yieldingConcurrency = Math.max(1, Math.floor(concurrency / 8)),
   ) {}
 
-  /** `ready`: the job asks for a slot only once it resolves (a job waiting for a lock holds no slot). */
-  submit(job: (release: () => void) => Promise<void>, ready?: Promise<unknown>): void {
+  /**
+   * `ready`: the job asks for a slot only once it resolves (a job waiting for a lock holds no slot).
+   * `yielding`: a job that must not hold up the others (a review the recovery found): it gets a slot only
+   * while no other job waits for one, and at most `yieldingConcurrency` such jobs run at once.
+   */
+  submit(job: (release: () => void) => Promise<void>, ready?: Promise<unknown>, yielding = false): void {
     if (this.closed) throw new ShuttingDownError();
     let held = false;
     const release = () => {
       if (!held) return;
       held = false;
       this.runningNow--;
-      this.waiting.shift()?.();
+      if (yielding) this.runningYielding--;
+      this.wakeNext();
     };
     const done = Promise.resolve(ready)
-      .then(() => this.slot())
+      .then(() => this.slot(yielding))
       .then(() => this.beforeStart())
       .then(() => {
         held = true;
@@ -157,9 +167,28 @@ export class BackgroundPool {
     }
   }
 
-  private async slot(): Promise<void> {
-    if (this.runningNow >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  private async slot(yielding: boolean): Promise<void> {
+    if (yielding) {
+      if (!this.yieldingMayRun()) await new Promise<void>((resolve) => this.waitingYielding.push(resolve));
+      this.runningYielding++;
+    } else if (this.runningNow >= this.concurrency)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.runningNow++;
+  }
+
+  private yieldingMayRun(): boolean {
+    return (
+      this.runningNow < this.concurrency &&
+      this.runningYielding < this.yieldingConcurrency &&
+      this.waiting.length === 0
+    );
+  }
+
+  /** A slot came free: the other jobs first, a yielding one only when none waits. */
+  private wakeNext(): void {
+    const next = this.waiting.shift();
+    if (next) return next();
+    if (this.waitingYielding.length && this.yieldingMayRun()) this.waitingYielding.shift()!();
   }
 }
 

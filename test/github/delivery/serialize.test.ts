@@ -167,6 +167,36 @@ describe("BackgroundPool", () => {
     expect(order.at(-1)).toBe("first posted");
   });
 
+  it("lets a yielding job (a recovered review) run only while no other job waits, a few at a time", async () => {
+    const pool = new BackgroundPool(2, () => {}, undefined, 1);
+    const order: string[] = [];
+    const gates = new Map<string, () => void>();
+    const job = (name: string) => async () => {
+      order.push(`${name} starts`);
+      await new Promise<void>((r) => gates.set(name, r));
+    };
+    const until = async (n: number) => {
+      for (let i = 0; i < 200 && order.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    pool.submit(job("recovered 1"), undefined, true);
+    pool.submit(job("recovered 2"), undefined, true);
+    pool.submit(job("live 1"));
+    await until(2);
+    // One yielding job at a time; the live one takes the second slot at once.
+    expect(order).toEqual(["recovered 1 starts", "live 1 starts"]);
+    pool.submit(job("live 2"));
+    gates.get("recovered 1")!();
+    await until(3);
+    // The freed slot goes to the live job that waits, not to the recovered one.
+    expect(order).toEqual(["recovered 1 starts", "live 1 starts", "live 2 starts"]);
+    gates.get("live 1")!();
+    await until(4);
+    expect(order.at(-1)).toBe("recovered 2 starts");
+    gates.get("live 2")!();
+    gates.get("recovered 2")!();
+    await expect(pool.drain(1_000)).resolves.toBe(true);
+  });
+
   it("asks for a slot only once the job is ready", async () => {
     const pool = new BackgroundPool(1, () => {});
     const order: string[] = [];
