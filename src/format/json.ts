@@ -1,7 +1,7 @@
 /** `--format json`: the contract's finding objects, exactly these members, in this order. */
 import { fixableFindings } from "../core/fix.js";
 import type { FileReview } from "../core/review.js";
-import type { Edit } from "../core/types.js";
+import type { Edit, Finding } from "../core/types.js";
 
 /**
  * An edit at the finding's pointer: `replacement` is the JSON text that replaces the value there, or (with
@@ -38,6 +38,22 @@ export interface JsonFinding {
   suggestions?: JsonEdit[];
 }
 
+/** A finding's own fields as the JSON output gives them (the file, the baseline, edits aside). */
+export function findingFields(f: Finding) {
+  return {
+    ruleId: f.ruleId,
+    severity: f.severity,
+    message: f.message,
+    messageId: f.messageId,
+    pointer: f.pointer,
+    line: f.line,
+    column: f.column,
+    endLine: f.endLine,
+    endColumn: f.endColumn,
+    fingerprint: f.fingerprint,
+  };
+}
+
 export function toJsonFindings(
   reviews: readonly FileReview[],
   display: (path: string) => string,
@@ -46,16 +62,7 @@ export function toJsonFindings(
   return reviews.flatMap((r) =>
     r.findings.map((f) => ({
       file: display(r.path),
-      ruleId: f.ruleId,
-      severity: f.severity,
-      message: f.message,
-      messageId: f.messageId,
-      pointer: f.pointer,
-      line: f.line,
-      column: f.column,
-      endLine: f.endLine,
-      endColumn: f.endColumn,
-      fingerprint: f.fingerprint,
+      ...findingFields(f),
       ...(f.baseline ? { baseline: f.baseline } : {}),
       ...(f.fix && fixable.has(f) ? { fix: jsonEdit(f.fix) } : {}),
       ...(f.suggestions?.length ? { suggestions: f.suggestions.map(jsonEdit) } : {}),

@@ -11,8 +11,8 @@
  */
 import { globMatcher, type ResolvedConfig } from "../../core/config.js";
 import { reviewDescriptors, type DescriptorInput } from "../../core/review.js";
-import type { Finding } from "../../core/types.js";
 import { fails } from "../../core/verdict.js";
+import { findingFields } from "../../format/json.js";
 import { countFindings } from "../../format/summary.js";
 import { loadConfig, type OrganisationConfig } from "../review/load-config.js";
 import { mapLimit } from "../api/map-limit.js";
@@ -23,7 +23,6 @@ import {
   totals,
   type AppAccess,
   type AuditFile,
-  type AuditFinding,
   type AuditReport,
   type AuditRepository,
   type OrganisationPolicyAccess,
@@ -169,7 +168,7 @@ async function auditRepository(
       notices: c.notice,
       // Under `existing: fail` every finding counts, not only the ones a pull request adds.
       wouldFail: r.findings.some((f) => fails(f.severity, config.failOn)),
-      findings: r.findings.map(auditFinding),
+      findings: r.findings.map(findingFields),
     };
   });
   const sum = (k: "errors" | "warnings" | "notices") => files.reduce((n, f) => n + f[k], 0);
@@ -191,22 +190,6 @@ async function auditRepository(
     failingDescriptors: failing,
     files,
     ...(tree.truncated ? { truncated: true } : {}),
-  };
-}
-
-/** A finding as the report keeps it: `check --format json`'s fields (the path is the file's). */
-function auditFinding(f: Finding): AuditFinding {
-  return {
-    ruleId: f.ruleId,
-    severity: f.severity,
-    message: f.message,
-    messageId: f.messageId,
-    pointer: f.pointer,
-    line: f.line,
-    column: f.column,
-    endLine: f.endLine,
-    endColumn: f.endColumn,
-    fingerprint: f.fingerprint,
   };
 }
 
