@@ -140,6 +140,15 @@ describe("recovery from GitHub's delivery log", () => {
     gh.assertClean();
   });
 
+  it("a delivery redelivered by hand (the same guid, redelivery: true) that reached the App is not recovered again", async () => {
+    const { gh, recovery } = setup(["listDeliveries"]);
+    const opened = pullRequestPayload("opened");
+    const failed = gh.logAttempt("pull_request", opened, 0);
+    gh.logAttempt("pull_request", opened, 200, { guid: failed.guid, redelivery: true });
+    expect(await recovery.sweep()).toMatchObject({ listed: 2, missed: 0, reviewed: 0 });
+    gh.assertClean();
+  });
+
   it("reads every page of the log, newest first, and stops at the window's start", async () => {
     const { gh, recovery } = setup(["listDeliveries"]);
     const answered = pullRequestPayload("synchronize");
