@@ -15,7 +15,7 @@ import type { SweepReport } from "../github/delivery/recovery.js";
 import { currentMetrics, emfMetrics, type EmfMetrics } from "./emf.js";
 import { logLine } from "./log.js";
 import { lambdaProbot } from "./probot.js";
-import { MARGIN_MS, type LambdaContext } from "./worker.js";
+import { MARGIN_MS, type LambdaContext } from "./timing.js";
 
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */

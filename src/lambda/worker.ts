@@ -12,12 +12,14 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
-import { REPORT_TIMEOUT_MS } from "../github/api/deadline.js";
 import { TransientReviewError } from "../github/api/errors.js";
 import { DeliveryContexts } from "../github/delivery/context.js";
 import { currentMetrics, emfMetrics, type EmfMetrics } from "./emf.js";
 import { logLine } from "./log.js";
 import { lambdaProbot } from "./probot.js";
+import { MARGIN_MS, SQS_CALL_MS, type LambdaContext } from "./timing.js";
+
+export { MARGIN_MS, SQS_CALL_MS, type LambdaContext };
 import type { QueuedDelivery } from "./webhook.js";
 
 export interface SqsRecord {
@@ -40,20 +42,6 @@ export const sqs = new SQSClient({});
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
-
-/** What the Lambda runtime passes as the handler's second argument (the part used here). */
-export interface LambdaContext {
-  getRemainingTimeInMillis(): number;
-}
-
-/** The longest the worker waits for SQS to push a failed message's retry back. */
-export const SQS_CALL_MS = 5_000;
-
-/**
- * Kept from the invocation's remaining time after a review's deadline: the failure report on its check run
- * (which may run that long past the deadline) and the call that pushes the message's retry back.
- */
-export const MARGIN_MS = REPORT_TIMEOUT_MS + SQS_CALL_MS;
 
 /** A message is started only with this much time for its review beyond the margin; else it is left for later. */
 export const MIN_REVIEW_MS = 10_000;
