@@ -17,7 +17,7 @@ import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { DeliveryContexts } from "../github/delivery/context.js";
 import type { AppMetrics } from "../github/delivery/metrics.js";
 import { probotRecovery } from "../github/delivery/probot-recovery.js";
-import { prometheusMetrics } from "../github/delivery/prometheus.js";
+import { prometheusMetrics } from "./metrics.js";
 import { ReviewScheduler, type SchedulerLog } from "../github/delivery/scheduler.js";
 import { AnswersFirst } from "../github/delivery/serialize.js";
 import { DeliveryStore } from "../github/delivery/store.js";

@@ -1,5 +1,5 @@
 /**
- * What the App counts for its operators: the server serves it as Prometheus text (prometheus.ts), the
+ * What the App counts for its operators: the server serves it as Prometheus text (src/serve/metrics.ts), the
  * Lambda functions log it in CloudWatch's embedded metric format (src/lambda/emf.ts). Counted where it
  * happens: deliveries by app.ts, reviews by app.ts's jobs, recoveries by the sweep, GitHub's failed answers
  * by the Octokit's fetch (api/octokit/octokit.ts).

@@ -1,9 +1,9 @@
 /**
  * The server's metrics in Prometheus's text format (prom-client, the Prometheus ecosystem's Node client),
- * served at `GET /metrics` (serve.ts).
+ * served at `GET /metrics` (endpoints.ts).
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { AppMetrics } from "./metrics.js";
+import type { AppMetrics } from "../github/delivery/metrics.js";
 
 export interface PrometheusMetrics extends AppMetrics {
   registry: Registry;
