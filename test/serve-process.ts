@@ -156,7 +156,7 @@ export async function startApp(
     } catch {
       // not listening yet
     }
-    if (Date.now() - started > 30_000) throw new Error("the App did not serve /healthz within 30 s");
+    if (Date.now() - started > 90_000) throw new Error("the App did not serve /healthz within 90 s");
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -75,7 +75,7 @@ describe("npm start: restarts, crashes and downtime", () => {
     expect(await gh.deliver(first.webhookUrl, SECRET, "pull_request", pullRequestPayload("opened"))).toBe(
       200,
     );
-    await within(30_000, () => gh.hung.length > 0);
+    await within(60_000, () => gh.hung.length > 0);
     await kill9(first);
     expect(gh.checkRuns).toEqual([]);
     // The delivery was answered 200: GitHub's log shows it received; only the App's store knows better.
@@ -142,7 +142,7 @@ describe("npm start: restarts, crashes and downtime", () => {
     expect(gh.requests.filter((r) => r.method !== "GET" && r.path.includes(`/${earlier.id}`))).toEqual([]);
     expect(gh.reviews.filter((r) => r.pull === `${R}#10`)).toEqual([]);
     // Pull request 7 moved on to w: x's run is written, its review is not (it would speak for the wrong commit).
-    await within(30_000, () => gh.reviews.length === 3).catch((e: unknown) => {
+    await within(60_000, () => gh.reviews.length === 3).catch((e: unknown) => {
       throw new Error(
         `${(e as Error).message}: reviews of ${gh.reviews.map((r) => `${r.pull}@${r.commit_id.slice(0, 1)}`).join(", ")}`,
       );
@@ -165,10 +165,10 @@ describe("npm start: restarts, crashes and downtime", () => {
     expect(await gh.deliver(first.webhookUrl, SECRET, "pull_request", pullRequestPayload("opened"))).toBe(
       200,
     );
-    await within(30_000, () => gh.failed.length > 0);
+    await within(60_000, () => gh.failed.length > 0);
     first.child.kill("SIGTERM");
     // Draining: it says so to load balancers, and takes no delivery.
-    await within(10_000, () => first.logs.some((l) => /shutting down/.test(l.msg)));
+    await within(60_000, () => first.logs.some((l) => /shutting down/.test(l.msg)));
     // A delivery during the drain: refused (503), or not connected once the listener closed.
     const refused = await gh.deliver(first.webhookUrl, SECRET, "pull_request", later);
     expect([0, 503]).toContain(refused);
@@ -179,7 +179,7 @@ describe("npm start: restarts, crashes and downtime", () => {
 
     const second = await start();
     await within(RECOVERED_WITHIN_MS, () => done(gh, y));
-    await within(30_000, () => gh.reviews.length === 2);
+    await within(60_000, () => gh.reviews.length === 2);
     expect(gh.runsFor(y)).toHaveLength(1);
     expect(second.logs.some((l) => /1 missed deliveries in GitHub's log/.test(l.msg))).toBe(true);
     second.child.kill("SIGTERM");
@@ -231,7 +231,7 @@ describe("npm start: restarts, crashes and downtime", () => {
       ]);
       gh.deliveryLogRefused = status;
       const app = await start();
-      await within(30_000, () => app.logs.some((l) => /cannot be recovered from it/.test(l.msg)));
+      await within(60_000, () => app.logs.some((l) => /cannot be recovered from it/.test(l.msg)));
       gh.file(R, HEAD_SHA, "p/plugin.json", text({ ...validHost(), version: "1" }));
       gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
       expect(await gh.deliver(app.webhookUrl, SECRET, "pull_request", pullRequestPayload("opened"))).toBe(
