@@ -15,8 +15,18 @@ import { auditOctokit, auditOrganization } from "../github/audit/collect.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { githubAccess } from "./github-access.js";
 
-export type AuditFormat = "text" | "json" | "markdown" | "html" | "csv" | "sarif";
-export const AUDIT_FORMATS: readonly AuditFormat[] = ["text", "json", "markdown", "html", "csv", "sarif"];
+/** The formats one audit writes to a single file: on stdout, or with `--output <format>=<file>`. */
+const RENDER = {
+  text: (r: AuditReport) => formatAuditText(r, "text"),
+  json: (r: AuditReport) => formatAuditText(r, "json"),
+  markdown: (r: AuditReport) => formatAuditText(r, "markdown"),
+  html: (r: AuditReport, version: string) => formatHtml(r, version),
+  csv: (r: AuditReport) => formatCsv(r),
+} satisfies Record<string, (r: AuditReport, version: string) => string>;
+type FileFormat = keyof typeof RENDER;
+const FILE_FORMATS = Object.keys(RENDER) as FileFormat[];
+/** SARIF is a file per repository (`--output-dir`). */
+const AUDIT_FORMATS = [...FILE_FORMATS, "sarif"] as const;
 
 export interface AuditCliOptions {
   org: string;
@@ -45,37 +55,40 @@ export interface AuditIo {
   cwd?: string;
 }
 
-const isFormat = (f: string): f is AuditFormat => (AUDIT_FORMATS as readonly string[]).includes(f);
+const isFileFormat = (f: string): f is FileFormat => Object.hasOwn(RENDER, f);
 
-/** The formats `--output` writes to one file (SARIF is a file per repository: `--output-dir`). */
-const FILE_FORMATS = AUDIT_FORMATS.filter((f) => f !== "sarif");
+/** Where the reports go: one format on stdout (or SARIF files in a folder), and further files. */
+type Destinations = {
+  outputs: { format: FileFormat; file: string }[];
+} & ({ format: FileFormat } | { format: "sarif"; outputDir: string });
 
 /** `--output <format>=<file>` values, or the first that is not one. */
-function parseOutputs(values: readonly string[]): { format: AuditFormat; file: string }[] | string {
-  const out: { format: AuditFormat; file: string }[] = [];
+function parseOutputs(values: readonly string[]): Destinations["outputs"] | string {
+  const out: Destinations["outputs"] = [];
   for (const o of values) {
     const eq = o.indexOf("=");
     const format = o.slice(0, Math.max(0, eq));
-    if (eq < 1 || eq === o.length - 1 || !isFormat(format) || format === "sarif")
+    if (eq < 1 || eq === o.length - 1 || !isFileFormat(format))
       return `audit --output takes <format>=<file> with a format among ${FILE_FORMATS.join(", ")} (SARIF: --format sarif --output-dir), not '${o}'`;
     out.push({ format, file: o.slice(eq + 1) });
   }
   return out;
 }
 
-/** Why the options cannot work together, or undefined. */
-function usageProblem(opts: AuditCliOptions): string | undefined {
-  if (!isFormat(opts.format))
-    return `audit --format must be one of ${AUDIT_FORMATS.join(", ")}, not '${opts.format}'`;
+/** The options' destinations, or why the options cannot work together. */
+function destinations(opts: AuditCliOptions): Destinations | string {
+  const { format, outputDir } = opts;
+  if (format !== "sarif" && !isFileFormat(format))
+    return `audit --format must be one of ${AUDIT_FORMATS.join(", ")}, not '${format}'`;
   const outputs = parseOutputs(opts.outputs ?? []);
   if (typeof outputs === "string") return outputs;
-  if (opts.format === "sarif" && !opts.outputDir)
+  if (format === "sarif" && !outputDir)
     return "audit --format sarif writes one file per repository: give the folder with --output-dir <dir>";
-  if (opts.format !== "sarif" && opts.outputDir !== undefined)
-    return `--output-dir is for --format sarif (one file per repository); --format ${opts.format} prints to standard output: redirect it to a file`;
+  if (format !== "sarif" && outputDir !== undefined)
+    return `--output-dir is for --format sarif (one file per repository); --format ${format} prints to standard output: redirect it to a file`;
   if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(opts.org))
     return `'${opts.org}' is not an organisation name`;
-  return undefined;
+  return format === "sarif" ? { format, outputDir: outputDir!, outputs } : { format, outputs };
 }
 
 /** The earlier audit to compare with, or the reason it cannot be (said before anything is asked of GitHub). */
@@ -94,9 +107,9 @@ function earlierAudit(file: string, org: string, cwd: string): { report: AuditRe
 }
 
 /** Writes one SARIF file per repository; prints each as `file<TAB>repository<TAB>commit<TAB>ref` for scripts. */
-function writeSarif(report: AuditReport, dir: string, io: AuditIo): number {
+function writeSarif(report: AuditReport, dir: string, cwd: string, io: AuditIo): number {
   const files = auditSarifFiles(report, io.version ?? "0.0.0");
-  const at = resolve(io.cwd ?? process.cwd(), dir);
+  const at = resolve(cwd, dir);
   try {
     mkdirSync(at, { recursive: true });
     for (const f of files) writeFileSync(join(at, f.name), f.text);
@@ -115,15 +128,16 @@ function writeSarif(report: AuditReport, dir: string, io: AuditIo): number {
 }
 
 export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<number> {
-  const problem = usageProblem(opts);
-  if (problem) {
-    io.stderr(`plugin-review: ${problem}\n`);
+  const to = destinations(opts);
+  if (typeof to === "string") {
+    io.stderr(`plugin-review: ${to}\n`);
     return 2;
   }
-  const format = opts.format as AuditFormat;
+  const cwd = io.cwd ?? process.cwd();
+  const version = io.version ?? "0.0.0";
   let earlier: AuditReport | undefined;
   if (opts.compare !== undefined) {
-    const read = earlierAudit(opts.compare, opts.org, io.cwd ?? process.cwd());
+    const read = earlierAudit(opts.compare, opts.org, cwd);
     if ("error" in read) {
       io.stderr(`plugin-review: ${read.error}\n`);
       return 2;
@@ -147,6 +161,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
       repos: opts.repos,
       ...(opts.app ? { app: opts.app } : {}),
       ...(progress ? { onProgress: progress } : {}),
+      ...(io.version ? { version: io.version } : {}),
     });
   } catch (e) {
     io.stderr(`plugin-review: ${describeRequestError(e, `listing the repositories of ${opts.org}`)}\n`);
@@ -154,29 +169,15 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
   } finally {
     if (progress) io.stderr("\r\u001b[2K");
   }
-  // The version beside the organisation: fingerprints compare within one plugin-review's identity scheme.
-  if (io.version) {
-    const { organization, auditedAt, ...rest } = report;
-    report = { organization, ...(auditedAt ? { auditedAt } : {}), version: io.version, ...rest };
-  }
-  if (earlier) report = compareAudits(earlier, report, opts.compare as string);
-  const render = (f: Exclude<AuditFormat, "sarif">): string =>
-    f === "html"
-      ? formatHtml(report, io.version ?? "0.0.0")
-      : f === "csv"
-        ? formatCsv(report)
-        : formatAuditText(report, f);
-  for (const o of parseOutputs(opts.outputs ?? []) as {
-    format: Exclude<AuditFormat, "sarif">;
-    file: string;
-  }[])
+  if (earlier && opts.compare !== undefined) report = compareAudits(earlier, report, opts.compare);
+  for (const o of to.outputs)
     try {
-      writeFileSync(resolve(io.cwd ?? process.cwd(), o.file), render(o.format));
+      writeFileSync(resolve(cwd, o.file), RENDER[o.format](report, version));
     } catch (e) {
       io.stderr(`plugin-review: cannot write '${o.file}': ${(e as Error).message}\n`);
       return 2;
     }
-  if (format === "sarif") return writeSarif(report, opts.outputDir as string, io);
-  io.stdout(render(format));
+  if (to.format === "sarif") return writeSarif(report, to.outputDir, cwd, io);
+  io.stdout(RENDER[to.format](report, version));
   return 0;
 }

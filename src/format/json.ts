@@ -17,19 +17,23 @@ function jsonEdit(e: Edit): JsonEdit {
   return { description: e.description, replacement: e.replacement, target: e.target ?? "value" };
 }
 
-export interface JsonFinding {
+/** A finding's own fields, as every report gives them (`check`'s JSON and SARIF, the audit's report). */
+export type FindingFields = Pick<
+  Finding,
+  | "ruleId"
+  | "severity"
+  | "message"
+  | "messageId"
+  | "pointer"
+  | "line"
+  | "column"
+  | "endLine"
+  | "endColumn"
+  | "fingerprint"
+>;
+
+export interface JsonFinding extends FindingFields {
   file: string;
-  ruleId: string;
-  severity: string;
-  message: string;
-  messageId: string;
-  pointer: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  /** The finding's identity (the same wherever other elements move). */
-  fingerprint: string;
   /** Only when a base was compared (rules.md "New and existing findings"). */
   baseline?: "new" | "existing";
   /** The fix `--fix` would apply (safe, mechanical). */
@@ -38,8 +42,8 @@ export interface JsonFinding {
   suggestions?: JsonEdit[];
 }
 
-/** A finding's own fields as the JSON output gives them (the file, the baseline, edits aside). */
-export function findingFields(f: Finding) {
+/** A finding's own fields as the JSON output gives them (the file, the baseline, edits aside), in order. */
+export function findingFields(f: Finding): FindingFields {
   return {
     ruleId: f.ruleId,
     severity: f.severity,

@@ -17,8 +17,6 @@ import {
   type ReviewedRepository,
 } from "./report.js";
 
-export type { AuditComparison, ChangeTally, ComparedFinding };
-
 const SEVERITIES: readonly string[] = ["error", "warning", "notice"];
 
 /** Why a value is not a finding as the JSON report writes it, or undefined when it is one. */
@@ -152,7 +150,9 @@ export function compareAudits(earlier: AuditReport, now: AuditReport, file: stri
     for (const f of then.files)
       for (const x of f.findings) {
         const k = key(f.path, x.fingerprint);
-        pending.set(k, [...(pending.get(k) ?? []), { path: f.path, finding: x }]);
+        const same = pending.get(k);
+        if (same) same.push({ path: f.path, finding: x });
+        else pending.set(k, [{ path: f.path, finding: x }]);
       }
     const files = r.files.map((f) => ({
       ...f,

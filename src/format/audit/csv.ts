@@ -5,7 +5,8 @@
  * run as a formula (one starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`,
  * as OWASP advises, so that opening the file never evaluates what a descriptor wrote.
  */
-import { blobUrl, failsOn, reviewed, type AuditReport } from "./report.js";
+import { fails } from "../../core/verdict.js";
+import { blobUrl, reviewed, type AuditFinding, type AuditReport } from "./report.js";
 
 const HEADER = [
   "repository",
@@ -33,46 +34,48 @@ function field(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One finding's row: where it is, what it says, and the cells that differ between current and fixed. */
+function findingRow(
+  repository: string,
+  path: string,
+  x: AuditFinding,
+  rest: { wouldFail: boolean; commit: string; url: string | undefined },
+): string[] {
+  return [
+    textCell(repository),
+    textCell(path),
+    String(x.line),
+    String(x.column),
+    String(x.endLine),
+    String(x.endColumn),
+    x.severity,
+    textCell(x.ruleId),
+    textCell(x.message),
+    rest.wouldFail ? "yes" : "no",
+    textCell(x.fingerprint),
+    textCell(rest.commit),
+    textCell(rest.url ?? ""),
+  ];
+}
+
 export function formatCsv(report: AuditReport): string {
   const compared = report.comparison !== undefined;
   const rows: string[][] = [compared ? [...HEADER, "change"] : HEADER];
   for (const r of reviewed(report))
     for (const f of r.files)
       for (const x of f.findings) {
-        const row = [
-          textCell(r.repository),
-          textCell(f.path),
-          String(x.line),
-          String(x.column),
-          String(x.endLine),
-          String(x.endColumn),
-          x.severity,
-          textCell(x.ruleId),
-          textCell(x.message),
-          failsOn(r.failOn, x.severity) ? "yes" : "no",
-          textCell(x.fingerprint),
-          textCell(r.commit),
-          textCell(blobUrl(r, f.path, x.line) ?? ""),
-        ];
+        const row = findingRow(r.repository, f.path, x, {
+          wouldFail: fails(x.severity, r.failOn),
+          commit: r.commit,
+          url: blobUrl(r, f.path, x.line),
+        });
         if (compared) row.push(x.baseline === "new" ? "new" : x.baseline === "existing" ? "unchanged" : "");
         rows.push(row);
       }
   // Fixed findings are rows too (at the earlier audit's commit), so that one sheet shows the change.
   for (const x of report.comparison?.fixed ?? [])
     rows.push([
-      textCell(x.repository),
-      textCell(x.path),
-      String(x.line),
-      String(x.column),
-      String(x.endLine),
-      String(x.endColumn),
-      x.severity,
-      textCell(x.ruleId),
-      textCell(x.message),
-      "no",
-      textCell(x.fingerprint),
-      "",
-      textCell(x.url ?? ""),
+      ...findingRow(x.repository, x.path, x, { wouldFail: false, commit: "", url: x.url }),
       "fixed",
     ]);
   return rows.map((r) => r.map(field).join(",") + "\r\n").join("");

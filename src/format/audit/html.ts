@@ -12,11 +12,10 @@ import { createHash } from "node:crypto";
 import { ruleDocsUrl } from "../../core/rule.js";
 import { RULES_BY_ID } from "../../core/rules/index.js";
 import type { Severity } from "../../core/types.js";
-import type { AuditComparison, ComparedFinding } from "./compare.js";
+import { fails } from "../../core/verdict.js";
 import {
   auditTime,
   blobUrl,
-  failsOn,
   findingsByRule,
   repositoriesByFindings,
   reviewed,
@@ -25,10 +24,12 @@ import {
   type AuditReport,
   type AuditTotals,
   type OrganisationPolicyAccess,
+  type AuditComparison,
+  type ComparedFinding,
 } from "./report.js";
 
 /** The repositories drawn in the chart by repository (all of them are in the list of findings below it). */
-export const CHARTED_REPOSITORIES = 30;
+const CHARTED_REPOSITORIES = 30;
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -214,7 +215,7 @@ function wouldFail(report: AuditReport): string {
       // Why, per descriptor: its findings at `fail_on`, by rule (each finding is listed under Findings).
       const files = r.files.filter((f) => f.wouldFail);
       const items = files.map((f) => {
-        const failing = f.findings.filter((x) => failsOn(r.failOn, x.severity));
+        const failing = f.findings.filter((x) => fails(x.severity, r.failOn));
         const rules = new Map<string, number>();
         for (const x of failing) rules.set(x.ruleId, (rules.get(x.ruleId) ?? 0) + 1);
         const why = [...rules].map(([id, n]) => `${ruleLink(id)}${n > 1 ? ` ×${n}` : ""}`).join(", ");

@@ -3,21 +3,11 @@
  * (text.ts and the others here). It lives beside its renderers, not with the collecting, so that no format
  * depends on the code that talks to GitHub.
  */
-import { SEVERITY_RANK, type Severity } from "../../core/types.js";
+import type { FailOn } from "../../core/config.js";
+import type { FindingFields } from "../json.js";
 
 /** One finding of a descriptor: `check --format json`'s finding, less `file` (the descriptor's `path`). */
-export interface AuditFinding {
-  ruleId: string;
-  severity: Severity;
-  message: string;
-  messageId: string;
-  pointer: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  /** The finding's identity (`check`'s `fingerprint`): what `--compare` and code scanning match on. */
-  fingerprint: string;
+export interface AuditFinding extends FindingFields {
   /** With `--compare`, in a repository reviewed by both audits: was it in the earlier one? */
   baseline?: "new" | "existing";
 }
@@ -62,7 +52,7 @@ export type AuditRepository =
       organisationPolicy?: OrganisationPolicyAccess;
       /** The configuration files used, in order (organisation, `_extends`, repository). */
       configuration: string[];
-      failOn: string;
+      failOn: FailOn;
       descriptors: number;
       errors: number;
       warnings: number;
@@ -228,14 +218,6 @@ export function repositoriesByFindings(report: AuditReport): ReviewedRepository[
   return reviewed(report)
     .filter((r) => total(r) > 0)
     .sort((a, b) => b.errors - a.errors || total(b) - total(a) || a.repository.localeCompare(b.repository));
-}
-
-/** Whether a finding of this severity fails a pull request under this `fail_on` (existing findings counting). */
-export function failsOn(failOn: string, severity: Severity): boolean {
-  return (
-    (failOn === "error" || failOn === "warning" || failOn === "notice") &&
-    SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn]
-  );
 }
 
 /** An audit's time for people: `2026-05-04 09:30 UTC` (the JSON keeps ISO 8601). */

@@ -12,7 +12,7 @@ import { reviewed, type AuditReport, type ReviewedRepository } from "./report.js
 export const MAX_SARIF_RESULTS = 5000;
 
 /** Code scanning's category for the audit's uploads (`runAutomationDetails.id`: the part before the last slash). */
-export const AUDIT_CATEGORY = "plugin-review-audit";
+const AUDIT_CATEGORY = "plugin-review-audit";
 
 export interface AuditSarifFile {
   repository: string;

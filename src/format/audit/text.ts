@@ -2,12 +2,13 @@
  * `plugin-review audit` output: a table per repository and the totals, as text, JSON or Markdown; with
  * `--compare`, what changed since the earlier audit.
  */
-import type { AuditComparison, ComparedFinding } from "./compare.js";
 import {
   auditTime,
   type AuditReport,
   type AuditRepository,
   type OrganisationPolicyAccess,
+  type AuditComparison,
+  type ComparedFinding,
 } from "./report.js";
 import { plural } from "../summary.js";
 
@@ -130,7 +131,7 @@ function formatText(report: AuditReport): string {
 }
 
 /** At most this many fixed and new findings are listed in text and Markdown (JSON, CSV and HTML list all). */
-export const LISTED_CHANGES = 50;
+const LISTED_CHANGES = 50;
 
 const when = (c: AuditComparison) => `the audit of ${auditTime(c.earlier.auditedAt)} (${c.earlier.file})`;
 

@@ -42,6 +42,8 @@ export interface AuditOptions {
   app?: string;
   /** Called as each repository is done (for a progress line). */
   onProgress?: (done: number, total: number, repository: string) => void;
+  /** The plugin-review version running it, recorded in the report. */
+  version?: string;
 }
 
 /** An Octokit for the audit: token auth, throttling and retries, and nothing but reads (api/octokit/). */
@@ -346,6 +348,8 @@ export async function auditOrganization(octokit: Octokit, opts: AuditOptions): P
   return {
     organization: opts.org,
     auditedAt: startedAt,
+    // Beside the organisation: fingerprints compare within one plugin-review's identity scheme.
+    ...(opts.version ? { version: opts.version } : {}),
     app: access,
     repositories: results,
     totals: totals(results),

@@ -268,7 +268,13 @@ describe("audit --format sarif --output-dir", () => {
     expect(r.status).toBe(0);
     const same = JSON.parse(readFileSync(join(dir, "with-sarif.json"), "utf8")) as AuditReport;
     expect(findings(same)).toEqual(findings(report));
-    expect(readFileSync(join(dir, "with-sarif.html"), "utf8")).toMatch(/^<!doctype html>/);
+    // The same audit's page: it links the demo descriptor's finding at the audited commit.
+    const page = readFileSync(join(dir, "with-sarif.html"), "utf8");
+    expect(page).toMatch(/^<!doctype html>/);
+    const demo = repoOf(same, "plugins").files.find((f) => f.path === "demo/plugin.json")!.findings[0]!;
+    expect(page).toContain(
+      `https://github.com/acme/plugins/blob/${gh.headCommit("acme/plugins")}/demo/plugin.json#L${demo.line}`,
+    );
     const manifest = r.stdout
       .trim()
       .split("\n")
@@ -519,6 +525,17 @@ describe("audit --compare <earlier.json>", () => {
     expect(csv[0]!.at(-1)).toBe("change");
     const changes = csv.slice(1).map((row) => row.at(-1));
     expect(changes.filter((x) => x === "fixed").length).toBe(1);
+    // The fixed finding's row: where it was, not failing now, no current commit, its link at the earlier one.
+    const fixedRow = csv.find((row) => row.at(-1) === "fixed")!;
+    expect(fixedRow.length).toBe(csv[0]!.length);
+    expect([fixedRow[0], fixedRow[1], fixedRow[7], fixedRow[9], fixedRow[11], fixedRow[12]]).toEqual([
+      "acme/plugins",
+      "demo/plugin.json",
+      "unknown-member",
+      "no",
+      "",
+      c.fixed[0]!.url,
+    ]);
     expect(changes.filter((x) => x === "new").length).toBe(1);
     expect(changes.filter((x) => x === "unchanged").length).toBe(before.length - 1);
 
