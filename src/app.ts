@@ -7,13 +7,12 @@ import type { ApplicationFunction, Context, Probot } from "probot";
 import { REAL_TIME, type Clock } from "./github/api/clock.js";
 import { gatewayFor, GraphqlAvailability } from "./github/api/gateway.js";
 import type { GitHubGateway } from "./github/api/port.js";
-import { DeliveryContexts } from "./github/delivery/context.js";
+import { DeliveryContexts, type DeliveryContext } from "./github/delivery/context.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS, slimPayload } from "./github/delivery/events.js";
 import { NO_METRICS, type AppMetrics, type ReviewOutcome } from "./github/delivery/metrics.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./github/delivery/pull-target.js";
 import { recheckTarget } from "./github/delivery/recheck.js";
 import { ReviewScheduler } from "./github/delivery/scheduler.js";
-import { TransientReviewError } from "./github/api/errors.js";
 import { requireOrgConfigFrom } from "./github/review/load-config.js";
 import {
   startMergeGroupReview,
@@ -71,10 +70,13 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       repo: RepoRef,
       headSha: string,
       start: (gw: GitHubGateway, attempt: number, opts: ReviewOptions) => Promise<StagedReview[]>,
+      // A recheck hands its delivery over from the background: its context read while it was received,
+      // and already in the store.
+      handedOver?: DeliveryContext,
     ) => {
+      const delivery = handedOver ?? deliveries.of(context.id);
       const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
       const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
-      const delivery = deliveries.of(context.id);
       const opts: ReviewOptions = {
         log: context.log,
         clock,
@@ -83,7 +85,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         ...(delivery.endsBy !== undefined ? { endsBy: delivery.endsBy } : {}),
       };
       // On disk before the delivery is acknowledged (the server); its end once its review is done.
-      journal?.received(journalEntry(context));
+      if (!handedOver) journal?.received(journalEntry(context));
       return scheduler.submit(
         {
           installation: String(installation ?? repo.owner),
@@ -175,7 +177,10 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const repo = repoRef(repository);
       const installation = context.payload.installation?.id;
       const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
+      const delivery = deliveries.of(context.id);
       journal?.received(journalEntry(context));
+      // Once the head's review is scheduled, its end ends the delivery in the store; until then, this job's.
+      let handedOff = false;
       // Who asked, and the pull request's head, are read in the background (the delivery is answered at
       // once); the head's review then takes that commit's turn like any other delivery's.
       return scheduler.submit(
@@ -184,27 +189,29 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
           commit: `${repo.owner}/${repo.repo}#${issue.number}`,
           writesCheckRun: false,
           run: async () => {
-            let target;
-            try {
-              target = await recheckTarget(gw, repo, issue.number, login);
-            } catch (e) {
-              if (!(e instanceof TransientReviewError)) journal?.finished(context.id);
-              throw e;
-            }
+            const target = await recheckTarget(gw, repo, issue.number, login);
             if (!target) {
               context.log.info(
                 `recheck of #${issue.number} asked by ${login}, who lacks write access: replied`,
               );
-              journal?.finished(context.id);
               return;
             }
             context.log.info(`recheck of #${issue.number} asked by ${login}: reviewing ${target.headSha}`);
-            await review(context, repo, target.headSha, async (gw2, _attempt, opts) => [
-              await startPullRequestReview(gw2, target, opts),
-            ]);
+            handedOff = true;
+            await review(
+              context,
+              repo,
+              target.headSha,
+              async (gw2, _attempt, opts) => [await startPullRequestReview(gw2, target, opts)],
+              delivery,
+            );
           },
+          onSettled: () => {
+            if (!handedOff) journal?.finished(context.id);
+          },
+          ...(delivery.recovered ? { recovered: true } : {}),
         },
-        deliveries.of(context.id).attempt,
+        delivery.attempt,
       );
     });
     // A merge queue asks for the required checks on the merge group's head commit: the descriptors that

@@ -3,7 +3,7 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { Probot, type ApplicationFunction } from "probot";
 import { PluginReviewOctokit } from "../../src/github/api/octokit/app-octokit.js";
-import { createApp } from "../../src/app.js";
+import { createApp, type AppOptions } from "../../src/app.js";
 import { REAL_TIME, scaledClock, type Clock } from "../../src/github/api/clock.js";
 import { DeliveryContexts, type DeliveryContext } from "../../src/github/delivery/context.js";
 import { APP_ID, type FakeGitHub } from "./fake-github.js";
@@ -41,7 +41,14 @@ export const TEST_PRIVATE_KEY = privateKey;
  * what the entry point says of each delivery (deliverWith).
  */
 export function makeProbot(
-  opts: { productionThrottling?: boolean; app?: ApplicationFunction; timeScale?: number } = {},
+  opts: {
+    productionThrottling?: boolean;
+    /** Another app than createApp's (its own deliveries and clock). */
+    app?: ApplicationFunction;
+    /** createApp's further options; the app still reads `deliveries` and runs on the test's clock. */
+    appOptions?: AppOptions;
+    timeScale?: number;
+  } = {},
 ): {
   probot: Probot;
   logs: LogLine[];
@@ -60,7 +67,7 @@ export function makeProbot(
     Octokit: opts.productionThrottling ? PluginReviewOctokit : FastOctokit,
     log: pino({ level: "debug" }, stream),
   } as ConstructorParameters<typeof Probot>[0]);
-  void probot.load(opts.app ?? createApp({ clock, deliveries }));
+  void probot.load(opts.app ?? createApp({ clock, deliveries, ...opts.appOptions }));
   return { probot, logs, deliveries };
 }
 

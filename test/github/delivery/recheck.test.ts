@@ -4,8 +4,10 @@
  * Re-run button); anyone else gets one reply saying why nothing happened. The real `issue_comment.created`
  * example payload, the real app through Probot, the validated fake GitHub.
  */
+import type { Probot } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isHandled, isRecheckCommand } from "../../../src/github/delivery/events.js";
+import { ReviewScheduler } from "../../../src/github/delivery/scheduler.js";
 import { text, validHost } from "../../helpers.js";
 import { FakeGitHub } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
@@ -21,6 +23,7 @@ import {
   writesIn,
   type Payload,
 } from "../harness.js";
+import { within } from "../scenarios.js";
 
 beforeEach(() => disableNetwork());
 afterEach(() => cleanup());
@@ -85,6 +88,62 @@ describe("/plugin-review recheck", () => {
       gh.assertClean();
     },
   );
+
+  describe("in the server's store (received before the answer, finished once nothing is left to do)", () => {
+    /** An `issue_comment` delivery with a known id (the store's key). */
+    const deliverAs = (probot: Probot, id: string, payload: Payload) =>
+      probot.receive({ id, name: "issue_comment", payload } as Parameters<Probot["receive"]>[0]);
+
+    /** A journal that remembers what the app wrote to it, in order. */
+    function journal() {
+      const said: string[] = [];
+      return {
+        said,
+        journal: {
+          received: (d: { id: string }) => void said.push(`received ${d.id}`),
+          finished: (id: string) => void said.push(`finished ${id}`),
+        },
+      };
+    }
+
+    it("a writer's recheck is finished once its head's review is done; a reader's once it is replied to", async () => {
+      const gh = new FakeGitHub([
+        "token",
+        "permission",
+        "getPull",
+        "graphql",
+        "files",
+        "createCheckRun",
+        "createReview",
+        "issueComment",
+      ]);
+      gh.permissions.set("alice", "write");
+      gh.permissions.set("bob", "read");
+      gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+      addedFile(gh, "p/plugin.json", text({ ...validHost(), version: "1" }));
+      const { said, journal: j } = journal();
+      const { probot } = makeProbot({ appOptions: { journal: j } });
+      await deliverAs(probot, "writer", commentPayload("/plugin-review recheck"));
+      await deliverAs(probot, "reader", commentPayload("/plugin-review recheck", "bob"));
+      expect(said).toEqual(["received writer", "finished writer", "received reader", "finished reader"]);
+      expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
+      gh.assertClean();
+    });
+
+    it("a recheck GitHub keeps failing is finished when the server's retries give up, not left for a restart", async () => {
+      const gh = new FakeGitHub(["token", "permission"]);
+      // Every read of the permission fails: the first try, the retry plugin's retries, and the scheduler's retry.
+      gh.failFor("GET", /\/collaborators\/alice\/permission$/, 60_000, { status: 502 });
+      const { said, journal: j } = journal();
+      const scheduler = new ReviewScheduler({ background: { concurrency: 1 }, retriesMs: [1] });
+      const { probot } = makeProbot({ appOptions: { journal: j, scheduler } });
+      await deliverAs(probot, "failing", commentPayload("/plugin-review recheck"));
+      await within(10_000, () => said.length === 2);
+      expect(await scheduler.drain(5_000)).toBe(true);
+      expect(said).toEqual(["received failing", "finished failing"]);
+      expect(gh.checkRuns).toEqual([]);
+    });
+  });
 
   it("ignores comments that are not the command, the App's own reply, and comments on issues", async () => {
     const gh = new FakeGitHub([]);

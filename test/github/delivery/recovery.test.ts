@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app.js";
 import type { AppMetrics } from "../../../src/github/delivery/metrics.js";
 import { probotRecovery } from "../../../src/github/delivery/probot-recovery.js";
 import { DeliveryStore } from "../../../src/github/delivery/store.js";
@@ -74,7 +73,7 @@ function setup(routes: Route[], opts: { store?: DeliveryStore } = {}) {
   const gh = new FakeGitHub(routes);
   const { seen, metrics } = counting();
   const made = makeProbot({
-    app: createApp({ metrics, ...(opts.store ? { journal: opts.store } : {}) }),
+    appOptions: { metrics, ...(opts.store ? { journal: opts.store } : {}) },
   });
   const recovery = probotRecovery(made.probot, {
     deliveries: made.deliveries,
