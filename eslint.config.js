@@ -6,7 +6,7 @@ import local from "./eslint-rules/index.js";
 const ADAPTERS = ["src/github/api/rest/**", "src/github/api/graphql/**", "src/github/api/gateway.ts"];
 const ENTRY_POINTS = [
   "src/app.ts",
-  "src/serve.ts",
+  "src/serve/**",
   "src/server.ts",
   "src/lambda/**",
   "src/cli/**",
@@ -66,6 +66,11 @@ export default tseslint.config(
             from: "src/github/review/**",
             deny: [...ADAPTERS, "src/github/api/octokit/**", "src/github/delivery/**", "src/github/audit/**"],
             because: "a review talks to GitHub only through the port (api/port.ts)",
+          },
+          {
+            from: "src/workspace/**",
+            allow: ["src/workspace/**", "src/core/**", "schemas/**"],
+            because: "the CLI and the language server share it: it builds on the core alone",
           },
           {
             from: "src/lsp/**",
