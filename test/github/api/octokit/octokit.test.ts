@@ -9,6 +9,8 @@ import { reviewScope } from "../../../../src/github/api/request-scope.js";
 import { APP_ID } from "../../fake-github.js";
 import { TEST_PRIVATE_KEY } from "../../harness.js";
 
+const GITHUB_COM = "https://api.github.com";
+
 describe("isWriteRequest: the one read/write classification", () => {
   const post = (query: string, url = "/graphql") => ({ method: "POST", url, query });
   it.each([
@@ -147,10 +149,12 @@ describe("a fresh installation token after a 401", () => {
   });
 
   /** An installation's Octokit, as Probot gives one to a webhook event; `tokens` are issued in turn. */
-  async function installationOctokit(tokens: string[], warnings: string[] = []) {
+  async function installationOctokit(tokens: string[], warnings: string[] = [], baseUrl = GITHUB_COM) {
     const issued: string[] = [];
-    nock("https://api.github.com")
-      .post("/app/installations/5/access_tokens")
+    const { origin, pathname } = new URL(baseUrl);
+    const prefix = pathname.replace(/\/$/, "");
+    nock(origin)
+      .post(`${prefix}/app/installations/5/access_tokens`)
       .times(tokens.length)
       .reply(201, () => {
         issued.push(tokens[issued.length]!);
@@ -160,37 +164,43 @@ describe("a fresh installation token after a 401", () => {
       appId: APP_ID,
       privateKey: TEST_PRIVATE_KEY,
       Octokit: PluginReviewOctokit,
+      ...(baseUrl === GITHUB_COM ? {} : { baseUrl }),
       log: pino({ level: "warn" }, { write: (s: string) => void warnings.push(JSON.parse(s).msg) }),
     });
-    return { octokit: await probot.auth(5), issued };
+    return { octokit: await probot.auth(5), issued, origin, prefix };
   }
 
-  it("asks for a fresh token at the first 401, without waiting out the auth library's retries of the same token", async () => {
-    const warnings: string[] = [];
-    const { octokit, issued } = await installationOctokit(
-      ["ghs_first_not_real", "ghs_second_not_real"],
-      warnings,
-    );
-    const seen: string[] = [];
-    nock("https://api.github.com")
-      .get("/repos/o/r")
-      .times(2)
-      .reply(function () {
-        const auth = String(this.req.headers.authorization);
-        seen.push(auth);
-        return auth === "token ghs_first_not_real"
-          ? [401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" }]
-          : [200, { name: "r" }];
+  // GitHub Enterprise Server (GHE_HOST): the fresh token comes from the App's own host, never api.github.com.
+  it.each([GITHUB_COM, "https://ghe.example.com/api/v3"])(
+    "asks %s for a fresh token at the first 401, without waiting out the auth library's retries of the same token",
+    async (baseUrl) => {
+      const warnings: string[] = [];
+      const { octokit, issued, origin, prefix } = await installationOctokit(
+        ["ghs_first_not_real", "ghs_second_not_real"],
+        warnings,
+        baseUrl,
+      );
+      const seen: string[] = [];
+      nock(origin)
+        .get(`${prefix}/repos/o/r`)
+        .times(2)
+        .reply(function () {
+          const auth = String(this.req.headers.authorization);
+          seen.push(auth);
+          return auth === "token ghs_first_not_real"
+            ? [401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" }]
+            : [200, { name: "r" }];
+        });
+      expect((await octokit.request("GET /repos/{owner}/{repo}", { owner: "o", repo: "r" })).data).toEqual({
+        name: "r",
       });
-    expect((await octokit.request("GET /repos/{owner}/{repo}", { owner: "o", repo: "r" })).data).toEqual({
-      name: "r",
-    });
-    expect(issued).toEqual(["ghs_first_not_real", "ghs_second_not_real"]);
-    // Two requests: the token was issued a moment ago, and the auth library alone would have resent it
-    // (1 s, 2 s, 3 s later) before giving up; the fresh token answered the first 401.
-    expect(seen).toEqual(["token ghs_first_not_real", "token ghs_second_not_real"]);
-    expect(warnings.filter((w) => /fresh installation token/.test(w))).toHaveLength(1);
-  });
+      expect(issued).toEqual(["ghs_first_not_real", "ghs_second_not_real"]);
+      // Two requests: the token was issued a moment ago, and the auth library alone would have resent it
+      // (1 s, 2 s, 3 s later) before giving up; the fresh token answered the first 401.
+      expect(seen).toEqual(["token ghs_first_not_real", "token ghs_second_not_real"]);
+      expect(warnings.filter((w) => /fresh installation token/.test(w))).toHaveLength(1);
+    },
+  );
 
   it("once per review: a second 401 within the review stands, and requests meeting the first one share the fresh token", async () => {
     const { octokit, issued } = await installationOctokit([

@@ -329,6 +329,8 @@ describe("check run annotations: the cap counts what the run holds", () => {
     expect(gh.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
     expect(run.external_id).not.toBe(resultDigest(result));
     expect(run.external_id).toContain(resultDigest(result));
+    // What it shows is this result, and what it holds is mixed: later writes must not resume by count.
+    expect(run.external_id).toBe(formatExternalId({ shows: resultDigest(result), holds: "mixed" }));
 
     // Written again with the same result: the run says it already, nothing is sent.
     const listed = { ...existing, annotations: 1000, externalId: run.external_id! };
