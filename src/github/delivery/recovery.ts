@@ -108,12 +108,9 @@ export class Recovery {
     // What this process's predecessor received and did not finish: once, at the first sweep.
     if (store && !this.resumedStore) {
       this.resumedStore = true;
-      for (const d of store.inherited()) {
-        // The App records it again as it takes it (app.ts), or has nothing to do with it.
-        store.finished(d.id);
-        if (await this.hand(d)) report.resumed++;
-        else store.received(d);
-      }
+      // Each stays pending: the App takes it under the same id (the store keeps one record per id), and
+      // its end finishes it; one the App did not take is handed again after the next restart.
+      for (const d of store.inherited()) if (await this.hand(d)) report.resumed++;
     }
     const last = store?.sweptUntil ?? this.swept;
     const earliest = started - this.opts.windowMs;

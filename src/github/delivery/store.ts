@@ -4,8 +4,11 @@
  * its delivery answered. Embedded: one append-only file (JSON lines) in a directory of the App's, nothing
  * to install or run beside it. A delivery is written and flushed to disk (fsync) before it is
  * acknowledged; its end is appended when its review is done. The recovery (recovery.ts) also keeps here
- * the deliveries of GitHub's log it has settled and where its last sweep reached. At open, the file is
- * read (a line cut short by a crash is ignored) and rewritten with only what is still needed.
+ * the deliveries of GitHub's log it has settled and where its last sweep reached. Only a delivery's arrival
+ * is flushed: an end, a settled mark or a sweep's reach lost with the machine costs at most a look again
+ * after the restart (a review of a head whose run is complete writes nothing). At open, and whenever what
+ * was appended outgrows what is still needed, the file is rewritten with only that (a line cut short by a
+ * crash is ignored).
  *
  * One directory per process: two servers must not share one.
  */
@@ -41,6 +44,9 @@ const SETTLED_FOR_MS = 4 * 24 * 3600_000;
 
 export const STORE_FILE = "deliveries.jsonl";
 
+/** Lines appended before the file is rewritten with what is still needed (when that is much less). */
+const COMPACT_AFTER_LINES = 10_000;
+
 export class DeliveryStore {
   private readonly pendingById = new Map<string, StoredDelivery>();
   /** The deliveries pending when the store was opened: an earlier process's. */
@@ -48,25 +54,33 @@ export class DeliveryStore {
   private readonly settledAt = new Map<string, number>();
   private swept: number | undefined;
   private fd: number;
+  /** Lines appended since the file was last rewritten. */
+  private appended = 0;
 
-  private constructor(private readonly file: string) {
+  private constructor(
+    private readonly file: string,
+    private readonly compactAfter: number,
+  ) {
     this.load();
     this.inheritedIds = new Set(this.pendingById.keys());
     this.compact();
     this.fd = openSync(file, "a");
   }
 
-  /** Opens (creating it) the store in `dir`; throws when the directory cannot be written. */
-  static open(dir: string): DeliveryStore {
+  /**
+   * Opens (creating it) the store in `dir`; throws when the directory cannot be written. `compactAfter`:
+   * how many lines may be appended before the file is rewritten (tests make it small).
+   */
+  static open(dir: string, compactAfter = COMPACT_AFTER_LINES): DeliveryStore {
     mkdirSync(dir, { recursive: true });
-    return new DeliveryStore(join(dir, STORE_FILE));
+    return new DeliveryStore(join(dir, STORE_FILE), compactAfter);
   }
 
-  /** A delivery received: on disk before this returns. */
+  /** A delivery received: on disk (flushed) before this returns. */
   received(delivery: StoredDelivery): void {
     if (this.pendingById.has(delivery.id)) return;
     this.pendingById.set(delivery.id, delivery);
-    this.append({ t: "received", ...delivery });
+    this.append({ t: "received", ...delivery }, { flush: true });
   }
 
   /** A delivery's review done (completed, or failed for a reason a retry would only repeat). */
@@ -110,10 +124,17 @@ export class DeliveryStore {
     closeSync(this.fd);
   }
 
-  private append(entry: Entry): void {
+  private append(entry: Entry, opts: { flush?: boolean } = {}): void {
     writeSync(this.fd, JSON.stringify(entry) + "\n");
     // On disk, not in the page cache only: a machine that dies keeps what was acknowledged.
-    fsyncSync(this.fd);
+    if (opts.flush) fsyncSync(this.fd);
+    // A server that runs for months: the file is kept near the size of what is still needed.
+    const needed = this.pendingById.size + this.settledAt.size + 1;
+    if (++this.appended >= this.compactAfter && this.appended > 2 * needed) {
+      closeSync(this.fd);
+      this.compact();
+      this.fd = openSync(this.file, "a");
+    }
   }
 
   private load(): void {
@@ -152,5 +173,6 @@ export class DeliveryStore {
       closeSync(fd);
     }
     renameSync(tmp, this.file);
+    this.appended = 0;
   }
 }

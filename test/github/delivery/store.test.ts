@@ -2,10 +2,16 @@
  * The server's store (src/github/delivery/store.ts): a delivery is on disk when `received` returns, a crash
  * that cuts a line short loses nothing before it, and reopening keeps only what is still needed.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, fsyncSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+// The flush itself is watched: reading the file back would see the page cache, flushed or not.
+vi.mock("node:fs", async (actual) => {
+  const fs = await actual<typeof import("node:fs")>();
+  return { ...fs, fsyncSync: vi.fn(fs.fsyncSync) };
+});
 import { DeliveryStore, STORE_FILE } from "../../../src/github/delivery/store.js";
 
 let dir: string;
@@ -32,6 +38,39 @@ describe("the delivery store", () => {
     expect(lines()).toEqual([expect.objectContaining({ t: "received", id: "d1" })]);
     store.received(delivery("d1")); // the same delivery again (a redelivery): recorded once
     expect(lines()).toHaveLength(1);
+    store.close();
+  });
+
+  it("flushes a delivery to disk before `received` returns, and nothing else (an end lost costs a look again)", () => {
+    const store = DeliveryStore.open(dir);
+    const flushes = vi.mocked(fsyncSync);
+    flushes.mockClear();
+    store.received(delivery("d1"));
+    expect(flushes).toHaveBeenCalledTimes(1);
+    store.finished("d1");
+    store.settle("guid");
+    store.sweptTo(1234);
+    expect(flushes).toHaveBeenCalledTimes(1);
+    store.close();
+  });
+
+  it("keeps its file near the size of what is still needed while the server runs, not only at open", () => {
+    const store = DeliveryStore.open(dir, 100);
+    for (let i = 0; i < 1000; i++) {
+      store.received(delivery(`d${i}`));
+      if (i % 100 !== 0) store.finished(`d${i}`);
+    }
+    // 1,990 lines appended; 10 deliveries are still pending.
+    expect(lines().length).toBeLessThanOrEqual(100 + 10);
+    expect(store.pending()).toHaveLength(10);
+    store.received(delivery("last"));
+    // The process dies: the next one finds exactly what was not finished.
+    const next = DeliveryStore.open(dir);
+    expect(next.inherited().map((d) => d.id)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `d${i * 100}`),
+      "last",
+    ]);
+    next.close();
     store.close();
   });
 
