@@ -11,7 +11,7 @@ import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { DeliveryContexts } from "../github/delivery/context.js";
 import { probotRecovery } from "../github/delivery/probot-recovery.js";
-import type { SweepReport } from "../github/delivery/recovery.js";
+import { recoveryWindowMs, type SweepReport } from "../github/delivery/recovery.js";
 import { currentMetrics, emfMetrics, type EmfMetrics } from "./emf.js";
 import { logLine } from "./log.js";
 import { lambdaProbot } from "./probot.js";
@@ -21,17 +21,8 @@ export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
 
-/** How far back each run reads GitHub's delivery log (it runs every 5 minutes). */
-export const WINDOW_ENV = "PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS";
-export const DEFAULT_WINDOW_HOURS = 1;
-
-function windowMs(env: NodeJS.ProcessEnv): number {
-  const raw = env[WINDOW_ENV]?.trim();
-  const hours = raw ? Number(raw) : DEFAULT_WINDOW_HOURS;
-  if (!Number.isFinite(hours) || hours <= 0 || hours > 72)
-    throw new Error(`${WINDOW_ENV} must be a number of hours above 0 and at most 72, not '${raw}'`);
-  return hours * 3600_000;
-}
+/** How far back each run reads GitHub's delivery log when nothing else is set (it runs every 5 minutes). */
+const DEFAULT_WINDOW_HOURS = 1;
 
 export function createHandler(
   opts: { clock?: Clock } = {},
@@ -51,7 +42,7 @@ export function createHandler(
       deliveries,
       // A recovered review ends before the invocation does, as the worker's.
       context: () => ({ attempt: 1, recovered: true, ...(endsBy !== undefined ? { endsBy } : {}) }),
-      windowMs: windowMs(process.env),
+      windowMs: recoveryWindowMs(process.env, DEFAULT_WINDOW_HOURS),
       metrics: currentMetrics(() => metrics),
     });
     return { probot, sweep: () => recovery.sweep() };

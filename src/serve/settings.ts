@@ -3,7 +3,7 @@
  * environment. A value that is not one is refused with the variable's name, never guessed.
  */
 import { resolve } from "node:path";
-import { DELIVERY_LOG_RETENTION_MS } from "../github/delivery/recovery.js";
+import { DELIVERY_LOG_RETENTION_MS, recoveryWindowMs } from "../github/delivery/recovery.js";
 
 export interface ServerSettings {
   /** Between recovery sweeps (the first runs at start). */
@@ -19,7 +19,6 @@ export interface ServerSettings {
 }
 
 export const RECOVERY_INTERVAL_ENV = "PLUGIN_REVIEW_RECOVERY_INTERVAL_MINUTES";
-export const RECOVERY_WINDOW_ENV = "PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS";
 export const STATE_DIR_ENV = "PLUGIN_REVIEW_STATE_DIR";
 export const METRICS_TOKEN_ENV = "METRICS_TOKEN";
 
@@ -37,13 +36,13 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, max: num
 
 export function serverSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): ServerSettings {
   const interval = number(env, RECOVERY_INTERVAL_ENV, 5, 24 * 60);
-  const windowHours = number(env, RECOVERY_WINDOW_ENV, DELIVERY_LOG_RETENTION_MS / 3600_000, 24 * 30);
   const dir = env[STATE_DIR_ENV]?.trim();
   const off = dir !== undefined && ["off", "none", "false"].includes(dir.toLowerCase());
   return {
     recovery: interval > 0,
     recoveryIntervalMs: interval * 60_000,
-    recoveryWindowMs: windowHours * 3600_000,
+    // The log's whole retention: a server's first sweep cannot know how long it was down.
+    recoveryWindowMs: recoveryWindowMs(env, DELIVERY_LOG_RETENTION_MS / 3600_000),
     stateDir: off ? undefined : resolve(cwd, dir || DEFAULT_STATE_DIR),
     metricsToken: env[METRICS_TOKEN_ENV] || undefined,
   };

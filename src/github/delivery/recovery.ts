@@ -63,6 +63,24 @@ export interface SweepReport {
 
 /** GitHub keeps the delivery log this long on github.com. */
 export const DELIVERY_LOG_RETENTION_MS = 3 * 24 * 3600_000;
+
+/** How far back a sweep with nothing to go on reads the log, in hours (the server's and Lambda's setting). */
+export const RECOVERY_WINDOW_ENV = "PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS";
+
+/**
+ * The recovery window from the environment, or `defaultHours`: above 0 (a window of nothing would recover
+ * nothing, silently) and at most what GitHub keeps. Anything else is refused with the variable's name.
+ */
+export function recoveryWindowMs(env: NodeJS.ProcessEnv, defaultHours: number): number {
+  const raw = env[RECOVERY_WINDOW_ENV]?.trim();
+  const hours = raw ? Number(raw) : defaultHours;
+  const max = DELIVERY_LOG_RETENTION_MS / 3600_000;
+  if (!Number.isFinite(hours) || hours <= 0 || hours > max)
+    throw new Error(
+      `${RECOVERY_WINDOW_ENV} must be a number of hours above 0 and at most ${max} (GitHub keeps its delivery log ${max / 24} days), not '${raw}'`,
+    );
+  return hours * 3600_000;
+}
 export const DEFAULT_OVERLAP_MS = 10 * 60_000;
 
 /** Whether an attempt reached the App: it answered 2xx. */

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AppMetrics } from "../../../src/github/delivery/metrics.js";
 import { probotRecovery } from "../../../src/github/delivery/probot-recovery.js";
+import { recoveryWindowMs } from "../../../src/github/delivery/recovery.js";
 import { DeliveryStore } from "../../../src/github/delivery/store.js";
 import { slimPayload } from "../../../src/github/delivery/events.js";
 import { text, validHost } from "../../helpers.js";
@@ -244,5 +245,26 @@ describe("recovery from the server's store", () => {
     expect(gh.reviews).toHaveLength(1);
     store.close();
     gh.assertClean();
+  });
+});
+
+describe("the recovery window (PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS), read alike by the server and Lambda", () => {
+  const window = (value: string | undefined, fallback = 72) =>
+    recoveryWindowMs(value === undefined ? {} : { PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS: value }, fallback);
+
+  it("takes hours above 0 and up to GitHub's 3 days, the entry point's default when unset", () => {
+    expect([window(undefined), window(undefined, 1), window(""), window("0.5"), window(" 72 ")]).toEqual([
+      72 * HOUR,
+      HOUR,
+      72 * HOUR,
+      HOUR / 2,
+      72 * HOUR,
+    ]);
+  });
+
+  it.each(["0", "-1", "73", "720", "a day", "Infinity"])("refuses '%s', naming the variable", (value) => {
+    expect(() => window(value)).toThrow(
+      `PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS must be a number of hours above 0 and at most 72 (GitHub keeps its delivery log 3 days), not '${value}'`,
+    );
   });
 });
