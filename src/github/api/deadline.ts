@@ -9,8 +9,6 @@ import { DeadlineError, describeRequestError, httpStatus, isTransient } from "./
 import type { Logger } from "./port.js";
 import { currentScope, REQUEST_TIMEOUT_MS, withinDeadline } from "./request-scope.js";
 
-export { REQUEST_TIMEOUT_MS };
-
 /** A review on the server must end within this (GitHub answers a healthy review in seconds). */
 export const REVIEW_DEADLINE_MS = 120_000;
 /** What completing the check run may take after the review's deadline passed (the failure report). */

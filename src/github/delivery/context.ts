@@ -15,7 +15,7 @@ export interface DeliveryContext {
 }
 
 /** A first try, with no end but the review's own deadline. */
-export const FIRST_TRY: DeliveryContext = { attempt: 0 };
+const FIRST_TRY: DeliveryContext = { attempt: 0 };
 
 /** The contexts of the deliveries being received, by delivery id. */
 export class DeliveryContexts {

@@ -7,10 +7,10 @@ import { describeRequestError, isTimeout, isTransient, TransientReviewError } fr
 import type { GitHubGateway, PullTarget } from "../api/port.js";
 import { toPullTarget, type RepoRef } from "./pull-target.js";
 
-/** Marks the App's own replies (hidden), so that they are never taken for a command. */
-export const RECHECK_REPLY_MARKER = "<!-- plugin-review:recheck -->";
+/** Marks the App's own replies (hidden), for people and tools that look for them. */
+const RECHECK_REPLY_MARKER = "<!-- plugin-review:recheck -->";
 
-export function refusedReply(login: string): string {
+function refusedReply(login: string): string {
   return [
     `@${login} \`/plugin-review recheck\` reviews the pull request again only when someone with write access to this repository asks; nothing was done.`,
     "A maintainer can ask for it, and every push is reviewed anyway.",

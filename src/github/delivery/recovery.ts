@@ -40,10 +40,6 @@ export interface RecoveryOptions {
   log: { info(msg: string): void; warn(msg: string): void; error(obj: object, msg: string): void };
   /** How far back (ms) GitHub's log is read when no earlier sweep says where it stopped. */
   windowMs: number;
-  /** Later sweeps start this long (ms) before the last one ended, for attempts GitHub was still making. */
-  overlapMs?: number;
-  /** Deliveries read and head commits looked at, at once. */
-  concurrency?: number;
 }
 
 export interface SweepReport {
@@ -81,7 +77,10 @@ export function recoveryWindowMs(env: NodeJS.ProcessEnv, defaultHours: number): 
     );
   return hours * 3600_000;
 }
-export const DEFAULT_OVERLAP_MS = 10 * 60_000;
+/** Later sweeps start this long before the last one ended, for attempts GitHub was still making. */
+const OVERLAP_MS = 10 * 60_000;
+/** Deliveries read and head commits looked at, at once. */
+const CONCURRENCY = 4;
 
 /** Whether an attempt reached the App: it answered 2xx. */
 const answered = (a: DeliveryAttempt) => a.statusCode >= 200 && a.statusCode < 300;
@@ -132,8 +131,7 @@ export class Recovery {
     }
     const last = store?.sweptUntil ?? this.swept;
     const earliest = started - this.opts.windowMs;
-    const since =
-      last === undefined ? earliest : Math.max(earliest, last - (this.opts.overlapMs ?? DEFAULT_OVERLAP_MS));
+    const since = last === undefined ? earliest : Math.max(earliest, last - OVERLAP_MS);
     let attempts: DeliveryAttempt[];
     try {
       attempts = [];
@@ -153,7 +151,7 @@ export class Recovery {
     const missed = this.missed(attempts);
     report.missed = missed.length;
     const deliveries = (
-      await mapLimit(missed, this.opts.concurrency ?? 4, async (a) => {
+      await mapLimit(missed, CONCURRENCY, async (a) => {
         try {
           const d = await this.opts.deliveryLog.delivery(a.id);
           if (isHandled(d.name, d.payload)) return { id: a.guid, name: d.name, payload: d.payload };
@@ -176,7 +174,7 @@ export class Recovery {
       group.deliveries.push(d);
       byHead.set(key, group);
     }
-    await mapLimit([...byHead.values()], this.opts.concurrency ?? 4, async ({ head, deliveries: ds }) => {
+    await mapLimit([...byHead.values()], CONCURRENCY, async ({ head, deliveries: ds }) => {
       try {
         if (head && (await this.opts.runState(head)) === "completed") {
           report.complete++;

@@ -11,7 +11,7 @@
  */
 import type { ResolvedConfig } from "../../core/config.js";
 import { reviewDescriptors, type FileReview } from "../../core/review.js";
-import { checkConclusion, hasFailures } from "../../core/verdict.js";
+import { checkConclusion } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
 import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
 import {
@@ -39,8 +39,6 @@ import { collectInputs, type CollectedInputs, type ListChanged } from "./collect
 import { loadConfig } from "./load-config.js";
 import { clip } from "./markdown.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
-
-export { isTransient, TransientReviewError };
 
 export interface ReviewOutcome {
   conclusion: "success" | "neutral" | "failure";
@@ -74,7 +72,7 @@ export interface StagedReview {
 }
 
 /** What a kind of target adds to the common review: how its changed descriptors are listed, what else is posted. */
-export interface TargetKind {
+interface TargetKind {
   /** Fields naming the target on every log line (`{ pr: "owner/repo#7" }`). */
   logFields: Record<string, string>;
   listChanged: ListChanged;
@@ -105,7 +103,7 @@ function failureResult(e: unknown, reason: string): CheckResult {
  * when the target kind posts something more. Both stages share the review's deadline and its one fresh
  * installation token after a 401 (api/request-scope.ts).
  */
-export function startReview(
+function startReview(
   gw: GitHubGateway,
   target: CommitTarget,
   kind: TargetKind,
@@ -166,11 +164,11 @@ async function checkRunStage(
       const config = loaded.config;
       const collected = await collectInputs(gw, target, config, kind.listChanged);
       const reviews = reviewDescriptors(collected.inputs, config);
-      const failed = hasFailures(reviews, config);
       const conclusion = checkConclusion(
         reviews.flatMap((r) => r.findings),
         config,
       );
+      const failed = conclusion === "failure";
       const { annotations, omitted } = allAnnotations(reviews, config.existing);
       await complete({
         conclusion,

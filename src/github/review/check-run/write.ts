@@ -135,7 +135,7 @@ export async function writeCheckRun(
 }
 
 /** Creates the run in progress, with no annotation: the commit has its run whatever happens next. */
-export async function startCheckRun(
+async function startCheckRun(
   gw: Pick<GitHubGateway, "createCheckRun">,
   where: CheckRunRef,
 ): Promise<ExistingRun> {

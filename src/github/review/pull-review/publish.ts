@@ -19,6 +19,7 @@ import { plural } from "../../../format/summary.js";
 import type {
   ChangedDescriptor,
   Dismissal,
+  FixedThread,
   GitHubGateway,
   Logger,
   PublicationWritten,
@@ -45,7 +46,7 @@ export interface ReviewPlan {
   commentsAsBodyItems: string[];
   bodyItems: string[];
   /** Our open threads whose finding no longer exists (root comment id, thread node id): they are resolved. */
-  fixed: Pick<ThreadComment, "id" | "threadId">[];
+  fixed: FixedThread[];
 }
 
 type ExistingComment = Pick<ThreadComment, "id" | "threadId" | "path" | "line" | "body" | "byBot" | "closed">;
