@@ -1,6 +1,6 @@
 /**
  * The gateway a review gets (`gatewayFor`): every operation of the port (port.ts) through REST (rest/),
- * except those with a GraphQL form (graphql/, listed in GRAPHQL_FORMS), which go through GraphQL while
+ * except those with a GraphQL form (graphql/, named in ROUTES), which go through GraphQL while
  * it works for the installation. A GraphQL API that refuses a document (an older GitHub Enterprise Server,
  * a schema without a field used here), fails, or does not answer in time (an outage of GitHub's GraphQL API
  * alone) switches the installation to REST for a while, logged once, and the operation that met the
@@ -15,19 +15,37 @@ import { RestGateway } from "./rest/gateway.js";
 
 type Operation = keyof GitHubGateway;
 
+/** An operation's GraphQL form, as the log names it; `writes`: it writes (see ROUTES). */
+type GraphqlForm = { what: string; writes?: true };
+
 /**
- * The operations GraphQL does in fewer calls than REST, as the log names them. A write's failure other
- * than a refusal is thrown rather than done again through REST: GitHub may have made it (the review reads
- * what GitHub holds, now through REST, before it writes again). A refused document ran nothing.
+ * How each operation of the port goes: "rest", or the GraphQL form that does it in fewer calls than REST.
+ * Every operation is listed, so that a new one does not compile until it is placed here. A write's failure
+ * other than a refusal is thrown rather than done again through REST: GitHub may have made it (the review
+ * reads what GitHub holds, now through REST, before it writes again). A refused document ran nothing.
  */
-const GRAPHQL_FORMS: Partial<Record<Operation, { what: string; writes?: true }>> = {
+const ROUTES = {
   reviewStart: { what: "the review's first query" },
   readFiles: { what: "the files query" },
   pullState: { what: "the review threads query" },
   changesRequested: { what: "the reviews query" },
   publish: { what: "the fixed threads' mutation", writes: true },
   dismissReviews: { what: "the dismissal mutation", writes: true },
-};
+  latestRun: "rest",
+  runAnnotations: "rest",
+  readDefaultBranchFile: "rest",
+  repositoryVisible: "rest",
+  repositorySelection: "rest",
+  pullRequest: "rest",
+  listChanged: "rest",
+  permissionOf: "rest",
+  createCheckRun: "rest",
+  updateCheckRun: "rest",
+  postReview: "rest",
+  commentOnPullRequest: "rest",
+} as const satisfies Record<Operation, "rest" | GraphqlForm>;
+
+const OPERATIONS = Object.keys(ROUTES) as Operation[];
 
 /** How long an installation whose GraphQL requests failed reads through REST before GraphQL is tried again. */
 export const REST_AFTER_GRAPHQL_FAILURE_MS = 10 * 60_000;
@@ -77,9 +95,9 @@ export function gatewayFor(
   type Call = (...args: unknown[]) => Promise<unknown>;
   const call = (gw: GitHubGateway, op: Operation): Call => (gw[op] as Call).bind(gw);
 
-  /** The GraphQL form while GraphQL works for the installation; on its failure, REST (see GRAPHQL_FORMS). */
+  /** The GraphQL form while GraphQL works for the installation; on its failure, REST (see ROUTES). */
   const either =
-    (op: Operation, form: { what: string; writes?: true }): Call =>
+    (op: Operation, form: GraphqlForm): Call =>
     async (...args) => {
       if (!availability.usable(installation)) return call(rest, op)(...args);
       try {
@@ -97,12 +115,10 @@ export function gatewayFor(
       }
     };
 
-  // Every operation of the port (RestGateway implements them all).
   const gateway: Partial<Record<Operation, Call>> = {};
-  for (const op of Object.getOwnPropertyNames(RestGateway.prototype) as Operation[]) {
-    if ((op as string) === "constructor") continue;
-    const form = GRAPHQL_FORMS[op];
-    gateway[op] = form ? either(op, form) : call(rest, op);
+  for (const op of OPERATIONS) {
+    const route: "rest" | GraphqlForm = ROUTES[op];
+    gateway[op] = route === "rest" ? call(rest, op) : either(op, route);
   }
   return gateway as GitHubGateway;
 }
