@@ -14,7 +14,7 @@ import { reviewDescriptors, type DescriptorInput } from "../../core/review.js";
 import { fails } from "../../core/verdict.js";
 import { findingFields } from "../../format/json.js";
 import { countFindings } from "../../format/summary.js";
-import { loadConfig, type OrganisationConfig } from "../review/load-config.js";
+import { loadConfig, type ConfigReader, type OrganisationConfig } from "../review/load-config.js";
 import { mapLimit } from "../api/map-limit.js";
 import { describeRequestError, httpStatus } from "../api/errors.js";
 import { tokenOctokit, type Octokit } from "../api/octokit/octokit.js";
@@ -88,6 +88,7 @@ async function repositories(
 /** Reviews every descriptor of one repository's default branch with the configuration the App would use. */
 async function auditRepository(
   octokit: Octokit,
+  reader: ConfigReader,
   repo: RepoInfo,
   access: AppAccess,
   orgRepositoryVisible: () => Promise<boolean>,
@@ -103,7 +104,7 @@ async function auditRepository(
   let loaded;
   try {
     // The configuration the App would use: without the organisation's file where it cannot read it.
-    loaded = await loadConfig(restConfigReader(octokit), owner, name, ownerType, new Map(), {
+    loaded = await loadConfig(reader, owner, name, ownerType, new Map(), {
       ...(seesOrg === false
         ? { orgUnreadable: true }
         : ownerType === "Organization"
@@ -312,6 +313,7 @@ export async function auditOrganization(octokit: Octokit, opts: AuditOptions): P
   const startedAt = new Date().toISOString();
   const listed = await repositories(octokit, opts.org, opts.repos ?? []);
   const access = await appAccess(octokit, opts.org, opts.app ?? DEFAULT_APP_SLUG);
+  const reader = restConfigReader(octokit);
   // Whether this token sees `<org>/.github`: from the listing of all repositories, else asked once.
   let visible: Promise<boolean> | undefined;
   const orgRepositoryVisible = () =>
@@ -319,20 +321,14 @@ export async function auditOrganization(octokit: Octokit, opts: AuditOptions): P
       ? Promise.resolve(true)
       : (opts.repos ?? []).length === 0
         ? Promise.resolve(false)
-        : octokit.rest.repos.get({ owner: opts.org, repo: ".github" }).then(
-            () => true,
-            (e: unknown) => {
-              if (httpStatus(e) === 404) return false;
-              throw e;
-            },
-          ));
+        : reader.repositoryVisible({ owner: opts.org, repo: ".github" }));
   let done = 0;
   const results = await mapLimit(listed, REPO_CONCURRENCY, async (repo): Promise<AuditRepository> => {
     let result: AuditRepository;
     if ("error" in repo) result = { repository: repo.full_name, status: "unreadable", reason: repo.error };
     else {
       try {
-        result = await auditRepository(octokit, repo, access, orgRepositoryVisible);
+        result = await auditRepository(octokit, reader, repo, access, orgRepositoryVisible);
       } catch (e) {
         // Whatever goes wrong in one repository (a parse of GitHub's answer, a network error) stays there.
         result = {

@@ -16,7 +16,12 @@ import {
 import { CONFIG_MAX_BYTES, type GitHubGateway } from "../api/port.js";
 
 /** What loading a configuration reads of GitHub (the audit reads it with a token's REST gateway). */
-export type ConfigReader = Pick<GitHubGateway, "readDefaultBranchFile" | "repositoryVisible">;
+export type ConfigReader = Pick<GitHubGateway, "readDefaultBranchFile" | "repositoryVisible"> &
+  /**
+   * Which repositories the reader sees (an installation knows: all of the owner's, or selected ones); absent
+   * or undefined when unknown (a person's token). Asked only when `<org>/.github` answers as not found.
+   */
+  Partial<Pick<GitHubGateway, "repositorySelection">>;
 
 /**
  * Whether the organisation's configuration was read. `unreadable`: GitHub answers as if `<org>/.github` did
@@ -48,11 +53,6 @@ export type LoadedConfig = (
 export interface LoadOptions {
   /** Repositories the prefetching read answered as not found (GraphQL: `null` with NOT_FOUND). */
   unseen?: ReadonlySet<string>;
-  /**
-   * Which repositories the reader sees (an installation token knows: all of the owner's, or selected ones);
-   * undefined when unknown (a person's token). Asked only when `<org>/.github` answers as not found.
-   */
-  repositorySelection?: () => Promise<"all" | "selected" | undefined>;
   /** Known beforehand whether the reader sees `<org>/.github` (the audit asks once for all repositories). */
   orgRepositoryVisible?: () => Promise<boolean>;
   /** Known beforehand that the App cannot read `<org>/.github` (the audit, from the installation's repositories). */
@@ -229,7 +229,7 @@ async function orgRepositoryUnseen(
   const prefetchedHere = prefetched.has(`${repository}:${CONFIG_PATH}`);
   if (prefetchedHere && !options.unseen?.has(repository)) return false; // the repository answered, without the file
   if (options.orgRepositoryVisible) return !(await options.orgRepositoryVisible());
-  if ((await options.repositorySelection?.()) === "all") return false; // it sees them all: there is no `.github`
+  if ((await reader.repositorySelection?.()) === "all") return false; // it sees them all: there is no `.github`
   if (prefetchedHere) return true;
   return !(await reader.repositoryVisible({ owner, repo: ".github" }));
 }

@@ -147,7 +147,6 @@ async function checkRunStage(
       const loaded = await step("config", () =>
         loadConfig(gw, target.owner, target.repo, target.ownerType, begun.configs, {
           ...(begun.unseen ? { unseen: begun.unseen } : {}),
-          repositorySelection: () => gw.repositorySelection(),
           ...(opts.requireOrgConfig ? { requireOrgConfig: true } : {}),
         }),
       );
