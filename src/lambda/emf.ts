@@ -49,13 +49,3 @@ export function emfMetrics(fn: string): EmfMetrics {
     },
   };
 }
-
-/** Metrics that go to whichever invocation's are current (the App lives across invocations). */
-export function currentMetrics(get: () => AppMetrics): AppMetrics {
-  return {
-    deliveryReceived: (event) => get().deliveryReceived(event),
-    reviewFinished: (outcome, seconds) => get().reviewFinished(outcome, seconds),
-    recovered: (source, count) => get().recovered(source, count),
-    requestFailed: (status) => get().requestFailed(status),
-  };
-}

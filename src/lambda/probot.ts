@@ -1,24 +1,76 @@
-/** The App's Probot in a Lambda function (the worker, the recovery), from the secrets and the environment. */
+/**
+ * The App in a Lambda container (the worker, the recovery): its Probot, from the secrets and the
+ * environment, started at the first invocation (and again after a start that failed), and its metrics,
+ * published as each invocation ends (CloudWatch EMF, emf.ts).
+ */
 import { pino } from "pino";
 import { Probot } from "probot";
-import { createApp, type AppOptions } from "../app.js";
+import { createApp } from "../app.js";
+import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
-import type { AppMetrics } from "../github/delivery/metrics.js";
+import { DeliveryContexts } from "../github/delivery/context.js";
+import { emfMetrics, type EmfMetrics } from "./emf.js";
 import { loadSecrets } from "./secrets.js";
+import { MARGIN_MS, type LambdaContext } from "./timing.js";
 
-export async function lambdaProbot(fn: string, app: AppOptions, metrics: () => AppMetrics): Promise<Probot> {
+export interface LambdaApp {
+  /** What the App reads of each delivery: which try it is, and when its reviews must end. */
+  deliveries: DeliveryContexts;
+  /** The figures counted in this container, published at the end of each invocation. */
+  metrics: EmfMetrics;
+  /** The started Probot (started now at the container's first invocation). */
+  started(): Promise<Probot>;
+  /** Runs an invocation's work, then publishes what it counted. */
+  invocation<T>(run: () => Promise<T>): Promise<T>;
+}
+
+export function lambdaApp(fn: string, clock: Clock): LambdaApp {
+  const deliveries = new DeliveryContexts();
+  // One per container: a container runs one invocation at a time, and publishing empties it.
+  const metrics = emfMetrics(fn);
+  let probot: Promise<Probot> | undefined;
+  return {
+    deliveries,
+    metrics,
+    started() {
+      probot ??= start(fn, clock, deliveries, metrics).catch((e: unknown) => {
+        probot = undefined; // the next invocation tries again
+        throw e;
+      });
+      return probot;
+    },
+    async invocation(run) {
+      try {
+        return await run();
+      } finally {
+        metrics.publish();
+      }
+    },
+  };
+}
+
+async function start(
+  fn: string,
+  clock: Clock,
+  deliveries: DeliveryContexts,
+  metrics: EmfMetrics,
+): Promise<Probot> {
   const { appId, privateKey } = await loadSecrets(["appId", "privateKey"]);
   const p = new Probot({
     appId: appId as string,
     privateKey: (privateKey as string).replace(/\\n/g, "\n"),
-    Octokit: PluginReviewOctokit.defaults({
-      pluginReview: { requestFailed: (status: string) => metrics().requestFailed(status) },
-    }),
+    Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: metrics.requestFailed } }),
     log: pino({ level: process.env.LOG_LEVEL ?? "info", base: { fn } }),
     ...(process.env.GHE_HOST
       ? { baseUrl: `${process.env.GHE_PROTOCOL ?? "https"}://${process.env.GHE_HOST}/api/v3` }
       : {}),
   });
-  await p.load(createApp(app));
+  await p.load(createApp({ clock, deliveries, metrics }));
   return p;
+}
+
+/** When an invocation's reviews must end: before the invocation does, less the margin (timing.ts). */
+export function reviewsEndBy(context: LambdaContext | undefined, clock: Clock): number | undefined {
+  const left = context?.getRemainingTimeInMillis();
+  return left === undefined ? undefined : Date.now() + left - clock.ms(MARGIN_MS);
 }

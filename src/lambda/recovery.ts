@@ -7,15 +7,12 @@
  * the last hour (PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS), remembering what it settled while its container
  * lives.
  */
-import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
-import { DeliveryContexts } from "../github/delivery/context.js";
 import { probotRecovery } from "../github/delivery/probot-recovery.js";
 import { recoveryWindowMs, type SweepReport } from "../github/delivery/recovery.js";
-import { currentMetrics, emfMetrics, type EmfMetrics } from "./emf.js";
 import { logLine } from "./log.js";
-import { lambdaProbot } from "./probot.js";
-import { MARGIN_MS, type LambdaContext } from "./timing.js";
+import { lambdaApp, reviewsEndBy } from "./probot.js";
+import type { LambdaContext } from "./timing.js";
 
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
@@ -28,45 +25,29 @@ export function createHandler(
   opts: { clock?: Clock } = {},
 ): (event?: unknown, context?: LambdaContext) => Promise<SweepReport> {
   const clock = opts.clock ?? REAL_TIME;
-  const deliveries = new DeliveryContexts();
-  let metrics: EmfMetrics = emfMetrics("recovery");
+  const app = lambdaApp("recovery", clock);
   let endsBy: number | undefined;
-  let started: Promise<{ probot: Probot; sweep: () => Promise<SweepReport> }> | undefined;
-  const start = async () => {
-    const probot = await lambdaProbot(
-      "recovery",
-      { clock, deliveries, metrics: currentMetrics(() => metrics) },
-      () => metrics,
-    );
-    const recovery = probotRecovery(probot, {
-      deliveries,
-      // A recovered review ends before the invocation does, as the worker's.
-      context: () => ({ attempt: 1, recovered: true, ...(endsBy !== undefined ? { endsBy } : {}) }),
-      windowMs: recoveryWindowMs(process.env, DEFAULT_WINDOW_HOURS),
-      metrics: currentMetrics(() => metrics),
-    });
-    return { probot, sweep: () => recovery.sweep() };
-  };
-  return async (_event, context) => {
-    metrics = emfMetrics("recovery");
-    const left = context?.getRemainingTimeInMillis();
-    endsBy = left === undefined ? undefined : Date.now() + left - clock.ms(MARGIN_MS);
-    try {
-      started ??= start();
-      const { sweep } = await started.catch((e: unknown) => {
-        started = undefined;
+  let recovery: { sweep(): Promise<SweepReport> } | undefined;
+  return (_event, context) =>
+    app.invocation(async () => {
+      endsBy = reviewsEndBy(context, clock);
+      try {
+        const probot = await app.started();
+        recovery ??= probotRecovery(probot, {
+          deliveries: app.deliveries,
+          // A recovered review ends before the invocation does, as the worker's.
+          endsBy: () => endsBy,
+          windowMs: recoveryWindowMs(process.env, DEFAULT_WINDOW_HOURS),
+          metrics: app.metrics,
+        });
+        const report = await recovery.sweep();
+        logLine(report.unreadable ? "warn" : "info", "recovery sweep", { ...report });
+        return report;
+      } catch (e) {
+        logLine("error", "recovery sweep failed", { error: (e as Error).message });
         throw e;
-      });
-      const report = await sweep();
-      logLine(report.unreadable ? "warn" : "info", "recovery sweep", { ...report });
-      return report;
-    } catch (e) {
-      logLine("error", "recovery sweep failed", { error: (e as Error).message });
-      throw e;
-    } finally {
-      metrics.publish();
-    }
-  };
+      }
+    });
 }
 
 /** The Lambda function's handler (serverless.yml). */

@@ -13,10 +13,8 @@ import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { TransientReviewError } from "../github/api/errors.js";
-import { DeliveryContexts } from "../github/delivery/context.js";
-import { currentMetrics, emfMetrics, type EmfMetrics } from "./emf.js";
 import { logLine } from "./log.js";
-import { lambdaProbot } from "./probot.js";
+import { lambdaApp, reviewsEndBy } from "./probot.js";
 import { MARGIN_MS, SQS_CALL_MS, type LambdaContext } from "./timing.js";
 
 export { MARGIN_MS, SQS_CALL_MS, type LambdaContext };
@@ -90,11 +88,7 @@ export function createHandler(
   opts: { clock?: Clock } = {},
 ): (event: SqsEvent, context?: LambdaContext) => Promise<BatchResponse> {
   const clock = opts.clock ?? REAL_TIME;
-  // What the App reads of each delivery: which try it is, and when its reviews must end.
-  const deliveries = new DeliveryContexts();
-  // The figures of the invocation under way (EMF), published as it ends.
-  let metrics: EmfMetrics = emfMetrics("worker");
-  let probot: Promise<Probot> | undefined;
+  const app = lambdaApp("worker", clock);
 
   /**
    * Handles a batch in order and stops at the first message that fails (as AWS advises for FIFO queues with
@@ -103,29 +97,16 @@ export function createHandler(
    * while the invocation has the time for a review and its margin; the rest are reported failed and come
    * back at once, rather than after the queue's visibility timeout when the invocation times out.
    */
-  return async (event, context) => {
-    metrics = emfMetrics("worker");
-    try {
-      return await handle(event, context);
-    } finally {
-      metrics.publish();
-    }
-  };
+  return (event, context) => app.invocation(() => handle(event, context));
 
   async function handle(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
+    let p: Probot;
     try {
-      probot ??= lambdaProbot(
-        "worker",
-        { clock, deliveries, metrics: currentMetrics(() => metrics) },
-        () => metrics,
-      );
-      await probot;
+      p = await app.started();
     } catch (e) {
-      probot = undefined;
       logLine("error", "cannot start the app", { error: (e as Error).message });
       return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
     }
-    const p = await probot;
     const records = event.Records;
     /** Reports the records from `i` on failed, untried, to be received again at once. */
     const leave = async (i: number, why: string): Promise<BatchResponse> => {
@@ -150,12 +131,10 @@ export function createHandler(
       try {
         // A retried message is the review's next attempt (a Re-run then completes the run the first made),
         // and its reviews end before the invocation does.
-        await deliveries.during(
+        const endsBy = reviewsEndBy(context, clock);
+        await app.deliveries.during(
           delivery.id,
-          {
-            attempt: count - 1,
-            ...(left !== undefined ? { endsBy: Date.now() + left - clock.ms(MARGIN_MS) } : {}),
-          },
+          { attempt: count - 1, ...(endsBy !== undefined ? { endsBy } : {}) },
           () => p.receive(delivery as Parameters<Probot["receive"]>[0]),
         );
         logLine("info", "delivery processed", {

@@ -215,7 +215,6 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       const recovery = probotRecovery(probot, {
         ...(store ? { store } : {}),
         deliveries,
-        context: () => ({ attempt: 1, recovered: true }),
         windowMs: settings.recoveryWindowMs,
         metrics,
       });

@@ -6,8 +6,7 @@ import { ROOT } from "../helpers.js";
 /** `npm test` bundles first (pretest); a bare `vitest` run bundles here when the bundles are missing. */
 export function ensureBundled(): void {
   if (
-    !existsSync(join(ROOT, "dist-lambda", "worker", "index.mjs")) ||
-    !existsSync(join(ROOT, "dist-lambda", "receiver", "index.mjs"))
+    ["worker", "receiver", "recovery"].some((fn) => !existsSync(join(ROOT, "dist-lambda", fn, "index.mjs")))
   ) {
     execFileSync(process.execPath, ["scripts/bundle.mjs"], { cwd: ROOT, stdio: "ignore" });
   }

@@ -16,8 +16,8 @@ import type { DeliveryStore } from "./store.js";
 export interface ProbotRecoveryOptions {
   store?: DeliveryStore;
   deliveries: DeliveryContexts;
-  /** The context a recovered delivery is handed to the app in (a retry; on Lambda, with its end). */
-  context: () => DeliveryContext;
+  /** When the reviews of what it hands to the app must end (Lambda: before the invocation does). */
+  endsBy?: () => number | undefined;
   windowMs: number;
   metrics: AppMetrics;
 }
@@ -52,7 +52,7 @@ export function probotRecovery(
       return !run ? "none" : run.status === "completed" ? "completed" : "in_progress";
     },
     receive: (d) =>
-      opts.deliveries.during(d.id, opts.context(), () =>
+      opts.deliveries.during(d.id, recoveredContext(opts.endsBy?.()), () =>
         probot.receive({ id: d.id, name: d.name, payload: d.payload } as Parameters<Probot["receive"]>[0]),
       ),
   });
@@ -64,4 +64,9 @@ export function probotRecovery(
       return report;
     },
   };
+}
+
+/** A recovered delivery is a retry (its review reads what GitHub holds before it writes) and yields to live ones. */
+function recoveredContext(endsBy: number | undefined): DeliveryContext {
+  return { attempt: 1, recovered: true, ...(endsBy !== undefined ? { endsBy } : {}) };
 }

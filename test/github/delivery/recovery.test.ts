@@ -78,7 +78,6 @@ function setup(routes: Route[], opts: { store?: DeliveryStore } = {}) {
   });
   const recovery = probotRecovery(made.probot, {
     deliveries: made.deliveries,
-    context: () => ({ attempt: 1, recovered: true }),
     windowMs: 72 * HOUR,
     metrics,
     ...(opts.store ? { store: opts.store } : {}),
