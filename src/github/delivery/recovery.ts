@@ -17,7 +17,7 @@ import { describeRequestError } from "../api/errors.js";
 import type { DeliveryAttempt, DeliveryLog } from "../api/port.js";
 import { mapLimit } from "../api/map-limit.js";
 import { HANDLED, headOf, isHandled, type HeadRef } from "./events.js";
-import type { DeliveryStore, StoredDelivery } from "./store.js";
+import { SETTLED_FOR_MS, type DeliveryStore, type StoredDelivery } from "./store.js";
 
 /** A delivery handed to the App. */
 export interface Delivery {
@@ -92,30 +92,50 @@ const headKey = (d: Delivery, head: HeadRef | undefined) =>
 /** Among a head commit's deliveries, the one to replay: a pull request's event carries the most. */
 const RANK: Record<string, number> = { pull_request: 0, check_suite: 1, check_run: 2, merge_group: 3 };
 
+/**
+ * What the sweeps remember: the deliveries of GitHub's log they settled, and up to when the last one read.
+ * The server's store keeps it across restarts; without one (Lambda, or the store off), the process does.
+ */
+export type SweepMemory = Pick<DeliveryStore, "isSettled" | "settle" | "sweptUntil" | "sweptTo">;
+
+/** A sweep memory for the process's life, forgetting a settled delivery once GitHub's log has too. */
+class ProcessMemory implements SweepMemory {
+  private readonly settledAt = new Map<string, number>();
+  sweptUntil: number | undefined;
+
+  isSettled(guid: string): boolean {
+    return this.settledAt.has(guid);
+  }
+
+  settle(guid: string): void {
+    const now = Date.now();
+    this.settledAt.set(guid, now);
+    // Insertion order is settling order: the oldest are first.
+    for (const [g, at] of this.settledAt) {
+      if (now - at <= SETTLED_FOR_MS) break;
+      this.settledAt.delete(g);
+    }
+  }
+
+  sweptTo(at: number): void {
+    this.sweptUntil = at;
+  }
+}
+
 export class Recovery {
-  /** Deliveries of GitHub's log settled by this process (the store keeps them across restarts). */
-  private readonly settled = new Set<string>();
-  /** Where the last sweep of this process read up to (when there is no store). */
-  private swept: number | undefined;
+  private readonly memory: SweepMemory;
   private resumedStore = false;
   private lastUnreadable: string | undefined;
   private running: Promise<SweepReport> | undefined;
 
-  constructor(private readonly opts: RecoveryOptions) {}
+  constructor(private readonly opts: RecoveryOptions) {
+    this.memory = opts.store ?? new ProcessMemory();
+  }
 
   /** One sweep (a sweep asked for while one runs joins it). */
   sweep(): Promise<SweepReport> {
     this.running ??= this.run().finally(() => (this.running = undefined));
     return this.running;
-  }
-
-  private isSettled(guid: string): boolean {
-    return this.settled.has(guid) || (this.opts.store?.isSettled(guid) ?? false);
-  }
-
-  private settle(guid: string): void {
-    this.settled.add(guid);
-    this.opts.store?.settle(guid);
   }
 
   private async run(): Promise<SweepReport> {
@@ -129,7 +149,7 @@ export class Recovery {
       // its end finishes it; one the App did not take is handed again after the next restart.
       for (const d of store.inherited()) if (await this.hand(d)) report.resumed++;
     }
-    const last = store?.sweptUntil ?? this.swept;
+    const last = this.memory.sweptUntil;
     const earliest = started - this.opts.windowMs;
     const since = last === undefined ? earliest : Math.max(earliest, last - OVERLAP_MS);
     let attempts: DeliveryAttempt[];
@@ -155,7 +175,7 @@ export class Recovery {
         try {
           const d = await this.opts.deliveryLog.delivery(a.id);
           if (isHandled(d.name, d.payload)) return { id: a.guid, name: d.name, payload: d.payload };
-          this.settle(a.guid); // nothing the App acts on (a title edit, a comment that is no command)
+          this.memory.settle(a.guid); // nothing the App acts on (a title edit, a comment that is no command)
         } catch (e) {
           log.error(
             { err: (e as Error).message },
@@ -178,7 +198,7 @@ export class Recovery {
       try {
         if (head && (await this.opts.runState(head)) === "completed") {
           report.complete++;
-          for (const d of ds) this.settle(d.id);
+          for (const d of ds) this.memory.settle(d.id);
           return;
         }
       } catch (e) {
@@ -188,14 +208,13 @@ export class Recovery {
       const chosen = [...ds].sort((a, b) => (RANK[a.name] ?? 9) - (RANK[b.name] ?? 9))[0]!;
       if (await this.hand(chosen)) {
         report.reviewed++;
-        for (const d of ds) this.settle(d.id);
+        for (const d of ds) this.memory.settle(d.id);
       }
     });
     // Complete: the next sweep starts from here (less the overlap). Otherwise this window is read again.
-    const allSettled = missed.every((a) => this.isSettled(a.guid));
+    const allSettled = missed.every((a) => this.memory.isSettled(a.guid));
     if (allSettled) {
-      this.swept = started;
-      store?.sweptTo(started);
+      this.memory.sweptTo(started);
     }
     if (report.missed || report.resumed)
       log.info(
@@ -212,7 +231,7 @@ export class Recovery {
     for (const [guid, tries] of byGuid) {
       const first = tries[0]!;
       if (!(HANDLED[first.event] ?? []).includes(first.action ?? "")) continue;
-      if (tries.some(answered) || this.isSettled(guid)) continue;
+      if (tries.some(answered) || this.memory.isSettled(guid)) continue;
       out.push(tries.reduce((a, b) => (b.deliveredAt > a.deliveredAt ? b : a)));
     }
     return out;

@@ -40,7 +40,7 @@ type Entry =
   | { t: "swept"; at: number };
 
 /** How long a settled delivery of GitHub's log is remembered: GitHub keeps its log 3 days. */
-const SETTLED_FOR_MS = 4 * 24 * 3600_000;
+export const SETTLED_FOR_MS = 4 * 24 * 3600_000;
 
 export const STORE_FILE = "deliveries.jsonl";
 
