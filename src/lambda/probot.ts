@@ -5,7 +5,7 @@
  */
 import { pino } from "pino";
 import { Probot } from "probot";
-import { createApp } from "../app.js";
+import { createApp } from "../github/delivery/app.js";
 import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { DeliveryContexts } from "../github/delivery/context.js";

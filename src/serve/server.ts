@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { run, type ApplicationFunction, type Probot } from "probot";
-import { createApp, type DeliveryJournal } from "../app.js";
+import { createApp, type DeliveryJournal } from "../github/delivery/app.js";
 import { warmUpSchemas } from "../core/schema.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
