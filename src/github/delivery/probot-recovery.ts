@@ -40,8 +40,8 @@ export function probotRecovery(
       warn: (m) => log.warn(m),
       error: (o, m) => log.error(o, m),
     },
-    async runState(head) {
-      if (head.installation === undefined) return "none";
+    async hasCompletedRun(head) {
+      if (head.installation === undefined) return false;
       // The App's own runs only (another app may use the name): its id, from its JWT, costs no request.
       appId ??= app()
         .then((o) => o.auth({ type: "app" }))
@@ -49,7 +49,7 @@ export function probotRecovery(
       const octokit = (await probot.auth(head.installation)) as unknown as Octokit;
       const gw = gatewayFor(octokit, { log, installation: head.installation, availability });
       const run = await gw.latestRun({ owner: head.owner, repo: head.repo, headSha: head.sha }, await appId);
-      return !run ? "none" : run.status === "completed" ? "completed" : "in_progress";
+      return run?.status === "completed";
     },
     receive: (d) =>
       opts.deliveries.during(d.id, recoveredContext(opts.endsBy?.()), () =>

@@ -26,15 +26,12 @@ export interface Delivery {
   payload: Record<string, unknown>;
 }
 
-/** What a head commit's `plugin-review` run is: completed, only started, or none. */
-export type RunState = "completed" | "in_progress" | "none";
-
 export interface RecoveryOptions {
   deliveryLog: DeliveryLog;
   /** The server's store; none on Lambda (the queue keeps what was received). */
   store?: DeliveryStore;
-  /** The head commit's latest run of this App. */
-  runState(head: HeadRef): Promise<RunState>;
+  /** Whether the head commit's latest run of this App is completed (one only started is finished by a review). */
+  hasCompletedRun(head: HeadRef): Promise<boolean>;
   /** Hands a delivery to the App as a retry (it reads what GitHub holds before writing). */
   receive(delivery: Delivery): Promise<void>;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: object, msg: string): void };
@@ -196,7 +193,7 @@ export class Recovery {
     }
     await mapLimit([...byHead.values()], CONCURRENCY, async ({ head, deliveries: ds }) => {
       try {
-        if (head && (await this.opts.runState(head)) === "completed") {
+        if (head && (await this.opts.hasCompletedRun(head))) {
           report.complete++;
           for (const d of ds) this.memory.settle(d.id);
           return;
