@@ -16,6 +16,8 @@ import { fails } from "../../core/verdict.js";
 import {
   auditTime,
   blobUrl,
+  bySeverity,
+  findingCount,
   findingsByRule,
   repositoriesByFindings,
   reviewed,
@@ -91,6 +93,11 @@ function row(label: string, svg: string, value: string): string {
   return `<div class="row"><span class="label">${label}</span>${svg}<span class="value">${value}</span></div>`;
 }
 
+/** A bar's segments: one per severity, in order. */
+function segments(c: Record<Severity, number>): { cls: Severity; value: number }[] {
+  return SEVERITIES.map((s) => ({ cls: s, value: c[s] }));
+}
+
 function severityWords(c: Record<Severity, number>): string {
   return SEVERITIES.filter((s) => c[s] > 0)
     .map((s) => plural(c[s], s))
@@ -120,7 +127,7 @@ function byRuleChart(report: AuditReport): string {
     row(
       `${ruleLink(r.ruleId)} <small>${plural(r.repositories, "repository", "repositories")}</small>`,
       bar(
-        SEVERITIES.map((s) => ({ cls: s, value: r[s] })),
+        segments(r),
         max,
         `${r.ruleId}: ${severityWords(r)}`,
         `data-rule="${esc(r.ruleId)}" data-count="${r.total}"`,
@@ -135,19 +142,15 @@ function byRepositoryChart(report: AuditReport): string {
   const repos = repositoriesByFindings(report);
   if (!repos.length) return `<p>No findings.</p>`;
   const shown = repos.slice(0, CHARTED_REPOSITORIES);
-  const max = Math.max(...shown.map((r) => r.errors + r.warnings + r.notices));
+  const max = Math.max(...shown.map(findingCount));
   const rows = shown.map((r) => {
-    const total = r.errors + r.warnings + r.notices;
+    const total = findingCount(r);
     return row(
       a(`#${anchor(r.repository)}`, esc(r.repository)),
       bar(
-        [
-          { cls: "error", value: r.errors },
-          { cls: "warning", value: r.warnings },
-          { cls: "notice", value: r.notices },
-        ],
+        segments(bySeverity(r)),
         max,
-        `${r.repository}: ${severityWords({ error: r.errors, warning: r.warnings, notice: r.notices })}`,
+        `${r.repository}: ${severityWords(bySeverity(r))}`,
         `data-repository="${esc(r.repository)}" data-count="${total}"`,
       ),
       esc(total.toLocaleString("en-US")),
@@ -277,7 +280,7 @@ function allFindings(report: AuditReport): string {
       const rows = r.files.flatMap((f) =>
         f.findings.map((x) => findingRow(r, f.path, x, x.baseline === "new" ? ` data-change="new"` : "")),
       );
-      const sum = severityWords({ error: r.errors, warning: r.warnings, notice: r.notices });
+      const sum = severityWords(bySeverity(r));
       return `<section class="repo" id="${anchor(r.repository)}"><h3>${repoTitle(r)}</h3><p class="meta">${esc(sum)} in ${plural(r.descriptors, "descriptor")} at commit <code>${esc(r.commit.slice(0, 12))}</code> of <code>${esc(r.defaultBranch)}</code>; <code>fail_on: ${esc(r.failOn)}</code></p><div class="scroll"><table class="findings">${FINDINGS_HEAD}<tbody>${rows.join("")}</tbody></table></div></section>`;
     })
     .join("");
@@ -289,21 +292,17 @@ function allFindings(report: AuditReport): string {
 function trend(report: AuditReport, c: AuditComparison): string {
   const e = c.earlier.totals;
   const t = report.totals;
-  const max = Math.max(e.errors + e.warnings + e.notices, t.errors + t.warnings + t.notices, 1);
+  const max = Math.max(findingCount(e), findingCount(t), 1);
   const point = (label: string, x: AuditTotals, key: string) =>
     row(
       esc(label),
       bar(
-        [
-          { cls: "error", value: x.errors },
-          { cls: "warning", value: x.warnings },
-          { cls: "notice", value: x.notices },
-        ],
+        segments(bySeverity(x)),
         max,
-        `${label}: ${severityWords({ error: x.errors, warning: x.warnings, notice: x.notices }) || "no findings"}`,
-        `data-audit="${key}" data-count="${x.errors + x.warnings + x.notices}"`,
+        `${label}: ${severityWords(bySeverity(x)) || "no findings"}`,
+        `data-audit="${key}" data-count="${findingCount(x)}"`,
       ),
-      esc((x.errors + x.warnings + x.notices).toLocaleString("en-US")),
+      esc(findingCount(x).toLocaleString("en-US")),
     );
   const changeMax = Math.max(1, ...c.byRule.map((r) => Math.max(r.fixed, r.new)));
   const half = BAR / 2;

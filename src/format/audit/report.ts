@@ -4,6 +4,7 @@
  * depends on the code that talks to GitHub.
  */
 import type { FailOn } from "../../core/config.js";
+import type { Severity } from "../../core/types.js";
 import type { FindingFields } from "../json.js";
 
 /** One finding of a descriptor: `check --format json`'s finding, less `file` (the descriptor's `path`). */
@@ -212,9 +213,22 @@ export function findingsByRule(report: AuditReport): RuleTally[] {
     .sort((a, b) => b.total - a.total || a.ruleId.localeCompare(b.ruleId));
 }
 
+/** Something's findings by severity, as the report counts them (a repository, a file, the totals). */
+type Tallied = { errors: number; warnings: number; notices: number };
+
+/** Its findings of every severity. */
+export const findingCount = (x: Tallied): number => x.errors + x.warnings + x.notices;
+
+/** Its counts keyed by severity. */
+export const bySeverity = (x: Tallied): Record<Severity, number> => ({
+  error: x.errors,
+  warning: x.warnings,
+  notice: x.notices,
+});
+
 /** The reviewed repositories with findings, most first (errors, then all), then by name. */
 export function repositoriesByFindings(report: AuditReport): ReviewedRepository[] {
-  const total = (r: ReviewedRepository) => r.errors + r.warnings + r.notices;
+  const total = findingCount;
   return reviewed(report)
     .filter((r) => total(r) > 0)
     .sort((a, b) => b.errors - a.errors || total(b) - total(a) || a.repository.localeCompare(b.repository));
