@@ -1,5 +1,6 @@
 /** Shared test helpers: valid descriptors to mutate, a one-call review, and rule tables. */
 import { readFileSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig, type ResolvedConfig } from "../src/core/config.js";
@@ -260,4 +261,13 @@ export function describeUnless(reason: string | false | undefined): typeof descr
 /** `it`, or, when `reason` says why the test cannot run here, `it.skip` with the reason in its name. */
 export function itUnless(reason: string | false | undefined): typeof it.skip {
   return reason ? skipping(it.skip, reason) : it;
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a server a test starts). */
+export async function freePort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
 }

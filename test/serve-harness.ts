@@ -3,7 +3,6 @@
  * the tests that deliver webhooks to it over HTTP (serve.test.ts, serve-guarantee.test.ts).
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { createServer as createNetServer } from "node:net";
 import type { Logger } from "pino";
 import { Probot, Server } from "probot";
 import type { PluginReviewOctokit } from "../src/github/api/octokit/app-octokit.js";
@@ -13,17 +12,10 @@ import { AnswersFirst } from "../src/github/delivery/serialize.js";
 import { serverApp, serverScheduler } from "../src/serve/server.js";
 import { APP_ID } from "./github/fake-github.js";
 import { TEST_PRIVATE_KEY } from "./github/harness.js";
+import { freePort } from "./helpers.js";
 
 /** The webhook secret the server is started with and deliveries are signed with. */
 export const SECRET = "serve-test-secret-not-real";
-
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 export interface ServeOptions {
   /** The Octokit class of the App (the production one, or the tests' fast one). */

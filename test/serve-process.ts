@@ -8,23 +8,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFailed } from "vitest";
 import { APP_ID } from "./github/fake-github.js";
 import { TEST_PRIVATE_KEY } from "./github/harness.js";
-import { ROOT } from "./helpers.js";
+import { freePort, ROOT } from "./helpers.js";
 
 export const SECRET = "process-test-secret-not-real";
-
-export async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function body(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -17,7 +17,8 @@ import {
   SCENARIO_ROUTES,
   within,
 } from "./github/scenarios.js";
-import { bridge, freePort, SECRET, startApp, stateDirectory, type AppProcess } from "./serve-process.js";
+import { freePort } from "./helpers.js";
+import { bridge, SECRET, startApp, stateDirectory, type AppProcess } from "./serve-process.js";
 
 const R = `${OWNER}/${REPO}`;
 /**
