@@ -3,7 +3,8 @@
  * GitHub's Actions language services): every workflow and `action.yml` must load without an error, as the runner
  * would load them. Then what they promise: CI runs the README's test command on every Node.js line `engines`
  * admits and the Action on `examples/`; the release publishes with provenance through trusted publishing (no
- * stored token), releases the tarball and the .vsix, and moves the major tag; Dependabot watches every lockfile.
+ * stored token), releases the tarball and the .vsix, and moves the major tag, its keys held only by jobs that
+ * run no dependency's code; every action is pinned to a commit; Dependabot watches every lockfile and action.
  */
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from "@actions/workflow-parser";
 import { convertActionTemplate, parseAction } from "@actions/workflow-parser/actions/index";
@@ -50,6 +51,7 @@ interface Step {
 }
 interface Job {
   permissions?: Record<string, string>;
+  needs?: string[];
   strategy?: { matrix: Record<string, unknown[]> };
   steps: Step[];
 }
@@ -60,6 +62,28 @@ interface Workflow {
 }
 const workflow = (file: string) => parse(read(`.github/workflows/${file}`)) as Workflow;
 const runs = (job: Job) => job.steps.flatMap((s) => (s.run ? [s.run] : []));
+
+/**
+ * The actions of a workflow that are not pinned: each `uses:` GitHub's parser reads, other than a local `./`
+ * action, unless it names a full 40-hex commit and its line says which version that is (`# v1.2.3`).
+ */
+async function unpinned(name: string, content: string): Promise<string[]> {
+  const parsed = parseWorkflow({ name, content }, new NoOperationTraceWriter());
+  const template = await convertWorkflowTemplate(parsed.context, parsed.value!);
+  const uses = template.jobs.flatMap((job) =>
+    "steps" in job ? job.steps.flatMap((step) => ("uses" in step ? [String(step.uses)] : [])) : [],
+  );
+  expect(uses.length).toBeGreaterThan(0);
+  const lines = content.split("\n").map((l) => l.trim().replace(/^- /, ""));
+  return uses.filter(
+    (u) =>
+      !u.startsWith("./") &&
+      !(
+        /^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(u) &&
+        lines.some((l) => /^uses: (\S+) # v\d+\.\d+\.\d+$/.exec(l)?.[1] === u)
+      ),
+  );
+}
 
 describe("GitHub's parser", () => {
   it("finds the workflows", () => {
@@ -118,15 +142,14 @@ describe("CI", () => {
 
   it("dry-runs the release: the tarball packed and checked, the .vsix built from the extension's own lockfile", () => {
     const job = ci.jobs["release-dry-run"]!;
-    const release = workflow("release.yml").jobs.release!;
-    expect(runs(job).join("\n")).toMatch(
-      /npm pack\n\s*node scripts\/check-package\.mjs plugin-review-\*\.tgz/,
-    );
+    const release = workflow("release.yml").jobs;
+    const pack = /npm pack --ignore-scripts\n\s*node scripts\/check-package\.mjs plugin-review-\*\.tgz/;
+    expect(runs(job).join("\n")).toMatch(pack);
     const vsix = job.steps.find((s) => s["working-directory"] === "editors/vscode")!;
     expect(vsix.run).toMatch(/^npm ci && .*npm run package$/);
     // What the release runs before publishing, CI runs on every change.
-    expect(runs(release).join("\n")).toContain("node scripts/check-package.mjs plugin-review-*.tgz");
-    expect(release.steps.find((s) => s["working-directory"] === "editors/vscode")!.run).toBe(
+    expect(runs(release.pack!).join("\n")).toMatch(pack);
+    expect(release.vsix!.steps.find((s) => s["working-directory"] === "editors/vscode")!.run).toBe(
       "npm ci && npm run package",
     );
     // No npm ci at the root: the extension builds from its own folder alone.
@@ -146,39 +169,84 @@ describe("CI", () => {
 
 describe("the release", () => {
   const release = workflow("release.yml");
-  const job = release.jobs.release!;
-  const all = runs(job).join("\n");
+  const jobs = release.jobs;
+  const all = Object.values(jobs).flatMap(runs).join("\n");
 
   it("runs on a version tag, not on the major tag it moves", () => {
     expect(release.on).toEqual({ push: { tags: ["v*.*.*"] } });
   });
 
   it("publishes with provenance through trusted publishing: an OIDC token, no stored npm token", () => {
-    expect(job.permissions).toEqual({ contents: "write", "id-token": "write" });
-    expect(all).toMatch(/npm publish plugin-review-\*\.tgz --provenance --access public/);
+    const publish = jobs.publish!;
+    expect(publish.permissions).toEqual({ "id-token": "write" });
+    expect(runs(publish).join("\n")).toMatch(
+      /npm publish plugin-review-\*\.tgz --provenance --access public/,
+    );
     const text = read(".github/workflows/release.yml");
     expect(text).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|secrets\./);
-    expect(job.steps.find((s) => s.uses?.startsWith("actions/setup-node@"))!.with).toMatchObject({
+    expect(publish.steps.find((s) => s.uses?.startsWith("actions/setup-node@"))!.with).toMatchObject({
       "registry-url": "https://registry.npmjs.org",
     });
     // The first version is published by hand (npm trusts a publisher only for a package that exists):
     // a version on the registry is not published again.
     expect(all).toContain('if [ -n "$(npm view "plugin-review@$version" version 2> /dev/null)" ]; then');
-    // Trusted publishing needs npm 11.5.1 or later.
-    expect(all).toContain("npm install -g npm@^11.5.1");
+    // Trusted publishing needs npm 11.5.1 or later: one exact version, without its scripts.
+    expect(runs(publish)).toContainEqual(
+      expect.stringMatching(/^npm install --global --ignore-scripts npm@11\.\d+\.\d+$/),
+    );
   });
 
-  it("tests before it publishes, and releases the tarball and the .vsix with the CHANGELOG's notes", () => {
-    expect(all.indexOf("npm ci && npm test")).toBeLessThan(all.indexOf("npm publish"));
-    expect(all).toMatch(
-      /gh release create "\$GITHUB_REF_NAME".* \\\n.*plugin-review-\*\.tgz editors\/vscode\/plugin-review\.vsix/,
+  it("publishes only after the tests, the packed tarball it downloads by id, and the .vsix", () => {
+    expect(runs(jobs.test!)).toContain("npm ci && npm test");
+    // The tarball holds the committed bundle: the tests' own bundle must be the same.
+    expect(runs(jobs.test!).join("\n")).toContain("git status --porcelain --untracked-files=all -- dist-cli");
+    expect(jobs.publish!.needs).toEqual(["test", "pack", "vsix"]);
+    const download = jobs.publish!.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"))!;
+    expect(download.with!["artifact-ids"]).toBe("${{ needs.pack.outputs.artifact-id }}");
+    // The tarball is packed where nothing is installed, so no dependency's code runs where it is made.
+    expect(runs(jobs.pack!).join("\n")).not.toMatch(/npm (ci|install|test|run)\b|npx/);
+    expect(jobs.pack!.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"))!.with!.path).toMatch(
+      /^plugin-review-\*\.tgz\nrelease-notes\.md\n$/,
+    );
+  });
+
+  it("releases the tarball and the .vsix with the CHANGELOG's notes, after publishing", () => {
+    const job = jobs.release!;
+    expect(job.needs).toEqual(["pack", "vsix", "publish"]);
+    expect(job.permissions).toEqual({ contents: "write" });
+    expect(runs(job).join("\n")).toMatch(
+      /gh release create "\$GITHUB_REF_NAME".* \\\n.*--notes-file release-notes\.md plugin-review-\*\.tgz plugin-review\.vsix/,
     );
     expect(all).toContain('node scripts/release-notes.mjs "$GITHUB_REF_NAME" > release-notes.md');
   });
 
-  it("moves the Action's major tag (v0 for 0.x) to the release", () => {
-    expect(all).toContain('major="${GITHUB_REF_NAME%%.*}"');
-    expect(all).toContain('git push --force origin "refs/tags/$major"');
+  it("holds its keys only in jobs that run no dependency's code and no project code: they check nothing out", () => {
+    // The workflow's default token may do nothing; each job asks for what it needs.
+    expect(release.permissions).toEqual({});
+    const privileged = Object.entries(jobs).filter(([, job]) =>
+      Object.values(job.permissions ?? {}).includes("write"),
+    );
+    expect(privileged.map(([id]) => id).sort()).toEqual(["publish", "release"]);
+    for (const [, job] of privileged) {
+      expect(job.steps.filter((s) => s.uses?.startsWith("actions/checkout@"))).toEqual([]);
+      for (const run of runs(job)) {
+        expect(run).not.toMatch(/npm (ci|test|run|pack|exec)\b|npx|\bnode |\bgit /);
+        expect(run.match(/npm install[^\n]*/g) ?? []).toEqual(
+          run.includes("npm install") ? [expect.stringMatching(/--ignore-scripts npm@\d+\.\d+\.\d+$/)] : [],
+        );
+      }
+    }
+  });
+
+  it("moves the Action's major tag (v0 for 0.x) to the release, through the API", () => {
+    const move = runs(jobs.release!).join("\n");
+    expect(move).toContain('major="${GITHUB_REF_NAME%%.*}"');
+    expect(move).toContain(
+      'gh api --method PATCH "repos/$GITHUB_REPOSITORY/git/refs/tags/$major" -f sha="$GITHUB_SHA" -F force=true',
+    );
+    expect(move).toContain(
+      'gh api --method POST "repos/$GITHUB_REPOSITORY/git/refs" -f ref="refs/tags/$major" -f sha="$GITHUB_SHA"',
+    );
     const major = spawnSync("bash", ["-c", 'GITHUB_REF_NAME=v0.1.0; echo "${GITHUB_REF_NAME%%.*}"'], {
       encoding: "utf8",
     });
@@ -199,6 +267,69 @@ describe("the release", () => {
     });
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/no section "## \[99\.0\.0\]"/);
+  });
+});
+
+describe("every workflow", () => {
+  /**
+   * A job that installs dependencies, builds or tests: it runs code from the registry or the repository. (The
+   * publish job's one exact npm, installed without scripts, is the publisher itself.)
+   */
+  const RUNS_DEPENDENCIES =
+    /\bnpm (ci|test|run|pack|exec|install(?! --global --ignore-scripts npm@\d+\.\d+\.\d+$))\b|\bnpx\b/m;
+
+  it.each(files)(
+    "%s: a job that installs dependencies, builds or tests holds no OIDC token and no write permission",
+    (file) => {
+      const wf = workflow(file.replace(".github/workflows/", ""));
+      const building = Object.entries(wf.jobs).filter(([, job]) =>
+        runs(job).some((r) => RUNS_DEPENDENCIES.test(r)),
+      );
+      expect(building.length).toBeGreaterThan(0);
+      for (const [id, job] of building) {
+        // Without `permissions`, GitHub grants the repository's default token, which may write.
+        const permissions = job.permissions ?? wf.permissions;
+        expect(permissions, `${file}: ${id}`).toBeDefined();
+        expect(permissions, `${file}: ${id}`).not.toHaveProperty("id-token");
+        expect(
+          Object.values(permissions!).filter((p) => p !== "read" && p !== "none"),
+          `${file}: ${id}`,
+        ).toEqual([]);
+      }
+    },
+  );
+
+  it("counts the npm install of a dependency as installing, and only the publisher's exact npm as not", () => {
+    expect(RUNS_DEPENDENCIES.test("npm install --global --ignore-scripts npm@11.21.2")).toBe(false);
+    expect(RUNS_DEPENDENCIES.test("npm install --global npm@^11.5.1")).toBe(true);
+    expect(RUNS_DEPENDENCIES.test("npm install --global --ignore-scripts npm@11.21.2 left-pad")).toBe(true);
+    expect(RUNS_DEPENDENCIES.test("npm ci && npm test")).toBe(true);
+  });
+
+  it.each(files)(
+    "%s: every action is pinned to a full commit sha, with the version it is as a comment",
+    async (file) => {
+      expect(await unpinned(file, read(file))).toEqual([]);
+    },
+  );
+
+  it("a tag, a short sha or a pin without its version is refused", async () => {
+    const ci = read(".github/workflows/ci.yml");
+    const checkout = /actions\/checkout@[0-9a-f]{40} # v[\d.]+/g;
+    expect(await unpinned("tag.yml", ci.replace(checkout, "actions/checkout@v6"))).toContain(
+      "actions/checkout@v6",
+    );
+    expect(await unpinned("short.yml", ci.replace(checkout, "actions/checkout@df4cb1c # v6.0.3"))).toContain(
+      "actions/checkout@df4cb1c",
+    );
+    const bare = ci.replace(checkout, (m) => m.replace(/ # .*/, ""));
+    expect(await unpinned("bare.yml", bare)).toContain(
+      "actions/checkout@df4cb1c069e1874edd31b4311f1884172cec0e10",
+    );
+  });
+
+  it("action.yml uses no other action (it runs the committed bundle)", () => {
+    expect(read("action.yml")).not.toMatch(/^\s*-?\s*uses:/m);
   });
 });
 

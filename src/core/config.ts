@@ -6,7 +6,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import picomatch from "picomatch";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Range } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
-import { compileNamePattern, type Policy } from "./policy.js";
+import { compileNamePattern, widening, type Policy } from "./policy.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
@@ -101,8 +101,21 @@ type PathSegment = string | number;
 /** Where a value (or, with `key`, its key) is in the file: 1-based line and column. */
 type Locate = (path: readonly PathSegment[], key?: boolean) => { line: number; column: number } | undefined;
 
+/** Which file a value of a configuration is in (one merged through `_extends` has two), and where. */
+type Where = (
+  path: readonly PathSegment[],
+  key?: boolean,
+) => { source: string; line: number; column: number } | undefined;
+
 /** Each parsed configuration's positions (for notes about it), without widening RawConfig. */
-const POSITIONS = new WeakMap<RawConfig, { source: string; locate: Locate }>();
+const POSITIONS = new WeakMap<RawConfig, Where>();
+
+const inFile =
+  (source: string, locate: Locate): Where =>
+  (path, key) => {
+    const pos = locate(path, key);
+    return pos && { source, ...pos };
+  };
 
 function locator(doc: Document, lines: LineCounter): Locate {
   return (path, key = false) => {
@@ -329,11 +342,14 @@ export function readConfig(text: string, source: string): ReadConfig {
   for (const p of findProblems(value)) problems.push({ message: p.message, ...locate(p.path, p.key) });
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   if (!problems.length) {
-    POSITIONS.set(value as RawConfig, { source, locate });
+    POSITIONS.set(value as RawConfig, inFile(source, locate));
     return { raw: value as RawConfig, problems };
   }
   const { raw, original } = withoutProblems(value);
-  POSITIONS.set(raw, { source, locate: (path, key) => locate(original([...path]), key) });
+  POSITIONS.set(
+    raw,
+    inFile(source, (path, key) => locate(original([...path]), key)),
+  );
   return { raw, problems };
 }
 
@@ -359,12 +375,7 @@ export function extendConfig(base: RawConfig, repo: RawConfig): RawConfig {
   };
   const own = POSITIONS.get(repo);
   const inherited = POSITIONS.get(base);
-  if (own) {
-    POSITIONS.set(merged, {
-      source: own.source,
-      locate: (path, key) => own.locate(path, key) ?? inherited?.locate(path, key),
-    });
-  }
+  if (own) POSITIONS.set(merged, (path, key) => own(path, key) ?? inherited?.(path, key));
   return merged;
 }
 
@@ -374,33 +385,50 @@ export function locateIn(
   path: readonly PathSegment[],
   key = true,
 ): { line: number; column: number } | undefined {
-  return POSITIONS.get(config)?.locate(path, key);
+  const at = POSITIONS.get(config)?.(path, key);
+  return at && { line: at.line, column: at.column };
 }
 
 /** "acme/plugins:.github/plugin-review.yml, line 4: " before a note about a value, when its file is known. */
 function noteAt(config: RawConfig, path: PathSegment[], key = true): string {
-  const at = POSITIONS.get(config);
-  const pos = locateIn(config, path, key);
-  return at && pos ? `${at.source}, line ${pos.line}: ` : "";
+  const at = POSITIONS.get(config)?.(path, key);
+  return at ? `${at.source}, line ${at.line}: ` : "";
 }
 
-const POLICY_RULE: Record<string, string> = {
+const POLICY_RULE = {
   name_pattern: "policy-name",
   technologies: "unknown-technology",
   process_types: "unknown-process-type",
-};
+} as const;
 
 /**
- * Merges the organisation's layer and the repository's (the repository wins), except that a repository
- * can neither lower the severity of, ignore, nor replace the policy of a rule the organisation locked.
+ * Locked with anything the organisation locks: when they report, the descriptor was not parsed and no other
+ * rule judged it, so turning them off (or shrinking `max_file_size`) would turn every locked rule off.
+ */
+export const GATE_RULES = ["file-too-large", "invalid-json"] as const;
+
+const code = (values: readonly unknown[]) => values.map((v) => `\`${String(v)}\``).join(", ");
+
+/**
+ * Merges the organisation's layer and the repository's (the repository wins). When the organisation locks
+ * anything, the repository cannot narrow what is reviewed: its `paths` only add to the organisation's,
+ * `max_file_size` does not go below the organisation's, and the gate rules are locked too. A locked rule's
+ * severity cannot be lowered, it cannot be ignored, and its policy can only be narrowed; a locked setting
+ * only made stricter. Whatever was not applied is said in `notes`, with its file and line.
  * `locked` is honoured only from the organisation layer.
  */
 export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}): ResolvedConfig {
   const org = layers.org ?? {};
   const repo = layers.repo ?? {};
-  const lockedAll = [...new Set(org.locked ?? [])];
+  const lockedSettings = [...new Set(org.locked ?? [])];
+  const anyLock = lockedSettings.length > 0;
   // Rules and settings share the list; the rule merge below only looks at rules.
-  const locked = lockedAll.filter((id) => !(LOCKABLE_SETTINGS as readonly string[]).includes(id));
+  const locked = [
+    ...new Set([
+      ...lockedSettings.filter((id) => !(LOCKABLE_SETTINGS as readonly string[]).includes(id)),
+      ...(anyLock ? GATE_RULES : []),
+    ]),
+  ];
   const notes: string[] = [];
   if (repo.locked?.length && layers.org !== undefined) {
     notes.push(
@@ -429,7 +457,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const lockedHere = entry.rules ? entry.rules.filter((r) => locked.includes(r)) : locked;
     if (lockedHere.length)
       notes.push(
-        `${noteAt(repo, ["ignore", i], false)}locked rule(s) ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`,
+        `${noteAt(repo, ["ignore", i], false)}locked rule(s) ${code(lockedHere)} cannot be ignored by the repository`,
       );
     const rulesLeft = entry.rules
       ? entry.rules.filter((r) => !locked.includes(r))
@@ -437,13 +465,24 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     if (rulesLeft.length) ignore.push({ paths: entry.paths, rules: rulesLeft });
   }
   const policyRaw = { ...(org.policy ?? {}) } as NonNullable<RawConfig["policy"]>;
-  for (const [k, v] of Object.entries(repo.policy ?? {}) as [keyof typeof policyRaw, never][]) {
+  for (const [k, v] of Object.entries(repo.policy ?? {}) as [keyof typeof POLICY_RULE, never][]) {
     const rule = POLICY_RULE[k];
-    if (rule && locked.includes(rule) && org.policy?.[k] !== undefined) {
-      notes.push(
-        `${noteAt(repo, ["policy", k])}\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`,
-      );
-      continue;
+    if (locked.includes(rule)) {
+      // A pattern cannot be compared with another: only where the organisation set none does the repository's add a check.
+      const wider =
+        k === "name_pattern"
+          ? org.policy?.name_pattern !== undefined
+            ? [v]
+            : []
+          : widening(k, v as (string | number)[], org.policy?.[k]);
+      if (wider.length) {
+        notes.push(
+          k === "name_pattern"
+            ? `${noteAt(repo, ["policy", k])}\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`
+            : `${noteAt(repo, ["policy", k])}rule \`${rule}\` is locked by the organisation: the repository's \`policy.${k}\` allows ${code(wider)}, which ${org.policy?.[k] ? `the organisation's \`policy.${k}\`` : "the built-in list"} does not, and was not applied`,
+        );
+        continue;
+      }
     }
     policyRaw[k] = v;
   }
@@ -460,7 +499,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const wanted = repo[key];
     if (wanted === undefined) return floor;
     const order = STRICTNESS[key] as readonly string[];
-    if (lockedAll.includes(key) && order.indexOf(wanted) < order.indexOf(floor)) {
+    if (lockedSettings.includes(key) && order.indexOf(wanted) < order.indexOf(floor)) {
       notes.push(
         `${noteAt(repo, [key])}\`${key}\` is locked by the organisation at \`${floor}\`: the repository's looser \`${wanted}\` was not applied`,
       );
@@ -468,16 +507,33 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     }
     return wanted;
   };
+  const orgPaths = org.paths ?? DEFAULT_PATHS;
+  let paths = repo.paths ?? orgPaths;
+  const notAdded = anyLock && repo.paths ? orgPaths.filter((p) => !repo.paths?.includes(p)) : [];
+  if (notAdded.length) {
+    notes.push(
+      `${noteAt(repo, ["paths"])}under the organisation's locks, its \`paths\` ${code(notAdded)} are reviewed too: a repository's \`paths\` only add to them`,
+    );
+    paths = [...orgPaths, ...paths.filter((p) => !orgPaths.includes(p))];
+  }
+  const orgMaxFileSize = org.max_file_size ?? DEFAULT_MAX_FILE_SIZE;
+  let maxFileSize = repo.max_file_size ?? orgMaxFileSize;
+  if (anyLock && maxFileSize < orgMaxFileSize) {
+    notes.push(
+      `${noteAt(repo, ["max_file_size"])}under the organisation's locks, \`max_file_size\` cannot go below its ${orgMaxFileSize.toLocaleString("en-US")} bytes: the repository's \`${maxFileSize}\` was not applied`,
+    );
+    maxFileSize = orgMaxFileSize;
+  }
   return {
-    paths: repo.paths ?? org.paths ?? DEFAULT_PATHS,
+    paths,
     failOn: setting("fail_on", "error"),
     review: repo.review ?? org.review ?? "comment",
     rules,
     ignore,
     policy,
     existing: setting("existing", "report"),
-    locked: lockedAll,
-    maxFileSize: repo.max_file_size ?? org.max_file_size ?? DEFAULT_MAX_FILE_SIZE,
+    locked: [...new Set([...lockedSettings, ...locked])],
+    maxFileSize,
     notes,
   };
 }

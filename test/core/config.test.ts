@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, extendConfig, parseConfig, readConfig, resolveConfig } from "../../src/core/config.js";
-import { fails } from "../../src/core/verdict.js";
-import { check, validHost } from "../helpers.js";
+import {
+  ConfigError,
+  extendConfig,
+  globMatcher,
+  parseConfig,
+  readConfig,
+  resolveConfig,
+  type RawConfig,
+} from "../../src/core/config.js";
+import { reviewDescriptors } from "../../src/core/review.js";
+import { RULE_IDS } from "../../src/core/rules/index.js";
+import { checkConclusion, fails } from "../../src/core/verdict.js";
+import { check, text, validHost } from "../helpers.js";
 
 function problems(yaml: string): string[] {
   try {
@@ -155,12 +165,16 @@ describe("existing findings and locked settings", () => {
     expect([free.existing, free.failOn]).toEqual(["hide", "never"]);
   });
 
-  it("locked settings are not rule ids, and a repository ignore entry does not trip over them", () => {
+  it("locked settings are not rule ids; a repository ignore entry keeps every rule but the gate rules", () => {
     expect(problems("locked: [existing, fail_on, version-not-bumped]")).toEqual([]);
     expect(problems("locked: [existng]")[0]).toMatch(/unknown rule id `existng`/);
     const c = resolveConfig({ org: { locked: ["fail_on"] }, repo: { ignore: [{ paths: ["legacy/**"] }] } });
-    expect(c.notes).toEqual([]);
-    expect(c.ignore).toEqual([{ paths: ["legacy/**"] }]);
+    expect(c.notes).toEqual([
+      "locked rule(s) `file-too-large`, `invalid-json` cannot be ignored by the repository",
+    ]);
+    expect(c.ignore).toEqual([
+      { paths: ["legacy/**"], rules: RULE_IDS.filter((r) => r !== "file-too-large" && r !== "invalid-json") },
+    ]);
   });
 });
 
@@ -212,7 +226,7 @@ describe("configuration: every problem in one pass, each with its line", () => {
     const c = resolveConfig({ org: { locked: ["name-format"] }, repo: read.raw });
     expect(c.notes).toEqual([
       "repo.yml, line 3: rule `name-format` is locked by the organisation: the repository's `off` was not applied",
-      "repo.yml, line 6: locked rule(s) `name-format` cannot be ignored by the repository",
+      "repo.yml, line 6: locked rule(s) `name-format`, `file-too-large`, `invalid-json` cannot be ignored by the repository",
     ]);
   });
 
@@ -225,7 +239,212 @@ describe("configuration: every problem in one pass, each with its line", () => {
     });
     expect(c.notes).toEqual([
       "acme/plugins:.github/plugin-review.yml, line 2: rule `policy-name` is locked by the organisation: the repository's `off` was not applied",
-      "acme/plugins:.github/plugin-review.yml, line 1: `fail_on` is locked by the organisation at `error`: the repository's looser `never` was not applied",
+      "acme/base:.github/plugin-review.yml, line 1: `fail_on` is locked by the organisation at `error`: the repository's looser `never` was not applied",
+    ]);
+  });
+});
+
+describe("organisation locks: a repository cannot narrow what is reviewed", () => {
+  const ORG = "locked: [metric-group-changed]\n";
+  const PATH = "p/plugin.json";
+  const BASE = text(validHost());
+  const HEAD = text({ ...validHost(), version: "1.3.0", metricGroup: "tech.python.other" });
+
+  /**
+   * What the App's run concludes for a pull request that changes `p/plugin.json`'s metricGroup, with the
+   * organisation's file and a repository file as the App reads them: an invalid file fails the run, a file
+   * outside `paths` is not reviewed, else the conclusion and the rules of the failing findings.
+   */
+  function run(repoYaml: string, opts: { org?: string; head?: string } = {}): string {
+    const org = readConfig(opts.org ?? ORG, "org.yml");
+    const repo = readConfig(repoYaml, "repo.yml");
+    if (org.problems.length || repo.problems.length) return "invalid configuration";
+    const config = resolveConfig({ org: org.raw, repo: repo.raw });
+    if (!globMatcher(config.paths)(PATH)) return "not reviewed";
+    const [review] = reviewDescriptors(
+      [{ path: PATH, content: opts.head ?? HEAD, base: { path: PATH, content: BASE }, isNew: false }],
+      config,
+    );
+    const failing = review!.findings.filter((f) => fails(f.severity, config.failOn)).map((f) => f.ruleId);
+    return `${checkConclusion(review!.findings, config)}: ${failing.join(", ")}`;
+  }
+
+  const FAILS = "failure: metric-group-changed";
+  const INVALID = "invalid configuration";
+
+  it("without a repository file, or without any lock, the repository's file decides", () => {
+    expect(run("")).toBe(FAILS);
+    expect(run('paths: ["nothing/**/plugin.json"]\n', { org: "" })).toBe("not reviewed");
+    expect(run("max_file_size: 1\nrules:\n  file-too-large: off\n", { org: "" })).toBe("success: ");
+  });
+
+  it.each([
+    // The issue's two repository files.
+    ['paths: ["nothing/**/plugin.json"]', FAILS],
+    ["max_file_size: 1\nrules:\n  file-too-large: off", FAILS],
+    // Other ways to narrow `paths`: negation, odd syntax, a case the descriptor does not have.
+    ['paths: ["!**/plugin.json"]', FAILS],
+    ['paths: ["p/plugin.json", "!p/plugin.json"]', FAILS],
+    ['paths: ["!(p)/**/plugin.json"]', FAILS],
+    ['paths: ["P/Plugin.json"]', FAILS],
+    ['paths: ["nothing/**/plugin.json"]\nignore:\n  - paths: ["**"]', FAILS],
+    // Other ways to make the descriptor too large to read, or its size finding silent.
+    ["max_file_size: 1\nignore:\n  - paths: [p/**]\n    rules: [file-too-large]", FAILS],
+    ["max_file_size: 1\nignore:\n  - paths: [p/**]", FAILS],
+    ["max_file_size: 1\nrules:\n  file-too-large: notice", FAILS],
+    ["max_file_size: 0x1\nrules:\n  file-too-large: off", FAILS],
+    ["max_file_size: 1.0\nrules:\n  file-too-large: off", FAILS],
+    ['max_file_size: "1"\nrules:\n  file-too-large: off', INVALID],
+    ["max_file_size: 0\nrules:\n  file-too-large: off", INVALID],
+    ["max_file_size: -1", INVALID],
+    // The locked rule itself: off, lower, spelt differently, through YAML's syntax.
+    ["rules:\n  metric-group-changed: off", FAILS],
+    ["rules:\n  metric-group-changed: notice", FAILS],
+    ['{"rules": {"metric-group-changed": "off"}}', FAILS],
+    ["rules:\n  ? metric-group-changed\n  : off", FAILS],
+    ["rules:\n  metric-group-changed: !!str off", FAILS],
+    ["rules:\n  metric-group-changed: Off", INVALID],
+    ["rules:\n  metric-group-changed: false", INVALID],
+    ["%YAML 1.1\n---\nrules:\n  metric-group-changed: off", INVALID],
+    ["rules:\n  Metric-Group-Changed: off", INVALID],
+    ["rules:\n  metric\u2010group-changed: off", INVALID],
+    ["rules:\n  metric-group-changed: error\n  metric-group-changed: off", INVALID],
+    ["rules: {}\nrules:\n  metric-group-changed: off", INVALID],
+    ["rules:\n  <<: {metric-group-changed: off}", INVALID],
+    ["<<: {rules: {metric-group-changed: off}}", INVALID],
+    ["---\nrules: {}\n---\nrules:\n  metric-group-changed: off", INVALID],
+    ["severities: &off\n  metric-group-changed: off\nrules: *off", INVALID],
+    ["rules: &r\n  metric-group-changed: off\nignore:\n  - &e\n    paths: ['**']\n  - *e", FAILS],
+    // Ignoring it, by name or by ignoring everything, with any glob.
+    ["ignore:\n  - paths: [p/**]\n    rules: [metric-group-changed]", FAILS],
+    ['ignore:\n  - paths: ["!nothing"]\n    rules: [metric-group-changed]', FAILS],
+    ['ignore:\n  - paths: ["**"]', FAILS],
+    ["ignore:\n  - paths: ['**']\n    rules: []", FAILS],
+    // Settings the organisation did not lock do not hide a change rule's findings (they are always new).
+    ["existing: hide", FAILS],
+    ["review: none", FAILS],
+    // A repository cannot lock, nor unlock.
+    ["locked: []", FAILS],
+  ])("%j: %s", (yaml, expected) => {
+    expect(run(yaml)).toBe(expected);
+  });
+
+  it("the invalid-JSON finding is locked with the rest: a descriptor no rule could read still fails", () => {
+    // A byte order mark: lenient readers accept it, strict JSON does not, so no rule judged the change.
+    const bom = `\uFEFF${HEAD}`;
+    expect(run("rules:\n  invalid-json: off\n", { head: bom })).toBe("failure: invalid-json");
+    expect(run("ignore:\n  - paths: [p/**]\n    rules: [invalid-json]\n", { head: bom })).toBe(
+      "failure: invalid-json",
+    );
+    expect(run("rules:\n  invalid-json: off\n", { org: "", head: bom })).toBe("success: ");
+  });
+
+  it("`fail_on` and `existing` are the organisation's to lock: locking a rule locks its severity, not the failing level", () => {
+    expect(run("fail_on: never")).toBe("neutral: ");
+    expect(run("fail_on: never", { org: "locked: [metric-group-changed, fail_on]" })).toBe(FAILS);
+  });
+
+  it.each<[string, RawConfig, RawConfig, Partial<ReturnType<typeof resolveConfig>>]>([
+    [
+      "paths add to the organisation's (the default when it sets none)",
+      { locked: ["name-format"] },
+      { paths: ["plugins/*/plugin.json", "extra/*.json"] },
+      { paths: ["**/plugin.json", "plugins/*/plugin.json", "extra/*.json"] },
+    ],
+    [
+      "paths add to the organisation's own",
+      { locked: ["fail_on"], paths: ["src/**/plugin.json"] },
+      { paths: ["src/**/plugin.json", "extra/*.json"] },
+      { paths: ["src/**/plugin.json", "extra/*.json"] },
+    ],
+    [
+      "max_file_size may go above the organisation's, not below",
+      { locked: ["name-format"], max_file_size: 1000 },
+      { max_file_size: 2000 },
+      { maxFileSize: 2000 },
+    ],
+    [
+      "max_file_size below the organisation's is the organisation's",
+      { locked: ["name-format"], max_file_size: 1000 },
+      { max_file_size: 999 },
+      { maxFileSize: 1000 },
+    ],
+    [
+      "max_file_size below the default when the organisation sets none",
+      { locked: ["existing"] },
+      { max_file_size: 1 },
+      { maxFileSize: 5 * 1024 * 1024 },
+    ],
+    [
+      "the gate rules may be raised, not lowered",
+      { locked: ["name-format"], rules: { "invalid-json": "warning" } },
+      { rules: { "invalid-json": "notice", "file-too-large": "error" } },
+      { rules: { "invalid-json": "warning", "file-too-large": "error" } },
+    ],
+    [
+      "without a lock, the repository's paths, size and gate rules are its own",
+      { max_file_size: 1000 },
+      { paths: ["x/*.json"], max_file_size: 1, rules: { "file-too-large": "off" } },
+      { paths: ["x/*.json"], maxFileSize: 1, rules: { "file-too-large": "off" }, notes: [] },
+    ],
+    [
+      "a locked technology list may be narrowed (in any case), not widened",
+      { locked: ["unknown-technology"], policy: { technologies: ["PYTHON", "TOMCAT"] } },
+      { policy: { technologies: ["python"] } },
+      { policy: { technologies: ["python"] }, notes: [] },
+    ],
+    [
+      "without an organisation list, the built-in list is what a repository may narrow",
+      { locked: ["unknown-technology"] },
+      { policy: { technologies: ["PYTHON"] } },
+      { policy: { technologies: ["PYTHON"] }, notes: [] },
+    ],
+    [
+      "a locked process type list may be narrowed by names or ids (one table)",
+      { locked: ["unknown-process-type"], policy: { process_types: ["JAVA", 10] } },
+      { policy: { process_types: [10] } },
+      { policy: { processTypes: [10] }, notes: [] },
+    ],
+    [
+      "a name pattern where the organisation sets none adds a check",
+      { locked: ["policy-name"] },
+      { policy: { name_pattern: "^custom\\." } },
+      { notes: [] },
+    ],
+  ])("%s", (_, org, repo, expected) => {
+    expect(resolveConfig({ org, repo })).toMatchObject(expected);
+  });
+
+  it("says what it did not apply, naming the file and line", () => {
+    const repo = parseConfig(
+      [
+        'paths: ["plugins/*/plugin.json"]',
+        "max_file_size: 1",
+        "rules:",
+        "  file-too-large: off",
+        "policy:",
+        "  technologies: [PYTHON, MY_OWN]",
+        "  process_types: [JAVA, 999]",
+      ].join("\n"),
+      "acme/plugins:.github/plugin-review.yml",
+    );
+    const c = resolveConfig({
+      org: { locked: ["unknown-technology", "unknown-process-type"], policy: { technologies: ["PYTHON"] } },
+      repo,
+    });
+    expect(c.notes).toEqual([
+      "acme/plugins:.github/plugin-review.yml, line 4: rule `file-too-large` is locked by the organisation: the repository's `off` was not applied",
+      "acme/plugins:.github/plugin-review.yml, line 6: rule `unknown-technology` is locked by the organisation: the repository's `policy.technologies` allows `MY_OWN`, which the organisation's `policy.technologies` does not, and was not applied",
+      "acme/plugins:.github/plugin-review.yml, line 7: rule `unknown-process-type` is locked by the organisation: the repository's `policy.process_types` allows `999`, which the built-in list does not, and was not applied",
+      "acme/plugins:.github/plugin-review.yml, line 1: under the organisation's locks, its `paths` `**/plugin.json` are reviewed too: a repository's `paths` only add to them",
+      "acme/plugins:.github/plugin-review.yml, line 2: under the organisation's locks, `max_file_size` cannot go below its 5,242,880 bytes: the repository's `1` was not applied",
+    ]);
+    expect(c.policy).toEqual({ technologies: ["PYTHON"] });
+    expect(c.locked).toEqual([
+      "unknown-technology",
+      "unknown-process-type",
+      "file-too-large",
+      "invalid-json",
     ]);
   });
 });

@@ -8,6 +8,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONFIG_PATH, type ResolvedConfig } from "../../src/core/config.js";
+import { loadConfig } from "../../src/github/review/load-config.js";
 import { ConfigFinder, displayPath, findConfigFor } from "../../src/workspace/find-config.js";
 
 let dir: string;
@@ -67,5 +69,38 @@ describe("findConfigFor", () => {
     expect(displayPath("/a/b/.github/plugin-review.yml", "/a/b/c")).toBe("../.github/plugin-review.yml");
     expect(displayPath("/a/b/.github/plugin-review.yml", "/a/b")).toBe(".github/plugin-review.yml");
     expect(displayPath("/x/.github/plugin-review.yml", "/a/b")).toBe("/x/.github/plugin-review.yml");
+  });
+});
+
+describe("the CLI and the App agree", () => {
+  /** The App's configuration of a user's repository (no organisation layer) holding `text`. */
+  async function app(text: string): Promise<ResolvedConfig> {
+    const loaded = await loadConfig(
+      {
+        readDefaultBranchFile: async ({ repo: name, path }) => {
+          if (name !== "plugins" || path !== CONFIG_PATH) return { kind: "missing" };
+          const content = new TextEncoder().encode(text);
+          return { kind: "file", content, size: content.length };
+        },
+        repositoryVisible: async () => true,
+      },
+      "someone",
+      "plugins",
+      "User",
+    );
+    if (!loaded.ok) throw new Error(loaded.error);
+    return loaded.config;
+  }
+
+  it.each([
+    'paths: ["nothing/**/plugin.json"]\nmax_file_size: 1\nrules:\n  file-too-large: off\n',
+    "rules:\n  metric-group-changed: off\nignore:\n  - paths: [legacy/**]\n",
+    // A repository's own `locked` locks nothing, for either.
+    "locked: [metric-group-changed, fail_on]\nrules:\n  metric-group-changed: off\nfail_on: never\n",
+  ])("the same repository file gives the same configuration: %j", async (text) => {
+    write("agree/.github/plugin-review.yml", text);
+    const { notes: _cliNotes, ...cli } = findConfigFor("agree/p/plugin.json", { cwd: dir }).config;
+    const { notes: _appNotes, ...fromApp } = await app(text);
+    expect(cli).toEqual(fromApp);
   });
 });

@@ -1,32 +1,11 @@
 import { KNOWN_PROCESS_TYPES } from "../reference/known-process-types.js";
 import { arr, get } from "../guards.js";
+import { processTypeSet } from "../policy.js";
 import { defineRule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
 
 const NOT_ALLOWED = "is not allowed by the organisation's policy";
 const UNKNOWN = "is not a known process type; the agent silently drops it, so the plugin may never activate";
-
-/** The names and ids a list allows (names and ids are one table: an id is a name's 0-based position), once per list. */
-const allowedOf = new WeakMap<readonly (string | number)[], { names: Set<string>; ids: Set<number> }>();
-function allowed(list: readonly (string | number)[]): { names: Set<string>; ids: Set<number> } {
-  const known = allowedOf.get(list);
-  if (known) return known;
-  const names = new Set<string>();
-  const ids = new Set<number>();
-  for (const p of list) {
-    if (typeof p === "number") {
-      ids.add(p);
-      const n = KNOWN_PROCESS_TYPES[p];
-      if (n !== undefined) names.add(n);
-    } else {
-      names.add(p);
-      const id = KNOWN_PROCESS_TYPES.indexOf(p);
-      if (id >= 0) ids.add(id);
-    }
-  }
-  allowedOf.set(list, { names, ids });
-  return { names, ids };
-}
 
 /**
  * The agent silently drops process type names (and ids) it does not know, so the plugin may never
@@ -49,7 +28,7 @@ export const rule = defineRule({
   check(context) {
     if (context.variant !== "host") return;
     const policy = context.policy.processTypes;
-    const { names: allowedNames, ids: allowedIds } = allowed(policy ?? KNOWN_PROCESS_TYPES);
+    const { names: allowedNames, ids: allowedIds } = processTypeSet(policy ?? KNOWN_PROCESS_TYPES);
     const severity = policy ? ("error" as const) : undefined;
     const why = policy ? NOT_ALLOWED : UNKNOWN;
     arr(get(context.value, "processTypeNames")).forEach((name, i) => {

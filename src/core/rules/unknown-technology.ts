@@ -1,15 +1,8 @@
 import { KNOWN_TECHNOLOGIES } from "../reference/known-technologies.js";
 import { arr, get } from "../guards.js";
+import { technologySet } from "../policy.js";
 import { defineRule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
-
-/** The lower-cased names of a list, built once per list (the known table, a configured policy). */
-const lowered = new WeakMap<readonly string[], ReadonlySet<string>>();
-function lowerCased(list: readonly string[]): ReadonlySet<string> {
-  let set = lowered.get(list);
-  if (!set) lowered.set(list, (set = new Set(list.map((t) => t.toLowerCase()))));
-  return set;
-}
 
 /**
  * Host technologies are matched case-insensitively against the known table (an unknown one never
@@ -34,7 +27,7 @@ export const rule = defineRule({
     const policy = context.policy.technologies;
     if (!policy && context.variant === "remote") return;
     const list = policy ?? KNOWN_TECHNOLOGIES;
-    const known = lowerCased(list);
+    const known = technologySet(list);
     arr(get(context.value, "technologies")).forEach((technology, i) => {
       if (typeof technology !== "string" || known.has(technology.toLowerCase())) return;
       const data = { technology, suggestion: didYouMean(technology, list) };
