@@ -243,6 +243,16 @@ describe("GitHub App: how it knows its own account", () => {
     gh.assertClean();
   });
 
+  it("the fake, as GitHub, answers `GET /app` to the App's JWT alone: an installation's token gets 401", async () => {
+    const gh = new FakeGitHub([]);
+    const res = await fetch("https://api.github.com/app", {
+      headers: { authorization: "token ghs_test_token_not_a_secret", accept: "application/vnd.github+json" },
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ message: "A JSON web token could not be decoded" });
+    gh.assertClean();
+  });
+
   it("on a GitHub Enterprise Server (GHE_HOST), at that server's API", async () => {
     const gh = new FakeGitHub(LATER_REVIEW_ROUTES, "https://ghe.acme.example/api/v3");
     const { probot } = makeProbot({ baseUrl: "https://ghe.acme.example/api/v3" });
