@@ -42,7 +42,7 @@ export class TransientReviewError extends Error {
  */
 export class AppIdentityError extends Error {
   readonly status: number | undefined;
-  constructor(readonly original: unknown) {
+  constructor(original: unknown) {
     super(describeRequestError(original, "the App could not learn its own account (GET /app)"), {
       cause: original,
     });
