@@ -276,6 +276,23 @@ describe("GitHub App: how it knows its own account", () => {
     gh.assertClean();
   });
 
+  it("GitHub failing on `GET /app` (500s): asked again within the review, which then posts as usual", async () => {
+    const gh = fake("graphql");
+    const { probot, logs } = makeProbot();
+    at(gh, HEAD_SHA, head([0]));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [thread] = appThreads(gh, 0);
+    gh.fail("GET", /^\/app$/, 500, 4, { message: "Server Error" });
+    at(gh, NEXT, head([1]));
+    await deliverPush(probot, gh, NEXT);
+    // The retry plugin asks three times more; then the review tries again after its backoff.
+    expect(gh.failed.filter((r) => r === "GET /app")).toHaveLength(4);
+    expect(logs.some((l) => /GET \/app.*trying again/.test(l.msg))).toBe(true);
+    expect(appThreads(gh, 1)).toHaveLength(1);
+    expect(appReplies(gh).map((c) => c.in_reply_to_id)).toEqual([thread!.id]);
+    gh.assertClean();
+  });
+
   it("GitHub refuses `GET /app`: the check run stands, the review posts nothing (taking no one's words for the App's, nor ignoring its own), and the next review asks again", async () => {
     const gh = fake("graphql");
     const { probot, logs } = makeProbot();
