@@ -45,6 +45,8 @@ Runs the GitHub App's review of a pull request (token from GITHUB_TOKEN) with th
 App would use, and prints the check run, annotations and review it would post. Writes nothing.
 
 Options:
+  --app <slug>           the App whose review it is (default plugin-review): only what its account
+                         (<slug>[bot]) wrote on the pull request counts as the App's
   --api-url <url>        GitHub Enterprise Server's API (https://<host>/api/v3)
   --format <f>           text (default) or json
   -h, --help             show this help
@@ -376,15 +378,22 @@ const apiUrl = (v: Values) =>
   typeof v["api-url"] === "string" && v["api-url"] ? { apiUrl: v["api-url"] } : {};
 
 async function pr(args: string[], stdout: (s: string) => void, stderr: (s: string) => void): Promise<number> {
-  const parsed = parseGithubArgs("pr", args, "pr takes one <owner>/<repo>#<number>", {}, stdout, stderr);
+  const own = { app: { type: "string" as const } };
+  const parsed = parseGithubArgs("pr", args, "pr takes one <owner>/<repo>#<number>", own, stdout, stderr);
   if (typeof parsed === "number") return parsed;
   const format = parsed.values.format;
   if (format !== "text" && format !== "json") {
     stderr(`plugin-review: pr --format must be text or json, not '${String(format)}'\n`);
     return 2;
   }
+  const app = parsed.values.app;
   return runPr(
-    { target: parsed.target, format, ...apiUrl(parsed.values) },
+    {
+      target: parsed.target,
+      format,
+      ...apiUrl(parsed.values),
+      ...(typeof app === "string" ? { app } : {}),
+    },
     { stdout, stderr, env: process.env },
   );
 }

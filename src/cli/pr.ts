@@ -2,9 +2,14 @@
  * `plugin-review pr <owner>/<repo>#<number>`: runs exactly the App's review of a pull request with a token
  * from GITHUB_TOKEN, and prints what the App would post (check run, annotations, review) without writing:
  * every request that would change something is recorded and answered locally instead of being sent.
+ * A person's token cannot ask GitHub which App it is (`GET /app` takes the App's JWT): `--app` names it
+ * (default `plugin-review`, app.yml's name), and only what `<slug>[bot]` wrote counts as the App's. (The
+ * check runs' `app.slug` would not do: any App on the repository may name a run `plugin-review`.)
  */
 import { pino } from "pino";
 import { gatewayFor, GraphqlAvailability } from "../github/api/gateway.js";
+import { appIdentity } from "../github/api/port.js";
+import { DEFAULT_APP_SLUG } from "../github/audit/collect.js";
 import { repoRef, toPullTarget } from "../github/delivery/pull-target.js";
 import { reviewPullRequest } from "../github/review/run-review.js";
 import { REAL_TIME } from "../github/api/clock.js";
@@ -16,6 +21,8 @@ export interface PrOptions {
   target: string;
   apiUrl?: string;
   format: "text" | "json";
+  /** The App's slug (default plugin-review): its account's words on the pull request are the App's. */
+  app?: string;
 }
 
 export interface PrIo {
@@ -131,12 +138,25 @@ function render(r: DryRun): string {
   return out.join("\n") + "\n";
 }
 
+/** A slug as GitHub makes them (letters, digits, hyphens), also written as its bot's login (`<slug>[bot]`). */
+function parseSlug(s: string): string | undefined {
+  return /^([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\[bot\])?$/.exec(s.trim())?.[1];
+}
+
 export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
   const target = parseTarget(opts.target);
   if (!target) {
     io.stderr(`plugin-review: expected <owner>/<repo>#<number>, not '${opts.target}'\n`);
     return 2;
   }
+  const slug = parseSlug(opts.app ?? DEFAULT_APP_SLUG);
+  if (!slug) {
+    io.stderr(
+      `plugin-review: pr --app takes the App's slug (https://github.com/apps/<slug>), not '${String(opts.app)}'\n`,
+    );
+    return 2;
+  }
+  const app = appIdentity(slug);
   const access = githubAccess(opts.apiUrl, io, "the repository (and its organisation's .github repository)");
   if (!access) return 2;
   const { token, baseUrl } = access;
@@ -161,7 +181,7 @@ export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
   let outcome;
   try {
     const gw = gatewayFor(octokit, { log, installation: "cli", availability: new GraphqlAvailability() });
-    outcome = await reviewPullRequest(gw, t, { log, clock: REAL_TIME });
+    outcome = await reviewPullRequest(gw, t, { log, clock: REAL_TIME, app: async () => app });
   } catch (e) {
     io.stderr(`plugin-review: the review failed: ${(e as Error).message}\n`);
     return 2;

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { check, text, validHost } from "../helpers.js";
 import { mainRun } from "./run.js";
-import { fingerprintMarker } from "../../src/github/review/pull-review/fingerprint.js";
+import { FIXED_MARKER, fingerprintMarker } from "../../src/github/review/pull-review/fingerprint.js";
 import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
@@ -90,6 +90,50 @@ describe("plugin-review pr", () => {
     expect(out.replies).toEqual([{ comment_id: "PRRT_50", body: expect.stringMatching(/^Fixed in cccccc/) }]);
     expect(gh.comments).toHaveLength(1);
     gh.assertClean();
+  });
+
+  it("only what the App's account wrote is the App's: --app names the App (default plugin-review), and a person's \"fixed\" reply closes nothing", async () => {
+    // The App's thread on a finding this head fixed, with a person's reply carrying the "fixed" marker.
+    const fixedFinding = () => {
+      const gh = setup();
+      const earlier = check({ ...validHost(), favicon: "https://x/y.png" }, { path: "p/plugin.json" });
+      const fp = earlier.find((f) => f.ruleId === "ignored-member")!.fingerprint;
+      const thread = {
+        pull: "acme/plugins#7",
+        id: 50,
+        path: "p/plugin.json",
+        line: 2,
+        side: "RIGHT",
+        body: `ignored-member ${fingerprintMarker(fp)}`,
+        commit_id: BASE_SHA,
+        user: { login: "plugin-review[bot]", type: "Bot" },
+      };
+      gh.comments.push(thread, {
+        ...thread,
+        id: 51,
+        body: `Done ${FIXED_MARKER}`,
+        in_reply_to_id: 50,
+        user: { login: "plugin-review", type: "User" },
+      });
+      return gh;
+    };
+    const replies = (r: { stdout: string }) =>
+      (JSON.parse(r.stdout) as { replies: { comment_id: string }[] }).replies.map((x) => x.comment_id);
+
+    let gh = fixedFinding();
+    expect(replies(await run(["pr", "acme/plugins#7", "--format", "json"]))).toEqual(["PRRT_50"]);
+    gh.assertClean();
+    cleanup();
+    disableNetwork();
+    // Another App's review: plugin-review[bot]'s thread is not its own to answer.
+    gh = fixedFinding();
+    const other = await run(["pr", "acme/plugins#7", "--format", "json", "--app", "acme-plugin-review"]);
+    expect(replies(other)).toEqual([]);
+    gh.assertClean();
+
+    const bad = await run(["pr", "acme/plugins#7", "--app", "not a slug"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/pr --app takes the App's slug .*, not 'not a slug'/);
   });
 
   it("shows the App's earlier 'changes requested' review it would dismiss, and a person's it would not", async () => {

@@ -96,7 +96,14 @@ export type Route =
   | "getDelivery"
   | "redeliver"
   | "permission"
-  | "issueComment";
+  | "issueComment"
+  | "app";
+
+/**
+ * Routes GitHub answers in every test, whether or not the test uses them: the App's own identity (`GET /app`,
+ * asked once per process by the first review that reads what is on a pull request). Not counted as pending.
+ */
+const ALWAYS: readonly Route[] = ["app"];
 
 /** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
 export interface FakeRepo {
@@ -122,7 +129,11 @@ export const MERGE_GROUP_ROUTES: readonly Route[] = ["token", "graphql", "compar
 /** Any later event also lists the existing review comments and reviews, so as never to post twice. */
 /** A later event also reads the review threads and reviews: one more GraphQL query, on the same route. */
 export const LATER_REVIEW_ROUTES: readonly Route[] = REVIEW_ROUTES;
-const BOT = { login: "plugin-review[bot]", type: "Bot" };
+/** The App's slug (app.yml's name): its bot account is `plugin-review[bot]`. */
+export const APP_SLUG = "plugin-review";
+/** The organisation that owns the App. */
+const OWNER_LOGIN = "acme";
+const BOT = { login: `${APP_SLUG}[bot]`, type: "Bot" };
 
 type Failure = {
   method: string;
@@ -230,7 +241,7 @@ export class FakeGitHub {
     baseUrl?: string,
     private readonly opts: { latencyMs?: number; checkResponses?: boolean } = {},
   ) {
-    this.enabled = new Set(routes);
+    this.enabled = new Set([...routes, ...ALWAYS]);
     this.prefix = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
     this.base = (baseUrl ?? "https://api.github.com").replace(/\/+$/, "");
     // GitHub Enterprise Server serves its pages from the API's host (`https://<host>/api/v3` → `https://<host>`).
@@ -566,6 +577,7 @@ export class FakeGitHub {
       // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock gives the request as `this`
       const fake = this;
       scope[method](full)
+        .optionally(ALWAYS.includes(name))
         .query(true)
         .delay(this.opts.latencyMs ?? 0)
         .reply(function (this: nock.ReplyFnContext, fullUri: string, body: unknown) {
@@ -1068,6 +1080,37 @@ export class FakeGitHub {
     });
     on("redeliver", "post", /^\/app\/hook\/deliveries\/\d+\/attempts$/, () => [202, {}]);
 
+    // The App itself, as its JWT authenticates it (GitHub: "You must use a JWT to access this endpoint"; an
+    // installation's token is refused).
+    on("app", "get", /^\/app$/, () => {
+      if (!/^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(this.lastAuthorization))
+        return [
+          401,
+          {
+            message: "A JSON web token could not be decoded",
+            documentation_url: "https://docs.github.com/rest",
+          },
+        ];
+      return [
+        200,
+        {
+          id: APP_ID,
+          slug: APP_SLUG,
+          node_id: "A_kwDOAAAQkg",
+          client_id: "Iv1.0123456789abcdef",
+          owner: userJson(OWNER_LOGIN, "Organization"),
+          name: APP_SLUG,
+          description: "Reviews plugin.json descriptors",
+          external_url: "https://plugin-review.example",
+          html_url: `${this.webOrigin}/apps/${APP_SLUG}`,
+          created_at: CREATED_AT,
+          updated_at: CREATED_AT,
+          permissions: { checks: "write", contents: "read", metadata: "read", pull_requests: "write" },
+          events: ["check_run", "check_suite", "issue_comment", "merge_group", "pull_request"],
+        },
+      ];
+    });
+
     // A person's permission on a repository (the recheck command's check).
     on("permission", "get", /^\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, (uri) => {
       const login = decodeURIComponent(uri.split("/")[5] ?? "");
@@ -1077,26 +1120,7 @@ export class FakeGitHub {
         {
           permission,
           role_name: permission === "none" ? "none" : permission,
-          user: {
-            login,
-            id: 7,
-            node_id: "U_7",
-            avatar_url: "https://avatars.githubusercontent.com/u/7",
-            gravatar_id: "",
-            url: `https://api.github.com/users/${login}`,
-            html_url: `https://github.com/${login}`,
-            followers_url: `https://api.github.com/users/${login}/followers`,
-            following_url: `https://api.github.com/users/${login}/following{/other_user}`,
-            gists_url: `https://api.github.com/users/${login}/gists{/gist_id}`,
-            starred_url: `https://api.github.com/users/${login}/starred{/owner}{/repo}`,
-            subscriptions_url: `https://api.github.com/users/${login}/subscriptions`,
-            organizations_url: `https://api.github.com/users/${login}/orgs`,
-            repos_url: `https://api.github.com/users/${login}/repos`,
-            events_url: `https://api.github.com/users/${login}/events{/privacy}`,
-            received_events_url: `https://api.github.com/users/${login}/received_events`,
-            type: "User",
-            site_admin: false,
-          },
+          user: userJson(login, "User"),
         },
       ];
     });
@@ -1462,4 +1486,29 @@ function diffLines(patch: string | undefined): Set<number> {
     }
   });
   return shown;
+}
+
+/** A user (or organisation, or bot) as GitHub's REST API describes one (`simple-user`). */
+function userJson(login: string, type: "User" | "Organization" | "Bot") {
+  const api = `https://api.github.com/users/${login}`;
+  return {
+    login,
+    id: 7,
+    node_id: "U_7",
+    avatar_url: "https://avatars.githubusercontent.com/u/7",
+    gravatar_id: "",
+    url: api,
+    html_url: `https://github.com/${login}`,
+    followers_url: `${api}/followers`,
+    following_url: `${api}/following{/other_user}`,
+    gists_url: `${api}/gists{/gist_id}`,
+    starred_url: `${api}/starred{/owner}{/repo}`,
+    subscriptions_url: `${api}/subscriptions`,
+    organizations_url: `${api}/orgs`,
+    repos_url: `${api}/repos`,
+    events_url: `${api}/events{/privacy}`,
+    received_events_url: `${api}/received_events`,
+    type,
+    site_admin: false,
+  };
 }

@@ -48,6 +48,8 @@ export function makeProbot(
     /** createApp's further options; the app still reads `deliveries` and runs on the test's clock. */
     appOptions?: AppOptions;
     timeScale?: number;
+    /** GitHub Enterprise Server's API (`https://<host>/api/v3`), as Probot takes it from GHE_HOST. */
+    baseUrl?: string;
   } = {},
 ): {
   probot: Probot;
@@ -66,6 +68,7 @@ export function makeProbot(
     // default, so the override is a function applied last.
     Octokit: opts.productionThrottling ? PluginReviewOctokit : FastOctokit,
     log: pino({ level: "debug" }, stream),
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
   } as ConstructorParameters<typeof Probot>[0]);
   void probot.load(opts.app ?? createApp({ clock, deliveries, ...opts.appOptions }));
   return { probot, logs, deliveries };
@@ -209,12 +212,19 @@ export function mergeGroupPayload(opts: { headSha?: string; baseSha?: string } =
 }
 
 /**
+ * A request of the App's own, made with its JWT rather than for a review: an installation token, and the
+ * App's own account (`GET /app`, once per process). The budget of a review (interfaces.md) counts neither.
+ */
+export const isAppRequest = (r: { method: string; path: string }): boolean =>
+  /\/access_tokens$/.test(r.path) || (r.method === "GET" && r.path === "/app");
+
+/**
  * A write as the App's budget counts it: a REST request other than GET, or a GraphQL mutation (a GraphQL
  * query is a read); the installation-token request is not counted.
  */
 export const isWrite = (r: { method: string; path: string; body?: unknown }): boolean =>
   r.method !== "GET" &&
-  !/\/access_tokens$/.test(r.path) &&
+  !isAppRequest(r) &&
   !(
     r.path === "/graphql" && !/^\s*mutation\b/.test(String((r.body as { query?: string } | undefined)?.query))
   );

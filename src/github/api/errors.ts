@@ -35,6 +35,21 @@ export class TransientReviewError extends Error {
   }
 }
 
+/**
+ * The App could not learn its own account (`GET /app`): its review posts nothing, rather than take anyone's
+ * words for its own or ignore its own. Keeps the request's status (and the request error as its cause), so
+ * that a GitHub failing is still tried again.
+ */
+export class AppIdentityError extends Error {
+  readonly status: number | undefined;
+  constructor(original: unknown) {
+    super(describeRequestError(original, "the App could not learn its own account (GET /app)"), {
+      cause: original,
+    });
+    this.status = httpStatus(original);
+  }
+}
+
 /** The review's deadline passed (or a request's timeout did, until GitHub gave up answering). */
 export class DeadlineError extends Error {
   constructor(what = "the review") {

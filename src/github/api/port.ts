@@ -163,6 +163,41 @@ export interface PullRequestData {
   base: { sha: string };
 }
 
+// ---- Who wrote what ----
+
+/**
+ * Who wrote a comment or a review, as GitHub's REST API names accounts: a person's login, or a bot's with its
+ * `[bot]` suffix (the GraphQL adapter adds the suffix GraphQL leaves out); null for a deleted account.
+ */
+export type Author = string | null;
+
+/**
+ * The App's own account on GitHub: its slug (`GET /app`, with the App's JWT) and the login of its bot,
+ * `<slug>[bot]`. The App's hidden markers count only in what this account wrote (interfaces.md, "Trust").
+ */
+export interface AppIdentity {
+  slug: string;
+  login: string;
+}
+
+export function appIdentity(slug: string): AppIdentity {
+  return { slug, login: `${slug}[bot]` };
+}
+
+/**
+ * Whether the App's account wrote it. A person's login cannot hold `[bot]`, and slugs are unique, so the
+ * login alone tells (GitHub's logins are case-insensitive).
+ */
+export function writtenBy(app: AppIdentity, author: Author): boolean {
+  return author !== null && author.toLowerCase() === app.login.toLowerCase();
+}
+
+/** A reply in a review thread: who wrote it, and what. */
+export interface ThreadReply {
+  author: Author;
+  body: string;
+}
+
 /** The root comment of a review thread, with what the review plan needs to know about the thread. */
 export interface ThreadComment {
   id: number;
@@ -171,10 +206,12 @@ export interface ThreadComment {
   path: string;
   line: number | null;
   body: string;
-  /** The root comment was written by a bot (an App), not by a person quoting one of our markers. */
-  byBot: boolean;
-  /** Resolved, or already answered as fixed: the finding it was about is closed; if it comes back, it is new. */
-  closed: boolean;
+  /** Who wrote the root comment (only the App's own threads are the App's: review/pull-review/publish.ts). */
+  author: Author;
+  /** Resolved on GitHub (GraphQL says; REST cannot tell, so false there). */
+  resolved: boolean;
+  /** The thread's replies, oldest first: every one through REST, the latest 20 through GraphQL. */
+  replies: ThreadReply[];
 }
 
 /** Where a pull request is now: its head commit, and whether it is open. */
@@ -188,16 +225,22 @@ export interface RequestingReview {
   id: number;
   /** Its node id (what GraphQL dismisses a review by); absent when read through REST. */
   nodeId?: string;
-  /** Written by a bot (an App), not by a person. */
-  byBot: boolean;
+  author: Author;
+  body: string;
+}
+
+/** A review of a pull request (its body may hold the App's head marker and fingerprints). */
+export interface ReviewBody {
+  author: Author;
   body: string;
 }
 
 /** A pull request's review threads and latest reviews. */
 export interface PullState {
   threads: ThreadComment[];
-  reviewBodies: string[];
-  /** The reviews that still request changes (the App's own are told by `byBot` and our marker in `body`). */
+  /** The latest reviews (through GraphQL the latest 100), oldest first. */
+  reviews: ReviewBody[];
+  /** The reviews that still request changes (the App's own are told by their author and its marker). */
   changesRequested: RequestingReview[];
   /** The pull request's node id, when read through GraphQL (its threads can then be resolved). */
   pullRequestId?: string;
@@ -270,8 +313,8 @@ export interface GitHubGateway {
   listChanged(change: ChangeRange, paths: readonly string[]): Promise<ChangedFiles>;
   /** Files at commits, in the order asked. */
   readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]>;
-  /** The pull request's review threads and latest reviews; `isFixedReply` tells the App's "fixed" replies. */
-  pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState>;
+  /** The pull request's review threads (with their replies) and latest reviews, each with its author. */
+  pullState(pr: PullTarget): Promise<PullState>;
   /** The reviews of the pull request that still request changes, and its head (a light read: no threads). */
   changesRequested(pr: PullTarget): Promise<ChangesRequested>;
   /** A person's permission on a repository ("none" when they are no collaborator). */

@@ -6,7 +6,9 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { REAL_TIME, type Clock } from "../api/clock.js";
 import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
+import type { Octokit } from "../api/octokit/octokit.js";
 import type { GitHubGateway } from "../api/port.js";
+import { appIdentityOnce } from "../api/rest/app-identity.js";
 import { DeliveryContexts, type DeliveryContext } from "./context.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS, slimPayload } from "./events.js";
 import { NO_METRICS, type AppMetrics, type ReviewOutcome } from "./metrics.js";
@@ -60,6 +62,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     const scheduler = options.scheduler ?? new ReviewScheduler({ clock });
     // Which installations read through REST because GraphQL failed for them lately (api/gateway.ts).
     const availability = new GraphqlAvailability(clock);
+    // The App's own account, asked of GitHub with the App's JWT once in this process (the server, a Lambda
+    // container), by the first review that reads what is on a pull request: only its words there count.
+    const app = appIdentityOnce(async () => (await probot.auth()) as unknown as Octokit, probot.log);
 
     /**
      * Schedules the review of a head commit: `start` makes the reviews of its targets (`attempt`: 0, then 1,
@@ -79,6 +84,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
       const opts: ReviewOptions = {
         log: context.log,
+        app,
         clock,
         appId: appIdOf(context.payload),
         ...(requireOrgConfig ? { requireOrgConfig } : {}),

@@ -15,6 +15,7 @@ import { checkConclusion } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
 import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
 import {
+  AppIdentityError,
   describeRequestError,
   explain,
   httpStatus,
@@ -25,7 +26,7 @@ import {
   step,
   TransientReviewError,
 } from "../api/errors.js";
-import type { CommitTarget, GitHubGateway, Logger, PullTarget } from "../api/port.js";
+import type { AppIdentity, CommitTarget, GitHubGateway, Logger, PullTarget } from "../api/port.js";
 import { reviewScope } from "../api/request-scope.js";
 import {
   allAnnotations,
@@ -50,6 +51,11 @@ export interface ReviewOutcome {
 /** How a review runs, as its entry point and the scheduler decide it. */
 export interface ReviewOptions {
   appId?: number;
+  /**
+   * The App's own account (learned once per process: api/rest/app-identity.ts; given by `pr --app`): only
+   * its words on a pull request count. Asked only by a review that reads what is on the pull request.
+   */
+  app: () => Promise<AppIdentity>;
   log: Logger;
   /** How the review's own waits run (its deadline, request timeouts, backoffs): real time but in tests. */
   clock: Clock;
@@ -259,7 +265,9 @@ async function publishStage(
     // The check run already carries every finding: nothing is lost, the log says why there is no review.
     log.error(
       { status: httpStatus(e) },
-      `${why}; the findings are in the check run (the app needs \`${PERMISSION.review}\` to review)`,
+      e instanceof AppIdentityError
+        ? `${e.message}; no review is posted (the findings are in the check run); the next review asks again`
+        : `${why}; the findings are in the check run (the app needs \`${PERMISSION.review}\` to review)`,
     );
     outcome.error = why;
     return outcome;
@@ -283,6 +291,7 @@ export function startPullRequestReview(
           mode: ctx.config.review,
           failed: ctx.failed,
           log: ctx.log,
+          app: opts.app,
           firstLook: ctx.firstLook,
           existing: ctx.config.existing,
         }),

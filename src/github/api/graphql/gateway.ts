@@ -42,8 +42,8 @@ export class GraphqlGateway extends RestGateway {
     return readFilesGraphql(this.octokit, files, maxSize);
   }
 
-  override pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState> {
-    return readPullStateGraphql(this.octokit, pr, isFixedReply);
+  override pullState(pr: PullTarget): Promise<PullState> {
+    return readPullStateGraphql(this.octokit, pr);
   }
 
   override changesRequested(pr: PullTarget): Promise<ChangesRequested> {

@@ -18,6 +18,7 @@ import type { Octokit } from "../octokit/octokit.js";
 import {
   CHECK_NAME,
   CONFIG_MAX_BYTES,
+  type Author,
   type ChangesRequested,
   type FileAt,
   type FileContent,
@@ -169,25 +170,42 @@ interface Page {
               id: string;
               isResolved: boolean;
               root: { nodes: CommentNode[] };
-              replies: { nodes: { body: string }[] };
+              replies: { nodes: { databaseId: number | null; body: string; author: ActorNode | null }[] };
             }[];
           };
-          reviews: { nodes: { body: string }[] };
+          reviews: { nodes: { body: string; author: ActorNode | null }[] };
         })
       | null;
   } | null;
+}
+
+/** Who wrote a comment or a review, as GraphQL names them (`Actor`: a user, a bot, …). */
+interface ActorNode {
+  __typename: string;
+  login: string;
+}
+
+const AUTHOR_FIELDS = "author { __typename login }";
+
+/**
+ * An author as REST names them (port.ts, `Author`): GraphQL gives a bot's login without REST's `[bot]`
+ * suffix (the App `plugin-review` writes as `plugin-review`, which a person may also be called), so the
+ * suffix is added to a `Bot`'s login only, unless GitHub already gave it.
+ */
+function authorOf(actor: ActorNode | null | undefined): Author {
+  if (!actor) return null;
+  return actor.__typename === "Bot" && !actor.login.endsWith("[bot]") ? `${actor.login}[bot]` : actor.login;
 }
 
 interface RequestingNode {
   id: string;
   databaseId: number | null;
   body: string;
-  author: { __typename: string } | null;
+  author: ActorNode | null;
 }
 
 /** The reviews that still request changes: the App dismisses its own once its verdict no longer does. */
-const CHANGES_REQUESTED_FIELD =
-  "changesRequested: reviews(states: [CHANGES_REQUESTED], last: 100) { nodes { id databaseId body author { __typename } } }";
+const CHANGES_REQUESTED_FIELD = `changesRequested: reviews(states: [CHANGES_REQUESTED], last: 100) { nodes { id databaseId body ${AUTHOR_FIELDS} } }`;
 
 /** Where the pull request is now: asked with its reviews, so that knowing it costs no request. */
 const HEAD_FIELDS = "headRefOid state";
@@ -203,7 +221,7 @@ function changesRequestedOf(pull: ChangesRequestedFields): Required<ChangesReque
   return {
     reviews: pull.changesRequested.nodes.flatMap((n) =>
       n && n.databaseId !== null
-        ? [{ id: n.databaseId, nodeId: n.id, byBot: n.author?.__typename === "Bot", body: n.body }]
+        ? [{ id: n.databaseId, nodeId: n.id, author: authorOf(n.author), body: n.body }]
         : [],
     ),
     head: { sha: pull.headRefOid, open: pull.state === "OPEN" },
@@ -233,7 +251,7 @@ interface CommentNode {
   body: string;
   path: string;
   line: number | null;
-  author: { __typename: string; login: string } | null;
+  author: ActorNode | null;
 }
 
 // The latest 100 reviews are enough to know whether this head was already reviewed (the newest are last).
@@ -247,23 +265,19 @@ export const THREADS_QUERY = `query pluginReviewThreads($owner: String!, $repo: 
         nodes {
           id
           isResolved
-          root: comments(first: 1) { nodes { databaseId body path line author { __typename login } } }
-          replies: comments(last: 20) { nodes { body } }
+          root: comments(first: 1) { nodes { databaseId body path line ${AUTHOR_FIELDS} } }
+          replies: comments(last: 20) { nodes { databaseId body ${AUTHOR_FIELDS} } }
         }
       }
-      reviews(last: 100) { nodes { body } }
+      reviews(last: 100) { nodes { body ${AUTHOR_FIELDS} } }
       ${CHANGES_REQUESTED_FIELD}
     }
   }
 }`;
 
 /** Every review thread and the latest reviews of a pull request: one query per 100 threads. */
-export async function readPullStateGraphql(
-  octokit: Octokit,
-  pr: PullTarget,
-  isFixedReply: (body: string) => boolean,
-): Promise<PullState> {
-  const state: PullState = { threads: [], reviewBodies: [], changesRequested: [] };
+export async function readPullStateGraphql(octokit: Octokit, pr: PullTarget): Promise<PullState> {
+  const state: PullState = { threads: [], reviews: [], changesRequested: [] };
   let after: string | null = null;
   for (let page = 0; page < 30; page++) {
     const data: Page = await query<Page>(octokit, THREADS_QUERY, {
@@ -275,7 +289,7 @@ export async function readPullStateGraphql(
     const pull = data.repository?.pullRequest;
     if (!pull) break;
     if (page === 0) {
-      state.reviewBodies = pull.reviews.nodes.map((r) => r.body ?? "");
+      state.reviews = pull.reviews.nodes.map((r) => ({ author: authorOf(r.author), body: r.body ?? "" }));
       const { reviews, head } = changesRequestedOf(pull);
       state.changesRequested = reviews;
       state.pullRequestId = pull.id;
@@ -290,8 +304,12 @@ export async function readPullStateGraphql(
         path: root.path,
         line: root.line,
         body: root.body,
-        byBot: root.author?.__typename === "Bot",
-        closed: t.isResolved || t.replies.nodes.some((c) => isFixedReply(c.body)),
+        author: authorOf(root.author),
+        resolved: t.isResolved,
+        // The thread's latest 20 comments: the root too, while it has fewer replies.
+        replies: t.replies.nodes
+          .filter((c) => c.databaseId !== root.databaseId)
+          .map((c) => ({ author: authorOf(c.author), body: c.body })),
       });
     }
     if (!pull.reviewThreads.pageInfo.hasNextPage) break;

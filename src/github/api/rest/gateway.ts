@@ -30,6 +30,7 @@ import {
   type ReviewStart,
   type ReviewToPost,
   type RunWrite,
+  type ThreadReply,
 } from "../port.js";
 import { listChangedDescriptors } from "./changed-files.js";
 import { fetchFile } from "./content.js";
@@ -135,19 +136,22 @@ export class RestGateway implements GitHubGateway {
 
   /**
    * The review comments and the reviews (two listings; a thread is a root comment and its replies), and the
-   * pull request's head.
+   * pull request's head. REST does not say whether a thread is resolved.
    */
-  async pullState(pr: PullTarget, isFixedReply: (body: string) => boolean): Promise<PullState> {
+  async pullState(pr: PullTarget): Promise<PullState> {
     const where = { owner: pr.owner, repo: pr.repo, pull_number: pr.number, per_page: 100 };
     const [comments, reviews, head] = await Promise.all([
       this.octokit.paginate(this.octokit.rest.pulls.listReviewComments, where),
       this.octokit.paginate(this.octokit.rest.pulls.listReviews, where),
       headOf(this, pr),
     ]);
-    // REST does not say whether a thread is resolved: our "Fixed in" reply is what closes one.
-    const answered = new Set(
-      comments.filter((c) => c.in_reply_to_id && isFixedReply(c.body)).map((c) => c.in_reply_to_id),
-    );
+    const replies = new Map<number, ThreadReply[]>();
+    for (const c of comments)
+      if (c.in_reply_to_id)
+        replies.set(c.in_reply_to_id, [
+          ...(replies.get(c.in_reply_to_id) ?? []),
+          { author: c.user?.login ?? null, body: c.body },
+        ]);
     return {
       threads: comments
         .filter((c) => !c.in_reply_to_id)
@@ -156,10 +160,11 @@ export class RestGateway implements GitHubGateway {
           path: c.path,
           line: c.line ?? null,
           body: c.body,
-          byBot: c.user?.type === "Bot",
-          closed: answered.has(c.id),
+          author: c.user?.login ?? null,
+          resolved: false,
+          replies: replies.get(c.id) ?? [],
         })),
-      reviewBodies: reviews.map((r) => r.body ?? ""),
+      reviews: reviews.map((r) => ({ author: r.user?.login ?? null, body: r.body ?? "" })),
       changesRequested: requesting(reviews),
       head,
     };
@@ -306,9 +311,9 @@ function runBody(write: RunWrite) {
 
 /** The reviews still requesting changes, from REST's listing (the App's own are told apart by the caller). */
 function requesting(
-  reviews: { id: number; state: string; body?: string | null; user?: { type?: string } | null }[],
+  reviews: { id: number; state: string; body?: string | null; user?: { login: string } | null }[],
 ): RequestingReview[] {
   return reviews
     .filter((r) => r.state === "CHANGES_REQUESTED")
-    .map((r) => ({ id: r.id, byBot: r.user?.type === "Bot", body: r.body ?? "" }));
+    .map((r) => ({ id: r.id, author: r.user?.login ?? null, body: r.body ?? "" }));
 }

@@ -4,7 +4,8 @@
  * ours is not commented again, wherever its element moved, a push already reviewed is not reviewed twice,
  * and a thread whose finding is gone is answered (and resolved where GraphQL works) with a reply naming the
  * fixing commit; a finding that comes back after its thread was resolved is new again, so it gets a new
- * comment.
+ * comment. Ours: written by the App's own account (`<slug>[bot]`); a marker that anyone else wrote, a
+ * person or another bot, counts for nothing.
  *
  * Writes (through the port, api/port.ts): the review is one request; when the push also fixed threads, the review goes in the
  * same GraphQL document that answers and resolves them, so a review is never more than one write beside the
@@ -16,19 +17,21 @@ import type { ExistingMode, ReviewMode } from "../../../core/config.js";
 import type { FileReview } from "../../../core/review.js";
 import { isQuietExisting } from "../../../core/verdict.js";
 import { plural } from "../../../format/summary.js";
-import type {
-  ChangedDescriptor,
-  Dismissal,
-  FixedThread,
-  GitHubGateway,
-  Logger,
-  PublicationWritten,
-  PullHead,
-  PullState,
-  PullTarget,
-  RequestingReview,
-  ReviewToPost,
-  ThreadComment,
+import {
+  writtenBy,
+  type AppIdentity,
+  type ChangedDescriptor,
+  type Dismissal,
+  type FixedThread,
+  type GitHubGateway,
+  type Logger,
+  type PublicationWritten,
+  type PullHead,
+  type PullTarget,
+  type RequestingReview,
+  type ReviewBody,
+  type ReviewToPost,
+  type ThreadComment,
 } from "../../api/port.js";
 import { BudgetedText } from "../markdown.js";
 import { commentableLines } from "./commentable-lines.js";
@@ -49,27 +52,56 @@ export interface ReviewPlan {
   fixed: FixedThread[];
 }
 
-type ExistingComment = Pick<ThreadComment, "id" | "threadId" | "path" | "line" | "body" | "byBot" | "closed">;
+/** One of the App's own threads, and whether it is closed (resolved, or answered by the App as fixed). */
+export type OwnThread = Pick<ThreadComment, "id" | "threadId" | "path" | "line" | "body"> & {
+  closed: boolean;
+};
 
-/** Decides what to post (pure, given what is already there). */
+/**
+ * The App's own words on the pull request: the threads it started, closed when resolved or when it answered
+ * them as fixed, and the bodies of its reviews. Whatever anyone else wrote (a person, another bot), even
+ * with the App's markers copied in, is not there.
+ */
+function ownWords(
+  app: AppIdentity,
+  threads: readonly ThreadComment[],
+  reviews: readonly ReviewBody[],
+): { threads: OwnThread[]; bodies: string[] } {
+  const own = (x: ReviewBody) => writtenBy(app, x.author) && ours(x.body);
+  return {
+    threads: threads.filter(own).map((t) => ({
+      id: t.id,
+      ...(t.threadId !== undefined ? { threadId: t.threadId } : {}),
+      path: t.path,
+      line: t.line,
+      body: t.body,
+      closed: t.resolved || t.replies.some((r) => writtenBy(app, r.author) && isFixedReply(r.body)),
+    })),
+    bodies: reviews.filter(own).map((r) => r.body),
+  };
+}
+
+/**
+ * Decides what to post (pure, given what is already there): `ownThreads` and `ownBodies` are the App's own
+ * (`ownWords`).
+ */
 export function planReview(
   reviews: readonly FileReview[],
   descriptors: readonly ChangedDescriptor[],
-  existingComments: readonly ExistingComment[],
-  existingBodies: readonly string[],
+  ownThreads: readonly OwnThread[],
+  ownBodies: readonly string[],
   existing: ExistingMode = "report",
 ): ReviewPlan {
   const patches = new Map(descriptors.map((d) => [d.path, commentableLines(d.patch)]));
   const fingerprintsInComments = new Set<string>();
   // Only our open threads count as "already said", on whatever line GitHub now shows them: a finding whose
-  // thread was resolved as fixed and that comes back is new again (and a person quoting our comment said
-  // nothing for us).
-  for (const c of existingComments) {
+  // thread was resolved as fixed and that comes back is new again.
+  for (const c of ownThreads) {
     const fp = readFingerprint(c.body);
-    if (!fp || c.closed || !c.byBot) continue;
+    if (!fp || c.closed) continue;
     fingerprintsInComments.add(fp);
   }
-  const inBodies = new Set(existingBodies.flatMap((b) => readFingerprints(b)));
+  const inBodies = new Set(ownBodies.flatMap((b) => readFingerprints(b)));
   const current = new Set<string>();
   const plan: ReviewPlan = { comments: [], commentsAsBodyItems: [], bodyItems: [], fixed: [] };
   const byFile = new Map(reviews.map((r) => [r.path, r]));
@@ -113,11 +145,11 @@ export function planReview(
       }
     }
   }
-  for (const c of existingComments) {
+  for (const c of ownThreads) {
     const fp = readFingerprint(c.body);
     // Only the App's own open threads; only on files this push reviewed (a file no longer in the diff says
     // nothing about its findings).
-    if (!fp || !c.byBot || c.closed || current.has(fp)) continue;
+    if (!fp || c.closed || current.has(fp)) continue;
     if (byFile.has(c.path)) plan.fixed.push({ id: c.id, threadId: c.threadId });
   }
   return plan;
@@ -138,7 +170,7 @@ export interface PublishResult {
   skipped?: string;
 }
 
-/** Our own reviews: written by a bot, with our marker (a person quoting one is not us). */
+/** Carries one of our markers (what the App writes; who wrote it is asked too: `ownWords`). */
 const ours = (body: string | null | undefined) => !!body && body.includes("plugin-review:");
 
 /** Why the App's verdict no longer requests changes, for the dismissal's message. */
@@ -161,7 +193,15 @@ export async function publishReview(
   pr: PullTarget,
   reviews: readonly FileReview[],
   descriptors: readonly ChangedDescriptor[],
-  opts: { mode: ReviewMode; failed: boolean; log: Logger; firstLook?: boolean; existing?: ExistingMode },
+  opts: {
+    mode: ReviewMode;
+    failed: boolean;
+    log: Logger;
+    /** The App's own account (learned once per process): only its words on the pull request count. */
+    app: () => Promise<AppIdentity>;
+    firstLook?: boolean;
+    existing?: ExistingMode;
+  },
 ): Promise<PublishResult> {
   const none: PublishResult = {
     posted: false,
@@ -182,8 +222,8 @@ export async function publishReview(
         : opts.mode === "request-changes"
           ? "passes"
           : opts.mode;
-  const dismissalOf = (found: readonly RequestingReview[]): Dismissal | undefined => {
-    const stale = why ? found.filter((r) => r.byBot && ours(r.body)) : [];
+  const dismissalOf = (app: AppIdentity, found: readonly RequestingReview[]): Dismissal | undefined => {
+    const stale = why ? found.filter((r) => writtenBy(app, r.author) && ours(r.body)) : [];
     return stale.length ? { reviews: stale, message: dismissMessage(pr.headSha, why!) } : undefined;
   };
   // A review of a head the pull request has moved on from (a retry, a slow review overtaken by a push) or
@@ -202,8 +242,8 @@ export async function publishReview(
   if (opts.mode === "none" || reviews.length === 0) {
     const skipped = opts.mode === "none" ? "review: none" : "no descriptor to review";
     if (opts.firstLook) return { ...none, skipped };
-    const found = await gw.changesRequested(pr);
-    const dismissal = dismissalOf(found.reviews);
+    const [app, found] = await Promise.all([opts.app(), gw.changesRequested(pr)]);
+    const dismissal = dismissalOf(app, found.reviews);
     return (
       gone(found.head) ?? {
         ...none,
@@ -214,26 +254,24 @@ export async function publishReview(
   }
   // A pull request seen for the first time (just opened, its head never analysed) has nothing of ours to
   // find: a call saved. Any later event reads what is there (threads and reviews), so that nothing is
-  // posted twice.
-  const state: PullState = opts.firstLook
-    ? { threads: [], reviewBodies: [], changesRequested: [] }
-    : await gw.pullState(pr, isFixedReply);
-  const moved = gone(state.head);
+  // posted twice, and keeps what the App itself wrote.
+  const state = opts.firstLook
+    ? undefined
+    : await Promise.all([opts.app(), gw.pullState(pr)]).then(([app, read]) => ({
+        ...read,
+        own: ownWords(app, read.threads, read.reviews),
+        dismissal: dismissalOf(app, read.changesRequested),
+      }));
+  const moved = gone(state?.head);
   if (moved) return moved;
-  const dismissal = dismissalOf(state.changesRequested);
-  const mine = state.reviewBodies.filter(ours);
+  const dismissal = state?.dismissal;
+  const mine = state?.own.bodies ?? [];
   if (mine.some((b) => b.includes(HEAD_MARKER(pr.headSha)))) {
     // The push was reviewed; a verdict that changed since (the configuration) may still owe a dismissal.
     const dismissed = dismissal ? await gw.dismissReviews(pr, dismissal) : 0;
     return { ...none, dismissed, skipped: "this push was already reviewed" };
   }
-  const plan = planReview(
-    reviews,
-    descriptors,
-    state.threads.filter((c) => ours(c.body)),
-    mine,
-    opts.existing,
-  );
+  const plan = planReview(reviews, descriptors, state?.own.threads ?? [], mine, opts.existing);
   const intro = `**plugin-review** found ${plan.comments.length + plan.bodyItems.length} new finding(s) in this push; the \`plugin-review\` check lists them all.`;
   // Within GitHub's limit for a review body, whatever the number of findings: the check run has them all.
   const body = (items: string[]) => {
@@ -258,7 +296,7 @@ export async function publishReview(
   const written: PublicationWritten =
     plan.fixed.length || dismissal
       ? await gw.publish(pr, {
-          ...(state.pullRequestId ? { pullRequestId: state.pullRequestId } : {}),
+          ...(state?.pullRequestId ? { pullRequestId: state.pullRequestId } : {}),
           fixed: plan.fixed,
           fixedReply: fixedBody,
           ...(review ? { review } : {}),
