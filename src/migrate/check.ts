@@ -64,17 +64,22 @@ export function checkExtension(yamlText: string, beside: ReadonlyMap<string, str
 
   const seen = new Set<string>();
   for (const group of arr(get(get(doc, "jmx"), "groups")))
-    for (const sub of arr(get(group, "subgroups")))
+    for (const sub of arr(get(group, "subgroups"))) {
+      const dimensions = arr(get(sub, "dimensions")).map((d) => str(get(d, "key")));
+      const twice = dimensions.find((d, i) => dimensions.indexOf(d) !== i);
+      if (twice) problems.push(`subgroup ${String(get(sub, "subgroup"))} has dimension ${twice} twice`);
       for (const m of arr(get(sub, "metrics"))) {
         const key = str(get(m, "key"))!;
         if (seen.has(key)) problems.push(`extension.yaml collects metric ${key} twice`);
         seen.add(key);
         const problem = metricKeyProblem(key);
         if (problem) problems.push(`extension.yaml: metric key ${key}: ${problem}`);
-        const count = /[._]count$/.test(key);
+        // Dynatrace's converter reads `.Count` and `_Count` as the count suffix too (its keys are ours).
+        const count = /[._][cC]ount$/.test(key);
         if (get(m, "type") === "count" && !count) problems.push(`count metric ${key} does not end in .count`);
         if (get(m, "type") === "gauge" && count) problems.push(`gauge metric ${key} ends in .count`);
       }
+    }
   const described = new Set<string>();
   for (const m of arr(get(doc, "metrics"))) {
     const key = str(get(m, "key"))!;

@@ -138,6 +138,16 @@ export function jmxSource(m: Migration, metrics: readonly Ef1Metric[]): JmxSourc
       key: dimensionKey(s.name),
       value: `property:${s.keyProperty}`,
     }));
+    const clash = metric.splittings.find((a, i) =>
+      metric.splittings.some((b, j) => j < i && dimensionKey(a.name) === dimensionKey(b.name)),
+    );
+    if (clash) {
+      m.block(
+        clash.pointer,
+        said`two splittings of metric ${q(metric.ef1.key)} become the one EF2 dimension \`${dimensionKey(clash.name)}\` (EF2 dimension keys are lower case): rename one`,
+      );
+      continue;
+    }
     const type = metric.ef2.type!;
     const identity = `${query}\n${JSON.stringify([...dimensions].sort((a, b) => (a.key < b.key ? -1 : 1)))}`;
     let subgroup = byQueryAndDimensions.get(identity);

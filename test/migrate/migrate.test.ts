@@ -234,6 +234,13 @@ describe("JMX", () => {
     expect(metrics.find((m) => m.key === "tech.demo.b")?.metadata.sourceEntityType).toBe("process_group");
   });
 
+  it("keeps Dynatrace's key for a count that ends in `_Count` (its suffix rule reads either case)", () => {
+    const r = converted(jmx([metric("requests_Count", { calculateDelta: true })]));
+    expect(subgroupsOf(r)[0]?.metrics).toEqual([
+      { key: "tech.demo.requests_Count", value: "attribute:requests_Count", type: "count" },
+    ]);
+  });
+
   it("lists what changes meaning: an aggregation other than SUM, a dimension no splitting fills, a splitting not listed", () => {
     const r = converted(
       jmx([
@@ -267,6 +274,12 @@ describe("JMX", () => {
     );
     expect(oddSplit.converted || plain(oddSplit.reasons[0]!.text)).toMatch(
       /splitting of type "attribute" has no EF2 form/,
+    );
+    const dimensions = migrate(
+      JSON.stringify(jmx([metric("a", { splittings: [split("Name").splitting, split("name").splitting] })])),
+    );
+    expect(dimensions.converted || plain(dimensions.reasons[0]!.text)).toMatch(
+      /two splittings of metric "a" become the one EF2 dimension `name`/,
     );
     const clash = migrate(JSON.stringify(jmx([metric("queue.count"), metric("queue")])));
     expect(clash.converted || plain(clash.reasons[0]!.text)).toMatch(
