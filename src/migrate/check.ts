@@ -47,13 +47,25 @@ function describe(file: string, errors: ErrorObject[] | null | undefined): strin
   return (errors ?? []).map((e) => `${file}: ${e.instancePath || "(root)"} ${e.message ?? "is not valid"}`);
 }
 
-/** The problems of an extension.yaml's text and the files beside it (paths relative to extension.yaml). */
-export function checkExtension(yamlText: string, beside: ReadonlyMap<string, string>): string[] {
-  let doc: unknown;
-  try {
-    doc = parse(yamlText, { version: "1.2", strict: true, uniqueKeys: true });
-  } catch (e) {
-    return [`extension.yaml does not parse: ${e instanceof Error ? e.message : String(e)}`];
+/**
+ * The problems of an extension (the value written as extension.yaml) and the files beside it (paths relative to
+ * extension.yaml). With `yamlText`, that text is read back too and must say exactly `extension`.
+ */
+export function checkExtension(
+  extension: unknown,
+  beside: ReadonlyMap<string, string>,
+  yamlText?: string,
+): string[] {
+  const doc = extension;
+  if (yamlText !== undefined) {
+    let read: unknown;
+    try {
+      read = parse(yamlText, { version: "1.2", strict: true, uniqueKeys: true });
+    } catch (e) {
+      return [`extension.yaml does not parse: ${e instanceof Error ? e.message : String(e)}`];
+    }
+    if (JSON.stringify(read) !== JSON.stringify(extension))
+      return ["extension.yaml does not read back as written"];
   }
   const v = validators();
   if (!v.extension(doc)) return describe("extension.yaml", v.extension.errors);

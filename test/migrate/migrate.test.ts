@@ -648,5 +648,11 @@ describe("examples/", () => {
       },
     ]);
     expect(r.version).toBe("1.7.0");
+    // docs/migrate.md shows its extension.yaml and metric-keys.csv as migrate writes them.
+    const docs = readFileSync(join(ROOT, "docs/migrate.md"), "utf8");
+    expect(/```yaml\n([\s\S]*?)```/.exec(docs)?.[1]).toBe(file(r, "extension/extension.yaml"));
+    expect(/```\n(ef1_key,[\s\S]*?)```/.exec(docs)?.[1]).toBe(
+      file(r, "metric-keys.csv").replace(/\r\n/g, "\n"),
+    );
   });
 });
