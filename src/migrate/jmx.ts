@@ -65,10 +65,13 @@ function queryOf(m: Migration, source: Obj, pointer: string): string {
   return `${domain}:${properties.join(",")}${source.allowAdditionalKeys === true ? ",*" : ""}`;
 }
 
-/** The entity type EF2 attaches the metric to: the metric's `entity`, else the plugin's, lower case. */
+/** The entity type EF2 attaches the metric to: the metric's `entity`, else the plugin's, in lower case. */
 function entityOf(m: Migration, metric: Ef1Metric): string {
-  const entity = str(metric.element.entity) ?? str(m.doc.entity) ?? "PROCESS_GROUP_INSTANCE";
-  return entity.toLowerCase().replace(/[^a-z_]/g, "");
+  for (const entity of [metric.element.entity, m.doc.entity]) {
+    const type = typeof entity === "string" ? entity.toLowerCase().replace(/[^a-z_]/g, "") : "";
+    if (type) return type;
+  }
+  return "process_group_instance";
 }
 
 /** Notes about what a metric's EF1 members become, beyond the data source itself. */

@@ -232,6 +232,10 @@ describe("JMX", () => {
     expect(subgroupsOf(r)[0]?.query).toBe("com.example:*");
     const metrics = extensionOf(r).metrics as { key: string; metadata: Json }[];
     expect(metrics.find((m) => m.key === "tech.demo.b")?.metadata.sourceEntityType).toBe("process_group");
+    // An entity that is no entity type falls back to the plugin's.
+    const odd = converted(jmx([{ ...metric("c"), entity: "123" }]));
+    const c = (extensionOf(odd).metrics as { metadata: Json }[])[0];
+    expect(c?.metadata.sourceEntityType).toBe("process_group_instance");
   });
 
   it("keeps Dynatrace's key for a count that ends in `_Count` (its suffix rule reads either case)", () => {
