@@ -488,14 +488,14 @@ describe("alert settings as metric events", () => {
       ...validRemote(),
       metrics: [
         {
-          statetimeseries: { key: "status", states: ["OK", "DOWN"], displayname: "Status" },
+          statetimeseries: { key: "status", states: ["OK", 'DOWN "hard"'], displayname: "Status" },
           alert_settings: [
             {
               alert_id: "down",
               event_type: "AVAILABILITY_EVENT",
               event_name: "Down",
               description: "down",
-              state_name: "DOWN",
+              state_name: 'DOWN "hard"',
               threshold: 1,
               alert_condition: "BELOW",
               samples: 5,
@@ -508,7 +508,7 @@ describe("alert settings as metric events", () => {
       ui: {},
     });
     expect(JSON.parse(file(state, "extension/alerts/down.json"))).toMatchObject({
-      metricSelector: 'tech.demo.device.status:filter(eq("state","DOWN"))',
+      metricSelector: 'tech.demo.device.status:filter(eq("state","DOWN ~"hard~""))',
       severity: "AVAILABILITY",
       monitoringStrategy: { alertCondition: "ABOVE", threshold: 0 },
     });
