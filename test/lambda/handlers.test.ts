@@ -156,6 +156,19 @@ describe("receiver (bundled)", () => {
     expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
   });
 
+  it("refuses a request without GitHub's headers before it reads the secret or the body", async () => {
+    const unsigned = signedHttpEvent("pull_request", pullRequestPayload("opened"), { signature: null });
+    expect((await receiver.handler(unsigned)).statusCode).toBe(401);
+    const noDelivery = signedHttpEvent("pull_request", pullRequestPayload("opened"));
+    delete (noDelivery.headers as Record<string, string>)["x-github-delivery"];
+    // Not even base64: its body is never decoded.
+    expect((await receiver.handler({ ...noDelivery, body: "%%%", isBase64Encoded: true })).statusCode).toBe(
+      400,
+    );
+    expect(commandCalls(mocks.ssmR, "GetParametersCommand")).toHaveLength(0);
+    expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
+  });
+
   it("checks the signature on the decoded raw body when API Gateway sends it base64-encoded", async () => {
     const res = await receiver.handler(
       signedHttpEvent("pull_request", pullRequestPayload("synchronize"), { base64: true }),
