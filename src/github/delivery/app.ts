@@ -11,7 +11,7 @@ import { DeliveryContexts, type DeliveryContext } from "./context.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS, slimPayload } from "./events.js";
 import { NO_METRICS, type AppMetrics, type ReviewOutcome } from "./metrics.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./pull-target.js";
-import { recheckTarget } from "./recheck.js";
+import { RecheckRefusals, recheckTarget } from "./recheck.js";
 import { ReviewScheduler } from "./scheduler.js";
 import { requireOrgConfigFrom } from "../review/load-config.js";
 import {
@@ -60,6 +60,8 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     const scheduler = options.scheduler ?? new ReviewScheduler({ clock });
     // Which installations read through REST because GraphQL failed for them lately (api/gateway.ts).
     const availability = new GraphqlAvailability(clock);
+    // Who was told on which pull request that only writers get a recheck: told once.
+    const refusals = new RecheckRefusals();
 
     /**
      * Schedules the review of a head commit: `start` makes the reviews of its targets (`attempt`: 0, then 1,
@@ -189,10 +191,10 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
           commit: `${repo.owner}/${repo.repo}#${issue.number}`,
           writesCheckRun: false,
           run: async () => {
-            const target = await recheckTarget(gw, repo, issue.number, login);
-            if (!target) {
+            const target = await recheckTarget(gw, repo, issue.number, login, refusals);
+            if (typeof target === "string") {
               context.log.info(
-                `recheck of #${issue.number} asked by ${login}, who lacks write access: replied`,
+                `recheck of #${issue.number} asked by ${login}, who lacks write access: ${target === "replied" ? "replied" : "not replied again"}`,
               );
               return;
             }
