@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -80,6 +81,22 @@ function forgedPost(
 }
 
 describe("npm start trusts nothing early", () => {
+  it("a sender that stops halfway through its headers is disconnected, not waited for", async () => {
+    const gh = fakeGitHub(["listDeliveries"]);
+    const app = await start();
+    const { hostname, port } = new URL(app.baseUrl);
+    const socket = connect(Number(port), hostname);
+    socket.on("error", () => undefined);
+    socket.write("POST /api/github/webhooks HTTP/1.1\r\nHost: x\r\nX-GitHub-Event: pull_request\r\n");
+    let closed = false;
+    socket.once("close", () => (closed = true));
+    // Closed by the server once it has had no byte for 15 s (Node's own limits, unset, take 60 to 90 s).
+    await within(45_000, () => closed);
+    app.child.kill("SIGTERM");
+    expect(await app.exited).toBe(0);
+    gh.assertClean();
+  }, 120_000);
+
   it("thirty 20 MB posts with a forged signature at once: all refused, the server's memory bounded, a genuine delivery among them recovered", async () => {
     const gh = fakeGitHub([...SCENARIO_ROUTES, "listCheckRuns", "listDeliveries", "getDelivery"]);
     openPullRequest(gh);
