@@ -169,6 +169,19 @@ describe("receiver (bundled)", () => {
     expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
   });
 
+  it("without a webhook secret configured, answers 500 and queues nothing: never a default secret", async () => {
+    const parameter = process.env.WEBHOOK_SECRET_PARAMETER;
+    delete process.env.WEBHOOK_SECRET_PARAMETER;
+    try {
+      // Signed with the secret Probot would fall back to: it must not be taken.
+      const event = signedHttpEvent("pull_request", pullRequestPayload("opened"), { secret: "development" });
+      expect((await receiver.handler(event)).statusCode).toBe(500);
+      expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
+    } finally {
+      process.env.WEBHOOK_SECRET_PARAMETER = parameter;
+    }
+  });
+
   it("checks the signature on the decoded raw body when API Gateway sends it base64-encoded", async () => {
     const res = await receiver.handler(
       signedHttpEvent("pull_request", pullRequestPayload("synchronize"), { base64: true }),
