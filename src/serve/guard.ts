@@ -60,7 +60,7 @@ export interface GuardOptions {
   path: string;
   /** Shared by every request whose body is being read and not verified yet. */
   budget: ByteBudget;
-  maxBytes?: number;
+  /** How long a body may take to arrive (default: GitHub's 10 s). */
   bodyTimeoutMs?: number;
   /** While the server drains for a shutdown, deliveries are refused (503) for the recovery to pick up. */
   draining?: () => boolean;
@@ -94,7 +94,7 @@ function pathOf(url: string): string | undefined {
  */
 export function webhookGuard(opts: GuardOptions): (req: Request, res: ServerResponse) => Promise<boolean> {
   const path = withoutTrailingSlashes(opts.path);
-  const maxBytes = opts.maxBytes ?? MAX_WEBHOOK_BYTES;
+  const maxBytes = MAX_WEBHOOK_BYTES;
   return async (req, res) => {
     const declared = req.headers["content-length"];
     const reading = req.method === "GET" || req.method === "HEAD";
