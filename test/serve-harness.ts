@@ -9,7 +9,7 @@ import type { PluginReviewOctokit } from "../src/github/api/octokit/app-octokit.
 import type { Clock } from "../src/github/api/clock.js";
 import type { SchedulerLog } from "../src/github/delivery/scheduler.js";
 import { AnswersFirst } from "../src/github/delivery/serialize.js";
-import { serverApp, serverScheduler } from "../src/serve/server.js";
+import { serverApp, serverScheduler, type ServerAppOptions } from "../src/serve/server.js";
 import { APP_ID } from "./github/fake-github.js";
 import { TEST_PRIVATE_KEY } from "./github/harness.js";
 import { freePort } from "./helpers.js";
@@ -27,6 +27,8 @@ export interface ServeOptions {
   answers?: AnswersFirst;
   /** How the App's waits run (real time by default). */
   clock?: Clock;
+  /** The guard's limits (the server's by default). */
+  guard?: Pick<ServerAppOptions, "unverifiedBytes" | "bodyTimeoutMs">;
 }
 
 /** Starts the server with a scheduler of 4 reviews at a time; its webhook URL. */
@@ -47,6 +49,8 @@ export async function startServe(opts: ServeOptions) {
   });
   await server.load(
     serverApp(scheduler, {
+      secret: SECRET,
+      ...opts.guard,
       ...(opts.answers ? { answers: opts.answers } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
     }),

@@ -6,7 +6,7 @@
  * host, since the App's process has no other GitHub to talk to.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -156,4 +156,14 @@ export async function startApp(
 export function stateDirectory(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), "plugin-review-state-"));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A process's resident memory now and at its peak (the kernel's high-water mark, which no sampling
+ * misses), in MB, from /proc (Linux).
+ */
+export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
 }

@@ -1,28 +1,31 @@
 /**
  * `npm start` (src/serve.ts) on Probot's own Server and webhook middleware, on a loopback port, with the
  * fake GitHub: deliveries are answered at once and reviewed in the background, failures still reach the
- * check run, bodies over 25 MB are refused before they are read, and stopping drains the work in flight.
+ * check run, what is no delivery is refused before its body is read, bodies over 25 MB are refused before
+ * they are read whole, unverified bodies share a bounded budget, and stopping drains the work in flight.
  */
 import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_WEBHOOK_BYTES } from "../src/serve/server.js";
+import { MAX_WEBHOOK_BYTES } from "../src/serve/guard.js";
 import { AnswersFirst } from "../src/github/delivery/serialize.js";
 import { text, validHost } from "./helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
 import { FastOctokit, HEAD_SHA, OWNER, pullRequestPayload, REPO } from "./github/harness.js";
-import { postDelivery, startServe } from "./serve-harness.js";
+import { postDelivery, startServe, type ServeOptions } from "./serve-harness.js";
 
 beforeEach(() => disableNetwork());
 afterEach(() => cleanup());
 
-function start(answers?: AnswersFirst) {
+function start(answers?: AnswersFirst, guard?: ServeOptions["guard"]) {
   const errors: string[] = [];
   const schedulerLog = { warn: () => undefined, error: (_o: unknown, msg: string) => void errors.push(msg) };
   const log = pino({ level: "silent" });
-  return startServe({ Octokit: FastOctokit, log, schedulerLog, answers }).then((s) => ({ ...s, errors }));
+  return startServe({ Octokit: FastOctokit, log, schedulerLog, answers, ...(guard ? { guard } : {}) }).then(
+    (s) => ({ ...s, errors }),
+  );
 }
 
 const post = postDelivery;
@@ -58,7 +61,13 @@ describe("npm start: Probot's server, reviews in the background", () => {
     // A second delivery whose body is still arriving (GitHub's, or a slow proxy's).
     const slow = request(url, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-github-event": "ping", "content-length": 100 },
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "ping",
+        "x-github-delivery": randomUUID(),
+        "x-hub-signature-256": "sha256=" + "0".repeat(64),
+        "content-length": 100,
+      },
     });
     slow.on("error", () => undefined);
     slow.write("{");
@@ -156,3 +165,140 @@ describe("npm start: webhook bodies over 25 MB", () => {
     }
   });
 });
+
+const MB = 1024 * 1024;
+
+/**
+ * Sends a request as anyone can: `declared` bytes in Content-Length, of which it sends `send` and then
+ * nothing more until answered. Its status, or "no answer" after 10 s (the server waits for the rest).
+ */
+function partialRequest(
+  url: string,
+  opts: { method?: string; path?: string; headers?: Record<string, string>; declared: number; send: number },
+): Promise<{ status: number | "no answer" | string; sent: number }> {
+  return new Promise((resolve) => {
+    let sent = 0;
+    const { hostname, port, pathname } = new URL(url);
+    // The path as given, not resolved as a URL: what a sender puts on the request line.
+    const req = request({
+      hostname,
+      port,
+      path: opts.path ?? pathname,
+      method: opts.method ?? "POST",
+      headers: { ...opts.headers, "content-length": String(opts.declared) },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve({ status: "no answer", sent });
+    }, 10_000);
+    req.on("response", (res) => {
+      clearTimeout(timer);
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, sent });
+      req.destroy();
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve({ status: e.code ?? e.message, sent });
+    });
+    req.write(Buffer.alloc(opts.send, 0x20));
+    sent = opts.send;
+  });
+}
+
+/** GitHub's headers, its signature forged. */
+const forged = (): Record<string, string> => ({
+  "content-type": "application/json",
+  "x-github-event": "pull_request",
+  "x-github-delivery": randomUUID(),
+  "x-hub-signature-256": "sha256=" + "0".repeat(64),
+});
+
+describe("npm start: nothing trusted early", () => {
+  it.each([
+    ["a GET of the webhook path", { method: "GET", headers: forged() }, "", 405],
+    ["a POST without X-Hub-Signature-256", { headers: { ...forged(), "x-hub-signature-256": "" } }, "", 401],
+    ["a POST without X-GitHub-Event", { headers: { ...forged(), "x-github-event": "" } }, "", 400],
+    ["a POST of text", { headers: { ...forged(), "content-type": "text/plain" } }, "", 415],
+    ["a POST to another path", { headers: forged() }, "/elsewhere", 404],
+    // The same path to @octokit/webhooks' middleware, which would read the body whole.
+    [
+      "a POST without a signature to another spelling of the webhook path",
+      { headers: { ...forged(), "x-hub-signature-256": "" } },
+      "/api/github/x/../webhooks/",
+      401,
+    ],
+    [
+      "a POST without a signature to the webhook path behind a host",
+      { headers: { ...forged(), "x-hub-signature-256": "" } },
+      "//x/api/github/webhooks",
+      401,
+    ],
+  ])("answers %s before reading its body", async (_, opts, path, status) => {
+    new FakeGitHub([]);
+    const { server, url } = await start();
+    try {
+      // 20 MB declared, 64 KB sent: the answer comes while the sender still has nearly all of it to send.
+      const answer = await partialRequest(url, {
+        ...opts,
+        ...(path ? { path } : {}),
+        declared: 20 * MB,
+        send: 64 * 1024,
+      });
+      expect(answer).toEqual({ status, sent: 64 * 1024 });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("holds at most its budget of unverified bodies at once: beyond, 503 before reading; a body too slow gets 408 and gives its room back", async () => {
+    new FakeGitHub([]);
+    const { server, url } = await start(undefined, { unverifiedBytes: 2 * MB, bodyTimeoutMs: 2000 });
+    try {
+      // A slow sender declares 1.5 MB and holds that room while it sends.
+      const slow = partialRequest(url, { headers: forged(), declared: 1.5 * MB, send: 64 * 1024 });
+      await new Promise((r) => setTimeout(r, 200));
+      // Declared beyond the room left: refused before a byte is read.
+      expect(await partialRequest(url, { headers: forged(), declared: 1 * MB, send: 64 * 1024 })).toEqual({
+        status: 503,
+        sent: 64 * 1024,
+      });
+      // Chunked: counted as it arrives, refused once past the room left.
+      expect(await chunkedPost(url, forged(), 3 * MB)).toMatchObject({ status: 503 });
+      // The slow sender's body does not arrive in the time allowed (GitHub's own is 10 s).
+      expect(await slow).toEqual({ status: 408, sent: 64 * 1024 });
+      // Its room is given back: a body of that size is read again (and refused for its signature) ...
+      const whole = await partialRequest(url, { headers: forged(), declared: 1.5 * MB, send: 1.5 * MB });
+      expect(whole.status).toBe(401);
+      // ... and a delivery GitHub signed is taken.
+      expect((await post(url, "ping", { zen: "Keep it logically awesome.", hook_id: 1 })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
+});
+
+/** Sends `size` bytes chunked (no Content-Length), 256 KB at a time, until answered. */
+function chunkedPost(
+  url: string,
+  headers: Record<string, string>,
+  size: number,
+): Promise<{ status: number | string; sent: number }> {
+  return new Promise((resolve) => {
+    let sent = 0;
+    const req = request(url, { method: "POST", headers }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, sent });
+    });
+    req.on("error", (e: NodeJS.ErrnoException) => resolve({ status: e.code ?? e.message, sent }));
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    const pump = () => {
+      while (sent < size && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}

@@ -6,7 +6,7 @@
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { logLine } from "./log.js";
 import { loadSecrets } from "./secrets.js";
-import { judgeDelivery } from "./webhook.js";
+import { judgeDelivery, refuseByHeaders, type Verdict } from "./webhook.js";
 
 export interface HttpEvent {
   headers?: Record<string, string | undefined>;
@@ -32,15 +32,21 @@ export async function handler(event: HttpEvent): Promise<HttpResult> {
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) headers[k.toLowerCase()] = v;
   const delivery = headers["x-github-delivery"];
-  const raw = Buffer.from(event.body ?? "", event.isBase64Encoded ? "base64" : "utf8");
-  let secret: string;
-  try {
-    secret = (await loadSecrets(["webhookSecret"])).webhookSecret as string;
-  } catch (e) {
-    logLine("error", "cannot read the webhook secret", { delivery, error: (e as Error).message });
-    return reply(500, { error: "server misconfigured" });
+  // Anyone can reach the URL: a request whose headers say it is no delivery costs neither the secret's read
+  // nor the body's decoding. (The body itself is bounded by AWS: 6 MB per Lambda invocation.)
+  let verdict: Verdict | undefined = refuseByHeaders(headers);
+  if (!verdict) {
+    let secret: string;
+    try {
+      // No secret, no delivery: never a default secret that anyone could sign with.
+      secret = (await loadSecrets(["webhookSecret"])).webhookSecret as string;
+    } catch (e) {
+      logLine("error", "cannot read the webhook secret", { delivery, error: (e as Error).message });
+      return reply(500, { error: "server misconfigured" });
+    }
+    const raw = Buffer.from(event.body ?? "", event.isBase64Encoded ? "base64" : "utf8");
+    verdict = judgeDelivery(secret, headers, raw);
   }
-  const verdict = judgeDelivery(secret, headers, raw);
   if (verdict.status !== 202) {
     logLine(verdict.status === 200 ? "info" : "warn", verdict.reason, {
       delivery,

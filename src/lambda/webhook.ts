@@ -2,16 +2,8 @@
  * Pure parts of the webhook receiver: signature check on the raw body, which events to keep, and the
  * slim message put on the queue (SQS messages are limited to 256 KB; webhook payloads are not).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { isHandled, slimPayload } from "../github/delivery/events.js";
-
-/** `X-Hub-Signature-256` is `sha256=` and the hex HMAC of the exact bytes GitHub sent. */
-export function verifySignature(secret: string, body: Buffer, header: string | undefined): boolean {
-  if (!header || !header.startsWith("sha256=")) return false;
-  const expected = Buffer.from("sha256=" + createHmac("sha256", secret).update(body).digest("hex"));
-  const given = Buffer.from(header);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+import { verifySignature } from "../github/delivery/signature.js";
 
 type Json = Record<string, unknown>;
 
@@ -26,15 +18,25 @@ export type Verdict =
   | { status: 200; reason: string }
   | { status: 202; delivery: QueuedDelivery; group: string };
 
+type Headers = Record<string, string | undefined>;
+
+/**
+ * A request that cannot be a delivery by its headers alone, refused before its body or the secret is read;
+ * undefined when it may be one.
+ */
+export function refuseByHeaders(headers: Headers): (Verdict & { status: 400 | 401 }) | undefined {
+  if (!headers["x-github-event"] || !headers["x-github-delivery"])
+    return { status: 400, reason: "missing X-GitHub-Event or X-GitHub-Delivery header" };
+  if (!headers["x-hub-signature-256"]) return { status: 401, reason: "missing X-Hub-Signature-256 header" };
+  return undefined;
+}
+
 /** Decides what to do with one HTTP delivery. Header names are lower-case (API Gateway v2 lower-cases them). */
-export function judgeDelivery(
-  secret: string,
-  headers: Record<string, string | undefined>,
-  rawBody: Buffer,
-): Verdict {
-  const name = headers["x-github-event"];
-  const id = headers["x-github-delivery"];
-  if (!name || !id) return { status: 400, reason: "missing X-GitHub-Event or X-GitHub-Delivery header" };
+export function judgeDelivery(secret: string, headers: Headers, rawBody: Buffer): Verdict {
+  const refused = refuseByHeaders(headers);
+  if (refused) return refused;
+  const name = headers["x-github-event"]!;
+  const id = headers["x-github-delivery"]!;
   if (!verifySignature(secret, rawBody, headers["x-hub-signature-256"])) {
     return { status: 401, reason: "signature does not match (X-Hub-Signature-256)" };
   }

@@ -2,7 +2,9 @@
  * What `npm start` runs on top of Probot's own server and webhook middleware (Probot's `run()`): every
  * delivery is acknowledged as soon as its signature is verified, and reviewed in the background, a bounded
  * number at a time, each starting once no delivery is being answered (answers first, under a burst);
- * bodies over GitHub's 25 MB are refused before they are read; on shutdown the server stops taking
+ * nothing of a request is trusted before its signature is verified (guard.ts: what is no delivery by its
+ * method, path and headers is refused unread, and unverified bodies share a bounded budget, read within
+ * GitHub's own timeout); it refuses to start with an APP_ID and no WEBHOOK_SECRET; on shutdown it stops taking
  * deliveries (503) and finishes the reviews it has, for a while. What it takes is kept on disk until done
  * (its store), and at start and every few minutes it recovers what it missed (the recovery sweep), so that
  * a crash, a deploy or downtime leaves no commit without its check run. `/healthz` and `/metrics` are for
@@ -21,59 +23,33 @@ import { prometheusMetrics } from "./metrics.js";
 import { ReviewScheduler, type SchedulerLog } from "../github/delivery/scheduler.js";
 import { AnswersFirst } from "../github/delivery/serialize.js";
 import { DeliveryStore } from "../github/delivery/store.js";
-import { operatorEndpoints } from "./endpoints.js";
-import { RECOVERY_INTERVAL_ENV, serverSettings } from "./settings.js";
+import { operatorEndpoints, setupModeEndpoints } from "./endpoints.js";
+import { applyTimeouts, ByteBudget, webhookGuard } from "./guard.js";
+import { aroundProbotStart } from "./probot-server.js";
+import {
+  applyDotEnv,
+  DEFAULT_UNVERIFIED_MB,
+  DEFAULT_WEBHOOK_PATH,
+  RECOVERY_INTERVAL_ENV,
+  serverSettings,
+  SettingsError,
+} from "./settings.js";
 
-/** GitHub never sends a webhook body larger than this (it caps payloads at 25 MB). */
-export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 /** Reviews at once: enough to keep every installation's write queue busy, few enough to bound memory. */
 export const REVIEW_CONCURRENCY = 16;
 /** How long a shutdown (SIGTERM) waits for the reviews in flight. */
 export const SHUTDOWN_GRACE_MS = 25_000;
 
-/**
- * Reads a POST body up to `limit` bytes and hands it to Probot's middleware as `req.body` (which it then
- * takes instead of reading the stream); answers 413 to a larger one, at once when Content-Length says so,
- * else as soon as the bytes read pass the limit, and closes the connection. True when it refused.
- */
-export async function refuseOversized(
-  req: IncomingMessage & { body?: unknown },
-  res: ServerResponse,
-  limit = MAX_WEBHOOK_BYTES,
-): Promise<boolean> {
-  if (req.method !== "POST") return false;
-  const refuse = () => {
-    res
-      .writeHead(413, { "content-type": "application/json", connection: "close" })
-      .end(JSON.stringify({ error: `webhook body over ${limit} bytes` }));
-    // Nothing more of the body is read: the connection closes once the answer is out.
-    res.once("finish", () => req.destroy());
-    return true;
-  };
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return refuse();
-  const chunks: Buffer[] = [];
-  let seen = 0;
-  const within = await new Promise<boolean>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen <= limit) return void chunks.push(chunk);
-      req.off("data", onData);
-      req.pause();
-      chunks.length = 0;
-      resolve(false);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(true));
-    req.once("error", reject);
-  });
-  if (!within) return refuse();
-  req.body = Buffer.concat(chunks).toString("utf8");
-  return false;
-}
-
 /** What the server adds around the app's webhook route. */
 export interface ServerAppOptions {
+  /** What deliveries are signed with: checked before Probot's middleware sees a body. */
+  secret: string;
+  /** The webhook path (default: Probot's). */
+  webhookPath?: string;
+  /** Bytes of bodies held at once before their signature is verified (default: 64 MB). */
+  unverifiedBytes?: number;
+  /** How long a delivery's body may take to arrive (default: GitHub's 10 s). */
+  bodyTimeoutMs?: number;
   /** Deliveries being answered, which reviews wait for (the scheduler's gate before a review starts). */
   answers?: AnswersFirst;
   clock?: Clock;
@@ -89,32 +65,27 @@ export interface ServerAppOptions {
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
 /**
- * Puts the size check in front of the webhook middleware Probot's server takes from this instance, counts
- * the deliveries being answered in `answers` (until the answer is written or the connection drops), and
- * refuses deliveries while the server drains (503: GitHub records the delivery as failed, and the recovery
- * finds it in GitHub's log after the restart).
+ * Puts the guard (guard.ts) in front of the webhook middleware Probot's server takes from this instance:
+ * a request is refused before its body is read unless it is a delivery by its method, path and headers;
+ * its body is read within the budget shared by unverified bodies and its signature checked; deliveries are
+ * refused while the server drains (503: GitHub records the delivery as failed, and the recovery finds it
+ * in GitHub's log after the restart). A delivery whose body is read counts in `answers` until answered.
  */
 function guardBodies(probot: Probot, opts: ServerAppOptions): void {
   const middleware = probot.getNodeMiddleware.bind(probot);
+  const budget = new ByteBudget(opts.unverifiedBytes ?? DEFAULT_UNVERIFIED_MB * 1024 * 1024);
   probot.getNodeMiddleware = async (options) => {
     const handle = await middleware(options);
-    return async (req: IncomingMessage, res: ServerResponse, next?: Parameters<typeof handle>[2]) => {
-      if (req.method === "POST" && opts.draining?.()) {
-        res
-          .writeHead(503, { "content-type": "application/json", connection: "close", "retry-after": "30" })
-          .end(
-            JSON.stringify({
-              error: "shutting down: this delivery is not taken; the App recovers it after its restart",
-            }),
-          );
-        return true;
-      }
-      if (opts.answers) {
-        const answered = opts.answers.enter();
-        res.once("finish", answered).once("close", answered);
-      }
-      return (await refuseOversized(req, res)) ? true : handle(req, res, next);
-    };
+    const guard = webhookGuard({
+      secret: opts.secret,
+      path: options?.path ?? opts.webhookPath ?? DEFAULT_WEBHOOK_PATH,
+      budget,
+      ...(opts.bodyTimeoutMs ? { bodyTimeoutMs: opts.bodyTimeoutMs } : {}),
+      ...(opts.draining ? { draining: opts.draining } : {}),
+      ...(opts.answers ? { answers: opts.answers } : {}),
+    });
+    return async (req: IncomingMessage, res: ServerResponse, next?: Parameters<typeof handle>[2]) =>
+      (await guard(req, res)) || handle(req, res, next);
   };
 }
 
@@ -122,7 +93,7 @@ function guardBodies(probot: Probot, opts: ServerAppOptions): void {
  * The app as the server runs it: reviews go to `scheduler` (in the background), so the delivery's answer
  * does not wait for them.
  */
-export function serverApp(scheduler: ReviewScheduler, opts: ServerAppOptions = {}): ApplicationFunction {
+export function serverApp(scheduler: ReviewScheduler, opts: ServerAppOptions): ApplicationFunction {
   const app = createApp({
     scheduler,
     clock: opts.clock ?? REAL_TIME,
@@ -175,6 +146,7 @@ function openStore(dir: string | undefined): { store?: DeliveryStore; note: stri
 }
 
 export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<RunningServer> {
+  applyDotEnv();
   const settings = serverSettings(process.env);
   // Compile the schemas before listening: done by the first review, it would hold up the first answers.
   warmUpSchemas();
@@ -187,47 +159,65 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
     concurrency,
   );
   const metrics = prometheusMetrics(() => scheduler.load);
-  const { store, note } = openStore(settings.stateDir);
   const deliveries = new DeliveryContexts();
   let draining = false;
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> | undefined;
-  const app = serverApp(scheduler, {
-    answers,
-    draining: () => draining,
-    metrics,
-    deliveries,
-    ...(store ? { journal: store } : {}),
-    onLoad: (probot, addHandler) => {
-      log = probot.log;
-      log.info(note);
-      addHandler(
-        operatorEndpoints({
-          registry: metrics.registry,
-          metricsToken: settings.metricsToken,
-          draining: () => draining,
-        }),
-      );
-      if (!settings.recovery) {
-        log.warn(`recovery of missed deliveries is off (${RECOVERY_INTERVAL_ENV}=0)`);
-        return;
-      }
-      const recovery = probotRecovery(probot, {
-        ...(store ? { store } : {}),
-        deliveries,
-        windowMs: settings.recoveryWindowMs,
-        metrics,
-      });
-      const sweep = () => {
-        if (draining) return;
-        sweeping = recovery.sweep().catch((e: unknown) => log?.error({ err: e }, "recovery sweep failed"));
-      };
-      // At start (once the server listens: deliveries are taken meanwhile), then periodically.
-      setImmediate(sweep);
-      timer = setInterval(sweep, settings.recoveryIntervalMs);
-      timer.unref();
-    },
+  let store: DeliveryStore | undefined;
+  let loaded = false;
+  aroundProbotStart({
+    // Probot's setup mode (no credentials) loads no app: /healthz and /metrics say so rather than 404.
+    handlers: () => (loaded ? [] : [setupModeEndpoints()]),
+    started: applyTimeouts,
   });
+  // Probot loads the app only with credentials: its setup mode keeps no store and runs no recovery.
+  const app: ApplicationFunction = (probot, options) => {
+    loaded = true;
+    // The settings refuse APP_ID without it; never Probot's default secret, whatever the way here.
+    if (!settings.webhookSecret) throw new SettingsError("WEBHOOK_SECRET is not set");
+    const opened = openStore(settings.stateDir);
+    store = opened.store;
+    return serverApp(scheduler, {
+      secret: settings.webhookSecret,
+      webhookPath: settings.webhookPath,
+      unverifiedBytes: settings.unverifiedBytes,
+      answers,
+      draining: () => draining,
+      metrics,
+      deliveries,
+      ...(store ? { journal: store } : {}),
+      onLoad: (probot, addHandler) => {
+        log = probot.log;
+        log.info(opened.note);
+        for (const warning of store?.warnings ?? []) log.warn(warning);
+        addHandler(
+          operatorEndpoints({
+            registry: metrics.registry,
+            metricsToken: settings.metricsToken,
+            draining: () => draining,
+          }),
+        );
+        if (!settings.recovery) {
+          log.warn(`recovery of missed deliveries is off (${RECOVERY_INTERVAL_ENV}=0)`);
+          return;
+        }
+        const recovery = probotRecovery(probot, {
+          ...(store ? { store } : {}),
+          deliveries,
+          windowMs: settings.recoveryWindowMs,
+          metrics,
+        });
+        const sweep = () => {
+          if (draining) return;
+          sweeping = recovery.sweep().catch((e: unknown) => log?.error({ err: e }, "recovery sweep failed"));
+        };
+        // At start (once the server listens: deliveries are taken meanwhile), then periodically.
+        setImmediate(sweep);
+        timer = setInterval(sweep, settings.recoveryIntervalMs);
+        timer.unref();
+      },
+    })(probot, options);
+  };
   const server = await run(app, {
     Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: metrics.requestFailed } }),
   });

@@ -156,6 +156,32 @@ describe("receiver (bundled)", () => {
     expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
   });
 
+  it("refuses a request without GitHub's headers before it reads the secret or the body", async () => {
+    const unsigned = signedHttpEvent("pull_request", pullRequestPayload("opened"), { signature: null });
+    expect((await receiver.handler(unsigned)).statusCode).toBe(401);
+    const noDelivery = signedHttpEvent("pull_request", pullRequestPayload("opened"));
+    delete (noDelivery.headers as Record<string, string>)["x-github-delivery"];
+    // Not even base64: its body is never decoded.
+    expect((await receiver.handler({ ...noDelivery, body: "%%%", isBase64Encoded: true })).statusCode).toBe(
+      400,
+    );
+    expect(commandCalls(mocks.ssmR, "GetParametersCommand")).toHaveLength(0);
+    expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
+  });
+
+  it("without a webhook secret configured, answers 500 and queues nothing: never a default secret", async () => {
+    const parameter = process.env.WEBHOOK_SECRET_PARAMETER;
+    delete process.env.WEBHOOK_SECRET_PARAMETER;
+    try {
+      // Signed with the secret Probot would fall back to: it must not be taken.
+      const event = signedHttpEvent("pull_request", pullRequestPayload("opened"), { secret: "development" });
+      expect((await receiver.handler(event)).statusCode).toBe(500);
+      expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
+    } finally {
+      process.env.WEBHOOK_SECRET_PARAMETER = parameter;
+    }
+  });
+
   it("checks the signature on the decoded raw body when API Gateway sends it base64-encoded", async () => {
     const res = await receiver.handler(
       signedHttpEvent("pull_request", pullRequestPayload("synchronize"), { base64: true }),

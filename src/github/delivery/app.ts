@@ -13,7 +13,7 @@ import { DeliveryContexts, type DeliveryContext } from "./context.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS, slimPayload } from "./events.js";
 import { NO_METRICS, type AppMetrics, type ReviewOutcome } from "./metrics.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./pull-target.js";
-import { recheckTarget } from "./recheck.js";
+import { RecheckRefusals, recheckTarget } from "./recheck.js";
 import { ReviewScheduler } from "./scheduler.js";
 import { requireOrgConfigFrom } from "../review/load-config.js";
 import {
@@ -65,6 +65,8 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     // The App's own account, asked of GitHub with the App's JWT once in this process (the server, a Lambda
     // container), by the first review that reads what is on a pull request: only its words there count.
     const app = appIdentityOnce(async () => (await probot.auth()) as unknown as Octokit, probot.log);
+    // Who was told on which pull request that only writers get a recheck: told once.
+    const refusals = new RecheckRefusals();
 
     /**
      * Schedules the review of a head commit: `start` makes the reviews of its targets (`attempt`: 0, then 1,
@@ -195,10 +197,10 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
           commit: `${repo.owner}/${repo.repo}#${issue.number}`,
           writesCheckRun: false,
           run: async () => {
-            const target = await recheckTarget(gw, repo, issue.number, login);
-            if (!target) {
+            const target = await recheckTarget(gw, repo, issue.number, login, refusals);
+            if (typeof target === "string") {
               context.log.info(
-                `recheck of #${issue.number} asked by ${login}, who lacks write access: replied`,
+                `recheck of #${issue.number} asked by ${login}, who lacks write access: ${target === "replied" ? "replied" : "not replied again"}`,
               );
               return;
             }

@@ -1,7 +1,8 @@
 /**
  * `/plugin-review recheck`: a person's way to ask for a review where GitHub offers no Re-run (a required
  * check that was never created has none). A comment on a pull request from someone with write access
- * reviews its current head; anyone else gets a reply saying why nothing happened (interfaces.md).
+ * reviews its current head; anyone else gets a reply saying why nothing happened (interfaces.md), once per
+ * person and pull request: a commenter cannot make the App write at every comment.
  */
 import { describeRequestError, isTimeout, isTransient, TransientReviewError } from "../api/errors.js";
 import type { GitHubGateway, PullTarget } from "../api/port.js";
@@ -19,24 +20,57 @@ function refusedReply(login: string): string {
   ].join("\n");
 }
 
+/** How many refusals (a person on a pull request) a process remembers; the oldest is forgotten first. */
+export const REMEMBERED_REFUSALS = 10_000;
+
 /**
- * The pull request to review when `login` may ask for it (write or admin access), or undefined after the
- * reply that says why not.
+ * Whom the App has told, on which pull request, that it rechecks only for writers. Kept in the process:
+ * bounded (`limit` entries, about 100 bytes each), forgotten by a restart, and on Lambda each container
+ * has its own; at worst a person is told again.
+ */
+export class RecheckRefusals {
+  private readonly told = new Set<string>();
+
+  constructor(private readonly limit = REMEMBERED_REFUSALS) {}
+
+  /** Whether this person was told on this pull request. */
+  has(repo: RepoRef, pullNumber: number, login: string): boolean {
+    return this.told.has(refusalKey(repo, pullNumber, login));
+  }
+
+  add(repo: RepoRef, pullNumber: number, login: string): void {
+    this.told.add(refusalKey(repo, pullNumber, login));
+    // A Set iterates in insertion order: its first entry is the oldest.
+    if (this.told.size > this.limit) this.told.delete(this.told.values().next().value!);
+  }
+}
+
+/** Logins and repository names are case-insensitive on GitHub. */
+const refusalKey = (repo: RepoRef, pullNumber: number, login: string) =>
+  `${repo.owner}/${repo.repo}#${pullNumber} ${login}`.toLowerCase();
+
+/**
+ * The pull request to review when `login` may ask for it (write or admin access); otherwise whether the
+ * reply that says why not was written now, or had been before (`refusals`).
  */
 export async function recheckTarget(
   gw: Pick<GitHubGateway, "permissionOf" | "pullRequest" | "commentOnPullRequest">,
   repo: RepoRef,
   pullNumber: number,
   login: string,
-): Promise<PullTarget | undefined> {
+  refusals: RecheckRefusals,
+): Promise<PullTarget | "replied" | "told before"> {
   try {
     const permission = await gw.permissionOf(repo, login);
     if (permission !== "write" && permission !== "admin") {
+      if (refusals.has(repo, pullNumber, login)) return "told before";
       await gw.commentOnPullRequest(
         { owner: repo.owner, repo: repo.repo, number: pullNumber },
         refusedReply(login),
       );
-      return undefined;
+      // Once written: a reply GitHub failed is tried again with the recheck.
+      refusals.add(repo, pullNumber, login);
+      return "replied";
     }
     return toPullTarget(await gw.pullRequest(repo, pullNumber), repo);
   } catch (e) {

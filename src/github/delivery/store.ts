@@ -10,16 +10,21 @@
  * was appended outgrows what is still needed, the file is rewritten with only that (a line cut short by a
  * crash is ignored).
  *
- * One directory per process: two servers must not share one.
+ * One directory per process: two servers must not share one. What it keeps (repositories, pull requests,
+ * commenters of deliveries) is for its owner alone: the directory is made 0700 and the file 0600, also when
+ * they were there with looser modes (a directory whose mode cannot be changed is said in `warnings`).
  */
 import {
+  chmodSync,
   closeSync,
   existsSync,
+  fchmodSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -47,7 +52,21 @@ export const STORE_FILE = "deliveries.jsonl";
 /** Lines appended before the file is rewritten with what is still needed (when that is much less). */
 const COMPACT_AFTER_LINES = 10_000;
 
+/** Makes a directory its owner's alone (0700); what to say when its mode stays open to others. */
+function ownerOnly(dir: string): string | undefined {
+  const mode = statSync(dir).mode & 0o777;
+  if (!(mode & 0o077)) return undefined;
+  try {
+    chmodSync(dir, 0o700);
+    return undefined;
+  } catch (e) {
+    return `the store's directory ${dir} is open to others (mode ${mode.toString(8)}) and its mode cannot be changed (${(e as NodeJS.ErrnoException).code}): make it 0700, owned by the server's user`;
+  }
+}
+
 export class DeliveryStore {
+  /** What the server should say of the store at start (a directory others can read, whose mode stayed). */
+  readonly warnings: string[] = [];
   private readonly pendingById = new Map<string, StoredDelivery>();
   /** The deliveries pending when the store was opened: an earlier process's. */
   private readonly inheritedIds: ReadonlySet<string>;
@@ -64,7 +83,7 @@ export class DeliveryStore {
     this.load();
     this.inheritedIds = new Set(this.pendingById.keys());
     this.compact();
-    this.fd = openSync(file, "a");
+    this.fd = openSync(file, "a", 0o600);
   }
 
   /**
@@ -72,8 +91,11 @@ export class DeliveryStore {
    * how many lines may be appended before the file is rewritten (tests make it small).
    */
   static open(dir: string, compactAfter = COMPACT_AFTER_LINES): DeliveryStore {
-    mkdirSync(dir, { recursive: true });
-    return new DeliveryStore(join(dir, STORE_FILE), compactAfter);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const warning = ownerOnly(dir);
+    const store = new DeliveryStore(join(dir, STORE_FILE), compactAfter);
+    if (warning) store.warnings.push(warning);
+    return store;
   }
 
   /** A delivery received: on disk (flushed) before this returns. */
@@ -165,8 +187,10 @@ export class DeliveryStore {
       ...(this.swept === undefined ? [] : [{ t: "swept", at: this.swept } as Entry]),
     ];
     const tmp = `${this.file}.tmp`;
-    const fd = openSync(tmp, "w");
+    const fd = openSync(tmp, "w", 0o600);
     try {
+      // A file left by a crash keeps the mode it was made with.
+      fchmodSync(fd, 0o600);
       writeSync(fd, entries.map((e) => JSON.stringify(e) + "\n").join(""));
       fsyncSync(fd);
     } finally {

@@ -89,6 +89,28 @@ describe("/plugin-review recheck", () => {
     },
   );
 
+  it("from the same person again on the same pull request: no second reply; another person, or another pull request, gets one", async () => {
+    const gh = new FakeGitHub(["token", "permission", "issueComment"]);
+    gh.permissions.set("bob", "read");
+    const { probot } = makeProbot();
+    await deliver(probot, "issue_comment", commentPayload("/plugin-review recheck", "bob"));
+    // Asked again, in another case: the permission is read again (it may have changed), nothing is written.
+    await deliver(probot, "issue_comment", commentPayload("/plugin-review recheck", "Bob"));
+    await deliver(probot, "issue_comment", commentPayload("/plugin-review recheck", "bob"));
+    await deliver(probot, "issue_comment", commentPayload("/plugin-review recheck", "carol"));
+    const elsewhere = commentPayload("/plugin-review recheck", "bob");
+    elsewhere.issue.number = 8;
+    elsewhere.issue.pull_request = { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/8` };
+    await deliver(probot, "issue_comment", elsewhere);
+    expect(gh.issueComments.map((c) => `${c.pull} ${c.body.split(" ")[0]}`)).toEqual([
+      `${OWNER}/${REPO}#7 @bob`,
+      `${OWNER}/${REPO}#7 @carol`,
+      `${OWNER}/${REPO}#8 @bob`,
+    ]);
+    expect(gh.count("GET", /\/collaborators\/\w+\/permission$/)).toBe(5);
+    gh.assertClean();
+  });
+
   describe("in the server's store (received before the answer, finished once nothing is left to do)", () => {
     /** An `issue_comment` delivery with a known id (the store's key). */
     const deliverAs = (probot: Probot, id: string, payload: Payload) =>

@@ -2,7 +2,17 @@
  * The server's store (src/github/delivery/store.ts): a delivery is on disk when `received` returns, a crash
  * that cuts a line short loses nothing before it, and reopening keeps only what is still needed.
  */
-import { appendFileSync, fsyncSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -114,6 +124,24 @@ describe("the delivery store", () => {
     expect([reopened.isSettled("recent-guid"), reopened.isSettled("old-guid")]).toEqual([true, false]);
     expect(reopened.sweptUntil).toBe(1234);
     reopened.close();
+  });
+
+  it("keeps what it holds to its owner: the directory 0700 and the file 0600, also when they were made open to others", () => {
+    const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+    const fresh = join(dir, "fresh");
+    DeliveryStore.open(fresh).close();
+    expect([mode(fresh), mode(join(fresh, STORE_FILE))]).toEqual(["700", "600"]);
+    // Made by hand, or by a version that did not care: the modes are tightened at open.
+    const loose = join(dir, "loose");
+    mkdirSync(loose, { mode: 0o755 });
+    chmodSync(loose, 0o755);
+    writeFileSync(join(loose, STORE_FILE), "", { mode: 0o644 });
+    chmodSync(join(loose, STORE_FILE), 0o644);
+    const store = DeliveryStore.open(loose);
+    store.received(delivery("d1"));
+    expect([mode(loose), mode(join(loose, STORE_FILE))]).toEqual(["700", "600"]);
+    expect(store.warnings).toEqual([]);
+    store.close();
   });
 
   it("refuses a directory it cannot make, so that the server says so", () => {
