@@ -147,9 +147,11 @@ describe("BudgetedText", () => {
     // A full budget takes nothing more: not a line, not its newline (a clip to 0 characters used to keep
     // all but the last character of the line).
     expect(out.add("a long line that does not fit", "").toString()).toBe("12345\n1234");
-    expect(new BudgetedText(11).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n");
+    // A line that does not fit is never cut (a Markdown line cut inside a code span would leave the rest
+    // of its text outside it, rendered): an ellipsis stands in its place where that fits.
+    expect(new BudgetedText(11).add("12345", "1234", "xyz").toString()).toBe("12345\n1234");
     expect(new BudgetedText(12).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n…");
-    expect(new BudgetedText(13).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\nx…");
+    expect(new BudgetedText(13).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n…");
     expect(new BudgetedText(0).add("x").toString()).toBe("");
   });
 
