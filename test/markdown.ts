@@ -43,7 +43,8 @@ export function liveParts(src: string, allowed: Allowed = {}): string[] {
     else if ((t.type === "html_inline" || t.type === "html_block") && !allowed.html?.(t.content))
       out.push(`${t.type} ${t.content.trim()}`);
     else if (t.type === "text")
-      for (const [what, re] of GITHUB_TEXT) if (re.test(t.content)) out.push(`${what} in ${JSON.stringify(t.content)}`);
+      for (const [what, re] of GITHUB_TEXT)
+        if (re.test(t.content)) out.push(`${what} in ${JSON.stringify(t.content)}`);
   }
   return out;
 }

@@ -61,8 +61,10 @@ export function inertText(s: string): string {
   // character, in a table cell too (GitHub and markdown-it split cells at `|` alone, before inlines).
   t = t.replace(/[\\`*_~[\]<>&|#$]/g, "\\$&");
   // At the start of a line (a note after `> `): a list item, an ordered list, a setext underline.
-  return t.replace(/^(\s*)(?:([-+=])|(\d{1,9})([.)]))/, (_, space: string, sign?: string, n?: string, dot?: string) =>
-    sign ? `${space}\\${sign}` : `${space}${n}\\${dot}`,
+  return t.replace(
+    /^(\s*)(?:([-+=])|(\d{1,9})([.)]))/,
+    (_, space: string, sign?: string, n?: string, dot?: string) =>
+      sign ? `${space}\\${sign}` : `${space}${n}\\${dot}`,
   );
 }
 

@@ -9,7 +9,8 @@
  * What a terminal acts on: CSI and OSC sequences whole (7-bit and C1 forms, the OSC up to its terminator),
  * then any other C0 or C1 control character and DEL.
  */
-const SEQUENCES = /\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
+const SEQUENCES =
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
 /** Line breaks and tabs (and the C1 and Unicode line breaks): a space keeps the words on either side apart. */
 const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]/g;
 const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;

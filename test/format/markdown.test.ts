@@ -91,7 +91,15 @@ const hostile = fc
 const RUNS = { numRuns: 400 };
 
 /** Block-level tokens other than the paragraphs, quotes, lists and tables the test itself writes. */
-const BLOCKS = new Set(["heading_open", "hr", "code_block", "fence", "html_block", "bullet_list_open", "ordered_list_open"]);
+const BLOCKS = new Set([
+  "heading_open",
+  "hr",
+  "code_block",
+  "fence",
+  "html_block",
+  "bullet_list_open",
+  "ordered_list_open",
+]);
 
 describe("inertText", () => {
   it("shows any text as it is, inline, with nothing live", () => {
@@ -119,11 +127,17 @@ describe("inertText", () => {
         ]) {
           expect(liveParts(src)).toEqual([]);
           // Four leading spaces make an indented code block, as inert as text.
-          const blocks = tokens(src).filter((t) => BLOCKS.has(t.type) && !(t.type === "code_block" && /^\s{4}/.test(s)));
+          const blocks = tokens(src).filter(
+            (t) => BLOCKS.has(t.type) && !(t.type === "code_block" && /^\s{4}/.test(s)),
+          );
           expect(blocks.map((t) => t.type)).toEqual(src.startsWith("- ") ? ["bullet_list_open"] : []);
-          expect(tokens(src).filter((t) => /^(em|strong|s|link)_open$|^code_inline$|^image$/.test(t.type))).toEqual([]);
+          expect(
+            tokens(src).filter((t) => /^(em|strong|s|link)_open$|^code_inline$|^image$/.test(t.type)),
+          ).toEqual([]);
         }
-        const cell = tokens(`| a | b |\n|---|---|\n| ${inertText(s)} | x |`).filter((t) => t.type === "td_open");
+        const cell = tokens(`| a | b |\n|---|---|\n| ${inertText(s)} | x |`).filter(
+          (t) => t.type === "td_open",
+        );
         expect(cell).toHaveLength(2);
       }),
       RUNS,
@@ -131,9 +145,13 @@ describe("inertText", () => {
   });
 
   it("breaks what GitHub would link or notify, invisibly", () => {
-    const src = inertText("ping @acme/admins and me@example.com: see https://evil.example, www.evil.example, #12");
+    const src = inertText(
+      "ping @acme/admins and me@example.com: see https://evil.example, www.evil.example, #12",
+    );
     expect(liveParts(src)).toEqual([]);
-    expect(shownText(src)).toBe("ping @acme/admins and me@example.com: see https://evil.example, www.evil.example, #12");
+    expect(shownText(src)).toBe(
+      "ping @acme/admins and me@example.com: see https://evil.example, www.evil.example, #12",
+    );
   });
 });
 
@@ -189,7 +207,8 @@ describe("quotedText", () => {
   it("shows backtick-quoted parts as code and nothing live, whatever the quotes", () => {
     fc.assert(
       fc.property(hostile, fc.integer({ min: 0, max: 300 }), (s, max) => {
-        for (const src of [`- ${quotedText(s)}`, `> ${quotedText(s, { max })}`]) expect(liveParts(src)).toEqual([]);
+        for (const src of [`- ${quotedText(s)}`, `> ${quotedText(s, { max })}`])
+          expect(liveParts(src)).toEqual([]);
         expect(quotedText(s, { max }).length).toBeLessThanOrEqual(max);
       }),
       RUNS,
@@ -217,37 +236,51 @@ describe("findingMessage", () => {
 
   it("keeps a value whole in its template's code span, and anything else inert, for every rule's message", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...templates), hostile, fc.boolean(), ({ ruleId, messageId, template }, v, cut) => {
-        const names = [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!);
-        const data = Object.fromEntries(names.map((n, i) => [n, `${v}${i}`]));
-        const f: Pick<Finding, "ruleId" | "messageId" | "message" | "data"> = {
-          ruleId,
-          messageId,
-          data,
-          message: formatMessage(template, data),
-        };
-        const max = cut ? 120 : undefined;
-        const src = `- ${findingMessage(f, max === undefined ? {} : { max })}`;
-        expect(liveParts(src)).toEqual([]);
-        if (max !== undefined) return;
-        const spans = codeSpans(src).map((c) => c.replace(ZWSP, ""));
-        // A placeholder quoted by the template: its value shows whole inside one code span.
-        names.forEach((n, i) => {
-          const before = template.slice(0, template.indexOf(`{{${n}}}`));
-          if ((before.match(/`/g) ?? []).length % 2 === 1) {
-            const shown = (printable(`${v}${i}`) || " ").replace(ZWSP, "");
-            expect(spans.some((c) => c.includes(shown)), `${ruleId}.${messageId} {{${n}}}`).toBe(true);
-          }
-        });
-      }),
+      fc.property(
+        fc.constantFrom(...templates),
+        hostile,
+        fc.boolean(),
+        ({ ruleId, messageId, template }, v, cut) => {
+          const names = [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!);
+          const data = Object.fromEntries(names.map((n, i) => [n, `${v}${i}`]));
+          const f: Pick<Finding, "ruleId" | "messageId" | "message" | "data"> = {
+            ruleId,
+            messageId,
+            data,
+            message: formatMessage(template, data),
+          };
+          const max = cut ? 120 : undefined;
+          const src = `- ${findingMessage(f, max === undefined ? {} : { max })}`;
+          expect(liveParts(src)).toEqual([]);
+          if (max !== undefined) return;
+          const spans = codeSpans(src).map((c) => c.replace(ZWSP, ""));
+          // A placeholder quoted by the template: its value shows whole inside one code span.
+          names.forEach((n, i) => {
+            const before = template.slice(0, template.indexOf(`{{${n}}}`));
+            if ((before.match(/`/g) ?? []).length % 2 === 1) {
+              const shown = (printable(`${v}${i}`) || " ").replace(ZWSP, "");
+              expect(
+                spans.some((c) => c.includes(shown)),
+                `${ruleId}.${messageId} {{${n}}}`,
+              ).toBe(true);
+            }
+          });
+        },
+      ),
       RUNS,
     );
   });
 
   it("shows the issue's member name as a name, in one code span, and nothing else of it live", () => {
-    const member = "x` @acme/admins [approve](https://evil.example/a) <img src=x> <!-- plugin-review:id=deadbeefdeadbeef --> `y";
+    const member =
+      "x` @acme/admins [approve](https://evil.example/a) <img src=x> <!-- plugin-review:id=deadbeefdeadbeef --> `y";
     const data = { member, where: "" };
-    const f = { ruleId: "unknown-member", messageId: "unknown", data, message: formatMessage("unknown member `{{member}}`{{where}}", data) };
+    const f = {
+      ruleId: "unknown-member",
+      messageId: "unknown",
+      data,
+      message: formatMessage("unknown member `{{member}}`{{where}}", data),
+    };
     const out = findingMessage(f);
     expect(liveParts(out)).toEqual([]);
     expect(codeSpans(out).map((c) => c.replace(ZWSP, ""))).toEqual([member]);

@@ -103,7 +103,7 @@ function lockedPolicy(gh: FakeGitHub, repoConfig = "rules:\n  policy-name: off\n
 const QUIET: readonly Route[] = REVIEW_ROUTES.filter((r) => r !== "createReview");
 
 const NOT_READ =
-  /\*\*The organisation's configuration was not read\.\*\* GitHub answers as if `acme\/\.github` did not exist/;
+  /The organisation's configuration was not read\. GitHub answers as if `acme\/\.github` did not exist/;
 
 describe("GitHub App: the organisation's configuration is read, or said to be unread", () => {
   it("an installation on selected repositories that cannot see acme/.github: the summary says so and how to fix it", async () => {

@@ -227,9 +227,10 @@ export function invalidConfigSummary(error: string): string {
   const lines = error.split("\n");
   const block = (n: number) =>
     codeBlock(
-      [...lines.slice(0, n), ...(n < lines.length ? [`…and ${plural(lines.length - n, "more line")}`] : [])].join(
-        "\n",
-      ),
+      [
+        ...lines.slice(0, n),
+        ...(n < lines.length ? [`…and ${plural(lines.length - n, "more line")}`] : []),
+      ].join("\n"),
     );
   let [lo, hi] = [0, lines.length];
   while (lo < hi) {

@@ -88,7 +88,9 @@ async function planWrite(
     const note = plan.omitted ? earlierAnnotationsNote(plan.omitted, plan.earlier) : "";
     write = {
       state: { shows: digest, holds: "mixed" },
-      summary: note ? `${clipLines(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}` : result.summary,
+      summary: note
+        ? `${clipLines(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}`
+        : result.summary,
       annotations: plan.send,
     };
   }
