@@ -58,6 +58,16 @@ export function shownText(src: string): string {
     .replace(ZWSP, "");
 }
 
+/** What a reader sees, in order: text, and code spans between backticks (zero-width spaces aside). */
+export function readable(src: string): string {
+  return tokens(src)
+    .map((t) =>
+      t.type === "text" ? t.content : t.type === "code_inline" ? `\`${t.content}\`` : t.type === "softbreak" ? "\n" : "",
+    )
+    .join("")
+    .replace(ZWSP, "");
+}
+
 /** The contents of every code span. */
 export function codeSpans(src: string): string[] {
   return tokens(src)

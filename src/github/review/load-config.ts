@@ -82,7 +82,7 @@ export function orgUnreadableMessage(org: string, required: boolean): string {
   const why = `GitHub answers as if \`${repo}\` did not exist, which is also its answer when the App is not installed on it.`;
   const fix = `install the App on \`${repo}\` too (organisation settings → GitHub Apps → the App → Repository access), or give it access to all repositories`;
   return required
-    ? `The organisation's configuration (\`${repo}\`, \`${CONFIG_PATH}\`) could not be read: ${why} This deployment requires it (${REQUIRE_ORG_CONFIG_ENV}), so no pull request is reviewed without it: ${fix}, then re-run the check.`
+    ? `The organisation's configuration (\`${repo}\`, \`${CONFIG_PATH}\`) could not be read: ${why} This deployment requires it (\`${REQUIRE_ORG_CONFIG_ENV}\`), so no pull request is reviewed without it: ${fix}, then re-run the check.`
     : `The organisation's configuration was not read. ${why} Only this repository's configuration was applied, so the organisation's rules and locks were not. If \`${repo}\` holds \`${CONFIG_PATH}\`, ${fix}.`;
 }
 
