@@ -36,6 +36,7 @@ const escapeData = (s) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/
  * in it and its control characters gone. The rules of src/format/markdown.ts's codeSpan and codeBlock, which
  * this script (plain Node.js, run without a build) cannot import.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const fence = (s, least) => "`".repeat(Math.max(least, ...(s.match(/`+/g) ?? []).map((r) => r.length + 1)));
 function codeSpan(s) {

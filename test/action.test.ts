@@ -328,6 +328,8 @@ describe("action/run.mjs: what the workspace holds is not a command", () => {
     for (const [path, content] of Object.entries(files)) write(join(r, path), content);
     return r;
   }
+  /** Control characters but the line breaks between lines. */
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
   const INJECTED =
     "x\n::error title=pwned::owned\n::add-mask::me \u001b]8;;https://evil.example\u0007<img src=x> @acme/admins";
 
@@ -345,7 +347,7 @@ describe("action/run.mjs: what the workspace holds is not a command", () => {
     const commands = [...workflowCommands(r.stdout), ...workflowCommands(r.stderr)];
     expect(commands).toHaveLength(1);
     expect(commands[0]).toMatch(/^::error title=plugin-review::.*unknown key/);
-    expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stdout + r.stderr).not.toMatch(CONTROL);
     expect(liveParts(r.summary)).toEqual([]);
     expect(r.summary).toContain("unknown key");
   });
@@ -364,7 +366,7 @@ describe("action/run.mjs: what the workspace holds is not a command", () => {
       expect(c).toMatch(
         /^::warning file=@acme\/admins <img src=x>\/plugin\.json,line=\d+,.*title=unknown-member::/,
       );
-    expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stdout + r.stderr).not.toMatch(CONTROL);
     expect(liveParts(r.summary)).toEqual([]);
   });
 });

@@ -62,7 +62,13 @@ export function shownText(src: string): string {
 export function readable(src: string): string {
   return tokens(src)
     .map((t) =>
-      t.type === "text" ? t.content : t.type === "code_inline" ? `\`${t.content}\`` : t.type === "softbreak" ? "\n" : "",
+      t.type === "text"
+        ? t.content
+        : t.type === "code_inline"
+          ? `\`${t.content}\``
+          : t.type === "softbreak"
+            ? "\n"
+            : "",
     )
     .join("")
     .replace(ZWSP, "");

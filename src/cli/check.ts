@@ -57,7 +57,9 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
       io.stderr(`plugin-review: ${printedError(e)}\n`);
       return 2;
     }
-    io.stderr(`plugin-review: unexpected error: ${printableLines(e instanceof Error ? e.message : String(e))}\n`);
+    io.stderr(
+      `plugin-review: unexpected error: ${printableLines(e instanceof Error ? e.message : String(e))}\n`,
+    );
     return 2;
   }
 }

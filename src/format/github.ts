@@ -28,7 +28,11 @@ export function formatGithub(
   for (const r of reviews) {
     const mode = typeof existing === "function" ? existing(r) : existing;
     for (const f of r.findings) {
-      const props = [`file=${escapeProperty(printable(display(r.path)))}`, `line=${f.line}`, `endLine=${f.endLine}`];
+      const props = [
+        `file=${escapeProperty(printable(display(r.path)))}`,
+        `line=${f.line}`,
+        `endLine=${f.endLine}`,
+      ];
       // Columns only make sense on a one-line range (GitHub ignores them otherwise).
       if (f.line === f.endLine) props.push(`col=${f.column}`, `endColumn=${f.endColumn}`);
       props.push(`title=${escapeProperty(f.ruleId)}`);

@@ -10,9 +10,11 @@
  * then any other C0 or C1 control character and DEL.
  */
 const SEQUENCES =
+  // eslint-disable-next-line no-control-regex -- control characters are what these find
   /\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
 /** Line breaks and tabs (and the C1 and Unicode line breaks): a space keeps the words on either side apart. */
 const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]/g;
+// eslint-disable-next-line no-control-regex -- the same
 const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
 
 /** One value as one line: no escape sequence, no control character; line breaks and tabs become spaces. */

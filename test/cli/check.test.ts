@@ -238,7 +238,7 @@ describe("plugin-review check", () => {
 
 describe("plugin-review check: what a file holds reaches no terminal as a control", () => {
   /** Control characters but the line breaks between our lines. */
-  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
   const HOSTILE_KEY =
     "x\u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007\u001b[2J\u001b[31m\r\n::error title=pwned::owned\u0000";
 
