@@ -134,7 +134,10 @@ function quotedPieces(s: string): Piece[] {
     if (open.index < at || close === undefined) continue;
     const end = runs[close]!;
     text += s.slice(at, open.index);
-    pieces.push({ code: false, text }, { code: true, text: s.slice(open.index + open[0].length, end.index) });
+    let code = s.slice(open.index + open[0].length, end.index);
+    // CommonMark's rule: one space off each end of a quote that starts and ends with one (quote() pads so).
+    if (/^ [^]*[^ ][^]* $/.test(code)) code = code.slice(1, -1);
+    pieces.push({ code: false, text }, { code: true, text: code });
     text = "";
     at = end.index + end[0].length;
     i = close;
@@ -218,6 +221,17 @@ function render(pieces: readonly Piece[], opts: RenderOptions): string {
     break;
   }
   return `${out}…`;
+}
+
+/**
+ * `s` quoted as code in plain text, so that `quotedText` reads it back whole whatever backticks it holds
+ * (CommonMark's rule: a fence longer than any backtick run inside, padded where it starts or ends with one).
+ * For plain text (notes) that quotes a path or a value; a terminal shows it as it is.
+ */
+export function quote(s: string): string {
+  if (s === "") return "` `";
+  const fence = "`".repeat(longestRun(s) + 1);
+  return /^`|`$/.test(s) || /^ [^]*[^ ][^]* $/.test(s) ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
 }
 
 /** Text in the core's convention (backticks quote code) as Markdown: the quotes as code spans, the rest inert. */

@@ -12,6 +12,7 @@ import {
   codeSpan,
   findingMessage,
   inertText,
+  quote,
   quotedText,
   showsVerbatim,
 } from "../../src/format/markdown.js";
@@ -214,6 +215,19 @@ describe("quotedText", () => {
       RUNS,
     );
     expect(codeSpans(quotedText("rename to `metricGroup`"))).toEqual(["metricGroup"]);
+  });
+
+  it("reads back whole what quote() quoted, whatever backticks it holds", () => {
+    fc.assert(
+      fc.property(hostile, hostile, (s, t) => {
+        const src = `Note: ${quotedText(`${t.replace(/`/g, "'")} ${quote(s)} and ${quote(t)}.`)}`;
+        expect(liveParts(src)).toEqual([]);
+        expect(codeSpans(src).map((c) => c.replace(ZWSP, ""))).toEqual(
+          [s, t].map((x) => (printable(x) || " ").replace(ZWSP, "")),
+        );
+      }),
+      RUNS,
+    );
   });
 });
 
