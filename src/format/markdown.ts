@@ -33,33 +33,46 @@ export interface InlineOptions {
 const noComment = (s: string) => s.replace(/<!--/g, `<!${ZWSP}--`);
 
 /**
- * What GitHub links or notifies after parsing, and markdown-it's linkify too, each broken by a zero-width
- * space: mentions (`@user`, `@org/team`) and e-mail addresses, references (`#12`, `GH-12`, commit ids),
- * URLs (`https://`, `mailto:`, `//host`), `www.` and bare domains (`example.com`, `localhost`, IPs).
+ * In one pass, what Markdown or GitHub would make something of. What opens or closes an inline construct
+ * (code, emphasis, strikethrough, links, HTML, entities, table cells, math) and `#` (a heading at the start
+ * of a line) gets a backslash, which makes it a character (in a table cell too: GitHub and markdown-it
+ * split cells at `|` alone, before inlines). What GitHub links or notifies after parsing, where a backslash
+ * no longer counts, and markdown-it's linkify too, gets a zero-width space: mentions (`@user`, `@org/team`)
+ * and e-mail addresses, references (`#12`, `GH-12`, commit ids), URLs (`https://`, `mailto:`, `//host`),
+ * `www.` and bare domains (`example.com`, `localhost`, IPs).
  */
-const AUTOLINKS: readonly [RegExp, string | ((m: string) => string)][] = [
-  [/www\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`],
-  [/localhost/gi, (m) => `${m.slice(0, 5)}${ZWSP}${m.slice(5)}`],
-  [/\bGH-(?=\d)/gi, (m) => `${m}${ZWSP}`],
-  [/[0-9a-f]{7,}/gi, (m) => m.replace(/.{6}(?=.)/g, `$&${ZWSP}`)],
-  [/\.(?=[\p{L}\p{N}])/gu, `.${ZWSP}`],
-  [/:(?=\S)/g, `:${ZWSP}`],
-  [/\/(?=\/)/g, `/${ZWSP}`],
-  [/@/g, `${ZWSP}@${ZWSP}`],
-  [/#/g, `#${ZWSP}`],
-];
+const SPECIAL =
+  /www\.|localhost|\bGH-(?=\d)|[0-9a-f]{7,}|\.(?=[\p{L}\p{N}])|:(?=\S)|\/(?=\/)|[@#\\`*_~\[\]<>&|$]/giu;
+
+function special(m: string): string {
+  if (m.length === 1)
+    return m === "@"
+      ? `${ZWSP}@${ZWSP}`
+      : m === "#"
+        ? `\\#${ZWSP}`
+        : /[.:/]/.test(m)
+          ? `${m}${ZWSP}`
+          : `\\${m}`;
+  const lower = m.toLowerCase();
+  if (lower === "www.") return `${m.slice(0, 3)}${ZWSP}.`;
+  if (lower === "localhost") return `${m.slice(0, 5)}${ZWSP}${m.slice(5)}`;
+  if (lower === "gh-") return `${m}${ZWSP}`;
+  return m.replace(/.{6}(?=.)/g, `$&${ZWSP}`); // a run of hex digits: no commit id
+}
+
+/** Words, spaces and punctuation that mean nothing to Markdown or GitHub anywhere in a line. */
+const PLAIN = /^(?!\s*\d+\))[\p{L}\p{N} ,;'"()?!]*$/u;
+/** What SPECIAL finds within words: `www`, `localhost`, a run of hex digits. */
+const WORDS = /www|localhost|[0-9a-f]{7}/i;
 
 /**
  * Plain text as inline Markdown, on one line: shown character for character (zero-width spaces aside), it
  * is never markup. Line breaks become spaces; control characters go.
  */
 export function inertText(s: string): string {
-  let t = noComment(printable(s));
-  for (const [re, by] of AUTOLINKS) t = t.replace(re, by as string);
-  // Everything that opens or closes an inline construct (code, emphasis, strikethrough, links, HTML,
-  // entities, table cells, math) and `#` (a heading, at the start of a line): a backslash makes it a
-  // character, in a table cell too (GitHub and markdown-it split cells at `|` alone, before inlines).
-  t = t.replace(/[\\`*_~[\]<>&|#$]/g, "\\$&");
+  // Most text (a message's words) holds nothing to escape or break: as it is.
+  if (PLAIN.test(s) && !WORDS.test(s)) return s;
+  const t = noComment(printable(s)).replace(SPECIAL, special);
   // At the start of a line (a note after `> `): a list item, an ordered list, a setext underline.
   return t.replace(
     /^(\s*)(?:([-+=])|(\d{1,9})([.)]))/,
@@ -68,6 +81,10 @@ export function inertText(s: string): string {
   );
 }
 
+/** What a code span's content needs changed or fenced otherwise: backticks, `<` (of `<!--`), `|`, controls. */
+// eslint-disable-next-line no-control-regex -- control characters are among what it finds
+const SPAN_SPECIAL = /[`<|\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+
 const longestRun = (s: string) => Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
 
 /**
@@ -75,6 +92,7 @@ const longestRun = (s: string) => Math.max(0, ...(s.match(/`+/g) ?? []).map((r) 
  * text shows as one space): its fence is longer than any backtick run in it, so nothing in it ends it.
  */
 export function codeSpan(s: string, opts: InlineOptions = {}): string {
+  if (!SPAN_SPECIAL.test(s) && /^\S(?:.*\S)?$/.test(s)) return `\`${s}\``; // nothing to change
   let content = noComment(printable(s)) || " ";
   const fence = "`".repeat(longestRun(content) + 1);
   // A space each side keeps a backtick at an end apart from the fence; CommonMark takes one off each side
@@ -116,6 +134,7 @@ type Piece = { code: false; text: string } | { code: true; text: string };
  * next run of the same length closes (CommonMark's rule); a run left open is a character.
  */
 function quotedPieces(s: string): Piece[] {
+  if (!s.includes("`")) return [{ code: false, text: s }];
   const pieces: Piece[] = [];
   const runs = [...s.matchAll(/`+/g)];
   // The next run of the same length after each run (one pass from the end: linear in the text).
@@ -153,26 +172,48 @@ function quotedPieces(s: string): Piece[] {
  * read so (its backticks do not pair up).
  */
 function templatePieces(template: string, data: Finding["data"]): Piece[] | undefined {
-  const parts = template.split(/\{\{(\w+)\}\}/);
-  const pieces: Piece[] = [];
-  let code: string | undefined;
-  parts.forEach((part, i) => {
+  const parsed = parseTemplate(template);
+  if (!parsed) return undefined;
+  return parsed.flatMap((part): Piece[] =>
+    "code" in part
+      ? [
+          {
+            code: true,
+            text: part.code.map((x) => (typeof x === "string" ? x : String(data?.[x.name]))).join(""),
+          },
+        ]
+      : "name" in part
+        ? quotedPieces(String(data?.[part.name]))
+        : [{ code: false, text: part.text }],
+  );
+}
+
+/** A template read once: its text, its code spans (literals and placeholders), its placeholders in text. */
+type TemplatePart = { text: string } | { name: string } | { code: (string | { name: string })[] };
+const templates = new Map<string, TemplatePart[] | undefined>();
+
+function parseTemplate(template: string): TemplatePart[] | undefined {
+  if (templates.has(template)) return templates.get(template);
+  const parts: TemplatePart[] = [];
+  let code: (string | { name: string })[] | undefined;
+  template.split(/\{\{(\w+)\}\}/).forEach((part, i) => {
     if (i % 2 === 1) {
-      const value = String(data?.[part]);
-      if (code !== undefined) code += value;
-      else pieces.push(...quotedPieces(value));
+      if (code) code.push({ name: part });
+      else parts.push({ name: part });
       return;
     }
     part.split("`").forEach((literal, j) => {
       if (j > 0) {
-        if (code !== undefined) pieces.push({ code: true, text: code });
-        code = code === undefined ? "" : undefined;
+        if (code) parts.push({ code });
+        code = code ? undefined : [];
       }
-      if (code !== undefined) code += literal;
-      else pieces.push({ code: false, text: literal });
+      if (code) code.push(literal);
+      else parts.push({ text: literal });
     });
   });
-  return code === undefined ? pieces : undefined;
+  const out = code ? undefined : parts;
+  templates.set(template, out);
+  return out;
 }
 
 /** Adjacent pieces of one kind as one (two code spans side by side would read as one with the wrong fence). */

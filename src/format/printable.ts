@@ -16,9 +16,13 @@ const SEQUENCES =
 const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex -- the same
 const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
+/** Whether there is anything to take away or replace (most text has nothing). */
+// eslint-disable-next-line no-control-regex -- the same
+const ANY = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
 
 /** One value as one line: no escape sequence, no control character; line breaks and tabs become spaces. */
 export function printable(s: string): string {
+  if (!ANY.test(s)) return s;
   return s.replace(SEQUENCES, "").replace(BREAKS, " ").replace(CONTROLS, "");
 }
 
