@@ -42,7 +42,7 @@ const noComment = (s: string) => s.replace(/<!--/g, `<!${ZWSP}--`);
  * `www.` and bare domains (`example.com`, `localhost`, IPs).
  */
 const SPECIAL =
-  /www\.|localhost|\bGH-(?=\d)|[0-9a-f]{7,}|\.(?=[\p{L}\p{N}])|:(?=\S)|\/(?=\/)|[@#\\`*_~\[\]<>&|$]/giu;
+  /www\.|localhost|\bGH-(?=\d)|[0-9a-f]{7,}|\.(?=[\p{L}\p{N}])|:(?=\S)|\/(?=\/)|[@#\\`*_~[\]<>&|$]/giu;
 
 function special(m: string): string {
   if (m.length === 1)
