@@ -122,7 +122,9 @@ function formatText(report: AuditReport): string {
     r.status === "reviewed"
       ? r.files
           .filter((f) => f.wouldFail)
-          .map((f) => `  ${r.repository}/${printable(f.path)}: ${f.errors} error(s), ${f.warnings} warning(s)`)
+          .map(
+            (f) => `  ${r.repository}/${printable(f.path)}: ${f.errors} error(s), ${f.warnings} warning(s)`,
+          )
       : [],
   );
   if (failing.length)
