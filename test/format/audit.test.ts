@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { compareAudits } from "../../src/format/audit/compare.js";
 import { formatCsv, textCell } from "../../src/format/audit/csv.js";
 import { esc, formatHtml } from "../../src/format/audit/html.js";
+import { formatAuditText } from "../../src/format/audit/text.js";
 import {
   blobUrl,
   totals,
@@ -15,6 +16,7 @@ import {
   type AuditReport,
   type ReviewedRepository,
 } from "../../src/format/audit/report.js";
+import { codeSpans, liveParts, ZWSP } from "../markdown.js";
 
 const COMMIT = "a".repeat(40);
 
@@ -97,5 +99,30 @@ describe("--compare", () => {
     expect([c.comparison!.new, c.comparison!.unchanged]).toEqual([[], 2]);
     const marks = (c.repositories[0] as ReviewedRepository).files[0]!.findings.map((f) => f.baseline);
     expect(marks).toEqual(["existing", "existing"]);
+  });
+});
+
+describe("--format markdown", () => {
+  it("shows what the repositories hold (paths, messages, configuration errors) inert, the findings readable", () => {
+    const member = "x` @acme/admins [approve](https://evil.example/a) <img src=x> `y";
+    const hostile = (fp: string, line: number): AuditFinding => ({
+      ...finding(fp, line),
+      message: `unknown member \`${member}\``,
+    });
+    const earlier = report([hostile("gone", 3)]);
+    const now = report([hostile("added", 4)], undefined, "b".repeat(40));
+    const reviewed = now.repositories[0] as ReviewedRepository;
+    reviewed.files[0]!.path = "@acme/admins/<img src=x>/plugin.json";
+    now.repositories.push({
+      repository: "acme/sandbox",
+      status: "invalid-configuration",
+      reason: "invalid configuration:\n  - unknown key `@acme/admins <img src=x> https://evil.example`",
+    } as AuditReport["repositories"][number]);
+    const md = formatAuditText(compareAudits(earlier, now, "@acme/admins <b>earlier</b>.json"), "markdown");
+    expect(liveParts(md, { href: (h) => h.startsWith("https://github.com/acme/p/blob/") })).toEqual([]);
+    expect(codeSpans(md).map((c) => c.replace(ZWSP, ""))).toContain(
+      "@acme/admins <img src=x> https://evil.example",
+    );
+    expect(md).toContain("unknown-member");
   });
 });

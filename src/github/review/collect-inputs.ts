@@ -5,6 +5,7 @@
  */
 import type { ResolvedConfig } from "../../core/config.js";
 import type { DescriptorInput } from "../../core/review.js";
+import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
 import {
   PR_FILES_CAP,
@@ -78,7 +79,7 @@ export async function collectInputs(
     const { head, base } = at[i]!;
     const input = toInput(d, contents[head]!, base === undefined ? undefined : contents[base]);
     if (input) inputs.push(input);
-    else notes.push(`\`${d.path}\` could not be read at the head commit and was not reviewed.`);
+    else notes.push(`${quote(d.path)} could not be read at the head commit and was not reviewed.`);
   });
   if (changed.capped)
     notes.push(
@@ -86,7 +87,7 @@ export async function collectInputs(
     );
   if (changed.removed.length)
     notes.push(
-      `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map((p) => `\`${p}\``).join(", ")}.`,
+      `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map(quote).join(", ")}.`,
     );
   return { inputs, descriptors: changed.descriptors, notes };
 }
