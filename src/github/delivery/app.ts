@@ -220,13 +220,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const { merge_group: group, repository } = context.payload;
       if (!repository) return;
       const repo = repoRef(repository);
-      const target = {
-        ...repo,
-        headSha: group.head_sha,
-        baseSha: group.base_sha,
-        headOwner: repo.owner,
-        headRepo: repo.repo,
-      };
+      const target = { ...repo, headSha: group.head_sha, baseSha: group.base_sha };
       await review(context, repo, group.head_sha, async (gw, _attempt, opts) => [
         await startMergeGroupReview(gw, target, opts),
       ]);

@@ -10,7 +10,7 @@
  * the scheduler or the queue to try the review again.
  */
 import type { ResolvedConfig } from "../../core/config.js";
-import { reviewDescriptors, type FileReview } from "../../core/review.js";
+import { ReviewSession, type FileFindings } from "../../core/review.js";
 import { checkConclusion } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
 import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
@@ -42,7 +42,7 @@ import { publishReview, type PublishResult } from "./pull-review/publish.js";
 
 export interface ReviewOutcome {
   conclusion: "success" | "neutral" | "failure";
-  reviews: FileReview[];
+  reviews: FileFindings[];
   review?: PublishResult;
   error?: string;
 }
@@ -78,7 +78,7 @@ interface TargetKind {
   listChanged: ListChanged;
   /** Posts what the check run does not carry (a pull request's review); absent for a merge group. */
   publish?: (
-    reviews: FileReview[],
+    reviews: FileFindings[],
     collected: CollectedInputs,
     ctx: { config: ResolvedConfig; failed: boolean; firstLook: boolean; log: Logger },
   ) => Promise<PublishResult>;
@@ -161,22 +161,29 @@ async function checkRunStage(
         return { outcome: { conclusion: "failure", reviews: [], error: loaded.error } };
       }
       const config = loaded.config;
-      const collected = await collectInputs(gw, target, config, kind.listChanged);
-      const reviews = reviewDescriptors(collected.inputs, config);
+      // Descriptors are read and reviewed a batch at a time: the session keeps their findings, not their texts.
+      const session = new ReviewSession(config);
+      const collected = await collectInputs(gw, target, config, kind.listChanged, (batch) =>
+        session.add(batch),
+      );
+      const reviews = session.finish();
+      const { notReviewed } = collected;
       const conclusion = checkConclusion(
         reviews.flatMap((r) => r.findings),
         config,
+        notReviewed,
       );
       const failed = conclusion === "failure";
       const { annotations, omitted } = allAnnotations(reviews, config.existing);
       await complete({
         conclusion,
-        title: checkTitle(reviews, config.existing),
+        title: checkTitle(reviews, config.existing, notReviewed),
         summary: checkSummary({
           reviews,
           failed,
           failOn: config.failOn,
           notes: collected.notes,
+          notReviewed,
           annotationsOmitted: omitted,
           existing: config.existing,
         }),
@@ -186,6 +193,7 @@ async function checkRunStage(
         {
           descriptors: reviews.length,
           findings: reviews.reduce((n, r) => n + r.findings.length, 0),
+          notReviewed: notReviewed.reduce((n, x) => n + x.paths.length, 0),
           conclusion,
         },
         "check run completed",

@@ -18,6 +18,7 @@ import type { Octokit } from "../octokit/octokit.js";
 import {
   CHECK_NAME,
   CONFIG_MAX_BYTES,
+  FILES_PER_READ,
   type ChangesRequested,
   type FileAt,
   type FileContent,
@@ -43,7 +44,9 @@ async function toContent(
   node: BlobNode | null | undefined,
   maxSize: number,
 ): Promise<FileContent> {
-  if (!node || typeof node.byteSize !== "number") return { kind: "missing" };
+  if (!node) return { kind: "missing" };
+  // Another kind of object at the path (a tree, a submodule's commit): none of the blob's fields.
+  if (typeof node.byteSize !== "number") return { kind: "missing", notFile: true };
   if (node.byteSize > maxSize) return { kind: "too-large", size: node.byteSize };
   if (!node.isBinary && !node.isTruncated && typeof node.text === "string") {
     const bytes = Buffer.from(node.text, "utf8");
@@ -57,7 +60,7 @@ async function toContent(
 }
 
 /** Files read per query: GitHub limits a query's size and its answer's. */
-const FILES_PER_QUERY = 40;
+const FILES_PER_QUERY = FILES_PER_READ;
 
 /** Reads files at commits, in as few queries as GitHub allows; results in the order asked. */
 export async function readFilesGraphql(
