@@ -61,6 +61,11 @@ export interface ReviewOptions {
   rerun?: boolean;
   /** The deployment setting: an organisation configuration the App cannot read fails the check. */
   requireOrgConfig?: boolean;
+  /**
+   * Not to be reviewed: the server died while reviewing this delivery, again and again (the recovery gave
+   * up on it). The check run is completed as `failure`, saying so, and nothing is read or posted.
+   */
+  abandoned?: boolean;
 }
 
 /** A review whose check run is written: its outcome so far, and what remains. */
@@ -83,6 +88,15 @@ interface TargetKind {
     ctx: { config: ResolvedConfig; failed: boolean; firstLook: boolean; log: Logger },
   ) => Promise<PublishResult>;
 }
+
+/** The check run of a delivery whose review the server died in, again and again (ReviewOptions.abandoned). */
+const ABANDONED: CheckResult = {
+  conclusion: "failure",
+  title: "plugin-review could not review this commit",
+  summary:
+    "**Failing**: this commit could not be reviewed. plugin-review's server stopped while reviewing it, more than once (its process died: perhaps the descriptors of this pull request are more than it can hold), so it was not tried again; a commit that was not reviewed cannot pass.\n\nRe-run the check to try once more. If it fails again, the server's operators will find the delivery in its log.",
+  annotations: [],
+};
 
 /** The failure report when a review cannot complete: what happened, and whether re-running helps. */
 function failureResult(e: unknown, reason: string): CheckResult {
@@ -144,6 +158,13 @@ async function checkRunStage(
       );
       known = opts.rerun ? undefined : begun.run;
       if (opts.rerun) replaces = begun.run?.id;
+      if (opts.abandoned) {
+        await complete(ABANDONED);
+        log.error(
+          "not reviewed: the server stopped while reviewing this delivery, again and again; check run completed as failure",
+        );
+        return { outcome: { conclusion: "failure", reviews: [], error: "could not be reviewed" } };
+      }
       const loaded = await step("config", () =>
         loadConfig(gw, target.owner, target.repo, target.ownerType, begun.configs, {
           ...(begun.unseen ? { unseen: begun.unseen } : {}),
