@@ -69,7 +69,7 @@ export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
  * bounds its time, its requests and the findings it keeps.
  */
 export const DEFAULT_MAX_DESCRIPTORS = 1000;
-export const DEFAULT_MAX_TOTAL_SIZE = 100 * 1024 * 1024;
+export const DEFAULT_MAX_TOTAL_SIZE = 50 * 1024 * 1024;
 
 /** One problem of a configuration file, where it is (1-based) when it is known. */
 export interface ConfigProblem {

@@ -87,8 +87,8 @@ describe("GitHub App: bounded work per review", () => {
   });
 
   it("the ceiling in the configuration: documented defaults, raised or lowered by a file, within the schema's bounds", () => {
-    expect(resolveConfig()).toMatchObject({ maxDescriptors: 1000, maxTotalSize: 100 * 1024 * 1024 });
-    expect([DEFAULT_MAX_DESCRIPTORS, DEFAULT_MAX_TOTAL_SIZE]).toEqual([1000, 104_857_600]);
+    expect(resolveConfig()).toMatchObject({ maxDescriptors: 1000, maxTotalSize: 50 * 1024 * 1024 });
+    expect([DEFAULT_MAX_DESCRIPTORS, DEFAULT_MAX_TOTAL_SIZE]).toEqual([1000, 52_428_800]);
     const org = parseConfig("max_descriptors: 50\nmax_total_size: 1000000\n", "org");
     const repo = parseConfig("max_descriptors: 5000\n", "repo");
     expect(resolveConfig({ org, repo })).toMatchObject({ maxDescriptors: 5000, maxTotalSize: 1_000_000 });

@@ -13,6 +13,7 @@
  * a failure. Where GraphQL itself fails, the gateway reads through REST instead (api/gateway.ts).
  */
 import { CONFIG_PATH } from "../../../core/config.js";
+import { mapLimit } from "../map-limit.js";
 import { graphqlQuery as query } from "./query.js";
 import type { Octokit } from "../octokit/octokit.js";
 import {
@@ -59,6 +60,9 @@ async function toContent(
   return { kind: "file", content: new Uint8Array(bytes), size: blob.size ?? bytes.length };
 }
 
+/** Blobs read through REST at once (a query's files over GraphQL's text limit). */
+const BLOBS_AT_ONCE = 4;
+
 /** Files read per query: GitHub limits a query's size and its answer's. */
 const FILES_PER_QUERY = FILES_PER_READ;
 
@@ -82,8 +86,12 @@ export async function readFilesGraphql(
     });
     const text = `query ReadFiles(${decls.join(", ")}) { ${fields.join(" ")} }`;
     const data = await query<Record<string, { object: BlobNode | null } | null>>(octokit, text, vars);
-    for (const [i, f] of chunk.entries())
-      out.push(await toContent(octokit, f, data[`f${i}`]?.object, maxSize));
+    // The blobs GraphQL cannot give (over its text limit) a few at a time, as REST reads files.
+    out.push(
+      ...(await mapLimit([...chunk.entries()], BLOBS_AT_ONCE, ([i, f]) =>
+        toContent(octokit, f, data[`f${i}`]?.object, maxSize),
+      )),
+    );
   }
   return out;
 }
