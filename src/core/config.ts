@@ -39,6 +39,8 @@ export interface RawConfig {
   existing?: ExistingMode;
   locked?: string[];
   max_file_size?: number;
+  max_descriptors?: number;
+  max_total_size?: number;
 }
 
 export interface ResolvedConfig {
@@ -52,12 +54,22 @@ export interface ResolvedConfig {
   /** Locked rule ids and settings (`existing`, `fail_on`). */
   locked: string[];
   maxFileSize: number;
+  /** The App's ceiling per review: changed descriptors reviewed, and bytes read (head and base together). */
+  maxDescriptors: number;
+  maxTotalSize: number;
   /** What the merge refused (a repository weakening a locked rule), to show users. */
   notes: string[];
 }
 
 export const DEFAULT_PATHS = ["**/plugin.json"];
 export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
+/**
+ * The App's ceiling per review (docs/configuration.md): past it the run fails, naming what was not
+ * reviewed. A review holds a bounded batch of descriptors at a time whatever the ceiling; the ceiling
+ * bounds its time, its requests and the findings it keeps.
+ */
+export const DEFAULT_MAX_DESCRIPTORS = 1000;
+export const DEFAULT_MAX_TOTAL_SIZE = 50 * 1024 * 1024;
 
 /** One problem of a configuration file, where it is (1-based) when it is known. */
 export interface ConfigProblem {
@@ -534,6 +546,8 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     existing: setting("existing", "report"),
     locked: [...new Set([...lockedSettings, ...locked])],
     maxFileSize,
+    maxDescriptors: repo.max_descriptors ?? org.max_descriptors ?? DEFAULT_MAX_DESCRIPTORS,
+    maxTotalSize: repo.max_total_size ?? org.max_total_size ?? DEFAULT_MAX_TOTAL_SIZE,
     notes,
   };
 }

@@ -14,13 +14,14 @@ import {
   type JsonNode,
   type ParseOutcome,
 } from "./json/parse.js";
-import { locator } from "./locate.js";
-import { get, str } from "./guards.js";
+import { LineIndex, locator } from "./locate.js";
+import { get, isObj, str } from "./guards.js";
+import { escapeSegment } from "./json/pointer.js";
 import type { DocumentRule, Rule, SetRule } from "./rule.js";
 import { RuleContext, type DocumentState } from "./rule-context.js";
 import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
-import type { Finding, RawFinding, Variant } from "./types.js";
+import type { Finding, Location, RawFinding, Target, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
 export interface DescriptorInput {
@@ -40,15 +41,24 @@ export interface DescriptorInput {
   size?: number;
 }
 
-export interface FileReview {
+/** A file's review as a review of many descriptors keeps it (ReviewSession): its findings, not its text. */
+export interface FileFindings {
   path: string;
-  /** The head text as parsed (decoded), for renderers that quote lines. */
-  text: string;
+  /**
+   * The head's lines that hold a finding with a fix or a suggestion (at most QUOTED_LINE_MAX characters
+   * each), for renderers that show the edited line; never the whole text, which a review does not keep.
+   */
+  lines: ReadonlyMap<number, string>;
   variant?: Variant;
   name?: string;
   findings: Finding[];
   /** When a base was compared (rules.md "New and existing findings"): how many base findings head no longer has. */
   fixed?: number;
+}
+
+/** A file's review with the head text as parsed (decoded), for renderers and `--fix` (reviewDescriptors). */
+export interface FileReview extends FileFindings {
+  text: string;
 }
 
 /** Remote when the name starts with `custom.remote.` or the entity with `CUSTOM_DEVICE` (rules.md "Variant"). */
@@ -298,6 +308,7 @@ export function reviewOne(
     path: input.path,
     configPath,
     text: head.text,
+    lines: new Map(),
     findings: applyConfig(configPath, located, config),
   };
   if (baseline) review.base = baseline;
@@ -362,68 +373,198 @@ function runSetRule(
   return results;
 }
 
+/** A line of a file quoted beside a finding (a suggested edit) at most this long; longer ones are not kept. */
+export const QUOTED_LINE_MAX = 20_000;
+
+/**
+ * A copy of `s` that holds nothing else: V8 keeps the string a slice was cut from, so a line cut from a
+ * file's text would keep the whole text alive as long as the line.
+ */
+const own = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
+
+/** The set rules on in this configuration, and the top-level members they read. */
+function setRulesOn(config: ResolvedConfig): { rules: readonly SetRule[]; members: readonly string[] } {
+  const rules = SET_RULES.filter((r) => config.rules[r.meta.id] !== "off");
+  return { rules, members: [...new Set(rules.flatMap((r) => r.meta.members))] };
+}
+
+/** The members of a document the set rules read (rule.ts SetRule): a small object, whatever the document. */
+function project(value: unknown, members: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (isObj(value)) for (const m of members) if (Object.hasOwn(value, m)) out[m] = value[m];
+  return out;
+}
+
+const placeKey = (target: Target, pointer: string) => `${target}:${pointer}`;
+
+/**
+ * What a reviewed descriptor keeps until the review ends: its findings (with their baseline once the set
+ * rules' are in), the lines its edits quote, and for the set rules only the members they read of head and
+ * base, and where those members are in head. Never its text, bytes or parsed tree.
+ */
+interface Held {
+  review: FileFindings;
+  configPath: string;
+  compared: boolean;
+  /** For the set rules: head's members (when head parsed), base's (when compared), where they are. */
+  set?: { value: Record<string, unknown>; base?: Record<string, unknown>; at: Map<string, Location> };
+  /** Where an internal error of a set rule is placed (the document's start), when set rules are on. */
+  root?: Location;
+}
+
+/**
+ * A review of descriptors checked together, in bounded memory: `add` reviews some (each on its own, as
+ * `reviewOne`, marking its findings new or existing) and keeps of each only what `Held` says; `finish`
+ * runs the set rules (duplicate-plugin-name) over every descriptor added, on the members they read, and
+ * returns every file's review. The inputs given to `add` (bytes, texts, trees) are not kept: a caller
+ * that reads descriptors a batch at a time holds one batch at a time. The result is exactly
+ * `reviewDescriptors` of all the inputs at once (test/core/review-session.test.ts).
+ */
+export class ReviewSession {
+  private readonly held: Held[] = [];
+  private readonly setRules: ReturnType<typeof setRulesOn>;
+
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly options: ReviewOptions = {},
+  ) {
+    this.setRules = setRulesOn(config);
+  }
+
+  /**
+   * Reviews these descriptors now (without set rules), keeping only what the rest of the review needs.
+   * Returns their head texts as parsed, in order, for a caller that shows them (the session keeps none).
+   */
+  add(inputs: Iterable<DescriptorInput>): string[] {
+    const texts: string[] = [];
+    for (const input of inputs) {
+      const review = reviewOne(input, this.config, this.options);
+      this.held.push(this.hold(review));
+      texts.push(review.text);
+    }
+    return texts;
+  }
+
+  /** The set rules across everything added, then every file's review, in the order added. */
+  finish(): FileFindings[] {
+    const { config } = this;
+    const withValue = this.held.filter((h) => h.set);
+    const members = withValue.map((h) => ({ path: h.review.path, value: h.set!.value }));
+    // The bases checked together too, so that a set finding the bases already had is existing.
+    const baseMembers = withValue.flatMap((h) =>
+      h.set!.base ? [{ path: h.review.path, value: h.set!.base }] : [],
+    );
+    const found = new Map<Held, { head: RawFinding[]; base: RawFinding[] }>();
+    const of = (h: Held) => {
+      let f = found.get(h);
+      if (!f) found.set(h, (f = { head: [], base: [] }));
+      return f;
+    };
+    // A path given twice (the CLI named one file twice) gets its findings on each of its reviews.
+    const byPath = new Map<string, Held[]>();
+    for (const h of this.held) byPath.set(h.review.path, [...(byPath.get(h.review.path) ?? []), h]);
+    for (const rule of this.setRules.rules) {
+      const paths = this.held.map((h) => h.review.path);
+      for (const { path, finding } of runSetRule(rule, members, paths))
+        for (const h of byPath.get(path) ?? []) of(h).head.push(finding);
+      if (!baseMembers.length) continue;
+      for (const { path, finding } of runSetRule(rule, baseMembers, []))
+        for (const h of byPath.get(path) ?? [])
+          if (h.set?.base) of(h).base.push(...filterConfigured(h.configPath, [finding], config));
+    }
+    for (const [h, { head, base }] of found) {
+      const value = h.set?.value ?? {};
+      const located = identify(value, h.review.path, head, (f) => placeOf(h, f));
+      const findings = applyConfig(h.configPath, located, config);
+      const { findings: marked, fixed } = withBaseline(h.review.path, findings, config, {
+        compared: h.compared,
+        value,
+        ...(h.set?.base ? { base: { value: h.set.base, findings: base } } : {}),
+      });
+      if (marked.length) h.review.findings = [...h.review.findings, ...marked].sort(byPosition);
+      if (fixed) h.review.fixed = (h.review.fixed ?? 0) + fixed;
+    }
+    return this.held.map((h) => h.review);
+  }
+
+  private hold(review: Internal): Held {
+    const { config } = this;
+    const { findings, fixed } = withBaseline(review.path, review.findings, config, {
+      compared: review.compared === true,
+      value: review.value,
+      ...(review.base ? { base: review.base } : {}),
+    });
+    const edited = findings.filter((f) => (f.fix ?? f.suggestions?.[0]) && f.line === f.endLine);
+    const lines = new Map<number, string>();
+    if (edited.length) {
+      const index = new LineIndex(review.text);
+      for (const { line } of edited) {
+        const text = lines.has(line) ? undefined : index.lineText(line);
+        if (text !== undefined && text.length <= QUOTED_LINE_MAX) lines.set(line, own(text));
+      }
+    }
+    const out: FileFindings = { path: review.path, lines, findings };
+    if (review.variant) out.variant = review.variant;
+    if (review.name !== undefined) out.name = review.name;
+    if (fixed !== undefined) out.fixed = fixed;
+    const held: Held = { review: out, configPath: review.configPath, compared: review.compared === true };
+    if (!this.setRules.rules.length) return held;
+    // Where the set rules may report (their members, the document's start), while the text is here.
+    const locate = locator(review.text, review.parsed, 2 + 2 * this.setRules.members.length);
+    const place = (target: Target, pointer: string) =>
+      locate({ ruleId: "", severity: "error", message: "", messageId: "", pointer, target });
+    held.root = place("key", "");
+    if (review.value !== undefined) {
+      const at = new Map<string, Location>();
+      for (const pointer of ["", ...this.setRules.members.map((m) => `/${escapeSegment(m)}`)])
+        for (const target of ["key", "value"] as const)
+          at.set(placeKey(target, pointer), place(target, pointer));
+      held.set = { value: project(review.value, this.setRules.members), at };
+      if (review.base) held.set.base = project(review.base.value, this.setRules.members);
+    }
+    return held;
+  }
+}
+
+const START: Location = { line: 1, column: 1, endLine: 1, endColumn: 1 };
+
+/** Where a set rule's finding is: at its member (rule.ts SetRule), or the document's start. */
+function placeOf(h: Held, f: RawFinding): Location {
+  const member = /^\/[^/]*/.exec(f.pointer)?.[0] ?? "";
+  return h.set?.at.get(placeKey(f.target, member)) ?? h.root ?? START;
+}
+
 /** Reviews descriptors checked together: each on its own, then the rules across them (duplicate-plugin-name). */
 export function reviewDescriptors(
   inputs: readonly DescriptorInput[],
   config: ResolvedConfig,
   options: ReviewOptions = {},
 ): FileReview[] {
-  const reviews = inputs.map((i) => reviewOne(i, config, options));
-  const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
-  // The bases checked together too, so that a set finding the bases already had is existing.
-  const baseMembers = reviews.flatMap((r) => (r.base ? [{ path: r.path, value: r.base.value }] : []));
-  for (const rule of SET_RULES) {
-    if (config.rules[rule.meta.id] === "off") continue;
-    const results = runSetRule(
-      rule,
-      members,
-      reviews.map((r) => r.path),
-    );
-    if (baseMembers.length) {
-      for (const { path, finding } of runSetRule(rule, baseMembers, [])) {
-        const review = reviews.find((r) => r.path === path);
-        if (review?.base)
-          review.base.findings.push(...filterConfigured(review.configPath, [finding], config));
-      }
-    }
-    for (const review of reviews) {
-      const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
-      if (!mine.length) continue;
-      const located = identify(
-        review.value,
-        review.path,
-        mine,
-        locator(review.text, review.parsed, mine.length),
-      );
-      review.findings = [...review.findings, ...applyConfig(review.configPath, located, config)].sort(
-        byPosition,
-      );
-    }
-  }
-  return reviews.map((review) => {
-    const { path, text, variant, name } = review;
-    const { findings, fixed } = withBaseline(review, config);
-    const r: FileReview = { path, text, findings };
-    if (variant) r.variant = variant;
-    if (name !== undefined) r.name = name;
-    if (fixed !== undefined) r.fixed = fixed;
-    return r;
-  });
+  const session = new ReviewSession(config, options);
+  const texts = session.add(inputs);
+  return session.finish().map((r, i) => ({ ...r, text: texts[i] as string }));
 }
 
 /**
  * Marks each finding new or existing when a base was compared (or the file is added: all new); change
- * rules only ever produce new findings. `existing: hide` leaves the existing ones out.
+ * rules only ever produce new findings. `existing: hide` leaves the existing ones out. Findings are matched
+ * only with base findings of their own rule (identity.ts), so a file's document findings and its set
+ * findings are marked apart, each against the base's of the same rules.
  */
-function withBaseline(review: Internal, config: ResolvedConfig): { findings: Finding[]; fixed?: number } {
-  if (!review.compared) return { findings: review.findings };
-  const matchable = review.findings.filter((f) => !isChangeRule(f.ruleId));
-  const { states, absent } = review.base
-    ? classify(review.path, { value: review.value, findings: matchable }, review.base)
+function withBaseline(
+  path: string,
+  findings: readonly Finding[],
+  config: ResolvedConfig,
+  file: { compared: boolean; value: unknown; base?: { value: unknown; findings: RawFinding[] } },
+): { findings: Finding[]; fixed?: number } {
+  if (!file.compared) return { findings: [...findings] };
+  const matchable = findings.filter((f) => !isChangeRule(f.ruleId));
+  const { states, absent } = file.base
+    ? classify(path, { value: file.value, findings: matchable }, file.base)
     : { states: matchable.map(() => "new" as const), absent: 0 };
   const state = new Map(matchable.map((f, i) => [f, states[i] ?? "new"]));
   const out: Finding[] = [];
-  for (const f of review.findings) {
+  for (const f of findings) {
     const baseline = state.get(f) ?? "new";
     if (baseline === "existing" && config.existing === "hide") continue;
     out.push({ ...f, baseline });

@@ -224,6 +224,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
 /** A descriptor checked together with others (set rules). */
 export interface SetMember {
   path: string;
+  /** The document's top-level members that the rule names in `meta.members` (an object, whatever the root). */
   value: unknown;
 }
 

@@ -25,9 +25,14 @@ export interface DocumentRule<M extends string = string> {
   checkSet?: never;
 }
 
-/** A set rule: `checkSet` runs once over every descriptor checked together. */
+/**
+ * A set rule: `checkSet` runs once over every descriptor checked together. It names the top-level members
+ * it reads (`meta.members`): the runner keeps only those of each descriptor until every one is reviewed
+ * (a review holds its descriptors a bounded number at a time, review.ts ReviewSession), and it reports at
+ * those members (a finding deeper in one is placed at the member; its fix is offered with no line).
+ */
 export interface SetRule<M extends string = string> {
-  meta: RuleMeta<M, "set">;
+  meta: RuleMeta<M, "set"> & { members: readonly string[] };
   checkSet(context: SetContext<M>): void;
   check?: never;
 }

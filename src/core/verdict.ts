@@ -29,15 +29,31 @@ export function findingFails(
 }
 
 /**
- * The check run's conclusion, in the Checks API's meaning: `failure` when a finding fails; `neutral` when
- * findings count but none fails (`fail_on: never`, or all below the failing level), which passes a required
- * check while showing there is something to look at; `success` otherwise. Existing findings reported under
- * `existing: report` decide nothing, here as for failure.
+ * Changed descriptors a review could not judge, and why: unreadable at the head commit, beyond the
+ * review's ceiling, or not even listed (`paths` empty: GitHub would not list every file). A head not judged
+ * never passes: any of these fails the check whatever the configuration (`fail_on`, `rules`, `ignore`), so
+ * that no setting and no pull request can turn "not read" into a green check.
+ */
+export interface NotReviewed {
+  /** The descriptors, by path (none when what is missing cannot be named). */
+  paths: readonly string[];
+  /** Why, as a sentence for people: what happened and what would change it. */
+  why: string;
+}
+
+/**
+ * The check run's conclusion, in the Checks API's meaning: `failure` when a finding fails or a changed
+ * descriptor was not reviewed (NotReviewed); `neutral` when findings count but none fails (`fail_on:
+ * never`, or all below the failing level), which passes a required check while showing there is something
+ * to look at; `success` otherwise. Existing findings reported under `existing: report` decide nothing, here
+ * as for failure.
  */
 export function checkConclusion(
   findings: Iterable<{ severity: Severity; baseline?: "new" | "existing" }>,
   config: Pick<ResolvedConfig, "failOn" | "existing">,
+  notReviewed: readonly NotReviewed[] = [],
 ): "success" | "neutral" | "failure" {
+  if (notReviewed.length) return "failure";
   let counted = false;
   for (const f of findings) {
     if (findingFails(f, config)) return "failure";

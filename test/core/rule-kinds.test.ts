@@ -19,7 +19,7 @@ describe("rule kinds", () => {
       },
     });
     const set = defineRule({
-      meta: { ...meta, kind: "set" },
+      meta: { ...meta, kind: "set", members: ["name"] },
       checkSet(context) {
         context.report("plugin.json", { pointer: "", messageId: "m", data: { n: 2 } });
       },
@@ -41,7 +41,7 @@ describe("rule kinds", () => {
     ).toThrow("rule kinds: a `set` rule needs `checkSet`");
     expect(() =>
       defineRule({
-        meta: { ...meta, kind: "set" },
+        meta: { ...meta, kind: "set", members: [] },
         checkSet() {},
         // @ts-expect-error: a set rule has no check, even beside its checkSet
         check() {},

@@ -55,7 +55,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
   it("github: one command per finding, whatever the message and path hold", () => {
     fc.assert(
       fc.property(anything, anything, (message, path) => {
-        const reviews: FileReview[] = [{ path, text: "", findings: [finding(message), finding(message)] }];
+        const reviews: FileReview[] = [{ path, text: "", lines: new Map(), findings: [finding(message), finding(message)] }];
         const out = formatGithub(reviews, (p) => p);
         const lines = out.trimEnd().split(/\r\n|\r|\n/);
         expect(lines).toHaveLength(3);
@@ -77,6 +77,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
       {
         path: "a\u001b[2J/plugin.json",
         text: "",
+        lines: new Map(),
         findings: [finding("unknown member `\u001b[31mx\n✔ no findings`")],
       },
     ];

@@ -220,23 +220,21 @@ describe("GitHub App: inputs and outputs", () => {
     gh.assertClean();
   });
 
-  it("reads a fork pull request's head from the fork and its base from the base repository", async () => {
+  it("reads a fork pull request's head and base from the base repository, never from the fork", async () => {
     const { gh, probot } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     const before = text(validHost());
     const after = text({ ...validHost(), version: "1.2.1", technologies: ["PYTHON", "TOMCAT"] });
     gh.prFiles = [
       { filename: "p/plugin.json", status: "modified", patch: changedLinePatch(before, after, 3) },
     ];
-    gh.file(`contributor/${REPO}`, HEAD_SHA, "p/plugin.json", after).file(
-      R,
-      BASE_SHA,
-      "p/plugin.json",
-      before,
-    );
+    // GitHub keeps the pull request's head commits in the base repository (refs/pull/7/head).
+    gh.file(`contributor/${REPO}`, HEAD_SHA, "p/plugin.json", after)
+      .file(R, HEAD_SHA, "p/plugin.json", after)
+      .file(R, BASE_SHA, "p/plugin.json", before);
     await deliver(probot, "pull_request", pullRequestPayload("opened", { fork: "contributor" }));
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ conclusion: "success" });
     expect(gh.graphqlFiles.filter((f) => f.endsWith(":p/plugin.json"))).toEqual([
-      `contributor/${REPO}@${HEAD_SHA}:p/plugin.json`,
+      `${R}@${HEAD_SHA}:p/plugin.json`,
       `${R}@${BASE_SHA}:p/plugin.json`,
     ]);
     // Check runs and reviews belong to the base repository.

@@ -645,7 +645,7 @@ export class FakeGitHub {
     });
 
     on("files", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files/, (uri) => {
-      const { items, headers } = pageOf(uri, this.prFiles.slice(0, 3000));
+      const { items, headers } = pageOf(uri, this.prFiles.slice(0, 3000), this.base);
       const slice = items.map((f) => ({
         sha: "0".repeat(40),
         additions: 1,
@@ -763,7 +763,7 @@ export class FakeGitHub {
       const [, owner, repo, , id] = path.split("/").slice(1);
       const run = this.checkRuns.find((r) => r.id === Number(id));
       if (!run) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
-      const { items, headers } = pageOf(uri, run.annotations);
+      const { items, headers } = pageOf(uri, run.annotations, this.base);
       const listed = items.map((a) => ({
         path: a.path,
         blob_href: `https://github.com/${owner}/${repo}/blob/${run.head_sha}/${String(a.path)}`,
@@ -848,7 +848,7 @@ export class FakeGitHub {
       const org = new URL(uri, "https://api.github.com").pathname.split("/")[2];
       const all = [...this.repos].filter(([name]) => name.startsWith(`${org}/`) && !this.hidden.has(name));
       if (!all.length) return [404, { message: "Not Found" }];
-      const { items, headers } = pageOf(uri, all);
+      const { items, headers } = pageOf(uri, all, this.base);
       return [200, items.map(([n, r]) => this.repoJson(n, r)), headers];
     });
 
@@ -865,7 +865,7 @@ export class FakeGitHub {
           },
         ];
       const seen = [...this.repos].filter(([name]) => !this.hidden.has(name));
-      const { items, headers } = pageOf(uri, seen);
+      const { items, headers } = pageOf(uri, seen, this.base);
       const slice = items.map(([n, r]) => this.repoJson(n, r));
       return [
         200,
@@ -1425,21 +1425,32 @@ function notFoundOr(status: 403 | 404) {
 
 /**
  * The page of `all` a listing request asks for (`per_page`, default 30; `page`, from 1), and GitHub's `link`
- * header to the next page when there is one.
+ * header to the next page when there is one, on the API's own host (`base`: a GitHub Enterprise Server's).
  */
-function pageOf<T>(uri: string, all: readonly T[]): { items: T[]; headers: Record<string, string> } {
+function pageOf<T>(
+  uri: string,
+  all: readonly T[],
+  base: string,
+): { items: T[]; headers: Record<string, string> } {
   const url = new URL(uri, "https://api.github.com");
   const perPage = Number(url.searchParams.get("per_page") ?? 30);
   const page = Number(url.searchParams.get("page") ?? 1);
   const headers: Record<string, string> = {};
   if (page * perPage < all.length)
-    headers.link = `<https://api.github.com${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+    headers.link = `<${base}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
   return { items: all.slice((page - 1) * perPage, page * perPage), headers };
 }
 
-/** The sha git gives a file's content (a blob). */
+const blobShas = new WeakMap<Buffer, string>();
+
+/** The sha git gives a file's content (a blob); once per buffer (a test may put one large blob at many paths). */
 export function gitBlobSha(bytes: Buffer): string {
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  let sha = blobShas.get(bytes);
+  if (sha === undefined) {
+    sha = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+    blobShas.set(bytes, sha);
+  }
+  return sha;
 }
 
 /** What a new review carries (REST's request body; GraphQL's input says the same). */

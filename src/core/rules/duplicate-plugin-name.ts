@@ -6,6 +6,7 @@ export const rule = defineRule({
   meta: {
     id: "duplicate-plugin-name",
     kind: "set",
+    members: ["name"],
     defaultSeverity: "error",
     positionalData: ["others"],
     nameData: ["name"],

@@ -10,7 +10,12 @@ import type { Logger } from "probot";
 
 export type { Logger };
 
-/** A commit being reviewed against a base commit, in a repository (a pull request head, a merge group). */
+/**
+ * A commit being reviewed against a base commit, in a repository (a pull request head, a merge group).
+ * Both commits are read from this repository by sha, a fork pull request's head too: GitHub keeps a pull
+ * request's head commits in its base repository (`refs/pull/<n>/head`), where the fork's owner can neither
+ * delete them nor serve other bytes for them.
+ */
 export interface CommitTarget {
   owner: string;
   repo: string;
@@ -18,9 +23,6 @@ export interface CommitTarget {
   ownerType: string;
   headSha: string;
   baseSha: string;
-  /** Head repository (differs from the base one for a fork pull request). */
-  headOwner: string;
-  headRepo: string;
 }
 
 /** The pull request being reviewed, as the events describe it. */
@@ -110,11 +112,21 @@ export interface FileAt {
   path: string;
 }
 
-/** A file's bytes, or its size when it is over the limit asked, or nothing. */
+/**
+ * A file's bytes, or its size when it is over the limit asked, or nothing: no such path at that commit,
+ * or (`notFile`) something there that is not a file (a folder, a submodule, a symbolic link).
+ */
 export type FileContent =
   | { kind: "file"; content: Uint8Array; size: number }
   | { kind: "too-large"; size: number }
-  | { kind: "missing" };
+  | { kind: "missing"; notFile?: true };
+
+/**
+ * Files a review reads at once: one GraphQL query's worth (graphql/reads.ts asks for no more in one), so
+ * that reading a pull request's descriptors in batches of this many costs no more requests than reading
+ * them all at once, and a review holds at most this many files' bytes at a time.
+ */
+export const FILES_PER_READ = 40;
 
 /** GitHub lists at most this many files of a pull request, whatever the pagination. */
 export const PR_FILES_CAP = 3000;
@@ -159,7 +171,7 @@ export interface ReviewStart {
 export interface PullRequestData {
   number: number;
   state: string;
-  head: { sha: string; repo: { name: string; owner: { login: string } | null } | null };
+  head: { sha: string };
   base: { sha: string };
 }
 

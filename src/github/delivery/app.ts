@@ -47,6 +47,8 @@ export interface AppOptions {
 /** The part of the server's store the app writes. */
 export interface DeliveryJournal {
   received(delivery: { id: string; name: string; payload: Record<string, unknown>; at: number }): void;
+  /** Its review starts (a process that dies before `finished` counts as a crash of it: store.ts). */
+  started(id: string): void;
   finished(id: string): void;
 }
 
@@ -91,6 +93,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
         appId: appIdOf(context.payload),
         ...(requireOrgConfig ? { requireOrgConfig } : {}),
         ...(delivery.endsBy !== undefined ? { endsBy: delivery.endsBy } : {}),
+        ...(delivery.abandoned ? { abandoned: true } : {}),
       };
       // On disk before the delivery is acknowledged (the server); its end once its review is done.
       if (!handedOver) journal?.received(journalEntry(context));
@@ -99,6 +102,8 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
           installation: String(installation ?? repo.owner),
           commit: `${repo.owner}/${repo.repo}@${headSha}`,
           run: async (attempt) => {
+            // Noted before any work: a process that dies now leaves the delivery counted as a crash in it.
+            journal?.started(context.id);
             const started = performance.now();
             const seconds = () => (performance.now() - started) / 1000;
             let staged: StagedReview[];
@@ -228,13 +233,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const { merge_group: group, repository } = context.payload;
       if (!repository) return;
       const repo = repoRef(repository);
-      const target = {
-        ...repo,
-        headSha: group.head_sha,
-        baseSha: group.base_sha,
-        headOwner: repo.owner,
-        headRepo: repo.repo,
-      };
+      const target = { ...repo, headSha: group.head_sha, baseSha: group.base_sha };
       await review(context, repo, group.head_sha, async (gw, _attempt, opts) => [
         await startMergeGroupReview(gw, target, opts),
       ]);

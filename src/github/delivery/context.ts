@@ -12,6 +12,11 @@ export interface DeliveryContext {
   endsBy?: number;
   /** Handed to the App by the recovery (its reviews yield to live deliveries' for a slot). */
   recovered?: boolean;
+  /**
+   * Not to be reviewed: the server died while reviewing it, again and again (recovery.ts). Its check run is
+   * completed as `failure`, saying it could not be reviewed.
+   */
+  abandoned?: true;
 }
 
 /** A first try, with no end but the review's own deadline. */

@@ -52,7 +52,7 @@ export function probotRecovery(
       return run?.status === "completed";
     },
     receive: (d) =>
-      opts.deliveries.during(d.id, recoveredContext(opts.endsBy?.()), () =>
+      opts.deliveries.during(d.id, recoveredContext(opts.endsBy?.(), d.abandoned), () =>
         probot.receive({ id: d.id, name: d.name, payload: d.payload } as Parameters<Probot["receive"]>[0]),
       ),
   });
@@ -67,6 +67,11 @@ export function probotRecovery(
 }
 
 /** A recovered delivery is a retry (its review reads what GitHub holds before it writes) and yields to live ones. */
-function recoveredContext(endsBy: number | undefined): DeliveryContext {
-  return { attempt: 1, recovered: true, ...(endsBy !== undefined ? { endsBy } : {}) };
+function recoveredContext(endsBy: number | undefined, abandoned: true | undefined): DeliveryContext {
+  return {
+    attempt: 1,
+    recovered: true,
+    ...(endsBy !== undefined ? { endsBy } : {}),
+    ...(abandoned ? { abandoned } : {}),
+  };
 }

@@ -4,7 +4,7 @@ import type { GitHubGateway, PullTarget } from "../api/port.js";
 
 interface PullLike {
   number: number;
-  head: { sha: string; repo: { name: string; owner: { login: string } | null } | null };
+  head: { sha: string };
   base: { sha: string };
 }
 
@@ -14,11 +14,12 @@ export interface RepoRef {
   ownerType: string;
 }
 
-/** `repo` is the base repository (the event's repository). */
+/**
+ * `repo` is the base repository (the event's repository). The head repository (a fork's, null once the
+ * fork is deleted) is not part of the target: the head commit is read from the base repository, which
+ * keeps every pull request's head commits (port.ts CommitTarget).
+ */
 export function toPullTarget(pr: PullLike, repo: RepoRef): PullTarget {
-  // A deleted fork has no head repository; its commits stay reachable from the base repository.
-  const headRepo = pr.head.repo;
-  const head = headRepo?.owner ? { owner: headRepo.owner.login, repo: headRepo.name } : repo;
   return {
     owner: repo.owner,
     repo: repo.repo,
@@ -26,8 +27,6 @@ export function toPullTarget(pr: PullLike, repo: RepoRef): PullTarget {
     number: pr.number,
     headSha: pr.head.sha,
     baseSha: pr.base.sha,
-    headOwner: head.owner,
-    headRepo: head.repo,
   };
 }
 

@@ -24,6 +24,11 @@ export interface Delivery {
   id: string;
   name: string;
   payload: Record<string, unknown>;
+  /**
+   * Not to be reviewed again: the server died while reviewing it CRASHES_BEFORE_GIVING_UP times. The App
+   * completes its check run as `failure`, saying it could not be reviewed.
+   */
+  abandoned?: true;
 }
 
 export interface RecoveryOptions {
@@ -46,13 +51,24 @@ export interface SweepReport {
   missed: number;
   /** Deliveries received before a restart and not finished, handed to the App again. */
   resumed: number;
+  /** Deliveries whose review the server died in twice: handed to the App to fail their check run, not to review. */
+  abandoned: number;
   /** Head commits reviewed because they had no completed run. */
   reviewed: number;
   /** Head commits that had their completed run: left alone. */
   complete: number;
   /** Why GitHub's delivery log could not be read, when it could not. */
   unreadable?: string;
+  /** When the sweep stopped at MAX_ATTEMPTS_PER_SWEEP: the time of the oldest attempt it read (ISO 8601). */
+  cut?: string;
 }
+
+/**
+ * A delivery whose review was running when the server died this many times is not handed back again: its
+ * review is what kills the process (a descriptor that exhausts memory, say), and handing it back would
+ * only kill the next one.
+ */
+export const CRASHES_BEFORE_GIVING_UP = 2;
 
 /** GitHub keeps the delivery log this long on github.com. */
 export const DELIVERY_LOG_RETENTION_MS = 3 * 24 * 3600_000;
@@ -74,6 +90,13 @@ export function recoveryWindowMs(env: NodeJS.ProcessEnv, defaultHours: number): 
     );
   return hours * 3600_000;
 }
+/**
+ * A sweep reads at most this many attempts of GitHub's log, newest first: 20 pages of 100 (the log's page
+ * size), so that a sweep's requests and memory stay bounded however busy the App was. Older attempts in
+ * the window are not looked at, and the log says from when.
+ */
+export const MAX_ATTEMPTS_PER_SWEEP = 2000;
+
 /** Later sweeps start this long before the last one ended, for attempts GitHub was still making. */
 const OVERLAP_MS = 10 * 60_000;
 /** Deliveries read and head commits looked at, at once. */
@@ -137,22 +160,46 @@ export class Recovery {
 
   private async run(): Promise<SweepReport> {
     const { store, log } = this.opts;
-    const report: SweepReport = { listed: 0, missed: 0, resumed: 0, reviewed: 0, complete: 0 };
+    const report: SweepReport = {
+      listed: 0,
+      missed: 0,
+      resumed: 0,
+      abandoned: 0,
+      reviewed: 0,
+      complete: 0,
+    };
     const started = Date.now();
     // What this process's predecessor received and did not finish: once, at the first sweep.
     if (store && !this.resumedStore) {
       this.resumedStore = true;
       // Each stays pending: the App takes it under the same id (the store keeps one record per id), and
       // its end finishes it; one the App did not take is handed again after the next restart.
-      for (const d of store.inherited()) if (await this.hand(d)) report.resumed++;
+      for (const d of store.inherited()) {
+        if ((d.crashes ?? 0) >= CRASHES_BEFORE_GIVING_UP) {
+          log.error(
+            { delivery: d.id, event: d.name, crashes: d.crashes },
+            `recovery: delivery ${d.id} (${d.name}) was being reviewed when the server stopped, ${d.crashes} times: it is not reviewed again; its check run is completed as failure, saying it could not be reviewed`,
+          );
+          if (await this.hand({ ...d, abandoned: true })) report.abandoned++;
+        } else if (await this.hand(d)) report.resumed++;
+      }
     }
     const last = this.memory.sweptUntil;
     const earliest = started - this.opts.windowMs;
     const since = last === undefined ? earliest : Math.max(earliest, last - OVERLAP_MS);
     let attempts: DeliveryAttempt[];
+    let cut = false;
     try {
       attempts = [];
-      for await (const a of this.opts.deliveryLog.attempts(since)) attempts.push(a);
+      for await (const a of this.opts.deliveryLog.attempts(since)) {
+        attempts.push(a);
+        // Leaving the loop ends the listing: no page past the bound is asked for (so a log of exactly
+        // this many attempts is taken as cut too).
+        if (attempts.length === MAX_ATTEMPTS_PER_SWEEP) {
+          cut = true;
+          break;
+        }
+      }
     } catch (e) {
       report.unreadable = describeRequestError(e, "reading the App's webhook delivery log");
       if (report.unreadable !== this.lastUnreadable)
@@ -165,6 +212,13 @@ export class Recovery {
     if (this.lastUnreadable) log.info("the App's webhook delivery log can be read again");
     this.lastUnreadable = undefined;
     report.listed = attempts.length;
+    if (cut) {
+      const reached = new Date(attempts[attempts.length - 1]!.deliveredAt).toISOString();
+      report.cut = reached;
+      log.warn(
+        `recovery: GitHub's delivery log holds at least ${MAX_ATTEMPTS_PER_SWEEP} attempts since ${new Date(since).toISOString()}; this sweep looked at the newest ${MAX_ATTEMPTS_PER_SWEEP} (back to ${reached}): deliveries missed before that are not recovered (redeliver them from the App's settings, Advanced → Recent deliveries)`,
+      );
+    }
     const missed = this.missed(attempts);
     report.missed = missed.length;
     const deliveries = (
@@ -213,9 +267,9 @@ export class Recovery {
     if (allSettled) {
       this.memory.sweptTo(started);
     }
-    if (report.missed || report.resumed)
+    if (report.missed || report.resumed || report.abandoned)
       log.info(
-        `recovery: ${report.missed} missed deliveries in GitHub's log since ${new Date(since).toISOString()}, ${report.resumed} resumed from the store; ${report.reviewed} head commits reviewed, ${report.complete} already complete`,
+        `recovery: ${report.missed} missed deliveries in GitHub's log since ${new Date(since).toISOString()}, ${report.resumed} resumed from the store${report.abandoned ? ` (${report.abandoned} given up: their checks fail)` : ""}; ${report.reviewed} head commits reviewed, ${report.complete} already complete`,
       );
     return report;
   }
@@ -237,7 +291,13 @@ export class Recovery {
   /** Hands a delivery to the App; false (logged) when it refused it, so that the next sweep tries again. */
   private async hand(d: Delivery | StoredDelivery): Promise<boolean> {
     try {
-      await this.opts.receive({ id: d.id, name: d.name, payload: d.payload });
+      const abandoned = "abandoned" in d && d.abandoned;
+      await this.opts.receive({
+        id: d.id,
+        name: d.name,
+        payload: d.payload,
+        ...(abandoned ? { abandoned } : {}),
+      });
       return true;
     } catch (e) {
       this.opts.log.error(

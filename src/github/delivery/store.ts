@@ -3,7 +3,10 @@
  * (`kill -9`, an out-of-memory kill, a node that dies) is done after the restart even though GitHub saw
  * its delivery answered. Embedded: one append-only file (JSON lines) in a directory of the App's, nothing
  * to install or run beside it. A delivery is written and flushed to disk (fsync) before it is
- * acknowledged; its end is appended when its review is done. The recovery (recovery.ts) also keeps here
+ * acknowledged; the start of its review is noted, and its end is appended when its review is done. A
+ * delivery whose review had started and not ended when the process stopped counts one crash more at the
+ * next open (`crashes`), so that one whose review kills the process is not handed back forever
+ * (recovery.ts gives up on it). The recovery (recovery.ts) also keeps here
  * the deliveries of GitHub's log it has settled and where its last sweep reached. Only a delivery's arrival
  * is flushed: an end, a settled mark or a sweep's reach lost with the machine costs at most a look again
  * after the restart (a review of a head whose run is complete writes nothing). At open, and whenever what
@@ -36,10 +39,13 @@ export interface StoredDelivery {
   payload: Record<string, unknown>;
   /** When it was received (epoch ms). */
   at: number;
+  /** How many processes stopped (crashed, were killed) while its review ran; absent: none. */
+  crashes?: number;
 }
 
 type Entry =
   | ({ t: "received" } & StoredDelivery)
+  | { t: "started"; id: string }
   | { t: "finished"; id: string }
   | { t: "settled"; guid: string; at: number }
   | { t: "swept"; at: number };
@@ -70,6 +76,8 @@ export class DeliveryStore {
   private readonly pendingById = new Map<string, StoredDelivery>();
   /** The deliveries pending when the store was opened: an earlier process's. */
   private readonly inheritedIds: ReadonlySet<string>;
+  /** Pending deliveries whose review started (in this process, once the store is open). */
+  private readonly startedIds = new Set<string>();
   private readonly settledAt = new Map<string, number>();
   private swept: number | undefined;
   private fd: number;
@@ -82,6 +90,12 @@ export class DeliveryStore {
   ) {
     this.load();
     this.inheritedIds = new Set(this.pendingById.keys());
+    // A review that had started and not ended when the last process stopped: that process crashed with it.
+    for (const id of this.startedIds) {
+      const d = this.pendingById.get(id);
+      if (d) d.crashes = (d.crashes ?? 0) + 1;
+    }
+    this.startedIds.clear();
     this.compact();
     this.fd = openSync(file, "a", 0o600);
   }
@@ -105,9 +119,20 @@ export class DeliveryStore {
     this.append({ t: "received", ...delivery }, { flush: true });
   }
 
+  /**
+   * A delivery's review starts. Not flushed: a process that dies leaves it to the operating system, which
+   * writes it; only a machine that dies loses it, and the delivery then gets one try more.
+   */
+  started(id: string): void {
+    if (!this.pendingById.has(id) || this.startedIds.has(id)) return;
+    this.startedIds.add(id);
+    this.append({ t: "started", id });
+  }
+
   /** A delivery's review done (completed, or failed for a reason a retry would only repeat). */
   finished(id: string): void {
     if (!this.pendingById.delete(id)) return;
+    this.startedIds.delete(id);
     this.append({ t: "finished", id });
   }
 
@@ -151,7 +176,7 @@ export class DeliveryStore {
     // On disk, not in the page cache only: a machine that dies keeps what was acknowledged.
     if (opts.flush) fsyncSync(this.fd);
     // A server that runs for months: the file is kept near the size of what is still needed.
-    const needed = this.pendingById.size + this.settledAt.size + 1;
+    const needed = this.pendingById.size + this.startedIds.size + this.settledAt.size + 1;
     if (++this.appended >= this.compactAfter && this.appended > 2 * needed) {
       closeSync(this.fd);
       this.compact();
@@ -170,9 +195,18 @@ export class DeliveryStore {
         continue; // the last line, cut short by a crash
       }
       if (e.t === "received")
-        this.pendingById.set(e.id, { id: e.id, name: e.name, payload: e.payload, at: e.at });
-      else if (e.t === "finished") this.pendingById.delete(e.id);
-      else if (e.t === "settled") this.settledAt.set(e.guid, e.at);
+        this.pendingById.set(e.id, {
+          id: e.id,
+          name: e.name,
+          payload: e.payload,
+          at: e.at,
+          ...(e.crashes ? { crashes: e.crashes } : {}),
+        });
+      else if (e.t === "started") this.startedIds.add(e.id);
+      else if (e.t === "finished") {
+        this.pendingById.delete(e.id);
+        this.startedIds.delete(e.id);
+      } else if (e.t === "settled") this.settledAt.set(e.guid, e.at);
       else if (e.t === "swept") this.swept = e.at;
     }
   }
@@ -183,6 +217,8 @@ export class DeliveryStore {
     for (const [guid, at] of this.settledAt) if (now - at > SETTLED_FOR_MS) this.settledAt.delete(guid);
     const entries: Entry[] = [
       ...this.pending().map((d): Entry => ({ t: "received", ...d })),
+      // This process's started reviews (a rewrite while they run keeps that they started).
+      ...[...this.startedIds].map((id): Entry => ({ t: "started", id })),
       ...[...this.settledAt].map(([guid, at]): Entry => ({ t: "settled", guid, at })),
       ...(this.swept === undefined ? [] : [{ t: "swept", at: this.swept } as Entry]),
     ];

@@ -1,13 +1,18 @@
 /**
  * The first stage of a review: what the core needs, read from GitHub. Which descriptors changed comes
  * from the caller (a pull request's file list, or the trees of a merge group's base and head), so that
- * every kind of target shares the rest: head and base contents, and notes on what could not be seen.
+ * every kind of target shares the rest: head and base contents, read a batch at a time and handed to the
+ * review as they come (a review holds one batch's bytes, never the whole pull request's), within the
+ * review's ceiling; and what could not be reviewed, which fails the check (core/verdict.ts NotReviewed).
  */
 import type { ResolvedConfig } from "../../core/config.js";
 import type { DescriptorInput } from "../../core/review.js";
+import type { NotReviewed } from "../../core/verdict.js";
 import { quote } from "../../format/markdown.js";
+import { plural } from "../../format/summary.js";
 import { step } from "../api/errors.js";
 import {
+  FILES_PER_READ,
   PR_FILES_CAP,
   type ChangedDescriptor,
   type ChangedFiles,
@@ -20,12 +25,16 @@ import {
 /** Lists the descriptors changed between the target's base and head, given the configured paths. */
 export type ListChanged = (paths: readonly string[]) => Promise<ChangedFiles>;
 
+/** Takes a batch of descriptors to review; the batch is not kept by the reader. */
+export type ReviewBatch = (inputs: DescriptorInput[]) => void;
+
 export interface CollectedInputs {
-  inputs: DescriptorInput[];
   /** The changed descriptors, with their patches (commentable lines). */
   descriptors: ChangedDescriptor[];
-  /** For the summary: configuration notes, unreadable or removed files, listing limits. */
+  /** For the summary: configuration notes, removed files. */
   notes: string[];
+  /** Changed descriptors not reviewed, and why: each fails the check. */
+  notReviewed: NotReviewed[];
 }
 
 function toInput(
@@ -49,45 +58,107 @@ function toInput(
   return input;
 }
 
+/** The bytes a file read brought (one over max_file_size is not downloaded: none). */
+const bytesOf = (f: FileContent | undefined) => (f?.kind === "file" ? f.content.length : 0);
+
+/** Why a changed descriptor's head could not be read (GitHub's answer, as people read it). */
+function unreadable(head: Extract<FileContent, { kind: "missing" }>, sha: string): string {
+  const at = `at the head commit ${sha.slice(0, 7)}`;
+  return head.notFile
+    ? `GitHub has something other than a file ${at} (a folder, a submodule or a symbolic link to outside the repository), so it could not be read`
+    : `GitHub has no such file ${at} (it answered "not found"), so it could not be read`;
+}
+
+/** Descriptors in batches of at most FILES_PER_READ file reads (a descriptor's head and its base together). */
+function batches(descriptors: readonly ChangedDescriptor[]): ChangedDescriptor[][] {
+  const out: ChangedDescriptor[][] = [];
+  let files = FILES_PER_READ;
+  for (const d of descriptors) {
+    const n = d.status === "added" ? 1 : 2;
+    if (files + n > FILES_PER_READ) {
+      out.push([]);
+      files = 0;
+    }
+    out[out.length - 1]!.push(d);
+    files += n;
+  }
+  return out;
+}
+
+/**
+ * Lists the changed descriptors and reads them a batch at a time, handing each batch to `review`. Stops at
+ * the review's ceiling (`max_descriptors`, `max_total_size`): a descriptor that would take the bytes read
+ * past it is not reviewed, nor is any after it (nothing more is read).
+ */
 export async function collectInputs(
   gw: GitHubGateway,
   target: CommitTarget,
   config: ResolvedConfig,
   listChanged: ListChanged,
+  review: ReviewBatch,
 ): Promise<CollectedInputs> {
   const changed = await step("files", () => listChanged(config.paths));
   const notes = [...config.notes];
-  // Head and base of every descriptor (not the base of an added one), in as few queries as GitHub allows.
-  const files: FileAt[] = [];
-  const at = changed.descriptors.map((d) => {
-    const head =
-      files.push({ owner: target.headOwner, repo: target.headRepo, ref: target.headSha, path: d.path }) - 1;
-    const base =
-      d.status === "added"
-        ? undefined
-        : files.push({
-            owner: target.owner,
-            repo: target.repo,
-            ref: target.baseSha,
-            path: d.previousPath ?? d.path,
-          }) - 1;
-    return { head, base };
-  });
-  const contents = await step("content", () => gw.readFiles(files, config.maxFileSize));
-  const inputs: DescriptorInput[] = [];
-  changed.descriptors.forEach((d, i) => {
-    const { head, base } = at[i]!;
-    const input = toInput(d, contents[head]!, base === undefined ? undefined : contents[base]);
-    if (input) inputs.push(input);
-    else notes.push(`${quote(d.path)} could not be read at the head commit and was not reviewed.`);
-  });
+  const unread: { path: string; why: string }[] = [];
+  const beyondCount = changed.descriptors.slice(config.maxDescriptors).map((d) => d.path);
+  const beyondBytes: string[] = [];
+  let bytes = 0;
+  for (const batch of batches(changed.descriptors.slice(0, config.maxDescriptors))) {
+    if (beyondBytes.length) {
+      beyondBytes.push(...batch.map((d) => d.path));
+      continue;
+    }
+    // Head and base by sha from the base repository, a fork pull request's head too (port.ts CommitTarget).
+    const files: FileAt[] = [];
+    const at = batch.map((d) => {
+      const head =
+        files.push({ owner: target.owner, repo: target.repo, ref: target.headSha, path: d.path }) - 1;
+      const base =
+        d.status === "added"
+          ? undefined
+          : files.push({
+              owner: target.owner,
+              repo: target.repo,
+              ref: target.baseSha,
+              path: d.previousPath ?? d.path,
+            }) - 1;
+      return { head, base };
+    });
+    const contents = await step("content", () => gw.readFiles(files, config.maxFileSize));
+    const inputs: DescriptorInput[] = [];
+    batch.forEach((d, i) => {
+      const { head: h, base: b } = at[i]!;
+      const head = contents[h]!;
+      const base = b === undefined ? undefined : contents[b];
+      if (beyondBytes.length) return void beyondBytes.push(d.path);
+      if (head.kind === "missing")
+        return void unread.push({ path: d.path, why: unreadable(head, target.headSha) });
+      const size = bytesOf(head) + bytesOf(base);
+      if (bytes + size > config.maxTotalSize) return void beyondBytes.push(d.path);
+      bytes += size;
+      inputs.push(toInput(d, head, base)!);
+    });
+    review(inputs);
+  }
+  const notReviewed: NotReviewed[] = unread.map((u) => ({ paths: [u.path], why: u.why }));
+  if (beyondCount.length)
+    notReviewed.push({
+      paths: beyondCount,
+      why: `This commit changes ${plural(changed.descriptors.length, "descriptor")}; a review takes at most ${config.maxDescriptors.toLocaleString("en-US")} (\`max_descriptors\` in \`.github/plugin-review.yml\`), so these were not reviewed`,
+    });
+  if (beyondBytes.length)
+    notReviewed.push({
+      paths: beyondBytes,
+      why: `A review reads at most ${config.maxTotalSize.toLocaleString("en-US")} bytes of descriptors, head and base versions together (\`max_total_size\` in \`.github/plugin-review.yml\`); reading these would have gone past it, so they were not reviewed`,
+    });
   if (changed.capped)
-    notes.push(
-      `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request, and the commits' trees were too large to list whole; some files were not seen.`,
-    );
+    notReviewed.push({
+      paths: [],
+      why: `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request, and the commits' trees were too large to list whole, so some changed files were not seen`,
+    });
   if (changed.removed.length)
     notes.push(
       `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map(quote).join(", ")}.`,
     );
-  return { inputs, descriptors: changed.descriptors, notes };
+  return { descriptors: changed.descriptors, notes, notReviewed };
 }

@@ -10,7 +10,7 @@
  * the scheduler or the queue to try the review again.
  */
 import type { ResolvedConfig } from "../../core/config.js";
-import { reviewDescriptors, type FileReview } from "../../core/review.js";
+import { ReviewSession, type FileFindings } from "../../core/review.js";
 import { checkConclusion } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
 import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
@@ -37,7 +37,7 @@ import { publishReview, type PublishResult } from "./pull-review/publish.js";
 
 export interface ReviewOutcome {
   conclusion: "success" | "neutral" | "failure";
-  reviews: FileReview[];
+  reviews: FileFindings[];
   review?: PublishResult;
   error?: string;
 }
@@ -61,6 +61,11 @@ export interface ReviewOptions {
   rerun?: boolean;
   /** The deployment setting: an organisation configuration the App cannot read fails the check. */
   requireOrgConfig?: boolean;
+  /**
+   * Not to be reviewed: the server died while reviewing this delivery, again and again (the recovery gave
+   * up on it). The check run is completed as `failure`, saying so, and nothing is read or posted.
+   */
+  abandoned?: boolean;
 }
 
 /** A review whose check run is written: its outcome so far, and what remains. */
@@ -78,7 +83,7 @@ interface TargetKind {
   listChanged: ListChanged;
   /** Posts what the check run does not carry (a pull request's review); absent for a merge group. */
   publish?: (
-    reviews: FileReview[],
+    reviews: FileFindings[],
     collected: CollectedInputs,
     ctx: { config: ResolvedConfig; failed: boolean; firstLook: boolean; log: Logger },
   ) => Promise<PublishResult>;
@@ -86,6 +91,14 @@ interface TargetKind {
 
 /** How much of a failure's reason the summary shows (far under GitHub's limit for the summary). */
 const REASON_LIMIT = 8000;
+/** The check run of a delivery whose review the server died in, again and again (ReviewOptions.abandoned). */
+const ABANDONED: CheckResult = {
+  conclusion: "failure",
+  title: "plugin-review could not review this commit",
+  summary:
+    "**Failing**: this commit could not be reviewed. plugin-review's server stopped while reviewing it, more than once (its process died: perhaps the descriptors of this pull request are more than it can hold), so it was not tried again; a commit that was not reviewed cannot pass.\n\nRe-run the check to try once more. If it fails again, the server's operators will find the delivery in its log.",
+  annotations: [],
+};
 
 /** The failure report when a review cannot complete: what happened, and whether re-running helps. */
 function failureResult(e: unknown, reason: string): CheckResult {
@@ -148,6 +161,13 @@ async function checkRunStage(
       );
       known = opts.rerun ? undefined : begun.run;
       if (opts.rerun) replaces = begun.run?.id;
+      if (opts.abandoned) {
+        await complete(ABANDONED);
+        log.error(
+          "not reviewed: the server stopped while reviewing this delivery, again and again; check run completed as failure",
+        );
+        return { outcome: { conclusion: "failure", reviews: [], error: "could not be reviewed" } };
+      }
       const loaded = await step("config", () =>
         loadConfig(gw, target.owner, target.repo, target.ownerType, begun.configs, {
           ...(begun.unseen ? { unseen: begun.unseen } : {}),
@@ -165,22 +185,29 @@ async function checkRunStage(
         return { outcome: { conclusion: "failure", reviews: [], error: loaded.error } };
       }
       const config = loaded.config;
-      const collected = await collectInputs(gw, target, config, kind.listChanged);
-      const reviews = reviewDescriptors(collected.inputs, config);
+      // Descriptors are read and reviewed a batch at a time: the session keeps their findings, not their texts.
+      const session = new ReviewSession(config);
+      const collected = await collectInputs(gw, target, config, kind.listChanged, (batch) =>
+        session.add(batch),
+      );
+      const reviews = session.finish();
+      const { notReviewed } = collected;
       const conclusion = checkConclusion(
         reviews.flatMap((r) => r.findings),
         config,
+        notReviewed,
       );
       const failed = conclusion === "failure";
       const { annotations, omitted } = allAnnotations(reviews, config.existing);
       await complete({
         conclusion,
-        title: checkTitle(reviews, config.existing),
+        title: checkTitle(reviews, config.existing, notReviewed),
         summary: checkSummary({
           reviews,
           failed,
           failOn: config.failOn,
           notes: collected.notes,
+          notReviewed,
           annotationsOmitted: omitted,
           existing: config.existing,
         }),
@@ -190,6 +217,7 @@ async function checkRunStage(
         {
           descriptors: reviews.length,
           findings: reviews.reduce((n, r) => n + r.findings.length, 0),
+          notReviewed: notReviewed.reduce((n, x) => n + x.paths.length, 0),
           conclusion,
         },
         "check run completed",

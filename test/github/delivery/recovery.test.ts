@@ -160,6 +160,19 @@ describe("recovery from GitHub's delivery log", () => {
     gh.assertClean();
   });
 
+  it("reads at most 20 pages of the log in a sweep, newest first, and says from when it did not look", async () => {
+    const { gh, recovery, logs } = setup(["listDeliveries"]);
+    const answered = pullRequestPayload("synchronize");
+    for (let i = 0; i < 2150; i++)
+      gh.logAttempt("pull_request", answered, 200, { at: Date.now() - 2150 + i });
+    const report = await recovery.sweep();
+    expect(report).toMatchObject({ listed: 2000, missed: 0 });
+    expect(gh.count("GET", /^\/app\/hook\/deliveries$/)).toBe(20);
+    expect(report.cut).toBe(gh.deliveryLog[150]!.delivered_at);
+    expect(logs.filter((l) => /looked at the newest 2000 \(back to/.test(l.msg))).toHaveLength(1);
+    gh.assertClean();
+  });
+
   it("a delivery it does not act on (a title edit, a comment that is no command) is read once and settled", async () => {
     const { gh, recovery } = setup(["listDeliveries", "getDelivery"]);
     const edited = pullRequestPayload("opened");
@@ -243,6 +256,55 @@ describe("recovery from the server's store", () => {
     expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
     expect(gh.reviews).toHaveLength(1);
     store.close();
+    gh.assertClean();
+  });
+});
+
+describe("a delivery whose review the server died in twice", () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "plugin-review-store-"))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is not handed back a third time: its run is completed as failure, nothing else is read or posted, the log names it", async () => {
+    const payload = pullRequestPayload("opened");
+    // Two processes took it, started its review, and died (out of memory, say) before it ended.
+    const first = DeliveryStore.open(dir);
+    first.received({
+      id: "d-killer",
+      name: "pull_request",
+      payload: slimPayload("pull_request", payload),
+      at: Date.now(),
+    });
+    first.started("d-killer");
+    const second = DeliveryStore.open(dir);
+    expect(second.inherited().map((d) => d.crashes)).toEqual([1]);
+    second.started("d-killer");
+    const store = DeliveryStore.open(dir);
+    expect(store.inherited().map((d) => d.crashes)).toEqual([2]);
+    const { gh, recovery, logs, seen } = setup(["listDeliveries", "token", "graphql", "updateCheckRun"], {
+      store,
+    });
+    pull(gh, HEAD_SHA);
+    // The first try left its run in progress.
+    const { conclusion: _, ...inProgress } = completedRun(HEAD_SHA, 77);
+    gh.checkRuns.push({ ...inProgress, status: "in_progress" });
+    gh.logAttempt("pull_request", payload, 200, { guid: "d-killer" });
+    expect(await recovery.sweep()).toMatchObject({ resumed: 0, abandoned: 1 });
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ id: 77, status: "completed", conclusion: "failure" });
+    expect(run!.output!.title).toBe("plugin-review could not review this commit");
+    expect(run!.output!.summary).toMatch(/stopped while reviewing it, more than once/);
+    // Not reviewed again: no descriptor read, no review.
+    expect(gh.graphqlFiles.filter((f) => f.includes("plugin.json"))).toEqual([]);
+    expect(gh.reviews).toEqual([]);
+    const said = logs.filter((l) => /d-killer/.test(l.msg));
+    expect(said.map((l) => [l.level, l.delivery])).toEqual([[50, "d-killer"]]);
+    expect(said[0]!.msg).toMatch(/not reviewed again/);
+    expect(store.pending()).toEqual([]);
+    expect(seen["recovered:store"]).toBeUndefined();
+    store.close();
+    for (const s of [first, second]) s.close();
     gh.assertClean();
   });
 });

@@ -144,6 +144,42 @@ describe("the delivery store", () => {
     store.close();
   });
 
+  it("counts, per delivery, the processes that stopped while its review ran; not those that stopped before it started", () => {
+    const flushes = vi.mocked(fsyncSync);
+    const first = DeliveryStore.open(dir, 4);
+    first.received(delivery("killer"));
+    first.received(delivery("queued"));
+    first.received(delivery("done"));
+    flushes.mockClear();
+    first.started("killer");
+    first.started("killer"); // a retry in the same process: one crash at most
+    first.started("done");
+    first.finished("done");
+    // Not flushed: a process that dies leaves its writes to the operating system.
+    expect(flushes).not.toHaveBeenCalled();
+    // The process dies (a rewrite of the file on the way keeps that the review started).
+    const second = DeliveryStore.open(dir);
+    expect(second.inherited().map((d) => [d.id, d.crashes])).toEqual([
+      ["killer", 1],
+      ["queued", undefined],
+    ]);
+    second.started("killer");
+    // It dies again; the third process sees two crashes, also after a clean rewrite at open.
+    const third = DeliveryStore.open(dir);
+    expect(third.inherited().map((d) => [d.id, d.crashes])).toEqual([
+      ["killer", 2],
+      ["queued", undefined],
+    ]);
+    third.close();
+    const fourth = DeliveryStore.open(dir);
+    expect(fourth.inherited().map((d) => [d.id, d.crashes])).toEqual([
+      ["killer", 2],
+      ["queued", undefined],
+    ]);
+    fourth.close();
+    for (const s of [first, second]) s.close();
+  });
+
   it("refuses a directory it cannot make, so that the server says so", () => {
     const file = join(dir, "a-file");
     appendFileSync(file, "");

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../../helpers.js";
+import { ZWSP } from "../../markdown.js";
 import { FakeGitHub, REVIEW_ROUTES, type Route } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import {
@@ -46,6 +47,8 @@ async function metricGroupChange(
   return { run: run!, gh };
 }
 
+/** The summary as a reader sees its notes: without the zero-width spaces that keep paths from autolinking. */
+const shown = (summary: string) => summary.replace(ZWSP, "");
 describe("GitHub App: the organisation's locks hold against the repository's file", () => {
   it("`paths` that exclude the descriptor: it is reviewed all the same, and the run fails with metric-group-changed", async () => {
     const { run, gh } = await metricGroupChange('paths: ["nothing/**/plugin.json"]\n');
@@ -58,7 +61,7 @@ describe("GitHub App: the organisation's locks hold against the repository's fil
       }),
     ]);
     // Said where the repository's maintainers look: the check run's summary, with the file and line.
-    expect(run.output!.summary).toContain(
+    expect(shown(run.output!.summary!)).toContain(
       "acme/plugins:.github/plugin-review.yml, line 1: under the organisation's locks, its `paths` `**/plugin.json` are reviewed too: a repository's `paths` only add to them",
     );
     expect(gh.comments.map((c) => c.path)).toEqual(["p/plugin.json"]);
@@ -75,7 +78,7 @@ describe("GitHub App: the organisation's locks hold against the repository's fil
         annotation_level: "failure",
       }),
     ]);
-    const summary = run.output!.summary!;
+    const summary = shown(run.output!.summary!);
     expect(summary).toContain(
       "acme/plugins:.github/plugin-review.yml, line 3: rule `file-too-large` is locked by the organisation: the repository's `off` was not applied",
     );
@@ -100,8 +103,8 @@ describe("GitHub App: the organisation's locks hold against the repository's fil
     expect(run).toMatchObject({ conclusion: "failure" });
     expect(run.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
     // Each note names the file and line the value came from: the extended file here.
-    const notes = run
-      .output!.summary!.split("\n")
+    const notes = shown(run.output!.summary!)
+      .split("\n")
       .filter((l) => l.includes("was not applied") || l.includes("only add"));
     expect(notes.map((n) => /^> (\S+), line (\d+): /.exec(n)?.slice(1).join(":"))).toEqual([
       "acme/shared-config:.github/plugin-review.yml:4",

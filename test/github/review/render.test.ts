@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FileReview } from "../../../src/core/review.js";
+import { LineIndex } from "../../../src/core/locate.js";
+import type { FileFindings } from "../../../src/core/review.js";
 import type { Finding } from "../../../src/core/types.js";
 import { readFingerprint, readFingerprints } from "../../../src/github/review/pull-review/fingerprint.js";
 import {
@@ -56,11 +57,14 @@ describe("render", () => {
     const head = text({ ...validHost() });
     const base = text({ ...validHost(), ui: {} });
     const [f] = check(head, { base }).filter((x) => x.ruleId === "version-not-bumped");
-    const body = commentBody("p/plugin.json", f!, head, true);
+    const line = new LineIndex(head).lineText(f!.line);
+    const body = commentBody("p/plugin.json", f!, line, true);
     expect(body).toContain('```suggestion\n  "version": "1.2.1",\n```');
     expect(body).toContain("Suggested fix: bump the version to `1.2.1`.");
     expect(readFingerprint(body)).toBe(f!.fingerprint);
-    expect(commentBody("p/plugin.json", f!, head, false)).not.toContain("suggestion");
+    expect(commentBody("p/plugin.json", f!, line, false)).not.toContain("suggestion");
+    // Without the line (one over QUOTED_LINE_MAX is not kept), the finding is still said, with no block.
+    expect(commentBody("p/plugin.json", f!, undefined, true)).not.toContain("suggestion");
   });
 
   it("suggests renaming a misspelt member, as a guess: only its name changes", () => {
@@ -70,7 +74,7 @@ describe("render", () => {
     expect(f!.suggestions).toEqual([
       { replacement: '"metricGroup"', description: "rename to `metricGroup`", target: "key" },
     ]);
-    const body = commentBody("p/plugin.json", f!, head, true);
+    const body = commentBody("p/plugin.json", f!, new LineIndex(head).lineText(f!.line), true);
     expect(body).toContain("A guess (check it before committing it): rename to `metricGroup`?");
     expect(body).toContain('```suggestion\n  "metricGroup": "tech.python.demo"\n```');
   });
@@ -106,9 +110,9 @@ describe("render", () => {
     const many: Finding[] = Array.from({ length: 5000 }, (_, i) =>
       finding({ line: i + 1, message: "a long message ".repeat(20) }),
     );
-    const reviews: FileReview[] = [
-      { path: "big/plugin.json", text: "", findings: many },
-      { path: "small/plugin.json", text: "", findings: [finding({ severity: "warning" })] },
+    const reviews: FileFindings[] = [
+      { path: "big/plugin.json", lines: new Map(), findings: many },
+      { path: "small/plugin.json", lines: new Map(), findings: [finding({ severity: "warning" })] },
     ];
     const { annotations, omitted } = allAnnotations(reviews);
     const s = checkSummary({

@@ -13,12 +13,14 @@
  * a failure. Where GraphQL itself fails, the gateway reads through REST instead (api/gateway.ts).
  */
 import { CONFIG_PATH } from "../../../core/config.js";
+import { mapLimit } from "../map-limit.js";
 import { graphqlQuery as query } from "./query.js";
 import type { Octokit } from "../octokit/octokit.js";
 import {
   CHECK_NAME,
   CONFIG_MAX_BYTES,
   type Author,
+  FILES_PER_READ,
   type ChangesRequested,
   type FileAt,
   type FileContent,
@@ -44,7 +46,9 @@ async function toContent(
   node: BlobNode | null | undefined,
   maxSize: number,
 ): Promise<FileContent> {
-  if (!node || typeof node.byteSize !== "number") return { kind: "missing" };
+  if (!node) return { kind: "missing" };
+  // Another kind of object at the path (a tree, a submodule's commit): none of the blob's fields.
+  if (typeof node.byteSize !== "number") return { kind: "missing", notFile: true };
   if (node.byteSize > maxSize) return { kind: "too-large", size: node.byteSize };
   if (!node.isBinary && !node.isTruncated && typeof node.text === "string") {
     const bytes = Buffer.from(node.text, "utf8");
@@ -57,8 +61,11 @@ async function toContent(
   return { kind: "file", content: new Uint8Array(bytes), size: blob.size ?? bytes.length };
 }
 
+/** Blobs read through REST at once (a query's files over GraphQL's text limit). */
+const BLOBS_AT_ONCE = 4;
+
 /** Files read per query: GitHub limits a query's size and its answer's. */
-const FILES_PER_QUERY = 40;
+const FILES_PER_QUERY = FILES_PER_READ;
 
 /** Reads files at commits, in as few queries as GitHub allows; results in the order asked. */
 export async function readFilesGraphql(
@@ -80,8 +87,12 @@ export async function readFilesGraphql(
     });
     const text = `query ReadFiles(${decls.join(", ")}) { ${fields.join(" ")} }`;
     const data = await query<Record<string, { object: BlobNode | null } | null>>(octokit, text, vars);
-    for (const [i, f] of chunk.entries())
-      out.push(await toContent(octokit, f, data[`f${i}`]?.object, maxSize));
+    // The blobs GraphQL cannot give (over its text limit) a few at a time, as REST reads files.
+    out.push(
+      ...(await mapLimit([...chunk.entries()], BLOBS_AT_ONCE, ([i, f]) =>
+        toContent(octokit, f, data[`f${i}`]?.object, maxSize),
+      )),
+    );
   }
   return out;
 }

@@ -103,9 +103,10 @@ export async function treeDiff(
   change: ChangeRange,
   match: (path: string) => boolean,
 ): Promise<{ descriptors: ChangedDescriptor[]; removed: string[]; totalFiles: number; truncated: boolean }> {
+  // Both trees from the base repository, a fork pull request's head too (port.ts CommitTarget).
   const [base, head] = await Promise.all([
     blobs(octokit, change.owner, change.repo, change.baseSha, match),
-    blobs(octokit, change.headOwner, change.headRepo, change.headSha, match),
+    blobs(octokit, change.owner, change.repo, change.headSha, match),
   ]);
   const removed = [...base.files.keys()].filter((p) => !head.files.has(p));
   const removedBySha = new Map(removed.map((p) => [base.files.get(p) as string, p]));

@@ -21,7 +21,8 @@ export async function fetchFile(
     throw e;
   }
   const file = data as { type?: string; size?: number; encoding?: string; content?: string; sha?: string };
-  if (Array.isArray(data) || file.type !== "file") return { kind: "missing" };
+  // A folder's listing, a submodule, or a symbolic link whose target is not a file of the repository.
+  if (Array.isArray(data) || file.type !== "file") return { kind: "missing", notFile: true };
   const size = file.size ?? 0;
   if (size > maxSize) return { kind: "too-large", size };
   if (

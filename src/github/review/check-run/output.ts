@@ -3,10 +3,10 @@
  * limits GitHub enforces on a check run.
  */
 import { CONFIG_PATH, type ExistingMode } from "../../../core/config.js";
-import type { FileReview } from "../../../core/review.js";
+import type { FileFindings } from "../../../core/review.js";
 import { DOCS_BASE, ruleDocsUrl } from "../../../core/rule.js";
 import type { Finding, Severity } from "../../../core/types.js";
-import { isQuietExisting } from "../../../core/verdict.js";
+import { isQuietExisting, type NotReviewed } from "../../../core/verdict.js";
 import { codeBlock, codeSpan, findingMessage, quotedText } from "../../../format/markdown.js";
 import { countFindings as counts, plural } from "../../../format/summary.js";
 import type { Annotation } from "../../api/port.js";
@@ -70,7 +70,7 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
  * them can be sent the rest (write.ts).
  */
 export function allAnnotations(
-  reviews: readonly FileReview[],
+  reviews: readonly FileFindings[],
   existing: ExistingMode = "report",
 ): {
   annotations: Annotation[];
@@ -88,11 +88,13 @@ export function allAnnotations(
 }
 
 export interface SummaryInput {
-  reviews: readonly FileReview[];
+  reviews: readonly FileFindings[];
   failed: boolean;
   failOn: string;
-  /** Lines to show before the table: skipped files, configuration notes, the 3,000-file cap. */
+  /** Lines to show before the table: configuration notes, removed files. */
   notes: string[];
+  /** Changed descriptors not reviewed, and why (they fail the check): shown first. */
+  notReviewed?: readonly NotReviewed[];
   /** Findings beyond the annotation cap (allAnnotations). */
   annotationsOmitted?: number;
   /** What existing findings do (configuration `existing`); default `report`. */
@@ -101,7 +103,7 @@ export interface SummaryInput {
 
 /** Findings that count, and existing ones that are only reported (`existing: report`). */
 function splitExisting(
-  reviews: readonly FileReview[],
+  reviews: readonly FileFindings[],
   existing: ExistingMode,
 ): { counted: { path: string; f: Finding }[]; quiet: { path: string; f: Finding }[] } {
   const counted: { path: string; f: Finding }[] = [];
@@ -113,9 +115,22 @@ function splitExisting(
 }
 
 /** Base findings the pull request fixed (absent from head), over every descriptor compared. */
-const fixedBy = (reviews: readonly FileReview[]) => reviews.reduce((n, r) => n + (r.fixed ?? 0), 0);
+const fixedBy = (reviews: readonly FileFindings[]) => reviews.reduce((n, r) => n + (r.fixed ?? 0), 0);
 
-export function checkTitle(reviews: readonly FileReview[], existing: ExistingMode = "report"): string {
+/** How many changed descriptors were not reviewed (a group naming none counts as one: "some"). */
+const unreviewedCount = (notReviewed: readonly NotReviewed[]) =>
+  notReviewed.reduce((n, x) => n + Math.max(1, x.paths.length), 0);
+
+export function checkTitle(
+  reviews: readonly FileFindings[],
+  existing: ExistingMode = "report",
+  notReviewed: readonly NotReviewed[] = [],
+): string {
+  if (notReviewed.length) {
+    const n = unreviewedCount(notReviewed);
+    const rest = reviews.length ? ` · ${checkTitle(reviews, existing)}` : "";
+    return `${plural(n, "changed descriptor")} not reviewed${rest}`;
+  }
   if (reviews.length === 0) return "No descriptors changed";
   const { counted, quiet } = splitExisting(reviews, existing);
   const c = counts(counted.map((x) => x.f));
@@ -146,21 +161,28 @@ export function checkSummary(input: SummaryInput): string {
   const reserve = tail.join("\n").length + 1;
   const { counted, quiet } = splitExisting(reviews, input.existing ?? "report");
   const compared = reviews.some((r) => r.fixed !== undefined);
+  const notReviewed = input.notReviewed ?? [];
+  if (notReviewed.length) notReviewedSection(out, notReviewed, reserve);
   if (reviews.length === 0) {
-    out.add("No descriptors changed in this pull request, so there is nothing to review.");
+    if (!notReviewed.length)
+      out.add("No descriptors changed in this pull request, so there is nothing to review.");
   } else {
     const c = counts(counted.map((x) => x.f));
     const what = quiet.length ? "new findings" : "findings";
+    // With descriptors not reviewed, the verdict is said above; here only what the reviewed ones hold.
+    if (!notReviewed.length)
+      out.add(
+        failed
+          ? `**Failing**: ${what} reach the failing level (\`fail_on: ${input.failOn}\`).`
+          : counted.length
+            ? `**Passing**: no ${what.replace(/s$/, "")} reaches the failing level (\`fail_on: ${input.failOn}\`).`
+            : quiet.length
+              ? "**Passing**: no new findings."
+              : "**Passing**: no findings.",
+        "",
+      );
     out.add(
-      failed
-        ? `**Failing**: ${what} reach the failing level (\`fail_on: ${input.failOn}\`).`
-        : counted.length
-          ? `**Passing**: no ${what.replace(/s$/, "")} reaches the failing level (\`fail_on: ${input.failOn}\`).`
-          : quiet.length
-            ? "**Passing**: no new findings."
-            : "**Passing**: no findings.",
-      "",
-      `${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices${quiet.length ? " (new)" : ""}`,
+      `${notReviewed.length ? `In the ${plural(reviews.length, "descriptor")} reviewed: ` : ""}${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices${quiet.length ? " (new)" : ""}`,
     );
     if (compared) out.add("", baselineLine(quiet.length, fixedBy(reviews)));
   }
@@ -213,6 +235,27 @@ export function checkSummary(input: SummaryInput): string {
   }
   out.add(...tail);
   return out.toString();
+}
+
+/**
+ * Why the check fails whatever the findings: the changed descriptors not reviewed, each group with its
+ * reason, its paths as far as they fit (the rest counted). The findings of what was reviewed follow.
+ */
+function notReviewedSection(out: BudgetedText, notReviewed: readonly NotReviewed[], reserve: number): void {
+  const n = unreviewedCount(notReviewed);
+  out.add(
+    `**Failing**: ${plural(n, "changed descriptor")} ${n === 1 ? "was" : "were"} not reviewed, and a commit that was not reviewed whole cannot pass (whatever \`fail_on\` says).`,
+  );
+  for (const group of notReviewed) {
+    out.add("", group.paths.length ? `${group.why}:` : `${group.why}.`);
+    if (!group.paths.length) continue;
+    out.addItems(
+      group.paths.map((p) => `- ${codeSpan(p)}`),
+      reserve + 1000,
+      (k) => `- _…and ${plural(k, "more descriptor")}_`,
+    );
+  }
+  out.add("");
 }
 
 /**

@@ -2,7 +2,6 @@
  * The pull request review's comments, pure: a finding's line comment (with its fix or suggestion as a
  * ```suggestion block), a repeated problem's, and the review body's items, each with its fingerprint.
  */
-import { LineIndex } from "../../../core/locate.js";
 import { ruleDocsUrl } from "../../../core/rule.js";
 import type { Finding } from "../../../core/types.js";
 import { codeBlock, codeSpan, findingMessage, quotedText, showsVerbatim } from "../../../format/markdown.js";
@@ -31,16 +30,20 @@ function headline(f: Finding, max: number): string {
 
 /**
  * A review comment's body: severity, rule, message, the fix or else the first suggestion as a ```suggestion
- * block (a suggestion says that it is a guess), and the fingerprint.
+ * block (a suggestion says that it is a guess), and the fingerprint. `lineText`: the finding's line as the
+ * head has it (core FileFindings `lines`), which the suggestion block repeats edited; none, no block.
  */
-export function commentBody(path: string, f: Finding, fileText: string, suggest: boolean): string {
+export function commentBody(
+  path: string,
+  f: Finding,
+  lineText: string | undefined,
+  suggest: boolean,
+): string {
   const parts = [headline(f, MESSAGE_LIMIT)];
   const edit = f.fix ?? f.suggestions?.[0];
   const line =
     // The finding's range is what a suggestion replaces: only when the edit replaces that same part.
-    suggest && edit && f.line === f.endLine && (edit.target ?? "value") === f.target
-      ? new LineIndex(fileText).lineText(f.line)
-      : undefined;
+    suggest && edit && f.line === f.endLine && (edit.target ?? "value") === f.target ? lineText : undefined;
   // A suggestion repeats the whole line: on a minified descriptor that could outgrow the comment.
   const suggested =
     line !== undefined && edit && line.length + edit.replacement.length < SUGGESTED_LINE_LIMIT

@@ -14,7 +14,7 @@
  * carries every finding anyway).
  */
 import type { ExistingMode, ReviewMode } from "../../../core/config.js";
-import type { FileReview } from "../../../core/review.js";
+import type { FileFindings } from "../../../core/review.js";
 import { isQuietExisting } from "../../../core/verdict.js";
 import { plural } from "../../../format/summary.js";
 import {
@@ -86,7 +86,7 @@ function ownWords(
  * (`ownWords`).
  */
 export function planReview(
-  reviews: readonly FileReview[],
+  reviews: readonly FileFindings[],
   descriptors: readonly ChangedDescriptor[],
   ownThreads: readonly OwnThread[],
   ownBodies: readonly string[],
@@ -137,7 +137,7 @@ export function planReview(
           path: r.path,
           line: f.line,
           side: "RIGHT",
-          body: commentBody(r.path, f, r.text, true),
+          body: commentBody(r.path, f, r.lines.get(f.line), true),
         });
         plan.commentsAsBodyItems.push(bodyItem(r.path, f));
       } else if (!inBodies.has(f.fingerprint)) {
@@ -191,7 +191,7 @@ export function dismissMessage(sha: string, why: NoLongerRequesting): string {
 export async function publishReview(
   gw: GitHubGateway,
   pr: PullTarget,
-  reviews: readonly FileReview[],
+  reviews: readonly FileFindings[],
   descriptors: readonly ChangedDescriptor[],
   opts: {
     mode: ReviewMode;
@@ -217,7 +217,8 @@ export async function publishReview(
   const why: NoLongerRequesting | undefined =
     event === "REQUEST_CHANGES"
       ? undefined
-      : reviews.length === 0
+      : // A failing head with no review (its descriptors not read) still changes descriptors.
+        reviews.length === 0 && !opts.failed
         ? "no-descriptor"
         : opts.mode === "request-changes"
           ? "passes"
