@@ -69,7 +69,7 @@ export type Migration =
   | { kind: "compared"; framework: Framework; metrics: MigratedMetric[] }
   /** The plugin.json could not be read (too large, not UTF-8, not JSON). */
   | { kind: "unreadable"; path: string; why: string }
-  /** The plugin.json is neither a JMX nor a Python plugin: there is no key map to compare with. */
+  /** The plugin.json is neither a JMX nor a Python plugin (`type`, as people read it): no key map to compare with. */
   | { kind: "unmapped"; path: string; type: string };
 
 /** The value a pointer names, or undefined. */
@@ -187,7 +187,11 @@ export function migrationOf(doc: unknown, ef1: Ef1Source): Migration {
   const map = keyMap(ef1.value, name === undefined ? {} : { name });
   if (!map) {
     const type = get(ef1.value, "type");
-    return { kind: "unmapped", path: ef1.path, type: typeof type === "string" ? type : JSON.stringify(type) };
+    const shown =
+      type === undefined
+        ? "missing"
+        : `\`${(typeof type === "string" ? type : JSON.stringify(type)).slice(0, 40)}\``;
+    return { kind: "unmapped", path: ef1.path, type: shown };
   }
   const jmx = map.framework === "JMX";
   const { metrics: present, subgroups } = jmx

@@ -27,7 +27,7 @@ export const rule = defineRule({
       unreadable:
         "`{{path}}`, which this extension.yaml replaces, {{why}}, so its metrics could not be compared with the extension's",
       unmapped:
-        "`{{path}}`, which this extension.yaml replaces, is a `{{type}}` plugin: only JMX and Python plugins have a key map, so its metrics were not compared with the extension's",
+        "`{{path}}`, which this extension.yaml replaces, is not a JMX or Python plugin (its `type` is {{type}}): only those have a key map, so its metrics were not compared with the extension's",
     },
   },
   check(context) {

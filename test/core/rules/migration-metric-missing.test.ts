@@ -164,7 +164,7 @@ ruleTable("migration-metric-missing", {
       lines: [1],
       messageId: "unmapped",
       severity: "notice",
-      data: { type: "PMI" },
+      data: { type: "`PMI`" },
     },
   ],
 });
