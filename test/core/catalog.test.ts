@@ -75,7 +75,7 @@ describe("rule catalog", () => {
   it("docs/rules.md lists every rule once, with its default severity", () => {
     const rows = [
       ...readFileSync(join(ROOT, "docs", "rules.md"), "utf8").matchAll(
-        /^\| \[`([a-z-]+)`\]\(rules\/\1\.md\) *\| (\w+) +\|/gm,
+        /^\| \[`([a-z0-9-]+)`\]\(rules\/\1\.md\) *\| (\w+) +\|/gm,
       ),
     ].map((m) => [m[1] as string, m[2] as string] as const);
     expect(rows.map(([id]) => id).sort()).toEqual([...RULE_IDS].sort());
