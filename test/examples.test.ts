@@ -169,12 +169,14 @@ describe("examples/mistakes: one example of each kind of mistake", () => {
 });
 
 describe("valid examples", () => {
-  it.each(["examples/host-valid/plugin.json", "examples/remote-valid/plugin.json", MIGRATED])(
-    "%s has no findings",
-    (path) => {
-      expect(review([{ path, content: read(path) }])[0]!.findings).toEqual([]);
-    },
-  );
+  it.each([
+    "examples/host-valid/plugin.json",
+    "examples/remote-valid/plugin.json",
+    "examples/jmx-valid/plugin.json",
+    MIGRATED,
+  ])("%s has no findings", (path) => {
+    expect(review([{ path, content: read(path) }])[0]!.findings).toEqual([]);
+  });
 
   it("examples/migration/extension/extension.yaml is the complete migration of its plugin.json", () => {
     const path = "examples/migration/extension/extension.yaml";

@@ -1,5 +1,5 @@
 /**
- * The key map (src/migrate/key-map.ts), on small inline descriptors: every EF1 metric's key, dimensions and
+ * The key map (src/core/ef2/key-map.ts), on small inline descriptors: every EF1 metric's key, dimensions and
  * pointer, and the EF2 key, dimensions and type `migrate` gives it, with the extension's name. The keys are the
  * ones Dynatrace's JMX converter gives (shared/spec: extensions-2.md §5), pinned case by case.
  */
