@@ -1,4 +1,5 @@
-import { edit, lineOf, migrating, MIGRATION, ruleTable, validHost } from "../../helpers.js";
+import { describe, expect, it } from "vitest";
+import { check, edit, lineOf, migrating, MIGRATION, ruleTable, validHost } from "../../helpers.js";
 
 const { plugin, extension } = MIGRATION;
 /** The EF1 line of a metric, as the finding names it: its `key` member in the plugin.json. */
@@ -57,6 +58,14 @@ ruleTable("migration-metric-missing", {
       options: { path: "extension.yaml" },
     },
     {
+      name: "ignored for the extension's folder",
+      doc: idleGone,
+      options: {
+        ...migrating(),
+        config: { ignore: [{ paths: ["extension/**"], rules: ["migration-metric-missing"] }] },
+      },
+    },
+    {
       name: "rule turned off",
       doc: idleGone,
       options: { ...migrating(), config: { rules: { "migration-metric-missing": "off" } } },
@@ -77,6 +86,26 @@ ruleTable("migration-metric-missing", {
       message:
         "EF1 metric `idle` (`plugin.json` line 27, a file this change deletes) is not in the extension: it should be `example.pool.idle`; dashboards, alerts and SLOs that use it lose their data",
       severity: "error",
+    },
+    {
+      name: "locked by the organisation: a repository cannot turn it off",
+      doc: idleGone,
+      options: {
+        ...migrating(),
+        org: { locked: ["migration-metric-missing"] },
+        config: { rules: { "migration-metric-missing": "off" } },
+      },
+      lines: [lineOf(idleGone, "metrics:")],
+      messageId: "missing",
+      severity: "error",
+    },
+    {
+      name: "a severity configured",
+      doc: idleGone,
+      options: { ...migrating(), config: { rules: { "migration-metric-missing": "warning" } } },
+      lines: [lineOf(idleGone, "metrics:")],
+      messageId: "missing",
+      severity: "warning",
     },
     {
       name: "the plugin.json kept: its line as it is",
@@ -167,4 +196,27 @@ ruleTable("migration-metric-missing", {
       data: { type: "`PMI`" },
     },
   ],
+});
+
+describe("migration-metric-missing: identity and existing findings", () => {
+  const only = "migration-metric-missing";
+  /** idleGone with a subgroup of other MBeans before the others: the finding is shown one subgroup further. */
+  const swapped = edit(
+    idleGone,
+    "      subgroups:\n",
+    "      subgroups:\n        - subgroup: threads\n          query: java.lang:type=Threading\n          metrics:\n            - key: example.pool.threads\n              value: attribute:ThreadCount\n              type: gauge\n",
+  );
+
+  it("is named by the EF1 metric, not by where it is shown", () => {
+    const [moved] = check(swapped, { ...migrating(), only });
+    const [there] = check(idleGone, { ...migrating(), only });
+    expect(moved!.line).not.toBe(there!.line);
+    expect(moved!.fingerprint).toBe(there!.fingerprint);
+  });
+
+  it("is existing when the extension's base version, against the same plugin.json, already lacked the metric", () => {
+    const kept = { ...migrating(plugin, "kept"), isNew: false, only };
+    expect(check(swapped, { ...kept, base: idleGone }).map((f) => f.baseline)).toEqual(["existing"]);
+    expect(check(swapped, { ...kept, base: extension }).map((f) => f.baseline)).toEqual(["new"]);
+  });
 });
