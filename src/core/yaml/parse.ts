@@ -7,7 +7,7 @@
  * Hostile input is bounded before it costs anything: the package's parser (iterative) makes the syntax tree,
  * its depth is measured without recursion and refused past MAX_YAML_DEPTH before the package's composer and
  * `toJS` recurse into it (at some 800 levels they overflow the stack, and a flow sequence of 100,000 `[` takes
- * seconds and then the heap); aliases may expand to at most `maxAliasCount` nodes (an alias bomb is refused);
+ * seconds and then the heap); aliases expand only within `maxAliasCount` (an alias bomb is refused);
  * duplicate keys are found here with a set per mapping (the package's own check compares every key with every
  * other, quadratic in a mapping's size); the file's size is the runner's `max_file_size`.
  */
@@ -20,7 +20,7 @@ import { escapeSegment } from "../json/pointer.js";
  * metrics), and the package's recursion stays far from the stack's end.
  */
 export const MAX_YAML_DEPTH = 100;
-/** How many nodes aliases may expand to (the `yaml` package's alias-bomb guard, its default made explicit). */
+/** The `yaml` package's alias-bomb guard (its default made explicit): aliases times their expansion, at most. */
 export const MAX_ALIAS_COUNT = 100;
 
 /** A token of the concrete syntax tree, as far as its depth is concerned. */
