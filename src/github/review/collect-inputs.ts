@@ -5,7 +5,8 @@
  * review as they come (a review holds one batch's bytes, never the whole pull request's), within the
  * review's ceiling; and what could not be reviewed, which fails the check (core/verdict.ts NotReviewed).
  */
-import type { ResolvedConfig } from "../../core/config.js";
+import { globMatcher, type ResolvedConfig } from "../../core/config.js";
+import { formatOf, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import type { DescriptorInput } from "../../core/review.js";
 import type { NotReviewed } from "../../core/verdict.js";
 import { quote } from "../../format/markdown.js";
@@ -69,12 +70,19 @@ function unreadable(head: Extract<FileContent, { kind: "missing" }>, sha: string
     : `GitHub has no such file ${at} (it answered "not found"), so it could not be read`;
 }
 
-/** Descriptors in batches of at most FILES_PER_READ file reads (a descriptor's head and its base together). */
+/**
+ * The files a descriptor's review reads: its head, its base (not an added one's), and for an extension.yaml
+ * the plugin.json files at the base it may replace.
+ */
+const readsOf = (d: ChangedDescriptor) =>
+  (d.status === "added" ? 1 : 2) + replacedDescriptorPaths(d.path).length;
+
+/** Descriptors in batches of at most FILES_PER_READ file reads (readsOf), one batch at least one descriptor. */
 function batches(descriptors: readonly ChangedDescriptor[]): ChangedDescriptor[][] {
   const out: ChangedDescriptor[][] = [];
   let files = FILES_PER_READ;
   for (const d of descriptors) {
-    const n = d.status === "added" ? 1 : 2;
+    const n = readsOf(d);
     if (files + n > FILES_PER_READ) {
       out.push([]);
       files = 0;
@@ -83,6 +91,22 @@ function batches(descriptors: readonly ChangedDescriptor[]): ChangedDescriptor[]
     files += n;
   }
   return out;
+}
+
+/** The plugin.json an extension.yaml replaces, as the base holds it, and what the change does with it. */
+function replacedInput(
+  path: string,
+  base: Exclude<FileContent, { kind: "missing" }>,
+  changed: ChangedFiles,
+): NonNullable<DescriptorInput["replaces"]> {
+  const status = changed.removed.includes(path)
+    ? "deleted"
+    : changed.descriptors.some((d) => d.path === path)
+      ? "changed"
+      : "kept";
+  return base.kind === "file"
+    ? { path, content: base.content, status }
+    : { path, content: new Uint8Array(0), size: base.size, status };
 }
 
 /**
@@ -102,41 +126,48 @@ export async function collectInputs(
   const unread: { path: string; why: string }[] = [];
   const beyondCount = changed.descriptors.slice(config.maxDescriptors).map((d) => d.path);
   const beyondBytes: string[] = [];
+  const migrated = new Map<string, string>();
+  const named = globMatcher(config.paths);
   let bytes = 0;
   for (const batch of batches(changed.descriptors.slice(0, config.maxDescriptors))) {
     if (beyondBytes.length) {
       beyondBytes.push(...batch.map((d) => d.path));
       continue;
     }
-    // Head and base by sha from the base repository, a fork pull request's head too (port.ts CommitTarget).
+    // Head and base by sha from the base repository, a fork pull request's head too (port.ts CommitTarget);
+    // an extension.yaml's candidate plugin.json files at the base commit, in the same queries.
     const files: FileAt[] = [];
-    const at = batch.map((d) => {
-      const head =
-        files.push({ owner: target.owner, repo: target.repo, ref: target.headSha, path: d.path }) - 1;
-      const base =
-        d.status === "added"
-          ? undefined
-          : files.push({
-              owner: target.owner,
-              repo: target.repo,
-              ref: target.baseSha,
-              path: d.previousPath ?? d.path,
-            }) - 1;
-      return { head, base };
-    });
+    const read = (ref: string, path: string) =>
+      files.push({ owner: target.owner, repo: target.repo, ref, path }) - 1;
+    const at = batch.map((d) => ({
+      head: read(target.headSha, d.path),
+      base: d.status === "added" ? undefined : read(target.baseSha, d.previousPath ?? d.path),
+      replaced: replacedDescriptorPaths(d.path).map((path) => ({ path, at: read(target.baseSha, path) })),
+    }));
     const contents = await step("content", () => gw.readFiles(files, config.maxFileSize));
     const inputs: DescriptorInput[] = [];
     batch.forEach((d, i) => {
-      const { head: h, base: b } = at[i]!;
+      const { head: h, base: b, replaced } = at[i]!;
       const head = contents[h]!;
       const base = b === undefined ? undefined : contents[b];
       if (beyondBytes.length) return void beyondBytes.push(d.path);
       if (head.kind === "missing")
         return void unread.push({ path: d.path, why: unreadable(head, target.headSha) });
-      const size = bytesOf(head) + bytesOf(base);
+      const input = toInput(d, head, base)!;
+      let size = bytesOf(head) + bytesOf(base);
+      if (formatOf(d.path) === "extension.yaml") {
+        const ef1 = replaced
+          .map((c) => ({ path: c.path, file: contents[c.at]! }))
+          .find((c) => c.file.kind !== "missing");
+        if (ef1 && ef1.file.kind !== "missing") {
+          input.replaces = replacedInput(ef1.path, ef1.file, changed);
+          migrated.set(ef1.path, d.path);
+          size += bytesOf(ef1.file);
+        } else if (!named(d.path)) return; // an extension of its own, not a migration: `paths` does not name it
+      }
       if (bytes + size > config.maxTotalSize) return void beyondBytes.push(d.path);
       bytes += size;
-      inputs.push(toInput(d, head, base)!);
+      inputs.push(input);
     });
     review(inputs);
   }
@@ -156,9 +187,14 @@ export async function collectInputs(
       paths: [],
       why: `GitHub lists at most ${PR_FILES_CAP.toLocaleString("en-US")} files of a pull request, and the commits' trees were too large to list whole, so some changed files were not seen`,
     });
-  if (changed.removed.length)
+  const removed = changed.removed.filter((p) => !migrated.has(p));
+  if (removed.length)
     notes.push(
-      `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map(quote).join(", ")}.`,
+      `${plural(removed.length, "removed descriptor")} ${removed.length === 1 ? "is" : "are"} not reviewed: ${removed.map(quote).join(", ")}.`,
+    );
+  for (const p of changed.removed.filter((p) => migrated.has(p)))
+    notes.push(
+      `${quote(p)} is removed; ${quote(migrated.get(p)!)}, which replaces it, was compared with it (the migration rules).`,
     );
   return { descriptors: changed.descriptors, notes, notReviewed };
 }
