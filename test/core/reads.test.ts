@@ -143,6 +143,7 @@ describe("rule files (static)", () => {
     "../suggest.js",
     "../compare.js",
     "../ef2/names.js",
+    "../policy.js",
     "../json/pointer.js",
     "../locate.js",
     "../python-regex/backtracking.js",
