@@ -156,6 +156,27 @@ describe("the repository's basics", () => {
     }
   });
 
+  it.each(["", "editors/vscode/"])(
+    "%spackage.json decides every install script of its lockfile, by name, each one explained in docs/development.md",
+    (dir) => {
+      const own = JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as {
+        allowScripts?: Record<string, boolean>;
+      };
+      const lock = JSON.parse(readFileSync(join(ROOT, dir, "package-lock.json"), "utf8")) as {
+        packages: Record<string, { hasInstallScript?: boolean }>;
+      };
+      const withScripts = Object.entries(lock.packages)
+        .filter(([path, entry]) => path && entry.hasInstallScript)
+        .map(([path]) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+      // Name-only keys: the lockfile records no resolved URL, so npm refuses a `name@version` allow.
+      expect(Object.keys(own.allowScripts ?? {}).sort()).toEqual([...new Set(withScripts)].sort());
+      const development = readFileSync(join(ROOT, "docs", "development.md"), "utf8");
+      const paragraph = development.slice(development.indexOf("**Install scripts.**"));
+      for (const name of Object.keys(own.allowScripts ?? {}))
+        expect(paragraph, name).toContain(`\`${name}\``);
+    },
+  );
+
   it("keeps a changelog in Keep a Changelog form", () => {
     const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
     expect(changelog).toMatch(/^# Changelog\n/);
