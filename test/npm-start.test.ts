@@ -24,8 +24,8 @@ function missing(): string | undefined {
   return undefined;
 }
 
-/** Guards against a hang only: `npm start` builds first (tsc), which takes a minute on a busy 2-core machine. */
-const PATIENCE_MS = 240_000;
+/** Guards against a hang only: `npm start` builds first (tsc), which takes minutes on a busy 2-core machine. */
+const PATIENCE_MS = 420_000;
 
 let dir = "";
 let clone = "";
