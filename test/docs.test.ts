@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { dirname, join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { ROOT, text, validHost } from "./helpers.js";
 import { BIN, ensureBuilt } from "./cli/run.js";
 
@@ -100,6 +101,23 @@ describe("the README and docs", () => {
     const text = read(page);
     expect(text).not.toMatch(/\bissues? #?\d+\b|design (contract|card)|\.\.\/shared\b/i);
     expect(text).not.toMatch(/load average|\b(before|was)\s*\|/i);
+  });
+
+  it.each(["README.md", "docs/deploy.md"])("%s names exactly app.yml's permissions and events", (page) => {
+    const app = parse(read("app.yml")) as { default_permissions: object; default_events: string[] };
+    const said =
+      /asks for\s+the least it needs:\s+the permissions\s+([\s\S]*?),\s+and the events\s+([\s\S]*?)\./.exec(
+        read(page),
+      );
+    expect(
+      said,
+      `${page}: "asks for the least it needs: the permissions …, and the events …."`,
+    ).not.toBeNull();
+    const permissions = Object.fromEntries(
+      [...said![1]!.matchAll(/`(\w+): (read|write)`/g)].map((m) => [m[1], m[2]]),
+    );
+    expect(permissions).toEqual(app.default_permissions);
+    expect([...said![2]!.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual(app.default_events);
   });
 
   it("keeps the README short: at most 250 lines", () => {
