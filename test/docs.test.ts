@@ -99,7 +99,9 @@ function runHere(command: string) {
 describe("the README and docs", () => {
   it.each(PAGES)("%s is written for users", (page) => {
     const text = read(page);
-    expect(text).not.toMatch(/\bissues? #?\d+\b|design (contract|card)|\.\.\/shared\b/i);
+    expect(text).not.toMatch(/\bissues? #?\d+\b|design (contract|card)/i);
+    // The folder beside the clone that holds the real corpus: said only where contributors read how to get it.
+    if (page !== "docs/development.md") expect(text).not.toMatch(/\.\.\/shared\b/);
     expect(text).not.toMatch(/load average|\b(before|was)\s*\|/i);
   });
 
