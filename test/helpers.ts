@@ -21,7 +21,7 @@ export const MORE_THAN_NPM_CI = "docs/development.md#tests-that-need-more-than-n
  */
 export function withoutShared(path: string): string | undefined {
   if (existsSync(join(ROOT, "..", "shared", path))) return undefined;
-  return `../shared/${path} is absent: put the real corpus beside the clone (${MORE_THAN_NPM_CI})`;
+  return `../shared/${path} is absent: the real corpus and the specification go beside the clone (${MORE_THAN_NPM_CI})`;
 }
 
 type Json = Record<string, unknown>;
