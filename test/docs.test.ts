@@ -92,7 +92,14 @@ function runHere(command: string) {
     cwd: repo,
     encoding: "utf8",
     timeout: 60_000,
-    env: { ...process.env, NO_COLOR: "1", ...env, GITHUB_TOKEN: env.GITHUB_TOKEN ? "not-a-real-token" : "" },
+    // As shown: no terminal, no COLUMNS (unless the command sets it), whatever runs the tests.
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      COLUMNS: "",
+      ...env,
+      GITHUB_TOKEN: env.GITHUB_TOKEN ? "not-a-real-token" : "",
+    },
   });
 }
 

@@ -157,7 +157,7 @@ describe("the fix hook on staged files", () => {
       const first = runHook(["plugin.json"], "plugin-review-fix", dir);
       const failedByPreCommit = first.status !== 0 || readFileSync(file, "utf8") !== staged;
       expect(first.status).toBe(0); // nothing left to report
-      expect(first.stdout).toMatch(/--fix: 1 fix\(es\) applied in 1 file\(s\)/);
+      expect(first.stdout).toMatch(/--fix: 1 fix applied in 1 file/);
       expect(readFileSync(file, "utf8")).toBe(valid);
       expect(failedByPreCommit).toBe(true);
       const second = runHook(["plugin.json"], "plugin-review-fix", dir);

@@ -429,7 +429,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const lockedHere = entry.rules ? entry.rules.filter((r) => locked.includes(r)) : locked;
     if (lockedHere.length)
       notes.push(
-        `${noteAt(repo, ["ignore", i], false)}locked rule(s) ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`,
+        `${noteAt(repo, ["ignore", i], false)}locked rule${lockedHere.length === 1 ? "" : "s"} ${lockedHere.map((r) => `\`${r}\``).join(", ")} cannot be ignored by the repository`,
       );
     const rulesLeft = entry.rules
       ? entry.rules.filter((r) => !locked.includes(r))

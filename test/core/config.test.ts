@@ -212,7 +212,7 @@ describe("configuration: every problem in one pass, each with its line", () => {
     const c = resolveConfig({ org: { locked: ["name-format"] }, repo: read.raw });
     expect(c.notes).toEqual([
       "repo.yml, line 3: rule `name-format` is locked by the organisation: the repository's `off` was not applied",
-      "repo.yml, line 6: locked rule(s) `name-format` cannot be ignored by the repository",
+      "repo.yml, line 6: locked rule `name-format` cannot be ignored by the repository",
     ]);
   });
 

@@ -212,7 +212,7 @@ describe("GitHub App: inputs and outputs", () => {
       ["remote/plugin.json", "duplicate-plugin-name"],
       ["remote2/plugin.json", "duplicate-plugin-name"],
     ]);
-    expect(run!.output!.summary).toMatch(/1 removed descriptor\(s\) are not reviewed: `gone\/plugin\.json`/);
+    expect(run!.output!.summary).toMatch(/1 removed descriptor is not reviewed: `gone\/plugin\.json`/);
     expect(run!.output!.summary).toMatch(/\| `new\/place\/plugin\.json` \| 0 \| 0 \| 0 \|/);
     // The base was read at the old path and the base commit.
     expect(gh.graphqlFiles).toContain(`${R}@${BASE_SHA}:old/place/plugin.json`);

@@ -119,7 +119,10 @@ function formatText(report: AuditReport): string {
     r.status === "reviewed"
       ? r.files
           .filter((f) => f.wouldFail)
-          .map((f) => `  ${r.repository}/${f.path}: ${f.errors} error(s), ${f.warnings} warning(s)`)
+          .map(
+            (f) =>
+              `  ${r.repository}/${f.path}: ${plural(f.errors, "error")}, ${plural(f.warnings, "warning")}`,
+          )
       : [],
   );
   if (failing.length)

@@ -5,6 +5,7 @@
  */
 import type { ResolvedConfig } from "../../core/config.js";
 import type { DescriptorInput } from "../../core/review.js";
+import { plural } from "../../format/summary.js";
 import { step } from "../api/errors.js";
 import {
   PR_FILES_CAP,
@@ -86,7 +87,7 @@ export async function collectInputs(
     );
   if (changed.removed.length)
     notes.push(
-      `${changed.removed.length} removed descriptor(s) are not reviewed: ${changed.removed.map((p) => `\`${p}\``).join(", ")}.`,
+      `${plural(changed.removed.length, "removed descriptor")} ${changed.removed.length === 1 ? "is" : "are"} not reviewed: ${changed.removed.map((p) => `\`${p}\``).join(", ")}.`,
     );
   return { inputs, descriptors: changed.descriptors, notes };
 }
