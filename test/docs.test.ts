@@ -38,6 +38,10 @@ const NOT_RUN: [RegExp, string][] = [
   [/^code --install-extension /, "installs into a user's VS Code"],
   [/^npm run bench$/, "takes minutes; measures, tests nothing"],
   [
+    /^git clone https:\/\/github\.com\/plugin-review\/plugin-review\.git$/,
+    "fetches from GitHub (test/npm-start.test.ts clones this checkout and runs npm start in the clone)",
+  ],
+  [
     /^npm install --save-dev plugin-review$/,
     "installs from the npm registry (test/package.test.ts installs the tarball)",
   ],
@@ -127,6 +131,18 @@ describe("the README and docs", () => {
     );
     expect(permissions).toEqual(app.default_permissions);
     expect([...said![2]!.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual(app.default_events);
+  });
+
+  it("names one ref for the Action everywhere, its major tag, and a release's tag for pre-commit", () => {
+    const { version } = JSON.parse(read("package.json")) as { version: string };
+    const refs = PAGES.flatMap((page) =>
+      [...read(page).matchAll(/plugin-review\/plugin-review@([\w.-]+)|^\s*rev: (\S+)/gm)].map((m) =>
+        m[1] !== undefined ? `${page}: action @${m[1]}` : `${page}: pre-commit rev ${m[2]}`,
+      ),
+    );
+    expect(refs.length).toBeGreaterThanOrEqual(3);
+    for (const ref of refs)
+      expect(ref).toMatch(new RegExp(`: (action @v${version.split(".")[0]}|pre-commit rev v${version})$`));
   });
 
   it("keeps the README short: at most 250 lines", () => {

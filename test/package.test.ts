@@ -44,8 +44,10 @@ beforeAll(() => {
   tarball = readdirSync(dir).find((f) => /^plugin-review-.+\.tgz$/.test(f))!;
   // docs/quick-start.md's command, verbatim but for where the tarball is: the name it gives is npm's.
   const documented = QUICK_START_BLOCKS.flatMap((b) => b.split("\n")).find((l) => l.endsWith(".tgz"))!;
-  expect(documented).toBe(`npm install --save-dev ../plugin-review/${tarball}`);
-  const [command, ...args] = documented.replace(`../plugin-review/${tarball}`, `./${tarball}`).split(" ");
+  expect(documented).toBe(`npm install --save-dev /path/to/plugin-review/${tarball}`);
+  const [command, ...args] = documented
+    .replace(`/path/to/plugin-review/${tarball}`, `./${tarball}`)
+    .split(" ");
   const install = run(command!, args);
   expect(install.status, install.stderr).toBe(0);
   cpSync(join(ROOT, "examples"), join(dir, "examples"), { recursive: true });
