@@ -32,6 +32,8 @@ export default defineConfig({
       // run on: a line of output no test can act on.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     },
+    // A test that makes its process warn (Node.js, npm, Powertools) fails, naming the warning.
+    setupFiles: ["./test/no-warnings.ts"],
     // What skipped, and why, after the default report (which only counts skipped tests).
     reporters: ["default", "./test/skip-reporter.ts"],
     server: {

@@ -236,7 +236,7 @@ function main() {
           ]
         : []),
       "",
-      `${checked} descriptor(s) checked. ` +
+      `${checked} ${checked === 1 ? "descriptor" : "descriptors"} checked. ` +
         (failed
           ? failOnFindings
             ? ":x: Findings reach the failing level (`fail_on`)."

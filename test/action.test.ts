@@ -142,15 +142,15 @@ describe("action/run.mjs", () => {
     );
     // Only the changed descriptors; the added one is valid, the untouched one is left out.
     expect(r.stdout).not.toMatch(/file=untouched/);
-    expect(r.stdout).toMatch(/^plugin-review: 2 descriptor\(s\) checked, 1 error$/m);
+    expect(r.stdout).toMatch(/^plugin-review: 2 descriptors checked, 1 error$/m);
     expect(r.summary).toContain("### plugin-review");
     expect(r.summary).toContain("Compared with `main`");
     expect(r.summary).toMatch(/\| Severity \| Findings \|\n\| --- \| ---: \|\n\| Errors \| 1 \|/);
     expect(r.summary).toContain("| Warnings | 0 |");
     expect(r.summary).toContain("| **Total** | **1** |");
     expect(r.summary).toContain("1 new, 0 existing");
-    expect(r.summary).toContain("2 descriptor(s) checked");
-    expect(r.summary).toContain("1 descriptor(s) unchanged since main were not checked");
+    expect(r.summary).toContain("2 descriptors checked");
+    expect(r.summary).toContain("1 descriptor unchanged since main was not checked");
     expect(r.outputs).toEqual({ findings: "1", errors: "1" });
     expect(existsSync(join(repo, "plugin-review.sarif"))).toBe(false);
     expect(r.sideEffects).toBe(""); // no PATH or environment change for later steps
@@ -179,7 +179,7 @@ describe("action/run.mjs", () => {
     );
     expect(runs[0]!.filter((a) => /^(json|sarif)=/.test(a))).toHaveLength(2);
     expect(r.outputs).toEqual({ "sarif-file": "plugin-review.sarif", findings: "1", errors: "1" });
-    expect(r.summary).toContain("2 descriptor(s) checked");
+    expect(r.summary).toContain("2 descriptors checked");
     expect(r.summary).toContain("| Errors | 1 |");
   });
 
@@ -232,7 +232,7 @@ describe("action/run.mjs", () => {
   it("outside a pull request reviews every descriptor without change rules", () => {
     const r = action({ GITHUB_EVENT_NAME: "push", GITHUB_BASE_REF: "" });
     expect(r.stdout).not.toMatch(/version-not-bumped/);
-    expect(r.stdout).toMatch(/^plugin-review: 3 descriptor\(s\) checked, no findings$/m);
+    expect(r.stdout).toMatch(/^plugin-review: 3 descriptors checked, no findings$/m);
     expect(r.summary).toContain("No base to compare with");
     expect(r.summary).toContain("| **Total** | **0** |");
     expect(r.outputs).toEqual({ findings: "0", errors: "0" });
@@ -241,11 +241,11 @@ describe("action/run.mjs", () => {
 
   it("uses the base-ref input on any event, and restricts the review to the given paths", () => {
     const r = action({ GITHUB_EVENT_NAME: "push" }, { "base-ref": "main", paths: "fresh\nuntouched" });
-    expect(r.stdout).toMatch(/^plugin-review: 1 descriptor\(s\) checked, no findings$/m);
+    expect(r.stdout).toMatch(/^plugin-review: 1 descriptor checked, no findings$/m);
     expect(r.status).toBe(0);
     const both = action({ GITHUB_EVENT_NAME: "push" }, { "base-ref": "main", paths: "a  fresh" });
     expect(both.stdout).toMatch(/title=version-not-bumped::/);
-    expect(both.stdout).toMatch(/^plugin-review: 2 descriptor\(s\) checked, 1 error$/m);
+    expect(both.stdout).toMatch(/^plugin-review: 2 descriptors checked, 1 error$/m);
   });
 
   it("fetches origin/<base> when the checkout does not have it (shallow, single branch)", () => {

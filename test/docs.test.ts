@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { dirname, join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { ROOT, text, validHost } from "./helpers.js";
 import { BIN, ensureBuilt } from "./cli/run.js";
 
@@ -36,6 +37,10 @@ const NOT_RUN: [RegExp, string][] = [
   [/^aws ssm put-parameter /, "writes secrets into an AWS account"],
   [/^code --install-extension /, "installs into a user's VS Code"],
   [/^npm run bench$/, "takes minutes; measures, tests nothing"],
+  [
+    /^git clone https:\/\/github\.com\/plugin-review\/plugin-review\.git$/,
+    "fetches from GitHub (test/npm-start.test.ts clones this checkout and runs npm start in the clone)",
+  ],
   [
     /^npm install --save-dev plugin-review$/,
     "installs from the npm registry (test/package.test.ts installs the tarball)",
@@ -91,15 +96,53 @@ function runHere(command: string) {
     cwd: repo,
     encoding: "utf8",
     timeout: 60_000,
-    env: { ...process.env, NO_COLOR: "1", ...env, GITHUB_TOKEN: env.GITHUB_TOKEN ? "not-a-real-token" : "" },
+    // As shown: no terminal, no COLUMNS (unless the command sets it), whatever runs the tests.
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      COLUMNS: "",
+      ...env,
+      GITHUB_TOKEN: env.GITHUB_TOKEN ? "not-a-real-token" : "",
+    },
   });
 }
 
 describe("the README and docs", () => {
   it.each(PAGES)("%s is written for users", (page) => {
     const text = read(page);
-    expect(text).not.toMatch(/\bissues? #?\d+\b|design (contract|card)|\.\.\/shared\b/i);
+    expect(text).not.toMatch(/\bissues? #?\d+\b|design (contract|card)/i);
+    // The folder beside the clone that holds the real corpus: said only where contributors read how to get it.
+    if (page !== "docs/development.md") expect(text).not.toMatch(/\.\.\/shared\b/);
     expect(text).not.toMatch(/load average|\b(before|was)\s*\|/i);
+  });
+
+  it.each(["README.md", "docs/deploy.md"])("%s names exactly app.yml's permissions and events", (page) => {
+    const app = parse(read("app.yml")) as { default_permissions: object; default_events: string[] };
+    const said =
+      /asks for\s+the least it needs:\s+the permissions\s+([\s\S]*?),\s+and the events\s+([\s\S]*?)\./.exec(
+        read(page),
+      );
+    expect(
+      said,
+      `${page}: "asks for the least it needs: the permissions …, and the events …."`,
+    ).not.toBeNull();
+    const permissions = Object.fromEntries(
+      [...said![1]!.matchAll(/`(\w+): (read|write)`/g)].map((m) => [m[1], m[2]]),
+    );
+    expect(permissions).toEqual(app.default_permissions);
+    expect([...said![2]!.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual(app.default_events);
+  });
+
+  it("names one ref for the Action everywhere, its major tag, and a release's tag for pre-commit", () => {
+    const { version } = JSON.parse(read("package.json")) as { version: string };
+    const refs = PAGES.flatMap((page) =>
+      [...read(page).matchAll(/plugin-review\/plugin-review@([\w.-]+)|^\s*rev: (\S+)/gm)].map((m) =>
+        m[1] !== undefined ? `${page}: action @${m[1]}` : `${page}: pre-commit rev ${m[2]}`,
+      ),
+    );
+    expect(refs.length).toBeGreaterThanOrEqual(3);
+    for (const ref of refs)
+      expect(ref).toMatch(new RegExp(`: (action @v${version.split(".")[0]}|pre-commit rev v${version})$`));
   });
 
   it("keeps the README short: at most 250 lines", () => {

@@ -1,6 +1,7 @@
 /** Shared test helpers: valid descriptors to mutate, a one-call review, and rule tables. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig, type ResolvedConfig } from "../src/core/config.js";
@@ -12,6 +13,18 @@ import { RULE_IDS } from "../src/core/rules/index.js";
 import type { Finding, MessageData } from "../src/core/types.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Where docs/development.md says how to get what a skipped test needs. */
+export const MORE_THAN_NPM_CI = "docs/development.md#tests-that-need-more-than-npm-ci";
+
+/**
+ * Why a test that reads `../shared/<path>` (the real corpus or the specification, kept beside the clone and not
+ * in it) cannot run here, named relative to the clone; undefined when it is there.
+ */
+export function withoutShared(path: string): string | undefined {
+  if (existsSync(join(ROOT, "..", "shared", path))) return undefined;
+  return `../shared/${path} is absent: the real corpus and the specification go beside the clone (${MORE_THAN_NPM_CI})`;
+}
 
 type Json = Record<string, unknown>;
 

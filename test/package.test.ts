@@ -44,8 +44,10 @@ beforeAll(() => {
   tarball = readdirSync(dir).find((f) => /^plugin-review-.+\.tgz$/.test(f))!;
   // docs/quick-start.md's command, verbatim but for where the tarball is: the name it gives is npm's.
   const documented = QUICK_START_BLOCKS.flatMap((b) => b.split("\n")).find((l) => l.endsWith(".tgz"))!;
-  expect(documented).toBe(`npm install --save-dev ../plugin-review/${tarball}`);
-  const [command, ...args] = documented.replace(`../plugin-review/${tarball}`, `./${tarball}`).split(" ");
+  expect(documented).toBe(`npm install --save-dev /path/to/plugin-review/${tarball}`);
+  const [command, ...args] = documented
+    .replace(`/path/to/plugin-review/${tarball}`, `./${tarball}`)
+    .split(" ");
   const install = run(command!, args);
   expect(install.status, install.stderr).toBe(0);
   cpSync(join(ROOT, "examples"), join(dir, "examples"), { recursive: true });
@@ -155,6 +157,27 @@ describe("the repository's basics", () => {
       );
     }
   });
+
+  it.each(["", "editors/vscode/"])(
+    "%spackage.json decides every install script of its lockfile, by name, each one explained in docs/development.md",
+    (dir) => {
+      const own = JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as {
+        allowScripts?: Record<string, boolean>;
+      };
+      const lock = JSON.parse(readFileSync(join(ROOT, dir, "package-lock.json"), "utf8")) as {
+        packages: Record<string, { hasInstallScript?: boolean }>;
+      };
+      const withScripts = Object.entries(lock.packages)
+        .filter(([path, entry]) => path && entry.hasInstallScript)
+        .map(([path]) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+      // Name-only keys: the lockfile records no resolved URL, so npm refuses a `name@version` allow.
+      expect(Object.keys(own.allowScripts ?? {}).sort()).toEqual([...new Set(withScripts)].sort());
+      const development = readFileSync(join(ROOT, "docs", "development.md"), "utf8");
+      const paragraph = development.slice(development.indexOf("**Install scripts.**"));
+      for (const name of Object.keys(own.allowScripts ?? {}))
+        expect(paragraph, name).toContain(`\`${name}\``);
+    },
+  );
 
   it("keeps a changelog in Keep a Changelog form", () => {
     const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");

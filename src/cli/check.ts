@@ -16,6 +16,7 @@ import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
 import { printable, printableLines } from "../format/printable.js";
 import { formatSarif } from "../format/sarif.js";
+import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
 import { expandArgs, readLimited, type Candidate } from "../workspace/files.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
@@ -53,6 +54,8 @@ export interface Io {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   colour: boolean;
+  /** The width the text output's rows fit on standard output (a terminal's, or COLUMNS); none: no limit. */
+  width?: number;
   version: string;
 }
 
@@ -191,7 +194,10 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   }
   const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
   const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes))];
-  if (unchanged) notes.push(`${unchanged} descriptor(s) unchanged since ${opts.baseRef} were not checked`);
+  if (unchanged)
+    notes.push(
+      `${plural(unchanged, "descriptor")} unchanged since ${opts.baseRef} ${unchanged === 1 ? "was" : "were"} not checked`,
+    );
   if (opts.fix) notes.push(applyFixes(opts.fix, reviewGroups, io));
   // Each group on its own configuration; then the reviews named as on the command line, in its order.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
@@ -226,26 +232,26 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   }
   const show = (p: string) => p;
   const textNotes = [describeConfigs([...groups.keys()], io.cwd, finder), ...notes];
-  const write = (format: Format, colour: boolean) =>
+  const write = (format: Format, colour: boolean, width: number | undefined) =>
     render(
       format,
       reviews,
       show,
       format === "text" ? textNotes : notes,
-      { ...io, colour },
+      { ...io, colour, width },
       (r) => existingOf.get(r) ?? "report",
     );
   for (const o of opts.outputs ?? []) {
     const file = resolve(io.cwd, o.file);
     try {
-      writeFileSync(file, write(o.format, false));
+      writeFileSync(file, write(o.format, false, undefined));
     } catch (e) {
       throw new UsageError(`cannot write '${o.file}': ${describeErrno(e)}`);
     }
   }
   // The dry run's standard output is the diff alone (to pipe into `git apply`); its notes go to stderr.
   const stdoutFormat = opts.fix === "dry-run" ? undefined : opts.format;
-  if (stdoutFormat) io.stdout(write(stdoutFormat, io.colour));
+  if (stdoutFormat) io.stdout(write(stdoutFormat, io.colour, io.width));
   if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${printable(n)}\n`);
   return failed ? 1 : 0;
 }
@@ -318,8 +324,8 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string 
     }
   }
   return mode === "dry-run"
-    ? `--fix-dry-run: ${count} fix(es) in ${files} file(s) would be applied; nothing was written`
-    : `--fix: ${count} fix(es) applied in ${files} file(s)`;
+    ? `--fix-dry-run: ${plural(count, "fix", "fixes")} in ${plural(files, "file")} would be applied; nothing was written`
+    : `--fix: ${plural(count, "fix", "fixes")} applied in ${plural(files, "file")}`;
 }
 
 /** The text output's line naming the configuration used (several when nested ones apply to different files). */
@@ -350,6 +356,6 @@ function render(
     case "github":
       return formatGithub(reviews, show, existing);
     default:
-      return formatText(reviews, show, { colour: io.colour, notes });
+      return formatText(reviews, show, { colour: io.colour, notes, width: io.width });
   }
 }

@@ -121,9 +121,11 @@ Commands:
   migrate <plugin.json>...   convert EF1 descriptors to Extensions 2.0 (extension.yaml)
   lsp --stdio                a language server for editors
 
+Options:
+  -h, --help                 show this help
+  -v, --version              show the version
+
 Run 'plugin-review <command> --help' for a command's options.
-  -h, --help             show this help
-  -v, --version          show the version
 `;
 
 /** Options that take a number: what they take, said the same whichever way a bad value is written. */
@@ -161,9 +163,9 @@ function usageError(command: Command, e: unknown, known: readonly string[], args
   return usageFailure(command, what);
 }
 
-/** A command's usage error: what is wrong, and where its options are. */
+/** A command's usage error: what is wrong, and where its options are (one prefix for every error, as ESLint's). */
 function usageFailure(command: Command, what: string): string {
-  return `plugin-review ${command}: ${what}\nRun 'plugin-review ${command} --help' for the options.\n`;
+  return `plugin-review: ${what}\nRun 'plugin-review ${command} --help' for the options.\n`;
 }
 
 /** A likely misspelling: one edit apart, or one a prefix of the other (`--max-warning`, `--fromat`). */
@@ -225,6 +227,8 @@ export interface MainIo {
   stdout?: (s: string) => void;
   stderr?: (s: string) => void;
   colour?: boolean;
+  /** The width the text output fits (default: COLUMNS, else the terminal's; none when neither says). */
+  width?: number;
   /** Standard input, for `--stdin` (default: the process's, read to its end). */
   stdin?: () => Promise<Uint8Array>;
   env?: NodeJS.ProcessEnv;
@@ -338,6 +342,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Prom
       stdout,
       stderr,
       colour: io.colour ?? colourFor(parsed.tokens, env, process.stdout.isTTY === true),
+      width: io.width ?? widthFor(env, process.stdout),
       version: version(),
     },
   );
@@ -360,6 +365,16 @@ function colourFor(
   if (force !== undefined && force !== "") return !/^(0|false)$/i.test(force);
   if (env.NO_COLOR) return false;
   return isTTY && env.TERM !== "dumb";
+}
+
+/**
+ * The width the text output fits: `COLUMNS` when set (as `ls` and Python read it), else the terminal's; none
+ * when standard output is not a terminal (a pipe, a file, CI's log) and `COLUMNS` is not set.
+ */
+function widthFor(env: NodeJS.ProcessEnv, stdout: { isTTY?: boolean; columns?: number }): number | undefined {
+  const columns = Number(env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) return columns;
+  return stdout.isTTY && stdout.columns ? stdout.columns : undefined;
 }
 
 async function readStdin(): Promise<Uint8Array> {

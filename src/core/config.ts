@@ -469,7 +469,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const lockedHere = entry.rules ? entry.rules.filter((r) => locked.includes(r)) : locked;
     if (lockedHere.length)
       notes.push(
-        `${noteAt(repo, ["ignore", i], false)}locked rule(s) ${code(lockedHere)} cannot be ignored by the repository`,
+        `${noteAt(repo, ["ignore", i], false)}locked rule${lockedHere.length === 1 ? "" : "s"} ${code(lockedHere)} cannot be ignored by the repository`,
       );
     const rulesLeft = entry.rules
       ? entry.rules.filter((r) => !locked.includes(r))

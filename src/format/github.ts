@@ -8,7 +8,7 @@ import type { ExistingMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
 import { isQuietExisting } from "../core/verdict.js";
 import { printable } from "./printable.js";
-import { countBySeverity, describeCounts } from "./summary.js";
+import { countBySeverity, describeCounts, plural } from "./summary.js";
 
 function escapeData(s: string): string {
   return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -45,7 +45,7 @@ export function formatGithub(
     }
   }
   lines.push(
-    `plugin-review: ${reviews.length} descriptor(s) checked, ${describeCounts(countBySeverity(reviews))}`,
+    `plugin-review: ${plural(reviews.length, "descriptor")} checked, ${describeCounts(countBySeverity(reviews))}`,
   );
   return lines.join("\n") + "\n";
 }

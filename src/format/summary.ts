@@ -27,8 +27,9 @@ export function describeBaseline(reviews: readonly FileReview[]): string | undef
   return `${fresh} new, ${existing} existing${fixed ? `, ${fixed} fixed` : ""}`;
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+/** "1 fix", "3 fixes": the count and the word, in the plural when it is not one (`many`: when not `<word>s`). */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
 export function describeCounts(c: Counts): string {

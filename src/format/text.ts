@@ -1,6 +1,8 @@
 /**
  * Human output, laid out like ESLint's `stylish`: per file its path, then one row per finding with
- * `line:column`, severity, message and rule id in columns aligned within the file; then the summary.
+ * `line:column`, severity, message and rule id in columns aligned within the file; then the summary. The message
+ * column wraps, at word boundaries, to fit the width given (the terminal's) and never grows past
+ * `MESSAGE_MAX`, so that one long message neither widens its file's rows nor runs off the screen.
  * What comes from a file (its path, messages quoting it, notes quoting a configuration) is printed without
  * its control characters (printable.ts): only the colours are ours.
  */
@@ -20,37 +22,89 @@ const COLOURS: Record<Severity | "dim" | "bold" | "ok" | "underline", [number, n
   underline: [4, 24],
 };
 
+/** The widest the message column grows, whatever the width: longer lines are hard to read. */
+export const MESSAGE_MAX = 100;
+/** The narrowest it is made to fit a narrow terminal: a narrower column is mostly line breaks. */
+export const MESSAGE_MIN = 30;
+
 export interface TextOptions {
   colour: boolean;
   /** Extra lines for the summary (e.g. unchanged files skipped). */
   notes?: string[];
+  /** The width the findings' rows should fit (a terminal's columns); without it, only `MESSAGE_MAX` applies. */
+  width?: number;
 }
 
 type Paint = (kind: keyof typeof COLOURS, s: string) => string;
 
+/** `text` in lines of at most `width` characters, broken between words (a longer word is cut). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (let word of paragraph.split(" ")) {
+      if (line && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = "";
+      }
+      while (word.length > width) {
+        lines.push(word.slice(0, width));
+        word = word.slice(width);
+      }
+      line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
 /** One file's findings as rows whose columns line up; widths count characters, so colour codes stay out. */
-function rows(review: FileReview, paint: Paint): string[] {
+function rows(review: FileReview, paint: Paint, width: number | undefined): string[] {
   // Existing findings (already in the base) are marked, so the eye goes to what the change adds.
-  const MARK = "  (existing)";
+  const MARK = "(existing)";
   const cells = review.findings.map((f) => ({
     where: [String(f.line), String(f.column)] as const,
     severity: f.severity,
     message: printable(f.message),
-    mark: f.baseline === "existing" ? MARK : "",
+    existing: f.baseline === "existing",
     ruleId: f.ruleId,
   }));
   const widest = (of: (c: (typeof cells)[number]) => string) => Math.max(...cells.map((c) => of(c).length));
   const line = widest((c) => c.where[0]);
   const column = widest((c) => c.where[1]);
   const severity = widest((c) => c.severity);
-  const message = widest((c) => c.message + c.mark);
-  return cells.map((c) => {
+  const ruleId = widest((c) => c.ruleId);
+  // `  line:column  severity  ` before the message, `  rule-id` after it.
+  const before = 2 + line + 1 + column + 2 + severity + 2;
+  const room =
+    width === undefined
+      ? MESSAGE_MAX
+      : Math.min(MESSAGE_MAX, Math.max(MESSAGE_MIN, width - before - 2 - ruleId));
+  const wrapped = cells.map((c) => {
+    const lines = wrap(c.message, room).map((text) => ({ text, mark: false }));
+    if (c.existing) {
+      const last = lines[lines.length - 1]!;
+      if (last.text.length + 2 + MARK.length <= room) last.mark = true;
+      else lines.push({ text: "", mark: true });
+    }
+    return lines.map((l) => ({
+      ...l,
+      length: l.text.length + (l.mark ? (l.text ? 2 : 0) + MARK.length : 0),
+    }));
+  });
+  const message = Math.max(...wrapped.flatMap((lines) => lines.map((l) => l.length)));
+  const indent = " ".repeat(before);
+  return cells.flatMap((c, i) => {
     const where = `${c.where[0].padStart(line)}:${c.where[1].padEnd(column)}`;
-    const pad = (s: string, width: number) => " ".repeat(width - s.length);
-    return (
-      `  ${paint("dim", where)}  ${paint(c.severity, c.severity)}${pad(c.severity, severity)}` +
-      `  ${c.message}${c.mark && paint("dim", c.mark)}${pad(c.message + c.mark, message)}  ${paint("dim", c.ruleId)}`
-    );
+    const pad = (n: number) => " ".repeat(n);
+    const text = (l: { text: string; mark: boolean }) =>
+      l.mark ? `${l.text}${l.text ? "  " : ""}${paint("dim", MARK)}` : l.text;
+    const [first, ...rest] = wrapped[i]!;
+    return [
+      `  ${paint("dim", where)}  ${paint(c.severity, c.severity)}${pad(severity - c.severity.length)}` +
+        `  ${text(first!)}${pad(message - first!.length)}  ${paint("dim", c.ruleId)}`,
+      ...rest.map((l) => `${indent}${text(l)}`),
+    ];
   });
 }
 
@@ -67,7 +121,7 @@ export function formatText(
   const lines: string[] = [];
   for (const r of reviews) {
     if (r.findings.length === 0) continue;
-    lines.push(paint("underline", printable(display(r.path))), ...rows(r, paint), "");
+    lines.push(paint("underline", printable(display(r.path))), ...rows(r, paint, opts.width), "");
   }
   const counts = countBySeverity(reviews);
   const withFindings = reviews.filter((r) => r.findings.length > 0).length;

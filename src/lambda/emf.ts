@@ -23,29 +23,18 @@ export function emfMetrics(fn: string): EmfMetrics {
     single.addDimension(dimension, value);
     single.addMetric(name, MetricUnit.Count, count);
   };
-  let any = false;
   return {
-    deliveryReceived: (event) => {
-      any = true;
-      dimensioned("DeliveriesReceived", "event", event);
-    },
+    deliveryReceived: (event) => dimensioned("DeliveriesReceived", "event", event),
     reviewFinished: (outcome, seconds) => {
-      any = true;
       dimensioned("Reviews", "outcome", outcome);
       metrics.addMetric("ReviewDuration", MetricUnit.Seconds, seconds);
     },
-    recovered: (source, count) => {
-      any = true;
-      dimensioned("ReviewsRecovered", "source", source, count);
-    },
-    requestFailed: (status) => {
-      any = true;
-      dimensioned("GitHubRequestFailures", "status", status);
-    },
+    recovered: (source, count) => dimensioned("ReviewsRecovered", "source", source, count),
+    requestFailed: (status) => dimensioned("GitHubRequestFailures", "status", status),
     publish: () => {
-      // Nothing counted, nothing written (Powertools would warn of an empty publish).
-      if (any) metrics.publishStoredMetrics();
-      any = false;
+      // Nothing stored, nothing written: Powertools would log a warning about an empty publish. The dimensioned
+      // figures are written already and store nothing.
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     },
   };
 }

@@ -13,6 +13,7 @@ import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { TransientReviewError } from "../github/api/errors.js";
+import { plural } from "../format/summary.js";
 import { logLine } from "./log.js";
 import { lambdaApp, reviewsEndBy } from "./probot.js";
 import { MARGIN_MS, SQS_CALL_MS, type LambdaContext } from "./timing.js";
@@ -112,7 +113,7 @@ export function createHandler(
     const leave = async (i: number, why: string): Promise<BatchResponse> => {
       const untried = records.slice(i);
       if (untried.length)
-        logLine("warn", `${why}: ${untried.length} message(s) left for the next invocation`);
+        logLine("warn", `${why}: ${plural(untried.length, "message")} left for the next invocation`);
       await Promise.all(untried.map((r) => retryIn(r, UNTRIED_VISIBILITY_S, clock)));
       return { batchItemFailures: untried.map((r) => ({ itemIdentifier: r.messageId })) };
     };

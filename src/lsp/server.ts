@@ -26,6 +26,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
 import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/review.js";
+import { plural } from "../format/summary.js";
 import { isDescriptorPath } from "../workspace/files.js";
 import { ConfigFinder, type Located } from "../workspace/find-config.js";
 import { UsageError } from "../workspace/usage-error.js";
@@ -112,7 +113,7 @@ export function startServer(connection: Connection): ServerState {
     const shownPath = relative(workspaceRoot, absolute) || absolute;
     const diagnostics = configDiagnostics(doc, shownPath);
     if (!diagnostics.length) return clearConfigProblems(absolute);
-    const headline = `invalid configuration ${shownPath}: ${diagnostics.length} problem(s), shown in the file`;
+    const headline = `invalid configuration ${shownPath}: ${plural(diagnostics.length, "problem")}, shown in the file`;
     const before = configProblems.get(absolute);
     if (before !== undefined && before !== headline) shown.delete(before);
     configProblems.set(absolute, headline);

@@ -31,30 +31,76 @@ describe("plugin-review check", () => {
     expect(r.stdout).toMatch(/✔ 2 descriptors checked: no findings/);
   });
 
+  /**
+   * The text output's blocks, each a file's path and its findings' rows (a long message continued below its
+   * first line, in its column), checked for the layout of ESLint's stylish: lines right-aligned and columns
+   * left-aligned around the colon; severity, message and rule id each starting where they start on every
+   * other row of the file; the rule id two spaces after the longest message line. Returns every message line.
+   */
+  function checkLayout(stdout: string): { rows: string[]; messageLines: string[] } {
+    const blocks = stdout.split("\n\n").slice(0, -1); // the last is the summary
+    expect(blocks.length).toBeGreaterThan(10);
+    const all: string[] = [];
+    const messageLines: string[] = [];
+    for (const block of blocks) {
+      const [file, ...lines] = block.split("\n");
+      expect(file).toMatch(/^examples\/\S+\/plugin\.json$/);
+      const cells = lines
+        .map((row) => /^( +\d+):(\d+ +)(error|warning|notice) +(.*?)( +)(\S+)$/.exec(row))
+        .filter((c) => c !== null);
+      expect(cells.length, block).toBeGreaterThan(0);
+      const at = (c: RegExpExecArray, group: number) => c[0].indexOf(c[group]!, c[1]!.length);
+      for (const group of [1, 2] as const)
+        expect(new Set(cells.map((c) => c[group]!.length)).size, block).toBe(1);
+      for (const group of [3, 4]) expect(new Set(cells.map((c) => at(c, group))).size, block).toBe(1);
+      const message = at(cells[0]!, 4);
+      // Every other line continues the message above it, in its column.
+      const continued = lines.filter((l) => !cells.some((c) => c[0] === l));
+      for (const l of continued) expect(l, block).toMatch(new RegExp(`^ {${message}}\\S`));
+      const lengths = [...cells.map((c) => c[4]!.length), ...continued.map((l) => l.trimStart().length)];
+      const ruleIds = new Set(cells.map((c) => c[0].length - c[6]!.length));
+      expect([...ruleIds], block).toEqual([message + Math.max(...lengths) + 2]);
+      all.push(...lines);
+      messageLines.push(...cells.map((c) => c[4]!), ...continued.map((l) => l.trimStart()));
+    }
+    return { rows: all, messageLines };
+  }
+
   it("lays findings out as ESLint's stylish does: per file its path, then aligned columns", () => {
     const r = cli(["check", "examples/"]);
-    const blocks = r.stdout.split("\n\n").slice(0, -1); // the last is the summary
-    expect(blocks.length).toBeGreaterThan(10);
-    for (const block of blocks) {
-      const [file, ...rows] = block.split("\n");
-      expect(file).toMatch(/^examples\/\S+\/plugin\.json$/);
-      const cells = rows.map((row) => /^( +\d+):(\d+ +)(error|warning|notice) +(.*?)( +)(\S+)$/.exec(row)!);
-      expect(cells.every(Boolean), block).toBe(true);
-      // Lines right-aligned and columns left-aligned around the colon; severity, message and rule id each
-      // start where they start on every other row of the file.
-      for (const at of [1, 2] as const) expect(new Set(cells.map((c) => c[at]!.length)).size, block).toBe(1);
-      const start = (c: RegExpExecArray, group: number) => row(c).indexOf(c[group]!, c[1]!.length);
-      const row = (c: RegExpExecArray) => c[0];
-      for (const group of [3, 6]) {
-        const starts = cells.map((c) => (group === 6 ? row(c).length - c[6]!.length : start(c, group)));
-        expect(new Set(starts).size, block).toBe(1);
-      }
-      expect(Math.min(...cells.map((c) => c[5]!.length)), block).toBe(2); // the longest message, 2 spaces
-    }
+    const { messageLines } = checkLayout(r.stdout);
+    // Without a width (not a terminal, no COLUMNS), only the message column's own limit: 100 characters.
+    expect(Math.max(...messageLines.map((l) => l.length))).toBeLessThanOrEqual(100);
+    // The messages, wrapped between words, are the messages.
+    const json = JSON.parse(cli(["check", "--format", "json", "examples/"]).stdout) as { message: string }[];
+    expect(
+      findingLines(r.stdout)
+        .split("\n")
+        .map((l) => l.replace(/^\S+ \S+ \S+ /, "")),
+    ).toEqual(json.map((f) => f.message));
     // Widths count characters, not colour codes: with colour the same text, painted.
     const coloured = cli(["check", "--color", "examples/"]).stdout;
     expect(coloured).toContain("\u001b[");
     expect(stripVTControlCharacters(coloured)).toBe(r.stdout);
+  });
+
+  it("fits an 80-column terminal (COLUMNS=80): the message column wraps, no line is over 160 characters", () => {
+    const r = cli(["check", "examples/"], undefined, { COLUMNS: "80" });
+    expect(r.status).toBe(1);
+    const lines = r.stdout.split("\n");
+    expect(lines.filter((l) => l.length > 160)).toEqual([]);
+    // The findings' rows themselves fit the 80 columns: the message column is what gives way.
+    const { rows } = checkLayout(r.stdout);
+    expect(rows.filter((l) => l.length > 80)).toEqual([]);
+    // A wider terminal gets longer message lines, up to 100 characters, and no more rows than it needs.
+    const wide = cli(["check", "examples/"], undefined, { COLUMNS: "300" });
+    expect(checkLayout(wide.stdout).rows.length).toBeLessThan(rows.length);
+    const longest = Math.max(...checkLayout(wide.stdout).messageLines.map((l) => l.length));
+    expect(longest).toBeGreaterThan(80);
+    expect(longest).toBeLessThanOrEqual(100);
+    // The same findings, the narrow column's words cut where one is longer than the column.
+    const squeezed = (out: string) => findingLines(out).replace(/ /g, "");
+    expect(squeezed(wide.stdout)).toBe(squeezed(r.stdout));
   });
 
   it("reports mistakes as file:line:col severity rule message, exit 1", () => {
@@ -305,7 +351,7 @@ describe("plugin-review check --base-ref", () => {
       ["new/plugin.json", "metric-group-missing", "error"],
     ]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/1 descriptor\(s\) unchanged since main were not checked/);
+    expect(r.stderr).toMatch(/1 descriptor unchanged since main was not checked/);
   });
 
   it("defaults to the whole work tree and explains unknown refs", () => {
@@ -359,9 +405,7 @@ describe("plugin-review check --fix / --fix-dry-run", () => {
     expect(r.stdout).toMatch(/^\+ {2}"version": "1\.2\.1",\r$/m);
     // A misspelt member's likely name is a suggestion: never applied.
     expect(r.stdout).not.toMatch(/"displayname"/);
-    expect(r.stderr).toMatch(
-      /--fix-dry-run: 2 fix\(es\) in 1 file\(s\) would be applied; nothing was written/,
-    );
+    expect(r.stderr).toMatch(/--fix-dry-run: 2 fixes in 1 file would be applied; nothing was written/);
     expect(r.status).toBe(1); // what --fix would leave (`pyton`) still fails
     // The diff is a real patch: applying it gives what --fix writes.
     const patch = join(dir, "dry.patch");
@@ -390,9 +434,7 @@ describe("plugin-review check --fix / --fix-dry-run", () => {
     expect(findingLines(r.stdout)).toMatch(/invalid-value .*"pyton"/);
     expect(findingLines(r.stdout)).toMatch(/unknown-member .*`displaynam`.*did you mean `displayname`/);
     expect(r.stdout).not.toMatch(/version-not-bumped/);
-    expect(r.stdout).toMatch(
-      /--fix: 2 fix\(es\) applied in 1 file\(s\)\nno finding can be fixed with `--fix`\n$/,
-    );
+    expect(r.stdout).toMatch(/--fix: 2 fixes applied in 1 file\nno finding can be fixed with `--fix`\n$/);
     expect(r.status).toBe(1);
     // Nothing left to fix: a second run changes nothing.
     cli(["check", "--fix", "--base", basePath, headPath], dir);
@@ -412,7 +454,7 @@ describe("plugin-review check --fix / --fix-dry-run", () => {
       text(base).replace('"unit": "percent"', '"unit": "Percent"').replace('"1.2.0"', '"1.2.1"'),
     );
     expect(r.stdout).toMatch(/no findings\n0 new, 0 existing, 1 fixed\n/);
-    expect(r.stdout).toMatch(/--fix: 2 fix\(es\) applied in 1 file\(s\)\n$/);
+    expect(r.stdout).toMatch(/--fix: 2 fixes applied in 1 file\n$/);
     expect(r.status).toBe(0);
   });
 

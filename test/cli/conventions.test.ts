@@ -4,7 +4,7 @@
  * FORCE_COLOR, NO_COLOR), per-command --help, and a clean message with exit 2 for an unknown option.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -157,7 +157,7 @@ describe("--max-warnings and --quiet", () => {
     for (const bad of ["-1", "-0", "--5"]) {
       const r = run(["check", "--max-warnings", bad, file]);
       expect(r.stderr).toBe(
-        `plugin-review check: --max-warnings takes a number of warnings (0 or more), not '${bad}' (leave it out for no limit)\nRun 'plugin-review check --help' for the options.\n`,
+        `plugin-review: --max-warnings takes a number of warnings (0 or more), not '${bad}' (leave it out for no limit)\nRun 'plugin-review check --help' for the options.\n`,
       );
       expect(r.status).toBe(2);
     }
@@ -166,7 +166,7 @@ describe("--max-warnings and --quiet", () => {
       const r = run(["check", option, "-x.yml", file]);
       expect(r.stderr).toMatch(
         new RegExp(
-          `^plugin-review check: option '${option}' needs a value; to give one that starts with '-', write ${option}=-x\\.yml\\n`,
+          `^plugin-review: option '${option}' needs a value; to give one that starts with '-', write ${option}=-x\\.yml\\n`,
         ),
       );
       expect(r.status).toBe(2);
@@ -178,7 +178,7 @@ describe("--max-warnings and --quiet", () => {
     ] as const) {
       const r = run([command, option, "-x"]);
       expect(r.stderr).toMatch(
-        new RegExp(`^plugin-review ${command}: option '${option}' needs a value; .* write ${option}=-x\\n`),
+        new RegExp(`^plugin-review: option '${option}' needs a value; .* write ${option}=-x\\n`),
       );
       expect(r.status).toBe(2);
     }
@@ -248,13 +248,30 @@ describe("help", () => {
     expect(run(["audit", "--help"]).stdout).toMatch(/^Usage: plugin-review audit <org>[\s\S]*--repo <name>/);
     expect(run([]).status).toBe(2); // no command: the overview on stderr
   });
+
+  it("lists the top-level options under an Options: heading, their descriptions in the commands' column", () => {
+    const top = run(["--help"]).stdout;
+    const column = (line: string | undefined) => /^ {2}\S.*?\s{2,}(?=\S)/.exec(line ?? "")?.[0].length;
+    const lines = top.split("\n");
+    const commands = lines.slice(
+      lines.indexOf("Commands:") + 1,
+      lines.indexOf("", lines.indexOf("Commands:")),
+    );
+    const options = lines.slice(lines.indexOf("Options:") + 1, lines.indexOf("", lines.indexOf("Options:")));
+    expect(options).toEqual([
+      expect.stringMatching(/^ {2}-h, --help +show this help$/),
+      expect.stringMatching(/^ {2}-v, --version +show the version$/),
+    ]);
+    expect(new Set([...commands, ...options].map(column))).toEqual(new Set([column(commands[0])]));
+    expect(top).toMatch(/\n\nRun 'plugin-review <command> --help' for a command's options\.\n$/);
+  });
 });
 
 describe("mistakes on the command line", () => {
   it("an unknown option is one clean line and a pointer to the help, exit 2", () => {
     const r = run(["check", "--frobnicate", "examples/host-valid"]);
     expect(r.stderr).toBe(
-      "plugin-review check: unknown option '--frobnicate'\nRun 'plugin-review check --help' for the options.\n",
+      "plugin-review: unknown option '--frobnicate'\nRun 'plugin-review check --help' for the options.\n",
     );
     expect(r.stdout).toBe("");
     expect(r.status).toBe(2);
@@ -262,30 +279,72 @@ describe("mistakes on the command line", () => {
 
   it("suggests the option meant, and says which option lacks its value", () => {
     expect(run(["check", "--fromat", "json", "."]).stderr).toMatch(
-      /^plugin-review check: unknown option '--fromat' \(did you mean --format\?\)\n/,
+      /^plugin-review: unknown option '--fromat' \(did you mean --format\?\)\n/,
     );
     expect(run(["check", "--max-warning", "0", "."]).stderr).toMatch(/did you mean --max-warnings\?/);
     const missing = run(["check", "examples/host-valid", "--format"]);
-    expect(missing.stderr).toMatch(/^plugin-review check: option '--format' needs a value\n/);
+    expect(missing.stderr).toMatch(/^plugin-review: option '--format' needs a value\n/);
     expect(missing.status).toBe(2);
     const noValue = run(["check", "--quiet=yes", "."]);
-    expect(noValue.stderr).toMatch(/^plugin-review check: option '--quiet' takes no value\n/);
+    expect(noValue.stderr).toMatch(/^plugin-review: option '--quiet' takes no value\n/);
     expect(noValue.status).toBe(2);
   });
 
   it("is as clean for pr and audit, and before a command", () => {
     const audit = run(["audit", "acme", "--bogus"]);
     expect(audit.stderr).toMatch(
-      /^plugin-review audit: unknown option '--bogus'\nRun 'plugin-review audit --help'/,
+      /^plugin-review: unknown option '--bogus'\nRun 'plugin-review audit --help'/,
     );
     expect(audit.status).toBe(2);
     const pr = run(["pr", "--repo", "x", "acme/plugins#1"]);
-    expect(pr.stderr).toMatch(/^plugin-review pr: unknown option '--repo'/);
+    expect(pr.stderr).toMatch(/^plugin-review: unknown option '--repo'/);
     expect(pr.status).toBe(2);
     const before = run(["--quiet", "check", "."]);
     expect(before.stderr).toMatch(/^plugin-review: unknown option '--quiet' \(options follow a command/);
     expect(before.status).toBe(2);
     for (const r of [audit, pr, before])
       expect(r.stderr).not.toMatch(/ERR_PARSE_ARGS|To specify a positional|\n\s+at /);
+  });
+
+  it("every error, of every command, starts with one prefix: `plugin-review: `", () => {
+    const failures = [
+      ["check", "--frobnicate", "."],
+      ["check", "--format", "xml", "."],
+      ["check", "--fix", "--fix-dry-run", "."],
+      ["check"],
+      ["check", "no/such/plugin.json"],
+      ["check", "--config", "no/such.yml", "examples/host-valid"],
+      ["pr", "--format", "xml", "acme/plugins#1"],
+      ["pr"],
+      ["audit"],
+      ["lsp"],
+      ["frobnicate"],
+      ["--quiet"],
+    ].map((args) => ({ args, ...run(args) }));
+    for (const { args, stderr, status } of failures) {
+      expect(status, args.join(" ")).toBe(2);
+      expect(stderr, args.join(" ")).toMatch(/^plugin-review: \S/);
+    }
+  });
+});
+
+describe("counts", () => {
+  it("are said with real plurals in every message of the sources: no `file(s)`, `fix(es)`", () => {
+    const sources = ["src", "action"].flatMap((dir) =>
+      readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" })
+        .filter((f) => /\.(ts|mjs)$/.test(f))
+        .map((f) => join(dir, f)),
+    );
+    const hedged = sources.flatMap((file) =>
+      readFileSync(join(ROOT, file), "utf8")
+        .split("\n")
+        .map((line, i) => `${file}:${i + 1}: ${line.trim()}`)
+        // A word with `(s)` or `(es)` in a string, not a call such as `escape(s)` in code or a comment.
+        .filter(
+          (l) =>
+            !/^\S+ (\*|\/\*|\/\/)/.test(l) && /[a-z]{2,}\((?:s|es)\)(?: (?!as\b)[a-z]|, [a-z]|`|")/.test(l),
+        ),
+    );
+    expect(hedged).toEqual([]);
   });
 });

@@ -28,7 +28,8 @@ export function cli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}, inp
     cwd,
     input,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", ...env },
+    // No width but the message column's own (COLUMNS unset), whatever the terminal running the tests.
+    env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", COLUMNS: "", ...env },
     timeout: 60_000,
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -44,9 +45,10 @@ export async function mainRun(args: string[]): Promise<Run> {
 }
 
 /**
- * The findings of the text format (a file's path, then its rows `line:column  severity  message  rule-id`),
- * one line each as `file:line:column severity rule-id message`, for assertions that name a finding; the
- * layout itself is tested in test/cli/check.test.ts and, byte for byte, by the README's example.
+ * The findings of the text format (a file's path, then its rows `line:column  severity  message  rule-id`, a
+ * long message continued on the lines below), one line each as `file:line:column severity rule-id message`,
+ * for assertions that name a finding; the layout itself is tested in test/cli/check.test.ts and, byte for
+ * byte, by the README's example.
  */
 export function findingLines(stdout: string): string {
   const out: string[] = [];
@@ -54,6 +56,8 @@ export function findingLines(stdout: string): string {
   for (const line of stdout.split("\n")) {
     const row = /^ +(\d+):(\d+) +(error|warning|notice) +(.*?) +(\S+)$/.exec(line);
     if (row && file !== undefined) out.push(`${file}:${row[1]}:${row[2]} ${row[3]} ${row[5]} ${row[4]}`);
+    else if (file !== undefined && out.length && /^ {10,}\S/.test(line))
+      out.push(`${out.pop()} ${line.trim()}`);
     else if (line === "" || row) file = undefined;
     else if (!line.startsWith(" ")) file = line;
   }

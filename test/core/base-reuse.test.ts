@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { itUnless } from "../helpers.js";
+import { itUnless, withoutShared } from "../helpers.js";
 import { resolveConfig, type ResolvedConfig } from "../../src/core/config.js";
 import { reviewDescriptors, reviewOne, type DescriptorInput } from "../../src/core/review.js";
 import { RULES, RULES_BY_ID } from "../../src/core/rules/index.js";
@@ -18,7 +18,6 @@ import { edit, exampleSamples, random, type Sample } from "./generate.js";
 const REAL = new URL("../../../shared/corpus/real/", import.meta.url);
 const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
 const haveReal = existsSync(REAL);
-const haveHistory = existsSync(HISTORY);
 
 const CONFIGS: Record<string, ResolvedConfig> = {
   default: resolveConfig(),
@@ -127,7 +126,7 @@ describe("the base comparison's shortcuts give the full base review's results", 
     expect(reused).toBeGreaterThan(samples.length * 5);
   });
 
-  itUnless(!haveReal && `${REAL.pathname} is absent`)(
+  itUnless(withoutShared("corpus/real/"))(
     "over random edits of every real descriptor, either side being the base",
     () => {
       const { classified, reused } = randomEdits(corpus, 8, 9);
@@ -136,7 +135,7 @@ describe("the base comparison's shortcuts give the full base review's results", 
     },
   );
 
-  itUnless(!haveHistory && `${HISTORY.pathname} is absent`)(
+  itUnless(withoutShared("corpus/real-history/"))(
     "over every consecutive pair of the real history, both ways",
     () => {
       let pairs = 0;

@@ -170,7 +170,7 @@ describe("existing findings and locked settings", () => {
     expect(problems("locked: [existng]")[0]).toMatch(/unknown rule id `existng`/);
     const c = resolveConfig({ org: { locked: ["fail_on"] }, repo: { ignore: [{ paths: ["legacy/**"] }] } });
     expect(c.notes).toEqual([
-      "locked rule(s) `file-too-large`, `invalid-json` cannot be ignored by the repository",
+      "locked rules `file-too-large`, `invalid-json` cannot be ignored by the repository",
     ]);
     expect(c.ignore).toEqual([
       { paths: ["legacy/**"], rules: RULE_IDS.filter((r) => r !== "file-too-large" && r !== "invalid-json") },
@@ -226,7 +226,7 @@ describe("configuration: every problem in one pass, each with its line", () => {
     const c = resolveConfig({ org: { locked: ["name-format"] }, repo: read.raw });
     expect(c.notes).toEqual([
       "repo.yml, line 3: rule `name-format` is locked by the organisation: the repository's `off` was not applied",
-      "repo.yml, line 6: locked rule(s) `name-format`, `file-too-large`, `invalid-json` cannot be ignored by the repository",
+      "repo.yml, line 6: locked rules `name-format`, `file-too-large`, `invalid-json` cannot be ignored by the repository",
     ]);
   });
 

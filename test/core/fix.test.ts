@@ -10,7 +10,7 @@ import { resolveConfig } from "../../src/core/config.js";
 import { applyFixes, fixDescriptors, fixPasses, unifiedDiff } from "../../src/core/fix.js";
 import { reviewDescriptors, type DescriptorInput } from "../../src/core/review.js";
 import type { RawFinding } from "../../src/core/types.js";
-import { check, describeUnless, text, validHost } from "../helpers.js";
+import { check, describeUnless, text, validHost, withoutShared } from "../helpers.js";
 
 /** Reviews `head` (against `base` when given) and fixes until nothing more applies, as `--fix` does. */
 function fix(head: string, base?: string): string {
@@ -320,7 +320,7 @@ function inject(doc: Record<string, unknown>, mistakes: Set<Mistake>) {
   return { head, pointers };
 }
 
-describeUnless(!corpus.length && `${CORPUS.pathname} is absent`)(
+describeUnless(withoutShared("corpus/real/"))(
   "--fix on real descriptors with injected mistakes (property)",
   () => {
     it("the output parses and no finding of the fixed kinds remains", () => {

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { describeUnless } from "../helpers.js";
+import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
 import { hasFailures } from "../../src/core/verdict.js";
@@ -101,7 +101,7 @@ function review(file: string, head: Json, base: string): FileReview {
   return r!;
 }
 
-describeUnless(!exists && `${CORPUS.pathname} is absent`)(
+describeUnless(withoutShared("corpus/real/"))(
   "adoption over the real corpus: judged on what the change adds",
   () => {
     const summary = { passed: 0, edits: 0, existing: 0 };

@@ -7,14 +7,13 @@
  * saying the same, is existing; new + existing is every head finding, existing + fixed every base finding. Prints, for
  * each pair, how many findings are new, existing and fixed. Skipped when ../shared is absent (a fresh clone).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, expect, it } from "vitest";
-import { describeUnless } from "../helpers.js";
+import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
 
 const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
-const exists = existsSync(HISTORY);
 
 const CHANGE_RULES = [
   "version-not-bumped",
@@ -153,7 +152,7 @@ function expectation(pair: Pair): {
 
 // ---- the tests --------------------------------------------------------------------------------------------------
 
-describeUnless(!exists && `${HISTORY.pathname} is absent`)(
+describeUnless(withoutShared("corpus/real-history/"))(
   "real history, consecutive pairs through the change rules",
   () => {
     let outcomes: Outcome[] = [];

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { describeUnless } from "../helpers.js";
+import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
 import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
 import { EXPECTED_REAL } from "./expected-real.js";
@@ -32,7 +32,7 @@ function lineLengths(text: string): number[] {
   return text.split("\n").map((l) => [...l.replace(/\r$/, "")].length);
 }
 
-describeUnless(!exists && `${CORPUS.pathname} is absent`)("real corpus, each file alone", () => {
+describeUnless(withoutShared("corpus/real/"))("real corpus, each file alone", () => {
   it("the expectation table covers exactly the files present", () => {
     expect(Object.keys(EXPECTED_REAL).sort()).toEqual(files);
   });

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, mainRun } from "../cli/run.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
@@ -28,7 +28,9 @@ function findMultitool(): { bin: string } | { skip: string } {
   }
   const r = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 60_000 });
   if (r.error || r.status !== 0) {
-    return { skip: `${bin} does not run here: ${r.error?.message ?? (r.stderr || `exit ${r.status}`)}` };
+    return {
+      skip: `${relative(ROOT, bin)} does not run here: ${r.error?.message ?? (r.stderr || `exit ${r.status}`)}`,
+    };
   }
   return { bin };
 }

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol/node";
 import type { JsonFinding } from "../../src/format/json.js";
 import { mainRun } from "../cli/run.js";
-import { describeUnless, ROOT } from "../helpers.js";
+import { describeUnless, ROOT, withoutShared } from "../helpers.js";
 import { lineOffsets, LspClient } from "./client.js";
 
 const CORPUS = join(ROOT, "..", "shared", "corpus", "real");
@@ -129,7 +129,7 @@ const corpus = hasCorpus
       .sort()
   : [];
 
-describeUnless(!hasCorpus && `${CORPUS} is absent`)(
+describeUnless(withoutShared("corpus/real/"))(
   "diagnostics equal check --format json on the real corpus",
   () => {
     it.each(corpus.map((f) => [f]))("%s", async (name) => {

@@ -20,7 +20,7 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { BIN, ensureBuilt } from "../cli/run.js";
-import { describeUnless, ROOT } from "../helpers.js";
+import { describeUnless, MORE_THAN_NPM_CI, ROOT } from "../helpers.js";
 
 const VSIX = join(ROOT, "editors", "vscode", "plugin-review.vsix");
 const built = existsSync(VSIX);
@@ -70,7 +70,10 @@ interface Extension {
   ): string;
 }
 
-describeUnless(!built && `${VSIX} is not built (.ci/run builds it)`)("the VS Code extension (.vsix)", () => {
+describeUnless(
+  !built &&
+    `editors/vscode/plugin-review.vsix is not built (cd editors/vscode && npm ci && npm run package: ${MORE_THAN_NPM_CI})`,
+)("the VS Code extension (.vsix)", () => {
   const files = built ? unzip(readFileSync(VSIX)) : new Map<string, Buffer>();
   const manifest = JSON.parse(files.get("extension/package.json")?.toString() ?? "{}") as Manifest;
 

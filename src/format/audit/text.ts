@@ -123,7 +123,8 @@ function formatText(report: AuditReport): string {
       ? r.files
           .filter((f) => f.wouldFail)
           .map(
-            (f) => `  ${r.repository}/${printable(f.path)}: ${f.errors} error(s), ${f.warnings} warning(s)`,
+            (f) =>
+              `  ${r.repository}/${printable(f.path)}: ${plural(f.errors, "error")}, ${plural(f.warnings, "warning")}`,
           )
       : [],
   );

@@ -14,10 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import type { AuditReport, ReviewedRepository } from "../../../src/format/audit/report.js";
 import { mainRun as run } from "../../cli/run.js";
-import { ROOT, text, validHost } from "../../helpers.js";
+import { describeUnless, MORE_THAN_NPM_CI, ROOT, text, validHost } from "../../helpers.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import { acme, demoDescriptor, fixOneAddOne, MISSPELT } from "./organisation.js";
 
@@ -37,14 +37,13 @@ const ARTIFACTS = join(ROOT, "test-artifacts");
 /** Why the browser cannot run here, or undefined. */
 function noBrowser(): string | undefined {
   if (!existsSync(CHROMIUM))
-    return `${CHROMIUM} is not installed (Debian's package: apt-get install chromium)`;
+    return `${CHROMIUM} is not installed (Debian's package: apt-get install chromium; ${MORE_THAN_NPM_CI})`;
   const r = spawnSync(CHROMIUM, ["--version"], { encoding: "utf8", timeout: 60_000 });
   if (r.error || r.status !== 0) return `${CHROMIUM} does not run: ${r.error?.message ?? r.stderr}`;
   return undefined;
 }
 const skip = noBrowser();
-if (skip) console.warn(`HTML report browser test skipped: ${skip}`);
-const describeBrowser = skip ? describe.skip : describe;
+const describeBrowser = describeUnless(skip);
 
 let context: BrowserContext;
 let dir = "";

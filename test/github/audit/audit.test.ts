@@ -160,7 +160,7 @@ describe("plugin-review audit", () => {
     expect(r.stdout).toMatch(/^acme\/broken +– +– +– +yes \(invalid configuration\) +yes$/m);
     expect(r.stdout).toMatch(/^The App `plugin-review`: installed on all repositories\.$/m);
     expect(r.stdout).toMatch(/^Total +4 +1 +2 +3 of 6 repositories$/m);
-    expect(r.stdout).toMatch(/^ {2}acme\/plugins\/b\/plugin\.json: 1 error\(s\), 0 warning\(s\)$/m);
+    expect(r.stdout).toMatch(/^ {2}acme\/plugins\/b\/plugin\.json: 1 error, 0 warnings$/m);
     expect(r.stdout).toMatch(/^acme\/old: skipped \(archived\)$/m);
     expect(r.stdout).toMatch(/^acme\/void: skipped \(empty repository\)$/m);
     expect(r.stdout).toMatch(/^acme\/secret: could not be read: .*403/m);

@@ -273,7 +273,7 @@ export async function publishReview(
     return { ...none, dismissed, skipped: "this push was already reviewed" };
   }
   const plan = planReview(reviews, descriptors, state?.own.threads ?? [], mine, opts.existing);
-  const intro = `**plugin-review** found ${plan.comments.length + plan.bodyItems.length} new finding(s) in this push; the \`plugin-review\` check lists them all.`;
+  const intro = `**plugin-review** found ${plural(plan.comments.length + plan.bodyItems.length, "new finding")} in this push; the \`plugin-review\` check lists them all.`;
   // Within GitHub's limit for a review body, whatever the number of findings: the check run has them all.
   const body = (items: string[]) => {
     const out = new BudgetedText(COMMENT_LIMIT - 1).add(intro);
