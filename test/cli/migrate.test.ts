@@ -203,7 +203,7 @@ describe("plugin-review migrate: names and mistakes", () => {
     const r = cli(["migrate", ...args]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
-      `plugin-review migrate: ${message}\nRun 'plugin-review migrate --help' for the options.\n`,
+      `plugin-review: ${message}\nRun 'plugin-review migrate --help' for the options.\n`,
     );
   });
 

@@ -66,7 +66,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
               /^::warning file=[^:,]*,line=2,endLine=2,col=3,endColumn=9,title=unknown-member::/.test(l),
             ),
         ).toBe(true);
-        expect(lines[2]).toMatch(/^plugin-review: 1 descriptor\(s\) checked/);
+        expect(lines[2]).toMatch(/^plugin-review: 1 descriptor checked/);
         for (const l of lines) expect(l).not.toMatch(CONTROL);
       }),
     );
