@@ -48,6 +48,12 @@ export default tseslint.config(
             because: "the core is pure: text in, findings out",
           },
           {
+            from: "src/migrate/**",
+            allow: ["src/migrate/**", "src/core/**", "schemas/**"],
+            because:
+              "the migration is pure like the core: an EF1 descriptor in, the EF2 extension's files out",
+          },
+          {
             from: "src/format/**",
             deny: ["src/github/**", ...ENTRY_POINTS],
             because: "formats render findings; they know nothing of GitHub or of the commands",

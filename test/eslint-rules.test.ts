@@ -28,6 +28,9 @@ describe("local/layers", () => {
     ["src/github/api/probe.ts", "../review/run-review.js", "src/github/review/run-review.ts"],
     ["src/workspace/probe.ts", "../cli/main.js", "src/cli/main.ts"],
     ["src/lsp/probe.ts", "../cli/main.js", "src/cli/main.ts"],
+    ["src/migrate/probe.ts", "../workspace/files.js", "src/workspace/files.ts"],
+    ["src/migrate/probe.ts", "../format/text.js", "src/format/text.ts"],
+    ["src/core/probe.ts", "../migrate/key-map.js", "src/migrate/key-map.ts"],
   ])("%s may not import %s", async (file, specifier, target) => {
     const messages = await projectMessages(file, `import "${specifier}";\n`);
     expect(messages).toEqual([
@@ -43,6 +46,7 @@ describe("local/layers", () => {
       ),
     ).toEqual([]);
     expect(await projectMessages("src/cli/probe.ts", `import "../workspace/usage-error.js";\n`)).toEqual([]);
+    expect(await projectMessages("src/migrate/probe.ts", `import "../core/locate.js";\n`)).toEqual([]);
   });
 });
 

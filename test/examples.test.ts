@@ -154,12 +154,13 @@ describe("examples/mistakes: one example of each kind of mistake", () => {
 });
 
 describe("valid examples", () => {
-  it.each(["examples/host-valid/plugin.json", "examples/remote-valid/plugin.json"])(
-    "%s has no findings",
-    (path) => {
-      expect(review([{ path, content: read(path) }])[0]!.findings).toEqual([]);
-    },
-  );
+  it.each([
+    "examples/host-valid/plugin.json",
+    "examples/remote-valid/plugin.json",
+    "examples/jmx-valid/plugin.json",
+  ])("%s has no findings", (path) => {
+    expect(review([{ path, content: read(path) }])[0]!.findings).toEqual([]);
+  });
 });
 
 describe("plugin names across examples/", () => {

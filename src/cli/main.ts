@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
+import { runMigrate } from "./migrate.js";
 import { runPr } from "./pr.js";
 
 const USAGES = {
@@ -75,6 +76,26 @@ Options:
 
 Exit status: 0 the audit ran; 2 it could not.
 `,
+  migrate: `Usage: plugin-review migrate <plugin.json>... [options]
+
+Converts Extension Framework 1.0 descriptors (JMX and Python plugin.json) to Extensions 2.0
+extensions: extension/extension.yaml (with extension/activationSchema.json for Python and
+extension/alerts/ for alert settings), metric-keys.json and .csv (every EF1 metric key with its
+EF2 key and dimensions) and MIGRATION.md (what is not carried over or changes meaning, with the
+EF1 line of each). Without --out it prints what it would write.
+
+Options:
+  --out <dir>            write the files: <dir>/extension/extension.yaml, <dir>/metric-keys.json,
+                         ...; with several descriptors, each in <dir>/<name>/ (its EF2 name without
+                         custom:, with -2, -3 when two share one)
+  --name <custom:name>   the EF2 name (one descriptor), instead of the one derived from it
+  --format <f>           text (default) or json (a summary of each, with the files' contents
+                         when nothing is written)
+  -h, --help             show this help
+
+Exit status: 0 every descriptor converted; 2 one was not (PMI, no MBean, no valid name: the
+reason is printed), or a usage or I/O error.
+`,
   lsp: `Usage: plugin-review lsp --stdio
 
 A language server for editors, over standard input and output: the same findings as check while
@@ -95,6 +116,7 @@ Commands:
   check <file|dir|glob>...   review descriptors (plugin.json) on this machine
   pr <owner>/<repo>#<n>      print the GitHub App's review of a pull request, writing nothing
   audit <org>                review every repository of an organisation, read-only
+  migrate <plugin.json>...   convert EF1 descriptors to Extensions 2.0 (extension.yaml)
   lsp --stdio                a language server for editors
 
 Run 'plugin-review <command> --help' for a command's options.
@@ -226,6 +248,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   }
   if (command === "pr") return pr(rest, stdout, stderr);
   if (command === "audit") return audit(rest, stdout, stderr, io.cwd);
+  if (command === "migrate") return migrateCommand(rest, io, stdout, stderr);
   if (command === "lsp") {
     if (rest.length === 1 && (rest[0] === "-h" || rest[0] === "--help")) {
       stdout(USAGES.lsp);
@@ -423,5 +446,36 @@ async function audit(
       version: version(),
       ...(cwd ? { cwd } : {}),
     },
+  );
+}
+
+function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out): number {
+  const parsed = parse(
+    "migrate",
+    args,
+    { out: { type: "string" }, name: { type: "string" }, format: { type: "string", default: "text" } },
+    stdout,
+    stderr,
+  );
+  if (typeof parsed === "number") return parsed;
+  const v = parsed.values;
+  const fail = (message: string) => {
+    stderr(usageFailure("migrate", message));
+    return 2;
+  };
+  if (parsed.positionals.length === 0) return fail("name at least one plugin.json to convert");
+  if (v.format !== "text" && v.format !== "json")
+    return fail(`--format must be text or json, not '${v.format}'`);
+  if (v.name !== undefined && parsed.positionals.length > 1)
+    return fail("--name names one extension: give it with one plugin.json");
+  if (v.out === "") return fail("--out needs a folder");
+  return runMigrate(
+    {
+      files: parsed.positionals,
+      format: v.format,
+      ...(v.out !== undefined ? { out: v.out } : {}),
+      ...(v.name !== undefined ? { name: v.name } : {}),
+    },
+    { cwd: io.cwd ?? process.cwd(), stdout, stderr },
   );
 }

@@ -1,0 +1,207 @@
+/**
+ * `plugin-review migrate <plugin.json>… [--out <dir>] [--name <custom:…>] [--format text|json]`: reads each EF1
+ * descriptor, converts it (src/migrate/, pure), and writes the EF2 extension's files, or prints what it would
+ * write. One input with `--out <dir>` writes `<dir>/extension/extension.yaml`…; several write each to
+ * `<dir>/<name>/` (the EF2 name without `custom:`, `-2`, `-3` after it when two share it).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
+import { decodeUtf8 } from "../core/utf8.js";
+import { migrate, type MigrationResult } from "../migrate/migrate.js";
+import { keyPrefix } from "../migrate/names.js";
+import { plain, printable, said } from "../migrate/notes.js";
+import { readLimited } from "../workspace/files.js";
+import { describeErrno, UsageError } from "../workspace/usage-error.js";
+
+export interface MigrateOptions {
+  files: string[];
+  out?: string;
+  name?: string;
+  format: "text" | "json";
+}
+
+export interface MigrateIo {
+  cwd: string;
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+interface Done {
+  file: string;
+  result: MigrationResult;
+  /** The folder its files go to, relative to `--out` ("" for a single input). */
+  folder?: string;
+  written?: string[];
+  error?: string;
+}
+
+/** The result of a file that could not be read or decoded: not converted, saying why. */
+function unreadable(why: string): MigrationResult {
+  return { converted: false, reasons: [{ text: said`${why}` }], notes: [] };
+}
+
+function read(file: string, cwd: string): MigrationResult | string {
+  try {
+    const { content, size } = readLimited(resolve(cwd, file), file, DEFAULT_MAX_FILE_SIZE);
+    if (size > DEFAULT_MAX_FILE_SIZE)
+      return unreadable(
+        `it is larger than ${DEFAULT_MAX_FILE_SIZE} bytes, the largest descriptor plugin-review reads`,
+      );
+    const { text, badOffset } = decodeUtf8(content);
+    if (badOffset !== undefined) return unreadable(`it is not UTF-8 text (byte ${badOffset})`);
+    return text;
+  } catch (e) {
+    if (e instanceof UsageError)
+      return unreadable(e.message.replace(/^cannot read '[^']*': /, "cannot read it: "));
+    throw e;
+  }
+}
+
+/** Each converted input's folder under `--out`: "" for one input, else its EF2 name, told apart when shared. */
+function folders(done: Done[]): void {
+  if (done.length === 1) {
+    done[0]!.folder = "";
+    return;
+  }
+  const taken = new Set<string>();
+  for (const d of done) {
+    if (!d.result.converted) continue;
+    const base = keyPrefix(d.result.name);
+    let folder = base;
+    for (let n = 2; taken.has(folder); n++) folder = `${base}-${n}`;
+    taken.add(folder);
+    d.folder = folder;
+  }
+}
+
+function write(d: Done, out: string, cwd: string): void {
+  if (!d.result.converted) return;
+  d.written = [];
+  for (const f of d.result.files) {
+    const shown = join(out, d.folder!, f.path);
+    const absolute = resolve(cwd, shown);
+    try {
+      mkdirSync(dirname(absolute), { recursive: true });
+      writeFileSync(absolute, f.content);
+    } catch (e) {
+      d.error = `cannot write '${shown}': ${describeErrno(e)}`;
+      return;
+    }
+    d.written.push(shown);
+  }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What a converted file became, in one line. */
+function summary(r: Extract<MigrationResult, { converted: true }>): string {
+  const notes = (kind: string) => r.notes.filter((n) => n.kind === kind).length;
+  return (
+    `${r.name} ${r.version} (${r.framework === "JMX" ? "JMX" : "Python"}): ${plural(r.metrics, "metric")}` +
+    (r.subgroups !== undefined ? ` in ${plural(r.subgroups, "subgroup")}` : "") +
+    `, ${plural(r.alerts, "metric event")}; MIGRATION.md: ${notes("dropped")} not carried over, ` +
+    `${notes("changed")} changed in meaning, ${notes("todo")} to do by hand`
+  );
+}
+
+function reasons(d: Done): string {
+  if (d.result.converted) return "";
+  return d.result.reasons
+    .map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}\n`)
+    .join("");
+}
+
+function text(done: Done[], opts: MigrateOptions, io: MigrateIo): void {
+  for (const d of done) {
+    const file = printable(d.file);
+    if (!d.result.converted) {
+      io.stderr(`${file}: not converted:\n${reasons(d)}`);
+      continue;
+    }
+    if (opts.out === undefined) {
+      for (const f of d.result.files) {
+        const path = d.folder ? `${d.folder}/${f.path}` : f.path;
+        io.stdout(`==> ${path} (from ${file}) <==\n${printable(f.content)}\n`);
+      }
+      continue;
+    }
+    if (d.error) {
+      io.stderr(`${file}: ${summary(d.result)}\n  ${printable(d.error)}\n`);
+      continue;
+    }
+    io.stdout(
+      `${file}: ${summary(d.result)}\n${d.written!.map((w) => `  wrote ${printable(w)}\n`).join("")}`,
+    );
+  }
+  const converted = done.filter((d) => d.result.converted && !d.error).length;
+  const line =
+    converted === done.length
+      ? `✔ ${converted} of ${plural(done.length, "descriptor")} converted`
+      : `✖ ${done.length - converted} of ${plural(done.length, "descriptor")} not converted`;
+  (opts.out === undefined ? io.stderr : io.stdout)(
+    `${line}${opts.out === undefined ? " (nothing written: --out <dir> writes the files)" : ""}\n`,
+  );
+}
+
+function json(done: Done[], opts: MigrateOptions): string {
+  return (
+    JSON.stringify(
+      done.map((d) => {
+        const r = d.result;
+        if (!r.converted)
+          return {
+            file: d.file,
+            converted: false,
+            ...(r.type !== undefined ? { type: r.type } : {}),
+            reasons: r.reasons.map((x) => ({
+              ...(x.line !== undefined ? { line: x.line } : {}),
+              text: plain(x.text),
+            })),
+          };
+        return {
+          file: d.file,
+          converted: !d.error,
+          ...(d.error ? { error: d.error } : {}),
+          framework: r.framework,
+          name: r.name,
+          version: r.version,
+          metrics: r.metrics,
+          ...(r.subgroups !== undefined ? { subgroups: r.subgroups } : {}),
+          alerts: r.alerts,
+          files: r.files.map((f) => {
+            const path = d.folder ? `${d.folder}/${f.path}` : f.path;
+            return opts.out === undefined
+              ? { path, content: f.content }
+              : { path, written: join(opts.out, d.folder ?? "", f.path) };
+          }),
+          notes: r.notes.map((n) => ({
+            kind: n.kind,
+            ...(n.line !== undefined ? { line: n.line } : {}),
+            member: n.member,
+            text: plain(n.text),
+          })),
+        };
+      }),
+      null,
+      2,
+    ) + "\n"
+  );
+}
+
+/** Runs the command; the exit status is 0 when every file was converted (and written), else 2. */
+export function runMigrate(opts: MigrateOptions, io: MigrateIo): number {
+  const done: Done[] = opts.files.map((file) => {
+    const text = read(file, io.cwd);
+    const result =
+      typeof text === "string" ? migrate(text, opts.name !== undefined ? { name: opts.name } : {}) : text;
+    return { file, result };
+  });
+  folders(done);
+  if (opts.out !== undefined) for (const d of done) write(d, opts.out, io.cwd);
+  if (opts.format === "json") io.stdout(json(done, opts));
+  else text(done, opts, io);
+  return done.every((d) => d.result.converted && !d.error) ? 0 : 2;
+}

@@ -1,0 +1,111 @@
+/**
+ * What `migrate` writes is checked before it is written: extension.yaml parsed back and validated against
+ * schemas/extension.schema.json, then against the EF2 rules the schema cannot say (one data source, count keys
+ * end in `.count`, no key twice); every alert file as a metric event and the activation schema against their
+ * definitions there. A problem here means no file is written.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { parse } from "yaml";
+import schema from "../../schemas/extension.schema.json" with { type: "json" };
+import { arr, get, str } from "../core/guards.js";
+import { metricKeyProblem } from "./names.js";
+
+const ID = schema.$id;
+const DATA_SOURCES = [
+  "jmx",
+  "python",
+  "snmp",
+  "wmi",
+  "prometheus",
+  "sqlDb2",
+  "sqlServer",
+  "sqlMySql",
+  "sqlOracle",
+  "sqlPostgres",
+  "sqlHana",
+  "sqlSnowflake",
+];
+
+let compiled:
+  { extension: ValidateFunction; event: ValidateFunction; activation: ValidateFunction } | undefined;
+
+/** The three validators, compiled once, on first use (a command other than `migrate` never pays for them). */
+function validators() {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
+    ajv.addSchema(schema);
+    compiled = {
+      extension: ajv.getSchema(ID)!,
+      event: ajv.getSchema(`${ID}#/definitions/metricEvent`)!,
+      activation: ajv.getSchema(`${ID}#/definitions/activationSchema`)!,
+    };
+  }
+  return compiled;
+}
+
+function describe(file: string, errors: ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => `${file}: ${e.instancePath || "(root)"} ${e.message ?? "is not valid"}`);
+}
+
+/** The problems of an extension.yaml's text and the files beside it (paths relative to extension.yaml). */
+export function checkExtension(yamlText: string, beside: ReadonlyMap<string, string>): string[] {
+  let doc: unknown;
+  try {
+    doc = parse(yamlText, { version: "1.2", strict: true, uniqueKeys: true });
+  } catch (e) {
+    return [`extension.yaml does not parse: ${e instanceof Error ? e.message : String(e)}`];
+  }
+  const v = validators();
+  if (!v.extension(doc)) return describe("extension.yaml", v.extension.errors);
+  const problems: string[] = [];
+  const sources = DATA_SOURCES.filter((s) => get(doc, s) !== undefined);
+  if (sources.length !== 1)
+    problems.push(`extension.yaml has ${sources.length} data sources (one is needed)`);
+
+  const seen = new Set<string>();
+  for (const group of arr(get(get(doc, "jmx"), "groups")))
+    for (const sub of arr(get(group, "subgroups")))
+      for (const m of arr(get(sub, "metrics"))) {
+        const key = str(get(m, "key"))!;
+        if (seen.has(key)) problems.push(`extension.yaml collects metric ${key} twice`);
+        seen.add(key);
+        const problem = metricKeyProblem(key);
+        if (problem) problems.push(`extension.yaml: metric key ${key}: ${problem}`);
+        const count = /[._]count$/.test(key);
+        if (get(m, "type") === "count" && !count) problems.push(`count metric ${key} does not end in .count`);
+        if (get(m, "type") === "gauge" && count) problems.push(`gauge metric ${key} ends in .count`);
+      }
+  const described = new Set<string>();
+  for (const m of arr(get(doc, "metrics"))) {
+    const key = str(get(m, "key"))!;
+    if (described.has(key)) problems.push(`extension.yaml describes metric ${key} twice`);
+    described.add(key);
+  }
+
+  for (const alert of arr(get(doc, "alerts"))) {
+    const path = str(get(alert, "path"))!;
+    const text = beside.get(path);
+    if (text === undefined) {
+      problems.push(`alert file ${path} is listed but not written`);
+      continue;
+    }
+    const event = JSON.parse(text) as unknown;
+    if (!v.event(event)) problems.push(...describe(path, v.event.errors));
+  }
+  const activation = get(get(doc, "python"), "activation");
+  for (const where of ["remote", "local"] as const) {
+    const file = str(get(get(activation, where), "path"));
+    if (file === undefined) continue;
+    const text = beside.get(file);
+    if (text === undefined) {
+      problems.push(`activation schema ${file} is named but not written`);
+      continue;
+    }
+    const parsed = JSON.parse(text) as unknown;
+    if (!v.activation(parsed)) problems.push(...describe(file, v.activation.errors));
+    const root = where === "remote" ? "pythonRemote" : "pythonLocal";
+    if (get(get(parsed, "properties"), root) === undefined)
+      problems.push(`${file} has no ${root}, which python.activation.${where} needs`);
+  }
+  return problems;
+}

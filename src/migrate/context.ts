@@ -1,0 +1,39 @@
+/** What every part of one migration shares: the descriptor, where its members are, and the notes made so far. */
+import type { JsonNode } from "../core/json/parse.js";
+import { displayPath } from "../core/json/pointer.js";
+import { LineIndex, resolvePointer } from "../core/locate.js";
+import type { Note, NoteKind, Phrase } from "./notes.js";
+
+/** What stops a descriptor from being converted: why, and where (a JSON pointer). */
+export interface Blocker {
+  pointer: string;
+  text: Phrase;
+}
+
+export class Migration {
+  readonly notes: Note[] = [];
+  readonly blockers: Blocker[] = [];
+  private readonly index: LineIndex;
+
+  constructor(
+    readonly doc: Record<string, unknown>,
+    private readonly root: JsonNode,
+    text: string,
+  ) {
+    this.index = new LineIndex(text);
+  }
+
+  note(kind: NoteKind, pointer: string, text: Phrase): void {
+    this.notes.push({ kind, pointer, member: displayPath(pointer), text });
+  }
+
+  block(pointer: string, text: Phrase): void {
+    this.blockers.push({ pointer, text });
+  }
+
+  /** The 1-based line of the member a pointer names (its key's line; the nearest existing ancestor's). */
+  line(pointer: string): number {
+    const r = resolvePointer(this.root, pointer);
+    return this.index.position(r.keyStart ?? r.node.start).line;
+  }
+}
