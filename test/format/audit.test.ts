@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { compareAudits } from "../../src/format/audit/compare.js";
 import { formatCsv, textCell } from "../../src/format/audit/csv.js";
 import { esc, formatHtml } from "../../src/format/audit/html.js";
+import { formatAuditText } from "../../src/format/audit/text.js";
 import {
   blobUrl,
   totals,
@@ -97,5 +98,28 @@ describe("--compare", () => {
     expect([c.comparison!.new, c.comparison!.unchanged]).toEqual([[], 2]);
     const marks = (c.repositories[0] as ReviewedRepository).files[0]!.findings.map((f) => f.baseline);
     expect(marks).toEqual(["existing", "existing"]);
+  });
+});
+
+describe("a report written before the readiness", () => {
+  it("renders in every format, saying it has no readiness rather than counting zeros", () => {
+    const old = report([finding("f", 3)]);
+    expect(old.readiness).toBeUndefined();
+    expect(formatHtml(old, "0.0.0")).toContain("this report predates the readiness");
+    expect(formatHtml(old, "0.0.0")).not.toContain("data-migration=");
+    expect(formatAuditText(old, "text")).not.toContain("Migration to Extensions 2.0");
+    expect(formatAuditText(old, "markdown")).not.toContain("Migration to Extensions 2.0");
+    const [header, row] = formatCsv(old)
+      .split("\r\n")
+      .map((l) => l.split(","));
+    expect(header!.slice(-6)).toEqual([
+      "framework",
+      "type",
+      "variant",
+      "migrate",
+      "migrate_detail",
+      "migration",
+    ]);
+    expect(row!.slice(-6)).toEqual(["", "", "", "", "", ""]);
   });
 });
