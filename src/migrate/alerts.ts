@@ -27,6 +27,11 @@ const SEVERITY: Record<string, string> = {
   AVAILABILITY_EVENT: "AVAILABILITY",
 };
 
+/** A string in a metric selector: quoted, its `~` and `"` escaped with `~` (the selector's own escape). */
+function selectorString(s: string): string {
+  return `"${s.replace(/[~"]/g, (c) => `~${c}`)}"`;
+}
+
 /** An EF1 unit as the metric events API's unit (`MilliSecond` → `MILLI_SECOND`). */
 function apiUnit(unit: string): string {
   return unit.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
@@ -108,7 +113,7 @@ export function alertFiles(m: Migration, metrics: readonly Ef1Metric[], name: st
       const rate = metric.ef2.rateKey !== undefined;
       const target: Record<string, string> = {};
       if (state) {
-        target.metricSelector = `${metric.ef2.key}:filter(eq("${STATE_DIMENSION}",${JSON.stringify(stateName ?? "")}))`;
+        target.metricSelector = `${metric.ef2.key}:filter(eq("${STATE_DIMENSION}",${selectorString(stateName ?? "")}))`;
         m.note(
           "changed",
           pointer,

@@ -48,13 +48,25 @@ function describe(file: string, errors: ErrorObject[] | null | undefined): strin
   return (errors ?? []).map((e) => `${file}: ${e.instancePath || "(root)"} ${e.message ?? "is not valid"}`);
 }
 
-/** The problems of an extension.yaml's text and the files beside it (paths relative to extension.yaml). */
-export function checkExtension(yamlText: string, beside: ReadonlyMap<string, string>): string[] {
-  let doc: unknown;
-  try {
-    doc = parse(yamlText, { version: "1.2", strict: true, uniqueKeys: true });
-  } catch (e) {
-    return [`extension.yaml does not parse: ${e instanceof Error ? e.message : String(e)}`];
+/**
+ * The problems of an extension (the value written as extension.yaml) and the files beside it (paths relative to
+ * extension.yaml). With `yamlText`, that text is read back too and must say exactly `extension`.
+ */
+export function checkExtension(
+  extension: unknown,
+  beside: ReadonlyMap<string, string>,
+  yamlText?: string,
+): string[] {
+  const doc = extension;
+  if (yamlText !== undefined) {
+    let read: unknown;
+    try {
+      read = parse(yamlText, { version: "1.2", strict: true, uniqueKeys: true });
+    } catch (e) {
+      return [`extension.yaml does not parse: ${e instanceof Error ? e.message : String(e)}`];
+    }
+    if (JSON.stringify(read) !== JSON.stringify(extension))
+      return ["extension.yaml does not read back as written"];
   }
   const v = validators();
   if (!v.extension(doc)) return describe("extension.yaml", v.extension.errors);
@@ -65,17 +77,22 @@ export function checkExtension(yamlText: string, beside: ReadonlyMap<string, str
 
   const seen = new Set<string>();
   for (const group of arr(get(get(doc, "jmx"), "groups")))
-    for (const sub of arr(get(group, "subgroups")))
+    for (const sub of arr(get(group, "subgroups"))) {
+      const dimensions = arr(get(sub, "dimensions")).map((d) => str(get(d, "key")));
+      const twice = dimensions.find((d, i) => dimensions.indexOf(d) !== i);
+      if (twice) problems.push(`subgroup ${String(get(sub, "subgroup"))} has dimension ${twice} twice`);
       for (const m of arr(get(sub, "metrics"))) {
         const key = str(get(m, "key"))!;
         if (seen.has(key)) problems.push(`extension.yaml collects metric ${key} twice`);
         seen.add(key);
         const problem = metricKeyProblem(key);
         if (problem) problems.push(`extension.yaml: metric key ${key}: ${problem}`);
-        const count = /[._]count$/.test(key);
+        // Dynatrace's converter reads `.Count` and `_Count` as the count suffix too (its keys are ours).
+        const count = /[._][cC]ount$/.test(key);
         if (get(m, "type") === "count" && !count) problems.push(`count metric ${key} does not end in .count`);
         if (get(m, "type") === "gauge" && count) problems.push(`gauge metric ${key} ends in .count`);
       }
+    }
   const described = new Set<string>();
   for (const m of arr(get(doc, "metrics"))) {
     const key = str(get(m, "key"))!;

@@ -14,6 +14,8 @@ export class Migration {
   readonly notes: Note[] = [];
   readonly blockers: Blocker[] = [];
   private readonly index: LineIndex;
+  /** Lines already found: metric-keys.json and .csv ask for each metric's. */
+  private readonly lines = new Map<string, number>();
 
   constructor(
     readonly doc: Record<string, unknown>,
@@ -33,7 +35,12 @@ export class Migration {
 
   /** The 1-based line of the member a pointer names (its key's line; the nearest existing ancestor's). */
   line(pointer: string): number {
-    const r = resolvePointer(this.root, pointer);
-    return this.index.position(r.keyStart ?? r.node.start).line;
+    let line = this.lines.get(pointer);
+    if (line === undefined) {
+      const r = resolvePointer(this.root, pointer);
+      line = this.index.position(r.keyStart ?? r.node.start).line;
+      this.lines.set(pointer, line);
+    }
+    return line;
   }
 }

@@ -65,10 +65,13 @@ function queryOf(m: Migration, source: Obj, pointer: string): string {
   return `${domain}:${properties.join(",")}${source.allowAdditionalKeys === true ? ",*" : ""}`;
 }
 
-/** The entity type EF2 attaches the metric to: the metric's `entity`, else the plugin's, lower case. */
+/** The entity type EF2 attaches the metric to: the metric's `entity`, else the plugin's, in lower case. */
 function entityOf(m: Migration, metric: Ef1Metric): string {
-  const entity = str(metric.element.entity) ?? str(m.doc.entity) ?? "PROCESS_GROUP_INSTANCE";
-  return entity.toLowerCase().replace(/[^a-z_]/g, "");
+  for (const entity of [metric.element.entity, m.doc.entity]) {
+    const type = typeof entity === "string" ? entity.toLowerCase().replace(/[^a-z_]/g, "") : "";
+    if (type) return type;
+  }
+  return "process_group_instance";
 }
 
 /** Notes about what a metric's EF1 members become, beyond the data source itself. */
@@ -138,6 +141,16 @@ export function jmxSource(m: Migration, metrics: readonly Ef1Metric[]): JmxSourc
       key: dimensionKey(s.name),
       value: `property:${s.keyProperty}`,
     }));
+    const clash = metric.splittings.find((a, i) =>
+      metric.splittings.some((b, j) => j < i && dimensionKey(a.name) === dimensionKey(b.name)),
+    );
+    if (clash) {
+      m.block(
+        clash.pointer,
+        said`two splittings of metric ${q(metric.ef1.key)} become the one EF2 dimension \`${dimensionKey(clash.name)}\` (EF2 dimension keys are lower case): rename one`,
+      );
+      continue;
+    }
     const type = metric.ef2.type!;
     const identity = `${query}\n${JSON.stringify([...dimensions].sort((a, b) => (a.key < b.key ? -1 : 1)))}`;
     let subgroup = byQueryAndDimensions.get(identity);

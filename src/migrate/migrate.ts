@@ -26,6 +26,11 @@ export const AUTHOR_PLACEHOLDER = "Your name here";
 export interface MigrateOptions {
   /** `--name`: the EF2 name, instead of the one derived from the descriptor. */
   name?: string;
+  /**
+   * Read extension.yaml's text back before it is written, and check that it says what was validated (default
+   * true). Only what is not written (the audit's readiness) leaves it out: the YAML parse is most of the time.
+   */
+  readBack?: boolean;
 }
 
 /** A file of the migration, by path relative to the migration's folder (`extension/extension.yaml`). */
@@ -377,7 +382,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       m.blockers.map((b) => ({ line: m.line(b.pointer), text: b.text })),
     );
   const yaml = toYaml(extension);
-  const problems = checkExtension(yaml, beside);
+  const problems = checkExtension(extension, beside, options.readBack === false ? undefined : yaml);
   if (problems.length)
     return notConverted(
       m,
@@ -422,7 +427,7 @@ export interface Readiness {
 }
 
 export function readiness(text: string, options: MigrateOptions = {}): Readiness {
-  const r = migrate(text, options);
+  const r = migrate(text, { readBack: false, ...options });
   if (!r.converted)
     return {
       ...(r.type !== undefined ? { type: r.type } : {}),

@@ -72,7 +72,7 @@ export function deriveName(doc: unknown, given?: string): DerivedName {
     };
   return {
     dynatrace,
-    problem: `the EF2 name derived from it, \`${dynatrace}\`, is not valid: ${nameProblem(dynatrace)}; give one with --name custom:<name>`,
+    problem: `the EF2 name derived from it, ${JSON.stringify(dynatrace)}, is not valid: ${nameProblem(dynatrace)}; give one with --name custom:<name>`,
   };
 }
 

@@ -130,3 +130,30 @@ export function generatedDocuments(samples: readonly Sample[], perSample: number
   }
   return out;
 }
+
+/** Replaces, deletes or inserts at a random path of a JSON value (`mode` 0, 1, 2), as a property test mangles one. */
+export function mutate(doc: unknown, path: number[], replacement: unknown, mode: number): unknown {
+  if (path.length === 0 || doc === null || typeof doc !== "object")
+    return mode === 0 ? undefined : replacement;
+  const [step, ...rest] = path as [number, ...number[]];
+  if (Array.isArray(doc)) {
+    if (doc.length === 0) return mode === 2 ? [replacement] : doc;
+    const i = step % doc.length;
+    const copy = [...doc];
+    const v = mutate(copy[i], rest, replacement, mode);
+    if (v === undefined) copy.splice(i, 1);
+    else copy[i] = v;
+    return copy;
+  }
+  const o = { ...(doc as Record<string, unknown>) };
+  const keys = Object.keys(o);
+  if (keys.length === 0 || (mode === 2 && rest.length === 0)) {
+    o[`added${step}`] = replacement;
+    return o;
+  }
+  const k = keys[step % keys.length]!;
+  const v = mutate(o[k], rest, replacement, mode);
+  if (v === undefined) delete o[k];
+  else o[k] = v;
+  return o;
+}

@@ -5,35 +5,9 @@ import { resolveConfig } from "../../src/core/config.js";
 import { reviewDescriptors } from "../../src/core/review.js";
 import { RULE_IDS } from "../../src/core/rules/index.js";
 import { text, validHost, validRemote } from "../helpers.js";
+import { mutate } from "./generate.js";
 
 type Json = unknown;
-
-/** Replaces, deletes or inserts at a random path of a JSON value. */
-function mutate(doc: Json, path: number[], replacement: Json, mode: number): Json {
-  if (path.length === 0 || doc === null || typeof doc !== "object")
-    return mode === 0 ? undefined : replacement;
-  const [step, ...rest] = path as [number, ...number[]];
-  if (Array.isArray(doc)) {
-    if (doc.length === 0) return mode === 2 ? [replacement] : doc;
-    const i = step % doc.length;
-    const copy = [...doc];
-    const v = mutate(copy[i], rest, replacement, mode);
-    if (v === undefined) copy.splice(i, 1);
-    else copy[i] = v;
-    return copy;
-  }
-  const o = { ...(doc as Record<string, Json>) };
-  const keys = Object.keys(o);
-  if (keys.length === 0 || (mode === 2 && rest.length === 0)) {
-    o[`added${step}`] = replacement;
-    return o;
-  }
-  const k = keys[step % keys.length]!;
-  const v = mutate(o[k], rest, replacement, mode);
-  if (v === undefined) delete o[k];
-  else o[k] = v;
-  return o;
-}
 
 const mutation = fc.tuple(
   fc.array(fc.nat(), { maxLength: 6 }),

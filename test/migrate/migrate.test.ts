@@ -232,6 +232,17 @@ describe("JMX", () => {
     expect(subgroupsOf(r)[0]?.query).toBe("com.example:*");
     const metrics = extensionOf(r).metrics as { key: string; metadata: Json }[];
     expect(metrics.find((m) => m.key === "tech.demo.b")?.metadata.sourceEntityType).toBe("process_group");
+    // An entity that is no entity type falls back to the plugin's.
+    const odd = converted(jmx([{ ...metric("c"), entity: "123" }]));
+    const c = (extensionOf(odd).metrics as { metadata: Json }[])[0];
+    expect(c?.metadata.sourceEntityType).toBe("process_group_instance");
+  });
+
+  it("keeps Dynatrace's key for a count that ends in `_Count` (its suffix rule reads either case)", () => {
+    const r = converted(jmx([metric("requests_Count", { calculateDelta: true })]));
+    expect(subgroupsOf(r)[0]?.metrics).toEqual([
+      { key: "tech.demo.requests_Count", value: "attribute:requests_Count", type: "count" },
+    ]);
   });
 
   it("lists what changes meaning: an aggregation other than SUM, a dimension no splitting fills, a splitting not listed", () => {
@@ -267,6 +278,12 @@ describe("JMX", () => {
     );
     expect(oddSplit.converted || plain(oddSplit.reasons[0]!.text)).toMatch(
       /splitting of type "attribute" has no EF2 form/,
+    );
+    const dimensions = migrate(
+      JSON.stringify(jmx([metric("a", { splittings: [split("Name").splitting, split("name").splitting] })])),
+    );
+    expect(dimensions.converted || plain(dimensions.reasons[0]!.text)).toMatch(
+      /two splittings of metric "a" become the one EF2 dimension `name`/,
     );
     const clash = migrate(JSON.stringify(jmx([metric("queue.count"), metric("queue")])));
     expect(clash.converted || plain(clash.reasons[0]!.text)).toMatch(
@@ -471,14 +488,14 @@ describe("alert settings as metric events", () => {
       ...validRemote(),
       metrics: [
         {
-          statetimeseries: { key: "status", states: ["OK", "DOWN"], displayname: "Status" },
+          statetimeseries: { key: "status", states: ["OK", 'DOWN "hard"'], displayname: "Status" },
           alert_settings: [
             {
               alert_id: "down",
               event_type: "AVAILABILITY_EVENT",
               event_name: "Down",
               description: "down",
-              state_name: "DOWN",
+              state_name: 'DOWN "hard"',
               threshold: 1,
               alert_condition: "BELOW",
               samples: 5,
@@ -491,7 +508,7 @@ describe("alert settings as metric events", () => {
       ui: {},
     });
     expect(JSON.parse(file(state, "extension/alerts/down.json"))).toMatchObject({
-      metricSelector: 'tech.demo.device.status:filter(eq("state","DOWN"))',
+      metricSelector: 'tech.demo.device.status:filter(eq("state","DOWN ~"hard~""))',
       severity: "AVAILABILITY",
       monitoringStrategy: { alertCondition: "ABOVE", threshold: 0 },
     });
@@ -635,5 +652,11 @@ describe("examples/", () => {
       },
     ]);
     expect(r.version).toBe("1.7.0");
+    // docs/migrate.md shows its extension.yaml and metric-keys.csv as migrate writes them.
+    const docs = readFileSync(join(ROOT, "docs/migrate.md"), "utf8");
+    expect(/```yaml\n([\s\S]*?)```/.exec(docs)?.[1]).toBe(file(r, "extension/extension.yaml"));
+    expect(/```\n(ef1_key,[\s\S]*?)```/.exec(docs)?.[1]).toBe(
+      file(r, "metric-keys.csv").replace(/\r\n/g, "\n"),
+    );
   });
 });

@@ -1,0 +1,224 @@
+/**
+ * `plugin-review migrate`, run as a user runs it (the built CLI in a child process, real files): the layout it
+ * writes for one descriptor and for several, what it prints without --out, --format json, --name, exit statuses,
+ * usage errors, and no control character from a file on the terminal.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, text, validHost, validRemote } from "../helpers.js";
+import { cli, ensureBuilt } from "./run.js";
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-migrate-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const JMX = join(ROOT, "examples/jmx-valid/plugin.json");
+const HOST = join(ROOT, "examples/host-valid/plugin.json");
+const REMOTE = join(ROOT, "examples/remote-valid/plugin.json");
+
+/** Every file below `root`, relative to it, sorted. */
+function tree(root: string): string[] {
+  return (readdirSync(root, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => relative(root, join(d.parentPath, d.name)).split("\\").join("/"))
+    .sort();
+}
+
+function write(name: string, content: string): string {
+  const p = join(dir, name);
+  mkdirSync(join(p, ".."), { recursive: true });
+  writeFileSync(p, content);
+  return p;
+}
+
+describe("plugin-review migrate --out", () => {
+  it("writes one descriptor's extension in Dynatrace's layout, the same bytes every time", () => {
+    const out = join(dir, "one");
+    const r = cli(["migrate", JMX, "--out", out]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(tree(out)).toEqual([
+      "MIGRATION.md",
+      "extension/alerts/pool_exhausted.json",
+      "extension/extension.yaml",
+      "metric-keys.csv",
+      "metric-keys.json",
+    ]);
+    expect(r.stdout).toMatch(
+      /: custom:tech\.demo\.pool 1\.7\.0 \(JMX\): 4 metrics in 2 subgroups, 1 metric event; MIGRATION\.md: \d+ not carried over, \d+ changed in meaning, \d+ to do by hand\n/,
+    );
+    expect(r.stdout).toContain(`  wrote ${join(out, "extension/extension.yaml")}\n`);
+    expect(r.stdout).toMatch(/✔ 1 of 1 descriptor converted\n$/);
+    const first = tree(out).map((f) => readFileSync(join(out, f)));
+    expect(cli(["migrate", JMX, "--out", out]).status).toBe(0);
+    expect(tree(out).map((f) => readFileSync(join(out, f)))).toEqual(first);
+    const keys = JSON.parse(readFileSync(join(out, "metric-keys.json"), "utf8")) as { metrics: unknown[] };
+    expect(keys.metrics).toHaveLength(4);
+  });
+
+  it("writes a Python plugin's activation schema beside its extension.yaml", () => {
+    const out = join(dir, "python");
+    expect(cli(["migrate", REMOTE, "--out", out]).status).toBe(0);
+    expect(tree(out)).toContain("extension/activationSchema.json");
+  });
+
+  it("keeps several descriptors apart, by EF2 name (-2 for a second of the same name); exit 2 when one does not convert", () => {
+    const out = join(dir, "many");
+    const same = write("same/plugin.json", text({ ...validHost(), version: "1.3.0" }));
+    const pmi = write("pmi/plugin.json", text({ ...validHost(), type: "PMI" }));
+    const r = cli(["migrate", JMX, HOST, same, pmi, "--out", out]);
+    expect(r.status).toBe(2);
+    expect(readdirSync(out).sort()).toEqual(["tech.demo.pool", "tech.python.demo", "tech.python.demo-2"]);
+    expect(tree(join(out, "tech.python.demo-2"))).toContain("extension/extension.yaml");
+    expect(readFileSync(join(out, "tech.python.demo-2/metric-keys.json"), "utf8")).toContain(
+      '"version": "1.3.0"',
+    );
+    expect(r.stderr).toBe(
+      `${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n`,
+    );
+    expect(r.stdout).toMatch(/✖ 1 of 4 descriptors not converted\n$/);
+  });
+});
+
+describe("plugin-review migrate without --out", () => {
+  it("prints what it would write and writes nothing", () => {
+    const cwd = mkdtempSync(join(dir, "print-"));
+    const r = cli(["migrate", JMX], cwd);
+    expect(r.status).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+    const headers = r.stdout.match(/^==> .* <==$/gm);
+    expect(headers).toEqual([
+      `==> extension/extension.yaml (from ${JMX}) <==`,
+      `==> extension/alerts/pool_exhausted.json (from ${JMX}) <==`,
+      `==> metric-keys.json (from ${JMX}) <==`,
+      `==> metric-keys.csv (from ${JMX}) <==`,
+      `==> MIGRATION.md (from ${JMX}) <==`,
+    ]);
+    expect(r.stdout).toContain("name: custom:tech.demo.pool\n");
+    expect(r.stderr).toBe("✔ 1 of 1 descriptor converted (nothing written: --out <dir> writes the files)\n");
+  });
+
+  it("--format json: a summary of each descriptor, with the files' contents", () => {
+    const bad = write("bad/plugin.json", "{ nope");
+    const r = cli(["migrate", HOST, bad, "--format", "json"]);
+    expect(r.status).toBe(2);
+    const summary = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(summary[0]).toMatchObject({
+      file: HOST,
+      converted: true,
+      framework: "python",
+      name: "custom:tech.python.demo",
+      version: "1.2.0",
+      metrics: 2,
+      alerts: 1,
+    });
+    const files = summary[0]!.files as { path: string; content: string }[];
+    expect(files.map((f) => f.path)).toEqual([
+      "tech.python.demo/extension/extension.yaml",
+      "tech.python.demo/extension/activationSchema.json",
+      "tech.python.demo/extension/alerts/requests_high.json",
+      "tech.python.demo/metric-keys.json",
+      "tech.python.demo/metric-keys.csv",
+      "tech.python.demo/MIGRATION.md",
+    ]);
+    expect(files[0]!.content).toMatch(/^name: custom:tech\.python\.demo\n/);
+    expect(summary[0]!.notes).toContainEqual({
+      kind: "dropped",
+      line: 50,
+      member: "ui.keymetrics[0]",
+      text: expect.stringMatching(/^"Requests": EF2's extension\.yaml has no key metrics/),
+    });
+    expect(summary[1]).toEqual({
+      file: bad,
+      converted: false,
+      reasons: [{ line: 1, text: expect.stringMatching(/^it is not JSON: /) }],
+    });
+    expect(r.stderr).toBe("");
+  });
+
+  it("prints no control character from a descriptor", () => {
+    const evil = write(
+      "evil/plugin.json",
+      text({
+        ...validRemote(),
+        ui: { charts: [{ group: "g", title: "\u001b]0;owned\u0007\u001b[2J", series: [] }] },
+      }),
+    );
+    for (const args of [
+      ["migrate", evil],
+      ["migrate", evil, "--out", join(dir, "evil-out")],
+    ]) {
+      const r = cli(args);
+      expect(r.status).toBe(0);
+      // The CSV's lines end in CRLF, as RFC 4180 has them; nothing else below U+0020 but line feeds.
+      // eslint-disable-next-line no-control-regex
+      const control = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+      expect((r.stdout + r.stderr).replace(/\r\n/g, "\n")).not.toMatch(control);
+    }
+    expect(cli(["migrate", evil]).stdout).toContain("\\u{1b}]0;owned\\u{7}\\u{1b}[2J");
+  });
+});
+
+describe("plugin-review migrate: names and mistakes", () => {
+  it("--name gives the EF2 name and prefixes the keys with it", () => {
+    const out = join(dir, "named");
+    expect(cli(["migrate", JMX, "--name", "custom:acme.pool", "--out", out]).status).toBe(0);
+    expect(readFileSync(join(out, "extension/extension.yaml"), "utf8")).toMatch(
+      /^name: custom:acme\.pool\n[\s\S]*- key: acme\.pool\.pool_active\n/,
+    );
+  });
+
+  it("says why a descriptor is not converted: an invalid --name, no name to derive", () => {
+    const bad = cli(["migrate", JMX, "--name", "custom:Not Valid"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(
+      /not converted:\n {2}line 6: --name "custom:Not Valid" is not a valid EF2 name: /,
+    );
+    const nameless = write(
+      "nameless/plugin.json",
+      text({ ...validHost(), name: undefined, metricGroup: undefined }),
+    );
+    expect(cli(["migrate", nameless]).stderr).toMatch(/neither `metricGroup` nor `name`/);
+  });
+
+  it.each([
+    [[], "name at least one plugin.json to convert"],
+    [[JMX, HOST, "--name", "custom:a.b"], "--name names one extension: give it with one plugin.json"],
+    [[JMX, "--format", "sarif"], "--format must be text or json, not 'sarif'"],
+    [[JMX, "--outt", "x"], "unknown option '--outt' (did you mean --out?)"],
+  ])("usage error: %j", (args, message) => {
+    const r = cli(["migrate", ...args]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `plugin-review migrate: ${message}\nRun 'plugin-review migrate --help' for the options.\n`,
+    );
+  });
+
+  it("a file that cannot be read is not converted, and the others are", () => {
+    const out = join(dir, "missing");
+    const r = cli(["migrate", join(dir, "nope.json"), JMX, "--out", out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/nope\.json: not converted:\n {2}cannot read it: no such file or directory\n/);
+    expect(existsSync(join(out, "tech.demo.pool/extension/extension.yaml"))).toBe(true);
+  });
+
+  it("is listed in the help, and has its own", () => {
+    expect(cli(["--help"]).stdout).toMatch(/^ {2}migrate <plugin\.json>\.\.\. {3}convert EF1 descriptors/m);
+    expect(cli(["migrate", "--help"]).stdout).toMatch(
+      /^Usage: plugin-review migrate <plugin\.json>\.\.\. \[options\]/,
+    );
+  });
+});
