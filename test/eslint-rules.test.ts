@@ -30,7 +30,7 @@ describe("local/layers", () => {
     ["src/lsp/probe.ts", "../cli/main.js", "src/cli/main.ts"],
     ["src/migrate/probe.ts", "../workspace/files.js", "src/workspace/files.ts"],
     ["src/migrate/probe.ts", "../format/text.js", "src/format/text.ts"],
-    ["src/core/probe.ts", "../migrate/key-map.js", "src/migrate/key-map.ts"],
+    ["src/core/probe.ts", "../migrate/migrate.js", "src/migrate/migrate.ts"],
   ])("%s may not import %s", async (file, specifier, target) => {
     const messages = await projectMessages(file, `import "${specifier}";\n`);
     expect(messages).toEqual([

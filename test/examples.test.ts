@@ -75,7 +75,15 @@ const EXPECTED: Record<string, { ids: readonly string[]; why?: string }> = {
   "metric-dimensions-changed": { ids: ["metric-dimensions-changed"] },
   "property-removed": { ids: ["property-removed"] },
   "base-invalid-json": { ids: ["base-invalid-json"] },
+  "invalid-yaml": { ids: ["invalid-yaml"] },
+  "ef2-version-format": { ids: ["ef2-version-format"] },
+  "migration-metric-missing": { ids: ["migration-metric-missing"] },
+  "migration-metric-type-changed": { ids: ["migration-metric-type-changed"] },
+  "migration-dimension-dropped": { ids: ["migration-dimension-dropped"] },
 };
+
+/** The EF1 plugin.json of the migration example, which the migration rules' folders are checked against. */
+const MIGRATED = "examples/migration/plugin.json";
 
 const read = (rel: string): string => readFileSync(join(ROOT, rel), "utf8");
 const exists = (rel: string): boolean => existsSync(join(ROOT, rel));
@@ -120,15 +128,22 @@ describe("examples/mistakes: one example of each kind of mistake", () => {
   });
 
   it.each(single)("%s reports its rule, and only the expected ones", (folder) => {
-    const head = `${MISTAKES}/${folder}/plugin.json`;
+    const meta = RULES_BY_ID.get(folder)?.meta;
+    // The rules of an EF2 extension show an extension.yaml; the migration rules, against the example's plugin.json.
+    const extension = meta?.files?.includes("plugin.json") === false;
+    const head = `${MISTAKES}/${folder}/${extension ? "extension.yaml" : "plugin.json"}`;
     const basePath = `${MISTAKES}/${folder}/plugin.base.json`;
     // Exactly the change rules need a base.
-    const isChange = RULES_BY_ID.get(folder)?.meta.kind === "change";
+    const isChange = meta?.kind === "change";
     expect(exists(basePath)).toBe(isChange);
     const input: DescriptorInput = { path: head, content: read(head) };
     if (isChange) {
       input.base = { path: basePath, content: read(basePath) };
       input.isNew = false;
+    }
+    if (meta?.kind === "migration") {
+      input.replaces = { path: MIGRATED, content: read(MIGRATED) };
+      input.isNew = true;
     }
     const ids = ruleIds(review([input])[0]!.findings);
     expect(ids).toContain(folder);
@@ -158,8 +173,15 @@ describe("valid examples", () => {
     "examples/host-valid/plugin.json",
     "examples/remote-valid/plugin.json",
     "examples/jmx-valid/plugin.json",
+    MIGRATED,
   ])("%s has no findings", (path) => {
     expect(review([{ path, content: read(path) }])[0]!.findings).toEqual([]);
+  });
+
+  it("examples/migration/extension/extension.yaml is the complete migration of its plugin.json", () => {
+    const path = "examples/migration/extension/extension.yaml";
+    const input = { path, content: read(path), replaces: { path: MIGRATED, content: read(MIGRATED) } };
+    expect(review([input])[0]!.findings).toEqual([]);
   });
 });
 

@@ -4,7 +4,9 @@ import { createServer as createNetServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig, type ResolvedConfig } from "../src/core/config.js";
+import { formatOf } from "../src/core/ef2/pairing.js";
 import { applyFixes, fixDescriptors } from "../src/core/fix.js";
+import { LineIndex } from "../src/core/locate.js";
 import { reviewDescriptors, type DescriptorInput } from "../src/core/review.js";
 import { RULE_IDS } from "../src/core/rules/index.js";
 import type { Finding, MessageData } from "../src/core/types.js";
@@ -27,6 +29,23 @@ export function validRemote(): Json {
   return load("examples/remote-valid/plugin.json");
 }
 
+/** The shipped migration example: an EF1 JMX plugin.json and its complete EF2 extension (examples/migration). */
+export const MIGRATION = {
+  plugin: readFileSync(new URL("../examples/migration/plugin.json", import.meta.url), "utf8"),
+  extension: readFileSync(new URL("../examples/migration/extension/extension.yaml", import.meta.url), "utf8"),
+};
+
+/**
+ * The options that review an extension.yaml (in the layout `migrate` writes) as the migration of `plugin`
+ * (default: the example's plugin.json), which the change deletes unless `status` says otherwise.
+ */
+export function migrating(
+  plugin: string | Json = MIGRATION.plugin,
+  status: "kept" | "changed" | "deleted" = "deleted",
+): CheckOptions {
+  return { path: "extension/extension.yaml", isNew: true, replaces: { content: plugin, status } };
+}
+
 /** Pretty-prints a descriptor the way people write them, so that line numbers are meaningful. */
 export function text(doc: unknown): string {
   return JSON.stringify(doc, null, 2) + "\n";
@@ -38,6 +57,12 @@ export interface CheckOptions {
   config?: RawConfig;
   org?: RawConfig;
   path?: string;
+  /**
+   * For an extension.yaml (`path`): the EF1 plugin.json it replaces, as the base holds it (a descriptor object
+   * or its text), with its path (default: `plugin.json` beside the extension's folder) and what the change
+   * does with it.
+   */
+  replaces?: { content: string | Json; path?: string; status?: "kept" | "changed" | "deleted" };
   /** Run only this rule (the rule tester): every other rule is turned off, and rules that are off never run. */
   only?: string;
 }
@@ -65,6 +90,16 @@ function inputFor(doc: string | Json, opts: CheckOptions): DescriptorInput {
       ? { base: { path, content: typeof opts.base === "string" ? opts.base : text(opts.base) } }
       : {}),
     ...(opts.isNew !== undefined ? { isNew: opts.isNew } : {}),
+    ...(opts.replaces
+      ? {
+          replaces: {
+            path: opts.replaces.path ?? "plugin.json",
+            content:
+              typeof opts.replaces.content === "string" ? opts.replaces.content : text(opts.replaces.content),
+            ...(opts.replaces.status ? { status: opts.replaces.status } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -81,10 +116,27 @@ export function fixed(doc: string | Json, opts: CheckOptions = {}): string {
   return fixDescriptors([input], configFor(opts)).get(input)?.after ?? before;
 }
 
-/** The text with one suggestion of a finding applied (what accepting it in the review gives). */
-export function withSuggestion(source: string, f: Finding, index: number): string {
+/**
+ * The text with one suggestion of a finding applied (what accepting it in the review gives). In YAML (an
+ * extension.yaml: `yaml`), the edit replaces the finding's range, as the review's suggestion block does.
+ */
+export function withSuggestion(source: string, f: Finding, index: number, yaml = false): string {
   const edit = f.suggestions?.[index];
   if (!edit) throw new Error(`${f.ruleId} at line ${f.line} has no suggestion ${index}`);
+  if (yaml) {
+    const lines = new LineIndex(source);
+    // The UTF-16 offset of a 1-based line and code-point column.
+    const offset = (line: number, column: number) =>
+      source.split("\n", line - 1).reduce((n, l) => n + l.length + 1, 0) +
+      Array.from(lines.lineText(line))
+        .slice(0, column - 1)
+        .join("").length;
+    return (
+      source.slice(0, offset(f.line, f.column)) +
+      edit.replacement +
+      source.slice(offset(f.endLine, f.endColumn))
+    );
+  }
   const { text: out, applied } = applyFixes(source, [{ ...f, fix: edit }]);
   if (!applied.length) throw new Error(`suggestion ${JSON.stringify(edit)} does not apply`);
   return out;
@@ -198,7 +250,12 @@ export function assertInvalidCase(ruleId: string, c: InvalidCase): void {
       found.map((f) =>
         (f.suggestions ?? []).map((s, k) => ({
           desc: s.description,
-          output: withSuggestion(source, f, k),
+          output: withSuggestion(
+            source,
+            f,
+            k,
+            formatOf(c.options?.path ?? "plugin.json") === "extension.yaml",
+          ),
         })),
       ),
     ).toEqual(c.suggestions);

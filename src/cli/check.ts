@@ -1,7 +1,14 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { CONFIG_PATH, ConfigError, type ExistingMode } from "../core/config.js";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import {
+  CONFIG_PATH,
+  ConfigError,
+  globMatcher,
+  type ExistingMode,
+  type ResolvedConfig,
+} from "../core/config.js";
+import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
 import { findingCounts, hasFailures } from "../core/verdict.js";
@@ -99,7 +106,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
           explicit: true,
         },
       ]
-    : await expandArgs(targets, io.cwd, finder);
+    : await expandArgs(targets, io.cwd, finder, { extensions: opts.baseRef !== undefined });
   if (opts.base !== undefined && candidates.length !== 1) {
     throw new UsageError(
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
@@ -124,20 +131,36 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
           { content: stdin.content.subarray(0, config.maxFileSize + 1), size: stdin.content.length }
         : readLimited(c.absolute, c.display, config.maxFileSize)),
     };
+    const extension = formatOf(repoPath) === "extension.yaml";
     if (opts.base !== undefined) {
       const base = readLimited(resolve(io.cwd, opts.base), opts.base, config.maxFileSize);
-      input.base = { path: opts.base, content: base.content };
-      input.isNew = false;
+      if (extension && /\.json$/i.test(opts.base)) {
+        // An extension.yaml against a JSON file: the plugin.json it replaces (the migration's review).
+        input.replaces = { path: opts.base, content: base.content, size: base.size };
+        input.isNew = true;
+      } else {
+        input.base = { path: opts.base, content: base.content };
+        input.isNew = false;
+      }
     } else if (repo && stdin) {
       // The editor's text of a file against the file at the ref, whether or not the work tree changed it.
       const bytes = await repo.git.show(repo.ref, repoPath, config.maxFileSize);
       if (bytes) input.base = { path: `${repo.ref}:${repoPath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
+      const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
+      if (replaces) input.replaces = replaces;
     } else if (repo) {
       const change = repo.changes.get(repoPath);
       if (!change && !c.explicit) {
+        if (extension) continue; // an unchanged extension.yaml is no descriptor left unchecked
         unchanged++;
         continue; // only changed descriptors, like the App; counted in the summary
+      }
+      if (extension) {
+        const replaces = await replacedAt(repo, repoPath, config);
+        // As in the App: an extension.yaml is reviewed beside a plugin.json the ref holds, or when `paths` name it.
+        if (replaces) input.replaces = replaces;
+        else if (!c.explicit && !globMatcher(config.paths)(located.configPath)) continue;
       }
       const basePath = change ? change.basePath : repoPath;
       const bytes =
@@ -220,6 +243,28 @@ interface BaseRef {
   ref: string;
   /** By repository path; a descriptor not in it is as it is at the ref. */
   changes: Map<string, GitChange>;
+}
+
+/**
+ * The plugin.json an extension.yaml replaces (ef2/pairing.ts), as the ref holds it, and what the work tree
+ * did with it since; undefined when the ref holds none beside the extension.
+ */
+async function replacedAt(
+  repo: BaseRef,
+  extensionPath: string,
+  config: ResolvedConfig,
+): Promise<DescriptorInput["replaces"]> {
+  for (const path of replacedDescriptorPaths(extensionPath)) {
+    const bytes = await repo.git.show(repo.ref, path, config.maxFileSize);
+    if (!bytes) continue;
+    const status = !existsSync(join(repo.git.root, path))
+      ? "deleted"
+      : repo.changes.has(path)
+        ? "changed"
+        : "kept";
+    return { path: `${repo.ref}:${path}`, content: new Uint8Array(bytes), status };
+  }
+  return undefined;
 }
 
 async function openBaseRef(cwd: string, ref: string): Promise<BaseRef> {

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { migrate, type MigrationResult } from "../migrate/migrate.js";
-import { keyPrefix } from "../migrate/names.js";
+import { keyPrefix } from "../core/ef2/names.js";
 import { plain, printable, said } from "../migrate/notes.js";
 import { readLimited } from "../workspace/files.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";

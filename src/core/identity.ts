@@ -138,19 +138,29 @@ export function identityPath(doc: unknown, pointer: string): string {
   return out;
 }
 
-/** The data keys a rule declares positional (`meta.positionalData`) and quoting names (`meta.nameData`). */
+/**
+ * The data keys a rule declares positional (`meta.positionalData`) and quoting names (`meta.nameData`), and
+ * whether its data name the place (`meta.placeInData`: then the pointer is left out).
+ */
 interface DataKinds {
   positional: ReadonlySet<string>;
   names: ReadonlySet<string>;
+  placeInData: boolean;
 }
-const NONE: DataKinds = { positional: new Set(), names: new Set() };
+const NONE: DataKinds = { positional: new Set(), names: new Set(), placeInData: false };
 const kindsByRule = new Map<string, DataKinds>();
 
 function kindsOf(ruleId: string): DataKinds {
   let k = kindsByRule.get(ruleId);
   if (!k) {
     const meta: RuleMeta | undefined = RULES_BY_ID.get(ruleId)?.meta;
-    k = meta ? { positional: new Set(meta.positionalData ?? []), names: new Set(meta.nameData ?? []) } : NONE;
+    k = meta
+      ? {
+          positional: new Set(meta.positionalData ?? []),
+          names: new Set(meta.nameData ?? []),
+          placeInData: meta.placeInData === true,
+        }
+      : NONE;
     kindsByRule.set(ruleId, k);
   }
   return k;
@@ -269,9 +279,9 @@ const shared = new Hash();
  * its findings).
  */
 export function fingerprint(doc: unknown, file: string, f: Identifiable, other?: { doc: unknown }): string {
-  const { positional } = kindsOf(f.ruleId);
+  const { positional, placeInData } = kindsOf(f.ruleId);
   const h = shared.reset().add(f.ruleId).add(file);
-  addPlace(h, doc, f.pointer, other);
+  if (!placeInData) addPlace(h, doc, f.pointer, other);
   return h
     .add("\u0000")
     .add(f.messageId)

@@ -1,5 +1,7 @@
 /**
- * The one place that turns JSON pointers and offsets into 1-based line/column ranges.
+ * The one place that turns JSON pointers and offsets into 1-based line/column ranges: in a descriptor's JSON,
+ * and in an extension's YAML, whose parse (yaml/parse.ts) gives the same tree of offsets, so that a pointer
+ * is placed in both by one walk, with one nearest-ancestor fallback.
  *
  * Lines end at "\n" (a preceding "\r" belongs to the line ending), as git and GitHub count them. Columns
  * count Unicode code points from 1, so a tab or an "é" or an emoji is one column; `endColumn` is exclusive
@@ -8,7 +10,7 @@
 import type { DuplicateKey, JsonNode } from "./json/parse.js";
 import { isIndex, splitPointer } from "./json/pointer.js";
 import { scanPointer, type Scanned } from "./json/scan.js";
-import type { Location, RawFinding } from "./types.js";
+import type { Location, RawFinding, Target } from "./types.js";
 
 export class LineIndex {
   private readonly starts: number[] = [0];
@@ -104,7 +106,7 @@ export function locate(index: LineIndex, root: JsonNode | undefined, f: RawFindi
   if (f.range) return index.range(f.range.start, f.range.end);
   if (!root) return { line: 1, column: 1, endLine: 1, endColumn: 1 };
   const { node, keyStart, keyEnd, fallback } = resolvePointer(root, f.pointer);
-  return place(index, f, {
+  return place(index, f.target, {
     start: node.start,
     end: node.end,
     keyStart,
@@ -115,8 +117,8 @@ export function locate(index: LineIndex, root: JsonNode | undefined, f: RawFindi
 }
 
 /** The range a resolved pointer gives a finding (its key, its value, or line 1 for the root's key). */
-function place(index: LineIndex, f: RawFinding, r: Scanned): Location {
-  if (f.target === "key" || r.fallback) {
+function place(index: LineIndex, target: Target, r: Scanned): Location {
+  if (target === "key" || r.fallback) {
     if (r.keyStart !== undefined && r.keyEnd !== undefined) return index.range(r.keyStart, r.keyEnd);
     if (r.isRoot) return { line: 1, column: 1, endLine: 1, endColumn: 2 };
   }
@@ -128,20 +130,40 @@ const SCAN_MAX = 6;
 
 /**
  * Where each of a text's `count` findings is (its line index built once). `parsed` is the text's parse:
- * its tree is built only when the text holds duplicate keys (it is then built already) or when there are
- * more findings than scanning the text for each is worth.
+ * a JSON text's tree is built only when the text holds duplicate keys (it is then built already) or when
+ * there are more findings than scanning the text for each is worth; a YAML text's tree is its parse's.
  */
 export function locator(
   text: string,
   parsed: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined,
   count: number,
+  format: "json" | "yaml" = "json",
 ): (f: RawFinding) => Location {
   const index = new LineIndex(text);
-  if (parsed && !parsed.duplicates.length && count <= SCAN_MAX)
+  if (format === "json" && parsed && !parsed.duplicates.length && count <= SCAN_MAX)
     return (f) => {
       if (f.range) return index.range(f.range.start, f.range.end);
-      return place(index, f, scanPointer(text, f.pointer));
+      return place(index, f.target, scanPointer(text, f.pointer));
     };
   const root = parsed?.root;
   return (f) => locate(index, root, f);
+}
+
+/**
+ * Where the pointers of a parsed text are, outside any finding: a migration finding on an extension.yaml
+ * names the line of the EF1 metric it is about in the plugin.json.
+ */
+export function pointerLocator(text: string, root: JsonNode): (pointer: string, target?: Target) => Location {
+  const index = new LineIndex(text);
+  return (pointer, target = "key") => {
+    const { node, keyStart, keyEnd, fallback } = resolvePointer(root, pointer);
+    return place(index, target, {
+      start: node.start,
+      end: node.end,
+      keyStart,
+      keyEnd,
+      fallback,
+      isRoot: node === root,
+    });
+  };
 }

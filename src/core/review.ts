@@ -7,6 +7,8 @@
 import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
 import { globMatcher, type ResolvedConfig } from "./config.js";
+import type { Ef1Source } from "./ef2/migration.js";
+import { formatOf } from "./ef2/pairing.js";
 import {
   parseEdited,
   parseJsonFast,
@@ -14,14 +16,15 @@ import {
   type JsonNode,
   type ParseOutcome,
 } from "./json/parse.js";
-import { locator } from "./locate.js";
+import { locator, pointerLocator } from "./locate.js";
 import { get, str } from "./guards.js";
 import type { DocumentRule, Rule, SetRule } from "./rule.js";
 import { RuleContext, type DocumentState } from "./rule-context.js";
 import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
-import type { Finding, RawFinding, Variant } from "./types.js";
+import type { FileFormat, Finding, RawFinding, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
+import { parseYaml } from "./yaml/parse.js";
 
 export interface DescriptorInput {
   /** Path in the repository, as the pull request names it: the finding's identity, messages, set rules. */
@@ -38,6 +41,16 @@ export interface DescriptorInput {
   isNew?: boolean;
   /** The file's real size in bytes when `content` was cut short (a reader stops past the size limit). */
   size?: number;
+  /**
+   * An extension.yaml (ef2/pairing.ts): the EF1 plugin.json it replaces, as the base holds it, and what the
+   * change does with that file (`kept` when unknown). Its metrics are what the migration rules compare with.
+   */
+  replaces?: {
+    path: string;
+    content: string | Uint8Array;
+    size?: number;
+    status?: Ef1Source["status"];
+  };
 }
 
 export interface FileReview {
@@ -65,13 +78,18 @@ interface Loaded {
   encodingError?: number;
 }
 
-function load(content: string | Uint8Array, maxSize: number, knownSize?: number): Loaded {
+function load(
+  content: string | Uint8Array,
+  maxSize: number,
+  knownSize?: number,
+  parse: (text: string) => ParseOutcome = parseJsonFast,
+): Loaded {
   const size = knownSize ?? (typeof content === "string" ? utf8Length(content, maxSize) : content.length);
   if (size > maxSize) return { text: "", size };
-  if (typeof content === "string") return { text: content, size, parsed: parseJsonFast(content) };
+  if (typeof content === "string") return { text: content, size, parsed: parse(content) };
   const { text, badOffset } = decodeUtf8(content);
   if (badOffset !== undefined) return { text, size, encodingError: badOffset };
-  return { text, size, parsed: parseJsonFast(text) };
+  return { text, size, parsed: parse(text) };
 }
 
 /**
@@ -140,16 +158,26 @@ function runRule(rule: DocumentRule, context: RuleContext): RawFinding[] {
   }
 }
 
-/** The document rules that can report on `path`: neither `off` nor ignored for it. The others never run. */
-function activeRules(path: string, config: ResolvedConfig): readonly DocumentRule[] {
+/** What a rule reviews when it does not say (`meta.files`). */
+const DESCRIPTORS: readonly FileFormat[] = ["plugin.json"];
+
+/**
+ * The document rules that can report on `path`, a file of `format`: rules of that kind of file, neither `off`
+ * nor ignored for it. The others never run.
+ */
+function activeRules(path: string, config: ResolvedConfig, format: FileFormat): readonly DocumentRule[] {
   const ignored = config.ignore.filter((e) => matchesIgnore(e, path));
   if (ignored.some((e) => !e.rules)) return [];
   return DOCUMENT_RULES.filter(
-    (r) => config.rules[r.meta.id] !== "off" && !ignored.some((e) => e.rules?.includes(r.meta.id)),
+    (r) =>
+      (r.meta.files ?? DESCRIPTORS).includes(format) &&
+      config.rules[r.meta.id] !== "off" &&
+      !ignored.some((e) => e.rules?.includes(r.meta.id)),
   );
 }
 
 type Internal = FileReview & {
+  format: FileFormat;
   configPath: string;
   value?: unknown;
   parsed?: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined;
@@ -217,6 +245,7 @@ export function reviewOne(
   config: ResolvedConfig,
   options: ReviewOptions = {},
 ): Internal {
+  if (formatOf(input.path) === "extension.yaml") return reviewExtension(input, config);
   const head = load(input.content, config.maxFileSize, input.size);
   const state: DocumentState = {
     path: input.path,
@@ -227,7 +256,7 @@ export function reviewOne(
   };
   if (input.isNew !== undefined) state.isNew = input.isNew;
   const configPath = input.configPath ?? input.path;
-  const active = activeRules(configPath, config);
+  const active = activeRules(configPath, config, "plugin.json");
   let rules = active.filter((r) => r.meta.kind === "parse");
   let baseline: Internal["base"];
   let sameAsBase = false;
@@ -296,6 +325,7 @@ export function reviewOne(
     : [];
   const review: Internal = {
     path: input.path,
+    format: "plugin.json",
     configPath,
     text: head.text,
     findings: applyConfig(configPath, located, config),
@@ -306,6 +336,119 @@ export function reviewOne(
     review.value = state.value;
     review.parsed = parsed;
     review.variant = state.variant;
+    const name = str(get(state.value, "name"));
+    if (name !== undefined) review.name = name;
+  }
+  return review;
+}
+
+/** Why a file could not be read as text of at most `maxSize` bytes (the base's reasons, loadBase's). */
+function unread(loaded: Loaded, maxSize: number): string | undefined {
+  if (loaded.parsed) return undefined;
+  return loaded.encodingError !== undefined
+    ? "is not UTF-8 text"
+    : `is larger than max_file_size (${maxSize} bytes)`;
+}
+
+/** The EF1 plugin.json an extension.yaml replaces, read as a base is (size, UTF-8, JSON). */
+function ef1Source(replaces: NonNullable<DescriptorInput["replaces"]>, config: ResolvedConfig): Ef1Source {
+  const { path } = replaces;
+  const status = replaces.status ?? "kept";
+  const loaded = load(replaces.content, config.maxFileSize, replaces.size);
+  const problem = unread(loaded, config.maxFileSize) ?? (loaded.parsed?.ok ? undefined : "is not valid JSON");
+  const parsed = loaded.parsed;
+  if (problem !== undefined || !parsed?.ok) return { path, problem, status, line: () => 1 };
+  let where: ReturnType<typeof pointerLocator> | undefined;
+  return {
+    path,
+    value: parsed.value,
+    status,
+    line: (pointer) => (where ??= pointerLocator(loaded.text, parsed.root))(pointer).line,
+  };
+}
+
+/** What the runner knows of an extension.yaml's text (and of the EF1 descriptor it replaces) before rules run. */
+function extensionState(
+  path: string,
+  loaded: Loaded,
+  config: ResolvedConfig,
+  ef1: Ef1Source | undefined,
+): DocumentState {
+  const state: DocumentState = {
+    path,
+    text: loaded.text,
+    duplicates: [],
+    variant: "host",
+    policy: config.policy,
+  };
+  if (!loaded.parsed) {
+    if (loaded.encodingError !== undefined)
+      state.parseError = {
+        message: "the file is not valid UTF-8 text (an extension.yaml must be UTF-8)",
+        offset: loaded.encodingError,
+        end: loaded.encodingError + 1,
+      };
+    else state.oversize = { size: loaded.size, limit: config.maxFileSize };
+  } else if (!loaded.parsed.ok) {
+    state.parseError = loaded.parsed.error;
+  } else {
+    state.value = loaded.parsed.value;
+    state.duplicates = loaded.parsed.duplicates;
+    state.tree = loaded.parsed.root;
+    if (ef1) state.ef1 = ef1;
+  }
+  return state;
+}
+
+/**
+ * Reviews an EF2 extension.yaml: its own rules (YAML, version), and, beside the EF1 plugin.json it replaces,
+ * the migration rules. Its base version, when the base has one, is reviewed against the same plugin.json, so
+ * that what it already lacked is an existing finding, as in a descriptor (rules.md "New and existing findings").
+ */
+function reviewExtension(input: DescriptorInput, config: ResolvedConfig): Internal {
+  const configPath = input.configPath ?? input.path;
+  const active = activeRules(configPath, config, "extension.yaml");
+  const ef1 = input.replaces && ef1Source(input.replaces, config);
+  const readYaml = (content: string | Uint8Array, size?: number) =>
+    load(content, config.maxFileSize, size, parseYaml);
+  const rulesFor = (state: DocumentState) =>
+    active.filter(
+      (r) =>
+        r.meta.kind === "parse" ||
+        (state.value !== undefined && (r.meta.kind !== "migration" || state.ef1 !== undefined)),
+    );
+  const head = readYaml(input.content, input.size);
+  const state = extensionState(input.path, head, config, ef1);
+  if (input.isNew !== undefined) state.isNew = input.isNew;
+  const context = new RuleContext(state);
+  const raw = rulesFor(state).flatMap((r) => runRule(r, context));
+  let baseline: Internal["base"];
+  if (input.base && input.isNew !== true && state.value !== undefined) {
+    if (sameText(input.base.content, head.text)) baseline = { value: state.value, findings: raw };
+    else {
+      const before = extensionState(input.path, readYaml(input.base.content, input.base.size), config, ef1);
+      before.isNew = false;
+      if (before.value !== undefined) {
+        const there = new RuleContext(before);
+        baseline = { value: before.value, findings: rulesFor(before).flatMap((r) => runRule(r, there)) };
+      }
+    }
+  }
+  const parsed = head.parsed?.ok ? head.parsed : undefined;
+  const located = raw.length
+    ? identify(state.value, input.path, raw, locator(head.text, parsed, raw.length, "yaml"))
+    : [];
+  const review: Internal = {
+    path: input.path,
+    format: "extension.yaml",
+    configPath,
+    text: head.text,
+    findings: applyConfig(configPath, located, config),
+  };
+  if (baseline) review.base = baseline;
+  if (input.base || input.isNew === true) review.compared = true;
+  if (state.value !== undefined) {
+    review.value = state.value;
     const name = str(get(state.value, "name"));
     if (name !== undefined) review.name = name;
   }
@@ -369,24 +512,28 @@ export function reviewDescriptors(
   options: ReviewOptions = {},
 ): FileReview[] {
   const reviews = inputs.map((i) => reviewOne(i, config, options));
-  const members = reviews.flatMap((r) => (r.value === undefined ? [] : [{ path: r.path, value: r.value }]));
+  // Set rules compare descriptors: an extension.yaml is none.
+  const descriptors = reviews.filter((r) => r.format === "plugin.json");
+  const members = descriptors.flatMap((r) =>
+    r.value === undefined ? [] : [{ path: r.path, value: r.value }],
+  );
   // The bases checked together too, so that a set finding the bases already had is existing.
-  const baseMembers = reviews.flatMap((r) => (r.base ? [{ path: r.path, value: r.base.value }] : []));
+  const baseMembers = descriptors.flatMap((r) => (r.base ? [{ path: r.path, value: r.base.value }] : []));
   for (const rule of SET_RULES) {
     if (config.rules[rule.meta.id] === "off") continue;
     const results = runSetRule(
       rule,
       members,
-      reviews.map((r) => r.path),
+      descriptors.map((r) => r.path),
     );
     if (baseMembers.length) {
       for (const { path, finding } of runSetRule(rule, baseMembers, [])) {
-        const review = reviews.find((r) => r.path === path);
+        const review = descriptors.find((r) => r.path === path);
         if (review?.base)
           review.base.findings.push(...filterConfigured(review.configPath, [finding], config));
       }
     }
-    for (const review of reviews) {
+    for (const review of descriptors) {
       const mine = results.filter((x) => x.path === review.path).map((x) => x.finding);
       if (!mine.length) continue;
       const located = identify(

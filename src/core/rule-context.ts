@@ -5,9 +5,11 @@
  * the document (the base) without running it again: `readsSameIn`. That shortcut is only sound when rules
  * read the document through this context (test/core/reads.test.ts holds every rule to it).
  */
+import { migrationOf, type Ef1Source, type Migration } from "./ef2/migration.js";
 import { DocumentFacts } from "./facts.js";
 import { get, has, obj, str } from "./guards.js";
-import type { DuplicateKey, JsonSyntaxError } from "./json/parse.js";
+import type { DuplicateKey, JsonNode, JsonSyntaxError } from "./json/parse.js";
+import { resolvePointer } from "./locate.js";
 import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
@@ -32,6 +34,10 @@ export interface DocumentState {
   baseError?: string;
   /** Set when the file is over the size limit and was not parsed. */
   oversize?: { size: number; limit: number };
+  /** An extension.yaml's tree of offsets (YAML writes what its value does not keep: `1.10` is the number 1.1). */
+  tree?: JsonNode;
+  /** An extension.yaml: the EF1 plugin.json it replaces, as the base holds it (the migration rules' reference). */
+  ef1?: Ef1Source;
 }
 
 /** The host activation pattern and its parse, shared by invalid-regex and slow-regex. */
@@ -70,6 +76,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private readonly baseFacts: (DocumentFacts & { path: string }) | undefined;
   private pattern?: { value: ActivationPattern | undefined };
   private schema?: SchemaFinding[];
+  private migrated?: { value: Migration | undefined };
   private rule?: DocumentCheck;
   private out: RawFinding[] = [];
   /** Each rule's reads, when they are noted (`track`). */
@@ -147,6 +154,25 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
       };
     }
     return this.pattern.value;
+  }
+
+  /**
+   * An extension.yaml beside the EF1 plugin.json it replaces: each EF1 metric and what became of it in the
+   * extension (ef2/migration.ts), computed once for the migration rules; undefined for any other file.
+   */
+  get migration(): Migration | undefined {
+    const ef1 = this.noted("ef1", this.state.ef1);
+    const doc = this.value;
+    if (!ef1 || doc === undefined) return undefined;
+    return (this.migrated ??= { value: migrationOf(doc, ef1) }).value;
+  }
+
+  /** The text of the value a pointer names, as written (a YAML document's; undefined when it names nothing). */
+  source(pointer: string): string | undefined {
+    const tree = this.noted("text", this.state.tree);
+    if (!tree) return undefined;
+    const { node, fallback } = resolvePointer(tree, pointer);
+    return fallback ? undefined : this.state.text.slice(node.start, node.end);
   }
 
   /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */

@@ -2,19 +2,22 @@
  * What a rule declares (`meta`: its id, kind, severity and messages) and how what it reports becomes a
  * finding. Below the rule API (rule.ts) and the rule's context (rule-context.ts), which both need it.
  */
-import type { Fix, MessageData, RawFinding, Severity, Suggestion, Target } from "./types.js";
+import type { FileFormat, Fix, MessageData, RawFinding, Severity, Suggestion, Target } from "./types.js";
 
 /**
  * What a rule looks at: the file as read (`parse`: the only kind that runs when it did not parse), the
- * JSON Schema's findings (`schema`), one document (`document`), a document beside its base (`change`), or
- * every descriptor checked together (`set`: the one kind with `checkSet` instead of `check`, see rule.ts).
+ * JSON Schema's findings (`schema`), one document (`document`), a document beside its base (`change`), an
+ * EF2 extension.yaml beside the EF1 plugin.json it replaces (`migration`), or every descriptor checked
+ * together (`set`: the one kind with `checkSet` instead of `check`, see rule.ts).
  */
-export type RuleKind = "parse" | "schema" | "document" | "change" | "set";
+export type RuleKind = "parse" | "schema" | "document" | "change" | "migration" | "set";
 
 export interface RuleMeta<M extends string = string, K extends RuleKind = RuleKind> {
   id: string;
   kind: K;
   defaultSeverity: Severity;
+  /** The files it reviews: EF1 descriptors (`plugin.json`, when unsaid), EF2 extensions (`extension.yaml`), or both. */
+  files?: readonly FileFormat[];
   /** One sentence: what the rule reports. Used in SARIF and docs. */
   description: string;
   /** Message templates by id; `{{name}}` is replaced by `data.name` of the report. */
@@ -30,6 +33,12 @@ export interface RuleMeta<M extends string = string, K extends RuleKind = RuleKi
    * offending value): part of the identity, but set aside when grouping repeated findings into one problem.
    */
   nameData?: readonly string[];
+  /**
+   * The place a finding is about is named by its data, not by its pointer, which only says where it is shown:
+   * a migration finding is about an EF1 metric (its key is in the data), shown where the extension.yaml
+   * should hold it, a place that moves as the file is edited. The identity leaves the pointer out (identity.ts).
+   */
+  placeInData?: true;
   /** The rule reports fixes: safe mechanical edits that `--fix` applies (as ESLint's `meta.fixable`). */
   fixable?: "code";
   /** The rule reports suggestions: guesses offered to the author, never applied by `--fix`. */

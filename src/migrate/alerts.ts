@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { arr, get, isObj, str, type Obj } from "../core/guards.js";
 import type { Migration } from "./context.js";
-import { STATE_DIMENSION, type Ef1Metric } from "./key-map.js";
+import { STATE_DIMENSION, type Ef1Metric } from "../core/ef2/key-map.js";
 import { q, said } from "./notes.js";
 import { ef2Unit } from "./units.js";
 import { JMX_INTERVAL_SECONDS } from "./jmx.js";

@@ -8,7 +8,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
 import schema from "../../schemas/extension.schema.json" with { type: "json" };
 import { arr, get, str } from "../core/guards.js";
-import { metricKeyProblem } from "./names.js";
+import { metricKeyProblem } from "../core/ef2/names.js";
 
 const ID = schema.$id;
 /** The data source members of an EF2 extension (extension.yaml holds one). */

@@ -6,8 +6,8 @@
  */
 import { obj, str, type Obj } from "../core/guards.js";
 import type { Migration } from "./context.js";
-import { PROCESS_DIMENSION, RX_PID, type Ef1Metric } from "./key-map.js";
-import { dimensionKey } from "./names.js";
+import { PROCESS_DIMENSION, RX_PID, type Ef1Metric } from "../core/ef2/key-map.js";
+import { dimensionKey } from "../core/ef2/names.js";
 import { q, said } from "./notes.js";
 import { ef2Unit, rateUnits } from "./units.js";
 import type { YamlValue } from "./yaml.js";

@@ -3,8 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseJson, type JsonNode } from "../../src/core/json/parse.js";
 import { childPointer } from "../../src/core/json/pointer.js";
-import { LineIndex, locate, locator } from "../../src/core/locate.js";
+import { LineIndex, locate, locator, pointerLocator } from "../../src/core/locate.js";
+import { parseYaml } from "../../src/core/yaml/parse.js";
 import type { RawFinding } from "../../src/core/types.js";
+import { lineOf, text, validHost } from "../helpers.js";
 
 function at(text: string, pointer: string, target: "key" | "value" = "value") {
   const r = parseJson(text);
@@ -111,5 +113,63 @@ describe("locating a few findings by scanning the text", () => {
       compared += findings.length;
     }
     expect(compared).toBeGreaterThan(1000);
+  });
+});
+
+describe("locate in YAML (an extension.yaml): the same walk over the YAML parse's tree", () => {
+  const yaml =
+    "name: custom:x\njmx:\n  groups:\n    - group: g\n      subgroups:\n        - query: 'd:type=Größe😀'\n          metrics:\n            - key: x.a\n              type: gauge\n";
+  function atYaml(text: string, pointer: string, target: "key" | "value" = "value") {
+    const r = parseYaml(text);
+    if (!r.ok) throw new Error(r.error.message);
+    const f: RawFinding = { ruleId: "x", severity: "error", message: "", messageId: "m", pointer, target };
+    return locator(text, r, 1, "yaml")(f);
+  }
+
+  it("points at a member's key or its value, columns in code points", () => {
+    expect(atYaml(yaml, "/name", "key")).toEqual({ line: 1, column: 1, endLine: 1, endColumn: 5 });
+    expect(atYaml(yaml, "/name")).toEqual({ line: 1, column: 7, endLine: 1, endColumn: 15 });
+    const q = "/jmx/groups/0/subgroups/0/query";
+    // The quotes belong to the value; "ö" and "😀" are one column each.
+    expect(atYaml(yaml, q)).toEqual({ line: 6, column: 18, endLine: 6, endColumn: 33 });
+    expect(atYaml(yaml, "/jmx/groups/0/subgroups/0/metrics/0/type")).toEqual({
+      line: 9,
+      column: 21,
+      endLine: 9,
+      endColumn: 26,
+    });
+  });
+
+  it("falls back to the key of the nearest existing ancestor; the root's to line 1", () => {
+    expect(atYaml(yaml, "/jmx/groups/0/subgroups/0/dimensions", "key")).toEqual(
+      atYaml(yaml, "/jmx/groups/0/subgroups/0", "key"),
+    );
+    expect(atYaml(yaml, "/jmx/groups/3")).toEqual({ line: 3, column: 3, endLine: 3, endColumn: 9 });
+    expect(atYaml(yaml, "/metrics", "key")).toEqual({ line: 1, column: 1, endLine: 1, endColumn: 2 });
+  });
+
+  it("a block collection ends at its last character, not on the next line", () => {
+    expect(atYaml(yaml, "/jmx/groups/0/subgroups/0/metrics/0")).toEqual({
+      line: 8,
+      column: 15,
+      endLine: 9,
+      endColumn: 26,
+    });
+  });
+
+  it("is not shifted by CRLF line endings", () => {
+    const crlf = yaml.replace(/\n/g, "\r\n");
+    const p = "/jmx/groups/0/subgroups/0/metrics/0/type";
+    expect(atYaml(crlf, p)).toEqual(atYaml(yaml, p));
+    expect(atYaml(crlf, "/jmx/groups/0/subgroups/0/metrics/0")).toEqual(
+      atYaml(yaml, "/jmx/groups/0/subgroups/0/metrics/0"),
+    );
+  });
+
+  it("pointerLocator places a pointer of a parsed text without a finding (the EF1 line a migration names)", () => {
+    const r = parseJson(text(validHost()));
+    if (!r.ok) throw new Error(r.error.message);
+    const where = pointerLocator(text(validHost()), r.root);
+    expect(where("/metrics/1/timeseries/key").line).toBe(lineOf(text(validHost()), '"key": "latency"'));
   });
 });

@@ -142,6 +142,7 @@ describe("rule files (static)", () => {
     "../facts.js",
     "../suggest.js",
     "../compare.js",
+    "../ef2/names.js",
     "../json/pointer.js",
     "../locate.js",
     "../python-regex/backtracking.js",

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { reviewDescriptors } from "../../src/core/review.js";
 import { RULE_IDS } from "../../src/core/rules/index.js";
-import { text, validHost, validRemote } from "../helpers.js";
+import { parseYaml } from "../../src/core/yaml/parse.js";
+import { stringify } from "yaml";
+import { MIGRATION, text, validHost, validRemote } from "../helpers.js";
 import { mutate } from "./generate.js";
 
 type Json = unknown;
@@ -50,6 +52,41 @@ describe("robustness of the core", () => {
         ]);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("survives mangled extension.yaml files beside mangled plugin.json files, and any text as YAML", () => {
+    const mangled = (start: () => Json) =>
+      fc
+        .array(mutation, { minLength: 1, maxLength: 6 })
+        .map((ms) => ms.reduce<Json>((d, [p, r, m]) => mutate(d, p, r, m) ?? null, start()));
+    const extension = mangled(
+      () => parseYaml(MIGRATION.extension).ok && (parseYaml(MIGRATION.extension) as { value: Json }).value,
+    );
+    const jmx = mangled(() => JSON.parse(MIGRATION.plugin) as Json);
+    fc.assert(
+      fc.property(
+        extension,
+        fc.oneof(jmx, mutatedDoc),
+        fc.string({ unit: "binary", maxLength: 300 }),
+        (e, ef1, s) => {
+          assertSane([
+            {
+              path: "a/extension/extension.yaml",
+              content: stringify(e),
+              isNew: true,
+              replaces: { path: "a/plugin.json", content: text(ef1), status: "deleted" },
+            },
+            {
+              path: "b/extension.yaml",
+              content: s,
+              base: { path: "b/extension.yaml", content: stringify(e) },
+              replaces: { path: "b/plugin.json", content: MIGRATION.plugin },
+            },
+          ]);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -49,7 +49,7 @@ describe("rule kinds", () => {
     ).toThrow("rule kinds: a `set` rule has no `check`");
   });
 
-  it.each(["parse", "schema", "document", "change"] as const)(
+  it.each(["parse", "schema", "document", "change", "migration"] as const)(
     "a %s rule without check, or with checkSet, does not compile (and does not load)",
     (kind) => {
       expect(() =>

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { text, validHost } from "../helpers.js";
+import { MIGRATION, text, validHost } from "../helpers.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES, REVIEW_ROUTES } from "./fake-github.js";
 import { cleanup, disableNetwork } from "./github-mock.js";
 import {
@@ -244,6 +244,32 @@ describe("GitHub API calls per review", () => {
     const { calls, writes: n } = record("synchronize fixing one finding and adding one (organisation)", gh);
     expect(calls).toBeLessThanOrEqual(7);
     expect(n).toBe(2);
+    gh.assertClean();
+  });
+
+  it("a migration pull request: plugin.json deleted, extension/extension.yaml added with a finding", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const lost = MIGRATION.extension.replace(
+      "            - key: example.pool.idle\n",
+      "            - key: example.pool.idle_connections\n",
+    );
+    gh.file(R, BASE_SHA, "p/plugin.json", MIGRATION.plugin).file(
+      R,
+      HEAD_SHA,
+      "p/extension/extension.yaml",
+      lost,
+    );
+    gh.prFiles = [
+      { filename: "p/plugin.json", status: "removed" },
+      { filename: "p/extension/extension.yaml", status: "added", patch: wholeFile(lost) },
+    ];
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toEqual(["migration-metric-missing"]);
+    // The same budget as a descriptor's: the plugin.json is read in the query that reads the extension.
+    const { calls, writes } = record("opened, a migration with 1 finding (organisation)", gh);
+    expect(calls).toBeLessThanOrEqual(6);
+    expect(writes).toBe(2);
     gh.assertClean();
   });
 

@@ -1,11 +1,11 @@
 /**
- * The key map (src/migrate/key-map.ts), on small inline descriptors: every EF1 metric's key, dimensions and
+ * The key map (src/core/ef2/key-map.ts), on small inline descriptors: every EF1 metric's key, dimensions and
  * pointer, and the EF2 key, dimensions and type `migrate` gives it, with the extension's name. The keys are the
  * ones Dynatrace's JMX converter gives (shared/spec: extensions-2.md §5), pinned case by case.
  */
 import { describe, expect, it } from "vitest";
-import { keyMap, keyMapOfText } from "../../src/migrate/key-map.js";
-import { deriveName, dimensionKey, ef2Version, metricKey } from "../../src/migrate/names.js";
+import { keyMap, keyMapOfText } from "../../src/core/ef2/key-map.js";
+import { deriveName, dimensionKey, ef2Version, metricKey } from "../../src/core/ef2/names.js";
 
 /** A JMX metric on `java.lang:type=Memory` with the given timeseries and source members. */
 function jmxMetric(key: string, source: Record<string, unknown> = {}, dimensions = ["rx_pid"]) {

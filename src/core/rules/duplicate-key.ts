@@ -8,6 +8,7 @@ export const rule = defineRule({
     id: "duplicate-key",
     kind: "parse",
     defaultSeverity: "error",
+    files: ["plugin.json", "extension.yaml"],
     // `occurrence` (which copy: 2 for the second) is what tells the copies of one name apart, as `#n` does
     // for array elements; how many copies there are and where the first is say nothing about this one.
     positionalData: ["object", "firstLine", "times"],

@@ -9,6 +9,7 @@ export const rule = defineRule({
     id: "file-too-large",
     kind: "parse",
     defaultSeverity: "error",
+    files: ["plugin.json", "extension.yaml"],
     positionalData: ["size"],
     description: "The file is larger than the configured max_file_size and was not reviewed.",
     messages: {

@@ -51,6 +51,11 @@ import { rule as metricUnitChanged } from "./metric-unit-changed.js";
 import { rule as metricDimensionsChanged } from "./metric-dimensions-changed.js";
 import { rule as propertyRemoved } from "./property-removed.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
+import { rule as invalidYaml } from "./invalid-yaml.js";
+import { rule as ef2VersionFormat } from "./ef2-version-format.js";
+import { rule as migrationMetricMissing } from "./migration-metric-missing.js";
+import { rule as migrationMetricTypeChanged } from "./migration-metric-type-changed.js";
+import { rule as migrationDimensionDropped } from "./migration-dimension-dropped.js";
 
 /** Rules in catalog order. */
 export const RULES: readonly Rule[] = [
@@ -101,6 +106,11 @@ export const RULES: readonly Rule[] = [
   metricDimensionsChanged,
   propertyRemoved,
   baseInvalidJson,
+  invalidYaml,
+  ef2VersionFormat,
+  migrationMetricMissing,
+  migrationMetricTypeChanged,
+  migrationDimensionDropped,
 ];
 
 /** Rule ids in catalog order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, text, lineOf, edit } from "../../helpers.js";
+import { check, ruleTable, validHost, validRemote, text, lineOf, edit, MIGRATION } from "../../helpers.js";
 
 const host = text(validHost());
 const remote = text(validRemote());
@@ -25,6 +25,13 @@ const twoObjects = edit(
   '"displayName": "Demo plugin",\n    "displayName": "Again",',
 );
 const remoteTwice = edit(remote, '"favicon"', '"type": "python",\n  "favicon"');
+
+/** An extension.yaml whose `created.count` metric says its type twice (YAML parsers differ on which wins). */
+const yamlTwice = edit(
+  MIGRATION.extension,
+  "attribute:CreatedCount\n              type: count\n",
+  "attribute:CreatedCount\n              type: count\n              type: gauge\n",
+);
 
 ruleTable("duplicate-key", {
   valid: [
@@ -52,6 +59,15 @@ ruleTable("duplicate-key", {
     },
   ],
   invalid: [
+    {
+      name: "an extension.yaml: a key twice in a YAML mapping",
+      messageId: "duplicate",
+      data: { key: "type", object: "jmx.groups[0].subgroups[1].metrics[0]", times: "twice" },
+      doc: yamlTwice,
+      options: { path: "extension/extension.yaml" },
+      lines: [lineOf(yamlTwice, "type: count") + 1],
+      message: `first on line ${lineOf(yamlTwice, "type: count")}`,
+    },
     {
       name: "top-level member twice",
       messageId: "duplicate",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, text } from "../../helpers.js";
+import { check, MIGRATION, ruleTable, validHost, validRemote, text } from "../../helpers.js";
 
 const host = text(validHost());
 const small = { max_file_size: 100 };
@@ -31,6 +31,14 @@ ruleTable("file-too-large", {
     },
   ],
   invalid: [
+    {
+      name: "an extension.yaml over a 100-byte limit, not parsed",
+      messageId: "tooLarge",
+      data: { limit: "100" },
+      doc: MIGRATION.extension,
+      options: { path: "extension/extension.yaml", config: small },
+      lines: [1],
+    },
     {
       name: "the host example over a 100-byte limit",
       messageId: "tooLarge",

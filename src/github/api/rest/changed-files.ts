@@ -3,7 +3,7 @@
  * commits (a merge group), and, when GitHub's lists stop short (3,000 files of a pull request, 300 of a
  * comparison), the full trees of both commits, so that no descriptor goes unseen.
  */
-import { globMatcher } from "../../../core/config.js";
+import { reviewedPathMatcher } from "../../../core/ef2/pairing.js";
 import type { Octokit } from "../octokit/octokit.js";
 import { PR_FILES_CAP, type ChangedDescriptor, type ChangedFiles, type ChangeRange } from "../port.js";
 
@@ -22,7 +22,8 @@ export async function listChangedDescriptors(
   change: ChangeRange,
   paths: readonly string[],
 ): Promise<ChangedFiles> {
-  const match = globMatcher(paths);
+  // The configured descriptors, and each extension.yaml beside one (a migration, when the base holds it).
+  const match = reviewedPathMatcher(paths);
   let files: ListedFile[];
   let cap: number;
   if (change.number !== undefined) {

@@ -5,8 +5,8 @@
  *
  * This is a stable interface (docs/migrate.md, "The key map"): fields are added, never changed in meaning.
  */
-import { parseJsonFast } from "../core/json/parse.js";
-import { arr, get, isObj, obj, str, strings, type Obj } from "../core/guards.js";
+import { parseJsonFast } from "../json/parse.js";
+import { arr, get, isObj, obj, str, strings, type Obj } from "../guards.js";
 import { deriveName, dimensionKey, keyPrefix, metricKey } from "./names.js";
 
 /** The dimension EF2 adds to every JMX metric, which stands for EF1's `rx_pid` (the process). */

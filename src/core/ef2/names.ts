@@ -3,7 +3,7 @@
  * and dimension keys, derived as Dynatrace's own converter (the VS Code add-on's "Convert JMX") derives them, so
  * that its users and ours get the same keys; and the EF2 rules those names must follow (docs/migrate.md).
  */
-import { get, str } from "../core/guards.js";
+import { get, str } from "../guards.js";
 
 /** The EF2 name rule of Dynatrace's JMX converter: `custom:`, then lower-case sections joined by `.` or `-`. */
 export const NAME_PATTERN = /^custom:[a-z][a-z0-9]*([-.][a-z0-9]+)*$/;
