@@ -128,7 +128,8 @@ export function formatCsv(report: AuditReport): string {
             commit: r.commit,
             url: blobUrl(r, f.path, x.line),
           }),
-          ...readinessCells(r, f.readiness, false),
+          // An extension.yaml's findings (the review of a migration) carry its EF2 cells.
+          ...readinessCells(r, f.readiness ?? r.extensions?.find((e) => e.path === f.path), false),
           ...change(x.baseline === "new" ? "new" : x.baseline === "existing" ? "unchanged" : ""),
         ]);
     }

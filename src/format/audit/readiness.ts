@@ -101,7 +101,7 @@ function repositoryRows(report: AuditReport): string[][] {
       [
         r.repository,
         MIGRATION_WORDS[r.migration],
-        String(r.files.length),
+        String(r.files.filter((f) => f.readiness).length),
         String(of("fully")),
         String(of("partly")),
         String(of("not at all")),

@@ -51,9 +51,13 @@ function kept(r: ReviewedRepository): Set<SarifFinding> {
 }
 
 /** A descriptor's readiness as its artifact's properties (absent in a report that predates it). */
-function readinessProperties(f: AuditFile): Record<string, unknown> | undefined {
+function readinessProperties(r: ReviewedRepository, f: AuditFile): Record<string, unknown> | undefined {
   const x = f.readiness;
-  if (!x) return undefined;
+  if (!x) {
+    // An extension.yaml reviewed beside the plugin.json it replaces.
+    const e = r.extensions?.find((e) => e.path === f.path);
+    return e && { "pluginReview/framework": e.framework, "pluginReview/dataSource": e.dataSource };
+  }
   return {
     "pluginReview/framework": x.framework,
     ...(x.type !== undefined ? { "pluginReview/type": x.type } : {}),
@@ -81,7 +85,7 @@ function repositorySarif(r: ReviewedRepository, version: string, name: string): 
   const note = `${omitted} of ${total} results left out: GitHub keeps at most ${MAX_SARIF_RESULTS.toLocaleString("en-US")} results per run, so the most severe were kept (errors first); the audit's JSON, CSV or HTML report lists them all.`;
   const log = toSarif(
     r.files.map((f) => {
-      const properties = readinessProperties(f);
+      const properties = readinessProperties(r, f);
       return {
         path: f.path,
         findings: f.findings.filter((x) => keep.has(x)),

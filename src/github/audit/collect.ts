@@ -4,7 +4,8 @@
  * organisation file, repository file, `_extends`, locks), lists the default branch's tree recursively, and
  * reviews every descriptor as the App would review a pull request that touches it under `existing: fail`
  * (every finding counts, not only new ones). Beside them it reads the EF2 extensions (`extension.yaml`) for the
- * organisation's readiness for Extensions 2.0 (readiness.ts).
+ * organisation's readiness for Extensions 2.0 (readiness.ts), and reviews those a pull request would have
+ * reviewed: each beside the plugin.json it replaces, compared with it (the migration rules).
  *
  * Read-only by construction: the Octokit refuses anything but GET requests and GraphQL queries before
  * they leave the process. Rate limits are honoured by the throttling and retry plugins; repositories and
@@ -20,12 +21,13 @@ import { mapLimit } from "../api/map-limit.js";
 import { describeRequestError, httpStatus } from "../api/errors.js";
 import { tokenOctokit, type Octokit } from "../api/octokit/octokit.js";
 import { restConfigReader } from "../api/rest/gateway.js";
+import { isExtensionPath } from "../../core/ef2/pairing.js";
 import {
   descriptorReadiness,
   extensionMatcher,
   extensionOf,
-  isExtensionPath,
   pairMigration,
+  reviewedExtensions,
 } from "./readiness.js";
 import {
   readinessTotals,
@@ -167,26 +169,26 @@ async function auditRepository(
   const entries = blobs.filter((t) => !isExtensionPath(t.path) && isDescriptor(t.path));
   const ef2 = blobs.filter((t) => isExtensionPath(t.path) && isExtension(t.path));
   let inputs: DescriptorInput[];
-  let extensionTexts: (string | { unread: string })[];
+  let extensionFiles: DescriptorInput[];
   try {
     inputs = await mapLimit(entries, FILE_CONCURRENCY, (t) =>
       readDescriptor(octokit, owner, name, t, config),
     );
-    // Only what tells its data source is kept of an extension.yaml: one blob read each.
-    extensionTexts = await mapLimit(ef2, FILE_CONCURRENCY, async (t) => {
-      const input = await readDescriptor(octokit, owner, name, t, config);
-      return input.size !== undefined
-        ? { unread: `not read: ${overLimit(input.size, config)}` }
-        : Buffer.from(input.content as Uint8Array).toString("utf8");
-    });
+    extensionFiles = await mapLimit(ef2, FILE_CONCURRENCY, (t) =>
+      readDescriptor(octokit, owner, name, t, config),
+    );
   } catch (e) {
     return { repository: id, status: "unreadable", reason: describeRequestError(e, "reading a descriptor") };
   }
-  const reviews = reviewDescriptors(inputs, config);
-  const unread = new Map(inputs.flatMap((i) => (i.size !== undefined ? [[i.path, i.size]] : [])));
+  // The extension.yaml files a pull request touching them would have reviewed, each with its plugin.json.
+  const reviews = reviewDescriptors(
+    [...inputs, ...reviewedExtensions(inputs, extensionFiles, isDescriptor)],
+    config,
+  );
+  const sizes = new Map(inputs.flatMap((i) => (i.size !== undefined ? [[i.path, i.size]] : [])));
   const reviewedFiles: AuditFile[] = reviews.map((r) => {
     const c = countFindings(r.findings);
-    const size = unread.get(r.path);
+    const size = sizes.get(r.path);
     return {
       path: r.path,
       errors: c.error,
@@ -195,12 +197,23 @@ async function auditRepository(
       // Under `existing: fail` every finding counts, not only the ones a pull request adds.
       wouldFail: r.findings.some((f) => fails(f.severity, config.failOn)),
       findings: r.findings.map(findingFields),
-      readiness: descriptorReadiness(r, size !== undefined ? overLimit(size, config) : undefined),
+      ...(isExtensionPath(r.path)
+        ? {}
+        : {
+            readiness: descriptorReadiness(r, size !== undefined ? overLimit(size, config) : undefined),
+          }),
     };
   });
   const { files, extensions, migration } = pairMigration(
     reviewedFiles,
-    ef2.map((t, i) => extensionOf(t.path, extensionTexts[i]!)),
+    extensionFiles.map((f) =>
+      extensionOf(
+        f.path,
+        f.size !== undefined
+          ? { unread: `not read: ${overLimit(f.size, config)}` }
+          : Buffer.from(f.content as Uint8Array).toString("utf8"),
+      ),
+    ),
   );
   const sum = (k: "errors" | "warnings" | "notices") => files.reduce((n, f) => n + f[k], 0);
   const failing = files.filter((f) => f.wouldFail).length;

@@ -5,15 +5,17 @@
  * disagree), and whether the repository's migration is done, in progress or not started. Pure: paths and
  * texts in, the report's parts out; collect.ts reads the files.
  *
- * An extension.yaml is paired with the plugin.json it replaces as the review of a migration pairs them: in the
- * same folder, or one folder up from an `extension/` subfolder (the layout `migrate` and Dynatrace's tools
- * write). The audit reads the extension.yaml files beside a path the configuration's `paths` name, so that it
- * finds an EF2 extension wherever the organisation keeps its descriptors, and nowhere else.
+ * An extension.yaml is paired with the plugin.json it replaces as the review of a migration pairs them
+ * (core/ef2/pairing.ts): in the same folder, or one folder up from an `extension/` subfolder (the layout
+ * `migrate` and Dynatrace's tools write). The audit reads the extension.yaml files beside a path the
+ * configuration's `paths` name, as the App does, so that it finds an EF2 extension wherever the organisation
+ * keeps its descriptors, and nowhere else.
  */
-import { parse } from "yaml";
 import { globMatcher } from "../../core/config.js";
+import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import { get, isObj, str } from "../../core/guards.js";
-import type { FileReview } from "../../core/review.js";
+import type { DescriptorInput, FileReview } from "../../core/review.js";
+import { parseYaml } from "../../core/yaml/parse.js";
 import { DATA_SOURCES } from "../../migrate/check.js";
 import { readiness } from "../../migrate/migrate.js";
 import type {
@@ -23,28 +25,37 @@ import type {
   MigrationState,
 } from "../../format/audit/report.js";
 
-/** The file name of an EF2 extension's descriptor. */
-export const EXTENSION_FILE = "extension.yaml";
-const SUBFOLDER = "extension/";
-
-export function isExtensionPath(path: string): boolean {
-  return path === EXTENSION_FILE || path.endsWith(`/${EXTENSION_FILE}`);
-}
-
-/** The plugin.json paths an extension.yaml may replace, the one in its own folder first. */
-export function replacedDescriptorPaths(path: string): string[] {
-  if (!isExtensionPath(path)) return [];
-  const dir = path.slice(0, path.length - EXTENSION_FILE.length);
-  const out = [`${dir}plugin.json`];
-  if (dir === SUBFOLDER || dir.endsWith(`/${SUBFOLDER}`))
-    out.push(`${dir.slice(0, dir.length - SUBFOLDER.length)}plugin.json`);
-  return out;
-}
-
 /** The extension.yaml files the audit reads: each beside a plugin.json path the configuration's `paths` name. */
 export function extensionMatcher(paths: readonly string[]): (path: string) => boolean {
   const match = globMatcher(paths);
   return (path) => replacedDescriptorPaths(path).some(match);
+}
+
+/**
+ * The extension.yaml files that the App would review in a pull request touching them, as review inputs: each
+ * beside a plugin.json the repository holds, compared with it (which the change keeps: the audit reads one
+ * commit), and any that the configuration's `paths` name themselves (collect-inputs.ts does the same). An
+ * extension that replaces no descriptor and that `paths` does not name is listed, not reviewed.
+ */
+export function reviewedExtensions(
+  descriptors: readonly DescriptorInput[],
+  extensions: readonly DescriptorInput[],
+  named: (path: string) => boolean,
+): DescriptorInput[] {
+  const byPath = new Map(descriptors.map((d) => [d.path, d]));
+  return extensions.flatMap((e): DescriptorInput[] => {
+    const ef1 = replacedDescriptorPaths(e.path)
+      .map((p) => byPath.get(p))
+      .find((d) => d !== undefined);
+    if (!ef1) return named(e.path) ? [e] : [];
+    const replaces = {
+      path: ef1.path,
+      content: ef1.content,
+      ...(ef1.size !== undefined ? { size: ef1.size } : {}),
+      status: "kept" as const,
+    };
+    return [{ ...e, replaces }];
+  });
 }
 
 /** An EF1 descriptor's readiness from its review (its text as read, its variant). */
@@ -64,14 +75,10 @@ export function descriptorReadiness(review: FileReview, unread?: string): Descri
 /** An extension.yaml's data source and name, from its text; what it is when it does not parse. */
 export function extensionOf(path: string, text: string | { unread: string }): AuditExtension {
   if (typeof text !== "string") return { path, framework: "EF2", problem: text.unread };
-  let doc: unknown;
-  try {
-    // Errors throw (duplicate keys too); warnings are not printed.
-    doc = parse(text, { version: "1.2", prettyErrors: false, logLevel: "error" });
-  } catch (e) {
-    const first = (e instanceof Error ? e.message : String(e)).split("\n")[0];
-    return { path, framework: "EF2", problem: `it is not YAML: ${first}` };
-  }
+  // The core's parser: bounded in depth and aliases whatever the file holds.
+  const parsed = parseYaml(text);
+  if (!parsed.ok) return { path, framework: "EF2", problem: `it is not YAML: ${parsed.error.message}` };
+  const doc = parsed.value;
   if (!isObj(doc)) return { path, framework: "EF2", problem: "it is not a YAML mapping" };
   // EF2 allows one data source; should a file hold several, each is named.
   const sources = DATA_SOURCES.filter((s) => get(doc, s) !== undefined);
@@ -92,7 +99,9 @@ export function pairMigration(
   files: AuditFile[],
   extensions: AuditExtension[],
 ): { files: AuditFile[]; extensions: AuditExtension[]; migration?: MigrationState } {
-  const descriptors = new Set(files.map((f) => f.path));
+  // The files reviewed hold extension.yaml files too (those a pull request would review): EF1 are the others.
+  const ef1 = files.filter((f) => !isExtensionPath(f.path));
+  const descriptors = new Set(ef1.map((f) => f.path));
   const paired = extensions.map((e) => {
     const replaces = replacedDescriptorPaths(e.path).find((p) => descriptors.has(p));
     return replaces !== undefined ? { ...e, replaces } : e;
@@ -103,7 +112,7 @@ export function pairMigration(
     const extension = replacedBy.get(f.path);
     return extension && f.readiness ? { ...f, readiness: { ...f.readiness, extension } } : f;
   });
-  const migration: MigrationState | undefined = files.length
+  const migration: MigrationState | undefined = ef1.length
     ? extensions.length
       ? "in-progress"
       : "not-started"

@@ -222,7 +222,9 @@ describe("audit --format csv", () => {
     for (const x of fileRows) expect(x.slice(2, 11)).toEqual(Array(9).fill(""));
     const files = report.repositories.flatMap((x) =>
       x.status === "reviewed"
-        ? [...x.files, ...(x.extensions ?? [])].map((f) => `${x.repository} ${f.path}`)
+        ? [...x.files.filter((f) => f.readiness), ...(x.extensions ?? [])].map(
+            (f) => `${x.repository} ${f.path}`,
+          )
         : [],
     );
     expect(fileRows.map((x) => `${x[0]} ${x[1]}`).sort()).toEqual(
@@ -410,6 +412,7 @@ describe("audit --format sarif --output-dir", () => {
         replaces: "pool/plugin.json",
       },
     ]);
+    // The extension.yaml is reviewed beside the plugin.json it replaces, as a pull request touching it would be.
     expect(inProgress.artifacts.map((x) => [x.location.uri, x.properties])).toEqual([
       [
         "pool/plugin.json",
@@ -430,6 +433,10 @@ describe("audit --format sarif --output-dir", () => {
           "pluginReview/migrate": "not at all",
           "pluginReview/migrateDetail": jmx.files.find((f) => f.path === "was/plugin.json")!.readiness!.items,
         },
+      ],
+      [
+        "pool/extension/extension.yaml",
+        { "pluginReview/framework": "EF2", "pluginReview/dataSource": "jmx" },
       ],
     ]);
     const done = sarifOf("extensions").runs[0]!;

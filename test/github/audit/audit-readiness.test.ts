@@ -37,6 +37,7 @@ const PYTHON_EXTENSION = migrated(HOST);
  * - `globby`: `paths: ["**\/*.json", "**\/*.yaml"]`; `p/plugin.json` and `p/extension.yaml`, which is EF2's,
  *   never reviewed as a descriptor: in progress;
  * - `small`: `max_file_size: 200`; `big/plugin.json` and `big/extension.yaml` over it, read by neither;
+ * - `halfway`: `p/plugin.json` (JMX) and `p/extension/extension.yaml`, which lost its one metric: in progress;
  * - `docs`: a README alone: no migration to speak of.
  * `withExtensions: false` leaves every extension.yaml out (what the audit costs without them).
  */
@@ -51,7 +52,8 @@ function organisation(withExtensions = true): FakeGitHub {
     "orgInstallations",
   ]);
   gh.orgInstallations.push({ app_slug: "plugin-review", repository_selection: "all" });
-  for (const r of ["legacy", "pairs", "migrated", "scoped", "globby", "small", "docs"]) gh.repo(`acme/${r}`);
+  for (const r of ["legacy", "pairs", "migrated", "scoped", "globby", "small", "halfway", "docs"])
+    gh.repo(`acme/${r}`);
   const ef2 = (repo: string, path: string, content: string) =>
     withExtensions ? gh.file(`acme/${repo}`, "HEAD", path, content) : gh;
   gh.file("acme/legacy", "HEAD", "a/plugin.json", HOST).file("acme/legacy", "HEAD", "b/plugin.json", REMOTE);
@@ -86,6 +88,12 @@ function organisation(withExtensions = true): FakeGitHub {
     HOST,
   );
   ef2("small", "big/extension.yaml", PYTHON_EXTENSION);
+  gh.file("acme/halfway", "HEAD", "p/plugin.json", POOL);
+  ef2(
+    "halfway",
+    "p/extension/extension.yaml",
+    migrated(POOL).replace(/tech\.pool\.active/g, "tech.pool.busy"),
+  );
   gh.file("acme/docs", "HEAD", "README.md", "# docs\n");
   process.env.GITHUB_TOKEN = TOKEN;
   return gh;
@@ -123,6 +131,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
       "acme/scoped": "in-progress",
       "acme/globby": "in-progress",
       "acme/small": "in-progress",
+      "acme/halfway": "in-progress",
       "acme/docs": undefined,
     });
 
@@ -147,7 +156,12 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
       ["beside/plugin.json", "python", "partly", "beside/extension.yaml"],
       ["lone/plugin.json", "PMI", "not at all", undefined],
       ["sub/plugin.json", "JMX", "fully", "sub/extension/extension.yaml"],
+      // Reviewed as a pull request touching them would have them: beside the plugin.json each replaces.
+      ["beside/extension.yaml", undefined, undefined, undefined],
+      ["sub/extension/extension.yaml", undefined, undefined, undefined],
     ]);
+    // migrate's own output beside its plugin.json: nothing to find.
+    expect(pairs.files.slice(3).map((f) => f.findings)).toEqual([[], []]);
     expect(pairs.files[1]!.readiness!.items).toEqual([
       { line: 4, text: expect.stringMatching(/^PMI plugins have no EF2 form/) },
     ]);
@@ -193,9 +207,16 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     ]);
     // An extension.yaml is never reviewed as an EF1 descriptor, whatever `paths` says.
     const globby = repo(report, "globby");
-    expect([globby.descriptors, globby.files.map((f) => f.path), globby.errors]).toEqual([
-      1,
-      ["p/plugin.json"],
+    expect([
+      globby.descriptors,
+      globby.files.map((f) => [f.path, f.readiness?.framework]),
+      globby.errors,
+    ]).toEqual([
+      2,
+      [
+        ["p/plugin.json", "EF1"],
+        ["p/extension.yaml", undefined],
+      ],
       0,
     ]);
     expect(globby.extensions?.map((e) => e.path)).toEqual(["p/extension.yaml"]);
@@ -215,24 +236,29 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
       },
     ]);
     expect(repo(report, "docs").migration).toBeUndefined();
+    // An extension.yaml that lost a metric of the plugin.json beside it: what a pull request touching it fails on.
+    const halfway = repo(report, "halfway");
+    const lost = halfway.files.find((f) => f.path === "p/extension/extension.yaml")!;
+    expect(lost.findings.map((f) => f.ruleId)).toContain("migration-metric-missing");
+    expect([lost.wouldFail, halfway.wouldFail, lost.readiness]).toEqual([true, true, undefined]);
 
     expect(report.readiness).toEqual({
-      repositories: { done: 1, "in-progress": 4, "not-started": 1 },
-      // legacy 2, pairs 3, scoped 1, globby 1, small 1
-      descriptors: { total: 8, fully: 1, partly: 5, notAtAll: 1, unread: 1 },
+      repositories: { done: 1, "in-progress": 5, "not-started": 1 },
+      // legacy 2, pairs 3, scoped 1, globby 1, small 1, halfway 1
+      descriptors: { total: 9, fully: 2, partly: 5, notAtAll: 1, unread: 1 },
       byType: [
         { type: "python", variant: "host", total: 4, fully: 0, partly: 4, notAtAll: 0, unread: 0 },
-        { type: "JMX", variant: "host", total: 1, fully: 1, partly: 0, notAtAll: 0, unread: 0 },
+        { type: "JMX", variant: "host", total: 2, fully: 2, partly: 0, notAtAll: 0, unread: 0 },
         { type: "PMI", variant: "host", total: 1, fully: 0, partly: 0, notAtAll: 1, unread: 0 },
         { type: "python", variant: "remote", total: 1, fully: 0, partly: 1, notAtAll: 0, unread: 0 },
         { total: 1, fully: 0, partly: 0, notAtAll: 0, unread: 1 },
       ],
       extensions: {
-        total: 9,
+        total: 10,
         byDataSource: [
           { dataSource: "python", extensions: 4 },
+          { dataSource: "jmx", extensions: 2 },
           { dataSource: "unknown", extensions: 2 }, // not YAML; over max_file_size
-          { dataSource: "jmx", extensions: 1 },
           { dataSource: "none", extensions: 1 },
           { dataSource: "snmp", extensions: 1 },
         ],
@@ -255,13 +281,14 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     const after = gh.requests.map(route);
     const added = [...after];
     for (const r of before) added.splice(added.indexOf(r), 1);
-    // pairs 2, migrated 4, scoped 1 (not vendor/sdk's), globby 1; small's is over max_file_size: not read.
+    // pairs 2, migrated 4, scoped 1 (not vendor/sdk's), globby 1, halfway 1; small's is over
+    // max_file_size: not read. Reviewing the paired ones costs nothing more: both files are read.
     expect(added.sort()).toEqual(
-      ["pairs", "pairs", "globby", "migrated", "migrated", "migrated", "migrated", "scoped"]
+      ["pairs", "pairs", "globby", "migrated", "migrated", "migrated", "migrated", "scoped", "halfway"]
         .map((r) => `GET /repos/acme/${r}/git/blobs/<sha>`)
         .sort(),
     );
-    expect(after.length).toBe(before.length + 8);
+    expect(after.length).toBe(before.length + 9);
     gh.assertClean();
   });
 
@@ -271,7 +298,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     expect(textOut.status).toBe(0);
     const section = textOut.stdout.slice(textOut.stdout.indexOf("Migration to Extensions 2.0: "));
     expect(section).toMatch(
-      /^Migration to Extensions 2\.0: 1 repository done, 4 in progress, 1 not started; 8 EF1 descriptors \(migrate converts 1 fully, 5 partly, 1 not at all, 1 not read\); 9 EF2 extensions \(python 4, unknown 2, jmx 1, none 1, snmp 1\)$/m,
+      /^Migration to Extensions 2\.0: 1 repository done, 5 in progress, 1 not started; 9 EF1 descriptors \(migrate converts 2 fully, 5 partly, 1 not at all, 1 not read\); 10 EF2 extensions \(python 4, jmx 2, unknown 2, none 1, snmp 1\)$/m,
     );
     expect(section).toMatch(
       /^Repository +Migration +EF1 descriptors +Fully +Partly +Not at all +EF2 extensions$/m,
@@ -280,7 +307,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     expect(section).toMatch(/^acme\/migrated +done +0 +0 +0 +0 +4$/m);
     expect(section).toMatch(/^acme\/legacy +not started +2 +0 +2 +0 +0$/m);
     expect(section).not.toMatch(/^acme\/docs/m);
-    expect(section).toMatch(/^Total +8 +1 +5 +1 +9$/m);
+    expect(section).toMatch(/^Total +9 +2 +5 +1 +10$/m);
     expect(section).toMatch(
       /^ {2}acme\/pairs\/sub\/plugin\.json: EF1 JMX host; migrate: fully; EF2 extension: sub\/extension\/extension\.yaml$/m,
     );
@@ -301,7 +328,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     const md = (await run(["audit", "acme", "--format", "markdown"])).stdout;
     expect(md).toContain("#### Migration to Extensions 2.0");
     expect(md).toContain("| acme/pairs | in progress | 3 | 1 | 1 | 1 | 2 |");
-    expect(md).toContain("| **Total** |  | **8** | **1** | **5** | **1** | **9** |");
+    expect(md).toContain("| **Total** |  | **9** | **2** | **5** | **1** | **10** |");
     const lines = md.split("\n");
     expect(lines).toContain(
       "| acme/pairs/sub/plugin.json | EF1 JMX host | fully |  | sub/extension/extension.yaml |",
