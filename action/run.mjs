@@ -16,6 +16,7 @@
  * 2 the review could not run (bad input, configuration, unknown base), whatever fail-on-findings says.
  */
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,13 +31,32 @@ const cwd = env.GITHUB_WORKSPACE || process.cwd(); // the checked-out repository
 const escapeData = (s) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 
 /**
+ * Text that a file, the configuration, a branch or git chose, in the job summary's Markdown: as code, which
+ * GitHub renders as the characters it is (no HTML, link or mention), its fence longer than any backtick run
+ * in it and its control characters gone. The rules of src/format/markdown.ts's codeSpan and codeBlock, which
+ * this script (plain Node.js, run without a build) cannot import.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const fence = (s, least) => "`".repeat(Math.max(least, ...(s.match(/`+/g) ?? []).map((r) => r.length + 1)));
+function codeSpan(s) {
+  let content = s.replace(/[\t\r\n]/g, " ").replace(CONTROLS, "") || " ";
+  if (/^`|`$/.test(content) || /^ [^]*[^ ][^]* $/.test(content)) content = ` ${content} `;
+  return `${fence(content, 1)}${content}${fence(content, 1)}`;
+}
+function codeBlock(s) {
+  const content = s.replace(/\r\n?/g, "\n").replace(CONTROLS, "");
+  return `${fence(content, 3)}\n${content}\n${fence(content, 3)}`;
+}
+
+/**
  * Stops with exit 2: an `::error` annotation (visible on the run's page, not only in the log) and a summary.
  * It throws rather than calling process.exit(), which could cut short output still being written to a pipe.
  */
 const STOP = Symbol("stop");
 function fail(message) {
   process.stdout.write(`::error title=plugin-review::${escapeData(message)}\n`);
-  summary(`### plugin-review\n\n:x: The review could not run: ${message}\n`);
+  summary(`### plugin-review\n\n:x: The review could not run:\n\n${codeBlock(message)}\n`);
   process.exitCode = 2;
   throw STOP;
 }
@@ -166,7 +186,12 @@ function main() {
   const review = run(base, paths, config, outputs);
   // Annotations: the `github` format prints workflow commands, which the runner reads on stdout.
   process.stdout.write(review.stdout);
-  process.stderr.write(review.stderr);
+  // The CLI's notes and errors quote files and the configuration: shown with workflow commands stopped (a
+  // token no file can know ends the stop), on the same stream, so that no line of theirs is a command.
+  if (review.stderr) {
+    const token = randomUUID();
+    process.stdout.write(`::stop-commands::${token}\n${review.stderr.replace(/\n?$/, "\n")}::${token}::\n`);
+  }
   if (review.status !== 0 && review.status !== 1) {
     // Usage, configuration or I/O error: the CLI said why on stderr.
     rmSync(temp, { recursive: true, force: true });
@@ -186,15 +211,15 @@ function main() {
 
   append("GITHUB_OUTPUT", `findings=${findings.length}\nerrors=${errors}\n`);
 
-  // The CLI's notes (descriptors left out, configuration remarks) are its stderr lines, shown as they are.
-  const notes = [...review.stderr.matchAll(/^plugin-review: (.+)$/gm)].map((m) => `- ${m[1]}`);
+  // The CLI's notes (descriptors left out, configuration remarks) are its stderr lines, shown as code.
+  const notes = [...review.stderr.matchAll(/^plugin-review: (.+)$/gm)].map((m) => m[1]);
   const failed = review.status === 1;
   summary(
     [
       "### plugin-review",
       "",
       base
-        ? `Compared with \`${base}\`: the descriptors changed since then, with the change rules.`
+        ? `Compared with ${codeSpan(base)}: the descriptors changed since then, with the change rules.`
         : "No base to compare with: every descriptor, without the change rules.",
       "",
       "| Severity | Findings |",
@@ -217,7 +242,7 @@ function main() {
             ? ":x: Findings reach the failing level (`fail_on`)."
             : ":warning: Findings reach the failing level (`fail_on`); not failing the job (`fail-on-findings: false`)."
           : ":white_check_mark: Passed."),
-      ...(notes.length ? ["", ...notes] : []),
+      ...(notes.length ? ["", "Notes:", "", codeBlock(notes.join("\n"))] : []),
       "",
     ].join("\n"),
   );

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT, text, validHost } from "./helpers.js";
+import { liveParts } from "./markdown.js";
 import { ensureBuilt } from "./cli/run.js";
 import { mergeGroupPayload } from "./github/harness.js";
 
@@ -299,6 +300,74 @@ describe("action/run.mjs", () => {
     } finally {
       rmSync(notGit, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * The workflow commands the runner would carry out from a step's output, as it reads them: a line starting
+ * with `::`, except between `::stop-commands::<token>` and `::<token>::`.
+ */
+function workflowCommands(output: string): string[] {
+  const commands: string[] = [];
+  let stopped: string | undefined;
+  for (const line of output.split(/\r\n|\r|\n/).map((l) => l.trimStart())) {
+    if (!line.startsWith("::")) continue;
+    if (stopped !== undefined) {
+      if (line === `::${stopped}::`) stopped = undefined;
+    } else if (line.startsWith("::stop-commands::")) stopped = line.slice("::stop-commands::".length);
+    else commands.push(line);
+  }
+  return commands;
+}
+
+describe("action/run.mjs: what the workspace holds is not a command", () => {
+  /** A repository whose files an attacker wrote: hostile names, values and configuration. */
+  function hostileRepo(files: Record<string, string>): string {
+    const r = mkdtempSync(join(dir, "hostile-"));
+    git(r, "init", "-q", "-b", "main");
+    for (const [path, content] of Object.entries(files)) write(join(r, path), content);
+    return r;
+  }
+  /** Control characters but the line breaks between lines. */
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
+  const INJECTED =
+    "x\n::error title=pwned::owned\n::add-mask::me \u001b]8;;https://evil.example\u0007<img src=x> @acme/admins";
+
+  it("a configuration's text: no workflow command, and the job summary shows it as code", () => {
+    const r = action(
+      { GITHUB_EVENT_NAME: "push" },
+      {},
+      hostileRepo({
+        ".github/plugin-review.yml": `${JSON.stringify(INJECTED)}: 1\n`,
+        "p/plugin.json": text(validHost()),
+      }),
+    );
+    expect(r.status).toBe(2);
+    // The one command is the action's own error, the configuration's problem in its (escaped) message.
+    const commands = [...workflowCommands(r.stdout), ...workflowCommands(r.stderr)];
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatch(/^::error title=plugin-review::.*unknown key/);
+    expect(r.stdout + r.stderr).not.toMatch(CONTROL);
+    expect(liveParts(r.summary)).toEqual([]);
+    expect(r.summary).toContain("unknown key");
+  });
+
+  it("a descriptor's member names and a path: annotations only, no escape sequence in the log", () => {
+    const doc = { ...validHost(), [INJECTED]: 1, ["\u001b[2J\u001b[31mred"]: 2 };
+    const r = action(
+      { GITHUB_EVENT_NAME: "push" },
+      {},
+      hostileRepo({ "@acme/admins <img src=x>/plugin.json": text(doc) }),
+    );
+    expect(r.status).toBe(0); // unknown members are warnings
+    const commands = [...workflowCommands(r.stdout), ...workflowCommands(r.stderr)];
+    expect(commands).toHaveLength(2);
+    for (const c of commands)
+      expect(c).toMatch(
+        /^::warning file=@acme\/admins <img src=x>\/plugin\.json,line=\d+,.*title=unknown-member::/,
+      );
+    expect(r.stdout + r.stderr).not.toMatch(CONTROL);
+    expect(liveParts(r.summary)).toEqual([]);
   });
 });
 

@@ -14,6 +14,7 @@ import { reviewDescriptors, type DescriptorInput, type FileReview } from "../cor
 import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
+import { printable, printableLines } from "../format/printable.js";
 import { formatSarif } from "../format/sarif.js";
 import { formatText } from "../format/text.js";
 import { expandArgs, readLimited, type Candidate } from "../workspace/files.js";
@@ -60,12 +61,24 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
     return await check(opts, io);
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
-      io.stderr(`plugin-review: ${e.message}\n`);
+      io.stderr(`plugin-review: ${printedError(e)}\n`);
       return 2;
     }
-    io.stderr(`plugin-review: unexpected error: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(
+      `plugin-review: unexpected error: ${printableLines(e instanceof Error ? e.message : String(e))}\n`,
+    );
     return 2;
   }
+}
+
+/**
+ * An error as printed: its lines without control characters, and a configuration's problems one per line
+ * whatever they quote of the file (a key holding a line break does not start a line, which in GitHub
+ * Actions could be a workflow command).
+ */
+function printedError(e: UsageError | ConfigError): string {
+  if (!(e instanceof ConfigError)) return printableLines(e.message);
+  return `invalid configuration ${printable(e.source)}:\n${e.problems.map((p) => `  - ${printable(p)}`).join("\n")}`;
 }
 
 /** The descriptors one configuration applies to, reviewed together (set rules such as duplicate names). */
@@ -233,7 +246,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   // The dry run's standard output is the diff alone (to pipe into `git apply`); its notes go to stderr.
   const stdoutFormat = opts.fix === "dry-run" ? undefined : opts.format;
   if (stdoutFormat) io.stdout(write(stdoutFormat, io.colour));
-  if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${n}\n`);
+  if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${printable(n)}\n`);
   return failed ? 1 : 0;
 }
 

@@ -10,6 +10,7 @@ import { reviewPullRequest } from "../github/review/run-review.js";
 import { REAL_TIME } from "../github/api/clock.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit/octokit.js";
+import { printable, printableLines } from "../format/printable.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {
@@ -110,7 +111,7 @@ function render(r: DryRun): string {
   out.push(`Annotations (${r.checkRun.annotations.length}):`);
   for (const a of r.checkRun.annotations)
     out.push(
-      `  ${String(a.path)}:${String(a.start_line)}  ${String(a.annotation_level)}  ${String(a.title)}  ${String(a.message)}`,
+      `  ${printable(String(a.path))}:${String(a.start_line)}  ${String(a.annotation_level)}  ${String(a.title)}  ${printable(String(a.message))}`,
     );
   out.push("");
   if (r.review) {
@@ -118,7 +119,7 @@ function render(r: DryRun): string {
     out.push(`Line comments (${r.review.comments.length}):`);
     for (const c of r.review.comments)
       out.push(
-        `  ${String(c.path)}:${String(c.line)}`,
+        `  ${printable(String(c.path))}:${String(c.line)}`,
         ...String(c.body)
           .split("\n")
           .map((l) => `    ${l}`),
@@ -128,7 +129,9 @@ function render(r: DryRun): string {
   }
   for (const rep of r.replies) out.push("", `Resolve thread ${rep.comment_id}, replying: ${rep.body}`);
   for (const d of r.dismissals) out.push("", `Dismiss the App's review ${d.review_id}: ${d.message}`);
-  return out.join("\n") + "\n";
+  // For a terminal: what the descriptors put in the Markdown is inert there, and no control character of
+  // theirs reaches the terminal either (annotations are plain text: made printable above).
+  return printableLines(out.join("\n")) + "\n";
 }
 
 export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
@@ -163,11 +166,12 @@ export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
     const gw = gatewayFor(octokit, { log, installation: "cli", availability: new GraphqlAvailability() });
     outcome = await reviewPullRequest(gw, t, { log, clock: REAL_TIME });
   } catch (e) {
-    io.stderr(`plugin-review: the review failed: ${(e as Error).message}\n`);
+    io.stderr(`plugin-review: the review failed: ${printableLines((e as Error).message)}\n`);
     return 2;
   }
   const result = collect(opts.target, t.headSha, writes);
   io.stdout(opts.format === "json" ? JSON.stringify(result, null, 2) + "\n" : render(result));
-  if (outcome.error && !outcome.reviews.length) io.stderr(`plugin-review: ${outcome.error}\n`);
+  if (outcome.error && !outcome.reviews.length)
+    io.stderr(`plugin-review: ${printableLines(outcome.error)}\n`);
   return result.checkRun.conclusion === "failure" ? 1 : 0;
 }

@@ -1,10 +1,13 @@
 /**
  * `--format github`: workflow commands, which GitHub Actions turns into annotations.
- * Escaping follows the runner's toolkit (`%`, CR, LF in data; also `:` and `,` in properties).
+ * Escaping follows the runner's toolkit (`%`, CR, LF in data; also `:` and `,` in properties), after the
+ * control characters of what comes from a file are gone (printable.ts): no line of the output but ours
+ * starts a command, and no escape sequence reaches the log.
  */
 import type { ExistingMode } from "../core/config.js";
 import type { FileReview } from "../core/review.js";
 import { isQuietExisting } from "../core/verdict.js";
+import { printable } from "./printable.js";
 import { countBySeverity, describeCounts } from "./summary.js";
 
 function escapeData(s: string): string {
@@ -25,7 +28,11 @@ export function formatGithub(
   for (const r of reviews) {
     const mode = typeof existing === "function" ? existing(r) : existing;
     for (const f of r.findings) {
-      const props = [`file=${escapeProperty(display(r.path))}`, `line=${f.line}`, `endLine=${f.endLine}`];
+      const props = [
+        `file=${escapeProperty(printable(display(r.path)))}`,
+        `line=${f.line}`,
+        `endLine=${f.endLine}`,
+      ];
       // Columns only make sense on a one-line range (GitHub ignores them otherwise).
       if (f.line === f.endLine) props.push(`col=${f.column}`, `endColumn=${f.endColumn}`);
       props.push(`title=${escapeProperty(f.ruleId)}`);
@@ -33,7 +40,7 @@ export function formatGithub(
       const quiet = isQuietExisting(f, { existing: mode });
       const note = quiet ? " (existing: predates this change)" : "";
       lines.push(
-        `::${quiet ? "notice" : f.severity} ${props.join(",")}::${escapeData(`${f.message} [${f.ruleId}]${note}`)}`,
+        `::${quiet ? "notice" : f.severity} ${props.join(",")}::${escapeData(`${printable(f.message)} [${f.ruleId}]${note}`)}`,
       );
     }
   }

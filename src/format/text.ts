@@ -1,10 +1,13 @@
 /**
  * Human output, laid out like ESLint's `stylish`: per file its path, then one row per finding with
  * `line:column`, severity, message and rule id in columns aligned within the file; then the summary.
+ * What comes from a file (its path, messages quoting it, notes quoting a configuration) is printed without
+ * its control characters (printable.ts): only the colours are ours.
  */
 import { fixableFindings } from "../core/fix.js";
 import type { FileReview } from "../core/review.js";
 import type { Severity } from "../core/types.js";
+import { printable } from "./printable.js";
 import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";
 
 const COLOURS: Record<Severity | "dim" | "bold" | "ok" | "underline", [number, number]> = {
@@ -32,7 +35,7 @@ function rows(review: FileReview, paint: Paint): string[] {
   const cells = review.findings.map((f) => ({
     where: [String(f.line), String(f.column)] as const,
     severity: f.severity,
-    message: f.message,
+    message: printable(f.message),
     mark: f.baseline === "existing" ? MARK : "",
     ruleId: f.ruleId,
   }));
@@ -64,7 +67,7 @@ export function formatText(
   const lines: string[] = [];
   for (const r of reviews) {
     if (r.findings.length === 0) continue;
-    lines.push(paint("underline", display(r.path)), ...rows(r, paint), "");
+    lines.push(paint("underline", printable(display(r.path))), ...rows(r, paint), "");
   }
   const counts = countBySeverity(reviews);
   const withFindings = reviews.filter((r) => r.findings.length > 0).length;
@@ -80,7 +83,7 @@ export function formatText(
   lines.push(paint("bold", summary));
   const baseline = describeBaseline(reviews);
   if (baseline) lines.push(baseline);
-  for (const n of opts.notes ?? []) lines.push(n);
+  for (const n of opts.notes ?? []) lines.push(printable(n));
   // Last, as ESLint does: what `--fix` would do about what is left.
   if (total > 0) {
     const fixable = fixableFindings(reviews).size;

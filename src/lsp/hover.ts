@@ -7,6 +7,7 @@ import common from "../../schemas/plugin-common.schema.json" with { type: "json"
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
 import type { JsonNode } from "../core/json/parse.js";
+import { codeSpan } from "../format/markdown.js";
 import type { Variant } from "../core/types.js";
 
 type Schema = Record<string, unknown>;
@@ -88,7 +89,8 @@ export function describeSchema(nodes: Located[], name: string | number): string 
   const description = first(nodes, "description", isString);
   if (title === undefined && description === undefined) return undefined;
   const lines: string[] = [];
-  const label = typeof name === "number" ? `item ${name}` : `\`${name}\``;
+  // The member's name is the descriptor's: shown as code, whatever it holds.
+  const label = typeof name === "number" ? `item ${name}` : codeSpan(name);
   lines.push(title ? `**${title}** (${label})` : label);
   if (description) lines.push("", description);
   const facts: string[] = [];

@@ -236,6 +236,38 @@ describe("plugin-review check", () => {
   });
 });
 
+describe("plugin-review check: what a file holds reaches no terminal as a control", () => {
+  /** Control characters but the line breaks between our lines. */
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
+  const HOSTILE_KEY =
+    "x\u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007\u001b[2J\u001b[31m\r\n::error title=pwned::owned\u0000";
+
+  it("text, github and stderr: no escape sequence or control character of the file's, no line of its own", () => {
+    const path = write("controls/\u001b[1mbold/plugin.json", text({ ...validHost(), [HOSTILE_KEY]: 1 }));
+    for (const format of ["text", "github"]) {
+      const r = cli(["check", "--format", format, path], dir, { NO_COLOR: "1" });
+      expect(r.status).toBe(0); // an unknown member is a warning
+      expect(r.stdout, format).toMatch(/unknown member/);
+      expect(r.stdout, format).not.toMatch(CONTROL);
+      // Every line is one of ours: the key's line break started none (and, as a workflow command, none a command).
+      const commands = r.stdout.split("\n").filter((l) => l.startsWith("::"));
+      expect(
+        commands.every((l) => /^::warning file=.*,title=unknown-member::/.test(l)),
+        format,
+      ).toBe(true);
+      expect(r.stdout).not.toMatch(/^::error title=pwned/m);
+    }
+    // A configuration's key quoted in its error, on standard error.
+    write("controls/cfg/.github/plugin-review.yml", `${JSON.stringify(HOSTILE_KEY)}: 1\n`);
+    const d = write("controls/cfg/plugin.json", text(validHost()));
+    const bad = cli(["check", d], join(dir, "controls/cfg"));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/unknown key/);
+    expect(bad.stderr).not.toMatch(CONTROL);
+    expect(bad.stderr).not.toMatch(/^::/m);
+  });
+});
+
 describe("plugin-review check --base-ref", () => {
   let repo: string;
   const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" }).toString();

@@ -16,6 +16,7 @@ import {
   type AuditReport,
   type ReviewedRepository,
 } from "../../src/format/audit/report.js";
+import { codeSpans, liveParts, ZWSP } from "../markdown.js";
 
 const COMMIT = "a".repeat(40);
 
@@ -121,5 +122,30 @@ describe("a report written before the readiness", () => {
       "migration",
     ]);
     expect(row!.slice(-6)).toEqual(["", "", "", "", "", ""]);
+  });
+});
+
+describe("--format markdown", () => {
+  it("shows what the repositories hold (paths, messages, configuration errors) inert, the findings readable", () => {
+    const member = "x` @acme/admins [approve](https://evil.example/a) <img src=x> `y";
+    const hostile = (fp: string, line: number): AuditFinding => ({
+      ...finding(fp, line),
+      message: `unknown member \`${member}\``,
+    });
+    const earlier = report([hostile("gone", 3)]);
+    const now = report([hostile("added", 4)], undefined, "b".repeat(40));
+    const reviewed = now.repositories[0] as ReviewedRepository;
+    reviewed.files[0]!.path = "@acme/admins/<img src=x>/plugin.json";
+    now.repositories.push({
+      repository: "acme/sandbox",
+      status: "invalid-configuration",
+      reason: "invalid configuration:\n  - unknown key `@acme/admins <img src=x> https://evil.example`",
+    } as AuditReport["repositories"][number]);
+    const md = formatAuditText(compareAudits(earlier, now, "@acme/admins <b>earlier</b>.json"), "markdown");
+    expect(liveParts(md, { href: (h) => h.startsWith("https://github.com/acme/p/blob/") })).toEqual([]);
+    expect(codeSpans(md).map((c) => c.replace(ZWSP, ""))).toContain(
+      "@acme/admins <img src=x> https://evil.example",
+    );
+    expect(md).toContain("unknown-member");
   });
 });

@@ -4,7 +4,8 @@
  * with it (fully; partly, with what is not carried over; not at all, with why). The HTML page, the CSV and the
  * SARIF files render the same parts of the report (report.ts) their own way.
  */
-import { printable } from "../../migrate/notes.js";
+import { inertText } from "../markdown.js";
+import { printable } from "../printable.js";
 import {
   reviewed,
   typeLabel,
@@ -158,11 +159,12 @@ export function readinessText(
   ];
 }
 
-/** The Markdown report's section. `cell` makes text from the repositories safe in a table cell or a line. */
-export function readinessMarkdown(report: AuditReport, cell: (s: string) => string): string[] {
+/** The Markdown report's section: what the repositories hold (paths, types as written, reasons) inert. */
+export function readinessMarkdown(report: AuditReport): string[] {
   const t = report.readiness;
   const rows = repositoryRows(report);
   if (!t || !rows.length) return [];
+  const cell = (s: string) => inertText(s);
   const out = [
     "#### Migration to Extensions 2.0",
     "",
@@ -182,6 +184,8 @@ export function readinessMarkdown(report: AuditReport, cell: (s: string) => stri
     for (const f of r.files)
       if (f.readiness)
         out.push(
+          // What is lost or why is migrate's plain text, whose quotes of the descriptor may hold backticks:
+          // shown as it is, backticks included, rather than read as code spans.
           `| ${cell(`${r.repository}/${f.path}`)} | ${cell(kind(f.readiness))} | ${capability(f.readiness)} | ${cell(itemsLine(f.readiness))} | ${cell(f.readiness.extension ?? "")} |`,
         );
     for (const e of r.extensions ?? [])

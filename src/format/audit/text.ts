@@ -1,6 +1,7 @@
 /**
  * `plugin-review audit` output: a table per repository and the totals, as text, JSON or Markdown; with
- * `--compare`, what changed since the earlier audit.
+ * `--compare`, what changed since the earlier audit. What the repositories hold (paths, messages, the
+ * reasons a configuration is invalid) is printable in text and inert in Markdown (markdown.ts).
  */
 import {
   auditTime,
@@ -10,8 +11,9 @@ import {
   type AuditComparison,
   type ComparedFinding,
 } from "./report.js";
+import { inertText, quotedText } from "../markdown.js";
+import { printable, printableLines } from "../printable.js";
 import { plural } from "../summary.js";
-import { printable } from "../../migrate/notes.js";
 import { readinessMarkdown, readinessText, readinessTrend } from "./readiness.js";
 
 export type TextFormat = "text" | "json" | "markdown";
@@ -133,7 +135,9 @@ function formatText(report: AuditReport): string {
     r.status === "reviewed"
       ? r.files
           .filter((f) => f.wouldFail)
-          .map((f) => `  ${r.repository}/${f.path}: ${f.errors} error(s), ${f.warnings} warning(s)`)
+          .map(
+            (f) => `  ${r.repository}/${printable(f.path)}: ${f.errors} error(s), ${f.warnings} warning(s)`,
+          )
       : [],
   );
   if (failing.length)
@@ -143,7 +147,7 @@ function formatText(report: AuditReport): string {
   const readiness = readinessText(report, (header, body, total) => textTable(header, body, total, [1]));
   if (readiness.length) out.push("", ...readiness);
   if (report.comparison) out.push("", ...comparisonText(report, report.comparison));
-  return out.join("\n") + "\n";
+  return printableLines(out.join("\n")) + "\n";
 }
 
 /** At most this many fixed and new findings are listed in text and Markdown (JSON, CSV and HTML list all). */
@@ -189,7 +193,7 @@ function comparisonText(report: AuditReport, c: AuditComparison): string[] {
   const migration = readinessTrend(report);
   if (migration) out.push(`Migration to Extensions 2.0: ${migration}`);
   const line = (label: string) => (f: ComparedFinding) =>
-    `  ${label}  ${where(f)}  ${f.severity}  ${f.ruleId}  ${f.message}`;
+    `  ${label}  ${printable(where(f))}  ${f.severity}  ${f.ruleId}  ${printable(f.message)}`;
   out.push(...listed(c.fixed, line("fixed"), "fixed"), ...listed(c.new, line("new  "), "new"));
   if (c.byRule.length) out.push(`By rule: ${byRule(c)}`);
   if (c.byRepository.length) out.push(`By repository: ${byRepository(c)}`);
@@ -198,46 +202,46 @@ function comparisonText(report: AuditReport, c: AuditComparison): string[] {
 }
 
 function comparisonMarkdown(report: AuditReport, c: AuditComparison): string[] {
-  const out = [`#### Since ${cell(when(c))}`, "", `${headlineOf(c)}; ${trend(report, c)}.`];
+  const out = [`#### Since ${inertText(when(c))}`, "", `${headlineOf(c)}; ${trend(report, c)}.`];
   const migration = readinessTrend(report);
   if (migration) out.push("", `Migration to Extensions 2.0: ${migration}.`);
   const rows = [...c.fixed.map((f) => ["fixed", f] as const), ...c.new.map((f) => ["new", f] as const)];
   if (rows.length) {
     out.push("", "| Change | Finding | Severity | Rule | Message |", "| --- | --- | --- | --- | --- |");
     for (const [change, f] of rows.slice(0, LISTED_CHANGES)) {
-      // The URL in angle brackets (a path may hold parentheses), the text's brackets escaped.
-      const text = cell(where(f)).replace(/[[\]]/g, "\\$&");
+      // The URL (ours, its path percent-encoded: report.ts) in angle brackets; the text inert.
+      const text = inertText(where(f));
       const place = f.url ? `[${text}](<${f.url}>)` : text;
-      out.push(`| ${change} | ${place} | ${f.severity} | ${cell(f.ruleId)} | ${cell(f.message)} |`);
+      const message = quotedText(f.message, { cell: true });
+      out.push(`| ${change} | ${place} | ${f.severity} | ${inertText(f.ruleId)} | ${message} |`);
     }
     if (rows.length > LISTED_CHANGES)
       out.push("", `… and ${rows.length - LISTED_CHANGES} more (the JSON and CSV reports list them all).`);
   }
-  if (c.byRule.length) out.push("", `By rule: ${cell(byRule(c))}.`);
-  if (c.byRepository.length) out.push("", `By repository: ${cell(byRepository(c))}.`);
+  if (c.byRule.length) out.push("", `By rule: ${inertText(byRule(c))}.`);
+  if (c.byRepository.length) out.push("", `By repository: ${inertText(byRepository(c))}.`);
   if (c.notCompared.length)
-    out.push("", ...c.notCompared.map((n) => `- Not compared: ${cell(n.repository)} (${cell(n.reason)})`));
+    out.push(
+      "",
+      ...c.notCompared.map((n) => `- Not compared: ${inertText(n.repository)} (${quotedText(n.reason)})`),
+    );
   return out;
 }
 
-function cell(s: string): string {
-  return s.replace(/\|/g, "\\|").replace(/\n/g, " ");
-}
-
 function formatMarkdown(report: AuditReport): string {
-  const out = [`### ${headline(report)}`, ""];
+  const out = [`### ${inertText(headline(report))}`, ""];
   out.push(`| ${HEADER.join(" | ")} |`, `| --- | ---: | ---: | ---: | --- | --- |`);
   const body = rows(report);
-  for (const r of body.slice(0, -1)) out.push(`| ${r.map(cell).join(" | ")} |`);
+  for (const r of body.slice(0, -1)) out.push(`| ${r.map((c) => inertText(c)).join(" | ")} |`);
   out.push(
     `| ${body
       .at(-1)!
-      .map((c) => (c ? `**${cell(c)}**` : ""))
+      .map((c) => (c ? `**${inertText(c)}**` : ""))
       .join(" | ")} |`,
   );
   const n = notes(report);
-  if (n.length) out.push("", ...n.map((x) => `- ${cell(x)}`));
-  const readiness = readinessMarkdown(report, (x) => cell(printable(x)));
+  if (n.length) out.push("", ...n.map((x) => `- ${quotedText(x)}`));
+  const readiness = readinessMarkdown(report);
   if (readiness.length) out.push("", ...readiness);
   if (report.comparison) out.push("", ...comparisonMarkdown(report, report.comparison));
   return out.join("\n") + "\n";

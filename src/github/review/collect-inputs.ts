@@ -6,6 +6,7 @@
 import { globMatcher, type ResolvedConfig } from "../../core/config.js";
 import { formatOf, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import type { DescriptorInput } from "../../core/review.js";
+import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
 import {
   PR_FILES_CAP,
@@ -114,7 +115,7 @@ export async function collectInputs(
       } else if (!named(d.path)) return; // an extension of its own, not a migration: `paths` does not name it
     }
     if (input) inputs.push(input);
-    else notes.push(`\`${d.path}\` could not be read at the head commit and was not reviewed.`);
+    else notes.push(`${quote(d.path)} could not be read at the head commit and was not reviewed.`);
   });
   if (changed.capped)
     notes.push(
@@ -122,12 +123,10 @@ export async function collectInputs(
     );
   const removed = changed.removed.filter((p) => !migrated.has(p));
   if (removed.length)
-    notes.push(
-      `${removed.length} removed descriptor(s) are not reviewed: ${removed.map((p) => `\`${p}\``).join(", ")}.`,
-    );
+    notes.push(`${removed.length} removed descriptor(s) are not reviewed: ${removed.map(quote).join(", ")}.`);
   for (const p of changed.removed.filter((p) => migrated.has(p)))
     notes.push(
-      `\`${p}\` is removed; \`${migrated.get(p)}\`, which replaces it, was compared with it (the migration rules).`,
+      `${quote(p)} is removed; ${quote(migrated.get(p)!)}, which replaces it, was compared with it (the migration rules).`,
     );
   return { inputs, descriptors: changed.descriptors, notes };
 }

@@ -13,6 +13,7 @@ import {
   type RawConfig,
   type ResolvedConfig,
 } from "../../core/config.js";
+import { quotedText } from "../../format/markdown.js";
 import { CONFIG_MAX_BYTES, type GitHubGateway } from "../api/port.js";
 
 /** What loading a configuration reads of GitHub (the audit reads it with a token's REST gateway). */
@@ -72,14 +73,17 @@ export function requireOrgConfigFrom(env: NodeJS.ProcessEnv): boolean {
   throw new Error(`${REQUIRE_ORG_CONFIG_ENV} must be true or false, not '${env[REQUIRE_ORG_CONFIG_ENV]}'`);
 }
 
-/** What the check run says when the organisation's configuration could not be read (or, with the setting, fails with). */
+/**
+ * What the check run says when the organisation's configuration could not be read (or, with the setting,
+ * fails with): plain text that quotes code with backticks, as every note is (the summary renders it).
+ */
 export function orgUnreadableMessage(org: string, required: boolean): string {
   const repo = `${org}/.github`;
   const why = `GitHub answers as if \`${repo}\` did not exist, which is also its answer when the App is not installed on it.`;
   const fix = `install the App on \`${repo}\` too (organisation settings → GitHub Apps → the App → Repository access), or give it access to all repositories`;
   return required
-    ? `The organisation's configuration (\`${repo}\`, \`${CONFIG_PATH}\`) could not be read: ${why} This deployment requires it (${REQUIRE_ORG_CONFIG_ENV}), so no pull request is reviewed without it: ${fix}, then re-run the check.`
-    : `**The organisation's configuration was not read.** ${why} Only this repository's configuration was applied, so the organisation's rules and locks were not. If \`${repo}\` holds \`${CONFIG_PATH}\`, ${fix}.`;
+    ? `The organisation's configuration (\`${repo}\`, \`${CONFIG_PATH}\`) could not be read: ${why} This deployment requires it (\`${REQUIRE_ORG_CONFIG_ENV}\`), so no pull request is reviewed without it: ${fix}, then re-run the check.`
+    : `The organisation's configuration was not read. ${why} Only this repository's configuration was applied, so the organisation's rules and locks were not. If \`${repo}\` holds \`${CONFIG_PATH}\`, ${fix}.`;
 }
 
 /**
@@ -164,7 +168,7 @@ export async function loadConfig(
         ok: false,
         title: "The organisation's plugin-review configuration could not be read",
         error: `the organisation's configuration could not be read (${repository} answers as not found) and this deployment requires it (${REQUIRE_ORG_CONFIG_ENV})`,
-        summary: orgUnreadableMessage(owner, true),
+        summary: quotedText(orgUnreadableMessage(owner, true)),
         sources,
         organisation,
       };

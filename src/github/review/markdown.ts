@@ -1,6 +1,8 @@
 /**
  * Markdown for GitHub within its limits, shared by the check run's output and the pull request's review:
- * clipped text, text built under a character budget, and how a severity looks.
+ * clipped text, text built under a character budget, and how a severity looks. Untrusted text is made
+ * Markdown by src/format/markdown.ts; Markdown is only ever cut between lines here, never inside one (a
+ * line cut inside a code span would leave the rest of its text outside it, rendered).
  */
 import type { Severity } from "../../core/types.js";
 
@@ -9,7 +11,7 @@ export const MESSAGE_LIMIT = 4000;
 
 export const ICON: Record<Severity, string> = { error: "🔴", warning: "🟡", notice: "🔵" };
 
-/** `s` in at most `max` characters: cut with an ellipsis when longer (nothing at all when `max` is 0). */
+/** Plain text `s` in at most `max` characters: cut with an ellipsis when longer (nothing at all when `max` is 0). */
 export function clip(s: string, max: number): string {
   if (s.length <= max) return s;
   if (max <= 0) return "";
@@ -36,13 +38,16 @@ export class BudgetedText {
     return this.limit - this.length;
   }
 
-  /** Lines that stay (clipped only if even they do not fit; left out once not even their newline does). */
+  /**
+   * Lines that stay: a Markdown line that does not fit is never cut but left out, an ellipsis in its place
+   * when that fits.
+   */
   add(...lines: string[]): this {
     for (const line of lines) {
       const newline = this.lines.length > 0 ? 1 : 0;
       const room = this.remaining - newline;
-      if (room < 0) break;
-      const l = clip(line, room);
+      const l = line.length <= room ? line : "…";
+      if (l.length > room) continue;
       this.lines.push(l);
       this.length += newline + l.length;
     }
@@ -70,4 +75,14 @@ export class BudgetedText {
   toString(): string {
     return this.lines.join("\n");
   }
+}
+
+/** Markdown in at most `max` characters: its first lines, whole, then an ellipsis when some are left out. */
+export function clipLines(markdown: string, max: number): string {
+  if (markdown.length <= max) return markdown;
+  const lines = markdown.split("\n");
+  let end = 0;
+  let length = 1; // the ellipsis
+  while (end < lines.length && length + lines[end]!.length + 1 <= max) length += lines[end++]!.length + 1;
+  return max > 0 ? [...lines.slice(0, end), "…"].join("\n") : "";
 }

@@ -27,17 +27,11 @@ import {
 } from "../api/errors.js";
 import type { CommitTarget, GitHubGateway, Logger, PullTarget } from "../api/port.js";
 import { reviewScope } from "../api/request-scope.js";
-import {
-  allAnnotations,
-  checkSummary,
-  checkTitle,
-  invalidConfigSummary,
-  OUTPUT_LIMIT,
-} from "./check-run/output.js";
+import { quotedText } from "../../format/markdown.js";
+import { allAnnotations, checkSummary, checkTitle, invalidConfigSummary } from "./check-run/output.js";
 import { completeRun, type CheckResult, type KnownRun } from "./check-run/write.js";
 import { collectInputs, type CollectedInputs, type ListChanged } from "./collect-inputs.js";
 import { loadConfig } from "./load-config.js";
-import { clip } from "./markdown.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
 
 export interface ReviewOutcome {
@@ -84,16 +78,20 @@ interface TargetKind {
   ) => Promise<PublishResult>;
 }
 
+/** How much of a failure's reason the summary shows (far under GitHub's limit for the summary). */
+const REASON_LIMIT = 8000;
+
 /** The failure report when a review cannot complete: what happened, and whether re-running helps. */
 function failureResult(e: unknown, reason: string): CheckResult {
   const retry = isTransient(rootCause(e));
   const summary = isTimeout(rootCause(e))
     ? "GitHub did not answer in time, so the review could not be completed. Re-running the check retries it."
-    : `The review could not be completed: ${reason}${retry ? "\n\nRe-run the check to try again." : ""}`;
+    : // The reason may quote a path or GitHub's words: rendered inert.
+      `The review could not be completed: ${quotedText(reason, { max: REASON_LIMIT })}${retry ? "\n\nRe-run the check to try again." : ""}`;
   return {
     conclusion: "failure",
     title: "plugin-review could not complete",
-    summary: clip(summary, OUTPUT_LIMIT),
+    summary,
     annotations: [],
   };
 }

@@ -11,6 +11,7 @@ import type { AuditReport, ReviewedRepository } from "../../../src/format/audit/
 import { readiness } from "../../../src/migrate/migrate.js";
 import { mainRun as run } from "../../cli/run.js";
 import { text, validHost, validRemote } from "../../helpers.js";
+import { liveParts, tokens as mdTokens, ZWSP } from "../../markdown.js";
 import { FakeGitHub } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import { CONFIG, migrated, PMI, POOL, SNMP_EXTENSION, TOKEN } from "./organisation.js";
@@ -326,16 +327,72 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     );
 
     const md = (await run(["audit", "acme", "--format", "markdown"])).stdout;
+    const rows = tableRows(md);
     expect(md).toContain("#### Migration to Extensions 2.0");
-    expect(md).toContain("| acme/pairs | in progress | 3 | 1 | 1 | 1 | 2 |");
-    expect(md).toContain("| **Total** |  | **9** | **2** | **5** | **1** | **10** |");
-    const lines = md.split("\n");
-    expect(lines).toContain(
-      "| acme/pairs/sub/plugin.json | EF1 JMX host | fully |  | sub/extension/extension.yaml |",
-    );
-    expect(lines).toContain(
-      "| acme/pairs/sub/extension/extension.yaml | EF2 jmx | – |  | replaces sub/plugin.json |",
+    expect(rows).toContainEqual(["acme/pairs", "in progress", "3", "1", "1", "1", "2"]);
+    expect(rows).toContainEqual(["Total", "", "9", "2", "5", "1", "10"]);
+    expect(rows).toContainEqual([
+      "acme/pairs/sub/plugin.json",
+      "EF1 JMX host",
+      "fully",
+      "",
+      "sub/extension/extension.yaml",
+    ]);
+    expect(rows).toContainEqual([
+      "acme/pairs/sub/extension/extension.yaml",
+      "EF2 jmx",
+      "–",
+      "",
+      "replaces sub/plugin.json",
+    ]);
+    gh.assertClean();
+  });
+
+  it("keeps what repositories hold inert in Markdown: paths, types as written and reasons", async () => {
+    const gh = new FakeGitHub([
+      "getRepo",
+      "contents",
+      "ref",
+      "tree",
+      "blob",
+      "installationRepos",
+      "orgInstallations",
+    ]);
+    gh.orgInstallations.push({ app_slug: "plugin-review", repository_selection: "all" });
+    const folder = "@acme/admins [x](https://evil.example) <img src=x>";
+    const type = "`PMI` @acme/admins #12 <b>x</b> | cell";
+    gh.repo("acme/hostile")
+      .file("acme/hostile", "HEAD", `${folder}/plugin.json`, text({ ...validHost(), type }))
+      .file("acme/hostile", "HEAD", `${folder}/extension/extension.yaml`, "name: [x\n");
+    process.env.GITHUB_TOKEN = TOKEN;
+    const md = (await run(["audit", "acme", "--repo", "hostile", "--format", "markdown"])).stdout;
+    expect(liveParts(md, { href: () => false })).toEqual([]);
+    const rows = tableRows(md);
+    const descriptor = rows.find((r) => r[0] === `acme/hostile/${folder}/plugin.json`)!;
+    expect(descriptor.slice(1, 3)).toEqual([`EF1 ${type} host`, "not at all"]);
+    expect(descriptor[3]).toContain(type); // why, quoting the type as written
+    expect(rows.find((r) => r[0] === `acme/hostile/${folder}/extension/extension.yaml`)![4]).toBe(
+      `replaces ${folder}/plugin.json`,
     );
     gh.assertClean();
   });
 });
+
+/** The cells of every table row of `md` as a reader sees them (rendered by a CommonMark/GFM parser). */
+function tableRows(md: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] | undefined;
+  for (const t of mdTokens(md)) {
+    if (t.type === "tr_open") rows.push((row = []));
+    else if (t.type === "tr_close") row = undefined;
+    else if (row && t.type === "inline")
+      row.push(
+        (t.children ?? [])
+          .filter((c) => c.type === "text" || c.type === "code_inline")
+          .map((c) => c.content)
+          .join("")
+          .replace(ZWSP, ""),
+      );
+  }
+  return rows;
+}

@@ -10,6 +10,7 @@ import { text, validHost } from "../../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES, type Route } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import { deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "../harness.js";
+import { readable } from "../../markdown.js";
 
 const R = `${OWNER}/${REPO}`;
 const ORG = `${OWNER}/.github`;
@@ -77,7 +78,7 @@ describe("GitHub App: every configuration problem in one pass", () => {
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ conclusion: "failure" });
-    expect(run!.output!.summary).toMatch(
+    expect(readable(run!.output!.summary!)).toMatch(
       /acme\/plugins:\.github\/plugin-review\.yml, line 3: rule `policy-name` is locked by the organisation/,
     );
     gh.assertClean();
@@ -103,7 +104,7 @@ function lockedPolicy(gh: FakeGitHub, repoConfig = "rules:\n  policy-name: off\n
 const QUIET: readonly Route[] = REVIEW_ROUTES.filter((r) => r !== "createReview");
 
 const NOT_READ =
-  /\*\*The organisation's configuration was not read\.\*\* GitHub answers as if `acme\/\.github` did not exist/;
+  /The organisation's configuration was not read\. GitHub answers as if `acme\/\.github` did not exist/;
 
 describe("GitHub App: the organisation's configuration is read, or said to be unread", () => {
   it("an installation on selected repositories that cannot see acme/.github: the summary says so and how to fix it", async () => {
@@ -136,8 +137,8 @@ describe("GitHub App: the organisation's configuration is read, or said to be un
       conclusion: "failure",
       output: { title: "The organisation's plugin-review configuration could not be read" },
     });
-    expect(run!.output!.summary).toMatch(
-      /This deployment requires it \(PLUGIN_REVIEW_REQUIRE_ORG_CONFIG\), so no pull request is reviewed without it: install the App on `acme\/\.github`/,
+    expect(readable(run!.output!.summary!)).toMatch(
+      /This deployment requires it \(`PLUGIN_REVIEW_REQUIRE_ORG_CONFIG`\), so no pull request is reviewed without it: install the App on `acme\/\.github`/,
     );
     expect(gh.reviews).toEqual([]); // nothing reviewed: no files listed, no review
     gh.assertClean();

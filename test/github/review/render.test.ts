@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FileReview } from "../../../src/core/review.js";
 import type { Finding } from "../../../src/core/types.js";
-import { readFingerprint } from "../../../src/github/review/pull-review/fingerprint.js";
+import { readFingerprint, readFingerprints } from "../../../src/github/review/pull-review/fingerprint.js";
 import {
   allAnnotations,
   checkSummary,
@@ -15,6 +15,7 @@ import {
 import { BudgetedText } from "../../../src/github/review/markdown.js";
 import { commentBody, replaceColumns } from "../../../src/github/review/pull-review/comments.js";
 import { check, text, validHost } from "../../helpers.js";
+import { liveParts, OWN_HTML, tokens } from "../../markdown.js";
 
 function finding(over: Partial<Finding> = {}): Finding {
   return {
@@ -72,6 +73,27 @@ describe("render", () => {
     const body = commentBody("p/plugin.json", f!, head, true);
     expect(body).toContain("A guess (check it before committing it): rename to `metricGroup`?");
     expect(body).toContain('```suggestion\n  "metricGroup": "tech.python.demo"\n```');
+  });
+
+  it("fences a suggestion longer than any backtick run in its line; offers none for a line holding `<!--`", () => {
+    // A minified descriptor: the suggestion repeats the whole line, member names and all.
+    const base = JSON.stringify({ ...validHost(), "x```y @acme/admins": 1 });
+    const head = JSON.stringify({ ...validHost(), "x```y @acme/admins": 2 });
+    const [f] = check(head, { base }).filter((x) => x.ruleId === "version-not-bumped");
+    const body = commentBody("p/plugin.json", f!, head, true);
+    const fences = tokens(body).filter((t) => t.type === "fence");
+    expect(fences.map((t) => [t.info, t.content])).toEqual([
+      ["suggestion", `${head.replace('"1.2.0"', '"1.2.1"')}\n`],
+    ]);
+    expect(body).toContain("````suggestion\n");
+    expect(liveParts(body, { href: () => true, html: OWN_HTML })).toEqual([]);
+
+    const marked = JSON.stringify({ ...validHost(), "<!-- plugin-review:id=deadbeefdeadbeef -->": 2 });
+    const [g] = check(marked, { base }).filter((x) => x.ruleId === "version-not-bumped");
+    const without = commentBody("p/plugin.json", g!, marked, true);
+    expect(without).not.toContain("suggestion");
+    expect(without).toContain("`version-not-bumped`");
+    expect(readFingerprints(without)).toEqual([g!.fingerprint]);
   });
 
   it("replaces columns by characters, not UTF-16 units", () => {
@@ -147,9 +169,11 @@ describe("BudgetedText", () => {
     // A full budget takes nothing more: not a line, not its newline (a clip to 0 characters used to keep
     // all but the last character of the line).
     expect(out.add("a long line that does not fit", "").toString()).toBe("12345\n1234");
-    expect(new BudgetedText(11).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n");
+    // A line that does not fit is never cut (a Markdown line cut inside a code span would leave the rest
+    // of its text outside it, rendered): an ellipsis stands in its place where that fits.
+    expect(new BudgetedText(11).add("12345", "1234", "xyz").toString()).toBe("12345\n1234");
     expect(new BudgetedText(12).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n…");
-    expect(new BudgetedText(13).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\nx…");
+    expect(new BudgetedText(13).add("12345", "1234", "xyz").toString()).toBe("12345\n1234\n…");
     expect(new BudgetedText(0).add("x").toString()).toBe("");
   });
 

@@ -7,6 +7,7 @@ import type { FileReview } from "../../../core/review.js";
 import { DOCS_BASE, ruleDocsUrl } from "../../../core/rule.js";
 import type { Finding, Severity } from "../../../core/types.js";
 import { isQuietExisting } from "../../../core/verdict.js";
+import { codeBlock, codeSpan, findingMessage, quotedText } from "../../../format/markdown.js";
 import { countFindings as counts, plural } from "../../../format/summary.js";
 import type { Annotation } from "../../api/port.js";
 import { BudgetedText, clip, ICON, MESSAGE_LIMIT } from "../markdown.js";
@@ -129,8 +130,6 @@ export function checkTitle(reviews: readonly FileReview[], existing: ExistingMod
   return `${parts.join(", ")} in ${plural(reviews.length, "descriptor")}`;
 }
 
-const escapeCell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
-
 /**
  * The check run summary: readable in five seconds, and never over GitHub's limit whatever the findings.
  * The verdict, the notes and the per-descriptor table come first; the findings table takes what room is
@@ -165,7 +164,8 @@ export function checkSummary(input: SummaryInput): string {
     );
     if (compared) out.add("", baselineLine(quiet.length, fixedBy(reviews)));
   }
-  for (const n of input.notes) out.add("", `> ${clip(n, 2000)}`);
+  // Notes quote paths and configuration values: rendered inert (they are plain text that quotes code).
+  for (const n of input.notes) out.add("", `> ${quotedText(n, { max: 2000 })}`);
   if (input.annotationsOmitted)
     out.add(
       "",
@@ -196,7 +196,7 @@ export function checkSummary(input: SummaryInput): string {
     out.addItems(
       reviews.map((r) => {
         const c = counts(countedIn.get(r.path) ?? []);
-        const row = `| \`${escapeCell(r.path)}\` | ${c.error} | ${c.warning} | ${c.notice} |`;
+        const row = `| ${codeSpan(r.path, { cell: true })} | ${c.error} | ${c.warning} | ${c.notice} |`;
         return split ? `${row} ${quietIn.get(r.path)?.length ?? 0} |` : row;
       }),
       reserve,
@@ -215,27 +215,37 @@ export function checkSummary(input: SummaryInput): string {
   return out.toString();
 }
 
-/** The summary of a run that fails on an invalid configuration: its errors as far as they fit, then what to do. */
+/**
+ * The summary of a run that fails on an invalid configuration: its errors as far as they fit (in a code
+ * block: they quote the files), then what to do.
+ */
 export function invalidConfigSummary(error: string): string {
-  const tail = [
-    "```",
-    "",
-    `Fix \`${CONFIG_PATH}\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`,
-  ];
-  const out = new BudgetedText(OUTPUT_LIMIT).add(
-    "The configuration is invalid, so the pull request was not reviewed:",
-    "",
-    "```",
-  );
-  out.addItems(error.split("\n"), tail.join("\n").length + 1, (n) => `…and ${plural(n, "more line")}`);
-  return out.add(...tail).toString();
+  const head = "The configuration is invalid, so the pull request was not reviewed:";
+  const tail = `Fix \`${CONFIG_PATH}\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`;
+  const room = OUTPUT_LIMIT - head.length - tail.length - 4;
+  // As many whole lines as fit, the rest counted inside the block.
+  const lines = error.split("\n");
+  const block = (n: number) =>
+    codeBlock(
+      [
+        ...lines.slice(0, n),
+        ...(n < lines.length ? [`…and ${plural(lines.length - n, "more line")}`] : []),
+      ].join("\n"),
+    );
+  let [lo, hi] = [0, lines.length];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (block(mid).length <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return [head, "", block(lo), "", tail].join("\n");
 }
 
 const FINDINGS_HEADER = ["| | Where | Rule | Message |", "|---|---|---|---|"];
 const bySeverity = (a: { path: string; f: Finding }, b: { path: string; f: Finding }) =>
   RANK[a.f.severity] - RANK[b.f.severity] || a.path.localeCompare(b.path) || a.f.line - b.f.line;
 const findingRow = ({ path, f }: { path: string; f: Finding }) =>
-  `| ${ICON[f.severity]} | \`${escapeCell(path)}:${f.line}\` | [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) | ${escapeCell(clip(f.message, 300))} |`;
+  `| ${ICON[f.severity]} | ${codeSpan(`${path}:${f.line}`, { cell: true })} | [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) | ${findingMessage(f, { max: 300, cell: true })} |`;
 
 /** "14 existing findings are not counted … This pull request fixes 2." */
 function baselineLine(existing: number, fixed: number): string {

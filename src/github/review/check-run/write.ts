@@ -30,7 +30,7 @@ import type {
 import { formatExternalId, parseExternalId, sameState, type RunState } from "./external-id.js";
 import { annotationsToAdd } from "./held-annotations.js";
 import { ANNOTATIONS_PER_REQUEST, earlierAnnotationsNote, OUTPUT_LIMIT } from "./output.js";
-import { clip } from "../markdown.js";
+import { clipLines } from "../markdown.js";
 
 /** What a review found, as the check run shows it. */
 export interface CheckResult {
@@ -88,7 +88,9 @@ async function planWrite(
     const note = plan.omitted ? earlierAnnotationsNote(plan.omitted, plan.earlier) : "";
     write = {
       state: { shows: digest, holds: "mixed" },
-      summary: note ? `${clip(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}` : result.summary,
+      summary: note
+        ? `${clipLines(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}`
+        : result.summary,
       annotations: plan.send,
     };
   }

@@ -5,7 +5,8 @@
 import { LineIndex } from "../../../core/locate.js";
 import { ruleDocsUrl } from "../../../core/rule.js";
 import type { Finding } from "../../../core/types.js";
-import { clip, ICON, MESSAGE_LIMIT } from "../markdown.js";
+import { codeBlock, codeSpan, findingMessage, quotedText, showsVerbatim } from "../../../format/markdown.js";
+import { ICON, MESSAGE_LIMIT } from "../markdown.js";
 import { fingerprintMarker } from "./fingerprint.js";
 
 /** GitHub refuses a review body or comment longer than this. */
@@ -23,14 +24,17 @@ export function replaceColumns(
   return chars.slice(0, column - 1).join("") + replacement + chars.slice(endColumn - 1).join("");
 }
 
+/** A finding's first line: severity, rule, and its message (made inert: it quotes the descriptor). */
+function headline(f: Finding, max: number): string {
+  return `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${findingMessage(f, { max })}`;
+}
+
 /**
  * A review comment's body: severity, rule, message, the fix or else the first suggestion as a ```suggestion
  * block (a suggestion says that it is a guess), and the fingerprint.
  */
 export function commentBody(path: string, f: Finding, fileText: string, suggest: boolean): string {
-  const parts = [
-    `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, MESSAGE_LIMIT)}`,
-  ];
+  const parts = [headline(f, MESSAGE_LIMIT)];
   const edit = f.fix ?? f.suggestions?.[0];
   const line =
     // The finding's range is what a suggestion replaces: only when the edit replaces that same part.
@@ -38,16 +42,19 @@ export function commentBody(path: string, f: Finding, fileText: string, suggest:
       ? new LineIndex(fileText).lineText(f.line)
       : undefined;
   // A suggestion repeats the whole line: on a minified descriptor that could outgrow the comment.
-  if (line !== undefined && edit && line.length + edit.replacement.length < SUGGESTED_LINE_LIMIT) {
+  const suggested =
+    line !== undefined && edit && line.length + edit.replacement.length < SUGGESTED_LINE_LIMIT
+      ? replaceColumns(line, f.column, f.endColumn, edit.replacement)
+      : undefined;
+  // It is committed as shown: offered only when the block shows it exactly (no control character, no
+  // `<!--`, which a block breaks so that no marker of ours can come from the descriptor).
+  if (edit && suggested !== undefined && showsVerbatim(suggested)) {
+    const description = quotedText(edit.description, { max: 1000 });
     parts.push(
       "",
-      f.fix
-        ? `Suggested fix: ${edit.description}.`
-        : `A guess (check it before committing it): ${edit.description}?`,
+      f.fix ? `Suggested fix: ${description}.` : `A guess (check it before committing it): ${description}?`,
       "",
-      "```suggestion",
-      replaceColumns(line, f.column, f.endColumn, edit.replacement),
-      "```",
+      codeBlock(suggested, "suggestion"),
     );
   }
   parts.push("", fingerprintMarker(f.fingerprint));
@@ -65,9 +72,9 @@ function linesOf(findings: readonly Finding[]): string {
 export function repeatedCommentBody(path: string, findings: readonly Finding[], fp: string): string {
   const f = findings[0] as Finding;
   return [
-    `${ICON[f.severity]} **${f.severity}** [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, MESSAGE_LIMIT)}`,
+    headline(f, MESSAGE_LIMIT),
     "",
-    `The same problem is reported ${findings.length} times in \`${path}\`, on lines ${linesOf(findings)}; the check run annotates each one.`,
+    `The same problem is reported ${findings.length} times in ${codeSpan(path)}, on lines ${linesOf(findings)}; the check run annotates each one.`,
     "",
     fingerprintMarker(fp),
   ].join("\n");
@@ -76,10 +83,10 @@ export function repeatedCommentBody(path: string, findings: readonly Finding[], 
 /** One review-body entry for a repeated problem, listing its lines. */
 export function repeatedBodyItem(path: string, findings: readonly Finding[], fp: string): string {
   const f = findings[0] as Finding;
-  return `- ${ICON[f.severity]} \`${path}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) ${findings.length} times, on lines ${linesOf(findings)}: ${clip(f.message, 1000)} ${fingerprintMarker(fp)}`;
+  return `- ${ICON[f.severity]} ${codeSpan(path)} [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}) ${findings.length} times, on lines ${linesOf(findings)}: ${findingMessage(f, { max: 1000 })} ${fingerprintMarker(fp)}`;
 }
 
 /** One line of the review body for a finding that is not on a line of the diff. */
 export function bodyItem(path: string, f: Finding): string {
-  return `- ${ICON[f.severity]} \`${path}:${f.line}\` [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${clip(f.message, 1000)} ${fingerprintMarker(f.fingerprint)}`;
+  return `- ${ICON[f.severity]} ${codeSpan(`${path}:${f.line}`)} [\`${f.ruleId}\`](${ruleDocsUrl(f.ruleId)}): ${findingMessage(f, { max: 1000 })} ${fingerprintMarker(f.fingerprint)}`;
 }

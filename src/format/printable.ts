@@ -1,0 +1,32 @@
+/**
+ * Text read from a file (a message quoting a member name, a path, a configuration value) made safe to print
+ * on a terminal or in a workflow log: an escape sequence in a descriptor must not recolour, retitle, clear or
+ * link the user's terminal, and a line break in a value must not start a line of its own (a fake "no
+ * findings", or a workflow command in GitHub Actions, which reads `::` only at the start of a line).
+ */
+
+/**
+ * What a terminal acts on: CSI and OSC sequences whole (7-bit and C1 forms, the OSC up to its terminator),
+ * then any other C0 or C1 control character and DEL.
+ */
+const SEQUENCES =
+  // eslint-disable-next-line no-control-regex -- control characters are what these find
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
+/** Line breaks and tabs (and the C1 and Unicode line breaks): a space keeps the words on either side apart. */
+const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]/g;
+// eslint-disable-next-line no-control-regex -- the same
+const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
+/** Whether there is anything to take away or replace (most text has nothing). */
+// eslint-disable-next-line no-control-regex -- the same
+const ANY = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+
+/** One value as one line: no escape sequence, no control character; line breaks and tabs become spaces. */
+export function printable(s: string): string {
+  if (!ANY.test(s)) return s;
+  return s.replace(SEQUENCES, "").replace(BREAKS, " ").replace(CONTROLS, "");
+}
+
+/** Text whose line breaks are ours (LF or CRLF), each line made printable. */
+export function printableLines(s: string): string {
+  return s.split(/\r?\n/).map(printable).join("\n");
+}

@@ -1,0 +1,94 @@
+/**
+ * What the CLI prints of a file (printable.ts) and the workflow commands of `--format github`: no escape
+ * sequence or control character of the file's reaches a terminal, and no line of the file's starts a
+ * command in GitHub Actions.
+ */
+import { stripVTControlCharacters } from "node:util";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { FileReview } from "../../src/core/review.js";
+import type { Finding } from "../../src/core/types.js";
+import { formatGithub } from "../../src/format/github.js";
+import { printable, printableLines } from "../../src/format/printable.js";
+import { formatText } from "../../src/format/text.js";
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
+/** The same, but the line breaks between lines. */
+const CONTROL_IN_LINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
+const anything = fc.string({ unit: "binary", maxLength: 60 });
+
+describe("printable", () => {
+  it("leaves no control character, keeps everything else, and takes escape sequences whole", () => {
+    fc.assert(
+      fc.property(anything, (s) => {
+        const p = printable(s);
+        expect(p).not.toMatch(CONTROL);
+        expect(p.length).toBeLessThanOrEqual(s.length);
+      }),
+    );
+    expect(printable("a\u001b[31mred\u001b[0m b")).toBe("ared b");
+    expect(printable("\u001b]8;;https://evil.example\u0007link\u001b]8;;\u001b\\ text")).toBe("link text");
+    expect(printable("\u009b2Jcleared")).toBe("cleared");
+    expect(printable("one\ntwo\r\nthree\ttab\u2028sep")).toBe("one two  three tab sep");
+    expect(printable("é 😀 ✔")).toBe("é 😀 ✔");
+    expect(printableLines("a\u001b[1m\nb\r\nc")).toBe("a\nb\nc");
+  });
+});
+
+function finding(message: string): Finding {
+  return {
+    ruleId: "unknown-member",
+    severity: "warning",
+    message,
+    messageId: "unknown",
+    pointer: "/x",
+    target: "key",
+    line: 2,
+    column: 3,
+    endLine: 2,
+    endColumn: 9,
+    fingerprint: "0123456789abcdef",
+  };
+}
+
+describe("the formats that go to a terminal or a workflow log", () => {
+  it("github: one command per finding, whatever the message and path hold", () => {
+    fc.assert(
+      fc.property(anything, anything, (message, path) => {
+        const reviews: FileReview[] = [{ path, text: "", findings: [finding(message), finding(message)] }];
+        const out = formatGithub(reviews, (p) => p);
+        const lines = out.trimEnd().split(/\r\n|\r|\n/);
+        expect(lines).toHaveLength(3);
+        expect(
+          lines
+            .slice(0, 2)
+            .every((l) =>
+              /^::warning file=[^:,]*,line=2,endLine=2,col=3,endColumn=9,title=unknown-member::/.test(l),
+            ),
+        ).toBe(true);
+        expect(lines[2]).toMatch(/^plugin-review: 1 descriptor\(s\) checked/);
+        for (const l of lines) expect(l).not.toMatch(CONTROL);
+      }),
+    );
+  });
+
+  it("text: the file's path, messages and notes without their controls; the colours ours", () => {
+    const reviews: FileReview[] = [
+      {
+        path: "a\u001b[2J/plugin.json",
+        text: "",
+        findings: [finding("unknown member `\u001b[31mx\n✔ no findings`")],
+      },
+    ];
+    const plain = formatText(reviews, (p) => p, {
+      colour: false,
+      notes: ["note \u001b]0;title\u0007\nmore"],
+    });
+    expect(plain).not.toMatch(CONTROL_IN_LINE);
+    expect(plain).toContain("a/plugin.json");
+    expect(plain).toContain("unknown member `x ✔ no findings`");
+    expect(plain).toContain("note  more");
+    const coloured = formatText(reviews, (p) => p, { colour: true });
+    expect(stripVTControlCharacters(coloured)).not.toMatch(CONTROL_IN_LINE);
+  });
+});
