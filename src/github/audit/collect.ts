@@ -171,12 +171,12 @@ async function auditRepository(
   let inputs: DescriptorInput[];
   let extensionFiles: DescriptorInput[];
   try {
-    inputs = await mapLimit(entries, FILE_CONCURRENCY, (t) =>
+    // Descriptors and extensions alike, a few at a time.
+    const read = await mapLimit([...entries, ...ef2], FILE_CONCURRENCY, (t) =>
       readDescriptor(octokit, owner, name, t, config),
     );
-    extensionFiles = await mapLimit(ef2, FILE_CONCURRENCY, (t) =>
-      readDescriptor(octokit, owner, name, t, config),
-    );
+    inputs = read.slice(0, entries.length);
+    extensionFiles = read.slice(entries.length);
   } catch (e) {
     return { repository: id, status: "unreadable", reason: describeRequestError(e, "reading a descriptor") };
   }
