@@ -12,6 +12,8 @@ export type SarifFinding = Pick<
 export interface SarifFile {
   path: string;
   findings: readonly SarifFinding[];
+  /** The artifact's property bag (the audit's readiness of the descriptor). */
+  properties?: Record<string, unknown>;
 }
 
 const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
@@ -78,6 +80,7 @@ export function toSarif(
         artifacts: reviews.map((r) => ({
           location: { uri: artifactUri(display(r.path)) },
           roles: ["analysisTarget"],
+          ...(r.properties ? { properties: r.properties } : {}),
         })),
         results: reviews.flatMap((r, artifactIndex) =>
           r.findings.map((f) => ({

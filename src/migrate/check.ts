@@ -11,7 +11,8 @@ import { arr, get, str } from "../core/guards.js";
 import { metricKeyProblem } from "../core/ef2/names.js";
 
 const ID = schema.$id;
-const DATA_SOURCES = [
+/** The data source members of an EF2 extension (extension.yaml holds one). */
+export const DATA_SOURCES = [
   "jmx",
   "python",
   "snmp",

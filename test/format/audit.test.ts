@@ -102,6 +102,29 @@ describe("--compare", () => {
   });
 });
 
+describe("a report written before the readiness", () => {
+  it("renders in every format, saying it has no readiness rather than counting zeros", () => {
+    const old = report([finding("f", 3)]);
+    expect(old.readiness).toBeUndefined();
+    expect(formatHtml(old, "0.0.0")).toContain("this report predates the readiness");
+    expect(formatHtml(old, "0.0.0")).not.toContain("data-migration=");
+    expect(formatAuditText(old, "text")).not.toContain("Migration to Extensions 2.0");
+    expect(formatAuditText(old, "markdown")).not.toContain("Migration to Extensions 2.0");
+    const [header, row] = formatCsv(old)
+      .split("\r\n")
+      .map((l) => l.split(","));
+    expect(header!.slice(-6)).toEqual([
+      "framework",
+      "type",
+      "variant",
+      "migrate",
+      "migrate_detail",
+      "migration",
+    ]);
+    expect(row!.slice(-6)).toEqual(["", "", "", "", "", ""]);
+  });
+});
+
 describe("--format markdown", () => {
   it("shows what the repositories hold (paths, messages, configuration errors) inert, the findings readable", () => {
     const member = "x` @acme/admins [approve](https://evil.example/a) <img src=x> `y";

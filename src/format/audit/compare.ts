@@ -14,6 +14,7 @@ import {
   type AuditRepository,
   type ChangeTally,
   type ComparedFinding,
+  type ReadinessTotals,
   type ReviewedRepository,
 } from "./report.js";
 
@@ -87,6 +88,20 @@ export function parseEarlierAudit(
     }
   }
   return { report };
+}
+
+/** An earlier report's readiness when it has the counts the trend reads (an earlier plugin-review wrote none). */
+function earlierReadiness(x: unknown): ReadinessTotals | undefined {
+  const r = x as Partial<ReadinessTotals> | undefined;
+  const numbers = (o: unknown, keys: readonly string[]) =>
+    typeof o === "object" &&
+    o !== null &&
+    keys.every((k) => Number.isInteger((o as Record<string, unknown>)[k]));
+  return r &&
+    numbers(r.repositories, ["done", "in-progress", "not-started"]) &&
+    numbers(r.descriptors, ["total", "fully", "partly", "notAtAll"])
+    ? (r as ReadinessTotals)
+    : undefined;
 }
 
 const key = (path: string, fingerprint: string) => `${path}\u0000${fingerprint}`;
@@ -184,6 +199,7 @@ export function compareAudits(earlier: AuditReport, now: AuditReport, file: stri
       file,
       ...(typeof earlier.auditedAt === "string" ? { auditedAt: earlier.auditedAt } : {}),
       totals: earlier.totals,
+      ...(earlierReadiness(earlier.readiness) ? { readiness: earlier.readiness } : {}),
     },
     compared,
     fixed,

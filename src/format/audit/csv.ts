@@ -1,12 +1,22 @@
 /**
- * `plugin-review audit --format csv`: one row per finding, for spreadsheets. RFC 4180: a header row, fields
+ * `plugin-review audit --format csv`: one row per finding, and one per descriptor and EF2 extension with its
+ * readiness for Extensions 2.0 (its finding cells empty), for spreadsheets. RFC 4180: a header row, fields
  * separated by commas, quoted when they hold a comma, a quote or a line break (quotes doubled), lines ended
  * by CRLF. Repository names, paths and messages come from the repositories: a cell that a spreadsheet would
  * run as a formula (one starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`,
  * as OWASP advises, so that opening the file never evaluates what a descriptor wrote.
  */
 import { fails } from "../../core/verdict.js";
-import { blobUrl, reviewed, type AuditFinding, type AuditReport } from "./report.js";
+import { capability, detail, MIGRATION_WORDS } from "./readiness.js";
+import {
+  blobUrl,
+  reviewed,
+  type AuditExtension,
+  type AuditFinding,
+  type AuditReport,
+  type DescriptorReadiness,
+  type ReviewedRepository,
+} from "./report.js";
 
 const HEADER = [
   "repository",
@@ -22,7 +32,17 @@ const HEADER = [
   "fingerprint",
   "commit",
   "url",
+  // The descriptor's readiness for Extensions 2.0, on its findings' rows and its own.
+  "framework",
+  "type",
+  "variant",
+  "migrate",
+  "migrate_detail",
+  "migration",
 ];
+
+/** The finding cells of a descriptor's or extension's own row: none. */
+const NO_FINDING = ["", "", "", "", "", "", "", "", ""];
 
 /** A cell from a repository, safe to open in a spreadsheet: never read as a formula. */
 export function textCell(s: string): string {
@@ -58,24 +78,77 @@ function findingRow(
   ];
 }
 
+/** The readiness cells: framework, type, variant, what `migrate` can do (and in full, on the file's own row). */
+function readinessCells(
+  r: ReviewedRepository,
+  x: DescriptorReadiness | AuditExtension | undefined,
+  withDetail: boolean,
+): string[] {
+  const migration = r.migration ? MIGRATION_WORDS[r.migration] : "";
+  if (!x) return ["", "", "", "", "", migration];
+  if (x.framework === "EF2")
+    return [
+      "EF2",
+      textCell(x.dataSource ?? ""),
+      "",
+      "",
+      withDetail ? textCell(x.problem ?? "") : "",
+      migration,
+    ];
+  return [
+    "EF1",
+    textCell(x.type ?? ""),
+    x.variant ?? "",
+    capability(x),
+    withDetail ? textCell(detail(x)) : "",
+    migration,
+  ];
+}
+
 export function formatCsv(report: AuditReport): string {
   const compared = report.comparison !== undefined;
   const rows: string[][] = [compared ? [...HEADER, "change"] : HEADER];
-  for (const r of reviewed(report))
-    for (const f of r.files)
-      for (const x of f.findings) {
-        const row = findingRow(r.repository, f.path, x, {
-          wouldFail: fails(x.severity, r.failOn),
-          commit: r.commit,
-          url: blobUrl(r, f.path, x.line),
-        });
-        if (compared) row.push(x.baseline === "new" ? "new" : x.baseline === "existing" ? "unchanged" : "");
-        rows.push(row);
-      }
+  const change = (c: string) => (compared ? [c] : []);
+  for (const r of reviewed(report)) {
+    for (const f of r.files) {
+      if (f.readiness)
+        rows.push([
+          textCell(r.repository),
+          textCell(f.path),
+          ...NO_FINDING,
+          textCell(r.commit),
+          textCell(blobUrl(r, f.path) ?? ""),
+          ...readinessCells(r, f.readiness, true),
+          ...change(""),
+        ]);
+      for (const x of f.findings)
+        rows.push([
+          ...findingRow(r.repository, f.path, x, {
+            wouldFail: fails(x.severity, r.failOn),
+            commit: r.commit,
+            url: blobUrl(r, f.path, x.line),
+          }),
+          // An extension.yaml's findings (the review of a migration) carry its EF2 cells.
+          ...readinessCells(r, f.readiness ?? r.extensions?.find((e) => e.path === f.path), false),
+          ...change(x.baseline === "new" ? "new" : x.baseline === "existing" ? "unchanged" : ""),
+        ]);
+    }
+    for (const e of r.extensions ?? [])
+      rows.push([
+        textCell(r.repository),
+        textCell(e.path),
+        ...NO_FINDING,
+        textCell(r.commit),
+        textCell(blobUrl(r, e.path) ?? ""),
+        ...readinessCells(r, e, true),
+        ...change(""),
+      ]);
+  }
   // Fixed findings are rows too (at the earlier audit's commit), so that one sheet shows the change.
   for (const x of report.comparison?.fixed ?? [])
     rows.push([
       ...findingRow(x.repository, x.path, x, { wouldFail: false, commit: "", url: x.url }),
+      ...["", "", "", "", "", ""],
       "fixed",
     ]);
   return rows.map((r) => r.map(field).join(",") + "\r\n").join("");

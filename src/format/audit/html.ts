@@ -21,6 +21,7 @@ import {
   findingsByRule,
   repositoriesByFindings,
   reviewed,
+  typeLabel,
   webUrl,
   type AuditFinding,
   type AuditReport,
@@ -28,7 +29,17 @@ import {
   type OrganisationPolicyAccess,
   type AuditComparison,
   type ComparedFinding,
+  type DescriptorReadiness,
+  type MigrationState,
 } from "./report.js";
+import {
+  capability,
+  descriptorsLine,
+  kind,
+  MIGRATION_WORDS,
+  readinessTrend,
+  repositoriesLine,
+} from "./readiness.js";
 
 /** The repositories drawn in the chart by repository (all of them are in the list of findings below it). */
 const CHARTED_REPOSITORIES = 30;
@@ -327,6 +338,7 @@ function trend(report: AuditReport, c: AuditComparison): string {
     : "";
   return `<section id="trend"><h2>Since ${esc(auditTime(c.earlier.auditedAt))}</h2>
 <p class="headline"><span data-changes="fixed">${c.fixed.length}</span> fixed, <span data-changes="new">${c.new.length}</span> new, ${c.unchanged.toLocaleString("en-US")} unchanged in ${plural(c.compared, "repository", "repositories")} reviewed by both audits (the earlier one: <code>${esc(c.earlier.file.split(/[\\/]/).pop() ?? "")}</code>).</p>
+${readinessTrend(report) ? `<p data-readiness-trend>Migration to Extensions 2.0: ${esc(readinessTrend(report)!)}.</p>` : ""}
 <h3>The backlog then and now</h3>${SEVERITY_LEGEND}<div class="chart" role="list">${point(`Earlier (${auditTime(c.earlier.auditedAt)})`, e, "earlier")}${point(`Now (${auditTime(report.auditedAt)})`, t, "now")}</div>
 ${
   diverging.length
@@ -338,6 +350,116 @@ ${
 }
 ${changeRows.length ? `<div class="scroll"><table class="findings changes"><thead><tr><th>Change</th><th>Where</th><th>Severity</th><th>Rule</th><th>Message</th></tr></thead><tbody>${changeRows.join("")}</tbody></table></div>` : ""}
 ${notCompared}</section>`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The migration to Extensions 2.0: repositories by state, EF1 descriptors by what `migrate` can do with them
+// (per type), and each descriptor's and extension's row.
+
+const MIGRATION_ORDER: readonly MigrationState[] = ["done", "in-progress", "not-started"];
+/** What `migrate` can do, as the chart's segments: class, the totals' key, words. */
+const CAPABILITIES = [
+  ["fully", "fully", "fully"],
+  ["partly", "partly", "partly"],
+  ["not-at-all", "notAtAll", "not at all"],
+  ["unread", "unread", "not read"],
+] as const;
+/** At most this many items of one descriptor are listed on the page (the JSON and CSV list them all). */
+const LISTED_ITEMS = 20;
+
+function readinessItems(
+  repo: { url?: string; commit?: string },
+  path: string,
+  r: DescriptorReadiness,
+): string {
+  if (!r.items.length) return "";
+  const items = r.items.slice(0, LISTED_ITEMS).map((i) => {
+    const where = [
+      i.member ? `<code>${esc(i.member)}</code>` : "",
+      i.line !== undefined ? a(blobUrl(repo, path, i.line), `line ${i.line}`, "line") : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    return `<li>${where ? `${where}: ` : ""}${message(i.text)}</li>`;
+  });
+  const more =
+    r.items.length > LISTED_ITEMS
+      ? `<li class="note">… and ${r.items.length - LISTED_ITEMS} more (the JSON and CSV reports list them all)</li>`
+      : "";
+  const list = `<ul class="items">${items.join("")}${more}</ul>`;
+  if (r.migrate !== "partly") return list;
+  // What is lost can be long (a member per chart and key metric): folded under the members' names.
+  const members = [...new Set(r.items.flatMap((i) => (i.member ? [i.member] : [])))];
+  const named = members.slice(0, 3).map((m) => `<code>${esc(m)}</code>`);
+  const etc = members.length > named.length ? ", …" : "";
+  return `<details><summary>${plural(r.items.length, "item")} not carried over${named.length ? `: ${named.join(", ")}${etc}` : ""}</summary>${list}</details>`;
+}
+
+function readiness(report: AuditReport): string {
+  const t = report.readiness;
+  const repos = reviewed(report).filter((r) => r.migration);
+  if (!t || !repos.length)
+    return `<p>No EF1 descriptor and no EF2 extension${t ? "" : " (this report predates the readiness)"}.</p>`;
+  const stateMax = Math.max(...MIGRATION_ORDER.map((s) => t.repositories[s]));
+  const states = MIGRATION_ORDER.map((s) => {
+    const n = t.repositories[s];
+    return row(
+      esc(MIGRATION_WORDS[s]),
+      bar(
+        [{ cls: s, value: n }],
+        stateMax,
+        `${MIGRATION_WORDS[s]}: ${plural(n, "repository", "repositories")}`,
+        `data-migration="${s}" data-count="${n}"`,
+      ),
+      esc(n.toLocaleString("en-US")),
+    );
+  });
+  const typeMax = Math.max(1, ...t.byType.map((x) => x.total));
+  const types = t.byType.map((x) => {
+    const words = CAPABILITIES.filter(([, k]) => x[k] > 0)
+      .map(([, k, w]) => `${x[k]} ${w}`)
+      .join(", ");
+    const counts = CAPABILITIES.map(([cls, k]) => `data-${cls}="${x[k]}"`).join(" ");
+    const label = typeLabel(x);
+    return row(
+      `<code>${esc(label)}</code>`,
+      bar(
+        CAPABILITIES.map(([cls, k]) => ({ cls, value: x[k] })),
+        typeMax,
+        `${label}: ${words}`,
+        `data-type="${esc(label)}" data-count="${x.total}" ${counts}`,
+      ),
+      esc(x.total.toLocaleString("en-US")),
+    );
+  });
+  const rows = repos.flatMap((r) => {
+    const cells = [
+      ...r.files.flatMap((f) => {
+        const x = f.readiness;
+        if (!x) return [];
+        const ext = x.extension ? `<br><small>EF2: <code>${esc(x.extension)}</code></small>` : "";
+        const cls = (x.migrate ?? "unread").replace(/ /g, "-");
+        return [
+          `<td class="where">${a(blobUrl(r, f.path), esc(f.path), "line")}${ext}</td><td>${esc(kind(x))}</td><td><span class="capability ${cls}">${esc(capability(x))}</span></td><td class="message">${readinessItems(r, f.path, x)}</td>`,
+        ];
+      }),
+      ...(r.extensions ?? []).map(
+        (e) =>
+          `<td class="where">${a(blobUrl(r, e.path), esc(e.path), "line")}${e.replaces ? `<br><small>replaces <code>${esc(e.replaces)}</code></small>` : ""}</td><td>${esc(kind(e))}</td><td>–</td><td class="message">${e.problem ? esc(e.problem) : ""}</td>`,
+      ),
+    ];
+    // The repository's cell spans its descriptors' rows.
+    const head = `<th scope="rowgroup" rowspan="${cells.length}">${repoTitle(r)}<br><span class="migration ${r.migration}">${esc(MIGRATION_WORDS[r.migration!])}</span></th>`;
+    return [
+      `<tbody data-repository="${esc(r.repository)}" data-migration="${r.migration}">`,
+      ...cells.map((c, i) => `<tr>${i === 0 ? head : ""}${c}</tr>`),
+      "</tbody>",
+    ];
+  });
+  return `<p>${esc(repositoriesLine(t))}; ${esc(descriptorsLine(t))}.</p>
+<h3>Repositories</h3>${legend(MIGRATION_ORDER.map((s) => [s, MIGRATION_WORDS[s]]))}<div class="chart" role="list">${states.join("")}</div>
+<h3>EF1 descriptors: what <code>plugin-review migrate</code> can do with them</h3>${legend(CAPABILITIES.filter(([, k]) => k !== "unread" || t.descriptors.unread).map(([cls, , w]) => [cls, w]))}<div class="chart" role="list">${types.join("")}</div>
+<div class="scroll"><table class="findings readiness"><thead><tr><th>Repository</th><th>Descriptor</th><th>Framework and type</th><th>Migrate</th><th>Not carried over, or why</th></tr></thead>${rows.join("")}</table></div>`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -362,6 +484,10 @@ nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3em 1em}
 .row .label{overflow-wrap:anywhere}.row .value{text-align:right;font-variant-numeric:tabular-nums}
 svg.bar{display:block;width:100%;height:.9rem;background:var(--panel)}
 rect.error{fill:var(--error)}rect.warning{fill:var(--warning)}rect.notice{fill:var(--notice)}rect.fixed{fill:var(--fixed)}rect.new{fill:var(--new)}line.axis{stroke:var(--muted);stroke-width:2}
+rect.done,rect.fully{fill:var(--fixed)}rect.in-progress,rect.partly{fill:var(--warning)}rect.not-started,rect.not-at-all{fill:var(--error)}rect.unread{fill:var(--muted)}
+.migration,.capability{font-size:.8em;font-weight:600;text-transform:uppercase;letter-spacing:.03em}
+.migration.done,.capability.fully{color:var(--fixed)}.migration.in-progress,.capability.partly{color:var(--warning)}.migration.not-started,.capability.not-at-all{color:var(--error)}
+table.readiness th[scope=rowgroup]{background:none;font-weight:normal;overflow-wrap:anywhere}ul.items{margin:0;padding-left:1.1em}
 .legend{display:flex;gap:1rem;font-size:.85em;color:var(--muted);margin:.3em 0}.legend svg{width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em}
 .fixed-n{color:var(--fixed)}.new-n{color:var(--new)}
 .scroll{overflow-x:auto;margin-top:.6rem}
@@ -385,6 +511,7 @@ table.findings td{display:block;border:0;padding:.05em 0}td.where{white-space:no
 *{print-color-adjust:exact;-webkit-print-color-adjust:exact}
 body{max-width:none;padding:0;font-size:10pt}
 nav{display:none}a{text-decoration:none}
+details::details-content{content-visibility:visible;display:block}summary{list-style:none}
 h2,h3{break-after:avoid}.row,tr,.total{break-inside:avoid}
 .scroll{overflow:visible}td.where{white-space:normal}
 }
@@ -406,6 +533,7 @@ export function formatHtml(report: AuditReport, version: string): string {
     ...(c ? [["trend", "Since the earlier audit"]] : []),
     ["by-rule", "By rule"],
     ["by-repository", "By repository"],
+    ["readiness", "Extensions 2.0"],
     ["would-fail", "Would fail"],
     ["policy", "Organisation policy"],
     ["findings", "Findings"],
@@ -420,6 +548,7 @@ export function formatHtml(report: AuditReport, version: string): string {
 ${c ? trend(report, c) : ""}
 <section id="by-rule"><h2>Findings by rule</h2>${byRuleChart(report)}</section>
 <section id="by-repository"><h2>Findings by repository</h2>${byRepositoryChart(report)}</section>
+<section id="readiness"><h2>Migration to Extensions 2.0</h2>${readiness(report)}</section>
 <section id="would-fail"><h2>Pull requests that would fail today (<code>existing: fail</code>)</h2>${wouldFail(report)}</section>
 <section id="policy"><h2>Where the organisation's policy cannot be read</h2>${policy(report)}</section>
 ${notReviewed(report)}

@@ -4,7 +4,8 @@
  * depends on the code that talks to GitHub.
  */
 import type { FailOn } from "../../core/config.js";
-import type { Severity } from "../../core/types.js";
+import type { Severity, Variant } from "../../core/types.js";
+import type { Readiness } from "../../migrate/migrate.js";
 import type { FindingFields } from "../json.js";
 
 /** One finding of a descriptor: `check --format json`'s finding, less `file` (the descriptor's `path`). */
@@ -22,6 +23,64 @@ export interface AuditFile {
   wouldFail: boolean;
   /** Every finding, in the order of the descriptor's review. */
   findings: AuditFinding[];
+  /** Its framework and type, and what `plugin-review migrate` can do with it (absent in earlier reports). */
+  readiness?: DescriptorReadiness;
+}
+
+/** What `migrate` can do with an EF1 descriptor: src/migrate's classification (`readiness()`), never another. */
+export type MigrateCapability = Readiness["migrate"];
+
+/**
+ * An EF1 descriptor (`plugin.json`) on the way to Extensions 2.0: its type (`JMX`, `python`, or the `type` as
+ * written, such as `PMI`), host or remote, what `migrate` can do with it, and the EF2 extension beside it.
+ */
+export interface DescriptorReadiness {
+  framework: "EF1";
+  /** `JMX` or `python`, else the descriptor's `type` as written; absent when it has none (or is not JSON). */
+  type?: string;
+  /** Host or remote (a `custom.remote.` name or a `CUSTOM_DEVICE` entity); absent when it is not JSON. */
+  variant?: Variant;
+  /** Fully, partly, or not at all; absent when the audit did not read the file (over `max_file_size`). */
+  migrate?: MigrateCapability;
+  /** Partly: what is not carried over; not at all: why; each with the descriptor's line. Unread: why. */
+  items: Readiness["items"];
+  /** The `extension.yaml` that replaces it: in its folder, or in its `extension/` subfolder. */
+  extension?: string;
+}
+
+/** An EF2 extension (`extension.yaml`) in a reviewed repository. */
+export interface AuditExtension {
+  path: string;
+  framework: "EF2";
+  /** Its data source member (`jmx`, `python`, `snmp`, `sqlOracle`, …); absent when it has none. */
+  dataSource?: string;
+  /** Its `name` (`custom:…`), when it has one. */
+  name?: string;
+  /** The EF1 descriptor it replaces, when the repository still holds it (beside it, or one folder up). */
+  replaces?: string;
+  /** Why its data source is not known: it is not YAML, or it is over `max_file_size` and was not read. */
+  problem?: string;
+}
+
+/**
+ * Where a repository stands in the migration to Extensions 2.0:
+ * - `done`: EF2 extensions only, no EF1 descriptor left;
+ * - `in-progress`: both, typically an `extension.yaml` beside the `plugin.json` it replaces (or in its
+ *   `extension/` subfolder, as `migrate` writes it);
+ * - `not-started`: EF1 descriptors and no EF2 extension.
+ * A repository with neither has no migration to speak of (the member is absent).
+ */
+export type MigrationState = "done" | "in-progress" | "not-started";
+
+/** The organisation's readiness, counted over the reviewed repositories. */
+export interface ReadinessTotals {
+  repositories: Record<MigrationState, number>;
+  /** EF1 descriptors by what `migrate` can do (`unread`: over `max_file_size`, not classified). */
+  descriptors: { total: number; fully: number; partly: number; notAtAll: number; unread: number };
+  /** The same by type and variant (JMX host, python remote, PMI host…), most descriptors first. */
+  byType: (Pick<DescriptorReadiness, "type" | "variant"> & ReadinessTotals["descriptors"])[];
+  /** EF2 extensions, and by data source (`none` when it has none, `unknown` when it could not be read). */
+  extensions: { total: number; byDataSource: { dataSource: string; extensions: number }[] };
 }
 
 /**
@@ -61,6 +120,10 @@ export type AuditRepository =
       wouldFail: boolean;
       failingDescriptors: number;
       files: AuditFile[];
+      /** Its EF2 extensions (`extension.yaml`; absent in earlier reports). */
+      extensions?: AuditExtension[];
+      /** Where its migration to Extensions 2.0 stands; absent when it has neither EF1 nor EF2 files. */
+      migration?: MigrationState;
       /** Set when GitHub cut the tree short (over 100,000 entries): descriptors may be missing. */
       truncated?: boolean;
     }
@@ -113,6 +176,8 @@ export interface AuditReport {
   app?: AppAccess;
   repositories: AuditRepository[];
   totals: AuditTotals;
+  /** The migration to Extensions 2.0 across the reviewed repositories (absent in earlier reports). */
+  readiness?: ReadinessTotals;
   /** With `--compare <earlier.json>`: what changed since that audit (compare.ts). */
   comparison?: AuditComparison;
 }
@@ -154,6 +219,64 @@ export type ReviewedRepository = Extract<AuditRepository, { status: "reviewed" }
 
 export const reviewed = (report: AuditReport): ReviewedRepository[] =>
   report.repositories.filter((r): r is ReviewedRepository => r.status === "reviewed");
+
+/** A descriptor's type for people, tables and charts: `JMX host`, `python remote`, `PMI host`, `unknown`. */
+export function typeLabel(r: Pick<DescriptorReadiness, "type" | "variant">): string {
+  return r.type === undefined && r.variant === undefined
+    ? "unknown"
+    : [r.type ?? "no type", r.variant].filter(Boolean).join(" ");
+}
+
+const capabilityKey = { fully: "fully", partly: "partly", "not at all": "notAtAll" } as const;
+
+/** The readiness of the reviewed repositories: their migration states, their descriptors and extensions. */
+export function readinessTotals(repos: readonly AuditRepository[]): ReadinessTotals {
+  const counts = () => ({ total: 0, fully: 0, partly: 0, notAtAll: 0, unread: 0 });
+  const t: ReadinessTotals = {
+    repositories: { done: 0, "in-progress": 0, "not-started": 0 },
+    descriptors: counts(),
+    byType: [],
+    extensions: { total: 0, byDataSource: [] },
+  };
+  type Of = ReadinessTotals["byType"][number];
+  const byType = new Map<string, Of>();
+  const bySource = new Map<string, number>();
+  for (const r of repos) {
+    if (r.status !== "reviewed") continue;
+    if (r.migration) t.repositories[r.migration]++;
+    for (const f of r.files) {
+      const x = f.readiness;
+      if (!x) continue;
+      const label = typeLabel(x);
+      let of = byType.get(label);
+      if (!of) {
+        of = {
+          ...(x.type !== undefined ? { type: x.type } : {}),
+          ...(x.variant ? { variant: x.variant } : {}),
+          ...counts(),
+        };
+        byType.set(label, of);
+      }
+      const key = x.migrate ? capabilityKey[x.migrate] : "unread";
+      for (const c of [t.descriptors, of]) {
+        c.total++;
+        c[key]++;
+      }
+    }
+    for (const e of r.extensions ?? []) {
+      t.extensions.total++;
+      const source = e.dataSource ?? (e.problem ? "unknown" : "none");
+      bySource.set(source, (bySource.get(source) ?? 0) + 1);
+    }
+  }
+  t.byType = [...byType.values()].sort(
+    (a, b) => b.total - a.total || typeLabel(a).localeCompare(typeLabel(b)),
+  );
+  t.extensions.byDataSource = [...bySource]
+    .map(([dataSource, extensions]) => ({ dataSource, extensions }))
+    .sort((a, b) => b.extensions - a.extensions || a.dataSource.localeCompare(b.dataSource));
+  return t;
+}
 
 /** A web URL from GitHub, only when it is one (http or https): anything else is never made a link. */
 export function webUrl(url: string | undefined): string | undefined {
@@ -256,8 +379,11 @@ export interface ChangeTally {
 }
 
 export interface AuditComparison {
-  /** The earlier audit: the file as given, when it ran, and its totals (the trend's first point). */
-  earlier: { file: string; auditedAt?: string; totals: AuditTotals };
+  /**
+   * The earlier audit: the file as given, when it ran, its totals (the trend's first point) and its readiness
+   * (when it has one: reports before plugin-review knew of Extensions 2.0 have none).
+   */
+  earlier: { file: string; auditedAt?: string; totals: AuditTotals; readiness?: ReadinessTotals };
   /** Repositories reviewed by both audits: the ones compared. */
   compared: number;
   fixed: ComparedFinding[];

@@ -2,11 +2,14 @@
  * `plugin-review audit --format sarif --output-dir <dir>`: one SARIF 2.1.0 log per reviewed repository with
  * descriptors, for code scanning (an upload is per repository and commit). The logs are `check --format
  * sarif`'s (src/format/sarif.ts: the same rule ids, fingerprints and help links, so an alert raised by one
- * is the alert of the other), with the audited commit as provenance and within GitHub's limits.
+ * is the alert of the other), with the audited commit as provenance and within GitHub's limits. The readiness
+ * for Extensions 2.0 is in property bags, which code scanning keeps and shows nowhere, so that it raises no
+ * alert: each descriptor's artifact has its own, the run the repository's migration and its EF2 extensions.
  */
 import { SEVERITY_RANK } from "../../core/types.js";
 import { toSarif, type SarifFinding } from "../sarif.js";
-import { reviewed, type AuditReport, type ReviewedRepository } from "./report.js";
+import { capability } from "./readiness.js";
+import { reviewed, type AuditFile, type AuditReport, type ReviewedRepository } from "./report.js";
 
 /** GitHub keeps at most this many results of a run (the most severe); the rest are cut here, with a note. */
 export const MAX_SARIF_RESULTS = 5000;
@@ -47,14 +50,48 @@ function kept(r: ReviewedRepository): Set<SarifFinding> {
   return new Set(ranked.slice(0, MAX_SARIF_RESULTS).map((x) => x.f));
 }
 
+/** A descriptor's readiness as its artifact's properties (absent in a report that predates it). */
+function readinessProperties(r: ReviewedRepository, f: AuditFile): Record<string, unknown> | undefined {
+  const x = f.readiness;
+  if (!x) {
+    // An extension.yaml reviewed beside the plugin.json it replaces.
+    const e = r.extensions?.find((e) => e.path === f.path);
+    return e && { "pluginReview/framework": e.framework, "pluginReview/dataSource": e.dataSource };
+  }
+  return {
+    "pluginReview/framework": x.framework,
+    ...(x.type !== undefined ? { "pluginReview/type": x.type } : {}),
+    ...(x.variant ? { "pluginReview/variant": x.variant } : {}),
+    "pluginReview/migrate": capability(x),
+    ...(x.items.length ? { "pluginReview/migrateDetail": x.items } : {}),
+    ...(x.extension ? { "pluginReview/extension": x.extension } : {}),
+  };
+}
+
+/** The repository's migration and its EF2 extensions, as the run's properties. */
+function migrationProperties(r: ReviewedRepository): Record<string, unknown> {
+  return {
+    ...(r.migration ? { "pluginReview/migration": r.migration } : {}),
+    ...(r.extensions?.length ? { "pluginReview/extensions": r.extensions } : {}),
+  };
+}
+
 function repositorySarif(r: ReviewedRepository, version: string, name: string): AuditSarifFile {
   const keep = kept(r);
   const total = r.files.reduce((n, f) => n + f.findings.length, 0);
   const omitted = total - keep.size;
   const ref = `refs/heads/${r.defaultBranch}`;
+  const migration = migrationProperties(r);
   const note = `${omitted} of ${total} results left out: GitHub keeps at most ${MAX_SARIF_RESULTS.toLocaleString("en-US")} results per run, so the most severe were kept (errors first); the audit's JSON, CSV or HTML report lists them all.`;
   const log = toSarif(
-    r.files.map((f) => ({ path: f.path, findings: f.findings.filter((x) => keep.has(x)) })),
+    r.files.map((f) => {
+      const properties = readinessProperties(r, f);
+      return {
+        path: f.path,
+        findings: f.findings.filter((x) => keep.has(x)),
+        ...(properties ? { properties } : {}),
+      };
+    }),
     (p) => p,
     version,
     {
@@ -69,7 +106,14 @@ function repositorySarif(r: ReviewedRepository, version: string, name: string): 
                 toolExecutionNotifications: [{ level: "warning", message: { text: note } }],
               },
             ],
-            properties: { "pluginReview/results": total, "pluginReview/omittedResults": omitted },
+          }
+        : {}),
+      ...(omitted || Object.keys(migration).length
+        ? {
+            properties: {
+              ...(omitted ? { "pluginReview/results": total, "pluginReview/omittedResults": omitted } : {}),
+              ...migration,
+            },
           }
         : {}),
     },
@@ -87,12 +131,13 @@ function repositorySarif(r: ReviewedRepository, version: string, name: string): 
 
 /**
  * One SARIF log per reviewed repository that has descriptors (also when they have no findings: an upload
- * without results closes the alerts that were fixed). Repositories without descriptors get none: code
- * scanning would show an analysis of nothing.
+ * without results closes the alerts that were fixed), and per repository whose migration is done: its
+ * descriptors are gone, and an upload without them closes their alerts. Other repositories without
+ * descriptors get none: code scanning would show an analysis of nothing.
  */
 export function auditSarifFiles(report: AuditReport, version: string): AuditSarifFile[] {
   const taken = new Set<string>();
   return reviewed(report)
-    .filter((r) => r.descriptors > 0)
+    .filter((r) => r.descriptors > 0 || r.migration === "done")
     .map((r) => repositorySarif(r, version, fileName(r.repository, taken)));
 }

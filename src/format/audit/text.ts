@@ -14,6 +14,7 @@ import {
 import { inertText, quotedText } from "../markdown.js";
 import { printable, printableLines } from "../printable.js";
 import { plural } from "../summary.js";
+import { readinessMarkdown, readinessText, readinessTrend } from "./readiness.js";
 
 export type TextFormat = "text" | "json" | "markdown";
 
@@ -106,17 +107,29 @@ function headline(report: AuditReport): string {
   );
 }
 
-function formatText(report: AuditReport): string {
-  const table = [HEADER, ...rows(report)];
-  const widths = HEADER.map((_, i) => Math.max(...table.map((r) => [...(r[i] ?? "")].length)));
+/**
+ * A table as text: the header, a rule, the body, a rule and the total row. The first and the `left` columns
+ * are aligned left, the others (counts) right.
+ */
+function textTable(header: string[], body: string[][], total: string[], left: number[] = []): string[] {
+  const all = [header, ...body, total];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? "")].length)));
   const line = (r: string[]) =>
     r
-      .map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .map((c, i) => (i === 0 || left.includes(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
       .join("  ")
       .trimEnd();
-  const out = [headline(report), "", line(HEADER), widths.map((w) => "-".repeat(w)).join("  ")];
+  const rule = widths.map((w) => "-".repeat(w)).join("  ");
+  return [line(header), rule, ...body.map(line), rule, line(total)];
+}
+
+function formatText(report: AuditReport): string {
   const body = rows(report);
-  out.push(...body.slice(0, -1).map(line), widths.map((w) => "-".repeat(w)).join("  "), line(body.at(-1)!));
+  const out = [
+    headline(report),
+    "",
+    ...textTable(HEADER, body.slice(0, -1), body.at(-1)!, [HEADER.length - 1]),
+  ];
   // The descriptors that would fail, per repository: where to start.
   const failing = report.repositories.flatMap((r) =>
     r.status === "reviewed"
@@ -132,6 +145,8 @@ function formatText(report: AuditReport): string {
     out.push("", "Descriptors a pull request could not change without fixing them:", ...failing);
   const n = notes(report);
   if (n.length) out.push("", ...n);
+  const readiness = readinessText(report, (header, body, total) => textTable(header, body, total, [1]));
+  if (readiness.length) out.push("", ...readiness);
   if (report.comparison) out.push("", ...comparisonText(report, report.comparison));
   return printableLines(out.join("\n")) + "\n";
 }
@@ -176,6 +191,8 @@ const byRepository = (c: AuditComparison) =>
 
 function comparisonText(report: AuditReport, c: AuditComparison): string[] {
   const out = [`Since ${when(c)}: ${headlineOf(c)}; ${trend(report, c)}`];
+  const migration = readinessTrend(report);
+  if (migration) out.push(`Migration to Extensions 2.0: ${migration}`);
   const line = (label: string) => (f: ComparedFinding) =>
     `  ${label}  ${printable(where(f))}  ${f.severity}  ${f.ruleId}  ${printable(f.message)}`;
   out.push(...listed(c.fixed, line("fixed"), "fixed"), ...listed(c.new, line("new  "), "new"));
@@ -187,6 +204,8 @@ function comparisonText(report: AuditReport, c: AuditComparison): string[] {
 
 function comparisonMarkdown(report: AuditReport, c: AuditComparison): string[] {
   const out = [`#### Since ${inertText(when(c))}`, "", `${headlineOf(c)}; ${trend(report, c)}.`];
+  const migration = readinessTrend(report);
+  if (migration) out.push("", `Migration to Extensions 2.0: ${migration}.`);
   const rows = [...c.fixed.map((f) => ["fixed", f] as const), ...c.new.map((f) => ["new", f] as const)];
   if (rows.length) {
     out.push("", "| Change | Finding | Severity | Rule | Message |", "| --- | --- | --- | --- | --- |");
@@ -223,6 +242,8 @@ function formatMarkdown(report: AuditReport): string {
   );
   const n = notes(report);
   if (n.length) out.push("", ...n.map((x) => `- ${quotedText(x)}`));
+  const readiness = readinessMarkdown(report);
+  if (readiness.length) out.push("", ...readiness);
   if (report.comparison) out.push("", ...comparisonMarkdown(report, report.comparison));
   return out.join("\n") + "\n";
 }

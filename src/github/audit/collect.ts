@@ -3,7 +3,9 @@
  * repository (or the named ones) it loads the configuration the App would use there (review/load-config.ts:
  * organisation file, repository file, `_extends`, locks), lists the default branch's tree recursively, and
  * reviews every descriptor as the App would review a pull request that touches it under `existing: fail`
- * (every finding counts, not only new ones).
+ * (every finding counts, not only new ones). Beside them it reads the EF2 extensions (`extension.yaml`) for the
+ * organisation's readiness for Extensions 2.0 (readiness.ts), and reviews those a pull request would have
+ * reviewed: each beside the plugin.json it replaces, compared with it (the migration rules).
  *
  * Read-only by construction: the Octokit refuses anything but GET requests and GraphQL queries before
  * they leave the process. Rate limits are honoured by the throttling and retry plugins; repositories and
@@ -19,7 +21,16 @@ import { mapLimit } from "../api/map-limit.js";
 import { describeRequestError, httpStatus } from "../api/errors.js";
 import { tokenOctokit, type Octokit } from "../api/octokit/octokit.js";
 import { restConfigReader } from "../api/rest/gateway.js";
+import { isExtensionPath } from "../../core/ef2/pairing.js";
 import {
+  descriptorReadiness,
+  extensionMatcher,
+  extensionOf,
+  pairMigration,
+  reviewedExtensions,
+} from "./readiness.js";
+import {
+  readinessTotals,
   totals,
   type AppAccess,
   type AuditFile,
@@ -149,21 +160,35 @@ async function auditRepository(
     };
   }
   const isDescriptor = globMatcher(config.paths);
-  const entries = tree.tree.filter(
+  const isExtension = extensionMatcher(config.paths);
+  const blobs = tree.tree.filter(
     (t): t is typeof t & { path: string; sha: string } =>
-      t.type === "blob" && typeof t.path === "string" && typeof t.sha === "string" && isDescriptor(t.path),
+      t.type === "blob" && typeof t.path === "string" && typeof t.sha === "string",
   );
+  // An extension.yaml is EF2's, never reviewed as an EF1 descriptor (whatever glob `paths` holds).
+  const entries = blobs.filter((t) => !isExtensionPath(t.path) && isDescriptor(t.path));
+  const ef2 = blobs.filter((t) => isExtensionPath(t.path) && isExtension(t.path));
   let inputs: DescriptorInput[];
+  let extensionFiles: DescriptorInput[];
   try {
-    inputs = await mapLimit(entries, FILE_CONCURRENCY, (t) =>
+    // Descriptors and extensions alike, a few at a time.
+    const read = await mapLimit([...entries, ...ef2], FILE_CONCURRENCY, (t) =>
       readDescriptor(octokit, owner, name, t, config),
     );
+    inputs = read.slice(0, entries.length);
+    extensionFiles = read.slice(entries.length);
   } catch (e) {
     return { repository: id, status: "unreadable", reason: describeRequestError(e, "reading a descriptor") };
   }
-  const reviews = reviewDescriptors(inputs, config);
-  const files: AuditFile[] = reviews.map((r) => {
+  // The extension.yaml files a pull request touching them would have reviewed, each with its plugin.json.
+  const reviews = reviewDescriptors(
+    [...inputs, ...reviewedExtensions(inputs, extensionFiles, isDescriptor)],
+    config,
+  );
+  const sizes = new Map(inputs.flatMap((i) => (i.size !== undefined ? [[i.path, i.size]] : [])));
+  const reviewedFiles: AuditFile[] = reviews.map((r) => {
     const c = countFindings(r.findings);
+    const size = sizes.get(r.path);
     return {
       path: r.path,
       errors: c.error,
@@ -172,8 +197,24 @@ async function auditRepository(
       // Under `existing: fail` every finding counts, not only the ones a pull request adds.
       wouldFail: r.findings.some((f) => fails(f.severity, config.failOn)),
       findings: r.findings.map(findingFields),
+      ...(isExtensionPath(r.path)
+        ? {}
+        : {
+            readiness: descriptorReadiness(r, size !== undefined ? overLimit(size, config) : undefined),
+          }),
     };
   });
+  const { files, extensions, migration } = pairMigration(
+    reviewedFiles,
+    extensionFiles.map((f) =>
+      extensionOf(
+        f.path,
+        f.size !== undefined
+          ? { unread: `not read: ${overLimit(f.size, config)}` }
+          : Buffer.from(f.content as Uint8Array).toString("utf8"),
+      ),
+    ),
+  );
   const sum = (k: "errors" | "warnings" | "notices") => files.reduce((n, f) => n + f[k], 0);
   const failing = files.filter((f) => f.wouldFail).length;
   return {
@@ -192,6 +233,8 @@ async function auditRepository(
     wouldFail: failing > 0,
     failingDescriptors: failing,
     files,
+    extensions,
+    ...(migration ? { migration } : {}),
     ...(tree.truncated ? { truncated: true } : {}),
   };
 }
@@ -210,6 +253,11 @@ async function readDescriptor(
   const { data } = await octokit.rest.git.getBlob({ owner, repo, file_sha: entry.sha });
   const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
   return { path: entry.path, content: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
+}
+
+/** Why a file was not read: it is over the configuration's size limit. */
+function overLimit(size: number, config: ResolvedConfig): string {
+  return `${size.toLocaleString("en-US")} bytes, over max_file_size (${config.maxFileSize.toLocaleString("en-US")})`;
 }
 
 /** Whether the installation sees a repository: true, false, or undefined when unknown. */
@@ -349,5 +397,6 @@ export async function auditOrganization(octokit: Octokit, opts: AuditOptions): P
     app: access,
     repositories: results,
     totals: totals(results),
+    readiness: readinessTotals(results),
   };
 }

@@ -137,8 +137,8 @@ describe("audit --format json: each finding, and the commit it was found at", ()
       "--format",
       "csv",
     ]);
-    const demo = parseCsv(csv.stdout).find((r) => r[1] === "demo/plugin.json")!;
-    expect(demo.at(-1)).toBe(
+    const demo = parseCsv(csv.stdout).find((r) => r[1] === "demo/plugin.json" && r[7] !== "")!;
+    expect(demo[12]).toBe(
       `https://ghe.example.com/acme/plugins/blob/${gh.headCommit("acme/plugins")}/demo/plugin.json#L${lineOf(demoDescriptor(), MISSPELT)}`,
     );
     gh.assertClean();
@@ -178,13 +178,16 @@ function parseCsv(s: string): string[][] {
 }
 
 describe("audit --format csv", () => {
-  it("one row per finding under a header, RFC 4180; every cell from a repository safe from formula injection", async () => {
+  it("one row per finding, and one per descriptor and extension with its readiness, under a header, RFC 4180; every cell from a repository safe from formula injection", async () => {
     const gh = acme();
     // Paths that a spreadsheet would run as formulas, and a member name with a quote, a comma and a line break.
     gh.repo("acme/sheets");
     const hostileMember = 'a,"b"\nc';
     for (const p of ['=HYPERLINK("https://example.com")', "+1", "-1", "@SUM(A1)"])
       gh.file("acme/sheets", "HEAD", `${p}/plugin.json`, text({ ...validHost(), [hostileMember]: 1 }));
+    // A `type` as written lands in the readiness's cells: a formula there stays text too.
+    const formula = "=cmd|' /C calc'!A0";
+    gh.file("acme/sheets", "HEAD", "typed/plugin.json", text({ ...validHost(), type: formula }));
     const report = await auditJson();
     const r = await run(["audit", "acme", "--format", "csv"]);
     expect(r.status).toBe(0);
@@ -203,12 +206,32 @@ describe("audit --format csv", () => {
       "fingerprint",
       "commit",
       "url",
+      "framework",
+      "type",
+      "variant",
+      "migrate",
+      "migrate_detail",
+      "migration",
     ]);
-    const all = findings(report);
-    expect(rows.length).toBe(all.length);
-    expect(all.length).toBe(report.totals.errors + report.totals.warnings + report.totals.notices);
     for (const row of rows) expect(row.length).toBe(header!.length);
-    const demo = rows.find((x) => x[1] === "demo/plugin.json")!;
+    // A finding's row names its rule; a descriptor's or extension's own row has no finding cells.
+    const findingRows = rows.filter((x) => x[7] !== "");
+    const fileRows = rows.filter((x) => x[7] === "");
+    const all = findings(report);
+    expect(findingRows.length).toBe(all.length);
+    expect(all.length).toBe(report.totals.errors + report.totals.warnings + report.totals.notices);
+    for (const x of fileRows) expect(x.slice(2, 11)).toEqual(Array(9).fill(""));
+    const files = report.repositories.flatMap((x) =>
+      x.status === "reviewed"
+        ? [...x.files.filter((f) => f.readiness), ...(x.extensions ?? [])].map(
+            (f) => `${x.repository} ${f.path}`,
+          )
+        : [],
+    );
+    expect(fileRows.map((x) => `${x[0]} ${x[1]}`).sort()).toEqual(
+      files.map((f) => f.replace(/ ([=+\-@])/, " '$1")).sort(),
+    );
+    const demo = findingRows.find((x) => x[1] === "demo/plugin.json")!;
     const plugins = repoOf(report, "plugins");
     const line = lineOf(demoDescriptor(), MISSPELT);
     expect(demo).toEqual([
@@ -225,10 +248,64 @@ describe("audit --format csv", () => {
       plugins.files.find((f) => f.path === "demo/plugin.json")!.findings[0]!.fingerprint,
       plugins.commit,
       `https://github.com/acme/plugins/blob/${plugins.commit}/demo/plugin.json#L${line}`,
+      "EF1",
+      "python",
+      "host",
+      "partly",
+      "", // the detail is on the descriptor's own row
+      "not started",
     ]);
+    // The descriptors' own rows: every item of what is lost, or why not, with its line.
+    const jmx = repoOf(report, "jmx-plugins");
+    const row = (repo: string, path: string) => fileRows.find((x) => x[0] === repo && x[1] === path)!;
+    expect(row("acme/jmx-plugins", "was/plugin.json")).toEqual([
+      "acme/jmx-plugins",
+      "was/plugin.json",
+      ...Array(9).fill(""),
+      jmx.commit,
+      `https://github.com/acme/jmx-plugins/blob/${jmx.commit}/was/plugin.json`,
+      "EF1",
+      "PMI",
+      "host",
+      "not at all",
+      expect.stringMatching(/^PMI plugins have no EF2 form: .* \(line 4\)$/),
+      "in progress",
+    ]);
+    expect(row("acme/jmx-plugins", "pool/plugin.json").slice(13)).toEqual([
+      "EF1",
+      "JMX",
+      "host",
+      "fully",
+      "",
+      "in progress",
+    ]);
+    expect(row("acme/jmx-plugins", "pool/extension/extension.yaml").slice(13)).toEqual([
+      "EF2",
+      "jmx",
+      "",
+      "",
+      "",
+      "in progress",
+    ]);
+    expect(row("acme/extensions", "snmp/extension.yaml").slice(13)).toEqual([
+      "EF2",
+      "snmp",
+      "",
+      "",
+      "",
+      "done",
+    ]);
+    const host = repoOf(report, "plugins").files.find((f) => f.path === "host/plugin.json")!.readiness!;
+    // Each item ends with its member and line (an item's own text may hold "; ").
+    expect(row("acme/plugins", "host/plugin.json")[17]!.match(/\(\S+, line \d+\)(; |$)/g)?.length).toBe(
+      host.items.length,
+    );
+    expect(row("acme/plugins", "host/plugin.json")[17]).toMatch(
+      /^EF2 names .* \(requiredAgentVersion, line 5\); /,
+    );
     // A warning where fail_on is error does not fail.
-    expect(rows.find((x) => x[0] === "acme/tools")?.[9]).toBe("no");
-    const sheets = rows.filter((x) => x[0] === "acme/sheets" && x[7] === "unknown-member");
+    expect(findingRows.find((x) => x[0] === "acme/tools")?.[9]).toBe("no");
+    const sheets = findingRows.filter((x) => x[0] === "acme/sheets" && x[7] === "unknown-member");
     expect(sheets.map((x) => x[1]).sort()).toEqual([
       "'+1/plugin.json",
       "'-1/plugin.json",
@@ -243,6 +320,7 @@ describe("audit --format csv", () => {
         `https://github.com/acme/sheets/blob/${repoOf(report, "sheets").commit}/${path}#L${x[2]}`,
       );
     }
+    expect(row("acme/sheets", "typed/plugin.json")[14]).toBe(`'${formula}`);
     gh.assertClean();
   });
 });
@@ -281,7 +359,10 @@ describe("audit --format sarif --output-dir", () => {
       .split("\n")
       .map((l) => l.split("\t"));
     // Repositories without descriptors (.github), not reviewed (archive, network) or invalid (sandbox): none.
+    // One whose migration is done has a file without descriptors, which closes the alerts of those it had.
     expect(manifest.map(([, repo]) => repo)).toEqual([
+      "acme/extensions",
+      "acme/jmx-plugins",
       "acme/legacy-plugins",
       "acme/plugins",
       "acme/remote-plugins",
@@ -313,6 +394,61 @@ describe("audit --format sarif --output-dir", () => {
       };
       expect(validateRequest(upload)).toEqual([]);
     }
+    // The readiness for Extensions 2.0 in property bags (no result, so no alert): the descriptor's on its
+    // artifact, the repository's migration and EF2 extensions on the run.
+    const sarifOf = (name: string) =>
+      JSON.parse(readFileSync(join(out, `${name}.sarif`), "utf8")) as SarifLog;
+    const jmx = repoOf(report, "jmx-plugins");
+    const inProgress = sarifOf("jmx-plugins").runs[0]!;
+    expect(inProgress.properties).toEqual({
+      "pluginReview/migration": "in-progress",
+      "pluginReview/extensions": jmx.extensions,
+    });
+    expect(jmx.extensions).toEqual([
+      {
+        path: "pool/extension/extension.yaml",
+        framework: "EF2",
+        dataSource: "jmx",
+        name: "custom:tech.pool",
+        replaces: "pool/plugin.json",
+      },
+    ]);
+    // The extension.yaml is reviewed beside the plugin.json it replaces, as a pull request touching it would be.
+    expect(inProgress.artifacts.map((x) => [x.location.uri, x.properties])).toEqual([
+      [
+        "pool/plugin.json",
+        {
+          "pluginReview/framework": "EF1",
+          "pluginReview/type": "JMX",
+          "pluginReview/variant": "host",
+          "pluginReview/migrate": "fully",
+          "pluginReview/extension": "pool/extension/extension.yaml",
+        },
+      ],
+      [
+        "was/plugin.json",
+        {
+          "pluginReview/framework": "EF1",
+          "pluginReview/type": "PMI",
+          "pluginReview/variant": "host",
+          "pluginReview/migrate": "not at all",
+          "pluginReview/migrateDetail": jmx.files.find((f) => f.path === "was/plugin.json")!.readiness!.items,
+        },
+      ],
+      [
+        "pool/extension/extension.yaml",
+        { "pluginReview/framework": "EF2", "pluginReview/dataSource": "jmx" },
+      ],
+    ]);
+    const done = sarifOf("extensions").runs[0]!;
+    expect([done.artifacts, done.results, done.properties]).toEqual([
+      [],
+      [],
+      {
+        "pluginReview/migration": "done",
+        "pluginReview/extensions": repoOf(report, "extensions").extensions,
+      },
+    ]);
     // check --format sarif on the same descriptor at the same path of a clone: the same rules and results.
     const local = clone("remote-plugins", {
       "snmp/plugin.json": readFileSync(join(ROOT, "examples/mistakes/remote-mistakes/plugin.json"), "utf8"),
@@ -369,7 +505,11 @@ describe("audit --format sarif --output-dir", () => {
         ],
       },
     ]);
-    expect(run0.properties).toEqual({ "pluginReview/results": 5001, "pluginReview/omittedResults": 1 });
+    expect(run0.properties).toEqual({
+      "pluginReview/results": 5001,
+      "pluginReview/omittedResults": 1,
+      "pluginReview/migration": "not-started",
+    });
     gh.assertClean();
   });
 
@@ -404,7 +544,7 @@ interface SarifLog {
     automationDetails?: unknown;
     invocations?: unknown;
     properties?: unknown;
-    artifacts: { location: { uri: string } }[];
+    artifacts: { location: { uri: string }; properties?: unknown }[];
     results: {
       ruleId: string;
       ruleIndex?: number;
@@ -485,7 +625,7 @@ describe("audit --compare <earlier.json>", () => {
       },
     ]);
     expect(c.unchanged).toBe(before.length - 1);
-    expect(c.compared).toBe(5);
+    expect(c.compared).toBe(7);
     expect(c.byRule).toEqual([
       { ruleId: "unknown-member", fixed: 1, new: 0 },
       { ruleId: "unknown-technology", fixed: 0, new: 1 },
@@ -496,7 +636,7 @@ describe("audit --compare <earlier.json>", () => {
     ]);
     // network could not be read either time; sandbox's configuration is invalid both times: nothing to say.
     expect(c.notCompared).toEqual([]);
-    expect(c.earlier).toMatchObject({ file: earlierFile, totals: { errors: 30, warnings: 5 } });
+    expect(c.earlier).toMatchObject({ file: earlierFile, totals: { errors: 31, warnings: 5 } });
     // Every other finding is marked as existing, the added one as new.
     const marks = findings(report).map((x) => x.baseline);
     expect(marks.filter((m) => m === "new").length).toBe(1);
@@ -506,8 +646,9 @@ describe("audit --compare <earlier.json>", () => {
     const since = textOut.stdout.slice(textOut.stdout.indexOf("\nSince "));
     expect(since.trim().split("\n")).toEqual([
       expect.stringMatching(
-        /^Since the audit of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(.*earlier\.json\): 1 fixed, 1 new, \d+ unchanged in 5 repositories reviewed by both; errors 30 → 29, warnings 5 → 6, notices 1 → 1$/,
+        /^Since the audit of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(.*earlier\.json\): 1 fixed, 1 new, \d+ unchanged in 7 repositories reviewed by both; errors 31 → 30, warnings 5 → 6, notices 1 → 1$/,
       ),
+      "Migration to Extensions 2.0: done 1 → 1, in progress 1 → 1, not started 4 → 4 repositories; EF1 descriptors 8 → 8",
       expect.stringMatching(
         /^ {2}fixed {2}acme\/plugins\/demo\/plugin\.json:\d+:3 {2}error {2}unknown-member {2}unknown member `metricGroupp`/,
       ),
@@ -554,6 +695,34 @@ describe("audit --compare <earlier.json>", () => {
     gh.assertClean();
   });
 
+  it("reads an earlier report written before the readiness: findings compared, the migration's trend left out", async () => {
+    const gh = acme();
+    const earlier = await auditJson();
+    // As plugin-review wrote it before it knew of Extensions 2.0: no readiness anywhere.
+    delete earlier.readiness;
+    for (const r of earlier.repositories)
+      if (r.status === "reviewed") {
+        delete r.extensions;
+        delete r.migration;
+        for (const f of r.files) delete f.readiness;
+      }
+    const earlierFile = join(dir, "earlier-before-readiness.json");
+    writeFileSync(earlierFile, JSON.stringify(earlier));
+    fixOneAddOne(gh);
+    const report = await auditJson("--compare", earlierFile);
+    const c = report.comparison!;
+    expect([c.fixed.length, c.new.length, c.compared]).toEqual([1, 1, 7]);
+    expect(c.earlier.readiness).toBeUndefined();
+    expect(report.readiness?.repositories).toEqual({ done: 1, "in-progress": 1, "not-started": 4 });
+    for (const format of ["text", "markdown", "html", "csv"]) {
+      const r = await run(["audit", "acme", "--format", format, "--compare", earlierFile]);
+      expect([r.status, r.stderr]).toEqual([0, ""]);
+      expect(r.stdout).not.toMatch(/done 1 → 1/);
+      if (format !== "csv") expect(r.stdout).toMatch(/Migration to Extensions 2\.0/);
+    }
+    gh.assertClean();
+  });
+
   it("lists the repositories one audit did not review, and counts none of their findings as fixed or new", async () => {
     const gh = acme();
     const earlierFile = join(dir, "earlier-partial.json");
@@ -575,7 +744,7 @@ describe("audit --compare <earlier.json>", () => {
       },
       { repository: "acme/tools", reason: "not in the earlier audit" },
     ]);
-    expect([c.fixed, c.new, c.compared]).toEqual([[], [], 3]);
+    expect([c.fixed, c.new, c.compared]).toEqual([[], [], 5]);
     gh.assertClean();
   });
 

@@ -19,7 +19,7 @@ import type { AuditReport, ReviewedRepository } from "../../../src/format/audit/
 import { mainRun as run } from "../../cli/run.js";
 import { describeUnless, MORE_THAN_NPM_CI, ROOT, text, validHost } from "../../helpers.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
-import { acme, demoDescriptor, fixOneAddOne, MISSPELT } from "./organisation.js";
+import { acme, demoDescriptor, fixOneAddOne, MISSPELT, PMI } from "./organisation.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = [
@@ -189,6 +189,108 @@ describeBrowser("audit --format html in Chromium", { timeout: 180_000 }, () => {
     ]);
     expect(await page.locator("#trend svg.change").count()).toBe(2);
 
+    // The migration to Extensions 2.0: a mark per state and per descriptor type, each as the JSON's
+    // repositories and descriptors count them, its segments drawn to scale.
+    const migration = { done: 0, "in-progress": 0, "not-started": 0 } as Record<string, number>;
+    const perType = new Map<string, Record<string, number>>();
+    for (const r of reviewed) {
+      if (r.migration) migration[r.migration]!++;
+      for (const f of r.files) {
+        const x = f.readiness;
+        if (!x) continue; // an extension.yaml reviewed beside its plugin.json
+        const label = [x.type, x.variant].join(" ");
+        const of = perType.get(label) ?? { fully: 0, partly: 0, "not-at-all": 0, unread: 0 };
+        of[(x.migrate ?? "unread").replace(/ /g, "-")]!++;
+        perType.set(label, of);
+      }
+    }
+    expect(migration).toEqual({ done: 1, "in-progress": 1, "not-started": 4 }); // the fixture's
+    const drawn = (selector: string, attrs: string[]) =>
+      page.locator(selector).evaluateAll(
+        (svgs, names) =>
+          svgs.map((s) => ({
+            counts: Object.fromEntries(names.map((n) => [n, s.getAttribute(`data-${n}`)])),
+            widths: Object.fromEntries(
+              [...s.querySelectorAll("rect")].map((r) => [
+                r.getAttribute("class"),
+                r.getBoundingClientRect().width / s.getBoundingClientRect().width,
+              ]),
+            ),
+          })),
+        attrs,
+      );
+    const stateMarks = await drawn("#readiness svg.mark[data-migration]", ["migration", "count"]);
+    expect(Object.fromEntries(stateMarks.map((m) => [m.counts.migration, Number(m.counts.count)]))).toEqual(
+      migration,
+    );
+    const mostState = Math.max(...Object.values(migration));
+    for (const m of stateMarks)
+      expect(m.widths[m.counts.migration!] ?? 0).toBeCloseTo(Number(m.counts.count) / mostState, 2);
+    const capabilities = ["fully", "partly", "not-at-all", "unread"];
+    const typeMarks = await drawn("#readiness svg.mark[data-type]", ["type", "count", ...capabilities]);
+    expect(
+      new Map(
+        typeMarks.map((m) => [
+          m.counts.type,
+          Object.fromEntries(capabilities.map((c) => [c, Number(m.counts[c])])),
+        ]),
+      ),
+    ).toEqual(perType);
+    const mostType = Math.max(...typeMarks.map((m) => Number(m.counts.count)));
+    for (const m of typeMarks)
+      for (const c of capabilities)
+        expect(m.widths[c] ?? 0, `${m.counts.type} ${c}`).toBeCloseTo(Number(m.counts[c]) / mostType, 2);
+    // Why the PMI plugin does not migrate, linked to the line that says PMI at the audited commit.
+    const jmx = reviewed.find((r) => r.repository === "acme/jmx-plugins")!;
+    const pmi = jmx.files.find((f) => f.path === "was/plugin.json")!.readiness!;
+    const was = page.locator('#readiness tbody[data-repository="acme/jmx-plugins"] tr', {
+      hasText: "was/plugin.json",
+    });
+    expect(await was.innerText()).toContain("PMI plugins have no EF2 form");
+    expect(await was.locator("a", { hasText: `line ${pmi.items[0]!.line}` }).getAttribute("href")).toBe(
+      `https://github.com/acme/jmx-plugins/blob/${jmx.commit}/was/plugin.json#L${pmi.items[0]!.line}`,
+    );
+    expect(PMI.split("\n")[pmi.items[0]!.line! - 1]).toMatch(/"type": "PMI"/);
+    // What a descriptor that migrates partly loses, folded, each item linked to its line.
+    const plugins = reviewed.find((r) => r.repository === "acme/plugins")!;
+    const lost = plugins.files.find((f) => f.path === "host/plugin.json")!.readiness!;
+    const host = page.locator('#readiness tbody[data-repository="acme/plugins"] tr', {
+      hasText: "host/plugin.json",
+    });
+    expect(await host.locator("summary").innerText()).toMatch(
+      new RegExp(`^${lost.items.length} items not carried over: ${lost.items[0]!.member}, `),
+    );
+    expect(
+      await host.locator("details a.line").evaluateAll((as) => as.map((x) => x.getAttribute("href"))),
+    ).toEqual(
+      lost.items.map(
+        (i) => `https://github.com/acme/plugins/blob/${plugins.commit}/host/plugin.json#L${i.line}`,
+      ),
+    );
+    // Each repository with a migration is listed with its state, its descriptors and its extensions.
+    const listed = await page
+      .locator("#readiness tbody[data-repository]")
+      .evaluateAll((bodies) =>
+        bodies.map((b) => [
+          b.getAttribute("data-repository"),
+          b.getAttribute("data-migration"),
+          b.rows.length,
+        ]),
+      );
+    expect(listed).toEqual(
+      reviewed
+        .filter((r) => r.migration)
+        .map((r) => [
+          r.repository,
+          r.migration,
+          r.files.filter((f) => f.readiness).length + r.extensions!.length,
+        ]),
+    );
+    // And the migration since the earlier audit (the same repositories: no change).
+    expect(await page.locator("[data-readiness-trend]").innerText()).toBe(
+      "Migration to Extensions 2.0: done 1 → 1, in progress 1 → 1, not started 4 → 4 repositories; EF1 descriptors 8 → 8.",
+    );
+
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "audit-report.png"), fullPage: true });
     if (process.env.PLUGIN_REVIEW_DOCS_SCREENSHOT === "1") {
@@ -199,7 +301,20 @@ describeBrowser("audit --format html in Chromium", { timeout: 180_000 }, () => {
         fullPage: true,
         clip: { x: 0, y: 0, width: 1000, height: Math.ceil(bottom + 16) },
       });
+      // The readiness section's charts, for its own section of rolling-out.md.
+      const box = await page.locator("#readiness").evaluate((e) => {
+        const top = e.getBoundingClientRect().top;
+        const charts = e.querySelectorAll(".chart");
+        return { top, bottom: charts[charts.length - 1]!.getBoundingClientRect().bottom };
+      });
+      await page.screenshot({
+        path: join(ROOT, "docs", "images", "audit-readiness.png"),
+        fullPage: true,
+        clip: { x: 0, y: Math.floor(box.top - 8), width: 1000, height: Math.ceil(box.bottom - box.top + 16) },
+      });
     }
+    // (It scrolls the page: after the clips above, which are measured from the top.)
+    await page.locator("#readiness").screenshot({ path: join(ARTIFACTS, "audit-readiness.png") });
 
     // A narrow screen: nothing wider than the screen.
     await page.setViewportSize({ width: 360, height: 800 });
@@ -219,19 +334,20 @@ describeBrowser("audit --format html in Chromium", { timeout: 180_000 }, () => {
     gh.assertClean();
   });
 
-  it("shows hostile paths, member names and branch names as text: no markup, no script, no dialog", async () => {
+  it("shows hostile paths, member names, types and branch names as text: no markup, no script, no dialog", async () => {
     const gh = acme({
       routes: ["getRepo", "contents", "ref", "tree", "blob", "installationRepos", "orgInstallations"],
     });
     const path = `<img src=x onerror=alert(1)>"'/<script>alert(2)</script>/plugin.json`;
     const member = "<iframe src=javascript:alert(3)>";
     const branch = `"'><svg/onload=alert(4)>`;
-    gh.repo("acme/hostile", { defaultBranch: branch }).file(
-      "acme/hostile",
-      "HEAD",
-      path,
-      text({ ...validHost(), [member]: 1 }),
-    );
+    // A `type` as written and an extension.yaml's path land in the readiness's chart and table.
+    const type = `<object data=x onerror=alert(5)>`;
+    const ef2 = `<embed src=x onload=alert(6)>/extension.yaml`;
+    gh.repo("acme/hostile", { defaultBranch: branch })
+      .file("acme/hostile", "HEAD", path, text({ ...validHost(), [member]: 1 }))
+      .file("acme/hostile", "HEAD", "typed/plugin.json", text({ ...validHost(), type }))
+      .file("acme/hostile", "HEAD", ef2, "name: custom:x\n");
     const html = await run(["audit", "acme", "--repo", "hostile", "--format", "html"]);
     const { page, url, problems, requests } = await open(html.stdout, "hostile");
     expect(problems).toEqual([]);
@@ -241,6 +357,14 @@ describeBrowser("audit --format html in Chromium", { timeout: 180_000 }, () => {
     expect(findings).toContain(path.replace("/plugin.json", "/plugin.json:"));
     expect(findings).toContain(member);
     expect(await page.locator("#findings").innerText()).toContain(branch);
+    const readiness = await page.locator("#readiness").innerText();
+    expect(readiness).toContain(`EF1 ${type} host`);
+    expect(readiness).toContain(ef2);
+    expect(
+      await page
+        .locator("#readiness svg.mark[data-type]")
+        .evaluateAll((s) => s.map((x) => x.getAttribute("data-type"))),
+    ).toContain(`${type} host`);
     const hrefs = await page
       .locator("a[href]")
       .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));

@@ -8,9 +8,16 @@
  * - `remote-plugins`: the remote example with 4 mistakes, and a valid remote plugin;
  * - `tools`: one warning (an unknown process type), which does not fail at the default `fail_on: error`;
  * - `sandbox`: an invalid configuration; `archive`: archived; `network`: its tree answers 403.
+ * Their migration to Extensions 2.0: `plugins`, `legacy-plugins`, `remote-plugins` and `tools` have not
+ * started (their Python descriptors migrate partly, remote-mistakes' JMX one not at all);
+ * - `jmx-plugins` is in progress: `pool/plugin.json` (JMX, migrates fully; its repository turns off the rule
+ *   that wants its process types, which EF2 has no use for) beside `pool/extension/extension.yaml`, what
+ *   `migrate` makes of it, and `was/plugin.json`, a PMI plugin (not at all; 1 invalid-value error);
+ * - `extensions` is done: `snmp/extension.yaml` (an SNMP extension) and `kafka/extension/extension.yaml`.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { migrate } from "../../../src/migrate/migrate.js";
 import { ROOT, text, validHost } from "../../helpers.js";
 import { FakeGitHub, type Route } from "../fake-github.js";
 
@@ -38,10 +45,72 @@ export function demoDescriptor(misspelt = true): string {
   return text(misspelt ? { ...doc, [MISSPELT]: "x" } : doc);
 }
 
+/** A JMX plugin that `migrate` converts fully: one metric, no process type, nothing EF2 lacks. */
+export const POOL = text({
+  name: "custom.jmx.pool",
+  version: "1.0",
+  type: "JMX",
+  entity: "PROCESS_GROUP_INSTANCE",
+  metricGroup: "tech.pool",
+  metrics: [
+    {
+      timeseries: { key: "active", unit: "Count", displayname: "Active", dimensions: ["rx_pid"] },
+      source: {
+        domain: "com.example",
+        keyProperties: { type: "Pool" },
+        attribute: "Active",
+        calculateDelta: false,
+        calculateRate: false,
+        aggregation: "SUM",
+      },
+    },
+  ],
+});
+
+/** A PMI plugin (WebSphere's): EF2 has no PMI data source. */
+export const PMI = text({ ...validHost(), name: "custom.pmi.was", type: "PMI" });
+
+/** What `migrate` writes for a descriptor: its extension.yaml. */
+export function migrated(descriptor: string): string {
+  const r = migrate(descriptor);
+  if (!r.converted) throw new Error("the fixture's descriptor does not convert");
+  return r.files.find((f) => f.path === "extension/extension.yaml")!.content;
+}
+
+export const SNMP_EXTENSION = [
+  "name: custom:acme.router",
+  "version: 1.0.0",
+  'minDynatraceVersion: "1.285"',
+  "author:",
+  "  name: Acme",
+  "snmp:",
+  "  - group: router",
+  "    interval:",
+  "      minutes: 1",
+  "    subgroups:",
+  "      - subgroup: interfaces",
+  "        table: true",
+  "        metrics:",
+  "          - key: acme.router.if.in",
+  "            value: oid:1.3.6.1.2.1.2.2.1.10",
+  "            type: count",
+  "",
+].join("\n");
+
 export function acme(opts: { baseUrl?: string; routes?: readonly Route[] } = {}): FakeGitHub {
   const gh = new FakeGitHub(opts.routes ?? AUDIT_ROUTES, opts.baseUrl);
   gh.orgInstallations.push({ app_slug: "plugin-review", repository_selection: "all" });
-  for (const r of [".github", "plugins", "legacy-plugins", "remote-plugins", "tools", "sandbox", "network"])
+  for (const r of [
+    ".github",
+    "plugins",
+    "legacy-plugins",
+    "remote-plugins",
+    "tools",
+    "sandbox",
+    "network",
+    "jmx-plugins",
+    "extensions",
+  ])
     gh.repo(`acme/${r}`);
   gh.repo("acme/archive", { archived: true });
   gh.file("acme/.github", "HEAD", CONFIG, "rules:\n  unknown-member: error\nlocked: [unknown-member]\n")
@@ -53,6 +122,12 @@ export function acme(opts: { baseUrl?: string; routes?: readonly Route[] } = {})
     .file("acme/remote-plugins", "HEAD", "http/plugin.json", example("remote-valid"))
     .file("acme/tools", "HEAD", "plugin.json", text({ ...validHost(), processTypeNames: ["PYTHN"] }))
     .file("acme/sandbox", "HEAD", CONFIG, "fail_on: sometimes\n")
+    .file("acme/jmx-plugins", "HEAD", CONFIG, "rules:\n  activation-criteria-missing: off\n")
+    .file("acme/jmx-plugins", "HEAD", "pool/plugin.json", POOL)
+    .file("acme/jmx-plugins", "HEAD", "pool/extension/extension.yaml", migrated(POOL))
+    .file("acme/jmx-plugins", "HEAD", "was/plugin.json", PMI)
+    .file("acme/extensions", "HEAD", "snmp/extension.yaml", SNMP_EXTENSION)
+    .file("acme/extensions", "HEAD", "kafka/extension/extension.yaml", migrated(POOL))
     .file("acme/archive", "HEAD", "plugin.json", "{")
     .file("acme/network", "HEAD", "plugin.json", "{")
     .fail("GET", /^\/repos\/acme\/network\/git\/trees\//, 403, Infinity, {

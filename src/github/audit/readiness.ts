@@ -1,0 +1,123 @@
+/**
+ * A repository's readiness for Extensions 2.0, as the audit reports it: which of its files are EF1 descriptors
+ * (`plugin.json`) and which EF2 extensions (`extension.yaml`), what `plugin-review migrate` can do with each
+ * descriptor (src/migrate's `readiness()`: the one classification, so that the audit and `migrate` never
+ * disagree), and whether the repository's migration is done, in progress or not started. Pure: paths and
+ * texts in, the report's parts out; collect.ts reads the files.
+ *
+ * An extension.yaml is paired with the plugin.json it replaces as the review of a migration pairs them
+ * (core/ef2/pairing.ts): in the same folder, or one folder up from an `extension/` subfolder (the layout
+ * `migrate` and Dynatrace's tools write). The audit reads the extension.yaml files beside a path the
+ * configuration's `paths` name, as the App does, so that it finds an EF2 extension wherever the organisation
+ * keeps its descriptors, and nowhere else.
+ */
+import { globMatcher } from "../../core/config.js";
+import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
+import { get, isObj, str } from "../../core/guards.js";
+import type { DescriptorInput, FileReview } from "../../core/review.js";
+import { parseYaml } from "../../core/yaml/parse.js";
+import { DATA_SOURCES } from "../../migrate/check.js";
+import { readiness } from "../../migrate/migrate.js";
+import type {
+  AuditExtension,
+  AuditFile,
+  DescriptorReadiness,
+  MigrationState,
+} from "../../format/audit/report.js";
+
+/** The extension.yaml files the audit reads: each beside a plugin.json path the configuration's `paths` name. */
+export function extensionMatcher(paths: readonly string[]): (path: string) => boolean {
+  const match = globMatcher(paths);
+  return (path) => replacedDescriptorPaths(path).some(match);
+}
+
+/**
+ * The extension.yaml files that the App would review in a pull request touching them, as review inputs: each
+ * beside a plugin.json the repository holds, compared with it (which the change keeps: the audit reads one
+ * commit), and any that the configuration's `paths` name themselves (collect-inputs.ts does the same). An
+ * extension that replaces no descriptor and that `paths` does not name is listed, not reviewed.
+ */
+export function reviewedExtensions(
+  descriptors: readonly DescriptorInput[],
+  extensions: readonly DescriptorInput[],
+  named: (path: string) => boolean,
+): DescriptorInput[] {
+  const byPath = new Map(descriptors.map((d) => [d.path, d]));
+  return extensions.flatMap((e): DescriptorInput[] => {
+    const ef1 = replacedDescriptorPaths(e.path)
+      .map((p) => byPath.get(p))
+      .find((d) => d !== undefined);
+    if (!ef1) return named(e.path) ? [e] : [];
+    const replaces = {
+      path: ef1.path,
+      content: ef1.content,
+      ...(ef1.size !== undefined ? { size: ef1.size } : {}),
+      status: "kept" as const,
+    };
+    return [{ ...e, replaces }];
+  });
+}
+
+/** An EF1 descriptor's readiness from its review (its text as read, its variant). */
+export function descriptorReadiness(review: FileReview, unread?: string): DescriptorReadiness {
+  if (unread !== undefined) return { framework: "EF1", items: [{ text: unread }] };
+  const r = readiness(review.text);
+  return {
+    framework: "EF1",
+    ...(r.type !== undefined ? { type: r.type } : {}),
+    // The core says host or remote for anything it parsed as a JSON object (rules.md "Variant").
+    ...(review.variant ? { variant: review.variant } : {}),
+    migrate: r.migrate,
+    items: r.items,
+  };
+}
+
+/** An extension.yaml's data source and name, from its text; what it is when it does not parse. */
+export function extensionOf(path: string, text: string | { unread: string }): AuditExtension {
+  if (typeof text !== "string") return { path, framework: "EF2", problem: text.unread };
+  // The core's parser: bounded in depth and aliases whatever the file holds.
+  const parsed = parseYaml(text);
+  if (!parsed.ok) return { path, framework: "EF2", problem: `it is not YAML: ${parsed.error.message}` };
+  const doc = parsed.value;
+  if (!isObj(doc)) return { path, framework: "EF2", problem: "it is not a YAML mapping" };
+  // EF2 allows one data source; should a file hold several, each is named.
+  const sources = DATA_SOURCES.filter((s) => get(doc, s) !== undefined);
+  const name = str(get(doc, "name"));
+  return {
+    path,
+    framework: "EF2",
+    ...(sources.length ? { dataSource: sources.join("+") } : {}),
+    ...(name !== undefined ? { name } : {}),
+  };
+}
+
+/**
+ * Each descriptor paired with the extension.yaml that replaces it (and back), and the repository's state:
+ * done (EF2 only), in progress (both), not started (EF1 only); undefined when it holds neither.
+ */
+export function pairMigration(
+  files: AuditFile[],
+  extensions: AuditExtension[],
+): { files: AuditFile[]; extensions: AuditExtension[]; migration?: MigrationState } {
+  // The files reviewed hold extension.yaml files too (those a pull request would review): EF1 are the others.
+  const ef1 = files.filter((f) => !isExtensionPath(f.path));
+  const descriptors = new Set(ef1.map((f) => f.path));
+  const paired = extensions.map((e) => {
+    const replaces = replacedDescriptorPaths(e.path).find((p) => descriptors.has(p));
+    return replaces !== undefined ? { ...e, replaces } : e;
+  });
+  const replacedBy = new Map<string, string>();
+  for (const e of paired) if (e.replaces && !replacedBy.has(e.replaces)) replacedBy.set(e.replaces, e.path);
+  const withExtension = files.map((f) => {
+    const extension = replacedBy.get(f.path);
+    return extension && f.readiness ? { ...f, readiness: { ...f.readiness, extension } } : f;
+  });
+  const migration: MigrationState | undefined = ef1.length
+    ? extensions.length
+      ? "in-progress"
+      : "not-started"
+    : extensions.length
+      ? "done"
+      : undefined;
+  return { files: withExtension, extensions: paired, ...(migration ? { migration } : {}) };
+}
