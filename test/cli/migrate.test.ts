@@ -202,9 +202,7 @@ describe("plugin-review migrate: names and mistakes", () => {
   ])("usage error: %j", (args, message) => {
     const r = cli(["migrate", ...args]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(
-      `plugin-review: ${message}\nRun 'plugin-review migrate --help' for the options.\n`,
-    );
+    expect(r.stderr).toBe(`plugin-review: ${message}\nRun 'plugin-review migrate --help' for the options.\n`);
   });
 
   it("a file that cannot be read is not converted, and the others are", () => {

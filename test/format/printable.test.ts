@@ -55,7 +55,9 @@ describe("the formats that go to a terminal or a workflow log", () => {
   it("github: one command per finding, whatever the message and path hold", () => {
     fc.assert(
       fc.property(anything, anything, (message, path) => {
-        const reviews: FileReview[] = [{ path, text: "", lines: new Map(), findings: [finding(message), finding(message)] }];
+        const reviews: FileReview[] = [
+          { path, text: "", lines: new Map(), findings: [finding(message), finding(message)] },
+        ];
         const out = formatGithub(reviews, (p) => p);
         const lines = out.trimEnd().split(/\r\n|\r|\n/);
         expect(lines).toHaveLength(3);

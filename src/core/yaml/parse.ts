@@ -140,7 +140,9 @@ export function parseYaml(text: string): ParseOutcome {
     const deep = tooDeep(tokens);
     if (deep !== undefined) return fail(text, `nested more than ${MAX_YAML_DEPTH} levels deep`, deep);
     // Silent: a hostile file must not write to our process (the yaml package warns on collection keys).
-    const docs = [...new Composer({ uniqueKeys: false, logLevel: "silent" }).compose(tokens, true, text.length)];
+    const docs = [
+      ...new Composer({ uniqueKeys: false, logLevel: "silent" }).compose(tokens, true, text.length),
+    ];
     const doc = docs[0]!;
     const error = doc.errors[0];
     if (error) return fail(text, error.message, error.pos[0], error.pos[1]);
