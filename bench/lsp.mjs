@@ -41,7 +41,7 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { resolveConfig } from "../dist/src/core/config.js";
-import { reviewDescriptors } from "../dist/src/core/review.js";
+import { reviewDescriptors } from "../dist/src/core/analyse.js";
 import { warmUpSchemas } from "../dist/src/core/schema.js";
 import { median, ms, ROOT } from "./lib.mjs";
 

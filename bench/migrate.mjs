@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { resolveConfig } from "../dist/src/core/config.js";
-import { reviewDescriptors } from "../dist/src/core/review.js";
+import { reviewDescriptors } from "../dist/src/core/analyse.js";
 import { warmUpSchemas } from "../dist/src/core/schema.js";
 import { migrate, readiness } from "../dist/src/migrate/migrate.js";
 import { median, ms } from "./lib.mjs";

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import jsonSourceMap from "json-source-map";
 import { resolveConfig } from "../dist/src/core/config.js";
 import { parseJson, parseJsonFast } from "../dist/src/core/json/parse.js";
-import { detectVariant, reviewDescriptors } from "../dist/src/core/review.js";
+import { detectVariant, reviewDescriptors } from "../dist/src/core/analyse.js";
 import { RULE_IDS } from "../dist/src/core/rules/index.js";
 import { validateSchema, warmUpSchemas } from "../dist/src/core/schema.js";
 import { baseOf, largeDescriptor, N } from "./descriptors.mjs";

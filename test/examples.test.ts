@@ -7,7 +7,7 @@ import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/core/config.js";
-import { reviewDescriptors, type DescriptorInput } from "../src/core/review.js";
+import { reviewDescriptors, type DescriptorInput } from "../src/core/analyse.js";
 import { RULE_IDS, RULES_BY_ID } from "../src/core/rules/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

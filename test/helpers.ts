@@ -8,7 +8,7 @@ import { resolveConfig, type RawConfig, type ResolvedConfig } from "../src/core/
 import { formatOf } from "../src/core/ef2/pairing.js";
 import { applyFixes, fixDescriptors } from "../src/core/fix.js";
 import { LineIndex } from "../src/core/locate.js";
-import { reviewDescriptors, type DescriptorInput } from "../src/core/review.js";
+import { reviewDescriptors, type DescriptorInput } from "../src/core/analyse.js";
 import { RULE_IDS } from "../src/core/rules/index.js";
 import type { Finding, MessageData } from "../src/core/types.js";
 

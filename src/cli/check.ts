@@ -10,7 +10,7 @@ import {
 } from "../core/config.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
-import { reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
+import { reviewDescriptors, type DescriptorInput, type FileReview } from "../core/analyse.js";
 import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";

@@ -14,7 +14,7 @@
 import type { ResolvedConfig } from "./config.js";
 import { parseJson, type JsonNode } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
-import { reviewDescriptors, type DescriptorInput } from "./review.js";
+import { reviewDescriptors, type DescriptorInput } from "./analyse.js";
 import type { RawFinding } from "./types.js";
 
 export interface Edit {

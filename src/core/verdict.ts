@@ -4,7 +4,7 @@
  * CLI, the App, the Action's annotations, the language server) asks here, so that they cannot disagree.
  */
 import type { FailOn, ResolvedConfig } from "./config.js";
-import type { FileReview } from "./review.js";
+import type { FileReview } from "./analyse.js";
 import { SEVERITY_RANK, type Severity } from "./types.js";
 
 /** Does the configuration make a finding of this severity fail the check? */

@@ -5,7 +5,7 @@
  * starts a command, and no escape sequence reaches the log.
  */
 import type { ExistingMode } from "../core/config.js";
-import type { FileReview } from "../core/review.js";
+import type { FileReview } from "../core/analyse.js";
 import { isQuietExisting } from "../core/verdict.js";
 import { printable } from "./printable.js";
 import { countBySeverity, describeCounts, plural } from "./summary.js";

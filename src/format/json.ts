@@ -1,6 +1,6 @@
 /** `--format json`: the contract's finding objects, exactly these members, in this order. */
 import { fixableFindings } from "../core/fix.js";
-import type { FileReview } from "../core/review.js";
+import type { FileReview } from "../core/analyse.js";
 import type { Edit, Finding } from "../core/types.js";
 
 /**

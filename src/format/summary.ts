@@ -1,4 +1,4 @@
-import type { FileReview } from "../core/review.js";
+import type { FileReview } from "../core/analyse.js";
 import type { Finding, Severity } from "../core/types.js";
 
 export interface Counts {

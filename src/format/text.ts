@@ -7,7 +7,7 @@
  * its control characters (printable.ts): only the colours are ours.
  */
 import { fixableFindings } from "../core/fix.js";
-import type { FileReview } from "../core/review.js";
+import type { FileReview } from "../core/analyse.js";
 import type { Severity } from "../core/types.js";
 import { printable } from "./printable.js";
 import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";

@@ -4,7 +4,7 @@
  * metrics (namespace `plugin-review`, dimension `function`). Published at the end of each invocation.
  */
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import type { AppMetrics } from "../github/delivery/metrics.js";
+import type { AppMetrics } from "../github/delivery/operator-metrics.js";
 
 export interface EmfMetrics extends AppMetrics {
   /** Writes what was counted in this invocation (one EMF log line, and one per dimensioned figure). */

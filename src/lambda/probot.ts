@@ -8,7 +8,7 @@ import { Probot } from "probot";
 import { createApp } from "../github/delivery/app.js";
 import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
-import { DeliveryContexts } from "../github/delivery/context.js";
+import { DeliveryContexts } from "../github/delivery/terms.js";
 import { emfMetrics, type EmfMetrics } from "./emf.js";
 import { loadSecrets } from "./secrets.js";
 import { MARGIN_MS, type LambdaContext } from "./timing.js";

@@ -25,7 +25,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
-import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/review.js";
+import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/analyse.js";
 import { plural } from "../format/summary.js";
 import { isDescriptorPath } from "../workspace/files.js";
 import { ConfigFinder, type Located } from "../workspace/find-config.js";

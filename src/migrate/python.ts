@@ -3,7 +3,7 @@
  * plugin and the local one for a host plugin, `metrics:` metadata for every EF1 metric, and activationSchema.json
  * from `properties` and `configUI` (every EF1 property type, display names, hints, order and defaults).
  */
-import { detectVariant } from "../core/review.js";
+import { detectVariant } from "../core/analyse.js";
 import { arr, get, isObj, obj, str, type Obj } from "../core/guards.js";
 import type { Migration } from "./context.js";
 import { PROCESS_DIMENSION, RX_PID, STATE_DIMENSION, type Ef1Metric } from "../core/ef2/key-map.js";

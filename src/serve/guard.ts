@@ -7,7 +7,7 @@
  * a forged one whole, several times over.)
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
-import type { AnswersFirst } from "../github/delivery/serialize.js";
+import type { AnswersFirst } from "../github/delivery/concurrency.js";
 import { verifySignature } from "../github/delivery/signature.js";
 import { MAX_WEBHOOK_MB } from "./settings.js";
 

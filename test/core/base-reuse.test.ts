@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { itUnless, withoutShared } from "../helpers.js";
 import { resolveConfig, type ResolvedConfig } from "../../src/core/config.js";
-import { reviewDescriptors, reviewOne, type DescriptorInput } from "../../src/core/review.js";
+import { reviewDescriptors, reviewOne, type DescriptorInput } from "../../src/core/analyse.js";
 import { RULES, RULES_BY_ID } from "../../src/core/rules/index.js";
 import { edit, exampleSamples, random, type Sample } from "./generate.js";
 

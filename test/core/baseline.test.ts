@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig } from "../../src/core/config.js";
 import { identityPath } from "../../src/core/identity.js";
-import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { reviewDescriptors, type FileReview } from "../../src/core/analyse.js";
 import { hasFailures } from "../../src/core/verdict.js";
 import { text, validHost } from "../helpers.js";
 

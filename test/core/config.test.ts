@@ -8,7 +8,7 @@ import {
   resolveConfig,
   type RawConfig,
 } from "../../src/core/config.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { reviewDescriptors } from "../../src/core/analyse.js";
 import { RULE_IDS } from "../../src/core/rules/index.js";
 import { checkConclusion, fails } from "../../src/core/verdict.js";
 import { check, text, validHost } from "../helpers.js";

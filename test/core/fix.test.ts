@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { applyFixes, fixDescriptors, fixPasses, unifiedDiff } from "../../src/core/fix.js";
-import { reviewDescriptors, type DescriptorInput } from "../../src/core/review.js";
+import { reviewDescriptors, type DescriptorInput } from "../../src/core/analyse.js";
 import type { RawFinding } from "../../src/core/types.js";
 import { check, describeUnless, text, validHost, withoutShared } from "../helpers.js";
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { fingerprint, identityPath, problemKey } from "../../src/core/identity.js";
 import { escapeSegment, splitPointer } from "../../src/core/json/pointer.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { reviewDescriptors } from "../../src/core/analyse.js";
 import type { Finding } from "../../src/core/types.js";
 import { check, itUnless, text, validHost, withoutShared } from "../helpers.js";
 import { exampleSamples, generatedDocuments, random, type Sample } from "./generate.js";

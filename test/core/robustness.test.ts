@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { reviewDescriptors } from "../../src/core/analyse.js";
 import { RULE_IDS } from "../../src/core/rules/index.js";
 import { parseYaml } from "../../src/core/yaml/parse.js";
 import { stringify } from "yaml";

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, expect, it } from "vitest";
 import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { reviewDescriptors, type FileReview } from "../../src/core/analyse.js";
 
 const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
 

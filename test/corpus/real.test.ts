@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { reviewDescriptors, type FileReview } from "../../src/core/analyse.js";
 import { EXPECTED_REAL } from "./expected-real.js";
 
 const CORPUS = new URL("../../../shared/corpus/real/", import.meta.url);

@@ -6,7 +6,7 @@
 import { stripVTControlCharacters } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FileReview } from "../../src/core/review.js";
+import type { FileReview } from "../../src/core/analyse.js";
 import type { Finding } from "../../src/core/types.js";
 import { formatGithub } from "../../src/format/github.js";
 import { printable, printableLines } from "../../src/format/printable.js";

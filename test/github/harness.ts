@@ -5,7 +5,7 @@ import { Probot, type ApplicationFunction } from "probot";
 import { PluginReviewOctokit } from "../../src/github/api/octokit/app-octokit.js";
 import { createApp, type AppOptions } from "../../src/app.js";
 import { REAL_TIME, scaledClock, type Clock } from "../../src/github/api/clock.js";
-import { DeliveryContexts, type DeliveryContext } from "../../src/github/delivery/context.js";
+import { DeliveryContexts, type DeliveryContext } from "../../src/github/delivery/terms.js";
 import { APP_ID, type FakeGitHub } from "./fake-github.js";
 
 const examples = (

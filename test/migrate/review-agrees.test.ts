@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { reviewDescriptors } from "../../src/core/analyse.js";
 import { migrate } from "../../src/migrate/migrate.js";
 import { describeUnless, ROOT } from "../helpers.js";
 

@@ -12,7 +12,7 @@
  * descriptors are read a few at a time. A repository that cannot be read is reported, never fatal.
  */
 import { globMatcher, type ResolvedConfig } from "../../core/config.js";
-import { reviewDescriptors, type DescriptorInput } from "../../core/review.js";
+import { reviewDescriptors, type DescriptorInput } from "../../core/analyse.js";
 import { fails } from "../../core/verdict.js";
 import { findingFields } from "../../format/json.js";
 import { countFindings } from "../../format/summary.js";

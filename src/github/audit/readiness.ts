@@ -14,7 +14,7 @@
 import { globMatcher } from "../../core/config.js";
 import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import { get, isObj, str } from "../../core/guards.js";
-import type { DescriptorInput, FileReview } from "../../core/review.js";
+import type { DescriptorInput, FileReview } from "../../core/analyse.js";
 import { parseYaml } from "../../core/yaml/parse.js";
 import { DATA_SOURCES } from "../../migrate/check.js";
 import { readiness } from "../../migrate/migrate.js";

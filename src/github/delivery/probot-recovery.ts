@@ -8,8 +8,8 @@ import type { Probot } from "probot";
 import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
 import { restDeliveryLog } from "../api/rest/delivery-log.js";
-import type { DeliveryContext, DeliveryContexts } from "./context.js";
-import type { AppMetrics } from "./metrics.js";
+import type { DeliveryContext, DeliveryContexts } from "./terms.js";
+import type { AppMetrics } from "./operator-metrics.js";
 import { Recovery, type SweepReport } from "./recovery.js";
 import type { DeliveryStore } from "./store.js";
 

@@ -15,7 +15,7 @@
  */
 import { REAL_TIME, type Clock } from "../api/clock.js";
 import { TransientReviewError } from "../api/errors.js";
-import { BackgroundPool, CheckRunsFirst, KeyedLock } from "./serialize.js";
+import { BackgroundPool, CheckRunsFirst, KeyedLock } from "./concurrency.js";
 
 /** A review of one head commit, as app.ts makes it from an event. */
 export interface ReviewJob {

@@ -7,7 +7,7 @@
  */
 import { globMatcher, type ResolvedConfig } from "../../core/config.js";
 import { formatOf, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
-import type { DescriptorInput } from "../../core/review.js";
+import type { DescriptorInput } from "../../core/analyse.js";
 import type { NotReviewed } from "../../core/verdict.js";
 import { quote } from "../../format/markdown.js";
 import { plural } from "../../format/summary.js";

@@ -10,7 +10,7 @@
  * the scheduler or the queue to try the review again.
  */
 import type { ResolvedConfig } from "../../core/config.js";
-import { ReviewSession, type FileFindings } from "../../core/review.js";
+import { ReviewSession, type FileFindings } from "../../core/analyse.js";
 import { checkConclusion } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
 import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/core/config.js";
-import { reviewDescriptors } from "../../../src/core/review.js";
+import { reviewDescriptors } from "../../../src/core/analyse.js";
 import { ruleTable, validHost, validRemote, text, lineOf, edit } from "../../helpers.js";
 
 const ID = "duplicate-plugin-name";

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AppMetrics } from "../../../src/github/delivery/metrics.js";
+import type { AppMetrics } from "../../../src/github/delivery/operator-metrics.js";
 import { probotRecovery } from "../../../src/github/delivery/probot-recovery.js";
 import { recoveryWindowMs } from "../../../src/github/delivery/recovery.js";
 import { DeliveryStore } from "../../../src/github/delivery/store.js";

@@ -562,7 +562,7 @@ interface Held {
  * runs the set rules (duplicate-plugin-name) over every descriptor added, on the members they read, and
  * returns every file's review. The inputs given to `add` (bytes, texts, trees) are not kept: a caller
  * that reads descriptors a batch at a time holds one batch at a time. The result is exactly
- * `reviewDescriptors` of all the inputs at once (test/core/review-session.test.ts).
+ * `reviewDescriptors` of all the inputs at once (test/core/analysis-session.test.ts).
  */
 export class ReviewSession {
   private readonly held: Held[] = [];

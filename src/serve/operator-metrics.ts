@@ -3,7 +3,7 @@
  * served at `GET /metrics` (endpoints.ts).
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { AppMetrics } from "../github/delivery/metrics.js";
+import type { AppMetrics } from "../github/delivery/operator-metrics.js";
 
 export interface PrometheusMetrics extends AppMetrics {
   registry: Registry;

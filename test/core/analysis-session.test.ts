@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig } from "../../src/core/config.js";
-import { reviewDescriptors, ReviewSession, type DescriptorInput } from "../../src/core/review.js";
+import { reviewDescriptors, ReviewSession, type DescriptorInput } from "../../src/core/analyse.js";
 import { text, validHost } from "../helpers.js";
 
 type Json = Record<string, unknown>;
