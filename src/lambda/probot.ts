@@ -8,16 +8,16 @@ import { Probot } from "probot";
 import { createApp } from "../github/delivery/app.js";
 import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
-import { DeliveryContexts } from "../github/delivery/terms.js";
-import { emfMetrics, type EmfMetrics } from "./emf.js";
+import { ReceivingDeliveries } from "../github/delivery/terms.js";
+import { emfOperatorMetrics, type EmfOperatorMetrics } from "./emf.js";
 import { loadSecrets } from "./secrets.js";
 import { MARGIN_MS, type LambdaContext } from "./timing.js";
 
 export interface LambdaApp {
   /** What the App reads of each delivery: which try it is, and when its reviews must end. */
-  deliveries: DeliveryContexts;
+  deliveries: ReceivingDeliveries;
   /** The figures counted in this container, published at the end of each invocation. */
-  metrics: EmfMetrics;
+  operatorMetrics: EmfOperatorMetrics;
   /** The started Probot (started now at the container's first invocation). */
   started(): Promise<Probot>;
   /** Runs an invocation's work, then publishes what it counted. */
@@ -25,15 +25,15 @@ export interface LambdaApp {
 }
 
 export function lambdaApp(fn: string, clock: Clock): LambdaApp {
-  const deliveries = new DeliveryContexts();
+  const deliveries = new ReceivingDeliveries();
   // One per container: a container runs one invocation at a time, and publishing empties it.
-  const metrics = emfMetrics(fn);
+  const operatorMetrics = emfOperatorMetrics(fn);
   let probot: Promise<Probot> | undefined;
   return {
     deliveries,
-    metrics,
+    operatorMetrics,
     started() {
-      probot ??= start(fn, clock, deliveries, metrics).catch((e: unknown) => {
+      probot ??= start(fn, clock, deliveries, operatorMetrics).catch((e: unknown) => {
         probot = undefined; // the next invocation tries again
         throw e;
       });
@@ -43,7 +43,7 @@ export function lambdaApp(fn: string, clock: Clock): LambdaApp {
       try {
         return await run();
       } finally {
-        metrics.publish();
+        operatorMetrics.publish();
       }
     },
   };
@@ -52,20 +52,20 @@ export function lambdaApp(fn: string, clock: Clock): LambdaApp {
 async function start(
   fn: string,
   clock: Clock,
-  deliveries: DeliveryContexts,
-  metrics: EmfMetrics,
+  deliveries: ReceivingDeliveries,
+  operatorMetrics: EmfOperatorMetrics,
 ): Promise<Probot> {
   const { appId, privateKey } = await loadSecrets(["appId", "privateKey"]);
   const p = new Probot({
     appId: appId as string,
     privateKey: (privateKey as string).replace(/\\n/g, "\n"),
-    Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: metrics.requestFailed } }),
+    Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: operatorMetrics.requestFailed } }),
     log: pino({ level: process.env.LOG_LEVEL ?? "info", base: { fn } }),
     ...(process.env.GHE_HOST
       ? { baseUrl: `${process.env.GHE_PROTOCOL ?? "https"}://${process.env.GHE_HOST}/api/v3` }
       : {}),
   });
-  await p.load(createApp({ clock, deliveries, metrics }));
+  await p.load(createApp({ clock, deliveries, operatorMetrics }));
   return p;
 }
 

@@ -38,7 +38,7 @@ export function createHandler(
           // A recovered review ends before the invocation does, as the worker's.
           endsBy: () => endsBy,
           windowMs: recoveryWindowMs(process.env, DEFAULT_WINDOW_HOURS),
-          metrics: app.metrics,
+          operatorMetrics: app.operatorMetrics,
         });
         const report = await recovery.sweep();
         logLine(report.unreadable ? "warn" : "info", "recovery sweep", { ...report });

@@ -14,7 +14,7 @@
 import { globMatcher } from "../../core/config.js";
 import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import { get, isObj, str } from "../../core/guards.js";
-import type { DescriptorInput, FileReview } from "../../core/analyse.js";
+import type { DescriptorInput, AnalysedFile } from "../../core/analyse.js";
 import { parseYaml } from "../../core/yaml/parse.js";
 import { DATA_SOURCES } from "../../migrate/check.js";
 import { readiness } from "../../migrate/migrate.js";
@@ -59,7 +59,7 @@ export function reviewedExtensions(
 }
 
 /** An EF1 descriptor's readiness from its review (its text as read, its variant). */
-export function descriptorReadiness(review: FileReview, unread?: string): DescriptorReadiness {
+export function descriptorReadiness(review: AnalysedFile, unread?: string): DescriptorReadiness {
   if (unread !== undefined) return { framework: "EF1", items: [{ text: unread }] };
   const r = readiness(review.text);
   return {

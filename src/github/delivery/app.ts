@@ -9,9 +9,9 @@ import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
 import type { GitHubGateway } from "../api/port.js";
 import { appIdentityOnce } from "../api/rest/app-identity.js";
-import { DeliveryContexts, type DeliveryContext } from "./terms.js";
+import { ReceivingDeliveries, type DeliveryTerms } from "./terms.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS, slimPayload } from "./events.js";
-import { NO_METRICS, type AppMetrics, type ReviewOutcome } from "./operator-metrics.js";
+import { NO_OPERATOR_METRICS, type OperatorMetrics, type CountedOutcome } from "./operator-metrics.js";
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./pull-target.js";
 import { RecheckRefusals, recheckTarget } from "./recheck.js";
 import { ReviewScheduler } from "./scheduler.js";
@@ -34,14 +34,14 @@ export interface AppOptions {
   /** How the App's own waits run: real time, unless a test runs them faster. */
   clock?: Clock;
   /** What the entry point knows of each delivery being received (the Lambda worker: its try and its end). */
-  deliveries?: DeliveryContexts;
+  deliveries?: ReceivingDeliveries;
   /**
    * Where the server records each delivery it takes before it is acknowledged, and its end (the store of
    * src/github/delivery/store.ts): what a crash cut short is done after the restart.
    */
   journal?: DeliveryJournal;
   /** What the App counts for its operators. */
-  metrics?: AppMetrics;
+  operatorMetrics?: OperatorMetrics;
 }
 
 /** The part of the server's store the app writes. */
@@ -57,8 +57,8 @@ type CheckContext = Context<"check_run.rerequested" | "check_suite.requested" | 
 export function createApp(options: AppOptions = {}): ApplicationFunction {
   const requireOrgConfig = options.requireOrgConfig ?? requireOrgConfigFrom(process.env);
   const clock = options.clock ?? REAL_TIME;
-  const deliveries = options.deliveries ?? new DeliveryContexts();
-  const metrics = options.metrics ?? NO_METRICS;
+  const deliveries = options.deliveries ?? new ReceivingDeliveries();
+  const operatorMetrics = options.operatorMetrics ?? NO_OPERATOR_METRICS;
   const journal = options.journal;
   return (probot: Probot) => {
     const scheduler = options.scheduler ?? new ReviewScheduler({ clock });
@@ -81,9 +81,9 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       start: (gw: GitHubGateway, attempt: number, opts: ReviewOptions) => Promise<StagedReview[]>,
       // A recheck hands its delivery over from the background: its context read while it was received,
       // and already in the store.
-      handedOver?: DeliveryContext,
+      handedOver?: DeliveryTerms,
     ) => {
-      const delivery = handedOver ?? deliveries.of(context.id);
+      const delivery = handedOver ?? deliveries.termsOf(context.id);
       const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
       const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
       const opts: ReviewOptions = {
@@ -110,10 +110,10 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
             try {
               staged = await start(gw, attempt, opts);
             } catch (e) {
-              metrics.reviewFinished("error", seconds());
+              operatorMetrics.reviewFinished("error", seconds());
               throw e;
             }
-            for (const s of staged) metrics.reviewFinished(outcomeOf(s), seconds());
+            for (const s of staged) operatorMetrics.reviewFinished(outcomeOf(s), seconds());
             const rest = staged.flatMap((s) => (s.next ? [s.next] : []));
             if (rest.length)
               return async () => {
@@ -159,7 +159,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
     // Counted as they arrive: the deliveries the App acts on.
     probot.onAny((event) => {
       if (isHandled(event.name, event.payload as Record<string, unknown>))
-        metrics.deliveryReceived(event.name);
+        operatorMetrics.deliveryReceived(event.name);
     });
 
     probot.on(
@@ -190,7 +190,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       const repo = repoRef(repository);
       const installation = context.payload.installation?.id;
       const gw = gatewayFor(context.octokit, { log: context.log, installation, availability });
-      const delivery = deliveries.of(context.id);
+      const delivery = deliveries.termsOf(context.id);
       journal?.received(journalEntry(context));
       // Once the head's review is scheduled, its end ends the delivery in the store; until then, this job's.
       let handedOff = false;
@@ -251,8 +251,8 @@ function journalEntry(context: Context) {
   };
 }
 
-/** A staged review's outcome, as the metrics count it. */
-function outcomeOf(s: StagedReview): ReviewOutcome {
+/** A staged review's outcome, as the operator metrics count it. */
+function outcomeOf(s: StagedReview): CountedOutcome {
   return s.outcome.error && !s.outcome.reviews.length ? "error" : s.outcome.conclusion;
 }
 

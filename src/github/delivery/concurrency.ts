@@ -1,7 +1,7 @@
 /**
- * The parts the review scheduler (scheduler.ts) is made of: a per-key lock (one review at a time per head
- * commit), a bounded background pool that drains on shutdown, the server's "answers first" gate, and the
- * per-installation "check runs first" ordering of writes.
+ * The concurrency primitives the review scheduler (scheduler.ts) is made of: a per-key lock (one review at a
+ * time per head commit), a bounded background pool that drains on shutdown, the server's "answers first"
+ * gate, and the per-installation "check runs first" ordering of writes.
  */
 
 /** Runs jobs one at a time per key, in arrival order; jobs for other keys run alongside. */

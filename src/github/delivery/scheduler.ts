@@ -30,7 +30,7 @@ export interface ReviewJob {
   run(attempt: number): Promise<(() => Promise<unknown>) | void>;
   /** Called once the review is done for good: completed, or failed with no later retry of the scheduler's. */
   onSettled?(): void;
-  /** A review the recovery found: it yields to the others for a slot (serialize.ts BackgroundPool). */
+  /** A review the recovery found: it yields to the others for a slot (concurrency.ts BackgroundPool). */
   recovered?: boolean;
   /**
    * False for a job that only finds what to review and schedules that (a recheck reads its pull request's

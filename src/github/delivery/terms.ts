@@ -1,11 +1,12 @@
 /**
- * What an entry point knows of a delivery that decides how its review runs: which try it is and when its
- * reviews must end. The Lambda worker knows both from the queue's message and the invocation; the server's
+ * The terms a delivery is reviewed on, as its entry point knows them: which try it is and when its reviews
+ * must end. The Lambda worker knows both from the queue's message and the invocation; the server's
  * deliveries are first tries with the review's own deadline. Probot hands the app only the delivery's id,
- * name and payload, so the entry point registers the context by delivery id around `probot.receive`, and
- * the app (app.ts) reads it from there, once, when it schedules the review.
+ * name and payload, so the entry point registers the terms by delivery id around `probot.receive`, and the
+ * app (app.ts) reads them from there, once, when it schedules the review. (Not "context": that is Probot's
+ * event, and the Lambda runtime's invocation.)
  */
-export interface DeliveryContext {
+export interface DeliveryTerms {
   /** How many times this delivery was tried before (a retry then finds what an earlier try wrote). */
   attempt: number;
   /** When (epoch ms) the reviews it starts must end at the latest (the Lambda invocation, less a margin). */
@@ -20,15 +21,15 @@ export interface DeliveryContext {
 }
 
 /** A first try, with no end but the review's own deadline. */
-const FIRST_TRY: DeliveryContext = { attempt: 0 };
+const FIRST_TRY: DeliveryTerms = { attempt: 0 };
 
-/** The contexts of the deliveries being received, by delivery id. */
-export class DeliveryContexts {
-  private readonly byId = new Map<string, DeliveryContext>();
+/** The deliveries being received, each with its terms, by delivery id. */
+export class ReceivingDeliveries {
+  private readonly byId = new Map<string, DeliveryTerms>();
 
-  /** Runs `receive` (the delivery's handling) with `context` registered for delivery `id`. */
-  async during<T>(id: string, context: DeliveryContext, receive: () => Promise<T>): Promise<T> {
-    this.byId.set(id, context);
+  /** Runs `receive` (the delivery's handling) with `terms` registered for delivery `id`. */
+  async during<T>(id: string, terms: DeliveryTerms, receive: () => Promise<T>): Promise<T> {
+    this.byId.set(id, terms);
     try {
       return await receive();
     } finally {
@@ -36,8 +37,8 @@ export class DeliveryContexts {
     }
   }
 
-  /** The delivery's context: the one registered for it, or a first try. */
-  of(id: string): DeliveryContext {
+  /** The delivery's terms: those registered for it, or a first try's. */
+  termsOf(id: string): DeliveryTerms {
     return this.byId.get(id) ?? FIRST_TRY;
   }
 }

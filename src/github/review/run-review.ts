@@ -10,7 +10,7 @@
  * the scheduler or the queue to try the review again.
  */
 import type { ResolvedConfig } from "../../core/config.js";
-import { ReviewSession, type FileFindings } from "../../core/analyse.js";
+import { AnalysisSession, type FileFindings } from "../../core/analyse.js";
 import { checkConclusion } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
 import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
@@ -186,7 +186,7 @@ async function checkRunStage(
       }
       const config = loaded.config;
       // Descriptors are read and reviewed a batch at a time: the session keeps their findings, not their texts.
-      const session = new ReviewSession(config);
+      const session = new AnalysisSession(config);
       const collected = await collectInputs(gw, target, config, kind.listChanged, (batch) =>
         session.add(batch),
       );
