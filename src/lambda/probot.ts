@@ -11,7 +11,12 @@ import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { ReceivingDeliveries } from "../github/delivery/terms.js";
 import { emfOperatorMetrics, type EmfOperatorMetrics } from "./emf.js";
 import { loadSecrets } from "./secrets.js";
-import { MARGIN_MS, type LambdaContext } from "./timing.js";
+import { MARGIN_MS } from "../github/time-budget.js";
+
+/** What the Lambda runtime passes as the handler's second argument (the part used here). */
+export interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
 
 export interface LambdaApp {
   /** What the App reads of each delivery: which try it is, and when its reviews must end. */
@@ -69,7 +74,7 @@ async function start(
   return p;
 }
 
-/** When an invocation's reviews must end: before the invocation does, less the margin (timing.ts). */
+/** When an invocation's reviews must end: before the invocation does, less the time budget's margin. */
 export function reviewsEndBy(context: LambdaContext | undefined, clock: Clock): number | undefined {
   const left = context?.getRemainingTimeInMillis();
   return left === undefined ? undefined : Date.now() + left - clock.ms(MARGIN_MS);

@@ -16,6 +16,7 @@ import { createApp, type DeliveryJournal } from "../github/delivery/app.js";
 import { warmUpSchemas } from "../core/schema.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
+import { SHUTDOWN_GRACE_MS } from "../github/time-budget.js";
 import { ReceivingDeliveries } from "../github/delivery/terms.js";
 import type { OperatorMetrics } from "../github/delivery/operator-metrics.js";
 import { probotRecovery } from "../github/delivery/probot-recovery.js";
@@ -37,8 +38,6 @@ import {
 
 /** Reviews at once: enough to keep every installation's write queue busy, few enough to bound memory. */
 export const REVIEW_CONCURRENCY = 16;
-/** How long a shutdown (SIGTERM) waits for the reviews in flight. */
-export const SHUTDOWN_GRACE_MS = 25_000;
 
 /** What the server adds around the app's webhook route. */
 export interface ServerAppOptions {

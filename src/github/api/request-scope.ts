@@ -8,10 +8,8 @@
  * `runUntil` (deadline.ts) for each stage under the deadline.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { REQUEST_TIMEOUT_MS } from "../time-budget.js";
 import type { Clock } from "./clock.js";
-
-/** One request GitHub has not answered within this is aborted (undici's own default is 300 s). */
-export const REQUEST_TIMEOUT_MS = 20_000;
 
 /** A fresh installation token, asked for once per review (or once per Octokit outside a review). */
 export interface TokenRefresh {

@@ -15,6 +15,7 @@ import { NO_OPERATOR_METRICS, type OperatorMetrics, type CountedOutcome } from "
 import { pullTargetsFor, repoRef, toPullTarget, type RepoRef } from "./pull-target.js";
 import { RecheckRefusals, recheckTarget } from "./recheck.js";
 import { ReviewScheduler } from "./scheduler.js";
+import { SECOND_MS } from "../time-budget.js";
 import { requireOrgConfigFrom } from "../review/load-config.js";
 import {
   startMergeGroupReview,
@@ -105,7 +106,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
             // Noted before any work: a process that dies now leaves the delivery counted as a crash in it.
             journal?.started(context.id);
             const started = performance.now();
-            const seconds = () => (performance.now() - started) / 1000;
+            const seconds = () => (performance.now() - started) / SECOND_MS;
             let staged: StagedReview[];
             try {
               staged = await start(gw, attempt, opts);

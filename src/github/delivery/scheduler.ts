@@ -14,6 +14,7 @@
  * the second.
  */
 import { REAL_TIME, type Clock } from "../api/clock.js";
+import { LATER_RETRIES_MS } from "../time-budget.js";
 import { TransientReviewError } from "../api/errors.js";
 import { BackgroundPool, CheckRunsFirst, KeyedLock } from "./concurrency.js";
 
@@ -38,9 +39,6 @@ export interface ReviewJob {
    */
   writesCheckRun?: boolean;
 }
-
-/** The server's own retries of a review that failed for a reason that may pass: after 1, 2, 5, 10 minutes. */
-export const LATER_RETRIES_MS = [60_000, 120_000, 300_000, 600_000];
 
 export interface SchedulerOptions {
   /**

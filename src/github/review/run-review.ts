@@ -13,7 +13,8 @@ import type { ResolvedConfig } from "../../core/config.js";
 import { AnalysisSession, type FileFindings } from "../../core/analyse.js";
 import { checkConclusion } from "../../core/verdict.js";
 import type { Clock } from "../api/clock.js";
-import { REPORT_TIMEOUT_MS, retryWithBackoff, REVIEW_DEADLINE_MS, runUntil } from "../api/deadline.js";
+import { retryWithBackoff, runUntil } from "../api/deadline.js";
+import { REPORT_TIMEOUT_MS, REVIEW_DEADLINE_MS } from "../time-budget.js";
 import {
   AppIdentityError,
   describeRequestError,
