@@ -49,9 +49,16 @@ export default tseslint.config(
           },
           {
             from: "src/migrate/**",
-            allow: ["src/migrate/**", "src/core/**", "schemas/**"],
+            allow: [
+              "src/migrate/**",
+              "src/core/**",
+              "schemas/**",
+              "src/format/markdown.ts",
+              "src/format/printable.ts",
+              "src/format/csv.ts",
+            ],
             because:
-              "the migration is pure like the core: an EF1 descriptor in, the EF2 extension's files out",
+              "the migration is pure like the core: an EF1 descriptor in, the EF2 extension's files out (made inert by the formats' one escaping of untrusted text)",
           },
           {
             from: "src/format/**",

@@ -10,7 +10,8 @@ import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { migrate, type MigrationResult } from "../migrate/migrate.js";
 import { keyPrefix } from "../core/ef2/names.js";
-import { plain, printable, said } from "../migrate/notes.js";
+import { printable, printableLines } from "../format/printable.js";
+import { plain, said } from "../migrate/notes.js";
 import { readLimited } from "../workspace/files.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
 
@@ -124,7 +125,7 @@ function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
     if (opts.out === undefined) {
       for (const f of d.result.files) {
         const path = d.folder ? `${d.folder}/${f.path}` : f.path;
-        io.stdout(`==> ${path} (from ${file}) <==\n${printable(f.content)}\n`);
+        io.stdout(`==> ${path} (from ${file}) <==\n${printableLines(f.content)}\n`);
       }
       continue;
     }

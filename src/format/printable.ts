@@ -14,11 +14,12 @@ const SEQUENCES =
   /\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
 /** Line breaks and tabs (and the C1 and Unicode line breaks): a space keeps the words on either side apart. */
 const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]/g;
+/** And the invisible marks that reorder what a terminal or an editor shows ("Trojan Source"), and the BOM. */
 // eslint-disable-next-line no-control-regex -- the same
-const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
+const CONTROLS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 /** Whether there is anything to take away or replace (most text has nothing). */
 // eslint-disable-next-line no-control-regex -- the same
-const ANY = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+const ANY = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 /** One value as one line: no escape sequence, no control character; line breaks and tabs become spaces. */
 export function printable(s: string): string {

@@ -14,7 +14,9 @@ import { jmxSource } from "./jmx.js";
 import { frameworkOf, mapMetrics, type Framework, type KeyMap } from "../core/ef2/key-map.js";
 import { deriveName, ef2Version, keyPrefix } from "../core/ef2/names.js";
 import { jsonText } from "./json-text.js";
-import { codeSpan, markdown, plain, printable, q, said, type Note, type Phrase } from "./notes.js";
+import { field, textCell } from "../format/csv.js";
+import { printable } from "../format/printable.js";
+import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
 import { ACTIVATION_FILE, pythonSource } from "./python.js";
 import { toYaml, type YamlValue } from "./yaml.js";
 
@@ -221,9 +223,7 @@ function metricKeysJson(keyMap: KeyMap, m: DescriptorMigration, version: string,
 
 /** A CSV cell that no spreadsheet runs as a formula (RFC 4180 quoting; OWASP's `'` before a formula's start). */
 function cell(text: string): string {
-  const s = printable(text);
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return field(textCell(printable(text)));
 }
 
 function metricKeysCsv(keyMap: KeyMap, m: DescriptorMigration): string {

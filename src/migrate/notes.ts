@@ -4,6 +4,8 @@
  * our words with the descriptor's own text marked apart (`said` below), so that each output renders the
  * descriptor's text inert its own way: escaped in Markdown, quoted on a terminal or in JSON.
  */
+import { codeSpan as inertCodeSpan } from "../format/markdown.js";
+import { printable } from "../format/printable.js";
 
 /** Text from the descriptor: untrusted, rendered inert wherever it is written. */
 export interface Quoted {
@@ -57,29 +59,10 @@ export function markdown(p: Phrase): string {
   return p.map((part) => (typeof part === "string" ? part : codeSpan(part.quoted))).join("");
 }
 
-/** Characters a terminal or a reader could be fooled by: C0 and C1 controls, DEL, bidirectional overrides. */
-const UNPRINTABLE =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|\r(?!\n)/g;
-
-/** Text safe to print: every unprintable character as `\u{…}` (tabs, line feeds and CRLF line ends stay). */
-export function printable(s: string): string {
-  return s.replace(UNPRINTABLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
-}
-
 /**
- * Descriptor text as an inert Markdown code span (GitHub's flavour): no emphasis, link, autolink, HTML or
- * mention is read inside one; the fence is longer than any run of backticks the text holds, line breaks
- * become spaces and unprintable characters `\u{…}`. Local to migrate for now: the review's own Markdown
- * escaping is to take its place.
+ * Descriptor text as an inert Markdown code span (format/markdown.ts, the one place untrusted text meets
+ * Markdown); an empty text reads "(empty)".
  */
 export function codeSpan(s: string): string {
-  const text = printable(s.replace(/\r\n?|\n/g, " "));
-  if (text === "") return "(empty)";
-  let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const fence = "`".repeat(longest + 1);
-  // CommonMark strips one space from each end when both are spaces: padding keeps edge backticks and spaces.
-  const pad = /^[` ]|[` ]$/.test(text) ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
+  return s === "" ? "(empty)" : inertCodeSpan(s);
 }

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { compareAudits } from "../../src/format/audit/compare.js";
-import { formatCsv, textCell } from "../../src/format/audit/csv.js";
+import { formatCsv } from "../../src/format/audit/csv.js";
+import { textCell } from "../../src/format/csv.js";
 import { esc, formatHtml } from "../../src/format/audit/html.js";
 import { formatAuditText } from "../../src/format/audit/text.js";
 import {

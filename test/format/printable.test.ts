@@ -31,6 +31,8 @@ describe("printable", () => {
     expect(printable("\u009b2Jcleared")).toBe("cleared");
     expect(printable("one\ntwo\r\nthree\ttab\u2028sep")).toBe("one two  three tab sep");
     expect(printable("é 😀 ✔")).toBe("é 😀 ✔");
+    // What reorders the text a terminal or an editor shows ("Trojan Source"), and a BOM: gone too.
+    expect(printable("user\u202e\u2066nimda\u2069\u200f\ufeff")).toBe("usernimda");
     expect(printableLines("a\u001b[1m\nb\r\nc")).toBe("a\nb\nc");
   });
 });

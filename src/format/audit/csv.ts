@@ -7,6 +7,7 @@
  * as OWASP advises, so that opening the file never evaluates what a descriptor wrote.
  */
 import { fails } from "../../core/verdict.js";
+import { field, textCell } from "../csv.js";
 import { capability, detail, MIGRATION_WORDS } from "./readiness.js";
 import {
   blobUrl,
@@ -43,16 +44,6 @@ const HEADER = [
 
 /** The finding cells of a descriptor's or extension's own row: none. */
 const NO_FINDING = ["", "", "", "", "", "", "", "", ""];
-
-/** A cell from a repository, safe to open in a spreadsheet: never read as a formula. */
-export function textCell(s: string): string {
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-}
-
-/** RFC 4180 quoting. */
-function field(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** One finding's row: where it is, what it says, and the cells that differ between current and fixed. */
 function findingRow(
