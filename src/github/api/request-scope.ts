@@ -4,7 +4,7 @@
  * and the one fresh installation token a review may get after a 401. Octokit's requests cannot carry
  * these (Probot builds the Octokit, and every request of every Octokit instance, REST or GraphQL, the auth
  * library's own included, goes through the fetch of octokit/octokit.ts), so they travel with the review in this
- * one AsyncLocalStorage, created here alone: `reviewScope` at the start of a review (review/run-review.ts), and
+ * one AsyncLocalStorage, created here alone: `reviewScope` at the start of a review (review/pipeline.ts), and
  * `runUntil` (deadline.ts) for each stage under the deadline.
  */
 import { AsyncLocalStorage } from "node:async_hooks";

@@ -34,7 +34,7 @@ export function extensionMatcher(paths: readonly string[]): (path: string) => bo
 /**
  * The extension.yaml files that the App would review in a pull request touching them, as review inputs: each
  * beside a plugin.json the repository holds, compared with it (which the change keeps: the audit reads one
- * commit), and any that the configuration's `paths` name themselves (collect-inputs.ts does the same). An
+ * commit), and any that the configuration's `paths` name themselves (review/read-inputs.ts does the same). An
  * extension that replaces no descriptor and that `paths` does not name is listed, not reviewed.
  */
 export function reviewedExtensions(
