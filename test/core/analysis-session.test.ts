@@ -1,5 +1,5 @@
 /**
- * A review of many descriptors in bounded memory (core/review.ts AnalysisSession): fed a batch at a time, it
+ * A review of many descriptors in bounded memory (core/analyse.ts AnalysisSession): fed a batch at a time, it
  * finds exactly what reviewing them all at once finds, the set rules (duplicate-plugin-name) across
  * batches and the baseline of their findings included, and keeps of each descriptor its findings, not its
  * text.
