@@ -21,7 +21,11 @@ const rounds = Number(process.argv[3] ?? 7);
 async function load(name, root) {
   const dist = (p) => pathToFileURL(join(root, "dist/src/core", p)).href;
   const { resolveConfig } = await import(dist("config.js"));
-  const { reviewDescriptors } = await import(dist("review.js"));
+  // The core's analysis, as this build names it (analyse.js) or an earlier one did (review.js).
+  const core = existsSync(fileURLToPath(dist("analyse.js")))
+    ? await import(dist("analyse.js"))
+    : await import(dist("review.js"));
+  const analyseDescriptors = core.analyseDescriptors ?? core.reviewDescriptors;
   const { RULE_IDS } = await import(dist("rules/index.js"));
   const { parseJsonFast } = await import(dist("json/parse.js"));
   const schema = await import(dist("schema.js"));
@@ -35,10 +39,10 @@ async function load(name, root) {
     schema,
     offIds,
     withBase: (path, text, base = baseOf(text), cfg = config) =>
-      reviewDescriptors([{ path, content: text, base: { path, content: base } }], cfg),
-    alone: (path, text) => reviewDescriptors([{ path, content: text }], config),
+      analyseDescriptors([{ path, content: text, base: { path, content: base } }], cfg),
+    alone: (path, text) => analyseDescriptors([{ path, content: text }], config),
     off: (path, text) =>
-      reviewDescriptors([{ path, content: text, base: { path, content: baseOf(text) } }], fortyOff),
+      analyseDescriptors([{ path, content: text, base: { path, content: baseOf(text) } }], fortyOff),
     positions: (text) => parseJsonFast(text).root,
   };
 }

@@ -41,7 +41,7 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { resolveConfig } from "../dist/src/core/config.js";
-import { reviewDescriptors } from "../dist/src/core/review.js";
+import { analyseDescriptors } from "../dist/src/core/analyse.js";
 import { warmUpSchemas } from "../dist/src/core/schema.js";
 import { median, ms, ROOT } from "./lib.mjs";
 
@@ -210,7 +210,7 @@ try {
   const plain = join(tmp, "plain");
   mkdirSync(plain);
   await measure("no repository", plain, text, (t) =>
-    reviewDescriptors([{ path: "plugin.json", content: t }], config),
+    analyseDescriptors([{ path: "plugin.json", content: t }], config),
   );
 
   const repo = join(tmp, "repo");
@@ -225,7 +225,7 @@ try {
   git("add", "plugin.json");
   git("commit", "-q", "-m", "base");
   await measure("git repository (change rules against HEAD)", repo, text, (t) =>
-    reviewDescriptors(
+    analyseDescriptors(
       [{ path: "plugin.json", content: t, base: { path: "plugin.json", content: text }, isNew: false }],
       config,
     ),

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { resolveConfig } from "../dist/src/core/config.js";
-import { reviewDescriptors } from "../dist/src/core/review.js";
+import { analyseDescriptors } from "../dist/src/core/analyse.js";
 import { warmUpSchemas } from "../dist/src/core/schema.js";
 import { migrate, readiness } from "../dist/src/migrate/migrate.js";
 import { median, ms } from "./lib.mjs";
@@ -47,7 +47,7 @@ for (let round = 0; round < ROUNDS + 5; round++) {
     readiness(text);
     const k = performance.now() - t;
     t = performance.now();
-    reviewDescriptors([{ path: f, content: text }], config);
+    analyseDescriptors([{ path: f, content: text }], config);
     const r = performance.now() - t;
     a += m;
     b += r;

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import jsonSourceMap from "json-source-map";
 import { resolveConfig } from "../dist/src/core/config.js";
 import { parseJson, parseJsonFast } from "../dist/src/core/json/parse.js";
-import { detectVariant, reviewDescriptors } from "../dist/src/core/review.js";
+import { detectVariant, analyseDescriptors } from "../dist/src/core/analyse.js";
 import { RULE_IDS } from "../dist/src/core/rules/index.js";
 import { validateSchema, warmUpSchemas } from "../dist/src/core/schema.js";
 import { baseOf, largeDescriptor, N } from "./descriptors.mjs";
@@ -27,12 +27,12 @@ const fortyOff = resolveConfig({ repo: { rules: Object.fromEntries(offIds.map((i
 
 /** With the base comparison: change rules, and the base's own findings matched with head's (new / existing). */
 function review(path, text, cfg = config) {
-  return reviewDescriptors([{ path, content: text, base: { path, content: baseOf(text) } }], cfg);
+  return analyseDescriptors([{ path, content: text, base: { path, content: baseOf(text) } }], cfg);
 }
 
 /** The same descriptor alone (no base): what the base comparison adds is the difference. */
 function reviewAlone(path, text) {
-  return reviewDescriptors([{ path, content: text }], config);
+  return analyseDescriptors([{ path, content: text }], config);
 }
 
 warmUpSchemas();

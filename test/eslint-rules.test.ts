@@ -25,7 +25,7 @@ describe("local/layers", () => {
     ["src/format/probe.ts", "../github/api/port.js", "src/github/api/port.ts"],
     ["src/github/review/probe.ts", "../../serve/server.js", "src/serve/server.ts"],
     ["src/github/review/probe.ts", "../api/rest/gateway.js", "src/github/api/rest/gateway.ts"],
-    ["src/github/api/probe.ts", "../review/run-review.js", "src/github/review/run-review.ts"],
+    ["src/github/api/probe.ts", "../review/pipeline.js", "src/github/review/pipeline.ts"],
     ["src/workspace/probe.ts", "../cli/main.js", "src/cli/main.ts"],
     ["src/lsp/probe.ts", "../cli/main.js", "src/cli/main.ts"],
     ["src/migrate/probe.ts", "../workspace/files.js", "src/workspace/files.ts"],

@@ -7,7 +7,7 @@ import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/core/config.js";
-import { reviewDescriptors, type DescriptorInput } from "../src/core/review.js";
+import { analyseDescriptors, type DescriptorInput } from "../src/core/analyse.js";
 import { RULE_IDS, RULES_BY_ID } from "../src/core/rules/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -89,7 +89,7 @@ const read = (rel: string): string => readFileSync(join(ROOT, rel), "utf8");
 const exists = (rel: string): boolean => existsSync(join(ROOT, rel));
 
 function review(inputs: DescriptorInput[]) {
-  return reviewDescriptors(inputs, resolveConfig());
+  return analyseDescriptors(inputs, resolveConfig());
 }
 
 function ruleIds(findings: readonly { ruleId: string }[]): string[] {

@@ -8,7 +8,7 @@ import { resolveConfig, type RawConfig, type ResolvedConfig } from "../src/core/
 import { formatOf } from "../src/core/ef2/pairing.js";
 import { applyFixes, fixDescriptors } from "../src/core/fix.js";
 import { LineIndex } from "../src/core/locate.js";
-import { reviewDescriptors, type DescriptorInput } from "../src/core/review.js";
+import { analyseDescriptors, type DescriptorInput } from "../src/core/analyse.js";
 import { RULE_IDS } from "../src/core/rules/index.js";
 import type { Finding, MessageData } from "../src/core/types.js";
 
@@ -118,7 +118,7 @@ function inputFor(doc: string | Json, opts: CheckOptions): DescriptorInput {
 
 /** Reviews one descriptor (text or object) the way the CLI and the App do. */
 export function check(doc: string | Json, opts: CheckOptions = {}): Finding[] {
-  const [review] = reviewDescriptors([inputFor(doc, opts)], configFor(opts));
+  const [review] = analyseDescriptors([inputFor(doc, opts)], configFor(opts));
   return review!.findings;
 }
 

@@ -8,7 +8,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { PluginReviewOctokit } from "../src/github/api/octokit/app-octokit.js";
 import { scaledClock, type Clock } from "../src/github/api/clock.js";
-import { AnswersFirst } from "../src/github/delivery/serialize.js";
+import { AnswersFirst } from "../src/github/delivery/concurrency.js";
 import { completesRun, FakeGitHub } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";
 import { HEAD_SHA, pullRequestPayload } from "./github/harness.js";

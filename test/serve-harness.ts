@@ -8,7 +8,7 @@ import { Probot, Server } from "probot";
 import type { PluginReviewOctokit } from "../src/github/api/octokit/app-octokit.js";
 import type { Clock } from "../src/github/api/clock.js";
 import type { SchedulerLog } from "../src/github/delivery/scheduler.js";
-import { AnswersFirst } from "../src/github/delivery/serialize.js";
+import { AnswersFirst } from "../src/github/delivery/concurrency.js";
 import { serverApp, serverScheduler, type ServerAppOptions } from "../src/serve/server.js";
 import { APP_ID } from "./github/fake-github.js";
 import { TEST_PRIVATE_KEY } from "./github/harness.js";

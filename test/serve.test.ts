@@ -9,7 +9,7 @@ import { request } from "node:http";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_WEBHOOK_BYTES } from "../src/serve/guard.js";
-import { AnswersFirst } from "../src/github/delivery/serialize.js";
+import { AnswersFirst } from "../src/github/delivery/concurrency.js";
 import { text, validHost } from "./helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "./github/fake-github.js";
 import { cleanup, disableNetwork } from "./github/github-mock.js";

@@ -10,7 +10,7 @@ import {
 } from "../core/config.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
-import { reviewDescriptors, type DescriptorInput, type FileReview } from "../core/review.js";
+import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
 import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
@@ -202,7 +202,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   // Each group on its own configuration; then the reviews named as on the command line, in its order.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
   const reviewed = reviewGroups.flatMap(({ found, items }) =>
-    reviewDescriptors(
+    analyseDescriptors(
       items.map((i) => i.input),
       found.config,
     ).map((review, i) => {
@@ -342,11 +342,11 @@ function describeConfigs(used: FoundConfig[], cwd: string, finder: ConfigFinder)
 
 function render(
   format: Format,
-  reviews: readonly FileReview[],
+  reviews: readonly AnalysedFile[],
   show: (path: string) => string,
   notes: string[],
   io: Io,
-  existing: (review: FileReview) => ExistingMode,
+  existing: (review: AnalysedFile) => ExistingMode,
 ): string {
   switch (format) {
     case "json":

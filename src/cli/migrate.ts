@@ -15,7 +15,7 @@ import { plain, said } from "../migrate/notes.js";
 import { readLimited } from "../workspace/files.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
 
-export interface MigrateOptions {
+export interface MigrateCommandOptions {
   files: string[];
   out?: string;
   name?: string;
@@ -115,7 +115,7 @@ function reasons(d: Done): string {
     .join("");
 }
 
-function text(done: Done[], opts: MigrateOptions, io: MigrateIo): void {
+function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
   for (const d of done) {
     const file = printable(d.file);
     if (!d.result.converted) {
@@ -147,7 +147,7 @@ function text(done: Done[], opts: MigrateOptions, io: MigrateIo): void {
   );
 }
 
-function json(done: Done[], opts: MigrateOptions): string {
+function json(done: Done[], opts: MigrateCommandOptions): string {
   return (
     JSON.stringify(
       done.map((d) => {
@@ -193,7 +193,7 @@ function json(done: Done[], opts: MigrateOptions): string {
 }
 
 /** Runs the command; the exit status is 0 when every file was converted (and written), else 2. */
-export function runMigrate(opts: MigrateOptions, io: MigrateIo): number {
+export function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): number {
   const done: Done[] = opts.files.map((file) => {
     const text = read(file, io.cwd);
     const result =

@@ -11,7 +11,7 @@ import { gatewayFor, GraphqlAvailability } from "../github/api/gateway.js";
 import { appIdentity } from "../github/api/port.js";
 import { DEFAULT_APP_SLUG } from "../github/audit/collect.js";
 import { repoRef, toPullTarget } from "../github/delivery/pull-target.js";
-import { reviewPullRequest } from "../github/review/run-review.js";
+import { reviewPullRequest } from "../github/review/pipeline.js";
 import { REAL_TIME } from "../github/api/clock.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit/octokit.js";

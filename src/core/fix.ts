@@ -14,10 +14,10 @@
 import type { ResolvedConfig } from "./config.js";
 import { parseJson, type JsonNode } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
-import { reviewDescriptors, type DescriptorInput } from "./review.js";
+import { analyseDescriptors, type DescriptorInput } from "./analyse.js";
 import type { RawFinding } from "./types.js";
 
-export interface Edit {
+export interface PlannedEdit {
   start: number;
   end: number;
   text: string;
@@ -47,8 +47,8 @@ function parentObject(root: JsonNode, pointer: string): JsonNode | undefined {
 }
 
 /** The edits the findings' fixes make on `text`, without overlaps, in the order of the text. */
-export function planEdits(text: string, root: JsonNode, findings: readonly RawFinding[]): Edit[] {
-  const candidates: Edit[] = [];
+export function planEdits(text: string, root: JsonNode, findings: readonly RawFinding[]): PlannedEdit[] {
+  const candidates: PlannedEdit[] = [];
   const renamed = new Set<string>(); // "objectStart\0newName": two renames to one name would collide
   for (const f of findings) {
     if (!f.fix) continue;
@@ -69,7 +69,7 @@ export function planEdits(text: string, root: JsonNode, findings: readonly RawFi
     }
   }
   candidates.sort((a, b) => a.start - b.start || a.end - b.end);
-  const edits: Edit[] = [];
+  const edits: PlannedEdit[] = [];
   for (const e of candidates) {
     const last = edits[edits.length - 1];
     if (last && e.start < last.end) continue; // overlapping (or the same range twice): the first one wins
@@ -86,7 +86,7 @@ export function applyFixes(text: string, findings: readonly RawFinding[]): FixRe
 }
 
 /** `applyFixes` with the edits it made (none when it made none). */
-function edit(text: string, findings: readonly RawFinding[]): { text: string; edits: Edit[] } {
+function edit(text: string, findings: readonly RawFinding[]): { text: string; edits: PlannedEdit[] } {
   const parsed = parseJson(text);
   if (!parsed.ok) return { text, edits: [] };
   const edits = planEdits(text, parsed.root, findings);
@@ -107,10 +107,10 @@ function edit(text: string, findings: readonly RawFinding[]): { text: string; ed
  * output counts and the JSON output shows as `fix`. Files without fixes are not parsed again.
  */
 export function fixableFindings<F extends RawFinding>(
-  reviews: readonly { text: string; findings: readonly F[] }[],
+  files: readonly { text: string; findings: readonly F[] }[],
 ): Set<F> {
   const out = new Set<F>();
-  for (const r of reviews) {
+  for (const r of files) {
     if (!r.findings.some((f) => f.fix)) continue;
     for (const f of applyFixes(r.text, r.findings).applied) out.add(f as F);
   }
@@ -139,8 +139,8 @@ interface Written {
  * edit overlaps merges with it and keeps the original it replaced; a merged span that reads as its original
  * again (a fix undone) is dropped. Each span left is one fix that survives.
  */
-function carry(text: string, written: readonly Written[], edits: readonly Edit[]): Written[] {
-  type Span = { start: number; end: number; w?: Written; e?: Edit };
+function carry(text: string, written: readonly Written[], edits: readonly PlannedEdit[]): Written[] {
+  type Span = { start: number; end: number; w?: Written; e?: PlannedEdit };
   const spans: Span[] = [
     ...written.map((w) => ({ start: w.start, end: w.end, w })),
     ...edits.map((e) => ({ start: e.start, end: e.end, e })),
@@ -184,20 +184,20 @@ function carry(text: string, written: readonly Written[], edits: readonly Edit[]
 }
 
 /**
- * `--fix`'s passes over texts reviewed together: `review` gives each text with its findings, `write` takes
+ * `--fix`'s passes over texts analysed together: `analyse` gives each text with its findings, `write` takes
  * a text's fixed version. Passes stop when no fix applies, and for a text when a pass would bring back one of
  * its earlier versions (two fixes undoing each other would otherwise alternate until the last pass). Returns
  * the texts that changed, by index.
  */
 export function fixPasses(
-  review: () => readonly { text: string; findings: readonly RawFinding[] }[],
+  analyse: () => readonly { text: string; findings: readonly RawFinding[] }[],
   write: (i: number, text: string) => void,
 ): Map<number, FixedFile> {
   const trails = new Map<number, { file: FixedFile; seen: Set<string>; written: Written[] }>();
   const done = new Set<number>();
   for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
     let any = false;
-    review().forEach((r, i) => {
+    analyse().forEach((r, i) => {
       if (done.has(i) || !r.findings.some((f) => f.fix)) return;
       const result = edit(r.text, r.findings);
       if (!result.edits.length) return;
@@ -234,7 +234,7 @@ export function fixDescriptors(
   config: ResolvedConfig,
 ): Map<DescriptorInput, FixedFile> {
   const fixed = fixPasses(
-    () => reviewDescriptors(inputs, config),
+    () => analyseDescriptors(inputs, config),
     (i, text) => {
       const input = inputs[i] as DescriptorInput;
       input.content = text;

@@ -50,7 +50,7 @@ export interface ActivationPattern {
  * What a rule read of its document while it ran (RuleContext with `track`): the top-level members its
  * facts come from, whether it read the document itself (`value`: then all of it counts as read), and which
  * other state (text, duplicates, variant, isNew, base, schema, …). No Proxy: one in the rules' reads would
- * make every property read of the shared helpers (`get`, `arr`) slower, for every review.
+ * make every property read of the shared helpers (`get`, `arr`) slower, for every analysis.
  */
 export interface Reads {
   members: Set<string>;

@@ -16,7 +16,7 @@ export interface RuleMeta<M extends string = string, K extends RuleKind = RuleKi
   id: string;
   kind: K;
   defaultSeverity: Severity;
-  /** The files it reviews: EF1 descriptors (`plugin.json`, when unsaid), EF2 extensions (`extension.yaml`), or both. */
+  /** The files it checks: EF1 descriptors (`plugin.json`, when unsaid), EF2 extensions (`extension.yaml`), or both. */
   files?: readonly FileFormat[];
   /** One sentence: what the rule reports. Used in SARIF and docs. */
   description: string;

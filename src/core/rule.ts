@@ -3,7 +3,7 @@
  * `check(context)` that reports findings through `context.report({ pointer, messageId, data, fix })`. What a
  * rule sees is its context (rule-context.ts: the document and its shared facts); schema rules are made by
  * `schemaRule` (schema-rule.ts). A rule must never throw, whatever the input: values are `unknown` and are
- * read through the guards (guards.ts; a rule that throws becomes an internal-error finding, see review.ts).
+ * read through the guards (guards.ts; a rule that throws becomes an internal-error finding, see analyse.ts).
  */
 import type { RuleContext, SetContext } from "./rule-context.js";
 import type { RuleKind, RuleMeta } from "./rule-meta.js";
@@ -27,8 +27,8 @@ export interface DocumentRule<M extends string = string> {
 
 /**
  * A set rule: `checkSet` runs once over every descriptor checked together. It names the top-level members
- * it reads (`meta.members`): the runner keeps only those of each descriptor until every one is reviewed
- * (a review holds its descriptors a bounded number at a time, review.ts ReviewSession), and it reports at
+ * it reads (`meta.members`): the runner keeps only those of each descriptor until every one is analysed
+ * (an analysis holds its descriptors a bounded number at a time, analyse.ts AnalysisSession), and it reports at
  * those members (a finding deeper in one is placed at the member; its fix is offered with no line).
  */
 export interface SetRule<M extends string = string> {

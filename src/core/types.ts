@@ -63,5 +63,5 @@ export interface Finding extends RawFinding, Location {
 
 export type Variant = "host" | "remote";
 
-/** The kinds of file the core reviews: an EF1 descriptor, or an EF2 extension (ef2/pairing.ts tells them by name). */
+/** The kinds of file the core analyses: an EF1 descriptor, or an EF2 extension (ef2/pairing.ts tells them by name). */
 export type FileFormat = "plugin.json" | "extension.yaml";

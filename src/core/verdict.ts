@@ -4,7 +4,7 @@
  * CLI, the App, the Action's annotations, the language server) asks here, so that they cannot disagree.
  */
 import type { FailOn, ResolvedConfig } from "./config.js";
-import type { FileReview } from "./review.js";
+import type { AnalysedFile } from "./analyse.js";
 import { SEVERITY_RANK, type Severity } from "./types.js";
 
 /** Does the configuration make a finding of this severity fail the check? */
@@ -74,6 +74,6 @@ export function isQuietExisting(
  * The one verdict of the CLI's exit status and the App's conclusion: a finding reaches the failing level
  * (`fail_on`) and is new, or existing findings count too (`existing: fail`).
  */
-export function hasFailures(reviews: readonly FileReview[], config: ResolvedConfig): boolean {
-  return reviews.some((r) => r.findings.some((f) => findingFails(f, config)));
+export function hasFailures(files: readonly AnalysedFile[], config: ResolvedConfig): boolean {
+  return files.some((r) => r.findings.some((f) => findingFails(f, config)));
 }

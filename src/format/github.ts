@@ -5,7 +5,7 @@
  * starts a command, and no escape sequence reaches the log.
  */
 import type { ExistingMode } from "../core/config.js";
-import type { FileReview } from "../core/review.js";
+import type { AnalysedFile } from "../core/analyse.js";
 import { isQuietExisting } from "../core/verdict.js";
 import { printable } from "./printable.js";
 import { countBySeverity, describeCounts, plural } from "./summary.js";
@@ -19,10 +19,10 @@ function escapeProperty(s: string): string {
 }
 
 export function formatGithub(
-  reviews: readonly FileReview[],
+  reviews: readonly AnalysedFile[],
   display: (path: string) => string,
   /** Per review when descriptors were reviewed under different configurations (the CLI's nested files). */
-  existing: ExistingMode | ((review: FileReview) => ExistingMode) = "report",
+  existing: ExistingMode | ((review: AnalysedFile) => ExistingMode) = "report",
 ): string {
   const lines: string[] = [];
   for (const r of reviews) {

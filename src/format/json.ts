@@ -1,6 +1,6 @@
 /** `--format json`: the contract's finding objects, exactly these members, in this order. */
 import { fixableFindings } from "../core/fix.js";
-import type { FileReview } from "../core/review.js";
+import type { AnalysedFile } from "../core/analyse.js";
 import type { Edit, Finding } from "../core/types.js";
 
 /**
@@ -59,7 +59,7 @@ export function findingFields(f: Finding): FindingFields {
 }
 
 export function toJsonFindings(
-  reviews: readonly FileReview[],
+  reviews: readonly AnalysedFile[],
   display: (path: string) => string,
 ): JsonFinding[] {
   const fixable = fixableFindings(reviews);
@@ -74,6 +74,6 @@ export function toJsonFindings(
   );
 }
 
-export function formatJson(reviews: readonly FileReview[], display: (path: string) => string): string {
+export function formatJson(reviews: readonly AnalysedFile[], display: (path: string) => string): string {
   return JSON.stringify(toJsonFindings(reviews, display), null, 2) + "\n";
 }

@@ -1,4 +1,4 @@
-import type { FileReview } from "../core/review.js";
+import type { AnalysedFile } from "../core/analyse.js";
 import type { Finding, Severity } from "../core/types.js";
 
 export interface Counts {
@@ -13,12 +13,12 @@ export function countFindings(findings: readonly Finding[]): Counts {
   return c;
 }
 
-export function countBySeverity(reviews: readonly FileReview[]): Counts {
+export function countBySeverity(reviews: readonly AnalysedFile[]): Counts {
   return countFindings(reviews.flatMap((r) => r.findings));
 }
 
 /** "2 new, 14 existing" (and what the change fixed), when a base was compared; undefined otherwise. */
-export function describeBaseline(reviews: readonly FileReview[]): string | undefined {
+export function describeBaseline(reviews: readonly AnalysedFile[]): string | undefined {
   if (!reviews.some((r) => r.fixed !== undefined)) return undefined;
   const all = reviews.flatMap((r) => r.findings);
   const fresh = all.filter((f) => f.baseline === "new").length;

@@ -7,7 +7,7 @@
  * its control characters (printable.ts): only the colours are ours.
  */
 import { fixableFindings } from "../core/fix.js";
-import type { FileReview } from "../core/review.js";
+import type { AnalysedFile } from "../core/analyse.js";
 import type { Severity } from "../core/types.js";
 import { printable } from "./printable.js";
 import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";
@@ -59,7 +59,7 @@ export function wrap(text: string, width: number): string[] {
 }
 
 /** One file's findings as rows whose columns line up; widths count characters, so colour codes stay out. */
-function rows(review: FileReview, paint: Paint, width: number | undefined): string[] {
+function rows(review: AnalysedFile, paint: Paint, width: number | undefined): string[] {
   // Existing findings (already in the base) are marked, so the eye goes to what the change adds.
   const MARK = "(existing)";
   const cells = review.findings.map((f) => ({
@@ -109,7 +109,7 @@ function rows(review: FileReview, paint: Paint, width: number | undefined): stri
 }
 
 export function formatText(
-  reviews: readonly FileReview[],
+  reviews: readonly AnalysedFile[],
   display: (path: string) => string,
   opts: TextOptions,
 ): string {

@@ -8,16 +8,21 @@ import { Probot } from "probot";
 import { createApp } from "../github/delivery/app.js";
 import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
-import { DeliveryContexts } from "../github/delivery/context.js";
-import { emfMetrics, type EmfMetrics } from "./emf.js";
+import { ReceivingDeliveries } from "../github/delivery/terms.js";
+import { emfOperatorMetrics, type EmfOperatorMetrics } from "./emf.js";
 import { loadSecrets } from "./secrets.js";
-import { MARGIN_MS, type LambdaContext } from "./timing.js";
+import { MARGIN_MS } from "../github/time-budget.js";
+
+/** What the Lambda runtime passes as the handler's second argument (the part used here). */
+export interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
 
 export interface LambdaApp {
   /** What the App reads of each delivery: which try it is, and when its reviews must end. */
-  deliveries: DeliveryContexts;
+  deliveries: ReceivingDeliveries;
   /** The figures counted in this container, published at the end of each invocation. */
-  metrics: EmfMetrics;
+  operatorMetrics: EmfOperatorMetrics;
   /** The started Probot (started now at the container's first invocation). */
   started(): Promise<Probot>;
   /** Runs an invocation's work, then publishes what it counted. */
@@ -25,15 +30,15 @@ export interface LambdaApp {
 }
 
 export function lambdaApp(fn: string, clock: Clock): LambdaApp {
-  const deliveries = new DeliveryContexts();
+  const deliveries = new ReceivingDeliveries();
   // One per container: a container runs one invocation at a time, and publishing empties it.
-  const metrics = emfMetrics(fn);
+  const operatorMetrics = emfOperatorMetrics(fn);
   let probot: Promise<Probot> | undefined;
   return {
     deliveries,
-    metrics,
+    operatorMetrics,
     started() {
-      probot ??= start(fn, clock, deliveries, metrics).catch((e: unknown) => {
+      probot ??= start(fn, clock, deliveries, operatorMetrics).catch((e: unknown) => {
         probot = undefined; // the next invocation tries again
         throw e;
       });
@@ -43,7 +48,7 @@ export function lambdaApp(fn: string, clock: Clock): LambdaApp {
       try {
         return await run();
       } finally {
-        metrics.publish();
+        operatorMetrics.publish();
       }
     },
   };
@@ -52,24 +57,24 @@ export function lambdaApp(fn: string, clock: Clock): LambdaApp {
 async function start(
   fn: string,
   clock: Clock,
-  deliveries: DeliveryContexts,
-  metrics: EmfMetrics,
+  deliveries: ReceivingDeliveries,
+  operatorMetrics: EmfOperatorMetrics,
 ): Promise<Probot> {
   const { appId, privateKey } = await loadSecrets(["appId", "privateKey"]);
   const p = new Probot({
     appId: appId as string,
     privateKey: (privateKey as string).replace(/\\n/g, "\n"),
-    Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: metrics.requestFailed } }),
+    Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: operatorMetrics.requestFailed } }),
     log: pino({ level: process.env.LOG_LEVEL ?? "info", base: { fn } }),
     ...(process.env.GHE_HOST
       ? { baseUrl: `${process.env.GHE_PROTOCOL ?? "https"}://${process.env.GHE_HOST}/api/v3` }
       : {}),
   });
-  await p.load(createApp({ clock, deliveries, metrics }));
+  await p.load(createApp({ clock, deliveries, operatorMetrics }));
   return p;
 }
 
-/** When an invocation's reviews must end: before the invocation does, less the margin (timing.ts). */
+/** When an invocation's reviews must end: before the invocation does, less the time budget's margin. */
 export function reviewsEndBy(context: LambdaContext | undefined, clock: Clock): number | undefined {
   const left = context?.getRemainingTimeInMillis();
   return left === undefined ? undefined : Date.now() + left - clock.ms(MARGIN_MS);

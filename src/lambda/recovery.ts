@@ -11,15 +11,12 @@ import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { probotRecovery } from "../github/delivery/probot-recovery.js";
 import { recoveryWindowMs, type SweepReport } from "../github/delivery/recovery.js";
 import { logLine } from "./log.js";
-import { lambdaApp, reviewsEndBy } from "./probot.js";
-import type { LambdaContext } from "./timing.js";
+import { LAMBDA_RECOVERY_WINDOW_HOURS } from "../github/time-budget.js";
+import { lambdaApp, reviewsEndBy, type LambdaContext } from "./probot.js";
 
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
-
-/** How far back each run reads GitHub's delivery log when nothing else is set (it runs every 5 minutes). */
-const DEFAULT_WINDOW_HOURS = 1;
 
 export function createHandler(
   opts: { clock?: Clock } = {},
@@ -37,8 +34,8 @@ export function createHandler(
           deliveries: app.deliveries,
           // A recovered review ends before the invocation does, as the worker's.
           endsBy: () => endsBy,
-          windowMs: recoveryWindowMs(process.env, DEFAULT_WINDOW_HOURS),
-          metrics: app.metrics,
+          windowMs: recoveryWindowMs(process.env, LAMBDA_RECOVERY_WINDOW_HOURS),
+          operatorMetrics: app.operatorMetrics,
         });
         const report = await recovery.sweep();
         logLine(report.unreadable ? "warn" : "info", "recovery sweep", { ...report });

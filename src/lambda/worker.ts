@@ -15,10 +15,15 @@ import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { TransientReviewError } from "../github/api/errors.js";
 import { plural } from "../format/summary.js";
 import { logLine } from "./log.js";
-import { lambdaApp, reviewsEndBy } from "./probot.js";
-import { MARGIN_MS, SQS_CALL_MS, type LambdaContext } from "./timing.js";
-
-export { MARGIN_MS, SQS_CALL_MS, type LambdaContext };
+import {
+  MARGIN_MS,
+  MIN_REVIEW_MS,
+  queueBackoffSeconds,
+  queueTimeoutBackoffSeconds,
+  SQS_CALL_MS,
+  UNTRIED_VISIBILITY_S,
+} from "../github/time-budget.js";
+import { lambdaApp, reviewsEndBy, type LambdaContext } from "./probot.js";
 import type { QueuedDelivery } from "./webhook.js";
 
 export interface SqsRecord {
@@ -41,22 +46,6 @@ export const sqs = new SQSClient({});
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
-
-/** A message is started only with this much time for its review beyond the margin; else it is left for later. */
-export const MIN_REVIEW_MS = 10_000;
-
-/** Seconds before a message left untried (an earlier one failed, or too little time was left) is received again. */
-export const UNTRIED_VISIBILITY_S = 0;
-
-/** Seconds before a failed message is tried again: 30 s, 60 s, 120 s, … at most 15 minutes. */
-export function backoffSeconds(receiveCount: number): number {
-  return Math.min(900, 30 * 2 ** Math.max(0, receiveCount - 1));
-}
-
-/** After GitHub did not answer in time, the next attempt comes soon: 10 s, 20 s, … at most a minute. */
-export function timeoutBackoffSeconds(receiveCount: number): number {
-  return Math.min(60, 10 * Math.max(1, receiveCount));
-}
 
 /** Whether the failure (Probot wraps handler errors in an AggregateError) was GitHub not answering in time. */
 function timedOut(e: unknown): boolean {
@@ -151,7 +140,7 @@ export function createHandler(
         const [, after] = await Promise.all([
           retryIn(
             record,
-            timedOut(e) ? timeoutBackoffSeconds(count) : backoffSeconds(count),
+            timedOut(e) ? queueTimeoutBackoffSeconds(count) : queueBackoffSeconds(count),
             clock,
             delivery.id,
           ),

@@ -7,7 +7,7 @@ import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 
 import type { ResolvedConfig } from "../core/config.js";
 import { fixDescriptors, planEdits } from "../core/fix.js";
 import { parseJson, type JsonNode } from "../core/json/parse.js";
-import type { DescriptorInput } from "../core/review.js";
+import type { DescriptorInput } from "../core/analyse.js";
 import type { Edit, Finding } from "../core/types.js";
 import type { OffsetText } from "./positions.js";
 

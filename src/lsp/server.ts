@@ -25,7 +25,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
-import { detectVariant, reviewDescriptors, type DescriptorInput } from "../core/review.js";
+import { detectVariant, analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
 import { plural } from "../format/summary.js";
 import { isDescriptorPath } from "../workspace/files.js";
 import { ConfigFinder, type Located } from "../workspace/find-config.js";
@@ -200,7 +200,7 @@ export function startServer(connection: Connection): ServerState {
         input.base = { path: `${base.ref.slice(0, 12)}:${base.basePath}`, content: base.content };
       input.isNew = base.content === undefined;
     }
-    const [review] = reviewDescriptors([input], found.config);
+    const [review] = analyseDescriptors([input], found.config);
     const findings = review?.findings ?? [];
     const starts = findings.length ? lineStarts(current.getText()) : [];
     const diagnostics = findings.map((f) => toDiagnostic(current, starts, f, found.config));

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { arr, get, isObj, str, type Obj } from "../core/guards.js";
-import type { Migration } from "./context.js";
+import type { DescriptorMigration } from "./context.js";
 import { STATE_DIMENSION, type Ef1Metric } from "../core/ef2/key-map.js";
 import { q, said } from "./notes.js";
 import { ef2Unit } from "./units.js";
@@ -50,7 +50,13 @@ function uuidOf(name: string): string {
 }
 
 /** A count of samples as EF2 takes it: an integer from 1 to `max`, said so when EF1's differs. */
-function samples(m: Migration, value: unknown, fallback: number, max: number, pointer: string): number {
+function samples(
+  m: DescriptorMigration,
+  value: unknown,
+  fallback: number,
+  max: number,
+  pointer: string,
+): number {
   const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
   const fitted = Number.isInteger(n) ? Math.min(Math.max(n, 1), max) : fallback;
   if (fitted !== n)
@@ -63,7 +69,7 @@ function samples(m: Migration, value: unknown, fallback: number, max: number, po
 }
 
 /** The description with EF1's placeholders as EF2's; a placeholder EF2 lacks is replaced, and said so. */
-function description(m: Migration, text: string, alert: Obj, pointer: string): string {
+function description(m: DescriptorMigration, text: string, alert: Obj, pointer: string): string {
   let out = text.replace(/\{dimensions\}/g, "{dims}");
   if (out.includes("{violating_samples}")) {
     const n = String(alert.violating_samples ?? "");
@@ -86,7 +92,7 @@ function description(m: Migration, text: string, alert: Obj, pointer: string): s
 }
 
 /** The metric events of every metric's `alert_settings`, at most 10 (the rest are notes). */
-export function alertFiles(m: Migration, metrics: readonly Ef1Metric[], name: string): AlertFile[] {
+export function alertFiles(m: DescriptorMigration, metrics: readonly Ef1Metric[], name: string): AlertFile[] {
   const files: AlertFile[] = [];
   const used = new Set<string>();
   for (const metric of metrics) {

@@ -10,7 +10,7 @@ export interface Blocker {
   text: Phrase;
 }
 
-export class Migration {
+export class DescriptorMigration {
   readonly notes: Note[] = [];
   readonly blockers: Blocker[] = [];
   private readonly index: LineIndex;

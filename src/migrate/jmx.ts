@@ -5,7 +5,7 @@
  * dimensions share a subgroup; subgroups are at most 10 to a group, groups at most 10.
  */
 import { obj, str, type Obj } from "../core/guards.js";
-import type { Migration } from "./context.js";
+import type { DescriptorMigration } from "./context.js";
 import { PROCESS_DIMENSION, RX_PID, type Ef1Metric } from "../core/ef2/key-map.js";
 import { dimensionKey } from "../core/ef2/names.js";
 import { q, said } from "./notes.js";
@@ -46,7 +46,7 @@ export interface JmxSource {
 }
 
 /** The MBean query of an EF1 source: `domain:k=v,…`, then `,*` for `allowAdditionalKeys`. */
-function queryOf(m: Migration, source: Obj, pointer: string): string {
+function queryOf(m: DescriptorMigration, source: Obj, pointer: string): string {
   const domain = str(source.domain)!;
   const properties = Object.entries(obj(source.keyProperties) ?? {}).map(
     ([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`,
@@ -66,7 +66,7 @@ function queryOf(m: Migration, source: Obj, pointer: string): string {
 }
 
 /** The entity type EF2 attaches the metric to: the metric's `entity`, else the plugin's, in lower case. */
-function entityOf(m: Migration, metric: Ef1Metric): string {
+function entityOf(m: DescriptorMigration, metric: Ef1Metric): string {
   for (const entity of [metric.element.entity, m.doc.entity]) {
     const type = typeof entity === "string" ? entity.toLowerCase().replace(/[^a-z_]/g, "") : "";
     if (type) return type;
@@ -75,7 +75,7 @@ function entityOf(m: Migration, metric: Ef1Metric): string {
 }
 
 /** Notes about what a metric's EF1 members become, beyond the data source itself. */
-function noteMetric(m: Migration, metric: Ef1Metric, source: Obj): void {
+function noteMetric(m: DescriptorMigration, metric: Ef1Metric, source: Obj): void {
   const sourcePointer = `/metrics/${metric.index}/source`;
   for (const member of Object.keys(source))
     if (!SOURCE_MEMBERS.has(member))
@@ -104,7 +104,7 @@ function noteMetric(m: Migration, metric: Ef1Metric, source: Obj): void {
 }
 
 /** The JMX data source and the metrics' metadata; what cannot be converted is a blocker on `m`. */
-export function jmxSource(m: Migration, metrics: readonly Ef1Metric[]): JmxSource {
+export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[]): JmxSource {
   const subgroups: Subgroup[] = [];
   const byQueryAndDimensions = new Map<string, Subgroup>();
   const metadata: YamlValue[] = [];

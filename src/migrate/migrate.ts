@@ -9,7 +9,7 @@ import { LineIndex } from "../core/locate.js";
 import { arr, get, isObj, obj, str, type Obj } from "../core/guards.js";
 import { alertFiles } from "./alerts.js";
 import { checkExtension } from "./check.js";
-import { Migration } from "./context.js";
+import { DescriptorMigration } from "./context.js";
 import { jmxSource } from "./jmx.js";
 import { frameworkOf, mapMetrics, type Framework, type KeyMap } from "../core/ef2/key-map.js";
 import { deriveName, ef2Version, keyPrefix } from "../core/ef2/names.js";
@@ -103,7 +103,7 @@ const TIMESERIES_MEMBERS = new Set([
 ]);
 
 /** Notes about the members every descriptor may have, beyond metrics, the data source and alerts. */
-function noteDescriptor(m: Migration, framework: Framework): void {
+function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
   const doc = m.doc;
   for (const member of Object.keys(doc))
     if (!TOP_MEMBERS.has(member))
@@ -209,7 +209,7 @@ function noteDescriptor(m: Migration, framework: Framework): void {
 }
 
 /** The rows of metric-keys.json: every EF1 metric with its line, and the EF2 metric it becomes. */
-function metricKeysJson(keyMap: KeyMap, m: Migration, version: string, from: Obj): string {
+function metricKeysJson(keyMap: KeyMap, m: DescriptorMigration, version: string, from: Obj): string {
   return jsonText({
     name: keyMap.name,
     version,
@@ -226,7 +226,7 @@ function cell(text: string): string {
   return field(textCell(printable(text)));
 }
 
-function metricKeysCsv(keyMap: KeyMap, m: Migration): string {
+function metricKeysCsv(keyMap: KeyMap, m: DescriptorMigration): string {
   const rows = [
     ["ef1_key", "ef1_dimensions", "ef1_line", "ef2_key", "ef2_dimensions", "ef2_type", "ef2_rate_key"],
   ];
@@ -271,7 +271,7 @@ function migrationMd(r: Omit<Converted, "files" | "converted">, from: Obj): stri
   return lines.join("\n") + "\n";
 }
 
-function located(m: Migration): LocatedNote[] {
+function located(m: DescriptorMigration): LocatedNote[] {
   return m.notes
     .map((n, order) => ({ n, line: n.pointer === "" ? undefined : m.line(n.pointer), order }))
     .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || a.order - b.order)
@@ -279,7 +279,7 @@ function located(m: Migration): LocatedNote[] {
 }
 
 function notConverted(
-  m: Migration | undefined,
+  m: DescriptorMigration | undefined,
   type: string | undefined,
   reasons: NotConverted["reasons"],
 ): NotConverted {
@@ -300,7 +300,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       { text: said`it is not a plugin descriptor (a JSON object)` },
     ]);
   const doc = parsed.value;
-  const m = new Migration(doc, parsed.root, text);
+  const m = new DescriptorMigration(doc, parsed.root, text);
   const type = str(doc.type);
   const framework = frameworkOf(doc);
   if (!framework) {

@@ -3,9 +3,9 @@
  * plugin and the local one for a host plugin, `metrics:` metadata for every EF1 metric, and activationSchema.json
  * from `properties` and `configUI` (every EF1 property type, display names, hints, order and defaults).
  */
-import { detectVariant } from "../core/review.js";
+import { detectVariant } from "../core/analyse.js";
 import { arr, get, isObj, obj, str, type Obj } from "../core/guards.js";
-import type { Migration } from "./context.js";
+import type { DescriptorMigration } from "./context.js";
 import { PROCESS_DIMENSION, RX_PID, STATE_DIMENSION, type Ef1Metric } from "../core/ef2/key-map.js";
 import { dimensionKey } from "../core/ef2/names.js";
 import { q, said } from "./notes.js";
@@ -34,7 +34,7 @@ export interface PythonSource {
 }
 
 /** An EF1 package name as a Python module name (the EF2 extension's module folder). */
-function moduleOf(m: Migration, source: Obj | undefined): string {
+function moduleOf(m: DescriptorMigration, source: Obj | undefined): string {
   const pkg = str(source?.package);
   if (pkg === undefined) {
     m.note(
@@ -54,7 +54,7 @@ function moduleOf(m: Migration, source: Obj | undefined): string {
   return module;
 }
 
-function metadataOf(m: Migration, metrics: readonly Ef1Metric[]): YamlValue[] {
+function metadataOf(m: DescriptorMigration, metrics: readonly Ef1Metric[]): YamlValue[] {
   const out: YamlValue[] = [];
   const described = new Set<string>();
   for (const metric of metrics) {
@@ -121,7 +121,7 @@ interface PropertyType {
   enumItems?: string[];
 }
 
-function propertyType(m: Migration, property: Obj, pointer: string): PropertyType {
+function propertyType(m: DescriptorMigration, property: Obj, pointer: string): PropertyType {
   const type = str(property.type)?.toLowerCase();
   switch (type) {
     case "string":
@@ -156,7 +156,7 @@ function propertyType(m: Migration, property: Obj, pointer: string): PropertyTyp
 }
 
 /** An EF1 default as the EF2 type holds it; undefined when it does not fit (said in a note). */
-function defaultOf(m: Migration, value: unknown, t: PropertyType, pointer: string): unknown {
+function defaultOf(m: DescriptorMigration, value: unknown, t: PropertyType, pointer: string): unknown {
   const fits = (v: unknown) => {
     m.note("dropped", pointer, said`the default ${q(value)} is not a value of its type: EF2 gets none`);
     return v;
@@ -182,7 +182,7 @@ function defaultOf(m: Migration, value: unknown, t: PropertyType, pointer: strin
 }
 
 /** activationSchema.json: one type, `custom_extension`, holding the properties in their display order. */
-function activationSchema(m: Migration, remote: boolean): object {
+function activationSchema(m: DescriptorMigration, remote: boolean): object {
   const doc = m.doc;
   const config = obj(doc.configUI);
   const fields = arr(get(config, "properties"));
@@ -285,7 +285,7 @@ function activationSchema(m: Migration, remote: boolean): object {
   };
 }
 
-export function pythonSource(m: Migration, metrics: readonly Ef1Metric[]): PythonSource {
+export function pythonSource(m: DescriptorMigration, metrics: readonly Ef1Metric[]): PythonSource {
   const remote = detectVariant(m.doc) === "remote";
   const source = obj(m.doc.source);
   for (const [member, why] of Object.entries(SOURCE_NOTES))

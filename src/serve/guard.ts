@@ -7,33 +7,30 @@
  * a forged one whole, several times over.)
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
-import type { AnswersFirst } from "../github/delivery/serialize.js";
+import type { AnswersFirst } from "../github/delivery/concurrency.js";
 import { verifySignature } from "../github/delivery/signature.js";
+import {
+  BODY_TIMEOUT_MS,
+  BUSY_RETRY_AFTER_S,
+  DRAINING_RETRY_AFTER_S,
+  HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_IDLE_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  HTTP_REQUEST_TIMEOUT_MS,
+  REFUSED_LINGER_MS,
+} from "../github/time-budget.js";
 import { MAX_WEBHOOK_MB } from "./settings.js";
 
 export const MAX_WEBHOOK_BYTES = MAX_WEBHOOK_MB * 1024 * 1024;
-/** How long a body may take to arrive: GitHub gives up on a delivery after 10 s. */
-export const BODY_TIMEOUT_MS = 10_000;
-/** How long a refused request's connection stays open for its answer to get out (answerAndClose). */
-const LINGER_MS = 2_000;
-
 /**
- * The http.Server's own limits, so that a slow sender cannot hold a connection: the headers within 10 s,
- * the whole request within 20 s (Node checks both every 30 s), a connection closed after 15 s without a
- * byte either way, and an idle keep-alive connection after 5 s.
+ * The http.Server's own limits, so that a slow sender cannot hold a connection (Node checks the first two
+ * every 30 s; the lengths are the time budget's).
  */
-const HTTP_TIMEOUTS = {
-  headersTimeout: 10_000,
-  requestTimeout: 20_000,
-  idleTimeout: 15_000,
-  keepAliveTimeout: 5_000,
-} as const;
-
 export function applyTimeouts(server: HttpServer): void {
-  server.headersTimeout = HTTP_TIMEOUTS.headersTimeout;
-  server.requestTimeout = HTTP_TIMEOUTS.requestTimeout;
-  server.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeout;
-  server.setTimeout(HTTP_TIMEOUTS.idleTimeout);
+  server.headersTimeout = HTTP_HEADERS_TIMEOUT_MS;
+  server.requestTimeout = HTTP_REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  server.setTimeout(HTTP_IDLE_TIMEOUT_MS);
 }
 
 /** Bytes held at once, across requests; a request that would pass the limit is refused, not queued. */
@@ -123,7 +120,7 @@ export function webhookGuard(opts: GuardOptions): (req: Request, res: ServerResp
     if (req.method !== "POST") return refuse(405, `${req.method} is not a delivery`, { allow: "POST" });
     if (opts.draining?.())
       return refuse(503, "shutting down: this delivery is not taken; the App recovers it after its restart", {
-        "retry-after": "30",
+        "retry-after": String(DRAINING_RETRY_AFTER_S),
       });
     if (!req.headers["x-github-event"] || !req.headers["x-github-delivery"])
       return refuse(400, "missing X-GitHub-Event or X-GitHub-Delivery header");
@@ -134,7 +131,7 @@ export function webhookGuard(opts: GuardOptions): (req: Request, res: ServerResp
     const length = declared === undefined ? undefined : Number(declared);
     if (length !== undefined && length > maxBytes) return refuse(413, `webhook body over ${maxBytes} bytes`);
     const hold = (bytes: number) => opts.budget.take(bytes) && ((held += bytes), true);
-    const busy = () => refuse(503, BUSY, { "retry-after": "10" });
+    const busy = () => refuse(503, BUSY, { "retry-after": String(BUSY_RETRY_AFTER_S) });
     // Declared: all of it at once, before a byte is read. Chunked: as it arrives.
     if (length !== undefined && !hold(length)) return busy();
     if (opts.answers) {
@@ -163,7 +160,7 @@ export function webhookGuard(opts: GuardOptions): (req: Request, res: ServerResp
  * the answer would make Node read the rest of the body to drop it, or close the connection with the
  * sender's bytes unread: a reset, which can lose the answer on its way (the sender would see no status).
  * So the answer is sent whole, the rest of the body is left unread (the sender's writes wait), and the
- * connection is closed `LINGER_MS` later.
+ * connection is closed `REFUSED_LINGER_MS` later.
  */
 function answerAndClose(
   req: Request,
@@ -180,7 +177,7 @@ function answerAndClose(
   });
   if (req.complete) return void res.end(body);
   res.write(body);
-  setTimeout(() => req.socket.destroy(), LINGER_MS);
+  setTimeout(() => req.socket.destroy(), REFUSED_LINGER_MS);
 }
 
 /** A request's body, or why it was not read to its end (its data then no longer read). */

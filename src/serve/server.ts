@@ -16,12 +16,13 @@ import { createApp, type DeliveryJournal } from "../github/delivery/app.js";
 import { warmUpSchemas } from "../core/schema.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
-import { DeliveryContexts } from "../github/delivery/context.js";
-import type { AppMetrics } from "../github/delivery/metrics.js";
+import { SHUTDOWN_GRACE_MS } from "../github/time-budget.js";
+import { ReceivingDeliveries } from "../github/delivery/terms.js";
+import type { OperatorMetrics } from "../github/delivery/operator-metrics.js";
 import { probotRecovery } from "../github/delivery/probot-recovery.js";
-import { prometheusMetrics } from "./metrics.js";
+import { prometheusOperatorMetrics } from "./operator-metrics.js";
 import { ReviewScheduler, type SchedulerLog } from "../github/delivery/scheduler.js";
-import { AnswersFirst } from "../github/delivery/serialize.js";
+import { AnswersFirst } from "../github/delivery/concurrency.js";
 import { DeliveryStore } from "../github/delivery/store.js";
 import { operatorEndpoints, setupModeEndpoints } from "./endpoints.js";
 import { applyTimeouts, ByteBudget, webhookGuard } from "./guard.js";
@@ -37,8 +38,6 @@ import {
 
 /** Reviews at once: enough to keep every installation's write queue busy, few enough to bound memory. */
 export const REVIEW_CONCURRENCY = 16;
-/** How long a shutdown (SIGTERM) waits for the reviews in flight. */
-export const SHUTDOWN_GRACE_MS = 25_000;
 
 /** What the server adds around the app's webhook route. */
 export interface ServerAppOptions {
@@ -55,9 +54,9 @@ export interface ServerAppOptions {
   clock?: Clock;
   /** Whether the server drains for a shutdown: deliveries are then refused (503), for the recovery to pick up. */
   draining?: () => boolean;
-  metrics?: AppMetrics;
+  operatorMetrics?: OperatorMetrics;
   journal?: DeliveryJournal;
-  deliveries?: DeliveryContexts;
+  deliveries?: ReceivingDeliveries;
   /** Called with the Probot instance once the app is loaded (the server's recovery and endpoints). */
   onLoad?: (probot: Probot, addHandler: (handler: Handler) => void) => void;
 }
@@ -97,7 +96,7 @@ export function serverApp(scheduler: ReviewScheduler, opts: ServerAppOptions): A
   const app = createApp({
     scheduler,
     clock: opts.clock ?? REAL_TIME,
-    ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    ...(opts.operatorMetrics ? { operatorMetrics: opts.operatorMetrics } : {}),
     ...(opts.journal ? { journal: opts.journal } : {}),
     ...(opts.deliveries ? { deliveries: opts.deliveries } : {}),
   });
@@ -158,8 +157,8 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
     { warn: (msg) => log?.warn(msg), error: (obj, msg) => log?.error(obj, msg) },
     concurrency,
   );
-  const metrics = prometheusMetrics(() => scheduler.load);
-  const deliveries = new DeliveryContexts();
+  const operatorMetrics = prometheusOperatorMetrics(() => scheduler.load);
+  const deliveries = new ReceivingDeliveries();
   let draining = false;
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> | undefined;
@@ -183,7 +182,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       unverifiedBytes: settings.unverifiedBytes,
       answers,
       draining: () => draining,
-      metrics,
+      operatorMetrics,
       deliveries,
       ...(store ? { journal: store } : {}),
       onLoad: (probot, addHandler) => {
@@ -192,7 +191,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
         for (const warning of store?.warnings ?? []) log.warn(warning);
         addHandler(
           operatorEndpoints({
-            registry: metrics.registry,
+            registry: operatorMetrics.registry,
             metricsToken: settings.metricsToken,
             draining: () => draining,
           }),
@@ -205,7 +204,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
           ...(store ? { store } : {}),
           deliveries,
           windowMs: settings.recoveryWindowMs,
-          metrics,
+          operatorMetrics,
         });
         const sweep = () => {
           if (draining) return;
@@ -219,7 +218,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
     })(probot, options);
   };
   const server = await run(app, {
-    Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: metrics.requestFailed } }),
+    Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: operatorMetrics.requestFailed } }),
   });
   return {
     scheduler,

@@ -5,7 +5,14 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseEnv } from "node:util";
-import { DELIVERY_LOG_RETENTION_MS, recoveryWindowMs } from "../github/delivery/recovery.js";
+import { recoveryWindowMs } from "../github/delivery/recovery.js";
+import {
+  DELIVERY_LOG_RETENTION_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  RECOVERY_INTERVAL_MAX_MINUTES,
+  RECOVERY_INTERVAL_MINUTES,
+} from "../github/time-budget.js";
 
 export interface ServerSettings {
   /** Between recovery sweeps (the first runs at start). */
@@ -79,14 +86,14 @@ export function serverSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ser
         "secret 'development', which anyone can forge. Set WEBHOOK_SECRET to the webhook secret in the App's " +
         "settings on GitHub (the setup page writes it to .env), or unset APP_ID to register an App.",
     );
-  const interval = number(env, RECOVERY_INTERVAL_ENV, 5, 24 * 60);
+  const interval = number(env, RECOVERY_INTERVAL_ENV, RECOVERY_INTERVAL_MINUTES, RECOVERY_INTERVAL_MAX_MINUTES);
   const dir = env[STATE_DIR_ENV]?.trim();
   const off = dir !== undefined && ["off", "none", "false"].includes(dir.toLowerCase());
   return {
     recovery: interval > 0,
-    recoveryIntervalMs: interval * 60_000,
+    recoveryIntervalMs: interval * MINUTE_MS,
     // The log's whole retention: a server's first sweep cannot know how long it was down.
-    recoveryWindowMs: recoveryWindowMs(env, DELIVERY_LOG_RETENTION_MS / 3600_000),
+    recoveryWindowMs: recoveryWindowMs(env, DELIVERY_LOG_RETENTION_MS / HOUR_MS),
     stateDir: off ? undefined : resolve(cwd, dir || DEFAULT_STATE_DIR),
     metricsToken: env[METRICS_TOKEN_ENV] || undefined,
     webhookSecret: env.WEBHOOK_SECRET || undefined,

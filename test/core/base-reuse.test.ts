@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { itUnless, withoutShared } from "../helpers.js";
 import { resolveConfig, type ResolvedConfig } from "../../src/core/config.js";
-import { reviewDescriptors, reviewOne, type DescriptorInput } from "../../src/core/review.js";
+import { analyseDescriptors, analyseOne, type DescriptorInput } from "../../src/core/analyse.js";
 import { RULES, RULES_BY_ID } from "../../src/core/rules/index.js";
 import { edit, exampleSamples, random, type Sample } from "./generate.js";
 
@@ -32,7 +32,7 @@ const CONFIGS: Record<string, ResolvedConfig> = {
 
 /** The base's own findings as a sorted list (their order plays no part in matching). */
 function baseFindings(input: DescriptorInput, config: ResolvedConfig, fullBase: boolean): string[] {
-  const review = reviewOne(input, config, { fullBase });
+  const review = analyseOne(input, config, { fullBase });
   return (review.base?.findings ?? []).map((f) => JSON.stringify(f)).sort();
 }
 
@@ -61,8 +61,8 @@ function same(input: DescriptorInput, config: ResolvedConfig): { classified: boo
   const between = runs();
   expect(fast).toEqual(baseFindings(input, config, true));
   const reused = between - before < runs() - between;
-  const reviews = reviewDescriptors([input], config);
-  expect(reviews).toEqual(reviewDescriptors([input], config, { fullBase: true }));
+  const reviews = analyseDescriptors([input], config);
+  expect(reviews).toEqual(analyseDescriptors([input], config, { fullBase: true }));
   return { classified: reviews.some((r) => r.findings.length > 0), reused };
 }
 
@@ -205,7 +205,7 @@ describe("a rule whose reads are the same in the base is not run on it again", (
     const rule = RULES_BY_ID.get("alert-samples")!;
     const check = vi.spyOn(rule, "check");
     const review = (base: string) =>
-      reviewDescriptors(
+      analyseDescriptors(
         [{ path: "plugin.json", content: head, base: { path: "plugin.json", content: base } }],
         CONFIGS.default!,
       );

@@ -7,16 +7,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig } from "../../src/core/config.js";
 import { identityPath } from "../../src/core/identity.js";
-import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { analyseDescriptors, type AnalysedFile } from "../../src/core/analyse.js";
 import { hasFailures } from "../../src/core/verdict.js";
 import { text, validHost } from "../helpers.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function review(head: Json | string, base: Json | string | undefined, raw: RawConfig = {}): FileReview {
+function review(head: Json | string, base: Json | string | undefined, raw: RawConfig = {}): AnalysedFile {
   const config = resolveConfig({ repo: raw });
   const content = typeof head === "string" ? head : text(head);
-  const [r] = reviewDescriptors(
+  const [r] = analyseDescriptors(
     [
       {
         path: "plugin.json",
@@ -118,7 +118,7 @@ describe("new and existing findings", () => {
     const same = text(d);
     // A trailing newline makes the base differ, so it is reviewed in full: the reference.
     const reviewed = review(same, same + "\n");
-    const [bytes] = reviewDescriptors(
+    const [bytes] = analyseDescriptors(
       [
         {
           path: "plugin.json",
@@ -163,7 +163,7 @@ describe("new and existing findings", () => {
     const added = review(withMistakes(), undefined);
     expect(added.findings.length).toBeGreaterThan(0);
     expect(added.findings.every((f) => f.baseline === "new")).toBe(true);
-    const [plain] = reviewDescriptors([{ path: "p.json", content: text(withMistakes()) }], resolveConfig());
+    const [plain] = analyseDescriptors([{ path: "p.json", content: text(withMistakes()) }], resolveConfig());
     expect(plain!.findings.every((f) => f.baseline === undefined)).toBe(true);
     expect(plain!.fixed).toBeUndefined();
   });
@@ -227,7 +227,7 @@ describe("new and existing findings", () => {
       content: text(a),
       base: { path, content: text(withMistakes()) },
     }));
-    const reviews = reviewDescriptors(inputs, resolveConfig());
+    const reviews = analyseDescriptors(inputs, resolveConfig());
     const dup = reviews.flatMap((r) => r.findings).filter((f) => f.ruleId === "duplicate-plugin-name");
     expect(dup.length).toBe(2);
     expect(dup.every((f) => f.baseline === "existing")).toBe(true);

@@ -8,7 +8,7 @@ import {
   resolveConfig,
   type RawConfig,
 } from "../../src/core/config.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { analyseDescriptors } from "../../src/core/analyse.js";
 import { RULE_IDS } from "../../src/core/rules/index.js";
 import { checkConclusion, fails } from "../../src/core/verdict.js";
 import { check, text, validHost } from "../helpers.js";
@@ -261,7 +261,7 @@ describe("organisation locks: a repository cannot narrow what is reviewed", () =
     if (org.problems.length || repo.problems.length) return "invalid configuration";
     const config = resolveConfig({ org: org.raw, repo: repo.raw });
     if (!globMatcher(config.paths)(PATH)) return "not reviewed";
-    const [review] = reviewDescriptors(
+    const [review] = analyseDescriptors(
       [{ path: PATH, content: opts.head ?? HEAD, base: { path: PATH, content: BASE }, isNew: false }],
       config,
     );

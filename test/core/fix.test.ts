@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { applyFixes, fixDescriptors, fixPasses, unifiedDiff } from "../../src/core/fix.js";
-import { reviewDescriptors, type DescriptorInput } from "../../src/core/review.js";
+import { analyseDescriptors, type DescriptorInput } from "../../src/core/analyse.js";
 import type { RawFinding } from "../../src/core/types.js";
 import { check, describeUnless, text, validHost, withoutShared } from "../helpers.js";
 
@@ -340,7 +340,7 @@ describeUnless(withoutShared("corpus/real/"))(
             runs++;
             if (after !== before) fixedRuns++;
             expect(() => JSON.parse(after) as unknown).not.toThrow();
-            const [review] = reviewDescriptors(
+            const [review] = analyseDescriptors(
               [
                 {
                   path: "plugin.json",

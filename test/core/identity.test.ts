@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { fingerprint, identityPath, problemKey } from "../../src/core/identity.js";
 import { escapeSegment, splitPointer } from "../../src/core/json/pointer.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { analyseDescriptors } from "../../src/core/analyse.js";
 import type { Finding } from "../../src/core/types.js";
 import { check, itUnless, text, validHost, withoutShared } from "../helpers.js";
 import { exampleSamples, generatedDocuments, random, type Sample } from "./generate.js";
@@ -20,7 +20,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const CONFIG = resolveConfig();
 const review = (doc: unknown): Finding[] =>
-  reviewDescriptors([{ path: "p/plugin.json", content: text(doc) }], CONFIG)[0]!.findings;
+  analyseDescriptors([{ path: "p/plugin.json", content: text(doc) }], CONFIG)[0]!.findings;
 
 // ---- the arrays whose elements move, and fresh elements that carry no finding ------------------------------
 
@@ -540,7 +540,7 @@ describe("a finding's identity (examples)", () => {
 
   it("a renamed file: its base is identified under head's path, so its findings stay existing", () => {
     const head = { ...doc, version: "1.2.1" };
-    const [r] = reviewDescriptors(
+    const [r] = analyseDescriptors(
       [
         {
           path: "new/plugin.json",

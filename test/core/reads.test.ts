@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { get, isObj } from "../../src/core/guards.js";
-import { detectVariant } from "../../src/core/review.js";
+import { detectVariant } from "../../src/core/analyse.js";
 import { defineRule, type DocumentRule } from "../../src/core/rule.js";
 import { RuleContext, type DocumentState } from "../../src/core/rule-context.js";
 import { DOCUMENT_RULES } from "../../src/core/rules/index.js";

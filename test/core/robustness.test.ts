@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { analyseDescriptors } from "../../src/core/analyse.js";
 import { RULE_IDS } from "../../src/core/rules/index.js";
 import { parseYaml } from "../../src/core/yaml/parse.js";
 import { stringify } from "yaml";
@@ -22,8 +22,8 @@ const mutatedDoc = fc
     ms.reduce<Json>((d, [p, r, m]) => mutate(d, p, r, m) ?? null, remote ? validRemote() : validHost()),
   );
 
-function assertSane(inputs: Parameters<typeof reviewDescriptors>[0]) {
-  const reviews = reviewDescriptors(inputs, resolveConfig());
+function assertSane(inputs: Parameters<typeof analyseDescriptors>[0]) {
+  const reviews = analyseDescriptors(inputs, resolveConfig());
   for (const r of reviews) {
     const lines = r.text.split("\n").length;
     for (const f of r.findings) {

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { analyseDescriptors, type AnalysedFile } from "../../src/core/analyse.js";
 import { hasFailures } from "../../src/core/verdict.js";
 
 const CORPUS = new URL("../../../shared/corpus/real/", import.meta.url);
@@ -86,8 +86,8 @@ function routineEdits(doc: Json): { what: string; doc: Json }[] {
   return edits;
 }
 
-function review(file: string, head: Json, base: string): FileReview {
-  const [r] = reviewDescriptors(
+function review(file: string, head: Json, base: string): AnalysedFile {
+  const [r] = analyseDescriptors(
     [
       {
         path: file,

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, expect, it } from "vitest";
 import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { analyseDescriptors, type AnalysedFile } from "../../src/core/analyse.js";
 
 const HISTORY = new URL("../../../shared/corpus/real-history/", import.meta.url);
 
@@ -40,9 +40,9 @@ interface Outcome {
   error?: unknown;
   /** Change-rule findings by rule id. */
   counts: Map<string, number>;
-  review?: FileReview;
+  review?: AnalysedFile;
   /** The base reviewed alone (an existing file, no base of its own), when it parses. */
-  baseAlone?: FileReview;
+  baseAlone?: AnalysedFile;
 }
 
 function listPairs(): Pair[] {
@@ -162,7 +162,7 @@ describeUnless(withoutShared("corpus/real-history/"))(
       outcomes = listPairs().map((pair) => {
         const counts = new Map<string, number>();
         try {
-          const [review] = reviewDescriptors(
+          const [review] = analyseDescriptors(
             [{ path: pair.headFile, content: pair.head, base: { path: pair.baseFile, content: pair.base } }],
             config,
           );
@@ -173,7 +173,7 @@ describeUnless(withoutShared("corpus/real-history/"))(
           const outcome: Outcome = { pair, counts };
           if (review) outcome.review = review;
           if (parse(pair.base)) {
-            const [alone] = reviewDescriptors(
+            const [alone] = analyseDescriptors(
               [{ path: pair.headFile, content: pair.base, isNew: false }],
               config,
             );

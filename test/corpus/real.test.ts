@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { describeUnless, withoutShared } from "../helpers.js";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors, type FileReview } from "../../src/core/review.js";
+import { analyseDescriptors, type AnalysedFile } from "../../src/core/analyse.js";
 import { EXPECTED_REAL } from "./expected-real.js";
 
 const CORPUS = new URL("../../../shared/corpus/real/", import.meta.url);
@@ -46,9 +46,9 @@ describeUnless(withoutShared("corpus/real/"))("real corpus, each file alone", ()
 
   it.each(files)("%s", (file) => {
     const bytes = readFileSync(new URL(file, CORPUS));
-    let reviews: FileReview[] = [];
+    let reviews: AnalysedFile[] = [];
     expect(() => {
-      reviews = reviewDescriptors([{ path: file, content: bytes }], resolveConfig());
+      reviews = analyseDescriptors([{ path: file, content: bytes }], resolveConfig());
     }).not.toThrow();
     expect(reviews).toHaveLength(1);
     const review = reviews[0]!;

@@ -6,7 +6,7 @@
 import { stripVTControlCharacters } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FileReview } from "../../src/core/review.js";
+import type { AnalysedFile } from "../../src/core/analyse.js";
 import type { Finding } from "../../src/core/types.js";
 import { formatGithub } from "../../src/format/github.js";
 import { printable, printableLines } from "../../src/format/printable.js";
@@ -57,7 +57,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
   it("github: one command per finding, whatever the message and path hold", () => {
     fc.assert(
       fc.property(anything, anything, (message, path) => {
-        const reviews: FileReview[] = [
+        const reviews: AnalysedFile[] = [
           { path, text: "", lines: new Map(), findings: [finding(message), finding(message)] },
         ];
         const out = formatGithub(reviews, (p) => p);
@@ -77,7 +77,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
   });
 
   it("text: the file's path, messages and notes without their controls; the colours ours", () => {
-    const reviews: FileReview[] = [
+    const reviews: AnalysedFile[] = [
       {
         path: "a\u001b[2J/plugin.json",
         text: "",

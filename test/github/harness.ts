@@ -5,7 +5,7 @@ import { Probot, type ApplicationFunction } from "probot";
 import { PluginReviewOctokit } from "../../src/github/api/octokit/app-octokit.js";
 import { createApp, type AppOptions } from "../../src/app.js";
 import { REAL_TIME, scaledClock, type Clock } from "../../src/github/api/clock.js";
-import { DeliveryContexts, type DeliveryContext } from "../../src/github/delivery/context.js";
+import { ReceivingDeliveries, type DeliveryTerms } from "../../src/github/delivery/terms.js";
 import { APP_ID, type FakeGitHub } from "./fake-github.js";
 
 const examples = (
@@ -54,10 +54,10 @@ export function makeProbot(
 ): {
   probot: Probot;
   logs: LogLine[];
-  deliveries: DeliveryContexts;
+  deliveries: ReceivingDeliveries;
 } {
   const clock: Clock = opts.timeScale === undefined ? REAL_TIME : scaledClock(opts.timeScale);
-  const deliveries = new DeliveryContexts();
+  const deliveries = new ReceivingDeliveries();
   const logs: LogLine[] = [];
   const stream = { write: (s: string) => void logs.push(JSON.parse(s) as LogLine) };
   const probot = new Probot({
@@ -154,18 +154,18 @@ export async function deliver(probot: Probot, name: string, payload: Record<stri
 }
 
 /**
- * Delivers a webhook as an entry point that knows more of it does (the Lambda worker): `context` says which
+ * Delivers a webhook as an entry point that knows more of it does (the Lambda worker): `terms` says which
  * try it is and when its reviews must end.
  */
 export async function deliverWith(
   probot: Probot,
-  deliveries: DeliveryContexts,
-  context: DeliveryContext,
+  deliveries: ReceivingDeliveries,
+  terms: DeliveryTerms,
   name: string,
   payload: Record<string, unknown>,
 ): Promise<void> {
   const id = randomUUID();
-  await deliveries.during(id, context, () =>
+  await deliveries.during(id, terms, () =>
     probot.receive({ id, name, payload } as Parameters<Probot["receive"]>[0]),
   );
 }

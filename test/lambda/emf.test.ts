@@ -5,7 +5,7 @@
  * into every such invocation's log).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { emfMetrics } from "../../src/lambda/emf.js";
+import { emfOperatorMetrics } from "../../src/lambda/emf.js";
 
 let stdout: string[] = [];
 let stderr: string[] = [];
@@ -33,7 +33,7 @@ const emf = (lines: string[]) =>
 
 describe("EMF metrics", () => {
   it("an invocation that counted only dimensioned figures ends without another line, and without a warning", () => {
-    const metrics = emfMetrics("recovery");
+    const metrics = emfOperatorMetrics("recovery");
     metrics.requestFailed("403");
     metrics.recovered("delivery-log", 2);
     metrics.publish();
@@ -45,13 +45,13 @@ describe("EMF metrics", () => {
   });
 
   it("an invocation that counted nothing writes nothing", () => {
-    emfMetrics("worker").publish();
+    emfOperatorMetrics("worker").publish();
     expect(stderr).toEqual([]);
     expect(stdout).toEqual([]);
   });
 
   it("a review's duration is written at the invocation's end, once", () => {
-    const metrics = emfMetrics("worker");
+    const metrics = emfOperatorMetrics("worker");
     metrics.reviewFinished("success", 1.5);
     const atOnce = emf(stdout).length; // the review's outcome, dimensioned
     metrics.publish();

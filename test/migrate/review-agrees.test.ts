@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
-import { reviewDescriptors } from "../../src/core/review.js";
+import { analyseDescriptors } from "../../src/core/analyse.js";
 import { migrate } from "../../src/migrate/migrate.js";
 import { describeUnless, ROOT } from "../helpers.js";
 
@@ -19,7 +19,7 @@ function reviewOfMigration(plugin: string): string[] {
   if (!r.converted) return [];
   const extension = r.files.find((f) => f.path === "extension/extension.yaml");
   expect(extension, "migrate writes extension/extension.yaml").toBeDefined();
-  const [review] = reviewDescriptors(
+  const [review] = analyseDescriptors(
     [
       {
         path: "p/extension/extension.yaml",

@@ -6,7 +6,7 @@
  * What is not the App's own (Probot's write spacing, GitHub's Retry-After) keeps its own time.
  */
 export interface Clock {
-  /** A duration of the App's (ms, as written in the code), as this clock runs it. */
+  /** A duration of the App's (ms, as the time budget, time-budget.ts, writes it), as this clock runs it. */
   ms(duration: number): number;
 }
 

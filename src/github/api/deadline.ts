@@ -1,27 +1,15 @@
 /**
  * Time limits on talking to GitHub: every request has a timeout (timedFetch), and every review a deadline
  * (`runUntil`, which aborts the review's requests when it passes: request-scope.ts carries it to them).
- * Every duration the App waits on its own is run by the review's clock (clock.ts).
+ * Every duration the App waits on its own is run by the review's clock (clock.ts), and is written in the time
+ * budget (../time-budget.ts).
  */
+import { REQUEST_TIMEOUT_MS, writeBackoffMs } from "../time-budget.js";
 import type { Clock } from "./clock.js";
 import { REAL_TIME } from "./clock.js";
 import { DeadlineError, describeRequestError, httpStatus, isTransient } from "./errors.js";
 import type { Logger } from "./port.js";
-import { currentScope, REQUEST_TIMEOUT_MS, withinDeadline } from "./request-scope.js";
-
-/** A review on the server must end within this (GitHub answers a healthy review in seconds). */
-export const REVIEW_DEADLINE_MS = 120_000;
-/** What completing the check run may take after the review's deadline passed (the failure report). */
-export const REPORT_TIMEOUT_MS = 10_000;
-
-/** A failed write is tried again after this, then after twice as long each time, up to the cap. */
-export const BACKOFF_MS = 1_000;
-export const BACKOFF_CAP_MS = 16_000;
-
-/** How long to wait before try `attempt + 1` of a write that failed (BACKOFF_MS doubling, capped). */
-function backoff(attempt: number, clock: Clock): number {
-  return clock.ms(Math.min(BACKOFF_CAP_MS, BACKOFF_MS * 2 ** attempt));
-}
+import { currentScope, withinDeadline } from "./request-scope.js";
 
 /**
  * Runs `fn` until `deadline` (epoch ms): requests it makes are aborted at the deadline and the promise
@@ -82,7 +70,7 @@ export async function retryWithBackoff<T>(
       return await fn(attempt);
     } catch (e) {
       if (!isTransient(e)) throw e;
-      const wait = backoff(attempt, clock);
+      const wait = clock.ms(writeBackoffMs(attempt));
       log.warn(
         { status: httpStatus(e) },
         `${describeRequestError(e, what)}; trying again in ${Math.round(wait) / 1000} s`,

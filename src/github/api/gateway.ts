@@ -6,6 +6,7 @@
  * alone) switches the installation to REST for a while, logged once, and the operation that met the
  * failure is done again through REST. This is the App's only GraphQL→REST fallback.
  */
+import { MINUTE_MS, REST_AFTER_GRAPHQL_FAILURE_MS } from "../time-budget.js";
 import { REAL_TIME, type Clock } from "./clock.js";
 import { GraphqlGateway } from "./graphql/gateway.js";
 import { graphqlUnavailable } from "./graphql/query.js";
@@ -47,9 +48,6 @@ const ROUTES = {
 
 const OPERATIONS = Object.keys(ROUTES) as Operation[];
 
-/** How long an installation whose GraphQL requests failed reads through REST before GraphQL is tried again. */
-export const REST_AFTER_GRAPHQL_FAILURE_MS = 10 * 60_000;
-
 /**
  * Which installations read through REST because GraphQL failed for them lately. One per app (the server's
  * process, a Lambda container, a CLI run), shared by its reviews.
@@ -76,7 +74,7 @@ export class GraphqlAvailability {
   }
 
   get restForMinutes(): number {
-    return Math.round(REST_AFTER_GRAPHQL_FAILURE_MS / 60_000);
+    return Math.round(REST_AFTER_GRAPHQL_FAILURE_MS / MINUTE_MS);
   }
 }
 

@@ -4,14 +4,12 @@
  * and the one fresh installation token a review may get after a 401. Octokit's requests cannot carry
  * these (Probot builds the Octokit, and every request of every Octokit instance, REST or GraphQL, the auth
  * library's own included, goes through the fetch of octokit/octokit.ts), so they travel with the review in this
- * one AsyncLocalStorage, created here alone: `reviewScope` at the start of a review (review/run-review.ts), and
+ * one AsyncLocalStorage, created here alone: `reviewScope` at the start of a review (review/pipeline.ts), and
  * `runUntil` (deadline.ts) for each stage under the deadline.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { REQUEST_TIMEOUT_MS } from "../time-budget.js";
 import type { Clock } from "./clock.js";
-
-/** One request GitHub has not answered within this is aborted (undici's own default is 300 s). */
-export const REQUEST_TIMEOUT_MS = 20_000;
 
 /** A fresh installation token, asked for once per review (or once per Octokit outside a review). */
 export interface TokenRefresh {

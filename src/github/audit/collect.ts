@@ -12,7 +12,7 @@
  * descriptors are read a few at a time. A repository that cannot be read is reported, never fatal.
  */
 import { globMatcher, type ResolvedConfig } from "../../core/config.js";
-import { reviewDescriptors, type DescriptorInput } from "../../core/review.js";
+import { analyseDescriptors, type DescriptorInput } from "../../core/analyse.js";
 import { fails } from "../../core/verdict.js";
 import { findingFields } from "../../format/json.js";
 import { countFindings } from "../../format/summary.js";
@@ -181,7 +181,7 @@ async function auditRepository(
     return { repository: id, status: "unreadable", reason: describeRequestError(e, "reading a descriptor") };
   }
   // The extension.yaml files a pull request touching them would have reviewed, each with its plugin.json.
-  const reviews = reviewDescriptors(
+  const reviews = analyseDescriptors(
     [...inputs, ...reviewedExtensions(inputs, extensionFiles, isDescriptor)],
     config,
   );

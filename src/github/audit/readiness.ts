@@ -14,7 +14,7 @@
 import { globMatcher } from "../../core/config.js";
 import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import { get, isObj, str } from "../../core/guards.js";
-import type { DescriptorInput, FileReview } from "../../core/review.js";
+import type { DescriptorInput, AnalysedFile } from "../../core/analyse.js";
 import { parseYaml } from "../../core/yaml/parse.js";
 import { DATA_SOURCES } from "../../migrate/check.js";
 import { readiness } from "../../migrate/migrate.js";
@@ -34,7 +34,7 @@ export function extensionMatcher(paths: readonly string[]): (path: string) => bo
 /**
  * The extension.yaml files that the App would review in a pull request touching them, as review inputs: each
  * beside a plugin.json the repository holds, compared with it (which the change keeps: the audit reads one
- * commit), and any that the configuration's `paths` name themselves (collect-inputs.ts does the same). An
+ * commit), and any that the configuration's `paths` name themselves (review/read-inputs.ts does the same). An
  * extension that replaces no descriptor and that `paths` does not name is listed, not reviewed.
  */
 export function reviewedExtensions(
@@ -59,7 +59,7 @@ export function reviewedExtensions(
 }
 
 /** An EF1 descriptor's readiness from its review (its text as read, its variant). */
-export function descriptorReadiness(review: FileReview, unread?: string): DescriptorReadiness {
+export function descriptorReadiness(review: AnalysedFile, unread?: string): DescriptorReadiness {
   if (unread !== undefined) return { framework: "EF1", items: [{ text: unread }] };
   const r = readiness(review.text);
   return {

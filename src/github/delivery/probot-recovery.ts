@@ -8,18 +8,18 @@ import type { Probot } from "probot";
 import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
 import { restDeliveryLog } from "../api/rest/delivery-log.js";
-import type { DeliveryContext, DeliveryContexts } from "./context.js";
-import type { AppMetrics } from "./metrics.js";
+import type { DeliveryTerms, ReceivingDeliveries } from "./terms.js";
+import type { OperatorMetrics } from "./operator-metrics.js";
 import { Recovery, type SweepReport } from "./recovery.js";
 import type { DeliveryStore } from "./store.js";
 
 export interface ProbotRecoveryOptions {
   store?: DeliveryStore;
-  deliveries: DeliveryContexts;
+  deliveries: ReceivingDeliveries;
   /** When the reviews of what it hands to the app must end (Lambda: before the invocation does). */
   endsBy?: () => number | undefined;
   windowMs: number;
-  metrics: AppMetrics;
+  operatorMetrics: OperatorMetrics;
 }
 
 /** A recovery whose `sweep` also counts what it handed to the app. */
@@ -52,22 +52,22 @@ export function probotRecovery(
       return run?.status === "completed";
     },
     receive: (d) =>
-      opts.deliveries.during(d.id, recoveredContext(opts.endsBy?.(), d.abandoned), () =>
+      opts.deliveries.during(d.id, recoveredTerms(opts.endsBy?.(), d.abandoned), () =>
         probot.receive({ id: d.id, name: d.name, payload: d.payload } as Parameters<Probot["receive"]>[0]),
       ),
   });
   return {
     async sweep() {
       const report = await recovery.sweep();
-      if (report.resumed) opts.metrics.recovered("store", report.resumed);
-      if (report.reviewed) opts.metrics.recovered("delivery-log", report.reviewed);
+      if (report.resumed) opts.operatorMetrics.recovered("store", report.resumed);
+      if (report.reviewed) opts.operatorMetrics.recovered("delivery-log", report.reviewed);
       return report;
     },
   };
 }
 
 /** A recovered delivery is a retry (its review reads what GitHub holds before it writes) and yields to live ones. */
-function recoveredContext(endsBy: number | undefined, abandoned: true | undefined): DeliveryContext {
+function recoveredTerms(endsBy: number | undefined, abandoned: true | undefined): DeliveryTerms {
   return {
     attempt: 1,
     recovered: true,

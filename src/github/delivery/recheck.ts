@@ -6,7 +6,20 @@
  */
 import { describeRequestError, isTimeout, isTransient, TransientReviewError } from "../api/errors.js";
 import type { GitHubGateway, PullTarget } from "../api/port.js";
+import { isHandled } from "./events.js";
 import { toPullTarget, type RepoRef } from "./pull-target.js";
+
+/**
+ * Who asks for a recheck in an `issue_comment.created` event: the commenter's login, when the comment is
+ * the command on a pull request; never a bot (an App quoting the command, the App's own reply).
+ */
+export function recheckAsker(payload: {
+  comment: { user?: { login?: string; type?: string } | null };
+}): string | undefined {
+  const user = payload.comment.user;
+  if (!isHandled("issue_comment", payload)) return undefined;
+  return user?.type === "Bot" || !user?.login ? undefined : user.login;
+}
 
 /** Marks the App's own replies (hidden), for people and tools that look for them. */
 const RECHECK_REPLY_MARKER = "<!-- plugin-review:recheck -->";

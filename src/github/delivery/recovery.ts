@@ -17,7 +17,8 @@ import { describeRequestError } from "../api/errors.js";
 import type { DeliveryAttempt, DeliveryLog } from "../api/port.js";
 import { mapLimit } from "../api/map-limit.js";
 import { HANDLED, headOf, isHandled, type HeadRef } from "./events.js";
-import { SETTLED_FOR_MS, type DeliveryStore, type StoredDelivery } from "./store.js";
+import { DELIVERY_LOG_RETENTION_MS, HOUR_MS, SETTLED_FOR_MS, SWEEP_OVERLAP_MS } from "../time-budget.js";
+import type { DeliveryStore, StoredDelivery } from "./store.js";
 
 /** A delivery handed to the App. */
 export interface Delivery {
@@ -70,9 +71,6 @@ export interface SweepReport {
  */
 export const CRASHES_BEFORE_GIVING_UP = 2;
 
-/** GitHub keeps the delivery log this long on github.com. */
-export const DELIVERY_LOG_RETENTION_MS = 3 * 24 * 3600_000;
-
 /** How far back a sweep with nothing to go on reads the log, in hours (the server's and Lambda's setting). */
 export const RECOVERY_WINDOW_ENV = "PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS";
 
@@ -83,12 +81,12 @@ export const RECOVERY_WINDOW_ENV = "PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS";
 export function recoveryWindowMs(env: NodeJS.ProcessEnv, defaultHours: number): number {
   const raw = env[RECOVERY_WINDOW_ENV]?.trim();
   const hours = raw ? Number(raw) : defaultHours;
-  const max = DELIVERY_LOG_RETENTION_MS / 3600_000;
+  const max = DELIVERY_LOG_RETENTION_MS / HOUR_MS;
   if (!Number.isFinite(hours) || hours <= 0 || hours > max)
     throw new Error(
       `${RECOVERY_WINDOW_ENV} must be a number of hours above 0 and at most ${max} (GitHub keeps its delivery log ${max / 24} days), not '${raw}'`,
     );
-  return hours * 3600_000;
+  return hours * HOUR_MS;
 }
 /**
  * A sweep reads at most this many attempts of GitHub's log, newest first: 20 pages of 100 (the log's page
@@ -97,8 +95,6 @@ export function recoveryWindowMs(env: NodeJS.ProcessEnv, defaultHours: number): 
  */
 export const MAX_ATTEMPTS_PER_SWEEP = 2000;
 
-/** Later sweeps start this long before the last one ended, for attempts GitHub was still making. */
-const OVERLAP_MS = 10 * 60_000;
 /** Deliveries read and head commits looked at, at once. */
 const CONCURRENCY = 4;
 
@@ -186,7 +182,7 @@ export class Recovery {
     }
     const last = this.memory.sweptUntil;
     const earliest = started - this.opts.windowMs;
-    const since = last === undefined ? earliest : Math.max(earliest, last - OVERLAP_MS);
+    const since = last === undefined ? earliest : Math.max(earliest, last - SWEEP_OVERLAP_MS);
     let attempts: DeliveryAttempt[];
     let cut = false;
     try {

@@ -10,12 +10,14 @@
  *   runs to write (the check run is what users and required checks wait for);
  * - on the server, a review that failed for a reason that may pass (TransientReviewError) is tried again
  *   later, at 1, 2, 5 and 10 minutes; on Lambda the failure goes back to the queue, which retries the message.
- * The review itself (run-review.ts) knows nothing of this: a job runs its first stage, which resolves with
- * the second.
+ * The review itself (review/pipeline.ts) knows nothing of this: it orders its own stages, and says when
+ * its check run is written and when it is about to post (JobTurn), which is where the scheduler gives the
+ * slot back and where other check runs go first.
  */
 import { REAL_TIME, type Clock } from "../api/clock.js";
+import { LATER_RETRIES_MS } from "../time-budget.js";
 import { TransientReviewError } from "../api/errors.js";
-import { BackgroundPool, CheckRunsFirst, KeyedLock } from "./serialize.js";
+import { BackgroundPool, CheckRunsFirst, KeyedLock } from "./concurrency.js";
 
 /** A review of one head commit, as app.ts makes it from an event. */
 export interface ReviewJob {
@@ -24,13 +26,13 @@ export interface ReviewJob {
   /** The head commit: one review at a time per commit. */
   commit: string;
   /**
-   * Runs the review up to its check run, and resolves with the rest (posting the review), if any.
-   * `attempt`: 0, then 1, 2, … when the scheduler or the queue tries it again.
+   * Runs the review. `attempt`: 0, then 1, 2, … when the scheduler or the queue tries it again; `turn`: what
+   * the review calls once its check run is written.
    */
-  run(attempt: number): Promise<(() => Promise<unknown>) | void>;
+  run(attempt: number, turn: JobTurn): Promise<void>;
   /** Called once the review is done for good: completed, or failed with no later retry of the scheduler's. */
   onSettled?(): void;
-  /** A review the recovery found: it yields to the others for a slot (serialize.ts BackgroundPool). */
+  /** A review the recovery found: it yields to the others for a slot (concurrency.ts BackgroundPool). */
   recovered?: boolean;
   /**
    * False for a job that only finds what to review and schedules that (a recheck reads its pull request's
@@ -39,8 +41,16 @@ export interface ReviewJob {
   writesCheckRun?: boolean;
 }
 
-/** The server's own retries of a review that failed for a reason that may pass: after 1, 2, 5, 10 minutes. */
-export const LATER_RETRIES_MS = [60_000, 120_000, 300_000, 600_000];
+/** What a job tells the scheduler while it runs (review/pipeline.ts StageTurns). */
+export interface JobTurn {
+  /** Its check run is written: its slot goes back (again: nothing more). */
+  checkRunWritten(): void;
+  /**
+   * It is about to post what follows its check run: it waits while its installation has other check runs
+   * to write (the check run is what users and required checks wait for).
+   */
+  beforePublish(): Promise<void>;
+}
 
 export interface SchedulerOptions {
   /**
@@ -125,15 +135,12 @@ export class ReviewScheduler {
     });
     const run = async (release: () => void) => {
       const unlock = await locked;
+      const turn: JobTurn = {
+        checkRunWritten: () => (written?.(), release()),
+        beforePublish: () => this.checkRunsFirst.quiet(job.installation),
+      };
       try {
-        const rest = await job.run(attempt);
-        // The check run is written: the slot goes back, and other reviews' check runs go before this post.
-        written?.();
-        release();
-        if (rest) {
-          await this.checkRunsFirst.quiet(job.installation);
-          await rest();
-        }
+        await job.run(attempt, turn);
         this.clearRetry(commit);
         job.onSettled?.();
       } catch (e) {

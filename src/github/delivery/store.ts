@@ -31,6 +31,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { SETTLED_FOR_MS } from "../time-budget.js";
 
 /** A delivery as the server received it (its payload slimmed: events.ts slimPayload). */
 export interface StoredDelivery {
@@ -49,9 +50,6 @@ type Entry =
   | { t: "finished"; id: string }
   | { t: "settled"; guid: string; at: number }
   | { t: "swept"; at: number };
-
-/** How long a settled delivery of GitHub's log is remembered: GitHub keeps its log 3 days. */
-export const SETTLED_FOR_MS = 4 * 24 * 3600_000;
 
 export const STORE_FILE = "deliveries.jsonl";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/core/config.js";
-import { reviewDescriptors } from "../../../src/core/review.js";
+import { analyseDescriptors } from "../../../src/core/analyse.js";
 import { ruleTable, validHost, validRemote, text, lineOf, edit } from "../../helpers.js";
 
 const ID = "duplicate-plugin-name";
@@ -10,7 +10,7 @@ const remote = text(validRemote());
 const hostCopy = text({ version: "3.0", ...validHost() });
 
 function review(files: { path: string; content: string }[], config = resolveConfig()) {
-  return reviewDescriptors(files, config).map((r) => ({
+  return analyseDescriptors(files, config).map((r) => ({
     path: r.path,
     findings: r.findings.filter((f) => f.ruleId === ID),
   }));

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { scaledClock } from "../../../src/github/api/clock.js";
 import { timedFetch } from "../../../src/github/api/deadline.js";
-import { REQUEST_TIMEOUT_MS } from "../../../src/github/api/request-scope.js";
+import { REQUEST_TIMEOUT_MS } from "../../../src/github/time-budget.js";
 import { isTimeout } from "../../../src/github/api/errors.js";
 import { collectGarbage } from "../../gc.js";
 

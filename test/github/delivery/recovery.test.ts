@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AppMetrics } from "../../../src/github/delivery/metrics.js";
+import type { OperatorMetrics } from "../../../src/github/delivery/operator-metrics.js";
 import { probotRecovery } from "../../../src/github/delivery/probot-recovery.js";
 import { recoveryWindowMs } from "../../../src/github/delivery/recovery.js";
 import { DeliveryStore } from "../../../src/github/delivery/store.js";
@@ -61,7 +61,7 @@ function completedRun(sha: string, id: number): CheckRun {
 function counting() {
   const seen: Record<string, number> = {};
   const add = (k: string, n = 1) => (seen[k] = (seen[k] ?? 0) + n);
-  const metrics: AppMetrics = {
+  const metrics: OperatorMetrics = {
     deliveryReceived: (e) => add(`delivery:${e}`),
     reviewFinished: (o) => add(`review:${o}`),
     recovered: (s, n) => add(`recovered:${s}`, n),
@@ -74,12 +74,12 @@ function setup(routes: Route[], opts: { store?: DeliveryStore } = {}) {
   const gh = new FakeGitHub(routes);
   const { seen, metrics } = counting();
   const made = makeProbot({
-    appOptions: { metrics, ...(opts.store ? { journal: opts.store } : {}) },
+    appOptions: { operatorMetrics: metrics, ...(opts.store ? { journal: opts.store } : {}) },
   });
   const recovery = probotRecovery(made.probot, {
     deliveries: made.deliveries,
     windowMs: 72 * HOUR,
-    metrics,
+    operatorMetrics: metrics,
     ...(opts.store ? { store: opts.store } : {}),
   });
   return { gh, ...made, recovery, seen };

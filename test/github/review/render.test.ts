@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineIndex } from "../../../src/core/locate.js";
-import type { FileFindings } from "../../../src/core/review.js";
+import type { FileFindings } from "../../../src/core/analyse.js";
 import type { Finding } from "../../../src/core/types.js";
 import { readFingerprint, readFingerprints } from "../../../src/github/review/pull-review/fingerprint.js";
 import {

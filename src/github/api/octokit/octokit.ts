@@ -17,6 +17,7 @@
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit as RestOctokit } from "@octokit/rest";
+import { RATE_LIMIT_RETRIES, READ_RETRIES } from "../../time-budget.js";
 import { timedFetch } from "../deadline.js";
 import { isTimeout } from "../errors.js";
 import { currentScope, type TokenRefresh } from "../request-scope.js";
@@ -30,9 +31,6 @@ export type Octokit = Pick<
   InstanceType<typeof RestOctokit>,
   "request" | "graphql" | "rest" | "paginate" | "auth" | "hook" | "log"
 >;
-
-/** How many times a request hit by a rate limit or a secondary rate limit is tried again (after GitHub's wait). */
-export const RATE_LIMIT_RETRIES = 3;
 
 /** A request as the hooks see it. */
 export interface RequestShape {
@@ -274,6 +272,8 @@ export function withAppSettings<C extends { plugin: unknown; defaults: unknown }
       ...options,
       ...authRequestAt(options, fetch),
       request: { ...request, fetch },
+      // The plugin's own default, set here so that the time budget names it (a test may shorten its waits).
+      retry: { retries: READ_RETRIES, ...(options.retry as object | undefined) },
       throttle: {
         ...throttle,
         // Writes are spaced per installation, as GitHub rates them. Probot sets this same `id` for

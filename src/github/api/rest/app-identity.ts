@@ -6,7 +6,7 @@
  * answers 401), nor can a person's token (`plugin-review pr` is told the slug instead: `--app`). On a
  * GitHub Enterprise Server it goes to that server's API, as every request of the App does (GHE_HOST).
  *
- * A failure is not remembered: the review that asked gets it (and posts nothing: review/run-review.ts) and
+ * A failure is not remembered: the review that asked gets it (and posts nothing: review/pull-review/publish-stage.ts) and
  * the next review asks again. A slug is never guessed: every author taken for the App, or none, would let
  * anyone's markers speak for it, or make it repeat everything it said.
  */

@@ -3,7 +3,7 @@
  * limits GitHub enforces on a check run.
  */
 import { CONFIG_PATH, type ExistingMode } from "../../../core/config.js";
-import type { FileFindings } from "../../../core/review.js";
+import type { FileFindings } from "../../../core/analyse.js";
 import { DOCS_BASE, ruleDocsUrl } from "../../../core/rule.js";
 import type { Finding, Severity } from "../../../core/types.js";
 import { isQuietExisting, type NotReviewed } from "../../../core/verdict.js";

@@ -14,7 +14,7 @@
  * carries every finding anyway).
  */
 import type { ExistingMode, ReviewMode } from "../../../core/config.js";
-import type { FileFindings } from "../../../core/review.js";
+import type { FileFindings } from "../../../core/analyse.js";
 import { isQuietExisting } from "../../../core/verdict.js";
 import { plural } from "../../../format/summary.js";
 import {

@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scaledClock } from "../../../../src/github/api/clock.js";
-import { GraphqlAvailability, REST_AFTER_GRAPHQL_FAILURE_MS } from "../../../../src/github/api/gateway.js";
+import { GraphqlAvailability } from "../../../../src/github/api/gateway.js";
+import { REST_AFTER_GRAPHQL_FAILURE_MS } from "../../../../src/github/time-budget.js";
 import { text, validHost } from "../../../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "../../fake-github.js";
 import { cleanup, disableNetwork } from "../../github-mock.js";

@@ -10,7 +10,7 @@ import {
   CheckRunsFirst,
   KeyedLock,
   ShuttingDownError,
-} from "../../../src/github/delivery/serialize.js";
+} from "../../../src/github/delivery/concurrency.js";
 import { text, validHost } from "../../helpers.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";

@@ -1,8 +1,10 @@
 /**
- * The parts the review scheduler (scheduler.ts) is made of: a per-key lock (one review at a time per head
- * commit), a bounded background pool that drains on shutdown, the server's "answers first" gate, and the
- * per-installation "check runs first" ordering of writes.
+ * The concurrency primitives the review scheduler (scheduler.ts) is made of: a per-key lock (one review at a
+ * time per head commit), a bounded background pool that drains on shutdown, the server's "answers first"
+ * gate, and the per-installation "check runs first" ordering of writes.
  */
+
+import { ANSWERS_FIRST_MAX_WAIT_MS, CHECK_RUNS_FIRST_MAX_WAIT_MS } from "../time-budget.js";
 
 /** Runs jobs one at a time per key, in arrival order; jobs for other keys run alongside. */
 export class KeyedLock {
@@ -49,7 +51,7 @@ export class AnswersFirst {
   private answering = 0;
   private readonly waiting = new Set<() => void>();
 
-  constructor(private readonly maxWaitMs = 250) {}
+  constructor(private readonly maxWaitMs = ANSWERS_FIRST_MAX_WAIT_MS) {}
 
   /** A request is being answered; the returned function says it has been (idempotent). */
   enter(): () => void {
@@ -202,7 +204,7 @@ export class CheckRunsFirst {
   private readonly pending = new Map<string, number>();
   private readonly idle = new Map<string, (() => void)[]>();
 
-  constructor(private readonly maxWaitMs = 10_000) {}
+  constructor(private readonly maxWaitMs = CHECK_RUNS_FIRST_MAX_WAIT_MS) {}
 
   /** A check run to write for `key`; the returned function says it is written (or will not be); idempotent. */
   expect(key: string): () => void {

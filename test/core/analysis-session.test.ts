@@ -1,5 +1,5 @@
 /**
- * A review of many descriptors in bounded memory (core/review.ts ReviewSession): fed a batch at a time, it
+ * A review of many descriptors in bounded memory (core/analyse.ts AnalysisSession): fed a batch at a time, it
  * finds exactly what reviewing them all at once finds, the set rules (duplicate-plugin-name) across
  * batches and the baseline of their findings included, and keeps of each descriptor its findings, not its
  * text.
@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig } from "../../src/core/config.js";
-import { reviewDescriptors, ReviewSession, type DescriptorInput } from "../../src/core/review.js";
+import { analyseDescriptors, AnalysisSession, type DescriptorInput } from "../../src/core/analyse.js";
 import { text, validHost } from "../helpers.js";
 
 type Json = Record<string, unknown>;
@@ -59,17 +59,17 @@ const arbConfig = fc.record({
 
 /** The session fed `inputs` in batches of `size`. */
 function batched(inputs: readonly DescriptorInput[], config: RawConfig, size: number) {
-  const session = new ReviewSession(resolveConfig({ repo: config }));
+  const session = new AnalysisSession(resolveConfig({ repo: config }));
   for (let i = 0; i < inputs.length; i += size) session.add(inputs.slice(i, i + size));
   return session.finish();
 }
 
-/** reviewDescriptors' result without the texts (what the session does not keep). */
+/** analyseDescriptors' result without the texts (what the session does not keep). */
 function atOnce(inputs: readonly DescriptorInput[], config: RawConfig) {
-  return reviewDescriptors(inputs, resolveConfig({ repo: config })).map(({ text: _, ...r }) => r);
+  return analyseDescriptors(inputs, resolveConfig({ repo: config })).map(({ text: _, ...r }) => r);
 }
 
-describe("ReviewSession: descriptors reviewed a batch at a time", () => {
+describe("AnalysisSession: descriptors reviewed a batch at a time", () => {
   it("finds what reviewing them all at once finds, whatever the batches (set rules and baseline included)", () => {
     fc.assert(
       fc.property(arbInputs, arbConfig, fc.integer({ min: 1, max: 4 }), (inputs, config, size) => {
@@ -82,7 +82,7 @@ describe("ReviewSession: descriptors reviewed a batch at a time", () => {
   it("a name shared across batches: new where the change made it, existing where the bases shared it too, fixed where it left", () => {
     const config = resolveConfig();
     const a = descriptor("custom.python.a", false);
-    const session = new ReviewSession(config);
+    const session = new AnalysisSession(config);
     // Batch 1: x already shared its name with y in the base; batch 2: y, and z which takes the name now.
     session.add([{ path: "x/plugin.json", content: a, base: { path: "x/plugin.json", content: a } }]);
     session.add([
@@ -109,7 +109,7 @@ describe("ReviewSession: descriptors reviewed a batch at a time", () => {
 
   it("keeps findings and the lines their edits quote, never a descriptor's text", () => {
     const big = { ...validHost(), description: "x".repeat(1_000_000), version: "1.0.0" };
-    const session = new ReviewSession(resolveConfig());
+    const session = new AnalysisSession(resolveConfig());
     const texts = session.add([
       {
         path: "p/plugin.json",

@@ -1,16 +1,18 @@
 /**
- * The server's metrics in Prometheus's text format (prom-client, the Prometheus ecosystem's Node client),
- * served at `GET /metrics` (endpoints.ts).
+ * The server's operator metrics in Prometheus's text format (prom-client, the Prometheus ecosystem's Node
+ * client), served at `GET /metrics` (endpoints.ts).
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { AppMetrics } from "../github/delivery/metrics.js";
+import type { OperatorMetrics } from "../github/delivery/operator-metrics.js";
 
-export interface PrometheusMetrics extends AppMetrics {
+export interface PrometheusOperatorMetrics extends OperatorMetrics {
   registry: Registry;
 }
 
 /** `pool`: the reviews running and waiting now (the scheduler's), read at each scrape. */
-export function prometheusMetrics(pool: () => { running: number; waiting: number }): PrometheusMetrics {
+export function prometheusOperatorMetrics(
+  pool: () => { running: number; waiting: number },
+): PrometheusOperatorMetrics {
   const registry = new Registry();
   const deliveries = new Counter({
     name: "plugin_review_deliveries_received_total",

@@ -1,5 +1,6 @@
 /**
- * The runner: descriptor bytes in, located findings out. Parses, detects the variant, runs the rules the
+ * The analysis (the core's pure check; "review" is the App's process on GitHub around it): descriptor bytes
+ * in, located findings out. Parses, detects the variant, runs the rules the
  * configuration leaves on for the path (a rule that is `off` or ignored there never runs; each rule is
  * isolated: one that throws becomes a finding, never a crash), locates the findings once, then applies
  * the configured severities. The schema is validated only when a rule asks for its findings.
@@ -54,12 +55,12 @@ export interface DescriptorInput {
   };
 }
 
-/** A file's review as a review of many descriptors keeps it (ReviewSession): its findings, not its text. */
+/** A file's analysis as an analysis of many descriptors keeps it (AnalysisSession): its findings, not its text. */
 export interface FileFindings {
   path: string;
   /**
    * The head's lines that hold a finding with a fix or a suggestion (at most QUOTED_LINE_MAX characters
-   * each), for renderers that show the edited line; never the whole text, which a review does not keep.
+   * each), for renderers that show the edited line; never the whole text, which an analysis does not keep.
    */
   lines: ReadonlyMap<number, string>;
   variant?: Variant;
@@ -69,8 +70,8 @@ export interface FileFindings {
   fixed?: number;
 }
 
-/** A file's review with the head text as parsed (decoded), for renderers and `--fix` (reviewDescriptors). */
-export interface FileReview extends FileFindings {
+/** A file's analysis with the head text as parsed (decoded), for renderers and `--fix` (analyseDescriptors). */
+export interface AnalysedFile extends FileFindings {
   text: string;
 }
 
@@ -168,7 +169,7 @@ function runRule(rule: DocumentRule, context: RuleContext): RawFinding[] {
   }
 }
 
-/** What a rule reviews when it does not say (`meta.files`). */
+/** What a rule checks when it does not say (`meta.files`). */
 const DESCRIPTORS: readonly FileFormat[] = ["plugin.json"];
 
 /**
@@ -186,7 +187,7 @@ function activeRules(path: string, config: ResolvedConfig, format: FileFormat): 
   );
 }
 
-type Internal = FileReview & {
+type Internal = AnalysedFile & {
   format: FileFormat;
   configPath: string;
   value?: unknown;
@@ -241,21 +242,21 @@ function baseFindings(
     });
 }
 
-export interface ReviewOptions {
+export interface AnalysisOptions {
   /**
-   * Review a changed base in full: parse it whole and run every rule on it, as if head's results could not
+   * Analyse a changed base in full: parse it whole and run every rule on it, as if head's results could not
    * be reused. Same findings, slower; tests hold the shortcuts against it.
    */
   fullBase?: boolean;
 }
 
-/** Reviews one descriptor (without set rules; see reviewDescriptors). */
-export function reviewOne(
+/** Analyses one descriptor (without set rules; see analyseDescriptors). */
+export function analyseOne(
   input: DescriptorInput,
   config: ResolvedConfig,
-  options: ReviewOptions = {},
+  options: AnalysisOptions = {},
 ): Internal {
-  if (formatOf(input.path) === "extension.yaml") return reviewExtension(input, config);
+  if (formatOf(input.path) === "extension.yaml") return analyseExtension(input, config);
   const head = load(input.content, config.maxFileSize, input.size);
   const state: DocumentState = {
     path: input.path,
@@ -289,7 +290,7 @@ export function reviewOne(
     state.variant = detectVariant(state.value);
     // The base is read for the change rules and for its own findings (new and existing findings).
     if (input.base && input.isNew !== true && sameText(input.base.content, head.text)) {
-      // An unchanged file: the base's own findings are head's (filled in below), so it is not reviewed twice.
+      // An unchanged file: the base's own findings are head's (filled in below), so it is not analysed twice.
       state.base = { value: state.value, path: input.base.path };
       baseline = { value: state.value, findings: [] };
       sameAsBase = true;
@@ -333,7 +334,7 @@ export function reviewOne(
   const located = raw.length
     ? identify(state.value, input.path, raw, locator(head.text, parsed, raw.length))
     : [];
-  const review: Internal = {
+  const analysed: Internal = {
     path: input.path,
     format: "plugin.json",
     configPath,
@@ -341,16 +342,16 @@ export function reviewOne(
     lines: new Map(),
     findings: applyConfig(configPath, located, config),
   };
-  if (baseline) review.base = baseline;
-  if (input.base || input.isNew === true) review.compared = true;
+  if (baseline) analysed.base = baseline;
+  if (input.base || input.isNew === true) analysed.compared = true;
   if (state.value !== undefined) {
-    review.value = state.value;
-    review.parsed = parsed;
-    review.variant = state.variant;
+    analysed.value = state.value;
+    analysed.parsed = parsed;
+    analysed.variant = state.variant;
     const name = str(get(state.value, "name"));
-    if (name !== undefined) review.name = name;
+    if (name !== undefined) analysed.name = name;
   }
-  return review;
+  return analysed;
 }
 
 /** Why a file could not be read as text of at most `maxSize` bytes (the base's reasons, loadBase's). */
@@ -412,11 +413,11 @@ function extensionState(
 }
 
 /**
- * Reviews an EF2 extension.yaml: its own rules (YAML, version), and, beside the EF1 plugin.json it replaces,
- * the migration rules. Its base version, when the base has one, is reviewed against the same plugin.json, so
+ * Analyses an EF2 extension.yaml: its own rules (YAML, version), and, beside the EF1 plugin.json it replaces,
+ * the migration rules. Its base version, when the base has one, is analysed against the same plugin.json, so
  * that what it already lacked is an existing finding, as in a descriptor (rules.md "New and existing findings").
  */
-function reviewExtension(input: DescriptorInput, config: ResolvedConfig): Internal {
+function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Internal {
   const configPath = input.configPath ?? input.path;
   const active = activeRules(configPath, config, "extension.yaml");
   const ef1 = input.replaces && ef1Source(input.replaces, config);
@@ -449,7 +450,7 @@ function reviewExtension(input: DescriptorInput, config: ResolvedConfig): Intern
   const located = raw.length
     ? identify(state.value, input.path, raw, locator(head.text, parsed, raw.length, "yaml"))
     : [];
-  const review: Internal = {
+  const analysed: Internal = {
     path: input.path,
     format: "extension.yaml",
     configPath,
@@ -457,14 +458,14 @@ function reviewExtension(input: DescriptorInput, config: ResolvedConfig): Intern
     lines: new Map(),
     findings: applyConfig(configPath, located, config),
   };
-  if (baseline) review.base = baseline;
-  if (input.base || input.isNew === true) review.compared = true;
+  if (baseline) analysed.base = baseline;
+  if (input.base || input.isNew === true) analysed.compared = true;
   if (state.value !== undefined) {
-    review.value = state.value;
+    analysed.value = state.value;
     const name = str(get(state.value, "name"));
-    if (name !== undefined) review.name = name;
+    if (name !== undefined) analysed.name = name;
   }
-  return review;
+  return analysed;
 }
 
 const byPosition = (a: Finding, b: Finding) =>
@@ -542,12 +543,12 @@ function project(value: unknown, members: readonly string[]): Record<string, unk
 const placeKey = (target: Target, pointer: string) => `${target}:${pointer}`;
 
 /**
- * What a reviewed descriptor keeps until the review ends: its findings (with their baseline once the set
+ * What an analysed descriptor keeps until the analysis ends: its findings (with their baseline once the set
  * rules' are in), the lines its edits quote, and for the set rules only the members they read of head and
  * base, and where those members are in head. Never its text, bytes or parsed tree.
  */
 interface Held {
-  review: FileFindings;
+  file: FileFindings;
   configPath: string;
   compared: boolean;
   /** For the set rules: head's members (when head parsed), base's (when compared), where they are. */
@@ -557,46 +558,46 @@ interface Held {
 }
 
 /**
- * A review of descriptors checked together, in bounded memory: `add` reviews some (each on its own, as
- * `reviewOne`, marking its findings new or existing) and keeps of each only what `Held` says; `finish`
+ * An analysis of descriptors checked together, in bounded memory: `add` analyses some (each on its own, as
+ * `analyseOne`, marking its findings new or existing) and keeps of each only what `Held` says; `finish`
  * runs the set rules (duplicate-plugin-name) over every descriptor added, on the members they read, and
- * returns every file's review. The inputs given to `add` (bytes, texts, trees) are not kept: a caller
+ * returns every file's findings. The inputs given to `add` (bytes, texts, trees) are not kept: a caller
  * that reads descriptors a batch at a time holds one batch at a time. The result is exactly
- * `reviewDescriptors` of all the inputs at once (test/core/review-session.test.ts).
+ * `analyseDescriptors` of all the inputs at once (test/core/analysis-session.test.ts).
  */
-export class ReviewSession {
+export class AnalysisSession {
   private readonly held: Held[] = [];
   private readonly setRules: ReturnType<typeof setRulesOn>;
 
   constructor(
     private readonly config: ResolvedConfig,
-    private readonly options: ReviewOptions = {},
+    private readonly options: AnalysisOptions = {},
   ) {
     this.setRules = setRulesOn(config);
   }
 
   /**
-   * Reviews these descriptors now (without set rules), keeping only what the rest of the review needs.
+   * Analyses these descriptors now (without set rules), keeping only what the rest of the analysis needs.
    * Returns their head texts as parsed, in order, for a caller that shows them (the session keeps none).
    */
   add(inputs: Iterable<DescriptorInput>): string[] {
     const texts: string[] = [];
     for (const input of inputs) {
-      const review = reviewOne(input, this.config, this.options);
-      this.held.push(this.hold(review));
-      texts.push(review.text);
+      const analysed = analyseOne(input, this.config, this.options);
+      this.held.push(this.hold(analysed));
+      texts.push(analysed.text);
     }
     return texts;
   }
 
-  /** The set rules across everything added, then every file's review, in the order added. */
+  /** The set rules across everything added, then every file's findings, in the order added. */
   finish(): FileFindings[] {
     const { config } = this;
     const withValue = this.held.filter((h) => h.set);
-    const members = withValue.map((h) => ({ path: h.review.path, value: h.set!.value }));
+    const members = withValue.map((h) => ({ path: h.file.path, value: h.set!.value }));
     // The bases checked together too, so that a set finding the bases already had is existing.
     const baseMembers = withValue.flatMap((h) =>
-      h.set!.base ? [{ path: h.review.path, value: h.set!.base }] : [],
+      h.set!.base ? [{ path: h.file.path, value: h.set!.base }] : [],
     );
     const found = new Map<Held, { head: RawFinding[]; base: RawFinding[] }>();
     const of = (h: Held) => {
@@ -604,11 +605,11 @@ export class ReviewSession {
       if (!f) found.set(h, (f = { head: [], base: [] }));
       return f;
     };
-    // A path given twice (the CLI named one file twice) gets its findings on each of its reviews.
+    // A path given twice (the CLI named one file twice) gets its findings on each of its analyses.
     const byPath = new Map<string, Held[]>();
-    for (const h of this.held) byPath.set(h.review.path, [...(byPath.get(h.review.path) ?? []), h]);
+    for (const h of this.held) byPath.set(h.file.path, [...(byPath.get(h.file.path) ?? []), h]);
     for (const rule of this.setRules.rules) {
-      const paths = this.held.map((h) => h.review.path);
+      const paths = this.held.map((h) => h.file.path);
       for (const { path, finding } of runSetRule(rule, members, paths))
         for (const h of byPath.get(path) ?? []) of(h).head.push(finding);
       if (!baseMembers.length) continue;
@@ -618,54 +619,54 @@ export class ReviewSession {
     }
     for (const [h, { head, base }] of found) {
       const value = h.set?.value ?? {};
-      const located = identify(value, h.review.path, head, (f) => placeOf(h, f));
+      const located = identify(value, h.file.path, head, (f) => placeOf(h, f));
       const findings = applyConfig(h.configPath, located, config);
-      const { findings: marked, fixed } = withBaseline(h.review.path, findings, config, {
+      const { findings: marked, fixed } = withBaseline(h.file.path, findings, config, {
         compared: h.compared,
         value,
         ...(h.set?.base ? { base: { value: h.set.base, findings: base } } : {}),
       });
-      if (marked.length) h.review.findings = [...h.review.findings, ...marked].sort(byPosition);
-      if (fixed) h.review.fixed = (h.review.fixed ?? 0) + fixed;
+      if (marked.length) h.file.findings = [...h.file.findings, ...marked].sort(byPosition);
+      if (fixed) h.file.fixed = (h.file.fixed ?? 0) + fixed;
     }
-    return this.held.map((h) => h.review);
+    return this.held.map((h) => h.file);
   }
 
-  private hold(review: Internal): Held {
+  private hold(analysed: Internal): Held {
     const { config } = this;
-    const { findings, fixed } = withBaseline(review.path, review.findings, config, {
-      compared: review.compared === true,
-      value: review.value,
-      ...(review.base ? { base: review.base } : {}),
+    const { findings, fixed } = withBaseline(analysed.path, analysed.findings, config, {
+      compared: analysed.compared === true,
+      value: analysed.value,
+      ...(analysed.base ? { base: analysed.base } : {}),
     });
     const edited = findings.filter((f) => (f.fix ?? f.suggestions?.[0]) && f.line === f.endLine);
     const lines = new Map<number, string>();
     if (edited.length) {
-      const index = new LineIndex(review.text);
+      const index = new LineIndex(analysed.text);
       for (const { line } of edited) {
         const text = lines.has(line) ? undefined : index.lineText(line);
         if (text !== undefined && text.length <= QUOTED_LINE_MAX) lines.set(line, own(text));
       }
     }
-    const out: FileFindings = { path: review.path, lines, findings };
-    if (review.variant) out.variant = review.variant;
-    if (review.name !== undefined) out.name = review.name;
+    const out: FileFindings = { path: analysed.path, lines, findings };
+    if (analysed.variant) out.variant = analysed.variant;
+    if (analysed.name !== undefined) out.name = analysed.name;
     if (fixed !== undefined) out.fixed = fixed;
-    const held: Held = { review: out, configPath: review.configPath, compared: review.compared === true };
+    const held: Held = { file: out, configPath: analysed.configPath, compared: analysed.compared === true };
     // Set rules compare descriptors: an extension.yaml is none.
-    if (!this.setRules.rules.length || review.format !== "plugin.json") return held;
+    if (!this.setRules.rules.length || analysed.format !== "plugin.json") return held;
     // Where the set rules may report (their members, the document's start), while the text is here.
-    const locate = locator(review.text, review.parsed, 2 + 2 * this.setRules.members.length);
+    const locate = locator(analysed.text, analysed.parsed, 2 + 2 * this.setRules.members.length);
     const place = (target: Target, pointer: string) =>
       locate({ ruleId: "", severity: "error", message: "", messageId: "", pointer, target });
     held.root = place("key", "");
-    if (review.value !== undefined) {
+    if (analysed.value !== undefined) {
       const at = new Map<string, Location>();
       for (const pointer of ["", ...this.setRules.members.map((m) => `/${escapeSegment(m)}`)])
         for (const target of ["key", "value"] as const)
           at.set(placeKey(target, pointer), place(target, pointer));
-      held.set = { value: project(review.value, this.setRules.members), at };
-      if (review.base) held.set.base = project(review.base.value, this.setRules.members);
+      held.set = { value: project(analysed.value, this.setRules.members), at };
+      if (analysed.base) held.set.base = project(analysed.base.value, this.setRules.members);
     }
     return held;
   }
@@ -679,13 +680,13 @@ function placeOf(h: Held, f: RawFinding): Location {
   return h.set?.at.get(placeKey(f.target, member)) ?? h.root ?? START;
 }
 
-/** Reviews descriptors checked together: each on its own, then the rules across them (duplicate-plugin-name). */
-export function reviewDescriptors(
+/** Analyses descriptors checked together: each on its own, then the rules across them (duplicate-plugin-name). */
+export function analyseDescriptors(
   inputs: readonly DescriptorInput[],
   config: ResolvedConfig,
-  options: ReviewOptions = {},
-): FileReview[] {
-  const session = new ReviewSession(config, options);
+  options: AnalysisOptions = {},
+): AnalysedFile[] {
+  const session = new AnalysisSession(config, options);
   const texts = session.add(inputs);
   return session.finish().map((r, i) => ({ ...r, text: texts[i] as string }));
 }

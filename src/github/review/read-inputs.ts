@@ -1,13 +1,15 @@
 /**
- * The first stage of a review: what the core needs, read from GitHub. Which descriptors changed comes
- * from the caller (a pull request's file list, or the trees of a merge group's base and head), so that
- * every kind of target shares the rest: head and base contents, read a batch at a time and handed to the
- * review as they come (a review holds one batch's bytes, never the whole pull request's), within the
- * review's ceiling; and what could not be reviewed, which fails the check (core/verdict.ts NotReviewed).
+ * The first stage of a review (pipeline.ts): what the core needs, read from GitHub. One query finds the
+ * commit's check run and the configuration files of the default branches; then the policy, and the changed
+ * descriptors. Which descriptors changed comes from the caller (a pull request's file list, or the trees of
+ * a merge group's base and head), so that every kind of target shares the rest: head and base contents,
+ * read a batch at a time as the analysis asks for them (a review holds one batch's bytes, never the whole
+ * pull request's), within the review's ceiling; and what could not be reviewed, which fails the check
+ * (core/verdict.ts NotReviewed).
  */
 import { globMatcher, type ResolvedConfig } from "../../core/config.js";
 import { formatOf, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
-import type { DescriptorInput } from "../../core/review.js";
+import type { DescriptorInput } from "../../core/analyse.js";
 import type { NotReviewed } from "../../core/verdict.js";
 import { quote } from "../../format/markdown.js";
 import { plural } from "../../format/summary.js";
@@ -18,16 +20,38 @@ import {
   type ChangedDescriptor,
   type ChangedFiles,
   type CommitTarget,
+  type ExistingRun,
   type FileAt,
   type FileContent,
   type GitHubGateway,
+  type Logger,
 } from "../api/port.js";
+import { invalidConfigSummary } from "./check-run/output.js";
+import type { CheckResult } from "./check-run/write.js";
+import { loadConfig } from "./load-config.js";
 
 /** Lists the descriptors changed between the target's base and head, given the configured paths. */
 export type ListChanged = (paths: readonly string[]) => Promise<ChangedFiles>;
 
-/** Takes a batch of descriptors to review; the batch is not kept by the reader. */
-export type ReviewBatch = (inputs: DescriptorInput[]) => void;
+/** The changed descriptors, a batch at a time (not kept by the reader), and then what else was learned. */
+export type DescriptorBatches = AsyncGenerator<DescriptorInput[], CollectedInputs, void>;
+
+/** A commit whose descriptors are to be analysed. */
+export interface DescriptorsRead {
+  kind: "descriptors";
+  /** The commit's check run, when it has one. */
+  run: ExistingRun | undefined;
+  config: ResolvedConfig;
+  batches: DescriptorBatches;
+}
+
+/** A commit that is not analysed: its check run says why. */
+export interface NothingToAnalyse {
+  kind: "not-analysed";
+  run: ExistingRun | undefined;
+  result: CheckResult;
+  error: string;
+}
 
 export interface CollectedInputs {
   /** The changed descriptors, with their patches (commentable lines). */
@@ -109,18 +133,76 @@ function replacedInput(
     : { path, content: new Uint8Array(0), size: base.size, status };
 }
 
+/** The check run of a delivery whose review the server died in, again and again (ReviewOptions.abandoned). */
+const ABANDONED: CheckResult = {
+  conclusion: "failure",
+  title: "plugin-review could not review this commit",
+  summary:
+    "**Failing**: this commit could not be reviewed. plugin-review's server stopped while reviewing it, more than once (its process died: perhaps the descriptors of this pull request are more than it can hold), so it was not tried again; a commit that was not reviewed cannot pass.\n\nRe-run the check to try once more. If it fails again, the server's operators will find the delivery in its log.",
+  annotations: [],
+};
+
+/** How a review reads its inputs, as its entry point decides. */
+export interface ReadOptions {
+  appId?: number;
+  log: Logger;
+  /** The deployment setting: an organisation configuration the App cannot read fails the check. */
+  requireOrgConfig?: boolean;
+  /** The server died while reviewing this delivery, again and again: nothing is read beyond the run. */
+  abandoned?: boolean;
+}
+
 /**
- * Lists the changed descriptors and reads them a batch at a time, handing each batch to `review`. Stops at
- * the review's ceiling (`max_descriptors`, `max_total_size`): a descriptor that would take the bytes read
- * past it is not reviewed, nor is any after it (nothing more is read).
+ * Stage 1: the commit's run and its policy, and the changed descriptors to be read as they are analysed;
+ * or why nothing is analysed (the review was abandoned, the configuration is invalid).
  */
-export async function collectInputs(
+export async function readInputs(
+  gw: GitHubGateway,
+  target: CommitTarget,
+  listChanged: ListChanged,
+  opts: ReadOptions,
+): Promise<DescriptorsRead | NothingToAnalyse> {
+  const { owner, repo, headSha, ownerType } = target;
+  // One query: this commit's run and the configuration files.
+  const begun = await step("config", () => gw.reviewStart({ owner, repo, headSha, ownerType }, opts.appId));
+  const run = begun.run;
+  if (opts.abandoned) {
+    opts.log.error(
+      "not reviewed: the server stopped while reviewing this delivery, again and again; its check run is completed as failure",
+    );
+    return { kind: "not-analysed", run, result: ABANDONED, error: "could not be reviewed" };
+  }
+  const loaded = await step("config", () =>
+    loadConfig(gw, owner, repo, ownerType, begun.configs, {
+      ...(begun.unseen ? { unseen: begun.unseen } : {}),
+      ...(opts.requireOrgConfig ? { requireOrgConfig: true } : {}),
+    }),
+  );
+  if (!loaded.ok) {
+    opts.log.warn({ sources: loaded.sources }, "invalid configuration");
+    const result: CheckResult = {
+      conclusion: "failure",
+      title: loaded.title ?? "Invalid plugin-review configuration",
+      summary: loaded.summary ?? invalidConfigSummary(loaded.error),
+      annotations: [],
+    };
+    return { kind: "not-analysed", run, result, error: loaded.error };
+  }
+  const config = loaded.config;
+  return { kind: "descriptors", run, config, batches: readDescriptors(gw, target, config, listChanged) };
+}
+
+/**
+ * Lists the changed descriptors and reads them a batch at a time, yielding each batch. Stops at the
+ * review's ceiling (`max_descriptors`, `max_total_size`): a descriptor that would take the bytes read past
+ * it is not reviewed, nor is any after it (nothing more is read).
+ */
+async function* readDescriptors(
   gw: GitHubGateway,
   target: CommitTarget,
   config: ResolvedConfig,
   listChanged: ListChanged,
-  review: ReviewBatch,
-): Promise<CollectedInputs> {
+): DescriptorBatches {
   const changed = await step("files", () => listChanged(config.paths));
   const notes = [...config.notes];
   const unread: { path: string; why: string }[] = [];
@@ -169,7 +251,7 @@ export async function collectInputs(
       bytes += size;
       inputs.push(input);
     });
-    review(inputs);
+    yield inputs;
   }
   const notReviewed: NotReviewed[] = unread.map((u) => ({ paths: [u.path], why: u.why }));
   if (beyondCount.length)

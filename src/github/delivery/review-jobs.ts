@@ -1,0 +1,254 @@
+/**
+ * Makes the scheduler's jobs of the review targets the Probot handlers (app.ts) find in events: what every
+ * delivery's review shares, in one place. A job carries its delivery's terms (its try, its end, whether the
+ * recovery gave up on it: terms.ts), its record in the server's store (received before the delivery is
+ * acknowledged, started, finished: store.ts), the operators' metrics of its outcome, and the review's
+ * options; the review itself, its stages in order, is review/pipeline.ts's.
+ */
+import type { Context } from "probot";
+import type { Clock } from "../api/clock.js";
+import { gatewayFor, type GraphqlAvailability } from "../api/gateway.js";
+import type { AppIdentity, CommitTarget, GitHubGateway, PullTarget } from "../api/port.js";
+import {
+  reviewMergeGroup,
+  reviewPullRequest,
+  type ReviewOptions,
+  type ReviewOutcome,
+  type StageTurns,
+} from "../review/pipeline.js";
+import { SECOND_MS } from "../time-budget.js";
+import { slimPayload } from "./events.js";
+import type { CountedOutcome, OperatorMetrics } from "./operator-metrics.js";
+import { pullTargetsFor, repoRef, type RepoRef } from "./pull-target.js";
+import { recheckTarget, type RecheckRefusals } from "./recheck.js";
+import type { JobTurn, ReviewScheduler } from "./scheduler.js";
+import type { DeliveryTerms, ReceivingDeliveries } from "./terms.js";
+
+/** The part of the server's store the app writes. */
+export interface DeliveryJournal {
+  received(delivery: { id: string; name: string; payload: Record<string, unknown>; at: number }): void;
+  /** Its review starts (a process that dies before `finished` counts as a crash of it: store.ts). */
+  started(id: string): void;
+  finished(id: string): void;
+}
+
+/** What the jobs share, as createApp (app.ts) sets it up once per process. */
+export interface ReviewJobsSetup {
+  scheduler: ReviewScheduler;
+  clock: Clock;
+  deliveries: ReceivingDeliveries;
+  journal: DeliveryJournal | undefined;
+  operatorMetrics: OperatorMetrics;
+  requireOrgConfig: boolean;
+  /** Which installations read through REST because GraphQL failed for them lately (api/gateway.ts). */
+  availability: GraphqlAvailability;
+  /** The App's own account, asked of GitHub once in this process. */
+  app: () => Promise<AppIdentity>;
+  /** Who was told on which pull request that only writers get a recheck: told once. */
+  refusals: RecheckRefusals;
+}
+
+/** A check_run's or check_suite's part that names what to review. */
+export interface CheckStubs {
+  head_sha: string;
+  pull_requests: { number: number; head: { sha: string } }[];
+  app?: { id?: number | null } | null;
+}
+
+/** Runs the reviews of one job: `options()` gives each review its options (one per review the job runs). */
+type Reviews = (gw: GitHubGateway, attempt: number, options: () => ReviewOptions) => Promise<unknown>;
+
+export class ReviewJobs {
+  constructor(private readonly setup: ReviewJobsSetup) {}
+
+  /** A pull request's head (`opened`: the event opened it, so no earlier review of it can exist). */
+  pullRequest(context: Context, target: PullTarget, how: { opened?: boolean } = {}): Promise<void> {
+    return this.submit(context, target, target.headSha, (gw, attempt, options) =>
+      // A retry may find what the first try posted.
+      reviewPullRequest(gw, target, { ...options(), opened: how.opened === true && attempt === 0 }),
+    );
+  }
+
+  /**
+   * check_run and check_suite events carry pull request stubs: each that is at this head commit.
+   * `rerequested`: a Re-run, which asks for a new check run (a push's event completes the push's run).
+   */
+  checkStubs(
+    context: Context,
+    repository: Parameters<typeof repoRef>[0],
+    check: CheckStubs,
+    rerequested: boolean,
+  ) {
+    const repo = repoRef(repository);
+    return this.submit(context, repo, check.head_sha, async (gw, attempt, options) => {
+      const targets = await pullTargetsFor(gw, repo, check.pull_requests, check.head_sha);
+      if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
+      for (const t of targets)
+        await reviewPullRequest(gw, t, {
+          ...options(),
+          appId: check.app?.id ?? undefined,
+          // A retry completes the run the first try made, rather than making another.
+          rerun: rerequested && attempt === 0,
+        });
+    });
+  }
+
+  /** A merge group's head commit: its check run only (there is no pull request to post a review on). */
+  mergeGroup(context: Context, target: CommitTarget): Promise<void> {
+    return this.submit(context, target, target.headSha, (gw, _attempt, options) =>
+      reviewMergeGroup(gw, target, options()),
+    );
+  }
+
+  /**
+   * `/plugin-review recheck` by `login` on pull request `number`: who asked, and the pull request's head,
+   * are read in the background (the delivery is answered at once); the head's review then takes that
+   * commit's turn like any other delivery's.
+   */
+  recheck(context: Context, repo: RepoRef, number: number, login: string): Promise<void> {
+    const { scheduler, journal, refusals } = this.setup;
+    const delivery = this.setup.deliveries.termsOf(context.id);
+    const gw = this.gateway(context);
+    journal?.received(journalEntry(context));
+    // Once the head's review is scheduled, its end ends the delivery in the store; until then, this job's.
+    let handedOff = false;
+    return scheduler.submit(
+      {
+        installation: installationOf(context, repo),
+        commit: `${repo.owner}/${repo.repo}#${number}`,
+        writesCheckRun: false,
+        run: async () => {
+          const target = await recheckTarget(gw, repo, number, login, refusals);
+          if (typeof target === "string") {
+            context.log.info(
+              `recheck of #${number} asked by ${login}, who lacks write access: ${target === "replied" ? "replied" : "not replied again"}`,
+            );
+            return;
+          }
+          context.log.info(`recheck of #${number} asked by ${login}: reviewing ${target.headSha}`);
+          handedOff = true;
+          await this.submit(
+            context,
+            repo,
+            target.headSha,
+            (gw2, _attempt, options) => reviewPullRequest(gw2, target, options()),
+            delivery,
+          );
+        },
+        onSettled: () => {
+          if (!handedOff) journal?.finished(context.id);
+        },
+        ...(delivery.recovered ? { recovered: true } : {}),
+      },
+      delivery.attempt,
+    );
+  }
+
+  private gateway(context: Context): GitHubGateway {
+    const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
+    return gatewayFor(context.octokit, {
+      log: context.log,
+      installation,
+      availability: this.setup.availability,
+    });
+  }
+
+  /**
+   * Schedules the reviews of a head commit. `handedOver`: a recheck's delivery, handed over from the
+   * background with its terms read while it was received, and already in the store.
+   */
+  private submit(
+    context: Context,
+    repo: RepoRef,
+    headSha: string,
+    reviews: Reviews,
+    handedOver?: DeliveryTerms,
+  ): Promise<void> {
+    const { scheduler, journal, clock, operatorMetrics, requireOrgConfig, app } = this.setup;
+    const delivery = handedOver ?? this.setup.deliveries.termsOf(context.id);
+    const gw = this.gateway(context);
+    const opts: ReviewOptions = {
+      log: context.log,
+      app,
+      clock,
+      appId: appIdOf(context.payload),
+      ...(requireOrgConfig ? { requireOrgConfig } : {}),
+      ...(delivery.endsBy !== undefined ? { endsBy: delivery.endsBy } : {}),
+      ...(delivery.abandoned ? { abandoned: true } : {}),
+    };
+    // On disk before the delivery is acknowledged (the server); its end once its review is done.
+    if (!handedOver) journal?.received(journalEntry(context));
+    return scheduler.submit(
+      {
+        installation: installationOf(context, repo),
+        commit: `${repo.owner}/${repo.repo}@${headSha}`,
+        run: async (attempt, turn) => {
+          // Noted before any work: a process that dies now leaves the delivery counted as a crash in it.
+          journal?.started(context.id);
+          const started = performance.now();
+          const seconds = () => (performance.now() - started) / SECOND_MS;
+          // Each review's outcome is counted once its check run is written; a review that failed before, as an error.
+          let begun = 0;
+          let counted = 0;
+          const options = (): ReviewOptions => {
+            begun++;
+            return {
+              ...opts,
+              turns: countedTurns(turn, (outcome) => {
+                counted++;
+                operatorMetrics.reviewFinished(outcomeOf(outcome), seconds());
+              }),
+            };
+          };
+          try {
+            await reviews(gw, attempt, options);
+          } catch (e) {
+            if (begun === 0 || counted < begun) operatorMetrics.reviewFinished("error", seconds());
+            throw e;
+          }
+        },
+        onSettled: () => journal?.finished(context.id),
+        ...(delivery.recovered ? { recovered: true } : {}),
+      },
+      delivery.attempt,
+    );
+  }
+}
+
+/** The scheduler's turn, as a review's stages tell it, with the outcome counted. */
+function countedTurns(turn: JobTurn, count: (outcome: ReviewOutcome) => void): StageTurns {
+  return {
+    checkRunWritten: (outcome) => {
+      count(outcome);
+      turn.checkRunWritten();
+    },
+    beforePublish: () => turn.beforePublish(),
+  };
+}
+
+/** Whose write queue a job's writes join: the installation; the owner when the event names none. */
+function installationOf(context: Context, repo: RepoRef): string {
+  const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
+  return String(installation ?? repo.owner);
+}
+
+/** A delivery as the server's store keeps it. */
+function journalEntry(context: Context) {
+  return {
+    id: context.id,
+    name: context.name,
+    payload: slimPayload(context.name, context.payload as Record<string, unknown>),
+    at: Date.now(),
+  };
+}
+
+/** A review's outcome, as the operator metrics count it. */
+function outcomeOf(outcome: ReviewOutcome): CountedOutcome {
+  return outcome.error && !outcome.reviews.length ? "error" : outcome.conclusion;
+}
+
+/** The app's id, to recognise its own check runs, when the payload carries it. */
+function appIdOf(payload: unknown): number | undefined {
+  const id = (payload as { installation?: { app_id?: number } }).installation?.app_id;
+  return typeof id === "number" ? id : undefined;
+}

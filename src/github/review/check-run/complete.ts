@@ -1,0 +1,140 @@
+/**
+ * The third stage of a review (review/pipeline.ts): the check run completed with what the review found, or
+ * with why it could not review the commit. `ReviewCheckRun` is the one run a review writes: the run the
+ * first read found (a Re-run replaces it with a new one), completed once (write.ts `completeRun` tries a
+ * write again until the review's deadline); whatever fails before it is written, the run is completed as
+ * failure with the reason, never left in progress while the process lives.
+ */
+import type { Clock } from "../../api/clock.js";
+import { runUntil } from "../../api/deadline.js";
+import {
+  describeRequestError,
+  explain,
+  httpStatus,
+  isTimeout,
+  isTransient,
+  rootCause,
+  TransientReviewError,
+} from "../../api/errors.js";
+import type { CommitTarget, ExistingRun, GitHubGateway, Logger } from "../../api/port.js";
+import { quotedText } from "../../../format/markdown.js";
+import { REPORT_TIMEOUT_MS } from "../../time-budget.js";
+import type { Analysis } from "../analyse-inputs.js";
+import type { ReviewOutcome } from "../outcome.js";
+import { allAnnotations, checkSummary, checkTitle } from "./output.js";
+import { completeRun, type CheckResult, type KnownRun } from "./write.js";
+
+/** How much of a failure's reason the summary shows (far under GitHub's limit for the summary). */
+const REASON_LIMIT = 8000;
+
+/** The one check run a review writes. */
+export class ReviewCheckRun {
+  /** The run to complete, or "unknown" before the first read and once a write was sent. */
+  private known: KnownRun = "unknown";
+  /** The run an explicit Re-run replaces (a new run is made, never this one completed). */
+  private replaces: number | undefined;
+  /** Whether a result was written: a run completed with the verdict stays as it is. */
+  written = false;
+  private readonly where: { owner: string; repo: string; headSha: string; appId: number | undefined };
+
+  constructor(
+    private readonly gw: GitHubGateway,
+    target: CommitTarget,
+    private readonly opts: { appId?: number; rerun?: boolean; log: Logger; clock: Clock },
+  ) {
+    this.where = { owner: target.owner, repo: target.repo, headSha: target.headSha, appId: opts.appId };
+  }
+
+  /** What the review's first read found of this commit's run (a Re-run asks for a new one). */
+  found(run: ExistingRun | undefined): void {
+    this.known = this.opts.rerun ? undefined : run;
+    if (this.opts.rerun) this.replaces = run?.id;
+  }
+
+  async complete(result: CheckResult): Promise<void> {
+    const from = this.known;
+    this.known = "unknown"; // from here on, GitHub may hold some of it
+    await completeRun(this.gw, this.where, from, result, {
+      log: this.opts.log,
+      clock: this.opts.clock,
+      ...(this.replaces ? { replaces: this.replaces } : {}),
+    });
+    this.written = true;
+  }
+
+  /**
+   * A review that failed before its run was written completes it as failure with the reason, a little
+   * past the deadline, so that the report has time even when the deadline is what failed. A failure that
+   * may pass (GitHub failing, throttling, too slow) is thrown as a TransientReviewError, so that the review
+   * is tried again (the scheduler's later retries on the server, the queue's on Lambda).
+   */
+  async fail(e: unknown, deadline: number): Promise<ReviewOutcome> {
+    const { log, clock } = this.opts;
+    const reason = isTimeout(rootCause(e)) ? "GitHub did not answer in time" : explain(e);
+    const transient = isTransient(rootCause(e));
+    log.error({ status: httpStatus(rootCause(e)) }, `review failed: ${reason}`);
+    if (!this.written) {
+      try {
+        const until = Math.max(deadline, Date.now()) + clock.ms(REPORT_TIMEOUT_MS);
+        await runUntil(until, () => this.complete(failureResult(e, reason)), {
+          what: "completing the check run",
+        });
+      } catch (e2) {
+        log.error(
+          `${describeRequestError(e2, "completing the check run")}; the review is tried again later, which completes it`,
+        );
+      }
+    }
+    if (transient) throw new TransientReviewError(reason, isTimeout(rootCause(e)));
+    return { conclusion: "failure", reviews: [], error: reason };
+  }
+}
+
+/** The failure report when a review cannot complete: what happened, and whether re-running helps. */
+function failureResult(e: unknown, reason: string): CheckResult {
+  const retry = isTransient(rootCause(e));
+  const summary = isTimeout(rootCause(e))
+    ? "GitHub did not answer in time, so the review could not be completed. Re-running the check retries it."
+    : // The reason may quote a path or GitHub's words: rendered inert.
+      `The review could not be completed: ${quotedText(reason, { max: REASON_LIMIT })}${retry ? "\n\nRe-run the check to try again." : ""}`;
+  return {
+    conclusion: "failure",
+    title: "plugin-review could not complete",
+    summary,
+    annotations: [],
+  };
+}
+
+/** Stage 3: the run completed with the analysis's verdict, its annotations and its summary. */
+export async function completeCheckRun(
+  run: ReviewCheckRun,
+  analysis: Analysis,
+  log: Logger,
+): Promise<ReviewOutcome> {
+  const { reviews, conclusion, config, notes, notReviewed } = analysis;
+  const { annotations, omitted } = allAnnotations(reviews, config.existing);
+  await run.complete({
+    conclusion,
+    title: checkTitle(reviews, config.existing, notReviewed),
+    summary: checkSummary({
+      reviews,
+      failed: conclusion === "failure",
+      failOn: config.failOn,
+      notes,
+      notReviewed,
+      annotationsOmitted: omitted,
+      existing: config.existing,
+    }),
+    annotations,
+  });
+  log.info(
+    {
+      descriptors: reviews.length,
+      findings: reviews.reduce((n, r) => n + r.findings.length, 0),
+      notReviewed: notReviewed.reduce((n, x) => n + x.paths.length, 0),
+      conclusion,
+    },
+    "check run completed",
+  );
+  return { conclusion, reviews };
+}
