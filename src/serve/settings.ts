@@ -86,7 +86,12 @@ export function serverSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ser
         "secret 'development', which anyone can forge. Set WEBHOOK_SECRET to the webhook secret in the App's " +
         "settings on GitHub (the setup page writes it to .env), or unset APP_ID to register an App.",
     );
-  const interval = number(env, RECOVERY_INTERVAL_ENV, RECOVERY_INTERVAL_MINUTES, RECOVERY_INTERVAL_MAX_MINUTES);
+  const interval = number(
+    env,
+    RECOVERY_INTERVAL_ENV,
+    RECOVERY_INTERVAL_MINUTES,
+    RECOVERY_INTERVAL_MAX_MINUTES,
+  );
   const dir = env[STATE_DIR_ENV]?.trim();
   const off = dir !== undefined && ["off", "none", "false"].includes(dir.toLowerCase());
   return {
