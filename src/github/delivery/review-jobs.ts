@@ -187,7 +187,7 @@ export class ReviewJobs {
           journal?.started(context.id);
           const started = performance.now();
           const seconds = () => (performance.now() - started) / SECOND_MS;
-          // Each review's outcome is counted once its check run is written; a review that failed before, as an error.
+          // Each review's outcome is counted once its check run is written; one that failed before, as an error.
           let begun = 0;
           let counted = 0;
           const options = (): ReviewOptions => {
