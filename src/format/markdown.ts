@@ -19,7 +19,7 @@
 import { formatMessage } from "../core/rule-meta.js";
 import { RULES_BY_ID } from "../core/rules/index.js";
 import type { Finding } from "../core/types.js";
-import { printable } from "./printable.js";
+import { isPrintable, printable } from "./printable.js";
 
 /** Invisible, not a word character: between `@` and a name it keeps GitHub from seeing a mention. */
 const ZWSP = "\u200b";
@@ -81,9 +81,11 @@ export function inertText(s: string): string {
   );
 }
 
-/** What a code span's content needs changed or fenced otherwise: backticks, `<` (of `<!--`), `|`, controls. */
-// eslint-disable-next-line no-control-regex -- control characters are among what it finds
-const SPAN_SPECIAL = /[`<|\x00-\x1f\x7f-\x9f\u2028\u2029]/;
+/**
+ * What a code span's content needs changed or fenced otherwise: backticks, `<` (of `<!--`), `|`; and what
+ * `printable` takes away (isPrintable).
+ */
+const SPAN_SPECIAL = /[`<|]/;
 
 const longestRun = (s: string) => Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
 
@@ -92,7 +94,7 @@ const longestRun = (s: string) => Math.max(0, ...(s.match(/`+/g) ?? []).map((r) 
  * text shows as one space): its fence is longer than any backtick run in it, so nothing in it ends it.
  */
 export function codeSpan(s: string, opts: InlineOptions = {}): string {
-  if (!SPAN_SPECIAL.test(s) && /^\S(?:.*\S)?$/.test(s)) return `\`${s}\``; // nothing to change
+  if (!SPAN_SPECIAL.test(s) && isPrintable(s) && /^\S(?:.*\S)?$/.test(s)) return `\`${s}\``; // nothing to change
   let content = noComment(printable(s)) || " ";
   const fence = "`".repeat(longestRun(content) + 1);
   // A space each side keeps a backtick at an end apart from the fence; CommonMark takes one off each side
@@ -174,16 +176,14 @@ function quotedPieces(s: string): Piece[] {
 function templatePieces(template: string, data: Finding["data"]): Piece[] | undefined {
   const parsed = parseTemplate(template);
   if (!parsed) return undefined;
+  // Each value made printable on its own: an escape sequence in a value must not reach into the template's
+  // text beside it (`metrics[{{index}}]` with a C1 CSI in the value would take the "]" with it).
+  const value = (name: string) => printable(String(data?.[name]));
   return parsed.flatMap((part): Piece[] =>
     "code" in part
-      ? [
-          {
-            code: true,
-            text: part.code.map((x) => (typeof x === "string" ? x : String(data?.[x.name]))).join(""),
-          },
-        ]
+      ? [{ code: true, text: part.code.map((x) => (typeof x === "string" ? x : value(x.name))).join("") }]
       : "name" in part
-        ? quotedPieces(String(data?.[part.name]))
+        ? quotedPieces(value(part.name))
         : [{ code: false, text: part.text }],
   );
 }

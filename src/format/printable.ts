@@ -21,6 +21,11 @@ const CONTROLS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 // eslint-disable-next-line no-control-regex -- the same
 const ANY = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
+/** Whether `printable` would change `s`. */
+export function isPrintable(s: string): boolean {
+  return !ANY.test(s);
+}
+
 /** One value as one line: no escape sequence, no control character; line breaks and tabs become spaces. */
 export function printable(s: string): string {
   if (!ANY.test(s)) return s;

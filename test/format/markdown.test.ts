@@ -275,7 +275,8 @@ describe("findingMessage", () => {
           names.forEach((n, i) => {
             const before = template.slice(0, template.indexOf(`{{${n}}}`));
             if ((before.match(/`/g) ?? []).length % 2 === 1) {
-              const shown = (printable(`${v}${i}`) || " ").replace(ZWSP, "");
+              // Whole: what is printable of it (a value that is all escape sequence shows as nothing).
+              const shown = printable(`${v}${i}`).replace(ZWSP, "");
               expect(
                 spans.some((c) => c.includes(shown)),
                 `${ruleId}.${messageId} {{${n}}}`,
@@ -286,6 +287,25 @@ describe("findingMessage", () => {
       ),
       RUNS,
     );
+  });
+
+  it("takes the marks that reorder text out of a code span, as printable() does", () => {
+    for (const mark of ["\u202a", "\u202e", "\u2066", "\u200f", "\ufeff"])
+      expect(codeSpans(`- ${codeSpan(`a${mark}b`)} and ${codeSpan(mark)}`), JSON.stringify(mark)).toEqual([
+        "ab",
+        " ",
+      ]);
+  });
+
+  it("takes an escape sequence out of a value without reaching into the template's text beside it", () => {
+    // A C1 CSI takes the next characters as its parameters and final byte: "]" would be taken with it.
+    for (const index of ["\u009b0", "\u001b[0", "\u009b"]) {
+      const data = { index };
+      const template =
+        "`metrics[{{index}}]` holds both `timeseries` and `statetimeseries`; a metric is exactly one of them";
+      const f = { ruleId: "metric-kind", messageId: "both", data, message: formatMessage(template, data) };
+      expect(codeSpans(`- ${findingMessage(f)}`)[0], JSON.stringify(index)).toMatch(/^metrics\[0?\]$/);
+    }
   });
 
   it("shows the issue's member name as a name, in one code span, and nothing else of it live", () => {
