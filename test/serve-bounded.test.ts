@@ -8,39 +8,15 @@
  *   its run is completed as `failure`, and the log names the delivery.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { text, validHost } from "./helpers.js";
-import { FakeGitHub, type Route } from "./github/fake-github.js";
-import { cleanup, disableNetwork } from "./github/github-mock.js";
 import { HEAD_SHA, OWNER, pullRequestPayload, REPO } from "./github/harness.js";
 import { openPullRequest, timelineOnFailure, within } from "./github/scenarios.js";
-import { bridge, SECRET, startApp, stateDirectory, type AppProcess } from "./serve-process.js";
+import { appProcesses, SECRET } from "./serve-process.js";
 
 const R = `${OWNER}/${REPO}`;
 
-let github: Awaited<ReturnType<typeof bridge>>;
-let state: ReturnType<typeof stateDirectory>;
-const apps: AppProcess[] = [];
-
-beforeEach(async () => {
-  disableNetwork();
-  github = await bridge();
-  state = stateDirectory();
-});
-afterEach(async () => {
-  for (const app of apps.splice(0)) if (app.child.exitCode === null) app.child.kill("SIGKILL");
-  await github.close();
-  cleanup();
-  state.remove();
-});
-
-const fakeGitHub = (routes: readonly Route[]) => new FakeGitHub(routes, `${github.url}/api/v3`);
-
-async function start(env: Record<string, string> = {}): Promise<AppProcess> {
-  const app = await startApp(github.host, state.dir, env);
-  apps.push(app);
-  return app;
-}
+const { start, fakeGitHub } = appProcesses();
 
 /** The process's peak resident memory so far (Linux: VmHWM), in MB. */
 function peakRssMb(pid: number): number {

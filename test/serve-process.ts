@@ -10,8 +10,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { onTestFailed } from "vitest";
-import { APP_ID } from "./github/fake-github.js";
+import { afterEach, beforeEach, onTestFailed } from "vitest";
+import { APP_ID, FakeGitHub, type Route } from "./github/fake-github.js";
+import { cleanup, disableNetwork } from "./github/github-mock.js";
 import { TEST_PRIVATE_KEY } from "./github/harness.js";
 import { freePort, ROOT } from "./helpers.js";
 
@@ -166,4 +167,38 @@ export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
+}
+
+/**
+ * The App's processes of a test file: before each test, a bridge to the fake GitHub and a state directory;
+ * after it, every process started is killed and both are removed.
+ */
+export function appProcesses(): {
+  /** Starts the App (`env` beside the test's own), pointed at the bridge, with the test's state directory. */
+  start(env?: Record<string, string>): Promise<AppProcess>;
+  /** The fake GitHub as the Enterprise Server the App is pointed at, with exactly `routes`. */
+  fakeGitHub(routes: readonly Route[]): FakeGitHub;
+} {
+  let github: Awaited<ReturnType<typeof bridge>>;
+  let state: ReturnType<typeof stateDirectory>;
+  const apps: AppProcess[] = [];
+  beforeEach(async () => {
+    disableNetwork();
+    github = await bridge();
+    state = stateDirectory();
+  });
+  afterEach(async () => {
+    for (const app of apps.splice(0)) if (app.child.exitCode === null) app.child.kill("SIGKILL");
+    await github.close();
+    cleanup();
+    state.remove();
+  });
+  return {
+    start: async (env = {}) => {
+      const app = await startApp(github.host, state.dir, env);
+      apps.push(app);
+      return app;
+    },
+    fakeGitHub: (routes) => new FakeGitHub(routes, `${github.url}/api/v3`),
+  };
 }

@@ -5,10 +5,9 @@
  * the App's webhook delivery log as GitHub does and checks every request against GitHub's description.
  * Nobody redelivers anything by hand: what the App missed, it finds.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { text, validHost } from "./helpers.js";
-import { APP_ID, completesRun, FakeGitHub, type CheckRun, type Route } from "./github/fake-github.js";
-import { cleanup, disableNetwork } from "./github/github-mock.js";
+import { APP_ID, completesRun, FakeGitHub, type CheckRun } from "./github/fake-github.js";
 import { HEAD_SHA, OWNER, pullRequestPayload, REPO, writesIn } from "./github/harness.js";
 import {
   completed,
@@ -18,7 +17,7 @@ import {
   within,
 } from "./github/scenarios.js";
 import { freePort } from "./helpers.js";
-import { bridge, SECRET, startApp, stateDirectory, type AppProcess } from "./serve-process.js";
+import { appProcesses, SECRET, type AppProcess } from "./serve-process.js";
 
 const R = `${OWNER}/${REPO}`;
 /**
@@ -27,30 +26,7 @@ const R = `${OWNER}/${REPO}`;
  */
 const RECOVERED_WITHIN_MS = 120_000;
 
-let github: Awaited<ReturnType<typeof bridge>>;
-let state: ReturnType<typeof stateDirectory>;
-const apps: AppProcess[] = [];
-
-beforeEach(async () => {
-  disableNetwork();
-  github = await bridge();
-  state = stateDirectory();
-});
-afterEach(async () => {
-  for (const app of apps.splice(0)) if (app.child.exitCode === null) app.child.kill("SIGKILL");
-  await github.close();
-  cleanup();
-  state.remove();
-});
-
-/** The fake GitHub as the Enterprise Server the App is pointed at, with exactly `routes`. */
-const fakeGitHub = (routes: readonly Route[]) => new FakeGitHub(routes, `${github.url}/api/v3`);
-
-async function start(env: Record<string, string> = {}): Promise<AppProcess> {
-  const app = await startApp(github.host, state.dir, env);
-  apps.push(app);
-  return app;
-}
+const { start, fakeGitHub } = appProcesses();
 
 async function kill9(app: AppProcess): Promise<void> {
   app.child.kill("SIGKILL");

@@ -10,39 +10,16 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cleanup, disableNetwork } from "./github/github-mock.js";
-import { APP_ID, FakeGitHub, type Route } from "./github/fake-github.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { APP_ID } from "./github/fake-github.js";
 import { pullRequestPayload, TEST_PRIVATE_KEY } from "./github/harness.js";
 import { completed, openPullRequest, SCENARIO_ROUTES, within } from "./github/scenarios.js";
 import { freePort, ROOT } from "./helpers.js";
-import { bridge, memoryOf, SECRET, startApp, stateDirectory, type AppProcess } from "./serve-process.js";
+import { appProcesses, memoryOf, SECRET } from "./serve-process.js";
 
 const MB = 1024 * 1024;
 
-let github: Awaited<ReturnType<typeof bridge>>;
-let state: ReturnType<typeof stateDirectory>;
-const apps: AppProcess[] = [];
-
-beforeEach(async () => {
-  disableNetwork();
-  github = await bridge();
-  state = stateDirectory();
-});
-afterEach(async () => {
-  for (const app of apps.splice(0)) if (app.child.exitCode === null) app.child.kill("SIGKILL");
-  await github.close();
-  cleanup();
-  state.remove();
-});
-
-const fakeGitHub = (routes: readonly Route[]) => new FakeGitHub(routes, `${github.url}/api/v3`);
-
-async function start(env: Record<string, string> = {}): Promise<AppProcess> {
-  const app = await startApp(github.host, state.dir, env);
-  apps.push(app);
-  return app;
-}
+const { start, fakeGitHub } = appProcesses();
 
 /**
  * POSTs `size` bytes with GitHub's headers and a forged signature, declared in Content-Length or chunked,
