@@ -145,7 +145,7 @@ export class ReviewJobs {
   }
 
   private gateway(context: Context): GitHubGateway {
-    const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
+    const installation = installationIdOf(context);
     return gatewayFor(context.octokit, {
       log: context.log,
       installation,
@@ -228,8 +228,12 @@ function countedTurns(turn: JobTurn, count: (outcome: ReviewOutcome) => void): S
 
 /** Whose write queue a job's writes join: the installation; the owner when the event names none. */
 function installationOf(context: Context, repo: RepoRef): string {
-  const installation = (context.payload as { installation?: { id?: number } }).installation?.id;
-  return String(installation ?? repo.owner);
+  return String(installationIdOf(context) ?? repo.owner);
+}
+
+/** The installation the event names, if any. */
+function installationIdOf(context: Context): number | undefined {
+  return (context.payload as { installation?: { id?: number } }).installation?.id;
 }
 
 /** A delivery as the server's store keeps it. */
