@@ -8,6 +8,7 @@ import {
   type ExistingMode,
   type ResolvedConfig,
 } from "../core/config.js";
+import { baseOf, notReviewedRenameNote } from "../core/base-path.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
@@ -18,7 +19,7 @@ import { printable, printableLines } from "../format/printable.js";
 import { formatSarif } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
-import { expandArgs, readLimited, type Candidate } from "../workspace/files.js";
+import { expandArgs, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -132,6 +133,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   // One group per configuration and repository: set rules compare descriptors of one repository, as the App.
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
+  const renameNotes: string[] = [];
   for (const c of candidates) {
     // Standard input without a name is named `<stdin>` in the working directory, with its configuration.
     const located = finder.locate(c.absolute);
@@ -178,7 +180,15 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
         if (replaces) input.replaces = replaces;
         else if (!c.explicit && !globMatcher(config.paths)(located.configPath)) continue;
       }
-      const basePath = change ? change.basePath : repoPath;
+      // A base is only what the base's review read (core/base-path.ts): a rename's old path under the
+      // configuration that applies to it there; a file renamed from elsewhere is new.
+      const { path: basePath, notReviewedFrom } = change
+        ? baseOf({ path: repoPath, status: change.status, previousPath: change.basePath }, (old) =>
+            isReviewedFile(finder, join(repo.git.root, old)),
+          )
+        : { path: repoPath };
+      if (notReviewedFrom !== undefined)
+        renameNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
       const bytes =
         basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
       if (bytes) input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
@@ -193,7 +203,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     group.items.push({ input, display: c.display, absolute: c.absolute, order: group.items.length });
   }
   const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
-  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes))];
+  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes)), ...renameNotes];
   if (unchanged)
     notes.push(
       `${plural(unchanged, "descriptor")} unchanged since ${opts.baseRef} ${unchanged === 1 ? "was" : "were"} not checked`,
