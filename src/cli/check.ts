@@ -20,6 +20,7 @@ import { formatSarif } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
 import { expandArgs, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
+import { configAtRef } from "../workspace/base-config.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -34,6 +35,8 @@ export interface CheckOptions {
   config?: string;
   /** `--no-config`: the built-in defaults, whatever configuration files exist. */
   noConfig?: boolean;
+  /** `--config-from-base`: the configuration as the `--base-ref` commit has it (workspace/base-config.ts). */
+  configFromBase?: boolean;
   format: Format;
   /** `--output <format>=<file>`: further reports of the same review. */
   outputs?: { format: Format; file: string }[];
@@ -94,9 +97,20 @@ interface Group {
 async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.base !== undefined && opts.baseRef !== undefined)
     throw new UsageError("use either --base or --base-ref, not both");
+  if (opts.configFromBase && opts.baseRef === undefined)
+    throw new UsageError(
+      "--config-from-base reads the configuration as the --base-ref commit has it: add --base-ref <ref>",
+    );
+  if (opts.configFromBase && opts.noConfig)
+    throw new UsageError("use either --config-from-base or --no-config, not both");
+  const repo = opts.baseRef !== undefined ? await openBaseRef(io.cwd, opts.baseRef) : undefined;
   const finder = new ConfigFinder({
     cwd: io.cwd,
-    ...(opts.config !== undefined ? { config: opts.config } : {}),
+    ...(repo && opts.configFromBase
+      ? { given: await configAtRef(repo.git, repo.ref, io.cwd, opts.config) }
+      : opts.config !== undefined
+        ? { config: opts.config }
+        : {}),
     ...(opts.noConfig ? { noConfig: true } : {}),
   });
   const { stdin } = opts;
@@ -129,7 +143,6 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
     );
   }
-  const repo = opts.baseRef !== undefined ? await openBaseRef(io.cwd, opts.baseRef) : undefined;
   // One group per configuration and repository: set rules compare descriptors of one repository, as the App.
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
@@ -341,11 +354,13 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string 
 /** The text output's line naming the configuration used (several when nested ones apply to different files). */
 function describeConfigs(used: FoundConfig[], cwd: string, finder: ConfigFinder): string {
   const name = (f: FoundConfig) =>
-    f.path !== undefined
-      ? displayPath(f.path, cwd)
-      : f.none === "disabled"
-        ? "none (--no-config: built-in defaults)"
-        : `none (no ${CONFIG_PATH} found walking up from the files: built-in defaults)`;
+    f.label !== undefined
+      ? f.label
+      : f.path !== undefined
+        ? displayPath(f.path, cwd)
+        : f.none === "disabled"
+          ? "none (--no-config: built-in defaults)"
+          : `none (no ${CONFIG_PATH} found walking up from the files: built-in defaults)`;
   if (used.length === 0) return `configuration: ${name(finder.findForDir(cwd))}`;
   return `configuration: ${used.map(name).join(", ")}`;
 }

@@ -21,6 +21,9 @@ Options:
                          found walking up from each file to the repository root, the folder
                          holding .git)
   --no-config            no configuration file: the built-in defaults
+  --config-from-base     with --base-ref: read the configuration as <git-ref> has it (the
+                         repository's ${CONFIG_PATH}, or the --config file), never
+                         the work tree's, so a change cannot loosen what judges it (for CI)
   --stdin                read one descriptor from standard input
   --stdin-filename <p>   the path standard input stands for: its configuration, ignores and
                          name in the output (and its base with --base-ref)
@@ -279,6 +282,7 @@ const CHECK_OPTIONS = {
   "base-ref": { type: "string" },
   config: { type: "string" },
   "no-config": { type: "boolean" },
+  "config-from-base": { type: "boolean" },
   stdin: { type: "boolean" },
   "stdin-filename": { type: "string" },
   format: { type: "string", default: "text" },
@@ -333,6 +337,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Prom
       ...(v["base-ref"] !== undefined ? { baseRef: v["base-ref"] } : {}),
       ...(v.config !== undefined ? { config: v.config } : {}),
       ...(v["no-config"] ? { noConfig: true } : {}),
+      ...(v["config-from-base"] ? { configFromBase: true } : {}),
       ...(stdin ? { stdin } : {}),
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(v.quiet ? { quiet: true } : {}),
