@@ -5,6 +5,7 @@ import { CONFIG_PATH } from "../core/config.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
 import { runMigrate } from "./migrate.js";
+import { writeStderr, writeStdout } from "./output.js";
 import { runPr } from "./pr.js";
 
 const USAGES = {
@@ -238,8 +239,9 @@ export interface MainIo {
 }
 
 export async function main(argv: string[], io: MainIo = {}): Promise<number> {
-  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  // Every command writes through these: quiet when the reader goes away (`| head`, output.ts).
+  const stdout = io.stdout ?? writeStdout;
+  const stderr = io.stderr ?? writeStderr;
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help") {
     (command === undefined ? stderr : stdout)(USAGE);
