@@ -126,7 +126,7 @@ describe("plugin-review migrate without --out", () => {
       alerts: 1,
     });
     const files = summary[0]!.files as { path: string; content: string }[];
-    expect(files.map((f) => f.path)).toEqual([
+    expect(files.map((f) => f.path).slice(0, 6)).toEqual([
       "tech.python.demo/extension/extension.yaml",
       "tech.python.demo/extension/activationSchema.json",
       "tech.python.demo/extension/alerts/requests_high.json",
@@ -134,6 +134,28 @@ describe("plugin-review migrate without --out", () => {
       "tech.python.demo/metric-keys.csv",
       "tech.python.demo/MIGRATION.md",
     ]);
+    // The Python project: the EF2 SDK template's layout, the compatibility layer, the local run's files.
+    expect(files.map((f) => f.path).slice(6)).toEqual(
+      expect.arrayContaining([
+        "tech.python.demo/setup.py",
+        "tech.python.demo/demo_plugin_ef2/__init__.py",
+        "tech.python.demo/demo_plugin_ef2/__main__.py",
+        "tech.python.demo/demo_plugin_ef2/ef1compat/__init__.py",
+        "tech.python.demo/demo_plugin_ef2/ef1compat/ruxit/api/base_plugin.py",
+        "tech.python.demo/demo_plugin_ef2/metric-keys.json",
+        "tech.python.demo/demo_plugin_ef2/plugin/__init__.py",
+        "tech.python.demo/activation.json",
+        "tech.python.demo/secrets.json",
+        "tech.python.demo/.gitignore",
+      ]),
+    );
+    // examples/host-valid has no code beside its plugin.json: the project says so, and how to run it.
+    expect(summary[0]!.project).toEqual({
+      module: "demo_plugin_ef2",
+      run: "python3 -m demo_plugin_ef2",
+      code: false,
+      codeMissing: expect.stringMatching(/^neither demo_plugin\.py nor demo_plugin\/__init__\.py is in /),
+    });
     expect(files[0]!.content).toMatch(/^name: custom:tech\.python\.demo\n/);
     expect(summary[0]!.notes).toContainEqual({
       kind: "dropped",
