@@ -8,7 +8,7 @@
  * metric-keys.json's keys, equals the SDK's `send_metric` lines, run by run. Skipped without ../shared's SDK or
  * python3. The processes run in parallel (each about two seconds: queries one second apart).
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -42,6 +42,14 @@ interface Case {
   /** The process stops by itself (a configuration it cannot use). */
   exits?: boolean;
   host?: boolean;
+  /** Where the plugin is, when not a fixture of its own. */
+  from?: string;
+  /** Run under this name (the same fixture twice). */
+  name?: string;
+  /** Changes the project's key map (both copies) before it runs: keys a team chose. */
+  keys?: (text: string) => string;
+  /** Its values are the machine's (no differential). */
+  measured?: boolean;
 }
 
 const CASES: Case[] = [
@@ -87,6 +95,28 @@ const CASES: Case[] = [
     config: {},
   },
   {
+    // The key map is the contract: keys a team chose (a prefix of its own, as --key-prefix or a mapping file
+    // give) are the keys the extension sends, with nothing else changed.
+    name: "remote-topology-team-keys",
+    fixture: "remote-topology",
+    pkg: "topology_demo",
+    className: "TopologyDemoPlugin",
+    module: "topology_demo_ef2",
+    queries: 2,
+    config: { site: 'lab "north"', devices: 2, token: "" },
+    keys: (text) => text.replace(/"tech\.topology\.demo\./g, '"acme.topology.'),
+  },
+  {
+    from: join(ROOT, "examples", "remote-valid"),
+    fixture: "examples-remote-valid",
+    pkg: "demo_device",
+    className: "DemoDevicePlugin",
+    module: "demo_device_ef2",
+    queries: 1,
+    config: {},
+    measured: true,
+  },
+  {
     fixture: "config-error",
     pkg: "config_error",
     className: "ConfigErrorPlugin",
@@ -112,18 +142,22 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "ef1-run-"));
     const results = await pooled(CASES, 4, async (c) => {
-      const dir = join(work, c.fixture);
-      const cli = migrateInto(join(FIXTURES, c.fixture, "plugin.json"), dir);
+      const dir = join(work, c.name ?? c.fixture);
+      const folder = c.from ?? join(FIXTURES, c.fixture);
+      const cli = migrateInto(join(folder, "plugin.json"), dir);
       if (c.host) copyFileSync(join(RECORD, "snapshot.json"), join(dir, "snapshot.json"));
+      if (c.keys)
+        for (const copy of [join(dir, "metric-keys.json"), join(dir, c.module, "metric-keys.json")])
+          writeFileSync(copy, c.keys(readFileSync(copy, "utf8")));
       const [run, recorded] = await Promise.all([
         runProject(dir, c.module, { queries: c.queries, exits: c.exits ?? false }),
-        record(join(FIXTURES, c.fixture), c.pkg, c.className, c.config, c.queries, {
+        record(folder, c.pkg, c.className, c.config, c.queries, {
           RECORD_SNAPSHOT: join(RECORD, "snapshot.json"),
         }),
       ]);
       return { c, dir, cli, run, recorded };
     });
-    for (const r of results) done.set(r.c.fixture, r);
+    for (const r of results) done.set(r.c.name ?? r.c.fixture, r);
   }, 60_000);
 
   afterAll(() => {
@@ -152,11 +186,21 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
       .map((l) => JSON.parse(l) as { module: string; version: string; problems: string[] });
     for (const check of checks) expect(check.problems.filter((p) => !p.startsWith("skipped:"))).toEqual([]);
     expect(checks.map((c) => c.module)).toEqual(CASES.map((c) => c.module));
+    expect(checks.map((c) => c.version)).toEqual(
+      CASES.map(
+        (c) =>
+          (
+            JSON.parse(readFileSync(join(c.from ?? join(FIXTURES, c.fixture), "plugin.json"), "utf8")) as {
+              version: string;
+            }
+          ).version,
+      ).map((v) => (v.split(".").length === 2 ? `${v}.0` : v)),
+    );
   });
 
-  for (const c of CASES.filter((x) => !x.exits))
-    it(`${c.fixture}: the SDK's send_metric lines are what the EF1 calls send, run by run`, () => {
-      const d = done.get(c.fixture)!;
+  for (const c of CASES.filter((x) => !x.exits && !x.measured))
+    it(`${c.name ?? c.fixture}: the SDK's send_metric lines are what the EF1 calls send, run by run`, () => {
+      const d = done.get(c.name ?? c.fixture)!;
       expect(d.run.inTime, d.run.output).toBe(true);
       expect(d.run.queries).toBeGreaterThanOrEqual(c.queries);
       const keyMap = readFileSync(join(d.dir, c.module, "metric-keys.json"), "utf8");
@@ -200,6 +244,31 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
     expect(d.run.events).toEqual(events.map((e) => ({ type: "PERFORMANCE_EVENT", title: e.title })));
     expect(d.run.output).toContain("report_property('firmware') is not sent");
     expect(d.run.output).toContain("metric 'undeclared' is not sent");
+  });
+
+  it("remote-topology-team-keys: the keys of the project's key map are the keys sent", () => {
+    const d = done.get("remote-topology-team-keys")!;
+    expect(new Set(d.run.metrics.map((m) => m.key))).toEqual(
+      new Set([
+        "acme.topology.temperature",
+        "acme.topology.devices",
+        "acme.topology.health",
+        "acme.topology.requests.count",
+        "acme.topology.bytes_in",
+      ]),
+    );
+  });
+
+  it("examples/remote-valid, docs/migrate.md's example, runs where it is migrated and reports its metrics", () => {
+    const d = done.get("examples-remote-valid")!;
+    expect(d.run.inTime, d.run.output).toBe(true);
+    expect(new Set(d.run.metrics.map((m) => m.key))).toEqual(
+      new Set(["tech.demo.device.cpu", "tech.demo.device.status"]),
+    );
+    const status = d.run.metrics.find((m) => m.key === "tech.demo.device.status")!;
+    // its state is the machine's: OK, or DEGRADED on a loaded one
+    expect(status.dimensions).toMatchObject({ group: "demo-devices", device: "localhost" });
+    expect(["OK", "DEGRADED"]).toContain(status.dimensions.state);
   });
 
   it("host-counters: the snapshot's process group instance is a dimension; a reset sends no count", () => {

@@ -135,7 +135,7 @@ export function runProject(dir: string, module: string, options: RunOptions): Pr
     queries = (output.match(/ EF1 query \d+ of /g) ?? []).length;
     if (before === 0 && queries > 0 && options.queries > 1) {
       clearTimeout(deadline);
-      deadline = setTimeout(stop, options.queries * 2000);
+      deadline = setTimeout(stop, options.queries * 3000 + 5000);
     }
     if (!options.exits && queries >= options.queries && !stopping) {
       inTime = true;
