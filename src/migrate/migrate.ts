@@ -31,7 +31,7 @@ export interface MigrateOptions {
   name?: string;
   /**
    * Read extension.yaml's text back before it is written, and check that it says what was validated (default
-   * true). Only what is not written (the audit's readiness) leaves it out: the YAML parse is most of the time.
+   * true). Only what is not written (the audit's readiness) leaves it out.
    */
   readBack?: boolean;
   /** A Python plugin's folder (the files beside plugin.json), which the project gets a copy of (python-project.ts). */
