@@ -132,7 +132,7 @@ export function planPython(
     else if (/(^|\/)plugin\.json$/.test(f.path))
       plan.skipped.push({
         path: f.path,
-        why: `a plugin.json: the descriptor is \`${plan.module}/ef1-plugin.json\` (the plugin's \`json_config\`), under a name reviews do not take for an EF1 plugin`,
+        why: `the descriptor is \`${plan.module}/ef1-plugin.json\` (the plugin's \`json_config\`), a name no review takes for an EF1 plugin's`,
       });
     else files.push(f);
   }

@@ -87,7 +87,7 @@ describe("the plugin's code", () => {
     expect(icon.encoding).toBe("base64");
     expect(Buffer.from(icon.content, "base64")).toEqual(Buffer.from(png));
     const md = file(r, "MIGRATION.md");
-    expect(md).toContain("- `plugin.json` was not copied: a plugin.json");
+    expect(md).toContain("- `plugin.json` was not copied: the descriptor is `demo_device_ef2/ef1-plugin.json`");
     expect(md).toContain("- `../escape.py` was not copied: its path would leave the folder.");
   });
 

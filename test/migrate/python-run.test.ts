@@ -48,8 +48,10 @@ interface Case {
   name?: string;
   /** Changes the project's key map (both copies) before it runs: keys a team chose. */
   keys?: (text: string) => string;
-  /** Its values are the machine's (no differential). */
+  /** Its values are the machine's, or its configuration not the recorder's (no differential). */
   measured?: boolean;
+  /** Changes activation.json before it runs. */
+  activation?: (activation: { pythonRemote: { endpoints: Record<string, unknown>[] } }) => void;
 }
 
 const CASES: Case[] = [
@@ -107,6 +109,24 @@ const CASES: Case[] = [
     keys: (text) => text.replace(/"tech\.topology\.demo\./g, '"acme.topology.'),
   },
   {
+    // Two endpoints, one of them misconfigured: the other runs, the first says why it does not.
+    name: "remote-topology-two-endpoints",
+    fixture: "remote-topology",
+    pkg: "topology_demo",
+    className: "TopologyDemoPlugin",
+    module: "topology_demo_ef2",
+    queries: 2,
+    config: {},
+    measured: true,
+    activation: (a) => {
+      const [first] = a.pythonRemote.endpoints;
+      a.pythonRemote.endpoints = [
+        { ...first, site: "" },
+        { ...first, site: "south", devices: 1 },
+      ];
+    },
+  },
+  {
     from: join(ROOT, "examples", "remote-valid"),
     fixture: "examples-remote-valid",
     pkg: "demo_device",
@@ -146,6 +166,14 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
       const folder = c.from ?? join(FIXTURES, c.fixture);
       const cli = migrateInto(join(folder, "plugin.json"), dir);
       if (c.host) copyFileSync(join(RECORD, "snapshot.json"), join(dir, "snapshot.json"));
+      if (c.activation) {
+        const path = join(dir, "activation.json");
+        const activation = JSON.parse(readFileSync(path, "utf8")) as Parameters<
+          NonNullable<Case["activation"]>
+        >[0];
+        c.activation(activation);
+        writeFileSync(path, JSON.stringify(activation));
+      }
       if (c.keys)
         for (const copy of [join(dir, "metric-keys.json"), join(dir, c.module, "metric-keys.json")])
           writeFileSync(copy, c.keys(readFileSync(copy, "utf8")));
@@ -257,6 +285,19 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
         "acme.topology.bytes_in",
       ]),
     );
+  });
+
+  it("remote-topology-two-endpoints: one plugin object per endpoint; a misconfigured one fails alone", () => {
+    const d = done.get("remote-topology-two-endpoints")!;
+    expect(d.run.inTime, d.run.output).toBe(true);
+    expect(d.run.output).toContain(
+      "EF1 initialize of TopologyDemoPlugin (endpoint 1): INVALID_CONFIG_ERROR: site is empty",
+    );
+    expect(d.run.output).toMatch(/EF1 query 2 of TopologyDemoPlugin \(endpoint 2\): /);
+    const groups = new Set(d.run.metrics.map((m) => m.dimensions["group.name"]));
+    expect(groups).toEqual(new Set(["south group 0", "south group 1"]));
+    // endpoint 2 has one device per group: its temperature, once per group and run
+    expect(d.run.metrics.filter((m) => m.key === "tech.topology.demo.temperature")).toHaveLength(4);
   });
 
   it("examples/remote-valid, docs/migrate.md's example, runs where it is migrated and reports its metrics", () => {
