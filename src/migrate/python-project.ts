@@ -21,6 +21,8 @@ export interface PluginCode {
   files: readonly { path: string; bytes: Uint8Array }[];
   /** Why it could not be read, or not all of it (then `files` is empty: nothing is copied in part). */
   problem?: string;
+  /** What the reading left out on purpose, and why (MIGRATION.md lists it). */
+  skipped?: readonly { path: string; why: string }[];
 }
 
 /** A file of the migration (see OutputFile in migrate.ts); binary content is base64. */
@@ -127,6 +129,7 @@ export function planPython(
     return plan;
   }
   const files: { path: string; bytes: Uint8Array }[] = [];
+  plan.skipped.push(...(code.skipped ?? []));
   for (const f of code.files) {
     if (!safePath(f.path)) plan.skipped.push({ path: f.path, why: "its path would leave the folder" });
     else if (/(^|\/)plugin\.json$/.test(f.path))

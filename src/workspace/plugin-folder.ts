@@ -36,8 +36,8 @@ export interface PluginFolder {
   files: { path: string; bytes: Uint8Array }[];
   /** Why nothing was read. */
   problem?: string;
-  /** What was left out on purpose (links, an EF2 extension's folder, the output folder). */
-  skipped: string[];
+  /** What was left out on purpose, and why (links, hidden files, an EF2 extension, the output folder). */
+  skipped: { path: string; why: string }[];
 }
 
 class Bound extends Error {}
@@ -66,15 +66,22 @@ export function readPluginFolder(
       const abs = join(dir, e.name);
       const rel = relative(root, abs).split(sep).join("/");
       if (e.isSymbolicLink()) {
-        out.skipped.push(`${rel} (a symbolic link)`);
+        out.skipped.push({ path: rel, why: "a symbolic link, not followed (it may name any file)" });
+      } else if (e.isDirectory() && (SKIP_DIRS.has(e.name) || e.name.endsWith(".egg-info"))) {
+        continue;
+      } else if (e.name.startsWith(".")) {
+        // .env and the like hold a machine's settings or secrets, which the extension's package must not carry.
+        out.skipped.push({
+          path: rel,
+          why: "hidden: not copied into a package that is uploaded (copy it if the code needs it)",
+        });
       } else if (e.isDirectory()) {
-        if (SKIP_DIRS.has(e.name) || e.name.endsWith(".egg-info")) continue;
         if (excluded.has(abs)) {
-          out.skipped.push(`${rel}/ (the migration's output)`);
+          out.skipped.push({ path: `${rel}/`, why: "the migration's output" });
           continue;
         }
         if (depth === 0 && e.name === "extension" && isFile(join(abs, "extension.yaml"))) {
-          out.skipped.push(`${rel}/ (an EF2 extension)`);
+          out.skipped.push({ path: `${rel}/`, why: "an EF2 extension, not the plugin's code" });
           continue;
         }
         visit(abs, depth + 1);

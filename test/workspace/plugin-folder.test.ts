@@ -31,6 +31,7 @@ describe("readPluginFolder", () => {
     put("plugin/.git/HEAD");
     put("plugin/venv/lib/site.py");
     put("plugin/demo.egg-info/PKG-INFO");
+    put("plugin/.env", "TOKEN=secret");
     const folder = readPluginFolder("plugin/plugin.json", dir);
     expect(folder.problem).toBeUndefined();
     expect(folder.folder).toBe("plugin");
@@ -41,6 +42,8 @@ describe("readPluginFolder", () => {
       "plugin.json",
     ]);
     expect([...folder.files[0]!.bytes]).toEqual([0, 1, 2, 255]);
+    // a hidden file is said, not copied: the package the project makes is uploaded
+    expect(folder.skipped).toEqual([{ path: ".env", why: expect.stringMatching(/^hidden: not copied/) }]);
   });
 
   it("follows no symbolic link: one could name any file of the machine", () => {
@@ -49,7 +52,8 @@ describe("readPluginFolder", () => {
     symlinkSync("/etc", join(dir, "plugin", "etc"));
     const folder = readPluginFolder(join(dir, "plugin", "plugin.json"), dir);
     expect(folder.files.map((f) => f.path)).toEqual(["plugin.json"]);
-    expect(folder.skipped).toEqual(["etc (a symbolic link)", "passwd (a symbolic link)"]);
+    expect(folder.skipped.map((x) => x.path)).toEqual(["etc", "passwd"]);
+    expect(folder.skipped[0]!.why).toMatch(/^a symbolic link, not followed/);
   });
 
   it("leaves out the migration's output and an EF2 extension beside the plugin", () => {
@@ -60,7 +64,10 @@ describe("readPluginFolder", () => {
     put("extension/extension.yaml");
     const folder = readPluginFolder("plugin.json", dir, ["migrated"]);
     expect(folder.files.map((f) => f.path)).toEqual(["demo.py", "plugin.json"]);
-    expect(folder.skipped).toEqual(["extension/ (an EF2 extension)", "migrated/ (the migration's output)"]);
+    expect(folder.skipped).toEqual([
+      { path: "extension/", why: "an EF2 extension, not the plugin's code" },
+      { path: "migrated/", why: "the migration's output" },
+    ]);
   });
 
   it("over a bound reads nothing, and says which", () => {
