@@ -8,11 +8,20 @@
  * metric-keys.json's keys, equals the SDK's `send_metric` lines, run by run. Skipped without ../shared's SDK or
  * python3. The processes run in parallel (each about two seconds: queries one second apart).
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  type Dirent,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { ROOT, describeUnless } from "../helpers.js";
+import { ROOT, describeUnless, itUnless } from "../helpers.js";
 import {
   RECORD,
   byRun,
@@ -30,6 +39,7 @@ import {
 } from "./python-sdk.js";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "ef1-plugins");
+const setuptools = !cannotRun && spawnSync("python3", ["-c", "import setuptools"]).status === 0;
 
 interface Case {
   fixture: string;
@@ -203,8 +213,7 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
     }
   });
 
-  it("passes the SDK build's own checks: extension.yaml, activation schema, module folder, setup.py's version", async () => {
-    const { spawnSync } = await import("node:child_process");
+  it("passes the SDK build's own checks: extension.yaml, activation schema, module folder, setup.py's version", () => {
     const dirs = [...done.values()].map((d) => d.dir);
     const r = spawnSync("python3", [join(RECORD, "precheck.py"), ...dirs], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
@@ -362,6 +371,30 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
       "- `not_carried.py:13`, `find_all_processes`: a remote plugin has no process snapshot",
     );
   });
+
+  itUnless(!setuptools && "python3 has no setuptools, with which pip wheel builds setup.py")(
+    "package-plugin: setup.py packs the whole module, the plugin's package and data file too (as pip wheel does)",
+    () => {
+      const d = done.get("package-plugin")!;
+      const lib = join(work, "package-plugin-build");
+      const r = spawnSync("python3", ["setup.py", "-q", "build_py", "--build-lib", lib], {
+        cwd: d.dir,
+        encoding: "utf8",
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const files = (root: string) =>
+        (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[])
+          .filter((e) => e.isFile() && !e.parentPath.includes("__pycache__"))
+          .map((e) => relative(root, join(e.parentPath, e.name)))
+          .sort();
+      const built = files(join(lib, "atlaslike_ef2"));
+      expect(built).toEqual(files(join(d.dir, "atlaslike_ef2")));
+      expect(built).toEqual(
+        expect.arrayContaining(["plugin/AtlasLike/defaults.json", "plugin/helpers.py", "metric-keys.json"]),
+      );
+    },
+  );
 
   it("package-plugin: a package with relative imports, a module beside it and a data file runs as it is", () => {
     const d = done.get("package-plugin")!;
