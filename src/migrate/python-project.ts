@@ -141,8 +141,26 @@ export function planPython(
   }
   plan.code = { folder: code.folder, files };
   const decoder = new TextDecoder("utf-8", { fatal: false });
+  // The class source.className names, defined at the start of a line of some file (else the run stops on it).
+  const definition =
+    className === undefined
+      ? undefined
+      : new RegExp(`^[ \\t]*class[ \\t]+${className.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`, "m");
+  let defined = false;
   for (const f of files)
-    if (f.path.endsWith(".py")) plan.uses.push(...scanPython(f.path, decoder.decode(f.bytes)));
+    if (f.path.endsWith(".py")) {
+      const text = decoder.decode(f.bytes);
+      plan.uses.push(...scanPython(f.path, text));
+      defined ||= definition?.test(text) ?? false;
+    }
+  if (!defined)
+    m.note(
+      "todo",
+      className === undefined ? "/source" : "/source/className",
+      className === undefined
+        ? said`the plugin names no \`source.className\`: name its class in \`${plan.module}/__main__.py\``
+        : said`no Python file of the plugin's folder defines the class ${q(className)}: the project stops saying so until \`${plan.module}/__main__.py\` names the plugin's class`,
+    );
   return plan;
 }
 

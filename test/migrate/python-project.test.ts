@@ -87,7 +87,9 @@ describe("the plugin's code", () => {
     expect(icon.encoding).toBe("base64");
     expect(Buffer.from(icon.content, "base64")).toEqual(Buffer.from(png));
     const md = file(r, "MIGRATION.md");
-    expect(md).toContain("- `plugin.json` was not copied: the descriptor is `demo_device_ef2/ef1-plugin.json`");
+    expect(md).toContain(
+      "- `plugin.json` was not copied: the descriptor is `demo_device_ef2/ef1-plugin.json`",
+    );
     expect(md).toContain("- `../escape.py` was not copied: its path would leave the folder.");
   });
 
@@ -227,5 +229,18 @@ describe("scanPython", () => {
       expect(() => scanPython("p.py", source)).not.toThrow();
     const long = "device.relative('k', 1)\n".repeat(20000);
     expect(scanPython("p.py", long)).toHaveLength(20000);
+  });
+});
+
+describe("the plugin's class", () => {
+  it("not defined by any file of the folder: a to-do at source.className", () => {
+    const r = converted(validRemote(), {
+      code: code({ "demo_device.py": "class Other(object):\n    pass\n" }),
+    });
+    const todo = r.notes.find((n) => n.member === "source.className");
+    expect(todo?.kind).toBe("todo");
+    expect(
+      converted(validRemote(), { code: code({ "demo_device.py": REMOTE_CODE }) }).notes,
+    ).not.toContainEqual(expect.objectContaining({ member: "source.className" }));
   });
 });
