@@ -57,7 +57,7 @@ describe("toYaml and readYaml", () => {
         expect(parse(text, { version: "1.1" })).toEqual(expected);
         expect(readYaml(text)).toEqual(expected);
       }),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 
