@@ -33,6 +33,11 @@ export interface TextOptions {
   notes?: string[];
   /** The width the findings' rows should fit (a terminal's columns); without it, only `MESSAGE_MAX` applies. */
   width?: number;
+  /**
+   * Whether the run fails (its exit status): the summary's mark says so, ✖ or ✔, so that findings that do
+   * not fail it (notices, existing ones, anything below `fail_on`) do not read as a failure. Unset: any finding.
+   */
+  failed?: boolean;
 }
 
 type Paint = (kind: keyof typeof COLOURS, s: string) => string;
@@ -127,12 +132,14 @@ export function formatText(
   const withFindings = reviews.filter((r) => r.findings.length > 0).length;
   const total = counts.error + counts.warning + counts.notice;
   const checked = plural(reviews.length, "descriptor");
+  const failed = opts.failed ?? total > 0;
   const summary =
     total === 0
-      ? paint("ok", `✔ ${checked} checked: no findings`)
+      ? paint(failed ? "error" : "ok", `${failed ? "✖" : "✔"} ${checked} checked: no findings`)
       : paint(
           counts.error ? "error" : counts.warning ? "warning" : "notice",
-          `✖ ${plural(total, "finding")} (${describeCounts(counts)}) in ${withFindings} of ${checked}`,
+          `${failed ? "✖" : "✔"} ${plural(total, "finding")} (${describeCounts(counts)}) in ${withFindings} of ${checked}` +
+            (failed ? "" : ", none failing"),
         );
   lines.push(paint("bold", summary));
   const baseline = describeBaseline(reviews);
