@@ -5,11 +5,12 @@
  * `<dir>/<name>/` (the EF2 name without `custom:`, `-2`, `-3` after it when two share it).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { migrate, type MigrationResult } from "../migrate/migrate.js";
 import { keyPrefix } from "../core/ef2/names.js";
+import { fitLine } from "../format/fit.js";
 import { printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { readLimited } from "../workspace/files.js";
@@ -26,6 +27,8 @@ export interface MigrateIo {
   cwd: string;
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** The width its lines for people fit (COLUMNS, else the terminal's, else 80). */
+  width?: number;
 }
 
 interface Done {
@@ -108,18 +111,21 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
   );
 }
 
-function reasons(d: Done): string {
-  if (d.result.converted) return "";
-  return d.result.reasons
-    .map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}\n`)
-    .join("");
+function reasons(d: Done): string[] {
+  if (d.result.converted) return [];
+  return d.result.reasons.map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}`);
 }
 
 function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
+  // A summary, and each reason, broken between words to fit the terminal; continued in the 5th column.
+  const fit = (line: string) => `${fitLine(line, io.width ?? 80, line.startsWith("  ") ? 2 : 4)}\n`;
+  // An error: its lines on standard error, the first with the prefix every error of the CLI has.
+  const problem = (first: string, ...more: string[]) =>
+    io.stderr([`plugin-review: ${first}`, ...more].map(fit).join(""));
   for (const d of done) {
     const file = printable(d.file);
     if (!d.result.converted) {
-      io.stderr(`${file}: not converted:\n${reasons(d)}`);
+      problem(`${file}: not converted:`, ...reasons(d));
       continue;
     }
     if (opts.out === undefined) {
@@ -130,11 +136,11 @@ function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
       continue;
     }
     if (d.error) {
-      io.stderr(`${file}: ${summary(d.result)}\n  ${printable(d.error)}\n`);
+      problem(`${file}: ${summary(d.result)}`, `  ${printable(d.error)}`);
       continue;
     }
     io.stdout(
-      `${file}: ${summary(d.result)}\n${d.written!.map((w) => `  wrote ${printable(w)}\n`).join("")}`,
+      fit(`${file}: ${summary(d.result)}`) + d.written!.map((w) => `  wrote ${printable(w)}\n`).join(""),
     );
   }
   const converted = done.filter((d) => d.result.converted && !d.error).length;
@@ -192,12 +198,28 @@ function json(done: Done[], opts: MigrateCommandOptions): string {
   );
 }
 
+/**
+ * The plugin.json's path from the folder its migration goes to, for the command MIGRATION.md ends with: `--out`
+ * (the working directory without it, where the printed paths are relative to), and below it the folder named
+ * after the extension when there are several (one path segment: which one does not change the way up).
+ */
+function sourceFrom(file: string, opts: MigrateCommandOptions, cwd: string): string {
+  const folder = resolve(cwd, opts.out ?? ".", opts.files.length > 1 ? "extension" : "");
+  const path = relative(folder, resolve(cwd, file));
+  return (isAbsolute(path) ? resolve(cwd, file) : path).split("\\").join("/");
+}
+
 /** Runs the command; the exit status is 0 when every file was converted (and written), else 2. */
 export function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): number {
   const done: Done[] = opts.files.map((file) => {
     const text = read(file, io.cwd);
     const result =
-      typeof text === "string" ? migrate(text, opts.name !== undefined ? { name: opts.name } : {}) : text;
+      typeof text === "string"
+        ? migrate(text, {
+            ...(opts.name !== undefined ? { name: opts.name } : {}),
+            source: sourceFrom(file, opts, io.cwd),
+          })
+        : text;
     return { file, result };
   });
   folders(done);

@@ -11,6 +11,7 @@ import { dimensionKey } from "../core/ef2/names.js";
 import { q, said } from "./notes.js";
 import { ef2Unit } from "./units.js";
 import type { YamlValue } from "./yaml.js";
+import { EXTENSION_FILE, type WrittenPlace } from "./written.js";
 
 export const ACTIVATION_FILE = "activationSchema.json";
 /** The Python the EF2 SDK's template asks for (dt-extensions-python-sdk's extension.yaml template). */
@@ -25,6 +26,9 @@ const SOURCE_NOTES: Record<string, string> = {
   package_data: "Python packaging goes to the EF2 extension's setup.py, not extension.yaml",
   modules: "Python packaging goes to the EF2 extension's setup.py, not extension.yaml",
 };
+
+/** Where the extension names its Python module: the code a person ports goes there. */
+const MODULE_PLACE: WrittenPlace = { file: EXTENSION_FILE, pointer: "/python/runtime/module" };
 
 export interface PythonSource {
   python: YamlValue;
@@ -41,6 +45,7 @@ function moduleOf(m: DescriptorMigration, source: Obj | undefined): string {
       "todo",
       "/source",
       said`the plugin names no \`source.package\`: the module is \`extension\`; rename it to the code's`,
+      MODULE_PLACE,
     );
     return "extension";
   }
@@ -289,7 +294,8 @@ export function pythonSource(m: DescriptorMigration, metrics: readonly Ef1Metric
   const remote = detectVariant(m.doc) === "remote";
   const source = obj(m.doc.source);
   for (const [member, why] of Object.entries(SOURCE_NOTES))
-    if (source && source[member] !== undefined) m.note("todo", `/source/${member}`, said`${why}`);
+    if (source && source[member] !== undefined)
+      m.note("todo", `/source/${member}`, said`${why}`, member === "className" ? MODULE_PLACE : undefined);
   if (source?.activation !== undefined)
     m.note(
       "dropped",

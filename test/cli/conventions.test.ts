@@ -318,6 +318,7 @@ describe("mistakes on the command line", () => {
       ["pr"],
       ["audit"],
       ["lsp"],
+      ["migrate", "nope.json"],
       ["frobnicate"],
       ["--quiet"],
     ].map((args) => ({ args, ...run(args) }));

@@ -532,7 +532,9 @@ describe("MIGRATION.md", () => {
     );
     expect(md).toMatch(/^- line 15, `source\.activation_name_pattern`: /m);
     expect(md).toMatch(/^- line 5, `requiredAgentVersion`: /m);
-    expect(md).toMatch(/^## To do by hand\n\n- line 12, `source\.className`: /m);
+    expect(md).toMatch(
+      /^## To do by hand\n\n- `extension\/extension\.yaml:\d+` \(from line 12, `source\.className`\): /m,
+    );
   });
 
   it("keeps the descriptor's text inert: code spans that nothing escapes, no control character", () => {
