@@ -6,7 +6,7 @@
 
 /** The narrowest width text is fitted to: narrower, it would be mostly line breaks. */
 const NARROWEST = 40;
-/** The widest: longer lines are hard to read, whatever the terminal. */
+/** The widest help is made: longer lines of prose are hard to read, whatever the terminal. */
 const WIDEST = 100;
 
 const clamp = (width: number) => Math.min(WIDEST, Math.max(NARROWEST, Math.floor(width)));
@@ -29,11 +29,11 @@ function wrap(text: string, width: number): string[] {
 }
 
 /**
- * One line (or several, split at `\n`) in lines of at most `width` characters, broken between words; the lines
- * it continues on are indented by `hang` spaces more than the line's own indentation.
+ * One line (or several, split at `\n`) in lines of at most `width` characters (at least 40), broken between
+ * words; the lines it continues on are indented by `hang` spaces more than the line's own indentation.
  */
 export function fitLine(text: string, width: number, hang = 2): string {
-  const w = clamp(width);
+  const w = Math.max(NARROWEST, Math.floor(width));
   return text
     .split("\n")
     .map((line) => {
