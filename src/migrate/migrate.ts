@@ -430,9 +430,11 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     { path: "metric-keys.json", content: metricKeysJson(keyMap, m, version.version, doc) },
     { path: "metric-keys.csv", content: metricKeysCsv(keyMap, m) },
   ];
+  // Nothing is written for the audit's readiness: no written places to find (and no YAML to parse for them).
+  const written = options.readBack === false ? [] : files;
   files.push({
     path: "MIGRATION.md",
-    content: migrationMd(summary, doc, files, options.source ?? "path/to/plugin.json"),
+    content: migrationMd(summary, doc, written, options.source ?? "path/to/plugin.json"),
   });
   return { converted: true, ...summary, files };
 }

@@ -3,13 +3,17 @@
  * written project (read from the written text, so that it stays right however the files are laid out), the
  * commands to check and build the extension at its end, and links to the docs by their section.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUTHOR_PLACEHOLDER, type Converted } from "../../src/migrate/migrate.js";
 import { shellWord } from "../../src/migrate/next-steps.js";
 import { writtenLine } from "../../src/migrate/written.js";
-import { ROOT, validHost } from "../helpers.js";
+import { escapeSegment } from "../../src/core/json/pointer.js";
+import { LineIndex, resolvePointer } from "../../src/core/locate.js";
+import { parseYaml } from "../../src/core/yaml/parse.js";
+import { migrate } from "../../src/migrate/migrate.js";
+import { ROOT, validHost, validRemote } from "../helpers.js";
 import { converted, file } from "./helpers.js";
 
 const JMX = readFileSync(join(ROOT, "examples/jmx-valid/plugin.json"), "utf8");
@@ -79,6 +83,51 @@ describe("MIGRATION.md's to-dos", () => {
       writtenLine(files, { file: "extension/extension.yaml", pointer: "/author/email" }),
     ).toBeUndefined();
     expect(writtenLine(files, { file: "nope.yaml", pointer: "/name" })).toBeUndefined();
+  });
+});
+
+/** Every member's pointer in a value (its keys and indices), depth first. */
+function pointers(value: unknown, at = ""): string[] {
+  if (typeof value !== "object" || value === null) return [];
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v] as const)
+    : Object.entries(value as Record<string, unknown>);
+  return entries.flatMap(([k, v]) => {
+    const p = `${at}/${escapeSegment(k)}`;
+    return [p, ...pointers(v, p)];
+  });
+}
+
+describe("writtenLine in extension.yaml, read line by line, agrees with the YAML parser", () => {
+  const corpus = join(ROOT, "..", "shared", "corpus", "real");
+  const texts = [
+    JMX,
+    HOST,
+    JSON.stringify(validRemote()),
+    ...(existsSync(corpus)
+      ? readdirSync(corpus)
+          .filter((f) => f.endsWith(".json"))
+          .map((f) => readFileSync(join(corpus, f), "utf8"))
+      : []),
+  ];
+
+  it("for every member of every written extension.yaml (the examples, and the real corpus when present)", () => {
+    let compared = 0;
+    for (const text of texts) {
+      const r = migrate(text);
+      if (!r.converted) continue;
+      const yaml = file(r, "extension/extension.yaml");
+      const parsed = parseYaml(yaml);
+      if (!parsed.ok) expect.fail(parsed.error.message);
+      const index = new LineIndex(yaml);
+      for (const pointer of pointers(parsed.value)) {
+        const found = resolvePointer(parsed.root, pointer);
+        const expected = index.position(found.keyStart ?? found.node.start).line;
+        expect(writtenLine(r.files, { file: "extension/extension.yaml", pointer }), pointer).toBe(expected);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });
 
