@@ -5,7 +5,7 @@
  * `<dir>/<name>/` (the EF2 name without `custom:`, `-2`, `-3` after it when two share it).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { migrate, type MigrateOptions, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
@@ -13,6 +13,7 @@ import { frameworkOf } from "../core/ef2/key-map.js";
 import { parseJsonFast } from "../core/json/parse.js";
 import { readPluginFolder } from "../workspace/plugin-folder.js";
 import { keyPrefix } from "../core/ef2/names.js";
+import { fitLine } from "../format/fit.js";
 import { printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { readLimited } from "../workspace/files.js";
@@ -29,6 +30,8 @@ export interface MigrateIo {
   cwd: string;
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** The width its lines for people fit (COLUMNS, else the terminal's, else 80). */
+  width?: number;
 }
 
 interface Done {
@@ -165,27 +168,30 @@ function projectLines(d: Done, out: string): string[] {
   if (!d.result.converted || !d.result.project) return [];
   const project = printable(join(out, d.folder ?? "") || ".");
   const lines = [
-    `  project: ${project}: try it with \`cd ${project} && python3 -m ${d.result.project.module}\` (after \`pip install dt-extensions-sdk .\`)\n`,
+    `  project: ${project}: try it with \`cd ${project} && python3 -m ${d.result.project.module}\` (after \`pip install dt-extensions-sdk .\`)`,
   ];
   if (d.result.project.codeMissing !== undefined)
     lines.push(
-      `  to do: the plugin's code is not in the project (${printable(d.result.project.codeMissing)}): copy it into ${printable(join(out, d.folder ?? "", d.result.project.module, "plugin"))}/\n`,
+      `  to do: the plugin's code is not in the project (${printable(d.result.project.codeMissing)}): copy it into ${printable(join(out, d.folder ?? "", d.result.project.module, "plugin"))}/`,
     );
   return lines;
 }
 
-function reasons(d: Done): string {
-  if (d.result.converted) return "";
-  return d.result.reasons
-    .map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}\n`)
-    .join("");
+function reasons(d: Done): string[] {
+  if (d.result.converted) return [];
+  return d.result.reasons.map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}`);
 }
 
 function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
+  // A summary, and each reason, broken between words to fit the terminal; continued in the 5th column.
+  const fit = (line: string) => `${fitLine(line, io.width ?? 80, line.startsWith("  ") ? 2 : 4)}\n`;
+  // An error: its lines on standard error, the first with the prefix every error of the CLI has.
+  const problem = (first: string, ...more: string[]) =>
+    io.stderr([`plugin-review: ${first}`, ...more].map(fit).join(""));
   for (const d of done) {
     const file = printable(d.file);
     if (!d.result.converted) {
-      io.stderr(`${file}: not converted:\n${reasons(d)}`);
+      problem(`${file}: not converted:`, ...reasons(d));
       continue;
     }
     if (opts.out === undefined) {
@@ -201,13 +207,18 @@ function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
       continue;
     }
     if (d.error) {
-      io.stderr(`${file}: ${summary(d.result)}\n  ${printable(d.error)}\n`);
+      problem(`${file}: ${summary(d.result)}`, `  ${printable(d.error)}`);
       continue;
     }
     io.stdout(
-      `${file}: ${summary(d.result)}\n${wroteLines(d, opts.out)
-        .map((w) => `  wrote ${w}\n`)
-        .join("")}${projectLines(d, opts.out).join("")}`,
+      fit(`${file}: ${summary(d.result)}`) +
+        wroteLines(d, opts.out)
+          .map((w) => `  wrote ${w}\n`)
+          .join("") +
+        // Not fitted: a command broken over lines is no longer one to copy.
+        projectLines(d, opts.out)
+          .map((l) => `${l}\n`)
+          .join(""),
     );
   }
   const converted = done.filter((d) => d.result.converted && !d.error).length;
@@ -280,12 +291,26 @@ function isPython(text: string): boolean {
   return parsed.ok && frameworkOf(parsed.value) === "python";
 }
 
+/**
+ * The plugin.json's path from the folder its migration goes to, for the command MIGRATION.md ends with: `--out`
+ * (the working directory without it, where the printed paths are relative to), and below it the folder named
+ * after the extension when there are several (one path segment: which one does not change the way up).
+ */
+function sourceFrom(file: string, opts: MigrateCommandOptions, cwd: string): string {
+  const folder = resolve(cwd, opts.out ?? ".", opts.files.length > 1 ? "extension" : "");
+  const path = relative(folder, resolve(cwd, file));
+  return (isAbsolute(path) ? resolve(cwd, file) : path).split("\\").join("/");
+}
+
 /** Runs the command; the exit status is 0 when every file was converted (and written), else 2. */
 export function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): number {
   const done: Done[] = opts.files.map((file) => {
     const text = read(file, io.cwd);
     if (typeof text !== "string") return { file, result: text };
-    const options: MigrateOptions = opts.name !== undefined ? { name: opts.name } : {};
+    const options: MigrateOptions = {
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      source: sourceFrom(file, opts, io.cwd),
+    };
     // A Python plugin's code is the files beside its plugin.json (not the migration's own output).
     if (isPython(text))
       options.code = readPluginFolder(file, io.cwd, opts.out !== undefined ? [opts.out] : []);

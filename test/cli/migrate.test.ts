@@ -57,7 +57,8 @@ describe("plugin-review migrate --out", () => {
       "metric-keys.csv",
       "metric-keys.json",
     ]);
-    expect(r.stdout).toMatch(
+    // The summary is one line broken to fit 80 columns (COLUMNS unset): read it joined.
+    expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
       /: custom:tech\.demo\.pool 1\.7\.0 \(JMX\): 4 metrics in 2 subgroups, 1 metric event; MIGRATION\.md: \d+ not carried over, \d+ changed in meaning, \d+ to do by hand\n/,
     );
     expect(r.stdout).toContain(`  wrote ${join(out, "extension/extension.yaml")}\n`);
@@ -86,8 +87,8 @@ describe("plugin-review migrate --out", () => {
     expect(readFileSync(join(out, "tech.python.demo-2/metric-keys.json"), "utf8")).toContain(
       '"version": "1.3.0"',
     );
-    expect(r.stderr).toBe(
-      `${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n`,
+    expect(r.stderr.replace(/\n {4}/g, " ")).toBe(
+      `plugin-review: ${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n`,
     );
     expect(r.stdout).toMatch(/✖ 1 of 4 descriptors not converted\n$/);
   });
