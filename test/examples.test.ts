@@ -80,6 +80,7 @@ const EXPECTED: Record<string, { ids: readonly string[]; why?: string }> = {
   "migration-metric-missing": { ids: ["migration-metric-missing"] },
   "migration-metric-type-changed": { ids: ["migration-metric-type-changed"] },
   "migration-dimension-dropped": { ids: ["migration-dimension-dropped"] },
+  "build-placeholder": { ids: ["build-placeholder"] },
 };
 
 /** The EF1 plugin.json of the migration example, which the migration rules' folders are checked against. */
@@ -173,6 +174,7 @@ describe("valid examples", () => {
     "examples/host-valid/plugin.json",
     "examples/remote-valid/plugin.json",
     "examples/jmx-valid/plugin.json",
+    "examples/extension-valid/extension/extension.yaml",
     MIGRATED,
   ])("%s has no findings", (path) => {
     expect(review([{ path, content: read(path) }])[0]!.findings).toEqual([]);

@@ -59,6 +59,15 @@ export function migrating(
   return { path: "extension/extension.yaml", isNew: true, replaces: { content: plugin, status } };
 }
 
+/** The shipped valid Extensions 2.0 extension (an SNMP extension with no findings at all). */
+export const EXTENSION = readFileSync(
+  new URL("../examples/extension-valid/extension/extension.yaml", import.meta.url),
+  "utf8",
+);
+
+/** The options that review a text as an extension.yaml (in the layout Dynatrace's tools write). */
+export const EF2: CheckOptions = { path: "extension/extension.yaml" };
+
 /** Pretty-prints a descriptor the way people write them, so that line numbers are meaningful. */
 export function text(doc: unknown): string {
   return JSON.stringify(doc, null, 2) + "\n";

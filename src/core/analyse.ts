@@ -26,7 +26,7 @@ import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
 import type { FileFormat, Finding, Location, RawFinding, Target, Variant } from "./types.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
-import { parseYaml } from "./yaml/parse.js";
+import { parseYamlAsDynatrace, type DynatraceParseOutcome } from "./yaml/snakeyaml.js";
 
 export interface DescriptorInput {
   /** Path in the repository, as the pull request names it: the finding's identity, messages, set rules. */
@@ -388,6 +388,7 @@ function extensionState(
 ): DocumentState {
   const state: DocumentState = {
     path,
+    format: "extension.yaml",
     text: loaded.text,
     duplicates: [],
     variant: "host",
@@ -407,6 +408,8 @@ function extensionState(
     state.value = loaded.parsed.value;
     state.duplicates = loaded.parsed.duplicates;
     state.tree = loaded.parsed.root;
+    const { lenient } = loaded.parsed as DynatraceParseOutcome;
+    if (lenient) state.lenientRead = lenient;
     if (ef1) state.ef1 = ef1;
   }
   return state;
@@ -422,7 +425,7 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
   const active = activeRules(configPath, config, "extension.yaml");
   const ef1 = input.replaces && ef1Source(input.replaces, config);
   const readYaml = (content: string | Uint8Array, size?: number) =>
-    load(content, config.maxFileSize, size, parseYaml);
+    load(content, config.maxFileSize, size, parseYamlAsDynatrace);
   const rulesFor = (state: DocumentState) =>
     active.filter(
       (r) =>

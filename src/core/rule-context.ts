@@ -14,11 +14,13 @@ import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
 import { validateSchema, type SchemaFinding } from "./schema.js";
-import type { RawFinding, Variant } from "./types.js";
+import type { FileFormat, RawFinding, Variant } from "./types.js";
 
 /** What the runner knows about the head text before any rule runs. */
 export interface DocumentState {
   path: string;
+  /** What kind of file it is (`plugin.json` when unsaid): which schema and which rules apply. */
+  format?: FileFormat;
   text: string;
   /** Present when the text parsed. */
   value?: unknown;
@@ -34,6 +36,11 @@ export interface DocumentState {
   baseError?: string;
   /** Set when the file is over the size limit and was not parsed. */
   oversize?: { size: number; limit: number };
+  /**
+   * An extension.yaml that YAML 1.2 refuses but Dynatrace's parser reads (yaml/snakeyaml.ts): where, and why.
+   * It parsed (`value` is what Dynatrace reads); invalid-yaml warns.
+   */
+  lenientRead?: JsonSyntaxError;
   /** An extension.yaml's tree of offsets (YAML writes what its value does not keep: `1.10` is the number 1.1). */
   tree?: JsonNode;
   /** An extension.yaml: the EF1 plugin.json it replaces, as the base holds it (the migration rules' reference). */
@@ -120,11 +127,18 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   get parseError(): JsonSyntaxError | undefined {
     return this.noted("parseError", this.state.parseError);
   }
+  get lenientRead(): JsonSyntaxError | undefined {
+    return this.noted("lenientRead", this.state.lenientRead);
+  }
   get duplicates(): readonly DuplicateKey[] {
     return this.noted("duplicates", this.state.duplicates);
   }
   get variant(): Variant {
     return this.noted("variant", this.state.variant);
+  }
+  /** The kind of file: a rule that applies to both (`meta.files`) reads it where they differ. */
+  get format(): FileFormat {
+    return this.noted("format", this.state.format ?? "plugin.json");
   }
   get isNew(): boolean | undefined {
     return this.noted("isNew", this.state.isNew);
@@ -178,7 +192,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */
   get schemaFindings(): readonly SchemaFinding[] {
     this.reads?.state.add("schema");
-    return (this.schema ??= this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant));
+    return (this.schema ??=
+      this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant, this.state.format));
   }
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */

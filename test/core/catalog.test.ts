@@ -63,6 +63,7 @@ describe("rule catalog", () => {
     const extra = RULE_IDS.filter((id) => !CATALOG.includes(id));
     expect(extra.sort()).toEqual([
       "base-invalid-json",
+      "build-placeholder",
       "ef2-version-format",
       "file-too-large",
       "invalid-yaml",

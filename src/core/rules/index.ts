@@ -53,6 +53,7 @@ import { rule as propertyRemoved } from "./property-removed.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
 import { rule as invalidYaml } from "./invalid-yaml.js";
 import { rule as ef2VersionFormat } from "./ef2-version-format.js";
+import { rule as buildPlaceholder } from "./build-placeholder.js";
 import { rule as migrationMetricMissing } from "./migration-metric-missing.js";
 import { rule as migrationMetricTypeChanged } from "./migration-metric-type-changed.js";
 import { rule as migrationDimensionDropped } from "./migration-dimension-dropped.js";
@@ -108,6 +109,7 @@ export const RULES: readonly Rule[] = [
   baseInvalidJson,
   invalidYaml,
   ef2VersionFormat,
+  buildPlaceholder,
   migrationMetricMissing,
   migrationMetricTypeChanged,
   migrationDimensionDropped,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, edit, lineOf, migrating, MIGRATION, ruleTable } from "../../helpers.js";
+import { check, EF2, edit, EXTENSION, lineOf, migrating, MIGRATION, ruleTable } from "../../helpers.js";
 import { MAX_YAML_DEPTH } from "../../../src/core/yaml/parse.js";
 
 const { extension } = MIGRATION;
@@ -18,6 +18,12 @@ const bomb =
       return `${c}: &${c} [${Array(9).fill(`*${prev}`).join(", ")}]\n`;
     })
     .join("");
+/** A calculated metric as a published extension writes it: its selector's lines start at its key's column. */
+const snakeYaml = edit(
+  EXTENSION,
+  "metrics:\n  - key: example.router.uptime\n",
+  "metrics:\n  - key: func:example.router.if.bytes\n    query:\n      metricSelector: '\n      (example.router.if.in.bytes.count)\n      +(example.router.if.out.bytes.count)'\n  - key: example.router.uptime\n",
+);
 const deep = `name: custom:deep\nversion: 1.0.0\nx: ${"[".repeat(100_000)}\n`;
 
 ruleTable("invalid-yaml", {
@@ -36,6 +42,16 @@ ruleTable("invalid-yaml", {
     },
   ],
   invalid: [
+    {
+      name: "a quoted value's lines no deeper than its key: read as Dynatrace (SnakeYAML) reads it, with a warning",
+      doc: snakeYaml,
+      options: EF2,
+      lines: [lineOf(snakeYaml, "metricSelector: '")],
+      messageId: "snakeYaml",
+      severity: "warning",
+      message:
+        "not valid YAML 1.2: a quoted value's continuation lines are not indented more than its key; Dynatrace's parser (SnakeYAML) reads it, but editors and other YAML tools refuse the file: indent the value's lines more than its key",
+    },
     {
       name: "a tab as indentation, at the tab",
       doc: tabbed,
