@@ -9,6 +9,7 @@ import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
 import { globMatcher, type ResolvedConfig } from "./config.js";
 import type { Ef1Source } from "./ef2/migration.js";
+import { extensionPackage, type ExtensionFiles } from "./ef2/package.js";
 import { formatOf } from "./ef2/pairing.js";
 import {
   parseEdited,
@@ -53,6 +54,12 @@ export interface DescriptorInput {
     size?: number;
     status?: Ef1Source["status"];
   };
+  /**
+   * An extension.yaml: the files of its extension, as the caller listed and read them (ef2/package.ts), for
+   * the rules that check what it references (the Python module's folder, the activation schema) and the
+   * version rule (a referenced file changed). Without it, those checks are not made.
+   */
+  files?: ExtensionFiles;
 }
 
 /** A file's analysis as an analysis of many descriptors keeps it (AnalysisSession): its findings, not its text. */
@@ -385,6 +392,7 @@ function extensionState(
   loaded: Loaded,
   config: ResolvedConfig,
   ef1: Ef1Source | undefined,
+  files: ExtensionFiles | undefined,
 ): DocumentState {
   const state: DocumentState = {
     path,
@@ -411,6 +419,7 @@ function extensionState(
     const { lenient } = loaded.parsed as DynatraceParseOutcome;
     if (lenient) state.lenientRead = lenient;
     if (ef1) state.ef1 = ef1;
+    if (files) state.package = extensionPackage(path, files, config.maxFileSize);
   }
   return state;
 }
@@ -433,7 +442,7 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
         (state.value !== undefined && (r.meta.kind !== "migration" || state.ef1 !== undefined)),
     );
   const head = readYaml(input.content, input.size);
-  const state = extensionState(input.path, head, config, ef1);
+  const state = extensionState(input.path, head, config, ef1, input.files);
   if (input.isNew !== undefined) state.isNew = input.isNew;
   const context = new RuleContext(state);
   const raw = rulesFor(state).flatMap((r) => runRule(r, context));
@@ -441,7 +450,13 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
   if (input.base && input.isNew !== true && state.value !== undefined) {
     if (sameText(input.base.content, head.text)) baseline = { value: state.value, findings: raw };
     else {
-      const before = extensionState(input.path, readYaml(input.base.content, input.base.size), config, ef1);
+      const before = extensionState(
+        input.path,
+        readYaml(input.base.content, input.base.size),
+        config,
+        ef1,
+        input.files,
+      );
       before.isNew = false;
       if (before.value !== undefined) {
         const there = new RuleContext(before);

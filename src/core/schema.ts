@@ -147,6 +147,15 @@ function caseOnly(written: string, near: string, candidates: readonly string[]):
   );
 }
 
+/** Allowed values are listed in a message up to this many. */
+const LISTED_MAX = 25;
+
+/** Where the schema defines what the value breaks (`#/definitions/unit/enum`: the definition's name). */
+function schemaPath(e: ErrorObject): string {
+  const m = /#\/definitions\/([^/]+)/.exec(e.schemaPath);
+  return m ? `/${m[1]}` : e.instancePath;
+}
+
 function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
   const at = e.instancePath;
   const path = displayPath(at);
@@ -241,7 +250,12 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
     const near =
       typeof e.data === "string" && sameCase(e.data) <= 1 ? closest(e.data, allowedValues) : undefined;
     const caseNote = e.keyword === "x-enumIgnoreCase" ? " (any case)" : "";
-    const data: MessageData = { path, ...valueData(e.data), allowed: listOf(allowedValues) + caseNote };
+    // A long list (an extension's units) is named, not written out: the suggestion says the value meant.
+    const allowed =
+      allowedValues.length > LISTED_MAX
+        ? `one of the ${allowedValues.length} values of \`${displayPath(schemaPath(e))}\` in the schema`
+        : listOf(allowedValues);
+    const data: MessageData = { path, ...valueData(e.data), allowed: allowed + caseNote };
     const f: SchemaFinding = {
       ruleId: routed ?? "invalid-value",
       messageId: near ? "notAllowedNear" : "notAllowed",
@@ -328,6 +342,33 @@ export function validateSchema(
     if (seen.has(key)) continue; // an enum and a pattern on one node would otherwise say it twice
     seen.add(key);
     out.push(f);
+  }
+  return out;
+}
+
+/**
+ * An activationSchema.json's problems against Dynatrace's activation schema format (the `activationSchema`
+ * definition of schemas/extension.schema.json): where, and what Ajv says. Never throws.
+ */
+export function validateActivationSchema(value: unknown): { pointer: string; message: string }[] {
+  validatorFor("extension");
+  const validate = ajvInstance!.getSchema(`${extension.$id}#/definitions/activationSchema`);
+  if (!validate || validate(value)) return [];
+  const seen = new Set<string>();
+  const out: { pointer: string; message: string }[] = [];
+  for (const e of validate.errors ?? []) {
+    if (e.keyword === "if" || e.keyword === "anyOf") continue; // said by the branch that failed
+    const missing =
+      e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty : undefined;
+    const message =
+      missing !== undefined
+        ? `\`${displayPath(e.instancePath)}\` is missing \`${missing}\``
+        : e.keyword === "additionalProperties"
+          ? `\`${displayPath(e.instancePath)}\` has \`${(e.params as { additionalProperty: string }).additionalProperty}\`, which the format does not have`
+          : `\`${displayPath(e.instancePath)}\` ${e.message ?? "is not valid"}`;
+    if (seen.has(message)) continue;
+    seen.add(message);
+    out.push({ pointer: e.instancePath, message });
   }
   return out;
 }

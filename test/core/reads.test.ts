@@ -146,6 +146,7 @@ describe("rule files (static)", () => {
     "../ef2/placeholders.js",
     "../ef2/extension.js",
     "../ef2/selector.js",
+    "../ef2/activation.js",
     "../policy.js",
     "../json/pointer.js",
     "../locate.js",

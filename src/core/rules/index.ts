@@ -54,6 +54,14 @@ import { rule as baseInvalidJson } from "./base-invalid-json.js";
 import { rule as invalidYaml } from "./invalid-yaml.js";
 import { rule as ef2VersionFormat } from "./ef2-version-format.js";
 import { rule as buildPlaceholder } from "./build-placeholder.js";
+import { rule as metricNotReported } from "./metric-not-reported.js";
+import { rule as metricMetadataMissing } from "./metric-metadata-missing.js";
+import { rule as varUndeclared } from "./var-undeclared.js";
+import { rule as varUnused } from "./var-unused.js";
+import { rule as featureSetUndefined } from "./feature-set-undefined.js";
+import { rule as pythonModuleMissing } from "./python-module-missing.js";
+import { rule as activationSchemaInvalid } from "./activation-schema-invalid.js";
+import { rule as activationPropertyUnused } from "./activation-property-unused.js";
 import { rule as migrationMetricMissing } from "./migration-metric-missing.js";
 import { rule as migrationMetricTypeChanged } from "./migration-metric-type-changed.js";
 import { rule as migrationDimensionDropped } from "./migration-dimension-dropped.js";
@@ -110,6 +118,14 @@ export const RULES: readonly Rule[] = [
   invalidYaml,
   ef2VersionFormat,
   buildPlaceholder,
+  metricNotReported,
+  metricMetadataMissing,
+  varUndeclared,
+  varUnused,
+  featureSetUndefined,
+  pythonModuleMissing,
+  activationSchemaInvalid,
+  activationPropertyUnused,
   migrationMetricMissing,
   migrationMetricTypeChanged,
   migrationDimensionDropped,
