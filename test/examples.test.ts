@@ -89,6 +89,10 @@ const EXPECTED: Record<string, { ids: readonly string[]; why?: string }> = {
   "python-module-missing": { ids: ["python-module-missing"] },
   "activation-schema-invalid": { ids: ["activation-schema-invalid"] },
   "activation-property-unused": { ids: ["activation-property-unused"] },
+  "metric-type-changed": { ids: ["metric-type-changed"] },
+  "feature-set-removed": { ids: ["feature-set-removed"] },
+  "property-type-changed": { ids: ["property-type-changed"] },
+  "min-version-raised": { ids: ["min-version-raised"] },
 };
 
 /** The EF1 plugin.json of the migration example, which the migration rules' folders are checked against. */
@@ -149,7 +153,7 @@ describe("examples/mistakes: one example of each kind of mistake", () => {
     // The rules of an EF2 extension show an extension.yaml; the migration rules, against the example's plugin.json.
     const extension = meta?.files?.includes("plugin.json") === false;
     const head = `${MISTAKES}/${folder}/${extension ? "extension.yaml" : "plugin.json"}`;
-    const basePath = `${MISTAKES}/${folder}/plugin.base.json`;
+    const basePath = `${MISTAKES}/${folder}/${extension ? "extension.base.yaml" : "plugin.base.json"}`;
     // Exactly the change rules need a base.
     const isChange = meta?.kind === "change";
     expect(exists(basePath)).toBe(isChange);

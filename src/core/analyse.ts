@@ -10,6 +10,7 @@ import { identify } from "./identity.js";
 import { globMatcher, type ResolvedConfig } from "./config.js";
 import type { Ef1Source } from "./ef2/migration.js";
 import { extensionPackage, type ExtensionFiles } from "./ef2/package.js";
+import { hasPlaceholder } from "./ef2/placeholders.js";
 import { formatOf } from "./ef2/pairing.js";
 import {
   parseEdited,
@@ -209,7 +210,14 @@ type Internal = AnalysedFile & {
 function isRenamed(head: unknown, base: unknown): boolean {
   const before = str(get(base, "name"));
   const after = str(get(head, "name"));
-  return before !== undefined && after !== undefined && before !== after;
+  // A build template's name (`<%=extensionName%>`) is the build's to write, not a rename.
+  return (
+    before !== undefined &&
+    after !== undefined &&
+    before !== after &&
+    !hasPlaceholder(before) &&
+    !hasPlaceholder(after)
+  );
 }
 
 const isChangeRule = (id: string) => RULES_BY_ID.get(id)?.meta.kind === "change";
@@ -435,34 +443,45 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
   const ef1 = input.replaces && ef1Source(input.replaces, config);
   const readYaml = (content: string | Uint8Array, size?: number) =>
     load(content, config.maxFileSize, size, parseYamlAsDynatrace);
-  const rulesFor = (state: DocumentState) =>
-    active.filter(
+  // The change rules compare head with the base (a renamed extension only by plugin-renamed: to Dynatrace it is
+  // another extension); the base's own findings are run without them.
+  const rulesFor = (state: DocumentState) => {
+    const compare = state.base !== undefined || state.baseError !== undefined;
+    const renamed = state.base !== undefined && isRenamed(state.value, state.base.value);
+    return active.filter(
       (r) =>
         r.meta.kind === "parse" ||
-        (state.value !== undefined && (r.meta.kind !== "migration" || state.ef1 !== undefined)),
+        (state.value !== undefined &&
+          (r.meta.kind !== "migration" || state.ef1 !== undefined) &&
+          (r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed")))),
     );
+  };
   const head = readYaml(input.content, input.size);
   const state = extensionState(input.path, head, config, ef1, input.files);
   if (input.isNew !== undefined) state.isNew = input.isNew;
+  let before: DocumentState | undefined;
+  let same = false;
+  if (input.base && input.isNew !== true && state.value !== undefined) {
+    if (sameText(input.base.content, head.text)) {
+      same = true;
+      state.base = { value: state.value, path: input.base.path };
+    } else {
+      const loaded = readYaml(input.base.content, input.base.size);
+      before = extensionState(input.path, loaded, config, ef1, input.files);
+      before.isNew = false;
+      if (before.value !== undefined) state.base = { value: before.value, path: input.base.path };
+      else
+        state.baseError = `\`${input.base.path}\` ${unread(loaded, config.maxFileSize) ?? "is not valid YAML"}`;
+    }
+  }
   const context = new RuleContext(state);
   const raw = rulesFor(state).flatMap((r) => runRule(r, context));
   let baseline: Internal["base"];
-  if (input.base && input.isNew !== true && state.value !== undefined) {
-    if (sameText(input.base.content, head.text)) baseline = { value: state.value, findings: raw };
-    else {
-      const before = extensionState(
-        input.path,
-        readYaml(input.base.content, input.base.size),
-        config,
-        ef1,
-        input.files,
-      );
-      before.isNew = false;
-      if (before.value !== undefined) {
-        const there = new RuleContext(before);
-        baseline = { value: before.value, findings: rulesFor(before).flatMap((r) => runRule(r, there)) };
-      }
-    }
+  if (same && state.value !== undefined)
+    baseline = { value: state.value, findings: raw.filter((f) => !isChangeRule(f.ruleId)) };
+  else if (before?.value !== undefined) {
+    const there = new RuleContext(before);
+    baseline = { value: before.value, findings: rulesFor(before).flatMap((r) => runRule(r, there)) };
   }
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length

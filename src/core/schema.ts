@@ -92,6 +92,13 @@ function validatorFor(kind: SchemaKind): ValidateFunction {
 
 const UNITS: ReadonlySet<unknown> = new Set(common.definitions.unit.enum);
 
+const EXTENSION_UNITS: ReadonlySet<unknown> = new Set(extension.definitions.unit.enum);
+
+/** `v` is one of Dynatrace's units, as an extension's metadata takes them. */
+export function isExtensionUnit(v: unknown): boolean {
+  return EXTENSION_UNITS.has(v);
+}
+
 /** `v` is one of the metric units the schema allows (exactly, as the server reads them). */
 export function isUnit(v: unknown): boolean {
   return UNITS.has(v);

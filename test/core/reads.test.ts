@@ -147,6 +147,8 @@ describe("rule files (static)", () => {
     "../ef2/extension.js",
     "../ef2/selector.js",
     "../ef2/activation.js",
+    "../ef2/changes.js",
+    "../ef2/package.js",
     "../policy.js",
     "../json/pointer.js",
     "../locate.js",

@@ -82,3 +82,22 @@ export interface ActivationSchemaRead {
   /** Its problems against Dynatrace's activation schema format. */
   problems?: readonly { pointer: string; message: string }[];
 }
+
+/** What activationPairs reads: the activation schemas of head and of the base (rule-context.ts). */
+interface ActivationSource {
+  activationSchemas(base?: boolean): readonly ActivationSchemaRead[];
+}
+
+/** Each activation schema that head and base both name by the same path and both could read, side by side. */
+export function activationPairs(
+  context: ActivationSource,
+): { path: string; pointer: string; before: ActivationFacts; after: ActivationFacts }[] {
+  const base = context.activationSchemas(true);
+  const head = context.activationSchemas();
+  // One file named by remote and local is one file.
+  return head.flatMap((a, i) => {
+    if (head.findIndex((x) => x.path === a.path) !== i) return [];
+    const b = base.find((x) => x.path === a.path);
+    return a.facts && b?.facts ? [{ path: a.path, pointer: a.pointer, before: b.facts, after: a.facts }] : [];
+  });
+}

@@ -121,3 +121,38 @@ export function extensionPackage(path: string, files: ExtensionFiles, maxSize: n
     },
   };
 }
+
+/**
+ * Whether a changed project file is part of the extension as Dynatrace packages it: a file extension.yaml
+ * names (`alerts`, `dashboards`, `documents.dashboards`, the activation schemas), a wheel in its `lib/`, or a
+ * file of the Python module its build packages.
+ */
+export function packaged(
+  pkg: ExtensionPackage,
+  value: unknown,
+  module: string | undefined,
+): (path: string) => boolean {
+  const named = new Set<string>();
+  const doc = value as Record<string, unknown> | undefined;
+  const paths = (list: unknown) =>
+    (Array.isArray(list) ? list : []).flatMap((e) => {
+      const p = (e as { path?: unknown } | null)?.path;
+      return typeof p === "string" ? [p] : [];
+    });
+  const documents = (doc?.documents as { dashboards?: unknown } | undefined)?.dashboards;
+  for (const p of [
+    ...paths(doc?.alerts),
+    ...paths(doc?.dashboards),
+    ...paths(documents),
+    ...readRelative(value),
+  ]) {
+    const at = pkg.resolve(p);
+    if (at !== undefined) named.add(at);
+  }
+  const folders = [`${pkg.folder}lib/`];
+  if (module !== undefined) {
+    const name = module.replace(/\./g, "/");
+    folders.push(`${pkg.project}${name}/`, `${pkg.project}src/${name}/`);
+  }
+  return (path) => named.has(path) || folders.some((f) => path.startsWith(f));
+}

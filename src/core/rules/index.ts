@@ -50,6 +50,10 @@ import { rule as metricRemoved } from "./metric-removed.js";
 import { rule as metricUnitChanged } from "./metric-unit-changed.js";
 import { rule as metricDimensionsChanged } from "./metric-dimensions-changed.js";
 import { rule as propertyRemoved } from "./property-removed.js";
+import { rule as metricTypeChanged } from "./metric-type-changed.js";
+import { rule as featureSetRemoved } from "./feature-set-removed.js";
+import { rule as propertyTypeChanged } from "./property-type-changed.js";
+import { rule as minVersionRaised } from "./min-version-raised.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
 import { rule as invalidYaml } from "./invalid-yaml.js";
 import { rule as ef2VersionFormat } from "./ef2-version-format.js";
@@ -114,6 +118,10 @@ export const RULES: readonly Rule[] = [
   metricUnitChanged,
   metricDimensionsChanged,
   propertyRemoved,
+  metricTypeChanged,
+  featureSetRemoved,
+  propertyTypeChanged,
+  minVersionRaised,
   baseInvalidJson,
   invalidYaml,
   ef2VersionFormat,
