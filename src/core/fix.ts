@@ -18,7 +18,6 @@ import { parseJson, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
 import { analyseDescriptors, type DescriptorInput } from "./analyse.js";
 import type { FileFormat, RawFinding } from "./types.js";
-import { parseYaml } from "./yaml/parse.js";
 import { parseYamlAsDynatrace } from "./yaml/snakeyaml.js";
 
 /**
@@ -37,7 +36,7 @@ function yamlText(replaced: string, replacement: string): string {
   const first = replaced.charAt(0);
   if (first === '"') return replacement;
   if (first === "'") return `'${value.replace(/'/g, "''")}'`;
-  const back = parseYaml(`k: ${value}\n`);
+  const back = parseYamlAsDynatrace(`k: ${value}\n`);
   return back.ok && (back.value as { k?: unknown }).k === value && !value.includes("#") ? value : replacement;
 }
 
