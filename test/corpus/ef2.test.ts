@@ -10,6 +10,7 @@ import { resolveConfig } from "../../src/core/config.js";
 import { analyseDescriptors } from "../../src/core/analyse.js";
 import { INTERNAL_ERROR } from "../../src/core/analyse.js";
 import { describeUnless, withoutShared } from "../helpers.js";
+import { EXPECTED_EF2 } from "./expected-ef2.js";
 
 const CORPUS = new URL("../../../shared/corpus/ef2/", import.meta.url);
 const files = existsSync(CORPUS)
@@ -37,6 +38,13 @@ describeUnless(withoutShared("corpus/ef2/"))("Extensions 2.0 corpus, each file a
     expect(files.map((f) => f.slice(0, 3))).toEqual(listed);
   });
 
+  it("every expectation is sorted and explains each rule", () => {
+    for (const [file, e] of Object.entries(EXPECTED_EF2)) {
+      expect(e.rules, file).toEqual([...new Set(e.rules)].sort());
+      expect(Object.keys(e.reasons).sort(), file).toEqual(e.rules);
+    }
+  });
+
   it.each(files)("%s: no error, every finding inside the file", (file) => {
     const text = readFileSync(new URL(file, CORPUS), "utf8");
     const [analysed] = analyseDescriptors([{ path: repoPath(file), content: text }], resolveConfig());
@@ -48,6 +56,15 @@ describeUnless(withoutShared("corpus/ef2/"))("Extensions 2.0 corpus, each file a
     const lines = text.split("\n").length;
     for (const f of findings)
       expect(f.line >= 1 && f.endLine <= lines, `${f.ruleId} at ${f.line}`).toBe(true);
+    // Exactly the findings the expectation explains, as many as it counts.
+    const expected = EXPECTED_EF2[file.slice(0, 3)] ?? { rules: [], reasons: {} };
+    expect([...new Set(findings.map((f) => f.ruleId))].sort()).toEqual(expected.rules);
+    for (const [rule, reason] of Object.entries(expected.reasons)) {
+      const counted = /\[(\d+)\]$/.exec(reason)?.[1];
+      if (counted)
+        expect(findings.filter((f) => f.ruleId === rule).length, `${rule}: ${reason}`).toBe(Number(counted));
+      expect(findings.filter((f) => f.ruleId === rule).every((f) => f.severity !== "error")).toBe(true);
+    }
     // A build template is said to be one, at each value its build writes.
     const templated = /<%[\s\S]*?%>/.test(text);
     expect(findings.some((f) => f.ruleId === "build-placeholder")).toBe(templated);
