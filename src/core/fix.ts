@@ -8,14 +8,42 @@
  * from exactly one allowed value or known member (`percent` → `Percent`, `displayName` → `displayname`).
  * Never applied: suggestions (guesses such as the known member a misspelt one probably means, or the
  * closest allowed value: they are offered to the author), two edits that overlap, a rename that would
- * create a duplicate key, and any set of edits whose result is not valid JSON (then the text is returned
- * unchanged).
+ * create a duplicate key, and any set of edits whose result does not parse (then the text is returned
+ * unchanged). An extension.yaml is edited the same way, on its YAML's position tree, each edit written in the
+ * style of the value it replaces (`yamlText`).
  */
 import type { ResolvedConfig } from "./config.js";
-import { parseJson, type JsonNode } from "./json/parse.js";
+import { formatOf } from "./ef2/pairing.js";
+import { parseJson, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
 import { analyseDescriptors, type DescriptorInput } from "./analyse.js";
-import type { RawFinding } from "./types.js";
+import type { FileFormat, RawFinding } from "./types.js";
+import { parseYamlAsDynatrace } from "./yaml/snakeyaml.js";
+
+/**
+ * The text an edit writes in YAML (an extension.yaml): a fix's replacement is JSON, which YAML reads too; a
+ * string is written in the style of what it replaces (plain, or single-quoted) when that style reads back as
+ * the same string, so that `unit: second` becomes `unit: Second`, not `unit: "Second"`.
+ */
+function yamlText(replaced: string, replacement: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(replacement) as unknown;
+  } catch {
+    return replacement;
+  }
+  if (typeof value !== "string" || /[\n\r]/.test(value)) return replacement;
+  const first = replaced.charAt(0);
+  if (first === '"') return replacement;
+  if (first === "'") return `'${value.replace(/'/g, "''")}'`;
+  const back = parseYamlAsDynatrace(`k: ${value}\n`);
+  return back.ok && (back.value as { k?: unknown }).k === value && !value.includes("#") ? value : replacement;
+}
+
+/** The position tree of a text of `format` (undefined when it does not parse). */
+function parseFor(format: FileFormat, text: string): ParseOutcome {
+  return format === "extension.yaml" ? parseYamlAsDynatrace(text) : parseJson(text);
+}
 
 export interface PlannedEdit {
   start: number;
@@ -46,8 +74,18 @@ function parentObject(root: JsonNode, pointer: string): JsonNode | undefined {
   return r.fallback ? undefined : r.node;
 }
 
-/** The edits the findings' fixes make on `text`, without overlaps, in the order of the text. */
-export function planEdits(text: string, root: JsonNode, findings: readonly RawFinding[]): PlannedEdit[] {
+/**
+ * The edits the findings' fixes make on `text`, without overlaps, in the order of the text; in an
+ * extension.yaml (`format`), written as YAML.
+ */
+export function planEdits(
+  text: string,
+  root: JsonNode,
+  findings: readonly RawFinding[],
+  format: FileFormat = "plugin.json",
+): PlannedEdit[] {
+  const written = (start: number, end: number, replacement: string) =>
+    format === "extension.yaml" ? yamlText(text.slice(start, end), replacement) : replacement;
   const candidates: PlannedEdit[] = [];
   const renamed = new Set<string>(); // "objectStart\0newName": two renames to one name would collide
   for (const f of findings) {
@@ -62,10 +100,20 @@ export function planEdits(text: string, root: JsonNode, findings: readonly RawFi
       const id = `${parent.start}\0${name}`;
       if (renamed.has(id)) continue;
       renamed.add(id);
-      candidates.push({ start: at.keyStart, end: at.keyEnd, text: f.fix.replacement, finding: f });
+      candidates.push({
+        start: at.keyStart,
+        end: at.keyEnd,
+        text: written(at.keyStart, at.keyEnd, f.fix.replacement),
+        finding: f,
+      });
     } else {
       if (jsonText(f.fix.replacement) === undefined) continue;
-      candidates.push({ start: at.node.start, end: at.node.end, text: f.fix.replacement, finding: f });
+      candidates.push({
+        start: at.node.start,
+        end: at.node.end,
+        text: written(at.node.start, at.node.end, f.fix.replacement),
+        finding: f,
+      });
     }
   }
   candidates.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -79,17 +127,25 @@ export function planEdits(text: string, root: JsonNode, findings: readonly RawFi
   return edits;
 }
 
-/** Applies the fixable findings' fixes to `text`; unchanged when none applies or the result would not parse. */
-export function applyFixes(text: string, findings: readonly RawFinding[]): FixResult {
-  const r = edit(text, findings);
+/**
+ * Applies the fixable findings' fixes to `text` (the file at `path`: its name tells JSON from YAML);
+ * unchanged when none applies or the result would not parse.
+ */
+export function applyFixes(text: string, findings: readonly RawFinding[], path?: string): FixResult {
+  const r = edit(text, findings, path);
   return { text: r.text, applied: r.edits.map((e) => e.finding) };
 }
 
 /** `applyFixes` with the edits it made (none when it made none). */
-function edit(text: string, findings: readonly RawFinding[]): { text: string; edits: PlannedEdit[] } {
-  const parsed = parseJson(text);
+function edit(
+  text: string,
+  findings: readonly RawFinding[],
+  path = "plugin.json",
+): { text: string; edits: PlannedEdit[] } {
+  const format = formatOf(path);
+  const parsed = parseFor(format, text);
   if (!parsed.ok) return { text, edits: [] };
-  const edits = planEdits(text, parsed.root, findings);
+  const edits = planEdits(text, parsed.root, findings, format);
   if (!edits.length) return { text, edits };
   let out = "";
   let from = 0;
@@ -98,7 +154,7 @@ function edit(text: string, findings: readonly RawFinding[]): { text: string; ed
     from = e.end;
   }
   out += text.slice(from);
-  if (!parseJson(out).ok) return { text, edits: [] };
+  if (!parseFor(format, out).ok) return { text, edits: [] };
   return { text: out, edits };
 }
 
@@ -107,12 +163,12 @@ function edit(text: string, findings: readonly RawFinding[]): { text: string; ed
  * output counts and the JSON output shows as `fix`. Files without fixes are not parsed again.
  */
 export function fixableFindings<F extends RawFinding>(
-  files: readonly { text: string; findings: readonly F[] }[],
+  files: readonly { text: string; findings: readonly F[]; path?: string }[],
 ): Set<F> {
   const out = new Set<F>();
   for (const r of files) {
     if (!r.findings.some((f) => f.fix)) continue;
-    for (const f of applyFixes(r.text, r.findings).applied) out.add(f as F);
+    for (const f of applyFixes(r.text, r.findings, r.path).applied) out.add(f as F);
   }
   return out;
 }
@@ -190,7 +246,7 @@ function carry(text: string, written: readonly Written[], edits: readonly Planne
  * the texts that changed, by index.
  */
 export function fixPasses(
-  analyse: () => readonly { text: string; findings: readonly RawFinding[] }[],
+  analyse: () => readonly { text: string; findings: readonly RawFinding[]; path?: string }[],
   write: (i: number, text: string) => void,
 ): Map<number, FixedFile> {
   const trails = new Map<number, { file: FixedFile; seen: Set<string>; written: Written[] }>();
@@ -199,7 +255,7 @@ export function fixPasses(
     let any = false;
     analyse().forEach((r, i) => {
       if (done.has(i) || !r.findings.some((f) => f.fix)) return;
-      const result = edit(r.text, r.findings);
+      const result = edit(r.text, r.findings, r.path);
       if (!result.edits.length) return;
       let trail = trails.get(i);
       if (!trail) {
