@@ -9,6 +9,7 @@ import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
 import { globMatcher, type ResolvedConfig } from "./config.js";
 import type { Ef1Source } from "./ef2/migration.js";
+import { isExtensionDocument } from "./ef2/extension-document.js";
 import { formatOf } from "./ef2/pairing.js";
 import {
   parseEdited,
@@ -68,6 +69,11 @@ export interface FileFindings {
   findings: Finding[];
   /** When a base was compared (rules.md "New and existing findings"): how many base findings head no longer has. */
   fixed?: number;
+  /**
+   * An extension.yaml that is another tool's file (ef2/extension-document.ts), head and base: no rule ran, and
+   * callers leave it out of what they report as reviewed, saying so (NOT_AN_EXTENSION).
+   */
+  notAnExtension?: true;
 }
 
 /** A file's analysis with the head text as parsed (decoded), for renderers and `--fix` (analyseDescriptors). */
@@ -413,6 +419,20 @@ function extensionState(
 }
 
 /**
+ * Is an extension.yaml to be reviewed as an extension? When head says it is one; when head says it is not, only
+ * if the base said it was (a change that takes away what made it one is reviewed, and told); when head cannot
+ * be read as YAML (or is too large), unless the base was plainly another tool's file: a file that does not
+ * parse may be an extension, and a broken one must not pass.
+ */
+function saysExtension(head: Loaded, base: (() => Loaded) | undefined): boolean {
+  const says = (l: Loaded) => (l.parsed?.ok ? isExtensionDocument(l.parsed.value) : undefined);
+  const now = says(head);
+  if (now === true) return true;
+  const before = base && says(base());
+  return now === false ? before === true : before !== false;
+}
+
+/**
  * Analyses an EF2 extension.yaml: its own rules (YAML, version), and, beside the EF1 plugin.json it replaces,
  * the migration rules. Its base version, when the base has one, is analysed against the same plugin.json, so
  * that what it already lacked is an existing finding, as in a descriptor (rules.md "New and existing findings").
@@ -430,6 +450,12 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
         (state.value !== undefined && (r.meta.kind !== "migration" || state.ef1 !== undefined)),
     );
   const head = readYaml(input.content, input.size);
+  const base = input.base;
+  if (!saysExtension(head, base && (() => readYaml(base.content, base.size)))) {
+    const { path } = input;
+    const none = { path, format: "extension.yaml", configPath, text: head.text, lines: new Map() } as const;
+    return { ...none, findings: [], notAnExtension: true };
+  }
   const state = extensionState(input.path, head, config, ef1);
   if (input.isNew !== undefined) state.isNew = input.isNew;
   const context = new RuleContext(state);
@@ -652,6 +678,7 @@ export class AnalysisSession {
     if (analysed.variant) out.variant = analysed.variant;
     if (analysed.name !== undefined) out.name = analysed.name;
     if (fixed !== undefined) out.fixed = fixed;
+    if (analysed.notAnExtension) out.notAnExtension = true;
     const held: Held = { file: out, configPath: analysed.configPath, compared: analysed.compared === true };
     // Set rules compare descriptors: an extension.yaml is none.
     if (!this.setRules.rules.length || analysed.format !== "plugin.json") return held;
