@@ -7,7 +7,7 @@
  * pull request's), within the review's ceiling; and what could not be reviewed, which fails the check
  * (core/verdict.ts NotReviewed).
  */
-import { globMatcher, type ResolvedConfig } from "../../core/config.js";
+import type { ResolvedConfig } from "../../core/config.js";
 import { formatOf, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import type { DescriptorInput } from "../../core/analyse.js";
 import type { NotReviewed } from "../../core/verdict.js";
@@ -209,7 +209,6 @@ async function* readDescriptors(
   const beyondCount = changed.descriptors.slice(config.maxDescriptors).map((d) => d.path);
   const beyondBytes: string[] = [];
   const migrated = new Map<string, string>();
-  const named = globMatcher(config.paths);
   let bytes = 0;
   for (const batch of batches(changed.descriptors.slice(0, config.maxDescriptors))) {
     if (beyondBytes.length) {
@@ -241,11 +240,12 @@ async function* readDescriptors(
         const ef1 = replaced
           .map((c) => ({ path: c.path, file: contents[c.at]! }))
           .find((c) => c.file.kind !== "missing");
+        // Compared with the plugin.json it replaces too, when the base holds one beside it (a migration).
         if (ef1 && ef1.file.kind !== "missing") {
           input.replaces = replacedInput(ef1.path, ef1.file, changed);
           migrated.set(ef1.path, d.path);
           size += bytesOf(ef1.file);
-        } else if (!named(d.path)) return; // an extension of its own, not a migration: `paths` does not name it
+        }
       }
       if (bytes + size > config.maxTotalSize) return void beyondBytes.push(d.path);
       bytes += size;
