@@ -8,7 +8,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
-import { migrate, type MigrationResult } from "../migrate/migrate.js";
+import { migrate, type MigrateOptions, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
+import { frameworkOf } from "../core/ef2/key-map.js";
+import { parseJsonFast } from "../core/json/parse.js";
+import { readPluginFolder } from "../workspace/plugin-folder.js";
 import { keyPrefix } from "../core/ef2/names.js";
 import { printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
@@ -84,7 +87,7 @@ function write(d: Done, out: string, cwd: string): void {
     const absolute = resolve(cwd, shown);
     try {
       mkdirSync(dirname(absolute), { recursive: true });
-      writeFileSync(absolute, f.content);
+      writeFileSync(absolute, f.encoding === "base64" ? Buffer.from(f.content, "base64") : f.content);
     } catch (e) {
       d.error = `cannot write '${shown}': ${describeErrno(e)}`;
       return;
@@ -108,6 +111,69 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
   );
 }
 
+/** The folders of a Python project that are not shown file by file: the layer and the plugin's own code. */
+function foldedFolder(r: Extract<MigrationResult, { converted: true }>, path: string): string | undefined {
+  const module = r.project?.module;
+  if (module === undefined) return undefined;
+  for (const folder of [`${module}/ef1compat/`, `${module}/plugin/`])
+    if (path.startsWith(folder)) return folder;
+  return undefined;
+}
+
+/** Without --out: the files printed whole, and the folded folders with their counts. */
+function printedFiles(r: Extract<MigrationResult, { converted: true }>): {
+  shown: OutputFile[];
+  folded: Map<string, number>;
+} {
+  const shown: OutputFile[] = [];
+  const folded = new Map<string, number>();
+  for (const f of r.files) {
+    // The descriptor's own copy is not printed again (the user has it; its text stays where it is).
+    const folder = f.path === `${r.project?.module}/ef1-plugin.json` ? f.path : foldedFolder(r, f.path);
+    if (folder === undefined) shown.push(f);
+    else folded.set(folder, (folded.get(folder) ?? 0) + 1);
+  }
+  return { shown, folded };
+}
+
+/** The "wrote" lines: each file; a Python project's layer and the plugin's code one line per folder. */
+function wroteLines(d: Done, out: string): string[] {
+  if (!d.result.converted) return [];
+  const r = d.result;
+  const lines: string[] = [];
+  const folded = new Map<string, number>();
+  r.files.forEach((f, i) => {
+    const written = d.written![i];
+    if (written === undefined) return;
+    const folder = foldedFolder(r, f.path);
+    if (folder === undefined) lines.push(printable(written));
+    else {
+      if (!folded.has(folder)) lines.push(folder);
+      folded.set(folder, (folded.get(folder) ?? 0) + 1);
+    }
+  });
+  return lines.map((line) => {
+    const n = folded.get(line);
+    if (n === undefined) return line;
+    const what = line.endsWith("/ef1compat/") ? "the compatibility layer" : "the EF1 plugin's code";
+    return `${printable(join(out, d.folder ?? "", line))} (${plural(n, "file")}: ${what})`;
+  });
+}
+
+/** How to try a written Python project, and what it still lacks. */
+function projectLines(d: Done, out: string): string[] {
+  if (!d.result.converted || !d.result.project) return [];
+  const project = printable(join(out, d.folder ?? "") || ".");
+  const lines = [
+    `  project: ${project}: try it with \`cd ${project} && python3 -m ${d.result.project.module}\` (after \`pip install dt-extensions-sdk .\`)\n`,
+  ];
+  if (d.result.project.codeMissing !== undefined)
+    lines.push(
+      `  to do: the plugin's code is not in the project (${printable(d.result.project.codeMissing)}): copy it into ${printable(join(out, d.folder ?? "", d.result.project.module, "plugin"))}/\n`,
+    );
+  return lines;
+}
+
 function reasons(d: Done): string {
   if (d.result.converted) return "";
   return d.result.reasons
@@ -123,10 +189,15 @@ function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
       continue;
     }
     if (opts.out === undefined) {
-      for (const f of d.result.files) {
+      const { shown, folded } = printedFiles(d.result);
+      for (const f of shown) {
         const path = d.folder ? `${d.folder}/${f.path}` : f.path;
         io.stdout(`==> ${path} (from ${file}) <==\n${printableLines(f.content)}\n`);
       }
+      for (const [folder, n] of folded)
+        io.stdout(
+          `==> ${d.folder ? `${d.folder}/` : ""}${printable(folder)} (from ${file}): ${plural(n, "file")}, written with --out <==\n\n`,
+        );
       continue;
     }
     if (d.error) {
@@ -134,7 +205,9 @@ function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
       continue;
     }
     io.stdout(
-      `${file}: ${summary(d.result)}\n${d.written!.map((w) => `  wrote ${printable(w)}\n`).join("")}`,
+      `${file}: ${summary(d.result)}\n${wroteLines(d, opts.out)
+        .map((w) => `  wrote ${w}\n`)
+        .join("")}${projectLines(d, opts.out).join("")}`,
     );
   }
   const converted = done.filter((d) => d.result.converted && !d.error).length;
@@ -172,10 +245,20 @@ function json(done: Done[], opts: MigrateCommandOptions): string {
           metrics: r.metrics,
           ...(r.subgroups !== undefined ? { subgroups: r.subgroups } : {}),
           alerts: r.alerts,
+          ...(r.project
+            ? {
+                project: {
+                  module: r.project.module,
+                  run: `python3 -m ${r.project.module}`,
+                  code: r.project.codeMissing === undefined,
+                  ...(r.project.codeMissing !== undefined ? { codeMissing: r.project.codeMissing } : {}),
+                },
+              }
+            : {}),
           files: r.files.map((f) => {
             const path = d.folder ? `${d.folder}/${f.path}` : f.path;
             return opts.out === undefined
-              ? { path, content: f.content }
+              ? { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) }
               : { path, written: join(opts.out, d.folder ?? "", f.path) };
           }),
           notes: r.notes.map((n) => ({
@@ -192,13 +275,21 @@ function json(done: Done[], opts: MigrateCommandOptions): string {
   );
 }
 
+function isPython(text: string): boolean {
+  const parsed = parseJsonFast(text);
+  return parsed.ok && frameworkOf(parsed.value) === "python";
+}
+
 /** Runs the command; the exit status is 0 when every file was converted (and written), else 2. */
 export function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): number {
   const done: Done[] = opts.files.map((file) => {
     const text = read(file, io.cwd);
-    const result =
-      typeof text === "string" ? migrate(text, opts.name !== undefined ? { name: opts.name } : {}) : text;
-    return { file, result };
+    if (typeof text !== "string") return { file, result: text };
+    const options: MigrateOptions = opts.name !== undefined ? { name: opts.name } : {};
+    // A Python plugin's code is the files beside its plugin.json (not the migration's own output).
+    if (isPython(text))
+      options.code = readPluginFolder(file, io.cwd, opts.out !== undefined ? [opts.out] : []);
+    return { file, result: migrate(text, options) };
   });
   folders(done);
   if (opts.out !== undefined) for (const d of done) write(d, opts.out, io.cwd);

@@ -17,7 +17,8 @@ import { jsonText } from "./json-text.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
 import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
-import { ACTIVATION_FILE, pythonSource } from "./python.js";
+import { ACTIVATION_FILE, isRemote, pythonSource } from "./python.js";
+import { codeSections, planPython, projectFiles, withCodeTypes, type PluginCode } from "./python-project.js";
 import { toYaml, type YamlValue } from "./yaml.js";
 
 /** What Dynatrace's JMX converter writes, and the Python SDK's template: the oldest clusters that run them. */
@@ -30,15 +31,19 @@ export interface MigrateOptions {
   name?: string;
   /**
    * Read extension.yaml's text back before it is written, and check that it says what was validated (default
-   * true). Only what is not written (the audit's readiness) leaves it out: the YAML parse is most of the time.
+   * true). Only what is not written (the audit's readiness) leaves it out.
    */
   readBack?: boolean;
+  /** A Python plugin's folder (the files beside plugin.json), which the project gets a copy of (python-project.ts). */
+  code?: PluginCode;
 }
 
 /** A file of the migration, by path relative to the migration's folder (`extension/extension.yaml`). */
 export interface OutputFile {
   path: string;
   content: string;
+  /** `base64`: content is a binary file (of a Python plugin's folder) in base64. */
+  encoding?: "base64";
 }
 
 export interface LocatedNote extends Note {
@@ -58,6 +63,8 @@ export interface Converted {
   metrics: number;
   subgroups?: number;
   alerts: number;
+  /** A Python plugin's project: its module (`python3 -m <module>`), and why the plugin's code is not in it. */
+  project?: { module: string; codeMissing?: string };
 }
 
 export interface NotConverted {
@@ -249,7 +256,7 @@ const SECTIONS: { kind: Note["kind"]; title: string; none: string }[] = [
   { kind: "todo", title: "To do by hand", none: "Nothing." },
 ];
 
-function migrationMd(r: Omit<Converted, "files" | "converted">, from: Obj): string {
+function migrationMd(r: Omit<Converted, "files" | "converted">, from: Obj, more: string[] = []): string {
   const lines = [
     `# Migrating ${codeSpan(str(from.name) ?? "(no name)")} to \`${r.name}\``,
     "",
@@ -268,6 +275,7 @@ function migrationMd(r: Omit<Converted, "files" | "converted">, from: Obj): stri
           : `- line ${n.line}, ${codeSpan(n.member)}: ${markdown(n.text)}`,
       );
   }
+  lines.push(...more);
   return lines.join("\n") + "\n";
 }
 
@@ -335,7 +343,10 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       said`${q(doc.version ?? "(none)")}: ${version.note}, giving \`${version.version}\``,
     );
 
-  const metrics = mapMetrics(doc, framework, keyPrefix(name));
+  // A Python plugin's code (when given) says which metrics are counters: their keys end in `.count`.
+  const plan = framework === "python" ? planPython(m, isRemote(doc), options.code) : undefined;
+  const mapped = mapMetrics(doc, framework, keyPrefix(name));
+  const metrics = plan ? withCodeTypes(mapped, plan) : mapped;
   noteDescriptor(m, framework);
   // Two EF1 metrics that Dynatrace's key rule makes one EF2 key would become one metric: refused, not merged.
   const byKey = new Map<string, string>();
@@ -358,6 +369,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   const beside = new Map<string, string>();
   let metadata: YamlValue[];
   let subgroups: number | undefined;
+  let activation: Obj = {};
   if (framework === "JMX") {
     const jmx = jmxSource(m, metrics);
     if (!jmx.jmx && !m.blockers.length) m.block("/metrics", said`the plugin has no metric to collect`);
@@ -365,10 +377,11 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     metadata = jmx.metadata;
     subgroups = jmx.subgroups;
   } else {
-    const python = pythonSource(m, metrics);
+    const python = pythonSource(m, metrics, plan!.module);
     extension.python = python.python;
     metadata = python.metadata;
     beside.set(ACTIVATION_FILE, jsonText(python.activation));
+    activation = python.activation as Obj;
   }
   if (metadata.length) extension.metrics = metadata;
   const alerts = alertFiles(m, metrics, name);
@@ -407,14 +420,31 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     ...(subgroups !== undefined ? { subgroups } : {}),
     alerts: alerts.length,
   };
+  const keysText = metricKeysJson(keyMap, m, version.version, doc);
+  // The Python project: written before MIGRATION.md, whose notes it adds to.
+  const project = plan
+    ? projectFiles(m, plan, {
+        name,
+        version: version.version,
+        activation,
+        keyMapText: keysText,
+        descriptorText: jsonText(doc),
+      })
+    : [];
+  const more = plan ? codeSections(plan, metrics, name) : [];
+  const projectSummary = plan
+    ? { project: { module: plan.module, ...(plan.code ? {} : { codeMissing: plan.missing ?? "" }) } }
+    : {};
+  const done = { ...summary, notes: plan ? located(m) : notes, ...projectSummary };
   const files: OutputFile[] = [
     { path: "extension/extension.yaml", content: yaml },
     ...[...beside].map(([path, content]) => ({ path: `extension/${path}`, content })),
-    { path: "metric-keys.json", content: metricKeysJson(keyMap, m, version.version, doc) },
+    { path: "metric-keys.json", content: keysText },
     { path: "metric-keys.csv", content: metricKeysCsv(keyMap, m) },
-    { path: "MIGRATION.md", content: migrationMd(summary, doc) },
+    { path: "MIGRATION.md", content: migrationMd(done, doc, more) },
+    ...project,
   ];
-  return { converted: true, ...summary, files };
+  return { converted: true, ...done, files };
 }
 
 /** What `migrate` can do with a descriptor, for the audit: fully, partly (and what is lost), or not at all. */

@@ -26,6 +26,16 @@ export interface ConfigLookup {
 }
 
 /**
+ * Would the review of the configuration that applies to a file have read it (a descriptor, or an extension.yaml
+ * its `paths` reach: core/ef2/pairing.ts)? What a base must be (core/base-path.ts): `check --base-ref` and the
+ * language server ask it of a rename's old path.
+ */
+export function isReviewedFile(configs: ConfigLookup, absolute: string): boolean {
+  const { found, configPath } = configs.locate(absolute);
+  return isReviewedPath(found.config, configPath);
+}
+
+/**
  * Is a file found under a directory argument one the configuration reviews (a descriptor, or an extension.yaml:
  * core/ef2/pairing.ts)? By the `paths` of the configuration that applies to it, relative to that
  * configuration's root as in the App; relative to the directory argument when the file is outside that root (a
