@@ -20,9 +20,13 @@ if (!existsSync(corpus)) {
 const config = resolveConfig();
 const PATH = "extension/extension.yaml";
 const review = (content, base) =>
-  analyseDescriptors([{ path: PATH, content, ...(base ? { base: { path: PATH, content: base } } : {}) }], config);
+  analyseDescriptors(
+    [{ path: PATH, content, ...(base ? { base: { path: PATH, content: base } } : {}) }],
+    config,
+  );
 /** Another version of the file: its version and a display name changed, as a release changes them. */
-const baseOf = (text) => text.replace(/^version: .*$/m, 'version: "0.0.1"').replace(/displayName: /, "displayName: Old ");
+const baseOf = (text) =>
+  text.replace(/^version: .*$/m, 'version: "0.0.1"').replace(/displayName: /, "displayName: Old ");
 
 warmUpSchemas();
 const rows = [];

@@ -12,8 +12,9 @@ import { globMatcher, type ResolvedConfig } from "./config.js";
 import type { Ef1Source } from "./ef2/migration.js";
 import { extensionPackage, type ExtensionFiles } from "./ef2/package.js";
 import { hasPlaceholder } from "./ef2/placeholders.js";
+import { isExtensionDocument } from "./ef2/extension-document.js";
 import { formatOf } from "./ef2/pairing.js";
-import { detectVariant, FORMATS, load, loadBase, sameText, unread } from "./formats.js";
+import { detectVariant, FORMATS, load, loadBase, sameText, unread, type Loaded } from "./formats.js";
 import { parseJsonFast, type DuplicateKey, type JsonNode } from "./json/parse.js";
 import { LineIndex, locator, pointerLocator } from "./locate.js";
 import { get, isObj, str } from "./guards.js";
@@ -70,6 +71,11 @@ export interface FileFindings {
   findings: Finding[];
   /** When a base was compared (rules.md "New and existing findings"): how many base findings head no longer has. */
   fixed?: number;
+  /**
+   * An extension.yaml that is another tool's file (ef2/extension-document.ts), head and base: no rule ran, and
+   * callers leave it out of what they report as reviewed, saying so (NOT_AN_EXTENSION).
+   */
+  notAnExtension?: true;
 }
 
 /** A file's analysis with the head text as parsed (decoded), for renderers and `--fix` (analyseDescriptors). */
@@ -210,6 +216,23 @@ export function analyseOne(
   const format = FORMATS[formatOf(input.path)];
   const extension = format.keepsTree;
   const head = load(input.content, config.maxFileSize, input.size, format.parse);
+  const configPath = input.configPath ?? input.path;
+  const base = input.base;
+  if (
+    extension &&
+    !saysExtension(head, base && (() => load(base.content, config.maxFileSize, base.size, format.parse)))
+  ) {
+    const { path } = input;
+    return {
+      path,
+      format: format.name,
+      configPath,
+      text: head.text,
+      lines: new Map(),
+      findings: [],
+      notAnExtension: true,
+    };
+  }
   const state: DocumentState = {
     path: input.path,
     text: head.text,
@@ -219,7 +242,6 @@ export function analyseOne(
   };
   if (extension) state.format = format.name;
   if (input.isNew !== undefined) state.isNew = input.isNew;
-  const configPath = input.configPath ?? input.path;
   const active = activeRules(configPath, config, format.name);
   const ef1 = extension && input.replaces ? ef1Source(input.replaces, config) : undefined;
   let rules = active.filter((r) => r.meta.kind === "parse");
@@ -330,6 +352,20 @@ function ef1Source(replaces: NonNullable<DescriptorInput["replaces"]>, config: R
     status,
     line: (pointer) => (where ??= pointerLocator(loaded.text, parsed.root))(pointer).line,
   };
+}
+
+/**
+ * Is an extension.yaml to be reviewed as an extension? When head says it is one; when head says it is not, only
+ * if the base said it was (a change that takes away what made it one is reviewed, and told); when head cannot
+ * be read as YAML (or is too large), unless the base was plainly another tool's file: a file that does not
+ * parse may be an extension, and a broken one must not pass.
+ */
+function saysExtension(head: Loaded, base: (() => Loaded) | undefined): boolean {
+  const says = (l: Loaded) => (l.parsed?.ok ? isExtensionDocument(l.parsed.value) : undefined);
+  const now = says(head);
+  if (now === true) return true;
+  const before = base && says(base());
+  return now === false ? before === true : before !== false;
 }
 
 const byPosition = (a: Finding, b: Finding) =>
@@ -516,6 +552,7 @@ export class AnalysisSession {
     if (analysed.variant) out.variant = analysed.variant;
     if (analysed.name !== undefined) out.name = analysed.name;
     if (fixed !== undefined) out.fixed = fixed;
+    if (analysed.notAnExtension) out.notAnExtension = true;
     const held: Held = { file: out, configPath: analysed.configPath, compared: analysed.compared === true };
     // Set rules compare the documents of their kind (`meta.files`): a descriptor's name is not an extension's.
     if (!this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(analysed.format)))

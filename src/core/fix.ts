@@ -8,9 +8,9 @@
  * from exactly one allowed value or known member (`percent` → `Percent`, `displayName` → `displayname`).
  * Never applied: suggestions (guesses such as the known member a misspelt one probably means, or the
  * closest allowed value: they are offered to the author), two edits that overlap, a rename that would
- * create a duplicate key, and any set of edits whose result does not parse (then the text is returned
- * unchanged). An extension.yaml is edited the same way, on its YAML's position tree, each edit written in the
- * style of the value it replaces (`yamlText`).
+ * create a duplicate key, and any set of edits whose result is not valid JSON (then the text is returned
+ * unchanged). In an extension.yaml the replacement is written in the style of the value it replaces
+ * (yaml/edit.ts), and the edits apply only when YAML reads each new value as the fix's.
  */
 import type { ResolvedConfig } from "./config.js";
 import { formatOf } from "./ef2/pairing.js";
@@ -18,32 +18,8 @@ import { parseJson, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
 import { analyseDescriptors, type DescriptorInput } from "./analyse.js";
 import type { FileFormat, RawFinding } from "./types.js";
+import { valueAt, yamlReplacement } from "./yaml/edit.js";
 import { parseYamlAsDynatrace } from "./yaml/snakeyaml.js";
-
-/**
- * The text an edit writes in YAML (an extension.yaml): a fix's replacement is JSON, which YAML reads too; a
- * string is written in the style of what it replaces (plain, or single-quoted) when that style reads back as
- * the same string, so that `unit: second` becomes `unit: Second`, not `unit: "Second"`.
- */
-function yamlText(replaced: string, replacement: string): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(replacement) as unknown;
-  } catch {
-    return replacement;
-  }
-  if (typeof value !== "string" || /[\n\r]/.test(value)) return replacement;
-  const first = replaced.charAt(0);
-  if (first === '"') return replacement;
-  if (first === "'") return `'${value.replace(/'/g, "''")}'`;
-  const back = parseYamlAsDynatrace(`k: ${value}\n`);
-  return back.ok && (back.value as { k?: unknown }).k === value && !value.includes("#") ? value : replacement;
-}
-
-/** The position tree of a text of `format` (undefined when it does not parse). */
-function parseFor(format: FileFormat, text: string): ParseOutcome {
-  return format === "extension.yaml" ? parseYamlAsDynatrace(text) : parseJson(text);
-}
 
 export interface PlannedEdit {
   start: number;
@@ -74,18 +50,23 @@ function parentObject(root: JsonNode, pointer: string): JsonNode | undefined {
   return r.fallback ? undefined : r.node;
 }
 
-/**
- * The edits the findings' fixes make on `text`, without overlaps, in the order of the text; in an
- * extension.yaml (`format`), written as YAML.
- */
+/** The parser of a kind of file: the tree that edits are planned on, and what their result must parse as. */
+export function parserOf(format: FileFormat): (text: string) => ParseOutcome {
+  return format === "extension.yaml" ? parseYamlAsDynatrace : parseJson;
+}
+
+/** The text that replaces [start, end) of `text`: the JSON replacement, or in YAML its writing there. */
+function written(text: string, start: number, replacement: string, format: FileFormat): string | undefined {
+  return format === "extension.yaml" ? yamlReplacement(text, start, replacement) : replacement;
+}
+
+/** The edits the findings' fixes make on `text`, without overlaps, in the order of the text. */
 export function planEdits(
   text: string,
   root: JsonNode,
   findings: readonly RawFinding[],
   format: FileFormat = "plugin.json",
 ): PlannedEdit[] {
-  const written = (start: number, end: number, replacement: string) =>
-    format === "extension.yaml" ? yamlText(text.slice(start, end), replacement) : replacement;
   const candidates: PlannedEdit[] = [];
   const renamed = new Set<string>(); // "objectStart\0newName": two renames to one name would collide
   for (const f of findings) {
@@ -98,22 +79,14 @@ export function planEdits(
       if (typeof name !== "string" || at.keyStart === undefined || at.keyEnd === undefined) continue;
       if (parent?.kind !== "object" || parent.members.some((m) => m.key === name)) continue;
       const id = `${parent.start}\0${name}`;
-      if (renamed.has(id)) continue;
+      const key = written(text, at.keyStart, f.fix.replacement, format);
+      if (renamed.has(id) || key === undefined) continue;
       renamed.add(id);
-      candidates.push({
-        start: at.keyStart,
-        end: at.keyEnd,
-        text: written(at.keyStart, at.keyEnd, f.fix.replacement),
-        finding: f,
-      });
+      candidates.push({ start: at.keyStart, end: at.keyEnd, text: key, finding: f });
     } else {
-      if (jsonText(f.fix.replacement) === undefined) continue;
-      candidates.push({
-        start: at.node.start,
-        end: at.node.end,
-        text: written(at.node.start, at.node.end, f.fix.replacement),
-        finding: f,
-      });
+      const value = written(text, at.node.start, f.fix.replacement, format);
+      if (jsonText(f.fix.replacement) === undefined || value === undefined) continue;
+      candidates.push({ start: at.node.start, end: at.node.end, text: value, finding: f });
     }
   }
   candidates.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -127,12 +100,13 @@ export function planEdits(
   return edits;
 }
 
-/**
- * Applies the fixable findings' fixes to `text` (the file at `path`: its name tells JSON from YAML);
- * unchanged when none applies or the result would not parse.
- */
-export function applyFixes(text: string, findings: readonly RawFinding[], path?: string): FixResult {
-  const r = edit(text, findings, path);
+/** Applies the fixable findings' fixes to `text`; unchanged when none applies or the result would not parse. */
+export function applyFixes(
+  text: string,
+  findings: readonly RawFinding[],
+  format: FileFormat = "plugin.json",
+): FixResult {
+  const r = edit(text, findings, format);
   return { text: r.text, applied: r.edits.map((e) => e.finding) };
 }
 
@@ -140,10 +114,10 @@ export function applyFixes(text: string, findings: readonly RawFinding[], path?:
 function edit(
   text: string,
   findings: readonly RawFinding[],
-  path = "plugin.json",
+  format: FileFormat,
 ): { text: string; edits: PlannedEdit[] } {
-  const format = formatOf(path);
-  const parsed = parseFor(format, text);
+  const parse = parserOf(format);
+  const parsed = parse(text);
   if (!parsed.ok) return { text, edits: [] };
   const edits = planEdits(text, parsed.root, findings, format);
   if (!edits.length) return { text, edits };
@@ -154,9 +128,28 @@ function edit(
     from = e.end;
   }
   out += text.slice(from);
-  if (!parseFor(format, out).ok) return { text, edits: [] };
+  const after = parse(out);
+  if (!after.ok) return { text, edits: [] };
+  // YAML reads text in more ways than JSON: each value must read as its fix's, else nothing is written.
+  if (format === "extension.yaml" && !edits.every((e) => readsAsFix(after.value, e.finding)))
+    return { text, edits: [] };
   return { text: out, edits };
 }
+
+/** The fixed document holds the fix's value at its pointer (a renamed member: under its new name). */
+function readsAsFix(value: unknown, f: RawFinding): boolean {
+  if (!f.fix) return false;
+  const fix = jsonText(f.fix.replacement);
+  if (f.fix.target !== "key") return JSON.stringify(valueAt(value, f.pointer)) === JSON.stringify(fix);
+  const parent = valueAt(value, f.pointer.slice(0, f.pointer.lastIndexOf("/")));
+  return (
+    typeof fix === "string" && parent !== null && typeof parent === "object" && Object.hasOwn(parent, fix)
+  );
+}
+
+/** The kind of file a reviewed path is (a file without a path, such as a test's text: a plugin.json). */
+const formatFor = (file: { path?: string }): FileFormat =>
+  file.path === undefined ? "plugin.json" : formatOf(file.path);
 
 /**
  * The findings whose fix `--fix` would apply now (its first pass, as `applyFixes` plans it): what the text
@@ -168,7 +161,7 @@ export function fixableFindings<F extends RawFinding>(
   const out = new Set<F>();
   for (const r of files) {
     if (!r.findings.some((f) => f.fix)) continue;
-    for (const f of applyFixes(r.text, r.findings, r.path).applied) out.add(f as F);
+    for (const f of applyFixes(r.text, r.findings, formatFor(r)).applied) out.add(f as F);
   }
   return out;
 }
@@ -255,7 +248,7 @@ export function fixPasses(
     let any = false;
     analyse().forEach((r, i) => {
       if (done.has(i) || !r.findings.some((f) => f.fix)) return;
-      const result = edit(r.text, r.findings, r.path);
+      const result = edit(r.text, r.findings, formatFor(r));
       if (!result.edits.length) return;
       let trail = trails.get(i);
       if (!trail) {
