@@ -13,7 +13,9 @@ import { DescriptorMigration } from "./context.js";
 import { jmxSource } from "./jmx.js";
 import { frameworkOf, mapMetrics, type Framework, type KeyMap } from "../core/ef2/key-map.js";
 import { deriveName, ef2Version, keyPrefix } from "../core/ef2/names.js";
+import { dashboardOf } from "./dashboard.js";
 import { jsonText } from "./json-text.js";
+import { dashboardSentence, queriesSection } from "./report.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
 import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
@@ -58,6 +60,8 @@ export interface Converted {
   metrics: number;
   subgroups?: number;
   alerts: number;
+  /** The dashboard made of the EF1 charts (extension/<path>), with its Data Explorer tiles. */
+  dashboard?: { path: string; tiles: number };
 }
 
 export interface NotConverted {
@@ -152,22 +156,12 @@ function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
       m.note("dropped", "/source", said`a JMX plugin runs no code: EF2 has no place for it`);
   }
 
+  // `ui.keymetrics`, `keycharts` and `charts` become the extension's dashboard (dashboard.ts).
   const ui = obj(doc.ui);
   if (ui) {
-    const why = {
-      keymetrics: said`EF2's extension.yaml has no key metrics: pin the metric to a dashboard, or use it in a Latest Dynatrace document`,
-      keycharts: said`EF2's extension.yaml has no charts (its \`screens:\` are not shown by Latest Dynatrace): make it a dashboard, listed in \`dashboards:\` or \`documents:\``,
-      charts: said`EF2's extension.yaml has no charts (its \`screens:\` are not shown by Latest Dynatrace): make it a dashboard, listed in \`dashboards:\` or \`documents:\``,
-    } as const;
-    for (const [member, value] of Object.entries(ui)) {
-      if (member in why)
-        arr(value).forEach((item, i) => {
-          const title = str(get(item, "title")) ?? str(get(item, "displayname")) ?? str(get(item, "key"));
-          const what = title === undefined ? said`` : said`${q(title)}: `;
-          m.note("dropped", `/ui/${member}/${i}`, [...what, ...why[member as keyof typeof why]]);
-        });
-      else m.note("dropped", `/ui/${member}`, said`not an EF1 \`ui\` member this migration knows`);
-    }
+    for (const member of Object.keys(ui))
+      if (!["keymetrics", "keycharts", "charts"].includes(member))
+        m.note("dropped", `/ui/${member}`, said`not an EF1 \`ui\` member this migration knows`);
   } else if (doc.ui !== undefined)
     m.note("dropped", "/ui", said`not an object: nothing of it is carried over`);
 
@@ -217,6 +211,7 @@ function metricKeysJson(keyMap: KeyMap, m: DescriptorMigration, version: string,
     metrics: keyMap.metrics.map((x) => ({
       ef1: { ...x.ef1, pointer: x.pointer, line: m.line(x.pointer) },
       ef2: x.ef2,
+      dimensions: x.dimensions,
     })),
   });
 }
@@ -227,8 +222,22 @@ function cell(text: string): string {
 }
 
 function metricKeysCsv(keyMap: KeyMap, m: DescriptorMigration): string {
+  // Columns are only added at the end: scripts read the first seven by position.
   const rows = [
-    ["ef1_key", "ef1_dimensions", "ef1_line", "ef2_key", "ef2_dimensions", "ef2_type", "ef2_rate_key"],
+    [
+      "ef1_key",
+      "ef1_dimensions",
+      "ef1_line",
+      "ef2_key",
+      "ef2_dimensions",
+      "ef2_type",
+      "ef2_rate_key",
+      "ef1_id",
+      "ef1_selector",
+      "ef2_selector",
+      "dimension_keys",
+      "ef2_aggregation",
+    ],
   ];
   for (const x of keyMap.metrics)
     rows.push([
@@ -239,6 +248,11 @@ function metricKeysCsv(keyMap: KeyMap, m: DescriptorMigration): string {
       x.ef2.dimensions.join(";"),
       x.ef2.type ?? "",
       x.ef2.rateKey ?? "",
+      x.ef1.id ?? "",
+      x.ef1.selector ?? "",
+      x.ef2.selector,
+      x.dimensions.map((d) => `${d.ef1}=${d.ef2 ?? ""}`).join(";"),
+      x.ef2.aggregation ?? "",
     ]);
   return rows.map((r) => r.map(cell).join(",") + "\r\n").join("");
 }
@@ -249,11 +263,17 @@ const SECTIONS: { kind: Note["kind"]; title: string; none: string }[] = [
   { kind: "todo", title: "To do by hand", none: "Nothing." },
 ];
 
-function migrationMd(r: Omit<Converted, "files" | "converted">, from: Obj): string {
+function migrationMd(
+  r: Omit<Converted, "files" | "converted">,
+  from: Obj,
+  line: (pointer: string) => number,
+): string {
   const lines = [
     `# Migrating ${codeSpan(str(from.name) ?? "(no name)")} to \`${r.name}\``,
     "",
     `The EF1 plugin ${codeSpan(str(from.name) ?? "(no name)")} version ${codeSpan(String(from.version ?? "(none)"))} (${r.framework === "JMX" ? "JMX" : "Python"}) is the EF2 extension \`${r.name}\` version \`${r.version}\`: extension/extension.yaml, with ${r.metrics} ${r.metrics === 1 ? "metric" : "metrics"}${r.subgroups !== undefined ? ` in ${r.subgroups} JMX ${r.subgroups === 1 ? "subgroup" : "subgroups"}` : ""}${r.framework === "python" ? ` and extension/${ACTIVATION_FILE}` : ""}${r.alerts ? `, and ${r.alerts} metric ${r.alerts === 1 ? "event" : "events"} in extension/alerts/` : ""}. metric-keys.json (and .csv) names the EF2 metric of every EF1 metric.`,
+    "",
+    ...(r.dashboard ? ["", dashboardSentence(r.dashboard)] : []),
     "",
     "Each entry names the line of the EF1 plugin.json it comes from. [docs/migrate.md](https://github.com/plugin-review/plugin-review/blob/main/docs/migrate.md) explains the mapping.",
   ];
@@ -268,6 +288,7 @@ function migrationMd(r: Omit<Converted, "files" | "converted">, from: Obj): stri
           : `- line ${n.line}, ${codeSpan(n.member)}: ${markdown(n.text)}`,
       );
   }
+  if (r.keyMap.metrics.length) lines.push("", ...queriesSection(r.keyMap, line));
   return lines.join("\n") + "\n";
 }
 
@@ -374,6 +395,11 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   const alerts = alertFiles(m, metrics, name);
   if (alerts.length) extension.alerts = alerts.map((a) => ({ path: a.path }));
   for (const a of alerts) beside.set(a.path, jsonText(a.event));
+  const dashboard = dashboardOf(m, metrics, name, AUTHOR_PLACEHOLDER);
+  if (dashboard) {
+    extension.dashboards = [{ path: dashboard.path }];
+    beside.set(dashboard.path, jsonText(dashboard.content));
+  }
 
   if (m.blockers.length)
     return notConverted(
@@ -394,7 +420,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     framework,
     name,
     ...(derived.problem ? { nameProblem: derived.problem } : {}),
-    metrics: metrics.map(({ pointer, ef1, ef2 }) => ({ pointer, ef1, ef2 })),
+    metrics: metrics.map(({ pointer, ef1, ef2, dimensions }) => ({ pointer, ef1, ef2, dimensions })),
   };
   const notes = located(m);
   const summary = {
@@ -406,13 +432,14 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     metrics: metadata.filter((x) => !String(get(x, "key")).startsWith("func:")).length,
     ...(subgroups !== undefined ? { subgroups } : {}),
     alerts: alerts.length,
+    ...(dashboard ? { dashboard: { path: dashboard.path, tiles: dashboard.tiles } } : {}),
   };
   const files: OutputFile[] = [
     { path: "extension/extension.yaml", content: yaml },
     ...[...beside].map(([path, content]) => ({ path: `extension/${path}`, content })),
     { path: "metric-keys.json", content: metricKeysJson(keyMap, m, version.version, doc) },
     { path: "metric-keys.csv", content: metricKeysCsv(keyMap, m) },
-    { path: "MIGRATION.md", content: migrationMd(summary, doc) },
+    { path: "MIGRATION.md", content: migrationMd(summary, doc, (p) => m.line(p)) },
   ];
   return { converted: true, ...summary, files };
 }
