@@ -473,11 +473,19 @@ async function audit(
   );
 }
 
-function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out): number {
+function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out): number | Promise<number> {
   const parsed = parse(
     "migrate",
     args,
-    { out: { type: "string" }, name: { type: "string" }, format: { type: "string", default: "text" } },
+    {
+      out: { type: "string" },
+      name: { type: "string" },
+      "name-prefix": { type: "string" },
+      "key-prefix": { type: "string" },
+      map: { type: "string" },
+      rewrite: { type: "string", multiple: true },
+      format: { type: "string", default: "text" },
+    },
     stdout,
     stderr,
   );
@@ -492,13 +500,20 @@ function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out): n
     return fail(`--format must be text or json, not '${v.format}'`);
   if (v.name !== undefined && parsed.positionals.length > 1)
     return fail("--name names one extension: give it with one plugin.json");
+  if (v.name !== undefined && v["name-prefix"] !== undefined)
+    return fail("--name gives the whole name: use either --name or --name-prefix");
   if (v.out === "") return fail("--out needs a folder");
+  if (v.map === "") return fail("--map needs a file");
   return runMigrate(
     {
       files: parsed.positionals,
       format: v.format,
       ...(v.out !== undefined ? { out: v.out } : {}),
       ...(v.name !== undefined ? { name: v.name } : {}),
+      ...(v["name-prefix"] !== undefined ? { namePrefix: v["name-prefix"] } : {}),
+      ...(v["key-prefix"] !== undefined ? { keyPrefix: v["key-prefix"] } : {}),
+      ...(v.map !== undefined ? { map: v.map } : {}),
+      ...(v.rewrite !== undefined ? { rewrite: v.rewrite } : {}),
     },
     { cwd: io.cwd ?? process.cwd(), stdout, stderr },
   );

@@ -8,6 +8,8 @@ import type { Note, NoteKind, Phrase } from "./notes.js";
 export interface Blocker {
   pointer: string;
   text: Phrase;
+  /** What to do about it (MIGRATION.md of a descriptor that is not converted). */
+  fix?: Phrase;
 }
 
 export class DescriptorMigration {
@@ -29,8 +31,8 @@ export class DescriptorMigration {
     this.notes.push({ kind, pointer, member: displayPath(pointer), text });
   }
 
-  block(pointer: string, text: Phrase): void {
-    this.blockers.push({ pointer, text });
+  block(pointer: string, text: Phrase, fix?: Phrase): void {
+    this.blockers.push({ pointer, text, ...(fix ? { fix } : {}) });
   }
 
   /** The 1-based line of the member a pointer names (its key's line; the nearest existing ancestor's). */

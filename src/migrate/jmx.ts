@@ -127,6 +127,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         sourcePointer,
         said`metric ${q(metric.ef1.key)} names no MBean (\`source.domain\`): EF2's JMX data source collects only attributes of MBeans`,
+        said`name the MBean metric ${q(metric.ef1.key)} reads: \`source.domain\` and \`source.keyProperties\` (the ObjectName \`domain:key=value,…\`); a metric the agent computed itself (no MBean behind it) has no EF2 JMX form and needs a Python extension`,
       );
       continue;
     }
@@ -135,6 +136,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         sourcePointer,
         said`metric ${q(metric.ef1.key)} names no MBean attribute (\`source.attribute\`)`,
+        said`name the attribute of the MBean that metric ${q(metric.ef1.key)} reads in \`source.attribute\``,
       );
       continue;
     }
@@ -143,6 +145,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         unknown.pointer,
         said`a splitting of type ${q(unknown.type)} has no EF2 form (only \`keyProperty\` splittings become \`property:\` dimensions)`,
+        said`split by a key property of the MBean's name instead (\`"type": "keyProperty"\` with its \`keyProperty\`), or write that dimension in the extension by hand (\`attribute:\` dimensions read an attribute)`,
       );
       continue;
     }
@@ -159,6 +162,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         clash.pointer,
         said`two splittings of metric ${q(metric.ef1.key)} become the one EF2 dimension \`${dimensionKey(clash.name)}\` (EF2 dimension keys are lower case): rename one`,
+        said`rename one of the splittings of metric ${q(metric.ef1.key)} (its \`name\`), so that their lower-case forms differ`,
       );
       continue;
     }
@@ -246,6 +250,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
     m.block(
       "/metrics",
       said`the metrics need ${subgroups.length} subgroups (distinct queries and dimensions); EF2 allows ${MAX_GROUPS} groups of ${MAX_SUBGROUPS}`,
+      said`split the plugin into several plugin.json files of at most ${MAX_GROUPS * MAX_SUBGROUPS} distinct queries each, and migrate each`,
     );
   if (subgroups.length === 0) return { metadata, subgroups: 0 };
   const groups: YamlValue[] = [];

@@ -15,7 +15,8 @@ import { frameworkOf, mapMetrics, type Framework, type KeyMap } from "../core/ef
 import { deriveName, ef2Version, keyPrefix } from "../core/ef2/names.js";
 import { dashboardOf } from "./dashboard.js";
 import { jsonText } from "./json-text.js";
-import { dashboardSentence, queriesSection } from "./report.js";
+import { dashboardSentence, queriesSection, refusedMigrationMd, type Refusal } from "./report.js";
+import { ef1Group, ef1MetricId } from "../core/ef2/selectors.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
 import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
@@ -30,6 +31,8 @@ export const AUTHOR_PLACEHOLDER = "Your name here";
 export interface MigrateOptions {
   /** `--name`: the EF2 name, instead of the one derived from the descriptor. */
   name?: string;
+  /** What the metric keys start with, instead of the name without `custom:` (`--key-prefix`, the map). */
+  keyPrefix?: string;
   /**
    * Read extension.yaml's text back before it is written, and check that it says what was validated (default
    * true). Only what is not written (the audit's readiness) leaves it out: the YAML parse is most of the time.
@@ -68,9 +71,13 @@ export interface NotConverted {
   converted: false;
   /** JMX or python when the descriptor is one; else its `type` as written (PMI), if any. */
   type?: string;
-  /** Why, each with the line it is about when there is one. */
-  reasons: { line?: number; text: Phrase }[];
+  /** The EF2 name it would have had, when one could be derived (a folder names it). */
+  name?: string;
+  /** Why, each with the line it is about when there is one, and what to do when that can be said. */
+  reasons: Refusal[];
   notes: LocatedNote[];
+  /** MIGRATION.md alone: why, line by line, what to do, and the metrics that wait for a new home. */
+  files: OutputFile[];
 }
 
 export type MigrationResult = Converted | NotConverted;
@@ -206,6 +213,7 @@ function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
 function metricKeysJson(keyMap: KeyMap, m: DescriptorMigration, version: string, from: Obj): string {
   return jsonText({
     name: keyMap.name,
+    keyPrefix: keyMap.keyPrefix ?? keyPrefix(keyMap.name ?? ""),
     version,
     from: { name: from.name, version: from.version, type: from.type },
     metrics: keyMap.metrics.map((x) => ({
@@ -273,8 +281,7 @@ function migrationMd(
     "",
     `The EF1 plugin ${codeSpan(str(from.name) ?? "(no name)")} version ${codeSpan(String(from.version ?? "(none)"))} (${r.framework === "JMX" ? "JMX" : "Python"}) is the EF2 extension \`${r.name}\` version \`${r.version}\`: extension/extension.yaml, with ${r.metrics} ${r.metrics === 1 ? "metric" : "metrics"}${r.subgroups !== undefined ? ` in ${r.subgroups} JMX ${r.subgroups === 1 ? "subgroup" : "subgroups"}` : ""}${r.framework === "python" ? ` and extension/${ACTIVATION_FILE}` : ""}${r.alerts ? `, and ${r.alerts} metric ${r.alerts === 1 ? "event" : "events"} in extension/alerts/` : ""}. metric-keys.json (and .csv) names the EF2 metric of every EF1 metric.`,
     "",
-    ...(r.dashboard ? ["", dashboardSentence(r.dashboard)] : []),
-    "",
+    ...(r.dashboard ? [dashboardSentence(r.dashboard), ""] : []),
     "Each entry names the line of the EF1 plugin.json it comes from. [docs/migrate.md](https://github.com/plugin-review/plugin-review/blob/main/docs/migrate.md) explains the mapping.",
   ];
   for (const s of SECTIONS) {
@@ -299,12 +306,65 @@ function located(m: DescriptorMigration): LocatedNote[] {
     .map(({ n, line }) => (line === undefined ? n : { ...n, line }));
 }
 
+/** A descriptor that is not converted, with its MIGRATION.md (report.ts). */
 function notConverted(
   m: DescriptorMigration | undefined,
   type: string | undefined,
-  reasons: NotConverted["reasons"],
+  reasons: Refusal[],
+  { notes = true, name }: { notes?: boolean | LocatedNote[]; name?: string } = {},
 ): NotConverted {
-  return { converted: false, ...(type !== undefined ? { type } : {}), reasons, notes: m ? located(m) : [] };
+  const doc = m?.doc;
+  const located_ = Array.isArray(notes) ? notes : m && notes ? located(m) : [];
+  const group = ef1Group(doc?.metricGroup, doc?.name);
+  const metrics: { line: number; id?: string; key: string }[] = [];
+  arr(doc?.metrics).forEach((element, i) => {
+    for (const kind of ["timeseries", "statetimeseries"]) {
+      const key = str(get(get(element, kind), "key"));
+      if (key !== undefined && m)
+        metrics.push({
+          line: m.line(`/metrics/${i}/${kind}`),
+          key,
+          ...(group !== undefined ? { id: ef1MetricId(group, key) } : {}),
+        });
+    }
+  });
+  const ef1Name = str(doc?.name);
+  const ef1Version = doc?.version === undefined ? undefined : String(doc.version);
+  const content = refusedMigrationMd({
+    ...(ef1Name !== undefined ? { ef1Name } : {}),
+    ...(ef1Version !== undefined ? { ef1Version } : {}),
+    ...(type !== undefined ? { type } : {}),
+    reasons,
+    metrics,
+    notes: located_,
+  });
+  return {
+    converted: false,
+    ...(type !== undefined ? { type } : {}),
+    ...(name !== undefined ? { name } : {}),
+    reasons,
+    notes: located_,
+    files: [{ path: "MIGRATION.md", content }],
+  };
+}
+
+/**
+ * A descriptor refused for reasons found beside it (a file that cannot be read; in a fleet, a name or key
+ * another descriptor has): its MIGRATION.md says why and lists its metrics, when its text is a descriptor.
+ */
+export function refused(
+  text: string | undefined,
+  reasons: Refusal[],
+  extra: { name?: string; notes?: LocatedNote[] } = {},
+): NotConverted {
+  const parsed = text === undefined ? undefined : parseJson(text);
+  const m =
+    parsed?.ok && isObj(parsed.value) ? new DescriptorMigration(parsed.value, parsed.root, text!) : undefined;
+  const type = m ? (frameworkOf(m.doc) ?? str(m.doc.type)) : undefined;
+  return notConverted(m, type, reasons, {
+    notes: extra.notes ?? false,
+    ...(extra.name ? { name: extra.name } : {}),
+  });
 }
 
 /** Converts one EF1 descriptor's text; never throws on any text. */
@@ -313,34 +373,50 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   if (!parsed.ok) {
     const at = new LineIndex(text).position(parsed.error.offset);
     return notConverted(undefined, undefined, [
-      { line: at.line, text: said`it is not JSON: ${q(parsed.error.message)} (column ${at.column})` },
+      {
+        line: at.line,
+        text: said`it is not JSON: ${q(parsed.error.message)} (column ${at.column})`,
+        fix: said`make it valid JSON (\`plugin-review check\` shows where it stops), then migrate it again`,
+      },
     ]);
   }
   if (!isObj(parsed.value))
     return notConverted(undefined, undefined, [
-      { text: said`it is not a plugin descriptor (a JSON object)` },
+      {
+        text: said`it is not a plugin descriptor (a JSON object)`,
+        fix: said`migrate a plugin.json: a JSON object with \`name\`, \`type\` and \`metrics\``,
+      },
     ]);
   const doc = parsed.value;
   const m = new DescriptorMigration(doc, parsed.root, text);
   const type = str(doc.type);
   const framework = frameworkOf(doc);
   if (!framework) {
-    const why =
-      type?.toUpperCase() === "PMI"
-        ? said`PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only`
-        : type === undefined
-          ? said`it has no \`type\`: only JMX and Python plugins have an EF2 form`
-          : said`its \`type\` is ${q(type)}: only JMX and Python plugins have an EF2 form`;
-    return notConverted(undefined, type, [{ line: m.line("/type"), text: why }]);
+    const pmi = type?.toUpperCase() === "PMI";
+    const why = pmi
+      ? said`PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only`
+      : type === undefined
+        ? said`it has no \`type\`: only JMX and Python plugins have an EF2 form`
+        : said`its \`type\` is ${q(type)}: only JMX and Python plugins have an EF2 form`;
+    const fix = pmi
+      ? said`collect the same values another way: an EF2 JMX extension reading WebSphere's MBeans (where its JMX connector is on), or an EF2 Python extension reading the PMI data; Dynatrace's own WebSphere monitoring covers many of them. Until then the EF1 plugin runs on OneAgent 1.299 and earlier only. Re-point the dashboards, SLOs and alerts that query the metrics below to the new keys`
+      : said`if it is a JMX or Python plugin, say so in \`type\` (\`JMX\` or \`python\`) and migrate it again`;
+    return notConverted(m, type, [{ line: m.line("/type"), text: why, fix }], { notes: false });
   }
   const derived = deriveName(doc, options.name);
   if (!derived.name)
-    return notConverted(undefined, framework, [
-      {
-        line: m.line(doc.metricGroup !== undefined ? "/metricGroup" : "/name"),
-        text: said`${derived.problem!}`,
-      },
-    ]);
+    return notConverted(
+      m,
+      framework,
+      [
+        {
+          line: m.line(doc.metricGroup !== undefined ? "/metricGroup" : "/name"),
+          text: said`${derived.problem!}`,
+          fix: said`give the extension its name: \`--name custom:<name>\` (one descriptor), or an entry in the map (\`--map\`, docs/migrate.md "Migrating a fleet")`,
+        },
+      ],
+      { notes: false },
+    );
   const name = derived.name;
   if (derived.how === "made-valid")
     m.note(
@@ -356,7 +432,8 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       said`${q(doc.version ?? "(none)")}: ${version.note}, giving \`${version.version}\``,
     );
 
-  const metrics = mapMetrics(doc, framework, keyPrefix(name));
+  const prefix = options.keyPrefix ?? keyPrefix(name);
+  const metrics = mapMetrics(doc, framework, prefix);
   noteDescriptor(m, framework);
   // Two EF1 metrics that Dynatrace's key rule makes one EF2 key would become one metric: refused, not merged.
   const byKey = new Map<string, string>();
@@ -366,6 +443,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       m.block(
         x.pointer,
         said`metrics ${q(other)} and ${q(x.ef1.key)} would both be \`${x.ef2.key}\` in EF2 (Dynatrace's key rule drops other characters and the \`.count\` of a gauge): rename one`,
+        said`rename metric ${q(x.ef1.key)} or ${q(other)} so that their EF2 keys differ (its \`key\`: its EF1 id changes too)`,
       );
     byKey.set(x.ef2.key, x.ef1.key);
   }
@@ -381,7 +459,12 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   let subgroups: number | undefined;
   if (framework === "JMX") {
     const jmx = jmxSource(m, metrics);
-    if (!jmx.jmx && !m.blockers.length) m.block("/metrics", said`the plugin has no metric to collect`);
+    if (!jmx.jmx && !m.blockers.length)
+      m.block(
+        "/metrics",
+        said`the plugin has no metric to collect`,
+        said`give it at least one metric read from an MBean attribute`,
+      );
     if (jmx.jmx) extension.jmx = jmx.jmx;
     metadata = jmx.metadata;
     subgroups = jmx.subgroups;
@@ -405,7 +488,8 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     return notConverted(
       m,
       framework,
-      m.blockers.map((b) => ({ line: m.line(b.pointer), text: b.text })),
+      m.blockers.map((b) => ({ line: m.line(b.pointer), text: b.text, ...(b.fix ? { fix: b.fix } : {}) })),
+      { name },
     );
   const yaml = toYaml(extension);
   const problems = checkExtension(extension, beside, options.readBack === false ? undefined : yaml);
@@ -413,12 +497,17 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     return notConverted(
       m,
       framework,
-      problems.map((p) => ({ text: said`the EF2 extension made of it is not valid: ${q(p)}` })),
+      problems.map((p) => ({
+        text: said`the EF2 extension made of it is not valid: ${q(p)}`,
+        fix: said`this is plugin-review's mistake, not the descriptor's: please report it with the plugin.json`,
+      })),
+      { name },
     );
 
   const keyMap: KeyMap = {
     framework,
     name,
+    ...(prefix !== keyPrefix(name) ? { keyPrefix: prefix } : {}),
     ...(derived.problem ? { nameProblem: derived.problem } : {}),
     metrics: metrics.map(({ pointer, ef1, ef2, dimensions }) => ({ pointer, ef1, ef2, dimensions })),
   };

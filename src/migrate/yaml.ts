@@ -26,6 +26,11 @@ function scalar(s: string): string {
   );
 }
 
+/** A mapping key: ours are identifiers; a descriptor's (the migration map's plugin names) quoted when needed. */
+function key(k: string): string {
+  return scalar(k);
+}
+
 function isScalar(v: YamlValue): v is string | number | boolean {
   return typeof v !== "object";
 }
@@ -49,18 +54,19 @@ function lines(value: YamlValue, indent: string, out: string[]): void {
     return;
   }
   if (isScalar(value)) throw new Error("a YAML document is a mapping or a sequence");
-  for (const [key, v] of Object.entries(value)) {
-    if (isScalar(v)) out.push(`${indent}${key}: ${inline(v)}`);
-    else if (Array.isArray(v) && v.length === 0) out.push(`${indent}${key}: []`);
-    else if (!Array.isArray(v) && Object.keys(v).length === 0) out.push(`${indent}${key}: {}`);
+  for (const [k, v] of Object.entries(value)) {
+    const shown = key(k);
+    if (isScalar(v)) out.push(`${indent}${shown}: ${inline(v)}`);
+    else if (Array.isArray(v) && v.length === 0) out.push(`${indent}${shown}: []`);
+    else if (!Array.isArray(v) && Object.keys(v).length === 0) out.push(`${indent}${shown}: {}`);
     else {
-      out.push(`${indent}${key}:`);
+      out.push(`${indent}${shown}:`);
       lines(v, indent + "  ", out);
     }
   }
 }
 
-/** A YAML document of a mapping whose keys are ours (identifiers) and whose values may come from a descriptor. */
+/** A YAML document of a mapping whose keys and values may come from a descriptor (quoted where they need it). */
 export function toYaml(value: { [key: string]: YamlValue }): string {
   const out: string[] = [];
   lines(value, "", out);

@@ -76,6 +76,8 @@ export interface KeyMap {
   name?: string;
   /** Why there is no name, or why Dynatrace's derivation had to be made valid. */
   nameProblem?: string;
+  /** What the metric keys start with, when it is not the name without `custom:` (`--key-prefix`, the map). */
+  keyPrefix?: string;
   /** One per EF1 metric that has a key, in document order. */
   metrics: MetricMapping[];
 }
@@ -231,15 +233,20 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
  * a JMX nor a Python plugin. `name`: the EF2 name to prefix keys with (`--name`, or the name an extension.yaml
  * already has); by default the one derived from the descriptor.
  */
-export function keyMap(doc: unknown, options: { name?: string } = {}): KeyMap | undefined {
+export function keyMap(
+  doc: unknown,
+  options: { name?: string; keyPrefix?: string } = {},
+): KeyMap | undefined {
   const framework = frameworkOf(doc);
   if (!framework) return undefined;
   const derived = deriveName(doc, options.name);
-  const prefix = keyPrefix(derived.name ?? derived.dynatrace ?? "custom:");
+  const named = keyPrefix(derived.name ?? derived.dynatrace ?? "custom:");
+  const prefix = options.keyPrefix ?? named;
   return {
     framework,
     ...(derived.name ? { name: derived.name } : {}),
     ...(derived.problem ? { nameProblem: derived.problem } : {}),
+    ...(prefix !== named ? { keyPrefix: prefix } : {}),
     metrics: mapMetrics(doc, framework, prefix).map(({ pointer, ef1, ef2, dimensions }) => ({
       pointer,
       ef1,
