@@ -395,9 +395,24 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
     const rel = relative(outDir, absolute);
     return !rel.startsWith("..") && !isAbsolute(rel);
   };
-  const candidates = (await expandArgs(opts.files, io.cwd, finder)).filter(
-    (c) => c.explicit || !inOut(c.absolute),
-  );
+  const candidates: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const arg of opts.files) {
+    let found: Candidate[];
+    try {
+      found = await expandArgs([arg], io.cwd, finder);
+    } catch (e) {
+      // A file that is not there is a descriptor not converted (the others are); a glob or folder that
+      // finds nothing is a usage error.
+      if (!(e instanceof UsageError) || !/^cannot read '[^']*': no such file/.test(e.message)) throw e;
+      found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
+    }
+    for (const c of found)
+      if ((c.explicit || !inOut(c.absolute)) && !seen.has(c.absolute)) {
+        seen.add(c.absolute);
+        candidates.push(c);
+      }
+  }
   if (opts.name !== undefined && candidates.length > 1)
     throw new UsageError(`--name names one extension, but ${candidates.length} descriptors were given`);
   const map = opts.map === undefined ? undefined : readMap(opts.map, io.cwd);

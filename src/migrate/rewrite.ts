@@ -144,13 +144,15 @@ function chainOf(
 
 interface Found {
   spans: Span[];
+  /** The targets of the references replaced. */
+  targets: Set<RewriteTarget>;
   replaced: { offset: number; from: string; to: string }[];
   refused: { offset: number; reference: string; why: string }[];
 }
 
 /** The references in a string of selector text, each with its replacement or why there is none. */
 function inSelector(s: string, table: RewriteTable, keyOnly: boolean): Found {
-  const found: Found = { spans: [], replaced: [], refused: [] };
+  const found: Found = { spans: [], targets: new Set(), replaced: [], refused: [] };
   for (const match of s.matchAll(REFERENCE)) {
     const offset = match.index;
     // `ext:` inside a longer word (`text:`) is no reference.
@@ -180,6 +182,7 @@ function inSelector(s: string, table: RewriteTable, keyOnly: boolean): Found {
         });
       else {
         found.spans.push({ start: offset, end, to: target.keyOnly });
+        found.targets.add(target);
         found.replaced.push({ offset, from: id, to: target.keyOnly });
       }
       continue;
@@ -221,6 +224,7 @@ function inSelector(s: string, table: RewriteTable, keyOnly: boolean): Found {
     const expression = suffix.includes(" ");
     const to = expression ? `(${target.key}${rest}${suffix})` : `${target.key}${rest}${suffix}`;
     found.spans.push({ start: offset, end: chain.end, to });
+    found.targets.add(target);
     found.replaced.push({ offset, from: s.slice(offset, chain.end), to });
   }
   return found;
@@ -269,10 +273,11 @@ function rewriteJson(text: string, root: JsonNode, table: RewriteTable): Rewritt
       spans.push({ start: node.start, end: node.end, to: JSON.stringify(to) });
       for (const r of found.replaced) replacements.push({ ...where, from: r.from, to: r.to });
     }
-    return exact && found.spans.length ? exact : undefined;
+    // The one metric the string names: the dimension names beside it are that metric's.
+    return found.targets.size === 1 ? [...found.targets][0] : undefined;
   };
 
-  /** Dimension names (exactly an EF1 dimension of `target`) in the members beside its key. */
+  /** Dimension names (exactly an EF1 dimension of `target`) in the members beside its key or selector. */
   const dimensionNames = (node: JsonNode, target: RewriteTarget, named: boolean): void => {
     if (node.kind === "string") {
       if (!named) return;
@@ -306,7 +311,7 @@ function rewriteJson(text: string, root: JsonNode, table: RewriteTable): Rewritt
     if (node.kind !== "object") return;
     let target: RewriteTarget | undefined;
     for (const m of node.members) {
-      if (m.value.kind === "string" && KEY_MEMBERS.has(m.key)) target = stringNode(m.value, true) ?? target;
+      if (m.value.kind === "string") target = stringNode(m.value, KEY_MEMBERS.has(m.key)) ?? target;
       else walk(m.value, m.key);
     }
     if (target)
