@@ -102,7 +102,10 @@ function lineAt(text: string, offset: number): number {
 
 /** Every EF2 metric key an extension defines: the collected ones and the calculated per-second ones. */
 export function keysOf(r: Converted): string[] {
-  return r.keyMap.metrics.flatMap((m) => [m.ef2.key, ...(m.ef2.rateKey ? [m.ef2.rateKey] : [])]);
+  // An EF1 metric written twice (a Python plugin's) is one EF2 metric.
+  return [
+    ...new Set(r.keyMap.metrics.flatMap((m) => [m.ef2.key, ...(m.ef2.rateKey ? [m.ef2.rateKey] : [])])),
+  ];
 }
 
 /** "`a/plugin.json` line 5" or "the map's `custom.x` (`migrate.yml` line 3)", as a phrase. */
