@@ -15,13 +15,7 @@ import { type MigrationResult } from "../migrate/migrate.js";
 import { keyPrefix, nameProblem } from "../core/ef2/names.js";
 import { keyPrefixProblem, readMigrationMap, type MigrationMap } from "../core/ef2/mapping.js";
 import { ef1Group } from "../core/ef2/selectors.js";
-import {
-  migrateFleet,
-  sideText,
-  type Collision,
-  type FleetEntry,
-  type FleetInput,
-} from "../migrate/fleet.js";
+import { migrateFleet, type Collision, type FleetEntry, type FleetInput } from "../migrate/fleet.js";
 import { writeMigrationMap } from "../migrate/mapping.js";
 import { rewriteReferences, rewriteTable, type Rewritten } from "../migrate/rewrite.js";
 import { printable, printableLines } from "../format/printable.js";
@@ -164,7 +158,7 @@ function collisionLine(c: Collision): string {
       ? `${printable(s.plugin ?? "")} in the map ${printable(s.map.source)}:${s.map.line}`
       : `${printable(s.file ?? "")}${s.line !== undefined ? `:${s.line}` : ""}`,
   );
-  return `  ${c.kind === "name" ? "name" : "key"} ${printable(c.value)}: ${a} and ${b}\n`;
+  return `  ${c.kind} ${printable(c.value)}: ${a} and ${b}\n`;
 }
 
 interface RewriteDone {
@@ -227,10 +221,17 @@ function text(
     );
   }
   if (collisions.length) {
-    const names = collisions.filter((c) => c.kind === "name").length;
-    const keys = collisions.length - names;
+    const count = (kind: Collision["kind"], one: string, many?: string) => {
+      const n = collisions.filter((c) => c.kind === kind).length;
+      return n ? plural(n, one, many) : "";
+    };
+    const counted = [
+      count("name", "name collision"),
+      count("key", "key collision"),
+      count("plugin", "plugin given twice", "plugins given twice"),
+    ].filter(Boolean);
     io.stderr(
-      `plugin-review: ${[names ? plural(names, "name collision") : "", keys ? plural(keys, "key collision") : ""].filter(Boolean).join(" and ")}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n` +
+      `plugin-review: ${counted.length > 1 ? `${counted.slice(0, -1).join(", ")} and ${counted.at(-1)!}` : counted[0]!}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n` +
         collisions.map(collisionLine).join(""),
     );
   }

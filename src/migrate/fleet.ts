@@ -44,8 +44,9 @@ export interface Side {
 }
 
 export interface Collision {
-  kind: "name" | "key";
-  /** The EF2 name or metric key both would have. */
+  /** One EF2 name, one metric key, or one EF1 plugin (its `name`) in two descriptors. */
+  kind: "name" | "key" | "plugin";
+  /** The EF2 name, metric key or EF1 plugin name both have. */
   value: string;
   sides: [Side, Side];
 }
@@ -79,6 +80,8 @@ interface Parsed {
   doc?: unknown;
   /** The line of the member the EF2 name comes from (`metricGroup`, else `name`). */
   nameLine?: number;
+  /** The line of its `name`. */
+  pluginLine?: number;
 }
 
 /** The EF1 name and the line the derived name comes from, read cheaply (migrate parses it again). */
@@ -91,7 +94,15 @@ function peek(text: string): Parsed {
   const node =
     parsed.root.kind === "object" ? parsed.root.members.findLast((m) => m.key === member) : undefined;
   const nameLine = node ? lineAt(text, node.keyStart) : undefined;
-  return { doc, ...(plugin !== undefined ? { plugin } : {}), ...(nameLine ? { nameLine } : {}) };
+  const own =
+    parsed.root.kind === "object" ? parsed.root.members.findLast((m) => m.key === "name") : undefined;
+  const pluginLine = own ? lineAt(text, own.keyStart) : undefined;
+  return {
+    doc,
+    ...(plugin !== undefined ? { plugin } : {}),
+    ...(nameLine ? { nameLine } : {}),
+    ...(pluginLine ? { pluginLine } : {}),
+  };
 }
 
 function lineAt(text: string, offset: number): number {
@@ -171,6 +182,22 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
     for (const e of refuse) e.collisions.push(c);
   };
 
+  // One EF1 plugin twice (copies of it) with different EF2 names: the map could keep one of them only.
+  const byPlugin = new Map<string, FleetEntry>();
+  for (const e of converted) {
+    const plugin = parsedOf.get(e)?.plugin;
+    if (plugin === undefined) continue;
+    const other = byPlugin.get(plugin);
+    if (other && (other.result as Converted).name !== (e.result as Converted).name)
+      add(
+        "plugin",
+        plugin,
+        sideOf(other, parsedOf.get(other)?.pluginLine),
+        sideOf(e, parsedOf.get(e)?.pluginLine),
+        [other, e],
+      );
+    else if (!other) byPlugin.set(plugin, e);
+  }
   const byName = new Map<string, FleetEntry>();
   for (const e of converted) {
     const r = e.result as Converted;
@@ -231,14 +258,19 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
         text: [
           ...(c.kind === "name"
             ? said`its EF2 name \`${c.value}\` is also the name of `
-            : said`its EF2 metric key \`${c.value}\` is also a key of `),
+            : c.kind === "plugin"
+              ? said`it is EF1 plugin ${q(c.value)}, as is `
+              : said`its EF2 metric key \`${c.value}\` is also a key of `),
           ...sideText(theirs),
           ...(same ? said`, the same EF1 plugin ${q(mine.plugin)}` : []),
-          ...said`: in a Dynatrace environment ${c.kind === "name" ? "the second upload would replace the first" : "the two extensions' series would mix"}`,
+          ...(c.kind === "plugin"
+            ? said`: one EF1 plugin cannot become two EF2 extensions`
+            : said`: in a Dynatrace environment ${c.kind === "name" ? "the second upload would replace the first" : "the two extensions' series would mix"}`),
         ],
-        fix: same
-          ? said`migrate one of the two copies of EF1 plugin ${q(mine.plugin)}: the map cannot tell them apart`
-          : said`give one of them another ${c.kind === "name" ? "name" : "key prefix"} in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:…, key_prefix: … }\`), or run with \`--name-prefix\`/\`--key-prefix\`; docs/migrate.md, "Migrating a fleet"`,
+        fix:
+          same || c.kind === "plugin"
+            ? said`migrate one of the two copies of EF1 plugin ${q(mine.plugin ?? c.value)}: the map cannot tell them apart`
+            : said`give one of them another ${c.kind === "name" ? "name" : "key prefix"} in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:…, key_prefix: … }\`), or run with \`--name-prefix\`/\`--key-prefix\`; docs/migrate.md, "Migrating a fleet"`,
       };
     });
     e.result = refused(inputs.find((i) => i.file === e.file)?.text, reasons, {

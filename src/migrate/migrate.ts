@@ -19,7 +19,7 @@ import { dashboardSentence, queriesSection, refusedMigrationMd, type Refusal } f
 import { ef1Group, ef1MetricId } from "../core/ef2/selectors.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
-import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
+import { codeSpan, markdown, plain, q, said, type Note } from "./notes.js";
 import { ACTIVATION_FILE, pythonSource } from "./python.js";
 import { toYaml, type YamlValue } from "./yaml.js";
 

@@ -281,7 +281,7 @@ describe("plugin-review migrate --rewrite", () => {
     expect(r.stdout).toContain(
       `${join(work, "metric-event.json")}: rewrote: 2 references replaced, 0 not rewritten\n` +
         `  ${join(work, "metric-event.json")}:7:15 ext:tech.Demo_Pool.pool_created -> func:tech.demo.pool.pool_created.count_persec\n` +
-        `  ${join(work, "metric-event.json")}:20:38 PoolName -> pool_name\n`,
+        `  ${join(work, "metric-event.json")}:19:57 PoolName -> pool_name\n`,
     );
     for (const f of files) {
       const after = readFileSync(join(work, f), "utf8");

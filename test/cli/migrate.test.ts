@@ -245,7 +245,7 @@ describe("plugin-review migrate: names and mistakes", () => {
   it("is listed in the help, and has its own", () => {
     expect(cli(["--help"]).stdout).toMatch(/^ {2}migrate <plugin\.json>\.\.\. {3}convert EF1 descriptors/m);
     expect(cli(["migrate", "--help"]).stdout).toMatch(
-      /^Usage: plugin-review migrate <plugin\.json>\.\.\. \[options\]/,
+      /^Usage: plugin-review migrate <plugin\.json\|dir\|glob>\.\.\. \[options\]/,
     );
   });
 });

@@ -127,6 +127,17 @@ describe("migrateFleet", () => {
     ]);
   });
 
+  it("refuses one EF1 plugin given twice under two EF2 names: the map could keep one of them only", () => {
+    const run = migrateFleet([
+      { file: "a/plugin.json", text: text(jmx("custom.jmx.same", "tech.one", ["x"])) },
+      { file: "b/plugin.json", text: text(jmx("custom.jmx.same", "tech.two", ["y"])) },
+    ]);
+    expect(run.collisions.map((c) => [c.kind, c.value, c.sides.map((s) => `${s.file}:${s.line}`)])).toEqual([
+      ["plugin", "custom.jmx.same", ["a/plugin.json:2", "b/plugin.json:2"]],
+    ]);
+    expect(run.updates).toEqual([]);
+  });
+
   it("keeps descriptor text inert in a refused descriptor's MIGRATION.md (read with a Markdown parser)", () => {
     const evil = "custom.jmx.[x](http://evil) @octocat <img src=x>`";
     const inputs = [
