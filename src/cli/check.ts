@@ -8,6 +8,7 @@ import {
   type ExistingMode,
   type ResolvedConfig,
 } from "../core/config.js";
+import { baseOf, notReviewedRenameNote } from "../core/base-path.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
@@ -18,7 +19,8 @@ import { printable, printableLines } from "../format/printable.js";
 import { formatSarif } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
-import { expandArgs, readLimited, type Candidate } from "../workspace/files.js";
+import { expandArgs, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
+import { configAtRef } from "../workspace/base-config.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -33,6 +35,8 @@ export interface CheckOptions {
   config?: string;
   /** `--no-config`: the built-in defaults, whatever configuration files exist. */
   noConfig?: boolean;
+  /** `--config-from-base`: the configuration as the `--base-ref` commit has it (workspace/base-config.ts). */
+  configFromBase?: boolean;
   format: Format;
   /** `--output <format>=<file>`: further reports of the same review. */
   outputs?: { format: Format; file: string }[];
@@ -93,9 +97,20 @@ interface Group {
 async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.base !== undefined && opts.baseRef !== undefined)
     throw new UsageError("use either --base or --base-ref, not both");
+  if (opts.configFromBase && opts.baseRef === undefined)
+    throw new UsageError(
+      "--config-from-base reads the configuration as the --base-ref commit has it: add --base-ref <ref>",
+    );
+  if (opts.configFromBase && opts.noConfig)
+    throw new UsageError("use either --config-from-base or --no-config, not both");
+  const repo = opts.baseRef !== undefined ? await openBaseRef(io.cwd, opts.baseRef) : undefined;
   const finder = new ConfigFinder({
     cwd: io.cwd,
-    ...(opts.config !== undefined ? { config: opts.config } : {}),
+    ...(repo && opts.configFromBase
+      ? { given: await configAtRef(repo.git, repo.ref, io.cwd, opts.config) }
+      : opts.config !== undefined
+        ? { config: opts.config }
+        : {}),
     ...(opts.noConfig ? { noConfig: true } : {}),
   });
   const { stdin } = opts;
@@ -128,10 +143,10 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
     );
   }
-  const repo = opts.baseRef !== undefined ? await openBaseRef(io.cwd, opts.baseRef) : undefined;
   // One group per configuration and repository: set rules compare descriptors of one repository, as the App.
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
+  const renameNotes: string[] = [];
   for (const c of candidates) {
     // Standard input without a name is named `<stdin>` in the working directory, with its configuration.
     const located = finder.locate(c.absolute);
@@ -178,7 +193,15 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
         if (replaces) input.replaces = replaces;
         else if (!c.explicit && !globMatcher(config.paths)(located.configPath)) continue;
       }
-      const basePath = change ? change.basePath : repoPath;
+      // A base is only what the base's review read (core/base-path.ts): a rename's old path under the
+      // configuration that applies to it there; a file renamed from elsewhere is new.
+      const { path: basePath, notReviewedFrom } = change
+        ? baseOf({ path: repoPath, status: change.status, previousPath: change.basePath }, (old) =>
+            isReviewedFile(finder, join(repo.git.root, old)),
+          )
+        : { path: repoPath };
+      if (notReviewedFrom !== undefined)
+        renameNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
       const bytes =
         basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
       if (bytes) input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
@@ -193,7 +216,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     group.items.push({ input, display: c.display, absolute: c.absolute, order: group.items.length });
   }
   const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
-  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes))];
+  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes)), ...renameNotes];
   if (unchanged)
     notes.push(
       `${plural(unchanged, "descriptor")} unchanged since ${opts.baseRef} ${unchanged === 1 ? "was" : "were"} not checked`,
@@ -331,11 +354,13 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string 
 /** The text output's line naming the configuration used (several when nested ones apply to different files). */
 function describeConfigs(used: FoundConfig[], cwd: string, finder: ConfigFinder): string {
   const name = (f: FoundConfig) =>
-    f.path !== undefined
-      ? displayPath(f.path, cwd)
-      : f.none === "disabled"
-        ? "none (--no-config: built-in defaults)"
-        : `none (no ${CONFIG_PATH} found walking up from the files: built-in defaults)`;
+    f.label !== undefined
+      ? f.label
+      : f.path !== undefined
+        ? displayPath(f.path, cwd)
+        : f.none === "disabled"
+          ? "none (--no-config: built-in defaults)"
+          : `none (no ${CONFIG_PATH} found walking up from the files: built-in defaults)`;
   if (used.length === 0) return `configuration: ${name(finder.findForDir(cwd))}`;
   return `configuration: ${used.map(name).join(", ")}`;
 }

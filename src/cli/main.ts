@@ -5,6 +5,7 @@ import { CONFIG_PATH } from "../core/config.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
 import { runMigrate } from "./migrate.js";
+import { writeStderr, writeStdout } from "./output.js";
 import { runPr } from "./pr.js";
 
 const USAGES = {
@@ -21,6 +22,9 @@ Options:
                          found walking up from each file to the repository root, the folder
                          holding .git)
   --no-config            no configuration file: the built-in defaults
+  --config-from-base     with --base-ref: read the configuration as <git-ref> has it (the
+                         repository's ${CONFIG_PATH}, or the --config file), never
+                         the work tree's, so a change cannot loosen what judges it (for CI)
   --stdin                read one descriptor from standard input
   --stdin-filename <p>   the path standard input stands for: its configuration, ignores and
                          name in the output (and its base with --base-ref)
@@ -248,8 +252,9 @@ export interface MainIo {
 }
 
 export async function main(argv: string[], io: MainIo = {}): Promise<number> {
-  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  // Every command writes through these: quiet when the reader goes away (`| head`, output.ts).
+  const stdout = io.stdout ?? writeStdout;
+  const stderr = io.stderr ?? writeStderr;
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help") {
     (command === undefined ? stderr : stdout)(USAGE);
@@ -292,6 +297,7 @@ const CHECK_OPTIONS = {
   "base-ref": { type: "string" },
   config: { type: "string" },
   "no-config": { type: "boolean" },
+  "config-from-base": { type: "boolean" },
   stdin: { type: "boolean" },
   "stdin-filename": { type: "string" },
   format: { type: "string", default: "text" },
@@ -346,6 +352,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Prom
       ...(v["base-ref"] !== undefined ? { baseRef: v["base-ref"] } : {}),
       ...(v.config !== undefined ? { config: v.config } : {}),
       ...(v["no-config"] ? { noConfig: true } : {}),
+      ...(v["config-from-base"] ? { configFromBase: true } : {}),
       ...(stdin ? { stdin } : {}),
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(v.quiet ? { quiet: true } : {}),

@@ -11,7 +11,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
-import { type MigrationResult } from "../migrate/migrate.js";
+import { type MigrationResult, type OutputFile } from "../migrate/migrate.js";
+import { frameworkOf } from "../core/ef2/key-map.js";
+import { readPluginFolder } from "../workspace/plugin-folder.js";
 import { keyPrefix, nameProblem } from "../core/ef2/names.js";
 import { keyPrefixProblem, readMigrationMap, type MigrationMap } from "../core/ef2/mapping.js";
 import { ef1Group } from "../core/ef2/selectors.js";
@@ -108,7 +110,7 @@ function folders(done: Done[], texts: Map<string, string | undefined>): void {
   }
 }
 
-function writeFile(absolute: string, content: string): void {
+function writeFile(absolute: string, content: string | Buffer): void {
   mkdirSync(dirname(absolute), { recursive: true });
   writeFileSync(absolute, content);
 }
@@ -118,7 +120,7 @@ function write(d: Done, out: string, cwd: string): void {
   for (const f of d.result.files) {
     const shown = join(out, d.folder!, f.path);
     try {
-      writeFile(resolve(cwd, shown), f.content);
+      writeFile(resolve(cwd, shown), f.encoding === "base64" ? Buffer.from(f.content, "base64") : f.content);
     } catch (e) {
       d.error = `cannot write '${shown}': ${describeErrno(e)}`;
       return;
@@ -129,6 +131,69 @@ function write(d: Done, out: string, cwd: string): void {
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The folders of a Python project that are not shown file by file: the layer and the plugin's own code. */
+function foldedFolder(r: Extract<MigrationResult, { converted: true }>, path: string): string | undefined {
+  const module = r.project?.module;
+  if (module === undefined) return undefined;
+  for (const folder of [`${module}/ef1compat/`, `${module}/plugin/`])
+    if (path.startsWith(folder)) return folder;
+  return undefined;
+}
+
+/** Without --out: the files printed whole, and the folded folders with their counts. */
+function printedFiles(r: Extract<MigrationResult, { converted: true }>): {
+  shown: OutputFile[];
+  folded: Map<string, number>;
+} {
+  const shown: OutputFile[] = [];
+  const folded = new Map<string, number>();
+  for (const f of r.files) {
+    // The descriptor's own copy is not printed again (the user has it; its text stays where it is).
+    const folder = f.path === `${r.project?.module}/ef1-plugin.json` ? f.path : foldedFolder(r, f.path);
+    if (folder === undefined) shown.push(f);
+    else folded.set(folder, (folded.get(folder) ?? 0) + 1);
+  }
+  return { shown, folded };
+}
+
+/** The "wrote" lines: each file; a Python project's layer and the plugin's code one line per folder. */
+function wroteLines(d: Done, out: string): string[] {
+  if (!d.result.converted) return (d.written ?? []).map(printable);
+  const r = d.result;
+  const lines: string[] = [];
+  const folded = new Map<string, number>();
+  r.files.forEach((f, i) => {
+    const written = d.written![i];
+    if (written === undefined) return;
+    const folder = foldedFolder(r, f.path);
+    if (folder === undefined) lines.push(printable(written));
+    else {
+      if (!folded.has(folder)) lines.push(folder);
+      folded.set(folder, (folded.get(folder) ?? 0) + 1);
+    }
+  });
+  return lines.map((line) => {
+    const n = folded.get(line);
+    if (n === undefined) return line;
+    const what = line.endsWith("/ef1compat/") ? "the compatibility layer" : "the EF1 plugin's code";
+    return `${printable(join(out, d.folder ?? "", line))} (${plural(n, "file")}: ${what})`;
+  });
+}
+
+/** How to try a written Python project, and what it still lacks. */
+function projectLines(d: Done, out: string): string[] {
+  if (!d.result.converted || !d.result.project) return [];
+  const project = printable(join(out, d.folder ?? "") || ".");
+  const lines = [
+    `  project: ${project}: try it with \`cd ${project} && python3 -m ${d.result.project.module}\` (after \`pip install dt-extensions-sdk .\`)\n`,
+  ];
+  if (d.result.project.codeMissing !== undefined)
+    lines.push(
+      `  to do: the plugin's code is not in the project (${printable(d.result.project.codeMissing)}): copy it into ${printable(join(out, d.folder ?? "", d.result.project.module, "plugin"))}/\n`,
+    );
+  return lines;
 }
 
 /** What a converted file became, in one line. */
@@ -206,10 +271,15 @@ function text(
       continue;
     }
     if (opts.out === undefined) {
-      for (const f of d.result.files) {
+      const { shown, folded } = printedFiles(d.result);
+      for (const f of shown) {
         const path = d.folder ? `${d.folder}/${f.path}` : f.path;
         io.stdout(`==> ${printable(path)} (from ${file}) <==\n${printableLines(f.content)}\n`);
       }
+      for (const [folder, n] of folded)
+        io.stdout(
+          `==> ${d.folder ? `${d.folder}/` : ""}${printable(folder)} (from ${file}): ${plural(n, "file")}, written with --out <==\n\n`,
+        );
       continue;
     }
     if (d.error) {
@@ -217,7 +287,9 @@ function text(
       continue;
     }
     io.stdout(
-      `${file}: ${summary(d.result)}\n${d.written!.map((w) => `  wrote ${printable(w)}\n`).join("")}`,
+      `${file}: ${summary(d.result)}\n${wroteLines(d, opts.out)
+        .map((w) => `  wrote ${w}\n`)
+        .join("")}${projectLines(d, opts.out).join("")}`,
     );
   }
   if (collisions.length) {
@@ -274,7 +346,7 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
     d.result.files.map((f) => {
       const path = d.folder ? `${d.folder}/${f.path}` : f.path;
       return opts.out === undefined || !d.written?.length
-        ? { path, content: f.content }
+        ? { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) }
         : { path, written: join(opts.out, d.folder ?? "", f.path) };
     });
   const collisions = (d: Done) =>
@@ -322,6 +394,16 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
       ...(r.subgroups !== undefined ? { subgroups: r.subgroups } : {}),
       alerts: r.alerts,
       ...(r.dashboard ? { dashboard: r.dashboard } : {}),
+      ...(r.project
+        ? {
+            project: {
+              module: r.project.module,
+              run: `python3 -m ${r.project.module}`,
+              code: r.project.codeMissing === undefined,
+              ...(r.project.codeMissing !== undefined ? { codeMissing: r.project.codeMissing } : {}),
+            },
+          }
+        : {}),
       files: files(d),
       notes: r.notes.map((n) => ({
         kind: n.kind,
@@ -431,7 +513,13 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       };
     }
     texts.set(c.display, got.text);
-    return { file: c.display, text: got.text };
+    // A Python plugin's code is the files beside its plugin.json (not the migration's own output).
+    const parsed = parseJsonFast(got.text);
+    const code =
+      parsed.ok && frameworkOf(parsed.value) === "python"
+        ? readPluginFolder(c.display, io.cwd, opts.out !== undefined ? [opts.out] : [])
+        : undefined;
+    return { file: c.display, text: got.text, ...(code ? { code } : {}) };
   });
   const fleet = migrateFleet(inputs, {
     ...(opts.name !== undefined ? { name: opts.name } : {}),

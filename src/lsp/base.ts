@@ -1,11 +1,13 @@
 /**
  * The version an open descriptor is compared with for the change rules: the file at the merge base of the
  * current branch and its upstream, or at `HEAD` when the branch has no upstream, read with `git`. A file
- * the ref lacks is followed through a rename (as `check --base-ref` does), else it is added by the change.
+ * the ref lacks is followed through a rename from a path the configuration reviews (as `check --base-ref`
+ * does: core/base-path.ts), else it is added by the change.
  * No git, a folder outside any repository, or a repository without commits: no base, and no error.
  */
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { baseOf } from "../core/base-path.js";
 import { realPath } from "../workspace/find-config.js";
 import { GitRepo } from "../workspace/git.js";
 
@@ -27,7 +29,15 @@ const GIT_TIMEOUT_MS = 15_000;
 /** A git question that fails is answered "no": the editor goes without what it would have told. */
 const no = () => undefined;
 
-export async function findBase(absolute: string, maxBytes: number): Promise<Base | undefined> {
+/**
+ * `reviewedAtBase` says whether the review of the configuration that applies to a file (by its absolute path)
+ * would have read it: a rename's old path is the base only then.
+ */
+export async function findBase(
+  absolute: string,
+  maxBytes: number,
+  reviewedAtBase: (absolute: string) => boolean,
+): Promise<Base | undefined> {
   const dir = dirname(absolute);
   if (!existsSync(dir)) return undefined;
   const repo = await GitRepo.find(dir, { timeoutMs: GIT_TIMEOUT_MS });
@@ -45,8 +55,12 @@ export async function findBase(absolute: string, maxBytes: number): Promise<Base
   if (!(await repo.tracked(path).catch(no))) return { root, ref, path };
   const change = (await repo.changes(ref).catch(no))?.get(path);
   if (change?.status !== "renamed" || change.basePath === undefined) return { root, ref, path };
-  const renamed = await repo.show(ref, change.basePath, maxBytes).catch(no);
+  const from = baseOf({ path, status: change.status, previousPath: change.basePath }, (old) =>
+    reviewedAtBase(join(root, old)),
+  ).path;
+  if (from === undefined) return { root, ref, path };
+  const renamed = await repo.show(ref, from, maxBytes).catch(no);
   return renamed
-    ? { root, ref, path, content: new Uint8Array(renamed), basePath: change.basePath }
+    ? { root, ref, path, content: new Uint8Array(renamed), basePath: from }
     : { root, ref, path };
 }

@@ -27,7 +27,7 @@ import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { parseJson } from "../core/json/parse.js";
 import { detectVariant, analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
 import { plural } from "../format/summary.js";
-import { isDescriptorPath } from "../workspace/files.js";
+import { isDescriptorPath, isReviewedFile } from "../workspace/files.js";
 import { ConfigFinder, type Located } from "../workspace/find-config.js";
 import { UsageError } from "../workspace/usage-error.js";
 import { findBase, type Base } from "./base.js";
@@ -132,7 +132,7 @@ export function startServer(connection: Connection): ServerState {
   function baseFor(uri: string, absolute: string, maxBytes: number): Promise<Base | undefined> {
     let base = bases.get(uri);
     if (!base) {
-      base = findBase(absolute, maxBytes).catch(() => undefined);
+      base = findBase(absolute, maxBytes, (old) => isReviewedFile(finder, old)).catch(() => undefined);
       bases.set(uri, base);
     }
     return base;

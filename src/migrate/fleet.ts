@@ -13,6 +13,7 @@ import { keyPrefixOf, type MigrationMap } from "../core/ef2/mapping.js";
 import { deriveName, keyPrefix as namePrefixOf } from "../core/ef2/names.js";
 import { migrate, refused, type Converted, type MigrationResult } from "./migrate.js";
 import { q, said, type Phrase, type Quoted } from "./notes.js";
+import type { PluginCode } from "./python-project.js";
 import type { Refusal } from "./report.js";
 
 export interface FleetInput {
@@ -21,6 +22,8 @@ export interface FleetInput {
   /** Its text; absent when it could not be read (`unreadable` says why). */
   text?: string;
   unreadable?: Refusal;
+  /** A Python plugin's folder, which its project gets a copy of (python-project.ts). */
+  code?: PluginCode;
 }
 
 export interface FleetOptions {
@@ -156,6 +159,7 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
     const result = migrate(input.text, {
       ...(name !== undefined ? { name } : {}),
       ...(keyPrefix !== undefined ? { keyPrefix } : {}),
+      ...(input.code ? { code: input.code } : {}),
     });
     return { file: input.file, result, collisions: [], naming };
   });

@@ -11,16 +11,17 @@ import { alertFiles } from "./alerts.js";
 import { checkExtension } from "./check.js";
 import { DescriptorMigration } from "./context.js";
 import { jmxSource } from "./jmx.js";
-import { frameworkOf, mapMetrics, type Framework, type KeyMap } from "../core/ef2/key-map.js";
+import { frameworkOf, mapMetrics, type Ef1Metric, type Framework, type KeyMap } from "../core/ef2/key-map.js";
 import { deriveName, ef2Version, keyPrefix } from "../core/ef2/names.js";
 import { dashboardOf } from "./dashboard.js";
 import { jsonText } from "./json-text.js";
 import { dashboardSentence, queriesSection, refusedMigrationMd, type Refusal } from "./report.js";
-import { ef1Group, ef1MetricId } from "../core/ef2/selectors.js";
+import { ef1Group, ef1MetricId, ef2Selector } from "../core/ef2/selectors.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
 import { codeSpan, markdown, plain, q, said, type Note } from "./notes.js";
-import { ACTIVATION_FILE, pythonSource } from "./python.js";
+import { ACTIVATION_FILE, isRemote, pythonSource } from "./python.js";
+import { codeSections, planPython, projectFiles, withCodeTypes, type PluginCode } from "./python-project.js";
 import { toYaml, type YamlValue } from "./yaml.js";
 
 /** What Dynatrace's JMX converter writes, and the Python SDK's template: the oldest clusters that run them. */
@@ -35,15 +36,19 @@ export interface MigrateOptions {
   keyPrefix?: string;
   /**
    * Read extension.yaml's text back before it is written, and check that it says what was validated (default
-   * true). Only what is not written (the audit's readiness) leaves it out: the YAML parse is most of the time.
+   * true). Only what is not written (the audit's readiness) leaves it out.
    */
   readBack?: boolean;
+  /** A Python plugin's folder (the files beside plugin.json), which the project gets a copy of (python-project.ts). */
+  code?: PluginCode;
 }
 
 /** A file of the migration, by path relative to the migration's folder (`extension/extension.yaml`). */
 export interface OutputFile {
   path: string;
   content: string;
+  /** `base64`: content is a binary file (of a Python plugin's folder) in base64. */
+  encoding?: "base64";
 }
 
 export interface LocatedNote extends Note {
@@ -65,6 +70,8 @@ export interface Converted {
   alerts: number;
   /** The dashboard made of the EF1 charts (extension/<path>), with its Data Explorer tiles. */
   dashboard?: { path: string; tiles: number };
+  /** A Python plugin's project: its module (`python3 -m <module>`), and why the plugin's code is not in it. */
+  project?: { module: string; codeMissing?: string };
 }
 
 export interface NotConverted {
@@ -275,6 +282,7 @@ function migrationMd(
   r: Omit<Converted, "files" | "converted">,
   from: Obj,
   line: (pointer: string) => number,
+  more: string[] = [],
 ): string {
   const lines = [
     `# Migrating ${codeSpan(str(from.name) ?? "(no name)")} to \`${r.name}\``,
@@ -295,6 +303,7 @@ function migrationMd(
           : `- line ${n.line}, ${codeSpan(n.member)}: ${markdown(n.text)}`,
       );
   }
+  lines.push(...more);
   if (r.keyMap.metrics.length) lines.push("", ...queriesSection(r.keyMap, line));
   return lines.join("\n") + "\n";
 }
@@ -346,6 +355,22 @@ function notConverted(
     notes: located_,
     files: [{ path: "MIGRATION.md", content }],
   };
+}
+
+/** The EF2 selectors again, once a Python plugin's code made some metrics counters (their `.count` keys). */
+function withSelectors(metrics: Ef1Metric[]): Ef1Metric[] {
+  return metrics.map((x) => {
+    const selector = ef2Selector(
+      {
+        key: x.ef2.key,
+        ...(x.ef2.type ? { type: x.ef2.type } : {}),
+        ...(x.ef2.aggregation ? { aggregation: x.ef2.aggregation } : {}),
+        ...(x.ef2.rateKey ? { perSecond: true } : {}),
+      },
+      x.ef2.dimensions.length ? x.ef2.dimensions : undefined,
+    );
+    return selector === x.ef2.selector ? x : { ...x, ef2: { ...x.ef2, selector } };
+  });
 }
 
 /**
@@ -432,8 +457,11 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       said`${q(doc.version ?? "(none)")}: ${version.note}, giving \`${version.version}\``,
     );
 
+  // A Python plugin's code (when given) says which metrics are counters: their keys end in `.count`.
+  const plan = framework === "python" ? planPython(m, isRemote(doc), options.code) : undefined;
   const prefix = options.keyPrefix ?? keyPrefix(name);
-  const metrics = mapMetrics(doc, framework, prefix);
+  const mapped = mapMetrics(doc, framework, prefix);
+  const metrics = plan ? withSelectors(withCodeTypes(mapped, plan)) : mapped;
   noteDescriptor(m, framework);
   // Two EF1 metrics that Dynatrace's key rule makes one EF2 key would become one metric: refused, not merged.
   const byKey = new Map<string, string>();
@@ -457,6 +485,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   const beside = new Map<string, string>();
   let metadata: YamlValue[];
   let subgroups: number | undefined;
+  let activation: Obj = {};
   if (framework === "JMX") {
     const jmx = jmxSource(m, metrics);
     if (!jmx.jmx && !m.blockers.length)
@@ -469,10 +498,11 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     metadata = jmx.metadata;
     subgroups = jmx.subgroups;
   } else {
-    const python = pythonSource(m, metrics);
+    const python = pythonSource(m, metrics, plan!.module);
     extension.python = python.python;
     metadata = python.metadata;
     beside.set(ACTIVATION_FILE, jsonText(python.activation));
+    activation = python.activation as Obj;
   }
   if (metadata.length) extension.metrics = metadata;
   const alerts = alertFiles(m, metrics, name);
@@ -523,14 +553,31 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     alerts: alerts.length,
     ...(dashboard ? { dashboard: { path: dashboard.path, tiles: dashboard.tiles } } : {}),
   };
+  const keysText = metricKeysJson(keyMap, m, version.version, doc);
+  // The Python project: written before MIGRATION.md, whose notes it adds to.
+  const project = plan
+    ? projectFiles(m, plan, {
+        name,
+        version: version.version,
+        activation,
+        keyMapText: keysText,
+        descriptorText: jsonText(doc),
+      })
+    : [];
+  const more = plan ? codeSections(plan, metrics, name) : [];
+  const projectSummary = plan
+    ? { project: { module: plan.module, ...(plan.code ? {} : { codeMissing: plan.missing ?? "" }) } }
+    : {};
+  const done = { ...summary, notes: plan ? located(m) : notes, ...projectSummary };
   const files: OutputFile[] = [
     { path: "extension/extension.yaml", content: yaml },
     ...[...beside].map(([path, content]) => ({ path: `extension/${path}`, content })),
-    { path: "metric-keys.json", content: metricKeysJson(keyMap, m, version.version, doc) },
+    { path: "metric-keys.json", content: keysText },
     { path: "metric-keys.csv", content: metricKeysCsv(keyMap, m) },
-    { path: "MIGRATION.md", content: migrationMd(summary, doc, (p) => m.line(p)) },
+    { path: "MIGRATION.md", content: migrationMd(done, doc, (p) => m.line(p), more) },
+    ...project,
   ];
-  return { converted: true, ...summary, files };
+  return { converted: true, ...done, files };
 }
 
 /** What `migrate` can do with a descriptor, for the audit: fully, partly (and what is lost), or not at all. */

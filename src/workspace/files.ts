@@ -45,6 +45,16 @@ function isReviewedPath(config: ResolvedConfig, path: string): boolean {
 }
 
 /**
+ * Would the review of the configuration that applies to a file have read it (a descriptor its `paths` name,
+ * or an extension.yaml beside one)? What a base must be (core/base-path.ts): `check --base-ref` and the
+ * language server ask it of a rename's old path.
+ */
+export function isReviewedFile(configs: ConfigLookup, absolute: string): boolean {
+  const { found, configPath } = configs.locate(absolute);
+  return isReviewedPath(found.config, configPath);
+}
+
+/**
  * Is a file found under a directory argument a descriptor (with `extensions`, or an extension.yaml beside
  * one)? By the `paths` of the configuration that applies to it, relative to that configuration's root as in
  * the App; relative to the directory argument when the file is outside that root (a `--config` elsewhere).

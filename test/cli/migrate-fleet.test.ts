@@ -41,9 +41,12 @@ interface MetricKeys {
 }
 
 function metricKeys(out: string): MetricKeys[] {
-  return tree(out)
-    .filter((f) => f.endsWith("metric-keys.json"))
-    .map((f) => JSON.parse(readFileSync(join(out, f), "utf8")) as MetricKeys);
+  return (
+    tree(out)
+      // <name>/metric-keys.json (a Python project holds a copy in its module)
+      .filter((f) => /^[^/]+\/metric-keys\.json$/.test(f))
+      .map((f) => JSON.parse(readFileSync(join(out, f), "utf8")) as MetricKeys)
+  );
 }
 
 describe("plugin-review migrate: a fleet", () => {
