@@ -1,6 +1,6 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
-import { existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, realpathSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import {
   CONFIG_PATH,
   ConfigError,
@@ -91,7 +91,8 @@ function printedError(e: UsageError | ConfigError): string {
 /** The descriptors one configuration applies to, reviewed together (set rules such as duplicate names). */
 interface Group {
   found: FoundConfig;
-  items: { input: DescriptorInput; display: string; absolute: string; order: number }[];
+  /** `real`: the file's path with its folders' links resolved (ConfigFinder.locate's), for `--fix-dry-run`. */
+  items: { input: DescriptorInput; display: string; absolute: string; real: string; order: number }[];
 }
 
 async function check(opts: CheckOptions, io: Io): Promise<number> {
@@ -213,7 +214,13 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const repoKey = located.real.slice(0, located.real.length - located.path.length);
     const group = byRepo.get(repoKey) ?? { found, items: [] };
     byRepo.set(repoKey, group);
-    group.items.push({ input, display: c.display, absolute: c.absolute, order: group.items.length });
+    group.items.push({
+      input,
+      display: c.display,
+      absolute: c.absolute,
+      real: located.real,
+      order: group.items.length,
+    });
   }
   const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
   const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes)), ...renameNotes];
@@ -221,7 +228,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     notes.push(
       `${plural(unchanged, "descriptor")} unchanged since ${opts.baseRef} ${unchanged === 1 ? "was" : "were"} not checked`,
     );
-  if (opts.fix) notes.push(applyFixes(opts.fix, reviewGroups, io));
+  if (opts.fix) notes.push(...applyFixes(opts.fix, reviewGroups, io));
   // Each group on its own configuration; then the reviews named as on the command line, in its order.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
   const reviewed = reviewGroups.flatMap(({ found, items }) =>
@@ -263,6 +270,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       format === "text" ? textNotes : notes,
       { ...io, colour, width },
       (r) => existingOf.get(r) ?? "report",
+      failed,
     );
   for (const o of opts.outputs ?? []) {
     const file = resolve(io.cwd, o.file);
@@ -321,10 +329,25 @@ async function openBaseRef(cwd: string, ref: string): Promise<BaseRef> {
   return { git, ref, changes: await git.changes(ref, { untracked: true }) };
 }
 
-/** `--fix` writes the fixed files, `--fix-dry-run` prints their diff; returns the note that says what was done. */
-function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string {
+/**
+ * A file's name in `--fix-dry-run`'s diff: relative to the working directory, so that `git apply` (or
+ * `patch -p1`) takes the diff where the command ran, whatever way the file was named (absolute, `./`, `..`).
+ * A file outside the working directory has no such name: it is named by its path in its repository (the
+ * name its identity has), and `root` is where the diff applies.
+ */
+function diffName(item: Group["items"][number], here: string): { name: string; root?: string } {
+  const rel = relative(here, item.real);
+  if (rel && !/^\.\.(?:[\\/]|$)/.test(rel) && !isAbsolute(rel)) return { name: rel.split("\\").join("/") };
+  const name = item.input.path;
+  return { name, root: item.real.slice(0, item.real.length - name.length).replace(/[\\/]$/, "") || "/" };
+}
+
+/** `--fix` writes the fixed files, `--fix-dry-run` prints their diff; returns the notes that say what was done. */
+function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string[] {
   let count = 0;
   let files = 0;
+  const here = realFolder(io.cwd);
+  const elsewhere = new Set<string>();
   for (const { found, items } of groups) {
     const byInput = new Map(items.map((i) => [i.input, i]));
     for (const [input, f] of fixDescriptors(
@@ -335,7 +358,8 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string 
       count += f.applied;
       files++;
       if (mode === "dry-run") {
-        const name = item.display.replace(/\\/g, "/");
+        const { name, root } = diffName(item, here);
+        if (root !== undefined) elsewhere.add(root);
         io.stdout(unifiedDiff(`a/${name}`, `b/${name}`, f.before, f.after));
         continue;
       }
@@ -346,9 +370,24 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string 
       }
     }
   }
-  return mode === "dry-run"
-    ? `--fix-dry-run: ${plural(count, "fix", "fixes")} in ${plural(files, "file")} would be applied; nothing was written`
-    : `--fix: ${plural(count, "fix", "fixes")} applied in ${plural(files, "file")}`;
+  if (mode === "write")
+    return [`--fix: ${plural(count, "fix", "fixes")} applied in ${plural(files, "file")}`];
+  return [
+    `--fix-dry-run: ${plural(count, "fix", "fixes")} in ${plural(files, "file")} would be applied; nothing was written`,
+    ...[...elsewhere].map(
+      (root) =>
+        `--fix-dry-run: the diff names files outside the working directory by their path below ${root}: apply it there (git -C ${root} apply)`,
+    ),
+  ];
+}
+
+/** A folder's path with its links resolved, as ConfigFinder.locate's `real` paths have theirs. */
+function realFolder(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** The text output's line naming the configuration used (several when nested ones apply to different files). */
@@ -372,6 +411,7 @@ function render(
   notes: string[],
   io: Io,
   existing: (review: AnalysedFile) => ExistingMode,
+  failed: boolean,
 ): string {
   switch (format) {
     case "json":
@@ -381,6 +421,6 @@ function render(
     case "github":
       return formatGithub(reviews, show, existing);
     default:
-      return formatText(reviews, show, { colour: io.colour, notes, width: io.width });
+      return formatText(reviews, show, { colour: io.colour, notes, width: io.width, failed });
   }
 }

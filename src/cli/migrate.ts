@@ -20,6 +20,7 @@ import { ef1Group } from "../core/ef2/selectors.js";
 import { migrateFleet, type Collision, type FleetEntry, type FleetInput } from "../migrate/fleet.js";
 import { writeMigrationMap } from "../migrate/mapping.js";
 import { rewriteReferences, rewriteTable, type Rewritten } from "../migrate/rewrite.js";
+import { fitLine } from "../format/fit.js";
 import { printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { parseJsonFast } from "../core/json/parse.js";
@@ -46,6 +47,8 @@ export interface MigrateIo {
   cwd: string;
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** The width its lines for people fit (COLUMNS, else the terminal's, else 80). */
+  width?: number;
 }
 
 interface Done extends FleetEntry {
@@ -187,11 +190,11 @@ function projectLines(d: Done, out: string): string[] {
   if (!d.result.converted || !d.result.project) return [];
   const project = printable(join(out, d.folder ?? "") || ".");
   const lines = [
-    `  project: ${project}: try it with \`cd ${project} && python3 -m ${d.result.project.module}\` (after \`pip install dt-extensions-sdk .\`)\n`,
+    `  project: ${project}: try it with \`cd ${project} && python3 -m ${d.result.project.module}\` (after \`pip install dt-extensions-sdk .\`)`,
   ];
   if (d.result.project.codeMissing !== undefined)
     lines.push(
-      `  to do: the plugin's code is not in the project (${printable(d.result.project.codeMissing)}): copy it into ${printable(join(out, d.folder ?? "", d.result.project.module, "plugin"))}/\n`,
+      `  to do: the plugin's code is not in the project (${printable(d.result.project.codeMissing)}): copy it into ${printable(join(out, d.folder ?? "", d.result.project.module, "plugin"))}/`,
     );
   return lines;
 }
@@ -209,11 +212,9 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
   );
 }
 
-function reasons(d: Done): string {
-  if (d.result.converted) return "";
-  return d.result.reasons
-    .map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}\n`)
-    .join("");
+function reasons(d: Done): string[] {
+  if (d.result.converted) return [];
+  return d.result.reasons.map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}`);
 }
 
 /** A collision for people: what both would be, and where each side is (`file:line`, or the map's entry). */
@@ -262,12 +263,20 @@ function text(
   io: MigrateIo,
   mapWritten?: string,
 ): void {
+  // A summary, and each reason, broken between words to fit the terminal; continued in the 5th column.
+  const fit = (line: string) => `${fitLine(line, io.width ?? 80, line.startsWith("  ") ? 2 : 4)}\n`;
+  // An error: its lines on standard error, the first with the prefix every error of the CLI has.
+  const problem = (first: string, ...more: string[]) =>
+    io.stderr([`plugin-review: ${first}`, ...more].map(fit).join(""));
   for (const d of done) {
     const file = printable(d.file);
     if (!d.result.converted) {
-      io.stderr(`${file}: not converted:\n${reasons(d)}`);
-      if (d.written?.length) io.stderr(d.written.map((w) => `  wrote ${printable(w)}\n`).join(""));
-      if (d.error) io.stderr(`  ${printable(d.error)}\n`);
+      problem(
+        `${file}: not converted:`,
+        ...reasons(d),
+        ...(d.written ?? []).map((w) => `  wrote ${printable(w)}`),
+        ...(d.error ? [`  ${printable(d.error)}`] : []),
+      );
       continue;
     }
     if (opts.out === undefined) {
@@ -283,13 +292,18 @@ function text(
       continue;
     }
     if (d.error) {
-      io.stderr(`${file}: ${summary(d.result)}\n  ${printable(d.error)}\n`);
+      problem(`${file}: ${summary(d.result)}`, `  ${printable(d.error)}`);
       continue;
     }
     io.stdout(
-      `${file}: ${summary(d.result)}\n${wroteLines(d, opts.out)
-        .map((w) => `  wrote ${w}\n`)
-        .join("")}${projectLines(d, opts.out).join("")}`,
+      fit(`${file}: ${summary(d.result)}`) +
+        wroteLines(d, opts.out)
+          .map((w) => `  wrote ${w}\n`)
+          .join("") +
+        // Not fitted: a command broken over lines is no longer one to copy.
+        projectLines(d, opts.out)
+          .map((l) => `${l}\n`)
+          .join(""),
     );
   }
   if (collisions.length) {
@@ -302,15 +316,21 @@ function text(
       count("key", "key collision"),
       count("plugin", "plugin given twice", "plugins given twice"),
     ].filter(Boolean);
+    // Each collision's line is not fitted: its paths are to copy.
     io.stderr(
-      `plugin-review: ${counted.length > 1 ? `${counted.slice(0, -1).join(", ")} and ${counted.at(-1)!}` : counted[0]!}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n` +
-        collisions.map(collisionLine).join(""),
+      fit(
+        `plugin-review: ${counted.length > 1 ? `${counted.slice(0, -1).join(", ")} and ${counted.at(-1)!}` : counted[0]!}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")`,
+      ) + collisions.map(collisionLine).join(""),
     );
   }
   for (const r of rewrites) {
     const file = printable(r.file);
     if (r.error) {
-      io.stderr(`${file}: ${r.skipped ? "skipped" : "not rewritten"}: ${printable(r.error)}\n`);
+      // A file named that cannot be rewritten is an error (with the CLI's prefix); one found in a folder that
+      // is not text, a note.
+      io.stderr(
+        `${r.skipped ? `${file}: skipped` : `plugin-review: ${file}: not rewritten`}: ${printable(r.error)}\n`,
+      );
       continue;
     }
     const result = r.result!;
@@ -337,7 +357,7 @@ function text(
   const mark = refused || collisions.length ? "✖" : "✔";
   const line = `${mark} ${plural(done.length, "descriptor")}: ${count("converted")} converted, ${count("partly")} partly (MIGRATION.md lists what is not carried over), ${refused} refused`;
   (opts.out === undefined ? io.stderr : io.stdout)(
-    `${line}${opts.out === undefined ? " (nothing written: --out <dir> writes the files)" : ""}\n`,
+    fit(`${line}${opts.out === undefined ? " (nothing written: --out <dir> writes the files)" : ""}`),
   );
 }
 
@@ -425,6 +445,17 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
           }),
     });
   return JSON.stringify(out, null, 2) + "\n";
+}
+
+/**
+ * The plugin.json's path from the folder its migration goes to, for the command MIGRATION.md ends with: `--out`
+ * (the working directory without it, where the printed paths are relative to), and below it the folder named
+ * after the extension when there are several (one path segment: which one does not change the way up).
+ */
+function sourceFrom(file: string, opts: MigrateCommandOptions, cwd: string, several: boolean): string {
+  const folder = resolve(cwd, opts.out ?? ".", several ? "extension" : "");
+  const path = relative(folder, resolve(cwd, file));
+  return (isAbsolute(path) ? resolve(cwd, file) : path).split("\\").join("/");
 }
 
 /** The map named by `--map`: read when the file exists (an absent one is created), refused when invalid. */
@@ -519,7 +550,8 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       parsed.ok && frameworkOf(parsed.value) === "python"
         ? readPluginFolder(c.display, io.cwd, opts.out !== undefined ? [opts.out] : [])
         : undefined;
-    return { file: c.display, text: got.text, ...(code ? { code } : {}) };
+    const source = sourceFrom(c.display, opts, io.cwd, candidates.length > 1);
+    return { file: c.display, text: got.text, source, ...(code ? { code } : {}) };
   });
   const fleet = migrateFleet(inputs, {
     ...(opts.name !== undefined ? { name: opts.name } : {}),

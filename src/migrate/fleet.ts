@@ -24,6 +24,8 @@ export interface FleetInput {
   unreadable?: Refusal;
   /** A Python plugin's folder, which its project gets a copy of (python-project.ts). */
   code?: PluginCode;
+  /** The plugin.json's path from the folder its migration goes to (MIGRATION.md's closing commands). */
+  source?: string;
 }
 
 export interface FleetOptions {
@@ -160,6 +162,7 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
       ...(name !== undefined ? { name } : {}),
       ...(keyPrefix !== undefined ? { keyPrefix } : {}),
       ...(input.code ? { code: input.code } : {}),
+      ...(input.source !== undefined ? { source: input.source } : {}),
     });
     return { file: input.file, result, collisions: [], naming };
   });

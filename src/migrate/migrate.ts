@@ -23,6 +23,10 @@ import { codeSpan, markdown, plain, q, said, type Note } from "./notes.js";
 import { ACTIVATION_FILE, isRemote, pythonSource } from "./python.js";
 import { codeSections, planPython, projectFiles, withCodeTypes, type PluginCode } from "./python-project.js";
 import { toYaml, type YamlValue } from "./yaml.js";
+import { MIGRATE_DOCS, nextSteps } from "./next-steps.js";
+import { EXTENSION_FILE, writtenLine, type OutputFile } from "./written.js";
+
+export type { OutputFile } from "./written.js";
 
 /** What Dynatrace's JMX converter writes, and the Python SDK's template: the oldest clusters that run them. */
 const MIN_DYNATRACE = { JMX: "1.275.0", python: "1.285" } as const;
@@ -41,14 +45,11 @@ export interface MigrateOptions {
   readBack?: boolean;
   /** A Python plugin's folder (the files beside plugin.json), which the project gets a copy of (python-project.ts). */
   code?: PluginCode;
-}
-
-/** A file of the migration, by path relative to the migration's folder (`extension/extension.yaml`). */
-export interface OutputFile {
-  path: string;
-  content: string;
-  /** `base64`: content is a binary file (of a Python plugin's folder) in base64. */
-  encoding?: "base64";
+  /**
+   * The plugin.json's path from the folder the migration is written to (the one holding MIGRATION.md), for
+   * the command MIGRATION.md ends with: `plugin-review check --base <source> extension/extension.yaml`.
+   */
+  source?: string;
 }
 
 export interface LocatedNote extends Note {
@@ -213,7 +214,10 @@ function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
         );
     }
   });
-  m.note("todo", "", said`\`author.name\` is ${q(AUTHOR_PLACEHOLDER)}: EF1 names no author, EF2 needs one`);
+  m.note("todo", "", said`\`author.name\` is ${q(AUTHOR_PLACEHOLDER)}: EF1 names no author, EF2 needs one`, {
+    file: EXTENSION_FILE,
+    pointer: "/author/name",
+  });
 }
 
 /** The rows of metric-keys.json: every EF1 metric with its line, and the EF2 metric it becomes. */
@@ -278,11 +282,18 @@ const SECTIONS: { kind: Note["kind"]; title: string; none: string }[] = [
   { kind: "todo", title: "To do by hand", none: "Nothing." },
 ];
 
+/**
+ * MIGRATION.md: what is not carried over and what changes meaning, each with its EF1 line; what is left to do,
+ * each at its file and line in the written project (`written`, the other files); a Python project's sections
+ * (`more`); the EF2 selector of every EF1 metric id (`line`: an EF1 pointer's line); then how to check and build.
+ */
 function migrationMd(
   r: Omit<Converted, "files" | "converted">,
   from: Obj,
+  written: readonly OutputFile[],
+  source: string,
   line: (pointer: string) => number,
-  more: string[] = [],
+  more: readonly string[] = [],
 ): string {
   const lines = [
     `# Migrating ${codeSpan(str(from.name) ?? "(no name)")} to \`${r.name}\``,
@@ -290,21 +301,23 @@ function migrationMd(
     `The EF1 plugin ${codeSpan(str(from.name) ?? "(no name)")} version ${codeSpan(String(from.version ?? "(none)"))} (${r.framework === "JMX" ? "JMX" : "Python"}) is the EF2 extension \`${r.name}\` version \`${r.version}\`: extension/extension.yaml, with ${r.metrics} ${r.metrics === 1 ? "metric" : "metrics"}${r.subgroups !== undefined ? ` in ${r.subgroups} JMX ${r.subgroups === 1 ? "subgroup" : "subgroups"}` : ""}${r.framework === "python" ? ` and extension/${ACTIVATION_FILE}` : ""}${r.alerts ? `, and ${r.alerts} metric ${r.alerts === 1 ? "event" : "events"} in extension/alerts/` : ""}. metric-keys.json (and .csv) names the EF2 metric of every EF1 metric.`,
     "",
     ...(r.dashboard ? [dashboardSentence(r.dashboard), ""] : []),
-    "Each entry names the line of the EF1 plugin.json it comes from. [docs/migrate.md](https://github.com/plugin-review/plugin-review/blob/main/docs/migrate.md) explains the mapping.",
+    `Each entry names the line of the EF1 plugin.json it comes from, and each thing to do by hand its place in this folder (\`file:line\`). [docs/migrate.md](${MIGRATE_DOCS}#the-mapping-member-by-member) explains the mapping.`,
   ];
   for (const s of SECTIONS) {
     lines.push("", `## ${s.title}`, "");
     const notes = r.notes.filter((n) => n.kind === s.kind);
     if (!notes.length) lines.push(s.none);
-    for (const n of notes)
-      lines.push(
-        n.line === undefined
-          ? `- ${markdown(n.text)}`
-          : `- line ${n.line}, ${codeSpan(n.member)}: ${markdown(n.text)}`,
-      );
+    for (const n of notes) {
+      const at = n.written && writtenLine(written, n.written);
+      const ef1 = n.line === undefined ? undefined : `line ${n.line}, ${codeSpan(n.member)}`;
+      const where =
+        at === undefined ? ef1 : `\`${n.written!.file}:${at}\`${ef1 === undefined ? "" : ` (from ${ef1})`}`;
+      lines.push(`- ${where === undefined ? "" : `${where}: `}${markdown(n.text)}`);
+    }
   }
   lines.push(...more);
   if (r.keyMap.metrics.length) lines.push("", ...queriesSection(r.keyMap, line));
+  lines.push("", ...nextSteps(r.framework, source));
   return lines.join("\n") + "\n";
 }
 
@@ -570,13 +583,17 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     : {};
   const done = { ...summary, notes: plan ? located(m) : notes, ...projectSummary };
   const files: OutputFile[] = [
-    { path: "extension/extension.yaml", content: yaml },
+    { path: EXTENSION_FILE, content: yaml },
     ...[...beside].map(([path, content]) => ({ path: `extension/${path}`, content })),
     { path: "metric-keys.json", content: keysText },
     { path: "metric-keys.csv", content: metricKeysCsv(keyMap, m) },
-    { path: "MIGRATION.md", content: migrationMd(done, doc, (p) => m.line(p), more) },
     ...project,
   ];
+  // Nothing is written for the audit's readiness: no written places to find (and no YAML to parse for them).
+  const written = options.readBack === false ? [] : files;
+  const md = migrationMd(done, doc, written, options.source ?? "path/to/plugin.json", (p) => m.line(p), more);
+  // MIGRATION.md after the key maps, before the Python project's files (as the CLI lists what it wrote).
+  files.splice(files.length - project.length, 0, { path: "MIGRATION.md", content: md });
   return { converted: true, ...done, files };
 }
 

@@ -21,6 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const FLEET = "test/migrate/fleet";
 const at = (folder: string) => `${FLEET}/${folder}/plugin.json`;
+/** The CLI's output with each line it broke to fit 80 columns (COLUMNS unset) joined again. */
+const joined = (output: string) => output.replace(/\n {4}/g, " ");
 
 /** Every file below `root`, relative to it, sorted. */
 function tree(root: string): string[] {
@@ -54,16 +56,16 @@ describe("plugin-review migrate: a fleet", () => {
     const out = join(dir, "colliding");
     const r = cli(["migrate", FLEET, "--out", out]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(
+    expect(joined(r.stderr)).toContain(
       'plugin-review: 2 name collisions and 1 key collision: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n' +
         `  name custom:tech.certificatecheck: ${at("cert-a")}:6 and ${at("cert-b")}:7\n` +
         `  name custom:tech.extension: ${at("ext-a")}:6 and ${at("ext-b")}:6\n` +
         `  key tech.queue.messages.count: ${at("queue-jmx")}:10 and ${at("queue-py")}:11\n`,
     );
-    expect(r.stderr).toContain(
+    expect(joined(r.stderr)).toContain(
       `${at("cert-a")}: not converted:\n  line 6: its EF2 name \`custom:tech.certificatecheck\` is also the name of "${at("cert-b")}" line 7: in a Dynatrace environment the second upload would replace the first\n`,
     );
-    expect(r.stdout).toMatch(
+    expect(joined(r.stdout)).toMatch(
       /✖ 7 descriptors: 0 converted, 1 partly \(MIGRATION\.md lists what is not carried over\), 6 refused\n$/,
     );
     // Nothing of the colliding ones but their MIGRATION.md, which says why and how to resolve it.
@@ -86,9 +88,9 @@ describe("plugin-review migrate: a fleet", () => {
     const run = () =>
       cli(["migrate", join(ROOT, FLEET), "--map", join(work, "migrate.yml"), "--out", join(work, "out")]);
     const first = run();
-    expect(first.stderr).toBe("");
+    expect(joined(first.stderr)).toBe("");
     expect(first.status).toBe(0);
-    expect(first.stdout).toMatch(/✔ 7 descriptors: 0 converted, 7 partly/);
+    expect(joined(first.stdout)).toMatch(/✔ 7 descriptors: 0 converted, 7 partly/);
     const keys = metricKeys(join(work, "out"));
     const names = keys.map((k) => k.name);
     expect(new Set(names).size).toBe(7);
@@ -140,7 +142,7 @@ describe("plugin-review migrate: a fleet", () => {
     expect(cli(["migrate", at("ext-a"), at("ext-b"), "--name-prefix", "acme"]).status).toBe(1);
     const bad = cli(["migrate", at("pool"), "--key-prefix", "9x"]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(
+    expect(joined(bad.stderr)).toMatch(
       /^plugin-review: --key-prefix '9x' does not start EF2 metric keys: it starts with a digit/,
     );
   });
@@ -159,10 +161,10 @@ describe("plugin-review migrate: a fleet", () => {
     );
     const r = cli(["migrate", at("pool"), "--map", map]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(
+    expect(joined(r.stderr)).toContain(
       `  name custom:tech.demo.pool: ${at("pool")}:6 and custom.jmx.someone_else in the map ${map}:2\n`,
     );
-    expect(r.stderr).toContain(
+    expect(joined(r.stderr)).toContain(
       `  key tech.demo.pool.pool_idle: ${at("pool")}:42 and custom.jmx.someone_else in the map ${map}:2\n`,
     );
   });
@@ -172,7 +174,7 @@ describe("plugin-review migrate: a fleet", () => {
     writeFileSync(map, "plugins:\n  custom.jmx.a:\n    name: custom:Upper\n    keys: []\n");
     const r = cli(["migrate", at("pool"), "--map", map]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(
+    expect(joined(r.stderr)).toBe(
       `plugin-review: the map '${map}' is not valid:\n` +
         `  ${map}:3: plugins.custom.jmx.a.name: not a valid EF2 name: it is not lower-case letters and digits in sections joined by \`.\` or \`-\`, the first starting with a letter\n` +
         `  ${map}:4: plugins.custom.jmx.a: unknown key \`keys\` (one of \`name\`, \`key_prefix\`, \`metrics\`)\n`,
@@ -224,7 +226,7 @@ describe("plugin-review migrate: every descriptor gets its report", () => {
     const out = join(dir, "refused-out");
     const r = cli(["migrate", join(dir, "refused"), "--out", out]);
     expect(r.status).toBe(2);
-    expect(r.stdout).toMatch(
+    expect(joined(r.stdout)).toMatch(
       /✖ 2 descriptors: 0 converted, 0 partly \(MIGRATION\.md lists what is not carried over\), 2 refused\n$/,
     );
     expect(tree(out)).toEqual(["custom.pmi.websphere/MIGRATION.md", "tech.builtin/MIGRATION.md"]);
@@ -266,7 +268,7 @@ describe("plugin-review migrate --rewrite", () => {
 
     const dry = cli(["migrate", join(ROOT, "examples/jmx-valid/plugin.json"), "--rewrite", work]);
     expect(dry.status).toBe(0);
-    expect(dry.stdout).toContain(
+    expect(joined(dry.stdout)).toContain(
       `${join(work, "slo.json")}: would rewrite: 2 references replaced, 0 not rewritten\n`,
     );
     for (const f of files) expect(readFileSync(join(work, f), "utf8")).toBe(before[f]);
@@ -279,9 +281,9 @@ describe("plugin-review migrate --rewrite", () => {
       "--out",
       join(dir, "rewrite-out"),
     ]);
-    expect(r.stderr).toBe("");
+    expect(joined(r.stderr)).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(
+    expect(joined(r.stdout)).toContain(
       `${join(work, "metric-event.json")}: rewrote: 2 references replaced, 0 not rewritten\n` +
         `  ${join(work, "metric-event.json")}:7:15 ext:tech.Demo_Pool.pool_created -> func:tech.demo.pool.pool_created.count_persec\n` +
         `  ${join(work, "metric-event.json")}:19:57 PoolName -> pool_name\n`,
@@ -335,13 +337,13 @@ describe("plugin-review migrate --rewrite", () => {
     expect(readFileSync(notes, "utf8")).toMatch(
       /^Pools: `tech\.demo\.pool\.pool_active:splitBy\("pool_name"\)`\n/,
     );
-    expect(r.stderr).toContain(
+    expect(joined(r.stderr)).toContain(
       `  ${notes}:2:7 not rewritten: ext:tech.Demo_Pool.nope: no metric of the EF1 plugin whose metric group is \`tech.Demo_Pool\` is named so\n`,
     );
-    expect(r.stderr).toContain(
+    expect(joined(r.stderr)).toContain(
       `  ${notes}:2:37 not rewritten: ext:cloud.aws.ec2.cpu: not a metric of the plugins migrated in this run\n`,
     );
-    expect(r.stderr).toMatch(
+    expect(joined(r.stderr)).toMatch(
       /queries\.md:3:8 not rewritten: ext:tech\.Demo_Pool\.pool_created:avg: EF1's series is `tech\.demo\.pool\.pool_created\.count:rate\(1s\)`/,
     );
   });

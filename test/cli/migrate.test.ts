@@ -58,11 +58,12 @@ describe("plugin-review migrate --out", () => {
       "metric-keys.csv",
       "metric-keys.json",
     ]);
-    expect(r.stdout).toMatch(
+    // The summary is one line broken to fit 80 columns (COLUMNS unset): read it joined.
+    expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
       /: custom:tech\.demo\.pool 1\.7\.0 \(JMX\): 4 metrics in 2 subgroups, 1 metric event, a dashboard of 2 tiles; MIGRATION\.md: \d+ not carried over, \d+ changed in meaning, \d+ to do by hand\n/,
     );
     expect(r.stdout).toContain(`  wrote ${join(out, "extension/extension.yaml")}\n`);
-    expect(r.stdout).toMatch(
+    expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
       /✔ 1 descriptor: 0 converted, 1 partly \(MIGRATION\.md lists what is not carried over\), 0 refused\n$/,
     );
     const first = tree(out).map((f) => readFileSync(join(out, f)));
@@ -92,11 +93,11 @@ describe("plugin-review migrate --out", () => {
     expect(readFileSync(join(out, "custom.python.demo_plugin/MIGRATION.md"), "utf8")).toMatch(
       /^# `custom\.python\.demo_plugin` was not migrated\n[\s\S]*## Why\n\n- line 4: PMI plugins have no EF2 form/,
     );
-    expect(r.stderr).toBe(
-      `${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n` +
+    expect(r.stderr.replace(/\n {4}/g, " ")).toBe(
+      `plugin-review: ${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n` +
         `  wrote ${join(out, "custom.python.demo_plugin/MIGRATION.md")}\n`,
     );
-    expect(r.stdout).toMatch(
+    expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
       /✖ 3 descriptors: 0 converted, 2 partly \(MIGRATION\.md lists what is not carried over\), 1 refused\n$/,
     );
   });
@@ -119,7 +120,8 @@ describe("plugin-review migrate without --out", () => {
     ]);
     expect(r.stdout).toContain("name: custom:tech.demo.pool\n");
     expect(r.stderr).toBe(
-      "✔ 1 descriptor: 0 converted, 1 partly (MIGRATION.md lists what is not carried over), 0 refused (nothing written: --out <dir> writes the files)\n",
+      "✔ 1 descriptor: 0 converted, 1 partly (MIGRATION.md lists what is not carried\n" +
+        "    over), 0 refused (nothing written: --out <dir> writes the files)\n",
     );
   });
 
