@@ -157,6 +157,32 @@ describe("action/run.mjs", () => {
     expect(r.status).toBe(1);
   });
 
+  it("on a pull request that changes only an extension.yaml: annotates its findings, exits 1", () => {
+    const ef2 = join(dir, "ef2");
+    mkdirSync(ef2);
+    git(ef2, "init", "-q", "-b", "main");
+    git(ef2, "config", "user.email", "t@example.com");
+    git(ef2, "config", "user.name", "t");
+    git(ef2, "config", "commit.gpgsign", "false");
+    const example = readFileSync(join(ROOT, "examples/migration/extension/extension.yaml"), "utf8");
+    write(join(ef2, "pool", "extension", "extension.yaml"), example);
+    git(ef2, "add", ".");
+    git(ef2, "commit", "-q", "-m", "base");
+    git(ef2, "checkout", "-q", "-b", "feature");
+    write(
+      join(ef2, "pool", "extension", "extension.yaml"),
+      example.replace('version: "1.7.0"', "version: 1.8"),
+    );
+    git(ef2, "commit", "-qam", "version as a number");
+    const r = action(PR, {}, ef2);
+    expect(r.stdout).toMatch(
+      /^::error file=pool\/extension\/extension\.yaml,line=2,endLine=2,col=10,endColumn=13,title=ef2-version-format::/m,
+    );
+    expect(r.stdout).toMatch(/^plugin-review: 1 descriptor checked, 1 error$/m);
+    expect(r.outputs).toEqual({ findings: "1", errors: "1" });
+    expect(r.status).toBe(1);
+  });
+
   it("runs the CLI once for annotations, counts and SARIF, counting from its JSON and SARIF reports", () => {
     // Every Node process started below records its script and arguments (NODE_OPTIONS is inherited).
     const log = join(dir, "node-runs.log");

@@ -1,14 +1,9 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
-import {
-  CONFIG_PATH,
-  ConfigError,
-  globMatcher,
-  type ExistingMode,
-  type ResolvedConfig,
-} from "../core/config.js";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { CONFIG_PATH, ConfigError, type ExistingMode, type ResolvedConfig } from "../core/config.js";
 import { baseOf, notReviewedRenameNote } from "../core/base-path.js";
+import { NOT_AN_EXTENSION } from "../core/ef2/extension-document.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
@@ -19,7 +14,7 @@ import { printable, printableLines } from "../format/printable.js";
 import { formatSarif } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
-import { expandArgs, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
+import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
@@ -138,7 +133,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
           explicit: true,
         },
       ]
-    : await expandArgs(targets, io.cwd, finder, { extensions: opts.baseRef !== undefined });
+    : await expandArgs(targets, io.cwd, finder);
   if (opts.base !== undefined && candidates.length !== 1) {
     throw new UsageError(
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
@@ -184,16 +179,12 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     } else if (repo) {
       const change = repo.changes.get(repoPath);
       if (!change && !c.explicit) {
-        if (extension) continue; // an unchanged extension.yaml is no descriptor left unchecked
         unchanged++;
         continue; // only changed descriptors, like the App; counted in the summary
       }
-      if (extension) {
-        const replaces = await replacedAt(repo, repoPath, config);
-        // As in the App: an extension.yaml is reviewed beside a plugin.json the ref holds, or when `paths` name it.
-        if (replaces) input.replaces = replaces;
-        else if (!c.explicit && !globMatcher(config.paths)(located.configPath)) continue;
-      }
+      // As in the App: an extension.yaml beside a plugin.json the ref holds is compared with it too.
+      const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
+      if (replaces) input.replaces = replaces;
       // A base is only what the base's review read (core/base-path.ts): a rename's old path under the
       // configuration that applies to it there; a file renamed from elsewhere is new.
       const { path: basePath, notReviewedFrom } = change
@@ -207,6 +198,10 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
         basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
       if (bytes) input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
+    } else if (extension) {
+      // Without a base, as the audit reviews one commit: beside the plugin.json it replaces, compared with it.
+      const replaces = replacedOnDisk(located.real, located.path, config);
+      if (replaces) input.replaces = replaces;
     }
     const byRepo = groups.get(found) ?? new Map<string, Group>();
     groups.set(found, byRepo);
@@ -231,7 +226,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.fix) notes.push(...applyFixes(opts.fix, reviewGroups, io));
   // Each group on its own configuration; then the reviews named as on the command line, in its order.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
-  const reviewed = reviewGroups.flatMap(({ found, items }) =>
+  const analysed = reviewGroups.flatMap(({ found, items }) =>
     analyseDescriptors(
       items.map((i) => i.input),
       found.config,
@@ -240,7 +235,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       return { review: { ...review, path: item.display }, found, order: order.get(item.absolute) ?? 0 };
     }),
   );
-  reviewed.sort((a, b) => a.order - b.order);
+  analysed.sort((a, b) => a.order - b.order);
+  // Another tool's extension.yaml (core/ef2/extension-document.ts): left out of the review, and said.
+  for (const r of analysed.filter((r) => r.review.notAnExtension))
+    notes.push(`${r.review.path}: ${NOT_AN_EXTENSION}`);
+  const reviewed = analysed.filter((r) => !r.review.notAnExtension);
   // --quiet: errors only, for the output and the exit status alike (as ESLint does).
   if (opts.quiet)
     for (const r of reviewed) r.review.findings = r.review.findings.filter((f) => f.severity === "error");
@@ -313,6 +312,22 @@ async function replacedAt(
         ? "changed"
         : "kept";
     return { path: `${repo.ref}:${path}`, content: new Uint8Array(bytes), status };
+  }
+  return undefined;
+}
+
+/**
+ * The plugin.json an extension.yaml replaces (ef2/pairing.ts) on disk, kept beside it, named as the extension
+ * is (its path in the repository); else none.
+ */
+function replacedOnDisk(real: string, path: string, config: ResolvedConfig): DescriptorInput["replaces"] {
+  const named = replacedDescriptorPaths(path);
+  const files = replacedDescriptorPaths(real.split(sep).join("/"));
+  for (const [i, file] of files.entries()) {
+    if (!isFile(file)) continue;
+    const shown = named[i] ?? file;
+    const { content, size } = readLimited(file, shown, config.maxFileSize);
+    return { path: shown, content, size, status: "kept" };
   }
   return undefined;
 }

@@ -112,11 +112,12 @@ describeUnless(
     return module.exports;
   }
 
-  it("is a VS Code extension activated by descriptors and the configuration file", () => {
+  it("is a VS Code extension activated by descriptors, extensions and the configuration file", () => {
     expect(manifest.engines.vscode).toMatch(/^\^1\.\d+\.\d+$/);
     expect(manifest.activationEvents).toEqual(
       expect.arrayContaining([
         "workspaceContains:**/plugin.json",
+        "workspaceContains:**/extension.yaml",
         "workspaceContains:**/.github/plugin-review.yml",
       ]),
     );

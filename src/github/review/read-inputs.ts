@@ -8,7 +8,7 @@
  * (core/verdict.ts NotReviewed).
  */
 import { baseOf, notReviewedRenameNote } from "../../core/base-path.js";
-import { globMatcher, type ResolvedConfig } from "../../core/config.js";
+import type { ResolvedConfig } from "../../core/config.js";
 import { formatOf, replacedDescriptorPaths, reviewedPathMatcher } from "../../core/ef2/pairing.js";
 import type { DescriptorInput } from "../../core/analyse.js";
 import type { NotReviewed } from "../../core/verdict.js";
@@ -213,7 +213,6 @@ async function* readDescriptors(
   const beyondCount = changed.descriptors.slice(config.maxDescriptors).map((d) => d.path);
   const beyondBytes: string[] = [];
   const migrated = new Map<string, string>();
-  const named = globMatcher(config.paths);
   // A base is only what the base's review read (core/base-path.ts): the policy is the default branches',
   // so its `paths` are what reviewed the base; a file renamed from elsewhere is new.
   const reviewedAtBase = reviewedPathMatcher(config.paths);
@@ -257,11 +256,12 @@ async function* readDescriptors(
         const ef1 = replaced
           .map((c) => ({ path: c.path, file: contents[c.at]! }))
           .find((c) => c.file.kind !== "missing");
+        // Compared with the plugin.json it replaces too, when the base holds one beside it (a migration).
         if (ef1 && ef1.file.kind !== "missing") {
           input.replaces = replacedInput(ef1.path, ef1.file, changed);
           migrated.set(ef1.path, d.path);
           size += bytesOf(ef1.file);
-        } else if (!named(d.path)) return; // an extension of its own, not a migration: `paths` does not name it
+        }
       }
       if (bytes + size > config.maxTotalSize) return void beyondBytes.push(d.path);
       bytes += size;
