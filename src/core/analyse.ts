@@ -379,6 +379,19 @@ function ef1Source(replaces: NonNullable<DescriptorInput["replaces"]>, config: R
   };
 }
 
+/**
+ * An extension.yaml's size limit: its own (`max_extension_size`), or `max_file_size` when that is smaller
+ * (the readers download no file past it).
+ */
+function extensionLimit(config: ResolvedConfig): {
+  limit: number;
+  setting: "max_extension_size" | "max_file_size";
+} {
+  return config.maxExtensionSize <= config.maxFileSize
+    ? { limit: config.maxExtensionSize, setting: "max_extension_size" }
+    : { limit: config.maxFileSize, setting: "max_file_size" };
+}
+
 /** What the runner knows of an extension.yaml's text (and of the EF1 descriptor it replaces) before rules run. */
 function extensionState(
   path: string,
@@ -400,7 +413,7 @@ function extensionState(
         offset: loaded.encodingError,
         end: loaded.encodingError + 1,
       };
-    else state.oversize = { size: loaded.size, limit: config.maxFileSize };
+    else state.oversize = { size: loaded.size, ...extensionLimit(config) };
   } else if (!loaded.parsed.ok) {
     state.parseError = loaded.parsed.error;
   } else {
@@ -422,7 +435,7 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
   const active = activeRules(configPath, config, "extension.yaml");
   const ef1 = input.replaces && ef1Source(input.replaces, config);
   const readYaml = (content: string | Uint8Array, size?: number) =>
-    load(content, config.maxFileSize, size, parseYaml);
+    load(content, extensionLimit(config).limit, size, parseYaml);
   const rulesFor = (state: DocumentState) =>
     active.filter(
       (r) =>

@@ -32,8 +32,11 @@ export interface DocumentState {
   base?: { value: unknown; path: string };
   /** Why the base could not be read, when it exists (`path` and reason: not JSON, not UTF-8, too large). */
   baseError?: string;
-  /** Set when the file is over the size limit and was not parsed. */
-  oversize?: { size: number; limit: number };
+  /**
+   * Set when the file is over the size limit and was not parsed: `max_file_size`'s, or an extension.yaml's
+   * own (`setting`: max_extension_size) when that is the smaller.
+   */
+  oversize?: { size: number; limit: number; setting?: "max_extension_size" | "max_file_size" };
   /** An extension.yaml's tree of offsets (YAML writes what its value does not keep: `1.10` is the number 1.1). */
   tree?: JsonNode;
   /** An extension.yaml: the EF1 plugin.json it replaces, as the base holds it (the migration rules' reference). */
@@ -139,7 +142,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   get baseError(): string | undefined {
     return this.noted("baseError", this.state.baseError);
   }
-  get oversize(): { size: number; limit: number } | undefined {
+  get oversize(): DocumentState["oversize"] {
     return this.noted("oversize", this.state.oversize);
   }
 
