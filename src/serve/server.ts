@@ -27,6 +27,7 @@ import { DeliveryStore } from "../github/delivery/store.js";
 import { operatorEndpoints, setupModeEndpoints } from "./endpoints.js";
 import { applyTimeouts, ByteBudget, webhookGuard } from "./guard.js";
 import { aroundProbotStart } from "./probot-server.js";
+import { AnalysisThreads, type Analyser } from "../github/review/pipeline.js";
 import {
   applyDotEnv,
   DEFAULT_UNVERIFIED_MB,
@@ -59,6 +60,8 @@ export interface ServerAppOptions {
   deliveries?: ReceivingDeliveries;
   /** Called with the Probot instance once the app is loaded (the server's recovery and endpoints). */
   onLoad?: (probot: Probot, addHandler: (handler: Handler) => void) => void;
+  /** Where reviews run the analysis: the server's analysis threads (in this thread when absent: tests). */
+  analyser?: Analyser;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -99,6 +102,7 @@ export function serverApp(scheduler: ReviewScheduler, opts: ServerAppOptions): A
     ...(opts.operatorMetrics ? { operatorMetrics: opts.operatorMetrics } : {}),
     ...(opts.journal ? { journal: opts.journal } : {}),
     ...(opts.deliveries ? { deliveries: opts.deliveries } : {}),
+    ...(opts.analyser ? { analyser: opts.analyser } : {}),
   });
   return (probot, options) => {
     guardBodies(probot, opts);
@@ -158,6 +162,10 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
     concurrency,
   );
   const operatorMetrics = prometheusOperatorMetrics(() => scheduler.load);
+  // The analysis off the event loop: no descriptor keeps the server from answering, nor other reviews waiting.
+  const threads = new AnalysisThreads({
+    entry: new URL("../github/review/analysis-thread.js", import.meta.url),
+  });
   const deliveries = new ReceivingDeliveries();
   let draining = false;
   let timer: NodeJS.Timeout | undefined;
@@ -184,6 +192,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       draining: () => draining,
       operatorMetrics,
       deliveries,
+      analyser: threads,
       ...(store ? { journal: store } : {}),
       onLoad: (probot, addHandler) => {
         log = probot.log;
@@ -233,6 +242,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       await server.stop().catch(() => undefined);
       const done = await drained;
       store?.close();
+      await threads.stop();
       return done;
     },
   };

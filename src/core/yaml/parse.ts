@@ -21,7 +21,18 @@
  *   every other, quadratic in a mapping's size);
  * - the file's size is the runner's (`max_extension_size`, within `max_file_size`).
  */
-import { Composer, CST, isAlias, isMap, isScalar, isSeq, Parser, type Document, type Node } from "yaml";
+import {
+  Composer,
+  CST,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  Lexer,
+  Parser,
+  type Document,
+  type Node,
+} from "yaml";
 import type { DuplicateKey, JsonNode, MemberNode, ParseOutcome } from "../json/parse.js";
 import { escapeSegment } from "../json/pointer.js";
 
@@ -56,43 +67,49 @@ class Refused extends Error {
 const thousands = (n: number) => n.toLocaleString("en-US");
 
 /**
- * The package's parser, counting the tokens and the aliases it reads, stopped past their bounds, and at a
- * `%YAML` directive of another version than 1.2 (YAML 1.1 reads `yes`, `on` and `0777` otherwise, and
- * merges maps at `<<`), before it reads further.
+ * The text's syntax tree, as the package's parser makes it (`Parser.parse`), from its lexer's tokens counted
+ * on the way: stopped past MAX_YAML_TOKENS and MAX_ALIASES, and at a `%YAML` directive of another version
+ * than 1.2 (YAML 1.1 reads `yes`, `on` and `0777` otherwise, and merges maps at `<<`), before it reads further.
  */
-class BoundedParser extends Parser {
-  private tokens = 0;
-  private aliases = 0;
-  /** The lexer marks a scalar's text with a token before it (CST.SCALAR): that text is no directive or alias. */
-  private scalarText = false;
-
-  override *next(source: string) {
-    const scalar = this.scalarText;
-    this.scalarText = source === CST.SCALAR;
+function syntaxTree(text: string): CST.Token[] {
+  const parser = new Parser();
+  const out: CST.Token[] = [];
+  let tokens = 0;
+  let aliases = 0;
+  let offset = 0;
+  // The lexer marks a scalar's text with a token before it (CST.SCALAR): that text is no directive or alias.
+  let scalar = false;
+  for (const source of new Lexer().lex(text)) {
+    const marked = scalar;
+    scalar = source === CST.SCALAR;
     // The lexer's marks (a scalar's, a document's, a flow's end) are not in the text, and cost no token.
-    if (source.length === 1 && source < " " && source !== "\t" && source !== "\n")
-      return yield* super.next(source);
-    if (++this.tokens > MAX_YAML_TOKENS)
-      throw new Refused(
-        `more than ${thousands(MAX_YAML_TOKENS)} YAML tokens (values, punctuation, line breaks), more than plugin-review reads in an extension.yaml (the largest Dynatrace publishes has some 52,000)`,
-        this.offset,
-      );
-    const first = scalar ? undefined : source[0];
-    if (first === "*" && ++this.aliases > MAX_ALIASES)
-      throw new Refused(
-        `more than ${MAX_ALIASES} aliases (\`*name\`); write the values out`,
-        this.offset,
-        this.offset + source.length,
-      );
-    const version = first === "%" ? /^%YAML[ \t]+(\S+)/.exec(source)?.[1] : undefined;
-    if (version !== undefined && version !== "1.2")
-      throw new Refused(
-        `\`%YAML ${version}\`: plugin-review reads an extension.yaml as YAML 1.2, the version Dynatrace documents; remove the directive`,
-        this.offset,
-        this.offset + source.length,
-      );
-    yield* super.next(source);
+    const mark = source.length === 1 && source < " " && source !== "\t" && source !== "\n";
+    if (!mark) {
+      if (++tokens > MAX_YAML_TOKENS)
+        throw new Refused(
+          `more than ${thousands(MAX_YAML_TOKENS)} YAML tokens (values, punctuation, line breaks), more than plugin-review reads in an extension.yaml (the largest Dynatrace publishes has some 52,000)`,
+          offset,
+        );
+      const first = marked ? undefined : source[0];
+      if (first === "*" && ++aliases > MAX_ALIASES)
+        throw new Refused(
+          `more than ${MAX_ALIASES} aliases (\`*name\`); write the values out`,
+          offset,
+          offset + source.length,
+        );
+      const version = first === "%" ? /^%YAML[ \t]+(\S+)/.exec(source)?.[1] : undefined;
+      if (version !== undefined && version !== "1.2")
+        throw new Refused(
+          `\`%YAML ${version}\`: plugin-review reads an extension.yaml as YAML 1.2, the version Dynatrace documents; remove the directive`,
+          offset,
+          offset + source.length,
+        );
+      offset += source.length;
+    }
+    for (const token of parser.next(source)) out.push(token);
   }
+  for (const token of parser.end()) out.push(token);
+  return out;
 }
 
 /** A token of the concrete syntax tree, as far as its depth is concerned. */
@@ -249,7 +266,7 @@ function fail(text: string, message: string, offset: number, end = offset + 1): 
  * documents are converted (the package's documents keep none of it).
  */
 function compose(text: string): Document.Parsed[] | Refused {
-  const tokens = [...new BoundedParser().parse(text)];
+  const tokens = syntaxTree(text);
   const deep = tooDeep(tokens);
   if (deep !== undefined) return new Refused(`nested more than ${MAX_YAML_DEPTH} levels deep`, deep);
   // Silent: a hostile file must not write to our process (the yaml package warns on collection keys).
