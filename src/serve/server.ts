@@ -50,6 +50,8 @@ export interface ServerAppOptions {
   unverifiedBytes?: number;
   /** How long a delivery's body may take to arrive (default: GitHub's 10 s). */
   bodyTimeoutMs?: number;
+  /** Proxies in front of the server trusted to append X-Forwarded-For (default: none). */
+  proxyHops?: number;
   /** Deliveries being answered, which reviews wait for (the scheduler's gate before a review starts). */
   answers?: AnswersFirst;
   clock?: Clock;
@@ -83,6 +85,7 @@ function guardBodies(probot: Probot, opts: ServerAppOptions): void {
       path: options?.path ?? opts.webhookPath ?? DEFAULT_WEBHOOK_PATH,
       budget,
       ...(opts.bodyTimeoutMs ? { bodyTimeoutMs: opts.bodyTimeoutMs } : {}),
+      ...(opts.proxyHops ? { proxyHops: opts.proxyHops } : {}),
       ...(opts.draining ? { draining: opts.draining } : {}),
       ...(opts.answers ? { answers: opts.answers } : {}),
     });
@@ -188,6 +191,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       secret: settings.webhookSecret,
       webhookPath: settings.webhookPath,
       unverifiedBytes: settings.unverifiedBytes,
+      proxyHops: settings.proxyHops,
       answers,
       draining: () => draining,
       operatorMetrics,
