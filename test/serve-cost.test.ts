@@ -42,12 +42,12 @@ const SHAPES: { shape: string; content: () => string; finding: RegExp }[] = [
   {
     shape: "flow",
     content: () => padded(`${NAME}x: [`, "1, ", "1]\n"),
-    finding: /more than 250,000 YAML tokens/,
+    finding: /more than 250,000 YAML values/,
   },
   {
     shape: "flow, no spaces",
     content: () => padded(`${NAME}x: [`, "1,", "1]\n"),
-    finding: /more than 250,000 YAML tokens/,
+    finding: /more than 250,000 YAML values/,
   },
   {
     // Within the token bound: 4.5 MB read whole, its metrics compared with the plugin.json's.
@@ -99,7 +99,7 @@ const SHAPES: { shape: string; content: () => string; finding: RegExp }[] = [
   {
     shape: "flow of maps",
     content: () => padded(`${NAME}x: [`, "{a: b}, ", "{}]\n"),
-    finding: /more than 250,000 YAML tokens/,
+    finding: /more than 250,000 YAML values/,
   },
 ];
 
@@ -202,10 +202,10 @@ describe("npm start: one pull request's files cannot stall the server", () => {
     const [run, ...others] = gh.runsFor(HEAD_SHA);
     expect(others).toEqual([]);
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
-    // Each refused shape says why, on its own file.
+    // Each refused shape says why, on its own file (those within the bounds are reviewed: the findings of
+    // "long keys", thousands, fill GitHub's 1,000 annotations, so a later file's may not be shown).
     for (const [i, { shape, finding }] of SHAPES.entries()) {
       const on = run!.annotations.filter((a) => a.path === `p${i}/extension.yaml`);
-      expect(on.length, shape).toBeGreaterThan(0);
       if (finding.source !== ".")
         expect(
           on.map((a) => `${a.title}: ${a.message}`),

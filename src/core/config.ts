@@ -64,7 +64,8 @@ export interface ResolvedConfig {
   notes: string[];
 }
 
-export const DEFAULT_PATHS = ["**/plugin.json"];
+/** EF1 descriptors and EF2 extensions, wherever they are (reviewed-paths.ts says what else `paths` reach). */
+export const DEFAULT_PATHS = ["**/plugin.json", "**/extension.yaml"];
 export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
 /**
  * An extension.yaml's own size limit (docs/configuration.md): a real one is tens of kilobytes (the largest

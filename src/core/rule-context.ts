@@ -5,7 +5,10 @@
  * the document (the base) without running it again: `readsSameIn`. That shortcut is only sound when rules
  * read the document through this context (test/core/reads.test.ts holds every rule to it).
  */
+import { activationFacts, type ActivationSchemaRead } from "./ef2/activation.js";
+import type { ExtensionFacts } from "./ef2/extension.js";
 import { migrationOf, type Ef1Source, type Migration } from "./ef2/migration.js";
+import type { ExtensionPackage } from "./ef2/package.js";
 import { DocumentFacts } from "./facts.js";
 import { get, has, obj, str } from "./guards.js";
 import type { DuplicateKey, JsonNode, JsonSyntaxError } from "./json/parse.js";
@@ -13,12 +16,14 @@ import { resolvePointer } from "./locate.js";
 import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
-import { validateSchema, type SchemaFinding } from "./schema.js";
-import type { RawFinding, Variant } from "./types.js";
+import { validateActivationSchema, validateSchema, type SchemaFinding } from "./schema.js";
+import type { FileFormat, RawFinding, Variant } from "./types.js";
 
 /** What the runner knows about the head text before any rule runs. */
 export interface DocumentState {
   path: string;
+  /** What kind of file it is (`plugin.json` when unsaid): which schema and which rules apply. */
+  format?: FileFormat;
   text: string;
   /** Present when the text parsed. */
   value?: unknown;
@@ -37,8 +42,15 @@ export interface DocumentState {
    * own (`setting`: max_extension_size) when that is the smaller.
    */
   oversize?: { size: number; limit: number; setting?: "max_extension_size" | "max_file_size" };
+  /**
+   * An extension.yaml that YAML 1.2 refuses but Dynatrace's parser reads (yaml/snakeyaml.ts): where, and why.
+   * It parsed (`value` is what Dynatrace reads); invalid-yaml warns.
+   */
+  lenientRead?: JsonSyntaxError;
   /** An extension.yaml's tree of offsets (YAML writes what its value does not keep: `1.10` is the number 1.1). */
   tree?: JsonNode;
+  /** An extension.yaml: the files beside it, as the caller read them (ef2/package.ts). */
+  package?: ExtensionPackage;
   /** An extension.yaml: the EF1 plugin.json it replaces, as the base holds it (the migration rules' reference). */
   ef1?: Ef1Source;
 }
@@ -80,6 +92,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private pattern?: { value: ActivationPattern | undefined };
   private schema?: SchemaFinding[];
   private migrated?: { value: Migration | undefined };
+  private activation: { head?: ActivationSchemaRead[]; base?: ActivationSchemaRead[] } = {};
   private rule?: DocumentCheck;
   private out: RawFinding[] = [];
   /** Each rule's reads, when they are noted (`track`). */
@@ -114,6 +127,17 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return this.doc;
   }
 
+  /** The extension's account reads the whole document. */
+  override get extension(): ExtensionFacts {
+    if (this.reads) this.reads.whole = true;
+    return super.extension;
+  }
+
+  /** What the caller says of the files beside an extension.yaml (ef2/package.ts), when it says anything. */
+  get package(): ExtensionPackage | undefined {
+    return this.noted("package", this.state.package);
+  }
+
   get path(): string {
     return this.noted("path", this.state.path);
   }
@@ -123,11 +147,18 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   get parseError(): JsonSyntaxError | undefined {
     return this.noted("parseError", this.state.parseError);
   }
+  get lenientRead(): JsonSyntaxError | undefined {
+    return this.noted("lenientRead", this.state.lenientRead);
+  }
   get duplicates(): readonly DuplicateKey[] {
     return this.noted("duplicates", this.state.duplicates);
   }
   get variant(): Variant {
     return this.noted("variant", this.state.variant);
+  }
+  /** The kind of file: a rule that applies to both (`meta.files`) reads it where they differ. */
+  get format(): FileFormat {
+    return this.noted("format", this.state.format ?? "plugin.json");
   }
   get isNew(): boolean | undefined {
     return this.noted("isNew", this.state.isNew);
@@ -170,6 +201,32 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return (this.migrated ??= { value: migrationOf(doc, ef1) }).value;
   }
 
+  /**
+   * The activation schemas python.activation names (head's, or with `base` the base's), read from the files
+   * the caller passed, parsed and checked against Dynatrace's format once.
+   */
+  activationSchemas(base = false): readonly ActivationSchemaRead[] {
+    const pkg = this.package;
+    const facts = base ? this.base?.extension : this.extension;
+    if (!facts) return [];
+    const cached = this.activation[base ? "base" : "head"];
+    if (cached) return cached;
+    const out = facts.activations.map((a): ActivationSchemaRead => {
+      const read = pkg?.read(a.path, base);
+      if (!read) return { ...a, unread: true };
+      if ("problem" in read) return { ...a, problem: read.problem };
+      let value: unknown;
+      try {
+        value = JSON.parse(read.text) as unknown;
+      } catch (e) {
+        return { ...a, problem: `is not valid JSON (${e instanceof Error ? e.message : String(e)})` };
+      }
+      return { ...a, value, facts: activationFacts(value), problems: validateActivationSchema(value) };
+    });
+    this.activation[base ? "base" : "head"] = out;
+    return out;
+  }
+
   /** The text of the value a pointer names, as written (a YAML document's; undefined when it names nothing). */
   source(pointer: string): string | undefined {
     const tree = this.noted("text", this.state.tree);
@@ -181,7 +238,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */
   get schemaFindings(): readonly SchemaFinding[] {
     this.reads?.state.add("schema");
-    return (this.schema ??= this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant));
+    return (this.schema ??=
+      this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant, this.state.format));
   }
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */

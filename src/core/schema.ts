@@ -11,9 +11,11 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import common from "../../schemas/plugin-common.schema.json" with { type: "json" };
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
-import { childPointer, displayPath } from "./json/pointer.js";
+import extension from "../../schemas/extension.schema.json" with { type: "json" };
+import { hasPlaceholder } from "./ef2/placeholders.js";
+import { childPointer, displayPath, splitPointer } from "./json/pointer.js";
 import { closest, listOf } from "./suggest.js";
-import type { Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
+import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 
 /**
  * The messages of the schema rules (schema-rule.ts): which one a schema finding uses is its `messageId`, filled
@@ -53,7 +55,9 @@ export interface SchemaFinding {
 }
 
 let ajvInstance: Ajv | undefined;
-const validators: Partial<Record<Variant, ValidateFunction>> = {};
+/** A descriptor's schema is its variant's; an extension.yaml's, schemas/extension.schema.json. */
+type SchemaKind = Variant | "extension";
+const validators: Partial<Record<SchemaKind, ValidateFunction>> = {};
 
 function makeAjv(): Ajv {
   const ajv = new Ajv({
@@ -79,27 +83,45 @@ function makeAjv(): Ajv {
   return ajv;
 }
 
-/** Each variant's schema is compiled on first use (a CLI run over host plugins never compiles remote). */
-function validatorFor(variant: Variant): ValidateFunction {
+/** Each schema is compiled on first use (a CLI run over host plugins never compiles remote, nor the extension's). */
+function validatorFor(kind: SchemaKind): ValidateFunction {
   ajvInstance ??= makeAjv();
-  validators[variant] ??= ajvInstance.compile(variant === "host" ? host : remote);
-  return validators[variant];
+  validators[kind] ??= ajvInstance.compile(kind === "host" ? host : kind === "remote" ? remote : extension);
+  return validators[kind];
 }
 
 const UNITS: ReadonlySet<unknown> = new Set(common.definitions.unit.enum);
+
+const EXTENSION_UNITS: ReadonlySet<unknown> = new Set(extension.definitions.unit.enum);
+
+/** `v` is one of Dynatrace's units, as an extension's metadata takes them. */
+export function isExtensionUnit(v: unknown): boolean {
+  return EXTENSION_UNITS.has(v);
+}
 
 /** `v` is one of the metric units the schema allows (exactly, as the server reads them). */
 export function isUnit(v: unknown): boolean {
   return UNITS.has(v);
 }
 
-/** Structural hints for members written at the wrong level (seen in real descriptors). */
-const MISPLACED: Record<string, string> = {
-  "/activation": "`activation` belongs inside `source`",
-  "/activation_name_pattern": "`activation_name_pattern` belongs inside `source`",
-  "/className": "`className` belongs inside `source`",
-  "/package": "`package` belongs inside `source`",
+/** Structural hints for members written at the wrong level (seen in real descriptors and extensions). */
+const MISPLACED: Record<SchemaKind, Record<string, string>> = {
+  host: {
+    "/activation": "`activation` belongs inside `source`",
+    "/activation_name_pattern": "`activation_name_pattern` belongs inside `source`",
+    "/className": "`className` belongs inside `source`",
+    "/package": "`package` belongs inside `source`",
+  },
+  remote: {},
+  extension: {
+    "/activation": "`activation` belongs inside `python`",
+    "/runtime": "`runtime` belongs inside `python`",
+    "/featureSets":
+      "`featureSets` belongs inside `python` (a declarative data source names feature sets with `featureSet`)",
+    "/groups": "`groups` belongs inside `jmx`",
+  },
 };
+MISPLACED.remote = MISPLACED.host;
 
 /**
  * The offending value as data: `value`, what the message quotes (cut short past 60 characters), and when
@@ -132,7 +154,16 @@ function caseOnly(written: string, near: string, candidates: readonly string[]):
   );
 }
 
-function classify(e: ErrorObject): SchemaFinding | undefined {
+/** Allowed values are listed in a message up to this many. */
+const LISTED_MAX = 25;
+
+/** Where the schema defines what the value breaks (`#/definitions/unit/enum`: the definition's name). */
+function schemaPath(e: ErrorObject): string {
+  const m = /#\/definitions\/([^/]+)/.exec(e.schemaPath);
+  return m ? `/${m[1]}` : e.instancePath;
+}
+
+function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
   const at = e.instancePath;
   const path = displayPath(at);
   const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
@@ -153,7 +184,7 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
       const pointer = childPointer(at, member);
       const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
       const near = closest(member, known);
-      const hint = MISPLACED[pointer];
+      const hint = MISPLACED[kind][pointer];
       const where = at === "" ? "" : ` in \`${path}\``;
       const f: SchemaFinding = near
         ? {
@@ -226,7 +257,12 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
     const near =
       typeof e.data === "string" && sameCase(e.data) <= 1 ? closest(e.data, allowedValues) : undefined;
     const caseNote = e.keyword === "x-enumIgnoreCase" ? " (any case)" : "";
-    const data: MessageData = { path, ...valueData(e.data), allowed: listOf(allowedValues) + caseNote };
+    // A long list (an extension's units) is named, not written out: the suggestion says the value meant.
+    const allowed =
+      allowedValues.length > LISTED_MAX
+        ? `one of the ${allowedValues.length} values of \`${displayPath(schemaPath(e))}\` in the schema`
+        : listOf(allowedValues);
+    const data: MessageData = { path, ...valueData(e.data), allowed: allowed + caseNote };
     const f: SchemaFinding = {
       ruleId: routed ?? "invalid-value",
       messageId: near ? "notAllowedNear" : "notAllowed",
@@ -256,9 +292,39 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
   };
 }
 
-/** Validates a parsed descriptor against its variant's schema. Never throws. */
-export function validateSchema(value: unknown, variant: Variant): SchemaFinding[] {
-  const validate = validatorFor(variant);
+/**
+ * An extension.yaml's members that a rule of their own reports whole (its findings, not the schema's): the
+ * version (`ef2-version-format`, which reads what YAML wrote), and the name's pattern (`name-format`, as in
+ * a descriptor; the schema's own keyword stays out of the file, which editors and `migrate` read as it is).
+ */
+function extensionOwner(f: SchemaFinding): string | undefined {
+  if (f.pointer === "/version") return "ef2-version-format";
+  if (f.pointer === "/name" && f.ruleId === "invalid-format") return "name-format";
+  return undefined;
+}
+
+/** The value a pointer names in `doc` (undefined when it names nothing). */
+function valueAt(doc: unknown, pointer: string): unknown {
+  let cur = doc;
+  for (const seg of splitPointer(pointer)) {
+    if (typeof cur !== "object" || cur === null) return undefined;
+    cur = Object.prototype.hasOwnProperty.call(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
+  }
+  return cur;
+}
+
+/**
+ * Validates a parsed document against its schema: a descriptor's variant's, or (`extension.yaml`) the
+ * extension's. In an extension, a value holding a build placeholder (`<%=version%>`) is not judged (the
+ * build replaces it; `build-placeholder` says so). Never throws.
+ */
+export function validateSchema(
+  value: unknown,
+  variant: Variant,
+  format: FileFormat = "plugin.json",
+): SchemaFinding[] {
+  const kind: SchemaKind = format === "extension.yaml" ? "extension" : variant;
+  const validate = validatorFor(kind);
   if (validate(value)) return [];
   const out: SchemaFinding[] = [];
   const seen = new Set<string>();
@@ -273,8 +339,12 @@ export function validateSchema(value: unknown, variant: Variant): SchemaFinding[
       wrongType.has(e.instancePath)
     )
       continue;
-    const f = classify(e);
+    const f = classify(e, kind);
     if (!f) continue;
+    if (kind === "extension") {
+      if (f.ruleId !== "required-member" && hasPlaceholder(valueAt(value, f.pointer))) continue;
+      f.ruleId = extensionOwner(f) ?? f.ruleId;
+    }
     const key = `${f.ruleId}\0${f.pointer}`;
     if (seen.has(key)) continue; // an enum and a pattern on one node would otherwise say it twice
     seen.add(key);
@@ -283,8 +353,36 @@ export function validateSchema(value: unknown, variant: Variant): SchemaFinding[
   return out;
 }
 
+/**
+ * An activationSchema.json's problems against Dynatrace's activation schema format (the `activationSchema`
+ * definition of schemas/extension.schema.json): where, and what Ajv says. Never throws.
+ */
+export function validateActivationSchema(value: unknown): { pointer: string; message: string }[] {
+  validatorFor("extension");
+  const validate = ajvInstance!.getSchema(`${extension.$id}#/definitions/activationSchema`);
+  if (!validate || validate(value)) return [];
+  const seen = new Set<string>();
+  const out: { pointer: string; message: string }[] = [];
+  for (const e of validate.errors ?? []) {
+    if (e.keyword === "if" || e.keyword === "anyOf") continue; // said by the branch that failed
+    const missing =
+      e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty : undefined;
+    const message =
+      missing !== undefined
+        ? `\`${displayPath(e.instancePath)}\` is missing \`${missing}\``
+        : e.keyword === "additionalProperties"
+          ? `\`${displayPath(e.instancePath)}\` has \`${(e.params as { additionalProperty: string }).additionalProperty}\`, which the format does not have`
+          : `\`${displayPath(e.instancePath)}\` ${e.message ?? "is not valid"}`;
+    if (seen.has(message)) continue;
+    seen.add(message);
+    out.push({ pointer: e.instancePath, message });
+  }
+  return out;
+}
+
 /** Compiles the schemas now rather than on first use (the benchmark does, so that compiling is not timed). */
 export function warmUpSchemas(): void {
   validatorFor("host");
   validatorFor("remote");
+  validatorFor("extension");
 }

@@ -355,11 +355,11 @@ export class FakeGitHub {
   }
 
   /**
-   * The sha the fake gives a file's blob (the contents, tree and blob routes agree on it): one per file, also
-   * where refs are full commit shas (a prefix of the names would give every file of a commit one blob).
+   * The sha the fake gives a file's blob (the contents, tree and blob routes agree on it): distinct for every
+   * file, as GitHub's are (a prefix of the path would give two long paths of one folder the same blob).
    */
   blobSha(owner: string, repo: string, ref: string, path: string): string {
-    return createHash("sha1").update(`blob ${owner}/${repo}@${ref}:${path}`).digest("hex");
+    return createHash("sha1").update(`blob\0${owner}\0${repo}\0${ref}\0${path}`).digest("hex");
   }
 
   /** The next `times` requests matching method and path answer `status`. */

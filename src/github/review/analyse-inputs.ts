@@ -6,8 +6,10 @@
  */
 import type { FileFindings } from "../../core/analyse.js";
 import type { ResolvedConfig } from "../../core/config.js";
+import { NOT_AN_EXTENSION, NOT_EXTENSIONS } from "../../core/ef2/extension-document.js";
 import { checkConclusion } from "../../core/verdict.js";
 import { IN_THIS_THREAD, type Analyser } from "./analyser.js";
+import { quote } from "../../format/markdown.js";
 import type { CollectedInputs, DescriptorsRead } from "./read-inputs.js";
 
 /** What the check run and the pull request's review are written from. */
@@ -24,16 +26,23 @@ export async function analyseInputs(
 ): Promise<Analysis> {
   const { config, batches } = read;
   const run = analyser.start(config);
-  let reviews: FileFindings[];
+  let analysed: FileFindings[];
   let next;
   try {
     next = await batches.next();
     for (; !next.done; next = await batches.next()) await run.add(next.value);
-    reviews = await run.finish();
+    analysed = await run.finish();
   } finally {
     run.close();
   }
+  // Another tool's extension.yaml (core/ef2/extension-document.ts) is no descriptor of the review: said, not shown.
+  const reviews = analysed.filter((r) => !r.notAnExtension);
+  const others = analysed.filter((r) => r.notAnExtension).map((r) => r.path);
   const collected = next.value;
+  if (others.length)
+    collected.notes.push(
+      `${others.map(quote).join(", ")}: ${others.length === 1 ? NOT_AN_EXTENSION : NOT_EXTENSIONS}.`,
+    );
   const conclusion = checkConclusion(
     reviews.flatMap((r) => r.findings),
     config,

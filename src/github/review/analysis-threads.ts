@@ -25,7 +25,7 @@ import { toThread, type FromThread, type ToThread } from "./analysis-protocol.js
 
 /**
  * An analysis thread's heap (V8's old generation), in MB: the worst descriptor the core's bounds allow (a
- * 5 MB extension.yaml of 250,000 YAML tokens) needs about 150 MB; a thread past this is stopped rather than
+ * 5 MB extension.yaml of 250,000 YAML nodes) needs about 150 MB; a thread past this is stopped rather than
  * let the process's memory grow.
  */
 export const ANALYSIS_THREAD_HEAP_MB = 512;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { check, edit, lineOf, migrating, MIGRATION, ruleTable } from "../../helpers.js";
+import { check, EF2, edit, EXTENSION, lineOf, migrating, MIGRATION, ruleTable } from "../../helpers.js";
 import {
   MAX_ALIAS_NODES,
   MAX_ALIASES,
   MAX_YAML_DEPTH,
-  MAX_YAML_TOKENS,
-} from "../../../src/core/yaml/parse.js";
+  MAX_YAML_NODES,
+} from "../../../src/core/yaml/snakeyaml.js";
 
 const { extension } = MIGRATION;
 const YAML = { path: "extension/extension.yaml" };
@@ -23,6 +23,12 @@ const bomb =
       return `${c}: &${c} [${Array(9).fill(`*${prev}`).join(", ")}]\n`;
     })
     .join("");
+/** A calculated metric as a published extension writes it: its selector's lines start at its key's column. */
+const snakeYaml = edit(
+  EXTENSION,
+  "metrics:\n  - key: example.router.uptime\n",
+  "metrics:\n  - key: func:example.router.if.bytes\n    query:\n      metricSelector: '\n      (example.router.if.in.bytes.count)\n      +(example.router.if.out.bytes.count)'\n  - key: example.router.uptime\n",
+);
 const deep = `name: custom:deep\nversion: 1.0.0\nx: ${"[".repeat(100_000)}\n`;
 /**
  * The issue's second stall: under YAML 1.1 each merge key copies the map it names (99 of them over a 1.5 MB
@@ -31,8 +37,8 @@ const deep = `name: custom:deep\nversion: 1.0.0\nx: ${"[".repeat(100_000)}\n`;
 const yaml11Merge = `%YAML 1.1\n---\n${extension}base: &b\n  k: v\n${Array.from({ length: 99 }, (_, i) => `m${i}:\n  <<: *b\n`).join("")}`;
 /** The same merge keys without the directive: YAML 1.2 would read a member named `<<`. */
 const mergeKey = `${extension}base: &b\n  k: v\nmerged:\n  <<: *b\n  j: w\n`;
-/** One flow sequence past the token bound: 5 MB of it took 18 s and 1.7 GB before the bound. */
-const flowSequence = `name: custom:flow\nversion: 1.0.0\nx: [${"1,".repeat(MAX_YAML_TOKENS / 2)}1]\n`;
+/** One flow sequence past the node bound: 4.5 MB of it took 5 s and 510 MB before the bound. */
+const flowSequence = `name: custom:flow\nversion: 1.0.0\nx: [${"1,".repeat(MAX_YAML_NODES)}1]\n`;
 /** More aliases than the bound, each of one value. */
 const manyAliases = `name: custom:a\nversion: 1.0.0\nv: &v 1\nw: &w 2\nl:\n${"  - *v\n  - *w\n".repeat(MAX_ALIASES / 2)}  - *v\n`;
 /** Aliases that stand for more values than the bound: 60 of a list of 2,000. */
@@ -58,7 +64,7 @@ ruleTable("invalid-yaml", {
       options: YAML,
     },
     {
-      name: "as many aliases as the bound (of two anchors: the package refuses a hundredth use of one)",
+      name: "as many aliases as the bound",
       doc: `name: custom:a\nversion: 1.0.0\nv: &v 1\nw: &w 2\nl:\n${"  - *v\n  - *w\n".repeat(MAX_ALIASES / 2)}`,
       options: YAML,
     },
@@ -70,12 +76,22 @@ ruleTable("invalid-yaml", {
   ],
   invalid: [
     {
+      name: "a quoted value's lines no deeper than its key: read as Dynatrace (SnakeYAML) reads it, with a warning",
+      doc: snakeYaml,
+      options: EF2,
+      lines: [lineOf(snakeYaml, "metricSelector: '")],
+      messageId: "snakeYaml",
+      severity: "warning",
+      message:
+        "not valid YAML 1.2: a quoted value's continuation lines are not indented more than its key; Dynatrace's parser (SnakeYAML) reads it, but editors and other YAML tools refuse the file: indent the value's lines more than its key",
+    },
+    {
       name: "a tab as indentation, at the tab",
       doc: tabbed,
       options: YAML,
       lines: [lineOf(tabbed, "\tgroups:")],
       messageId: "syntax",
-      message: "not valid YAML: Tabs are not allowed as indentation",
+      message: "not valid YAML: tab characters must not be used in indentation",
       severity: "error",
     },
     {
@@ -95,7 +111,7 @@ ruleTable("invalid-yaml", {
       message: "not valid YAML: a second document begins here; an extension.yaml holds one",
     },
     {
-      name: "an alias bomb is refused, at the alias that takes what the aliases stand for past the bound",
+      name: "an alias bomb is refused, at the alias that takes the values its aliases stand for past the bound",
       doc: bomb,
       options: YAML,
       lines: [6],
@@ -121,12 +137,12 @@ ruleTable("invalid-yaml", {
         "not valid YAML: a merge key (`<<`): plugin-review reads YAML 1.2, which has none; write the members out",
     },
     {
-      name: "a flow sequence past the token bound, where the bound is reached",
+      name: "a flow sequence past the node bound, where the bound is reached",
       doc: flowSequence,
       options: YAML,
       lines: [3],
       messageId: "syntax",
-      message: /^not valid YAML: more than 250,000 YAML tokens \(values, punctuation, line breaks\)/,
+      message: /^not valid YAML: more than 250,000 YAML values \(keys, values, collections\)/,
     },
     {
       name: "more aliases than the bound, at the first one past it",
@@ -159,7 +175,7 @@ ruleTable("invalid-yaml", {
       lines: [3],
       messageId: "syntax",
       message:
-        "not valid YAML: a key that is a mapping, a sequence or an alias; the keys of an extension.yaml are names",
+        "not valid YAML: a key that is a mapping or a sequence; the keys of an extension.yaml are names",
     },
     {
       name: "nesting beyond the limit is refused before the YAML parser recurses into it",
