@@ -54,10 +54,17 @@ const banner = [
 }
 
 rmSync("dist-lambda", { recursive: true, force: true });
+// The functions that review run the analysis in a thread (src/github/review/analysis-threads.ts), whose entry
+// is a file of its own beside the handler: analysis-thread.mjs, which the handler finds by its own URL.
+const REVIEWING = ["worker", "recovery"];
 for (const fn of ["receiver", "worker", "recovery"]) {
   const result = await build({
-    entryPoints: [`src/lambda/${fn}.ts`],
-    outfile: `dist-lambda/${fn}/index.mjs`,
+    entryPoints: {
+      index: `src/lambda/${fn}.ts`,
+      ...(REVIEWING.includes(fn) ? { "analysis-thread": "src/github/review/analysis-thread.ts" } : {}),
+    },
+    outdir: `dist-lambda/${fn}`,
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     target: "node24",
@@ -71,6 +78,6 @@ for (const fn of ["receiver", "worker", "recovery"]) {
     metafile: true,
     logLevel: "warning",
   });
-  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  console.log(`dist-lambda/${fn}/index.mjs: ${(bytes / 1024).toFixed(0)} KB with its source map`);
+  for (const [file, { bytes }] of Object.entries(result.metafile.outputs))
+    if (!file.endsWith(".map")) console.log(`${file}: ${(bytes / 1024).toFixed(0)} KB`);
 }

@@ -202,6 +202,19 @@ function extensionFacts(
 }
 
 /**
+ * A file's size limit: `max_file_size`, or for an extension.yaml its own (`max_extension_size`) when that is the
+ * smaller (YAML costs far more to read than JSON of its size; the readers download no file past max_file_size).
+ */
+function sizeLimit(
+  config: ResolvedConfig,
+  extension: boolean,
+): { limit: number; setting: "max_extension_size" | "max_file_size" } {
+  return extension && config.maxExtensionSize <= config.maxFileSize
+    ? { limit: config.maxExtensionSize, setting: "max_extension_size" }
+    : { limit: config.maxFileSize, setting: "max_file_size" };
+}
+
+/**
  * Analyses one file (without set rules; see analyseDescriptors), of either kind, on one path: its format's
  * parser gives the value and the tree of offsets (formats.ts), the rules of its kind run (`meta.files`), the
  * base is compared when there is one (a renamed document only by plugin-renamed: to the server it is another),
@@ -215,12 +228,13 @@ export function analyseOne(
 ): Internal {
   const format = FORMATS[formatOf(input.path)];
   const extension = format.keepsTree;
-  const head = load(input.content, config.maxFileSize, input.size, format.parse);
+  const size = sizeLimit(config, extension);
+  const head = load(input.content, size.limit, input.size, format.parse);
   const configPath = input.configPath ?? input.path;
   const base = input.base;
   if (
     extension &&
-    !saysExtension(head, base && (() => load(base.content, config.maxFileSize, base.size, format.parse)))
+    !saysExtension(head, base && (() => load(base.content, size.limit, base.size, format.parse)))
   ) {
     const { path } = input;
     return {
@@ -252,7 +266,7 @@ export function analyseOne(
     if (head.encodingError !== undefined) {
       state.parseError = { message: format.notUtf8, offset: head.encodingError, end: head.encodingError + 1 };
     } else {
-      state.oversize = { size: head.size, limit: config.maxFileSize };
+      state.oversize = { size: head.size, ...size };
     }
   } else if (!head.parsed.ok) {
     state.parseError = head.parsed.error;
@@ -271,7 +285,7 @@ export function analyseOne(
       const base = loadBase(
         format,
         input.base.content,
-        config.maxFileSize,
+        size.limit,
         input.base.size,
         options.fullBase ? undefined : head.parsed,
       );

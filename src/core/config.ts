@@ -40,6 +40,7 @@ export interface RawConfig {
   existing?: ExistingMode;
   locked?: string[];
   max_file_size?: number;
+  max_extension_size?: number;
   max_descriptors?: number;
   max_total_size?: number;
   migration_map?: string;
@@ -56,6 +57,8 @@ export interface ResolvedConfig {
   /** Locked rule ids and settings (`existing`, `fail_on`). */
   locked: string[];
   maxFileSize: number;
+  /** An extension.yaml's own limit, within maxFileSize (analyse.ts takes the smaller of the two). */
+  maxExtensionSize: number;
   /** The App's ceiling per review: changed descriptors reviewed, and bytes read (head and base together). */
   maxDescriptors: number;
   maxTotalSize: number;
@@ -71,6 +74,14 @@ export interface ResolvedConfig {
 /** EF1 descriptors and EF2 extensions, wherever they are (reviewed-paths.ts says what else `paths` reach). */
 export const DEFAULT_PATHS = ["**/plugin.json", "**/extension.yaml"];
 export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
+/**
+ * An extension.yaml's own size limit (docs/configuration.md): a real one is tens of kilobytes (the largest
+ * Dynatrace publishes, 274 KB), and YAML costs far more to read than JSON of its size. At most
+ * MAX_EXTENSION_SIZE_BOUND, so that the worst file a configuration allows fits the App's analysis threads
+ * and its Lambda worker (docs/security.md "Bounded work").
+ */
+export const DEFAULT_MAX_EXTENSION_SIZE = 1024 * 1024;
+export const MAX_EXTENSION_SIZE_BOUND = 5 * 1024 * 1024;
 /**
  * The App's ceiling per review (docs/configuration.md): past it the run fails, naming what was not
  * reviewed. A review holds a bounded batch of descriptors at a time whatever the ceiling; the ceiling
@@ -548,6 +559,14 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     );
     maxFileSize = orgMaxFileSize;
   }
+  const orgMaxExtensionSize = org.max_extension_size ?? DEFAULT_MAX_EXTENSION_SIZE;
+  let maxExtensionSize = repo.max_extension_size ?? orgMaxExtensionSize;
+  if (anyLock && maxExtensionSize < orgMaxExtensionSize) {
+    notes.push(
+      `${noteAt(repo, ["max_extension_size"])}under the organisation's locks, \`max_extension_size\` cannot go below its ${orgMaxExtensionSize.toLocaleString("en-US")} bytes: the repository's \`${maxExtensionSize}\` was not applied`,
+    );
+    maxExtensionSize = orgMaxExtensionSize;
+  }
   return {
     paths,
     failOn: setting("fail_on", "error"),
@@ -558,6 +577,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     existing: setting("existing", "report"),
     locked: [...new Set([...lockedSettings, ...locked])],
     maxFileSize,
+    maxExtensionSize,
     maxDescriptors: repo.max_descriptors ?? org.max_descriptors ?? DEFAULT_MAX_DESCRIPTORS,
     maxTotalSize: repo.max_total_size ?? org.max_total_size ?? DEFAULT_MAX_TOTAL_SIZE,
     notes,

@@ -38,18 +38,15 @@ export class LineIndex {
       else hi = mid - 1;
     }
     const lineStart = this.starts[lo] as number;
-    let column = 1;
-    for (let i = lineStart; i < o; i++) {
-      const c = this.text.charCodeAt(i);
-      // A surrogate pair is one code point: count its high half only.
-      if (c >= 0xdc00 && c <= 0xdfff && i > lineStart) {
-        const prev = this.text.charCodeAt(i - 1);
-        if (prev >= 0xd800 && prev <= 0xdbff) continue;
-      }
-      column++;
-    }
+    // A surrogate pair is one code point: its low half counts no column. Counted from the pairs' places,
+    // never by walking the line (a one-line text of megabytes would cost that per finding).
+    const pairs = (this.pairs ??= lowHalves(this.text));
+    const column = o - lineStart + 1 - (below(pairs, o) - below(pairs, lineStart + 1));
     return { line: lo + 1, column };
   }
+
+  /** Where the low halves of the text's surrogate pairs are, in order (found once, when first asked). */
+  private pairs: number[] | undefined;
 
   /** The text of a 1-based line without its line ending. */
   lineText(line: number): string {
@@ -66,6 +63,25 @@ export class LineIndex {
     const b = this.position(Math.max(start, end));
     return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
   }
+}
+
+/** The offsets of the low halves of a text's surrogate pairs (a low surrogate right after a high one). */
+function lowHalves(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)) out.push(m.index + 1);
+  return out;
+}
+
+/** How many of the sorted `values` are below `limit`. */
+function below(values: readonly number[], limit: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((values[mid] as number) < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 interface Resolved {

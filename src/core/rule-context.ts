@@ -37,8 +37,11 @@ export interface DocumentState {
   base?: { value: unknown; path: string };
   /** Why the base could not be read, when it exists (`path` and reason: not JSON, not UTF-8, too large). */
   baseError?: string;
-  /** Set when the file is over the size limit and was not parsed. */
-  oversize?: { size: number; limit: number };
+  /**
+   * Set when the file is over the size limit and was not parsed: `max_file_size`'s, or an extension.yaml's
+   * own (`setting`: max_extension_size) when that is the smaller.
+   */
+  oversize?: { size: number; limit: number; setting?: "max_extension_size" | "max_file_size" };
   /**
    * An extension.yaml that YAML 1.2 refuses but Dynatrace's parser reads (yaml/snakeyaml.ts): where, and why.
    * It parsed (`value` is what Dynatrace reads); invalid-yaml warns.
@@ -170,7 +173,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   get baseError(): string | undefined {
     return this.noted("baseError", this.state.baseError);
   }
-  get oversize(): { size: number; limit: number } | undefined {
+  get oversize(): DocumentState["oversize"] {
     return this.noted("oversize", this.state.oversize);
   }
 

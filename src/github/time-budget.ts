@@ -78,6 +78,12 @@ export function writeBackoffMs(attempt: number): number {
  */
 export const REST_AFTER_GRAPHQL_FAILURE_MS = 10 * MINUTE_MS;
 
+/**
+ * One descriptor's analysis, in an analysis thread: the worst file the core's bounds allow takes seconds; past
+ * this the thread is stopped and started afresh, so that other reviews go on.
+ */
+export const ANALYSIS_FILE_TIMEOUT_MS = 60 * SECOND_MS;
+
 // # The server's scheduler
 
 /**

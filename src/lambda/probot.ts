@@ -8,6 +8,7 @@ import { Probot } from "probot";
 import { createApp } from "../github/delivery/app.js";
 import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
+import { AnalysisThreads } from "../github/review/pipeline.js";
 import { ReceivingDeliveries } from "../github/delivery/terms.js";
 import { emfOperatorMetrics, type EmfOperatorMetrics } from "./emf.js";
 import { loadSecrets } from "./secrets.js";
@@ -70,7 +71,15 @@ async function start(
       ? { baseUrl: `${process.env.GHE_PROTOCOL ?? "https"}://${process.env.GHE_HOST}/api/v3` }
       : {}),
   });
-  await p.load(createApp({ clock, deliveries, operatorMetrics }));
+  // The analysis in a thread of its own, bundled beside the function (scripts/bundle.mjs): its heap bounded
+  // apart from the invocation's, so that a descriptor past it fails its review instead of the container.
+  // One: a container runs one invocation at a time.
+  const analyser = new AnalysisThreads({
+    entry: new URL("./analysis-thread.mjs", import.meta.url),
+    threads: 1,
+    clock,
+  });
+  await p.load(createApp({ clock, deliveries, operatorMetrics, analyser }));
   return p;
 }
 

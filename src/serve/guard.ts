@@ -4,7 +4,10 @@
  * with GitHub's headers, no larger than GitHub sends, while the bodies not verified yet fit in a budget
  * shared by every request, and for no longer than GitHub itself waits; its signature is checked on the bytes
  * read before Probot's webhook middleware sees it. (Probot's middleware reads any body whole first, and logs
- * a forged one whole, several times over.)
+ * a forged one whole, several times over.) The budget is charged with the bytes that arrived, never with a
+ * length a sender declares (headers alone would close the door: three posts declaring 25, 25 and 14 MB that
+ * then sent nothing once held all 64 MB). Slow senders hold what they sent, for at most the body's timeout,
+ * and an address past its share of the budget is cut off when another address needs the room (ByteBudget).
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { AnswersFirst } from "../github/delivery/concurrency.js";
@@ -33,21 +36,116 @@ export function applyTimeouts(server: HttpServer): void {
   server.setTimeout(HTTP_IDLE_TIMEOUT_MS);
 }
 
-/** Bytes held at once, across requests; a request that would pass the limit is refused, not queued. */
+/** One request's hold on the budget: its sender, the bytes it brought, and how to cut it off. */
+export interface Hold {
+  readonly address: string;
+  bytes: number;
+  /** Ends the request (503, connection closed), giving its bytes back through `close`. */
+  readonly evict: () => void;
+  closed: boolean;
+}
+
+/**
+ * Bytes of unverified bodies held at once, across requests, charged as they arrive, never by a declared
+ * length; a chunk that does not fit is refused, not queued. An address's share (`perAddress`: half the
+ * budget, or one of GitHub's largest deliveries when that is more) is what it keeps when
+ * another address needs room: a chunk from an address within its share, that does not fit, cuts off the
+ * requests of addresses holding more than theirs (the largest holder's largest request first) until it
+ * fits. No request is refused for its address alone: behind a proxy every sender has the proxy's address,
+ * and the budget then works as one budget, as it would without shares (GitHub does not retry a delivery
+ * refused, only the recovery's sweep does).
+ */
 export class ByteBudget {
   private taken = 0;
+  private readonly holds = new Map<string, Set<Hold>>();
+  readonly perAddress: number;
 
-  constructor(readonly limit: number) {}
+  constructor(readonly limit: number) {
+    this.perAddress = Math.min(limit, Math.max(MAX_WEBHOOK_BYTES, Math.floor(limit / 2)));
+  }
 
-  take(bytes: number): boolean {
+  /** A request from `address` starts to be read; it holds nothing until its bytes arrive. */
+  open(address: string, evict: () => void): Hold {
+    const hold: Hold = { address, bytes: 0, evict, closed: false };
+    const set = this.holds.get(address) ?? new Set<Hold>();
+    set.add(hold);
+    this.holds.set(address, set);
+    return hold;
+  }
+
+  /** Bytes that arrived for `hold`: false when they fit neither the budget nor, by cutting others off, its share. */
+  take(hold: Hold, bytes: number): boolean {
+    if (hold.closed) return false;
+    if (this.taken + bytes > this.limit && this.held(hold.address) + bytes <= this.perAddress)
+      this.makeRoom(hold.address, this.taken + bytes - this.limit);
     if (this.taken + bytes > this.limit) return false;
     this.taken += bytes;
+    hold.bytes += bytes;
     return true;
   }
 
-  give(bytes: number): void {
-    this.taken -= bytes;
+  /** A request ends: its bytes go back. */
+  close(hold: Hold): void {
+    if (hold.closed) return;
+    hold.closed = true;
+    this.taken -= hold.bytes;
+    const set = this.holds.get(hold.address);
+    set?.delete(hold);
+    if (set?.size === 0) this.holds.delete(hold.address);
   }
+
+  /** Bytes held now, in all, or by one address. */
+  held(address?: string): number {
+    if (address === undefined) return this.taken;
+    let bytes = 0;
+    for (const hold of this.holds.get(address) ?? []) bytes += hold.bytes;
+    return bytes;
+  }
+
+  /** Cuts off requests of addresses (not `from`) over their share, the largest first, until `needed` is free. */
+  private makeRoom(from: string, needed: number): void {
+    let freed = 0;
+    while (freed < needed) {
+      let largest: string | undefined;
+      let most = this.perAddress;
+      for (const address of this.holds.keys()) {
+        const bytes = address === from ? 0 : this.held(address);
+        if (bytes > most) [largest, most] = [address, bytes];
+      }
+      if (largest === undefined) return;
+      const victim = [...this.holds.get(largest)!].reduce((a, b) => (b.bytes > a.bytes ? b : a));
+      freed += victim.bytes;
+      victim.evict();
+      // The request's end gives its bytes back; a hold its eviction did not close is closed here.
+      this.close(victim);
+    }
+  }
+}
+
+/**
+ * Who sent a request, as far as its share of the budget goes: the socket's address (an IPv4 address as
+ * such, also when mapped into IPv6; an IPv6 address by its /64, what one host is given), or, behind
+ * `proxyHops` proxies the operator trusts, the address the farthest of them saw (X-Forwarded-For, counted
+ * from its end, so that what the sender wrote there is never taken).
+ */
+export function senderOf(req: IncomingMessage, proxyHops = 0): string {
+  let address = req.socket.remoteAddress ?? "unknown";
+  if (proxyHops > 0) {
+    const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean);
+    address = forwarded[forwarded.length - proxyHops] ?? forwarded[0] ?? address;
+  }
+  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (v4) return v4[1]!;
+  if (!address.includes(":")) return address;
+  // The first four groups of the full form: `::` expanded to the groups it stands for.
+  const [left = "", right] = address.toLowerCase().split("%")[0]!.split("::");
+  const head = left ? left.split(":") : [];
+  const tail = right === undefined ? [] : right ? right.split(":") : [];
+  const groups = [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill("0"), ...tail];
+  return `${groups.slice(0, 4).join(":")}::/64`;
 }
 
 export interface GuardOptions {
@@ -63,6 +161,8 @@ export interface GuardOptions {
   draining?: () => boolean;
   /** Counts the deliveries being answered, from their first byte read until the answer (or the connection) ends. */
   answers?: AnswersFirst;
+  /** Proxies in front of the server that the operator trusts to append X-Forwarded-For (senderOf). */
+  proxyHops?: number;
 }
 
 type Request = IncomingMessage & { body?: unknown };
@@ -103,10 +203,11 @@ export function webhookGuard(opts: GuardOptions): (req: Request, res: ServerResp
         res.setHeader("connection", "close");
       return false;
     }
-    let held = 0;
+    // What this request holds of the budget, once its body is being read.
+    let hold: Hold | undefined;
     const release = () => {
-      opts.budget.give(held);
-      held = 0;
+      if (hold) opts.budget.close(hold);
+      hold = undefined;
     };
     res.once("close", release);
     const refuse = (status: number, error: string, headers: Record<string, string> = {}) => {
@@ -130,10 +231,12 @@ export function webhookGuard(opts: GuardOptions): (req: Request, res: ServerResp
       return refuse(415, "a delivery is application/json");
     const length = declared === undefined ? undefined : Number(declared);
     if (length !== undefined && length > maxBytes) return refuse(413, `webhook body over ${maxBytes} bytes`);
-    const hold = (bytes: number) => opts.budget.take(bytes) && ((held += bytes), true);
     const busy = () => refuse(503, BUSY, { "retry-after": String(BUSY_RETRY_AFTER_S) });
-    // Declared: all of it at once, before a byte is read. Chunked: as it arrives.
-    if (length !== undefined && !hold(length)) return busy();
+    // Charged as the bytes arrive, whatever the length declared (a sender may declare 25 MB and send nothing);
+    // cut off (503) when an address within its share needs the room this one holds past its own.
+    const cutOff = new AbortController();
+    hold = opts.budget.open(senderOf(req, opts.proxyHops), () => cutOff.abort());
+    const current = hold;
     if (opts.answers) {
       const answered = opts.answers.enter();
       res.once("finish", answered).once("close", answered);
@@ -141,7 +244,8 @@ export function webhookGuard(opts: GuardOptions): (req: Request, res: ServerResp
     const read = await readBody(req, {
       maxBytes,
       timeoutMs: opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
-      hold: length === undefined ? hold : () => true,
+      hold: (bytes) => opts.budget.take(current, bytes),
+      cut: cutOff.signal,
     });
     if (read === "gone") return true;
     if (read === "too large") return refuse(413, `webhook body over ${maxBytes} bytes`);
@@ -183,7 +287,7 @@ function answerAndClose(
 /** A request's body, or why it was not read to its end (its data then no longer read). */
 function readBody(
   req: Request,
-  opts: { maxBytes: number; timeoutMs: number; hold(bytes: number): boolean },
+  opts: { maxBytes: number; timeoutMs: number; hold(bytes: number): boolean; cut: AbortSignal },
 ): Promise<Buffer | "too large" | "no room" | "too slow" | "gone"> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -193,6 +297,7 @@ function readBody(
       if (done) return;
       done = true;
       clearTimeout(timer);
+      opts.cut.removeEventListener("abort", onCut);
       req.off("data", onData);
       if (!Buffer.isBuffer(result)) req.pause();
       resolve(result);
@@ -204,6 +309,8 @@ function readBody(
       chunks.push(chunk);
     };
     const timer = setTimeout(() => finish("too slow"), opts.timeoutMs);
+    const onCut = () => finish("no room");
+    opts.cut.addEventListener("abort", onCut);
     req.on("data", onData);
     req.once("end", () => finish(Buffer.concat(chunks, seen)));
     req.once("error", () => finish("gone"));

@@ -27,6 +27,7 @@ import { DeliveryStore } from "../github/delivery/store.js";
 import { operatorEndpoints, setupModeEndpoints } from "./endpoints.js";
 import { applyTimeouts, ByteBudget, webhookGuard } from "./guard.js";
 import { aroundProbotStart } from "./probot-server.js";
+import { AnalysisThreads, type Analyser } from "../github/review/pipeline.js";
 import { setupChannel } from "./webhook-channel.js";
 import {
   applyDotEnv,
@@ -50,6 +51,8 @@ export interface ServerAppOptions {
   unverifiedBytes?: number;
   /** How long a delivery's body may take to arrive (default: GitHub's 10 s). */
   bodyTimeoutMs?: number;
+  /** Proxies in front of the server trusted to append X-Forwarded-For (default: none). */
+  proxyHops?: number;
   /** Deliveries being answered, which reviews wait for (the scheduler's gate before a review starts). */
   answers?: AnswersFirst;
   clock?: Clock;
@@ -60,6 +63,8 @@ export interface ServerAppOptions {
   deliveries?: ReceivingDeliveries;
   /** Called with the Probot instance once the app is loaded (the server's recovery and endpoints). */
   onLoad?: (probot: Probot, addHandler: (handler: Handler) => void) => void;
+  /** Where reviews run the analysis: the server's analysis threads (in this thread when absent: tests). */
+  analyser?: Analyser;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -81,6 +86,7 @@ function guardBodies(probot: Probot, opts: ServerAppOptions): void {
       path: options?.path ?? opts.webhookPath ?? DEFAULT_WEBHOOK_PATH,
       budget,
       ...(opts.bodyTimeoutMs ? { bodyTimeoutMs: opts.bodyTimeoutMs } : {}),
+      ...(opts.proxyHops ? { proxyHops: opts.proxyHops } : {}),
       ...(opts.draining ? { draining: opts.draining } : {}),
       ...(opts.answers ? { answers: opts.answers } : {}),
     });
@@ -100,6 +106,7 @@ export function serverApp(scheduler: ReviewScheduler, opts: ServerAppOptions): A
     ...(opts.operatorMetrics ? { operatorMetrics: opts.operatorMetrics } : {}),
     ...(opts.journal ? { journal: opts.journal } : {}),
     ...(opts.deliveries ? { deliveries: opts.deliveries } : {}),
+    ...(opts.analyser ? { analyser: opts.analyser } : {}),
   });
   return (probot, options) => {
     guardBodies(probot, opts);
@@ -159,6 +166,10 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
     concurrency,
   );
   const operatorMetrics = prometheusOperatorMetrics(() => scheduler.load);
+  // The analysis off the event loop: no descriptor keeps the server from answering, nor other reviews waiting.
+  const threads = new AnalysisThreads({
+    entry: new URL("../github/review/analysis-thread.js", import.meta.url),
+  });
   const deliveries = new ReceivingDeliveries();
   let draining = false;
   let timer: NodeJS.Timeout | undefined;
@@ -193,10 +204,12 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       secret: settings.webhookSecret,
       webhookPath: settings.webhookPath,
       unverifiedBytes: settings.unverifiedBytes,
+      proxyHops: settings.proxyHops,
       answers,
       draining: () => draining,
       operatorMetrics,
       deliveries,
+      analyser: threads,
       ...(store ? { journal: store } : {}),
       onLoad: (probot) => {
         log = probot.log;
@@ -245,6 +258,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       await server.stop().catch(() => undefined);
       const done = await drained;
       store?.close();
+      await threads.stop();
       return done;
     },
   };

@@ -31,6 +31,8 @@ export interface ServerSettings {
   webhookPath: string;
   /** Bytes of webhook bodies held at once before their signature is verified, across all requests. */
   unverifiedBytes: number;
+  /** Proxies in front of the server trusted to append the sender's address to X-Forwarded-For. */
+  proxyHops: number;
 }
 
 /** A setting the server cannot start with: said with the variable's name, without a stack trace. */
@@ -40,6 +42,7 @@ export const RECOVERY_INTERVAL_ENV = "PLUGIN_REVIEW_RECOVERY_INTERVAL_MINUTES";
 export const STATE_DIR_ENV = "PLUGIN_REVIEW_STATE_DIR";
 export const METRICS_TOKEN_ENV = "METRICS_TOKEN";
 export const UNVERIFIED_MB_ENV = "PLUGIN_REVIEW_UNVERIFIED_MB";
+export const PROXY_HOPS_ENV = "PLUGIN_REVIEW_PROXY_HOPS";
 
 /** The store's directory when none is set: beside the working directory, as `npm start` runs. */
 export const DEFAULT_STATE_DIR = ".plugin-review-state";
@@ -92,6 +95,12 @@ export function serverSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ser
     RECOVERY_INTERVAL_MINUTES,
     RECOVERY_INTERVAL_MAX_MINUTES,
   );
+  // Whole hops only: an address read from the wrong place of X-Forwarded-For would be the sender's to choose.
+  const proxyHops = number(env, PROXY_HOPS_ENV, 0, 10);
+  if (!Number.isInteger(proxyHops))
+    throw new SettingsError(
+      `${PROXY_HOPS_ENV} must be a whole number from 0 to 10, not '${env[PROXY_HOPS_ENV]}'`,
+    );
   const dir = env[STATE_DIR_ENV]?.trim();
   const off = dir !== undefined && ["off", "none", "false"].includes(dir.toLowerCase());
   return {
@@ -106,5 +115,6 @@ export function serverSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ser
     // At least one of GitHub's largest deliveries must fit, or it would be refused at every try.
     unverifiedBytes:
       number(env, UNVERIFIED_MB_ENV, DEFAULT_UNVERIFIED_MB, 64 * 1024, MAX_WEBHOOK_MB) * 1024 * 1024,
+    proxyHops,
   };
 }

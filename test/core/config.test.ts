@@ -376,6 +376,24 @@ describe("organisation locks: a repository cannot narrow what is reviewed", () =
       { maxFileSize: 5 * 1024 * 1024 },
     ],
     [
+      "an extension.yaml's limit: 1 MB by default, the repository's own without a lock",
+      { max_extension_size: 2000 },
+      { max_extension_size: 10 },
+      { maxExtensionSize: 10, notes: [] },
+    ],
+    [
+      "max_extension_size below the organisation's, under a lock, is the organisation's",
+      { locked: ["name-format"], max_extension_size: 2000 },
+      { max_extension_size: 10 },
+      { maxExtensionSize: 2000 },
+    ],
+    [
+      "max_extension_size below the default when the organisation sets none, under a lock",
+      { locked: ["existing"] },
+      { max_extension_size: 1 },
+      { maxExtensionSize: 1024 * 1024 },
+    ],
+    [
       "the gate rules may be raised, not lowered",
       { locked: ["name-format"], rules: { "invalid-json": "warning" } },
       { rules: { "invalid-json": "notice", "file-too-large": "error" } },

@@ -302,6 +302,27 @@ describe("GitHub App: inputs and outputs", () => {
     expect(gh.count("GET", /\/git\/blobs\//)).toBe(1);
     gh.assertClean();
   });
+
+  it("reads a blob over 1 MB byte for byte, raw, whatever charset GitHub's answer names: bytes that are not UTF-8 are said to be", async () => {
+    const { gh, probot } = setup([...REVIEW_ROUTES, "blob"]);
+    const doc = text(validRemote());
+    // Latin-1's "é" in a member name, past 1 MB: decoded as UTF-8 text (the fake's raw answer says
+    // `charset=utf-8`), it would become U+FFFD and the file would look like UTF-8.
+    const bytes = Buffer.concat([
+      Buffer.from(doc.replace(/}\s*$/, `, "caf`)),
+      Buffer.from([0xe9]),
+      Buffer.from(`": "${"x".repeat(1024 * 1024)}"}`),
+    ]);
+    gh.prFiles = [{ filename: "big/plugin.json", status: "added" }];
+    gh.file(R, HEAD_SHA, "big/plugin.json", bytes);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run!.annotations.map((a) => [a.path, a.title, a.message])).toEqual([
+      ["big/plugin.json", "invalid-json", expect.stringMatching(/not valid UTF-8/)],
+    ]);
+    expect(gh.count("GET", /\/git\/blobs\//)).toBe(1);
+    gh.assertClean();
+  });
 });
 
 describe("GitHub App: idempotency and later pushes", () => {

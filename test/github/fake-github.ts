@@ -181,6 +181,8 @@ export class FakeGitHub {
   /** `owner/repo@ref` → path → bytes. The ref "HEAD" is the default branch. */
   readonly contents = new Map<string, Map<string, Buffer>>();
   prFiles: PrFile[] = [];
+  /** The files of other pull requests than the one `prFiles` lists, by `owner/repo#number`. */
+  readonly pullFiles = new Map<string, PrFile[]>();
   /**
    * The diff GitHub checks a review's line comments against, when it moved after the App listed the files
    * (a push in between): by default `prFiles`.
@@ -568,7 +570,11 @@ export class FakeGitHub {
       name: Route,
       method: "get" | "post" | "patch" | "put",
       path: RegExp,
-      handler: (uri: string, body: unknown) => [number, unknown, Record<string, string>?],
+      handler: (
+        uri: string,
+        body: unknown,
+        headers: Record<string, string | string[] | undefined>,
+      ) => [number, unknown, Record<string, string>?],
     ) => {
       if (!this.enabled.has(name)) return;
       // GitHub Enterprise Server answers GraphQL at /api/graphql, beside the REST API's /api/v3.
@@ -615,7 +621,7 @@ export class FakeGitHub {
           };
           if (f && !f.applied) return failed();
           fake.lastAuthorization = auth; // the handler runs at once: this request's credentials
-          const reply = handler(uri, parsed);
+          const reply = handler(uri, parsed, this.req.headers);
           if (f) {
             f.applied!--;
             return failed();
@@ -645,7 +651,8 @@ export class FakeGitHub {
     });
 
     on("files", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files/, (uri) => {
-      const { items, headers } = pageOf(uri, this.prFiles.slice(0, 3000), this.base);
+      const listed = this.pullFiles.get(pullOf(uri)) ?? this.prFiles;
+      const { items, headers } = pageOf(uri, listed.slice(0, 3000), this.base);
       const slice = items.map((f) => ({
         sha: "0".repeat(40),
         additions: 1,
@@ -685,16 +692,19 @@ export class FakeGitHub {
       ];
     });
 
-    on("blob", "get", /^\/repos\/[^/]+\/[^/]+\/git\/blobs\//, (uri) => {
+    on("blob", "get", /^\/repos\/[^/]+\/[^/]+\/git\/blobs\//, (uri, _body, headers) => {
       const url = new URL(uri, "https://api.github.com");
       const [, owner, repo] = url.pathname.split("/").slice(1);
       const sha = url.pathname.split("/").pop();
+      // The raw media type (application/vnd.github.raw, or Octokit's …v3.raw): the bytes themselves.
+      const raw = /\bvnd\.github(?:\.v3)?\.raw\b/.test(String(headers.accept ?? ""));
       for (const [key, files] of this.contents) {
         if (!key.startsWith(`${owner}/${repo}@`)) continue;
         const ref = key.split("@")[1];
         for (const [path, bytes] of files) {
-          if (this.blobSha(owner!, repo!, ref!, path) === sha || gitBlobSha(bytes) === sha)
-            return [200, { sha, size: bytes.length, encoding: "base64", content: bytes.toString("base64") }];
+          if (this.blobSha(owner!, repo!, ref!, path) !== sha && gitBlobSha(bytes) !== sha) continue;
+          if (raw) return [200, bytes, { "content-type": "application/vnd.github.raw; charset=utf-8" }];
+          return [200, { sha, size: bytes.length, encoding: "base64", content: bytes.toString("base64") }];
         }
       }
       return [404, { message: "Not Found" }];
@@ -1285,7 +1295,9 @@ export class FakeGitHub {
    */
   private postReview(pull: string, b: NewReview): Review | string {
     for (const c of b.comments ?? []) {
-      const file = (this.reviewDiff ?? this.prFiles).find((f) => f.filename === c.path);
+      const file = (this.reviewDiff ?? this.pullFiles.get(pull) ?? this.prFiles).find(
+        (f) => f.filename === c.path,
+      );
       if (!file || !diffLines(file.patch).has(c.line)) return "Line could not be resolved";
     }
     if (b.event === "COMMENT" && !b.body && !(b.comments ?? []).length) return "Review body is required";

@@ -605,7 +605,9 @@ function withoutRequired(schema: unknown): unknown {
  * required may be absent (see `withoutRequired`). `[]` when valid, or when the status documents no JSON.
  */
 export function validateResponse(method: string, path: string, status: number, body: unknown): string[] {
-  if (status < 200 || status > 299 || typeof body !== "object" || body === null) return [];
+  // A raw media type's bytes (a blob asked for as application/vnd.github.raw) are no JSON to check.
+  if (status < 200 || status > 299 || typeof body !== "object" || body === null || Buffer.isBuffer(body))
+    return [];
   const verb = method.toUpperCase();
   const { match } = lookup(verb, path);
   if (!match || match.operation === GRAPHQL) return [];

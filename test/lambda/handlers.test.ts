@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ensureBundled } from "./bundle.js";
-import { ROOT, text, validHost } from "../helpers.js";
+import { MIGRATION, ROOT, text, validHost } from "../helpers.js";
 import {
   APP_ID,
   FakeGitHub,
@@ -237,6 +237,27 @@ describe("worker (bundled)", () => {
     expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure", updates: 0 });
     expect(gh.reviews).toHaveLength(1);
     expect(gh.comments).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("analyses in the analysis thread bundled beside it: an extension.yaml past its bounds is refused, its finding on the run", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    // YAML 1.1 merge keys, which copy the map they name at each use (the issue's 25 s and 900 MB).
+    const merged = `%YAML 1.1\n---\n${MIGRATION.extension}base: &b\n  k: v\n${"m:\n  <<: *b\n".repeat(3)}`;
+    gh.file("acme/plugins", BASE_SHA, "p/plugin.json", MIGRATION.plugin);
+    gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", MIGRATION.plugin);
+    gh.file("acme/plugins", HEAD_SHA, "p/extension.yaml", merged);
+    gh.prFiles = [{ filename: "p/extension.yaml", status: "added" }];
+    const payload = pullRequestPayload("opened");
+    payload.installation.id = 79; // a token of its own
+    const res = await handle(sqsEvent([await queued(payload, "d-thread")]));
+    expect(res).toEqual({ batchItemFailures: [] });
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.annotations.map((a) => [a.path, a.title, a.start_line])).toEqual([
+      ["p/extension.yaml", "invalid-yaml", 1],
+    ]);
+    expect(run!.annotations[0]!.message).toMatch(/^not valid YAML: `%YAML 1\.1`/);
     gh.assertClean();
   });
 

@@ -72,6 +72,20 @@ function withParams(): Template {
   return withParamsTemplate;
 }
 
+/** The names of a zip file's entries, from its central directory. */
+function zipEntries(path: string): string[] {
+  const zip = readFileSync(path);
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  const names: string[] = [];
+  for (let at = zip.readUInt32LE(end + 16), i = 0; i < count; i++) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    names.push(zip.toString("utf8", at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return names;
+}
+
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 describe("serverless package", () => {
@@ -179,6 +193,16 @@ describe("serverless package", () => {
       "ssm:GetParameters",
     ]);
     expect(actions("RecoveryRole")).toEqual(["ssm:GetParameters"]);
+  });
+
+  it("packs the analysis thread beside the handler of each function that reviews", () => {
+    for (const fn of ["worker", "recovery"])
+      expect(zipEntries(join(out, "default", `${fn}.zip`))).toEqual(
+        expect.arrayContaining([`dist-lambda/${fn}/index.mjs`, `dist-lambda/${fn}/analysis-thread.mjs`]),
+      );
+    expect(zipEntries(join(out, "default", "receiver.zip"))).not.toContain(
+      "dist-lambda/receiver/analysis-thread.mjs",
+    );
   });
 
   it("keeps secrets out of the template and the receiver zip small", () => {

@@ -1,8 +1,9 @@
 import { defineRule } from "../rule.js";
 
 /**
- * Not in the spec's catalog: the file exceeds the configured size limit (`max_file_size`, default 5 MB)
- * and was not parsed. Reported instead of reading an unbounded file into memory.
+ * Not in the spec's catalog: the file exceeds the configured size limit (`max_file_size`, default 5 MB; for
+ * an extension.yaml, `max_extension_size`, default 1 MB, when that is the smaller) and was not parsed.
+ * Reported instead of reading an unbounded file into memory.
  */
 export const rule = defineRule({
   meta: {
@@ -11,10 +12,12 @@ export const rule = defineRule({
     defaultSeverity: "error",
     files: ["plugin.json", "extension.yaml"],
     positionalData: ["size"],
-    description: "The file is larger than the configured max_file_size and was not reviewed.",
+    description: "The file is over max_file_size (extension.yaml: max_extension_size), not reviewed.",
     messages: {
       tooLarge:
         "the file is {{size}} bytes, over the limit of {{limit}} bytes (`max_file_size`); it was not reviewed",
+      extensionTooLarge:
+        "the extension.yaml is {{size}} bytes, over the limit of {{limit}} bytes (`max_extension_size`); it was not reviewed",
     },
   },
   check(context) {
@@ -22,7 +25,7 @@ export const rule = defineRule({
     if (!o) return;
     context.report({
       pointer: "",
-      messageId: "tooLarge",
+      messageId: o.setting === "max_extension_size" ? "extensionTooLarge" : "tooLarge",
       data: { size: o.size.toLocaleString("en-US"), limit: o.limit.toLocaleString("en-US") },
       target: "key",
     });

@@ -9,8 +9,8 @@
  * indented no deeper than its key, which YAML 1.2 refuses (editors do too): the outcome says where
  * (`lenient`), so that the review warns rather than failing a file Dynatrace reads.
  *
- * Hostile input is bounded as it is read (docs/security.md "Bounded work"): nesting past MAX_YAML_DEPTH, more
- * than MAX_ALIASES aliases or aliases standing for more than MAX_ALIAS_NODES nodes in all (js-yaml shares an
+ * Hostile input is bounded as it is read (docs/security.md "Bounded work"): more than MAX_YAML_NODES nodes,
+ * nesting past MAX_YAML_DEPTH, more than MAX_ALIASES aliases or aliases standing for more than MAX_ALIAS_NODES nodes in all (js-yaml shares an
  * anchor's value among its aliases, but rules walk each again), a key that is a collection or an alias, a merge
  * key (`<<`, which YAML 1.2 does not have: its author meant a merge), a `%YAML` directive of another version, and
  * a second document are refused; duplicate keys are found here, in one set per mapping. Never throws.
@@ -21,6 +21,12 @@ import { escapeSegment } from "../json/pointer.js";
 
 /** Deeper nesting than this is refused: an extension.yaml is some seven levels deep. */
 export const MAX_YAML_DEPTH = 100;
+/**
+ * Nodes (values, collections, keys) read at most: js-yaml's value and the tree of offsets cost some 100 bytes a
+ * node, so a 4.5 MB flow sequence `[1,1,…]` (2.4 million nodes) took 5 s and 510 MB before rules walked it. The
+ * largest extension.yaml Dynatrace publishes has some 17,000; 250,000 is over a megabyte of such YAML.
+ */
+export const MAX_YAML_NODES = 250_000;
 /** Aliases (`*name`) at most; an extension.yaml Dynatrace publishes has none. */
 export const MAX_ALIASES = 100;
 /** Nodes the aliases stand for, all together, at most. */
@@ -102,7 +108,9 @@ function keyName(value: unknown): string {
 
 class TreeReader {
   private readonly stack: Frame[] = [{ open: 0, children: [] }];
+  private nodes = 0;
   private aliases = 0;
+  private readonly aliasesRead = new Set<number>();
   private aliasNodes = 0;
   /** Each anchor's node count (undefined while it is read: an alias to it then is inside it). */
   private readonly anchors = new Map<string, number | undefined>();
@@ -116,6 +124,11 @@ class TreeReader {
   }
 
   open(state: ReadState): void {
+    if (++this.nodes > MAX_YAML_NODES)
+      throw new Refused(
+        `more than ${thousands(MAX_YAML_NODES)} YAML values (keys, values, collections), more than plugin-review reads in an extension.yaml (the largest Dynatrace publishes has some 17,000)`,
+        state.position,
+      );
     const parent = this.stack[this.stack.length - 1]!;
     // js-yaml reads some constructs twice (a property before a block mapping): what it read from here is undone.
     while (
@@ -239,9 +252,20 @@ class TreeReader {
   private alias(start: number, position: number): { node: JsonNode; size: number } {
     const end = trimEnd(this.text, start, position);
     const name = /^\*([^\s,\]}]+)/.exec(this.text.slice(start, end))?.[1] ?? "";
+    // js-yaml names only anchors it has read (else "unidentified alias"): one not closed yet is around this alias,
+    // whose value would hold itself (a cycle that rules walking it would follow forever).
+    const size = this.anchors.get(name);
+    if (size === undefined)
+      throw new Refused(
+        `the alias \`*${name}\` is inside the node it names (a value that holds itself)`,
+        start,
+        end,
+      );
+    // js-yaml reads some constructs twice (open): an alias is counted once, by its place.
+    if (this.aliasesRead.has(start)) return { node: { kind: "string", start, end }, size };
+    this.aliasesRead.add(start);
     if (++this.aliases > MAX_ALIASES)
       throw new Refused(`more than ${MAX_ALIASES} aliases (\`*name\`); write the values out`, start, end);
-    const size = this.anchors.get(name) ?? 0;
     this.aliasNodes += size;
     if (this.aliasNodes > MAX_ALIAS_NODES)
       throw new Refused(

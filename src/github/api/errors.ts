@@ -74,7 +74,7 @@ export function causedBy(e: unknown, is: (x: unknown) => boolean): boolean {
 
 /** Whether a failure is GitHub failing or throttling (worth retrying), not a fault of the input. */
 export function isTransient(e: unknown): boolean {
-  if (isTimeout(e)) return true;
+  if (isTimeout(e) || e instanceof TransientReviewError) return true;
   const status = httpStatus(e);
   // Octokit reports network failures and aborted requests as status 500; no status at all means the
   // error is ours (a parse or configuration error), which a retry would only repeat.

@@ -10,6 +10,7 @@ import { GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
 import { appIdentityOnce } from "../api/rest/app-identity.js";
 import { requireOrgConfigFrom } from "../review/load-config.js";
+import type { Analyser } from "../review/pipeline.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS } from "./events.js";
 import { NO_OPERATOR_METRICS, type OperatorMetrics } from "./operator-metrics.js";
 import { repoRef, toPullTarget } from "./pull-target.js";
@@ -39,6 +40,8 @@ export interface AppOptions {
   journal?: DeliveryJournal;
   /** What the App counts for its operators. */
   operatorMetrics?: OperatorMetrics;
+  /** Where reviews run the analysis (review/analyser.ts): in this thread unless the entry point says. */
+  analyser?: Analyser;
 }
 
 export function createApp(options: AppOptions = {}): ApplicationFunction {
@@ -57,6 +60,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       // first review that reads what is on a pull request: only the App's own words there count.
       app: appIdentityOnce(async () => (await probot.auth()) as unknown as Octokit, probot.log),
       refusals: new RecheckRefusals(),
+      ...(options.analyser ? { analyser: options.analyser } : {}),
     });
 
     // Counted as they arrive: the deliveries the App acts on.

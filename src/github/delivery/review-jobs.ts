@@ -10,6 +10,7 @@ import type { Clock } from "../api/clock.js";
 import { gatewayFor, type GraphqlAvailability } from "../api/gateway.js";
 import type { AppIdentity, CommitTarget, GitHubGateway, PullTarget } from "../api/port.js";
 import {
+  type Analyser,
   reviewMergeGroup,
   reviewPullRequest,
   type ReviewOptions,
@@ -46,6 +47,8 @@ export interface ReviewJobsSetup {
   app: () => Promise<AppIdentity>;
   /** Who was told on which pull request that only writers get a recheck: told once. */
   refusals: RecheckRefusals;
+  /** Where the reviews run the analysis (in this thread when absent). */
+  analyser?: Analyser;
 }
 
 /** A check_run's or check_suite's part that names what to review. */
@@ -164,7 +167,7 @@ export class ReviewJobs {
     reviews: Reviews,
     handedOver?: DeliveryTerms,
   ): Promise<void> {
-    const { scheduler, journal, clock, operatorMetrics, requireOrgConfig, app } = this.setup;
+    const { scheduler, journal, clock, operatorMetrics, requireOrgConfig, app, analyser } = this.setup;
     const delivery = handedOver ?? this.setup.deliveries.termsOf(context.id);
     const gw = this.gateway(context);
     const opts: ReviewOptions = {
@@ -175,6 +178,7 @@ export class ReviewJobs {
       ...(requireOrgConfig ? { requireOrgConfig } : {}),
       ...(delivery.endsBy !== undefined ? { endsBy: delivery.endsBy } : {}),
       ...(delivery.abandoned ? { abandoned: true } : {}),
+      ...(analyser ? { analyser } : {}),
     };
     // On disk before the delivery is acknowledged (the server); its end once its review is done.
     if (!handedOver) journal?.received(journalEntry(context));

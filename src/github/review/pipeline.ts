@@ -21,6 +21,7 @@ import type { AppIdentity, CommitTarget, GitHubGateway, Logger, PullTarget } fro
 import { reviewScope } from "../api/request-scope.js";
 import { REVIEW_DEADLINE_MS } from "../time-budget.js";
 import { analyseInputs, type Analysis } from "./analyse-inputs.js";
+import type { Analyser } from "./analyser.js";
 import { completeCheckRun, ReviewCheckRun } from "./check-run/complete.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
@@ -28,6 +29,9 @@ import { publishPullReview } from "./pull-review/publish-stage.js";
 import { readInputs, type ListChanged } from "./read-inputs.js";
 
 export type { ReviewOutcome } from "./outcome.js";
+// Where the analysis runs is the entry point's choice (the server's and Lambda's analysis threads).
+export type { Analyser } from "./analyser.js";
+export { AnalysisThreads } from "./analysis-threads.js";
 
 /** How a review runs, as its entry point and the scheduler decide it. */
 export interface ReviewOptions {
@@ -55,6 +59,8 @@ export interface ReviewOptions {
   abandoned?: boolean;
   /** What the review tells whoever runs it between its stages (the scheduler); nothing by default. */
   turns?: StageTurns;
+  /** Where the analysis runs (analyser.ts): in this thread by default, in an analysis thread on the server. */
+  analyser?: Analyser;
 }
 
 /** What a review tells whoever runs it between its stages. */
@@ -111,7 +117,7 @@ async function reviewCommit(
         const outcome: ReviewOutcome = { conclusion: "failure", reviews: [], error: inputs.error };
         return { outcome };
       }
-      const analysis = await analyseInputs(inputs); // 2
+      const analysis = await analyseInputs(inputs, opts.analyser); // 2
       const outcome = await completeCheckRun(checkRun, analysis, log); // 3
       return { outcome, analysis, firstLook };
     }).catch(async (e: unknown): Promise<Checked> => ({ outcome: await checkRun.fail(e, deadline) }));

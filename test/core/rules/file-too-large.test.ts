@@ -3,6 +3,14 @@ import { check, MIGRATION, ruleTable, validHost, validRemote, text } from "../..
 
 const host = text(validHost());
 const small = { max_file_size: 100 };
+const EXTENSION = { path: "extension/extension.yaml" };
+/** The migration example's extension.yaml padded with comment lines to `bytes` bytes. */
+function extensionOf(bytes: number): string {
+  const line = `# ${"x".repeat(97)}\n`;
+  const padded =
+    MIGRATION.extension + line.repeat(Math.floor((bytes - MIGRATION.extension.length) / line.length));
+  return padded + "#".repeat(bytes - padded.length - 1) + "\n";
+}
 /** A JSON document of exactly `bytes` UTF-8 bytes, padded with `pad` (1 byte for ASCII, 2 for "é"). */
 function sized(bytes: number, pad = "x"): string {
   const shell = '{"name":""}';
@@ -29,8 +37,41 @@ ruleTable("file-too-large", {
       doc: host,
       options: { config: { max_file_size: host.length } },
     },
+    {
+      name: "an extension.yaml of exactly its own default limit (1 MB)",
+      doc: extensionOf(1024 * 1024),
+      options: EXTENSION,
+    },
+    {
+      name: "an extension.yaml at a configured max_extension_size",
+      doc: MIGRATION.extension,
+      options: { ...EXTENSION, config: { max_extension_size: MIGRATION.extension.length } },
+    },
+    {
+      name: "a plugin.json over max_extension_size: the limit is an extension.yaml's alone",
+      doc: host,
+      options: { config: { max_extension_size: 100 } },
+    },
   ],
   invalid: [
+    {
+      name: "an extension.yaml over its own default limit (1 MB), far below max_file_size",
+      messageId: "extensionTooLarge",
+      data: { size: "1,048,577", limit: "1,048,576" },
+      doc: extensionOf(1024 * 1024 + 1),
+      options: EXTENSION,
+      lines: [1],
+      message:
+        "the extension.yaml is 1,048,577 bytes, over the limit of 1,048,576 bytes (`max_extension_size`); it was not reviewed",
+    },
+    {
+      name: "an extension.yaml over a configured max_extension_size",
+      messageId: "extensionTooLarge",
+      data: { limit: "100" },
+      doc: MIGRATION.extension,
+      options: { ...EXTENSION, config: { max_extension_size: 100 } },
+      lines: [1],
+    },
     {
       name: "an extension.yaml over a 100-byte limit, not parsed",
       messageId: "tooLarge",

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { check, EF2, edit, EXTENSION, lineOf, migrating, MIGRATION, ruleTable } from "../../helpers.js";
-import { MAX_YAML_DEPTH } from "../../../src/core/yaml/parse.js";
+import {
+  MAX_ALIAS_NODES,
+  MAX_ALIASES,
+  MAX_YAML_DEPTH,
+  MAX_YAML_NODES,
+} from "../../../src/core/yaml/snakeyaml.js";
 
 const { extension } = MIGRATION;
 const YAML = { path: "extension/extension.yaml" };
@@ -25,6 +30,19 @@ const snakeYaml = edit(
   "metrics:\n  - key: func:example.router.if.bytes\n    query:\n      metricSelector: '\n      (example.router.if.in.bytes.count)\n      +(example.router.if.out.bytes.count)'\n  - key: example.router.uptime\n",
 );
 const deep = `name: custom:deep\nversion: 1.0.0\nx: ${"[".repeat(100_000)}\n`;
+/**
+ * The issue's second stall: under YAML 1.1 each merge key copies the map it names (99 of them over a 1.5 MB
+ * map took 25 s and 900 MB). Small here: the directive is refused before anything after it is read.
+ */
+const yaml11Merge = `%YAML 1.1\n---\n${extension}base: &b\n  k: v\n${Array.from({ length: 99 }, (_, i) => `m${i}:\n  <<: *b\n`).join("")}`;
+/** The same merge keys without the directive: YAML 1.2 would read a member named `<<`. */
+const mergeKey = `${extension}base: &b\n  k: v\nmerged:\n  <<: *b\n  j: w\n`;
+/** One flow sequence past the node bound: 4.5 MB of it took 5 s and 510 MB before the bound. */
+const flowSequence = `name: custom:flow\nversion: 1.0.0\nx: [${"1,".repeat(MAX_YAML_NODES)}1]\n`;
+/** More aliases than the bound, each of one value. */
+const manyAliases = `name: custom:a\nversion: 1.0.0\nv: &v 1\nw: &w 2\nl:\n${"  - *v\n  - *w\n".repeat(MAX_ALIASES / 2)}  - *v\n`;
+/** Aliases that stand for more values than the bound: 60 of a list of 2,000. */
+const wideAliases = `name: custom:a\nversion: 1.0.0\nl: &l [${"1, ".repeat(2_000)}1]\n${Array.from({ length: 60 }, (_, i) => `a${i}: *l`).join("\n")}\n`;
 
 ruleTable("invalid-yaml", {
   valid: [
@@ -33,6 +51,21 @@ ruleTable("invalid-yaml", {
     {
       name: "anchors and a few aliases",
       doc: "name: custom:a\nversion: 1.0.0\nx: &x [1]\ny: *x\n",
+      options: YAML,
+    },
+    {
+      name: "a %YAML 1.2 directive",
+      doc: `%YAML 1.2\n---\n${extension}`,
+      options: YAML,
+    },
+    {
+      name: "a quoted `<<` key is a member's name, in every YAML version",
+      doc: `${extension}x:\n  "<<": 1\n`,
+      options: YAML,
+    },
+    {
+      name: "as many aliases as the bound",
+      doc: `name: custom:a\nversion: 1.0.0\nv: &v 1\nw: &w 2\nl:\n${"  - *v\n  - *w\n".repeat(MAX_ALIASES / 2)}`,
       options: YAML,
     },
     {
@@ -83,7 +116,66 @@ ruleTable("invalid-yaml", {
       options: YAML,
       lines: [6],
       messageId: "syntax",
-      message: "not valid YAML: the aliases stand for more than 100,000 values in all; write the values out",
+      message: `not valid YAML: the aliases stand for more than ${MAX_ALIAS_NODES.toLocaleString("en-US")} values in all; write the values out`,
+    },
+    {
+      name: "a %YAML 1.1 directive (merge keys, 1.1's booleans) is refused at the directive, before the rest is read",
+      doc: yaml11Merge,
+      options: YAML,
+      lines: [1],
+      messageId: "syntax",
+      message:
+        "not valid YAML: `%YAML 1.1`: plugin-review reads an extension.yaml as YAML 1.2, the version Dynatrace documents; remove the directive",
+    },
+    {
+      name: "a merge key, at the key",
+      doc: mergeKey,
+      options: YAML,
+      lines: [lineOf(mergeKey, "<<")],
+      messageId: "syntax",
+      message:
+        "not valid YAML: a merge key (`<<`): plugin-review reads YAML 1.2, which has none; write the members out",
+    },
+    {
+      name: "a flow sequence past the node bound, where the bound is reached",
+      doc: flowSequence,
+      options: YAML,
+      lines: [3],
+      messageId: "syntax",
+      message: /^not valid YAML: more than 250,000 YAML values \(keys, values, collections\)/,
+    },
+    {
+      name: "more aliases than the bound, at the first one past it",
+      doc: manyAliases,
+      options: YAML,
+      lines: [6 + MAX_ALIASES],
+      messageId: "syntax",
+      message: `not valid YAML: more than ${MAX_ALIASES} aliases (\`*name\`); write the values out`,
+    },
+    {
+      name: "aliases of a long list, at the one that takes what they stand for past the bound",
+      doc: wideAliases,
+      options: YAML,
+      lines: [4 + Math.floor(MAX_ALIAS_NODES / 2_002)],
+      messageId: "syntax",
+      message: /^not valid YAML: the aliases stand for more than 100,000 values in all/,
+    },
+    {
+      name: "an alias inside the node it names",
+      doc: "name: custom:a\nversion: 1.0.0\nx: &x\n  y: *x\n",
+      options: YAML,
+      lines: [4],
+      messageId: "syntax",
+      message: "not valid YAML: the alias `*x` is inside the node it names (a value that holds itself)",
+    },
+    {
+      name: "a key that is a sequence",
+      doc: "name: custom:a\nversion: 1.0.0\n? [a, b]\n: c\n",
+      options: YAML,
+      lines: [3],
+      messageId: "syntax",
+      message:
+        "not valid YAML: a key that is a mapping or a sequence; the keys of an extension.yaml are names",
     },
     {
       name: "nesting beyond the limit is refused before the YAML parser recurses into it",

@@ -4,7 +4,7 @@
  * minutes, or the heap, without the guards).
  */
 import { describe, expect, it } from "vitest";
-import { MAX_YAML_DEPTH, parseYaml } from "../../../src/core/yaml/parse.js";
+import { MAX_YAML_DEPTH, MAX_YAML_TOKENS, parseYaml } from "../../../src/core/yaml/parse.js";
 
 describe("parseYaml", () => {
   it("gives the value toJS gives, the tree of offsets and no duplicates for a plain document", () => {
@@ -29,8 +29,8 @@ describe("parseYaml", () => {
     ]);
   });
 
-  it("finds duplicates among 100,000 keys of one mapping in linear work (the package's own check is quadratic)", () => {
-    const keys = Array.from({ length: 100_000 }, (_, i) => `  k${i}: ${i}`);
+  it("finds duplicates among 40,000 keys of one mapping in linear work (the package's own check is quadratic)", () => {
+    const keys = Array.from({ length: 40_000 }, (_, i) => `  k${i}: ${i}`);
     const r = parseYaml(`m:\n${keys.join("\n")}\n  k7: again\n`);
     expect(r.ok && r.duplicates.map((d) => d.key)).toEqual(["k7"]);
   });
@@ -62,7 +62,36 @@ describe("parseYaml", () => {
       .join("\n");
     const r = parseYaml(text);
     expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.message).toMatch(/^the aliases stand for more than 100,000 values in all/);
+  });
+
+  it("still refuses what the package's own alias guard refuses within the bounds of aliases and their values", () => {
+    // Eleven aliases of one anchor: the package counts each use of an anchor times the aliases inside it.
+    const text = `a: &a [&b x, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n${Array.from({ length: 11 }, (_, i) => `c${i}: *a`).join("\n")}\n`;
+    const r = parseYaml(text);
     expect(!r.ok && r.error.message).toMatch(/^its aliases could not be expanded: /);
+  });
+
+  it("counts the tokens as it reads them and stops at the bound, whatever the size of the text", () => {
+    const under = `[${"1,".repeat(MAX_YAML_TOKENS / 2 - 2)}1]`;
+    expect(parseYaml(under).ok).toBe(true);
+    const over = `${under.slice(0, -1)},1,1,1]`;
+    const r = parseYaml(over);
+    expect(!r.ok && r.error.message).toMatch(/^more than 250,000 YAML tokens/);
+    // Refused where the bound is reached, never after reading the rest.
+    expect(!r.ok && r.error.offset).toBeLessThan(over.length);
+  });
+
+  it("reads YAML 1.2 whatever a directive would make of it: 1.1's booleans and merge keys never apply", () => {
+    expect(parseYaml("%YAML 1.2\n---\na: yes\n")).toMatchObject({ ok: true, value: { a: "yes" } });
+    for (const text of ["%YAML 1.1\n---\na: yes\n", "%YAML 1.1\n---\nb: &b {k: v}\nm:\n  <<: *b\n"]) {
+      const r = parseYaml(text);
+      expect(!r.ok && r.error).toEqual({
+        message: expect.stringMatching(/^`%YAML 1\.1`/),
+        offset: 0,
+        end: 9,
+      });
+    }
   });
 
   it("says where an error is, and never throws on garbage", () => {

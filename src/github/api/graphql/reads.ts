@@ -15,6 +15,7 @@
 import { CONFIG_PATH } from "../../../core/config.js";
 import { mapLimit } from "../map-limit.js";
 import { graphqlQuery as query } from "./query.js";
+import { readBlob } from "../rest/blob.js";
 import type { Octokit } from "../octokit/octokit.js";
 import {
   CHECK_NAME,
@@ -56,9 +57,8 @@ async function toContent(
     if (bytes.length === node.byteSize && !node.text.includes("\uFFFD"))
       return { kind: "file", content: new Uint8Array(bytes), size: node.byteSize };
   }
-  const { data: blob } = await octokit.rest.git.getBlob({ ...where, file_sha: node.oid });
-  const bytes = Buffer.from(blob.content, blob.encoding === "base64" ? "base64" : "utf8");
-  return { kind: "file", content: new Uint8Array(bytes), size: blob.size ?? bytes.length };
+  const bytes = await readBlob(octokit, where, node.oid);
+  return { kind: "file", content: bytes, size: bytes.length };
 }
 
 /** Blobs read through REST at once (a query's files over GraphQL's text limit). */

@@ -6,6 +6,7 @@
 import { httpStatus } from "../errors.js";
 import type { Octokit } from "../octokit/octokit.js";
 import type { FileContent } from "../port.js";
+import { readBlob } from "./blob.js";
 
 export async function fetchFile(
   octokit: Octokit,
@@ -33,11 +34,6 @@ export async function fetchFile(
     return { kind: "file", content: new Uint8Array(Buffer.from(file.content, "base64")), size };
   }
   // Over 1 MB: `encoding: "none"` and empty content. The blob API serves up to 100 MB.
-  const { data: blob } = await octokit.rest.git.getBlob({
-    owner: where.owner,
-    repo: where.repo,
-    file_sha: file.sha ?? "",
-  });
-  const bytes = Buffer.from(blob.content, blob.encoding === "base64" ? "base64" : "utf8");
-  return { kind: "file", content: new Uint8Array(bytes), size: blob.size ?? bytes.length };
+  const bytes = await readBlob(octokit, where, file.sha ?? "");
+  return { kind: "file", content: bytes, size: bytes.length };
 }
