@@ -25,6 +25,7 @@ import { RuleContext, type DocumentState } from "./rule-context.js";
 import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
 import type { FileFormat, Finding, Location, RawFinding, Target, Variant } from "./types.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 import { parseYaml } from "./yaml/parse.js";
 
@@ -162,8 +163,9 @@ function internalError(rule: Rule, e: unknown): RawFinding {
 }
 
 function runRule(rule: DocumentRule, context: RuleContext): RawFinding[] {
+  const { timing } = context;
   try {
-    return context.run(rule);
+    return timing ? timing.measure("rule", rule.meta.id, () => context.run(rule)) : context.run(rule);
   } catch (e) {
     return [internalError(rule, e)];
   }
@@ -218,6 +220,7 @@ function baseFindings(
   active: readonly DocumentRule[],
   config: ResolvedConfig,
   head?: { context: RuleContext; rules: readonly DocumentRule[]; results: readonly RawFinding[][] },
+  timing?: AnalysisTiming,
 ): RawFinding[] {
   const context = new RuleContext(
     {
@@ -231,6 +234,7 @@ function baseFindings(
     },
     false,
     head?.context,
+    timing,
   );
   return active
     .filter((r) => r.meta.kind !== "change")
@@ -248,6 +252,8 @@ export interface AnalysisOptions {
    * be reused. Same findings, slower; tests hold the shortcuts against it.
    */
   fullBase?: boolean;
+  /** Where the time goes, by rule and step (`TIMING=1`): collected here when given. */
+  timing?: AnalysisTiming;
 }
 
 /** Analyses one descriptor (without set rules; see analyseDescriptors). */
@@ -256,8 +262,9 @@ export function analyseOne(
   config: ResolvedConfig,
   options: AnalysisOptions = {},
 ): Internal {
-  if (formatOf(input.path) === "extension.yaml") return analyseExtension(input, config);
-  const head = load(input.content, config.maxFileSize, input.size);
+  const { timing } = options;
+  if (formatOf(input.path) === "extension.yaml") return analyseExtension(input, config, timing);
+  const head = timed(timing, "step", "parse", () => load(input.content, config.maxFileSize, input.size));
   const state: DocumentState = {
     path: input.path,
     text: head.text,
@@ -295,11 +302,9 @@ export function analyseOne(
       baseline = { value: state.value, findings: [] };
       sameAsBase = true;
     } else if (input.base) {
-      const base = loadBase(
-        input.base.content,
-        config.maxFileSize,
-        input.base.size,
-        options.fullBase ? undefined : head.parsed,
+      const headParsed = options.fullBase ? undefined : head.parsed;
+      const base = timed(timing, "step", "parse base", () =>
+        loadBase(input.base!.content, config.maxFileSize, input.base!.size, headParsed),
       );
       if (base.ok) {
         state.base = { value: base.value, path: input.base.path };
@@ -316,7 +321,7 @@ export function analyseOne(
     );
   }
   const reuse = changedBase !== undefined && !options.fullBase;
-  const context = new RuleContext(state, reuse);
+  const context = new RuleContext(state, reuse, undefined, timing);
   const results = rules.map((r) => runRule(r, context));
   const raw = results.flat();
   if (sameAsBase && baseline) baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId));
@@ -327,12 +332,13 @@ export function analyseOne(
       active,
       config,
       reuse ? { context, rules, results } : undefined,
+      timing,
     );
   }
   // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length
-    ? identify(state.value, input.path, raw, locator(head.text, parsed, raw.length))
+    ? identify(state.value, input.path, raw, () => locator(head.text, parsed, raw.length), timing)
     : [];
   const analysed: Internal = {
     path: input.path,
@@ -417,12 +423,12 @@ function extensionState(
  * the migration rules. Its base version, when the base has one, is analysed against the same plugin.json, so
  * that what it already lacked is an existing finding, as in a descriptor (rules.md "New and existing findings").
  */
-function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Internal {
+function analyseExtension(input: DescriptorInput, config: ResolvedConfig, timing?: AnalysisTiming): Internal {
   const configPath = input.configPath ?? input.path;
   const active = activeRules(configPath, config, "extension.yaml");
   const ef1 = input.replaces && ef1Source(input.replaces, config);
   const readYaml = (content: string | Uint8Array, size?: number) =>
-    load(content, config.maxFileSize, size, parseYaml);
+    timed(timing, "step", "parse", () => load(content, config.maxFileSize, size, parseYaml));
   const rulesFor = (state: DocumentState) =>
     active.filter(
       (r) =>
@@ -432,7 +438,7 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
   const head = readYaml(input.content, input.size);
   const state = extensionState(input.path, head, config, ef1);
   if (input.isNew !== undefined) state.isNew = input.isNew;
-  const context = new RuleContext(state);
+  const context = new RuleContext(state, false, undefined, timing);
   const raw = rulesFor(state).flatMap((r) => runRule(r, context));
   let baseline: Internal["base"];
   if (input.base && input.isNew !== true && state.value !== undefined) {
@@ -441,14 +447,14 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig): Inter
       const before = extensionState(input.path, readYaml(input.base.content, input.base.size), config, ef1);
       before.isNew = false;
       if (before.value !== undefined) {
-        const there = new RuleContext(before);
+        const there = new RuleContext(before, false, undefined, timing);
         baseline = { value: before.value, findings: rulesFor(before).flatMap((r) => runRule(r, there)) };
       }
     }
   }
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length
-    ? identify(state.value, input.path, raw, locator(head.text, parsed, raw.length, "yaml"))
+    ? identify(state.value, input.path, raw, () => locator(head.text, parsed, raw.length, "yaml"), timing)
     : [];
   const analysed: Internal = {
     path: input.path,
@@ -582,9 +588,11 @@ export class AnalysisSession {
    */
   add(inputs: Iterable<DescriptorInput>): string[] {
     const texts: string[] = [];
+    const { timing } = this.options;
     for (const input of inputs) {
-      const analysed = analyseOne(input, this.config, this.options);
-      this.held.push(this.hold(analysed));
+      // "other": the runner's own time, outside the steps and rules measured inside it.
+      const analysed = timed(timing, "step", "other", () => analyseOne(input, this.config, this.options));
+      this.held.push(timed(timing, "step", "other", () => this.hold(analysed)));
       texts.push(analysed.text);
     }
     return texts;
@@ -592,6 +600,10 @@ export class AnalysisSession {
 
   /** The set rules across everything added, then every file's findings, in the order added. */
   finish(): FileFindings[] {
+    return timed(this.options.timing, "step", "set rules", () => this.finishSet());
+  }
+
+  private finishSet(): FileFindings[] {
     const { config } = this;
     const withValue = this.held.filter((h) => h.set);
     const members = withValue.map((h) => ({ path: h.file.path, value: h.set!.value }));
@@ -619,7 +631,7 @@ export class AnalysisSession {
     }
     for (const [h, { head, base }] of found) {
       const value = h.set?.value ?? {};
-      const located = identify(value, h.file.path, head, (f) => placeOf(h, f));
+      const located = identify(value, h.file.path, head, () => (f) => placeOf(h, f));
       const findings = applyConfig(h.configPath, located, config);
       const { findings: marked, fixed } = withBaseline(h.file.path, findings, config, {
         compared: h.compared,
@@ -634,11 +646,13 @@ export class AnalysisSession {
 
   private hold(analysed: Internal): Held {
     const { config } = this;
-    const { findings, fixed } = withBaseline(analysed.path, analysed.findings, config, {
-      compared: analysed.compared === true,
-      value: analysed.value,
-      ...(analysed.base ? { base: analysed.base } : {}),
-    });
+    const { findings, fixed } = timed(this.options.timing, "step", "baseline", () =>
+      withBaseline(analysed.path, analysed.findings, config, {
+        compared: analysed.compared === true,
+        value: analysed.value,
+        ...(analysed.base ? { base: analysed.base } : {}),
+      }),
+    );
     const edited = findings.filter((f) => (f.fix ?? f.suggestions?.[0]) && f.line === f.endLine);
     const lines = new Map<number, string>();
     if (edited.length) {

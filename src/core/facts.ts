@@ -5,6 +5,7 @@
  * what the rule context notes as read when a rule asks for it (rule-context.ts).
  */
 import { arr, get, obj, str, type Obj } from "./guards.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 
 export interface MetricEntry {
   /** Index in `metrics`. */
@@ -100,6 +101,7 @@ export class DocumentFacts {
   constructor(
     value: unknown,
     private readonly like?: DocumentFacts,
+    private readonly factTiming?: AnalysisTiming,
   ) {
     this.doc = value;
   }
@@ -120,7 +122,7 @@ export class DocumentFacts {
       this.cache[name] =
         like && typeof member === "object" && member !== null && get(like.doc, FACT_MEMBER[name]) === member
           ? like.fact(name, build)
-          : build(member);
+          : timed(this.factTiming, "step", "shared facts", () => build(member));
     }
     return this.cache[name] as T;
   }

@@ -16,6 +16,7 @@ import { get, isObj } from "./guards.js";
 import { escapeSegment, isIndex, unescapeSegment } from "./json/pointer.js";
 import type { RuleMeta } from "./rule-meta.js";
 import { RULES_BY_ID } from "./rules/index.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 import type { Finding, Location, MessageData, RawFinding } from "./types.js";
 
 /** What identity reads of a finding (located or not). */
@@ -294,9 +295,13 @@ export function identify(
   doc: unknown,
   file: string,
   findings: readonly RawFinding[],
-  where: (f: RawFinding) => Location,
+  locator: () => (f: RawFinding) => Location,
+  timing?: AnalysisTiming,
 ): Finding[] {
-  return findings.map((f) => ({ ...f, ...where(f), fingerprint: fingerprint(doc, file, f) }));
+  const places = timed(timing, "step", "locate", () => findings.map(locator()));
+  return timed(timing, "step", "identity", () =>
+    findings.map((f, i) => ({ ...f, ...(places[i] as Location), fingerprint: fingerprint(doc, file, f) })),
+  );
 }
 
 /**

@@ -13,7 +13,8 @@ import { resolvePointer } from "./locate.js";
 import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
-import { validateSchema, type SchemaFinding } from "./schema.js";
+import { compileSchema, validateSchema, type SchemaFinding } from "./schema.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 import type { RawFinding, Variant } from "./types.js";
 
 /** What the runner knows about the head text before any rule runs. */
@@ -87,12 +88,19 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /**
    * @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere)
    * @param like another version of the document, whose facts this one may share (DocumentFacts)
+   * @param timing where the time goes (`TIMING=1`): the shared steps a rule's reads start are timed apart
    */
-  constructor(state: DocumentState, track = false, like?: DocumentFacts) {
-    super(state.value, like);
+  constructor(
+    state: DocumentState,
+    track = false,
+    like?: DocumentFacts,
+    readonly timing?: AnalysisTiming,
+  ) {
+    super(state.value, like, timing);
     this.state = state;
     this.baseFacts =
-      state.base && Object.assign(new DocumentFacts(state.base.value, this), { path: state.base.path });
+      state.base &&
+      Object.assign(new DocumentFacts(state.base.value, this, timing), { path: state.base.path });
     this.readsByRule = track ? new Map() : undefined;
   }
 
@@ -150,7 +158,10 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     if (!this.pattern) {
       const pattern = str(get(source, "activation_name_pattern"));
       this.pattern = {
-        value: pattern === undefined ? undefined : { pattern, result: parsePythonRegex(pattern) },
+        value:
+          pattern === undefined
+            ? undefined
+            : { pattern, result: timed(this.timing, "step", "regex parse", () => parsePythonRegex(pattern)) },
       };
     }
     return this.pattern.value;
@@ -164,7 +175,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     const ef1 = this.noted("ef1", this.state.ef1);
     const doc = this.value;
     if (!ef1 || doc === undefined) return undefined;
-    return (this.migrated ??= { value: migrationOf(doc, ef1) }).value;
+    this.migrated ??= { value: timed(this.timing, "step", "migration", () => migrationOf(doc, ef1)) };
+    return this.migrated.value;
   }
 
   /** The text of the value a pointer names, as written (a YAML document's; undefined when it names nothing). */
@@ -178,7 +190,14 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */
   get schemaFindings(): readonly SchemaFinding[] {
     this.reads?.state.add("schema");
-    return (this.schema ??= this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant));
+    if (this.schema) return this.schema;
+    const doc = this.doc;
+    if (doc === undefined) return (this.schema = []);
+    const { variant } = this.state;
+    // Compiling (once per process) is timed apart from validating (once per document).
+    if (this.timing) timed(this.timing, "step", "schema compilation", () => compileSchema(variant));
+    this.schema = timed(this.timing, "step", "schema validation", () => validateSchema(doc, variant));
+    return this.schema;
   }
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */
