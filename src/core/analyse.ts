@@ -17,7 +17,7 @@ import {
   type JsonNode,
   type ParseOutcome,
 } from "./json/parse.js";
-import { LineIndex, locator, pointerLocator } from "./locate.js";
+import { LineIndex, locateAll, pointerLocator, type Locatable } from "./locate.js";
 import { get, isObj, str } from "./guards.js";
 import { escapeSegment } from "./json/pointer.js";
 import type { DocumentRule, Rule, SetRule } from "./rule.js";
@@ -338,7 +338,7 @@ export function analyseOne(
   // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length
-    ? identify(state.value, input.path, raw, () => locator(head.text, parsed, raw.length), timing)
+    ? identify(state.value, input.path, raw, (fs) => locateAll(head.text, parsed, fs), timing)
     : [];
   const analysed: Internal = {
     path: input.path,
@@ -454,7 +454,7 @@ function analyseExtension(input: DescriptorInput, config: ResolvedConfig, timing
   }
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length
-    ? identify(state.value, input.path, raw, () => locator(head.text, parsed, raw.length, "yaml"), timing)
+    ? identify(state.value, input.path, raw, (fs) => locateAll(head.text, parsed, fs, "yaml"), timing)
     : [];
   const analysed: Internal = {
     path: input.path,
@@ -631,7 +631,7 @@ export class AnalysisSession {
     }
     for (const [h, { head, base }] of found) {
       const value = h.set?.value ?? {};
-      const located = identify(value, h.file.path, head, () => (f) => placeOf(h, f));
+      const located = identify(value, h.file.path, head, (fs) => fs.map((f) => placeOf(h, f)));
       const findings = applyConfig(h.configPath, located, config);
       const { findings: marked, fixed } = withBaseline(h.file.path, findings, config, {
         compared: h.compared,
@@ -669,16 +669,20 @@ export class AnalysisSession {
     const held: Held = { file: out, configPath: analysed.configPath, compared: analysed.compared === true };
     // Set rules compare descriptors: an extension.yaml is none.
     if (!this.setRules.rules.length || analysed.format !== "plugin.json") return held;
-    // Where the set rules may report (their members, the document's start), while the text is here.
-    const locate = locator(analysed.text, analysed.parsed, 2 + 2 * this.setRules.members.length);
-    const place = (target: Target, pointer: string) =>
-      locate({ ruleId: "", severity: "error", message: "", messageId: "", pointer, target });
-    held.root = place("key", "");
+    // Where the set rules may report (their members, the document's start), while the text is here: one scan
+    // that stops at the last member (the document's start is line 1, whatever follows it).
+    const members = analysed.value === undefined ? [] : this.setRules.members;
+    const places: Locatable[] = [{ pointer: "", target: "key" }];
+    for (const m of members)
+      for (const target of ["key", "value"] as const)
+        places.push({ pointer: `/${escapeSegment(m)}`, target });
+    const located = timed(this.options.timing, "step", "locate", () =>
+      locateAll(analysed.text, analysed.parsed, places),
+    );
+    held.root = located[0] as Location;
     if (analysed.value !== undefined) {
       const at = new Map<string, Location>();
-      for (const pointer of ["", ...this.setRules.members.map((m) => `/${escapeSegment(m)}`)])
-        for (const target of ["key", "value"] as const)
-          at.set(placeKey(target, pointer), place(target, pointer));
+      places.forEach((p, i) => i > 0 && at.set(placeKey(p.target, p.pointer), located[i] as Location));
       held.set = { value: project(analysed.value, this.setRules.members), at };
       if (analysed.base) held.set.base = project(analysed.base.value, this.setRules.members);
     }
@@ -688,7 +692,7 @@ export class AnalysisSession {
 
 const START: Location = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 
-/** Where a set rule's finding is: at its member (rule.ts SetRule), or the document's start. */
+/** Where a set rule's finding is: at its member (rule.ts SetRule), or the document's start (the root too). */
 function placeOf(h: Held, f: RawFinding): Location {
   const member = /^\/[^/]*/.exec(f.pointer)?.[0] ?? "";
   return h.set?.at.get(placeKey(f.target, member)) ?? h.root ?? START;

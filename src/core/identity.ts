@@ -295,10 +295,10 @@ export function identify(
   doc: unknown,
   file: string,
   findings: readonly RawFinding[],
-  locator: () => (f: RawFinding) => Location,
+  locate: (findings: readonly RawFinding[]) => Location[],
   timing?: AnalysisTiming,
 ): Finding[] {
-  const places = timed(timing, "step", "locate", () => findings.map(locator()));
+  const places = timed(timing, "step", "locate", () => locate(findings));
   return timed(timing, "step", "identity", () =>
     findings.map((f, i) => ({ ...f, ...(places[i] as Location), fingerprint: fingerprint(doc, file, f) })),
   );

@@ -465,57 +465,87 @@ class Parser {
 
 /**
  * Counts the members written in a valid JSON text (a `:` outside strings separates exactly one member)
- * and its deepest nesting; notes where the root's own `:`, `,` and closing bracket are (the top-level
- * layout, for parseEdited). Allocation-free but for those few, so it costs little beside JSON.parse.
+ * and its deepest nesting. Allocation-free: it costs little beside JSON.parse, but it is a loop over every
+ * character in JavaScript, so it runs only when `cheaplyUnique` cannot tell.
  */
-function scanShape(text: string): { members: number; depth: number; top: number[] } {
+function scanShape(text: string): { members: number; depth: number } {
   let members = 0;
   let depth = 0;
   let maxDepth = 0;
-  const top: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === C_QUOTE) {
       i = skipString(text, i) - 1;
     } else if (c === C_COLON) {
       members++;
-      if (depth === 1) top.push(i);
-    } else if (c === C_COMMA) {
-      if (depth === 1) top.push(i);
     } else if (c === C_LBRACE || c === C_LBRACKET) {
       if (++depth > maxDepth) maxDepth = depth;
     } else if (c === C_RBRACE || c === C_RBRACKET) {
-      if (depth-- === 1) top.push(i);
+      depth--;
     }
   }
-  return { members, depth: maxDepth, top };
+  return { members, depth: maxDepth };
 }
 
-/** Members of every object in a parsed value (iterative: JSON.parse accepts nesting deeper than the stack). */
-function countMembers(value: unknown): number {
+/** How many times `c` occurs in `s` (indexOf runs in the engine, many times faster than a loop over characters). */
+function occurrences(s: string, c: string): number {
   let n = 0;
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
-    if (v === null || typeof v !== "object") continue;
-    if (Array.isArray(v)) {
-      for (const x of v) stack.push(x);
-    } else {
-      for (const k in v) {
-        n++;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    }
-  }
+  for (let i = s.indexOf(c); i >= 0; i = s.indexOf(c, i + 1)) n++;
   return n;
 }
 
-/** Where the root object's members are: each member's `:` and the `,` or `}` after its value. */
+/** What `countValue` counts: the members of every object, and the `:` in every key and string. */
+interface Counts {
+  members: number;
+  colons: number;
+}
+
+/**
+ * Counts into `n` the members and `:`s of `v`, nested at `depth`; false (counting stops) past `maxDepth`.
+ * Recursive, which is several times faster here than a loop with a stack of its own; the depth limit keeps
+ * it far from the stack's (JSON.parse accepts deeper nesting).
+ */
+function countValue(v: object, depth: number, n: Counts, maxDepth: number): boolean {
+  if (depth > maxDepth) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (typeof x === "object") {
+        if (x !== null && !countValue(x, depth + 1, n, maxDepth)) return false;
+      } else if (typeof x === "string" && x.includes(":")) n.colons += occurrences(x, ":");
+    }
+    return true;
+  }
+  for (const k in v) {
+    n.members++;
+    if (k.includes(":")) n.colons += occurrences(k, ":");
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x === "object") {
+      if (x !== null && !countValue(x, depth + 1, n, maxDepth)) return false;
+    } else if (typeof x === "string" && x.includes(":")) n.colons += occurrences(x, ":");
+  }
+  return true;
+}
+
+/**
+ * True when a valid JSON text provably holds no duplicate key and nests at most `maxDepth` deep, told from
+ * what the engine does fast (the `:`s of the text, JSON.parse's value); false when that cannot tell
+ * (scanShape then counts). Every member written has one `:`, and so may its strings: the text's `:`s are at
+ * least the members and `:`s JSON.parse kept, and as many exactly when it dropped no member (a duplicate
+ * key) and its strings hold every `:` the text's do, which is so when no `\u` escape in the text could
+ * write a `:` without one.
+ */
+function cheaplyUnique(text: string, value: unknown, maxDepth: number): boolean {
+  if (typeof value !== "object" || value === null) return !text.includes(":");
+  const n: Counts = { members: 0, colons: 0 };
+  if (!countValue(value, 1, n, maxDepth)) return false;
+  return (n.colons === 0 || !text.includes("\\u")) && n.members + n.colons === occurrences(text, ":");
+}
+
+/** Where a root object's text and value are kept (roots without duplicate keys), for parseEdited. */
 interface Layout {
   text: string;
   value: Record<string, unknown>;
-  /** `:` and `,`/`}` of each member, in turn (from scanShape). */
-  top: number[];
 }
 
 /** Where an outcome keeps its layout (root objects without duplicate keys). */
@@ -523,21 +553,28 @@ const LAYOUT = Symbol("layout");
 const layoutOf = (outcome: ParseOutcome) => (outcome as { [LAYOUT]?: Layout })[LAYOUT];
 
 /**
- * parseJsonFast, and how deep the text nests (undefined when the full parser had the last word). With
- * `explain` false, a text JSON.parse refuses (or nested too deep) gives undefined instead of the full
- * parser's explanation, which costs several times a parse (parseEdited then parses the whole text anyway).
+ * parseJsonFast of a text that may nest at most `maxDepth` deep. With `explain` false, a text JSON.parse
+ * refuses (or nested too deep) gives undefined instead of the full parser's explanation, which costs several
+ * times a parse (parseEdited then parses the whole text anyway).
  */
-function fastParse(text: string): { outcome: ParseOutcome; depth?: number };
-function fastParse(text: string, explain: false): { outcome: ParseOutcome; depth?: number } | undefined;
-function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth?: number } | undefined {
+function fastParse(text: string): ParseOutcome;
+function fastParse(text: string, explain: false, maxDepth: number): ParseOutcome | undefined;
+function fastParse(text: string, explain = true, maxDepth = MAX_DEPTH): ParseOutcome | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return explain ? { outcome: parseJson(text) } : undefined;
+    return explain ? parseJson(text) : undefined;
   }
-  const shape = scanShape(text);
-  if (shape.depth > MAX_DEPTH) return explain ? { outcome: parseJson(text) } : undefined;
+  let unique = cheaplyUnique(text, value, maxDepth);
+  if (!unique) {
+    const shape = scanShape(text);
+    if (shape.depth > maxDepth) return explain ? parseJson(text) : undefined;
+    // The members JSON.parse kept (the text nests no deeper than the limit: counted in full).
+    const kept: Counts = { members: 0, colons: 0 };
+    if (typeof value === "object" && value !== null) countValue(value, 1, kept, maxDepth);
+    unique = shape.members === kept.members;
+  }
   let root: JsonNode | undefined;
   let duplicates: DuplicateKey[] = [];
   const build = (): JsonNode => {
@@ -546,10 +583,10 @@ function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth
     duplicates = parser.duplicates;
     return tree;
   };
-  if (shape.members !== countMembers(value)) root = build();
+  if (!unique) root = build();
   const layout: Layout | undefined =
     !duplicates.length && value !== null && typeof value === "object" && !Array.isArray(value)
-      ? { text, value: value as Record<string, unknown>, top: shape.top }
+      ? { text, value: value as Record<string, unknown> }
       : undefined;
   const outcome: ParseOutcome & { [LAYOUT]?: Layout } = {
     ok: true,
@@ -561,7 +598,7 @@ function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth
     },
     [LAYOUT]: layout,
   };
-  return { outcome, depth: shape.depth };
+  return outcome;
 }
 
 /**
@@ -571,7 +608,7 @@ function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth
  * text, the full parser explains why.
  */
 export function parseJsonFast(text: string): ParseOutcome {
-  return fastParse(text).outcome;
+  return fastParse(text);
 }
 
 /** Length of the longest common prefix (compared a block at a time: slices compare as memory). */
@@ -613,28 +650,21 @@ export function parseEdited(
   const start = commonPrefix(h, text, Math.min(h.length, text.length));
   const end = h.length - commonSuffix(h, text, Math.min(h.length, text.length) - start);
   // The member whose value (from after its `:` to its `,` or `}`) holds head's changed part [start, end).
-  const top = layout.top;
-  let m = -1;
-  for (let i = 0; i + 1 < top.length; i += 2) {
-    if (start > (top[i] as number) && end <= (top[i + 1] as number)) m = i;
-  }
-  if (m < 0) return undefined;
-  const colon = top[m] as number;
-  const close = top[m + 1] as number;
-  const keyFrom = m === 0 ? h.indexOf("{") + 1 : (top[m - 1] as number) + 1;
-  const key = JSON.parse(h.slice(keyFrom, colon)) as string;
-  const sub = fastParse(text.slice(colon + 1, close + text.length - h.length), false);
+  const member = memberAround(h, start, end);
+  if (!member) return undefined;
+  const { key, colon, close } = member;
   // Nested one level deeper in the whole text: at the limit, the full parse decides.
-  if (!sub?.outcome.ok || sub.depth === undefined || sub.depth + 1 > MAX_DEPTH) return undefined;
+  const sub = fastParse(text.slice(colon + 1, close + text.length - h.length), false, MAX_DEPTH - 1);
+  if (!sub?.ok) return undefined;
   const value: Record<string, unknown> = {};
   for (const k of Object.keys(layout.value)) {
-    const v = k === key ? sub.outcome.value : layout.value[k];
+    const v = k === key ? sub.value : layout.value[k];
     if (k === "__proto__") {
       Object.defineProperty(value, k, { value: v, enumerable: true, writable: true, configurable: true });
     } else value[k] = v;
   }
   const prefix = "/" + escapeSegment(key);
-  const duplicates = sub.outcome.duplicates.map((d) => ({
+  const duplicates = sub.duplicates.map((d) => ({
     ...d,
     objectPointer: prefix + d.objectPointer,
     keyStart: d.keyStart + colon + 1,
@@ -642,6 +672,31 @@ export function parseEdited(
     firstKeyStart: d.firstKeyStart + colon + 1,
   }));
   return { value, duplicates };
+}
+
+/**
+ * The root member of valid JSON text `t` (an object without duplicate keys) whose value, from after its `:`
+ * to the `,` or `}` after it, holds [start, end); found by skipping the members before it, so that an edit
+ * near the top costs little whatever follows. Undefined when no single member's value holds it.
+ */
+function memberAround(
+  t: string,
+  start: number,
+  end: number,
+): { key: string; colon: number; close: number } | undefined {
+  for (let q = skipWs(t, skipWs(t, 0) + 1); t.charCodeAt(q) === C_QUOTE;) {
+    const ke = skipString(t, q);
+    const colon = skipWs(t, ke);
+    const close = skipWs(t, scan.skipValue(t, skipWs(t, colon + 1)));
+    if (start > colon && end <= close) {
+      const raw = t.slice(q + 1, ke - 1);
+      return { key: raw.includes("\\") ? (JSON.parse(t.slice(q, ke)) as string) : raw, colon, close };
+    }
+    // Past the change (it touches a name, a `:` or a `,`), or the last member: no member holds it.
+    if (close >= start || t.charCodeAt(close) !== C_COMMA) return undefined;
+    q = skipWs(t, close + 1);
+  }
+  return undefined;
 }
 
 /** Parses strict JSON. Never throws. */

@@ -160,6 +160,32 @@ describe("parseJsonFast", () => {
     expect(() => JSON.parse(deep)).not.toThrow();
     expect(outcome(parseJsonFast(deep))).toEqual(outcome(parseJson(deep)));
     expect(parseJsonFast(deep).ok).toBe(false);
+    // Even in a member JSON.parse drops (a duplicate key's first value): the text nests that deep.
+    const dropped = `{"a": ${deep}, "a": 1}`;
+    expect(parseJsonFast(dropped).ok).toBe(false);
+    expect(outcome(parseJsonFast(dropped))).toEqual(outcome(parseJson(dropped)));
+  });
+
+  it("finds duplicate keys whatever `:` the strings hold, written or escaped (\\u003a)", () => {
+    const texts = [
+      // `:` in a dropped value's string, in kept strings, in keys.
+      '{"a": "x", "a": "y:z"}',
+      '{"url": "http://h:1", "a": 1, "a": "b:c"}',
+      '{"k:1": "v:2", "k:1": "v:2"}',
+      // A `:` written as \u003a in a kept key makes up for a dropped member in the count of `:`s.
+      '{"a\\u003a": 1, "b": 1, "b": 2}',
+      '{"x": "\\u003a", "y": [1, {"z": 0, "z": 1}]}',
+    ];
+    for (const t of texts) {
+      const fast = parseJsonFast(t);
+      expect(fast.ok && fast.duplicates.length, t).toBe(1);
+      expect(outcome(fast), t).toEqual(outcome(parseJson(t)));
+    }
+    for (const t of ['{"a\\u003a": 1, "b": 1}', '{"url": "http://h:1", "b": {"c": "d:e"}}']) {
+      const fast = parseJsonFast(t);
+      expect(fast.ok && fast.duplicates.length, t).toBe(0);
+      expect(outcome(fast), t).toEqual(outcome(parseJson(t)));
+    }
   });
 });
 
