@@ -132,7 +132,9 @@ await withBuiltCommit(ref, async (prev) => {
       time(
         () => {
           const v = JSON.parse(largeText);
-          builds[1].schema.validateSchema(v, "host");
+          // The yardstick is the whole schema as Ajv runs it (validateWhole; validateSchema before it existed).
+          const { schema } = builds[0];
+          (schema.validateWhole ?? schema.validateSchema)(v, "host");
         },
         15,
         3,

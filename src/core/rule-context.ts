@@ -13,7 +13,7 @@ import { resolvePointer } from "./locate.js";
 import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
-import { compileSchema, validateSchema, type SchemaFinding } from "./schema.js";
+import { compileSchema, validateParts, type SchemaFinding, type SchemaValidation } from "./schema.js";
 import { timed, type AnalysisTiming } from "./timing.js";
 import type { RawFinding, Variant } from "./types.js";
 
@@ -76,7 +76,11 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /** The base version (change rules), with the same shared facts. */
   private readonly baseFacts: (DocumentFacts & { path: string }) | undefined;
   private pattern?: { value: ActivationPattern | undefined };
-  private schema?: SchemaFinding[];
+  private schema?: SchemaValidation | undefined;
+  /** Each schema rule's findings, by rule id. */
+  private readonly ownSchema = new Map<string, SchemaFinding[]>();
+  /** Another version's context (head's, for its base): what it validated is not validated again. */
+  private readonly likeContext: RuleContext | undefined;
   private migrated?: { value: Migration | undefined };
   private rule?: DocumentCheck;
   private out: RawFinding[] = [];
@@ -98,6 +102,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   ) {
     super(state.value, like, timing);
     this.state = state;
+    this.likeContext = like instanceof RuleContext ? like : undefined;
     this.baseFacts =
       state.base &&
       Object.assign(new DocumentFacts(state.base.value, this, timing), { path: state.base.path });
@@ -187,23 +192,41 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return fallback ? undefined : this.state.text.slice(node.start, node.end);
   }
 
-  /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */
+  /**
+   * The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them
+   * is off. Of a base, the parts that are head's very values are head's (validateParts).
+   */
   get schemaFindings(): readonly SchemaFinding[] {
     this.reads?.state.add("schema");
-    if (this.schema) return this.schema;
+    return this.validation()?.findings ?? [];
+  }
+
+  private validation(): SchemaValidation | undefined {
+    if (this.schema || this.doc === undefined) return this.schema;
     const doc = this.doc;
-    if (doc === undefined) return (this.schema = []);
     const { variant } = this.state;
+    const like = this.likeContext?.schema;
     // Compiling (once per process) is timed apart from validating (once per document).
     if (this.timing) timed(this.timing, "step", "schema compilation", () => compileSchema(variant));
-    this.schema = timed(this.timing, "step", "schema validation", () => validateSchema(doc, variant));
+    this.schema = timed(this.timing, "step", "schema validation", () => validateParts(doc, variant, like));
     return this.schema;
   }
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */
   get ownSchemaFindings(): SchemaFinding[] {
-    const id = this.rule?.meta.id;
-    return this.schemaFindings.filter((f) => f.ruleId === id);
+    this.reads?.state.add("ownSchema");
+    return [...this.schemaOf(this.rule?.meta.id)];
+  }
+
+  /** The schema findings classified with a rule's id, in order (kept: readsSameIn compares them). */
+  private schemaOf(id: string | undefined): readonly SchemaFinding[] {
+    if (id === undefined) return [];
+    let own = this.ownSchema.get(id);
+    if (!own) {
+      own = (this.validation()?.findings ?? []).filter((f) => f.ruleId === id);
+      this.ownSchema.set(id, own);
+    }
+    return own;
   }
 
   report(d: ReportDescriptor<M>): void {
@@ -237,7 +260,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /**
    * True when `rule` ran here with its reads noted and read nothing that differs in `other`: being
    * deterministic, it reports there exactly what it reported here. Members compare by identity (a base
-   * parsed as an edit of head shares head's unchanged values); the schema's findings never compare.
+   * parsed as an edit of head shares head's unchanged values), and so do schema findings (a base's are
+   * head's very findings where its parts are head's values).
    */
   readsSameIn(rule: DocumentCheck, other: RuleContext): boolean {
     const reads = this.readsByRule?.get(rule);
@@ -254,8 +278,11 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
         if (this.state.duplicates.length || other.state.duplicates.length) return false;
       } else if (what === "base") {
         if (this.baseFacts || other.baseFacts) return false;
-      } else if (what === "schema") {
-        return false;
+      } else if (what === "schema" || what === "ownSchema") {
+        // The same findings, each the very object (validateParts shares them between versions): the same report.
+        const mine = what === "schema" ? this.schemaFindings : this.schemaOf(rule.meta.id);
+        const theirs = what === "schema" ? other.schemaFindings : other.schemaOf(rule.meta.id);
+        if (mine.length !== theirs.length || mine.some((f, i) => f !== theirs[i])) return false;
       } else if (
         !Object.is(this.state[what as keyof DocumentState], other.state[what as keyof DocumentState])
       ) {

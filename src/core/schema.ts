@@ -11,7 +11,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import common from "../../schemas/plugin-common.schema.json" with { type: "json" };
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
-import { childPointer, displayPath } from "./json/pointer.js";
+import { childPointer, displayPath, escapeSegment } from "./json/pointer.js";
 import { closest, listOf } from "./suggest.js";
 import type { Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 
@@ -53,7 +53,19 @@ export interface SchemaFinding {
 }
 
 let ajvInstance: Ajv | undefined;
-const validators: Partial<Record<Variant, ValidateFunction>> = {};
+
+/**
+ * A variant's schema compiled as Ajv runs it, in parts: the root's own keywords (its type, the members
+ * required, unknown members, `if`/`else`) with every member's schema set to `true`, and each member's
+ * schema alone, in the order of the schema's `properties`. Run in that order they give exactly the errors
+ * of the whole schema, in its order (test/core/schema.test.ts holds this), and a member's errors depend on
+ * its value alone, so that a base's member that is head's very value is not validated twice.
+ */
+interface Validators {
+  root: ValidateFunction;
+  members: readonly (readonly [string, ValidateFunction])[];
+}
+const validators: Partial<Record<Variant, Validators>> = {};
 
 function makeAjv(): Ajv {
   const ajv = new Ajv({
@@ -80,10 +92,23 @@ function makeAjv(): Ajv {
 }
 
 /** Each variant's schema is compiled on first use (a CLI run over host plugins never compiles remote). */
-function validatorFor(variant: Variant): ValidateFunction {
-  ajvInstance ??= makeAjv();
-  validators[variant] ??= ajvInstance.compile(variant === "host" ? host : remote);
-  return validators[variant];
+function validatorFor(variant: Variant): Validators {
+  const known = validators[variant];
+  if (known) return known;
+  const ajv = (ajvInstance ??= makeAjv());
+  const schema = variant === "host" ? host : remote;
+  // Added, not compiled: its parts are compiled below (the whole only for validateWhole).
+  if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  const names = Object.keys(schema.properties);
+  const root = ajv.compile({
+    ...schema,
+    $id: schema.$id.replace(/\.schema\.json$/, ".root.schema.json"),
+    properties: Object.fromEntries(names.map((n) => [n, true])),
+  });
+  const members = names.map(
+    (n) => [n, ajv.compile({ $ref: `${schema.$id}#/properties/${escapeSegment(n)}` })] as const,
+  );
+  return (validators[variant] = { root, members });
 }
 
 const UNITS: ReadonlySet<unknown> = new Set(common.definitions.unit.enum);
@@ -256,14 +281,14 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
   };
 }
 
-/** Validates a parsed descriptor against its variant's schema. Never throws. */
-export function validateSchema(value: unknown, variant: Variant): SchemaFinding[] {
-  const validate = validatorFor(variant);
-  if (validate(value)) return [];
+/**
+ * Ajv's errors as findings: classified, a value of the wrong type reported once (as invalid-type, not again
+ * for its enum or pattern), and one finding per rule and place. `prefix` is the pointer of the value the
+ * errors are about (a member's, when validated alone).
+ */
+function findingsOf(errors: readonly ErrorObject[], prefix: string): SchemaFinding[] {
   const out: SchemaFinding[] = [];
   const seen = new Set<string>();
-  const errors = validate.errors ?? [];
-  // A value of the wrong type is reported once, as invalid-type, not again for its enum or pattern.
   const wrongType = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));
   for (const e of errors) {
     if (
@@ -273,7 +298,7 @@ export function validateSchema(value: unknown, variant: Variant): SchemaFinding[
       wrongType.has(e.instancePath)
     )
       continue;
-    const f = classify(e);
+    const f = classify(prefix ? { ...e, instancePath: prefix + e.instancePath } : e);
     if (!f) continue;
     const key = `${f.ruleId}\0${f.pointer}`;
     if (seen.has(key)) continue; // an enum and a pattern on one node would otherwise say it twice
@@ -281,6 +306,77 @@ export function validateSchema(value: unknown, variant: Variant): SchemaFinding[
     out.push(f);
   }
   return out;
+}
+
+/**
+ * A document's schema findings and where they come from: the root's own (which depend on its members'
+ * names, in order, and its `type`) and each member's (which depend on its value alone).
+ */
+export interface SchemaValidation {
+  variant: Variant;
+  findings: readonly SchemaFinding[];
+  root: { keys: readonly string[]; type: unknown; findings: readonly SchemaFinding[] };
+  members: ReadonlyMap<string, { value: unknown; findings: readonly SchemaFinding[] }>;
+}
+
+const EMPTY: readonly SchemaFinding[] = [];
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Validates a parsed descriptor against its variant's schema, part by part (Validators). With `like`, the
+ * validation of another version of it (head's, for its base): the parts whose inputs are the very same
+ * there are taken from it, findings and all, rather than validated again. Never throws.
+ */
+export function validateParts(value: unknown, variant: Variant, like?: SchemaValidation): SchemaValidation {
+  const { root, members } = validatorFor(variant);
+  const reuse = like?.variant === variant ? like : undefined;
+  const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+  const doc = value as Record<string, unknown>;
+  const keys = isObject ? Object.keys(doc) : [];
+  const type = isObject ? doc.type : undefined;
+  let rootFindings: readonly SchemaFinding[];
+  if (reuse && isObject && Object.is(reuse.root.type, type) && sameKeys(reuse.root.keys, keys))
+    rootFindings = reuse.root.findings;
+  else rootFindings = root(value) ? EMPTY : findingsOf(root.errors ?? [], "");
+  const byMember = new Map<string, { value: unknown; findings: readonly SchemaFinding[] }>();
+  const findings = [...rootFindings];
+  if (isObject) {
+    for (const [name, validate] of members) {
+      const v = doc[name];
+      if (v === undefined) continue;
+      const known = reuse?.members.get(name);
+      const own =
+        known && Object.is(known.value, v)
+          ? known.findings
+          : validate(v)
+            ? EMPTY
+            : findingsOf(validate.errors ?? [], "/" + escapeSegment(name));
+      byMember.set(name, { value: v, findings: own });
+      for (const f of own) findings.push(f);
+    }
+  }
+  return { variant, findings, root: { keys, type, findings: rootFindings }, members: byMember };
+}
+
+/** Validates a parsed descriptor against its variant's schema. Never throws. */
+export function validateSchema(value: unknown, variant: Variant): SchemaFinding[] {
+  return [...validateParts(value, variant).findings];
+}
+
+/**
+ * The whole schema validated at once, as it is written: what validateParts must equal (its test), and the
+ * benchmarks' yardstick (JSON.parse + Ajv).
+ */
+export function validateWhole(value: unknown, variant: Variant): SchemaFinding[] {
+  validatorFor(variant);
+  const schema = variant === "host" ? host : remote;
+  const whole = ajvInstance?.getSchema(schema.$id) as ValidateFunction;
+  return whole(value) ? [] : findingsOf(whole.errors ?? [], "");
 }
 
 /** Compiles a variant's schema when it is not yet (once per process), so that its time can be told apart. */
