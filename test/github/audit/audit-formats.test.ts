@@ -102,7 +102,7 @@ describe("audit --format json: each finding, and the commit it was found at", ()
         column: 3,
         endLine: line,
         endColumn: 3 + `"${MISSPELT}"`.length,
-        fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
     // The counts per descriptor are the findings' own.
@@ -377,7 +377,7 @@ describe("audit --format sarif --output-dir", () => {
       const audited = repoOf(report, name);
       expect(run0.automationDetails).toEqual({ id: "plugin-review-audit/" });
       expect(run0.artifacts.map((a) => a.location.uri)).toEqual(audited.files.map((f) => f.path));
-      expect(run0.results.map((x) => x.partialFingerprints["pluginReview/v2"])).toEqual(
+      expect(run0.results.map((x) => x.partialFingerprints["pluginReview/v3"])).toEqual(
         audited.files.flatMap((f) => f.findings.map((x) => x.fingerprint)),
       );
       // What the documented workflow uploads for it is a request GitHub accepts.
