@@ -771,6 +771,32 @@ describe("audit --compare <earlier.json>", () => {
       ...old,
       repositories: [{ ...old.repositories[0], files: [{ path: "a", findings: [{ ruleId: 1 }] }] }],
     };
+    // Fingerprints of the 64-bit scheme before SHA-256 (issue 39): not matched with this audit's, refused.
+    const sixteen = {
+      ...old,
+      repositories: [
+        {
+          ...old.repositories[0],
+          files: [
+            {
+              path: "a/plugin.json",
+              findings: [
+                {
+                  ruleId: "unknown-member",
+                  severity: "error",
+                  message: "unknown member `x`",
+                  fingerprint: "6c4c38a3929a8ee8",
+                  line: 2,
+                  column: 3,
+                  endLine: 2,
+                  endColumn: 6,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
     const cases: [string, RegExp][] = [
       [join(dir, "missing.json"), /--compare cannot read .*missing\.json: no such file/],
       [file("notjson.json", "{"), /--compare: .*notjson\.json is not JSON/],
@@ -785,6 +811,10 @@ describe("audit --compare <earlier.json>", () => {
       [
         file("old.json", JSON.stringify(old)),
         /--compare: .*old\.json lists no findings per descriptor \(acme\/plugins\/a\/plugin\.json\): it was written by an earlier plugin-review; audit again with this one to start comparing/,
+      ],
+      [
+        file("sixteen.json", JSON.stringify(sixteen)),
+        /--compare: .*sixteen\.json was written by an earlier plugin-review, whose fingerprints \(6c4c38a3929a8ee8\) are not this one's SHA-256 identities: its findings cannot be matched with this audit's; audit again with this one to start comparing/,
       ],
       [
         file("bad.json", JSON.stringify(bad)),
