@@ -181,13 +181,22 @@ const DESCRIPTORS: readonly FileFormat[] = ["plugin.json"];
 function activeRules(path: string, config: ResolvedConfig, format: FileFormat): readonly DocumentRule[] {
   const ignored = config.ignore.filter((e) => matchesIgnore(e, path));
   if (ignored.some((e) => !e.rules)) return [];
-  return DOCUMENT_RULES.filter(
+  // Without an ignore entry for the file (the usual case), the same for every file of its kind: once per configuration.
+  let byFormat = activeByConfig.get(config);
+  if (!ignored.length && byFormat?.has(format)) return byFormat.get(format) as readonly DocumentRule[];
+  const active = DOCUMENT_RULES.filter(
     (r) =>
       (r.meta.files ?? DESCRIPTORS).includes(format) &&
       config.rules[r.meta.id] !== "off" &&
       !ignored.some((e) => e.rules?.includes(r.meta.id)),
   );
+  if (!ignored.length) {
+    if (!byFormat) activeByConfig.set(config, (byFormat = new Map()));
+    byFormat.set(format, active);
+  }
+  return active;
 }
+const activeByConfig = new WeakMap<ResolvedConfig, Map<FileFormat, readonly DocumentRule[]>>();
 
 type Internal = AnalysedFile & {
   format: FileFormat;
@@ -236,14 +245,18 @@ function baseFindings(
     head?.context,
     timing,
   );
-  return active
-    .filter((r) => r.meta.kind !== "change")
-    .flatMap((r) => {
-      const i = head ? head.rules.indexOf(r) : -1;
-      return i >= 0 && head?.context.readsSameIn(r, context)
+  const ran = new Map(head?.rules.map((r, i) => [r, i]));
+  const out: RawFinding[] = [];
+  for (const r of active) {
+    if (r.meta.kind === "change") continue;
+    const i = ran.get(r);
+    const results =
+      i !== undefined && head?.context.readsSameIn(r, context)
         ? (head.results[i] as RawFinding[])
         : runRule(r, context);
-    });
+    for (const f of results) out.push(f);
+  }
+  return out;
 }
 
 export interface AnalysisOptions {

@@ -54,9 +54,10 @@ export interface ActivationPattern {
  * make every property read of the shared helpers (`get`, `arr`) slower, for every analysis.
  */
 export interface Reads {
-  members: Set<string>;
+  /** Lists, each name once: a rule reads a few, and a list costs less to make and walk than a Set. */
+  members: string[];
   whole: boolean;
-  state: Set<string>;
+  state: string[];
   /** It threw: what it would do elsewhere is not told by its reads. */
   threw: boolean;
 }
@@ -110,12 +111,14 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   }
 
   private noted<T>(what: string, v: T): T {
-    this.reads?.state.add(what);
+    const reads = this.reads;
+    if (reads && !reads.state.includes(what)) reads.state.push(what);
     return v;
   }
 
   protected override member(key: string): unknown {
-    this.reads?.members.add(key);
+    const reads = this.reads;
+    if (reads && !reads.members.includes(key)) reads.members.push(key);
     return super.member(key);
   }
 
@@ -197,7 +200,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
    * is off. Of a base, the parts that are head's very values are head's (validateParts).
    */
   get schemaFindings(): readonly SchemaFinding[] {
-    this.reads?.state.add("schema");
+    this.noted("schema", undefined);
     return this.validation()?.findings ?? [];
   }
 
@@ -214,7 +217,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */
   get ownSchemaFindings(): SchemaFinding[] {
-    this.reads?.state.add("ownSchema");
+    this.noted("ownSchema", undefined);
     return [...this.schemaOf(this.rule?.meta.id)];
   }
 
@@ -239,9 +242,9 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     this.rule = rule;
     this.out = [];
     const reads: Reads | undefined = this.readsByRule && {
-      members: new Set(),
+      members: [],
       whole: false,
-      state: new Set(),
+      state: [],
       threw: false,
     };
     if (reads) this.readsByRule?.set(rule, reads);

@@ -123,10 +123,14 @@ class Parser {
     return this.path.map((s) => "/" + (typeof s === "number" ? String(s) : escapeSegment(s))).join("");
   }
 
-  /** @param values build the JS value too (false: only the tree, when JSON.parse already gave the value) */
+  /**
+   * @param values build the JS value too (false: only the tree, when JSON.parse already gave the value)
+   * @param unique the text is known to hold no duplicate key: none is looked for
+   */
   constructor(
     private readonly text: string,
     private readonly values = true,
+    private readonly unique = false,
   ) {}
 
   parseDocument(): { value: unknown; root: JsonNode } {
@@ -140,7 +144,8 @@ class Parser {
     }
     this.skipWs();
     if (this.pos >= t.length) throw new Fail("the file is empty: expected a JSON value", this.pos, this.pos);
-    const { value, node } = this.parseValue(0);
+    const node = this.parseValue(0);
+    const value = this.value;
     this.skipWs();
     if (this.pos < t.length) {
       throw this.unexpected("unexpected data after the end of the JSON value");
@@ -169,7 +174,14 @@ class Parser {
     return new Fail(`unexpected ${describeChar(t, p)}: ${context}`, p, p + 1);
   }
 
-  private parseValue(depth: number): { value: unknown; node: JsonNode } {
+  /**
+   * The value just parsed (with `values`): kept here rather than returned beside its node, which would cost
+   * an object per value of the text.
+   */
+  private value: unknown;
+
+  /** Parses the value at the current position: returns its node, and leaves its value in `value`. */
+  private parseValue(depth: number): JsonNode {
     const t = this.text;
     const start = this.pos;
     const c = t.charCodeAt(start);
@@ -179,8 +191,8 @@ class Parser {
       case C_LBRACKET:
         return this.parseArray(depth + 1);
       case C_QUOTE: {
-        const value = this.values ? this.parseString() : this.skipString();
-        return { value, node: { kind: "string", start, end: this.pos } };
+        this.value = this.values ? this.parseString() : this.skipString();
+        return { kind: "string", start, end: this.pos };
       }
       case 116: // t
         return this.literal("true", true, "boolean");
@@ -190,18 +202,14 @@ class Parser {
         return this.literal("null", null, "null");
       default:
         if (c === C_MINUS || isDigit(c)) {
-          const value = this.parseNumber();
-          return { value, node: { kind: "number", start, end: this.pos } };
+          this.value = this.parseNumber();
+          return { kind: "number", start, end: this.pos };
         }
         throw this.unexpected("expected a JSON value");
     }
   }
 
-  private literal(
-    word: string,
-    value: boolean | null,
-    kind: "boolean" | "null",
-  ): { value: unknown; node: JsonNode } {
+  private literal(word: string, value: boolean | null, kind: "boolean" | "null"): JsonNode {
     const start = this.pos;
     if (!this.text.startsWith(word, start)) {
       // Point at the first character that differs from the literal.
@@ -211,7 +219,8 @@ class Parser {
       throw this.unexpected(`expected \`${word}\``);
     }
     this.pos = start + word.length;
-    return { value, node: { kind, start, end: this.pos } };
+    this.value = value;
+    return { kind, start, end: this.pos };
   }
 
   private parseNumber(): number {
@@ -353,19 +362,21 @@ class Parser {
     }
   }
 
-  private parseObject(depth: number): { value: unknown; node: JsonNode } {
+  private parseObject(depth: number): JsonNode {
     const t = this.text;
     const start = this.pos;
     if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, start, start + 1);
     this.pos++;
-    const obj: Record<string, unknown> = {};
+    const values = this.values;
+    const obj: Record<string, unknown> | undefined = values ? {} : undefined;
     const members: MemberNode[] = [];
     // Most objects are small: a linear scan beats allocating a Map for each of them.
     let seen: Map<string, number> | undefined;
     this.skipWs();
     if (t.charCodeAt(this.pos) === C_RBRACE) {
       this.pos++;
-      return { value: obj, node: { kind: "object", start, end: this.pos, members } };
+      this.value = obj;
+      return { kind: "object", start, end: this.pos, members };
     }
     for (;;) {
       if (t.charCodeAt(this.pos) !== C_QUOTE) {
@@ -381,11 +392,16 @@ class Parser {
       if (t.charCodeAt(this.pos) !== C_COLON) throw this.unexpected("expected `:` after the member name");
       this.pos++;
       this.skipWs();
-      this.path.push(key);
-      const { value, node } = this.parseValue(depth);
-      this.path.pop();
+      // The path names a duplicate key's object: not kept when there is none.
+      const unique = this.unique;
+      if (!unique) this.path.push(key);
+      const node = this.parseValue(depth);
+      const value = this.value;
+      if (!unique) this.path.pop();
       let first: number | undefined;
-      if (seen) first = seen.get(key);
+      if (unique) {
+        // known: no name is written twice
+      } else if (seen) first = seen.get(key);
       else {
         for (let i = 0; i < members.length; i++) {
           if ((members[i] as MemberNode).key === key) {
@@ -404,7 +420,7 @@ class Parser {
       } else if (seen && !seen.has(key)) {
         seen.set(key, keyStart);
       }
-      if (!this.values) {
+      if (!obj) {
         // no value to build
       } else if (key === "__proto__") {
         // Plain assignment would set the prototype; JSON.parse makes an own property.
@@ -414,7 +430,8 @@ class Parser {
       }
       members.push({ key, keyStart, keyEnd, value: node });
       if (this.separator(C_RBRACE, "expected `,` or `}` after a member")) continue;
-      return { value: obj, node: { kind: "object", start, end: this.pos, members } };
+      this.value = obj;
+      return { kind: "object", start, end: this.pos, members };
     }
   }
 
@@ -435,30 +452,32 @@ class Parser {
     return false;
   }
 
-  private parseArray(depth: number): { value: unknown; node: JsonNode } {
+  private parseArray(depth: number): JsonNode {
     const t = this.text;
     const start = this.pos;
     if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, start, start + 1);
     this.pos++;
-    const arr: unknown[] = [];
-    const items: JsonNode[] = [];
     const values = this.values;
+    const arr: unknown[] | undefined = values ? [] : undefined;
+    const items: JsonNode[] = [];
     this.skipWs();
     if (t.charCodeAt(this.pos) === C_RBRACKET) {
       this.pos++;
-      return { value: arr, node: { kind: "array", start, end: this.pos, items } };
+      this.value = arr;
+      return { kind: "array", start, end: this.pos, items };
     }
     for (;;) {
       if (t.charCodeAt(this.pos) === C_RBRACKET && items.length > 0) {
         throw new Fail("trailing comma before `]`", this.lastComma, this.lastComma + 1);
       }
-      this.path.push(items.length);
-      const { value, node } = this.parseValue(depth);
-      this.path.pop();
-      if (values) arr.push(value);
+      if (!this.unique) this.path.push(items.length);
+      const node = this.parseValue(depth);
+      if (!this.unique) this.path.pop();
+      if (arr) arr.push(this.value);
       items.push(node);
       if (this.separator(C_RBRACKET, "expected `,` or `]` after an array element")) continue;
-      return { value: arr, node: { kind: "array", start, end: this.pos, items } };
+      this.value = arr;
+      return { kind: "array", start, end: this.pos, items };
     }
   }
 }
@@ -578,7 +597,7 @@ function fastParse(text: string, explain = true, maxDepth = MAX_DEPTH): ParseOut
   let root: JsonNode | undefined;
   let duplicates: DuplicateKey[] = [];
   const build = (): JsonNode => {
-    const parser = new Parser(text, false);
+    const parser = new Parser(text, false, unique);
     const tree = parser.parseDocument().root;
     duplicates = parser.duplicates;
     return tree;

@@ -13,15 +13,15 @@ export const rule = defineRule({
     messages: { unknown: "no metric has the key `{{key}}`{{suggestion}}" },
   },
   check(context) {
-    const keys = context.metrics.flatMap((m) => (m.key === undefined ? [] : [m.key]));
-    const known = new Set(keys);
-    for (const ref of [...context.keymetrics, ...context.series]) {
-      if (ref.key === undefined || known.has(ref.key)) continue;
-      context.report({
-        pointer: `${ref.pointer}/key`,
-        messageId: "unknown",
-        data: { key: ref.key, suggestion: didYouMean(ref.key, keys) },
-      });
-    }
+    const known = context.metricsByKey;
+    for (const refs of [context.keymetrics, context.series])
+      for (const ref of refs) {
+        if (ref.key === undefined || known.has(ref.key)) continue;
+        context.report({
+          pointer: `${ref.pointer}/key`,
+          messageId: "unknown",
+          data: { key: ref.key, suggestion: didYouMean(ref.key, context.metricKeys) },
+        });
+      }
   },
 });
