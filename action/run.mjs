@@ -139,7 +139,9 @@ function resolveBase() {
 function run(base, paths, config, outputs) {
   const args = [BUNDLE, "check", "--format", "github"];
   for (const [format, file] of Object.entries(outputs)) args.push("--output", `${format}=${file}`);
-  if (base) args.push("--base-ref", base);
+  // With a base, the configuration is the base's (`--config-from-base`): the work tree is the pull request's
+  // head, and a configuration it adds or changes must not judge it (the App reads the default branch's).
+  if (base) args.push("--base-ref", base, "--config-from-base");
   if (config) args.push("--config", config);
   args.push("--", ...paths); // `--`: a path that starts with `-` stays a path
   const r = spawnSync(process.execPath, args, {

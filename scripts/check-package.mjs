@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Checks a packed tarball (`npm pack`) before it is published: the files a user installs and nothing else, no
- * dependency of any kind (the CLI bundle holds everything it runs), and, with `--tag`, the version the release
- * tag names. The release workflow runs it before `npm publish`; CI and .ci/run run it on every change, so that a
+ * dependency of any kind (the CLI bundle holds everything it runs, the EF1 compatibility layer `migrate` writes
+ * too), and, with `--tag`, the version the release tag names. The release workflow runs it before `npm publish`; CI and .ci/run run it on every change, so that a
  * release finds nothing new to fail on.
  *
  *   node scripts/check-package.mjs plugin-review-0.1.0.tgz [--tag v0.1.0]
@@ -48,6 +48,16 @@ for (const d of DEPENDENCIES) {
   if (pkg[d] !== undefined)
     problems.push(`package.json has ${d}${names.length ? `: ${names.join(", ")}` : ""}`);
 }
+// `migrate` writes the EF1 compatibility layer (src/migrate/ef1compat/) from the bundle, which embeds it.
+const bundle = ["dist-cli/plugin-review.mjs", "dist-cli/shared.mjs"]
+  .filter((f) => paths.includes(f))
+  .map((f) =>
+    execFileSync("tar", ["-xzOf", tarball, `package/${f}`], { encoding: "utf8", maxBuffer: 64 << 20 }),
+  )
+  .join("\n");
+for (const marker of ["EF1COMPAT_QUERY_INTERVAL", "class NotCarriedToEF2(PluginException)"])
+  if (!bundle.includes(marker))
+    problems.push(`the CLI bundle does not carry the EF1 compatibility layer (${marker} is missing)`);
 if (tag !== undefined && tag !== `v${pkg.version}`) {
   problems.push(
     `the tag ${tag} does not name the package's version ${pkg.version} (expected v${pkg.version})`,

@@ -157,6 +157,32 @@ describe("action/run.mjs", () => {
     expect(r.status).toBe(1);
   });
 
+  it("on a pull request that changes only an extension.yaml: annotates its findings, exits 1", () => {
+    const ef2 = join(dir, "ef2");
+    mkdirSync(ef2);
+    git(ef2, "init", "-q", "-b", "main");
+    git(ef2, "config", "user.email", "t@example.com");
+    git(ef2, "config", "user.name", "t");
+    git(ef2, "config", "commit.gpgsign", "false");
+    const example = readFileSync(join(ROOT, "examples/migration/extension/extension.yaml"), "utf8");
+    write(join(ef2, "pool", "extension", "extension.yaml"), example);
+    git(ef2, "add", ".");
+    git(ef2, "commit", "-q", "-m", "base");
+    git(ef2, "checkout", "-q", "-b", "feature");
+    write(
+      join(ef2, "pool", "extension", "extension.yaml"),
+      example.replace('version: "1.7.0"', "version: 1.8"),
+    );
+    git(ef2, "commit", "-qam", "version as a number");
+    const r = action(PR, {}, ef2);
+    expect(r.stdout).toMatch(
+      /^::error file=pool\/extension\/extension\.yaml,line=2,endLine=2,col=10,endColumn=13,title=ef2-version-format::/m,
+    );
+    expect(r.stdout).toMatch(/^plugin-review: 1 descriptor checked, 1 error$/m);
+    expect(r.outputs).toEqual({ findings: "1", errors: "1" });
+    expect(r.status).toBe(1);
+  });
+
   it("runs the CLI once for annotations, counts and SARIF, counting from its JSON and SARIF reports", () => {
     // Every Node process started below records its script and arguments (NODE_OPTIONS is inherited).
     const log = join(dir, "node-runs.log");
@@ -300,6 +326,60 @@ describe("action/run.mjs", () => {
     } finally {
       rmSync(notGit, { recursive: true, force: true });
     }
+  });
+});
+
+describe("action/run.mjs: a pull request is judged by the base's configuration", () => {
+  /**
+   * main: the repository's configuration (`fail_on: error`) and a valid descriptor. The pull request adds a
+   * descriptor with an error, a nested configuration beside it that would let anything pass, and loosens the
+   * repository's file: the App, which reads the default branch's file, fails it.
+   */
+  function loosening(): string {
+    const r = mkdtempSync(join(dir, "loosening-"));
+    git(r, "init", "-q", "-b", "main");
+    git(r, "config", "user.email", "t@example.com");
+    git(r, "config", "user.name", "t");
+    git(r, "config", "commit.gpgsign", "false");
+    write(join(r, ".github", "plugin-review.yml"), "fail_on: error\n");
+    write(join(r, "a", "plugin.json"), text(validHost()));
+    git(r, "add", ".");
+    git(r, "commit", "-q", "-m", "base");
+    git(r, "checkout", "-q", "-b", "feature");
+    const evil = validHost() as { name: string; metrics: unknown[] };
+    evil.name = "custom.python.evil";
+    evil.metrics.push({ timeseries: { key: "evil_metric", unit: "Secs", displayname: "Evil" } });
+    write(join(r, "plugins", "evil", "plugin.json"), text(evil));
+    write(
+      join(r, "plugins", "evil", ".github", "plugin-review.yml"),
+      'fail_on: never\nignore: [{paths: ["**"]}]\n',
+    );
+    write(join(r, ".github", "plugin-review.yml"), 'fail_on: never\nignore: [{paths: ["**"]}]\n');
+    git(r, "add", ".");
+    git(r, "commit", "-q", "-m", "add evil, loosen the configuration");
+    return r;
+  }
+
+  it("a nested configuration and a loosened one added by the pull request change nothing: the check fails", () => {
+    const r = action(PR, {}, loosening());
+    expect(r.stdout).toMatch(/^::error file=plugins\/evil\/plugin\.json,line=\d+,.*title=invalid-value::/m);
+    expect(r.outputs.errors).toBe("1");
+    expect(r.summary).toContain(":x: Findings reach the failing level");
+    expect(r.status).toBe(1);
+  });
+
+  it("the `config` input names a file read as the base has it, too", () => {
+    const r = action(PR, { config: "plugins/evil/.github/plugin-review.yml" }, loosening());
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(
+      /^::error title=plugin-review::cannot read configuration 'plugins\/evil\/\.github\/plugin-review\.yml' at main: no such file there/m,
+    );
+  });
+
+  it("without a base (a push), the checked-out configuration is the one found, as the CLI finds it", () => {
+    const r = action({ GITHUB_EVENT_NAME: "push" }, {}, loosening());
+    expect(r.stdout).not.toMatch(/^::error file=/m);
+    expect(r.status).toBe(0);
   });
 });
 

@@ -45,6 +45,14 @@ const NOT_RUN: [RegExp, string][] = [
     /^npm install --save-dev plugin-review$/,
     "installs from the npm registry (test/package.test.ts installs the tarball)",
   ],
+  [
+    /^pip install dt-extensions-sdk \.$/,
+    "installs from PyPI (test/migrate/python-run.test.ts puts Dynatrace's SDK on PYTHONPATH instead)",
+  ],
+  [
+    /^python3 -m \w+_ef2$/,
+    "runs a migrated plugin until stopped (test/migrate/python-run.test.ts runs migrated projects so)",
+  ],
 ];
 /** Commands run verbatim by another test. */
 const ELSEWHERE: [RegExp, string][] = [

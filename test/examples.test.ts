@@ -80,6 +80,19 @@ const EXPECTED: Record<string, { ids: readonly string[]; why?: string }> = {
   "migration-metric-missing": { ids: ["migration-metric-missing"] },
   "migration-metric-type-changed": { ids: ["migration-metric-type-changed"] },
   "migration-dimension-dropped": { ids: ["migration-dimension-dropped"] },
+  "build-placeholder": { ids: ["build-placeholder"] },
+  "metric-not-reported": { ids: ["metric-not-reported"] },
+  "metric-metadata-missing": { ids: ["metric-metadata-missing"] },
+  "var-undeclared": { ids: ["var-undeclared"] },
+  "var-unused": { ids: ["var-unused"] },
+  "feature-set-undefined": { ids: ["feature-set-undefined"] },
+  "python-module-missing": { ids: ["python-module-missing"] },
+  "activation-schema-invalid": { ids: ["activation-schema-invalid"] },
+  "activation-property-unused": { ids: ["activation-property-unused"] },
+  "metric-type-changed": { ids: ["metric-type-changed"] },
+  "feature-set-removed": { ids: ["feature-set-removed"] },
+  "property-type-changed": { ids: ["property-type-changed"] },
+  "min-version-raised": { ids: ["min-version-raised"] },
 };
 
 /** The EF1 plugin.json of the migration example, which the migration rules' folders are checked against. */
@@ -113,6 +126,14 @@ function descriptors(): string[] {
 
 const single = Object.keys(EXPECTED);
 
+/** Every file under a folder, as repository paths. */
+function filesOf(folder: string): string[] {
+  return (readdirSync(join(ROOT, folder), { recursive: true }) as string[])
+    .map((p) => `${folder}/${p.split(sep).join("/")}`)
+    .filter((p) => statSync(join(ROOT, p)).isFile())
+    .sort();
+}
+
 describe("examples/mistakes: one example of each kind of mistake", () => {
   it("has a folder for every rule id except those that need configuration or a huge file", () => {
     for (const id of Object.keys(NOT_SHOWN)) expect(RULE_IDS).toContain(id);
@@ -132,11 +153,18 @@ describe("examples/mistakes: one example of each kind of mistake", () => {
     // The rules of an EF2 extension show an extension.yaml; the migration rules, against the example's plugin.json.
     const extension = meta?.files?.includes("plugin.json") === false;
     const head = `${MISTAKES}/${folder}/${extension ? "extension.yaml" : "plugin.json"}`;
-    const basePath = `${MISTAKES}/${folder}/plugin.base.json`;
+    const basePath = `${MISTAKES}/${folder}/${extension ? "extension.base.yaml" : "plugin.base.json"}`;
     // Exactly the change rules need a base.
     const isChange = meta?.kind === "change";
     expect(exists(basePath)).toBe(isChange);
     const input: DescriptorInput = { path: head, content: read(head) };
+    // An extension with files beside its extension.yaml (a Python project): listed and read as a caller does.
+    const beside = extension ? filesOf(`${MISTAKES}/${folder}`) : [];
+    if (beside.length > 1)
+      input.files = {
+        paths: beside,
+        contents: new Map(beside.filter((p) => p.endsWith(".json")).map((p) => [p, read(p)])),
+      };
     if (isChange) {
       input.base = { path: basePath, content: read(basePath) };
       input.isNew = false;
@@ -173,6 +201,7 @@ describe("valid examples", () => {
     "examples/host-valid/plugin.json",
     "examples/remote-valid/plugin.json",
     "examples/jmx-valid/plugin.json",
+    "examples/extension-valid/extension/extension.yaml",
     MIGRATED,
   ])("%s has no findings", (path) => {
     expect(review([{ path, content: read(path) }])[0]!.findings).toEqual([]);

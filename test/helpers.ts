@@ -1,10 +1,11 @@
 /** Shared test helpers: valid descriptors to mutate, a one-call review, and rule tables. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawConfig, type ResolvedConfig } from "../src/core/config.js";
+import type { ExtensionFiles } from "../src/core/ef2/package.js";
 import { formatOf } from "../src/core/ef2/pairing.js";
 import { applyFixes, fixDescriptors } from "../src/core/fix.js";
 import { LineIndex } from "../src/core/locate.js";
@@ -59,6 +60,52 @@ export function migrating(
   return { path: "extension/extension.yaml", isNew: true, replaces: { content: plugin, status } };
 }
 
+/** The shipped valid Extensions 2.0 extension (an SNMP extension with no findings at all). */
+export const EXTENSION = readFileSync(
+  new URL("../examples/extension-valid/extension/extension.yaml", import.meta.url),
+  "utf8",
+);
+
+/** The options that review a text as an extension.yaml (in the layout Dynatrace's tools write). */
+export const EF2: CheckOptions = { path: "extension/extension.yaml" };
+
+const PYTHON_PROJECT = "examples/extension-python";
+
+/**
+ * The shipped Python extension's project (Dynatrace's SDK layout: `extension/extension.yaml`, its
+ * activationSchema.json, the module's folder beside `extension/`): its extension.yaml, and the options that
+ * review it with its files listed and its activation schema read, as a caller passes them. `files` replaces
+ * files' contents (`undefined`: the file is gone).
+ */
+export function pythonExtension(files: Record<string, string | undefined> = {}): {
+  extension: string;
+  schema: string;
+  options: CheckOptions;
+} {
+  const root = new URL(`../${PYTHON_PROJECT}/`, import.meta.url);
+  const all = (readdirSync(root, { recursive: true }) as string[])
+    .map((p) => p.split(sep).join("/"))
+    .filter((p) => statSync(new URL(p, root)).isFile());
+  const contents = new Map<string, string>();
+  for (const p of all) contents.set(p, readFileSync(new URL(p, root), "utf8"));
+  for (const [p, text] of Object.entries(files)) {
+    if (text === undefined) contents.delete(p);
+    else contents.set(p, text);
+  }
+  const schema = contents.get("extension/activationSchema.json") ?? "";
+  return {
+    extension: contents.get("extension/extension.yaml") ?? "",
+    schema,
+    options: {
+      path: "extension/extension.yaml",
+      files: {
+        paths: [...contents.keys()].sort(),
+        contents: new Map([...contents].filter(([p]) => p.endsWith(".json"))),
+      },
+    },
+  };
+}
+
 /** Pretty-prints a descriptor the way people write them, so that line numbers are meaningful. */
 export function text(doc: unknown): string {
   return JSON.stringify(doc, null, 2) + "\n";
@@ -76,6 +123,8 @@ export interface CheckOptions {
    * does with it.
    */
   replaces?: { content: string | Json; path?: string; status?: "kept" | "changed" | "deleted" };
+  /** For an extension.yaml: the files of its extension, as a caller lists and reads them. */
+  files?: ExtensionFiles;
   /** Run only this rule (the rule tester): every other rule is turned off, and rules that are off never run. */
   only?: string;
 }
@@ -103,6 +152,7 @@ function inputFor(doc: string | Json, opts: CheckOptions): DescriptorInput {
       ? { base: { path, content: typeof opts.base === "string" ? opts.base : text(opts.base) } }
       : {}),
     ...(opts.isNew !== undefined ? { isNew: opts.isNew } : {}),
+    ...(opts.files ? { files: opts.files } : {}),
     ...(opts.replaces
       ? {
           replaces: {
@@ -209,7 +259,11 @@ export function refuseDuplicateCases(
   for (const c of [...table.valid, ...table.invalid]) {
     if (names.has(c.name)) throw new Error(`${ruleId}: duplicate case name ${JSON.stringify(c.name)}`);
     names.add(c.name);
-    const input = JSON.stringify([typeof c.doc === "string" ? c.doc : text(c.doc), c.options ?? {}]);
+    // Maps (an extension's files' contents) by their entries: JSON.stringify writes every Map as `{}`.
+    const input = JSON.stringify(
+      [typeof c.doc === "string" ? c.doc : text(c.doc), c.options ?? {}],
+      (_k, v) => (v instanceof Map ? [...(v as Map<unknown, unknown>)] : (v as unknown)),
+    );
     if (inputs.has(input)) throw new Error(`${ruleId}: case ${JSON.stringify(c.name)} repeats another case`);
     inputs.add(input);
   }

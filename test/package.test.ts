@@ -102,6 +102,20 @@ describe("the packed package", () => {
     expect(viaNpx.stdout).toMatch(/✖ \d+ findings .* in \d+ of \d+ descriptors/);
   });
 
+  it("`npx plugin-review migrate` writes a Python plugin's project with the compatibility layer it carries", () => {
+    cpSync(join(ROOT, "test/fixtures/ef1-plugins/remote-topology"), join(dir, "plugin"), { recursive: true });
+    const r = run("npx", ["plugin-review", "migrate", "plugin/plugin.json", "--out", "migrated"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("python3 -m topology_demo_ef2");
+    for (const file of ["__init__.py", "ruxit/api/base_plugin.py", "README.md"])
+      expect(readFileSync(join(dir, "migrated/topology_demo_ef2/ef1compat", file), "utf8")).toBe(
+        readFileSync(join(ROOT, "src/migrate/ef1compat", file), "utf8"),
+      );
+    expect(readFileSync(join(dir, "migrated/topology_demo_ef2/plugin/topology_demo.py"), "utf8")).toBe(
+      readFileSync(join(ROOT, "test/fixtures/ef1-plugins/remote-topology/topology_demo.py"), "utf8"),
+    );
+  });
+
   it("starts its language server as editors do (`plugin-review lsp --stdio`), which reviews an opened file", async () => {
     const file = join(dir, "examples/mistakes/unknown-member/plugin.json");
     const client = new LspClient(dir, env, join(dir, "node_modules/plugin-review/bin/plugin-review.js"));

@@ -72,7 +72,7 @@ describe(".pre-commit-hooks.yaml", () => {
       name: "plugin-review",
       entry: `${BUNDLE} check`,
       language: "script",
-      files: "(^|/)plugin\\.json$",
+      files: "(^|/)(plugin\\.json|extension\\.yaml)$",
       pass_filenames: true,
       require_serial: true,
     });
@@ -97,9 +97,16 @@ describe(".pre-commit-hooks.yaml", () => {
     expect(statSync(join(ROOT, BUNDLE)).mode & 0o111).not.toBe(0);
   });
 
-  it("selects descriptors by name, in any folder", () => {
+  it("selects descriptors and extensions by name, in any folder", () => {
     const files = new RegExp(theHook().files);
-    for (const f of ["plugin.json", "plugins/jmx/plugin.json", "a b/plugin.json"])
+    for (const f of [
+      "plugin.json",
+      "plugins/jmx/plugin.json",
+      "a b/plugin.json",
+      "extension.yaml",
+      "src/extension.yaml",
+      "pool/extension/extension.yaml",
+    ])
       expect(files.test(f), f).toBe(true);
     for (const f of [
       "myplugin.json",
@@ -107,6 +114,9 @@ describe(".pre-commit-hooks.yaml", () => {
       "plugin.base.json",
       "plugin.json/README.md",
       "Plugin.json",
+      "extension.yml",
+      "my-extension.yaml",
+      "extension.yaml.orig",
     ]) {
       expect(files.test(f), f).toBe(false);
     }
@@ -129,6 +139,26 @@ describe("the hook on staged files", () => {
     expect(findingLines(r.stdout)).toMatch(
       /^examples\/mistakes\/remote-mistakes\/plugin\.json:4:11 +error +variant-mismatch /m,
     );
+  });
+
+  it("reviews a staged extension.yaml: the example passes, a broken version fails at its line", () => {
+    const ok = runHook(["examples/migration/extension/extension.yaml", "README.md"]);
+    expect([ok.status, ok.stderr]).toEqual([0, ""]);
+    expect(ok.stdout).toMatch(/1 descriptor checked: no findings/);
+    const dir = mkdtempSync(join(tmpdir(), "plugin-review-hook-"));
+    try {
+      mkdirSync(join(dir, "extension"));
+      const example = readFileSync(join(ROOT, "examples/migration/extension/extension.yaml"), "utf8");
+      writeFileSync(
+        join(dir, "extension", "extension.yaml"),
+        example.replace('version: "1.7.0"', "version: 1.8"),
+      );
+      const r = runHook(["extension/extension.yaml"], "plugin-review", dir);
+      expect(r.status).toBe(1);
+      expect(findingLines(r.stdout)).toMatch(/^extension\/extension\.yaml:2:10 +error +ef2-version-format /m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("checks several staged descriptors in one run", () => {

@@ -196,6 +196,33 @@ describe("npm start: credentials", () => {
     }
     // Nothing to keep before there is an App.
     expect(existsSync(join(started.cwd, ".plugin-review-state"))).toBe(false);
+    // The intended 503s are logged as requests are, one line each: no error, no stack trace.
+    await within(10_000, () => /GET \/metrics 503/.test(started.output()));
+    const output = started.output();
+    expect(output.match(/^.*GET \/healthz.*$/gm)).toEqual([
+      expect.stringMatching(/^INFO \(http\): GET \/healthz 503 - \d+ms$/),
+    ]);
+    expect(output).not.toMatch(/stack|ERROR|failed with status code|\n\s+at /);
+  }, 60_000);
+
+  it("no APP_ID and no network: the setup page all the same, one warning after Probot's welcome saying what a missing webhook proxy means", async () => {
+    // smee.io unreachable, as without a network: its client goes through a proxy that refuses connections.
+    const started = await launch({ NO_SMEE_SETUP: "", HTTPS_PROXY: `http://127.0.0.1:${await freePort()}` });
+    expect(started).toMatchObject({ served: true });
+    expect((await fetch(`${started.base}/probot`)).status).toBe(200);
+    await within(10_000, () => /Listening on/.test(started.output()));
+    const lines = started.output().split("\n");
+    const warnings = lines.filter((l) => /^WARN/.test(l));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^WARN \(setup\): no webhook proxy: smee\.io cannot be reached \(ECONNREFUSED\), so an App registered from this page now gets no deliveries on this machine\. .*WEBHOOK_PROXY_URL=/,
+      ),
+    ]);
+    // After the welcome, not before anything else; and not Probot's "try restarting your server".
+    expect(lines.findIndex((l) => /Welcome to Probot/.test(l))).toBeLessThan(lines.indexOf(warnings[0]!));
+    expect(started.output()).not.toMatch(/Unable to connect to smee\.io/);
+    // Nothing written for it: .env stays as it was (none).
+    expect(existsSync(join(started.cwd, ".env"))).toBe(false);
   }, 60_000);
 });
 

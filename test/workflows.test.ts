@@ -348,6 +348,8 @@ describe("scripts/check-package.mjs", () => {
       sh(`mkdir -p package/bin package/dist-cli package/docs package/schemas
           for f in CHANGELOG.md LICENSE README.md bin/plugin-review.js dist-cli/plugin-review.mjs dist-cli/shared.mjs \\
                    dist-cli/lsp.mjs docs/cli.md schemas/plugin.schema.json; do echo x > package/$f; done
+          # The bundle embeds the EF1 compatibility layer migrate writes: the script looks for it.
+          echo 'EF1COMPAT_QUERY_INTERVAL class NotCarriedToEF2(PluginException)' > package/dist-cli/shared.mjs
           echo '{"name":"plugin-review","version":"0.1.0"}' > package/package.json
           tar -czf good.tgz package
           echo '{"name":"plugin-review","version":"0.1.0","dependencies":{"left-pad":"1"}}' > package/package.json
@@ -369,6 +371,19 @@ describe("scripts/check-package.mjs", () => {
       expect([tag.status, tag.stderr]).toEqual([
         1,
         expect.stringContaining("does not name the package's version"),
+      ]);
+      const compat = spawnSync(
+        "bash",
+        ["-c", "echo x > package/dist-cli/shared.mjs && tar -czf nocompat.tgz package"],
+        {
+          cwd: dir,
+        },
+      );
+      expect(compat.status).toBe(0);
+      const nocompat = check(join(dir, "nocompat.tgz"));
+      expect([nocompat.status, nocompat.stderr]).toEqual([
+        1,
+        expect.stringContaining("does not carry the EF1 compatibility layer"),
       ]);
       expect(check().status).toBe(2);
     } finally {

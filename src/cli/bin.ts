@@ -4,5 +4,7 @@
  * (npx, the package's bin) run the same code; `main.ts` stays importable without side effects.
  */
 import { main } from "./main.js";
+import { endQuietlyWhenOutputCloses } from "./output.js";
 
+endQuietlyWhenOutputCloses();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,13 +1,9 @@
 /** `plugin-review check`: collects descriptors (and bases), runs the core, prints, returns the exit code. */
-import { existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import {
-  CONFIG_PATH,
-  ConfigError,
-  globMatcher,
-  type ExistingMode,
-  type ResolvedConfig,
-} from "../core/config.js";
+import { existsSync, realpathSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { CONFIG_PATH, ConfigError, type ExistingMode, type ResolvedConfig } from "../core/config.js";
+import { baseOf, notReviewedRenameNote } from "../core/base-path.js";
+import { NOT_AN_EXTENSION } from "../core/ef2/extension-document.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
@@ -20,7 +16,8 @@ import { formatSarif } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
 import { formatTiming } from "../format/timing.js";
-import { expandArgs, readLimited, type Candidate } from "../workspace/files.js";
+import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
+import { configAtRef } from "../workspace/base-config.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -35,6 +32,8 @@ export interface CheckOptions {
   config?: string;
   /** `--no-config`: the built-in defaults, whatever configuration files exist. */
   noConfig?: boolean;
+  /** `--config-from-base`: the configuration as the `--base-ref` commit has it (workspace/base-config.ts). */
+  configFromBase?: boolean;
   format: Format;
   /** `--output <format>=<file>`: further reports of the same review. */
   outputs?: { format: Format; file: string }[];
@@ -91,15 +90,27 @@ function printedError(e: UsageError | ConfigError): string {
 /** The descriptors one configuration applies to, reviewed together (set rules such as duplicate names). */
 interface Group {
   found: FoundConfig;
-  items: { input: DescriptorInput; display: string; absolute: string; order: number }[];
+  /** `real`: the file's path with its folders' links resolved (ConfigFinder.locate's), for `--fix-dry-run`. */
+  items: { input: DescriptorInput; display: string; absolute: string; real: string; order: number }[];
 }
 
 async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.base !== undefined && opts.baseRef !== undefined)
     throw new UsageError("use either --base or --base-ref, not both");
+  if (opts.configFromBase && opts.baseRef === undefined)
+    throw new UsageError(
+      "--config-from-base reads the configuration as the --base-ref commit has it: add --base-ref <ref>",
+    );
+  if (opts.configFromBase && opts.noConfig)
+    throw new UsageError("use either --config-from-base or --no-config, not both");
+  const repo = opts.baseRef !== undefined ? await openBaseRef(io.cwd, opts.baseRef) : undefined;
   const finder = new ConfigFinder({
     cwd: io.cwd,
-    ...(opts.config !== undefined ? { config: opts.config } : {}),
+    ...(repo && opts.configFromBase
+      ? { given: await configAtRef(repo.git, repo.ref, io.cwd, opts.config) }
+      : opts.config !== undefined
+        ? { config: opts.config }
+        : {}),
     ...(opts.noConfig ? { noConfig: true } : {}),
   });
   const { stdin } = opts;
@@ -126,16 +137,16 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
           explicit: true,
         },
       ]
-    : await expandArgs(targets, io.cwd, finder, { extensions: opts.baseRef !== undefined });
+    : await expandArgs(targets, io.cwd, finder);
   if (opts.base !== undefined && candidates.length !== 1) {
     throw new UsageError(
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
     );
   }
-  const repo = opts.baseRef !== undefined ? await openBaseRef(io.cwd, opts.baseRef) : undefined;
   // One group per configuration and repository: set rules compare descriptors of one repository, as the App.
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
+  const renameNotes: string[] = [];
   for (const c of candidates) {
     // Standard input without a name is named `<stdin>` in the working directory, with its configuration.
     const located = finder.locate(c.absolute);
@@ -172,21 +183,29 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     } else if (repo) {
       const change = repo.changes.get(repoPath);
       if (!change && !c.explicit) {
-        if (extension) continue; // an unchanged extension.yaml is no descriptor left unchecked
         unchanged++;
         continue; // only changed descriptors, like the App; counted in the summary
       }
-      if (extension) {
-        const replaces = await replacedAt(repo, repoPath, config);
-        // As in the App: an extension.yaml is reviewed beside a plugin.json the ref holds, or when `paths` name it.
-        if (replaces) input.replaces = replaces;
-        else if (!c.explicit && !globMatcher(config.paths)(located.configPath)) continue;
-      }
-      const basePath = change ? change.basePath : repoPath;
+      // As in the App: an extension.yaml beside a plugin.json the ref holds is compared with it too.
+      const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
+      if (replaces) input.replaces = replaces;
+      // A base is only what the base's review read (core/base-path.ts): a rename's old path under the
+      // configuration that applies to it there; a file renamed from elsewhere is new.
+      const { path: basePath, notReviewedFrom } = change
+        ? baseOf({ path: repoPath, status: change.status, previousPath: change.basePath }, (old) =>
+            isReviewedFile(finder, join(repo.git.root, old)),
+          )
+        : { path: repoPath };
+      if (notReviewedFrom !== undefined)
+        renameNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
       const bytes =
         basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
       if (bytes) input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
       input.isNew = bytes === undefined;
+    } else if (extension) {
+      // Without a base, as the audit reviews one commit: beside the plugin.json it replaces, compared with it.
+      const replaces = replacedOnDisk(located.real, located.path, config);
+      if (replaces) input.replaces = replaces;
     }
     const byRepo = groups.get(found) ?? new Map<string, Group>();
     groups.set(found, byRepo);
@@ -194,19 +213,25 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const repoKey = located.real.slice(0, located.real.length - located.path.length);
     const group = byRepo.get(repoKey) ?? { found, items: [] };
     byRepo.set(repoKey, group);
-    group.items.push({ input, display: c.display, absolute: c.absolute, order: group.items.length });
+    group.items.push({
+      input,
+      display: c.display,
+      absolute: c.absolute,
+      real: located.real,
+      order: group.items.length,
+    });
   }
   const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
-  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes))];
+  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes)), ...renameNotes];
   if (unchanged)
     notes.push(
       `${plural(unchanged, "descriptor")} unchanged since ${opts.baseRef} ${unchanged === 1 ? "was" : "were"} not checked`,
     );
-  if (opts.fix) notes.push(applyFixes(opts.fix, reviewGroups, io));
+  if (opts.fix) notes.push(...applyFixes(opts.fix, reviewGroups, io));
   // Each group on its own configuration; then the reviews named as on the command line, in its order.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
   const timing = opts.timing !== undefined ? new AnalysisTiming() : undefined;
-  const reviewed = reviewGroups.flatMap(({ found, items }) =>
+  const analysed = reviewGroups.flatMap(({ found, items }) =>
     analyseDescriptors(
       items.map((i) => i.input),
       found.config,
@@ -216,7 +241,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       return { review: { ...review, path: item.display }, found, order: order.get(item.absolute) ?? 0 };
     }),
   );
-  reviewed.sort((a, b) => a.order - b.order);
+  analysed.sort((a, b) => a.order - b.order);
+  // Another tool's extension.yaml (core/ef2/extension-document.ts): left out of the review, and said.
+  for (const r of analysed.filter((r) => r.review.notAnExtension))
+    notes.push(`${r.review.path}: ${NOT_AN_EXTENSION}`);
+  const reviewed = analysed.filter((r) => !r.review.notAnExtension);
   // --quiet: errors only, for the output and the exit status alike (as ESLint does).
   if (opts.quiet)
     for (const r of reviewed) r.review.findings = r.review.findings.filter((f) => f.severity === "error");
@@ -246,6 +275,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       format === "text" ? textNotes : notes,
       { ...io, colour, width },
       (r) => existingOf.get(r) ?? "report",
+      failed,
     );
   for (const o of opts.outputs ?? []) {
     const file = resolve(io.cwd, o.file);
@@ -294,6 +324,22 @@ async function replacedAt(
   return undefined;
 }
 
+/**
+ * The plugin.json an extension.yaml replaces (ef2/pairing.ts) on disk, kept beside it, named as the extension
+ * is (its path in the repository); else none.
+ */
+function replacedOnDisk(real: string, path: string, config: ResolvedConfig): DescriptorInput["replaces"] {
+  const named = replacedDescriptorPaths(path);
+  const files = replacedDescriptorPaths(real.split(sep).join("/"));
+  for (const [i, file] of files.entries()) {
+    if (!isFile(file)) continue;
+    const shown = named[i] ?? file;
+    const { content, size } = readLimited(file, shown, config.maxFileSize);
+    return { path: shown, content, size, status: "kept" };
+  }
+  return undefined;
+}
+
 async function openBaseRef(cwd: string, ref: string): Promise<BaseRef> {
   const git = await GitRepo.find(cwd);
   if (!git)
@@ -306,10 +352,25 @@ async function openBaseRef(cwd: string, ref: string): Promise<BaseRef> {
   return { git, ref, changes: await git.changes(ref, { untracked: true }) };
 }
 
-/** `--fix` writes the fixed files, `--fix-dry-run` prints their diff; returns the note that says what was done. */
-function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string {
+/**
+ * A file's name in `--fix-dry-run`'s diff: relative to the working directory, so that `git apply` (or
+ * `patch -p1`) takes the diff where the command ran, whatever way the file was named (absolute, `./`, `..`).
+ * A file outside the working directory has no such name: it is named by its path in its repository (the
+ * name its identity has), and `root` is where the diff applies.
+ */
+function diffName(item: Group["items"][number], here: string): { name: string; root?: string } {
+  const rel = relative(here, item.real);
+  if (rel && !/^\.\.(?:[\\/]|$)/.test(rel) && !isAbsolute(rel)) return { name: rel.split("\\").join("/") };
+  const name = item.input.path;
+  return { name, root: item.real.slice(0, item.real.length - name.length).replace(/[\\/]$/, "") || "/" };
+}
+
+/** `--fix` writes the fixed files, `--fix-dry-run` prints their diff; returns the notes that say what was done. */
+function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string[] {
   let count = 0;
   let files = 0;
+  const here = realFolder(io.cwd);
+  const elsewhere = new Set<string>();
   for (const { found, items } of groups) {
     const byInput = new Map(items.map((i) => [i.input, i]));
     for (const [input, f] of fixDescriptors(
@@ -320,7 +381,8 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string 
       count += f.applied;
       files++;
       if (mode === "dry-run") {
-        const name = item.display.replace(/\\/g, "/");
+        const { name, root } = diffName(item, here);
+        if (root !== undefined) elsewhere.add(root);
         io.stdout(unifiedDiff(`a/${name}`, `b/${name}`, f.before, f.after));
         continue;
       }
@@ -331,19 +393,36 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string 
       }
     }
   }
-  return mode === "dry-run"
-    ? `--fix-dry-run: ${plural(count, "fix", "fixes")} in ${plural(files, "file")} would be applied; nothing was written`
-    : `--fix: ${plural(count, "fix", "fixes")} applied in ${plural(files, "file")}`;
+  if (mode === "write")
+    return [`--fix: ${plural(count, "fix", "fixes")} applied in ${plural(files, "file")}`];
+  return [
+    `--fix-dry-run: ${plural(count, "fix", "fixes")} in ${plural(files, "file")} would be applied; nothing was written`,
+    ...[...elsewhere].map(
+      (root) =>
+        `--fix-dry-run: the diff names files outside the working directory by their path below ${root}: apply it there (git -C ${root} apply)`,
+    ),
+  ];
+}
+
+/** A folder's path with its links resolved, as ConfigFinder.locate's `real` paths have theirs. */
+function realFolder(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** The text output's line naming the configuration used (several when nested ones apply to different files). */
 function describeConfigs(used: FoundConfig[], cwd: string, finder: ConfigFinder): string {
   const name = (f: FoundConfig) =>
-    f.path !== undefined
-      ? displayPath(f.path, cwd)
-      : f.none === "disabled"
-        ? "none (--no-config: built-in defaults)"
-        : `none (no ${CONFIG_PATH} found walking up from the files: built-in defaults)`;
+    f.label !== undefined
+      ? f.label
+      : f.path !== undefined
+        ? displayPath(f.path, cwd)
+        : f.none === "disabled"
+          ? "none (--no-config: built-in defaults)"
+          : `none (no ${CONFIG_PATH} found walking up from the files: built-in defaults)`;
   if (used.length === 0) return `configuration: ${name(finder.findForDir(cwd))}`;
   return `configuration: ${used.map(name).join(", ")}`;
 }
@@ -355,6 +434,7 @@ function render(
   notes: string[],
   io: Io,
   existing: (review: AnalysedFile) => ExistingMode,
+  failed: boolean,
 ): string {
   switch (format) {
     case "json":
@@ -364,6 +444,6 @@ function render(
     case "github":
       return formatGithub(reviews, show, existing);
     default:
-      return formatText(reviews, show, { colour: io.colour, notes, width: io.width });
+      return formatText(reviews, show, { colour: io.colour, notes, width: io.width, failed });
   }
 }

@@ -2,10 +2,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
+import { fitHelp } from "../format/fit.js";
 import { timingRows, TIMING_ROWS } from "../format/timing.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
 import { runMigrate } from "./migrate.js";
+import { writeStderr, writeStdout } from "./output.js";
 import { runPr } from "./pr.js";
 
 const USAGES = {
@@ -22,6 +24,9 @@ Options:
                          found walking up from each file to the repository root, the folder
                          holding .git)
   --no-config            no configuration file: the built-in defaults
+  --config-from-base     with --base-ref: read the configuration as <git-ref> has it (the
+                         repository's ${CONFIG_PATH}, or the --config file), never
+                         the work tree's, so a change cannot loosen what judges it (for CI)
   --stdin                read one descriptor from standard input
   --stdin-filename <p>   the path standard input stands for: its configuration, ignores and
                          name in the output (and its base with --base-ref)
@@ -191,12 +196,19 @@ function closeEnough(a: string, b: string): boolean {
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>["options"] & object;
 
 /** parseArgs with the command's options and -h; a number is the exit status to return (help or usage error). */
-function parse<T extends Options>(command: Command, args: string[], options: T, stdout: Out, stderr: Out) {
+function parse<T extends Options>(
+  command: Command,
+  args: string[],
+  options: T,
+  stdout: Out,
+  stderr: Out,
+  width: number,
+) {
   const all = { ...options, help: { type: "boolean", short: "h" } } as const;
   try {
     const parsed = parseArgs({ args, allowPositionals: true, strict: true, tokens: true, options: all });
     if ((parsed.values as { help?: boolean }).help) {
-      stdout(USAGES[command]);
+      stdout(fitHelp(USAGES[command], width));
       return 0;
     }
     return parsed;
@@ -238,29 +250,32 @@ export interface MainIo {
 }
 
 export async function main(argv: string[], io: MainIo = {}): Promise<number> {
-  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  // Every command writes through these: quiet when the reader goes away (`| head`, output.ts).
+  const stdout = io.stdout ?? writeStdout;
+  const stderr = io.stderr ?? writeStderr;
   const [command, ...rest] = argv;
+  // Help is fitted to the terminal: COLUMNS, else its width, else 80 (a pipe, a file).
+  const width = io.width ?? widthFor(io.env ?? process.env, process.stdout) ?? 80;
+  const usage = fitHelp(USAGE, width);
   if (command === undefined || command === "-h" || command === "--help") {
-    (command === undefined ? stderr : stdout)(USAGE);
+    (command === undefined ? stderr : stdout)(usage);
     return command === undefined ? 2 : 0;
   }
   if (command === "help") {
     const about = rest[0];
-    if (about !== undefined && isCommand(about)) stdout(USAGES[about]);
-    else stdout(USAGE);
+    stdout(about !== undefined && isCommand(about) ? fitHelp(USAGES[about], width) : usage);
     return 0;
   }
   if (command === "-v" || command === "--version") {
     stdout(version() + "\n");
     return 0;
   }
-  if (command === "pr") return pr(rest, stdout, stderr);
-  if (command === "audit") return audit(rest, stdout, stderr, io.cwd);
-  if (command === "migrate") return migrateCommand(rest, io, stdout, stderr);
+  if (command === "pr") return pr(rest, stdout, stderr, width);
+  if (command === "audit") return audit(rest, stdout, stderr, io.cwd, width);
+  if (command === "migrate") return migrateCommand(rest, io, stdout, stderr, width);
   if (command === "lsp") {
     if (rest.length === 1 && (rest[0] === "-h" || rest[0] === "--help")) {
-      stdout(USAGES.lsp);
+      stdout(fitHelp(USAGES.lsp, width));
       return 0;
     }
     // Loaded only when asked for: the language server's code stays out of every other command's start-up.
@@ -269,12 +284,12 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   if (command !== "check") {
     stderr(
       command.startsWith("-")
-        ? `plugin-review: unknown option '${command}' (options follow a command: plugin-review <command> [options])\n${USAGE}`
-        : `plugin-review: unknown command '${command}'\n${USAGE}`,
+        ? `plugin-review: unknown option '${command}' (options follow a command: plugin-review <command> [options])\n${usage}`
+        : `plugin-review: unknown command '${command}'\n${usage}`,
     );
     return 2;
   }
-  return check(rest, io, stdout, stderr);
+  return check(rest, io, stdout, stderr, width);
 }
 
 const CHECK_OPTIONS = {
@@ -282,6 +297,7 @@ const CHECK_OPTIONS = {
   "base-ref": { type: "string" },
   config: { type: "string" },
   "no-config": { type: "boolean" },
+  "config-from-base": { type: "boolean" },
   stdin: { type: "boolean" },
   "stdin-filename": { type: "string" },
   format: { type: "string", default: "text" },
@@ -295,8 +311,8 @@ const CHECK_OPTIONS = {
   timing: { type: "boolean" },
 } satisfies Options;
 
-async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Promise<number> {
-  const parsed = parse("check", args, CHECK_OPTIONS, stdout, stderr);
+async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width: number): Promise<number> {
+  const parsed = parse("check", args, CHECK_OPTIONS, stdout, stderr, width);
   if (typeof parsed === "number") return parsed;
   const v = parsed.values;
   const fail = (message: string) => {
@@ -339,6 +355,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out): Prom
       ...(v["base-ref"] !== undefined ? { baseRef: v["base-ref"] } : {}),
       ...(v.config !== undefined ? { config: v.config } : {}),
       ...(v["no-config"] ? { noConfig: true } : {}),
+      ...(v["config-from-base"] ? { configFromBase: true } : {}),
       ...(stdin ? { stdin } : {}),
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(v.quiet ? { quiet: true } : {}),
@@ -403,6 +420,7 @@ function parseGithubArgs(
   own: Options,
   stdout: Out,
   stderr: Out,
+  width: number,
 ): { values: Values; target: string } | number {
   const parsed = parse(
     command,
@@ -410,6 +428,7 @@ function parseGithubArgs(
     { ...own, "api-url": { type: "string" }, format: { type: "string", default: "text" } },
     stdout,
     stderr,
+    width,
   );
   if (typeof parsed === "number") return parsed;
   if (parsed.positionals.length !== 1) {
@@ -422,9 +441,17 @@ function parseGithubArgs(
 const apiUrl = (v: Values) =>
   typeof v["api-url"] === "string" && v["api-url"] ? { apiUrl: v["api-url"] } : {};
 
-async function pr(args: string[], stdout: (s: string) => void, stderr: (s: string) => void): Promise<number> {
+async function pr(args: string[], stdout: Out, stderr: Out, width: number): Promise<number> {
   const own = { app: { type: "string" as const } };
-  const parsed = parseGithubArgs("pr", args, "pr takes one <owner>/<repo>#<number>", own, stdout, stderr);
+  const parsed = parseGithubArgs(
+    "pr",
+    args,
+    "pr takes one <owner>/<repo>#<number>",
+    own,
+    stdout,
+    stderr,
+    width,
+  );
   if (typeof parsed === "number") return parsed;
   const format = parsed.values.format;
   if (format !== "text" && format !== "json") {
@@ -445,9 +472,10 @@ async function pr(args: string[], stdout: (s: string) => void, stderr: (s: strin
 
 async function audit(
   args: string[],
-  stdout: (s: string) => void,
-  stderr: (s: string) => void,
+  stdout: Out,
+  stderr: Out,
   cwd: string | undefined,
+  width: number,
 ): Promise<number> {
   const own = {
     repo: { type: "string" as const, multiple: true },
@@ -456,7 +484,7 @@ async function audit(
     "output-dir": { type: "string" as const },
     output: { type: "string" as const, multiple: true },
   };
-  const parsed = parseGithubArgs("audit", args, "audit takes one <org>", own, stdout, stderr);
+  const parsed = parseGithubArgs("audit", args, "audit takes one <org>", own, stdout, stderr, width);
   if (typeof parsed === "number") return parsed;
   return runAudit(
     {
@@ -480,13 +508,14 @@ async function audit(
   );
 }
 
-function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out): number {
+function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out, width: number): number {
   const parsed = parse(
     "migrate",
     args,
     { out: { type: "string" }, name: { type: "string" }, format: { type: "string", default: "text" } },
     stdout,
     stderr,
+    width,
   );
   if (typeof parsed === "number") return parsed;
   const v = parsed.values;
@@ -507,6 +536,6 @@ function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out): n
       ...(v.out !== undefined ? { out: v.out } : {}),
       ...(v.name !== undefined ? { name: v.name } : {}),
     },
-    { cwd: io.cwd ?? process.cwd(), stdout, stderr },
+    { cwd: io.cwd ?? process.cwd(), stdout, stderr, width },
   );
 }

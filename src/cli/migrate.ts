@@ -5,11 +5,15 @@
  * `<dir>/<name>/` (the EF2 name without `custom:`, `-2`, `-3` after it when two share it).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
-import { migrate, type MigrationResult } from "../migrate/migrate.js";
+import { migrate, type MigrateOptions, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
+import { frameworkOf } from "../core/ef2/key-map.js";
+import { parseJsonFast } from "../core/json/parse.js";
+import { readPluginFolder } from "../workspace/plugin-folder.js";
 import { keyPrefix } from "../core/ef2/names.js";
+import { fitLine } from "../format/fit.js";
 import { printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { readLimited } from "../workspace/files.js";
@@ -26,6 +30,8 @@ export interface MigrateIo {
   cwd: string;
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** The width its lines for people fit (COLUMNS, else the terminal's, else 80). */
+  width?: number;
 }
 
 interface Done {
@@ -84,7 +90,7 @@ function write(d: Done, out: string, cwd: string): void {
     const absolute = resolve(cwd, shown);
     try {
       mkdirSync(dirname(absolute), { recursive: true });
-      writeFileSync(absolute, f.content);
+      writeFileSync(absolute, f.encoding === "base64" ? Buffer.from(f.content, "base64") : f.content);
     } catch (e) {
       d.error = `cannot write '${shown}': ${describeErrno(e)}`;
       return;
@@ -108,33 +114,111 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
   );
 }
 
-function reasons(d: Done): string {
-  if (d.result.converted) return "";
-  return d.result.reasons
-    .map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}\n`)
-    .join("");
+/** The folders of a Python project that are not shown file by file: the layer and the plugin's own code. */
+function foldedFolder(r: Extract<MigrationResult, { converted: true }>, path: string): string | undefined {
+  const module = r.project?.module;
+  if (module === undefined) return undefined;
+  for (const folder of [`${module}/ef1compat/`, `${module}/plugin/`])
+    if (path.startsWith(folder)) return folder;
+  return undefined;
+}
+
+/** Without --out: the files printed whole, and the folded folders with their counts. */
+function printedFiles(r: Extract<MigrationResult, { converted: true }>): {
+  shown: OutputFile[];
+  folded: Map<string, number>;
+} {
+  const shown: OutputFile[] = [];
+  const folded = new Map<string, number>();
+  for (const f of r.files) {
+    // The descriptor's own copy is not printed again (the user has it; its text stays where it is).
+    const folder = f.path === `${r.project?.module}/ef1-plugin.json` ? f.path : foldedFolder(r, f.path);
+    if (folder === undefined) shown.push(f);
+    else folded.set(folder, (folded.get(folder) ?? 0) + 1);
+  }
+  return { shown, folded };
+}
+
+/** The "wrote" lines: each file; a Python project's layer and the plugin's code one line per folder. */
+function wroteLines(d: Done, out: string): string[] {
+  if (!d.result.converted) return [];
+  const r = d.result;
+  const lines: string[] = [];
+  const folded = new Map<string, number>();
+  r.files.forEach((f, i) => {
+    const written = d.written![i];
+    if (written === undefined) return;
+    const folder = foldedFolder(r, f.path);
+    if (folder === undefined) lines.push(printable(written));
+    else {
+      if (!folded.has(folder)) lines.push(folder);
+      folded.set(folder, (folded.get(folder) ?? 0) + 1);
+    }
+  });
+  return lines.map((line) => {
+    const n = folded.get(line);
+    if (n === undefined) return line;
+    const what = line.endsWith("/ef1compat/") ? "the compatibility layer" : "the EF1 plugin's code";
+    return `${printable(join(out, d.folder ?? "", line))} (${plural(n, "file")}: ${what})`;
+  });
+}
+
+/** How to try a written Python project, and what it still lacks. */
+function projectLines(d: Done, out: string): string[] {
+  if (!d.result.converted || !d.result.project) return [];
+  const project = printable(join(out, d.folder ?? "") || ".");
+  const lines = [
+    `  project: ${project}: try it with \`cd ${project} && python3 -m ${d.result.project.module}\` (after \`pip install dt-extensions-sdk .\`)`,
+  ];
+  if (d.result.project.codeMissing !== undefined)
+    lines.push(
+      `  to do: the plugin's code is not in the project (${printable(d.result.project.codeMissing)}): copy it into ${printable(join(out, d.folder ?? "", d.result.project.module, "plugin"))}/`,
+    );
+  return lines;
+}
+
+function reasons(d: Done): string[] {
+  if (d.result.converted) return [];
+  return d.result.reasons.map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}`);
 }
 
 function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
+  // A summary, and each reason, broken between words to fit the terminal; continued in the 5th column.
+  const fit = (line: string) => `${fitLine(line, io.width ?? 80, line.startsWith("  ") ? 2 : 4)}\n`;
+  // An error: its lines on standard error, the first with the prefix every error of the CLI has.
+  const problem = (first: string, ...more: string[]) =>
+    io.stderr([`plugin-review: ${first}`, ...more].map(fit).join(""));
   for (const d of done) {
     const file = printable(d.file);
     if (!d.result.converted) {
-      io.stderr(`${file}: not converted:\n${reasons(d)}`);
+      problem(`${file}: not converted:`, ...reasons(d));
       continue;
     }
     if (opts.out === undefined) {
-      for (const f of d.result.files) {
+      const { shown, folded } = printedFiles(d.result);
+      for (const f of shown) {
         const path = d.folder ? `${d.folder}/${f.path}` : f.path;
         io.stdout(`==> ${path} (from ${file}) <==\n${printableLines(f.content)}\n`);
       }
+      for (const [folder, n] of folded)
+        io.stdout(
+          `==> ${d.folder ? `${d.folder}/` : ""}${printable(folder)} (from ${file}): ${plural(n, "file")}, written with --out <==\n\n`,
+        );
       continue;
     }
     if (d.error) {
-      io.stderr(`${file}: ${summary(d.result)}\n  ${printable(d.error)}\n`);
+      problem(`${file}: ${summary(d.result)}`, `  ${printable(d.error)}`);
       continue;
     }
     io.stdout(
-      `${file}: ${summary(d.result)}\n${d.written!.map((w) => `  wrote ${printable(w)}\n`).join("")}`,
+      fit(`${file}: ${summary(d.result)}`) +
+        wroteLines(d, opts.out)
+          .map((w) => `  wrote ${w}\n`)
+          .join("") +
+        // Not fitted: a command broken over lines is no longer one to copy.
+        projectLines(d, opts.out)
+          .map((l) => `${l}\n`)
+          .join(""),
     );
   }
   const converted = done.filter((d) => d.result.converted && !d.error).length;
@@ -172,10 +256,20 @@ function json(done: Done[], opts: MigrateCommandOptions): string {
           metrics: r.metrics,
           ...(r.subgroups !== undefined ? { subgroups: r.subgroups } : {}),
           alerts: r.alerts,
+          ...(r.project
+            ? {
+                project: {
+                  module: r.project.module,
+                  run: `python3 -m ${r.project.module}`,
+                  code: r.project.codeMissing === undefined,
+                  ...(r.project.codeMissing !== undefined ? { codeMissing: r.project.codeMissing } : {}),
+                },
+              }
+            : {}),
           files: r.files.map((f) => {
             const path = d.folder ? `${d.folder}/${f.path}` : f.path;
             return opts.out === undefined
-              ? { path, content: f.content }
+              ? { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) }
               : { path, written: join(opts.out, d.folder ?? "", f.path) };
           }),
           notes: r.notes.map((n) => ({
@@ -192,13 +286,35 @@ function json(done: Done[], opts: MigrateCommandOptions): string {
   );
 }
 
+function isPython(text: string): boolean {
+  const parsed = parseJsonFast(text);
+  return parsed.ok && frameworkOf(parsed.value) === "python";
+}
+
+/**
+ * The plugin.json's path from the folder its migration goes to, for the command MIGRATION.md ends with: `--out`
+ * (the working directory without it, where the printed paths are relative to), and below it the folder named
+ * after the extension when there are several (one path segment: which one does not change the way up).
+ */
+function sourceFrom(file: string, opts: MigrateCommandOptions, cwd: string): string {
+  const folder = resolve(cwd, opts.out ?? ".", opts.files.length > 1 ? "extension" : "");
+  const path = relative(folder, resolve(cwd, file));
+  return (isAbsolute(path) ? resolve(cwd, file) : path).split("\\").join("/");
+}
+
 /** Runs the command; the exit status is 0 when every file was converted (and written), else 2. */
 export function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): number {
   const done: Done[] = opts.files.map((file) => {
     const text = read(file, io.cwd);
-    const result =
-      typeof text === "string" ? migrate(text, opts.name !== undefined ? { name: opts.name } : {}) : text;
-    return { file, result };
+    if (typeof text !== "string") return { file, result: text };
+    const options: MigrateOptions = {
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      source: sourceFrom(file, opts, io.cwd),
+    };
+    // A Python plugin's code is the files beside its plugin.json (not the migration's own output).
+    if (isPython(text))
+      options.code = readPluginFolder(file, io.cwd, opts.out !== undefined ? [opts.out] : []);
+    return { file, result: migrate(text, options) };
   });
   folders(done);
   if (opts.out !== undefined) for (const d of done) write(d, opts.out, io.cwd);

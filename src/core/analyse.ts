@@ -1,6 +1,7 @@
 /**
- * The analysis (the core's pure check; "review" is the App's process on GitHub around it): descriptor bytes
- * in, located findings out. Parses, detects the variant, runs the rules the
+ * The analysis (the core's pure check; "review" is the App's process on GitHub around it): bytes of a
+ * descriptor or an extension in, located findings out, on one path for both (formats.ts: a parser per
+ * format into the same located tree; `meta.files`: the rules of each kind). Parses, runs the rules the
  * configuration leaves on for the path (a rule that is `off` or ignored there never runs; each rule is
  * isolated: one that throws becomes a finding, never a crash), locates the findings once, then applies
  * the configured severities. The schema is validated only when a rule asks for its findings.
@@ -9,14 +10,12 @@ import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
 import { globMatcher, type ResolvedConfig } from "./config.js";
 import type { Ef1Source } from "./ef2/migration.js";
+import { extensionPackage, type ExtensionFiles } from "./ef2/package.js";
+import { hasPlaceholder } from "./ef2/placeholders.js";
+import { isExtensionDocument } from "./ef2/extension-document.js";
 import { formatOf } from "./ef2/pairing.js";
-import {
-  parseEdited,
-  parseJsonFast,
-  type DuplicateKey,
-  type JsonNode,
-  type ParseOutcome,
-} from "./json/parse.js";
+import { detectVariant, FORMATS, load, loadBase, sameText, unread, type Loaded } from "./formats.js";
+import { parseJsonFast, type DuplicateKey, type JsonNode } from "./json/parse.js";
 import { LineIndex, locateAll, pointerLocator, type Locatable } from "./locate.js";
 import { get, isObj, str } from "./guards.js";
 import { escapeSegment } from "./json/pointer.js";
@@ -26,8 +25,6 @@ import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
 import type { FileFormat, Finding, Location, RawFinding, Target, Variant } from "./types.js";
 import { timed, type AnalysisTiming } from "./timing.js";
-import { decodeUtf8, utf8Length } from "./utf8.js";
-import { parseYaml } from "./yaml/parse.js";
 
 export interface DescriptorInput {
   /** Path in the repository, as the pull request names it: the finding's identity, messages, set rules. */
@@ -54,6 +51,12 @@ export interface DescriptorInput {
     size?: number;
     status?: Ef1Source["status"];
   };
+  /**
+   * An extension.yaml: the files of its extension, as the caller listed and read them (ef2/package.ts), for
+   * the rules that check what it references (the Python module's folder, the activation schema) and the
+   * version rule (a referenced file changed). Without it, those checks are not made.
+   */
+  files?: ExtensionFiles;
 }
 
 /** A file's analysis as an analysis of many descriptors keeps it (AnalysisSession): its findings, not its text. */
@@ -69,6 +72,11 @@ export interface FileFindings {
   findings: Finding[];
   /** When a base was compared (rules.md "New and existing findings"): how many base findings head no longer has. */
   fixed?: number;
+  /**
+   * An extension.yaml that is another tool's file (ef2/extension-document.ts), head and base: no rule ran, and
+   * callers leave it out of what they report as reviewed, saying so (NOT_AN_EXTENSION).
+   */
+  notAnExtension?: true;
 }
 
 /** A file's analysis with the head text as parsed (decoded), for renderers and `--fix` (analyseDescriptors). */
@@ -76,74 +84,7 @@ export interface AnalysedFile extends FileFindings {
   text: string;
 }
 
-/** Remote when the name starts with `custom.remote.` or the entity with `CUSTOM_DEVICE` (rules.md "Variant"). */
-export function detectVariant(doc: unknown): Variant {
-  const name = str(get(doc, "name"));
-  const entity = str(get(doc, "entity"));
-  return name?.startsWith("custom.remote.") || entity?.startsWith("CUSTOM_DEVICE") ? "remote" : "host";
-}
-
-interface Loaded {
-  text: string;
-  parsed?: ParseOutcome;
-  size: number;
-  encodingError?: number;
-}
-
-function load(
-  content: string | Uint8Array,
-  maxSize: number,
-  knownSize?: number,
-  parse: (text: string) => ParseOutcome = parseJsonFast,
-): Loaded {
-  const size = knownSize ?? (typeof content === "string" ? utf8Length(content, maxSize) : content.length);
-  if (size > maxSize) return { text: "", size };
-  if (typeof content === "string") return { text: content, size, parsed: parse(content) };
-  const { text, badOffset } = decodeUtf8(content);
-  if (badOffset !== undefined) return { text, size, encodingError: badOffset };
-  return { text, size, parsed: parse(text) };
-}
-
-/**
- * The base needs its value and duplicate keys (for its own findings), never positions: the engine's
- * JSON.parse plus a scan, after the same UTF-8 and size checks. When it differs from head inside one
- * top-level member, only that member is parsed (parseEdited) and the others are head's own values.
- */
-function loadBase(
-  content: string | Uint8Array,
-  maxSize: number,
-  knownSize: number | undefined,
-  head: ParseOutcome | undefined,
-): { ok: true; value: unknown; text: string; duplicates: DuplicateKey[] } | { ok: false; why: string } {
-  const size = knownSize ?? (typeof content === "string" ? utf8Length(content, maxSize) : content.length);
-  if (size > maxSize) return { ok: false, why: `is larger than max_file_size (${maxSize} bytes)` };
-  let text: string;
-  if (typeof content === "string") text = content;
-  else {
-    const d = decodeUtf8(content);
-    if (d.badOffset !== undefined) return { ok: false, why: "is not UTF-8 text" };
-    text = d.text;
-  }
-  const edited = head && parseEdited(head, text);
-  if (edited) return { ok: true, value: edited.value, text, duplicates: edited.duplicates };
-  const parsed = parseJsonFast(text);
-  if (parsed.ok) return { ok: true, value: parsed.value, text, duplicates: parsed.duplicates };
-  try {
-    // Strict JSON beyond the nesting limit: still comparable, without findings of its own.
-    return { ok: true, value: JSON.parse(text) as unknown, text, duplicates: [] };
-  } catch {
-    return { ok: false, why: "is not valid JSON" };
-  }
-}
-
-/** The base's bytes or text equal head's decoded text (a file the change leaves as it is). */
-function sameText(base: string | Uint8Array, head: string): boolean {
-  if (typeof base === "string") return base === head;
-  // Equal texts have between 1 and 3 UTF-8 bytes per UTF-16 unit: decode only then.
-  if (base.length < head.length || base.length > 3 * head.length) return false;
-  const d = decodeUtf8(base);
-  return d.badOffset === undefined && d.text === head;
-}
+export { detectVariant };
 
 /** The message of a rule that threw (no rule declares it: it is the runner's). */
 export const INTERNAL_ERROR = "internalError";
@@ -213,7 +154,14 @@ type Internal = AnalysedFile & {
 function isRenamed(head: unknown, base: unknown): boolean {
   const before = str(get(base, "name"));
   const after = str(get(head, "name"));
-  return before !== undefined && after !== undefined && before !== after;
+  // A build template's name (`<%=extensionName%>`) is the build's to write, not a rename.
+  return (
+    before !== undefined &&
+    after !== undefined &&
+    before !== after &&
+    !hasPlaceholder(before) &&
+    !hasPlaceholder(after)
+  );
 }
 
 const isChangeRule = (id: string) => RULES_BY_ID.get(id)?.meta.kind === "change";
@@ -224,27 +172,12 @@ const isChangeRule = (id: string) => RULES_BY_ID.get(id)?.meta.kind === "change"
  * the base's (test/core/base-reuse.test.ts holds this against running every rule on the base).
  */
 function baseFindings(
-  loaded: { value: unknown; text: string; duplicates: DuplicateKey[] },
-  path: string,
+  state: DocumentState,
   active: readonly DocumentRule[],
-  config: ResolvedConfig,
   head?: { context: RuleContext; rules: readonly DocumentRule[]; results: readonly RawFinding[][] },
   timing?: AnalysisTiming,
 ): RawFinding[] {
-  const context = new RuleContext(
-    {
-      path,
-      text: loaded.text,
-      value: loaded.value,
-      duplicates: loaded.duplicates,
-      variant: detectVariant(loaded.value),
-      isNew: false,
-      policy: config.policy,
-    },
-    false,
-    head?.context,
-    timing,
-  );
+  const context = new RuleContext(state, false, head?.context, timing);
   const ran = new Map(head?.rules.map((r, i) => [r, i]));
   const out: RawFinding[] = [];
   for (const r of active) {
@@ -269,15 +202,65 @@ export interface AnalysisOptions {
   timing?: AnalysisTiming;
 }
 
-/** Analyses one descriptor (without set rules; see analyseDescriptors). */
+/**
+ * What an extension.yaml's rules read beside its text: the EF1 plugin.json it replaces (the migration rules),
+ * the files of its extension (ef2/package.ts), and, from its parse, its tree and a lenient read.
+ */
+function extensionFacts(
+  state: DocumentState,
+  parsed: { root?: JsonNode; lenient?: DocumentState["lenientRead"] },
+  ef1: Ef1Source | undefined,
+  input: DescriptorInput,
+  config: ResolvedConfig,
+): void {
+  if (parsed.root) state.tree = parsed.root;
+  if (parsed.lenient) state.lenientRead = parsed.lenient;
+  if (ef1) state.ef1 = ef1;
+  if (input.files) state.package = extensionPackage(input.path, input.files, config.maxFileSize);
+}
+
+/**
+ * Analyses one file (without set rules; see analyseDescriptors), of either kind, on one path: its format's
+ * parser gives the value and the tree of offsets (formats.ts), the rules of its kind run (`meta.files`), the
+ * base is compared when there is one (a renamed document only by plugin-renamed: to the server it is another),
+ * and the base's own findings are matched with head's (rules that read nothing the base has otherwise are not
+ * run on it again).
+ */
 export function analyseOne(
   input: DescriptorInput,
   config: ResolvedConfig,
   options: AnalysisOptions = {},
 ): Internal {
   const { timing } = options;
-  if (formatOf(input.path) === "extension.yaml") return analyseExtension(input, config, timing);
-  const head = timed(timing, "step", "parse", () => load(input.content, config.maxFileSize, input.size));
+  const format = FORMATS[formatOf(input.path)];
+  const extension = format.keepsTree;
+  const head = timed(timing, "step", "parse", () =>
+    load(input.content, config.maxFileSize, input.size, format.parse),
+  );
+  const configPath = input.configPath ?? input.path;
+  const base = input.base;
+  if (
+    extension &&
+    !saysExtension(
+      head,
+      base &&
+        (() =>
+          timed(timing, "step", "parse base", () =>
+            load(base.content, config.maxFileSize, base.size, format.parse),
+          )),
+    )
+  ) {
+    const { path } = input;
+    return {
+      path,
+      format: format.name,
+      configPath,
+      text: head.text,
+      lines: new Map(),
+      findings: [],
+      notAnExtension: true,
+    };
+  }
   const state: DocumentState = {
     path: input.path,
     text: head.text,
@@ -285,20 +268,17 @@ export function analyseOne(
     variant: "host",
     policy: config.policy,
   };
+  if (extension) state.format = format.name;
   if (input.isNew !== undefined) state.isNew = input.isNew;
-  const configPath = input.configPath ?? input.path;
-  const active = activeRules(configPath, config, "plugin.json");
+  const active = activeRules(configPath, config, format.name);
+  const ef1 = extension && input.replaces ? ef1Source(input.replaces, config) : undefined;
   let rules = active.filter((r) => r.meta.kind === "parse");
   let baseline: Internal["base"];
   let sameAsBase = false;
-  let changedBase: Parameters<typeof baseFindings>[0] | undefined;
+  let changedBase: DocumentState | undefined;
   if (!head.parsed) {
     if (head.encodingError !== undefined) {
-      state.parseError = {
-        message: "the file is not valid UTF-8 text (JSON must be UTF-8)",
-        offset: head.encodingError,
-        end: head.encodingError + 1,
-      };
+      state.parseError = { message: format.notUtf8, offset: head.encodingError, end: head.encodingError + 1 };
     } else {
       state.oversize = { size: head.size, limit: config.maxFileSize };
     }
@@ -307,7 +287,8 @@ export function analyseOne(
   } else {
     state.value = head.parsed.value;
     state.duplicates = head.parsed.duplicates;
-    state.variant = detectVariant(state.value);
+    state.variant = format.variant(state.value);
+    if (extension) extensionFacts(state, head.parsed, ef1, input, config);
     // The base is read for the change rules and for its own findings (new and existing findings).
     if (input.base && input.isNew !== true && sameText(input.base.content, head.text)) {
       // An unchanged file: the base's own findings are head's (filled in below), so it is not analysed twice.
@@ -316,21 +297,36 @@ export function analyseOne(
       sameAsBase = true;
     } else if (input.base) {
       const headParsed = options.fullBase ? undefined : head.parsed;
+      const baseInput = input.base;
       const base = timed(timing, "step", "parse base", () =>
-        loadBase(input.base!.content, config.maxFileSize, input.base!.size, headParsed),
+        loadBase(format, baseInput.content, config.maxFileSize, baseInput.size, headParsed),
       );
       if (base.ok) {
         state.base = { value: base.value, path: input.base.path };
         // Its own findings once head's are known (filled in below: the rules that read only what both share are not run again).
         baseline = { value: base.value, findings: [] };
-        changedBase = base;
+        changedBase = {
+          path: input.path,
+          text: base.text,
+          value: base.value,
+          duplicates: base.duplicates,
+          variant: format.variant(base.value),
+          isNew: false,
+          policy: config.policy,
+        };
+        if (extension) {
+          changedBase.format = format.name;
+          extensionFacts(changedBase, base, ef1, input, config);
+        }
       } else state.baseError = `\`${input.base.path}\` ${base.why}`;
     }
     const compare = state.base !== undefined || state.baseError !== undefined;
     // To the server a renamed plugin is a new plugin: only plugin-renamed compares it with the old one (rules.md).
     const renamed = state.base !== undefined && isRenamed(state.value, state.base.value);
     rules = active.filter(
-      (r) => r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed")),
+      (r) =>
+        (r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed"))) &&
+        (r.meta.kind !== "migration" || state.ef1 !== undefined),
     );
   }
   const reuse = changedBase !== undefined && !options.fullBase;
@@ -339,11 +335,10 @@ export function analyseOne(
   const raw = results.flat();
   if (sameAsBase && baseline) baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId));
   if (changedBase && baseline) {
+    const migration = active.filter((r) => r.meta.kind !== "migration" || changedBase.ef1 !== undefined);
     baseline.findings = baseFindings(
       changedBase,
-      input.path,
-      active,
-      config,
+      migration,
       reuse ? { context, rules, results } : undefined,
       timing,
     );
@@ -351,11 +346,11 @@ export function analyseOne(
   // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length
-    ? identify(state.value, input.path, raw, (fs) => locateAll(head.text, parsed, fs), timing)
+    ? identify(state.value, input.path, raw, (fs) => locateAll(head.text, parsed, fs, format.locate), timing)
     : [];
   const analysed: Internal = {
     path: input.path,
-    format: "plugin.json",
+    format: format.name,
     configPath,
     text: head.text,
     lines: new Map(),
@@ -366,26 +361,18 @@ export function analyseOne(
   if (state.value !== undefined) {
     analysed.value = state.value;
     analysed.parsed = parsed;
-    analysed.variant = state.variant;
+    if (!extension) analysed.variant = state.variant;
     const name = str(get(state.value, "name"));
     if (name !== undefined) analysed.name = name;
   }
   return analysed;
 }
 
-/** Why a file could not be read as text of at most `maxSize` bytes (the base's reasons, loadBase's). */
-function unread(loaded: Loaded, maxSize: number): string | undefined {
-  if (loaded.parsed) return undefined;
-  return loaded.encodingError !== undefined
-    ? "is not UTF-8 text"
-    : `is larger than max_file_size (${maxSize} bytes)`;
-}
-
 /** The EF1 plugin.json an extension.yaml replaces, read as a base is (size, UTF-8, JSON). */
 function ef1Source(replaces: NonNullable<DescriptorInput["replaces"]>, config: ResolvedConfig): Ef1Source {
   const { path } = replaces;
   const status = replaces.status ?? "kept";
-  const loaded = load(replaces.content, config.maxFileSize, replaces.size);
+  const loaded = load(replaces.content, config.maxFileSize, replaces.size, parseJsonFast);
   const problem = unread(loaded, config.maxFileSize) ?? (loaded.parsed?.ok ? undefined : "is not valid JSON");
   const parsed = loaded.parsed;
   if (problem !== undefined || !parsed?.ok) return { path, problem, status, line: () => 1 };
@@ -398,93 +385,18 @@ function ef1Source(replaces: NonNullable<DescriptorInput["replaces"]>, config: R
   };
 }
 
-/** What the runner knows of an extension.yaml's text (and of the EF1 descriptor it replaces) before rules run. */
-function extensionState(
-  path: string,
-  loaded: Loaded,
-  config: ResolvedConfig,
-  ef1: Ef1Source | undefined,
-): DocumentState {
-  const state: DocumentState = {
-    path,
-    text: loaded.text,
-    duplicates: [],
-    variant: "host",
-    policy: config.policy,
-  };
-  if (!loaded.parsed) {
-    if (loaded.encodingError !== undefined)
-      state.parseError = {
-        message: "the file is not valid UTF-8 text (an extension.yaml must be UTF-8)",
-        offset: loaded.encodingError,
-        end: loaded.encodingError + 1,
-      };
-    else state.oversize = { size: loaded.size, limit: config.maxFileSize };
-  } else if (!loaded.parsed.ok) {
-    state.parseError = loaded.parsed.error;
-  } else {
-    state.value = loaded.parsed.value;
-    state.duplicates = loaded.parsed.duplicates;
-    state.tree = loaded.parsed.root;
-    if (ef1) state.ef1 = ef1;
-  }
-  return state;
-}
-
 /**
- * Analyses an EF2 extension.yaml: its own rules (YAML, version), and, beside the EF1 plugin.json it replaces,
- * the migration rules. Its base version, when the base has one, is analysed against the same plugin.json, so
- * that what it already lacked is an existing finding, as in a descriptor (rules.md "New and existing findings").
+ * Is an extension.yaml to be reviewed as an extension? When head says it is one; when head says it is not, only
+ * if the base said it was (a change that takes away what made it one is reviewed, and told); when head cannot
+ * be read as YAML (or is too large), unless the base was plainly another tool's file: a file that does not
+ * parse may be an extension, and a broken one must not pass.
  */
-function analyseExtension(input: DescriptorInput, config: ResolvedConfig, timing?: AnalysisTiming): Internal {
-  const configPath = input.configPath ?? input.path;
-  const active = activeRules(configPath, config, "extension.yaml");
-  const ef1 = input.replaces && ef1Source(input.replaces, config);
-  const readYaml = (content: string | Uint8Array, size?: number) =>
-    timed(timing, "step", "parse", () => load(content, config.maxFileSize, size, parseYaml));
-  const rulesFor = (state: DocumentState) =>
-    active.filter(
-      (r) =>
-        r.meta.kind === "parse" ||
-        (state.value !== undefined && (r.meta.kind !== "migration" || state.ef1 !== undefined)),
-    );
-  const head = readYaml(input.content, input.size);
-  const state = extensionState(input.path, head, config, ef1);
-  if (input.isNew !== undefined) state.isNew = input.isNew;
-  const context = new RuleContext(state, false, undefined, timing);
-  const raw = rulesFor(state).flatMap((r) => runRule(r, context));
-  let baseline: Internal["base"];
-  if (input.base && input.isNew !== true && state.value !== undefined) {
-    if (sameText(input.base.content, head.text)) baseline = { value: state.value, findings: raw };
-    else {
-      const before = extensionState(input.path, readYaml(input.base.content, input.base.size), config, ef1);
-      before.isNew = false;
-      if (before.value !== undefined) {
-        const there = new RuleContext(before, false, undefined, timing);
-        baseline = { value: before.value, findings: rulesFor(before).flatMap((r) => runRule(r, there)) };
-      }
-    }
-  }
-  const parsed = head.parsed?.ok ? head.parsed : undefined;
-  const located = raw.length
-    ? identify(state.value, input.path, raw, (fs) => locateAll(head.text, parsed, fs, "yaml"), timing)
-    : [];
-  const analysed: Internal = {
-    path: input.path,
-    format: "extension.yaml",
-    configPath,
-    text: head.text,
-    lines: new Map(),
-    findings: applyConfig(configPath, located, config),
-  };
-  if (baseline) analysed.base = baseline;
-  if (input.base || input.isNew === true) analysed.compared = true;
-  if (state.value !== undefined) {
-    analysed.value = state.value;
-    const name = str(get(state.value, "name"));
-    if (name !== undefined) analysed.name = name;
-  }
-  return analysed;
+function saysExtension(head: Loaded, base: (() => Loaded) | undefined): boolean {
+  const says = (l: Loaded) => (l.parsed?.ok ? isExtensionDocument(l.parsed.value) : undefined);
+  const now = says(head);
+  if (now === true) return true;
+  const before = base && says(base());
+  return now === false ? before === true : before !== false;
 }
 
 const byPosition = (a: Finding, b: Finding) =>
@@ -679,9 +591,11 @@ export class AnalysisSession {
     if (analysed.variant) out.variant = analysed.variant;
     if (analysed.name !== undefined) out.name = analysed.name;
     if (fixed !== undefined) out.fixed = fixed;
+    if (analysed.notAnExtension) out.notAnExtension = true;
     const held: Held = { file: out, configPath: analysed.configPath, compared: analysed.compared === true };
-    // Set rules compare descriptors: an extension.yaml is none.
-    if (!this.setRules.rules.length || analysed.format !== "plugin.json") return held;
+    // Set rules compare the documents of their kind (`meta.files`): a descriptor's name is not an extension's.
+    if (!this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(analysed.format)))
+      return held;
     // Where the set rules may report (their members, the document's start), while the text is here: one scan
     // that stops at the last member (the document's start is line 1, whatever follows it).
     const members = analysed.value === undefined ? [] : this.setRules.members;
@@ -690,7 +604,7 @@ export class AnalysisSession {
       for (const target of ["key", "value"] as const)
         places.push({ pointer: `/${escapeSegment(m)}`, target });
     const located = timed(this.options.timing, "step", "locate", () =>
-      locateAll(analysed.text, analysed.parsed, places),
+      locateAll(analysed.text, analysed.parsed, places, FORMATS[analysed.format].locate),
     );
     held.root = located[0] as Location;
     if (analysed.value !== undefined) {

@@ -61,7 +61,8 @@ export interface ResolvedConfig {
   notes: string[];
 }
 
-export const DEFAULT_PATHS = ["**/plugin.json"];
+/** EF1 descriptors and EF2 extensions, wherever they are (reviewed-paths.ts says what else `paths` reach). */
+export const DEFAULT_PATHS = ["**/plugin.json", "**/extension.yaml"];
 export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
 /**
  * The App's ceiling per review (docs/configuration.md): past it the run fails, naming what was not

@@ -4,6 +4,7 @@
  * structures do not walk them again. A fact is computed from one top-level member (`FACT_MEMBER`), which is
  * what the rule context notes as read when a rule asks for it (rule-context.ts).
  */
+import { extensionFacts, type ExtensionFacts } from "./ef2/extension.js";
 import { arr, get, obj, str, type Obj } from "./guards.js";
 import { timed, type AnalysisTiming } from "./timing.js";
 
@@ -119,6 +120,7 @@ type FactName = keyof typeof FACT_MEMBER;
 /** A parsed descriptor and the structures rules walk; each list is built on first use and kept. */
 export class DocumentFacts {
   private readonly cache: { [K in FactName]?: unknown } = {};
+  private extensionCache?: ExtensionFacts;
 
   /** The parsed document as it is (`value` is what rules see). */
   protected readonly doc: unknown;
@@ -188,6 +190,14 @@ export class DocumentFacts {
   /** The top-level `properties`. */
   get properties(): readonly KeyedEntry[] {
     return this.fact("properties", (properties) => keyed(properties, "/properties"));
+  }
+
+  /**
+   * An extension.yaml's account (ef2/extension.ts): its data sources, what they report, its metadata, vars,
+   * feature sets and references; computed from the whole document.
+   */
+  get extension(): ExtensionFacts {
+    return (this.extensionCache ??= extensionFacts(this.doc));
   }
 
   /** The fields of `configUI.properties`. */

@@ -9,13 +9,17 @@
  * Never applied: suggestions (guesses such as the known member a misspelt one probably means, or the
  * closest allowed value: they are offered to the author), two edits that overlap, a rename that would
  * create a duplicate key, and any set of edits whose result is not valid JSON (then the text is returned
- * unchanged).
+ * unchanged). In an extension.yaml the replacement is written in the style of the value it replaces
+ * (yaml/edit.ts), and the edits apply only when YAML reads each new value as the fix's.
  */
 import type { ResolvedConfig } from "./config.js";
-import { parseJson, type JsonNode } from "./json/parse.js";
+import { formatOf } from "./ef2/pairing.js";
+import { parseJson, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
 import { analyseDescriptors, type DescriptorInput } from "./analyse.js";
-import type { RawFinding } from "./types.js";
+import type { FileFormat, RawFinding } from "./types.js";
+import { valueAt, yamlReplacement } from "./yaml/edit.js";
+import { parseYamlAsDynatrace } from "./yaml/snakeyaml.js";
 
 export interface PlannedEdit {
   start: number;
@@ -46,8 +50,23 @@ function parentObject(root: JsonNode, pointer: string): JsonNode | undefined {
   return r.fallback ? undefined : r.node;
 }
 
+/** The parser of a kind of file: the tree that edits are planned on, and what their result must parse as. */
+export function parserOf(format: FileFormat): (text: string) => ParseOutcome {
+  return format === "extension.yaml" ? parseYamlAsDynatrace : parseJson;
+}
+
+/** The text that replaces [start, end) of `text`: the JSON replacement, or in YAML its writing there. */
+function written(text: string, start: number, replacement: string, format: FileFormat): string | undefined {
+  return format === "extension.yaml" ? yamlReplacement(text, start, replacement) : replacement;
+}
+
 /** The edits the findings' fixes make on `text`, without overlaps, in the order of the text. */
-export function planEdits(text: string, root: JsonNode, findings: readonly RawFinding[]): PlannedEdit[] {
+export function planEdits(
+  text: string,
+  root: JsonNode,
+  findings: readonly RawFinding[],
+  format: FileFormat = "plugin.json",
+): PlannedEdit[] {
   const candidates: PlannedEdit[] = [];
   const renamed = new Set<string>(); // "objectStart\0newName": two renames to one name would collide
   for (const f of findings) {
@@ -60,12 +79,14 @@ export function planEdits(text: string, root: JsonNode, findings: readonly RawFi
       if (typeof name !== "string" || at.keyStart === undefined || at.keyEnd === undefined) continue;
       if (parent?.kind !== "object" || parent.members.some((m) => m.key === name)) continue;
       const id = `${parent.start}\0${name}`;
-      if (renamed.has(id)) continue;
+      const key = written(text, at.keyStart, f.fix.replacement, format);
+      if (renamed.has(id) || key === undefined) continue;
       renamed.add(id);
-      candidates.push({ start: at.keyStart, end: at.keyEnd, text: f.fix.replacement, finding: f });
+      candidates.push({ start: at.keyStart, end: at.keyEnd, text: key, finding: f });
     } else {
-      if (jsonText(f.fix.replacement) === undefined) continue;
-      candidates.push({ start: at.node.start, end: at.node.end, text: f.fix.replacement, finding: f });
+      const value = written(text, at.node.start, f.fix.replacement, format);
+      if (jsonText(f.fix.replacement) === undefined || value === undefined) continue;
+      candidates.push({ start: at.node.start, end: at.node.end, text: value, finding: f });
     }
   }
   candidates.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -80,16 +101,25 @@ export function planEdits(text: string, root: JsonNode, findings: readonly RawFi
 }
 
 /** Applies the fixable findings' fixes to `text`; unchanged when none applies or the result would not parse. */
-export function applyFixes(text: string, findings: readonly RawFinding[]): FixResult {
-  const r = edit(text, findings);
+export function applyFixes(
+  text: string,
+  findings: readonly RawFinding[],
+  format: FileFormat = "plugin.json",
+): FixResult {
+  const r = edit(text, findings, format);
   return { text: r.text, applied: r.edits.map((e) => e.finding) };
 }
 
 /** `applyFixes` with the edits it made (none when it made none). */
-function edit(text: string, findings: readonly RawFinding[]): { text: string; edits: PlannedEdit[] } {
-  const parsed = parseJson(text);
+function edit(
+  text: string,
+  findings: readonly RawFinding[],
+  format: FileFormat,
+): { text: string; edits: PlannedEdit[] } {
+  const parse = parserOf(format);
+  const parsed = parse(text);
   if (!parsed.ok) return { text, edits: [] };
-  const edits = planEdits(text, parsed.root, findings);
+  const edits = planEdits(text, parsed.root, findings, format);
   if (!edits.length) return { text, edits };
   let out = "";
   let from = 0;
@@ -98,21 +128,40 @@ function edit(text: string, findings: readonly RawFinding[]): { text: string; ed
     from = e.end;
   }
   out += text.slice(from);
-  if (!parseJson(out).ok) return { text, edits: [] };
+  const after = parse(out);
+  if (!after.ok) return { text, edits: [] };
+  // YAML reads text in more ways than JSON: each value must read as its fix's, else nothing is written.
+  if (format === "extension.yaml" && !edits.every((e) => readsAsFix(after.value, e.finding)))
+    return { text, edits: [] };
   return { text: out, edits };
 }
+
+/** The fixed document holds the fix's value at its pointer (a renamed member: under its new name). */
+function readsAsFix(value: unknown, f: RawFinding): boolean {
+  if (!f.fix) return false;
+  const fix = jsonText(f.fix.replacement);
+  if (f.fix.target !== "key") return JSON.stringify(valueAt(value, f.pointer)) === JSON.stringify(fix);
+  const parent = valueAt(value, f.pointer.slice(0, f.pointer.lastIndexOf("/")));
+  return (
+    typeof fix === "string" && parent !== null && typeof parent === "object" && Object.hasOwn(parent, fix)
+  );
+}
+
+/** The kind of file a reviewed path is (a file without a path, such as a test's text: a plugin.json). */
+const formatFor = (file: { path?: string }): FileFormat =>
+  file.path === undefined ? "plugin.json" : formatOf(file.path);
 
 /**
  * The findings whose fix `--fix` would apply now (its first pass, as `applyFixes` plans it): what the text
  * output counts and the JSON output shows as `fix`. Files without fixes are not parsed again.
  */
 export function fixableFindings<F extends RawFinding>(
-  files: readonly { text: string; findings: readonly F[] }[],
+  files: readonly { text: string; findings: readonly F[]; path?: string }[],
 ): Set<F> {
   const out = new Set<F>();
   for (const r of files) {
     if (!r.findings.some((f) => f.fix)) continue;
-    for (const f of applyFixes(r.text, r.findings).applied) out.add(f as F);
+    for (const f of applyFixes(r.text, r.findings, formatFor(r)).applied) out.add(f as F);
   }
   return out;
 }
@@ -190,7 +239,7 @@ function carry(text: string, written: readonly Written[], edits: readonly Planne
  * the texts that changed, by index.
  */
 export function fixPasses(
-  analyse: () => readonly { text: string; findings: readonly RawFinding[] }[],
+  analyse: () => readonly { text: string; findings: readonly RawFinding[]; path?: string }[],
   write: (i: number, text: string) => void,
 ): Map<number, FixedFile> {
   const trails = new Map<number, { file: FixedFile; seen: Set<string>; written: Written[] }>();
@@ -199,7 +248,7 @@ export function fixPasses(
     let any = false;
     analyse().forEach((r, i) => {
       if (done.has(i) || !r.findings.some((f) => f.fix)) return;
-      const result = edit(r.text, r.findings);
+      const result = edit(r.text, r.findings, formatFor(r));
       if (!result.edits.length) return;
       let trail = trails.get(i);
       if (!trail) {

@@ -45,7 +45,8 @@ function aggregation(v: unknown): unknown {
  * An element's identity among its siblings, from its own content only (never its neighbours'): a metric by
  * its key, an alert by its `alert_id`, a property by its key, a series or key metric by its key with its
  * aggregations (a chart often shows one metric several ways: SUM beside MAX), a chart by its group and title
- * (`loose`: by its series), a plain value by itself. An object with no name (its name missing: reported) is
+ * (`loose`: by its series), an extension's data source group by its `group`, its subgroup, variable, Python
+ * feature set or file by its `subgroup`, `id`, `featureSet` or `path`, a plain value by itself. An object with no name (its name missing: reported) is
  * named by its order among its unnamed siblings (`{}`, `{}#2`, …), never by its content: reordering its
  * members or editing one of them does not rename its findings, nor does moving a named sibling.
  */
@@ -70,8 +71,17 @@ function label(el: unknown, loose: boolean): string {
     if (loose && Array.isArray(series)) return `chart-series=${json(series.map((s) => get(s, "key")))}`;
     return `chart=${json([get(el, "group"), get(el, "title")])}`;
   }
+  // An extension.yaml's elements that a name of their own tells apart: a data source's subgroup, a variable, a
+  // Python feature set, a packaged file.
+  for (const name of EXTENSION_NAMES) {
+    const v = get(el, name);
+    if (typeof v === "string") return `${name}=${json(v)}`;
+  }
   return "{}";
 }
+
+/** The members that name an extension.yaml's elements (after `key`, which names its metrics and dimensions). */
+const EXTENSION_NAMES = ["subgroup", "id", "featureSet", "path"] as const;
 
 const cache = new WeakMap<unknown[], string[]>();
 

@@ -5,7 +5,10 @@
  * the document (the base) without running it again: `readsSameIn`. That shortcut is only sound when rules
  * read the document through this context (test/core/reads.test.ts holds every rule to it).
  */
+import { activationFacts, type ActivationSchemaRead } from "./ef2/activation.js";
+import type { ExtensionFacts } from "./ef2/extension.js";
 import { migrationOf, type Ef1Source, type Migration } from "./ef2/migration.js";
+import type { ExtensionPackage } from "./ef2/package.js";
 import { DocumentFacts } from "./facts.js";
 import { get, has, obj, str } from "./guards.js";
 import type { DuplicateKey, JsonNode, JsonSyntaxError } from "./json/parse.js";
@@ -13,13 +16,21 @@ import { resolvePointer } from "./locate.js";
 import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
-import { compileSchema, validateParts, type SchemaFinding, type SchemaValidation } from "./schema.js";
+import {
+  compileSchema,
+  validateActivationSchema,
+  validateParts,
+  type SchemaFinding,
+  type SchemaValidation,
+} from "./schema.js";
 import { timed, type AnalysisTiming } from "./timing.js";
-import type { RawFinding, Variant } from "./types.js";
+import type { FileFormat, RawFinding, Variant } from "./types.js";
 
 /** What the runner knows about the head text before any rule runs. */
 export interface DocumentState {
   path: string;
+  /** What kind of file it is (`plugin.json` when unsaid): which schema and which rules apply. */
+  format?: FileFormat;
   text: string;
   /** Present when the text parsed. */
   value?: unknown;
@@ -35,8 +46,15 @@ export interface DocumentState {
   baseError?: string;
   /** Set when the file is over the size limit and was not parsed. */
   oversize?: { size: number; limit: number };
+  /**
+   * An extension.yaml that YAML 1.2 refuses but Dynatrace's parser reads (yaml/snakeyaml.ts): where, and why.
+   * It parsed (`value` is what Dynatrace reads); invalid-yaml warns.
+   */
+  lenientRead?: JsonSyntaxError;
   /** An extension.yaml's tree of offsets (YAML writes what its value does not keep: `1.10` is the number 1.1). */
   tree?: JsonNode;
+  /** An extension.yaml: the files beside it, as the caller read them (ef2/package.ts). */
+  package?: ExtensionPackage;
   /** An extension.yaml: the EF1 plugin.json it replaces, as the base holds it (the migration rules' reference). */
   ef1?: Ef1Source;
 }
@@ -83,6 +101,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /** Another version's context (head's, for its base): what it validated is not validated again. */
   private readonly likeContext: RuleContext | undefined;
   private migrated?: { value: Migration | undefined };
+  private activation: { head?: ActivationSchemaRead[]; base?: ActivationSchemaRead[] } = {};
   private rule?: DocumentCheck;
   private out: RawFinding[] = [];
   /** Each rule's reads, when they are noted (`track`). */
@@ -127,6 +146,17 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return this.doc;
   }
 
+  /** The extension's account reads the whole document. */
+  override get extension(): ExtensionFacts {
+    if (this.reads) this.reads.whole = true;
+    return super.extension;
+  }
+
+  /** What the caller says of the files beside an extension.yaml (ef2/package.ts), when it says anything. */
+  get package(): ExtensionPackage | undefined {
+    return this.noted("package", this.state.package);
+  }
+
   get path(): string {
     return this.noted("path", this.state.path);
   }
@@ -136,11 +166,18 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   get parseError(): JsonSyntaxError | undefined {
     return this.noted("parseError", this.state.parseError);
   }
+  get lenientRead(): JsonSyntaxError | undefined {
+    return this.noted("lenientRead", this.state.lenientRead);
+  }
   get duplicates(): readonly DuplicateKey[] {
     return this.noted("duplicates", this.state.duplicates);
   }
   get variant(): Variant {
     return this.noted("variant", this.state.variant);
+  }
+  /** The kind of file: a rule that applies to both (`meta.files`) reads it where they differ. */
+  get format(): FileFormat {
+    return this.noted("format", this.state.format ?? "plugin.json");
   }
   get isNew(): boolean | undefined {
     return this.noted("isNew", this.state.isNew);
@@ -187,6 +224,32 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return this.migrated.value;
   }
 
+  /**
+   * The activation schemas python.activation names (head's, or with `base` the base's), read from the files
+   * the caller passed, parsed and checked against Dynatrace's format once.
+   */
+  activationSchemas(base = false): readonly ActivationSchemaRead[] {
+    const pkg = this.package;
+    const facts = base ? this.base?.extension : this.extension;
+    if (!facts) return [];
+    const cached = this.activation[base ? "base" : "head"];
+    if (cached) return cached;
+    const out = facts.activations.map((a): ActivationSchemaRead => {
+      const read = pkg?.read(a.path, base);
+      if (!read) return { ...a, unread: true };
+      if ("problem" in read) return { ...a, problem: read.problem };
+      let value: unknown;
+      try {
+        value = JSON.parse(read.text) as unknown;
+      } catch (e) {
+        return { ...a, problem: `is not valid JSON (${e instanceof Error ? e.message : String(e)})` };
+      }
+      return { ...a, value, facts: activationFacts(value), problems: validateActivationSchema(value) };
+    });
+    this.activation[base ? "base" : "head"] = out;
+    return out;
+  }
+
   /** The text of the value a pointer names, as written (a YAML document's; undefined when it names nothing). */
   source(pointer: string): string | undefined {
     const tree = this.noted("text", this.state.tree);
@@ -207,11 +270,13 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private validation(): SchemaValidation | undefined {
     if (this.schema || this.doc === undefined) return this.schema;
     const doc = this.doc;
-    const { variant } = this.state;
+    const { variant, format } = this.state;
     const like = this.likeContext?.schema;
     // Compiling (once per process) is timed apart from validating (once per document).
-    if (this.timing) timed(this.timing, "step", "schema compilation", () => compileSchema(variant));
-    this.schema = timed(this.timing, "step", "schema validation", () => validateParts(doc, variant, like));
+    if (this.timing) timed(this.timing, "step", "schema compilation", () => compileSchema(variant, format));
+    this.schema = timed(this.timing, "step", "schema validation", () =>
+      validateParts(doc, variant, format, like),
+    );
     return this.schema;
   }
 

@@ -6,6 +6,8 @@
  * read through the guards (guards.ts; a rule that throws becomes an internal-error finding, see analyse.ts).
  */
 import type { RuleContext, SetContext } from "./rule-context.js";
+
+export type { RuleContext };
 import type { RuleKind, RuleMeta } from "./rule-meta.js";
 
 /** Where a rule's documentation lives (links in SARIF, check runs, review comments and `meta.docs.url`). */

@@ -3,7 +3,7 @@ import type { RuleMeta } from "./rule-meta.js";
 import { SCHEMA_MESSAGES, SCHEMA_NAME_DATA, SCHEMA_POSITIONAL_DATA, type SchemaMessageId } from "./schema.js";
 
 /** What other rules read of the schemas. */
-export { isUnit } from "./schema.js";
+export { isExtensionUnit, isUnit } from "./schema.js";
 
 type SchemaRuleMeta = Omit<
   RuleMeta<SchemaMessageId, "schema">,

@@ -11,9 +11,11 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import common from "../../schemas/plugin-common.schema.json" with { type: "json" };
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
-import { childPointer, displayPath, escapeSegment } from "./json/pointer.js";
+import extension from "../../schemas/extension.schema.json" with { type: "json" };
+import { hasPlaceholder } from "./ef2/placeholders.js";
+import { childPointer, displayPath, escapeSegment, splitPointer } from "./json/pointer.js";
 import { closest, listOf } from "./suggest.js";
-import type { Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
+import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 
 /**
  * The messages of the schema rules (schema-rule.ts): which one a schema finding uses is its `messageId`, filled
@@ -53,6 +55,8 @@ export interface SchemaFinding {
 }
 
 let ajvInstance: Ajv | undefined;
+/** A descriptor's schema is its variant's; an extension.yaml's, schemas/extension.schema.json. */
+type SchemaKind = Variant | "extension";
 
 /**
  * A variant's schema compiled as Ajv runs it, in parts: the root's own keywords (its type, the members
@@ -66,6 +70,7 @@ interface Validators {
   members: readonly (readonly [string, ValidateFunction])[];
 }
 const validators: Partial<Record<Variant, Validators>> = {};
+let extensionValidator: ValidateFunction | undefined;
 
 function makeAjv(): Ajv {
   const ajv = new Ajv({
@@ -111,20 +116,43 @@ function validatorFor(variant: Variant): Validators {
   return (validators[variant] = { root, members });
 }
 
+/** The extension's schema, compiled whole on first use (an extension.yaml is validated at once, not in parts). */
+function extensionValidatorFor(): ValidateFunction {
+  return (extensionValidator ??= (ajvInstance ??= makeAjv()).compile(extension));
+}
+
 const UNITS: ReadonlySet<unknown> = new Set(common.definitions.unit.enum);
+
+const EXTENSION_UNITS: ReadonlySet<unknown> = new Set(extension.definitions.unit.enum);
+
+/** `v` is one of Dynatrace's units, as an extension's metadata takes them. */
+export function isExtensionUnit(v: unknown): boolean {
+  return EXTENSION_UNITS.has(v);
+}
 
 /** `v` is one of the metric units the schema allows (exactly, as the server reads them). */
 export function isUnit(v: unknown): boolean {
   return UNITS.has(v);
 }
 
-/** Structural hints for members written at the wrong level (seen in real descriptors). */
-const MISPLACED: Record<string, string> = {
-  "/activation": "`activation` belongs inside `source`",
-  "/activation_name_pattern": "`activation_name_pattern` belongs inside `source`",
-  "/className": "`className` belongs inside `source`",
-  "/package": "`package` belongs inside `source`",
+/** Structural hints for members written at the wrong level (seen in real descriptors and extensions). */
+const MISPLACED: Record<SchemaKind, Record<string, string>> = {
+  host: {
+    "/activation": "`activation` belongs inside `source`",
+    "/activation_name_pattern": "`activation_name_pattern` belongs inside `source`",
+    "/className": "`className` belongs inside `source`",
+    "/package": "`package` belongs inside `source`",
+  },
+  remote: {},
+  extension: {
+    "/activation": "`activation` belongs inside `python`",
+    "/runtime": "`runtime` belongs inside `python`",
+    "/featureSets":
+      "`featureSets` belongs inside `python` (a declarative data source names feature sets with `featureSet`)",
+    "/groups": "`groups` belongs inside `jmx`",
+  },
 };
+MISPLACED.remote = MISPLACED.host;
 
 /**
  * The offending value as data: `value`, what the message quotes (cut short past 60 characters), and when
@@ -157,7 +185,16 @@ function caseOnly(written: string, near: string, candidates: readonly string[]):
   );
 }
 
-function classify(e: ErrorObject): SchemaFinding | undefined {
+/** Allowed values are listed in a message up to this many. */
+const LISTED_MAX = 25;
+
+/** Where the schema defines what the value breaks (`#/definitions/unit/enum`: the definition's name). */
+function schemaPath(e: ErrorObject): string {
+  const m = /#\/definitions\/([^/]+)/.exec(e.schemaPath);
+  return m ? `/${m[1]}` : e.instancePath;
+}
+
+function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
   const at = e.instancePath;
   const path = displayPath(at);
   const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
@@ -178,7 +215,7 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
       const pointer = childPointer(at, member);
       const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
       const near = closest(member, known);
-      const hint = MISPLACED[pointer];
+      const hint = MISPLACED[kind][pointer];
       const where = at === "" ? "" : ` in \`${path}\``;
       const f: SchemaFinding = near
         ? {
@@ -251,7 +288,12 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
     const near =
       typeof e.data === "string" && sameCase(e.data) <= 1 ? closest(e.data, allowedValues) : undefined;
     const caseNote = e.keyword === "x-enumIgnoreCase" ? " (any case)" : "";
-    const data: MessageData = { path, ...valueData(e.data), allowed: listOf(allowedValues) + caseNote };
+    // A long list (an extension's units) is named, not written out: the suggestion says the value meant.
+    const allowed =
+      allowedValues.length > LISTED_MAX
+        ? `one of the ${allowedValues.length} values of \`${displayPath(schemaPath(e))}\` in the schema`
+        : listOf(allowedValues);
+    const data: MessageData = { path, ...valueData(e.data), allowed: allowed + caseNote };
     const f: SchemaFinding = {
       ruleId: routed ?? "invalid-value",
       messageId: near ? "notAllowedNear" : "notAllowed",
@@ -282,11 +324,51 @@ function classify(e: ErrorObject): SchemaFinding | undefined {
 }
 
 /**
+ * An extension.yaml's members that a rule of their own reports whole (its findings, not the schema's): the
+ * version (`ef2-version-format`, which reads what YAML wrote), and the name's pattern (`name-format`, as in
+ * a descriptor; the schema's own keyword stays out of the file, which editors and `migrate` read as it is).
+ */
+function extensionOwner(f: SchemaFinding): string | undefined {
+  if (f.pointer === "/version") return "ef2-version-format";
+  if (f.pointer === "/name" && f.ruleId === "invalid-format") return "name-format";
+  return undefined;
+}
+
+/** The value a pointer names in `doc` (undefined when it names nothing). */
+function valueAt(doc: unknown, pointer: string): unknown {
+  let cur = doc;
+  for (const seg of splitPointer(pointer)) {
+    if (typeof cur !== "object" || cur === null) return undefined;
+    cur = Object.prototype.hasOwnProperty.call(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
+  }
+  return cur;
+}
+
+/**
+ * Validates a parsed document against its schema: a descriptor's variant's, or (`extension.yaml`) the
+ * extension's. In an extension, a value holding a build placeholder (`<%=version%>`) is not judged (the
+ * build replaces it; `build-placeholder` says so). Never throws.
+ */
+export function validateSchema(
+  value: unknown,
+  variant: Variant,
+  format: FileFormat = "plugin.json",
+): SchemaFinding[] {
+  return [...validateParts(value, variant, format).findings];
+}
+
+/**
  * Ajv's errors as findings: classified, a value of the wrong type reported once (as invalid-type, not again
  * for its enum or pattern), and one finding per rule and place. `prefix` is the pointer of the value the
- * errors are about (a member's, when validated alone).
+ * errors are about (a member's, when validated alone); `doc` the whole document (an extension's
+ * placeholders are looked up there).
  */
-function findingsOf(errors: readonly ErrorObject[], prefix: string): SchemaFinding[] {
+function findingsOf(
+  errors: readonly ErrorObject[],
+  prefix: string,
+  kind: SchemaKind,
+  doc: unknown,
+): SchemaFinding[] {
   const out: SchemaFinding[] = [];
   const seen = new Set<string>();
   const wrongType = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));
@@ -298,8 +380,12 @@ function findingsOf(errors: readonly ErrorObject[], prefix: string): SchemaFindi
       wrongType.has(e.instancePath)
     )
       continue;
-    const f = classify(prefix ? { ...e, instancePath: prefix + e.instancePath } : e);
+    const f = classify(prefix ? { ...e, instancePath: prefix + e.instancePath } : e, kind);
     if (!f) continue;
+    if (kind === "extension") {
+      if (f.ruleId !== "required-member" && hasPlaceholder(valueAt(doc, f.pointer))) continue;
+      f.ruleId = extensionOwner(f) ?? f.ruleId;
+    }
     const key = `${f.ruleId}\0${f.pointer}`;
     if (seen.has(key)) continue; // an enum and a pattern on one node would otherwise say it twice
     seen.add(key);
@@ -313,7 +399,7 @@ function findingsOf(errors: readonly ErrorObject[], prefix: string): SchemaFindi
  * names, in order, and its `type`) and each member's (which depend on its value alone).
  */
 export interface SchemaValidation {
-  variant: Variant;
+  kind: SchemaKind;
   findings: readonly SchemaFinding[];
   root: { keys: readonly string[]; type: unknown; findings: readonly SchemaFinding[] };
   members: ReadonlyMap<string, { value: unknown; findings: readonly SchemaFinding[] }>;
@@ -330,11 +416,22 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 /**
  * Validates a parsed descriptor against its variant's schema, part by part (Validators). With `like`, the
  * validation of another version of it (head's, for its base): the parts whose inputs are the very same
- * there are taken from it, findings and all, rather than validated again. Never throws.
+ * there are taken from it, findings and all, rather than validated again. An extension.yaml is validated
+ * whole (validateSchema says how). Never throws.
  */
-export function validateParts(value: unknown, variant: Variant, like?: SchemaValidation): SchemaValidation {
+export function validateParts(
+  value: unknown,
+  variant: Variant,
+  format: FileFormat = "plugin.json",
+  like?: SchemaValidation,
+): SchemaValidation {
+  if (format === "extension.yaml") {
+    const validate = extensionValidatorFor();
+    const findings = validate(value) ? EMPTY : findingsOf(validate.errors ?? [], "", "extension", value);
+    return { kind: "extension", findings, root: { keys: [], type: undefined, findings }, members: new Map() };
+  }
   const { root, members } = validatorFor(variant);
-  const reuse = like?.variant === variant ? like : undefined;
+  const reuse = like?.kind === variant ? like : undefined;
   const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
   const doc = value as Record<string, unknown>;
   const keys = isObject ? Object.keys(doc) : [];
@@ -342,7 +439,7 @@ export function validateParts(value: unknown, variant: Variant, like?: SchemaVal
   let rootFindings: readonly SchemaFinding[];
   if (reuse && isObject && Object.is(reuse.root.type, type) && sameKeys(reuse.root.keys, keys))
     rootFindings = reuse.root.findings;
-  else rootFindings = root(value) ? EMPTY : findingsOf(root.errors ?? [], "");
+  else rootFindings = root(value) ? EMPTY : findingsOf(root.errors ?? [], "", variant, value);
   const byMember = new Map<string, { value: unknown; findings: readonly SchemaFinding[] }>();
   const findings = [...rootFindings];
   if (isObject) {
@@ -355,17 +452,12 @@ export function validateParts(value: unknown, variant: Variant, like?: SchemaVal
           ? known.findings
           : validate(v)
             ? EMPTY
-            : findingsOf(validate.errors ?? [], "/" + escapeSegment(name));
+            : findingsOf(validate.errors ?? [], "/" + escapeSegment(name), variant, value);
       byMember.set(name, { value: v, findings: own });
       for (const f of own) findings.push(f);
     }
   }
-  return { variant, findings, root: { keys, type, findings: rootFindings }, members: byMember };
-}
-
-/** Validates a parsed descriptor against its variant's schema. Never throws. */
-export function validateSchema(value: unknown, variant: Variant): SchemaFinding[] {
-  return [...validateParts(value, variant).findings];
+  return { kind: variant, findings, root: { keys, type, findings: rootFindings }, members: byMember };
 }
 
 /**
@@ -376,16 +468,45 @@ export function validateWhole(value: unknown, variant: Variant): SchemaFinding[]
   validatorFor(variant);
   const schema = variant === "host" ? host : remote;
   const whole = ajvInstance?.getSchema(schema.$id) as ValidateFunction;
-  return whole(value) ? [] : findingsOf(whole.errors ?? [], "");
+  return whole(value) ? [] : findingsOf(whole.errors ?? [], "", variant, value);
 }
 
-/** Compiles a variant's schema when it is not yet (once per process), so that its time can be told apart. */
-export function compileSchema(variant: Variant): void {
-  validatorFor(variant);
+/** Compiles a document's schema when it is not yet (once per process), so that its time can be told apart. */
+export function compileSchema(variant: Variant, format: FileFormat = "plugin.json"): void {
+  if (format === "extension.yaml") extensionValidatorFor();
+  else validatorFor(variant);
+}
+
+/**
+ * An activationSchema.json's problems against Dynatrace's activation schema format (the `activationSchema`
+ * definition of schemas/extension.schema.json): where, and what Ajv says. Never throws.
+ */
+export function validateActivationSchema(value: unknown): { pointer: string; message: string }[] {
+  extensionValidatorFor();
+  const validate = ajvInstance!.getSchema(`${extension.$id}#/definitions/activationSchema`);
+  if (!validate || validate(value)) return [];
+  const seen = new Set<string>();
+  const out: { pointer: string; message: string }[] = [];
+  for (const e of validate.errors ?? []) {
+    if (e.keyword === "if" || e.keyword === "anyOf") continue; // said by the branch that failed
+    const missing =
+      e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty : undefined;
+    const message =
+      missing !== undefined
+        ? `\`${displayPath(e.instancePath)}\` is missing \`${missing}\``
+        : e.keyword === "additionalProperties"
+          ? `\`${displayPath(e.instancePath)}\` has \`${(e.params as { additionalProperty: string }).additionalProperty}\`, which the format does not have`
+          : `\`${displayPath(e.instancePath)}\` ${e.message ?? "is not valid"}`;
+    if (seen.has(message)) continue;
+    seen.add(message);
+    out.push({ pointer: e.instancePath, message });
+  }
+  return out;
 }
 
 /** Compiles the schemas now rather than on first use (the benchmark does, so that compiling is not timed). */
 export function warmUpSchemas(): void {
   validatorFor("host");
   validatorFor("remote");
+  extensionValidatorFor();
 }

@@ -9,6 +9,7 @@
 import { fixableFindings } from "../core/fix.js";
 import type { AnalysedFile } from "../core/analyse.js";
 import type { Severity } from "../core/types.js";
+import { fitLine } from "./fit.js";
 import { printable } from "./printable.js";
 import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";
 
@@ -33,6 +34,11 @@ export interface TextOptions {
   notes?: string[];
   /** The width the findings' rows should fit (a terminal's columns); without it, only `MESSAGE_MAX` applies. */
   width?: number;
+  /**
+   * Whether the run fails (its exit status): the summary's mark says so, ✖ or ✔, so that findings that do
+   * not fail it (notices, existing ones, anything below `fail_on`) do not read as a failure. Unset: any finding.
+   */
+  failed?: boolean;
 }
 
 type Paint = (kind: keyof typeof COLOURS, s: string) => string;
@@ -127,17 +133,23 @@ export function formatText(
   const withFindings = reviews.filter((r) => r.findings.length > 0).length;
   const total = counts.error + counts.warning + counts.notice;
   const checked = plural(reviews.length, "descriptor");
+  const failed = opts.failed ?? total > 0;
+  // The lines below the rows fit the terminal too (when its width is known), broken between words.
+  const fit = (line: string) => (opts.width === undefined ? line : fitLine(line, opts.width));
   const summary =
     total === 0
-      ? paint("ok", `✔ ${checked} checked: no findings`)
+      ? paint(failed ? "error" : "ok", fit(`${failed ? "✖" : "✔"} ${checked} checked: no findings`))
       : paint(
           counts.error ? "error" : counts.warning ? "warning" : "notice",
-          `✖ ${plural(total, "finding")} (${describeCounts(counts)}) in ${withFindings} of ${checked}`,
+          fit(
+            `${failed ? "✖" : "✔"} ${plural(total, "finding")} (${describeCounts(counts)}) in ${withFindings} of ${checked}` +
+              (failed ? "" : ", none failing"),
+          ),
         );
   lines.push(paint("bold", summary));
   const baseline = describeBaseline(reviews);
-  if (baseline) lines.push(baseline);
-  for (const n of opts.notes ?? []) lines.push(printable(n));
+  if (baseline) lines.push(fit(baseline));
+  for (const n of opts.notes ?? []) lines.push(fit(printable(n)));
   // Last, as ESLint does: what `--fix` would do about what is left.
   if (total > 0) {
     const fixable = fixableFindings(reviews).size;

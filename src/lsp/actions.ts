@@ -5,10 +5,11 @@
  */
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from "vscode-languageserver";
 import type { ResolvedConfig } from "../core/config.js";
-import { fixDescriptors, planEdits } from "../core/fix.js";
-import { parseJson, type JsonNode } from "../core/json/parse.js";
+import { formatOf } from "../core/ef2/pairing.js";
+import { fixDescriptors, parserOf, planEdits } from "../core/fix.js";
+import type { JsonNode } from "../core/json/parse.js";
 import type { DescriptorInput } from "../core/analyse.js";
-import type { Edit, Finding } from "../core/types.js";
+import type { Edit, FileFormat, Finding } from "../core/types.js";
 import type { OffsetText } from "./positions.js";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.plugin-review`;
@@ -29,8 +30,14 @@ export function wanted(kind: string, only: readonly string[] | undefined): boole
   return !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
 }
 
-function edits(doc: OffsetText, root: JsonNode, finding: Finding, edit: Edit): TextEdit[] {
-  return planEdits(doc.getText(), root, [{ ...finding, fix: edit }]).map((e) => ({
+function edits(
+  doc: OffsetText,
+  root: JsonNode,
+  format: FileFormat,
+  finding: Finding,
+  edit: Edit,
+): TextEdit[] {
+  return planEdits(doc.getText(), root, [{ ...finding, fix: edit }], format).map((e) => ({
     range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) },
     newText: e.text,
   }));
@@ -39,10 +46,11 @@ function edits(doc: OffsetText, root: JsonNode, finding: Finding, edit: Edit): T
 /** The actions for the diagnostics at `indices` of the last review (those under the cursor or selection). */
 export function findingActions(r: Reviewed, indices: number[], only?: readonly string[]): CodeAction[] {
   const out: CodeAction[] = [];
+  const format = formatOf(r.input.path);
   let root: JsonNode | undefined;
   const tree = () => {
     if (!root) {
-      const parsed = parseJson(r.doc.getText());
+      const parsed = parserOf(format)(r.doc.getText());
       root = parsed.ok ? parsed.root : undefined;
     }
     return root;
@@ -52,7 +60,7 @@ export function findingActions(r: Reviewed, indices: number[], only?: readonly s
     const diagnostic = r.diagnostics[i];
     if (!f || !diagnostic) continue;
     if (f.fix && wanted(CodeActionKind.QuickFix, only) && tree()) {
-      const changes = edits(r.doc, tree() as JsonNode, f, f.fix);
+      const changes = edits(r.doc, tree() as JsonNode, format, f, f.fix);
       if (changes.length)
         out.push({
           title: `${capitalise(f.fix.description)} (${f.ruleId})`,
@@ -64,7 +72,7 @@ export function findingActions(r: Reviewed, indices: number[], only?: readonly s
     }
     for (const s of f.suggestions ?? []) {
       if (!wanted(CodeActionKind.Refactor, only) || !tree()) continue;
-      const changes = edits(r.doc, tree() as JsonNode, f, s);
+      const changes = edits(r.doc, tree() as JsonNode, format, f, s);
       if (changes.length)
         out.push({
           title: `${capitalise(s.description)}? (suggestion for ${f.ruleId})`,

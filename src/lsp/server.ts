@@ -1,8 +1,8 @@
 /**
- * `plugin-review lsp`: the CLI's review while typing. Every open document that the configuration's
- * `paths` call a descriptor is reviewed on open and, debounced, on change, by the same core and with the
- * configuration found as `check` finds it (workspace/find-config.ts), compared with the file at the branch's
- * merge base (base.ts) so that change rules run and existing findings are marked. Code actions offer fixes,
+ * `plugin-review lsp`: the CLI's review while typing. Every open document that the configuration reviews (a
+ * plugin.json or an extension.yaml: core/ef2/pairing.ts) is reviewed on open and, debounced, on change, by
+ * the same core and with the configuration found as `check` finds it (workspace/find-config.ts), compared with
+ * the file at the branch's merge base (base.ts) so that change rules run and existing findings are marked. Code actions offer fixes,
  * suggestions and "fix all"; hover explains members from the schemas. Nothing here may throw into the
  * connection: a failing review is shown as a diagnostic, never a crash.
  */
@@ -24,10 +24,11 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
+import { formatOf, isReviewedPath } from "../core/ef2/pairing.js";
 import { parseJson } from "../core/json/parse.js";
 import { detectVariant, analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
 import { plural } from "../format/summary.js";
-import { isDescriptorPath } from "../workspace/files.js";
+import { isReviewedFile } from "../workspace/files.js";
 import { ConfigFinder, type Located } from "../workspace/find-config.js";
 import { UsageError } from "../workspace/usage-error.js";
 import { findBase, type Base } from "./base.js";
@@ -132,7 +133,7 @@ export function startServer(connection: Connection): ServerState {
   function baseFor(uri: string, absolute: string, maxBytes: number): Promise<Base | undefined> {
     let base = bases.get(uri);
     if (!base) {
-      base = findBase(absolute, maxBytes).catch(() => undefined);
+      base = findBase(absolute, maxBytes, (old) => isReviewedFile(finder, old)).catch(() => undefined);
       bases.set(uri, base);
     }
     return base;
@@ -165,7 +166,7 @@ export function startServer(connection: Connection): ServerState {
     const { found, configPath } = located;
     // Valid on disk; an open configuration document's own problems (typed, unsaved) stay.
     if (found.path && !documents.get(pathToFileURL(found.path).href)) clearConfigProblems(found.path);
-    const target = { located, descriptor: isDescriptorPath(found.config, configPath) };
+    const target = { located, descriptor: isReviewedPath(found.config, configPath) };
     targets.set(uri, target);
     return target;
   }
@@ -199,8 +200,15 @@ export function startServer(connection: Connection): ServerState {
       if (base.content && base.basePath !== undefined)
         input.base = { path: `${base.ref.slice(0, 12)}:${base.basePath}`, content: base.content };
       input.isNew = base.content === undefined;
+      if (base.replaces) input.replaces = base.replaces;
     }
     const [review] = analyseDescriptors([input], found.config);
+    if (review?.notAnExtension) {
+      // Another tool's extension.yaml (core/ef2/extension-document.ts): nothing of ours to show.
+      reviewed.delete(uri);
+      publish(uri, [], version);
+      return;
+    }
     const findings = review?.findings ?? [];
     const starts = findings.length ? lineStarts(current.getText()) : [];
     const diagnostics = findings.map((f) => toDiagnostic(current, starts, f, found.config));
@@ -339,6 +347,8 @@ export function startServer(connection: Connection): ServerState {
   connection.onHover((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc || !reviewed.has(doc.uri)) return null;
+    // Hover explains plugin.json members from its schema; an extension.yaml has none of them.
+    if (formatOf(reviewed.get(doc.uri)!.input.path) !== "plugin.json") return null;
     try {
       const parsed = parseJson(doc.getText());
       if (!parsed.ok) return null;

@@ -10,6 +10,7 @@ import { STATE_DIMENSION, type Ef1Metric } from "../core/ef2/key-map.js";
 import { q, said } from "./notes.js";
 import { ef2Unit } from "./units.js";
 import { JMX_INTERVAL_SECONDS } from "./jmx.js";
+import { EXTENSION_FILE } from "./written.js";
 
 /** At most this many files in `alerts:` (extension.yaml's documented limit). */
 export const MAX_ALERTS = 10;
@@ -203,6 +204,7 @@ export function alertFiles(m: DescriptorMigration, metrics: readonly Ef1Metric[]
       "todo",
       firstAlert(metrics),
       said`Dynatrace imports an extension's metric events disabled after each upload and activation, and an update overwrites edits made in the UI: enable them in Settings (anomaly detection, metric events)`,
+      { file: EXTENSION_FILE, pointer: "/alerts" },
     );
   return files;
 }

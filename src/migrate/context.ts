@@ -3,6 +3,7 @@ import type { JsonNode } from "../core/json/parse.js";
 import { displayPath } from "../core/json/pointer.js";
 import { LineIndex, resolvePointer } from "../core/locate.js";
 import type { Note, NoteKind, Phrase } from "./notes.js";
+import type { WrittenPlace } from "./written.js";
 
 /** What stops a descriptor from being converted: why, and where (a JSON pointer). */
 export interface Blocker {
@@ -25,8 +26,9 @@ export class DescriptorMigration {
     this.index = new LineIndex(text);
   }
 
-  note(kind: NoteKind, pointer: string, text: Phrase): void {
-    this.notes.push({ kind, pointer, member: displayPath(pointer), text });
+  /** A note on the EF1 member at `pointer`; a to-do also names where it is done in the written project. */
+  note(kind: NoteKind, pointer: string, text: Phrase, written?: WrittenPlace): void {
+    this.notes.push({ kind, pointer, member: displayPath(pointer), text, ...(written ? { written } : {}) });
   }
 
   block(pointer: string, text: Phrase): void {

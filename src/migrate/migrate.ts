@@ -17,8 +17,13 @@ import { jsonText } from "./json-text.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
 import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
-import { ACTIVATION_FILE, pythonSource } from "./python.js";
+import { ACTIVATION_FILE, isRemote, pythonSource } from "./python.js";
+import { codeSections, planPython, projectFiles, withCodeTypes, type PluginCode } from "./python-project.js";
 import { toYaml, type YamlValue } from "./yaml.js";
+import { MIGRATE_DOCS, nextSteps } from "./next-steps.js";
+import { EXTENSION_FILE, writtenLine, type OutputFile } from "./written.js";
+
+export type { OutputFile } from "./written.js";
 
 /** What Dynatrace's JMX converter writes, and the Python SDK's template: the oldest clusters that run them. */
 const MIN_DYNATRACE = { JMX: "1.275.0", python: "1.285" } as const;
@@ -30,15 +35,16 @@ export interface MigrateOptions {
   name?: string;
   /**
    * Read extension.yaml's text back before it is written, and check that it says what was validated (default
-   * true). Only what is not written (the audit's readiness) leaves it out: the YAML parse is most of the time.
+   * true). Only what is not written (the audit's readiness) leaves it out.
    */
   readBack?: boolean;
-}
-
-/** A file of the migration, by path relative to the migration's folder (`extension/extension.yaml`). */
-export interface OutputFile {
-  path: string;
-  content: string;
+  /** A Python plugin's folder (the files beside plugin.json), which the project gets a copy of (python-project.ts). */
+  code?: PluginCode;
+  /**
+   * The plugin.json's path from the folder the migration is written to (the one holding MIGRATION.md), for
+   * the command MIGRATION.md ends with: `plugin-review check --base <source> extension/extension.yaml`.
+   */
+  source?: string;
 }
 
 export interface LocatedNote extends Note {
@@ -58,6 +64,8 @@ export interface Converted {
   metrics: number;
   subgroups?: number;
   alerts: number;
+  /** A Python plugin's project: its module (`python3 -m <module>`), and why the plugin's code is not in it. */
+  project?: { module: string; codeMissing?: string };
 }
 
 export interface NotConverted {
@@ -205,7 +213,10 @@ function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
         );
     }
   });
-  m.note("todo", "", said`\`author.name\` is ${q(AUTHOR_PLACEHOLDER)}: EF1 names no author, EF2 needs one`);
+  m.note("todo", "", said`\`author.name\` is ${q(AUTHOR_PLACEHOLDER)}: EF1 names no author, EF2 needs one`, {
+    file: EXTENSION_FILE,
+    pointer: "/author/name",
+  });
 }
 
 /** The rows of metric-keys.json: every EF1 metric with its line, and the EF2 metric it becomes. */
@@ -249,25 +260,39 @@ const SECTIONS: { kind: Note["kind"]; title: string; none: string }[] = [
   { kind: "todo", title: "To do by hand", none: "Nothing." },
 ];
 
-function migrationMd(r: Omit<Converted, "files" | "converted">, from: Obj): string {
+/**
+ * MIGRATION.md: what is not carried over and what changes meaning, each with its EF1 line; what is left to do,
+ * each at its file and line in the written project (`written`, the other files); a Python project's sections
+ * (`more`); then how to check and build.
+ */
+function migrationMd(
+  r: Omit<Converted, "files" | "converted">,
+  from: Obj,
+  written: readonly OutputFile[],
+  source: string,
+  more: readonly string[] = [],
+): string {
   const lines = [
     `# Migrating ${codeSpan(str(from.name) ?? "(no name)")} to \`${r.name}\``,
     "",
     `The EF1 plugin ${codeSpan(str(from.name) ?? "(no name)")} version ${codeSpan(String(from.version ?? "(none)"))} (${r.framework === "JMX" ? "JMX" : "Python"}) is the EF2 extension \`${r.name}\` version \`${r.version}\`: extension/extension.yaml, with ${r.metrics} ${r.metrics === 1 ? "metric" : "metrics"}${r.subgroups !== undefined ? ` in ${r.subgroups} JMX ${r.subgroups === 1 ? "subgroup" : "subgroups"}` : ""}${r.framework === "python" ? ` and extension/${ACTIVATION_FILE}` : ""}${r.alerts ? `, and ${r.alerts} metric ${r.alerts === 1 ? "event" : "events"} in extension/alerts/` : ""}. metric-keys.json (and .csv) names the EF2 metric of every EF1 metric.`,
     "",
-    "Each entry names the line of the EF1 plugin.json it comes from. [docs/migrate.md](https://github.com/plugin-review/plugin-review/blob/main/docs/migrate.md) explains the mapping.",
+    `Each entry names the line of the EF1 plugin.json it comes from, and each thing to do by hand its place in this folder (\`file:line\`). [docs/migrate.md](${MIGRATE_DOCS}#the-mapping-member-by-member) explains the mapping.`,
   ];
   for (const s of SECTIONS) {
     lines.push("", `## ${s.title}`, "");
     const notes = r.notes.filter((n) => n.kind === s.kind);
     if (!notes.length) lines.push(s.none);
-    for (const n of notes)
-      lines.push(
-        n.line === undefined
-          ? `- ${markdown(n.text)}`
-          : `- line ${n.line}, ${codeSpan(n.member)}: ${markdown(n.text)}`,
-      );
+    for (const n of notes) {
+      const at = n.written && writtenLine(written, n.written);
+      const ef1 = n.line === undefined ? undefined : `line ${n.line}, ${codeSpan(n.member)}`;
+      const where =
+        at === undefined ? ef1 : `\`${n.written!.file}:${at}\`${ef1 === undefined ? "" : ` (from ${ef1})`}`;
+      lines.push(`- ${where === undefined ? "" : `${where}: `}${markdown(n.text)}`);
+    }
   }
+  lines.push(...more);
+  lines.push("", ...nextSteps(r.framework, source));
   return lines.join("\n") + "\n";
 }
 
@@ -335,7 +360,10 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       said`${q(doc.version ?? "(none)")}: ${version.note}, giving \`${version.version}\``,
     );
 
-  const metrics = mapMetrics(doc, framework, keyPrefix(name));
+  // A Python plugin's code (when given) says which metrics are counters: their keys end in `.count`.
+  const plan = framework === "python" ? planPython(m, isRemote(doc), options.code) : undefined;
+  const mapped = mapMetrics(doc, framework, keyPrefix(name));
+  const metrics = plan ? withCodeTypes(mapped, plan) : mapped;
   noteDescriptor(m, framework);
   // Two EF1 metrics that Dynatrace's key rule makes one EF2 key would become one metric: refused, not merged.
   const byKey = new Map<string, string>();
@@ -358,6 +386,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   const beside = new Map<string, string>();
   let metadata: YamlValue[];
   let subgroups: number | undefined;
+  let activation: Obj = {};
   if (framework === "JMX") {
     const jmx = jmxSource(m, metrics);
     if (!jmx.jmx && !m.blockers.length) m.block("/metrics", said`the plugin has no metric to collect`);
@@ -365,10 +394,11 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     metadata = jmx.metadata;
     subgroups = jmx.subgroups;
   } else {
-    const python = pythonSource(m, metrics);
+    const python = pythonSource(m, metrics, plan!.module);
     extension.python = python.python;
     metadata = python.metadata;
     beside.set(ACTIVATION_FILE, jsonText(python.activation));
+    activation = python.activation as Obj;
   }
   if (metadata.length) extension.metrics = metadata;
   const alerts = alertFiles(m, metrics, name);
@@ -407,14 +437,35 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     ...(subgroups !== undefined ? { subgroups } : {}),
     alerts: alerts.length,
   };
+  const keysText = metricKeysJson(keyMap, m, version.version, doc);
+  // The Python project: written before MIGRATION.md, whose notes it adds to.
+  const project = plan
+    ? projectFiles(m, plan, {
+        name,
+        version: version.version,
+        activation,
+        keyMapText: keysText,
+        descriptorText: jsonText(doc),
+      })
+    : [];
+  const more = plan ? codeSections(plan, metrics, name) : [];
+  const projectSummary = plan
+    ? { project: { module: plan.module, ...(plan.code ? {} : { codeMissing: plan.missing ?? "" }) } }
+    : {};
+  const done = { ...summary, notes: plan ? located(m) : notes, ...projectSummary };
   const files: OutputFile[] = [
-    { path: "extension/extension.yaml", content: yaml },
+    { path: EXTENSION_FILE, content: yaml },
     ...[...beside].map(([path, content]) => ({ path: `extension/${path}`, content })),
-    { path: "metric-keys.json", content: metricKeysJson(keyMap, m, version.version, doc) },
+    { path: "metric-keys.json", content: keysText },
     { path: "metric-keys.csv", content: metricKeysCsv(keyMap, m) },
-    { path: "MIGRATION.md", content: migrationMd(summary, doc) },
+    ...project,
   ];
-  return { converted: true, ...summary, files };
+  // Nothing is written for the audit's readiness: no written places to find (and no YAML to parse for them).
+  const written = options.readBack === false ? [] : files;
+  const md = migrationMd(done, doc, written, options.source ?? "path/to/plugin.json", more);
+  // MIGRATION.md after the key maps, before the Python project's files (as the CLI lists what it wrote).
+  files.splice(files.length - project.length, 0, { path: "MIGRATION.md", content: md });
+  return { converted: true, ...done, files };
 }
 
 /** What `migrate` can do with a descriptor, for the audit: fully, partly (and what is lost), or not at all. */

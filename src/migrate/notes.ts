@@ -6,6 +6,7 @@
  */
 import { codeSpan as inertCodeSpan } from "../format/markdown.js";
 import { printable } from "../format/printable.js";
+import type { WrittenPlace } from "./written.js";
 
 /** Text from the descriptor: untrusted, rendered inert wherever it is written. */
 export interface Quoted {
@@ -47,6 +48,8 @@ export interface Note {
   /** The member as people name it: `metrics[3].source.aggregation`. */
   member: string;
   text: Phrase;
+  /** A to-do's place in the written project, where a person finishes it (MIGRATION.md names its file and line). */
+  written?: WrittenPlace;
 }
 
 /** A phrase as plain text for a terminal or JSON: descriptor text quoted as a JSON string (controls escaped). */

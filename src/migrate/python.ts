@@ -1,5 +1,5 @@
 /**
- * The Python data source: `python.runtime` (the EF1 package as the module), the remote activation for a remote
+ * The Python data source: `python.runtime` (the module python-project.ts names), the remote activation for a remote
  * plugin and the local one for a host plugin, `metrics:` metadata for every EF1 metric, and activationSchema.json
  * from `properties` and `configUI` (every EF1 property type, display names, hints, order and defaults).
  */
@@ -9,18 +9,15 @@ import type { DescriptorMigration } from "./context.js";
 import { PROCESS_DIMENSION, RX_PID, STATE_DIMENSION, type Ef1Metric } from "../core/ef2/key-map.js";
 import { dimensionKey } from "../core/ef2/names.js";
 import { q, said } from "./notes.js";
+import { TOPOLOGY_DIMENSIONS } from "./python-project.js";
 import { ef2Unit } from "./units.js";
 import type { YamlValue } from "./yaml.js";
 
 export const ACTIVATION_FILE = "activationSchema.json";
 /** The Python the EF2 SDK's template asks for (dt-extensions-python-sdk's extension.yaml template). */
 const PYTHON_MIN = "3.10";
-/** What the plugin code's packaging members become, and why they are not in extension.yaml. */
+/** What the plugin code's packaging members become (the class and install_requires: python-project.ts). */
 const SOURCE_NOTES: Record<string, string> = {
-  className:
-    "the plugin's class: EF2 runs an `Extension` subclass of the dynatrace-extensions SDK, so it is ported by hand (its `query()` reporting with `report_metric`)",
-  install_requires:
-    "the dependencies go to the EF2 extension's setup.py (`install_requires`), not extension.yaml",
   packages: "Python packaging goes to the EF2 extension's setup.py, not extension.yaml",
   package_data: "Python packaging goes to the EF2 extension's setup.py, not extension.yaml",
   modules: "Python packaging goes to the EF2 extension's setup.py, not extension.yaml",
@@ -33,28 +30,7 @@ export interface PythonSource {
   remote: boolean;
 }
 
-/** An EF1 package name as a Python module name (the EF2 extension's module folder). */
-function moduleOf(m: DescriptorMigration, source: Obj | undefined): string {
-  const pkg = str(source?.package);
-  if (pkg === undefined) {
-    m.note(
-      "todo",
-      "/source",
-      said`the plugin names no \`source.package\`: the module is \`extension\`; rename it to the code's`,
-    );
-    return "extension";
-  }
-  const module = pkg.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9])/, "_") || "extension";
-  if (module !== pkg)
-    m.note(
-      "changed",
-      "/source/package",
-      said`${q(pkg)} is not a Python module name: the module is \`${module}\``,
-    );
-  return module;
-}
-
-function metadataOf(m: DescriptorMigration, metrics: readonly Ef1Metric[]): YamlValue[] {
+function metadataOf(m: DescriptorMigration, metrics: readonly Ef1Metric[], remote: boolean): YamlValue[] {
   const out: YamlValue[] = [];
   const described = new Set<string>();
   for (const metric of metrics) {
@@ -108,6 +84,9 @@ function metadataOf(m: DescriptorMigration, metrics: readonly Ef1Metric[]): Yaml
         metric.ef1.dimensions.find((d) => (d === RX_PID ? PROCESS_DIMENSION : dimensionKey(d)) === key) ??
         (key === STATE_DIMENSION ? "State" : key),
     }));
+    // A remote plugin's groups and devices are dimensions of its metrics (ef1compat sends them).
+    if (remote)
+      for (const d of TOPOLOGY_DIMENSIONS) if (!dims.some((x) => x.key === d.key)) dims.push({ ...d });
     if (dims.length) entry.dimensions = dims;
     out.push({ key: metric.ef2.key, metadata: entry });
   }
@@ -285,8 +264,18 @@ function activationSchema(m: DescriptorMigration, remote: boolean): object {
   };
 }
 
-export function pythonSource(m: DescriptorMigration, metrics: readonly Ef1Metric[]): PythonSource {
-  const remote = detectVariant(m.doc) === "remote";
+/** Whether a Python plugin is a remote one (ActiveGate), as the review tells the variants apart. */
+export function isRemote(doc: Obj): boolean {
+  return detectVariant(doc) === "remote";
+}
+
+/** The python data source of a plugin whose module (the EF2 package) is `module`. */
+export function pythonSource(
+  m: DescriptorMigration,
+  metrics: readonly Ef1Metric[],
+  module: string,
+): PythonSource {
+  const remote = isRemote(m.doc);
   const source = obj(m.doc.source);
   for (const [member, why] of Object.entries(SOURCE_NOTES))
     if (source && source[member] !== undefined) m.note("todo", `/source/${member}`, said`${why}`);
@@ -304,13 +293,12 @@ export function pythonSource(m: DescriptorMigration, metrics: readonly Ef1Metric
       "/source/activation_name_pattern",
       said`EF2 activates an extension by monitoring configuration, not by process group name`,
     );
-  const module = moduleOf(m, source);
   return {
     python: {
       runtime: { module, version: { min: PYTHON_MIN } },
       activation: { [remote ? "remote" : "local"]: { path: ACTIVATION_FILE } },
     },
-    metadata: metadataOf(m, metrics),
+    metadata: metadataOf(m, metrics, remote),
     activation: activationSchema(m, remote),
     remote,
   };

@@ -2,7 +2,7 @@
  * extension.yaml written as Dynatrace's examples write it (block style, two-space indents), with every string
  * that is not plainly safe double-quoted and escaped: text from a descriptor reads back as exactly that text,
  * under YAML 1.2 and under the YAML 1.1 readers (SnakeYAML) that take `yes` or `on` for booleans, and holds no
- * raw control or line-breaking character. The output is checked by parsing it back (schema.ts).
+ * raw control or line-breaking character. The output is checked by reading it back (readYaml, check.ts).
  */
 
 export type YamlValue = string | number | boolean | YamlValue[] | { [key: string]: YamlValue };
@@ -17,8 +17,13 @@ const ESCAPE = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-
 /** Half a surrogate pair on its own: not a character, so no YAML reader takes its escape. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** Text no YAML reader takes for anything else, written plain (the `yaml` package's YAML 1.1 reads `E0` as NaN). */
+function plainlySafe(s: string): boolean {
+  return PLAIN.test(s) && !SPECIAL.test(s) && !/: | #|[: ]$/.test(s) && !/^[eE][0-9_]/.test(s);
+}
+
 function scalar(s: string): string {
-  if (PLAIN.test(s) && !SPECIAL.test(s) && !/: | #|[: ]$/.test(s)) return s;
+  if (plainlySafe(s)) return s;
   // A JSON string is a YAML double-quoted scalar; its escapes (\n, \uXXXX, …) are YAML's too.
   return JSON.stringify(s.replace(LONE_SURROGATE, "\ufffd")).replace(
     ESCAPE,
@@ -31,7 +36,9 @@ function isScalar(v: YamlValue): v is string | number | boolean {
 }
 
 function inline(v: string | number | boolean): string {
-  return typeof v === "string" ? scalar(v) : String(v);
+  if (typeof v === "string") return scalar(v);
+  // YAML 1.1 reads an exponent as a number only after a `.`: 1e+21 is text there, 1.0e+21 a number in both.
+  return typeof v === "number" ? String(v).replace(/^(-?[0-9]+)e/, "$1.0e") : String(v);
 }
 
 function lines(value: YamlValue, indent: string, out: string[]): void {
@@ -65,4 +72,81 @@ export function toYaml(value: { [key: string]: YamlValue }): string {
   const out: string[] = [];
   lines(value, "", out);
   return out.join("\n") + "\n";
+}
+
+/**
+ * extension.yaml read back as the YAML readers Dynatrace's tools use would read what toYaml writes: the block
+ * mappings and sequences it writes, double-quoted scalars (JSON's escapes, which are YAML's), and plain scalars
+ * resolved as YAML 1.2 and YAML 1.1 resolve them (`yes`, `on`, `null`, `~` are not text; a number is one only where
+ * both versions read it so). Anything else is not read: undefined. The check of a migration (check.ts) compares
+ * the value read with the value written, in linear time; the tests read every extension.yaml they make with a full
+ * YAML parser, under both versions.
+ */
+export function readYaml(text: string): YamlValue | undefined {
+  if (!text.endsWith("\n")) return undefined;
+  const rows = text.slice(0, -1).split("\n");
+  let at = 0;
+  const indentOf = (row: string) => row.length - row.trimStart().length;
+
+  function plain(s: string): YamlValue | undefined {
+    if (s === "true" || s === "false") return s === "true";
+    if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(s) || /^-?[0-9]\.[0-9]+e[-+][0-9]+$/.test(s)) return Number(s);
+    if (SPECIAL.test(s) || /^(~|null|Null|NULL)$/.test(s)) return undefined;
+    // Only what toYaml writes plainly: text no reader takes for anything else.
+    return plainlySafe(s) ? s : undefined;
+  }
+  function value(s: string): YamlValue | undefined {
+    if (s === "[]") return [];
+    if (s === "{}") return {};
+    if (s.startsWith('"')) {
+      try {
+        const v = JSON.parse(s) as unknown;
+        return typeof v === "string" ? v : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    return plain(s);
+  }
+  /** The entry `key: …` of a row, into `out`; the block under it when it has none on its row. */
+  function entry(row: string, indent: number, out: Record<string, YamlValue>): boolean {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/.exec(row.slice(indent));
+    // a key YAML 1.1 takes for a boolean or null (`on`, `y`) is not the text written
+    if (!m || Object.hasOwn(out, m[1]!) || SPECIAL.test(m[1]!)) return false;
+    const v = m[2] === undefined ? block(indent + 2) : value(m[2]);
+    if (v === undefined) return false;
+    out[m[1]!] = v;
+    return true;
+  }
+  function mapping(indent: number): Record<string, YamlValue> | undefined {
+    const out: Record<string, YamlValue> = {};
+    while (at < rows.length && indentOf(rows[at]!) === indent && !rows[at]!.startsWith("- ", indent))
+      if (!entry(rows[at++]!, indent, out)) return undefined;
+    return out;
+  }
+  function sequence(indent: number): YamlValue[] | undefined {
+    const out: YamlValue[] = [];
+    while (at < rows.length && indentOf(rows[at]!) === indent && rows[at]!.startsWith("- ", indent)) {
+      const rest = rows[at]!.slice(indent + 2);
+      let item: YamlValue | undefined;
+      if (rest.startsWith("- ") || /^[A-Za-z_][A-Za-z0-9_]*:( |$)/.test(rest)) {
+        // A mapping or a sequence begun on the item's row: read as if that row were indented to it.
+        rows[at] = " ".repeat(indent + 2) + rest;
+        item = block(indent + 2);
+      } else {
+        at++;
+        item = value(rest);
+      }
+      if (item === undefined) return undefined;
+      out.push(item);
+    }
+    return out;
+  }
+  function block(indent: number): YamlValue | undefined {
+    const row = rows[at];
+    if (row === undefined || indentOf(row) !== indent) return undefined;
+    return row.startsWith("- ", indent) ? sequence(indent) : mapping(indent);
+  }
+  const doc = block(0);
+  return at === rows.length ? doc : undefined;
 }

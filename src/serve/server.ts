@@ -27,6 +27,7 @@ import { DeliveryStore } from "../github/delivery/store.js";
 import { operatorEndpoints, setupModeEndpoints } from "./endpoints.js";
 import { applyTimeouts, ByteBudget, webhookGuard } from "./guard.js";
 import { aroundProbotStart } from "./probot-server.js";
+import { setupChannel } from "./webhook-channel.js";
 import {
   applyDotEnv,
   DEFAULT_UNVERIFIED_MB,
@@ -164,9 +165,21 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
   let sweeping: Promise<unknown> | undefined;
   let store: DeliveryStore | undefined;
   let loaded = false;
+  let operators: Handler | undefined;
+  let setupLog: Probot["log"] | undefined;
+  // Without credentials, the webhook proxy channel Probot's setup page registers the App with (or why none).
+  const channel = await setupChannel(process.env);
   aroundProbotStart({
-    // Probot's setup mode (no credentials) loads no app: /healthz and /metrics say so rather than 404.
-    handlers: () => (loaded ? [] : [setupModeEndpoints()]),
+    handlers: () => [],
+    // /healthz and /metrics answer before Probot's request log, which would log an intended 503 (setup mode,
+    // draining) as an error with a stack trace: one line each. Probot's setup mode (no credentials) loads
+    // no app: there they say so rather than 404.
+    first: () => (loaded ? (operators ? [operators] : []) : [setupModeEndpoints()]),
+    setup: (probotLog) => {
+      setupLog = probotLog;
+      if (channel.warning) probotLog.child({ name: "setup" }).warn(channel.warning);
+    },
+    log: () => log ?? setupLog,
     started: applyTimeouts,
   });
   // Probot loads the app only with credentials: its setup mode keeps no store and runs no recovery.
@@ -185,17 +198,15 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
       operatorMetrics,
       deliveries,
       ...(store ? { journal: store } : {}),
-      onLoad: (probot, addHandler) => {
+      onLoad: (probot) => {
         log = probot.log;
         log.info(opened.note);
         for (const warning of store?.warnings ?? []) log.warn(warning);
-        addHandler(
-          operatorEndpoints({
-            registry: operatorMetrics.registry,
-            metricsToken: settings.metricsToken,
-            draining: () => draining,
-          }),
-        );
+        operators = operatorEndpoints({
+          registry: operatorMetrics.registry,
+          metricsToken: settings.metricsToken,
+          draining: () => draining,
+        });
         if (!settings.recovery) {
           log.warn(`recovery of missed deliveries is off (${RECOVERY_INTERVAL_ENV}=0)`);
           return;
@@ -219,6 +230,7 @@ export async function startServer(concurrency = REVIEW_CONCURRENCY): Promise<Run
   };
   const server = await run(app, {
     Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: operatorMetrics.requestFailed } }),
+    ...(channel.SmeeClient ? { SmeeClient: channel.SmeeClient } : {}),
   });
   return {
     scheduler,

@@ -2,8 +2,7 @@
 import { lstatSync, readdirSync, statSync, openSync, readSync, closeSync, fstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { glob as tinyglob } from "tinyglobby";
-import { globMatcher, type ResolvedConfig } from "../core/config.js";
-import { reviewedPathMatcher } from "../core/ef2/pairing.js";
+import { isReviewedPath } from "../core/ef2/pairing.js";
 import type { FoundConfig, Located } from "./find-config.js";
 import { describeErrno, UsageError } from "./usage-error.js";
 
@@ -26,39 +25,25 @@ export interface ConfigLookup {
   findForDir(dir: string): FoundConfig;
 }
 
-const matchers = new WeakMap<ResolvedConfig, (path: string) => boolean>();
-
-/** Do a configuration's `paths` name this path (ConfigFinder.locate's `configPath`) a descriptor? */
-export function isDescriptorPath(config: ResolvedConfig, path: string): boolean {
-  let match = matchers.get(config);
-  if (!match) matchers.set(config, (match = globMatcher(config.paths)));
-  return match(path);
-}
-
-const reviewedMatchers = new WeakMap<ResolvedConfig, (path: string) => boolean>();
-
-/** Is this path a descriptor, or an extension.yaml beside a path that would be one (ef2/pairing.ts)? */
-function isReviewedPath(config: ResolvedConfig, path: string): boolean {
-  let match = reviewedMatchers.get(config);
-  if (!match) reviewedMatchers.set(config, (match = reviewedPathMatcher(config.paths)));
-  return match(path);
+/**
+ * Would the review of the configuration that applies to a file have read it (a descriptor, or an extension.yaml
+ * its `paths` reach: core/ef2/pairing.ts)? What a base must be (core/base-path.ts): `check --base-ref` and the
+ * language server ask it of a rename's old path.
+ */
+export function isReviewedFile(configs: ConfigLookup, absolute: string): boolean {
+  const { found, configPath } = configs.locate(absolute);
+  return isReviewedPath(found.config, configPath);
 }
 
 /**
- * Is a file found under a directory argument a descriptor (with `extensions`, or an extension.yaml beside
- * one)? By the `paths` of the configuration that applies to it, relative to that configuration's root as in
- * the App; relative to the directory argument when the file is outside that root (a `--config` elsewhere).
- * Returns the path matched, or undefined.
+ * Is a file found under a directory argument one the configuration reviews (a descriptor, or an extension.yaml:
+ * core/ef2/pairing.ts)? By the `paths` of the configuration that applies to it, relative to that
+ * configuration's root as in the App; relative to the directory argument when the file is outside that root (a
+ * `--config` elsewhere). Returns the path matched, or undefined.
  */
-function descriptorPath(
-  configs: ConfigLookup,
-  absolute: string,
-  walkRoot: string,
-  extensions: boolean,
-): string | undefined {
+function descriptorPath(configs: ConfigLookup, absolute: string, walkRoot: string): string | undefined {
   const { found, configPath } = configs.locate(absolute, walkRoot);
-  const reviewed = extensions ? isReviewedPath : isDescriptorPath;
-  return reviewed(found.config, configPath) ? configPath : undefined;
+  return isReviewedPath(found.config, configPath) ? configPath : undefined;
 }
 
 function walk(
@@ -89,7 +74,8 @@ function walk(
   }
 }
 
-function isFile(p: string): boolean {
+/** Is there a file (or a link to one) at this path? */
+export function isFile(p: string): boolean {
   try {
     return statSync(p).isFile();
   } catch {
@@ -100,17 +86,15 @@ function isFile(p: string): boolean {
 const GLOB_CHARS = /[*?[\]{}]/;
 
 /**
- * Expands arguments. A directory means every descriptor below it (matching the `paths` of the
- * configuration that applies to each file, default `**\/plugin.json`), and with `extensions` (`check
- * --base-ref`, which then keeps the migrations among them) every extension.yaml beside a path they match; a
- * file is taken as named; anything else with glob characters is a glob. An argument that yields nothing is an
- * error, never silently skipped.
+ * Expands arguments. A directory means every file below it that the configuration applying to it reviews
+ * (its `paths`, default `**\/plugin.json` and `**\/extension.yaml`, and the extension.yaml files they reach:
+ * core/ef2/pairing.ts); a file is taken as named; anything else with glob characters is a glob. An argument
+ * that yields nothing is an error, never silently skipped.
  */
 export async function expandArgs(
   args: readonly string[],
   cwd: string,
   configs: ConfigLookup,
-  { extensions = false } = {},
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const arg of args) {
@@ -126,7 +110,7 @@ export async function expandArgs(
       (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))
     ) {
       const before = out.length;
-      walk(abs, arg, (file) => descriptorPath(configs, file, abs, extensions), out);
+      walk(abs, arg, (file) => descriptorPath(configs, file, abs), out);
       if (out.length === before) {
         const paths = configs.findForDir(abs).config.paths;
         throw new UsageError(

@@ -21,6 +21,8 @@ export interface FoundConfig {
   config: ResolvedConfig;
   /** Why there is no file (`path` undefined): `--no-config`, or none found. */
   none?: "disabled" | "not-found";
+  /** How the output names a configuration that is no file of the work tree (one read from git at a ref). */
+  label?: string;
 }
 
 export interface FinderOptions {
@@ -30,6 +32,8 @@ export interface FinderOptions {
   config?: string;
   /** `--no-config`: the built-in defaults, whatever files exist. */
   noConfig?: boolean;
+  /** A configuration already read, for every descriptor (`--config-from-base`: the base commit's). */
+  given?: FoundConfig;
 }
 
 /** How one descriptor is named (ConfigFinder.locate): for its configuration, in its identity, for git. */
@@ -142,7 +146,8 @@ export class ConfigFinder {
 
   /** The configuration for the files of a folder (a directory argument: its `paths` decide what is found). */
   findForDir(dir: string): FoundConfig {
-    const { cwd, config, noConfig } = this.options;
+    const { cwd, config, noConfig, given } = this.options;
+    if (given) return given;
     if (noConfig) return (this.explicit ??= { root: cwd, config: resolveConfig(), none: "disabled" });
     if (config !== undefined) return (this.explicit ??= this.readExplicit(config));
     const visited: string[] = [];

@@ -44,7 +44,7 @@ describe("plugin-review check", () => {
     const messageLines: string[] = [];
     for (const block of blocks) {
       const [file, ...lines] = block.split("\n");
-      expect(file).toMatch(/^examples\/\S+\/plugin\.json$/);
+      expect(file).toMatch(/^examples\/\S+\/(plugin\.json|extension\.yaml)$/);
       const cells = lines
         .map((row) => /^( +\d+):(\d+ +)(error|warning|notice) +(.*?)( +)(\S+)$/.exec(row))
         .filter((c) => c !== null);

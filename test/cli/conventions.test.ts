@@ -262,7 +262,11 @@ describe("help", () => {
       expect.stringMatching(/^ {2}-h, --help +show this help$/),
       expect.stringMatching(/^ {2}-v, --version +show the version$/),
     ]);
-    expect(new Set([...commands, ...options].map(column))).toEqual(new Set([column(commands[0])]));
+    // Each row's description in one column (a description broken to fit the terminal continues in it).
+    const rows = [...commands, ...options].filter((l) => /^ {2}\S/.test(l));
+    expect(new Set(rows.map(column))).toEqual(new Set([column(commands[0])]));
+    for (const l of commands.filter((l) => !/^ {2}\S/.test(l)))
+      expect(l).toMatch(new RegExp(`^ {${column(commands[0])}}\\S`));
     expect(top).toMatch(/\n\nRun 'plugin-review <command> --help' for a command's options\.\n$/);
   });
 });
@@ -318,6 +322,7 @@ describe("mistakes on the command line", () => {
       ["pr"],
       ["audit"],
       ["lsp"],
+      ["migrate", "nope.json"],
       ["frobnicate"],
       ["--quiet"],
     ].map((args) => ({ args, ...run(args) }));

@@ -57,7 +57,8 @@ describe("plugin-review migrate --out", () => {
       "metric-keys.csv",
       "metric-keys.json",
     ]);
-    expect(r.stdout).toMatch(
+    // The summary is one line broken to fit 80 columns (COLUMNS unset): read it joined.
+    expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
       /: custom:tech\.demo\.pool 1\.7\.0 \(JMX\): 4 metrics in 2 subgroups, 1 metric event; MIGRATION\.md: \d+ not carried over, \d+ changed in meaning, \d+ to do by hand\n/,
     );
     expect(r.stdout).toContain(`  wrote ${join(out, "extension/extension.yaml")}\n`);
@@ -86,8 +87,8 @@ describe("plugin-review migrate --out", () => {
     expect(readFileSync(join(out, "tech.python.demo-2/metric-keys.json"), "utf8")).toContain(
       '"version": "1.3.0"',
     );
-    expect(r.stderr).toBe(
-      `${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n`,
+    expect(r.stderr.replace(/\n {4}/g, " ")).toBe(
+      `plugin-review: ${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n`,
     );
     expect(r.stdout).toMatch(/✖ 1 of 4 descriptors not converted\n$/);
   });
@@ -126,7 +127,7 @@ describe("plugin-review migrate without --out", () => {
       alerts: 1,
     });
     const files = summary[0]!.files as { path: string; content: string }[];
-    expect(files.map((f) => f.path)).toEqual([
+    expect(files.map((f) => f.path).slice(0, 6)).toEqual([
       "tech.python.demo/extension/extension.yaml",
       "tech.python.demo/extension/activationSchema.json",
       "tech.python.demo/extension/alerts/requests_high.json",
@@ -134,6 +135,28 @@ describe("plugin-review migrate without --out", () => {
       "tech.python.demo/metric-keys.csv",
       "tech.python.demo/MIGRATION.md",
     ]);
+    // The Python project: the EF2 SDK template's layout, the compatibility layer, the local run's files.
+    expect(files.map((f) => f.path).slice(6)).toEqual(
+      expect.arrayContaining([
+        "tech.python.demo/setup.py",
+        "tech.python.demo/demo_plugin_ef2/__init__.py",
+        "tech.python.demo/demo_plugin_ef2/__main__.py",
+        "tech.python.demo/demo_plugin_ef2/ef1compat/__init__.py",
+        "tech.python.demo/demo_plugin_ef2/ef1compat/ruxit/api/base_plugin.py",
+        "tech.python.demo/demo_plugin_ef2/metric-keys.json",
+        "tech.python.demo/demo_plugin_ef2/plugin/__init__.py",
+        "tech.python.demo/activation.json",
+        "tech.python.demo/secrets.json",
+        "tech.python.demo/.gitignore",
+      ]),
+    );
+    // examples/host-valid has no code beside its plugin.json: the project says so, and how to run it.
+    expect(summary[0]!.project).toEqual({
+      module: "demo_plugin_ef2",
+      run: "python3 -m demo_plugin_ef2",
+      code: false,
+      codeMissing: expect.stringMatching(/^neither demo_plugin\.py nor demo_plugin\/__init__\.py is in /),
+    });
     expect(files[0]!.content).toMatch(/^name: custom:tech\.python\.demo\n/);
     expect(summary[0]!.notes).toContainEqual({
       kind: "dropped",
@@ -221,5 +244,46 @@ describe("plugin-review migrate: names and mistakes", () => {
     expect(cli(["migrate", "--help"]).stdout).toMatch(
       /^Usage: plugin-review migrate <plugin\.json>\.\.\. \[options\]/,
     );
+  });
+});
+
+describe("plugin-review migrate, a Python plugin's project", () => {
+  it("copies the plugin's folder, writes the project and says how to try it; without the code, a to-do", () => {
+    const out = join(dir, "python");
+    const r = cli(["migrate", REMOTE, HOST, "--out", out]);
+    expect(r.status).toBe(0);
+    const remote = join(out, "tech.demo.device");
+    expect(r.stdout).toContain(
+      `  wrote ${join(remote, "demo_device_ef2/ef1compat/")} (11 files: the compatibility layer)\n` +
+        `  wrote ${join(remote, "demo_device_ef2/metric-keys.json")}\n`,
+    );
+    expect(r.stdout).toContain(
+      `  wrote ${join(remote, "demo_device_ef2/plugin/")} (2 files: the EF1 plugin's code)\n`,
+    );
+    expect(r.stdout).toContain(
+      `  project: ${remote}: try it with \`cd ${remote} && python3 -m demo_device_ef2\` (after \`pip install dt-extensions-sdk .\`)\n`,
+    );
+    expect(readFileSync(join(remote, "demo_device_ef2/plugin/demo_device.py"), "utf8")).toBe(
+      readFileSync(join(ROOT, "examples/remote-valid/demo_device.py"), "utf8"),
+    );
+    // examples/host-valid has no code beside it: the project is written, and what it lacks is said.
+    const host = join(out, "tech.python.demo");
+    expect(r.stdout).toContain(
+      `  to do: the plugin's code is not in the project (neither demo_plugin.py nor demo_plugin/__init__.py is in ${join(ROOT, "examples/host-valid")}): copy it into ${join(host, "demo_plugin_ef2/plugin")}/\n`,
+    );
+    expect(tree(host)).toContain("demo_plugin_ef2/__main__.py");
+  });
+
+  it("a plugin folder that holds the output: migrate leaves its own output out of the copy", () => {
+    const folder = join(dir, "inplace");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "plugin.json"), readFileSync(REMOTE));
+    writeFileSync(
+      join(folder, "demo_device.py"),
+      readFileSync(join(ROOT, "examples/remote-valid/demo_device.py")),
+    );
+    for (let i = 0; i < 2; i++)
+      expect(cli(["migrate", join(folder, "plugin.json"), "--out", join(folder, "ef2")]).status).toBe(0);
+    expect(tree(join(folder, "ef2", "demo_device_ef2", "plugin"))).toEqual(["__init__.py", "demo_device.py"]);
   });
 });

@@ -116,23 +116,35 @@ describe("plugin-review check --base-ref: extension.yaml files paired with the p
     // other/: an extension.yaml that replaces nothing the ref holds (an EF2 extension of its own).
     mkdirSync(join(repo, "other"));
     writeFileSync(join(repo, "other", "extension.yaml"), "name: custom:other\nversion: 1.0\n");
+    // firebase/: another tool's extension.yaml (Firebase Extensions): not an extension of Dynatrace's.
+    mkdirSync(join(repo, "firebase"));
+    writeFileSync(
+      join(repo, "firebase", "extension.yaml"),
+      "name: resize-images\nversion: 0.1\nspecVersion: v1beta\n",
+    );
   });
 
-  it("reviews each migration against the plugin.json at the ref, and leaves other extensions alone", () => {
+  it("reviews each migration against the plugin.json at the ref, and every other extension on its own", () => {
     const r = cli(["check", "--base-ref", "main", "--format", "json"], repo);
     const findings = JSON.parse(r.stdout) as JsonFinding[];
     expect(findings.map((f) => [f.file, f.ruleId, f.baseline])).toEqual([
       ["deleted/extension/extension.yaml", "migration-metric-missing", "new"],
       ["kept/extension.yaml", "migration-dimension-dropped", "new"],
       ["kept/extension.yaml", "migration-dimension-dropped", "new"],
+      ["other/extension.yaml", "ef2-version-format", "new"],
     ]);
     expect(findings[0]!.message).toMatch(/`main:deleted\/plugin\.json` line \d+, a file this change deletes/);
     expect(findings[1]!.message).toMatch(/`main:kept\/plugin\.json` line \d+\)/);
     expect(r.status).toBe(1);
-    expect(r.stderr).not.toMatch(/other/);
+    // Another tool's file gets no finding; standard error says why it was left out.
+    expect(r.stderr.split("\n")).toEqual([
+      "plugin-review: 2 descriptors unchanged since main were not checked",
+      "plugin-review: firebase/extension.yaml: not an Extensions 2.0 extension (it has no `minDynatraceVersion` and no `custom:` name), so it is not reviewed",
+      "",
+    ]);
   });
 
-  it("an extension.yaml named on the command line is reviewed even when it replaces nothing", () => {
+  it("an extension.yaml named on the command line is reviewed as well", () => {
     const r = cli(["check", "--base-ref", "main", "--format", "json", "other/extension.yaml"], repo);
     expect((JSON.parse(r.stdout) as JsonFinding[]).map((f) => f.ruleId)).toEqual(["ef2-version-format"]);
   });

@@ -65,6 +65,31 @@ describe("plugin-review pr", () => {
     gh.assertClean();
   });
 
+  it("a pull request that changes only an extension.yaml: its finding, as the App would post it", async () => {
+    const gh = new FakeGitHub(READS);
+    const before = 'name: custom:acme.router\nversion: "1.0.0"\nminDynatraceVersion: "1.285"\n';
+    const after = before.replace('version: "1.0.0"', "version: 1.1");
+    gh.prFiles = [
+      {
+        filename: "router/extension.yaml",
+        status: "modified",
+        patch: `@@ -1,3 +1,3 @@\n name: custom:acme.router\n-version: "1.0.0"\n+version: 1.1\n minDynatraceVersion: "1.285"`,
+      },
+    ];
+    gh.file("acme/plugins", HEAD_SHA, "router/extension.yaml", after);
+    gh.file("acme/plugins", BASE_SHA, "router/extension.yaml", before);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    process.env.GITHUB_TOKEN = "ghp_dry_run_token_not_real";
+    const r = await run(["pr", "acme/plugins#7"]);
+    expect(r.stdout).toMatch(
+      /Check run "plugin-review": failure — 1 error, 0 warnings, 0 notices in 1 descriptor/,
+    );
+    expect(r.stdout).toMatch(/router\/extension\.yaml:2 {2}failure {2}ef2-version-format/);
+    expect(r.stdout).toMatch(/Line comments \(1\):\n {2}router\/extension\.yaml:2/);
+    expect(r.status).toBe(1);
+    gh.assertClean();
+  });
+
   it("a push that also fixes an earlier finding: the review and the thread's reply it would send in one document", async () => {
     const gh = setup();
     // The fingerprint of a finding an earlier push had: a host plugin's `favicon` (ignored-member).
@@ -192,6 +217,34 @@ describe("plugin-review pr", () => {
     const r = await run(["pr", "acme/plugins#99"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/reading acme\/plugins#99: GitHub answered 404/);
+    gh.assertClean();
+  });
+
+  it("a file from outside `paths` renamed into a descriptor path is new: its findings fail the check", async () => {
+    const gh = new FakeGitHub(READS);
+    const doc = validHost() as { metrics: unknown[] };
+    doc.metrics.push({ timeseries: { key: "bad_metric", unit: "Secs", displayname: "Bad" } });
+    const before = text(doc);
+    const after = text({ ...doc, name: "custom.python.new" });
+    gh.prFiles = [
+      {
+        filename: "plugins/new/plugin.json",
+        previous_filename: "fixtures/bad.json",
+        status: "renamed",
+        patch:
+          '@@ -1,3 +1,3 @@\n {\n-  "name": "custom.python.demo_plugin",\n+  "name": "custom.python.new",\n   "version": "1.2.0",',
+      },
+    ];
+    gh.file("acme/plugins", BASE_SHA, "fixtures/bad.json", before);
+    gh.file("acme/plugins", HEAD_SHA, "plugins/new/plugin.json", after);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    process.env.GITHUB_TOKEN = "ghp_dry_run_token_not_real";
+    const r = await run(["pr", "acme/plugins#7"]);
+    expect(r.stdout).toMatch(/Check run "plugin-review": failure — 1 error, 0 warnings, 0 notices/);
+    expect(r.stdout).toMatch(/plugins\/new\/plugin\.json:\d+ {2}failure {2}invalid-value/);
+    expect(r.stdout).not.toMatch(/Existing finding/);
+    expect(r.stdout).toContain("renamed from `fixtures/bad.json`");
+    expect(r.status).toBe(1);
     gh.assertClean();
   });
 });

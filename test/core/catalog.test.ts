@@ -62,13 +62,26 @@ describe("rule catalog", () => {
     expect(RULE_IDS).toEqual(expect.arrayContaining(CATALOG));
     const extra = RULE_IDS.filter((id) => !CATALOG.includes(id));
     expect(extra.sort()).toEqual([
+      "activation-property-unused",
+      "activation-schema-invalid",
       "base-invalid-json",
+      "build-placeholder",
       "ef2-version-format",
+      "feature-set-removed",
+      "feature-set-undefined",
       "file-too-large",
       "invalid-yaml",
+      "metric-metadata-missing",
+      "metric-not-reported",
+      "metric-type-changed",
       "migration-dimension-dropped",
       "migration-metric-missing",
       "migration-metric-type-changed",
+      "min-version-raised",
+      "property-type-changed",
+      "python-module-missing",
+      "var-undeclared",
+      "var-unused",
     ]);
   });
 

@@ -53,7 +53,7 @@ describe("configuration", () => {
     expect(resolveConfig({ repo: parseConfig("", "x") })).toMatchObject({
       failOn: "error",
       review: "comment",
-      paths: ["**/plugin.json"],
+      paths: ["**/plugin.json", "**/extension.yaml"],
     });
   });
 
@@ -349,7 +349,7 @@ describe("organisation locks: a repository cannot narrow what is reviewed", () =
       "paths add to the organisation's (the default when it sets none)",
       { locked: ["name-format"] },
       { paths: ["plugins/*/plugin.json", "extra/*.json"] },
-      { paths: ["**/plugin.json", "plugins/*/plugin.json", "extra/*.json"] },
+      { paths: ["**/plugin.json", "**/extension.yaml", "plugins/*/plugin.json", "extra/*.json"] },
     ],
     [
       "paths add to the organisation's own",
@@ -436,7 +436,7 @@ describe("organisation locks: a repository cannot narrow what is reviewed", () =
       "acme/plugins:.github/plugin-review.yml, line 4: rule `file-too-large` is locked by the organisation: the repository's `off` was not applied",
       "acme/plugins:.github/plugin-review.yml, line 6: rule `unknown-technology` is locked by the organisation: the repository's `policy.technologies` allows `MY_OWN`, which the organisation's `policy.technologies` does not, and was not applied",
       "acme/plugins:.github/plugin-review.yml, line 7: rule `unknown-process-type` is locked by the organisation: the repository's `policy.process_types` allows `999`, which the built-in list does not, and was not applied",
-      "acme/plugins:.github/plugin-review.yml, line 1: under the organisation's locks, its `paths` `**/plugin.json` are reviewed too: a repository's `paths` only add to them",
+      "acme/plugins:.github/plugin-review.yml, line 1: under the organisation's locks, its `paths` `**/plugin.json`, `**/extension.yaml` are reviewed too: a repository's `paths` only add to them",
       "acme/plugins:.github/plugin-review.yml, line 2: under the organisation's locks, `max_file_size` cannot go below its 5,242,880 bytes: the repository's `1` was not applied",
     ]);
     expect(c.policy).toEqual({ technologies: ["PYTHON"] });

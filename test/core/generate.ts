@@ -16,11 +16,14 @@ export interface Sample {
 
 /** Every descriptor under examples/ (heads and bases), sorted by path. */
 export function exampleSamples(): Sample[] {
-  return (readdirSync(join(ROOT, "examples"), { recursive: true }) as string[])
-    .filter((p) => p.endsWith(".json"))
-    .map((p) => p.split(sep).join("/"))
-    .sort()
-    .map((p) => ({ name: `examples/${p}`, text: readFileSync(join(ROOT, "examples", p), "utf8") }));
+  return (
+    (readdirSync(join(ROOT, "examples"), { recursive: true }) as string[])
+      // Descriptors: a Python extension's activationSchema.json is a JSON file of another kind.
+      .filter((p) => p.endsWith(".json") && !p.endsWith("activationSchema.json"))
+      .map((p) => p.split(sep).join("/"))
+      .sort()
+      .map((p) => ({ name: `examples/${p}`, text: readFileSync(join(ROOT, "examples", p), "utf8") }))
+  );
 }
 
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */

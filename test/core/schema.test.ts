@@ -76,7 +76,7 @@ describe("validateParts", () => {
       const before = validateParts(head, variant);
       // A base that changed the version (and nothing else): every other member is head's very value.
       const base = { ...head, version: "0.0.0" };
-      const reused = validateParts(base, variant, before);
+      const reused = validateParts(base, variant, "plugin.json", before);
       expect(reused.findings, s.name).toEqual(validateWhole(base, variant));
       for (const [name, part] of reused.members)
         if (name !== "version")
@@ -84,7 +84,7 @@ describe("validateParts", () => {
       expect(reused.root.findings).toBe(before.root.findings);
       // A value that is equal but not the same object is validated again, with the same findings.
       const copy = structuredClone(head);
-      const again = validateParts(copy, variant, before);
+      const again = validateParts(copy, variant, "plugin.json", before);
       expect(again.findings).toEqual(before.findings);
       const metrics = again.members.get("metrics");
       if (metrics?.findings.length)
@@ -93,7 +93,9 @@ describe("validateParts", () => {
       const renamed = Object.fromEntries(
         Object.entries(head).map(([k, v]) => [k === "version" ? "Version" : k, v]),
       );
-      expect(validateParts(renamed, variant, before).findings).toEqual(validateWhole(renamed, variant));
+      expect(validateParts(renamed, variant, "plugin.json", before).findings).toEqual(
+        validateWhole(renamed, variant),
+      );
     }
   });
 });

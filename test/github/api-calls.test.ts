@@ -275,6 +275,33 @@ describe("GitHub API calls per review", () => {
     gh.assertClean();
   });
 
+  it("a pull request that changes only an extension.yaml (no plugin.json anywhere), with a finding", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const after = MIGRATION.extension.replace('version: "1.7.0"', "version: 1.8");
+    gh.file(R, BASE_SHA, "p/extension/extension.yaml", MIGRATION.extension).file(
+      R,
+      HEAD_SHA,
+      "p/extension/extension.yaml",
+      after,
+    );
+    gh.prFiles = [
+      {
+        filename: "p/extension/extension.yaml",
+        status: "modified",
+        patch:
+          '@@ -1,3 +1,3 @@\n name: custom:example.pool\n-version: "1.7.0"\n+version: 1.8\n minDynatraceVersion: "1.275.0"',
+      },
+    ];
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toContain("ef2-version-format");
+    // A descriptor's budget: head, base and the plugin.json it might replace are read in one query.
+    const { calls, writes } = record("opened, 1 extension.yaml with 1 finding (organisation)", gh);
+    expect(calls).toBeLessThanOrEqual(6);
+    expect(writes).toBe(2);
+    gh.assertClean();
+  });
+
   it("ten changed descriptors", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES);
     const { probot } = makeProbot();

@@ -352,12 +352,12 @@ export class FakeGitHub {
     return hash.digest("hex");
   }
 
-  /** The sha the fake gives a file's blob (the contents, tree and blob routes agree on it). */
+  /**
+   * The sha the fake gives a file's blob (the contents, tree and blob routes agree on it): distinct for every
+   * file, as GitHub's are (a prefix of the path would give two long paths of one folder the same blob).
+   */
   blobSha(owner: string, repo: string, ref: string, path: string): string {
-    return `blob-${owner}-${repo}-${ref}-${path}`
-      .replace(/[^a-z0-9]/gi, "")
-      .slice(0, 40)
-      .padEnd(40, "0");
+    return createHash("sha1").update(`blob\0${owner}\0${repo}\0${ref}\0${path}`).digest("hex");
   }
 
   /** The next `times` requests matching method and path answer `status`. */

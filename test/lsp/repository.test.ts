@@ -4,7 +4,8 @@
  * holding its `.github/` with change rules on, also through a linked folder; and its git work stays
  * proportionate to the file: a `git` on the PATH that records every command shows that opening untracked
  * files never runs the whole repository's `git diff` or `git ls-files --others`, while a file the index
- * renames is still compared with its old path at HEAD.
+ * renames is still compared with its old path at HEAD, when the configuration reviews that path (a file moved
+ * from outside `paths` has no base: its findings are new).
  */
 import {
   chmodSync,
@@ -78,5 +79,21 @@ describe("plugin-review lsp in a git repository", () => {
     // Renamed in the index: compared with the old path at HEAD, so the unbumped change is reported.
     git(repo, "mv", "sub/current", "moved");
     expect((await c.open(join(repo, "moved", "plugin.json"), HEAD)).map((d) => d.code)).toEqual(CHANGED);
+  });
+
+  it("a file renamed from outside `paths` has no base: its findings are new, not existing", async () => {
+    const repo = nestedRepo(dir, false);
+    // HEAD's misspelt unit was in the repository already, in a file no configuration reviews.
+    writeIn(repo, "fixtures/bad.json", HEAD);
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "a fixture");
+    mkdirSync(join(repo, "plugins", "new"), { recursive: true });
+    git(repo, "mv", "fixtures/bad.json", "plugins/new/plugin.json");
+    const c = await start(repo);
+    const diagnostics = await c.open(join(repo, "plugins", "new", "plugin.json"), HEAD);
+    expect(diagnostics.map((d) => [d.code, d.severity, (d.data as { baseline?: string }).baseline])).toEqual([
+      ["invalid-value", 1, "new"],
+    ]);
+    expect(diagnostics[0]!.message).not.toMatch(/existing/);
   });
 });

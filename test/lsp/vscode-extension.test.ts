@@ -3,14 +3,15 @@
  * names a main file that the package holds, and that file starts the server with `lsp --stdio`, which is
  * checked by starting it: the command and arguments it gives, spawned, answer `initialize` as
  * plugin-review. Skipped outside CI when the extension has not been packaged (`npm run package` in
- * editors/vscode after `npm ci` there).
+ * editors/vscode after `npm ci` there). Its manifest keeps an untrusted workspace from choosing what runs:
+ * checked in the package, and in the manifest it is packed from (always).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createProtocolConnection,
   ExitNotification,
@@ -56,8 +57,30 @@ interface Manifest {
   main: string;
   engines: { vscode: string };
   activationEvents: string[];
-  contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+  capabilities?: { untrustedWorkspaces?: { supported: boolean | "limited"; description?: string } };
+  contributes: { configuration: { properties: Record<string, { default: unknown; scope?: string }> } };
 }
+
+/**
+ * What a folder the user has not trusted cannot do: run the extension, which starts the workspace's own
+ * `node_modules/.bin/plugin-review` and runs git there (VS Code's Restricted Mode keeps it off), or choose the
+ * executable through its `.vscode/settings.json` (`pluginReview.path` is a machine setting, which only the
+ * user's settings set; `machine-overridable` would let a workspace override it).
+ */
+function expectTrustRequired(manifest: Manifest): void {
+  expect(manifest.capabilities?.untrustedWorkspaces?.supported).toBe(false);
+  expect(manifest.capabilities?.untrustedWorkspaces?.description).toMatch(/node_modules\/\.bin/);
+  expect(manifest.contributes.configuration.properties["pluginReview.path"]?.scope).toBe("machine");
+}
+
+describe("the VS Code extension's manifest (editors/vscode/package.json)", () => {
+  it("runs only in a trusted workspace, and no workspace setting names the executable", () => {
+    const source = JSON.parse(
+      readFileSync(join(ROOT, "editors", "vscode", "package.json"), "utf8"),
+    ) as Manifest;
+    expectTrustRequired(source);
+  });
+});
 
 interface Extension {
   SERVER_ARGS: readonly string[];
@@ -89,15 +112,17 @@ describeUnless(
     return module.exports;
   }
 
-  it("is a VS Code extension activated by descriptors and the configuration file", () => {
+  it("is a VS Code extension activated by descriptors, extensions and the configuration file", () => {
     expect(manifest.engines.vscode).toMatch(/^\^1\.\d+\.\d+$/);
     expect(manifest.activationEvents).toEqual(
       expect.arrayContaining([
         "workspaceContains:**/plugin.json",
+        "workspaceContains:**/extension.yaml",
         "workspaceContains:**/.github/plugin-review.yml",
       ]),
     );
     expect(manifest.contributes.configuration.properties["pluginReview.path"]?.default).toBe("");
+    expectTrustRequired(manifest);
     // Bundled: no node_modules travel in the package.
     expect([...files.keys()].filter((f) => f.includes("node_modules"))).toEqual([]);
   });

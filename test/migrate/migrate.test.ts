@@ -297,7 +297,7 @@ describe("Python", () => {
     const r = converted(validHost());
     const ext = extensionOf(r);
     expect(ext.python).toEqual({
-      runtime: { module: "demo_plugin", version: { min: "3.10" } },
+      runtime: { module: "demo_plugin_ef2", version: { min: "3.10" } },
       activation: { local: { path: "activationSchema.json" } },
     });
     expect(ext.metrics).toEqual([
@@ -532,7 +532,9 @@ describe("MIGRATION.md", () => {
     );
     expect(md).toMatch(/^- line 15, `source\.activation_name_pattern`: /m);
     expect(md).toMatch(/^- line 5, `requiredAgentVersion`: /m);
-    expect(md).toMatch(/^## To do by hand\n\n- line 12, `source\.className`: /m);
+    expect(md).toMatch(
+      /^## To do by hand\n\n- line 11, `source\.package`: the plugin's code \(`demo_plugin`\) was not found/m,
+    );
   });
 
   it("keeps the descriptor's text inert: code spans that nothing escapes, no control character", () => {

@@ -49,6 +49,8 @@ async function startClient(): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: "file", language: "json" },
+      // Extensions 2.0 extensions; the server says nothing of another tool's extension.yaml.
+      { scheme: "file", pattern: "**/extension.yaml" },
       { scheme: "file", pattern: "**/.github/plugin-review.yml" },
     ],
   };

@@ -36,7 +36,10 @@ export interface MetricMapping {
      * `state` for a state metric. An EF1 dimension that has no EF2 value (a JMX one no splitting fills) is absent.
      */
     dimensions: string[];
-    /** JMX: `count` (`calculateDelta`) or `gauge`; a state metric: `gauge`; other Python metrics: undefined (the code decides). */
+    /**
+     * JMX: `count` (`calculateDelta`) or `gauge`; a state metric: `gauge`; other Python metrics: undefined (the code
+     * decides; `migrate`, which reads the code, makes one it reports with `relative` a `count` with a `.count` key).
+     */
     type?: Ef2Type;
     /** `calculateRate`: the calculated per-second metric, `func:<key>_persec`. */
     rateKey?: string;

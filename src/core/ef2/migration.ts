@@ -203,7 +203,10 @@ export function migrationOf(doc: unknown, ef1: Ef1Source): Migration {
   const claimed = new Set<Ef2Metric>();
   const metrics = map.metrics.map((mapping): MigratedMetric => {
     const described = describe(ef1, mapping.pointer);
-    const found = byKey.get(mapping.ef2.key);
+    // A Python metric's type is its code's: a counter's key ends in `.count` (migrate reads that from the code).
+    const found =
+      byKey.get(mapping.ef2.key) ??
+      (!jmx && mapping.ef2.type === undefined ? byKey.get(`${mapping.ef2.key}.count`) : undefined);
     if (found) return { mapping, ef1: described, found, place: found.pointer };
     if (!jmx) return { mapping, ef1: described, place: nearest(doc, ["/metrics", "/python"]) };
     const source = valueAt(ef1.value, `${mapping.pointer.slice(0, mapping.pointer.lastIndexOf("/"))}/source`);

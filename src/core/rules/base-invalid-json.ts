@@ -9,7 +9,9 @@ export const rule = defineRule({
     id: "base-invalid-json",
     kind: "change",
     defaultSeverity: "notice",
-    description: "The base version is not valid JSON, so the change rules could not compare against it.",
+    files: ["plugin.json", "extension.yaml"],
+    description:
+      "The base version is not valid JSON (an extension.yaml's: not valid YAML), so the change rules could not compare against it.",
     messages: {
       unreadable:
         "the base version {{why}}, so the change rules were not applied (version bump, metricGroup, …)",

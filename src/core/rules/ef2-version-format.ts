@@ -1,4 +1,5 @@
 import { ef2Version } from "../ef2/names.js";
+import { hasPlaceholder } from "../ef2/placeholders.js";
 import { get, has, obj } from "../guards.js";
 import { defineRule } from "../rule.js";
 
@@ -33,7 +34,8 @@ export const rule = defineRule({
       return;
     }
     const version = get(doc, "version");
-    if (typeof version === "string" && SEMVER.test(version)) return;
+    // A build template's placeholder is the build's to fill (build-placeholder says so).
+    if (typeof version === "string" && (SEMVER.test(version) || hasPlaceholder(version))) return;
     // As written: YAML keeps `1.10` as the number 1.1. A list or a mapping is not quoted.
     const written = context.source("/version") ?? "";
     const numbers = typeof version === "string" ? version : typeof version === "number" ? written : "";

@@ -50,9 +50,22 @@ import { rule as metricRemoved } from "./metric-removed.js";
 import { rule as metricUnitChanged } from "./metric-unit-changed.js";
 import { rule as metricDimensionsChanged } from "./metric-dimensions-changed.js";
 import { rule as propertyRemoved } from "./property-removed.js";
+import { rule as metricTypeChanged } from "./metric-type-changed.js";
+import { rule as featureSetRemoved } from "./feature-set-removed.js";
+import { rule as propertyTypeChanged } from "./property-type-changed.js";
+import { rule as minVersionRaised } from "./min-version-raised.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
 import { rule as invalidYaml } from "./invalid-yaml.js";
 import { rule as ef2VersionFormat } from "./ef2-version-format.js";
+import { rule as buildPlaceholder } from "./build-placeholder.js";
+import { rule as metricNotReported } from "./metric-not-reported.js";
+import { rule as metricMetadataMissing } from "./metric-metadata-missing.js";
+import { rule as varUndeclared } from "./var-undeclared.js";
+import { rule as varUnused } from "./var-unused.js";
+import { rule as featureSetUndefined } from "./feature-set-undefined.js";
+import { rule as pythonModuleMissing } from "./python-module-missing.js";
+import { rule as activationSchemaInvalid } from "./activation-schema-invalid.js";
+import { rule as activationPropertyUnused } from "./activation-property-unused.js";
 import { rule as migrationMetricMissing } from "./migration-metric-missing.js";
 import { rule as migrationMetricTypeChanged } from "./migration-metric-type-changed.js";
 import { rule as migrationDimensionDropped } from "./migration-dimension-dropped.js";
@@ -105,9 +118,22 @@ export const RULES: readonly Rule[] = [
   metricUnitChanged,
   metricDimensionsChanged,
   propertyRemoved,
+  metricTypeChanged,
+  featureSetRemoved,
+  propertyTypeChanged,
+  minVersionRaised,
   baseInvalidJson,
   invalidYaml,
   ef2VersionFormat,
+  buildPlaceholder,
+  metricNotReported,
+  metricMetadataMissing,
+  varUndeclared,
+  varUnused,
+  featureSetUndefined,
+  pythonModuleMissing,
+  activationSchemaInvalid,
+  activationPropertyUnused,
   migrationMetricMissing,
   migrationMetricTypeChanged,
   migrationDimensionDropped,

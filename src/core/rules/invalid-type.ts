@@ -5,6 +5,7 @@ export const rule = schemaRule(
   {
     id: "invalid-type",
     kind: "schema",
+    files: ["plugin.json", "extension.yaml"],
     defaultSeverity: "error",
     description: "A member has the wrong JSON type.",
   },

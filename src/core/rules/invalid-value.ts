@@ -8,6 +8,7 @@ export const rule = schemaRule(
   {
     id: "invalid-value",
     kind: "schema",
+    files: ["plugin.json", "extension.yaml"],
     defaultSeverity: "error",
     fixable: "code",
     hasSuggestions: true,

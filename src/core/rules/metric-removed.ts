@@ -1,4 +1,5 @@
-import { defineRule } from "../rule.js";
+import { metricKeys, renamedTo, typeChanges } from "../ef2/changes.js";
+import { defineRule, type RuleContext } from "../rule.js";
 
 /** Dashboards and alerts on a removed metric stop receiving data. */
 export const rule = defineRule({
@@ -7,13 +8,22 @@ export const rule = defineRule({
     kind: "change",
     defaultSeverity: "warning",
     nameData: ["key"],
-    description: "A timeseries or statetimeseries key present in base is gone.",
+    files: ["plugin.json", "extension.yaml"],
+    description: "A metric key present in base is gone (removed or renamed).",
     messages: {
+      removedExtension:
+        "metric `{{key}}` was removed: dashboards, alerts and SLOs on it stop receiving data, and its history is not carried to another key",
+      renamed:
+        "metric `{{key}}` was renamed to `{{now}}` (it reads the same `{{value}}`): dashboards, alerts and SLOs on `{{key}}` stop receiving data, and its history stays under the old key",
       removed: "metric `{{key}}` was removed; charts, alerts and dashboards that use it stop receiving data",
     },
   },
   check(context) {
     if (!context.base) return;
+    if (context.format === "extension.yaml") {
+      checkExtension(context);
+      return;
+    }
     // The very same metrics (a base that differs elsewhere shares head's): nothing removed.
     if (context.base.metrics === context.metrics) return;
     const head = context.metricsByKey;
@@ -25,3 +35,35 @@ export const rule = defineRule({
     }
   },
 });
+
+/**
+ * An extension's metrics by the keys Dynatrace ingests (its data sources', its metadata's, a Python extension's
+ * feature sets'). A key whose metric changed type (metric-type-changed says so) is not said twice; a key whose
+ * metric now reads the same value under another key is said to be renamed, at the new key.
+ */
+function checkExtension(context: RuleContext<"removedExtension" | "renamed">): void {
+  const head = context.extension;
+  const base = context.base!.extension;
+  const now = new Set(metricKeys(head));
+  const explained = new Set(typeChanges(base, head).map((c) => c.before.ingested));
+  for (const key of metricKeys(base)) {
+    if (now.has(key) || explained.has(key)) continue;
+    const before = base.reported.find((r) => r.ingested === key);
+    const after = before && renamedTo(before, base, head);
+    if (after && before?.value !== undefined) {
+      context.report({
+        pointer: `${after.pointer}/key`,
+        messageId: "renamed",
+        data: { key, now: after.ingested, value: before.value },
+      });
+      continue;
+    }
+    const at = head.sources.find((s) => s === before?.source) ?? (head.described.length ? "metrics" : "");
+    context.report({
+      pointer: at ? `/${at}` : "",
+      messageId: "removedExtension",
+      data: { key },
+      target: "key",
+    });
+  }
+}

@@ -1,6 +1,6 @@
 import { str } from "../guards.js";
 import { defineRule } from "../rule.js";
-import { isUnit } from "../schema-rule.js";
+import { isExtensionUnit, isUnit } from "../schema-rule.js";
 
 /**
  * The server rejects a unit change of an existing metric unless the plugin is renamed. A base unit that is
@@ -14,14 +14,34 @@ export const rule = defineRule({
     defaultSeverity: "error",
     fixable: "code",
     nameData: ["key"],
-    description: "An existing timeseries changed its unit.",
+    files: ["plugin.json", "extension.yaml"],
+    description: "An existing metric changed its unit.",
     messages: {
+      changedExtension:
+        "the unit of metric `{{key}}` changed from `{{was}}` to `{{unit}}`: its stored values keep their meaning, so charts, alerts and thresholds read its history in the wrong unit (use a new metric key instead)",
       changed:
         "the unit of metric `{{key}}` changed from `{{was}}` to `{{unit}}`; the server rejects this for an existing metric (use a new metric key instead)",
     },
   },
   check(context) {
     if (!context.base) return;
+    if (context.format === "extension.yaml") {
+      // An extension's unit is its metadata's; a base unit Dynatrace never took is not restored.
+      const before = new Map<string, string>();
+      for (const d of context.base.extension.described)
+        if (d.unit !== undefined && !before.has(d.key)) before.set(d.key, d.unit);
+      for (const d of context.extension.described) {
+        const was = before.get(d.key);
+        if (was === undefined || d.unit === undefined || was === d.unit || !isExtensionUnit(was)) continue;
+        context.report({
+          pointer: `${d.pointer}/metadata/unit`,
+          messageId: "changedExtension",
+          data: { key: d.key, was, unit: d.unit },
+          fix: { replacement: JSON.stringify(was), description: `restore \`${was}\`` },
+        });
+      }
+      return;
+    }
     // The very same metrics, each key defined once (a base that differs elsewhere shares head's): nothing
     // changed. A key defined twice is compared with the base's first definition, so it may differ even so.
     if (context.base.metrics === context.metrics && context.metricsByKey.size === context.metricKeys.length)

@@ -5,6 +5,7 @@ export const rule = schemaRule(
   {
     id: "name-format",
     kind: "schema",
+    files: ["plugin.json", "extension.yaml"],
     defaultSeverity: "error",
     description: "The plugin name is not custom.<jmx|python|pmi>.<id> (host) or custom.remote.<id> (remote).",
   },

@@ -5,6 +5,7 @@ export const rule = schemaRule(
   {
     id: "required-member",
     kind: "schema",
+    files: ["plugin.json", "extension.yaml"],
     defaultSeverity: "error",
     description: "A required member is missing.",
   },

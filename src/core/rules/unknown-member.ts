@@ -5,6 +5,7 @@ export const rule = schemaRule(
   {
     id: "unknown-member",
     kind: "schema",
+    files: ["plugin.json", "extension.yaml"],
     defaultSeverity: "warning",
     fixable: "code",
     hasSuggestions: true,

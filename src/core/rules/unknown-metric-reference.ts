@@ -1,4 +1,4 @@
-import { defineRule } from "../rule.js";
+import { defineRule, type RuleContext } from "../rule.js";
 import { didYouMean } from "../suggest.js";
 
 /** Charts and key metrics name metrics by key; a typo leaves an empty chart. State metrics count too. */
@@ -10,9 +10,20 @@ export const rule = defineRule({
     positionalData: ["suggestion"],
     nameData: ["key"],
     description: "A keymetric, keychart or chart series names a key that no metric of the plugin defines.",
-    messages: { unknown: "no metric has the key `{{key}}`{{suggestion}}" },
+    files: ["plugin.json", "extension.yaml"],
+    messages: {
+      unknown: "no metric has the key `{{key}}`{{suggestion}}",
+      unknownExtension:
+        "`{{key}}` is no metric this extension reports or describes: the chart or entity it feeds stays empty{{suggestion}}",
+      unknownPrefix:
+        "no metric this extension reports or describes starts with `{{key}}`: the entities this source creates never appear",
+    },
   },
   check(context) {
+    if (context.format === "extension.yaml") {
+      checkExtension(context);
+      return;
+    }
     const known = context.metricsByKey;
     for (const refs of [context.keymetrics, context.series])
       for (const ref of refs) {
@@ -25,3 +36,57 @@ export const rule = defineRule({
       }
   },
 });
+
+/**
+ * Whether a key is of the extension's own namespace: it starts with the dot sections all its metrics share
+ * (`com.dynatrace.extension.snmp-generic.`), or, when they share none, with the first section of one of them.
+ */
+function namespace(keys: readonly string[]): (key: string) => boolean {
+  const split = keys.map((k) => k.split("."));
+  const common: string[] = [];
+  for (let i = 0; split.length && split.every((s) => s.length > i + 1 && s[i] === split[0]![i]); i++)
+    common.push(split[0]![i]!);
+  if (common.length) {
+    const prefix = `${common.join(".")}.`;
+    return (key) => key.startsWith(prefix);
+  }
+  const first = new Set(split.map((s) => s[0]));
+  return (key) => first.has(key.split(".")[0]);
+}
+
+/**
+ * An extension.yaml's `screens` (chart selectors) and `topology` (metric sources of entity types) name its
+ * metrics by the keys Dynatrace ingests (a count's ends in `.count`). Judged only where the file declares what
+ * is reported (a declarative data source), for keys of the extension's own namespace (`namespace`): `builtin:`, `ext:` and other extensions' metrics are not its to know. A warning: a
+ * screen or entity breaks, not the extension (the latest Dynatrace no longer renders `screens`).
+ */
+function checkExtension(context: RuleContext<"unknownExtension" | "unknownPrefix">): void {
+  const ext = context.extension;
+  if (!ext.declarative) return;
+  const known = [
+    ...new Set([
+      ...ext.reported.map((r) => r.ingested),
+      ...ext.described.map((d) => d.key),
+      ...ext.pythonMetrics.map((p) => p.key),
+    ]),
+  ];
+  const ours = namespace(known.map((k) => k.replace(/^func:/, "")));
+  const firsts = new Set(known.map((k) => k.replace(/^func:/, "").split(".")[0]!));
+  for (const ref of ext.references) {
+    const { key } = ref;
+    if (ref.prefix ? known.some((k) => k.startsWith(key)) : known.includes(key)) continue;
+    if (/^[A-Za-z]+:/.test(key) && !key.startsWith("func:")) continue;
+    // An entity type's metric source is the extension's own: its first section is enough.
+    if (ref.prefix ? !firsts.has(key.split(".")[0]!) : !ours(key.replace(/^func:/, ""))) continue;
+    context.report(
+      ref.prefix
+        ? { pointer: ref.pointer, messageId: "unknownPrefix", data: { key }, severity: "warning" }
+        : {
+            pointer: ref.pointer,
+            messageId: "unknownExtension",
+            data: { key, suggestion: didYouMean(key, known) },
+            severity: "warning",
+          },
+    );
+  }
+}

@@ -8,6 +8,7 @@ export const rule = defineRule({
     id: "version-decreased",
     kind: "change",
     defaultSeverity: "error",
+    files: ["plugin.json", "extension.yaml"],
     description: "Head's version is lower than base's.",
     messages: {
       decreased:

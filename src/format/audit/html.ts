@@ -36,6 +36,7 @@ import {
   capability,
   descriptorsLine,
   kind,
+  findingsWords,
   MIGRATION_WORDS,
   readinessTrend,
   repositoriesLine,
@@ -440,12 +441,12 @@ function readiness(report: AuditReport): string {
         const ext = x.extension ? `<br><small>EF2: <code>${esc(x.extension)}</code></small>` : "";
         const cls = (x.migrate ?? "unread").replace(/ /g, "-");
         return [
-          `<td class="where">${a(blobUrl(r, f.path), esc(f.path), "line")}${ext}</td><td>${esc(kind(x))}</td><td><span class="capability ${cls}">${esc(capability(x))}</span></td><td class="message">${readinessItems(r, f.path, x)}</td>`,
+          `<td class="where">${a(blobUrl(r, f.path), esc(f.path), "line")}${ext}</td><td>${esc(kind(x))}</td><td>${esc(findingsWords(f))}</td><td><span class="capability ${cls}">${esc(capability(x))}</span></td><td class="message">${readinessItems(r, f.path, x)}</td>`,
         ];
       }),
       ...(r.extensions ?? []).map(
         (e) =>
-          `<td class="where">${a(blobUrl(r, e.path), esc(e.path), "line")}${e.replaces ? `<br><small>replaces <code>${esc(e.replaces)}</code></small>` : ""}</td><td>${esc(kind(e))}</td><td>–</td><td class="message">${e.problem ? esc(e.problem) : ""}</td>`,
+          `<td class="where">${a(blobUrl(r, e.path), esc(e.path), "line")}${e.replaces ? `<br><small>replaces <code>${esc(e.replaces)}</code></small>` : ""}</td><td>${esc(kind(e))}</td><td>${esc(findingsWords(e))}</td><td>–</td><td class="message">${e.problem ? esc(e.problem) : ""}</td>`,
       ),
     ];
     // The repository's cell spans its descriptors' rows.
@@ -459,7 +460,7 @@ function readiness(report: AuditReport): string {
   return `<p>${esc(repositoriesLine(t))}; ${esc(descriptorsLine(t))}.</p>
 <h3>Repositories</h3>${legend(MIGRATION_ORDER.map((s) => [s, MIGRATION_WORDS[s]]))}<div class="chart" role="list">${states.join("")}</div>
 <h3>EF1 descriptors: what <code>plugin-review migrate</code> can do with them</h3>${legend(CAPABILITIES.filter(([, k]) => k !== "unread" || t.descriptors.unread).map(([cls, , w]) => [cls, w]))}<div class="chart" role="list">${types.join("")}</div>
-<div class="scroll"><table class="findings readiness"><thead><tr><th>Repository</th><th>Descriptor</th><th>Framework and type</th><th>Migrate</th><th>Not carried over, or why</th></tr></thead>${rows.join("")}</table></div>`;
+<div class="scroll"><table class="findings readiness"><thead><tr><th>Repository</th><th>Descriptor</th><th>Framework and type</th><th>Findings</th><th>Migrate</th><th>Not carried over, or why</th></tr></thead>${rows.join("")}</table></div>`;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -34,15 +34,31 @@ export function repositoriesLine(t: ReadinessTotals): string {
   return `${count(r.done, "repository", "repositories")} done, ${r["in-progress"]} in progress, ${r["not-started"]} not started`;
 }
 
-/** "7 EF1 descriptors (migrate converts 2 fully, 4 partly, 1 not at all); 3 EF2 extensions (jmx 2, snmp 1)". */
+/**
+ * "7 EF1 descriptors (migrate converts 2 fully, 4 partly, 1 not at all); 3 EF2 extensions (jmx 2, snmp 1) with
+ * 2 errors, 1 warning".
+ */
 export function descriptorsLine(t: ReadinessTotals): string {
   const d = t.descriptors;
   const unread = d.unread ? `, ${d.unread} not read` : "";
   const sources = t.extensions.byDataSource.map((s) => `${s.dataSource} ${s.extensions}`).join(", ");
+  const findings = t.extensions.total ? findingsWords(t.extensions) : "";
   return (
     `${count(d.total, "EF1 descriptor")} (migrate converts ${d.fully} fully, ${d.partly} partly, ${d.notAtAll} not at all${unread}); ` +
-    `${count(t.extensions.total, "EF2 extension")}${sources ? ` (${sources})` : ""}`
+    `${count(t.extensions.total, "EF2 extension")}${sources ? ` (${sources})` : ""}${findings ? ` with ${findings}` : ""}`
   );
+}
+
+/** Findings by severity in words ("2 errors, 1 warning", "no findings"); "" when not counted (an earlier report). */
+export function findingsWords(x: { errors?: number; warnings?: number; notices?: number }): string {
+  if (x.errors === undefined) return "";
+  const parts = [
+    [x.errors, "error"],
+    [x.warnings ?? 0, "warning"],
+    [x.notices ?? 0, "notice"],
+  ] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, w]) => count(n, w));
+  return said.length ? said.join(", ") : "no findings";
 }
 
 /** What `migrate` can do, in words: "fully", "partly", "not at all", or "not read". */
@@ -89,8 +105,13 @@ function descriptorLine(repository: string, f: AuditFile & { readiness: Descript
 
 function extensionLine(repository: string, e: AuditExtension): string {
   const replaces = e.replaces ? `; replaces ${e.replaces}` : "";
-  return `${repository}/${e.path}: ${kind(e)}${e.problem ? ` (${e.problem})` : ""}${replaces}`;
+  const findings = findingsWords(e);
+  return `${repository}/${e.path}: ${kind(e)}${e.problem ? ` (${e.problem})` : ""}${findings ? `; ${findings}` : ""}${replaces}`;
 }
+
+/** A repository's EF2 extensions' findings of one severity. */
+const ef2Count = (r: { extensions?: AuditExtension[] }, k: "errors" | "warnings") =>
+  (r.extensions ?? []).reduce((n, e) => n + (e[k] ?? 0), 0);
 
 /** The repositories with a migration, and each one's counts. */
 function repositoryRows(report: AuditReport): string[][] {
@@ -107,6 +128,8 @@ function repositoryRows(report: AuditReport): string[][] {
         String(of("partly")),
         String(of("not at all")),
         String(r.extensions?.length ?? 0),
+        String(ef2Count(r, "errors")),
+        String(ef2Count(r, "warnings")),
       ],
     ];
   });
@@ -120,11 +143,15 @@ const HEADER = [
   "Partly",
   "Not at all",
   "EF2 extensions",
+  "EF2 errors",
+  "EF2 warnings",
 ];
 
 function totalRow(t: ReadinessTotals): string[] {
   const d = t.descriptors;
-  return ["Total", "", ...[d.total, d.fully, d.partly, d.notAtAll, t.extensions.total].map(String)];
+  const e = t.extensions;
+  const counts = [d.total, d.fully, d.partly, d.notAtAll, e.total, e.errors ?? 0, e.warnings ?? 0];
+  return ["Total", "", ...counts.map(String)];
 }
 
 /** Every descriptor's and extension's line, repository by repository. */
@@ -171,14 +198,14 @@ export function readinessMarkdown(report: AuditReport): string[] {
     `${cell(repositoriesLine(t))}; ${cell(descriptorsLine(t))}.`,
     "",
     `| ${HEADER.join(" | ")} |`,
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
     `| ${totalRow(t)
       .map((c) => (c ? `**${c}**` : ""))
       .join(" | ")} |`,
     "",
-    "| Descriptor | Framework and type | Migrate | Not carried over, or why | EF2 extension |",
-    "| --- | --- | --- | --- | --- |",
+    "| Descriptor | Framework and type | Findings | Migrate | Not carried over, or why | EF2 extension |",
+    "| --- | --- | --- | --- | --- | --- |",
   ];
   for (const r of reviewed(report)) {
     for (const f of r.files)
@@ -186,11 +213,11 @@ export function readinessMarkdown(report: AuditReport): string[] {
         out.push(
           // What is lost or why is migrate's plain text, whose quotes of the descriptor may hold backticks:
           // shown as it is, backticks included, rather than read as code spans.
-          `| ${cell(`${r.repository}/${f.path}`)} | ${cell(kind(f.readiness))} | ${capability(f.readiness)} | ${cell(itemsLine(f.readiness))} | ${cell(f.readiness.extension ?? "")} |`,
+          `| ${cell(`${r.repository}/${f.path}`)} | ${cell(kind(f.readiness))} | ${findingsWords(f)} | ${capability(f.readiness)} | ${cell(itemsLine(f.readiness))} | ${cell(f.readiness.extension ?? "")} |`,
         );
     for (const e of r.extensions ?? [])
       out.push(
-        `| ${cell(`${r.repository}/${e.path}`)} | ${cell(kind(e))} | – | ${cell(e.problem ?? "")} | ${e.replaces ? cell(`replaces ${e.replaces}`) : ""} |`,
+        `| ${cell(`${r.repository}/${e.path}`)} | ${cell(kind(e))} | ${findingsWords(e)} | – | ${cell(e.problem ?? "")} | ${e.replaces ? cell(`replaces ${e.replaces}`) : ""} |`,
       );
   }
   return out;

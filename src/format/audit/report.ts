@@ -60,6 +60,14 @@ export interface AuditExtension {
   replaces?: string;
   /** Why its data source is not known: it is not YAML, or it is over `max_file_size` and was not read. */
   problem?: string;
+  /**
+   * Its review's findings by severity, and whether a pull request touching it would fail (its findings are
+   * also its file's in `files`, and counted in the repository's); absent in earlier reports.
+   */
+  errors?: number;
+  warnings?: number;
+  notices?: number;
+  wouldFail?: boolean;
 }
 
 /**
@@ -79,8 +87,19 @@ export interface ReadinessTotals {
   descriptors: { total: number; fully: number; partly: number; notAtAll: number; unread: number };
   /** The same by type and variant (JMX host, python remote, PMI host…), most descriptors first. */
   byType: (Pick<DescriptorReadiness, "type" | "variant"> & ReadinessTotals["descriptors"])[];
-  /** EF2 extensions, and by data source (`none` when it has none, `unknown` when it could not be read). */
-  extensions: { total: number; byDataSource: { dataSource: string; extensions: number }[] };
+  /**
+   * EF2 extensions, and by data source (`none` when it has none, `unknown` when it could not be read); their
+   * findings by severity, and how many a pull request could not change without fixing them (absent in earlier
+   * reports).
+   */
+  extensions: {
+    total: number;
+    byDataSource: { dataSource: string; extensions: number }[];
+    errors?: number;
+    warnings?: number;
+    notices?: number;
+    failing?: number;
+  };
 }
 
 /**
@@ -236,8 +255,9 @@ export function readinessTotals(repos: readonly AuditRepository[]): ReadinessTot
     repositories: { done: 0, "in-progress": 0, "not-started": 0 },
     descriptors: counts(),
     byType: [],
-    extensions: { total: 0, byDataSource: [] },
+    extensions: { total: 0, byDataSource: [], errors: 0, warnings: 0, notices: 0, failing: 0 },
   };
+  const ext = t.extensions as Required<ReadinessTotals["extensions"]>;
   type Of = ReadinessTotals["byType"][number];
   const byType = new Map<string, Of>();
   const bySource = new Map<string, number>();
@@ -264,7 +284,11 @@ export function readinessTotals(repos: readonly AuditRepository[]): ReadinessTot
       }
     }
     for (const e of r.extensions ?? []) {
-      t.extensions.total++;
+      ext.total++;
+      ext.errors += e.errors ?? 0;
+      ext.warnings += e.warnings ?? 0;
+      ext.notices += e.notices ?? 0;
+      if (e.wouldFail) ext.failing++;
       const source = e.dataSource ?? (e.problem ? "unknown" : "none");
       bySource.set(source, (bySource.get(source) ?? 0) + 1);
     }

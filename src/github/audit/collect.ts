@@ -3,15 +3,15 @@
  * repository (or the named ones) it loads the configuration the App would use there (review/load-config.ts:
  * organisation file, repository file, `_extends`, locks), lists the default branch's tree recursively, and
  * reviews every descriptor as the App would review a pull request that touches it under `existing: fail`
- * (every finding counts, not only new ones). Beside them it reads the EF2 extensions (`extension.yaml`) for the
- * organisation's readiness for Extensions 2.0 (readiness.ts), and reviews those a pull request would have
- * reviewed: each beside the plugin.json it replaces, compared with it (the migration rules).
+ * (every finding counts, not only new ones). The EF2 extensions (`extension.yaml`) are reviewed alike, each
+ * compared with the plugin.json it replaces when one is beside it (the migration rules), and counted, with their
+ * findings, in the organisation's readiness for Extensions 2.0 (readiness.ts).
  *
  * Read-only by construction: the Octokit refuses anything but GET requests and GraphQL queries before
  * they leave the process. Rate limits are honoured by the throttling and retry plugins; repositories and
  * descriptors are read a few at a time. A repository that cannot be read is reported, never fatal.
  */
-import { globMatcher, type ResolvedConfig } from "../../core/config.js";
+import type { ResolvedConfig } from "../../core/config.js";
 import { analyseDescriptors, type DescriptorInput } from "../../core/analyse.js";
 import { fails } from "../../core/verdict.js";
 import { findingFields } from "../../format/json.js";
@@ -21,13 +21,13 @@ import { mapLimit } from "../api/map-limit.js";
 import { describeRequestError, httpStatus } from "../api/errors.js";
 import { tokenOctokit, type Octokit } from "../api/octokit/octokit.js";
 import { restConfigReader } from "../api/rest/gateway.js";
-import { isExtensionPath } from "../../core/ef2/pairing.js";
+import { isExtensionPath, reviewedPathMatcher } from "../../core/ef2/pairing.js";
 import {
   descriptorReadiness,
-  extensionMatcher,
   extensionOf,
   pairMigration,
   reviewedExtensions,
+  withFindings,
 } from "./readiness.js";
 import {
   readinessTotals,
@@ -159,15 +159,14 @@ async function auditRepository(
       reason: describeRequestError(e, `reading the tree of ${branch}`),
     };
   }
-  const isDescriptor = globMatcher(config.paths);
-  const isExtension = extensionMatcher(config.paths);
+  const isReviewed = reviewedPathMatcher(config.paths);
   const blobs = tree.tree.filter(
     (t): t is typeof t & { path: string; sha: string } =>
       t.type === "blob" && typeof t.path === "string" && typeof t.sha === "string",
   );
   // An extension.yaml is EF2's, never reviewed as an EF1 descriptor (whatever glob `paths` holds).
-  const entries = blobs.filter((t) => !isExtensionPath(t.path) && isDescriptor(t.path));
-  const ef2 = blobs.filter((t) => isExtensionPath(t.path) && isExtension(t.path));
+  const entries = blobs.filter((t) => !isExtensionPath(t.path) && isReviewed(t.path));
+  const ef2 = blobs.filter((t) => isExtensionPath(t.path) && isReviewed(t.path));
   let inputs: DescriptorInput[];
   let extensionFiles: DescriptorInput[];
   try {
@@ -180,11 +179,11 @@ async function auditRepository(
   } catch (e) {
     return { repository: id, status: "unreadable", reason: describeRequestError(e, "reading a descriptor") };
   }
-  // The extension.yaml files a pull request touching them would have reviewed, each with its plugin.json.
-  const reviews = analyseDescriptors(
-    [...inputs, ...reviewedExtensions(inputs, extensionFiles, isDescriptor)],
-    config,
-  );
+  // The extension.yaml files as a pull request touching them would be reviewed, each with its plugin.json.
+  const analysed = analyseDescriptors([...inputs, ...reviewedExtensions(inputs, extensionFiles)], config);
+  // Another tool's extension.yaml (core/ef2/extension-document.ts) is neither a descriptor nor an extension.
+  const others = new Set(analysed.filter((r) => r.notAnExtension).map((r) => r.path));
+  const reviews = analysed.filter((r) => !r.notAnExtension);
   const sizes = new Map(inputs.flatMap((i) => (i.size !== undefined ? [[i.path, i.size]] : [])));
   const reviewedFiles: AuditFile[] = reviews.map((r) => {
     const c = countFindings(r.findings);
@@ -204,16 +203,22 @@ async function auditRepository(
           }),
     };
   });
+  const byPath = new Map(reviewedFiles.map((f) => [f.path, f]));
   const { files, extensions, migration } = pairMigration(
     reviewedFiles,
-    extensionFiles.map((f) =>
-      extensionOf(
-        f.path,
-        f.size !== undefined
-          ? { unread: `not read: ${overLimit(f.size, config)}` }
-          : Buffer.from(f.content as Uint8Array).toString("utf8"),
+    extensionFiles
+      .filter((f) => !others.has(f.path))
+      .map((f) =>
+        withFindings(
+          extensionOf(
+            f.path,
+            f.size !== undefined
+              ? { unread: `not read: ${overLimit(f.size, config)}` }
+              : Buffer.from(f.content as Uint8Array).toString("utf8"),
+          ),
+          byPath.get(f.path),
+        ),
       ),
-    ),
   );
   const sum = (k: "errors" | "warnings" | "notices") => files.reduce((n, f) => n + f[k], 0);
   const failing = files.filter((f) => f.wouldFail).length;

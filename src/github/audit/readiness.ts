@@ -7,11 +7,10 @@
  *
  * An extension.yaml is paired with the plugin.json it replaces as the review of a migration pairs them
  * (core/ef2/pairing.ts): in the same folder, or one folder up from an `extension/` subfolder (the layout
- * `migrate` and Dynatrace's tools write). The audit reads the extension.yaml files beside a path the
- * configuration's `paths` name, as the App does, so that it finds an EF2 extension wherever the organisation
- * keeps its descriptors, and nowhere else.
+ * `migrate` and Dynatrace's tools write). The audit reads the extension.yaml files the configuration reviews,
+ * as the App does (core/ef2/pairing.ts reviewedPathMatcher), so that it finds an EF2 extension wherever the organisation keeps
+ * its descriptors and extensions, and nowhere else.
  */
-import { globMatcher } from "../../core/config.js";
 import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import { get, isObj, str } from "../../core/guards.js";
 import type { DescriptorInput, AnalysedFile } from "../../core/analyse.js";
@@ -25,36 +24,28 @@ import type {
   MigrationState,
 } from "../../format/audit/report.js";
 
-/** The extension.yaml files the audit reads: each beside a plugin.json path the configuration's `paths` name. */
-export function extensionMatcher(paths: readonly string[]): (path: string) => boolean {
-  const match = globMatcher(paths);
-  return (path) => replacedDescriptorPaths(path).some(match);
-}
-
 /**
- * The extension.yaml files that the App would review in a pull request touching them, as review inputs: each
- * beside a plugin.json the repository holds, compared with it (which the change keeps: the audit reads one
- * commit), and any that the configuration's `paths` name themselves (review/read-inputs.ts does the same). An
- * extension that replaces no descriptor and that `paths` does not name is listed, not reviewed.
+ * The extension.yaml files as review inputs, as the App reviews them in a pull request touching them: each
+ * compared with the plugin.json it replaces when the repository holds one beside it (which the change keeps:
+ * the audit reads one commit).
  */
 export function reviewedExtensions(
   descriptors: readonly DescriptorInput[],
   extensions: readonly DescriptorInput[],
-  named: (path: string) => boolean,
 ): DescriptorInput[] {
   const byPath = new Map(descriptors.map((d) => [d.path, d]));
-  return extensions.flatMap((e): DescriptorInput[] => {
+  return extensions.map((e): DescriptorInput => {
     const ef1 = replacedDescriptorPaths(e.path)
       .map((p) => byPath.get(p))
       .find((d) => d !== undefined);
-    if (!ef1) return named(e.path) ? [e] : [];
+    if (!ef1) return e;
     const replaces = {
       path: ef1.path,
       content: ef1.content,
       ...(ef1.size !== undefined ? { size: ef1.size } : {}),
       status: "kept" as const,
     };
-    return [{ ...e, replaces }];
+    return { ...e, replaces };
   });
 }
 
@@ -89,6 +80,13 @@ export function extensionOf(path: string, text: string | { unread: string }): Au
     ...(sources.length ? { dataSource: sources.join("+") } : {}),
     ...(name !== undefined ? { name } : {}),
   };
+}
+
+/** An extension with its review's counts (the file the audit reviewed at its path; none: left as it is). */
+export function withFindings(e: AuditExtension, review: AuditFile | undefined): AuditExtension {
+  if (!review) return e;
+  const { errors, warnings, notices, wouldFail } = review;
+  return { ...e, errors, warnings, notices, wouldFail };
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import { AnalysisSession, type FileFindings } from "../../core/analyse.js";
 import type { ResolvedConfig } from "../../core/config.js";
+import { NOT_AN_EXTENSION, NOT_EXTENSIONS } from "../../core/ef2/extension-document.js";
 import { checkConclusion } from "../../core/verdict.js";
+import { quote } from "../../format/markdown.js";
 import type { CollectedInputs, DescriptorsRead } from "./read-inputs.js";
 
 /** What the check run and the pull request's review are written from. */
@@ -21,8 +23,15 @@ export async function analyseInputs(read: DescriptorsRead): Promise<Analysis> {
   const session = new AnalysisSession(config);
   let next = await batches.next();
   for (; !next.done; next = await batches.next()) session.add(next.value);
-  const reviews = session.finish();
+  // Another tool's extension.yaml (core/ef2/extension-document.ts) is no descriptor of the review: said, not shown.
+  const analysed = session.finish();
+  const reviews = analysed.filter((r) => !r.notAnExtension);
+  const others = analysed.filter((r) => r.notAnExtension).map((r) => r.path);
   const collected = next.value;
+  if (others.length)
+    collected.notes.push(
+      `${others.map(quote).join(", ")}: ${others.length === 1 ? NOT_AN_EXTENSION : NOT_EXTENSIONS}.`,
+    );
   const conclusion = checkConclusion(
     reviews.flatMap((r) => r.findings),
     config,

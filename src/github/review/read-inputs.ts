@@ -7,8 +7,9 @@
  * pull request's), within the review's ceiling; and what could not be reviewed, which fails the check
  * (core/verdict.ts NotReviewed).
  */
-import { globMatcher, type ResolvedConfig } from "../../core/config.js";
-import { formatOf, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
+import { baseOf, notReviewedRenameNote } from "../../core/base-path.js";
+import type { ResolvedConfig } from "../../core/config.js";
+import { formatOf, replacedDescriptorPaths, reviewedPathMatcher } from "../../core/ef2/pairing.js";
 import type { DescriptorInput } from "../../core/analyse.js";
 import type { NotReviewed } from "../../core/verdict.js";
 import { quote } from "../../format/markdown.js";
@@ -65,6 +66,7 @@ export interface CollectedInputs {
 function toInput(
   d: ChangedDescriptor,
   head: FileContent,
+  basePath: string | undefined,
   base: FileContent | undefined,
 ): DescriptorInput | undefined {
   if (head.kind === "missing") return undefined;
@@ -72,8 +74,7 @@ function toInput(
     head.kind === "file"
       ? { path: d.path, content: head.content }
       : { path: d.path, content: new Uint8Array(0), size: head.size };
-  if (base && base.kind !== "missing") {
-    const basePath = d.previousPath ?? d.path;
+  if (basePath !== undefined && base && base.kind !== "missing") {
     input.base =
       base.kind === "file"
         ? { path: basePath, content: base.content }
@@ -95,18 +96,21 @@ function unreadable(head: Extract<FileContent, { kind: "missing" }>, sha: string
 }
 
 /**
- * The files a descriptor's review reads: its head, its base (not an added one's), and for an extension.yaml
- * the plugin.json files at the base it may replace.
+ * The files a descriptor's review reads: its head, its base (when it has one: core/base-path.ts), and for an
+ * extension.yaml the plugin.json files at the base it may replace.
  */
-const readsOf = (d: ChangedDescriptor) =>
-  (d.status === "added" ? 1 : 2) + replacedDescriptorPaths(d.path).length;
+const readsOf = (d: ChangedDescriptor, basePath: (d: ChangedDescriptor) => string | undefined) =>
+  (basePath(d) === undefined ? 1 : 2) + replacedDescriptorPaths(d.path).length;
 
 /** Descriptors in batches of at most FILES_PER_READ file reads (readsOf), one batch at least one descriptor. */
-function batches(descriptors: readonly ChangedDescriptor[]): ChangedDescriptor[][] {
+function batches(
+  descriptors: readonly ChangedDescriptor[],
+  basePath: (d: ChangedDescriptor) => string | undefined,
+): ChangedDescriptor[][] {
   const out: ChangedDescriptor[][] = [];
   let files = FILES_PER_READ;
   for (const d of descriptors) {
-    const n = readsOf(d);
+    const n = readsOf(d, basePath);
     if (files + n > FILES_PER_READ) {
       out.push([]);
       files = 0;
@@ -209,9 +213,17 @@ async function* readDescriptors(
   const beyondCount = changed.descriptors.slice(config.maxDescriptors).map((d) => d.path);
   const beyondBytes: string[] = [];
   const migrated = new Map<string, string>();
-  const named = globMatcher(config.paths);
+  // A base is only what the base's review read (core/base-path.ts): the policy is the default branches',
+  // so its `paths` are what reviewed the base; a file renamed from elsewhere is new.
+  const reviewedAtBase = reviewedPathMatcher(config.paths);
+  const bases = new Map(changed.descriptors.map((d) => [d, baseOf(d, reviewedAtBase)]));
+  const basePath = (d: ChangedDescriptor) => bases.get(d)?.path;
+  for (const d of changed.descriptors.slice(0, config.maxDescriptors)) {
+    const from = bases.get(d)?.notReviewedFrom;
+    if (from !== undefined) notes.push(notReviewedRenameNote(d.path, from, quote));
+  }
   let bytes = 0;
-  for (const batch of batches(changed.descriptors.slice(0, config.maxDescriptors))) {
+  for (const batch of batches(changed.descriptors.slice(0, config.maxDescriptors), basePath)) {
     if (beyondBytes.length) {
       beyondBytes.push(...batch.map((d) => d.path));
       continue;
@@ -221,11 +233,14 @@ async function* readDescriptors(
     const files: FileAt[] = [];
     const read = (ref: string, path: string) =>
       files.push({ owner: target.owner, repo: target.repo, ref, path }) - 1;
-    const at = batch.map((d) => ({
-      head: read(target.headSha, d.path),
-      base: d.status === "added" ? undefined : read(target.baseSha, d.previousPath ?? d.path),
-      replaced: replacedDescriptorPaths(d.path).map((path) => ({ path, at: read(target.baseSha, path) })),
-    }));
+    const at = batch.map((d) => {
+      const from = basePath(d);
+      return {
+        head: read(target.headSha, d.path),
+        base: from === undefined ? undefined : read(target.baseSha, from),
+        replaced: replacedDescriptorPaths(d.path).map((path) => ({ path, at: read(target.baseSha, path) })),
+      };
+    });
     const contents = await step("content", () => gw.readFiles(files, config.maxFileSize));
     const inputs: DescriptorInput[] = [];
     batch.forEach((d, i) => {
@@ -235,17 +250,18 @@ async function* readDescriptors(
       if (beyondBytes.length) return void beyondBytes.push(d.path);
       if (head.kind === "missing")
         return void unread.push({ path: d.path, why: unreadable(head, target.headSha) });
-      const input = toInput(d, head, base)!;
+      const input = toInput(d, head, basePath(d), base)!;
       let size = bytesOf(head) + bytesOf(base);
       if (formatOf(d.path) === "extension.yaml") {
         const ef1 = replaced
           .map((c) => ({ path: c.path, file: contents[c.at]! }))
           .find((c) => c.file.kind !== "missing");
+        // Compared with the plugin.json it replaces too, when the base holds one beside it (a migration).
         if (ef1 && ef1.file.kind !== "missing") {
           input.replaces = replacedInput(ef1.path, ef1.file, changed);
           migrated.set(ef1.path, d.path);
           size += bytesOf(ef1.file);
-        } else if (!named(d.path)) return; // an extension of its own, not a migration: `paths` does not name it
+        }
       }
       if (bytes + size > config.maxTotalSize) return void beyondBytes.push(d.path);
       bytes += size;

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, text, edit } from "../../helpers.js";
+import { check, ruleTable, validHost, validRemote, text, edit, EF2, EXTENSION } from "../../helpers.js";
 
 const host = validHost();
 const bumped = { ...validHost(), version: "1.3.0" };
 
 ruleTable("base-invalid-json", {
   valid: [
+    {
+      name: "extension.yaml: a base that is valid YAML",
+      doc: EXTENSION,
+      options: { ...EF2, base: EXTENSION.replace("displayName: Uptime", "displayName: Up") },
+    },
     { name: "no base (a plain check)", doc: host },
     { name: "a valid base equal to head", doc: host, options: { base: validHost() } },
     { name: "a valid base with another version", doc: bumped, options: { base: validHost() } },
@@ -20,6 +25,17 @@ ruleTable("base-invalid-json", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a base that is not YAML",
+      doc: EXTENSION,
+      options: {
+        ...EF2,
+        base: EXTENSION.replace("  groups", "\tgroups").replace("author:\n", "author: [\n"),
+      },
+      lines: [1],
+      messageId: "unreadable",
+      message: /is not valid YAML/,
+    },
     {
       name: "base `{ not json`",
       messageId: "unreadable",

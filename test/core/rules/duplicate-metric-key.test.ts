@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION, edit } from "../../helpers.js";
 
 // The duplicate is appended after the existing metrics; `ui` comes after `metrics`, so the n-th
 // `"key": "requests"` in the text is the n-th definition.
@@ -22,8 +22,20 @@ const stateTwice = make(validRemote(), (d) =>
   }),
 );
 
+const efTwice = edit(
+  EXTENSION,
+  "  - key: example.router.if.errors.count\n",
+  "  - key: example.router.uptime\n    metadata:\n      unit: Second\n  - key: example.router.if.errors.count\n",
+);
+
 ruleTable("duplicate-metric-key", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: one key reported by two subgroups (other dimensions)",
+      doc: edit(EXTENSION, "- key: example.router.if.errors\n", "- key: example.router.uptime\n"),
+      options: EF2,
+    },
     { name: "host example", doc: validHost() },
     { name: "remote example", doc: validRemote() },
     {
@@ -53,6 +65,14 @@ ruleTable("duplicate-metric-key", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: one key described twice",
+      doc: efTwice,
+      options: EF2,
+      lines: [lineOf(efTwice, "- key: example.router.uptime\n    metadata", 2)],
+      messageId: "described",
+      data: { key: "example.router.uptime", first: 0 },
+    },
     {
       name: "host: second timeseries with the same key, at its key value",
       messageId: "duplicate",

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, set } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, set, EXTENSION, EF2, edit } from "../../helpers.js";
 
 const metricKey = set(validHost(), ["metrics", 1, "timeseries"], "key", "latency ms");
 const stateKey = set(validRemote(), ["metrics", 1, "statetimeseries"], "key", "status.code");
@@ -13,6 +13,21 @@ const emptyKey = set(validHost(), ["metrics", 1, "timeseries"], "key", "");
 
 ruleTable("invalid-format", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: `_` in the name (Dynatrace's own checks allow it)",
+      doc: edit(EXTENSION, "name: custom:example.snmp-router", "name: custom:example.snmp_router"),
+      options: EF2,
+    },
+    {
+      name: "extension.yaml: a metric key with `_` and `-` in its sections",
+      doc: edit(
+        EXTENSION,
+        "example.router.uptime\n            value",
+        "example.router.up_time-s\n            value",
+      ),
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {
@@ -55,6 +70,25 @@ ruleTable("invalid-format", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a metric key section starting with `-`",
+      doc: edit(EXTENSION, "key: example.router.if.errors\n", "key: example.router.-errors\n"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "key: example.router.if.errors\n")],
+      messageId: "format",
+      data: { path: "snmp[0].subgroups[1].metrics[2].key", value: '"example.router.-errors"' },
+    },
+    {
+      name: "extension.yaml: a dimension key in capitals",
+      doc: edit(
+        EXTENSION,
+        "- key: interface.name\n            value",
+        "- key: Interface.Name\n            value",
+      ),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "- key: interface.name")],
+      messageId: "format",
+    },
     {
       name: "metric key with a space: at the value",
       messageId: "format",

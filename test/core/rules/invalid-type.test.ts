@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf, set, edit } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, set, edit, EXTENSION, EF2 } from "../../helpers.js";
 
 const dropdownNumbers = set(validRemote(), ["properties", 1], "dropdownValues", ["fast", 2]);
 const unitNumber = set(validHost(), ["metrics", 0, "timeseries"], "unit", 5);
@@ -17,6 +17,7 @@ const rootArray = "[\n  {}\n]\n";
 
 ruleTable("invalid-type", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {
@@ -38,6 +39,22 @@ ruleTable("invalid-type", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: minDynatraceVersion unquoted, which YAML reads as a number",
+      doc: edit(EXTENSION, 'minDynatraceVersion: "1.285"', "minDynatraceVersion: 1.285"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "minDynatraceVersion")],
+      messageId: "type",
+      data: { expected: "a string", actual: "number" },
+    },
+    {
+      name: "extension.yaml: a subgroup's table flag as text",
+      doc: edit(EXTENSION, "table: true", 'table: "yes"'),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "table: true")],
+      messageId: "type",
+      data: { path: "snmp[0].subgroups[1].table", expected: "a boolean" },
+    },
     {
       name: "dropdownValues holding a number: reported once, at the item",
       messageId: "type",

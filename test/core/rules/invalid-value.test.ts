@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, lineOf, set, edit } from "../../helpers.js";
+import {
+  check,
+  ruleTable,
+  validHost,
+  validRemote,
+  lineOf,
+  set,
+  edit,
+  EXTENSION,
+  EF2,
+} from "../../helpers.js";
 
 const unitLower = set(validHost(), ["metrics", 0, "timeseries"], "unit", "percent");
 const unitUnknown = set(validRemote(), ["metrics", 0, "timeseries"], "unit", "Percentage");
@@ -18,6 +28,12 @@ const seriesCount = set(validHost(), ["ui", "charts", 0, "series", 1], "aggregat
 
 ruleTable("invalid-value", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: a unit of Dynatrace's bit family (its own extensions use it)",
+      doc: edit(EXTENSION, "unit: Byte\n      dimensions", "unit: MegaBitPerSecond\n      dimensions"),
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {
@@ -53,6 +69,38 @@ ruleTable("invalid-value", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a made-up per-second unit that a pattern would take",
+      doc: edit(EXTENSION, "unit: Second", "unit: MilliSecondPerSecond"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "unit: Second")],
+      messageId: "notAllowedNear",
+      data: { path: "metrics[0].metadata.unit", value: '"MilliSecondPerSecond"' },
+      suggestions: [
+        [
+          {
+            desc: "use `MilliSecondPerMinute`",
+            output: edit(EXTENSION, "unit: Second", 'unit: "MilliSecondPerMinute"'),
+          },
+        ],
+      ],
+    },
+    {
+      name: "extension.yaml: a unit in the wrong case is fixed, in the style it was written in",
+      doc: edit(EXTENSION, "unit: Second", "unit: second"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "unit: Second")],
+      messageId: "notAllowedNear",
+      output: EXTENSION,
+    },
+    {
+      name: "extension.yaml: a data source metric type",
+      doc: edit(EXTENSION, "type: gauge", "type: counter"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "type: gauge")],
+      messageId: "notAllowedNear",
+      suggestions: [[{ desc: "use `count`", output: edit(EXTENSION, "type: gauge", 'type: "count"') }]],
+    },
     {
       name: "unit in the wrong case: at the value, suggesting the right one",
       messageId: "notAllowedNear",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, edit, lineOf, migrating, MIGRATION, ruleTable } from "../../helpers.js";
+import { check, EF2, edit, EXTENSION, lineOf, migrating, MIGRATION, ruleTable } from "../../helpers.js";
 import { MAX_YAML_DEPTH } from "../../../src/core/yaml/parse.js";
 
 const { extension } = MIGRATION;
@@ -18,6 +18,12 @@ const bomb =
       return `${c}: &${c} [${Array(9).fill(`*${prev}`).join(", ")}]\n`;
     })
     .join("");
+/** A calculated metric as a published extension writes it: its selector's lines start at its key's column. */
+const snakeYaml = edit(
+  EXTENSION,
+  "metrics:\n  - key: example.router.uptime\n",
+  "metrics:\n  - key: func:example.router.if.bytes\n    query:\n      metricSelector: '\n      (example.router.if.in.bytes.count)\n      +(example.router.if.out.bytes.count)'\n  - key: example.router.uptime\n",
+);
 const deep = `name: custom:deep\nversion: 1.0.0\nx: ${"[".repeat(100_000)}\n`;
 
 ruleTable("invalid-yaml", {
@@ -37,12 +43,22 @@ ruleTable("invalid-yaml", {
   ],
   invalid: [
     {
+      name: "a quoted value's lines no deeper than its key: read as Dynatrace (SnakeYAML) reads it, with a warning",
+      doc: snakeYaml,
+      options: EF2,
+      lines: [lineOf(snakeYaml, "metricSelector: '")],
+      messageId: "snakeYaml",
+      severity: "warning",
+      message:
+        "not valid YAML 1.2: a quoted value's continuation lines are not indented more than its key; Dynatrace's parser (SnakeYAML) reads it, but editors and other YAML tools refuse the file: indent the value's lines more than its key",
+    },
+    {
       name: "a tab as indentation, at the tab",
       doc: tabbed,
       options: YAML,
       lines: [lineOf(tabbed, "\tgroups:")],
       messageId: "syntax",
-      message: "not valid YAML: Tabs are not allowed as indentation",
+      message: "not valid YAML: tab characters must not be used in indentation",
       severity: "error",
     },
     {
@@ -62,12 +78,12 @@ ruleTable("invalid-yaml", {
       message: "not valid YAML: a second document begins here; an extension.yaml holds one",
     },
     {
-      name: "an alias bomb is refused, at its first alias",
+      name: "an alias bomb is refused, at the alias that takes the values its aliases stand for past the bound",
       doc: bomb,
       options: YAML,
-      lines: [2],
+      lines: [6],
       messageId: "syntax",
-      message: /^not valid YAML: its aliases could not be expanded: /,
+      message: "not valid YAML: the aliases stand for more than 100,000 values in all; write the values out",
     },
     {
       name: "nesting beyond the limit is refused before the YAML parser recurses into it",

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION } from "../../helpers.js";
 
 const added = make(validHost(), (d) => {
   at(d, "metrics", 0, "timeseries").dimensions = ["rx_pid", "endpoint", "method"];
@@ -13,8 +13,21 @@ const remoteState = make(validRemote(), (d) => {
   at(d, "metrics", 1, "statetimeseries").dimensions = ["zone"];
 });
 
+const efDropped = EXTENSION.replace(
+  "    dimensions:\n      - key: device.name\n        value: oid:1.3.6.1.2.1.1.5.0\n",
+  "",
+);
+
 ruleTable("metric-dimensions-changed", {
   valid: [
+    {
+      name: "extension.yaml: a dimension added breaks nothing",
+      doc: EXTENSION.replace(
+        "            filter: var:if_name_filter\n",
+        "            filter: var:if_name_filter\n          - key: interface.alias\n            value: oid:1.3.6.1.2.1.31.1.1.1.18\n",
+      ),
+      options: { ...EF2, base: EXTENSION },
+    },
     { name: "unchanged", doc: validHost(), options: { base: validHost() } },
     {
       name: "same dimensions in another order",
@@ -54,6 +67,20 @@ ruleTable("metric-dimensions-changed", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a group's dimension dropped: one finding per metric that had it",
+      doc: efDropped,
+      options: { ...EF2, base: EXTENSION },
+      lines: [
+        "- key: example.router.uptime",
+        "- key: example.router.if.in.bytes",
+        "- key: example.router.if.out.bytes",
+        "- key: example.router.if.errors",
+      ].map((k) => lineOf(efDropped, k)),
+      messageId: "removed",
+      data: { removed: "`device.name`", s: "", them: "it" },
+      severity: "warning",
+    },
     {
       name: "host: a dimension added, at head's dimensions key",
       messageId: "changed",

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION } from "../../helpers.js";
 
 const oneGone = make(validHost(), (d) => {
   at<unknown[]>(d, "metrics").pop();
@@ -13,8 +13,22 @@ const stateGone = make(validRemote(), (d) => {
   at<unknown[]>(d, "metrics").pop();
 });
 
+const efRemoved = EXTENSION.replace(
+  "          - key: example.router.if.errors\n            value: oid:1.3.6.1.2.1.2.2.1.14\n            type: count\n            featureSet: errors\n",
+  "",
+);
+const efRenamed = EXTENSION.replace(
+  "- key: example.router.if.out.bytes\n",
+  "- key: example.router.if.tx.bytes\n",
+);
+
 ruleTable("metric-removed", {
   valid: [
+    {
+      name: "extension.yaml: a count's key written with `.count` is the same metric",
+      doc: EXTENSION.replace("- key: example.router.if.errors\n", "- key: example.router.if.errors.count\n"),
+      options: { ...EF2, base: EXTENSION },
+    },
     { name: "unchanged", doc: validHost(), options: { base: validHost() } },
     {
       name: "metrics reordered",
@@ -54,6 +68,27 @@ ruleTable("metric-removed", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a metric removed from the data source, its metadata kept",
+      doc: efRemoved,
+      options: { ...EF2, base: EXTENSION },
+      lines: [lineOf(efRemoved, "snmp:")],
+      messageId: "removedExtension",
+      data: { key: "example.router.if.errors.count" },
+      severity: "warning",
+    },
+    {
+      name: "extension.yaml: renamed, reading the same OID: said at the new key",
+      doc: efRenamed,
+      options: { ...EF2, base: EXTENSION },
+      lines: [lineOf(efRenamed, "- key: example.router.if.tx.bytes")],
+      messageId: "renamed",
+      data: {
+        key: "example.router.if.out.bytes.count",
+        now: "example.router.if.tx.bytes.count",
+        value: "oid:1.3.6.1.2.1.2.2.1.16",
+      },
+    },
     {
       name: "host: a timeseries removed, at head's metrics key",
       messageId: "removed",

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, lineOf, at, make, text } from "../../helpers.js";
+import {
+  check,
+  ruleTable,
+  validHost,
+  validRemote,
+  lineOf,
+  at,
+  make,
+  text,
+  EF2,
+  EXTENSION,
+} from "../../helpers.js";
 
 const host = make(validHost(), (d) => {
   at(d, "metrics", 0, "timeseries").unit = "PerMinute";
@@ -19,6 +30,11 @@ const remote = make(validRemote(), (d) => {
 
 ruleTable("metric-unit-changed", {
   valid: [
+    {
+      name: "extension.yaml: the same unit",
+      doc: EXTENSION.replace("displayName: Uptime", "displayName: Up"),
+      options: { ...EF2, base: EXTENSION },
+    },
     { name: "unchanged", doc: validHost(), options: { base: validHost() } },
     {
       name: "a new metric with any unit",
@@ -69,6 +85,15 @@ ruleTable("metric-unit-changed", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a metadata unit changed: the fix restores it",
+      doc: EXTENSION.replace("unit: Second", "unit: MilliSecond"),
+      options: { ...EF2, base: EXTENSION },
+      lines: [lineOf(EXTENSION, "unit: Second")],
+      messageId: "changedExtension",
+      data: { key: "example.router.uptime", was: "Second", unit: "MilliSecond" },
+      output: EXTENSION,
+    },
     {
       name: "host: unit changed, at head's unit value",
       messageId: "changed",

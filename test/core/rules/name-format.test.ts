@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, EXTENSION, EF2, edit } from "../../helpers.js";
 
 const host = (name: unknown) => text({ ...validHost(), name });
 const remote = (name: unknown) => text({ ...validRemote(), name });
@@ -15,6 +15,12 @@ const bad = (name: string, doc: string, message?: string | RegExp) => ({
 
 ruleTable("name-format", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: a Dynatrace extension's name (no `custom:`)",
+      doc: edit(EXTENSION, "name: custom:example.snmp-router", "name: com.dynatrace.extension.snmp-router"),
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example (custom.remote.python.demo_device)", doc: validRemote() },
     { name: "host python, several segments with `-` and `_`", doc: host("custom.python.a.b-c_d") },
@@ -25,6 +31,14 @@ ruleTable("name-format", {
     { name: "a name that is not a string is a type problem", doc: host(42) },
   ],
   invalid: [
+    {
+      name: "extension.yaml: capitals and a space in the name",
+      doc: edit(EXTENSION, "name: custom:example.snmp-router", "name: custom:Example Router"),
+      options: EF2,
+      lines: [1],
+      messageId: "format",
+      data: { value: '"custom:Example Router"' },
+    },
     bad("custom.python", host("custom.python"), "must be `custom.<jmx|python|pmi>.<id>` for a host plugin"),
     bad("custom.java.x", host("custom.java.x"), /`custom\.<jmx\|python\|pmi>\.<id>`/),
     bad("custom.python.my plugin", host("custom.python.my plugin"), '`name` is "custom.python.my plugin"'),

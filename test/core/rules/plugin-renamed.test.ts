@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION } from "../../helpers.js";
 
 const host = make(validHost(), (d) => {
   d.name = "custom.python.demo_plugin_v2";
@@ -12,6 +12,11 @@ const caseOnly = make(validHost(), (d) => {
 
 ruleTable("plugin-renamed", {
   valid: [
+    {
+      name: "extension.yaml: a build template's name",
+      doc: EXTENSION.replace("name: custom:example.snmp-router", "name: custom:<%=extensionName%>"),
+      options: { ...EF2, base: EXTENSION },
+    },
     { name: "same name", doc: validHost(), options: { base: validHost() } },
     {
       name: "same name, other changes (configUI displayName)",
@@ -28,6 +33,15 @@ ruleTable("plugin-renamed", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a different extension to Dynatrace",
+      doc: EXTENSION.replace("name: custom:example.snmp-router", "name: custom:example.router"),
+      options: { ...EF2, base: EXTENSION },
+      lines: [1],
+      messageId: "renamedExtension",
+      data: { before: "custom:example.snmp-router", after: "custom:example.router" },
+      severity: "warning",
+    },
     {
       name: "host: renamed, at head's name value",
       messageId: "renamed",

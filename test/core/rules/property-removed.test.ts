@@ -1,4 +1,14 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import {
+  ruleTable,
+  validHost,
+  validRemote,
+  lineOf,
+  at,
+  make,
+  EF2,
+  EXTENSION,
+  pythonExtension,
+} from "../../helpers.js";
 
 const oneGone = make(validHost(), (d) => {
   at<unknown[]>(d, "properties").splice(1, 1);
@@ -11,8 +21,19 @@ const remote = make(validRemote(), (d) => {
   at(d, "properties", 0).key = "hostname";
 });
 
+const efNoVar = EXTENSION.replace(
+  "vars:\n  - id: if_name_filter\n    displayName: Interfaces to monitor (a pattern on their names)\n    type: pattern\n\n",
+  "",
+).replace("            filter: var:if_name_filter\n", "");
+const py = pythonExtension();
+
 ruleTable("property-removed", {
   valid: [
+    {
+      name: "extension.yaml: its variables kept",
+      doc: EXTENSION.replace("displayName: Uptime", "displayName: Up"),
+      options: { ...EF2, base: EXTENSION },
+    },
     { name: "unchanged", doc: validHost(), options: { base: validHost() } },
     {
       name: "a property added, others reordered",
@@ -45,6 +66,33 @@ ruleTable("property-removed", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: the variables removed (with their use): at the root, which lacks `vars`",
+      doc: efNoVar,
+      options: { ...EF2, base: EXTENSION },
+      lines: [1],
+      messageId: "variable",
+      data: { key: "if_name_filter" },
+      severity: "warning",
+    },
+    {
+      name: "extension.yaml: an activation schema property removed",
+      doc: py.extension,
+      options: {
+        ...py.options,
+        base: py.extension,
+        files: {
+          ...py.options.files!,
+          baseContents: new Map([["extension/activationSchema.json", py.schema]]),
+          contents: new Map([
+            ["extension/activationSchema.json", py.schema.replace(/"password": \{[^}]*\},\n\s*/, "")],
+          ]),
+        },
+      },
+      lines: [lineOf(py.extension, "path: activationSchema.json")],
+      messageId: "activation",
+      data: { path: "activationSchema.json", key: "pythonRemote.password" },
+    },
     {
       name: "host: one property removed, at head's properties key",
       messageId: "removed",

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf, at } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, at, EXTENSION, EF2, edit } from "../../helpers.js";
 
 type J = Record<string, unknown>;
 /** Line of the `{` that opens the innermost object holding `needle` (array elements have no key of their own). */
@@ -32,6 +32,16 @@ const emptyObject = "{}\n";
 
 ruleTable("required-member", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: a metric without metadata (Dynatrace requires none)",
+      doc: edit(
+        EXTENSION,
+        "  - key: example.router.uptime\n    metadata:\n      displayName: Uptime\n",
+        "  - key: example.router.uptime\n    metadata:\n",
+      ),
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {
@@ -81,6 +91,22 @@ ruleTable("required-member", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: no author",
+      doc: edit(EXTENSION, "author:\n  name: Example team\n", ""),
+      options: EF2,
+      lines: [1],
+      messageId: "missingTop",
+      data: { member: "author" },
+    },
+    {
+      name: "extension.yaml: a data source metric without its value",
+      doc: edit(EXTENSION, "            value: oid:1.3.6.1.2.1.1.3.0\n", ""),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "- key: example.router.uptime")],
+      messageId: "missing",
+      data: { member: "value" },
+    },
     {
       name: "no name (root: line 1)",
       doc: noName,

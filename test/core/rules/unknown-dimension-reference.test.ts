@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION, edit } from "../../helpers.js";
 
 const unknownDim = make(validHost(), (d) => {
   at(d, "ui", "charts", 0, "series", 1).dimensions = ["endpoint", "method"];
@@ -13,8 +13,16 @@ const remote = make(validRemote(), (d) => {
   at(d, "ui", "keycharts", 0, "series", 0).dimensions = ["cores"];
 });
 
+const efDimension = edit(EXTENSION, 'splitBy("interface.name")', 'splitBy("interface.alias")');
+
 ruleTable("unknown-dimension-reference", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: a Prometheus metric split by a label the file does not name",
+      doc: "name: custom:example.prom\nversion: 1.0.0\nminDynatraceVersion: '1.285'\nauthor:\n  name: x\nprometheus:\n  - group: g\n    metrics:\n      - key: example.prom.up\n        value: metric:up\nscreens:\n  - entityType: x\n    chartsCards:\n      - key: c\n        charts:\n          - graphChartConfig:\n              metrics:\n                - metricSelector: example.prom.up:splitBy(\"job\")\n",
+      options: EF2,
+    },
     { name: "host example (a series on a defined dimension)", doc: validHost() },
     { name: "remote example", doc: validRemote() },
     {
@@ -48,6 +56,16 @@ ruleTable("unknown-dimension-reference", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: split by a dimension its subgroup does not have, as a warning",
+      doc: efDimension,
+      options: EF2,
+      lines: [lineOf(efDimension, 'splitBy("interface.alias")')],
+      messageId: "unknownExtension",
+      data: { key: "example.router.if.in.bytes.count", dimension: "interface.alias" },
+      message: /\(its dimensions: `device\.name`, `interface\.name`\)/,
+      severity: "warning",
+    },
     {
       name: "host chart series naming a dimension its metric lacks, at that value",
       messageId: "unknown",

@@ -1,4 +1,15 @@
-import { ruleTable, validHost, validRemote, text, lineOf, at, set, edit } from "../../helpers.js";
+import {
+  ruleTable,
+  validHost,
+  validRemote,
+  text,
+  lineOf,
+  at,
+  set,
+  edit,
+  EXTENSION,
+  EF2,
+} from "../../helpers.js";
 
 const typo = set(validHost(), ["metrics", 1, "timeseries"], "aggeragation", "avg");
 const colour = set(validRemote(), ["ui", "keycharts", 0, "series", 0], "colour", "#fff");
@@ -19,6 +30,12 @@ const two = text(
 
 ruleTable("unknown-member", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: top-level members of the real schema (snmptraps, processes, gcp, documents)",
+      doc: `${EXTENSION}processes: []\ngcp: []\ndocuments:\n  dashboards: []\nsnmptraps:\n  - group: traps\n    metrics:\n      - key: example.traps.count\n        value: calculated\n        type: count,delta\n`,
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {
@@ -51,6 +68,24 @@ ruleTable("unknown-member", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a misspelt top-level member",
+      doc: edit(EXTENSION, "dashboards:\n", "dashboard:\n"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "dashboards:\n")],
+      messageId: "unknownNear",
+      data: { member: "dashboard", suggestion: "dashboards" },
+      suggestions: [
+        [{ desc: "rename to `dashboards`", output: edit(EXTENSION, "dashboards:\n", '"dashboards":\n') }],
+      ],
+    },
+    {
+      name: "extension.yaml: a member a subgroup does not have",
+      doc: edit(EXTENSION, "        table: true\n", "        table: true\n        tabel: true\n"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "table: true") + 1],
+      messageId: "unknownNear",
+    },
     {
       name: "`aggeragation` → `aggregation`: at the key",
       messageId: "unknownNear",

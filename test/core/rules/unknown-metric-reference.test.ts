@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION, edit } from "../../helpers.js";
 
 const keymetricTypo = make(validHost(), (d) => {
   at(d, "ui", "keymetrics", 0).key = "request";
@@ -15,8 +15,30 @@ const remoteEverywhere = make(validRemote(), (d) => {
   at(d, "ui", "charts", 0, "series", 0).key = "state";
 });
 
+/** An extension's chart on a count by its key as written, which Dynatrace ingests with `.count`. */
+const efCount = edit(
+  EXTENSION,
+  "example.router.if.in.bytes.count:splitBy",
+  "example.router.if.in.bytes:splitBy",
+);
+const efPrefix = edit(
+  EXTENSION,
+  "condition: $prefix(example.router.)",
+  "condition: $prefix(example.routers.)",
+);
+
 ruleTable("unknown-metric-reference", {
   valid: [
+    { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: another extension's or a built-in metric",
+      doc: edit(
+        EXTENSION,
+        "metricSelector: example.router.uptime:",
+        "metricSelector: builtin:host.cpu.usage:",
+      ).replace("example.router.if.in.bytes.count:splitBy", "com.example.other.traps.count:splitBy"),
+      options: EF2,
+    },
     { name: "host example", doc: validHost() },
     { name: "remote example (a chart of a statetimeseries counts as known)", doc: validRemote() },
     {
@@ -47,6 +69,25 @@ ruleTable("unknown-metric-reference", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a chart on a count's key without `.count`, as a warning",
+      doc: efCount,
+      options: EF2,
+      lines: [lineOf(efCount, "metricSelector: example.router.if.in.bytes:")],
+      messageId: "unknownExtension",
+      data: { key: "example.router.if.in.bytes" },
+      severity: "warning",
+      message: /did you mean `example\.router\.if\.in\.bytes\.count`\?$/,
+    },
+    {
+      name: "extension.yaml: a topology source no metric matches",
+      doc: efPrefix,
+      options: EF2,
+      lines: [lineOf(efPrefix, "condition: $prefix(example.routers.)")],
+      messageId: "unknownPrefix",
+      data: { key: "example.routers." },
+      severity: "warning",
+    },
     {
       name: "host keymetric with a typo, at the key value, with a suggestion",
       messageId: "unknown",

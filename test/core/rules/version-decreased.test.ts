@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, text, lineOf } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, EF2, EXTENSION } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
 
@@ -16,6 +16,11 @@ const major = head(validRemote(), "0.10");
 
 ruleTable("version-decreased", {
   valid: [
+    {
+      name: "extension.yaml: a higher version, by numbers (1.10.0 > 1.9.0)",
+      doc: EXTENSION.replace('version: "1.4.0"', 'version: "1.10.0"'),
+      options: { ...EF2, base: EXTENSION.replace('version: "1.4.0"', 'version: "1.9.0"') },
+    },
     { name: "unchanged", doc: validHost(), options: { base: validHost() } },
     { name: "increased", doc: head(validHost(), "1.2.1"), options: { base: validHost() } },
     {
@@ -51,6 +56,14 @@ ruleTable("version-decreased", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: a rollback to the previous release",
+      doc: EXTENSION.replace('version: "1.4.0"', 'version: "1.3.9"'),
+      options: { ...EF2, base: EXTENSION },
+      lines: [lineOf(EXTENSION, "version:")],
+      messageId: "decreased",
+      data: { base: "1.4.0", head: "1.3.9" },
+    },
     {
       name: "host: lower, at head's version value",
       messageId: "decreased",

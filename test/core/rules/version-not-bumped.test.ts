@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { check, ruleTable, validHost, validRemote, lineOf, at, make, edit } from "../../helpers.js";
+import {
+  check,
+  ruleTable,
+  validHost,
+  validRemote,
+  lineOf,
+  at,
+  make,
+  edit,
+  EF2,
+  EXTENSION,
+} from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
 
@@ -48,8 +59,28 @@ const reformattedAndChanged =
     .join(",\n") +
   "\n}\n";
 
+/** The extension with one display name changed. */
+const efChanged = EXTENSION.replace("displayName: Uptime", "displayName: Time since restart");
+const efFiles = ["extension/extension.yaml", "extension/dashboards/overview.json", "extension/README.md"];
+
 ruleTable("version-not-bumped", {
   valid: [
+    { name: "extension.yaml: unchanged", doc: EXTENSION, options: { ...EF2, base: EXTENSION } },
+    {
+      name: "extension.yaml: changed, with a higher version (semantic versions: 1.10.0 > 1.9.0)",
+      doc: efChanged.replace('version: "1.4.0"', 'version: "1.10.0"'),
+      options: { ...EF2, base: EXTENSION.replace('version: "1.4.0"', 'version: "1.9.0"') },
+    },
+    {
+      name: "extension.yaml: a build template's version is the build's",
+      doc: efChanged.replace('version: "1.4.0"', "version: <%=version%>"),
+      options: { ...EF2, base: EXTENSION.replace('version: "1.4.0"', "version: <%=version%>") },
+    },
+    {
+      name: "extension.yaml: a file the extension does not package changed",
+      doc: EXTENSION,
+      options: { ...EF2, base: EXTENSION, files: { paths: efFiles, changed: ["extension/README.md"] } },
+    },
     { name: "unchanged host descriptor", doc: validHost(), options: { base: validHost() } },
     { name: "unchanged remote descriptor", doc: validRemote(), options: { base: validRemote() } },
     {
@@ -95,6 +126,37 @@ ruleTable("version-not-bumped", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: changed without a higher version: the fix bumps the patch",
+      doc: efChanged,
+      options: { ...EF2, base: EXTENSION },
+      lines: [lineOf(efChanged, "version:")],
+      messageId: "extension",
+      data: { head: "1.4.0", next: "1.4.1" },
+      message: /Dynatrace refuses an upload whose version is not higher than the installed one/,
+      output: efChanged.replace('version: "1.4.0"', 'version: "1.4.1"'),
+    },
+    {
+      name: "extension.yaml: a dashboard it packages changed, extension.yaml did not",
+      doc: EXTENSION,
+      options: {
+        ...EF2,
+        base: EXTENSION,
+        files: { paths: efFiles, changed: ["extension/dashboards/overview.json"] },
+      },
+      lines: [lineOf(EXTENSION, "version:")],
+      messageId: "extensionFile",
+      data: { file: "extension/dashboards/overview.json", next: "1.4.1" },
+      output: EXTENSION.replace('version: "1.4.0"', 'version: "1.4.1"'),
+    },
+    {
+      name: "extension.yaml: an unquoted version is bumped unquoted",
+      doc: efChanged.replace('version: "1.4.0"', "version: 1.4.0"),
+      options: { ...EF2, base: EXTENSION },
+      lines: [lineOf(efChanged, "version:")],
+      messageId: "extension",
+      output: efChanged.replace('version: "1.4.0"', "version: 1.4.1"),
+    },
     {
       name: "host: changed, same version; at head's version value, naming the next version",
       messageId: "notBumpedNext",

@@ -411,6 +411,11 @@ describe("audit --format sarif --output-dir", () => {
         dataSource: "jmx",
         name: "custom:tech.pool",
         replaces: "pool/plugin.json",
+        // Its review's counts, in the run's properties too.
+        errors: 0,
+        warnings: 0,
+        notices: 0,
+        wouldFail: false,
       },
     ]);
     // The extension.yaml is reviewed beside the plugin.json it replaces, as a pull request touching it would be.
@@ -440,9 +445,21 @@ describe("audit --format sarif --output-dir", () => {
         { "pluginReview/framework": "EF2", "pluginReview/dataSource": "jmx" },
       ],
     ]);
+    // Its extensions are reviewed as descriptors are: each an artifact (no result: they have no finding).
     const done = sarifOf("extensions").runs[0]!;
-    expect([done.artifacts, done.results, done.properties]).toEqual([
-      [],
+    const ef2 = (dataSource: string) => ({
+      "pluginReview/framework": "EF2",
+      "pluginReview/dataSource": dataSource,
+    });
+    expect([
+      done.artifacts.map((x) => [x.location.uri, x.properties]),
+      done.results,
+      done.properties,
+    ]).toEqual([
+      [
+        ["kafka/extension/extension.yaml", ef2("jmx")],
+        ["snmp/extension.yaml", ef2("snmp")],
+      ],
       [],
       {
         "pluginReview/migration": "done",

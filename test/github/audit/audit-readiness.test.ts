@@ -2,8 +2,8 @@
  * `plugin-review audit`: the organisation's readiness for Extensions 2.0, against the fake GitHub (nock, every
  * request checked against GitHub's OpenAPI description). Repositories in each state (not started, in
  * progress, done), descriptors of each capability (`migrate` converts them fully, partly, not at all),
- * extension.yaml files beside their plugin.json and in its `extension/` subfolder, outside the configured
- * `paths`, over `max_file_size` and not YAML; what it costs in requests. Counts are worked out by hand from
+ * extension.yaml files beside their plugin.json and in its `extension/` subfolder, alone, outside the
+ * configured `paths`, over `max_file_size` and not YAML, each reviewed and counted with its findings; what it costs in requests. Counts are worked out by hand from
  * what each repository holds; what each descriptor migrates to is src/migrate's to say (test/migrate/).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -166,6 +166,8 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     expect(pairs.files[1]!.readiness!.items).toEqual([
       { line: 4, text: expect.stringMatching(/^PMI plugins have no EF2 form/) },
     ]);
+    // Each extension with its review's counts.
+    const none = { errors: 0, warnings: 0, notices: 0, wouldFail: false };
     expect(pairs.extensions).toEqual([
       {
         path: "beside/extension.yaml",
@@ -173,6 +175,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
         dataSource: "python",
         name: "custom:tech.python.demo",
         replaces: "beside/plugin.json",
+        ...none,
       },
       {
         path: "sub/extension/extension.yaml",
@@ -180,29 +183,46 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
         dataSource: "jmx",
         name: "custom:tech.pool",
         replaces: "sub/plugin.json",
+        ...none,
       },
     ]);
 
+    // EF2 only, no plugin.json anywhere: every extension.yaml is reviewed all the same.
     const done = repo(report, "migrated");
-    expect(done.files).toEqual([]);
-    expect(done.descriptors).toBe(0);
+    expect(done.files.map((f) => [f.path, f.findings.map((x) => x.ruleId)])).toEqual([
+      ["broken/extension.yaml", ["invalid-yaml"]],
+      ["plain/extension.yaml", []],
+      ["snmp/extension.yaml", []],
+      ["x/extension/extension.yaml", []],
+    ]);
+    expect([done.descriptors, done.errors, done.wouldFail, done.failingDescriptors]).toEqual([4, 1, true, 1]);
     expect(done.extensions).toEqual([
       {
         path: "broken/extension.yaml",
         framework: "EF2",
         problem: expect.stringMatching(/^it is not YAML: /),
+        ...none,
+        errors: 1,
+        wouldFail: true,
       },
-      { path: "plain/extension.yaml", framework: "EF2", name: "custom:acme.plain" },
-      { path: "snmp/extension.yaml", framework: "EF2", dataSource: "snmp", name: "custom:acme.router" },
+      { path: "plain/extension.yaml", framework: "EF2", name: "custom:acme.plain", ...none },
+      {
+        path: "snmp/extension.yaml",
+        framework: "EF2",
+        dataSource: "snmp",
+        name: "custom:acme.router",
+        ...none,
+      },
       {
         path: "x/extension/extension.yaml",
         framework: "EF2",
         dataSource: "python",
         name: "custom:tech.python.demo",
+        ...none,
       },
     ]);
 
-    // Only the extension.yaml beside a configured path is the repository's EF2 extension.
+    // Only the extension.yaml that a configured path reaches is the repository's EF2 extension.
     expect(repo(report, "scoped").extensions?.map((e) => [e.path, e.replaces])).toEqual([
       ["plugins/k/extension/extension.yaml", "plugins/k/plugin.json"],
     ]);
@@ -234,6 +254,9 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
         framework: "EF2",
         problem: `not read: ${PYTHON_EXTENSION.length.toLocaleString("en-US")} bytes, over max_file_size (200)`,
         replaces: "big/plugin.json",
+        ...none,
+        errors: 1, // file-too-large
+        wouldFail: true,
       },
     ]);
     expect(repo(report, "docs").migration).toBeUndefined();
@@ -263,6 +286,11 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
           { dataSource: "none", extensions: 1 },
           { dataSource: "snmp", extensions: 1 },
         ],
+        // broken (invalid-yaml), small (file-too-large), halfway (migration-metric-missing)
+        errors: 3,
+        warnings: 0,
+        notices: 0,
+        failing: 3,
       },
     });
     gh.assertClean();
@@ -299,16 +327,16 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     expect(textOut.status).toBe(0);
     const section = textOut.stdout.slice(textOut.stdout.indexOf("Migration to Extensions 2.0: "));
     expect(section).toMatch(
-      /^Migration to Extensions 2\.0: 1 repository done, 5 in progress, 1 not started; 9 EF1 descriptors \(migrate converts 2 fully, 5 partly, 1 not at all, 1 not read\); 10 EF2 extensions \(python 4, jmx 2, unknown 2, none 1, snmp 1\)$/m,
+      /^Migration to Extensions 2\.0: 1 repository done, 5 in progress, 1 not started; 9 EF1 descriptors \(migrate converts 2 fully, 5 partly, 1 not at all, 1 not read\); 10 EF2 extensions \(python 4, jmx 2, unknown 2, none 1, snmp 1\) with 3 errors$/m,
     );
     expect(section).toMatch(
-      /^Repository +Migration +EF1 descriptors +Fully +Partly +Not at all +EF2 extensions$/m,
+      /^Repository +Migration +EF1 descriptors +Fully +Partly +Not at all +EF2 extensions +EF2 errors +EF2 warnings$/m,
     );
-    expect(section).toMatch(/^acme\/pairs +in progress +3 +1 +1 +1 +2$/m);
-    expect(section).toMatch(/^acme\/migrated +done +0 +0 +0 +0 +4$/m);
-    expect(section).toMatch(/^acme\/legacy +not started +2 +0 +2 +0 +0$/m);
+    expect(section).toMatch(/^acme\/pairs +in progress +3 +1 +1 +1 +2 +0 +0$/m);
+    expect(section).toMatch(/^acme\/migrated +done +0 +0 +0 +0 +4 +1 +0$/m);
+    expect(section).toMatch(/^acme\/legacy +not started +2 +0 +2 +0 +0 +0 +0$/m);
     expect(section).not.toMatch(/^acme\/docs/m);
-    expect(section).toMatch(/^Total +9 +2 +5 +1 +10$/m);
+    expect(section).toMatch(/^Total +9 +2 +5 +1 +10 +3 +0$/m);
     expect(section).toMatch(
       /^ {2}acme\/pairs\/sub\/plugin\.json: EF1 JMX host; migrate: fully; EF2 extension: sub\/extension\/extension\.yaml$/m,
     );
@@ -318,9 +346,9 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     expect(section).toMatch(
       /^ {2}acme\/legacy\/a\/plugin\.json: EF1 python host; migrate: partly \(not carried over: requiredAgentVersion \(line 5\), processTypeNames \(line \d+\), .*, … and \d+ more\)$/m,
     );
-    expect(section).toMatch(/^ {2}acme\/migrated\/snmp\/extension\.yaml: EF2 snmp$/m);
+    expect(section).toMatch(/^ {2}acme\/migrated\/snmp\/extension\.yaml: EF2 snmp; no findings$/m);
     expect(section).toMatch(
-      /^ {2}acme\/migrated\/broken\/extension\.yaml: EF2 \(unknown data source\) \(it is not YAML: /m,
+      /^ {2}acme\/migrated\/broken\/extension\.yaml: EF2 \(unknown data source\) \(it is not YAML: .*\); 1 error$/m,
     );
     expect(section).toMatch(
       /^ {2}acme\/small\/big\/plugin\.json: EF1 unknown; migrate: not read \([\d,]+ bytes, over max_file_size \(200\)\); EF2 extension: big\/extension\.yaml$/m,
@@ -329,11 +357,13 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     const md = (await run(["audit", "acme", "--format", "markdown"])).stdout;
     const rows = tableRows(md);
     expect(md).toContain("#### Migration to Extensions 2.0");
-    expect(rows).toContainEqual(["acme/pairs", "in progress", "3", "1", "1", "1", "2"]);
-    expect(rows).toContainEqual(["Total", "", "9", "2", "5", "1", "10"]);
+    expect(rows).toContainEqual(["acme/pairs", "in progress", "3", "1", "1", "1", "2", "0", "0"]);
+    expect(rows).toContainEqual(["acme/migrated", "done", "0", "0", "0", "0", "4", "1", "0"]);
+    expect(rows).toContainEqual(["Total", "", "9", "2", "5", "1", "10", "3", "0"]);
     expect(rows).toContainEqual([
       "acme/pairs/sub/plugin.json",
       "EF1 JMX host",
+      "1 error",
       "fully",
       "",
       "sub/extension/extension.yaml",
@@ -341,6 +371,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     expect(rows).toContainEqual([
       "acme/pairs/sub/extension/extension.yaml",
       "EF2 jmx",
+      "no findings",
       "–",
       "",
       "replaces sub/plugin.json",
@@ -369,9 +400,9 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     expect(liveParts(md, { href: () => false })).toEqual([]);
     const rows = tableRows(md);
     const descriptor = rows.find((r) => r[0] === `acme/hostile/${folder}/plugin.json`)!;
-    expect(descriptor.slice(1, 3)).toEqual([`EF1 ${type} host`, "not at all"]);
-    expect(descriptor[3]).toContain(type); // why, quoting the type as written
-    expect(rows.find((r) => r[0] === `acme/hostile/${folder}/extension/extension.yaml`)![4]).toBe(
+    expect([descriptor[1], descriptor[3]]).toEqual([`EF1 ${type} host`, "not at all"]);
+    expect(descriptor[4]).toContain(type); // why, quoting the type as written
+    expect(rows.find((r) => r[0] === `acme/hostile/${folder}/extension/extension.yaml`)![5]).toBe(
       `replaces ${folder}/plugin.json`,
     );
     gh.assertClean();

@@ -1,23 +1,13 @@
 /**
  * The readiness's pure parts (src/github/audit/readiness.ts): which extension.yaml replaces which plugin.json,
- * which extension.yaml files the configuration's `paths` reach, and an extension.yaml's data source from any
- * text, hostile ones included. The audit against the fake GitHub: audit-readiness.test.ts.
+ * and an extension.yaml's data source from any text, hostile ones included (which files the configuration
+ * reviews: test/core/reviewed-paths.test.ts). The audit against the fake GitHub: audit-readiness.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { AuditFile } from "../../../src/format/audit/report.js";
-import { extensionMatcher, extensionOf, pairMigration } from "../../../src/github/audit/readiness.js";
+import { extensionOf, pairMigration } from "../../../src/github/audit/readiness.js";
 
 describe("pairing", () => {
-  it("reads the extension.yaml files beside a path the configuration names, and no other", () => {
-    const scoped = extensionMatcher(["plugins/*/plugin.json"]);
-    expect(scoped("plugins/x/extension.yaml")).toBe(true);
-    expect(scoped("plugins/x/extension/extension.yaml")).toBe(true);
-    expect(scoped("plugins/extension.yaml")).toBe(false);
-    expect(scoped("vendor/x/extension.yaml")).toBe(false);
-    expect(scoped("plugins/x/plugin.json")).toBe(false);
-    expect(extensionMatcher(["**/plugin.json"])("deep/down/extension/extension.yaml")).toBe(true);
-  });
-
   it("done, in progress, not started, or nothing to migrate", () => {
     const file = (path: string): AuditFile => ({
       path,

@@ -62,7 +62,7 @@ describe("GitHub App: the organisation's locks hold against the repository's fil
     ]);
     // Said where the repository's maintainers look: the check run's summary, with the file and line.
     expect(shown(run.output!.summary!)).toContain(
-      "acme/plugins:.github/plugin-review.yml, line 1: under the organisation's locks, its `paths` `**/plugin.json` are reviewed too: a repository's `paths` only add to them",
+      "acme/plugins:.github/plugin-review.yml, line 1: under the organisation's locks, its `paths` `**/plugin.json`, `**/extension.yaml` are reviewed too: a repository's `paths` only add to them",
     );
     expect(gh.comments.map((c) => c.path)).toEqual(["p/plugin.json"]);
     gh.assertClean();

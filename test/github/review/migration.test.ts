@@ -123,12 +123,17 @@ describe("GitHub App: a migration pull request", () => {
     gh.assertClean();
   });
 
-  it("an extension.yaml that replaces no plugin.json of the base is not reviewed (an extension of its own)", async () => {
-    const { gh, probot } = setup(["token", "graphql", "files", "createCheckRun"]);
+  it("an extension.yaml that replaces no plugin.json of the base is reviewed as an extension of its own", async () => {
+    const { gh, probot } = setup();
     addedFile(gh, "other/extension.yaml", "name: custom:other\nversion: 1.0\n");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
-    expect(run).toMatchObject({ conclusion: "success", output: { title: "No descriptors changed" } });
+    expect(run).toMatchObject({ conclusion: "failure" });
+    // No migration rule (nothing it replaces), its own rules: YAML reads `1.0` as a number.
+    expect(run!.annotations.map((a) => [a.path, a.start_line, a.title])).toEqual([
+      ["other/extension.yaml", 2, "ef2-version-format"],
+    ]);
+    expect(run!.output!.summary).not.toMatch(/was compared with it/);
     gh.assertClean();
   });
 });

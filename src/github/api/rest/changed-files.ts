@@ -22,7 +22,7 @@ export async function listChangedDescriptors(
   change: ChangeRange,
   paths: readonly string[],
 ): Promise<ChangedFiles> {
-  // The configured descriptors, and each extension.yaml beside one (a migration, when the base holds it).
+  // The descriptors and extensions the configuration reviews (core/ef2/pairing.ts).
   const match = reviewedPathMatcher(paths);
   let files: ListedFile[];
   let cap: number;

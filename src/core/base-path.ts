@@ -1,0 +1,44 @@
+/**
+ * Which version of a changed file its change rules and its baseline (new or existing findings) compare it
+ * with: one rule for the App, `pr`, `check --base-ref` and the language server. A finding counts as
+ * `existing` (and, with the default `existing: report`, does not fail the check) only when the base's review
+ * could have seen it, so a base is only a file that review read. A renamed file's old path is its base only
+ * when the base's configuration reviews that path; a file renamed from anywhere else (a fixture, a folder
+ * outside `paths`) is new, every finding new. Pure: paths in, a path out.
+ */
+
+/** A changed file as the App's file list or git names it. */
+export interface FileChange {
+  path: string;
+  /** GitHub's statuses (`added`, `modified`, `renamed`, `copied`, `changed`) and git's alike. */
+  status: string;
+  /** The old path of a rename. */
+  previousPath?: string | undefined;
+}
+
+/** Where a changed file's base is, if anywhere. */
+export interface BaseChoice {
+  /** The path at the base to compare with; absent: the file is new, all its findings new. */
+  path?: string;
+  /** A rename's old path that the base did not review: why a renamed file has no base (worth a note). */
+  notReviewedFrom?: string;
+}
+
+/**
+ * The base of a changed file: none for an added one; the old path of a rename when `reviewedAtBase` says the
+ * base's review read it, else none; its own path otherwise (a file modified in place is read under the
+ * same configuration at both ends). `reviewedAtBase` answers "would the base's review have read this
+ * path?": `reviewedPathMatcher` (ef2/pairing.ts) over the base's configuration's `paths`, the same question
+ * that decides which changed files a review reads, for a plugin.json and an extension.yaml alike.
+ */
+export function baseOf(change: FileChange, reviewedAtBase: (path: string) => boolean): BaseChoice {
+  if (change.status === "added") return {};
+  const from = change.previousPath;
+  if (change.status !== "renamed" || from === undefined || from === change.path) return { path: change.path };
+  return reviewedAtBase(from) ? { path: from } : { notReviewedFrom: from };
+}
+
+/** The note that says why a renamed file was reviewed as new (the App's summary, the CLI's notes). */
+export function notReviewedRenameNote(path: string, from: string, quote: (s: string) => string): string {
+  return `${quote(path)} is reviewed as a new file: it was renamed from ${quote(from)}, which the configuration's \`paths\` do not review, so nothing of it was reviewed before and every finding is new.`;
+}

@@ -1,0 +1,158 @@
+/**
+ * The files beside an extension.yaml, as the rules that check what it references read them. The core reads no
+ * disk: its caller (the App, the CLI, the language server) lists the extension's files and reads the few the
+ * review needs (`extensionReads` names them), and passes them in `DescriptorInput.files`. Per Dynatrace's
+ * packaging, the extension is extension.yaml and what it references (alerts, dashboards, the activation
+ * schema), and a Python extension's module is built from the project folder beside `extension/`. Pure.
+ */
+import { decodeUtf8, utf8Length } from "../utf8.js";
+
+/** What a caller passes of the files of the extension whose extension.yaml it reviews (`DescriptorInput.files`). */
+export interface ExtensionFiles {
+  /**
+   * Every file of the extension's project at head, as repository paths (written as `DescriptorInput.path` is):
+   * the files under the folder that holds extension.yaml and, when that folder is `extension/`, under its parent
+   * (`projectFolder`: the Python SDK's layout, where the module's folder is beside `extension/`).
+   */
+  paths: readonly string[];
+  /** The head contents of the files `extensionReads` names, by repository path (a file absent here is unread). */
+  contents?: ReadonlyMap<string, string | Uint8Array>;
+  /** The same files in the base, by repository path, when the base has them. */
+  baseContents?: ReadonlyMap<string, string | Uint8Array>;
+  /** The repository paths of the project's files that the change adds, modifies or deletes (extension.yaml aside). */
+  changed?: readonly string[];
+}
+
+/** A file the review read: its text, or why it has none. */
+export type FileText = { text: string } | { problem: string };
+
+/** What the rules read of an extension's files. */
+export interface ExtensionPackage {
+  /** The folder that holds extension.yaml: "" at the repository's root, else a path ending in `/`. */
+  folder: string;
+  /** The folder of the Python SDK's project (`projectFolder`). */
+  project: string;
+  paths: ReadonlySet<string>;
+  changed: readonly string[];
+  /** A file named relative to extension.yaml, at head (`base`: in the base), when the caller read it. */
+  read(relative: string, base?: boolean): FileText | undefined;
+  /** The repository path of a path named relative to extension.yaml (undefined when it leaves the repository). */
+  resolve(relative: string): string | undefined;
+}
+
+/** The folder of a repository path, "" or ending in `/`. */
+function folderOf(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return cut < 0 ? "" : path.slice(0, cut + 1);
+}
+
+/**
+ * The Python SDK's project folder of an extension.yaml: the parent of its `extension/` folder (where the SDK
+ * puts the module's folder and setup.py), else the folder that holds it.
+ */
+export function projectFolder(path: string): string {
+  const folder = folderOf(path);
+  if (folder === "extension/") return "";
+  return folder.endsWith("/extension/") ? folder.slice(0, -"extension/".length) : folder;
+}
+
+/** `relative` (as extension.yaml writes a path) from `folder`, normalised; undefined when it leaves the root. */
+export function resolveFrom(folder: string, relative: string): string | undefined {
+  const parts = folder.split("/").filter(Boolean);
+  for (const seg of relative.replace(/\\/g, "/").split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (!parts.length) return undefined;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join("/");
+}
+
+/** The paths extension.yaml names that the review reads (the activation schemas), relative to it, as written. */
+function readRelative(value: unknown): string[] {
+  const activation = (value as { python?: { activation?: Record<string, { path?: unknown }> } } | undefined)
+    ?.python?.activation;
+  const out: string[] = [];
+  for (const where of ["remote", "local"]) {
+    const path = activation?.[where]?.path;
+    if (typeof path === "string" && !out.includes(path)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * The repository paths of the files the review of the extension.yaml at `path` (its parsed `value`) reads,
+ * for a caller to put in `ExtensionFiles.contents` (and `baseContents`): the activation schemas its
+ * `python.activation` names.
+ */
+export function extensionReads(path: string, value: unknown): string[] {
+  const folder = folderOf(path);
+  return readRelative(value).flatMap((r) => resolveFrom(folder, r) ?? []);
+}
+
+function textOf(content: string | Uint8Array | undefined, maxSize: number): FileText | undefined {
+  if (content === undefined) return undefined;
+  const size = typeof content === "string" ? utf8Length(content, maxSize) : content.length;
+  if (size > maxSize) return { problem: `is larger than max_file_size (${maxSize} bytes)` };
+  if (typeof content === "string") return { text: content };
+  const { text, badOffset } = decodeUtf8(content);
+  return badOffset === undefined ? { text } : { problem: "is not UTF-8 text" };
+}
+
+/** The rules' view of what the caller passed for the extension.yaml at `path`. */
+export function extensionPackage(path: string, files: ExtensionFiles, maxSize: number): ExtensionPackage {
+  const folder = folderOf(path);
+  const resolve = (relative: string) => resolveFrom(folder, relative);
+  const cache = new Map<string, FileText | undefined>();
+  return {
+    folder,
+    project: projectFolder(path),
+    paths: new Set(files.paths),
+    changed: files.changed ?? [],
+    resolve,
+    read(relative, base = false) {
+      const at = resolve(relative);
+      if (at === undefined) return undefined;
+      const key = `${base ? "base" : "head"}:${at}`;
+      if (!cache.has(key))
+        cache.set(key, textOf((base ? files.baseContents : files.contents)?.get(at), maxSize));
+      return cache.get(key);
+    },
+  };
+}
+
+/**
+ * Whether a changed project file is part of the extension as Dynatrace packages it: a file extension.yaml
+ * names (`alerts`, `dashboards`, `documents.dashboards`, the activation schemas), a wheel in its `lib/`, or a
+ * file of the Python module its build packages.
+ */
+export function packaged(
+  pkg: ExtensionPackage,
+  value: unknown,
+  module: string | undefined,
+): (path: string) => boolean {
+  const named = new Set<string>();
+  const doc = value as Record<string, unknown> | undefined;
+  const paths = (list: unknown) =>
+    (Array.isArray(list) ? list : []).flatMap((e) => {
+      const p = (e as { path?: unknown } | null)?.path;
+      return typeof p === "string" ? [p] : [];
+    });
+  const documents = (doc?.documents as { dashboards?: unknown } | undefined)?.dashboards;
+  for (const p of [
+    ...paths(doc?.alerts),
+    ...paths(doc?.dashboards),
+    ...paths(documents),
+    ...readRelative(value),
+  ]) {
+    const at = pkg.resolve(p);
+    if (at !== undefined) named.add(at);
+  }
+  const folders = [`${pkg.folder}lib/`];
+  if (module !== undefined) {
+    const name = module.replace(/\./g, "/");
+    folders.push(`${pkg.project}${name}/`, `${pkg.project}src/${name}/`);
+  }
+  return (path) => named.has(path) || folders.some((f) => path.startsWith(f));
+}

@@ -1,0 +1,43 @@
+import { defineRule } from "../rule.js";
+
+/**
+ * A metric reported without metadata shows in Dynatrace under its key, with no unit and no description: charts
+ * cannot scale it, and nobody can tell what it counts. Said once per key Dynatrace ingests, at the first
+ * place that reports it; a key whose metadata names it without the `.count` Dynatrace appends is said by
+ * metric-not-reported instead. A Python extension's metrics are those its `python.featureSets` list.
+ */
+export const rule = defineRule({
+  meta: {
+    id: "metric-metadata-missing",
+    kind: "document",
+    defaultSeverity: "notice",
+    files: ["extension.yaml"],
+    nameData: ["key"],
+    description: "A metric the extension reports has no metadata in `metrics`.",
+    messages: {
+      missing:
+        "metric `{{key}}` has no metadata in `metrics`: Dynatrace shows it under its key, without a display name, unit or description",
+    },
+  },
+  check(context) {
+    const ext = context.extension;
+    const described = new Set(ext.described.map((d) => d.key));
+    const said = new Set<string>();
+    const reported = [
+      ...ext.reported.map((r) => ({ key: r.ingested, written: r.key, pointer: r.pointer })),
+      ...ext.pythonMetrics.map((p) => ({ key: p.key, written: p.key, pointer: p.pointer })),
+    ];
+    for (const r of reported) {
+      // Metadata under the key as written, or with `.count` once more: metric-not-reported says why it misses.
+      if (
+        described.has(r.key) ||
+        described.has(r.written) ||
+        described.has(`${r.key}.count`) ||
+        said.has(r.key)
+      )
+        continue;
+      said.add(r.key);
+      context.report({ pointer: `${r.pointer}/key`, messageId: "missing", data: { key: r.key } });
+    }
+  },
+});

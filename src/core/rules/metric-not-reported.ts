@@ -1,0 +1,83 @@
+import { defineRule } from "../rule.js";
+import { didYouMean } from "../suggest.js";
+
+/**
+ * Metadata for a key the extension's data sources never report describes nothing: a typo, a metric removed
+ * from the data source, or a count described without the `.count` that Dynatrace appends to its key (metric
+ * ingestion protocol). Only where the file declares what is reported (not a Python extension's code, nor an
+ * extension without a data source, whose metrics come from elsewhere); calculated metrics (`func:`) are
+ * reported by no data source.
+ */
+export const rule = defineRule({
+  meta: {
+    id: "metric-not-reported",
+    kind: "document",
+    defaultSeverity: "warning",
+    files: ["extension.yaml"],
+    hasSuggestions: true,
+    nameData: ["key"],
+    positionalData: ["suggestion"],
+    description: "Metric metadata names a key that no data source of the extension reports.",
+    messages: {
+      unreported:
+        "metadata describes metric `{{key}}`, which no data source of the extension reports{{suggestion}}",
+      countKey:
+        "metadata describes metric `{{key}}`, but the data source reports it as a count, which Dynatrace ingests as `{{ingested}}`: this metadata describes nothing",
+      countTwice:
+        "metadata describes metric `{{key}}`, but Dynatrace ingests the count `{{ingested}}` as it is (it appends `.count` only to a key that does not end in it): this metadata describes nothing",
+      gaugeKey:
+        "metadata describes metric `{{key}}`, but the data source reports `{{written}}` as a gauge, which Dynatrace ingests under its own key: this metadata describes nothing",
+    },
+  },
+  check(context) {
+    const ext = context.extension;
+    if (!ext.declarative) return;
+    const ingested = new Set(ext.reported.map((r) => r.ingested));
+    const written = new Map<string, (typeof ext.reported)[number]>();
+    for (const r of ext.reported) if (!written.has(r.key)) written.set(r.key, r);
+    for (const d of ext.described) {
+      if (d.calculated || ingested.has(d.key) || ext.pythonMetrics.some((p) => p.key === d.key)) continue;
+      const pointer = `${d.pointer}/key`;
+      const reported = written.get(d.key);
+      if (reported?.count) {
+        const edit = {
+          replacement: JSON.stringify(reported.ingested),
+          description: `describe \`${reported.ingested}\``,
+        };
+        context.report({
+          pointer,
+          messageId: "countKey",
+          data: { key: d.key, ingested: reported.ingested },
+          ...(ext.described.some((x) => x.key === reported.ingested) ? {} : { suggest: [edit] }),
+        });
+        continue;
+      }
+      const once = d.key.endsWith(".count") ? d.key.slice(0, -".count".length) : undefined;
+      const counted =
+        once === undefined ? undefined : ext.reported.find((r) => r.count && r.ingested === once);
+      if (counted) {
+        const edit = {
+          replacement: JSON.stringify(counted.ingested),
+          description: `describe \`${counted.ingested}\``,
+        };
+        context.report({
+          pointer,
+          messageId: "countTwice",
+          data: { key: d.key, ingested: counted.ingested },
+          ...(ext.described.some((x) => x.key === counted.ingested) ? {} : { suggest: [edit] }),
+        });
+        continue;
+      }
+      const gauge = once === undefined ? undefined : written.get(once);
+      if (gauge) {
+        context.report({ pointer, messageId: "gaugeKey", data: { key: d.key, written: gauge.key } });
+        continue;
+      }
+      context.report({
+        pointer,
+        messageId: "unreported",
+        data: { key: d.key, suggestion: didYouMean(d.key, [...ingested]) },
+      });
+    }
+  },
+});

@@ -1,0 +1,565 @@
+"""plugin-review's EF1 compatibility layer: an Extension Framework 1.0 Python plugin, unchanged, on Extensions 2.0.
+
+`plugin-review migrate` writes this folder into the project of a migrated Python plugin; README.md beside this file
+says what it does, what differs from EF1, and how to move off it. In short, `python -m <module>` runs
+<module>/__main__.py, which calls run() here:
+
+1. `ruxit` (this folder) and the plugin's own folder (<module>/plugin) go on sys.path, so that the plugin's
+   imports work as they did on the EF1 engine;
+2. <module>/metric-keys.json (the key map `migrate` wrote, the same as the project's) says the EF2 key and
+   dimensions of every EF1 metric;
+3. an EF2 Extension (Dynatrace's dt-extensions-sdk) makes one object of the plugin's class per endpoint of the
+   monitoring configuration, with `self.config` the endpoint's settings, and calls initialize() once, query()
+   every minute and close() at the end;
+4. what the plugin reported in a run is sent with the SDK's report_metric and report_dt_event: absolute as a
+   gauge, relative as a count of the increase since the previous run, per_second as a gauge of that increase per
+   second, state_metric as a gauge of 1 with the dimension `state`; a remote plugin's group and device become the
+   dimensions group, group.name, device, device.name (and device.address, its first endpoint);
+   ConfigException and AuthException become the extension's status.
+
+A local run may set EF1COMPAT_QUERY_INTERVAL (seconds, at least 1) to run query() that often instead of every
+minute, to see counters and rates without waiting; it is ignored where the EEC runs the extension.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import math
+import os
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MODULE_DIR = HERE.parent
+PLUGIN_DIR = MODULE_DIR / "plugin"
+KEY_MAP_FILE = "metric-keys.json"
+DESCRIPTOR_FILE = "ef1-plugin.json"
+INTERVAL_VARIABLE = "EF1COMPAT_QUERY_INTERVAL"
+
+# The dimensions a remote plugin's topology becomes (extension.yaml's metric metadata names them too).
+GROUP, GROUP_NAME, DEVICE, DEVICE_NAME, DEVICE_ADDRESS = "group", "group.name", "device", "device.name", "device.address"
+PROCESS = "dt.entity.process_group_instance"
+STATE = "state"
+# MINT: a dimension value is at most 250 characters.
+DIMENSION_VALUE_MAX = 250
+# A counter's previous value is forgotten when it was not reported for an hour (EF1 forgot it on restart).
+PREVIOUS_TTL = 3600
+
+for _path in (PLUGIN_DIR, HERE):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from dynatrace_extension import (  # noqa: E402 (after sys.path)
+    DtEventType,
+    Extension,
+    IgnoreStatus,
+    MetricType,
+    MultiStatus,
+    Status,
+    StatusValue,
+    SummaryStat,
+)
+from ruxit.api.exceptions import (  # noqa: E402
+    AuthException,
+    ConfigException,
+    NothingToReportException,
+)
+
+log = logging.getLogger("ef1compat")
+
+
+def dimension_key(name):
+    """An EF1 dimension name as an EF2 dimension key, by plugin-review's rule (ConnectionPool -> connection_pool)."""
+    if name == "rx_pid":
+        return PROCESS
+    out = []
+    for c in str(name):
+        out.append("_" + c.lower() if c.isupper() else c)
+    key = "".join(out)
+    key = key[1:] if key.startswith("_") else key
+    return "".join(c for c in key if c.isascii() and (c.isalnum() or c in "-._:"))
+
+
+def dimension_value(value):
+    """A dimension value as MINT takes it: text, at most 250 characters, quotes and backslashes escaped."""
+    text = "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in str(value))[:DIMENSION_VALUE_MAX]
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class Ef2Metric:
+    """One EF1 metric of metric-keys.json: its EF2 key and type, and each EF1 dimension's EF2 key."""
+
+    def __init__(self, ef1, ef2):
+        self.key = ef2["key"]
+        self.type = ef2.get("type")
+        names = [d for d in ef1.get("dimensions") or [] if isinstance(d, str)]
+        keys = [d for d in ef2.get("dimensions") or [] if isinstance(d, str)]
+        if ef1.get("kind") == "statetimeseries" and keys and keys[-1] == STATE:
+            keys = keys[:-1]
+        # The key map lists the EF2 dimensions in the order of the EF1 ones; where it does not (two EF1
+        # dimensions made one), each is named by the rule.
+        self.dimensions = dict(zip(names, keys)) if len(names) == len(keys) else {}
+
+    def dimension(self, name):
+        return self.dimensions.get(name) or dimension_key(name)
+
+    @property
+    def counts(self):
+        return self.type == "count" or self.key.endswith((".count", "_count"))
+
+
+class KeyMap:
+    """metric-keys.json: the EF2 metric of each EF1 metric (by key, and kind: timeseries or statetimeseries)."""
+
+    def __init__(self, doc):
+        self._metrics = {}
+        for m in doc.get("metrics") or []:
+            ef1, ef2 = m.get("ef1") or {}, m.get("ef2") or {}
+            if isinstance(ef1.get("key"), str) and isinstance(ef2.get("key"), str):
+                self._metrics.setdefault((ef1["key"], ef1.get("kind", "timeseries")), Ef2Metric(ef1, ef2))
+
+    @staticmethod
+    def load(path):
+        try:
+            return KeyMap(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            raise RuntimeError(f"cannot read the key map {path}: {e}; it names the EF2 key of every EF1 metric") from e
+
+    def find(self, key, state):
+        kinds = ("statetimeseries", "timeseries") if state else ("timeseries", "statetimeseries")
+        for kind in kinds:
+            found = self._metrics.get((key, kind))
+            if found:
+                return found
+        return None
+
+
+def number(value):
+    """A measurement's value as a number, or None (EF1 took numbers, and numbers as text)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, float)):
+        result = value
+    else:
+        try:
+            result = float(str(value).strip())
+        except ValueError:
+            return None
+    return result if math.isfinite(result) else None
+
+
+class Sender:
+    """Sends one plugin object's reports through the EF2 SDK, keeping what relative and per_second need."""
+
+    def __init__(self, extension, key_map, warn):
+        self._extension = extension
+        self._key_map = key_map
+        self._warn = warn
+        self._previous = {}
+
+    def send(self, reports, now):
+        """Sends the reports of one run; returns (metric lines, events) sent."""
+        metrics = events = 0
+        for report in reports:
+            try:
+                if report.kind == "event":
+                    self._event(report)
+                    events += 1
+                elif report.kind == "property":
+                    self._warn(
+                        ("property", report.key),
+                        f"report_property({report.key!r}) is not sent: EF2 code reports no entity properties "
+                        "(MIGRATION.md says what to do instead)",
+                    )
+                else:
+                    metrics += self._metric(report, now)
+            except Exception as e:  # one bad measurement must not lose the others
+                self._warn(("error", report.key, type(e)), f"metric {report.key!r} not sent: {e}")
+        self._previous = {k: v for k, v in self._previous.items() if now - v[1] <= PREVIOUS_TTL}
+        return metrics, events
+
+    def _topology(self, report, dimensions):
+        if report.pgi is not None:
+            dimensions.setdefault(PROCESS, dimension_value(report.pgi))
+        if report.group is not None:
+            dimensions.setdefault(GROUP, dimension_value(report.group.identifier))
+            dimensions.setdefault(GROUP_NAME, dimension_value(report.group.name))
+        if report.device is not None:
+            dimensions.setdefault(DEVICE, dimension_value(report.device.identifier))
+            dimensions.setdefault(DEVICE_NAME, dimension_value(report.device.name))
+            if report.device.address is not None:
+                dimensions.setdefault(DEVICE_ADDRESS, dimension_value(report.device.address))
+        return dimensions
+
+    def _metric(self, report, now):
+        metric = self._key_map.find(report.key, report.kind == "state")
+        if metric is None:
+            self._warn(
+                ("unknown", report.key),
+                f"metric {report.key!r} is not sent: plugin.json declares no such metric (the EF1 agent dropped it "
+                "too), so metric-keys.json has no EF2 key for it",
+            )
+            return 0
+        dimensions = {metric.dimension(str(k)): dimension_value(v) for k, v in (report.dimensions or {}).items()}
+        self._topology(report, dimensions)
+        if report.kind == "state":
+            dimensions[STATE] = dimension_value(report.value)
+            self._extension.report_metric(metric.key, 1, dimensions)
+            return 1
+        if report.kind == "absolute" and all(hasattr(report.value, a) for a in ("min", "max", "sum", "count")):
+            v = report.value
+            self._extension.report_metric(metric.key, SummaryStat(v.min, v.max, v.sum, v.count), dimensions)
+            return 1
+        value = number(report.value)
+        if value is None:
+            self._warn(("value", report.key), f"metric {report.key!r} not sent: {report.value!r} is not a number")
+            return 0
+        if report.kind == "absolute":
+            if metric.type == "count":
+                self._warn(
+                    ("type", report.key),
+                    f"absolute({report.key!r}) is sent as a gauge under {metric.key}, which metric-keys.json "
+                    "makes a count",
+                )
+            self._extension.report_metric(metric.key, value, dimensions)
+            return 1
+        series = (report.kind, metric.key, tuple(sorted(dimensions.items())))
+        previous = self._previous.get(series)
+        self._previous[series] = (value, now)
+        if previous is None or value < previous[0]:
+            return 0  # the first value of a counter, or a reset: EF1 sent nothing either
+        delta = value - previous[0]
+        if report.kind == "relative":
+            if not metric.counts:
+                self._warn(
+                    ("type", report.key),
+                    f"relative({report.key!r}) is a counter, but metric-keys.json maps it to {metric.key}, which is "
+                    "not a count key (.count): Dynatrace Classic stores it as "
+                    f"{metric.key}.count",
+                )
+            self._extension.report_metric(metric.key, delta, dimensions, metric_type=MetricType.DELTA)
+            return 1
+        elapsed = now - previous[1]
+        if elapsed <= 0:
+            return 0
+        self._extension.report_metric(metric.key, delta / elapsed, dimensions)
+        return 1
+
+    def _event(self, report):
+        event = report.event
+        properties = {str(k): str(v) for k, v in (event["properties"] or {}).items()}
+        if event["description"] is not None:
+            properties.setdefault("dt.event.description", str(event["description"]))
+        for key, value in self._topology(report, {}).items():
+            properties.setdefault(key, value)
+        title = event["title"] if event["title"] is not None else event["description"]
+        self._extension.report_dt_event(
+            DtEventType(event["type"]),
+            str(title if title is not None else event["type"]),
+            properties=properties or None,
+        )
+
+
+def status_of(error):
+    """The EF2 status of an exception an EF1 plugin raised."""
+    if isinstance(error, ConfigException):
+        return Status(StatusValue.INVALID_CONFIG_ERROR, f"ConfigException: {error}")
+    if isinstance(error, AuthException):
+        return Status(StatusValue.AUTHENTICATION_ERROR, f"AuthException: {error}")
+    return Status(StatusValue.GENERIC_ERROR, f"{type(error).__name__}: {error}")
+
+
+class _LazySnapshot:
+    """`process_snapshot` of a host plugin's kwargs: OneAgent's snapshot, read when first used."""
+
+    def __init__(self, load):
+        self._load = load
+        self._value = None
+
+    def __getattr__(self, name):
+        if self._value is None:
+            self._value = self._load()
+        return getattr(self._value, name)
+
+
+class Instance:
+    """One object of the EF1 plugin's class: one endpoint of the monitoring configuration."""
+
+    def __init__(self, runner, index, config, label):
+        self.runner = runner
+        self.index = index
+        self.config = config
+        self.label = label
+        self.plugin = None
+        self.status = Status(StatusValue.OK)
+        self.runs = 0
+        self.sender = Sender(runner, runner.key_map, runner.warn)
+
+    def kwargs(self):
+        spec = self.runner.spec
+        kwargs = {"config": self.plugin.config, "json_config": self.runner.json_config, "associated_entity": None}
+        if not spec["remote"]:
+            kwargs["process_snapshot"] = _LazySnapshot(self.runner.snapshot)
+        return kwargs
+
+    def start(self):
+        """Makes the plugin object and calls initialize(); the status says how it went."""
+        spec = self.runner.spec
+        try:
+            self.plugin = self.runner.plugin_class(
+                config=dict(self.config),
+                json_config=self.runner.json_config,
+                logger=logging.getLogger(spec["package"]),
+                snapshot=None if spec["remote"] else self.runner.snapshot,
+            )
+            self.plugin.initialize(**self.kwargs())
+            self.status = Status(StatusValue.OK)
+        except NothingToReportException:
+            self.status = Status(StatusValue.OK)
+        except Exception as e:
+            self.fail("initialize", e)
+            self.plugin = None
+        self.flush(time.monotonic())
+        return self.plugin is not None
+
+    def fail(self, what, error):
+        status = status_of(error)
+        if isinstance(error, (ConfigException, AuthException)):
+            log.error("EF1 %s of %s: %s: %s", what, self.label, status.status.value, error)
+        else:
+            log.exception("EF1 %s of %s failed: %s", what, self.label, status.message)
+        self.status = status
+
+    def query(self):
+        """One run: initialize() again when it failed, then query(), then what it reported sent."""
+        if self.plugin is None and not self.start():
+            return self.status
+        self.runs += 1
+        now = time.monotonic()
+        builder = getattr(self.plugin, "topology_builder", None)
+        if builder is not None and hasattr(builder, "_reset"):
+            builder._reset()
+        try:
+            self.plugin.query(**self.kwargs())
+            self.status = Status(StatusValue.OK)
+        except NothingToReportException:
+            self.status = Status(StatusValue.OK, "nothing to report")
+        except Exception as e:
+            self.fail("query", e)
+            self.plugin._recorder.take()  # a failed run reports nothing, as on EF1
+        metrics, events = self.flush(now)
+        log.info("EF1 query %d of %s: %d metrics, %d events sent", self.runs, self.label, metrics, events)
+        return self.status
+
+    def flush(self, now):
+        if self.plugin is None:
+            return 0, 0
+        return self.sender.send(self.plugin._recorder.take(), now)
+
+    def close(self):
+        if self.plugin is None:
+            return
+        try:
+            self.plugin.close(**self.kwargs())
+        except Exception:
+            log.exception("EF1 close of %s failed", self.label)
+        self.flush(time.monotonic())
+
+
+def load_plugin_class(package, class_name):
+    """The EF1 plugin's class, from <module>/plugin; a clear error when it is not there."""
+    parts = package.split(".")
+    present = (PLUGIN_DIR.joinpath(*parts[:-1]) / (parts[-1] + ".py")).is_file() or (
+        PLUGIN_DIR.joinpath(*parts) / "__init__.py"
+    ).is_file()
+    if not present:
+        raise RuntimeError(
+            f"the EF1 plugin's code is not in {PLUGIN_DIR}: plugin.json's source.package is {package!r}, but "
+            f"neither {package}.py nor {package}/__init__.py is there. Copy the plugin's files (those beside its "
+            "plugin.json) into that folder, or run plugin-review migrate where they are."
+        )
+    try:
+        module = importlib.import_module(package)
+    except ModuleNotFoundError as e:
+        if e.name and not e.name.startswith(package):
+            raise RuntimeError(
+                f"the EF1 plugin imports {e.name!r}, which is not installed: setup.py's install_requires lists "
+                "the plugin's dependencies (pip install . installs them; Dynatrace's build packs them)"
+            ) from e
+        raise
+    plugin_class = getattr(module, class_name, None)
+    if not isinstance(plugin_class, type):
+        raise RuntimeError(f"{package} has no class {class_name!r} (plugin.json's source.className)")
+    return plugin_class
+
+
+def _local_run():
+    """A run of a developer's (python -m, dt-sdk run), not the EEC's, which passes --dsid."""
+    return not any(a == "--dsid" or a.startswith("--dsid=") for a in sys.argv[1:])
+
+
+def _log_to_extension_log():
+    """The plugin's own loggers (logging.getLogger(__name__)) write where the SDK's do: INFO on stdout, errors
+    on stderr. The SDK's loggers keep their own handlers and stop propagating, so that no line is written twice."""
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    formatter = logging.Formatter("%(asctime)s [%(levelname)s] %(name)s (%(threadName)s): %(message)s")
+    out = logging.StreamHandler(sys.stdout)
+    out.addFilter(lambda r: r.levelno < logging.ERROR)
+    err = logging.StreamHandler(sys.stderr)
+    err.addFilter(lambda r: r.levelno >= logging.ERROR)
+    for handler in (out, err):
+        handler.setFormatter(formatter)
+        root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    for logger in list(logging.Logger.manager.loggerDict.values()):
+        if isinstance(logger, logging.Logger) and logger.handlers:
+            logger.propagate = False
+
+
+class EF1Plugin(Extension):
+    """The EF2 extension that runs the EF1 plugin named by `spec` (set by run() before it is made)."""
+
+    spec = None
+
+    def initialize(self):
+        try:
+            return self._initialize()
+        except Exception:
+            EF1Plugin.aborted = True  # the SDK logs it, sends the status and stops
+            raise
+
+    def _initialize(self):
+        spec = self.spec
+        self.warned = set()
+        self.key_map = KeyMap.load(MODULE_DIR / KEY_MAP_FILE)
+        self.json_config = self._descriptor()
+        self.plugin_class = load_plugin_class(spec["package"], spec["class_name"])
+        if _local_run():
+            self._compare_key_maps()
+        endpoints = [e for e in (self.activation_config.get("endpoints") or []) if isinstance(e, dict)]
+        if not endpoints:
+            log.warning("the monitoring configuration has no endpoint: the EF1 plugin does not run")
+        many = len(endpoints) > 1
+        name = spec["class_name"]
+        self.instances = [
+            Instance(self, i, e, f"{name} (endpoint {i + 1})" if many else name) for i, e in enumerate(endpoints)
+        ]
+        started = [instance.start() for instance in self.instances]
+        self.statuses = {}
+        if self.instances and not any(started):
+            # No endpoint can run: the status goes to Dynatrace at once and the extension stops (EF2's way with a
+            # configuration it cannot use); a new configuration starts it again.
+            failed = [i.status for i in self.instances]
+            if all(s.status in (StatusValue.INVALID_CONFIG_ERROR, StatusValue.AUTHENTICATION_ERROR) for s in failed):
+                EF1Plugin.aborted = True
+                return failed[0] if len(failed) == 1 else self._combined(failed)
+        self.own_schedule = False
+        interval = os.environ.get(INTERVAL_VARIABLE)
+        if interval and _local_run():
+            try:
+                seconds = max(1.0, float(interval))
+            except ValueError:
+                raise RuntimeError(f"{INTERVAL_VARIABLE}={interval!r} is not a number of seconds") from None
+            self.own_schedule = True
+            self.schedule(self.ef1_query, timedelta(seconds=seconds))
+        return None
+
+    def query(self):
+        """Every minute: each endpoint's EF1 query() (unless a local run chose another interval)."""
+        if self.own_schedule:
+            return IgnoreStatus()
+        return self.ef1_query()
+
+    def ef1_query(self):
+        statuses = [instance.query() for instance in self.instances]
+        for instance, status in zip(self.instances, statuses):
+            before = self.statuses.get(instance.index)
+            now = (status.status, status.message)
+            if now != before and (status.is_error() or before is not None):
+                log.log(
+                    logging.ERROR if status.is_error() else logging.INFO,
+                    "EF1 status of %s: %s%s",
+                    instance.label,
+                    status.status.value,
+                    f": {status.message}" if status.message else "",
+                )
+            self.statuses[instance.index] = now
+        if len(statuses) == 1:
+            return statuses[0]
+        return self._combined(statuses)
+
+    @staticmethod
+    def _combined(statuses):
+        multi = MultiStatus()
+        for status in statuses:
+            multi.add_status(status.status, status.message)
+        return multi.build()
+
+    def fastcheck(self):
+        """Before an ActiveGate runs the extension: the plugin's code is there and imports."""
+        try:
+            load_plugin_class(self.spec["package"], self.spec["class_name"])
+        except Exception as e:
+            return Status(StatusValue.GENERIC_ERROR, str(e))
+        return Status(StatusValue.OK)
+
+    def on_shutdown(self):
+        for instance in getattr(self, "instances", []):
+            instance.close()
+
+    def warn(self, key, message):
+        """A warning, once per kind and metric: a plugin that does the same every minute logs it once."""
+        if key not in self.warned:
+            self.warned.add(key)
+            log.warning(message)
+
+    def snapshot(self):
+        try:
+            return self.get_snapshot()
+        except Exception as e:
+            raise RuntimeError(
+                f"OneAgent's process snapshot is not available here ({e}); a local run reads snapshot.json from the "
+                "working directory (a copy of OneAgent's oneagent_latest_snapshot.log)"
+            ) from e
+
+    def _descriptor(self):
+        try:
+            return json.loads((MODULE_DIR / DESCRIPTOR_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+    def _compare_key_maps(self):
+        """A local run: the project's metric-keys.json, when edited, is not the one the extension reads."""
+        root = Path.cwd() / KEY_MAP_FILE
+        try:
+            differs = root.is_file() and root.read_bytes() != (MODULE_DIR / KEY_MAP_FILE).read_bytes()
+        except OSError:
+            differs = False
+        if differs:
+            log.warning(
+                "%s differs from %s, which the extension reads: run plugin-review migrate again, or copy it there",
+                root,
+                MODULE_DIR / KEY_MAP_FILE,
+            )
+
+
+EF1Plugin.aborted = False
+
+
+def run(package, class_name, remote, name):
+    """Runs the EF1 plugin class `class_name` of module `package` (remote: a RemoteBasePlugin) as extension `name`."""
+    _log_to_extension_log()
+    EF1Plugin.spec = {"package": package, "class_name": class_name, "remote": remote}
+    try:
+        extension = EF1Plugin(name=name)
+    except Exception:
+        if EF1Plugin.aborted:
+            sys.exit(1)  # initialize() could not start the plugin: the SDK has logged why and sent the status
+        raise
+    extension.run()

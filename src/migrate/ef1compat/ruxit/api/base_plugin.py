@@ -1,0 +1,75 @@
+"""The EF1 plugin classes (`ruxit.api.base_plugin`): BasePlugin (a host plugin) and RemoteBasePlugin (a remote one).
+
+The layer makes one object of the plugin's class per endpoint of the EF2 monitoring configuration, with:
+- `self.config`: the endpoint's settings, keys as plugin.json's `properties` declare them (passwords in clear);
+- `self.json_config`: plugin.json, as a dict;
+- `self.logger`: a logging.Logger, whose lines go to the extension's log;
+- `self.results_builder`, and for a remote plugin `self.topology_builder` (groups and devices);
+and calls `initialize(**kwargs)` once, `query(**kwargs)` every minute and `close(**kwargs)` at the end, with
+kwargs `config`, `json_config`, `associated_entity` (None: EF2 activates no process group) and, for a host plugin,
+`process_snapshot` (OneAgent's, read when first used).
+"""
+import logging
+
+from .exceptions import NotCarriedToEF2
+from .results import Recorder, ResultsBuilder, TopologyBuilder
+from .snapshot import select
+
+
+class BasePlugin:
+    """A host plugin (OneAgent): reports with `self.results_builder`; finds process groups in the snapshot."""
+
+    def __init__(self, config=None, json_config=None, logger=None, snapshot=None, **_ignored):
+        self.config = dict(config or {})
+        self.json_config = json_config or {}
+        self.logger = logger or logging.getLogger(type(self).__module__)
+        self.associated_entity = None
+        self._recorder = Recorder()
+        self.results_builder = ResultsBuilder(self._recorder)
+        # A function that returns the EF2 SDK's process snapshot (it raises where there is none).
+        self._snapshot = snapshot
+
+    def initialize(self, **kwargs):
+        pass
+
+    def query(self, **kwargs):
+        raise NotImplementedError("the plugin class defines no query()")
+
+    def close(self, **kwargs):
+        pass
+
+    def _entries(self, call):
+        if self._snapshot is None:
+            raise NotCarriedToEF2(
+                call,
+                "a remote plugin has no process snapshot (in EF1 neither)",
+                "Read what the plugin needs from its configuration instead.",
+            )
+        return self._snapshot().entries
+
+    def find_all_process_groups(self, selector=None):
+        """The process groups (snapshot entries) the selector matches."""
+        return select(self._entries("find_all_process_groups"), selector)
+
+    def find_single_process_group(self, selector=None):
+        """The first process group (snapshot entry) the selector matches, or None."""
+        found = select(self._entries("find_single_process_group"), selector)
+        return found[0] if found else None
+
+    def find_all_processes(self, selector=None):
+        """The processes of the process groups the selector matches."""
+        return [p for e in select(self._entries("find_all_processes"), selector) for p in e.processes]
+
+    def find_single_process(self, selector=None):
+        """The first process of the process groups the selector matches, or None."""
+        found = self.find_all_processes(selector)
+        return found[0] if found else None
+
+
+class RemoteBasePlugin(BasePlugin):
+    """A remote plugin (ActiveGate): reports on groups and devices of `self.topology_builder`."""
+
+    def __init__(self, **kwargs):
+        kwargs["snapshot"] = None
+        super().__init__(**kwargs)
+        self.topology_builder = TopologyBuilder(self._recorder)

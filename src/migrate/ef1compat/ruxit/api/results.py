@@ -1,0 +1,238 @@
+"""What an EF1 plugin reports, recorded: the results builder, the topology builder and its groups and devices.
+
+Each call appends a Report to the plugin's Recorder; the layer (ef1compat/__init__.py) takes them after
+initialize and after each query and sends them as EF2 metrics and events. Nothing is sent from here.
+"""
+from .exceptions import NotCarriedToEF2
+from .selectors import EntityType
+
+EVENT_TYPES = {
+    "report_error_event": "ERROR_EVENT",
+    "report_performance_event": "PERFORMANCE_EVENT",
+    "report_availability_event": "AVAILABILITY_EVENT",
+    "report_resource_contention_event": "RESOURCE_CONTENTION_EVENT",
+    "report_custom_info_event": "CUSTOM_INFO",
+    "report_custom_deployment_event": "CUSTOM_DEPLOYMENT",
+    "report_custom_annotation_event": "CUSTOM_ANNOTATION",
+}
+
+
+class Report:
+    """One EF1 report: `kind` (absolute, relative, per_second, state, property, event), `key`, `value`,
+    `dimensions` (as the plugin gave them), the `group` and `device` it was made on (remote plugins), the process
+    group instance it names (`pgi`), and an event's `event` (type, title, description, properties)."""
+
+    __slots__ = ("kind", "key", "value", "dimensions", "group", "device", "pgi", "event")
+
+    def __init__(self, kind, key, value, dimensions, group=None, device=None, pgi=None, event=None):
+        self.kind = kind
+        self.key = key
+        self.value = value
+        self.dimensions = dimensions
+        self.group = group
+        self.device = device
+        self.pgi = pgi
+        self.event = event
+
+
+class Recorder:
+    def __init__(self):
+        self.reports = []
+
+    def take(self):
+        reports, self.reports = self.reports, []
+        return reports
+
+
+def _pgi_of(call, entity_id, entity_selector):
+    """The process group instance a measurement names (entity_id=, or an explicit selector), or None."""
+    if entity_selector is not None:
+        if getattr(entity_selector, "entity_type", None) == EntityType.HOST:
+            return None
+        if getattr(entity_selector, "entity_type", None) != EntityType.PROCESS_GROUP_INSTANCE or (
+            getattr(entity_selector, "entity_id", None) is None
+        ):
+            raise NotCarriedToEF2(
+                f"{call}(entity_selector={type(entity_selector).__name__})",
+                "EF2 code reports metrics, not entities: only a process group instance can be named (as the "
+                "dimension dt.entity.process_group_instance)",
+                "Report the metric without the selector, or with a dimension that tells the entity apart.",
+            )
+        entity_id = entity_selector.entity_id
+    if entity_id is None:
+        return None
+    if isinstance(entity_id, int):
+        # EF1 gave process group instance ids as numbers; EF2's entity id is the same number in hex.
+        return "PROCESS_GROUP_INSTANCE-%016X" % (entity_id & 0xFFFFFFFFFFFFFFFF)
+    return str(entity_id)
+
+
+class _Reporting:
+    """The reporting calls shared by the results builder, a group and a device."""
+
+    _recorder = None
+    _group = None
+    _device = None
+
+    def _add(self, call, kind, key, value, dimensions=None, entity_id=None, entity_selector=None, **_ignored):
+        pgi = _pgi_of(call, entity_id, entity_selector)
+        self._recorder.reports.append(
+            Report(kind, key, value, dict(dimensions) if dimensions else None, self._group, self._device, pgi)
+        )
+
+    def absolute(self, key=None, value=None, dimensions=None, **kwargs):
+        """A value, sent as it is (an EF2 gauge)."""
+        self._add("absolute", "absolute", key, value, dimensions, **kwargs)
+
+    def relative(self, key=None, value=None, dimensions=None, **kwargs):
+        """A monotonic counter: from the second run on, its increase is sent (an EF2 count); a decrease sends nothing."""
+        self._add("relative", "relative", key, value, dimensions, **kwargs)
+
+    def per_second(self, key=None, value=None, dimensions=None, **kwargs):
+        """A monotonic counter: from the second run on, its increase per second is sent (an EF2 gauge)."""
+        self._add("per_second", "per_second", key, value, dimensions, **kwargs)
+
+    def state_metric(self, key=None, value=None, dimensions=None, **kwargs):
+        """The current state of a statetimeseries metric: an EF2 gauge of 1 with the dimension `state`."""
+        self._add("state_metric", "state", key, value, dimensions, **kwargs)
+
+    def report_property(self, key=None, value=None, **kwargs):
+        """A property of the entity: EF2 code has no entity properties; logged once, not sent."""
+        self._add("report_property", "property", key, value, None, **kwargs)
+
+    # The measurement objects of ruxit.api.data.
+    def add_absolute_result(self, measurement):
+        self._add_measurement("absolute", measurement)
+
+    def add_relative_result(self, measurement):
+        self._add_measurement("relative", measurement)
+
+    def add_per_second_result(self, measurement):
+        self._add_measurement("per_second", measurement)
+
+    def add_state_result(self, measurement):
+        self._add_measurement("state_metric", measurement)
+
+    add_absolute = add_absolute_result
+    add_relative = add_relative_result
+    add_per_second = add_per_second_result
+    add_state = add_state_result
+
+    def add_property(self, prop):
+        self.report_property(prop.key, prop.value, entity_selector=getattr(prop, "entity_selector", None))
+
+    def _add_measurement(self, call, m):
+        getattr(self, call)(
+            m.key,
+            m.value,
+            m.dimensions,
+            entity_id=getattr(m, "entity_id", None),
+            entity_selector=getattr(m, "entity_selector", None),
+        )
+
+    def _event(self, call, description=None, title=None, properties=None, **kwargs):
+        _pgi_of(call, kwargs.get("entity_id"), kwargs.get("entity_selector"))
+        event = {
+            "type": EVENT_TYPES[call],
+            "title": title,
+            "description": description,
+            "properties": dict(properties or {}),
+        }
+        self._recorder.reports.append(Report("event", None, None, None, self._group, self._device, event=event))
+
+    def report_event(self, event):
+        """An event of ruxit.api.events."""
+        call = next((c for c, t in EVENT_TYPES.items() if t == getattr(event, "event_type", None)), None)
+        self._event(call or "report_custom_info_event", event.description, event.title, event.properties)
+
+    def report_error_event(self, description=None, title=None, properties=None, **kwargs):
+        self._event("report_error_event", description, title, properties, **kwargs)
+
+    def report_performance_event(self, description=None, title=None, properties=None, **kwargs):
+        self._event("report_performance_event", description, title, properties, **kwargs)
+
+    def report_availability_event(self, description=None, title=None, properties=None, **kwargs):
+        self._event("report_availability_event", description, title, properties, **kwargs)
+
+    def report_resource_contention_event(self, description=None, title=None, properties=None, **kwargs):
+        self._event("report_resource_contention_event", description, title, properties, **kwargs)
+
+    def report_custom_info_event(self, description=None, title=None, properties=None, **kwargs):
+        self._event("report_custom_info_event", description, title, properties, **kwargs)
+
+    def report_custom_deployment_event(self, description=None, title=None, properties=None, **kwargs):
+        self._event("report_custom_deployment_event", description, title, properties, **kwargs)
+
+    def report_custom_annotation_event(self, description=None, title=None, properties=None, **kwargs):
+        self._event("report_custom_annotation_event", description, title, properties, **kwargs)
+
+
+class ResultsBuilder(_Reporting):
+    """`self.results_builder`: reports on the plugin's own entity (EF2: the extension's, without group or device)."""
+
+    def __init__(self, recorder):
+        self._recorder = recorder
+
+
+class Device(_Reporting):
+    """A custom device of a group (`group.create_device`): on EF2, the dimensions `device` and `device.name` (with
+    `group` and `group.name`) of every metric reported on it; its first endpoint is `device.address`."""
+
+    def __init__(self, recorder, group, identifier, name):
+        self._recorder = recorder
+        self._group = group
+        self._device = self
+        self.identifier = identifier
+        self.name = name
+        self.endpoints = []
+
+    def add_endpoint(self, ip=None, port=None, dnsNames=None, port_list=None, range_list=None, **_ignored):  # noqa: N803 (EF1's name)
+        """An address of the device: the first one becomes the dimension `device.address` of its metrics."""
+        self.endpoints.append({"ip": ip, "port": port, "dnsNames": dnsNames, "ports": port_list, "ranges": range_list})
+
+    @property
+    def address(self):
+        if not self.endpoints or not self.endpoints[0]["ip"]:
+            return None
+        first = self.endpoints[0]
+        return f"{first['ip']}:{first['port']}" if first["port"] is not None else str(first["ip"])
+
+
+class Group(_Reporting):
+    """A custom device group (`topology_builder.create_group`): on EF2, the dimensions `group` and `group.name`."""
+
+    def __init__(self, recorder, identifier, name):
+        self._recorder = recorder
+        self._group = self
+        self.identifier = identifier
+        self.name = name
+        self._devices = {}
+
+    def create_device(self, identifier=None, display_name=None, **_ignored):
+        key = str(identifier)
+        if key not in self._devices:
+            name = display_name if display_name is not None else identifier
+            self._devices[key] = Device(self._recorder, self, identifier, name)
+        return self._devices[key]
+
+    def create_element(self, identifier=None, element_name=None, **_ignored):
+        return self.create_device(identifier, element_name)
+
+
+class TopologyBuilder:
+    """`self.topology_builder` of a remote plugin: its groups, each the same object for the same identifier."""
+
+    def __init__(self, recorder):
+        self._recorder = recorder
+        self._groups = {}
+
+    def create_group(self, identifier=None, group_name=None, **_ignored):
+        key = str(identifier)
+        if key not in self._groups:
+            name = group_name if group_name is not None else identifier
+            self._groups[key] = Group(self._recorder, identifier, name)
+        return self._groups[key]
+
+    def _reset(self):
+        """Before each query: EF1 built the topology anew each time."""
+        self._groups = {}

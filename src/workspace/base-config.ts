@@ -1,0 +1,71 @@
+/**
+ * `check --base-ref <ref> --config-from-base`: the configuration as the base commit has it, read from git at
+ * the ref, never from the work tree. In CI on a pull request the work tree is the pull request's head, so a
+ * configuration found there is the pull request's own: it could add `plugins/x/.github/plugin-review.yml`
+ * with `fail_on: never` and pass. The App judges with the default branch's file; this judges with the base's,
+ * which is what the Action uses. One file for every descriptor, as the App reads one: the repository's
+ * `.github/plugin-review.yml` (or the `--config` file) at the ref, its globs relative to the repository root
+ * (or, for a `--config` file outside a `.github/` folder, to the working directory, as `--config` is read);
+ * nested configuration files are not read, at the ref or in the work tree.
+ */
+import { basename, dirname, resolve } from "node:path";
+import { CONFIG_PATH, parseConfig, resolveConfig } from "../core/config.js";
+import { realPath, type FoundConfig } from "./find-config.js";
+import type { GitRepo } from "./git.js";
+import { UsageError } from "./usage-error.js";
+
+/** A configuration file beyond this is refused, as the App refuses one (github/api/port.ts CONFIG_MAX_BYTES). */
+const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The configuration at `ref`: `config` (a path as given on the command line, relative to `cwd`) or the
+ * repository's `.github/plugin-review.yml`. A named file the ref lacks is an error; the repository's file
+ * missing means the built-in defaults, as it does for the App.
+ */
+export async function configAtRef(
+  git: GitRepo,
+  ref: string,
+  cwd: string,
+  config: string | undefined,
+): Promise<FoundConfig> {
+  const absolute = config !== undefined ? resolve(cwd, config) : resolve(git.root, CONFIG_PATH);
+  const path = git.relative(realPath(absolute));
+  if (path.startsWith("../"))
+    throw new UsageError(
+      `--config-from-base: '${config}' is outside the repository, so ${ref} cannot hold it`,
+    );
+  // Globs are relative to the folder holding `.github/`, else (an explicit file elsewhere) the working directory.
+  const folder = dirname(absolute);
+  const root = config === undefined ? git.root : basename(folder) === ".github" ? dirname(folder) : cwd;
+  const label = `${path} at ${ref}`;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await git.show(ref, path, CONFIG_MAX_BYTES);
+  } catch (e) {
+    throw new UsageError(`--config-from-base: cannot read ${label}: ${(e as Error).message}`);
+  }
+  if (bytes === undefined) {
+    if (config !== undefined)
+      throw new UsageError(
+        `cannot read configuration '${config}' at ${ref}: no such file there (--config-from-base reads it as ${ref} has it, not from the work tree)`,
+      );
+    return {
+      root,
+      config: resolveConfig(),
+      none: "not-found",
+      label: `none (${ref} has no ${CONFIG_PATH}: built-in defaults)`,
+    };
+  }
+  if (bytes.length > CONFIG_MAX_BYTES)
+    throw new UsageError(
+      `--config-from-base: ${label} is ${bytes.length.toLocaleString("en-US")} bytes; a configuration may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
+    );
+  const raw = parseConfig(bytes.toString("utf8"), label);
+  const resolved = resolveConfig({ repo: raw });
+  // `_extends` names another repository's file, which only the App reads: say so rather than differ silently.
+  if (typeof raw._extends === "string")
+    resolved.notes.push(
+      `\`_extends\` in ${label} is not followed (only the App reads other repositories' files): the App's verdict may differ`,
+    );
+  return { root, config: resolved, label };
+}

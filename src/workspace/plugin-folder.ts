@@ -1,0 +1,136 @@
+/**
+ * An EF1 Python plugin's folder, read for `migrate`: every file beside its plugin.json (the EF1 engine loaded the
+ * plugin's code from there, and its packaging zipped that folder), bounded, because the folder is user input
+ * and may be a repository's root: at most MAX_FILES files and MAX_BYTES bytes, MAX_DEPTH folders deep. Over a
+ * bound nothing is read and the reason says which (the project then gets a to-do, never part of the code).
+ * Symbolic links are not followed (one could name any file of the machine); they are listed as skipped.
+ */
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+
+export const MAX_FILES = 1000;
+export const MAX_BYTES = 50 * 1024 * 1024;
+export const MAX_DEPTH = 16;
+
+/** Folders that are not the plugin's code: VCS data, caches, virtual environments, dependencies. */
+const SKIP_DIRS = new Set([
+  ".git",
+  ".hg",
+  ".svn",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".nox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  ".idea",
+  ".vscode",
+  "node_modules",
+]);
+
+export interface PluginFolder {
+  /** The folder as the user named it (the descriptor's argument's folder). */
+  folder: string;
+  files: { path: string; bytes: Uint8Array }[];
+  /** Why nothing was read. */
+  problem?: string;
+  /** What was left out on purpose, and why (links, hidden files, an EF2 extension, the output folder). */
+  skipped: { path: string; why: string }[];
+}
+
+class Bound extends Error {}
+
+/**
+ * The files of the folder of `descriptor` (a path as given, resolved against `cwd`), without the folders named
+ * in `exclude` (absolute: the migration's output, when it is inside) and without an `extension/` folder holding
+ * an extension.yaml (an EF2 extension beside the plugin, not its code).
+ */
+export function readPluginFolder(
+  descriptor: string,
+  cwd: string,
+  exclude: readonly string[] = [],
+): PluginFolder {
+  const shown = dirname(descriptor);
+  const root = resolve(cwd, shown);
+  const out: PluginFolder = { folder: shown, files: [], skipped: [] };
+  const excluded = new Set(exclude.map((e) => resolve(cwd, e)));
+  let bytes = 0;
+  const visit = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH) throw new Bound(`it is more than ${MAX_DEPTH} folders deep`);
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    for (const e of entries) {
+      const abs = join(dir, e.name);
+      const rel = relative(root, abs).split(sep).join("/");
+      if (e.isSymbolicLink()) {
+        out.skipped.push({ path: rel, why: "a symbolic link, not followed (it may name any file)" });
+      } else if (e.isDirectory() && (SKIP_DIRS.has(e.name) || e.name.endsWith(".egg-info"))) {
+        continue;
+      } else if (e.name.startsWith(".")) {
+        // .env and the like hold a machine's settings or secrets, which the extension's package must not carry.
+        out.skipped.push({
+          path: rel,
+          why: "hidden: not copied into a package that is uploaded (copy it if the code needs it)",
+        });
+      } else if (e.isDirectory()) {
+        if (excluded.has(abs)) {
+          out.skipped.push({ path: `${rel}/`, why: "the migration's output" });
+          continue;
+        }
+        if (depth === 0 && e.name === "extension" && isFile(join(abs, "extension.yaml"))) {
+          out.skipped.push({ path: `${rel}/`, why: "an EF2 extension, not the plugin's code" });
+          continue;
+        }
+        visit(abs, depth + 1);
+      } else if (e.isFile()) {
+        if (/\.py[co]$/.test(e.name)) continue;
+        if (out.files.length >= MAX_FILES) throw new Bound(`it holds more than ${MAX_FILES} files`);
+        const content = readBounded(abs, MAX_BYTES - bytes);
+        if (!content) throw new Bound(`its files are larger than ${MAX_BYTES / 1024 / 1024} MB together`);
+        bytes += content.length;
+        out.files.push({ path: rel, bytes: content });
+      }
+    }
+  };
+  try {
+    visit(root, 0);
+  } catch (e) {
+    out.files = [];
+    const why =
+      e instanceof Bound
+        ? `${e.message}, more than migrate copies (move plugin.json and its code into a folder of their own)`
+        : `it could not be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+    out.problem = `the plugin's folder ${JSON.stringify(shown)} was not copied: ${why}`;
+  }
+  return out;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A file's bytes, or undefined when it is larger than `limit` (read no further than that). */
+function readBounded(path: string, limit: number): Uint8Array | undefined {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size > limit) return undefined;
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, buffer, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, read);
+  } finally {
+    closeSync(fd);
+  }
+}

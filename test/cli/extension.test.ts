@@ -1,0 +1,139 @@
+/**
+ * `plugin-review check` over folders and globs of Extensions 2.0 extensions, as users run it (the bundle, real
+ * files): after `migrate --out <dir>` the obvious next step, `check <dir>`, reviews the extension.yaml it wrote
+ * (issue 44); every extension.yaml the configuration reaches is found, with or without a plugin.json beside it,
+ * and compared with the one beside it when there is one; another tool's extension.yaml gets no finding; the
+ * text, JSON and SARIF outputs name the extension.yaml.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JsonFinding } from "../../src/format/json.js";
+import { edit, MIGRATION } from "../helpers.js";
+import { cli, ensureBuilt, findingLines } from "./run.js";
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-extension-cli-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(rel: string, content: string): string {
+  const p = join(dir, rel);
+  mkdirSync(join(p, ".."), { recursive: true });
+  writeFileSync(p, content);
+  return p;
+}
+
+const NOT_AN_EXTENSION =
+  "not an Extensions 2.0 extension (it has no `minDynatraceVersion` and no `custom:` name), so it is not reviewed";
+
+describe("check <folder> after migrate --out <folder>", () => {
+  it("reviews the extension.yaml that migrate wrote: passes as written, fails once its version is broken", () => {
+    const out = join(dir, "migrated");
+    const migrated = cli(["migrate", "examples/migration/plugin.json", "--out", out]);
+    expect(migrated.status).toBe(0);
+    const ok = cli(["check", out]);
+    expect([ok.status, ok.stderr]).toEqual([0, ""]);
+    expect(ok.stdout).toMatch(/^✔ 1 descriptor checked: no findings$/m);
+
+    const path = join(out, "extension", "extension.yaml");
+    writeFileSync(path, edit(readFileSync(path, "utf8"), 'version: "1.7.0"', "version: 1.8"));
+    const broken = cli(["check", out]);
+    expect(broken.status).toBe(1);
+    expect(findingLines(broken.stdout)).toMatch(
+      new RegExp(`^${join(out, "extension", "extension.yaml")}:2:10 error ef2-version-format `, "m"),
+    );
+  });
+
+  it("a folder with nothing to review says what it looked for: plugin.json and extension.yaml files", () => {
+    mkdirSync(join(dir, "empty"));
+    const r = cli(["check", join(dir, "empty")]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `plugin-review: no descriptors found under '${join(dir, "empty")}' (looked for **/plugin.json, **/extension.yaml; node_modules and .git are not searched)\n`,
+    );
+  });
+});
+
+describe("check finds every extension.yaml, wherever it is", () => {
+  it("alone in a repository of extensions, through a folder and a glob; JSON and SARIF name it", () => {
+    write("ext2/.git/HEAD", "ref: refs/heads/main\n"); // the repository's root: paths are relative to it
+    write("ext2/src/extension.yaml", 'name: custom:a.b\nversion: 1.0\nminDynatraceVersion: "1.285"\n');
+    write(
+      "ext2/other/extension/extension.yaml",
+      'name: custom:c.d\nversion: "2.0.0"\nminDynatraceVersion: "1.285"\n',
+    );
+    const folder = cli(["check", "--format", "json", "."], join(dir, "ext2"));
+    expect(folder.status).toBe(1);
+    // `1.0` is YAML's number 1; "2.0.0" is a version.
+    expect((JSON.parse(folder.stdout) as JsonFinding[]).map((f) => [f.file, f.ruleId, f.line])).toEqual([
+      ["src/extension.yaml", "ef2-version-format", 2],
+    ]);
+    const glob = cli(["check", "--format", "json", "**/extension.yaml"], join(dir, "ext2"));
+    expect(glob.stdout).toBe(folder.stdout);
+
+    const sarif = JSON.parse(cli(["check", "--format", "sarif", "."], join(dir, "ext2")).stdout) as {
+      runs: {
+        artifacts: { location: { uri: string } }[];
+        results: { ruleId: string; locations: unknown[] }[];
+      }[];
+    };
+    expect(sarif.runs[0]!.artifacts.map((a) => a.location.uri)).toEqual([
+      "other/extension/extension.yaml",
+      "src/extension.yaml",
+    ]);
+    expect(sarif.runs[0]!.results.map((r) => r.ruleId)).toEqual(["ef2-version-format"]);
+  });
+
+  it("`paths` written for plugin.json reach the extension.yaml of each project, and no other", () => {
+    write("scoped/.github/plugin-review.yml", 'paths: ["plugins/*/plugin.json"]\n');
+    const bad = 'name: custom:x\nversion: 1.0\nminDynatraceVersion: "1.285"\n';
+    write("scoped/plugins/a/src/extension.yaml", bad);
+    write("scoped/plugins/b/extension/extension.yaml", bad);
+    write("scoped/vendor/sdk/extension.yaml", bad);
+    const r = cli(["check", "--format", "json", "."], join(dir, "scoped"));
+    expect((JSON.parse(r.stdout) as JsonFinding[]).map((f) => f.file)).toEqual([
+      "plugins/a/src/extension.yaml",
+      "plugins/b/extension/extension.yaml",
+    ]);
+  });
+
+  it("beside the plugin.json it replaces, an extension.yaml is compared with it (the migration rules)", () => {
+    write("pair/pool/plugin.json", MIGRATION.plugin);
+    write(
+      "pair/pool/extension/extension.yaml",
+      edit(
+        MIGRATION.extension,
+        "            - key: example.pool.idle\n              value: attribute:NumIdle\n              type: gauge\n",
+        "",
+      ),
+    );
+    const r = cli(["check", "--format", "json", join(dir, "pair")]);
+    const findings = JSON.parse(r.stdout) as JsonFinding[];
+    expect(findings.map((f) => [f.file.slice(dir.length), f.ruleId])).toEqual([
+      ["/pair/pool/extension/extension.yaml", "migration-metric-missing"],
+    ]);
+    expect(findings[0]!.message).toMatch(/^EF1 metric `idle` \(`[^`]*pair\/pool\/plugin\.json` line \d+\)/);
+    expect(r.status).toBe(1);
+  });
+
+  it("another tool's extension.yaml (Firebase Extensions') gets no finding; the run says it left it out", () => {
+    const firebase = write(
+      "fb/functions/extension.yaml",
+      "name: storage-resize-images\nversion: 0.1\nspecVersion: v1beta\n",
+    );
+    const text = cli(["check", join(dir, "fb")]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(`${firebase}: ${NOT_AN_EXTENSION}`);
+    expect(text.stdout).not.toMatch(/ef2-version-format|error/);
+    const json = cli(["check", "--format", "json", join(dir, "fb")]);
+    expect([json.status, json.stdout, json.stderr]).toEqual([
+      0,
+      "[]\n",
+      `plugin-review: ${firebase}: ${NOT_AN_EXTENSION}\n`,
+    ]);
+  });
+});

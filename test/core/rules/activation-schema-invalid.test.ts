@@ -1,0 +1,70 @@
+import { EF2, lineOf, pythonExtension, ruleTable } from "../../helpers.js";
+
+const { extension, schema, options } = pythonExtension();
+const at = lineOf(extension, "path: activationSchema.json");
+const withSchema = (text: string) => pythonExtension({ "extension/activationSchema.json": text }).options;
+const edited = (from: string, to: string) => {
+  if (!schema.includes(from)) throw new Error(`schema lacks ${from}`);
+  return withSchema(schema.replace(from, to));
+};
+
+ruleTable("activation-schema-invalid", {
+  valid: [
+    { name: "the Python extension's schema", doc: extension, options },
+    { name: "not read by the caller: not judged", doc: extension, options: EF2 },
+  ],
+  invalid: [
+    {
+      name: "absent from the repository",
+      doc: extension,
+      options: pythonExtension({ "extension/activationSchema.json": undefined }).options,
+      lines: [at],
+      messageId: "absent",
+      data: { path: "activationSchema.json" },
+      severity: "error",
+    },
+    {
+      name: "not JSON",
+      doc: extension,
+      options: withSchema(schema.replace('"dynatrace": "1",', '"dynatrace": "1",,')),
+      lines: [at],
+      messageId: "unreadable",
+      message: /^`activationSchema\.json` is not valid JSON/,
+    },
+    {
+      name: "a property type Dynatrace does not have",
+      doc: extension,
+      options: edited('"type": "secret"', '"type": "password"'),
+      lines: [at, at],
+      messageId: "format",
+      message: /types\.pythonRemote\.properties\.password\.type/,
+    },
+    {
+      name: "without the fixed schemaId",
+      doc: extension,
+      options: edited('  "schemaId": "python-extension.activation",\n', ""),
+      lines: [at],
+      messageId: "format",
+      data: { problem: "`(root)` is missing `schemaId`" },
+    },
+    {
+      name: "a $ref to an enum it does not define",
+      doc: extension,
+      options: edited('"$ref": "#/enums/mode"', '"$ref": "#/enums/modes"'),
+      lines: [at],
+      messageId: "ref",
+      data: { ref: "#/enums/modes", at: "/types/pythonRemote/properties/mode/type/$ref" },
+    },
+    {
+      name: "python.activation.remote with no pythonRemote root",
+      doc: extension,
+      options: edited(
+        '"pythonRemote": {\n      "displayName": "Queue server"',
+        '"pythonLocal": {\n      "displayName": "Queue server"',
+      ),
+      lines: [at],
+      messageId: "root",
+      data: { root: "pythonRemote", where: "remote" },
+    },
+  ],
+});

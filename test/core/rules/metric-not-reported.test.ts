@@ -1,0 +1,116 @@
+import { EF2, edit, EXTENSION, lineOf, pythonExtension, ruleTable } from "../../helpers.js";
+
+/** The count `if.in.bytes` described without the `.count` Dynatrace appends to its key. */
+const countKey = edit(
+  EXTENSION,
+  "  - key: example.router.if.in.bytes.count\n",
+  "  - key: example.router.if.in.bytes\n",
+);
+/** A metric that left the data source, its metadata kept. */
+const removed = edit(
+  EXTENSION,
+  "          - key: example.router.if.errors\n            value: oid:1.3.6.1.2.1.2.2.1.14\n            type: count\n            featureSet: errors\n",
+  "",
+);
+/** A typo in the metadata's key. */
+const typo = edit(
+  EXTENSION,
+  "  - key: example.router.uptime\n    metadata",
+  "  - key: example.router.uptme\n    metadata",
+);
+const { extension: python, options: pythonOptions } = pythonExtension();
+
+ruleTable("metric-not-reported", {
+  valid: [
+    { name: "the valid extension: counts described with `.count`", doc: EXTENSION, options: EF2 },
+    { name: "a Python extension: its code reports its metrics", doc: python, options: pythonOptions },
+    {
+      name: "a calculated metric (`func:`) is reported by no data source",
+      doc: edit(
+        EXTENSION,
+        "\ntopology:",
+        "  - key: func:example.router.if.bytes\n    query:\n      metricSelector: (example.router.if.in.bytes.count)+(example.router.if.out.bytes.count)\n\ntopology:",
+      ),
+      options: EF2,
+    },
+    {
+      name: "an extension without a data source: its metrics are ingested elsewhere",
+      doc: "name: custom:example.meta\nversion: 1.0.0\nminDynatraceVersion: '1.285'\nauthor:\n  name: x\nmetrics:\n  - key: example.meta.offset\n    metadata:\n      unit: Second\n",
+      options: EF2,
+    },
+  ],
+  invalid: [
+    {
+      name: "a count described without `.count`: suggests the key Dynatrace ingests",
+      doc: countKey,
+      options: EF2,
+      lines: [lineOf(countKey, "      displayName: Bytes received") - 2],
+      messageId: "countKey",
+      data: { key: "example.router.if.in.bytes", ingested: "example.router.if.in.bytes.count" },
+      severity: "warning",
+      suggestions: [
+        [
+          {
+            desc: "describe `example.router.if.in.bytes.count`",
+            output: edit(
+              countKey,
+              "\n  - key: example.router.if.in.bytes\n",
+              '\n  - key: "example.router.if.in.bytes.count"\n',
+            ),
+          },
+        ],
+      ],
+    },
+    {
+      name: "a metric removed from the data source, its metadata left",
+      doc: removed,
+      options: EF2,
+      lines: [lineOf(removed, "- key: example.router.if.errors.count")],
+      messageId: "unreported",
+      data: { key: "example.router.if.errors.count" },
+    },
+    {
+      name: "a typo in the metadata's key",
+      doc: typo,
+      options: EF2,
+      lines: [lineOf(typo, "example.router.uptme")],
+      messageId: "unreported",
+      message: /did you mean `example\.router\.uptime`\?$/,
+    },
+    {
+      name: "`.count` twice: Dynatrace appends it only once",
+      doc: edit(
+        EXTENSION,
+        "- key: example.router.if.errors.count\n",
+        "- key: example.router.if.errors.count.count\n",
+      ),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "- key: example.router.if.errors.count\n")],
+      messageId: "countTwice",
+      suggestions: [
+        [
+          {
+            desc: "describe `example.router.if.errors.count`",
+            output: edit(
+              EXTENSION,
+              "- key: example.router.if.errors.count\n",
+              '- key: "example.router.if.errors.count"\n',
+            ),
+          },
+        ],
+      ],
+    },
+    {
+      name: "a gauge described as a count",
+      doc: edit(
+        EXTENSION,
+        "  - key: example.router.uptime\n    metadata",
+        "  - key: example.router.uptime.count\n    metadata",
+      ),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "  - key: example.router.uptime\n    metadata")],
+      messageId: "gaugeKey",
+      data: { key: "example.router.uptime.count", written: "example.router.uptime" },
+    },
+  ],
+});

@@ -1,0 +1,62 @@
+import { EF2, EXTENSION, lineOf, ruleTable } from "../../helpers.js";
+
+const BASE = { ...EF2, base: EXTENSION };
+/** The gauge `uptime` made a count, its key given `.count` (what real SNMP releases did). */
+const counted = EXTENSION.replace(
+  "          - key: example.router.uptime\n            value: oid:1.3.6.1.2.1.1.3.0\n            type: gauge\n",
+  "          - key: example.router.uptime.count\n            value: oid:1.3.6.1.2.1.1.3.0\n            type: count\n",
+);
+/** The count `if.errors` made a gauge under the key written the same. */
+const gauged = EXTENSION.replace(
+  "            type: count\n            featureSet: errors\n",
+  "            type: gauge\n            featureSet: errors\n",
+);
+const countKeyed = (type: string) =>
+  EXTENSION.replace(
+    "          - key: example.router.uptime\n            value: oid:1.3.6.1.2.1.1.3.0\n            type: gauge\n",
+    `          - key: example.router.uptime.count\n            value: oid:1.3.6.1.2.1.1.3.0\n            type: ${type}\n`,
+  );
+
+ruleTable("metric-type-changed", {
+  valid: [
+    { name: "unchanged", doc: EXTENSION, options: BASE },
+    {
+      name: "a count's key written with `.count`: the same metric, the same type",
+      doc: EXTENSION.replace("- key: example.router.if.errors\n", "- key: example.router.if.errors.count\n"),
+      options: BASE,
+    },
+    { name: "no base", doc: counted, options: EF2 },
+  ],
+  invalid: [
+    {
+      name: "a gauge made a count, `.count` added to its key",
+      doc: counted,
+      options: BASE,
+      lines: [lineOf(counted, "type: count")],
+      messageId: "newKey",
+      data: {
+        key: "example.router.uptime",
+        was: "a gauge",
+        now: "a count",
+        ingested: "example.router.uptime.count",
+      },
+      severity: "error",
+    },
+    {
+      name: "a count made a gauge: its key loses the `.count` Dynatrace gave it",
+      doc: gauged,
+      options: BASE,
+      lines: [lineOf(gauged, "- key: example.router.if.errors")],
+      messageId: "newKey",
+      data: { key: "example.router.if.errors.count", was: "a count", ingested: "example.router.if.errors" },
+    },
+    {
+      name: "a key ending in `.count`, gauge then count: the same key, another type",
+      doc: countKeyed("count"),
+      options: { ...EF2, base: countKeyed("gauge") },
+      lines: [lineOf(countKeyed("count"), "type: count")],
+      messageId: "sameKey",
+      data: { key: "example.router.uptime.count", was: "a gauge", now: "a count" },
+    },
+  ],
+});

@@ -1,0 +1,119 @@
+/**
+ * An extension.yaml read as Dynatrace (SnakeYAML) reads it: a quoted value whose lines are no deeper than its key
+ * gives the value SnakeYAML's origin, PyYAML, gives (the differential test runs when python3 has PyYAML), with its
+ * offsets in the text as written; everything else is the strict parse's.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { JsonNode } from "../../../src/core/json/parse.js";
+import { parseYaml } from "../../../src/core/yaml/parse.js";
+import { parseYamlAsDynatrace } from "../../../src/core/yaml/snakeyaml.js";
+import { itUnless, ROOT } from "../../helpers.js";
+
+const lenient = [
+  "a:\n  b: '\n  x\n  + y'\n  c: 1\n",
+  'a:\n  - q: "\n    one \\"two\\"\n    three"\n    r: 2\n',
+  "m:\n  - key: func:a\n    query:\n      s: '\n      (x)\n\n      /(y)'\n  - key: b\n",
+  "k: 'it''s\nfine'\n",
+];
+const valid = "k: 'it''s\n  fine'\n";
+
+function pyYaml(text: string): unknown {
+  const out = execFileSync(
+    "python3",
+    ["-c", "import sys,json,yaml;print(json.dumps(yaml.safe_load(sys.stdin.read())))"],
+    {
+      input: text,
+    },
+  );
+  return JSON.parse(out.toString()) as unknown;
+}
+
+const noPyYaml = (() => {
+  try {
+    execFileSync("python3", ["-c", "import yaml"], { stdio: "ignore" });
+    return undefined;
+  } catch {
+    return "python3 with PyYAML is not installed";
+  }
+})();
+
+/** The extension.yaml files shipped in examples/, and those of ../shared/corpus/ef2/ when it is there. */
+function extensions(): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  const examples = join(ROOT, "examples");
+  for (const p of readdirSync(examples, { recursive: true }) as string[])
+    if (p.endsWith(".yaml"))
+      out.push({ name: `examples/${p}`, text: readFileSync(join(examples, p), "utf8") });
+  const corpus = join(ROOT, "..", "shared", "corpus", "ef2");
+  if (existsSync(corpus))
+    for (const f of readdirSync(corpus))
+      if (f.endsWith(".yaml")) out.push({ name: f, text: readFileSync(join(corpus, f), "utf8") });
+  return out;
+}
+
+/** A tree with its collections' ends left out. */
+function withoutCollectionEnds(node: JsonNode): unknown {
+  if (node.kind === "object")
+    return {
+      start: node.start,
+      members: node.members.map((m) => ({ ...m, value: withoutCollectionEnds(m.value) })),
+    };
+  if (node.kind === "array") return { start: node.start, items: node.items.map(withoutCollectionEnds) };
+  return node;
+}
+
+describe("parseYamlAsDynatrace", () => {
+  it("gives every extension the value and the tree of offsets the yaml package gives", () => {
+    let compared = 0;
+    for (const { name, text } of extensions()) {
+      const strict = parseYaml(text);
+      const ours = parseYamlAsDynatrace(text);
+      if (!strict.ok) continue; // invalid YAML 1.2: the mistakes' examples, and what SnakeYAML reads (below)
+      expect(ours.ok, name).toBe(true);
+      if (!ours.ok) continue;
+      expect(ours.value, name).toEqual(strict.value);
+      // A block collection ends here with its last element, there after the comments that follow it.
+      expect(withoutCollectionEnds(ours.root), name).toEqual(withoutCollectionEnds(strict.root));
+      expect(ours.duplicates, name).toEqual(strict.duplicates);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(20);
+  });
+
+  it.each(lenient)("reads what YAML 1.2 refuses: %j", (text) => {
+    expect(parseYaml(text).ok).toBe(false);
+    const r = parseYamlAsDynatrace(text);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.lenient?.message).toMatch(/not indented more than its key/);
+    // Offsets are the text's as written: every member's key is where the text has it.
+    const stack = [r.root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.kind === "object")
+        for (const m of n.members) {
+          expect(text.slice(m.keyStart, m.keyEnd)).toBe(m.key);
+          stack.push(m.value);
+        }
+      if (n.kind === "array") stack.push(...n.items);
+    }
+  });
+
+  it("reads valid YAML as the yaml package does, and refuses what neither reads", () => {
+    expect(parseYamlAsDynatrace(valid)).toEqual(parseYaml(valid));
+    for (const broken of ["a: [1\n", "a: 'never closed\n", "a:\n\tb: 1\n", "a: 1\n---\nb: 2\n"]) {
+      expect(parseYaml(broken).ok).toBe(false);
+      expect(parseYamlAsDynatrace(broken).ok, broken).toBe(false);
+    }
+  });
+
+  itUnless(noPyYaml)("gives the values PyYAML (SnakeYAML's origin) gives", () => {
+    for (const text of lenient) {
+      const r = parseYamlAsDynatrace(text);
+      expect(r.ok && r.value, text).toEqual(pyYaml(text));
+    }
+  });
+});
