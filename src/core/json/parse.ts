@@ -672,25 +672,69 @@ export function parseEdited(
   const member = memberAround(h, start, end);
   if (!member) return undefined;
   const { key, colon, close } = member;
-  // Nested one level deeper in the whole text: at the limit, the full parse decides.
-  const sub = fastParse(text.slice(colon + 1, close + text.length - h.length), false, MAX_DEPTH - 1);
-  if (!sub?.ok) return undefined;
+  const delta = text.length - h.length;
+  let edited: { value: unknown; duplicates: DuplicateKey[]; at: number; pointer: string } | undefined;
+  // In an array (a descriptor's metrics, say), one element: the others are head's own, not parsed again.
+  const list = layout.value[key];
+  const element = Array.isArray(list) ? elementAround(h, colon, start, end) : undefined;
+  if (element) {
+    // Nested two levels deeper in the whole text: at the limit, the full parse decides.
+    const sub = fastParse(text.slice(element.start, element.end + delta), false, MAX_DEPTH - 2);
+    if (sub?.ok) {
+      const items = (list as unknown[]).slice();
+      items[element.index] = sub.value;
+      edited = { value: items, duplicates: sub.duplicates, at: element.start, pointer: `/${element.index}` };
+    }
+  }
+  if (!edited) {
+    // Nested one level deeper in the whole text: at the limit, the full parse decides.
+    const sub = fastParse(text.slice(colon + 1, close + delta), false, MAX_DEPTH - 1);
+    if (!sub?.ok) return undefined;
+    edited = { value: sub.value, duplicates: sub.duplicates, at: colon + 1, pointer: "" };
+  }
   const value: Record<string, unknown> = {};
   for (const k of Object.keys(layout.value)) {
-    const v = k === key ? sub.value : layout.value[k];
+    const v = k === key ? edited.value : layout.value[k];
     if (k === "__proto__") {
       Object.defineProperty(value, k, { value: v, enumerable: true, writable: true, configurable: true });
     } else value[k] = v;
   }
-  const prefix = "/" + escapeSegment(key);
-  const duplicates = sub.duplicates.map((d) => ({
+  const prefix = "/" + escapeSegment(key) + edited.pointer;
+  const { at } = edited;
+  const duplicates = edited.duplicates.map((d) => ({
     ...d,
     objectPointer: prefix + d.objectPointer,
-    keyStart: d.keyStart + colon + 1,
-    keyEnd: d.keyEnd + colon + 1,
-    firstKeyStart: d.firstKeyStart + colon + 1,
+    keyStart: d.keyStart + at,
+    keyEnd: d.keyEnd + at,
+    firstKeyStart: d.firstKeyStart + at,
   }));
   return { value, duplicates };
+}
+
+/**
+ * The element of the array that follows the `:` at `colon` in valid JSON text `t` whose value holds
+ * [start, end) (from its first character to just after its last); found by skipping the elements before
+ * it. Undefined when no single element holds it (the change touches a `,` or the brackets).
+ */
+function elementAround(
+  t: string,
+  colon: number,
+  start: number,
+  end: number,
+): { index: number; start: number; end: number } | undefined {
+  const open = skipWs(t, colon + 1);
+  if (t.charCodeAt(open) !== C_LBRACKET) return undefined;
+  for (let q = skipWs(t, open + 1), index = 0; t.charCodeAt(q) !== C_RBRACKET; index++) {
+    // The change begins between elements, or goes on past the one it begins in.
+    if (start < q) return undefined;
+    const after = scan.skipValue(t, q);
+    if (end <= after) return { index, start: q, end: after };
+    if (start < after) return undefined;
+    const comma = skipWs(t, after);
+    if (t.charCodeAt(comma) !== C_COMMA) return undefined;
+    q = skipWs(t, comma + 1);
+  }
+  return undefined;
 }
 
 /**

@@ -161,7 +161,9 @@ function resolve(
         child.found = true;
         left--;
         const r = resolve(t, v, child, ks, ke, false, left > 0 || finish, out);
-        after = r >= 0 ? r : skipValue(t, v);
+        // Every pointer placed, and this value need not be finished: stop here, not after skipping it.
+        if (r < 0) return -1;
+        after = r;
       } else after = skipValue(t, v);
       q = next(t, after);
     }
@@ -176,7 +178,8 @@ function resolve(
         child.found = true;
         left--;
         const r = resolve(t, q, child, undefined, undefined, false, left > 0 || finish, out);
-        after = r >= 0 ? r : skipValue(t, q);
+        if (r < 0) return -1;
+        after = r;
       } else after = skipValue(t, q);
       q = next(t, after);
     }

@@ -299,4 +299,43 @@ describe("parseEdited", () => {
     expect(edited?.value.version).toBe("1.1");
     expect(edited?.value.metrics).toBe((head as { value: { metrics: unknown } }).value.metrics);
   });
+
+  it("parses an array member's edited element alone, sharing the other elements with head's", () => {
+    const head = parseJsonFast(
+      '{"v": 1, "metrics": [{"key": "a"}, {"key": "b", "unit": "Count"}, {"key": "c"}]}',
+    );
+    const text =
+      '{"v": 1, "metrics": [{"key": "a"}, {"key": "b", "unit": "Second", "unit": "x"}, {"key": "c"}]}';
+    const edited = parseEdited(head, text);
+    const full = parseJsonFast(text);
+    expect(full.ok && edited?.value).toEqual(full.ok && full.value);
+    expect(edited?.duplicates).toEqual(full.ok && full.duplicates);
+    expect(edited?.duplicates[0]?.objectPointer).toBe("/metrics/1");
+    const before = (head as { value: { metrics: unknown[] } }).value.metrics;
+    const after = edited?.value.metrics as unknown[];
+    expect(after).not.toBe(before);
+    expect(after[0]).toBe(before[0]);
+    expect(after[2]).toBe(before[2]);
+  });
+
+  it("an array element replaced by any text: the full parse's result, or none", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 5 }),
+        fc.nat(),
+        valueText,
+        fc.boolean(),
+        (items, which, replacement, pretty) => {
+          const head = JSON.stringify({ a: 1, list: items, z: [0] }, null, pretty ? 2 : 0);
+          const tree = parseJson(head);
+          if (!tree.ok || tree.root.kind !== "object") return;
+          const list = tree.root.members[1]!.value;
+          if (list.kind !== "array") return;
+          const el = list.items[which % list.items.length]!;
+          check(head, head.slice(0, el.start) + replacement + head.slice(el.end));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
 });
