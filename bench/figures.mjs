@@ -92,9 +92,9 @@ export function measure(builds, rounds, timer = time) {
   for (let r = 0; r < rounds; r++) {
     corpus.forEach(({ f, text }, k) => {
       for (const i of (r + k) % 2 ? [1, 0] : [0, 1]) {
-        rows[i].corpus[k].push(timer(() => builds[i].withBase(f, text), 30, 5, 250));
-        rows[i].corpusAlone[k].push(timer(() => builds[i].alone(f, text), 30, 5, 250));
-        rows[i].corpusOff[k].push(timer(() => builds[i].off(f, text), 30, 5, 250));
+        rows[i].corpus[k].push(timer(() => builds[i].withBase(f, text), 30, 5, 100));
+        rows[i].corpusAlone[k].push(timer(() => builds[i].alone(f, text), 30, 5, 100));
+        rows[i].corpusOff[k].push(timer(() => builds[i].off(f, text), 30, 5, 100));
       }
     });
     for (const i of r % 2 ? [1, 0] : [0, 1]) {

@@ -36,15 +36,15 @@ function verdict(runs) {
 }
 
 /**
- * lib.mjs `time`, but a measurement stops once it has taken `budget` ms (after three timed runs at least), so
- * that a build many times slower is judged in minutes, not hours; a build as fast as the reference is timed
- * exactly as compare.mjs times it.
+ * lib.mjs `time`, but a measurement stops once it has taken `budget` ms (after one warm-up and one timed run
+ * at least), so that a build many times slower is judged in minutes, not hours; a build as fast as the
+ * reference is timed (nearly) as compare.mjs times it.
  */
 function cappedTime(fn, runs, warm, budget = Infinity) {
   const start = performance.now();
-  for (let i = 0; i < warm && performance.now() - start < budget; i++) fn();
+  for (let i = 0; i < warm && (i === 0 || performance.now() - start < budget); i++) fn();
   const xs = [];
-  for (let i = 0; i < runs && (xs.length < 3 || performance.now() - start < budget); i++) {
+  for (let i = 0; i < runs && (i === 0 || performance.now() - start < budget); i++) {
     const t = performance.now();
     fn();
     xs.push(performance.now() - t);
