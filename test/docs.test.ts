@@ -73,6 +73,8 @@ beforeAll(() => {
   cpSync(join(ROOT, "examples"), join(repo, "examples"), { recursive: true });
   cpSync(join(ROOT, "examples/host-valid"), join(repo, "plugins/host"), { recursive: true });
   cpSync(join(ROOT, "examples/mistakes/remote-mistakes"), join(repo, "plugins/remote"), { recursive: true });
+  // Dashboards, SLOs and alerts exported from Dynatrace, for `migrate --rewrite` (docs/migrate.md).
+  cpSync(join(ROOT, "test/migrate/rewrite"), join(repo, "exports"), { recursive: true });
   git("add", ".");
   git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "plugins");
   git("update-ref", "refs/remotes/origin/main", "HEAD");

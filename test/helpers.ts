@@ -50,6 +50,26 @@ export const MIGRATION = {
 };
 
 /**
+ * The example's extension without its `idle` metric, as an author removes one: its data source's line and its
+ * metadata both gone (the migration rules then miss EF1's `idle`, and no metadata is left describing nothing).
+ */
+export function withoutIdle(extension: string = MIGRATION.extension): string {
+  const metadata = extension.slice(
+    extension.indexOf("\n  - key: example.pool.idle\n") + 1,
+    extension.indexOf("\n  - key: example.pool.created.count\n") + 1,
+  );
+  return edit(
+    edit(
+      extension,
+      "            - key: example.pool.idle\n              value: attribute:NumIdle\n              type: gauge\n",
+      "",
+    ),
+    metadata,
+    "",
+  );
+}
+
+/**
  * The options that review an extension.yaml (in the layout `migrate` writes) as the migration of `plugin`
  * (default: the example's plugin.json), which the change deletes unless `status` says otherwise.
  */

@@ -86,25 +86,38 @@ Options:
 
 Exit status: 0 the audit ran; 2 it could not.
 `,
-  migrate: `Usage: plugin-review migrate <plugin.json>... [options]
+  migrate: `Usage: plugin-review migrate <plugin.json|dir|glob>... [options]
 
-Converts Extension Framework 1.0 descriptors (JMX and Python plugin.json) to Extensions 2.0
-extensions: extension/extension.yaml (with extension/activationSchema.json for Python and
-extension/alerts/ for alert settings), metric-keys.json and .csv (every EF1 metric key with its
-EF2 key and dimensions) and MIGRATION.md (what is not carried over or changes meaning, with the
-EF1 line of each). Without --out it prints what it would write.
+Converts Extension Framework 1.0 descriptors (JMX and Python plugin.json) to
+Extensions 2.0 extensions: extension/extension.yaml (with activationSchema.json
+for Python, alerts/ for alert settings, dashboards/ for the charts),
+metric-keys.json and .csv (every EF1 metric, its ext: id and the EF2 selector
+of the same series) and MIGRATION.md (what is not carried over or changes
+meaning, with the EF1 line of each; why, for a descriptor not converted). A
+folder means every plugin.json below it. The EF2 names and metric keys of all
+of them are checked against each other and the map: a collision refuses both.
+Without --out it prints what it would write.
 
 Options:
-  --out <dir>            write the files: <dir>/extension/extension.yaml, <dir>/metric-keys.json,
-                         ...; with several descriptors, each in <dir>/<name>/ (its EF2 name without
-                         custom:, with -2, -3 when two share one)
-  --name <custom:name>   the EF2 name (one descriptor), instead of the one derived from it
-  --format <f>           text (default) or json (a summary of each, with the files' contents
-                         when nothing is written)
+  --out <dir>            write the files: <dir>/extension/extension.yaml, ...;
+                         with several descriptors, each in <dir>/<name>/ (its
+                         EF2 name without custom:); the map is written back
+                         and the --rewrite files rewritten in place
+  --name <custom:name>   the EF2 name (one descriptor), instead of the derived
+  --name-prefix <p>      a section before every derived name: custom:<p>.<name>
+  --key-prefix <p>       a section before every key prefix: <p>.<name>.<key>
+  --map <file>           the migration map: per EF1 plugin, its EF2 name and
+                         key prefix (read when it exists; written with --out)
+  --rewrite <path>       rewrite the EF1 metric references (ext:...) of this
+                         file, folder or glob: exported dashboards, SLOs,
+                         metric events, notebooks, text (repeatable)
+  --format <f>           text (default) or json (a summary of each, with the
+                         files' contents when nothing is written)
   -h, --help             show this help
 
-Exit status: 0 every descriptor converted; 2 one was not (PMI, no MBean, no valid name: the
-reason is printed), or a usage or I/O error.
+Exit status: 0 every descriptor converted; 1 a name or key collision refused
+some; 2 one was not converted otherwise (PMI, no MBean, no valid name: the
+reason is printed and in its MIGRATION.md), or a usage or I/O error.
 `,
   lsp: `Usage: plugin-review lsp --stdio
 
@@ -508,11 +521,25 @@ async function audit(
   );
 }
 
-function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out, width: number): number {
+function migrateCommand(
+  args: string[],
+  io: MainIo,
+  stdout: Out,
+  stderr: Out,
+  width: number,
+): number | Promise<number> {
   const parsed = parse(
     "migrate",
     args,
-    { out: { type: "string" }, name: { type: "string" }, format: { type: "string", default: "text" } },
+    {
+      out: { type: "string" },
+      name: { type: "string" },
+      "name-prefix": { type: "string" },
+      "key-prefix": { type: "string" },
+      map: { type: "string" },
+      rewrite: { type: "string", multiple: true },
+      format: { type: "string", default: "text" },
+    },
     stdout,
     stderr,
     width,
@@ -528,13 +555,20 @@ function migrateCommand(args: string[], io: MainIo, stdout: Out, stderr: Out, wi
     return fail(`--format must be text or json, not '${v.format}'`);
   if (v.name !== undefined && parsed.positionals.length > 1)
     return fail("--name names one extension: give it with one plugin.json");
+  if (v.name !== undefined && v["name-prefix"] !== undefined)
+    return fail("--name gives the whole name: use either --name or --name-prefix");
   if (v.out === "") return fail("--out needs a folder");
+  if (v.map === "") return fail("--map needs a file");
   return runMigrate(
     {
       files: parsed.positionals,
       format: v.format,
       ...(v.out !== undefined ? { out: v.out } : {}),
       ...(v.name !== undefined ? { name: v.name } : {}),
+      ...(v["name-prefix"] !== undefined ? { namePrefix: v["name-prefix"] } : {}),
+      ...(v["key-prefix"] !== undefined ? { keyPrefix: v["key-prefix"] } : {}),
+      ...(v.map !== undefined ? { map: v.map } : {}),
+      ...(v.rewrite !== undefined ? { rewrite: v.rewrite } : {}),
     },
     { cwd: io.cwd ?? process.cwd(), stdout, stderr, width },
   );

@@ -1,28 +1,45 @@
 /**
- * `plugin-review migrate <plugin.json>… [--out <dir>] [--name <custom:…>] [--format text|json]`: reads each EF1
- * descriptor, converts it (src/migrate/, pure), and writes the EF2 extension's files, or prints what it would
- * write. One input with `--out <dir>` writes `<dir>/extension/extension.yaml`…; several write each to
- * `<dir>/<name>/` (the EF2 name without `custom:`, `-2`, `-3` after it when two share it).
+ * `plugin-review migrate <plugin.json|dir|glob>… [--out <dir>] [--name <custom:…>] [--name-prefix <p>]
+ * [--key-prefix <p>] [--map <file>] [--rewrite <file|dir|glob>]… [--format text|json]`: reads each EF1
+ * descriptor, converts the fleet (src/migrate/fleet.ts, pure: names and keys checked against each other and
+ * the map), and writes each EF2 extension's files (a refused descriptor's MIGRATION.md), or prints what it
+ * would write. One input with `--out <dir>` writes `<dir>/extension/extension.yaml`…; several write each to
+ * `<dir>/<name>/` (the EF2 name without `custom:`). With `--out`, the map is written back and the `--rewrite`
+ * files are rewritten in place.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { DEFAULT_MAX_FILE_SIZE } from "../core/config.js";
+import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
-import { migrate, type MigrateOptions, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
+import { type MigrationResult, type OutputFile } from "../migrate/migrate.js";
 import { frameworkOf } from "../core/ef2/key-map.js";
-import { parseJsonFast } from "../core/json/parse.js";
 import { readPluginFolder } from "../workspace/plugin-folder.js";
-import { keyPrefix } from "../core/ef2/names.js";
+import { keyPrefix, nameProblem } from "../core/ef2/names.js";
+import { keyPrefixProblem, readMigrationMap, type MigrationMap } from "../core/ef2/mapping.js";
+import { ef1Group } from "../core/ef2/selectors.js";
+import { migrateFleet, type Collision, type FleetEntry, type FleetInput } from "../migrate/fleet.js";
+import { writeMigrationMap } from "../migrate/mapping.js";
+import { rewriteReferences, rewriteTable, type Rewritten } from "../migrate/rewrite.js";
 import { fitLine } from "../format/fit.js";
 import { printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
-import { readLimited } from "../workspace/files.js";
+import { parseJsonFast } from "../core/json/parse.js";
+import { get } from "../core/guards.js";
+import { expandArgs, readLimited, type Candidate, type ConfigLookup } from "../workspace/files.js";
+import { ConfigFinder } from "../workspace/find-config.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
 
 export interface MigrateCommandOptions {
+  /** Descriptors: files, folders (every plugin.json below) and globs. */
   files: string[];
   out?: string;
   name?: string;
+  namePrefix?: string;
+  keyPrefix?: string;
+  /** The migration map, read when it exists and written back with `--out`. */
+  map?: string;
+  /** Files whose EF1 metric references are rewritten (files, folders, globs). */
+  rewrite?: string[];
   format: "text" | "json";
 }
 
@@ -34,47 +51,61 @@ export interface MigrateIo {
   width?: number;
 }
 
-interface Done {
-  file: string;
-  result: MigrationResult;
+interface Done extends FleetEntry {
   /** The folder its files go to, relative to `--out` ("" for a single input). */
   folder?: string;
   written?: string[];
   error?: string;
 }
 
-/** The result of a file that could not be read or decoded: not converted, saying why. */
-function unreadable(why: string): MigrationResult {
-  return { converted: false, reasons: [{ text: said`${why}` }], notes: [] };
+/** How a descriptor fared: converted with nothing lost, converted with something not carried over, refused. */
+type Outcome = "converted" | "partly" | "refused";
+
+function outcomeOf(d: Done): Outcome {
+  if (!d.result.converted || d.error) return "refused";
+  return d.result.notes.some((n) => n.kind === "dropped") ? "partly" : "converted";
 }
 
-function read(file: string, cwd: string): MigrationResult | string {
+/** A file's text, or why it cannot be read (too large, not UTF-8, missing). */
+function read(file: string, cwd: string, limit = DEFAULT_MAX_FILE_SIZE): { text: string } | { why: string } {
   try {
-    const { content, size } = readLimited(resolve(cwd, file), file, DEFAULT_MAX_FILE_SIZE);
-    if (size > DEFAULT_MAX_FILE_SIZE)
-      return unreadable(
-        `it is larger than ${DEFAULT_MAX_FILE_SIZE} bytes, the largest descriptor plugin-review reads`,
-      );
+    const { content, size } = readLimited(resolve(cwd, file), file, limit);
+    if (size > limit)
+      return { why: `it is larger than ${limit} bytes, the largest file plugin-review reads` };
     const { text, badOffset } = decodeUtf8(content);
-    if (badOffset !== undefined) return unreadable(`it is not UTF-8 text (byte ${badOffset})`);
-    return text;
+    if (badOffset !== undefined) return { why: `it is not UTF-8 text (byte ${badOffset})` };
+    return { text };
   } catch (e) {
     if (e instanceof UsageError)
-      return unreadable(e.message.replace(/^cannot read '[^']*': /, "cannot read it: "));
+      return { why: e.message.replace(/^cannot read '[^']*': /, "cannot read it: ") };
     throw e;
   }
 }
 
-/** Each converted input's folder under `--out`: "" for one input, else its EF2 name, told apart when shared. */
-function folders(done: Done[]): void {
+/** A path segment made of descriptor text: letters, digits and `._-`, never `.` or `..` alone. */
+function safeSegment(s: string): string {
+  const cleaned = s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[.]+/, "");
+  return cleaned === "" || cleaned === "." || cleaned === ".." ? "descriptor" : cleaned.slice(0, 100);
+}
+
+/**
+ * Each input's folder under `--out`: "" for one input, else its EF2 name without `custom:` (a refused one's
+ * derived name, its EF1 name, else its file's folder), told apart with `-2`, `-3` when shared.
+ */
+function folders(done: Done[], texts: Map<string, string | undefined>): void {
   if (done.length === 1) {
     done[0]!.folder = "";
     return;
   }
   const taken = new Set<string>();
   for (const d of done) {
-    if (!d.result.converted) continue;
-    const base = keyPrefix(d.result.name);
+    const r = d.result;
+    const parsed = parseJsonFast(texts.get(d.file) ?? "");
+    const ef1 = parsed.ok ? get(parsed.value, "name") : undefined;
+    const base =
+      r.name !== undefined
+        ? keyPrefix(r.name)
+        : safeSegment(typeof ef1 === "string" ? ef1 : (d.file.split(/[\\/]/).slice(-2, -1)[0] ?? d.file));
     let folder = base;
     for (let n = 2; taken.has(folder); n++) folder = `${base}-${n}`;
     taken.add(folder);
@@ -82,15 +113,17 @@ function folders(done: Done[]): void {
   }
 }
 
+function writeFile(absolute: string, content: string | Buffer): void {
+  mkdirSync(dirname(absolute), { recursive: true });
+  writeFileSync(absolute, content);
+}
+
 function write(d: Done, out: string, cwd: string): void {
-  if (!d.result.converted) return;
   d.written = [];
   for (const f of d.result.files) {
     const shown = join(out, d.folder!, f.path);
-    const absolute = resolve(cwd, shown);
     try {
-      mkdirSync(dirname(absolute), { recursive: true });
-      writeFileSync(absolute, f.encoding === "base64" ? Buffer.from(f.content, "base64") : f.content);
+      writeFile(resolve(cwd, shown), f.encoding === "base64" ? Buffer.from(f.content, "base64") : f.content);
     } catch (e) {
       d.error = `cannot write '${shown}': ${describeErrno(e)}`;
       return;
@@ -101,17 +134,6 @@ function write(d: Done, out: string, cwd: string): void {
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-/** What a converted file became, in one line. */
-function summary(r: Extract<MigrationResult, { converted: true }>): string {
-  const notes = (kind: string) => r.notes.filter((n) => n.kind === kind).length;
-  return (
-    `${r.name} ${r.version} (${r.framework === "JMX" ? "JMX" : "Python"}): ${plural(r.metrics, "metric")}` +
-    (r.subgroups !== undefined ? ` in ${plural(r.subgroups, "subgroup")}` : "") +
-    `, ${plural(r.alerts, "metric event")}; MIGRATION.md: ${notes("dropped")} not carried over, ` +
-    `${notes("changed")} changed in meaning, ${notes("todo")} to do by hand`
-  );
 }
 
 /** The folders of a Python project that are not shown file by file: the layer and the plugin's own code. */
@@ -141,7 +163,7 @@ function printedFiles(r: Extract<MigrationResult, { converted: true }>): {
 
 /** The "wrote" lines: each file; a Python project's layer and the plugin's code one line per folder. */
 function wroteLines(d: Done, out: string): string[] {
-  if (!d.result.converted) return [];
+  if (!d.result.converted) return (d.written ?? []).map(printable);
   const r = d.result;
   const lines: string[] = [];
   const folded = new Map<string, number>();
@@ -177,12 +199,70 @@ function projectLines(d: Done, out: string): string[] {
   return lines;
 }
 
+/** What a converted file became, in one line. */
+function summary(r: Extract<MigrationResult, { converted: true }>): string {
+  const notes = (kind: string) => r.notes.filter((n) => n.kind === kind).length;
+  return (
+    `${r.name} ${r.version} (${r.framework === "JMX" ? "JMX" : "Python"}): ${plural(r.metrics, "metric")}` +
+    (r.subgroups !== undefined ? ` in ${plural(r.subgroups, "subgroup")}` : "") +
+    `, ${plural(r.alerts, "metric event")}` +
+    (r.dashboard ? `, a dashboard of ${plural(r.dashboard.tiles, "tile")}` : "") +
+    `; MIGRATION.md: ${notes("dropped")} not carried over, ` +
+    `${notes("changed")} changed in meaning, ${notes("todo")} to do by hand`
+  );
+}
+
 function reasons(d: Done): string[] {
   if (d.result.converted) return [];
   return d.result.reasons.map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}`);
 }
 
-function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
+/** A collision for people: what both would be, and where each side is (`file:line`, or the map's entry). */
+function collisionLine(c: Collision): string {
+  const [a, b] = c.sides.map((s) =>
+    s.map
+      ? `${printable(s.plugin ?? "")} in the map ${printable(s.map.source)}:${s.map.line}`
+      : `${printable(s.file ?? "")}${s.line !== undefined ? `:${s.line}` : ""}`,
+  );
+  return `  ${c.kind} ${printable(c.value)}: ${a} and ${b}\n`;
+}
+
+interface RewriteDone {
+  file: string;
+  result?: Rewritten;
+  error?: string;
+  /** Found in a folder and not text: listed, not an error. */
+  skipped?: boolean;
+  written?: boolean;
+}
+
+/** The largest file `--rewrite` reads: exported dashboards are large, but not this large. */
+const REWRITE_MAX_SIZE = 50 * 1024 * 1024;
+
+/** A folder given to `--rewrite` means every file below it (node_modules and .git aside). */
+function everyFile(cwd: string): ConfigLookup {
+  const config: ResolvedConfig = { ...resolveConfig(), paths: ["**/*"] };
+  const found = { root: cwd, config };
+  return {
+    findForDir: () => found,
+    locate: (filePath, fallbackRoot) => {
+      const absolute = resolve(cwd, filePath);
+      const configPath = relative(fallbackRoot ?? cwd, absolute)
+        .split("\\")
+        .join("/");
+      return { found, real: absolute, configPath, path: configPath };
+    },
+  };
+}
+
+function text(
+  done: Done[],
+  rewrites: RewriteDone[],
+  collisions: Collision[],
+  opts: MigrateCommandOptions,
+  io: MigrateIo,
+  mapWritten?: string,
+): void {
   // A summary, and each reason, broken between words to fit the terminal; continued in the 5th column.
   const fit = (line: string) => `${fitLine(line, io.width ?? 80, line.startsWith("  ") ? 2 : 4)}\n`;
   // An error: its lines on standard error, the first with the prefix every error of the CLI has.
@@ -191,14 +271,19 @@ function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
   for (const d of done) {
     const file = printable(d.file);
     if (!d.result.converted) {
-      problem(`${file}: not converted:`, ...reasons(d));
+      problem(
+        `${file}: not converted:`,
+        ...reasons(d),
+        ...(d.written ?? []).map((w) => `  wrote ${printable(w)}`),
+        ...(d.error ? [`  ${printable(d.error)}`] : []),
+      );
       continue;
     }
     if (opts.out === undefined) {
       const { shown, folded } = printedFiles(d.result);
       for (const f of shown) {
         const path = d.folder ? `${d.folder}/${f.path}` : f.path;
-        io.stdout(`==> ${path} (from ${file}) <==\n${printableLines(f.content)}\n`);
+        io.stdout(`==> ${printable(path)} (from ${file}) <==\n${printableLines(f.content)}\n`);
       }
       for (const [folder, n] of folded)
         io.stdout(
@@ -221,74 +306,145 @@ function text(done: Done[], opts: MigrateCommandOptions, io: MigrateIo): void {
           .join(""),
     );
   }
-  const converted = done.filter((d) => d.result.converted && !d.error).length;
-  const line =
-    converted === done.length
-      ? `✔ ${converted} of ${plural(done.length, "descriptor")} converted`
-      : `✖ ${done.length - converted} of ${plural(done.length, "descriptor")} not converted`;
+  if (collisions.length) {
+    const count = (kind: Collision["kind"], one: string, many?: string) => {
+      const n = collisions.filter((c) => c.kind === kind).length;
+      return n ? plural(n, one, many) : "";
+    };
+    const counted = [
+      count("name", "name collision"),
+      count("key", "key collision"),
+      count("plugin", "plugin given twice", "plugins given twice"),
+    ].filter(Boolean);
+    // Each collision's line is not fitted: its paths are to copy.
+    io.stderr(
+      fit(
+        `plugin-review: ${counted.length > 1 ? `${counted.slice(0, -1).join(", ")} and ${counted.at(-1)!}` : counted[0]!}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")`,
+      ) + collisions.map(collisionLine).join(""),
+    );
+  }
+  for (const r of rewrites) {
+    const file = printable(r.file);
+    if (r.error) {
+      // A file named that cannot be rewritten is an error (with the CLI's prefix); one found in a folder that
+      // is not text, a note.
+      io.stderr(
+        `${r.skipped ? `${file}: skipped` : `plugin-review: ${file}: not rewritten`}: ${printable(r.error)}\n`,
+      );
+      continue;
+    }
+    const result = r.result!;
+    const verb = r.written ? "rewrote" : opts.out === undefined ? "would rewrite" : "left as it is";
+    io.stdout(
+      `${file}: ${verb}: ${plural(result.replacements.length, "reference")} replaced, ${result.notRewritten.length} not rewritten\n` +
+        result.replacements
+          .map((x) => `  ${file}:${x.line}:${x.column} ${printable(x.from)} -> ${printable(x.to)}\n`)
+          .join(""),
+    );
+    if (result.notRewritten.length)
+      io.stderr(
+        result.notRewritten
+          .map(
+            (x) =>
+              `  ${file}:${x.line}:${x.column} not rewritten: ${printable(x.reference)}: ${printable(x.why)}\n`,
+          )
+          .join(""),
+      );
+  }
+  if (mapWritten !== undefined) io.stdout(`wrote the map ${printable(mapWritten)}\n`);
+  const count = (o: Outcome) => done.filter((d) => outcomeOf(d) === o).length;
+  const refused = count("refused");
+  const mark = refused || collisions.length ? "✖" : "✔";
+  const line = `${mark} ${plural(done.length, "descriptor")}: ${count("converted")} converted, ${count("partly")} partly (MIGRATION.md lists what is not carried over), ${refused} refused`;
   (opts.out === undefined ? io.stderr : io.stdout)(
-    `${line}${opts.out === undefined ? " (nothing written: --out <dir> writes the files)" : ""}\n`,
+    fit(`${line}${opts.out === undefined ? " (nothing written: --out <dir> writes the files)" : ""}`),
   );
 }
 
-function json(done: Done[], opts: MigrateCommandOptions): string {
-  return (
-    JSON.stringify(
-      done.map((d) => {
-        const r = d.result;
-        if (!r.converted)
-          return {
-            file: d.file,
-            converted: false,
-            ...(r.type !== undefined ? { type: r.type } : {}),
-            reasons: r.reasons.map((x) => ({
-              ...(x.line !== undefined ? { line: x.line } : {}),
-              text: plain(x.text),
+function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions): string {
+  const files = (d: Done) =>
+    d.result.files.map((f) => {
+      const path = d.folder ? `${d.folder}/${f.path}` : f.path;
+      return opts.out === undefined || !d.written?.length
+        ? { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) }
+        : { path, written: join(opts.out, d.folder ?? "", f.path) };
+    });
+  const collisions = (d: Done) =>
+    d.collisions.length
+      ? {
+          collisions: d.collisions.map((c) => ({
+            kind: c.kind,
+            value: c.value,
+            sides: c.sides.map((s) => ({
+              ...(s.file !== undefined ? { file: s.file } : {}),
+              ...(s.line !== undefined ? { line: s.line } : {}),
+              ...(s.plugin !== undefined ? { plugin: s.plugin } : {}),
+              ...(s.map ? { map: s.map } : {}),
             })),
-          };
-        return {
-          file: d.file,
-          converted: !d.error,
-          ...(d.error ? { error: d.error } : {}),
-          framework: r.framework,
-          name: r.name,
-          version: r.version,
-          metrics: r.metrics,
-          ...(r.subgroups !== undefined ? { subgroups: r.subgroups } : {}),
-          alerts: r.alerts,
-          ...(r.project
-            ? {
-                project: {
-                  module: r.project.module,
-                  run: `python3 -m ${r.project.module}`,
-                  code: r.project.codeMissing === undefined,
-                  ...(r.project.codeMissing !== undefined ? { codeMissing: r.project.codeMissing } : {}),
-                },
-              }
-            : {}),
-          files: r.files.map((f) => {
-            const path = d.folder ? `${d.folder}/${f.path}` : f.path;
-            return opts.out === undefined
-              ? { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) }
-              : { path, written: join(opts.out, d.folder ?? "", f.path) };
-          }),
-          notes: r.notes.map((n) => ({
-            kind: n.kind,
-            ...(n.line !== undefined ? { line: n.line } : {}),
-            member: n.member,
-            text: plain(n.text),
           })),
-        };
-      }),
-      null,
-      2,
-    ) + "\n"
-  );
-}
-
-function isPython(text: string): boolean {
-  const parsed = parseJsonFast(text);
-  return parsed.ok && frameworkOf(parsed.value) === "python";
+        }
+      : {};
+  const out: unknown[] = done.map((d) => {
+    const r = d.result;
+    if (!r.converted)
+      return {
+        file: d.file,
+        converted: false,
+        outcome: "refused",
+        ...(r.type !== undefined ? { type: r.type } : {}),
+        ...(r.name !== undefined ? { name: r.name } : {}),
+        reasons: r.reasons.map((x) => ({
+          ...(x.line !== undefined ? { line: x.line } : {}),
+          text: plain(x.text),
+          ...(x.fix ? { fix: plain(x.fix) } : {}),
+        })),
+        ...collisions(d),
+        ...(d.error ? { error: d.error } : {}),
+        files: files(d),
+      };
+    return {
+      file: d.file,
+      converted: !d.error,
+      outcome: outcomeOf(d),
+      ...(d.error ? { error: d.error } : {}),
+      framework: r.framework,
+      name: r.name,
+      version: r.version,
+      metrics: r.metrics,
+      ...(r.subgroups !== undefined ? { subgroups: r.subgroups } : {}),
+      alerts: r.alerts,
+      ...(r.dashboard ? { dashboard: r.dashboard } : {}),
+      ...(r.project
+        ? {
+            project: {
+              module: r.project.module,
+              run: `python3 -m ${r.project.module}`,
+              code: r.project.codeMissing === undefined,
+              ...(r.project.codeMissing !== undefined ? { codeMissing: r.project.codeMissing } : {}),
+            },
+          }
+        : {}),
+      files: files(d),
+      notes: r.notes.map((n) => ({
+        kind: n.kind,
+        ...(n.line !== undefined ? { line: n.line } : {}),
+        member: n.member,
+        text: plain(n.text),
+      })),
+    };
+  });
+  for (const r of rewrites)
+    out.push({
+      rewritten: r.file,
+      ...(r.error
+        ? { error: r.error }
+        : {
+            written: r.written === true,
+            replacements: r.result!.replacements,
+            notRewritten: r.result!.notRewritten,
+          }),
+    });
+  return JSON.stringify(out, null, 2) + "\n";
 }
 
 /**
@@ -296,29 +452,163 @@ function isPython(text: string): boolean {
  * (the working directory without it, where the printed paths are relative to), and below it the folder named
  * after the extension when there are several (one path segment: which one does not change the way up).
  */
-function sourceFrom(file: string, opts: MigrateCommandOptions, cwd: string): string {
-  const folder = resolve(cwd, opts.out ?? ".", opts.files.length > 1 ? "extension" : "");
+function sourceFrom(file: string, opts: MigrateCommandOptions, cwd: string, several: boolean): string {
+  const folder = resolve(cwd, opts.out ?? ".", several ? "extension" : "");
   const path = relative(folder, resolve(cwd, file));
   return (isAbsolute(path) ? resolve(cwd, file) : path).split("\\").join("/");
 }
 
-/** Runs the command; the exit status is 0 when every file was converted (and written), else 2. */
-export function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): number {
-  const done: Done[] = opts.files.map((file) => {
-    const text = read(file, io.cwd);
-    if (typeof text !== "string") return { file, result: text };
-    const options: MigrateOptions = {
-      ...(opts.name !== undefined ? { name: opts.name } : {}),
-      source: sourceFrom(file, opts, io.cwd),
-    };
+/** The map named by `--map`: read when the file exists (an absent one is created), refused when invalid. */
+function readMap(file: string, cwd: string): MigrationMap | undefined {
+  const got = read(file, cwd);
+  if ("why" in got) {
+    if (/no such file/i.test(got.why)) return undefined;
+    throw new UsageError(`cannot read the map '${file}': ${got.why.replace(/^cannot read it: /, "")}`);
+  }
+  const parsed = readMigrationMap(got.text, file);
+  if (!parsed.ok)
+    throw new UsageError(
+      `the map '${file}' is not valid:\n${parsed.problems.map((p) => `  ${file}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`).join("\n")}`,
+    );
+  return parsed.map;
+}
+
+function checkOptions(opts: MigrateCommandOptions): void {
+  if (opts.namePrefix !== undefined) {
+    const problem = nameProblem(`custom:${opts.namePrefix}.a`);
+    if (opts.namePrefix === "" || problem)
+      throw new UsageError(
+        `--name-prefix '${opts.namePrefix}' does not start a valid EF2 name (lower-case letters and digits in sections joined by '.' or '-')`,
+      );
+  }
+  if (opts.keyPrefix !== undefined) {
+    const problem = keyPrefixProblem(opts.keyPrefix);
+    if (problem)
+      throw new UsageError(`--key-prefix '${opts.keyPrefix}' does not start EF2 metric keys: ${problem}`);
+  }
+}
+
+/** Runs the command: 0 every descriptor converted (and written); 1 a collision refused some; 2 one was refused otherwise, or a usage or I/O error. */
+export async function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> {
+  try {
+    return await run(opts, io);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`plugin-review: ${printableLines(e.message)}\n`);
+    return 2;
+  }
+}
+
+async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> {
+  checkOptions(opts);
+  const finder = new ConfigFinder({ cwd: io.cwd });
+  const outDir = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
+  // What migrate wrote before is not a descriptor to migrate again.
+  const inOut = (absolute: string) => {
+    if (outDir === undefined) return false;
+    const rel = relative(outDir, absolute);
+    return !rel.startsWith("..") && !isAbsolute(rel);
+  };
+  const candidates: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const arg of opts.files) {
+    let found: Candidate[];
+    try {
+      found = await expandArgs([arg], io.cwd, finder);
+    } catch (e) {
+      // A file that is not there is a descriptor not converted (the others are); a glob or folder that
+      // finds nothing is a usage error.
+      if (!(e instanceof UsageError) || !/^cannot read '[^']*': no such file/.test(e.message)) throw e;
+      found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
+    }
+    for (const c of found)
+      if ((c.explicit || !inOut(c.absolute)) && !seen.has(c.absolute)) {
+        seen.add(c.absolute);
+        candidates.push(c);
+      }
+  }
+  if (opts.name !== undefined && candidates.length > 1)
+    throw new UsageError(`--name names one extension, but ${candidates.length} descriptors were given`);
+  const map = opts.map === undefined ? undefined : readMap(opts.map, io.cwd);
+  const texts = new Map<string, string | undefined>();
+  const inputs: FleetInput[] = candidates.map((c) => {
+    const got = read(c.display, io.cwd);
+    if ("why" in got) {
+      texts.set(c.display, undefined);
+      return {
+        file: c.display,
+        unreadable: {
+          text: said`${got.why}`,
+          fix: said`make it a readable UTF-8 plugin.json, then migrate it again`,
+        },
+      };
+    }
+    texts.set(c.display, got.text);
     // A Python plugin's code is the files beside its plugin.json (not the migration's own output).
-    if (isPython(text))
-      options.code = readPluginFolder(file, io.cwd, opts.out !== undefined ? [opts.out] : []);
-    return { file, result: migrate(text, options) };
+    const parsed = parseJsonFast(got.text);
+    const code =
+      parsed.ok && frameworkOf(parsed.value) === "python"
+        ? readPluginFolder(c.display, io.cwd, opts.out !== undefined ? [opts.out] : [])
+        : undefined;
+    const source = sourceFrom(c.display, opts, io.cwd, candidates.length > 1);
+    return { file: c.display, text: got.text, source, ...(code ? { code } : {}) };
   });
-  folders(done);
+  const fleet = migrateFleet(inputs, {
+    ...(opts.name !== undefined ? { name: opts.name } : {}),
+    ...(opts.namePrefix !== undefined ? { namePrefix: opts.namePrefix } : {}),
+    ...(opts.keyPrefix !== undefined ? { keyPrefix: opts.keyPrefix } : {}),
+    ...(map ? { map } : {}),
+  });
+  const done: Done[] = fleet.entries.map((e) => ({ ...e }));
+  folders(done, texts);
   if (opts.out !== undefined) for (const d of done) write(d, opts.out, io.cwd);
-  if (opts.format === "json") io.stdout(json(done, opts));
-  else text(done, opts, io);
-  return done.every((d) => d.result.converted && !d.error) ? 0 : 2;
+
+  let mapWritten: string | undefined;
+  if (opts.map !== undefined && opts.out !== undefined) {
+    const content = writeMigrationMap(map, fleet.updates);
+    try {
+      writeFile(resolve(io.cwd, opts.map), content);
+      mapWritten = opts.map;
+    } catch (e) {
+      throw new UsageError(`cannot write the map '${opts.map}': ${describeErrno(e)}`);
+    }
+  }
+
+  const rewrites: RewriteDone[] = [];
+  if (opts.rewrite?.length) {
+    const converted = done.flatMap((d) => (d.result.converted ? [d.result.keyMap] : []));
+    const groups = [...texts.values()].map((t) => {
+      const parsed = t === undefined ? undefined : parseJsonFast(t);
+      return parsed?.ok ? ef1Group(get(parsed.value, "metricGroup"), get(parsed.value, "name")) : undefined;
+    });
+    const table = rewriteTable(converted, groups);
+    const targets = (await expandArgs(opts.rewrite, io.cwd, everyFile(io.cwd))).filter(
+      (c) => c.explicit || !inOut(c.absolute),
+    );
+    for (const t of targets) {
+      const got = read(t.display, io.cwd, REWRITE_MAX_SIZE);
+      if ("why" in got) {
+        // A file found in a folder that is not text (an image) is listed, not an error; one named is.
+        rewrites.push({ file: t.display, error: got.why, ...(t.explicit ? {} : { skipped: true }) });
+        continue;
+      }
+      const result = rewriteReferences(got.text, table);
+      const entry: RewriteDone = { file: t.display, result };
+      if (opts.out !== undefined && result.text !== got.text) {
+        try {
+          writeFileSync(t.absolute, result.text);
+          entry.written = true;
+        } catch (e) {
+          entry.error = `cannot write it: ${describeErrno(e)}`;
+        }
+      }
+      rewrites.push(entry);
+    }
+  }
+
+  if (opts.format === "json") io.stdout(json(done, rewrites, opts));
+  else text(done, rewrites, fleet.collisions, opts, io, mapWritten);
+  const refusedOtherwise = done.some((d) => (!d.result.converted && !d.collisions.length) || d.error);
+  if (refusedOtherwise || rewrites.some((r) => r.error && !r.skipped)) return 2;
+  return fleet.collisions.length ? 1 : 0;
 }

@@ -372,15 +372,18 @@ export function analyseOne(
 function ef1Source(replaces: NonNullable<DescriptorInput["replaces"]>, config: ResolvedConfig): Ef1Source {
   const { path } = replaces;
   const status = replaces.status ?? "kept";
+  const map = config.migrationMap?.map;
   const loaded = load(replaces.content, config.maxFileSize, replaces.size, parseJsonFast);
   const problem = unread(loaded, config.maxFileSize) ?? (loaded.parsed?.ok ? undefined : "is not valid JSON");
   const parsed = loaded.parsed;
-  if (problem !== undefined || !parsed?.ok) return { path, problem, status, line: () => 1 };
+  if (problem !== undefined || !parsed?.ok)
+    return { path, problem, status, line: () => 1, ...(map ? { map } : {}) };
   let where: ReturnType<typeof pointerLocator> | undefined;
   return {
     path,
     value: parsed.value,
     status,
+    ...(map ? { map } : {}),
     line: (pointer) => (where ??= pointerLocator(loaded.text, parsed.root))(pointer).line,
   };
 }

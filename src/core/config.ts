@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import picomatch from "picomatch";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Range } from "yaml";
 import configSchema from "../../schemas/plugin-review-config.schema.json" with { type: "json" };
+import type { MigrationMap } from "./ef2/mapping.js";
 import { compileNamePattern, widening, type Policy } from "./policy.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
@@ -41,6 +42,7 @@ export interface RawConfig {
   max_file_size?: number;
   max_descriptors?: number;
   max_total_size?: number;
+  migration_map?: string;
 }
 
 export interface ResolvedConfig {
@@ -59,6 +61,11 @@ export interface ResolvedConfig {
   maxTotalSize: number;
   /** What the merge refused (a repository weakening a locked rule), to show users. */
   notes: string[];
+  /**
+   * The repository's migration map (`migration_map`): its path from the repository's root, and, once its
+   * reader (the App's default branch, the CLI's working tree) has read it, the map (ef2/mapping.ts).
+   */
+  migrationMap?: { path: string; map?: MigrationMap };
 }
 
 /** EF1 descriptors and EF2 extensions, wherever they are (reviewed-paths.ts says what else `paths` reach). */
@@ -443,6 +450,10 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     ]),
   ];
   const notes: string[] = [];
+  if (org.migration_map !== undefined && layers.org !== undefined)
+    notes.push(
+      `${noteAt(org, ["migration_map"])}\`migration_map\` in the organisation's configuration has no effect: a migration map names one repository's plugins, so each repository names its own`,
+    );
   if (repo.locked?.length && layers.org !== undefined) {
     notes.push(
       `${noteAt(repo, ["locked"])}\`locked\` in a repository's configuration has no effect; only the organisation's \`.github\` repository can lock rules`,
@@ -550,6 +561,7 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     maxDescriptors: repo.max_descriptors ?? org.max_descriptors ?? DEFAULT_MAX_DESCRIPTORS,
     maxTotalSize: repo.max_total_size ?? org.max_total_size ?? DEFAULT_MAX_TOTAL_SIZE,
     notes,
+    ...(repo.migration_map !== undefined ? { migrationMap: { path: repo.migration_map } } : {}),
   };
 }
 

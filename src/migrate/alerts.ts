@@ -9,7 +9,7 @@ import type { DescriptorMigration } from "./context.js";
 import { STATE_DIMENSION, type Ef1Metric } from "../core/ef2/key-map.js";
 import { q, said } from "./notes.js";
 import { ef2Unit } from "./units.js";
-import { JMX_INTERVAL_SECONDS } from "./jmx.js";
+import { ef2Selector } from "../core/ef2/selectors.js";
 import { EXTENSION_FILE } from "./written.js";
 
 /** At most this many files in `alerts:` (extension.yaml's documented limit). */
@@ -126,8 +126,14 @@ export function alertFiles(m: DescriptorMigration, metrics: readonly Ef1Metric[]
           pointer,
           said`EF1 alerted while ${q(metric.ef1.key)} was in state ${q(stateName ?? "(none)")}; the EF2 event alerts while that state's gauge is above 0 (EF1's threshold ${q(alert.threshold ?? "(none)")} and condition are not used)`,
         );
-      } else if (rate) {
-        target.metricSelector = `${metric.ef2.key} / ${JMX_INTERVAL_SECONDS}`;
+      } else if (rate || metric.ef2.aggregation) {
+        // EF1's series (per second, or the MBeans' maximum…), one-minute samples as EF1's.
+        target.metricSelector = ef2Selector({
+          key: metric.ef2.key,
+          ...(metric.ef2.type ? { type: metric.ef2.type } : {}),
+          ...(metric.ef2.aggregation ? { aggregation: metric.ef2.aggregation } : {}),
+          perSecond: rate,
+        });
       } else target.metricId = metric.ef2.key;
 
       const samplesPointer = (k: string) => `${pointer}/${k}`;

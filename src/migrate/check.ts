@@ -2,10 +2,12 @@
  * What `migrate` writes is checked before it is written: extension.yaml read back and validated against
  * schemas/extension.schema.json, then against the EF2 rules the schema cannot say (one data source, count keys
  * end in `.count`, no key twice); every alert file as a metric event and the activation schema against their
- * definitions there. A problem here means no file is written.
+ * definitions there, every dashboard against schemas/dashboard.schema.json. A problem here means no file is
+ * written.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import schema from "../../schemas/extension.schema.json" with { type: "json" };
+import dashboardSchema from "../../schemas/dashboard.schema.json" with { type: "json" };
 import { arr, get, str } from "../core/guards.js";
 import { metricKeyProblem } from "../core/ef2/names.js";
 import { readYaml } from "./yaml.js";
@@ -28,17 +30,25 @@ export const DATA_SOURCES = [
 ];
 
 let compiled:
-  { extension: ValidateFunction; event: ValidateFunction; activation: ValidateFunction } | undefined;
+  | {
+      extension: ValidateFunction;
+      event: ValidateFunction;
+      activation: ValidateFunction;
+      dashboard: ValidateFunction;
+    }
+  | undefined;
 
-/** The three validators, compiled once, on first use (a command other than `migrate` never pays for them). */
+/** The validators, compiled once, on first use (a command other than `migrate` never pays for them). */
 function validators() {
   if (!compiled) {
     const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
     ajv.addSchema(schema);
+    ajv.addSchema(dashboardSchema);
     compiled = {
       extension: ajv.getSchema(ID)!,
       event: ajv.getSchema(`${ID}#/definitions/metricEvent`)!,
       activation: ajv.getSchema(`${ID}#/definitions/activationSchema`)!,
+      dashboard: ajv.getSchema(dashboardSchema.$id)!,
     };
   }
   return compiled;
@@ -106,6 +116,25 @@ export function checkExtension(
     }
     const event = JSON.parse(text) as unknown;
     if (!v.event(event)) problems.push(...describe(path, v.event.errors));
+  }
+  for (const listed of arr(get(doc, "dashboards"))) {
+    const path = str(get(listed, "path"))!;
+    const text = beside.get(path);
+    if (text === undefined) {
+      problems.push(`dashboard ${path} is listed but not written`);
+      continue;
+    }
+    const dashboard = JSON.parse(text) as unknown;
+    if (!v.dashboard(dashboard)) problems.push(...describe(path, v.dashboard.errors));
+    // Each tile's queries read metrics the extension has (collected by its JMX data source, or described).
+    for (const tile of arr(get(dashboard, "tiles")))
+      for (const query of arr(get(tile, "queries"))) {
+        const metric = str(get(query, "metric"))!;
+        if (!seen.has(metric) && !described.has(metric))
+          problems.push(
+            `${path}: tile ${JSON.stringify(get(tile, "name"))} queries ${metric}, which extension.yaml does not define`,
+          );
+      }
   }
   const activation = get(get(doc, "python"), "activation");
   for (const where of ["remote", "local"] as const) {

@@ -9,6 +9,8 @@ import type { WrittenPlace } from "./written.js";
 export interface Blocker {
   pointer: string;
   text: Phrase;
+  /** What to do about it (MIGRATION.md of a descriptor that is not converted). */
+  fix?: Phrase;
 }
 
 export class DescriptorMigration {
@@ -31,8 +33,8 @@ export class DescriptorMigration {
     this.notes.push({ kind, pointer, member: displayPath(pointer), text, ...(written ? { written } : {}) });
   }
 
-  block(pointer: string, text: Phrase): void {
-    this.blockers.push({ pointer, text });
+  block(pointer: string, text: Phrase, fix?: Phrase): void {
+    this.blockers.push({ pointer, text, ...(fix ? { fix } : {}) });
   }
 
   /** The 1-based line of the member a pointer names (its key's line; the nearest existing ancestor's). */

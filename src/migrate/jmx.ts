@@ -8,12 +8,11 @@ import { obj, str, type Obj } from "../core/guards.js";
 import type { DescriptorMigration } from "./context.js";
 import { PROCESS_DIMENSION, RX_PID, type Ef1Metric } from "../core/ef2/key-map.js";
 import { dimensionKey } from "../core/ef2/names.js";
+import { ef2Selector } from "../core/ef2/selectors.js";
 import { q, said } from "./notes.js";
 import { ef2Unit, rateUnits } from "./units.js";
 import type { YamlValue } from "./yaml.js";
 
-/** EF2's JMX data source has no `interval`: it collects once a minute, so a count is the change over 60 s. */
-export const JMX_INTERVAL_SECONDS = 60;
 /** The documented limits: subgroups per group, groups per data source. */
 export const MAX_SUBGROUPS = 10;
 export const MAX_GROUPS = 10;
@@ -80,12 +79,24 @@ function noteMetric(m: DescriptorMigration, metric: Ef1Metric, source: Obj): voi
   for (const member of Object.keys(source))
     if (!SOURCE_MEMBERS.has(member))
       m.note("dropped", `${sourcePointer}/${member}`, said`EF2's JMX data source has no counterpart of it`);
-  const aggregation = str(source.aggregation)?.toUpperCase();
-  if (aggregation !== undefined && aggregation !== "SUM")
+  const kept = metric.ef2.aggregation;
+  if (kept !== undefined && kept !== "avg") {
+    // A statcounter gives EF1's per-minute value; over a longer interval EF2 takes the same aggregation of
+    // the MBeans' values, where EF1's charts applied the timeseries' own (AVG unless it says otherwise).
+    const rollup = str(metric.spec.aggregation)?.toLowerCase() ?? "avg";
+    if (rollup !== kept)
+      m.note(
+        "changed",
+        `${sourcePointer}/aggregation`,
+        said`\`${metric.ef2.selector}\` is EF1's value at one-minute resolution (the ${kept === "max" ? "maximum" : "minimum"} of the MBeans'); over a longer interval it is the ${kept === "max" ? "maximum" : "minimum"} of all their values, where EF1 took the ${rollup === "sum" ? "sum" : rollup === "max" ? "maximum" : rollup === "min" ? "minimum" : "average"} of the per-minute values`,
+      );
+  }
+  const summed = metric.ef2.sumsInsteadOf;
+  if (summed !== undefined)
     m.note(
       "changed",
       `${sourcePointer}/aggregation`,
-      said`EF1 combined the values of the MBeans the query matches with ${q(source.aggregation)}; EF2 adds them up (a gauge is summed over the matched MBeans), which differs when the query matches more than one`,
+      said`EF1 took the ${summed === "max" ? "maximum" : summed === "min" ? "minimum" : "average"} of the changes of the MBeans the query matches; EF2 adds counts up, which differs when it matches more than one: give the subgroup a dimension for the key property that tells those MBeans apart (\`property:<key>\`) and query \`${metric.ef2.key}:splitBy(<the other dimensions>):${summed}\``,
     );
   for (const d of metric.ef1.dimensions)
     if (d !== RX_PID && !metric.splittings.some((s) => s.name === d))
@@ -116,6 +127,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         sourcePointer,
         said`metric ${q(metric.ef1.key)} names no MBean (\`source.domain\`): EF2's JMX data source collects only attributes of MBeans`,
+        said`name the MBean metric ${q(metric.ef1.key)} reads: \`source.domain\` and \`source.keyProperties\` (the ObjectName \`domain:key=value,…\`); a metric the agent computed itself (no MBean behind it) has no EF2 JMX form and needs a Python extension`,
       );
       continue;
     }
@@ -124,6 +136,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         sourcePointer,
         said`metric ${q(metric.ef1.key)} names no MBean attribute (\`source.attribute\`)`,
+        said`name the attribute of the MBean that metric ${q(metric.ef1.key)} reads in \`source.attribute\``,
       );
       continue;
     }
@@ -132,6 +145,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         unknown.pointer,
         said`a splitting of type ${q(unknown.type)} has no EF2 form (only \`keyProperty\` splittings become \`property:\` dimensions)`,
+        said`split by a key property of the MBean's name instead (\`"type": "keyProperty"\` with its \`keyProperty\`), or write that dimension in the extension by hand (\`attribute:\` dimensions read an attribute)`,
       );
       continue;
     }
@@ -148,6 +162,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       m.block(
         clash.pointer,
         said`two splittings of metric ${q(metric.ef1.key)} become the one EF2 dimension \`${dimensionKey(clash.name)}\` (EF2 dimension keys are lower case): rename one`,
+        said`rename one of the splittings of metric ${q(metric.ef1.key)} (its \`name\`), so that their lower-case forms differ`,
       );
       continue;
     }
@@ -167,7 +182,12 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       subgroups.push(subgroup);
     }
     if (subgroup.metrics.some((x) => x.key === metric.ef2.key)) continue; // the same EF1 metric written twice
-    subgroup.metrics.push({ key: metric.ef2.key, value: `attribute:${attribute}`, type });
+    subgroup.metrics.push({
+      key: metric.ef2.key,
+      value: `attribute:${attribute}`,
+      // EF1 combined the MBeans' values with AVG, MAX or MIN: a statcounter keeps them (key-map.ts).
+      type: metric.ef2.aggregation ? "gauge_statcounter" : type,
+    });
 
     if (described.has(metric.ef2.key)) continue;
     described.add(metric.ef2.key);
@@ -193,23 +213,30 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
     if (dims.length) entry.dimensions = dims;
     metadata.push({ key: metric.ef2.key, metadata: entry });
     if (rate) {
-      const selector = `${metric.ef2.key} / ${JMX_INTERVAL_SECONDS}`;
+      // EF1's per-second series at every resolution: a count's `:rate(1s)`, a gauge EF1 divided by its interval.
+      const selector = ef2Selector({
+        key: metric.ef2.key,
+        type,
+        ...(metric.ef2.aggregation ? { aggregation: metric.ef2.aggregation } : {}),
+        perSecond: true,
+      });
       metadata.push({
         key: metric.ef2.rateKey!,
         metadata: {
           displayName: `${displayName} (per second)`,
-          description: `${displayName} per second: ${metric.ef2.key} over the ${JMX_INTERVAL_SECONDS} s between collections`,
+          description: `${displayName} per second: ${selector}`,
           unit: units.rate ?? "Unspecified",
           tags: ["JMX"],
           sourceEntityType: entityOf(m, metric),
         },
         query: { metricSelector: selector },
       });
-      m.note(
-        "changed",
-        `${sourcePointer}/calculateRate`,
-        said`EF1 stored it per second; EF2 collects \`${metric.ef2.key}\` once a minute (the JMX data source's only interval), and \`${metric.ef2.rateKey!}\` is \`${selector}\`: the change over ${JMX_INTERVAL_SECONDS} s, per second${type === "gauge" ? " (without `calculateDelta`, the attribute's value divided by 60, as EF1 divided it by its interval)" : ""}${units.rate ? "" : `; Dynatrace has no per-second unit of ${unit}, so its unit is \`Unspecified\``}`,
-      );
+      if (!units.rate)
+        m.note(
+          "changed",
+          `${sourcePointer}/calculateRate`,
+          said`Dynatrace has no per-second unit of ${unit}: the unit of \`${metric.ef2.rateKey!}\` (\`${selector}\`, EF1's per-second value) is \`Unspecified\``,
+        );
     }
   }
   const rxPid = metrics.find((x) => x.ef1.dimensions.includes(RX_PID));
@@ -223,6 +250,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
     m.block(
       "/metrics",
       said`the metrics need ${subgroups.length} subgroups (distinct queries and dimensions); EF2 allows ${MAX_GROUPS} groups of ${MAX_SUBGROUPS}`,
+      said`split the plugin into several plugin.json files of at most ${MAX_GROUPS * MAX_SUBGROUPS} distinct queries each, and migrate each`,
     );
   if (subgroups.length === 0) return { metadata, subgroups: 0 };
   const groups: YamlValue[] = [];

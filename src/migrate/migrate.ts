@@ -11,12 +11,15 @@ import { alertFiles } from "./alerts.js";
 import { checkExtension } from "./check.js";
 import { DescriptorMigration } from "./context.js";
 import { jmxSource } from "./jmx.js";
-import { frameworkOf, mapMetrics, type Framework, type KeyMap } from "../core/ef2/key-map.js";
+import { frameworkOf, mapMetrics, type Ef1Metric, type Framework, type KeyMap } from "../core/ef2/key-map.js";
 import { deriveName, ef2Version, keyPrefix } from "../core/ef2/names.js";
+import { dashboardOf } from "./dashboard.js";
 import { jsonText } from "./json-text.js";
+import { dashboardSentence, queriesSection, refusedMigrationMd, type Refusal } from "./report.js";
+import { ef1Group, ef1MetricId, ef2Selector } from "../core/ef2/selectors.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
-import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
+import { codeSpan, markdown, plain, q, said, type Note } from "./notes.js";
 import { ACTIVATION_FILE, isRemote, pythonSource } from "./python.js";
 import { codeSections, planPython, projectFiles, withCodeTypes, type PluginCode } from "./python-project.js";
 import { toYaml, type YamlValue } from "./yaml.js";
@@ -33,6 +36,8 @@ export const AUTHOR_PLACEHOLDER = "Your name here";
 export interface MigrateOptions {
   /** `--name`: the EF2 name, instead of the one derived from the descriptor. */
   name?: string;
+  /** What the metric keys start with, instead of the name without `custom:` (`--key-prefix`, the map). */
+  keyPrefix?: string;
   /**
    * Read extension.yaml's text back before it is written, and check that it says what was validated (default
    * true). Only what is not written (the audit's readiness) leaves it out.
@@ -64,6 +69,8 @@ export interface Converted {
   metrics: number;
   subgroups?: number;
   alerts: number;
+  /** The dashboard made of the EF1 charts (extension/<path>), with its Data Explorer tiles. */
+  dashboard?: { path: string; tiles: number };
   /** A Python plugin's project: its module (`python3 -m <module>`), and why the plugin's code is not in it. */
   project?: { module: string; codeMissing?: string };
 }
@@ -72,9 +79,13 @@ export interface NotConverted {
   converted: false;
   /** JMX or python when the descriptor is one; else its `type` as written (PMI), if any. */
   type?: string;
-  /** Why, each with the line it is about when there is one. */
-  reasons: { line?: number; text: Phrase }[];
+  /** The EF2 name it would have had, when one could be derived (a folder names it). */
+  name?: string;
+  /** Why, each with the line it is about when there is one, and what to do when that can be said. */
+  reasons: Refusal[];
   notes: LocatedNote[];
+  /** MIGRATION.md alone: why, line by line, what to do, and the metrics that wait for a new home. */
+  files: OutputFile[];
 }
 
 export type MigrationResult = Converted | NotConverted;
@@ -160,22 +171,12 @@ function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
       m.note("dropped", "/source", said`a JMX plugin runs no code: EF2 has no place for it`);
   }
 
+  // `ui.keymetrics`, `keycharts` and `charts` become the extension's dashboard (dashboard.ts).
   const ui = obj(doc.ui);
   if (ui) {
-    const why = {
-      keymetrics: said`EF2's extension.yaml has no key metrics: pin the metric to a dashboard, or use it in a Latest Dynatrace document`,
-      keycharts: said`EF2's extension.yaml has no charts (its \`screens:\` are not shown by Latest Dynatrace): make it a dashboard, listed in \`dashboards:\` or \`documents:\``,
-      charts: said`EF2's extension.yaml has no charts (its \`screens:\` are not shown by Latest Dynatrace): make it a dashboard, listed in \`dashboards:\` or \`documents:\``,
-    } as const;
-    for (const [member, value] of Object.entries(ui)) {
-      if (member in why)
-        arr(value).forEach((item, i) => {
-          const title = str(get(item, "title")) ?? str(get(item, "displayname")) ?? str(get(item, "key"));
-          const what = title === undefined ? said`` : said`${q(title)}: `;
-          m.note("dropped", `/ui/${member}/${i}`, [...what, ...why[member as keyof typeof why]]);
-        });
-      else m.note("dropped", `/ui/${member}`, said`not an EF1 \`ui\` member this migration knows`);
-    }
+    for (const member of Object.keys(ui))
+      if (!["keymetrics", "keycharts", "charts"].includes(member))
+        m.note("dropped", `/ui/${member}`, said`not an EF1 \`ui\` member this migration knows`);
   } else if (doc.ui !== undefined)
     m.note("dropped", "/ui", said`not an object: nothing of it is carried over`);
 
@@ -223,11 +224,13 @@ function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
 function metricKeysJson(keyMap: KeyMap, m: DescriptorMigration, version: string, from: Obj): string {
   return jsonText({
     name: keyMap.name,
+    keyPrefix: keyMap.keyPrefix ?? keyPrefix(keyMap.name ?? ""),
     version,
     from: { name: from.name, version: from.version, type: from.type },
     metrics: keyMap.metrics.map((x) => ({
       ef1: { ...x.ef1, pointer: x.pointer, line: m.line(x.pointer) },
       ef2: x.ef2,
+      dimensions: x.dimensions,
     })),
   });
 }
@@ -238,8 +241,22 @@ function cell(text: string): string {
 }
 
 function metricKeysCsv(keyMap: KeyMap, m: DescriptorMigration): string {
+  // Columns are only added at the end: scripts read the first seven by position.
   const rows = [
-    ["ef1_key", "ef1_dimensions", "ef1_line", "ef2_key", "ef2_dimensions", "ef2_type", "ef2_rate_key"],
+    [
+      "ef1_key",
+      "ef1_dimensions",
+      "ef1_line",
+      "ef2_key",
+      "ef2_dimensions",
+      "ef2_type",
+      "ef2_rate_key",
+      "ef1_id",
+      "ef1_selector",
+      "ef2_selector",
+      "dimension_keys",
+      "ef2_aggregation",
+    ],
   ];
   for (const x of keyMap.metrics)
     rows.push([
@@ -250,6 +267,11 @@ function metricKeysCsv(keyMap: KeyMap, m: DescriptorMigration): string {
       x.ef2.dimensions.join(";"),
       x.ef2.type ?? "",
       x.ef2.rateKey ?? "",
+      x.ef1.id ?? "",
+      x.ef1.selector ?? "",
+      x.ef2.selector,
+      x.dimensions.map((d) => `${d.ef1}=${d.ef2 ?? ""}`).join(";"),
+      x.ef2.aggregation ?? "",
     ]);
   return rows.map((r) => r.map(cell).join(",") + "\r\n").join("");
 }
@@ -263,13 +285,14 @@ const SECTIONS: { kind: Note["kind"]; title: string; none: string }[] = [
 /**
  * MIGRATION.md: what is not carried over and what changes meaning, each with its EF1 line; what is left to do,
  * each at its file and line in the written project (`written`, the other files); a Python project's sections
- * (`more`); then how to check and build.
+ * (`more`); the EF2 selector of every EF1 metric id (`line`: an EF1 pointer's line); then how to check and build.
  */
 function migrationMd(
   r: Omit<Converted, "files" | "converted">,
   from: Obj,
   written: readonly OutputFile[],
   source: string,
+  line: (pointer: string) => number,
   more: readonly string[] = [],
 ): string {
   const lines = [
@@ -277,6 +300,7 @@ function migrationMd(
     "",
     `The EF1 plugin ${codeSpan(str(from.name) ?? "(no name)")} version ${codeSpan(String(from.version ?? "(none)"))} (${r.framework === "JMX" ? "JMX" : "Python"}) is the EF2 extension \`${r.name}\` version \`${r.version}\`: extension/extension.yaml, with ${r.metrics} ${r.metrics === 1 ? "metric" : "metrics"}${r.subgroups !== undefined ? ` in ${r.subgroups} JMX ${r.subgroups === 1 ? "subgroup" : "subgroups"}` : ""}${r.framework === "python" ? ` and extension/${ACTIVATION_FILE}` : ""}${r.alerts ? `, and ${r.alerts} metric ${r.alerts === 1 ? "event" : "events"} in extension/alerts/` : ""}. metric-keys.json (and .csv) names the EF2 metric of every EF1 metric.`,
     "",
+    ...(r.dashboard ? [dashboardSentence(r.dashboard), ""] : []),
     `Each entry names the line of the EF1 plugin.json it comes from, and each thing to do by hand its place in this folder (\`file:line\`). [docs/migrate.md](${MIGRATE_DOCS}#the-mapping-member-by-member) explains the mapping.`,
   ];
   for (const s of SECTIONS) {
@@ -292,6 +316,7 @@ function migrationMd(
     }
   }
   lines.push(...more);
+  if (r.keyMap.metrics.length) lines.push("", ...queriesSection(r.keyMap, line));
   lines.push("", ...nextSteps(r.framework, source));
   return lines.join("\n") + "\n";
 }
@@ -303,12 +328,81 @@ function located(m: DescriptorMigration): LocatedNote[] {
     .map(({ n, line }) => (line === undefined ? n : { ...n, line }));
 }
 
+/** A descriptor that is not converted, with its MIGRATION.md (report.ts). */
 function notConverted(
   m: DescriptorMigration | undefined,
   type: string | undefined,
-  reasons: NotConverted["reasons"],
+  reasons: Refusal[],
+  { notes = true, name }: { notes?: boolean | LocatedNote[]; name?: string } = {},
 ): NotConverted {
-  return { converted: false, ...(type !== undefined ? { type } : {}), reasons, notes: m ? located(m) : [] };
+  const doc = m?.doc;
+  const located_ = Array.isArray(notes) ? notes : m && notes ? located(m) : [];
+  const group = ef1Group(doc?.metricGroup, doc?.name);
+  const metrics: { line: number; id?: string; key: string }[] = [];
+  arr(doc?.metrics).forEach((element, i) => {
+    for (const kind of ["timeseries", "statetimeseries"]) {
+      const key = str(get(get(element, kind), "key"));
+      if (key !== undefined && m)
+        metrics.push({
+          line: m.line(`/metrics/${i}/${kind}`),
+          key,
+          ...(group !== undefined ? { id: ef1MetricId(group, key) } : {}),
+        });
+    }
+  });
+  const ef1Name = str(doc?.name);
+  const ef1Version = doc?.version === undefined ? undefined : String(doc.version);
+  const content = refusedMigrationMd({
+    ...(ef1Name !== undefined ? { ef1Name } : {}),
+    ...(ef1Version !== undefined ? { ef1Version } : {}),
+    ...(type !== undefined ? { type } : {}),
+    reasons,
+    metrics,
+    notes: located_,
+  });
+  return {
+    converted: false,
+    ...(type !== undefined ? { type } : {}),
+    ...(name !== undefined ? { name } : {}),
+    reasons,
+    notes: located_,
+    files: [{ path: "MIGRATION.md", content }],
+  };
+}
+
+/** The EF2 selectors again, once a Python plugin's code made some metrics counters (their `.count` keys). */
+function withSelectors(metrics: Ef1Metric[]): Ef1Metric[] {
+  return metrics.map((x) => {
+    const selector = ef2Selector(
+      {
+        key: x.ef2.key,
+        ...(x.ef2.type ? { type: x.ef2.type } : {}),
+        ...(x.ef2.aggregation ? { aggregation: x.ef2.aggregation } : {}),
+        ...(x.ef2.rateKey ? { perSecond: true } : {}),
+      },
+      x.ef2.dimensions.length ? x.ef2.dimensions : undefined,
+    );
+    return selector === x.ef2.selector ? x : { ...x, ef2: { ...x.ef2, selector } };
+  });
+}
+
+/**
+ * A descriptor refused for reasons found beside it (a file that cannot be read; in a fleet, a name or key
+ * another descriptor has): its MIGRATION.md says why and lists its metrics, when its text is a descriptor.
+ */
+export function refused(
+  text: string | undefined,
+  reasons: Refusal[],
+  extra: { name?: string; notes?: LocatedNote[] } = {},
+): NotConverted {
+  const parsed = text === undefined ? undefined : parseJson(text);
+  const m =
+    parsed?.ok && isObj(parsed.value) ? new DescriptorMigration(parsed.value, parsed.root, text!) : undefined;
+  const type = m ? (frameworkOf(m.doc) ?? str(m.doc.type)) : undefined;
+  return notConverted(m, type, reasons, {
+    notes: extra.notes ?? false,
+    ...(extra.name ? { name: extra.name } : {}),
+  });
 }
 
 /** Converts one EF1 descriptor's text; never throws on any text. */
@@ -317,34 +411,50 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   if (!parsed.ok) {
     const at = new LineIndex(text).position(parsed.error.offset);
     return notConverted(undefined, undefined, [
-      { line: at.line, text: said`it is not JSON: ${q(parsed.error.message)} (column ${at.column})` },
+      {
+        line: at.line,
+        text: said`it is not JSON: ${q(parsed.error.message)} (column ${at.column})`,
+        fix: said`make it valid JSON (\`plugin-review check\` shows where it stops), then migrate it again`,
+      },
     ]);
   }
   if (!isObj(parsed.value))
     return notConverted(undefined, undefined, [
-      { text: said`it is not a plugin descriptor (a JSON object)` },
+      {
+        text: said`it is not a plugin descriptor (a JSON object)`,
+        fix: said`migrate a plugin.json: a JSON object with \`name\`, \`type\` and \`metrics\``,
+      },
     ]);
   const doc = parsed.value;
   const m = new DescriptorMigration(doc, parsed.root, text);
   const type = str(doc.type);
   const framework = frameworkOf(doc);
   if (!framework) {
-    const why =
-      type?.toUpperCase() === "PMI"
-        ? said`PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only`
-        : type === undefined
-          ? said`it has no \`type\`: only JMX and Python plugins have an EF2 form`
-          : said`its \`type\` is ${q(type)}: only JMX and Python plugins have an EF2 form`;
-    return notConverted(undefined, type, [{ line: m.line("/type"), text: why }]);
+    const pmi = type?.toUpperCase() === "PMI";
+    const why = pmi
+      ? said`PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only`
+      : type === undefined
+        ? said`it has no \`type\`: only JMX and Python plugins have an EF2 form`
+        : said`its \`type\` is ${q(type)}: only JMX and Python plugins have an EF2 form`;
+    const fix = pmi
+      ? said`collect the same values another way: an EF2 JMX extension reading WebSphere's MBeans (where its JMX connector is on), or an EF2 Python extension reading the PMI data; Dynatrace's own WebSphere monitoring covers many of them. Until then the EF1 plugin runs on OneAgent 1.299 and earlier only. Re-point the dashboards, SLOs and alerts that query the metrics below to the new keys`
+      : said`if it is a JMX or Python plugin, say so in \`type\` (\`JMX\` or \`python\`) and migrate it again`;
+    return notConverted(m, type, [{ line: m.line("/type"), text: why, fix }], { notes: false });
   }
   const derived = deriveName(doc, options.name);
   if (!derived.name)
-    return notConverted(undefined, framework, [
-      {
-        line: m.line(doc.metricGroup !== undefined ? "/metricGroup" : "/name"),
-        text: said`${derived.problem!}`,
-      },
-    ]);
+    return notConverted(
+      m,
+      framework,
+      [
+        {
+          line: m.line(doc.metricGroup !== undefined ? "/metricGroup" : "/name"),
+          text: said`${derived.problem!}`,
+          fix: said`give the extension its name: \`--name custom:<name>\` (one descriptor), or an entry in the map (\`--map\`, docs/migrate.md "Migrating a fleet")`,
+        },
+      ],
+      { notes: false },
+    );
   const name = derived.name;
   if (derived.how === "made-valid")
     m.note(
@@ -362,8 +472,9 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
 
   // A Python plugin's code (when given) says which metrics are counters: their keys end in `.count`.
   const plan = framework === "python" ? planPython(m, isRemote(doc), options.code) : undefined;
-  const mapped = mapMetrics(doc, framework, keyPrefix(name));
-  const metrics = plan ? withCodeTypes(mapped, plan) : mapped;
+  const prefix = options.keyPrefix ?? keyPrefix(name);
+  const mapped = mapMetrics(doc, framework, prefix);
+  const metrics = plan ? withSelectors(withCodeTypes(mapped, plan)) : mapped;
   noteDescriptor(m, framework);
   // Two EF1 metrics that Dynatrace's key rule makes one EF2 key would become one metric: refused, not merged.
   const byKey = new Map<string, string>();
@@ -373,6 +484,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       m.block(
         x.pointer,
         said`metrics ${q(other)} and ${q(x.ef1.key)} would both be \`${x.ef2.key}\` in EF2 (Dynatrace's key rule drops other characters and the \`.count\` of a gauge): rename one`,
+        said`rename metric ${q(x.ef1.key)} or ${q(other)} so that their EF2 keys differ (its \`key\`: its EF1 id changes too)`,
       );
     byKey.set(x.ef2.key, x.ef1.key);
   }
@@ -389,7 +501,12 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   let activation: Obj = {};
   if (framework === "JMX") {
     const jmx = jmxSource(m, metrics);
-    if (!jmx.jmx && !m.blockers.length) m.block("/metrics", said`the plugin has no metric to collect`);
+    if (!jmx.jmx && !m.blockers.length)
+      m.block(
+        "/metrics",
+        said`the plugin has no metric to collect`,
+        said`give it at least one metric read from an MBean attribute`,
+      );
     if (jmx.jmx) extension.jmx = jmx.jmx;
     metadata = jmx.metadata;
     subgroups = jmx.subgroups;
@@ -404,12 +521,18 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   const alerts = alertFiles(m, metrics, name);
   if (alerts.length) extension.alerts = alerts.map((a) => ({ path: a.path }));
   for (const a of alerts) beside.set(a.path, jsonText(a.event));
+  const dashboard = dashboardOf(m, metrics, name, AUTHOR_PLACEHOLDER);
+  if (dashboard) {
+    extension.dashboards = [{ path: dashboard.path }];
+    beside.set(dashboard.path, jsonText(dashboard.content));
+  }
 
   if (m.blockers.length)
     return notConverted(
       m,
       framework,
-      m.blockers.map((b) => ({ line: m.line(b.pointer), text: b.text })),
+      m.blockers.map((b) => ({ line: m.line(b.pointer), text: b.text, ...(b.fix ? { fix: b.fix } : {}) })),
+      { name },
     );
   const yaml = toYaml(extension);
   const problems = checkExtension(extension, beside, options.readBack === false ? undefined : yaml);
@@ -417,14 +540,19 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     return notConverted(
       m,
       framework,
-      problems.map((p) => ({ text: said`the EF2 extension made of it is not valid: ${q(p)}` })),
+      problems.map((p) => ({
+        text: said`the EF2 extension made of it is not valid: ${q(p)}`,
+        fix: said`this is plugin-review's mistake, not the descriptor's: please report it with the plugin.json`,
+      })),
+      { name },
     );
 
   const keyMap: KeyMap = {
     framework,
     name,
+    ...(prefix !== keyPrefix(name) ? { keyPrefix: prefix } : {}),
     ...(derived.problem ? { nameProblem: derived.problem } : {}),
-    metrics: metrics.map(({ pointer, ef1, ef2 }) => ({ pointer, ef1, ef2 })),
+    metrics: metrics.map(({ pointer, ef1, ef2, dimensions }) => ({ pointer, ef1, ef2, dimensions })),
   };
   const notes = located(m);
   const summary = {
@@ -436,6 +564,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
     metrics: metadata.filter((x) => !String(get(x, "key")).startsWith("func:")).length,
     ...(subgroups !== undefined ? { subgroups } : {}),
     alerts: alerts.length,
+    ...(dashboard ? { dashboard: { path: dashboard.path, tiles: dashboard.tiles } } : {}),
   };
   const keysText = metricKeysJson(keyMap, m, version.version, doc);
   // The Python project: written before MIGRATION.md, whose notes it adds to.
@@ -462,7 +591,7 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
   ];
   // Nothing is written for the audit's readiness: no written places to find (and no YAML to parse for them).
   const written = options.readBack === false ? [] : files;
-  const md = migrationMd(done, doc, written, options.source ?? "path/to/plugin.json", more);
+  const md = migrationMd(done, doc, written, options.source ?? "path/to/plugin.json", (p) => m.line(p), more);
   // MIGRATION.md after the key maps, before the Python project's files (as the CLI lists what it wrote).
   files.splice(files.length - project.length, 0, { path: "MIGRATION.md", content: md });
   return { converted: true, ...done, files };

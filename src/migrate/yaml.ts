@@ -31,6 +31,11 @@ function scalar(s: string): string {
   );
 }
 
+/** A mapping key: ours are identifiers; a descriptor's (the migration map's plugin names) quoted when needed. */
+function key(k: string): string {
+  return scalar(k);
+}
+
 function isScalar(v: YamlValue): v is string | number | boolean {
   return typeof v !== "object";
 }
@@ -56,18 +61,19 @@ function lines(value: YamlValue, indent: string, out: string[]): void {
     return;
   }
   if (isScalar(value)) throw new Error("a YAML document is a mapping or a sequence");
-  for (const [key, v] of Object.entries(value)) {
-    if (isScalar(v)) out.push(`${indent}${key}: ${inline(v)}`);
-    else if (Array.isArray(v) && v.length === 0) out.push(`${indent}${key}: []`);
-    else if (!Array.isArray(v) && Object.keys(v).length === 0) out.push(`${indent}${key}: {}`);
+  for (const [k, v] of Object.entries(value)) {
+    const shown = key(k);
+    if (isScalar(v)) out.push(`${indent}${shown}: ${inline(v)}`);
+    else if (Array.isArray(v) && v.length === 0) out.push(`${indent}${shown}: []`);
+    else if (!Array.isArray(v) && Object.keys(v).length === 0) out.push(`${indent}${shown}: {}`);
     else {
-      out.push(`${indent}${key}:`);
+      out.push(`${indent}${shown}:`);
       lines(v, indent + "  ", out);
     }
   }
 }
 
-/** A YAML document of a mapping whose keys are ours (identifiers) and whose values may come from a descriptor. */
+/** A YAML document of a mapping whose keys and values may come from a descriptor (quoted where they need it). */
 export function toYaml(value: { [key: string]: YamlValue }): string {
   const out: string[] = [];
   lines(value, "", out);
@@ -82,6 +88,9 @@ export function toYaml(value: { [key: string]: YamlValue }): string {
  * the value read with the value written, in linear time; the tests read every extension.yaml they make with a full
  * YAML parser, under both versions.
  */
+/** A mapping's row: an identifier key, or one toYaml quoted (a JSON string), then its value or nothing. */
+const KEY_ROW = /^("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/;
+
 export function readYaml(text: string): YamlValue | undefined {
   if (!text.endsWith("\n")) return undefined;
   const rows = text.slice(0, -1).split("\n");
@@ -110,12 +119,14 @@ export function readYaml(text: string): YamlValue | undefined {
   }
   /** The entry `key: …` of a row, into `out`; the block under it when it has none on its row. */
   function entry(row: string, indent: number, out: Record<string, YamlValue>): boolean {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/.exec(row.slice(indent));
-    // a key YAML 1.1 takes for a boolean or null (`on`, `y`) is not the text written
-    if (!m || Object.hasOwn(out, m[1]!) || SPECIAL.test(m[1]!)) return false;
+    const m = KEY_ROW.exec(row.slice(indent));
+    // a key YAML 1.1 takes for a boolean or null (`on`, `y`) is not the text written; toYaml quotes those
+    const k = m?.[1]!.startsWith('"') ? value(m[1]!) : m?.[1];
+    if (!m || typeof k !== "string" || Object.hasOwn(out, k) || (!m[1]!.startsWith('"') && SPECIAL.test(k)))
+      return false;
     const v = m[2] === undefined ? block(indent + 2) : value(m[2]);
     if (v === undefined) return false;
-    out[m[1]!] = v;
+    out[k] = v;
     return true;
   }
   function mapping(indent: number): Record<string, YamlValue> | undefined {
@@ -129,7 +140,7 @@ export function readYaml(text: string): YamlValue | undefined {
     while (at < rows.length && indentOf(rows[at]!) === indent && rows[at]!.startsWith("- ", indent)) {
       const rest = rows[at]!.slice(indent + 2);
       let item: YamlValue | undefined;
-      if (rest.startsWith("- ") || /^[A-Za-z_][A-Za-z0-9_]*:( |$)/.test(rest)) {
+      if (rest.startsWith("- ") || KEY_ROW.test(rest)) {
         // A mapping or a sequence begun on the item's row: read as if that row were indented to it.
         rows[at] = " ".repeat(indent + 2) + rest;
         item = block(indent + 2);

@@ -8,6 +8,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { CONFIG_PATH, parseConfig, resolveConfig, type ResolvedConfig } from "../core/config.js";
+import { withMigrationMap } from "../core/ef2/map-config.js";
 import { describeErrno, UsageError } from "./usage-error.js";
 
 export interface FoundConfig {
@@ -198,7 +199,25 @@ export class ConfigFinder {
     } catch (e) {
       throw new UsageError(`cannot read configuration '${shown}': ${describeErrno(e)}`);
     }
-    const found = { path: absolute, root, config: resolveConfig({ repo: parseConfig(text, shown) }) };
+    let config = resolveConfig({ repo: parseConfig(text, shown) });
+    if (config.migrationMap) {
+      // The migration map, beside the configuration as on the default branch: relative to the repository.
+      const mapFile = join(root, config.migrationMap.path);
+      let mapText: string | undefined;
+      try {
+        mapText = readFileSync(mapFile, "utf8");
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT")
+          throw new UsageError(
+            `cannot read the migration map '${displayPath(mapFile, this.options.cwd)}': ${describeErrno(e)}`,
+          );
+      }
+      config = withMigrationMap(config, mapText, {
+        config: shown,
+        map: displayPath(mapFile, this.options.cwd),
+      });
+    }
+    const found = { path: absolute, root, config };
     this.byFile.set(absolute, found);
     return found;
   }

@@ -27,6 +27,9 @@ function write(rel: string, content: string): string {
   return p;
 }
 
+/** What Dynatrace's schema requires beside name, version and minDynatraceVersion. */
+const AUTHOR = "author:\n  name: Acme\n";
+
 const NOT_AN_EXTENSION =
   "not an Extensions 2.0 extension (it has no `minDynatraceVersion` and no `custom:` name), so it is not reviewed";
 
@@ -61,10 +64,13 @@ describe("check <folder> after migrate --out <folder>", () => {
 describe("check finds every extension.yaml, wherever it is", () => {
   it("alone in a repository of extensions, through a folder and a glob; JSON and SARIF name it", () => {
     write("ext2/.git/HEAD", "ref: refs/heads/main\n"); // the repository's root: paths are relative to it
-    write("ext2/src/extension.yaml", 'name: custom:a.b\nversion: 1.0\nminDynatraceVersion: "1.285"\n');
+    write(
+      "ext2/src/extension.yaml",
+      `name: custom:a.b\nversion: 1.0\nminDynatraceVersion: "1.285"\n${AUTHOR}`,
+    );
     write(
       "ext2/other/extension/extension.yaml",
-      'name: custom:c.d\nversion: "2.0.0"\nminDynatraceVersion: "1.285"\n',
+      `name: custom:c.d\nversion: "2.0.0"\nminDynatraceVersion: "1.285"\n${AUTHOR}`,
     );
     const folder = cli(["check", "--format", "json", "."], join(dir, "ext2"));
     expect(folder.status).toBe(1);
@@ -90,7 +96,7 @@ describe("check finds every extension.yaml, wherever it is", () => {
 
   it("`paths` written for plugin.json reach the extension.yaml of each project, and no other", () => {
     write("scoped/.github/plugin-review.yml", 'paths: ["plugins/*/plugin.json"]\n');
-    const bad = 'name: custom:x\nversion: 1.0\nminDynatraceVersion: "1.285"\n';
+    const bad = `name: custom:x\nversion: 1.0\nminDynatraceVersion: "1.285"\n${AUTHOR}`;
     write("scoped/plugins/a/src/extension.yaml", bad);
     write("scoped/plugins/b/extension/extension.yaml", bad);
     write("scoped/vendor/sdk/extension.yaml", bad);
@@ -113,8 +119,10 @@ describe("check finds every extension.yaml, wherever it is", () => {
     );
     const r = cli(["check", "--format", "json", join(dir, "pair")]);
     const findings = JSON.parse(r.stdout) as JsonFinding[];
+    // The metric's metadata stays behind: it describes a key no data source reports any more.
     expect(findings.map((f) => [f.file.slice(dir.length), f.ruleId])).toEqual([
       ["/pair/pool/extension/extension.yaml", "migration-metric-missing"],
+      ["/pair/pool/extension/extension.yaml", "metric-not-reported"],
     ]);
     expect(findings[0]!.message).toMatch(/^EF1 metric `idle` \(`[^`]*pair\/pool\/plugin\.json` line \d+\)/);
     expect(r.status).toBe(1);

@@ -99,7 +99,8 @@ describe("migrate's errors", () => {
     expect(r.stderr).toBe(
       "plugin-review: nope.json: not converted:\n" +
         "  cannot read it: no such file or directory\n" +
-        "✖ 1 of 1 descriptor not converted (nothing written: --out <dir> writes the files)\n",
+        "✖ 1 descriptor: 0 converted, 0 partly (MIGRATION.md lists what is not carried\n" +
+        "    over), 1 refused (nothing written: --out <dir> writes the files)\n",
     );
     expect(r.status).toBe(2);
   });
@@ -131,6 +132,8 @@ describe("docs/migrate.md's --out examples in a clone", () => {
     git("init", "-q");
     cpSync(join(ROOT, ".gitignore"), join(clone, ".gitignore"));
     cpSync(join(ROOT, "examples"), join(clone, "examples"), { recursive: true });
+    // Dashboards, SLOs and alerts exported from Dynatrace, for the `--rewrite` example.
+    cpSync(join(ROOT, "test/migrate/rewrite"), join(clone, "exports"), { recursive: true });
     git("add", ".");
     git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "clone");
     const documented = readFileSync(join(ROOT, "docs/migrate.md"), "utf8")
@@ -142,6 +145,12 @@ describe("docs/migrate.md's --out examples in a clone", () => {
       const r = cli(command.split(/\s+/).slice(2), clone);
       expect(r.status, command).toBe(0);
     }
-    expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+    // Outside `migrated/`, only what the user asked to be written there: the fleet's map (`--map`, to commit)
+    // and the exported files rewritten in place (`--rewrite ... --out`).
+    const status = git("status", "--porcelain", "--untracked-files=all").split("\n").filter(Boolean);
+    expect(documented.some((c) => / --map migrate\.yml /.test(c))).toBe(true);
+    expect(status.filter((l) => !/^( M exports\/|\?\? migrate\.yml$)/.test(l))).toEqual([]);
+    expect(status).toContain("?? migrate.yml");
+    expect(status.some((l) => l.startsWith(" M exports/"))).toBe(true);
   });
 });

@@ -53,16 +53,19 @@ describe("plugin-review migrate --out", () => {
     expect(tree(out)).toEqual([
       "MIGRATION.md",
       "extension/alerts/pool_exhausted.json",
+      "extension/dashboards/tech.demo.pool.json",
       "extension/extension.yaml",
       "metric-keys.csv",
       "metric-keys.json",
     ]);
     // The summary is one line broken to fit 80 columns (COLUMNS unset): read it joined.
     expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
-      /: custom:tech\.demo\.pool 1\.7\.0 \(JMX\): 4 metrics in 2 subgroups, 1 metric event; MIGRATION\.md: \d+ not carried over, \d+ changed in meaning, \d+ to do by hand\n/,
+      /: custom:tech\.demo\.pool 1\.7\.0 \(JMX\): 4 metrics in 2 subgroups, 1 metric event, a dashboard of 2 tiles; MIGRATION\.md: \d+ not carried over, \d+ changed in meaning, \d+ to do by hand\n/,
     );
     expect(r.stdout).toContain(`  wrote ${join(out, "extension/extension.yaml")}\n`);
-    expect(r.stdout).toMatch(/✔ 1 of 1 descriptor converted\n$/);
+    expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
+      /✔ 1 descriptor: 0 converted, 1 partly \(MIGRATION\.md lists what is not carried over\), 0 refused\n$/,
+    );
     const first = tree(out).map((f) => readFileSync(join(out, f)));
     expect(cli(["migrate", JMX, "--out", out]).status).toBe(0);
     expect(tree(out).map((f) => readFileSync(join(out, f)))).toEqual(first);
@@ -76,21 +79,27 @@ describe("plugin-review migrate --out", () => {
     expect(tree(out)).toContain("extension/activationSchema.json");
   });
 
-  it("keeps several descriptors apart, by EF2 name (-2 for a second of the same name); exit 2 when one does not convert", () => {
+  it("keeps several descriptors apart, by EF2 name; a refused one gets its MIGRATION.md; exit 2", () => {
     const out = join(dir, "many");
-    const same = write("same/plugin.json", text({ ...validHost(), version: "1.3.0" }));
     const pmi = write("pmi/plugin.json", text({ ...validHost(), type: "PMI" }));
-    const r = cli(["migrate", JMX, HOST, same, pmi, "--out", out]);
+    const r = cli(["migrate", JMX, HOST, pmi, "--out", out]);
     expect(r.status).toBe(2);
-    expect(readdirSync(out).sort()).toEqual(["tech.demo.pool", "tech.python.demo", "tech.python.demo-2"]);
-    expect(tree(join(out, "tech.python.demo-2"))).toContain("extension/extension.yaml");
-    expect(readFileSync(join(out, "tech.python.demo-2/metric-keys.json"), "utf8")).toContain(
-      '"version": "1.3.0"',
+    expect(readdirSync(out).sort()).toEqual([
+      "custom.python.demo_plugin",
+      "tech.demo.pool",
+      "tech.python.demo",
+    ]);
+    expect(tree(join(out, "custom.python.demo_plugin"))).toEqual(["MIGRATION.md"]);
+    expect(readFileSync(join(out, "custom.python.demo_plugin/MIGRATION.md"), "utf8")).toMatch(
+      /^# `custom\.python\.demo_plugin` was not migrated\n[\s\S]*## Why\n\n- line 4: PMI plugins have no EF2 form/,
     );
     expect(r.stderr.replace(/\n {4}/g, " ")).toBe(
-      `plugin-review: ${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n`,
+      `plugin-review: ${pmi}: not converted:\n  line 4: PMI plugins have no EF2 form: EF2 has no PMI data source (WebSphere's PMI), and Dynatrace converts JMX and Python plugins only\n` +
+        `  wrote ${join(out, "custom.python.demo_plugin/MIGRATION.md")}\n`,
     );
-    expect(r.stdout).toMatch(/✖ 1 of 4 descriptors not converted\n$/);
+    expect(r.stdout.replace(/\n {4}/g, " ")).toMatch(
+      /✖ 3 descriptors: 0 converted, 2 partly \(MIGRATION\.md lists what is not carried over\), 1 refused\n$/,
+    );
   });
 });
 
@@ -104,12 +113,16 @@ describe("plugin-review migrate without --out", () => {
     expect(headers).toEqual([
       `==> extension/extension.yaml (from ${JMX}) <==`,
       `==> extension/alerts/pool_exhausted.json (from ${JMX}) <==`,
+      `==> extension/dashboards/tech.demo.pool.json (from ${JMX}) <==`,
       `==> metric-keys.json (from ${JMX}) <==`,
       `==> metric-keys.csv (from ${JMX}) <==`,
       `==> MIGRATION.md (from ${JMX}) <==`,
     ]);
     expect(r.stdout).toContain("name: custom:tech.demo.pool\n");
-    expect(r.stderr).toBe("✔ 1 of 1 descriptor converted (nothing written: --out <dir> writes the files)\n");
+    expect(r.stderr).toBe(
+      "✔ 1 descriptor: 0 converted, 1 partly (MIGRATION.md lists what is not carried\n" +
+        "    over), 0 refused (nothing written: --out <dir> writes the files)\n",
+    );
   });
 
   it("--format json: a summary of each descriptor, with the files' contents", () => {
@@ -120,6 +133,7 @@ describe("plugin-review migrate without --out", () => {
     expect(summary[0]).toMatchObject({
       file: HOST,
       converted: true,
+      outcome: "partly",
       framework: "python",
       name: "custom:tech.python.demo",
       version: "1.2.0",
@@ -127,10 +141,11 @@ describe("plugin-review migrate without --out", () => {
       alerts: 1,
     });
     const files = summary[0]!.files as { path: string; content: string }[];
-    expect(files.map((f) => f.path).slice(0, 6)).toEqual([
+    expect(files.map((f) => f.path).slice(0, 7)).toEqual([
       "tech.python.demo/extension/extension.yaml",
       "tech.python.demo/extension/activationSchema.json",
       "tech.python.demo/extension/alerts/requests_high.json",
+      "tech.python.demo/extension/dashboards/tech.python.demo.json",
       "tech.python.demo/metric-keys.json",
       "tech.python.demo/metric-keys.csv",
       "tech.python.demo/MIGRATION.md",
@@ -160,14 +175,25 @@ describe("plugin-review migrate without --out", () => {
     expect(files[0]!.content).toMatch(/^name: custom:tech\.python\.demo\n/);
     expect(summary[0]!.notes).toContainEqual({
       kind: "dropped",
-      line: 50,
-      member: "ui.keymetrics[0]",
-      text: expect.stringMatching(/^"Requests": EF2's extension\.yaml has no key metrics/),
+      line: 8,
+      member: "processTypeNames",
+      text: expect.stringMatching(/^EF2 activates an extension by monitoring configuration/),
     });
+    expect(summary[0]!.dashboard).toEqual({ path: "dashboards/tech.python.demo.json", tiles: 3 });
     expect(summary[1]).toEqual({
       file: bad,
       converted: false,
-      reasons: [{ line: 1, text: expect.stringMatching(/^it is not JSON: /) }],
+      outcome: "refused",
+      reasons: [
+        {
+          line: 1,
+          text: expect.stringMatching(/^it is not JSON: /),
+          fix: expect.stringMatching(/^make it valid JSON/),
+        },
+      ],
+      files: [
+        { path: "bad/MIGRATION.md", content: expect.stringMatching(/^# This descriptor was not migrated\n/) },
+      ],
     });
     expect(r.stderr).toBe("");
   });
@@ -191,9 +217,10 @@ describe("plugin-review migrate without --out", () => {
       const control = /[\u0000-\u0008\u000b-\u001f\u007f]/;
       expect((r.stdout + r.stderr).replace(/\r\n/g, "\n")).not.toMatch(control);
     }
-    // The chart is still listed; its title's sequences are gone whole, as a terminal would have acted on them.
+    // The chart is still listed (it has no series to draw); its title's sequences are gone whole, as a
+    // terminal would have acted on them.
     const out = cli(["migrate", evil]).stdout;
-    expect(out).toMatch(/`ui\.charts\[0\]`/);
+    expect(out).toMatch(/`ui\.charts\[0\]`: chart/);
     expect(out).not.toContain("owned");
   });
 });
@@ -242,7 +269,7 @@ describe("plugin-review migrate: names and mistakes", () => {
   it("is listed in the help, and has its own", () => {
     expect(cli(["--help"]).stdout).toMatch(/^ {2}migrate <plugin\.json>\.\.\. {3}convert EF1 descriptors/m);
     expect(cli(["migrate", "--help"]).stdout).toMatch(
-      /^Usage: plugin-review migrate <plugin\.json>\.\.\. \[options\]/,
+      /^Usage: plugin-review migrate <plugin\.json\|dir\|glob>\.\.\. \[options\]/,
     );
   });
 });

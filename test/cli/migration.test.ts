@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { edit, lineOf, MIGRATION } from "../helpers.js";
+import { edit, lineOf, MIGRATION, withoutIdle } from "../helpers.js";
 import { cli, ensureBuilt } from "./run.js";
 
 let dir: string;
@@ -22,11 +22,7 @@ function write(rel: string, content: string): string {
 }
 
 /** The example's extension without the `idle` metric. */
-const idleGone = edit(
-  MIGRATION.extension,
-  "            - key: example.pool.idle\n              value: attribute:NumIdle\n              type: gauge\n",
-  "",
-);
+const idleGone = withoutIdle();
 
 interface JsonFinding {
   file: string;
@@ -67,8 +63,12 @@ describe("plugin-review check --base <plugin.json> extension.yaml", () => {
     const extension = write("b/extension.yaml", idleGone);
     const before = write("b/extension.before.yaml", MIGRATION.extension);
     const r = cli(["check", "--base", before, extension, "--format", "json"]);
-    expect(JSON.parse(r.stdout)).toEqual([]);
-    expect(r.status).toBe(0);
+    // The change rules compare the two versions (a metric removed without a new version); no migration rule runs.
+    expect((JSON.parse(r.stdout) as JsonFinding[]).map((f) => [f.ruleId, f.line])).toEqual([
+      ["version-not-bumped", 2],
+      ["metric-removed", lineOf(idleGone, "jmx:")],
+    ]);
+    expect(r.status).toBe(1);
   });
 
   it("reports YAML that does not parse, with its line and column, and nothing else", () => {
@@ -131,6 +131,9 @@ describe("plugin-review check --base-ref: extension.yaml files paired with the p
       ["deleted/extension/extension.yaml", "migration-metric-missing", "new"],
       ["kept/extension.yaml", "migration-dimension-dropped", "new"],
       ["kept/extension.yaml", "migration-dimension-dropped", "new"],
+      // An extension of its own, incomplete: no minDynatraceVersion and no author, and `1.0` is YAML's number.
+      ["other/extension.yaml", "required-member", "new"],
+      ["other/extension.yaml", "required-member", "new"],
       ["other/extension.yaml", "ef2-version-format", "new"],
     ]);
     expect(findings[0]!.message).toMatch(/`main:deleted\/plugin\.json` line \d+, a file this change deletes/);
@@ -146,6 +149,10 @@ describe("plugin-review check --base-ref: extension.yaml files paired with the p
 
   it("an extension.yaml named on the command line is reviewed as well", () => {
     const r = cli(["check", "--base-ref", "main", "--format", "json", "other/extension.yaml"], repo);
-    expect((JSON.parse(r.stdout) as JsonFinding[]).map((f) => f.ruleId)).toEqual(["ef2-version-format"]);
+    expect((JSON.parse(r.stdout) as JsonFinding[]).map((f) => f.ruleId)).toEqual([
+      "required-member",
+      "required-member",
+      "ef2-version-format",
+    ]);
   });
 });

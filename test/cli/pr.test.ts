@@ -67,7 +67,8 @@ describe("plugin-review pr", () => {
 
   it("a pull request that changes only an extension.yaml: its finding, as the App would post it", async () => {
     const gh = new FakeGitHub(READS);
-    const before = 'name: custom:acme.router\nversion: "1.0.0"\nminDynatraceVersion: "1.285"\n';
+    const before =
+      'name: custom:acme.router\nversion: "1.0.0"\nminDynatraceVersion: "1.285"\nauthor:\n  name: Acme\n';
     const after = before.replace('version: "1.0.0"', "version: 1.1");
     gh.prFiles = [
       {

@@ -79,7 +79,8 @@ describe("summaries", () => {
         );
       }
       const wide = cli(["migrate", "examples/jmx-valid/plugin.json", "--out", dir], undefined, {
-        COLUMNS: "200",
+        // The summary with its dashboard is some 210 characters.
+        COLUMNS: "240",
       });
       expect(wide.stdout).toMatch(
         /^examples\/jmx-valid\/plugin\.json: custom:.*, 2 to do by hand\n {2}wrote /,

@@ -267,7 +267,12 @@ describe("GitHub API calls per review", () => {
       { filename: "p/extension/extension.yaml", status: "added", patch: wholeFile(lost) },
     ];
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
-    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toEqual(["migration-metric-missing"]);
+    // The EF1 metric lost, the metadata left describing it, and the renamed key without metadata.
+    expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toEqual([
+      "migration-metric-missing",
+      "metric-not-reported",
+      "metric-metadata-missing",
+    ]);
     // The same budget as a descriptor's: the plugin.json is read in the query that reads the extension.
     const { calls, writes } = record("opened, a migration with 1 finding (organisation)", gh);
     expect(calls).toBeLessThanOrEqual(6);

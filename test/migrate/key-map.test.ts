@@ -39,36 +39,64 @@ describe("keyMap", () => {
         ),
       ]),
     );
+    const PGI = "dt.entity.process_group_instance";
     expect(map).toEqual({
       framework: "JMX",
       name: "custom:tech.demo.app",
       metrics: [
         {
           pointer: "/metrics/0/timeseries",
-          ef1: { key: "heap.used", dimensions: ["rx_pid"], kind: "timeseries" },
+          ef1: {
+            key: "heap.used",
+            dimensions: ["rx_pid"],
+            kind: "timeseries",
+            id: "ext:tech.Demo_App.heap.used",
+            selector: 'ext:tech.Demo_App.heap.used:splitBy("rx_pid")',
+          },
           ef2: {
             key: "tech.demo.app.heap.used",
-            dimensions: ["dt.entity.process_group_instance"],
+            dimensions: [PGI],
             type: "gauge",
+            selector: `tech.demo.app.heap.used:splitBy("${PGI}")`,
           },
+          dimensions: [{ ef1: "rx_pid", ef2: PGI }],
         },
         {
           pointer: "/metrics/1/timeseries",
-          ef1: { key: "gc.collections", dimensions: ["rx_pid"], kind: "timeseries" },
+          ef1: {
+            key: "gc.collections",
+            dimensions: ["rx_pid"],
+            kind: "timeseries",
+            id: "ext:tech.Demo_App.gc.collections",
+            selector: 'ext:tech.Demo_App.gc.collections:splitBy("rx_pid")',
+          },
           ef2: {
             key: "tech.demo.app.gc.collections.count",
-            dimensions: ["dt.entity.process_group_instance"],
+            dimensions: [PGI],
             type: "count",
+            selector: `tech.demo.app.gc.collections.count:splitBy("${PGI}"):rate(1m)`,
           },
+          dimensions: [{ ef1: "rx_pid", ef2: PGI }],
         },
         {
           pointer: "/metrics/2/timeseries",
-          ef1: { key: "pool.active", dimensions: ["rx_pid", "ConnectionPool"], kind: "timeseries" },
+          ef1: {
+            key: "pool.active",
+            dimensions: ["rx_pid", "ConnectionPool"],
+            kind: "timeseries",
+            id: "ext:tech.Demo_App.pool.active",
+            selector: 'ext:tech.Demo_App.pool.active:splitBy("rx_pid","ConnectionPool")',
+          },
           ef2: {
             key: "tech.demo.app.pool.active",
-            dimensions: ["dt.entity.process_group_instance", "connection_pool"],
+            dimensions: [PGI, "connection_pool"],
             type: "gauge",
+            selector: `tech.demo.app.pool.active:splitBy("${PGI}","connection_pool")`,
           },
+          dimensions: [
+            { ef1: "rx_pid", ef2: PGI },
+            { ef1: "ConnectionPool", ef2: "connection_pool" },
+          ],
         },
       ],
     });
@@ -81,6 +109,72 @@ describe("keyMap", () => {
       type: "count",
       rateKey: "func:tech.demo.app.requests.count_persec",
     });
+  });
+
+  it("gives each EF1 metric its EF2 selector: a count per minute or per second at every resolution, a statcounter where EF1 combined MBeans", () => {
+    const wildcard = { keyProperties: { type: "Pool", name: "*" } };
+    const map = keyMap(
+      jmx([
+        jmxMetric("created", { calculateDelta: true, calculateRate: true }),
+        jmxMetric("peak", { ...wildcard, aggregation: "MAX" }),
+        jmxMetric("avg", { ...wildcard, aggregation: "avg", allowAdditionalKeys: true }),
+        jmxMetric("sum", { ...wildcard, aggregation: "SUM" }),
+        // One MBean per series: the splitting tells the pools apart, so EF1's MAX is the one value.
+        jmxMetric(
+          "split",
+          {
+            ...wildcard,
+            aggregation: "MAX",
+            splitting: { name: "Pool", type: "keyProperty", keyProperty: "name" },
+          },
+          [],
+        ),
+        jmxMetric("deltas", { ...wildcard, aggregation: "MAX", calculateDelta: true }),
+        jmxMetric("persec", { ...wildcard, aggregation: "MAX", calculateRate: true }, []),
+      ]),
+    );
+    expect(
+      map?.metrics.map((m) => [m.ef1.id, m.ef2.selector, m.ef2.aggregation, m.ef2.sumsInsteadOf]),
+    ).toEqual([
+      [
+        "ext:tech.Demo_App.created",
+        'tech.demo.app.created.count:splitBy("dt.entity.process_group_instance"):rate(1s)',
+        undefined,
+        undefined,
+      ],
+      [
+        "ext:tech.Demo_App.peak",
+        'tech.demo.app.peak:splitBy("dt.entity.process_group_instance"):max',
+        "max",
+        undefined,
+      ],
+      [
+        "ext:tech.Demo_App.avg",
+        'tech.demo.app.avg:splitBy("dt.entity.process_group_instance"):avg',
+        "avg",
+        undefined,
+      ],
+      [
+        "ext:tech.Demo_App.sum",
+        'tech.demo.app.sum:splitBy("dt.entity.process_group_instance")',
+        undefined,
+        undefined,
+      ],
+      ["ext:tech.Demo_App.split", 'tech.demo.app.split:splitBy("pool")', undefined, undefined],
+      [
+        "ext:tech.Demo_App.deltas",
+        'tech.demo.app.deltas.count:splitBy("dt.entity.process_group_instance"):rate(1m)',
+        undefined,
+        "max",
+      ],
+      ["ext:tech.Demo_App.persec", "tech.demo.app.persec:max / 60", "max", undefined],
+    ]);
+  });
+
+  it("forms the EF1 id from metricGroup, else the plugin's name, as the agent does", () => {
+    const { metricGroup: _, ...noGroup } = jmx([jmxMetric("heap")]);
+    expect(keyMap(noGroup)?.metrics[0]?.ef1.id).toBe("ext:custom.jmx.demo.heap");
+    expect(keyMap({ type: "JMX", metrics: [jmxMetric("heap")] })?.metrics[0]?.ef1.id).toBeUndefined();
   });
 
   it("keeps a splitting EF1 did not list in dimensions, and leaves out a dimension no splitting fills", () => {
@@ -116,13 +210,36 @@ describe("keyMap", () => {
       metrics: [
         {
           pointer: "/metrics/0/timeseries",
-          ef1: { key: "cpu", dimensions: ["Core"], kind: "timeseries" },
-          ef2: { key: "tech.demo.device.cpu", dimensions: ["core"] },
+          ef1: {
+            key: "cpu",
+            dimensions: ["Core"],
+            kind: "timeseries",
+            id: "ext:tech.demo_device.cpu",
+            selector: 'ext:tech.demo_device.cpu:splitBy("Core")',
+          },
+          ef2: {
+            key: "tech.demo.device.cpu",
+            dimensions: ["core"],
+            selector: 'tech.demo.device.cpu:splitBy("core")',
+          },
+          dimensions: [{ ef1: "Core", ef2: "core" }],
         },
         {
           pointer: "/metrics/1/statetimeseries",
-          ef1: { key: "status", dimensions: [], kind: "statetimeseries" },
-          ef2: { key: "tech.demo.device.status", dimensions: ["state"], type: "gauge" },
+          ef1: {
+            key: "status",
+            dimensions: [],
+            kind: "statetimeseries",
+            id: "ext:tech.demo_device.status",
+            selector: "ext:tech.demo_device.status",
+          },
+          ef2: {
+            key: "tech.demo.device.status",
+            dimensions: ["state"],
+            type: "gauge",
+            selector: 'tech.demo.device.status:splitBy("state")',
+          },
+          dimensions: [],
         },
       ],
     });

@@ -187,13 +187,14 @@ describe("JMX", () => {
     if (!tooMany.converted) expect(plain(tooMany.reasons[0]!.text)).toMatch(/101 subgroups.*10 groups of 10/);
   });
 
-  it("differs from Dynatrace's converter (the rate's divisor): calculateRate is the count over 60 s, the collection interval", () => {
+  it("differs from Dynatrace's converter (the rate's divisor): calculateRate is the count's :rate(1s), per second at every resolution", () => {
     // Dynatrace's converter divides by a fixed 10, and names the unit `<unit>PerSecond` (`BytePerSecondPerSecond`).
     const r = converted(
       jmx([
         metric("requests", { calculateDelta: true, calculateRate: true }, { unit: "PerSecond" }),
         metric("bytes", { calculateDelta: true, calculateRate: true }, { unit: "BytePerSecond" }),
         metric("latency", { calculateDelta: true, calculateRate: true }, { unit: "MilliSecond" }),
+        metric("level", { calculateRate: true }, { unit: "Count" }),
       ]),
     );
     const metrics = extensionOf(r).metrics as { key: string; metadata: Json; query?: Json }[];
@@ -201,14 +202,24 @@ describe("JMX", () => {
     expect(byKey.get("tech.demo.requests.count")?.metadata.unit).toBe("Count");
     expect(byKey.get("func:tech.demo.requests.count_persec")).toMatchObject({
       metadata: { unit: "PerSecond" },
-      query: { metricSelector: "tech.demo.requests.count / 60" },
+      query: { metricSelector: "tech.demo.requests.count:rate(1s)" },
     });
     expect(byKey.get("tech.demo.bytes.count")?.metadata.unit).toBe("Byte");
     expect(byKey.get("func:tech.demo.bytes.count_persec")?.metadata.unit).toBe("BytePerSecond");
     expect(byKey.get("func:tech.demo.latency.count_persec")?.metadata.unit).toBe("Unspecified");
+    // Without calculateDelta EF1 divided the value as read by its one-minute interval.
+    expect(byKey.get("func:tech.demo.level_persec")?.query).toEqual({
+      metricSelector: "tech.demo.level / 60",
+    });
     expect(r.keyMap.metrics[0]?.ef2.rateKey).toBe("func:tech.demo.requests.count_persec");
-    expect(notesOf(r, "changed").join("\n")).toMatch(
-      /calculateRate: EF1 stored it per second; EF2 collects `tech\.demo\.requests\.count` once a minute .* is `tech\.demo\.requests\.count \/ 60`/,
+    expect(r.keyMap.metrics[0]?.ef2.selector).toBe(
+      'tech.demo.requests.count:splitBy("dt.entity.process_group_instance"):rate(1s)',
+    );
+    // The meaning is carried; only a unit Dynatrace lacks is a note.
+    const changed = notesOf(r, "changed").join("\n");
+    expect(changed).not.toMatch(/requests/);
+    expect(changed).toMatch(
+      /metrics\[2\]\.source\.calculateRate: Dynatrace has no per-second unit of MilliSecond: the unit of `func:tech\.demo\.latency\.count_persec` \(`tech\.demo\.latency\.count:rate\(1s\)`, EF1's per-second value\) is `Unspecified`/,
     );
     expect(schemaErrors(extensionOf(r))).toEqual([]);
   });
@@ -245,23 +256,50 @@ describe("JMX", () => {
     ]);
   });
 
-  it("lists what changes meaning: an aggregation other than SUM, a dimension no splitting fills, a splitting not listed", () => {
+  it("keeps EF1's AVG, MAX and MIN over several MBeans as a statcounter queried with it, and says where it cannot", () => {
     const r = converted(
       jmx([
-        metric("a", { aggregation: "MAX" }),
-        metric("b", {}, { dimensions: ["rx_pid", "name"] }),
-        metric("c", split("queue")),
+        metric("peak", { aggregation: "MAX" }),
+        metric("mean", { aggregation: "AVG" }),
+        metric("peakOfMax", { aggregation: "MAX" }, { aggregation: "MAX" }),
+        metric("deltas", { aggregation: "MAX", calculateDelta: true }),
+        metric("one", { aggregation: "MAX", keyProperties: { type: "Pool" }, allowAdditionalKeys: false }),
       ]),
+    );
+    const types = new Map(subgroupsOf(r).flatMap((s) => s.metrics.map((m) => [m.key, m.type])));
+    expect(Object.fromEntries(types)).toEqual({
+      "tech.demo.peak": "gauge_statcounter",
+      "tech.demo.mean": "gauge_statcounter",
+      "tech.demo.peakOfMax": "gauge_statcounter",
+      "tech.demo.deltas.count": "count",
+      // The query matches one MBean: its value is EF1's whatever the aggregation.
+      "tech.demo.one": "gauge",
+    });
+    const changed = notesOf(r, "changed").join("\n");
+    // Per minute the statcounter is EF1's value; over longer intervals MAX differs from EF1's average of maxima.
+    expect(changed).toMatch(
+      /metrics\[0\]\.source\.aggregation: `tech\.demo\.peak:splitBy\("dt\.entity\.process_group_instance"\):max` is EF1's value at one-minute resolution \(the maximum of the MBeans'\); over a longer interval it is the maximum of all their values, where EF1 took the average of the per-minute values/,
+    );
+    expect(changed).not.toMatch(
+      /metrics\[1\]\.source\.aggregation|metrics\[2\]\.source\.aggregation|metrics\[4\]/,
+    );
+    expect(changed).toMatch(
+      /metrics\[3\]\.source\.aggregation: EF1 took the maximum of the changes of the MBeans the query matches; EF2 adds counts up/,
+    );
+    expect(r.keyMap.metrics[3]?.ef2.sumsInsteadOf).toBe("max");
+    expect(schemaErrors(extensionOf(r))).toEqual([]);
+  });
+
+  it("lists what changes meaning: a dimension no splitting fills, a splitting not listed", () => {
+    const r = converted(
+      jmx([metric("b", {}, { dimensions: ["rx_pid", "name"] }), metric("c", split("queue"))]),
     );
     const all = notesOf(r).join("\n");
     expect(all).toMatch(
-      /metrics\[0\]\.source\.aggregation: EF1 combined the values of the MBeans the query matches with "MAX"/,
+      /metrics\[0\]\.timeseries\.dimensions: dimension "name" of metric "b": no splitting fills it/,
     );
-    expect(all).toMatch(
-      /metrics\[1\]\.timeseries\.dimensions: dimension "name" of metric "b": no splitting fills it/,
-    );
-    expect(all).toMatch(/metrics\[2\]\.source\.splitting: metric "c" is split by "queue" without listing it/);
-    expect(r.keyMap.metrics[1]?.ef2.dimensions).toEqual(["dt.entity.process_group_instance"]);
+    expect(all).toMatch(/metrics\[1\]\.source\.splitting: metric "c" is split by "queue" without listing it/);
+    expect(r.keyMap.metrics[0]?.ef2.dimensions).toEqual(["dt.entity.process_group_instance"]);
   });
 
   it("does not convert a metric without an MBean, a splitting it cannot read, or two metrics that would share a key", () => {
@@ -339,6 +377,7 @@ describe("Python", () => {
       key: "tech.demo.device.status",
       dimensions: ["state"],
       type: "gauge",
+      selector: 'tech.demo.device.status:splitBy("state")',
     });
     expect(notesOf(r, "changed").join("\n")).toMatch(/statetimeseries: EF2 has no state metrics/);
   });
@@ -475,7 +514,7 @@ describe("alert settings as metric events", () => {
     );
     const event = JSON.parse(file(rate, "extension/alerts/busy.json")) as Json;
     expect(event).toMatchObject({
-      metricSelector: "tech.demo.requests.count / 60",
+      metricSelector: "tech.demo.requests.count:rate(1s)",
       description: "{dims}",
       severity: "ERROR",
       enabled: false,
@@ -518,15 +557,14 @@ describe("alert settings as metric events", () => {
 const HOST = readFileSync(join(ROOT, "examples/host-valid/plugin.json"), "utf8");
 
 describe("MIGRATION.md", () => {
-  it("lists key metrics, charts and what has no EF2 form, each with its EF1 line", () => {
+  it("makes key metrics and charts a dashboard, links it, and lists what has no EF2 form, each with its EF1 line", () => {
     const r = converted(HOST);
     const md = file(r, "MIGRATION.md");
     expect(md).toMatch(/^# Migrating `custom\.python\.demo_plugin` to `custom:tech\.python\.demo`$/m);
     expect(md).toContain(
-      "- line 50, `ui.keymetrics[0]`: `Requests`: EF2's extension.yaml has no key metrics",
+      "The EF1 charts and key metrics are the dashboard [extension/dashboards/tech.python.demo.json](extension/dashboards/tech.python.demo.json) (3 tiles, one per chart and key metric)",
     );
-    expect(md).toMatch(/^- line 53, `ui\.keycharts\[0\]`: `Requests`: EF2's extension\.yaml has no charts/m);
-    expect(md).toMatch(/^- line 62, `ui\.charts\[0\]`: `Latency by endpoint`: /m);
+    expect(md).not.toMatch(/ui\.(keymetrics|keycharts|charts)\[/);
     expect(md).toMatch(
       /^- line 8, `processTypeNames`: EF2 activates an extension by monitoring configuration/m,
     );
@@ -535,20 +573,25 @@ describe("MIGRATION.md", () => {
     expect(md).toMatch(
       /^## To do by hand\n\n- line 11, `source\.package`: the plugin's code \(`demo_plugin`\) was not found/m,
     );
+    expect(extensionOf(r).dashboards).toEqual([{ path: "dashboards/tech.python.demo.json" }]);
   });
 
   it("keeps the descriptor's text inert: code spans that nothing escapes, no control character", () => {
     const title = "x` <img src=x onerror=alert(1)> @octocat [a](http://evil) ``` \u001b[31m\u202e\nnext";
     const r = converted({
       ...validHost(),
-      ui: { charts: [{ group: "g", title, series: [{ key: "latency" }] }] },
+      ui: { charts: [{ group: "g", title, series: [{ key: "latency" }, { key: "nope" }] }] },
     });
     const line = file(r, "MIGRATION.md")
       .split("\n")
-      .find((l) => l.includes("ui.charts[0]"))!;
+      .find((l) => l.includes("ui.charts[0].series[1]"))!;
     expect(line).toBe(
-      "- line 59, `ui.charts[0]`: ````x` <img src=x onerror=alert(1)> @octocat [a](http://evil) ```  next````: EF2's extension.yaml has no charts (its `screens:` are not shown by Latest Dynatrace): make it a dashboard, listed in `dashboards:` or `documents:`",
+      "- line 66, `ui.charts[0].series[1]`: chart ````x` <img src=x onerror=alert(1)> @octocat [a](http://evil) ```  next````: the plugin has no metric `nope`, so the dashboard has no series for it",
     );
+    const dashboard = JSON.parse(file(r, "extension/dashboards/tech.python.demo.json")) as {
+      tiles: { name: string }[];
+    };
+    expect(dashboard.tiles.map((t) => t.name)).toEqual(["g", title]);
     for (const f of r.files)
       expect(f.content.replace(/\r\n/g, "\n"), f.path).not.toMatch(
         // eslint-disable-next-line no-control-regex
@@ -595,9 +638,9 @@ describe("readiness (what the audit reports)", () => {
     const partly = readiness(HOST);
     expect(partly.migrate).toBe("partly");
     expect(partly.items).toContainEqual({
-      line: 50,
-      member: "ui.keymetrics[0]",
-      text: expect.stringMatching(/^"Requests": EF2's extension\.yaml has no key metrics/),
+      line: 8,
+      member: "processTypeNames",
+      text: expect.stringMatching(/^EF2 activates an extension by monitoring configuration/),
     });
     expect(readiness(JSON.stringify({ ...validHost(), type: "PMI" }, null, 2))).toMatchObject({
       type: "PMI",

@@ -123,7 +123,7 @@ describeUnless(cannotRun ?? withoutShared("corpus/real"))(
   () => {
     beforeAll(async () => {
       work = mkdtempSync(join(tmpdir(), "ef1-corpus-"));
-      all.forEach((python, i) => {
+      for (const [i, python] of all.entries()) {
         const dir = join(work, `${String(i).padStart(3, "0")}-project`);
         let descriptor = python.path;
         if (!python.code) {
@@ -141,10 +141,10 @@ describeUnless(cannotRun ?? withoutShared("corpus/real"))(
             standIn(python.doc, remote),
           );
         }
-        const cli = migrateInto(descriptor, dir);
+        const cli = await migrateInto(descriptor, dir);
         const module = /python3 -m (\S+)`/.exec(cli.stdout)?.[1] ?? "";
         projects.push({ python, dir, module, cli });
-      });
+      }
       const runnable = projects.filter((p) => p.cli.status === 0 && p.module);
       await pooled(runnable, 4, async (p) => {
         p.run = await runProject(p.dir, p.module, { queries: 1 });

@@ -174,7 +174,7 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
     const results = await pooled(CASES, 4, async (c) => {
       const dir = join(work, c.name ?? c.fixture);
       const folder = c.from ?? join(FIXTURES, c.fixture);
-      const cli = migrateInto(join(folder, "plugin.json"), dir);
+      const cli = await migrateInto(join(folder, "plugin.json"), dir);
       if (c.host) copyFileSync(join(RECORD, "snapshot.json"), join(dir, "snapshot.json"));
       if (c.activation) {
         const path = join(dir, "activation.json");

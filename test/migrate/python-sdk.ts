@@ -29,13 +29,13 @@ export const cannotRun: string | undefined =
     : `python3 (3.10 or later), which runs the EF2 SDK, is absent (${MORE_THAN_NPM_CI})`);
 
 /** `plugin-review migrate <plugin.json> --out <out>` as the CLI runs it (the folder beside plugin.json read). */
-export function migrateInto(
+export async function migrateInto(
   pluginJson: string,
   out: string,
-): { status: number; stdout: string; stderr: string } {
+): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const status = runMigrate(
+  const status = await runMigrate(
     { files: [pluginJson], out, format: "text" },
     { cwd: ROOT, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) },
   );

@@ -33,6 +33,7 @@ const json = (path: string) => JSON.parse(readFileSync(join(ROOT, path), "utf8")
 describe("schema addresses", () => {
   it("gives every schema its raw GitHub address as $id", () => {
     expect(files.sort()).toEqual([
+      "dashboard.schema.json",
       "extension.schema.json",
       "plugin-common.schema.json",
       "plugin-host.schema.json",

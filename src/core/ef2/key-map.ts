@@ -8,6 +8,15 @@
 import { parseJsonFast } from "../json/parse.js";
 import { arr, get, isObj, obj, str, strings, type Obj } from "../guards.js";
 import { deriveName, dimensionKey, keyPrefix, metricKey } from "./names.js";
+import {
+  ef1Group,
+  ef1MetricId,
+  ef2Selector,
+  queryMayCombine,
+  splitBy,
+  statAggregation,
+  type StatAggregation,
+} from "./selectors.js";
 
 /** The dimension EF2 adds to every JMX metric, which stands for EF1's `rx_pid` (the process). */
 export const PROCESS_DIMENSION = "dt.entity.process_group_instance";
@@ -27,6 +36,10 @@ export interface MetricMapping {
     /** As the descriptor lists them (`rx_pid` included). */
     dimensions: string[];
     kind: "timeseries" | "statetimeseries";
+    /** The metric id users query: `ext:<metricGroup>.<key>` (absent without `metricGroup` and `name`). */
+    id?: string;
+    /** The id split by the metric's dimensions as written: `ext:g.k:splitBy("rx_pid","PoolName")`. */
+    selector?: string;
   };
   ef2: {
     key: string;
@@ -43,7 +56,21 @@ export interface MetricMapping {
     type?: Ef2Type;
     /** `calculateRate`: the calculated per-second metric, `func:<key>_persec`. */
     rateKey?: string;
+    /**
+     * JMX: collected as a `gauge_statcounter`, and queried with this aggregation, because EF1 combined the
+     * values of several MBeans with it (`source.aggregation`) where a gauge would add them up.
+     */
+    aggregation?: StatAggregation;
+    /**
+     * JMX: a count whose query may match several MBeans that EF1 combined with this aggregation; EF2 adds
+     * counts up, and no selector gives EF1's value back (MIGRATION.md says what to do).
+     */
+    sumsInsteadOf?: StatAggregation;
+    /** The EF2 metric selector of EF1's series, split by the EF2 dimensions (`selectors.ts`). */
+    selector: string;
   };
+  /** Each EF1 dimension (and splitting) with the EF2 dimension key it becomes; none when EF2 has no value for it. */
+  dimensions: { ef1: string; ef2?: string }[];
 }
 
 export interface KeyMap {
@@ -52,6 +79,8 @@ export interface KeyMap {
   name?: string;
   /** Why there is no name, or why Dynatrace's derivation had to be made valid. */
   nameProblem?: string;
+  /** What the metric keys start with, when it is not the name without `custom:` (`--key-prefix`, the map). */
+  keyPrefix?: string;
   /** One per EF1 metric that has a key, in document order. */
   metrics: MetricMapping[];
 }
@@ -105,6 +134,25 @@ function ef2Dimensions(
   return out;
 }
 
+/** Each EF1 dimension and splitting with its EF2 dimension key (MetricMapping.dimensions). */
+function dimensionPairs(
+  framework: Framework,
+  dims: string[],
+  splittings: Splitting[],
+): { ef1: string; ef2?: string }[] {
+  const out: { ef1: string; ef2?: string }[] = [];
+  for (const d of dims) {
+    if (out.some((x) => x.ef1 === d)) continue;
+    if (d === RX_PID) out.push({ ef1: d, ef2: PROCESS_DIMENSION });
+    else if (framework === "python" || splittings.some((s) => s.name === d))
+      out.push({ ef1: d, ef2: dimensionKey(d) });
+    else out.push({ ef1: d });
+  }
+  for (const s of splittings)
+    if (!out.some((x) => x.ef1 === s.name)) out.push({ ef1: s.name, ef2: dimensionKey(s.name) });
+  return out;
+}
+
 /** One EF1 metric as the key map reads it, with what the JMX data source needs beside. */
 export interface Ef1Metric extends MetricMapping {
   /** Index in `metrics`. */
@@ -118,6 +166,7 @@ export interface Ef1Metric extends MetricMapping {
 /** Every EF1 metric with a key, mapped: the key map's rows with what `migrate` builds the data source from. */
 export function mapMetrics(doc: unknown, framework: Framework, prefix: string): Ef1Metric[] {
   const out: Ef1Metric[] = [];
+  const group = ef1Group(get(doc, "metricGroup"), get(doc, "name"));
   arr(get(doc, "metrics")).forEach((element, index) => {
     if (!isObj(element)) return;
     for (const kind of ["timeseries", "statetimeseries"] as const) {
@@ -138,21 +187,44 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
             : undefined;
       const ef2Key = metricKey(key, prefix, type);
       const dimensions = strings(spec.dimensions);
+      const ef2Dims = ef2Dimensions(framework, dimensions, splittings, state);
+      const combined =
+        framework === "JMX" &&
+        queryMayCombine(
+          get(source, "keyProperties"),
+          get(source, "allowAdditionalKeys"),
+          splittings.map((s) => s.keyProperty),
+        )
+          ? statAggregation(get(source, "aggregation"))
+          : undefined;
+      const perSecond = framework === "JMX" && get(source, "calculateRate") === true;
+      const aggregation = type === "gauge" && !state ? combined : undefined;
+      const id = group === undefined ? undefined : ef1MetricId(group, key);
       out.push({
         pointer,
         index,
         element,
         spec,
         splittings,
-        ef1: { key, dimensions, kind },
+        ef1: {
+          key,
+          dimensions,
+          kind,
+          ...(id !== undefined ? { id, selector: `${id}${splitBy(dimensions)}` } : {}),
+        },
         ef2: {
           key: ef2Key,
-          dimensions: ef2Dimensions(framework, dimensions, splittings, state),
+          dimensions: ef2Dims,
           ...(type ? { type } : {}),
-          ...(framework === "JMX" && get(source, "calculateRate") === true
-            ? { rateKey: `func:${ef2Key}_persec` }
-            : {}),
+          ...(perSecond ? { rateKey: `func:${ef2Key}_persec` } : {}),
+          ...(aggregation ? { aggregation } : {}),
+          ...(type === "count" && combined ? { sumsInsteadOf: combined } : {}),
+          selector: ef2Selector(
+            { key: ef2Key, type, aggregation, perSecond },
+            ef2Dims.length ? ef2Dims : undefined,
+          ),
         },
+        dimensions: dimensionPairs(framework, dimensions, splittings),
       });
     }
   });
@@ -164,16 +236,26 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
  * a JMX nor a Python plugin. `name`: the EF2 name to prefix keys with (`--name`, or the name an extension.yaml
  * already has); by default the one derived from the descriptor.
  */
-export function keyMap(doc: unknown, options: { name?: string } = {}): KeyMap | undefined {
+export function keyMap(
+  doc: unknown,
+  options: { name?: string; keyPrefix?: string } = {},
+): KeyMap | undefined {
   const framework = frameworkOf(doc);
   if (!framework) return undefined;
   const derived = deriveName(doc, options.name);
-  const prefix = keyPrefix(derived.name ?? derived.dynatrace ?? "custom:");
+  const named = keyPrefix(derived.name ?? derived.dynatrace ?? "custom:");
+  const prefix = options.keyPrefix ?? named;
   return {
     framework,
     ...(derived.name ? { name: derived.name } : {}),
     ...(derived.problem ? { nameProblem: derived.problem } : {}),
-    metrics: mapMetrics(doc, framework, prefix).map(({ pointer, ef1, ef2 }) => ({ pointer, ef1, ef2 })),
+    ...(prefix !== named ? { keyPrefix: prefix } : {}),
+    metrics: mapMetrics(doc, framework, prefix).map(({ pointer, ef1, ef2, dimensions }) => ({
+      pointer,
+      ef1,
+      ef2,
+      dimensions,
+    })),
   };
 }
 

@@ -9,6 +9,7 @@
 import { arr, get, isObj, str } from "../guards.js";
 import { childPointer, isIndex, splitPointer } from "../json/pointer.js";
 import { keyMap, PROCESS_DIMENSION, type Framework, type MetricMapping } from "./key-map.js";
+import { keyPrefixOf, type MigrationMap } from "./mapping.js";
 
 /** The dimensions EF2's JMX data source adds to every metric itself: extension.yaml does not list them. */
 export const JMX_AUTO_DIMENSIONS: ReadonlySet<string> = new Set([
@@ -31,6 +32,8 @@ export interface Ef1Source {
   line(pointer: string): number;
   /** What the change does with it: deletes it, changes it, or leaves it as it is (or unknown: `kept`). */
   status: "kept" | "changed" | "deleted";
+  /** The repository's migration map (`migration_map`), when the configuration names one. */
+  map?: MigrationMap;
 }
 
 /** A JMX subgroup: where it is, the MBeans it queries, the dimensions its metrics have (EF2's own included). */
@@ -182,9 +185,16 @@ function describe(ef1: Ef1Source, pointer: string): string {
 export function migrationOf(doc: unknown, ef1: Ef1Source): Migration {
   if (ef1.value === undefined)
     return { kind: "unreadable", path: ef1.path, why: ef1.problem ?? "could not be read" };
-  // Keys are prefixed with the extension's own name, when it is a valid one (the key map checks it).
+  // Keys are prefixed as the repository's migration map says for this EF1 plugin, else with the extension's
+  // own name, when it is a valid one (the key map checks it).
   const name = str(get(doc, "name"));
-  const map = keyMap(ef1.value, name === undefined ? {} : { name });
+  const plugin = str(get(ef1.value, "name"));
+  const entry = plugin === undefined ? undefined : ef1.map?.entries.get(plugin);
+  const options: { name?: string; keyPrefix?: string } = {};
+  if (name !== undefined) options.name = name;
+  if (entry?.keyPrefix !== undefined || entry?.name !== undefined)
+    options.keyPrefix = keyPrefixOf(entry, entry.name ?? "");
+  const map = keyMap(ef1.value, options);
   if (!map) {
     const type = get(ef1.value, "type");
     const shown =

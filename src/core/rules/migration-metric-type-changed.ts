@@ -33,6 +33,8 @@ export const rule = defineRule({
       const want = m.mapping.ef2.type;
       const found = m.found;
       if (!found || want === undefined || found.type === want) continue;
+      // A statcounter is a gauge that also keeps the MBeans' minimum and maximum (key-map.ts `aggregation`).
+      if (want === "gauge" && found.type === "gauge_statcounter") continue;
       const has = found.type !== undefined;
       context.report({
         pointer: has ? `${found.pointer}/type` : `${found.pointer}/key`,

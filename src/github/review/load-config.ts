@@ -13,6 +13,7 @@ import {
   type RawConfig,
   type ResolvedConfig,
 } from "../../core/config.js";
+import { withMigrationMap } from "../../core/ef2/map-config.js";
 import { quotedText } from "../../format/markdown.js";
 import { CONFIG_MAX_BYTES, type GitHubGateway } from "../api/port.js";
 
@@ -203,8 +204,22 @@ export async function loadConfig(
   const layers: { org?: RawConfig; repo?: RawConfig } = {};
   if (org) layers.org = org;
   if (repoCfg) layers.repo = repoCfg;
-  const config = resolveConfig(layers);
+  let config = resolveConfig(layers);
   const withOrgState = organisation ? { organisation } : {};
+  // The repository's migration map, from its default branch as the configuration: read only when named.
+  if (config.migrationMap && !errors.length) {
+    const path = config.migrationMap.path;
+    const source = `${owner}/${repo}:${path}`;
+    const text = await fetchText(owner, repo, path);
+    if (text !== undefined) sources.push(source);
+    try {
+      if (!errors.length)
+        config = withMigrationMap(config, text, { config: `${owner}/${repo}:${CONFIG_PATH}`, map: source });
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      errors.push(e);
+    }
+  }
   if (errors.length) {
     // What the merge refused (a lock the repository tried to loosen) is listed with the problems.
     const all = ConfigError.all(errors);

@@ -65,7 +65,11 @@ function organisation(withExtensions = true): FakeGitHub {
   ef2("pairs", "sub/extension/extension.yaml", migrated(POOL));
   ef2("migrated", "x/extension/extension.yaml", PYTHON_EXTENSION);
   ef2("migrated", "snmp/extension.yaml", SNMP_EXTENSION);
-  ef2("migrated", "plain/extension.yaml", "name: custom:acme.plain\nversion: 1.0.0\n");
+  ef2(
+    "migrated",
+    "plain/extension.yaml",
+    'name: custom:acme.plain\nversion: 1.0.0\nminDynatraceVersion: "1.285"\nauthor:\n  name: Acme\n',
+  );
   ef2("migrated", "broken/extension.yaml", "name: [custom:acme.broken\n");
   gh.file("acme/scoped", "HEAD", CONFIG, "paths: [plugins/**/plugin.json]\n").file(
     "acme/scoped",

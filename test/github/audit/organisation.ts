@@ -94,6 +94,11 @@ export const SNMP_EXTENSION = [
   "          - key: acme.router.if.in",
   "            value: oid:1.3.6.1.2.1.2.2.1.10",
   "            type: count",
+  "metrics:",
+  "  - key: acme.router.if.in.count",
+  "    metadata:",
+  "      displayName: Bytes in",
+  "      unit: Byte",
   "",
 ].join("\n");
 

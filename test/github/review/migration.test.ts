@@ -4,7 +4,7 @@
  * request validated against the OpenAPI description.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { edit, lineOf, MIGRATION } from "../../helpers.js";
+import { edit, lineOf, MIGRATION, withoutIdle } from "../../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES, type Route } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import {
@@ -35,11 +35,7 @@ function setup(routes: readonly Route[] = REVIEW_ROUTES) {
 describe("GitHub App: a migration pull request", () => {
   it("deletes plugin.json and adds extension/extension.yaml missing one metric: fails on that metric", async () => {
     const { gh, probot } = setup();
-    const lost = edit(
-      extension,
-      "            - key: example.pool.idle\n              value: attribute:NumIdle\n              type: gauge\n",
-      "",
-    );
+    const lost = withoutIdle(extension);
     gh.file(R, BASE_SHA, "pool/plugin.json", plugin);
     gh.prFiles.push({ filename: "pool/plugin.json", status: "removed" });
     addedFile(gh, "pool/extension/extension.yaml", lost);
@@ -129,8 +125,11 @@ describe("GitHub App: a migration pull request", () => {
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ conclusion: "failure" });
-    // No migration rule (nothing it replaces), its own rules: YAML reads `1.0` as a number.
+    // No migration rule (nothing it replaces), its own rules: no minDynatraceVersion, no author, and YAML
+    // reads `1.0` as a number.
     expect(run!.annotations.map((a) => [a.path, a.start_line, a.title])).toEqual([
+      ["other/extension.yaml", 1, "required-member"],
+      ["other/extension.yaml", 1, "required-member"],
       ["other/extension.yaml", 2, "ef2-version-format"],
     ]);
     expect(run!.output!.summary).not.toMatch(/was compared with it/);

@@ -1,0 +1,320 @@
+/**
+ * A fleet migrated in one run: every descriptor converted with the name and key prefix the map gives it (else
+ * the one derived, with `--name-prefix`/`--key-prefix` in front), then the EF2 names and metric keys checked
+ * against each other and against the map's other plugins (extensions already migrated). An EF2 extension's
+ * name and its metric keys are global in a Dynatrace environment: a second upload of a name replaces the
+ * first, a key written by two extensions mixes their series. So a collision refuses both descriptors (one
+ * only, when the other side is the map's: that one is deployed), naming both sides and their lines, until the
+ * map or a prefix resolves it. Pure: texts in, results and the map's new entries out.
+ */
+import { parseJsonFast } from "../core/json/parse.js";
+import { get, str } from "../core/guards.js";
+import { keyPrefixOf, type MigrationMap } from "../core/ef2/mapping.js";
+import { deriveName, keyPrefix as namePrefixOf } from "../core/ef2/names.js";
+import { migrate, refused, type Converted, type MigrationResult } from "./migrate.js";
+import { q, said, type Phrase, type Quoted } from "./notes.js";
+import type { PluginCode } from "./python-project.js";
+import type { Refusal } from "./report.js";
+
+export interface FleetInput {
+  /** The descriptor's path as the user gave it (messages, folders). */
+  file: string;
+  /** Its text; absent when it could not be read (`unreadable` says why). */
+  text?: string;
+  unreadable?: Refusal;
+  /** A Python plugin's folder, which its project gets a copy of (python-project.ts). */
+  code?: PluginCode;
+  /** The plugin.json's path from the folder its migration goes to (MIGRATION.md's closing commands). */
+  source?: string;
+}
+
+export interface FleetOptions {
+  /** `--name` (one descriptor). */
+  name?: string;
+  /** `--name-prefix`: a section before every derived name (`custom:<prefix>.<derived>`). */
+  namePrefix?: string;
+  /** `--key-prefix`: a section before every derived key prefix (`<prefix>.<derived name>.<key>`). */
+  keyPrefix?: string;
+  map?: MigrationMap;
+}
+
+/** One side of a collision: a descriptor of this run (its file and line), or an entry of the map. */
+export interface Side {
+  file?: string;
+  line?: number;
+  /** The EF1 plugin's name, when it has one. */
+  plugin?: string;
+  /** An entry of the map: its file and line. */
+  map?: { source: string; line: number };
+}
+
+export interface Collision {
+  /** One EF2 name, one metric key, or one EF1 plugin (its `name`) in two descriptors. */
+  kind: "name" | "key" | "plugin";
+  /** The EF2 name, metric key or EF1 plugin name both have. */
+  value: string;
+  sides: [Side, Side];
+}
+
+export interface FleetEntry {
+  file: string;
+  result: MigrationResult;
+  /** The collisions that refused it. */
+  collisions: Collision[];
+  /** Where its name and key prefix came from. */
+  naming?: "map" | "prefix" | "name" | "derived";
+}
+
+/** What the map records of a converted descriptor. */
+export interface MapUpdate {
+  plugin: string;
+  name: string;
+  keyPrefix: string;
+  metrics: string[];
+}
+
+export interface FleetRun {
+  entries: FleetEntry[];
+  collisions: Collision[];
+  /** The map's entries for the converted descriptors that have an EF1 `name`, in the order given. */
+  updates: MapUpdate[];
+}
+
+interface Parsed {
+  plugin?: string;
+  doc?: unknown;
+  /** The line of the member the EF2 name comes from (`metricGroup`, else `name`). */
+  nameLine?: number;
+  /** The line of its `name`. */
+  pluginLine?: number;
+}
+
+/** The EF1 name and the line the derived name comes from, read cheaply (migrate parses it again). */
+function peek(text: string): Parsed {
+  const parsed = parseJsonFast(text);
+  if (!parsed.ok) return {};
+  const doc = parsed.value;
+  const plugin = str(get(doc, "name"));
+  const member = get(doc, "metricGroup") !== undefined ? "metricGroup" : "name";
+  const node =
+    parsed.root.kind === "object" ? parsed.root.members.findLast((m) => m.key === member) : undefined;
+  const nameLine = node ? lineAt(text, node.keyStart) : undefined;
+  const own =
+    parsed.root.kind === "object" ? parsed.root.members.findLast((m) => m.key === "name") : undefined;
+  const pluginLine = own ? lineAt(text, own.keyStart) : undefined;
+  return {
+    doc,
+    ...(plugin !== undefined ? { plugin } : {}),
+    ...(nameLine ? { nameLine } : {}),
+    ...(pluginLine ? { pluginLine } : {}),
+  };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Every EF2 metric key an extension defines: the collected ones and the calculated per-second ones. */
+export function keysOf(r: Converted): string[] {
+  // An EF1 metric written twice (a Python plugin's) is one EF2 metric.
+  return [
+    ...new Set(r.keyMap.metrics.flatMap((m) => [m.ef2.key, ...(m.ef2.rateKey ? [m.ef2.rateKey] : [])])),
+  ];
+}
+
+/** "`a/plugin.json` line 5" or "the map's `custom.x` (`migrate.yml` line 3)", as a phrase. */
+export function sideText(side: Side): Phrase {
+  if (side.map)
+    return said`${q(side.plugin ?? "")}, already migrated (the map ${q(side.map.source)}, line ${side.map.line})`;
+  const where: (string | Quoted)[] = [q(side.file ?? "")];
+  if (side.line !== undefined) where.push(` line ${side.line}`);
+  return where;
+}
+
+/** Runs the fleet: each descriptor converted, the collisions found and refused. */
+export function migrateFleet(inputs: readonly FleetInput[], options: FleetOptions = {}): FleetRun {
+  const map = options.map;
+  const entries: FleetEntry[] = inputs.map((input) => {
+    if (input.text === undefined)
+      return { file: input.file, result: refused(undefined, [input.unreadable!]), collisions: [] };
+    const peeked = peek(input.text);
+    const mapped = peeked.plugin !== undefined ? map?.entries.get(peeked.plugin) : undefined;
+    let name = options.name ?? mapped?.name;
+    let naming: FleetEntry["naming"] = options.name ? "name" : mapped?.name ? "map" : "derived";
+    if (name === undefined && options.namePrefix !== undefined) {
+      const derived = deriveName(peeked.doc).name;
+      if (derived !== undefined) {
+        name = `custom:${options.namePrefix}.${namePrefixOf(derived)}`;
+        naming = "prefix";
+      }
+    }
+    let keyPrefix = mapped?.keyPrefix;
+    if (keyPrefix === undefined && options.keyPrefix !== undefined) {
+      // Before the name prefix: `--key-prefix acme --name-prefix acme` gives `acme.<derived>.<key>`.
+      const base = options.name ?? mapped?.name ?? deriveName(peeked.doc).name;
+      if (base !== undefined) keyPrefix = `${options.keyPrefix}.${namePrefixOf(base)}`;
+      if (naming === "derived") naming = "prefix";
+    }
+    if (mapped?.keyPrefix !== undefined) naming = "map";
+    const result = migrate(input.text, {
+      ...(name !== undefined ? { name } : {}),
+      ...(keyPrefix !== undefined ? { keyPrefix } : {}),
+      ...(input.code ? { code: input.code } : {}),
+      ...(input.source !== undefined ? { source: input.source } : {}),
+    });
+    return { file: input.file, result, collisions: [], naming };
+  });
+
+  // Each EF2 name and key with the descriptors (or the map's entries) that have it.
+  const parsedOf = new Map<FleetEntry, Parsed>();
+  inputs.forEach((input, i) => {
+    if (input.text !== undefined) parsedOf.set(entries[i]!, peek(input.text));
+  });
+  const converted = entries.filter((e) => e.result.converted);
+  const inRun = new Set(converted.map((e) => parsedOf.get(e)?.plugin).filter((p) => p !== undefined));
+  const collisions: Collision[] = [];
+  const sideOf = (e: FleetEntry, line?: number): Side => {
+    const plugin = parsedOf.get(e)?.plugin;
+    return {
+      file: e.file,
+      ...(line !== undefined ? { line } : {}),
+      ...(plugin !== undefined ? { plugin } : {}),
+    };
+  };
+  const add = (kind: Collision["kind"], value: string, a: Side, b: Side, refuse: FleetEntry[]) => {
+    const c: Collision = { kind, value, sides: [a, b] };
+    collisions.push(c);
+    for (const e of refuse) e.collisions.push(c);
+  };
+
+  // One EF1 plugin twice (copies of it) with different EF2 names: the map could keep one of them only.
+  const byPlugin = new Map<string, FleetEntry>();
+  for (const e of converted) {
+    const plugin = parsedOf.get(e)?.plugin;
+    if (plugin === undefined) continue;
+    const other = byPlugin.get(plugin);
+    if (other && (other.result as Converted).name !== (e.result as Converted).name)
+      add(
+        "plugin",
+        plugin,
+        sideOf(other, parsedOf.get(other)?.pluginLine),
+        sideOf(e, parsedOf.get(e)?.pluginLine),
+        [other, e],
+      );
+    else if (!other) byPlugin.set(plugin, e);
+  }
+  const byName = new Map<string, FleetEntry>();
+  for (const e of converted) {
+    const r = e.result as Converted;
+    const line = parsedOf.get(e)?.nameLine;
+    const other = byName.get(r.name);
+    if (other) add("name", r.name, sideOf(other, parsedOf.get(other)?.nameLine), sideOf(e, line), [other, e]);
+    else byName.set(r.name, e);
+    for (const entry of map?.entries.values() ?? [])
+      if (entry.name === r.name && !inRun.has(entry.plugin) && entry.plugin !== parsedOf.get(e)?.plugin)
+        add(
+          "name",
+          r.name,
+          sideOf(e, line),
+          { plugin: entry.plugin, map: { source: map!.source, line: entry.line } },
+          [e],
+        );
+  }
+  // Keys: between descriptors of different names (the same name is one collision already).
+  const byKey = new Map<string, { entry: FleetEntry; line: number }>();
+  const mapKeys = new Map<string, { plugin: string; line: number }>();
+  for (const entry of map?.entries.values() ?? [])
+    if (!inRun.has(entry.plugin))
+      for (const k of entry.metrics) mapKeys.set(k, { plugin: entry.plugin, line: entry.line });
+  for (const e of converted) {
+    const r = e.result as Converted;
+    const seen = new Set<string>();
+    for (const m of r.keyMap.metrics)
+      for (const k of [m.ef2.key, ...(m.ef2.rateKey ? [m.ef2.rateKey] : [])]) {
+        if (seen.has(k)) continue;
+        seen.add(k);
+        const line = lineOfPointer(e, `${m.pointer}/key`);
+        const other = byKey.get(k);
+        if (other && (other.entry.result as Converted).name !== r.name)
+          add("key", k, sideOf(other.entry, other.line), sideOf(e, line), [other.entry, e]);
+        else if (!other) byKey.set(k, { entry: e, line });
+        const fromMap = mapKeys.get(k);
+        if (fromMap && fromMap.plugin !== parsedOf.get(e)?.plugin)
+          add(
+            "key",
+            k,
+            sideOf(e, line),
+            { plugin: fromMap.plugin, map: { source: map!.source, line: fromMap.line } },
+            [e],
+          );
+      }
+  }
+
+  for (const e of entries) {
+    if (!e.collisions.length || !e.result.converted) continue;
+    const r = e.result;
+    const self = (c: Collision) => c.sides.findIndex((s) => s.file === e.file && !s.map);
+    const reasons: Refusal[] = e.collisions.map((c) => {
+      const mine = c.sides[self(c)] ?? c.sides[0];
+      const theirs = c.sides[1 - Math.max(0, self(c))]!;
+      const same = mine.plugin !== undefined && mine.plugin === theirs.plugin && !theirs.map;
+      return {
+        ...(mine.line !== undefined ? { line: mine.line } : {}),
+        text: [
+          ...(c.kind === "name"
+            ? said`its EF2 name \`${c.value}\` is also the name of `
+            : c.kind === "plugin"
+              ? said`it is EF1 plugin ${q(c.value)}, as is `
+              : said`its EF2 metric key \`${c.value}\` is also a key of `),
+          ...sideText(theirs),
+          ...(same ? said`, the same EF1 plugin ${q(mine.plugin)}` : []),
+          ...(c.kind === "plugin"
+            ? said`: one EF1 plugin cannot become two EF2 extensions`
+            : said`: in a Dynatrace environment ${c.kind === "name" ? "the second upload would replace the first" : "the two extensions' series would mix"}`),
+        ],
+        fix:
+          same || c.kind === "plugin"
+            ? said`migrate one of the two copies of EF1 plugin ${q(mine.plugin ?? c.value)}: the map cannot tell them apart`
+            : said`give one of them another ${c.kind === "name" ? "name" : "key prefix"} in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:…, key_prefix: … }\`), or run with \`--name-prefix\`/\`--key-prefix\`; docs/migrate.md, "Migrating a fleet"`,
+      };
+    });
+    e.result = refused(inputs.find((i) => i.file === e.file)?.text, reasons, {
+      name: r.name,
+      notes: r.notes,
+    });
+  }
+
+  const updates: MapUpdate[] = [];
+  for (const e of entries) {
+    const plugin = parsedOf.get(e)?.plugin;
+    if (!e.result.converted || plugin === undefined) continue;
+    const r = e.result;
+    updates.push({
+      plugin,
+      name: r.name,
+      keyPrefix: r.keyMap.keyPrefix ?? keyPrefixOf(undefined, r.name),
+      metrics: keysOf(r),
+    });
+  }
+  return { entries, collisions, updates };
+}
+
+const metricLines = new WeakMap<Converted, Map<string, number>>();
+
+/** The line of a metric's key pointer in a converted descriptor (metric-keys.json holds each metric's line). */
+function lineOfPointer(e: FleetEntry, pointer: string): number {
+  const r = e.result as Converted;
+  let lines = metricLines.get(r);
+  if (!lines) {
+    lines = new Map();
+    const keys = r.files.find((f) => f.path === "metric-keys.json");
+    const parsed = keys
+      ? (JSON.parse(keys.content) as { metrics: { ef1: { pointer: string; line: number } }[] })
+      : { metrics: [] };
+    for (const m of parsed.metrics) lines.set(`${m.ef1.pointer}/key`, m.ef1.line);
+    metricLines.set(r, lines);
+  }
+  return lines.get(pointer) ?? 0;
+}

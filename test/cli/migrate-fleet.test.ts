@@ -1,0 +1,350 @@
+/**
+ * `plugin-review migrate` over a fleet, as a user runs it (the built CLI, real files): the fixture
+ * test/migrate/fleet/ has two pairs of plugins that derive one EF2 name and two whose metric keys meet; the
+ * run refuses them naming both sides, the map resolves them (and the map, read again, gives the same bytes),
+ * the prefixes and the map's other plugins; refused descriptors get their MIGRATION.md; `--rewrite` rewrites
+ * exported dashboards, SLOs and metric events (test/migrate/rewrite/) and leaves every other byte as it is.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, text, validHost } from "../helpers.js";
+import { cli, ensureBuilt } from "./run.js";
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-fleet-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const FLEET = "test/migrate/fleet";
+const at = (folder: string) => `${FLEET}/${folder}/plugin.json`;
+/** The CLI's output with each line it broke to fit 80 columns (COLUMNS unset) joined again. */
+const joined = (output: string) => output.replace(/\n {4}/g, " ");
+
+/** Every file below `root`, relative to it, sorted. */
+function tree(root: string): string[] {
+  return (readdirSync(root, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => relative(root, join(d.parentPath, d.name)).split("\\").join("/"))
+    .sort();
+}
+
+/** Every file below `root` with its bytes. */
+function bytes(root: string): Record<string, string> {
+  return Object.fromEntries(tree(root).map((f) => [f, readFileSync(join(root, f), "latin1")]));
+}
+
+interface MetricKeys {
+  name: string;
+  metrics: { ef1: { id: string }; ef2: { key: string; rateKey?: string; selector: string } }[];
+}
+
+function metricKeys(out: string): MetricKeys[] {
+  return (
+    tree(out)
+      // <name>/metric-keys.json (a Python project holds a copy in its module)
+      .filter((f) => /^[^/]+\/metric-keys\.json$/.test(f))
+      .map((f) => JSON.parse(readFileSync(join(out, f), "utf8")) as MetricKeys)
+  );
+}
+
+describe("plugin-review migrate: a fleet", () => {
+  it("refuses two name collisions and a key collision, naming both descriptors and their lines (exit 1)", () => {
+    const out = join(dir, "colliding");
+    const r = cli(["migrate", FLEET, "--out", out]);
+    expect(r.status).toBe(1);
+    expect(joined(r.stderr)).toContain(
+      'plugin-review: 2 name collisions and 1 key collision: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n' +
+        `  name custom:tech.certificatecheck: ${at("cert-a")}:6 and ${at("cert-b")}:7\n` +
+        `  name custom:tech.extension: ${at("ext-a")}:6 and ${at("ext-b")}:6\n` +
+        `  key tech.queue.messages.count: ${at("queue-jmx")}:10 and ${at("queue-py")}:11\n`,
+    );
+    expect(joined(r.stderr)).toContain(
+      `${at("cert-a")}: not converted:\n  line 6: its EF2 name \`custom:tech.certificatecheck\` is also the name of "${at("cert-b")}" line 7: in a Dynatrace environment the second upload would replace the first\n`,
+    );
+    expect(joined(r.stdout)).toMatch(
+      /✖ 7 descriptors: 0 converted, 1 partly \(MIGRATION\.md lists what is not carried over\), 6 refused\n$/,
+    );
+    // Nothing of the colliding ones but their MIGRATION.md, which says why and how to resolve it.
+    expect(tree(join(out, "tech.certificatecheck"))).toEqual(["MIGRATION.md"]);
+    expect(tree(join(out, "tech.certificatecheck-2"))).toEqual(["MIGRATION.md"]);
+    const md = readFileSync(join(out, "tech.queue/MIGRATION.md"), "utf8");
+    expect(md).toMatch(/^# `custom\.jmx\.queue` was not migrated\n/);
+    expect(md).toContain(
+      `- line 10: its EF2 metric key \`tech.queue.messages.count\` is also a key of \`${at("queue-py")}\` line 11`,
+    );
+    expect(md).toMatch(/## What to do\n\n- line 10: give one of them another key prefix in the map/);
+    expect(md).toContain("- line 10: `ext:tech.queue.messages`");
+    expect(tree(join(out, "tech.demo.pool"))).toContain("extension/extension.yaml");
+  });
+
+  it("with --map, converts them all with unique names and keys (exit 0); the map read again gives the same bytes", () => {
+    const work = join(dir, "mapped");
+    mkdirSync(work);
+    cpSync(join(ROOT, FLEET, "migrate.yml"), join(work, "migrate.yml"));
+    const run = () =>
+      cli(["migrate", join(ROOT, FLEET), "--map", join(work, "migrate.yml"), "--out", join(work, "out")]);
+    const first = run();
+    expect(joined(first.stderr)).toBe("");
+    expect(first.status).toBe(0);
+    expect(joined(first.stdout)).toMatch(/✔ 7 descriptors: 0 converted, 7 partly/);
+    const keys = metricKeys(join(work, "out"));
+    const names = keys.map((k) => k.name);
+    expect(new Set(names).size).toBe(7);
+    expect(names.sort()).toEqual([
+      "custom:acme.certcheck.host",
+      "custom:acme.certcheck.remote",
+      "custom:acme.metricfilter",
+      "custom:tech.demo.pool",
+      "custom:tech.extension",
+      "custom:tech.queue",
+      "custom:tech.queue.messages",
+    ]);
+    const all = keys.flatMap((k) =>
+      k.metrics.flatMap((m) => [m.ef2.key, ...(m.ef2.rateKey ? [m.ef2.rateKey] : [])]),
+    );
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toContain("acme.queue.messages.count");
+    // The map now records every plugin of the run: a later run (in steps) is checked against it.
+    const map = readFileSync(join(work, "migrate.yml"), "utf8");
+    expect(map).toMatch(
+      /^ {2}custom\.python\.queue_messages:\n {4}name: custom:tech\.queue\.messages\n {4}key_prefix: acme\.queue\.messages\n/m,
+    );
+    expect(map).toMatch(/^ {2}custom\.jmx\.queue:\n {4}name: custom:tech\.queue\n/m);
+    const before = bytes(work);
+    const second = run();
+    expect(second.status).toBe(0);
+    expect(bytes(work)).toEqual(before);
+  });
+
+  it("--name-prefix and --key-prefix put a section before every derived name and key prefix", () => {
+    const out = join(dir, "prefixed");
+    const r = cli([
+      "migrate",
+      at("pool"),
+      at("queue-jmx"),
+      "--name-prefix",
+      "acme",
+      "--key-prefix",
+      "corp",
+      "--out",
+      out,
+    ]);
+    expect(r.status).toBe(0);
+    const keys = metricKeys(out);
+    expect(keys.map((k) => k.name).sort()).toEqual(["custom:acme.tech.demo.pool", "custom:acme.tech.queue"]);
+    expect(keys.flatMap((k) => k.metrics.map((m) => m.ef2.key))).toContain("corp.tech.demo.pool.pool_active");
+    expect(keys.flatMap((k) => k.metrics.map((m) => m.ef2.key))).toContain("corp.tech.queue.messages.count");
+    // A prefix for all does not tell two plugins of one name apart: that takes the map.
+    expect(cli(["migrate", at("ext-a"), at("ext-b"), "--name-prefix", "acme"]).status).toBe(1);
+    const bad = cli(["migrate", at("pool"), "--key-prefix", "9x"]);
+    expect(bad.status).toBe(2);
+    expect(joined(bad.stderr)).toMatch(
+      /^plugin-review: --key-prefix '9x' does not start EF2 metric keys: it starts with a digit/,
+    );
+  });
+
+  it("checks names and keys against the map's other plugins, already migrated", () => {
+    const map = join(dir, "existing.yml");
+    writeFileSync(
+      map,
+      [
+        "plugins:",
+        "  custom.jmx.someone_else:",
+        "    name: custom:tech.demo.pool",
+        "    metrics: [tech.demo.pool.pool_idle]",
+        "",
+      ].join("\n"),
+    );
+    const r = cli(["migrate", at("pool"), "--map", map]);
+    expect(r.status).toBe(1);
+    expect(joined(r.stderr)).toContain(
+      `  name custom:tech.demo.pool: ${at("pool")}:6 and custom.jmx.someone_else in the map ${map}:2\n`,
+    );
+    expect(joined(r.stderr)).toContain(
+      `  key tech.demo.pool.pool_idle: ${at("pool")}:42 and custom.jmx.someone_else in the map ${map}:2\n`,
+    );
+  });
+
+  it("refuses an invalid map, naming its lines", () => {
+    const map = join(dir, "bad.yml");
+    writeFileSync(map, "plugins:\n  custom.jmx.a:\n    name: custom:Upper\n    keys: []\n");
+    const r = cli(["migrate", at("pool"), "--map", map]);
+    expect(r.status).toBe(2);
+    expect(joined(r.stderr)).toBe(
+      `plugin-review: the map '${map}' is not valid:\n` +
+        `  ${map}:3: plugins.custom.jmx.a.name: not a valid EF2 name: it is not lower-case letters and digits in sections joined by \`.\` or \`-\`, the first starting with a letter\n` +
+        `  ${map}:4: plugins.custom.jmx.a: unknown key \`keys\` (one of \`name\`, \`key_prefix\`, \`metrics\`)\n`,
+    );
+  });
+
+  it("--format json: each descriptor's outcome, and the collisions that refused it", () => {
+    const r = cli(["migrate", at("ext-a"), at("ext-b"), at("pool"), "--format", "json"]);
+    expect(r.status).toBe(1);
+    const summary = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(summary.map((s) => [s.file, s.outcome])).toEqual([
+      [at("ext-a"), "refused"],
+      [at("ext-b"), "refused"],
+      [at("pool"), "partly"],
+    ]);
+    expect(summary[0]!.collisions).toEqual([
+      {
+        kind: "name",
+        value: "custom:tech.extension",
+        sides: [
+          { file: at("ext-a"), line: 6, plugin: "custom.remote.python.isilon" },
+          { file: at("ext-b"), line: 6, plugin: "custom.remote.python.metricfilter" },
+        ],
+      },
+    ]);
+  });
+});
+
+describe("plugin-review migrate: every descriptor gets its report", () => {
+  it("PMI and a JMX plugin whose metrics name no MBean: exit 2, and a MIGRATION.md that says why and what to do", () => {
+    const pmi = join(dir, "refused/pmi/plugin.json");
+    const noMbean = join(dir, "refused/builtin/plugin.json");
+    mkdirSync(join(pmi, ".."), { recursive: true });
+    mkdirSync(join(noMbean, ".."), { recursive: true });
+    writeFileSync(pmi, text({ ...validHost(), name: "custom.pmi.websphere", type: "PMI" }));
+    writeFileSync(
+      noMbean,
+      text({
+        name: "custom.jmx.builtin",
+        version: "1.0",
+        type: "JMX",
+        entity: "PROCESS_GROUP_INSTANCE",
+        metricGroup: "tech.builtin",
+        metrics: [
+          { timeseries: { key: "heap", unit: "Byte", displayname: "Heap" }, source: { attribute: "Heap" } },
+        ],
+      }),
+    );
+    const out = join(dir, "refused-out");
+    const r = cli(["migrate", join(dir, "refused"), "--out", out]);
+    expect(r.status).toBe(2);
+    expect(joined(r.stdout)).toMatch(
+      /✖ 2 descriptors: 0 converted, 0 partly \(MIGRATION\.md lists what is not carried over\), 2 refused\n$/,
+    );
+    expect(tree(out)).toEqual(["custom.pmi.websphere/MIGRATION.md", "tech.builtin/MIGRATION.md"]);
+    const pmiMd = readFileSync(join(out, "custom.pmi.websphere/MIGRATION.md"), "utf8");
+    expect(pmiMd).toMatch(/^# `custom\.pmi\.websphere` was not migrated\n/);
+    expect(pmiMd).toMatch(/## Why\n\n- line 4: PMI plugins have no EF2 form: EF2 has no PMI data source/);
+    expect(pmiMd).toMatch(
+      /## What to do\n\n- line 4: collect the same values another way: an EF2 JMX extension/,
+    );
+    expect(pmiMd).toMatch(/## Its metrics\n[\s\S]*- line \d+: `ext:tech\.python\.demo\.requests`/);
+    const jmxMd = readFileSync(join(out, "tech.builtin/MIGRATION.md"), "utf8");
+    expect(jmxMd).toMatch(/- line 14: metric `heap` names no MBean \(`source\.domain`\)/);
+    expect(jmxMd).toMatch(
+      /## What to do\n\n- line 14: name the MBean metric `heap` reads: `source\.domain` and `source\.keyProperties`/,
+    );
+  });
+});
+
+describe("plugin-review migrate --rewrite", () => {
+  /** A JSON text as its non-string parts and its string literals: what byte-identical is checked on. */
+  function tokens(json: string): { outside: string[]; strings: string[] } {
+    const outside: string[] = [];
+    const strings: string[] = [];
+    let at = 0;
+    for (const m of json.matchAll(/"(?:[^"\\]|\\.)*"/g)) {
+      outside.push(json.slice(at, m.index));
+      strings.push(m[0]);
+      at = m.index + m[0].length;
+    }
+    outside.push(json.slice(at));
+    return { outside, strings };
+  }
+
+  it("rewrites every EF1 selector of an exported dashboard, SLO and metric event, and leaves the rest byte-identical", () => {
+    const work = join(dir, "rewrite");
+    cpSync(join(ROOT, "test/migrate/rewrite"), work, { recursive: true });
+    const files = ["dashboard.json", "metric-event.json", "slo.json"];
+    const before = Object.fromEntries(files.map((f) => [f, readFileSync(join(work, f), "utf8")]));
+
+    const dry = cli(["migrate", join(ROOT, "examples/jmx-valid/plugin.json"), "--rewrite", work]);
+    expect(dry.status).toBe(0);
+    expect(joined(dry.stdout)).toContain(
+      `${join(work, "slo.json")}: would rewrite: 2 references replaced, 0 not rewritten\n`,
+    );
+    for (const f of files) expect(readFileSync(join(work, f), "utf8")).toBe(before[f]);
+
+    const r = cli([
+      "migrate",
+      join(ROOT, "examples/jmx-valid/plugin.json"),
+      "--rewrite",
+      work,
+      "--out",
+      join(dir, "rewrite-out"),
+    ]);
+    expect(joined(r.stderr)).toBe("");
+    expect(r.status).toBe(0);
+    expect(joined(r.stdout)).toContain(
+      `${join(work, "metric-event.json")}: rewrote: 2 references replaced, 0 not rewritten\n` +
+        `  ${join(work, "metric-event.json")}:7:15 ext:tech.Demo_Pool.pool_created -> func:tech.demo.pool.pool_created.count_persec\n` +
+        `  ${join(work, "metric-event.json")}:19:57 PoolName -> pool_name\n`,
+    );
+    for (const f of files) {
+      const after = readFileSync(join(work, f), "utf8");
+      expect(after, f).not.toMatch(/ext:tech\.Demo_Pool|"PoolName"/);
+      expect(() => JSON.parse(after) as unknown, f).not.toThrow();
+      const a = tokens(before[f]!);
+      const b = tokens(after);
+      // Everything but the strings holding a reference (or a dimension name beside one) is the same bytes.
+      expect(b.outside, f).toEqual(a.outside);
+      a.strings.forEach((s, i) => {
+        if (s !== b.strings[i]) expect(s, `${f}: ${s}`).toMatch(/ext:tech\.Demo_Pool|^"PoolName"$/);
+      });
+    }
+    const dashboard = JSON.parse(readFileSync(join(work, "dashboard.json"), "utf8")) as {
+      tiles: { queries?: { metricSelector?: string; metric?: string; splitBy?: string[] }[] }[];
+    };
+    expect(dashboard.tiles[1]!.queries![0]!.metricSelector).toBe(
+      'tech.demo.pool.pool_active:splitBy("dt.entity.process_group_instance","pool_name"):avg:auto:sort(value(avg,descending)):limit(20)',
+    );
+    expect(dashboard.tiles[1]!.queries![1]).toMatchObject({
+      metric: "tech.demo.pool.pool_idle",
+      splitBy: ["pool_name"],
+    });
+    expect(dashboard.tiles[3]!.queries![0]!.metricSelector).toBe(
+      'tech.demo.pool.pool_created.count:filter(eq("pool_name","main")):splitBy():rate(1s)',
+    );
+    const slo = JSON.parse(readFileSync(join(work, "slo.json"), "utf8")) as { metricExpression: string };
+    expect(slo.metricExpression).toBe(
+      "(100)*(tech.demo.pool.pool_idle:splitBy())/(tech.demo.pool.pool_active:splitBy())",
+    );
+  });
+
+  it("reports each reference it cannot rewrite, with its file and line", () => {
+    const notes = join(dir, "queries.md");
+    writeFileSync(
+      notes,
+      'Pools: `ext:tech.Demo_Pool.pool_active:splitBy("PoolName")`\nOld: `ext:tech.Demo_Pool.nope` and `ext:cloud.aws.ec2.cpu`\nRate: `ext:tech.Demo_Pool.pool_created:avg`\n',
+    );
+    const r = cli([
+      "migrate",
+      join(ROOT, "examples/jmx-valid/plugin.json"),
+      "--rewrite",
+      notes,
+      "--out",
+      join(dir, "notes-out"),
+    ]);
+    expect(r.status).toBe(0);
+    expect(readFileSync(notes, "utf8")).toMatch(
+      /^Pools: `tech\.demo\.pool\.pool_active:splitBy\("pool_name"\)`\n/,
+    );
+    expect(joined(r.stderr)).toContain(
+      `  ${notes}:2:7 not rewritten: ext:tech.Demo_Pool.nope: no metric of the EF1 plugin whose metric group is \`tech.Demo_Pool\` is named so\n`,
+    );
+    expect(joined(r.stderr)).toContain(
+      `  ${notes}:2:37 not rewritten: ext:cloud.aws.ec2.cpu: not a metric of the plugins migrated in this run\n`,
+    );
+    expect(joined(r.stderr)).toMatch(
+      /queries\.md:3:8 not rewritten: ext:tech\.Demo_Pool\.pool_created:avg: EF1's series is `tech\.demo\.pool\.pool_created\.count:rate\(1s\)`/,
+    );
+  });
+});
