@@ -16,7 +16,9 @@ import { resolveConfig } from "../dist/src/core/config.js";
 import { parseJson, parseJsonFast } from "../dist/src/core/json/parse.js";
 import { detectVariant, analyseDescriptors } from "../dist/src/core/analyse.js";
 import { RULE_IDS } from "../dist/src/core/rules/index.js";
-import { validateSchema, warmUpSchemas } from "../dist/src/core/schema.js";
+import { validateWhole, warmUpSchemas } from "../dist/src/core/schema.js";
+import { AnalysisTiming } from "../dist/src/core/timing.js";
+import { formatTiming, timingRows, TIMING_ROWS } from "../dist/src/format/timing.js";
 import { baseOf, largeDescriptor, N } from "./descriptors.mjs";
 import { median, ms, time } from "./lib.mjs";
 
@@ -28,6 +30,22 @@ const fortyOff = resolveConfig({ repo: { rules: Object.fromEntries(offIds.map((i
 /** With the base comparison: change rules, and the base's own findings matched with head's (new / existing). */
 function review(path, text, cfg = config) {
   return analyseDescriptors([{ path, content: text, base: { path, content: baseOf(text) } }], cfg);
+}
+
+/**
+ * Where the time of reviews with the base comparison goes, by rule and step: the table `TIMING=1 plugin-review
+ * check` prints (TIMING=all or TIMING=<n> for more rows), over `runs` reviews of each file after as many
+ * untimed ones (so that it describes warm code, as the figures above do).
+ */
+function timingOf(files, runs) {
+  for (let i = 0; i < runs; i++) for (const { f, text } of files) review(f, text);
+  const timing = new AnalysisTiming();
+  for (let i = 0; i < runs; i++)
+    for (const { f, text } of files)
+      analyseDescriptors([{ path: f, content: text, base: { path: f, content: baseOf(text) } }], config, {
+        timing,
+      });
+  return formatTiming(timing, timingRows(process.env.TIMING) ?? TIMING_ROWS);
 }
 
 /** The same descriptor alone (no base): what the base comparison adds is the difference. */
@@ -50,7 +68,7 @@ if (existsSync(corpus)) {
     const a = time(() => reviewAlone(f, text), 200);
     const j = time(() => JSON.parse(text), 200);
     const off = time(() => review(f, text, fortyOff), 200);
-    rows.push({ f, bytes: text.length, t, a, j, off });
+    rows.push({ f, bytes: text.length, t, a, j, off, text });
   }
   const all = median(rows.map((r) => r.t));
   const offAll = median(rows.map((r) => r.off));
@@ -72,6 +90,8 @@ if (existsSync(corpus)) {
     `  median review with ${offIds.length} rules off: ${ms(offAll)}  (default / that = ${(all / offAll).toFixed(2)}x)  [target: faster]`,
   );
   console.log(`  slowest: ${worst.f} (${worst.bytes} bytes): ${ms(worst.t)}`);
+  console.log(`  where the time goes (TIMING), ${rows.length} files reviewed with their base 20 times each:`);
+  console.log(timingOf(rows, 20).replace(/^/gm, "    ").trimEnd());
 } else {
   console.log("real corpus: ../shared/corpus/real not found, skipped");
 }
@@ -87,7 +107,7 @@ const tParse = time(() => JSON.parse(largeText), 30, 5);
 const tAjv = time(
   () => {
     const v = JSON.parse(largeText);
-    validateSchema(v, detectVariant(v));
+    validateWhole(v, detectVariant(v));
   },
   30,
   5,
@@ -100,6 +120,12 @@ console.log(`  median review without a base: ${ms(tAlone)}`);
 console.log(`  median JSON.parse: ${ms(tParse)}  (review / JSON.parse = ${(tReview / tParse).toFixed(1)}x)`);
 console.log(
   `  median JSON.parse + Ajv schema validation: ${ms(tAjv)}  (review with base / that = ${(tReview / tAjv).toFixed(1)}x)  [target <= 6x; rule API issue: <= 3x]`,
+);
+console.log(`  where the time goes (TIMING), reviewed with its base 10 times:`);
+console.log(
+  timingOf([{ f: "large.json", text: largeText }], 10)
+    .replace(/^/gm, "    ")
+    .trimEnd(),
 );
 // The parser with positions beside json-source-map (the design card's choice), on the same large text:
 // ours builds its tree only when findings need locating, so both are timed building positions.

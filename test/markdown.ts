@@ -88,7 +88,7 @@ export const OWN_HTML = (content: string): boolean =>
     .split(/\s*\n\s*/)
     .every(
       (line) =>
-        /^<!-- plugin-review:(?:id=[0-9a-f]{16}|head=[0-9a-f]{40}|fixed|recheck) -->$/.test(line) ||
+        /^<!-- plugin-review:(?:id=[0-9a-f]{32}|head=[0-9a-f]{40}|fixed|recheck) -->$/.test(line) ||
         /^<\/?(?:sub|details)>$/.test(line) ||
         /^<summary>[^<>]*<\/summary>$/.test(line),
     );

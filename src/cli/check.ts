@@ -7,6 +7,7 @@ import { NOT_AN_EXTENSION } from "../core/ef2/extension-document.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
+import { AnalysisTiming } from "../core/timing.js";
 import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
@@ -14,6 +15,7 @@ import { printable, printableLines } from "../format/printable.js";
 import { formatSarif } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
+import { formatTiming } from "../format/timing.js";
 import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
@@ -43,6 +45,8 @@ export interface CheckOptions {
   maxWarnings?: number;
   /** `--quiet`: errors only; warnings and notices are neither reported nor counted. */
   quiet?: boolean;
+  /** `--timing` or `TIMING`: print this many of the slowest rules and steps to stderr (ESLint's TIMING). */
+  timing?: number;
 }
 
 /** How standard input is named in the output when `--stdin-filename` does not name it. */
@@ -226,10 +230,12 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.fix) notes.push(...applyFixes(opts.fix, reviewGroups, io));
   // Each group on its own configuration; then the reviews named as on the command line, in its order.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
+  const timing = opts.timing !== undefined ? new AnalysisTiming() : undefined;
   const analysed = reviewGroups.flatMap(({ found, items }) =>
     analyseDescriptors(
       items.map((i) => i.input),
       found.config,
+      timing ? { timing } : {},
     ).map((review, i) => {
       const item = items[i] as Group["items"][number];
       return { review: { ...review, path: item.display }, found, order: order.get(item.absolute) ?? 0 };
@@ -283,6 +289,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const stdoutFormat = opts.fix === "dry-run" ? undefined : opts.format;
   if (stdoutFormat) io.stdout(write(stdoutFormat, io.colour, io.width));
   if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${printable(n)}\n`);
+  // On stderr, so that a JSON or SARIF report on stdout stays whole.
+  if (timing) io.stderr(formatTiming(timing, opts.timing));
   return failed ? 1 : 0;
 }
 

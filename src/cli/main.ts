@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
 import { fitHelp } from "../format/fit.js";
+import { timingRows, TIMING_ROWS } from "../format/timing.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
 import { runMigrate } from "./migrate.js";
@@ -40,6 +41,8 @@ Options:
                          report what is left. Suggestions (a misspelt member's likely name, the
                          closest allowed value) are guesses: shown, never applied
   --fix-dry-run          print the fixes as a unified diff instead of writing them
+  --timing               print to stderr the rules and steps that took the most time
+                         (as TIMING=1; TIMING=all or TIMING=<n> shows more rows)
   -h, --help             show this help
 
 Exit status: 0 no finding at or above the failing level (fail_on, default error); 1 such
@@ -318,6 +321,7 @@ const CHECK_OPTIONS = {
   "no-color": { type: "boolean" },
   fix: { type: "boolean" },
   "fix-dry-run": { type: "boolean" },
+  timing: { type: "boolean" },
 } satisfies Options;
 
 async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width: number): Promise<number> {
@@ -347,6 +351,8 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width
     maxWarnings = Number(v["max-warnings"]);
   }
   const env = io.env ?? process.env;
+  // ESLint's TIMING: its value says how many rows; --timing alone is TIMING=1.
+  const timing = timingRows(env.TIMING) ?? (v.timing ? TIMING_ROWS : undefined);
   let stdin: { content: Uint8Array; filename?: string } | undefined;
   if (v.stdin) {
     const content = await (io.stdin ?? readStdin)();
@@ -366,6 +372,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width
       ...(stdin ? { stdin } : {}),
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(v.quiet ? { quiet: true } : {}),
+      ...(timing !== undefined ? { timing } : {}),
     },
     {
       cwd: io.cwd ?? process.cwd(),

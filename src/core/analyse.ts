@@ -16,7 +16,7 @@ import { isExtensionDocument } from "./ef2/extension-document.js";
 import { formatOf } from "./ef2/pairing.js";
 import { detectVariant, FORMATS, load, loadBase, sameText, unread, type Loaded } from "./formats.js";
 import { parseJsonFast, type DuplicateKey, type JsonNode } from "./json/parse.js";
-import { LineIndex, locator, pointerLocator } from "./locate.js";
+import { LineIndex, locateAll, pointerLocator, type Locatable } from "./locate.js";
 import { get, isObj, str } from "./guards.js";
 import { escapeSegment } from "./json/pointer.js";
 import type { DocumentRule, Rule, SetRule } from "./rule.js";
@@ -24,6 +24,7 @@ import { RuleContext, type DocumentState } from "./rule-context.js";
 import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
 import type { FileFormat, Finding, Location, RawFinding, Target, Variant } from "./types.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 
 export interface DescriptorInput {
   /** Path in the repository, as the pull request names it: the finding's identity, messages, set rules. */
@@ -103,8 +104,9 @@ function internalError(rule: Rule, e: unknown): RawFinding {
 }
 
 function runRule(rule: DocumentRule, context: RuleContext): RawFinding[] {
+  const { timing } = context;
   try {
-    return context.run(rule);
+    return timing ? timing.measure("rule", rule.meta.id, () => context.run(rule)) : context.run(rule);
   } catch (e) {
     return [internalError(rule, e)];
   }
@@ -120,13 +122,22 @@ const DESCRIPTORS: readonly FileFormat[] = ["plugin.json"];
 function activeRules(path: string, config: ResolvedConfig, format: FileFormat): readonly DocumentRule[] {
   const ignored = config.ignore.filter((e) => matchesIgnore(e, path));
   if (ignored.some((e) => !e.rules)) return [];
-  return DOCUMENT_RULES.filter(
+  // Without an ignore entry for the file (the usual case), the same for every file of its kind: once per configuration.
+  let byFormat = activeByConfig.get(config);
+  if (!ignored.length && byFormat?.has(format)) return byFormat.get(format) as readonly DocumentRule[];
+  const active = DOCUMENT_RULES.filter(
     (r) =>
       (r.meta.files ?? DESCRIPTORS).includes(format) &&
       config.rules[r.meta.id] !== "off" &&
       !ignored.some((e) => e.rules?.includes(r.meta.id)),
   );
+  if (!ignored.length) {
+    if (!byFormat) activeByConfig.set(config, (byFormat = new Map()));
+    byFormat.set(format, active);
+  }
+  return active;
 }
+const activeByConfig = new WeakMap<ResolvedConfig, Map<FileFormat, readonly DocumentRule[]>>();
 
 type Internal = AnalysedFile & {
   format: FileFormat;
@@ -164,16 +175,21 @@ function baseFindings(
   state: DocumentState,
   active: readonly DocumentRule[],
   head?: { context: RuleContext; rules: readonly DocumentRule[]; results: readonly RawFinding[][] },
+  timing?: AnalysisTiming,
 ): RawFinding[] {
-  const context = new RuleContext(state, false, head?.context);
-  return active
-    .filter((r) => r.meta.kind !== "change")
-    .flatMap((r) => {
-      const i = head ? head.rules.indexOf(r) : -1;
-      return i >= 0 && head?.context.readsSameIn(r, context)
+  const context = new RuleContext(state, false, head?.context, timing);
+  const ran = new Map(head?.rules.map((r, i) => [r, i]));
+  const out: RawFinding[] = [];
+  for (const r of active) {
+    if (r.meta.kind === "change") continue;
+    const i = ran.get(r);
+    const results =
+      i !== undefined && head?.context.readsSameIn(r, context)
         ? (head.results[i] as RawFinding[])
         : runRule(r, context);
-    });
+    for (const f of results) out.push(f);
+  }
+  return out;
 }
 
 export interface AnalysisOptions {
@@ -182,6 +198,8 @@ export interface AnalysisOptions {
    * be reused. Same findings, slower; tests hold the shortcuts against it.
    */
   fullBase?: boolean;
+  /** Where the time goes, by rule and step (`TIMING=1`): collected here when given. */
+  timing?: AnalysisTiming;
 }
 
 /**
@@ -226,15 +244,23 @@ export function analyseOne(
   config: ResolvedConfig,
   options: AnalysisOptions = {},
 ): Internal {
+  const { timing } = options;
   const format = FORMATS[formatOf(input.path)];
   const extension = format.keepsTree;
   const size = sizeLimit(config, extension);
-  const head = load(input.content, size.limit, input.size, format.parse);
+  const head = timed(timing, "step", "parse", () =>
+    load(input.content, size.limit, input.size, format.parse),
+  );
   const configPath = input.configPath ?? input.path;
   const base = input.base;
   if (
     extension &&
-    !saysExtension(head, base && (() => load(base.content, size.limit, base.size, format.parse)))
+    !saysExtension(
+      head,
+      base &&
+        (() =>
+          timed(timing, "step", "parse base", () => load(base.content, size.limit, base.size, format.parse))),
+    )
   ) {
     const { path } = input;
     return {
@@ -282,12 +308,10 @@ export function analyseOne(
       baseline = { value: state.value, findings: [] };
       sameAsBase = true;
     } else if (input.base) {
-      const base = loadBase(
-        format,
-        input.base.content,
-        size.limit,
-        input.base.size,
-        options.fullBase ? undefined : head.parsed,
+      const headParsed = options.fullBase ? undefined : head.parsed;
+      const baseInput = input.base;
+      const base = timed(timing, "step", "parse base", () =>
+        loadBase(format, baseInput.content, size.limit, baseInput.size, headParsed),
       );
       if (base.ok) {
         state.base = { value: base.value, path: input.base.path };
@@ -318,18 +342,23 @@ export function analyseOne(
     );
   }
   const reuse = changedBase !== undefined && !options.fullBase;
-  const context = new RuleContext(state, reuse);
+  const context = new RuleContext(state, reuse, undefined, timing);
   const results = rules.map((r) => runRule(r, context));
   const raw = results.flat();
   if (sameAsBase && baseline) baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId));
   if (changedBase && baseline) {
     const migration = active.filter((r) => r.meta.kind !== "migration" || changedBase.ef1 !== undefined);
-    baseline.findings = baseFindings(changedBase, migration, reuse ? { context, rules, results } : undefined);
+    baseline.findings = baseFindings(
+      changedBase,
+      migration,
+      reuse ? { context, rules, results } : undefined,
+      timing,
+    );
   }
   // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
   const located = raw.length
-    ? identify(state.value, input.path, raw, locator(head.text, parsed, raw.length, format.locate))
+    ? identify(state.value, input.path, raw, (fs) => locateAll(head.text, parsed, fs, format.locate), timing)
     : [];
   const analysed: Internal = {
     path: input.path,
@@ -499,9 +528,11 @@ export class AnalysisSession {
    */
   add(inputs: Iterable<DescriptorInput>): string[] {
     const texts: string[] = [];
+    const { timing } = this.options;
     for (const input of inputs) {
-      const analysed = analyseOne(input, this.config, this.options);
-      this.held.push(this.hold(analysed));
+      // "other": the runner's own time, outside the steps and rules measured inside it.
+      const analysed = timed(timing, "step", "other", () => analyseOne(input, this.config, this.options));
+      this.held.push(timed(timing, "step", "other", () => this.hold(analysed)));
       texts.push(analysed.text);
     }
     return texts;
@@ -509,6 +540,10 @@ export class AnalysisSession {
 
   /** The set rules across everything added, then every file's findings, in the order added. */
   finish(): FileFindings[] {
+    return timed(this.options.timing, "step", "set rules", () => this.finishSet());
+  }
+
+  private finishSet(): FileFindings[] {
     const { config } = this;
     const withValue = this.held.filter((h) => h.set);
     const members = withValue.map((h) => ({ path: h.file.path, value: h.set!.value }));
@@ -536,7 +571,7 @@ export class AnalysisSession {
     }
     for (const [h, { head, base }] of found) {
       const value = h.set?.value ?? {};
-      const located = identify(value, h.file.path, head, (f) => placeOf(h, f));
+      const located = identify(value, h.file.path, head, (fs) => fs.map((f) => placeOf(h, f)));
       const findings = applyConfig(h.configPath, located, config);
       const { findings: marked, fixed } = withBaseline(h.file.path, findings, config, {
         compared: h.compared,
@@ -551,11 +586,13 @@ export class AnalysisSession {
 
   private hold(analysed: Internal): Held {
     const { config } = this;
-    const { findings, fixed } = withBaseline(analysed.path, analysed.findings, config, {
-      compared: analysed.compared === true,
-      value: analysed.value,
-      ...(analysed.base ? { base: analysed.base } : {}),
-    });
+    const { findings, fixed } = timed(this.options.timing, "step", "baseline", () =>
+      withBaseline(analysed.path, analysed.findings, config, {
+        compared: analysed.compared === true,
+        value: analysed.value,
+        ...(analysed.base ? { base: analysed.base } : {}),
+      }),
+    );
     const edited = findings.filter((f) => (f.fix ?? f.suggestions?.[0]) && f.line === f.endLine);
     const lines = new Map<number, string>();
     if (edited.length) {
@@ -574,16 +611,20 @@ export class AnalysisSession {
     // Set rules compare the documents of their kind (`meta.files`): a descriptor's name is not an extension's.
     if (!this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(analysed.format)))
       return held;
-    // Where the set rules may report (their members, the document's start), while the text is here.
-    const locate = locator(analysed.text, analysed.parsed, 2 + 2 * this.setRules.members.length);
-    const place = (target: Target, pointer: string) =>
-      locate({ ruleId: "", severity: "error", message: "", messageId: "", pointer, target });
-    held.root = place("key", "");
+    // Where the set rules may report (their members, the document's start), while the text is here: one scan
+    // that stops at the last member (the document's start is line 1, whatever follows it).
+    const members = analysed.value === undefined ? [] : this.setRules.members;
+    const places: Locatable[] = [{ pointer: "", target: "key" }];
+    for (const m of members)
+      for (const target of ["key", "value"] as const)
+        places.push({ pointer: `/${escapeSegment(m)}`, target });
+    const located = timed(this.options.timing, "step", "locate", () =>
+      locateAll(analysed.text, analysed.parsed, places, FORMATS[analysed.format].locate),
+    );
+    held.root = located[0] as Location;
     if (analysed.value !== undefined) {
       const at = new Map<string, Location>();
-      for (const pointer of ["", ...this.setRules.members.map((m) => `/${escapeSegment(m)}`)])
-        for (const target of ["key", "value"] as const)
-          at.set(placeKey(target, pointer), place(target, pointer));
+      places.forEach((p, i) => i > 0 && at.set(placeKey(p.target, p.pointer), located[i] as Location));
       held.set = { value: project(analysed.value, this.setRules.members), at };
       if (analysed.base) held.set.base = project(analysed.base.value, this.setRules.members);
     }
@@ -593,7 +634,7 @@ export class AnalysisSession {
 
 const START: Location = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 
-/** Where a set rule's finding is: at its member (rule.ts SetRule), or the document's start. */
+/** Where a set rule's finding is: at its member (rule.ts SetRule), or the document's start (the root too). */
 function placeOf(h: Held, f: RawFinding): Location {
   const member = /^\/[^/]*/.exec(f.pointer)?.[0] ?? "";
   return h.set?.at.get(placeKey(f.target, member)) ?? h.root ?? START;

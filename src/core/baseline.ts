@@ -9,7 +9,7 @@
  * Pure: documents and findings in, states out. The runner decides which findings take part (change rules
  * never do: they only ever produce new findings).
  */
-import { fingerprint, type Identifiable } from "./identity.js";
+import { identityKey, identityOf, type Identifiable } from "./identity.js";
 
 export type BaselineState = "new" | "existing";
 
@@ -22,11 +22,13 @@ export interface Classified {
 
 /**
  * Matches head findings against base findings (each base finding matches at most one head finding), both
- * identified under head's path `file`. Head findings carry their fingerprints already.
+ * identified under head's path `file`, by their identities as strings (identity.ts identityKey): never by a
+ * hash, so that nothing but the same identity matches. Identities already computed for the same finding
+ * objects (head's, when identified; a base finding that is head's very object) are not computed again.
  */
 export function classify(
   file: string,
-  head: { value: unknown; findings: readonly (Identifiable & { fingerprint: string })[] },
+  head: { value: unknown; findings: readonly Identifiable[] },
   base: { value: unknown; findings: readonly Identifiable[] },
 ): Classified {
   const states: BaselineState[] = head.findings.map(() => "new");
@@ -37,7 +39,9 @@ export function classify(
     const byId = new Map<string, number[]>();
     base.findings.forEach((f, i) => {
       if (used[i]) return;
-      const key = fingerprint(base.value, file, f, loose ? { doc: head.value } : undefined);
+      const key = loose
+        ? identityKey(base.value, file, f, { doc: head.value })
+        : identityOf(base.value, file, f);
       const list = byId.get(key);
       if (list) list.push(i);
       else byId.set(key, [i]);
@@ -45,7 +49,9 @@ export function classify(
     if (byId.size === 0) break;
     head.findings.forEach((f, i) => {
       if (states[i] === "existing") return;
-      const id = loose ? fingerprint(head.value, file, f, { doc: base.value }) : f.fingerprint;
+      const id = loose
+        ? identityKey(head.value, file, f, { doc: base.value })
+        : identityOf(head.value, file, f);
       const match = byId.get(id)?.shift();
       if (match === undefined) return;
       used[match] = true;

@@ -6,6 +6,7 @@
  */
 import { extensionFacts, type ExtensionFacts } from "./ef2/extension.js";
 import { arr, get, obj, str, type Obj } from "./guards.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 
 export interface MetricEntry {
   /** Index in `metrics`. */
@@ -36,49 +37,78 @@ export interface KeyedEntry extends Entry {
   key?: string;
 }
 
+// The builders are plain loops: they run over every element of a large descriptor, once per document.
+
 function keyed(list: unknown, pointer: string): KeyedEntry[] {
-  return arr(list).map((value, index) => ({
-    value,
-    index,
-    key: str(get(value, "key")),
-    pointer: `${pointer}/${index}`,
-  }));
+  const items = arr(list);
+  const out: KeyedEntry[] = [];
+  for (let index = 0; index < items.length; index++) {
+    const value = items[index];
+    out.push({ value, index, key: str(get(value, "key")), pointer: `${pointer}/${index}` });
+  }
+  return out;
 }
 
+const METRIC_KINDS = ["timeseries", "statetimeseries"] as const;
+
 function metricsOf(metrics: unknown): MetricEntry[] {
-  return arr(metrics).flatMap((m, index) =>
-    (["timeseries", "statetimeseries"] as const).flatMap((kind) => {
+  const items = arr(metrics);
+  const out: MetricEntry[] = [];
+  for (let index = 0; index < items.length; index++) {
+    const m = items[index];
+    for (const kind of METRIC_KINDS) {
       const spec = obj(get(m, kind));
-      return spec ? [{ index, kind, spec, key: str(spec.key), pointer: `/metrics/${index}/${kind}` }] : [];
-    }),
-  );
+      if (spec) out.push({ index, kind, spec, key: str(spec.key), pointer: `/metrics/${index}/${kind}` });
+    }
+  }
+  return out;
 }
 
 function seriesOf(ui: unknown): SeriesEntry[] {
-  return (["keycharts", "charts"] as const).flatMap((list) =>
-    arr(get(ui, list)).flatMap((chart, i) =>
-      arr(get(chart, "series")).map((series, j) => ({
-        series,
-        key: str(get(series, "key")),
-        pointer: `/ui/${list}/${i}/series/${j}`,
-      })),
-    ),
-  );
+  const out: SeriesEntry[] = [];
+  for (const list of ["keycharts", "charts"] as const) {
+    const charts = arr(get(ui, list));
+    for (let i = 0; i < charts.length; i++) {
+      const series = arr(get(charts[i], "series"));
+      for (let j = 0; j < series.length; j++) {
+        const s = series[j];
+        out.push({ series: s, key: str(get(s, "key")), pointer: `/ui/${list}/${i}/series/${j}` });
+      }
+    }
+  }
+  return out;
 }
 
 function alertsOf(metrics: unknown): Entry[] {
-  return arr(metrics).flatMap((m, i) =>
-    arr(get(m, "alert_settings")).map((value, index) => ({
-      value,
-      index,
-      pointer: `/metrics/${i}/alert_settings/${index}`,
-    })),
-  );
+  const items = arr(metrics);
+  const out: Entry[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const alerts = arr(get(items[i], "alert_settings"));
+    for (let index = 0; index < alerts.length; index++)
+      out.push({ value: alerts[index], index, pointer: `/metrics/${i}/alert_settings/${index}` });
+  }
+  return out;
+}
+
+/** The first definition of each metric key, in document order (a key defined again is reported elsewhere). */
+function byKey(metrics: readonly MetricEntry[]): Map<string, MetricEntry> {
+  const out = new Map<string, MetricEntry>();
+  for (const m of metrics) if (m.key !== undefined && !out.has(m.key)) out.set(m.key, m);
+  return out;
+}
+
+/** Every metric definition's key, in document order, each as often as it is defined. */
+function keysOf(metrics: readonly MetricEntry[]): string[] {
+  const out: string[] = [];
+  for (const m of metrics) if (m.key !== undefined) out.push(m.key);
+  return out;
 }
 
 /** The facts, each with the top-level member it is computed from. */
 const FACT_MEMBER = {
   metrics: "metrics",
+  metricsByKey: "metrics",
+  metricKeys: "metrics",
   series: "ui",
   keymetrics: "ui",
   alerts: "metrics",
@@ -102,6 +132,7 @@ export class DocumentFacts {
   constructor(
     value: unknown,
     private readonly like?: DocumentFacts,
+    private readonly factTiming?: AnalysisTiming,
   ) {
     this.doc = value;
   }
@@ -122,7 +153,7 @@ export class DocumentFacts {
       this.cache[name] =
         like && typeof member === "object" && member !== null && get(like.doc, FACT_MEMBER[name]) === member
           ? like.fact(name, build)
-          : build(member);
+          : timed(this.factTiming, "step", "shared facts", () => build(member));
     }
     return this.cache[name] as T;
   }
@@ -130,6 +161,16 @@ export class DocumentFacts {
   /** Every metric definition's timeseries or statetimeseries (both when an element holds both). */
   get metrics(): readonly MetricEntry[] {
     return this.fact("metrics", metricsOf);
+  }
+
+  /** The first metric definition of each key (timeseries or statetimeseries), by key. */
+  get metricsByKey(): ReadonlyMap<string, MetricEntry> {
+    return this.fact("metricsByKey", () => byKey(this.metrics));
+  }
+
+  /** Every metric definition's key, in document order, each as often as it is defined. */
+  get metricKeys(): readonly string[] {
+    return this.fact("metricKeys", () => keysOf(this.metrics));
   }
 
   /** The series of every chart, key charts first. */

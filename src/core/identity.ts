@@ -3,19 +3,22 @@
  * the place named by content rather than by array index, the message id and the message's data other than
  * positions. Inserting, deleting or reordering other elements never changes it; changing the offending
  * value does (rules put it in their data, or it is in the place's name). It is computed here, once per
- * finding (the runner stores it as `fingerprint`), and everything that matches findings reads it:
+ * finding (the runner stores its SHA-256 as `fingerprint`), and everything that matches findings reads it:
  * new/existing matching (baseline.ts), review-comment fingerprints ("already said", "fixed"), the grouping
  * of repeated findings (`problemKey`), SARIF `partialFingerprints` and the JSON `fingerprint`.
  *
  * The file is the head path: a base version is identified under head's path, so that the findings of a
  * renamed file match their own base findings.
  *
- * Pure: documents and findings in, strings out.
+ * Pure: documents and findings in, strings out (node:crypto's SHA-256 is a computation like any other; the
+ * core runs only in Node.js: the CLI, the App, Lambda and the language server).
  */
+import { hash } from "node:crypto";
 import { get, isObj } from "./guards.js";
 import { escapeSegment, isIndex, unescapeSegment } from "./json/pointer.js";
 import type { RuleMeta } from "./rule-meta.js";
 import { RULES_BY_ID } from "./rules/index.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 import type { Finding, Location, MessageData, RawFinding } from "./types.js";
 
 /** What identity reads of a finding (located or not). */
@@ -141,7 +144,7 @@ export function identityPath(doc: unknown, pointer: string): string {
   // The very walk the fingerprint hashes (addPlace), written out instead of hashed.
   let out = "";
   addPlace(
-    { add: (s, tag) => (out += tag === ARRAY_ELEMENT ? `/[${s}]` : `/${escapeSegment(s)}`) },
+    { add: (s: string, tag: string) => (out += tag === ARRAY_ELEMENT ? `/[${s}]` : `/${escapeSegment(s)}`) },
     doc,
     pointer,
   );
@@ -177,75 +180,51 @@ function kindsOf(ruleId: string): DataKinds {
 }
 
 /**
- * 64 bits of a sequence of strings, as 16 hex digits (cyrb53's mixing, both halves kept): stable across
- * processes and versions, plain JavaScript (fingerprints match findings, they protect nothing). Each string
- * is followed by its length mixed in above any UTF-16 unit, so that no two sequences run together. Fed piece
- * by piece, so that no identity string is ever built.
+ * A finding's identity written out as one string, piece by piece: each piece is a tag (one character: what
+ * the piece is), its length and its text, so that no two sequences of pieces give the same string. Matching
+ * compares these strings; a fingerprint is their SHA-256 (below), so that no finding can be made to pass for
+ * another (issue 39: the 64-bit hash before it was invertible, and a crafted metric key took a base
+ * finding's identity in seconds).
  */
-const NUMBER = 0x23; // "#"
-const STRING = 0x27; // "'"
-const ARRAY_ELEMENT = 0x5b; // "["
-const MEMBER = 0x2e; // "."
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-const hex32 = (n: number) =>
-  (HEX[n >>> 24] as string) + HEX[(n >>> 16) & 255] + HEX[(n >>> 8) & 255] + HEX[n & 255];
+const RULE = "r";
+const FILE = "f";
+const MESSAGE = "m";
+const DATA_KEY = "k";
+const NUMBER = "#";
+const STRING = "'";
+const ARRAY_ELEMENT = "[";
+const MEMBER = ".";
+const PROBLEM = "p";
 
-class Hash {
-  private h1 = 0xdeadbeef;
-  private h2 = 0x41c6ce57;
+const piece = (tag: string, s: string) => tag + s.length + ":" + s;
 
-  /** Starts again (one hash is reused: a fingerprint per finding should not cost an allocation). */
-  reset(): this {
-    this.h1 = 0xdeadbeef;
-    this.h2 = 0x41c6ce57;
-    return this;
+/** Message data without the keys left out, by key (so that the order a rule writes them in plays no part). */
+function dataPieces(data: MessageData | undefined, leftOut: (key: string) => boolean): string {
+  if (!data) return "";
+  const keys = Object.keys(data);
+  if (keys.length > 1) keys.sort();
+  let out = "";
+  for (const k of keys) {
+    if (leftOut(k)) continue;
+    const v = data[k];
+    // A number and the string of its digits are different data.
+    out +=
+      piece(DATA_KEY, k) + (typeof v === "number" ? piece(NUMBER, String(v)) : piece(STRING, v as string));
   }
+  return out;
+}
 
-  /** Adds `s`, after one UTF-16 unit `prefix` when given (a tag, without building a new string). */
-  add(s: string, prefix = -1): this {
-    let h1 = this.h1;
-    let h2 = this.h2;
-    if (prefix >= 0) {
-      h1 = Math.imul(h1 ^ prefix, 2654435761);
-      h2 = Math.imul(h2 ^ prefix, 1597334677);
-    }
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-    const end = 0x10000 + s.length;
-    this.h1 = Math.imul(h1 ^ end, 2654435761);
-    this.h2 = Math.imul(h2 ^ end, 1597334677);
-    return this;
-  }
+/** Hex digits of SHA-256 a fingerprint keeps: 128 bits, beyond any search for a collision. */
+export const FINGERPRINT_DIGITS = 32;
 
-  /** Message data without the keys left out, by key (so that the order a rule writes them in plays no part). */
-  addData(data: MessageData | undefined, leftOut: (key: string) => boolean): this {
-    if (!data) return this;
-    const keys = Object.keys(data);
-    if (keys.length > 1) keys.sort();
-    for (const k of keys) {
-      if (leftOut(k)) continue;
-      const v = data[k];
-      // A number and the string of its digits are different data.
-      if (typeof v === "number") this.add(k).add(String(v), NUMBER);
-      else this.add(k).add(v as string, STRING);
-    }
-    return this;
-  }
-
-  digest(): string {
-    let { h1, h2 } = this;
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return hex32(h2 >>> 0) + hex32(h1 >>> 0);
-  }
+/** The fingerprint of an identity string: SHA-256, its first 128 bits in hex. */
+export function digest(identity: string): string {
+  return hash("sha256", identity, "hex").slice(0, FINGERPRINT_DIGITS);
 }
 
 /** What takes a place's segments, each after its tag (an array element's label, or a member's name). */
 interface PlaceSink {
-  add(s: string, tag: number): unknown;
+  add(s: string, tag: string): unknown;
 }
 
 /**
@@ -280,33 +259,117 @@ function addPlace(h: PlaceSink, doc: unknown, pointer: string, other?: { doc: un
   }
 }
 
-const shared = new Hash();
-
-/**
- * The finding's fingerprint: 16 hex digits of its identity (rule, file, place, message id, non-positional
- * data), what comments, SARIF and JSON carry. `other` is for the baseline's second pass only: the other
- * version's document, against which a renamed chart is named by its series (so that renaming a chart keeps
- * its findings).
- */
-export function fingerprint(doc: unknown, file: string, f: Identifiable, other?: { doc: unknown }): string {
-  const { positional, placeInData } = kindsOf(f.ruleId);
-  const h = shared.reset().add(f.ruleId).add(file);
-  if (!placeInData) addPlace(h, doc, f.pointer, other);
-  return h
-    .add("\u0000")
-    .add(f.messageId)
-    .addData(f.data, (k) => positional.has(k))
-    .digest();
+/** The place's pieces: what `identityPath` names. */
+class PlacePieces implements PlaceSink {
+  out = "";
+  add(s: string, tag: string): void {
+    this.out += piece(tag, s);
+  }
 }
 
-/** The findings of one document with their places (`where`, from locate.ts) and fingerprints: the runner's last step. */
+/**
+ * The finding's identity as a string (rule, file, place, message id, non-positional data): what matching
+ * new and existing findings compares, and what its fingerprint is the SHA-256 of. `other` is for the
+ * baseline's second pass only: the other version's document, against which a renamed chart is named by its
+ * series (so that renaming a chart keeps its findings).
+ */
+export function identityKey(doc: unknown, file: string, f: Identifiable, other?: { doc: unknown }): string {
+  const { positional, placeInData } = kindsOf(f.ruleId);
+  let place = "";
+  if (!placeInData) {
+    const sink = new PlacePieces();
+    addPlace(sink, doc, f.pointer, other);
+    place = sink.out;
+  }
+  return (
+    piece(RULE, f.ruleId) +
+    piece(FILE, file) +
+    place +
+    piece(MESSAGE, f.messageId) +
+    dataPieces(f.data, (k) => positional.has(k))
+  );
+}
+
+/**
+ * The finding's fingerprint: 32 hex digits of SHA-256 over its identity (identityKey), what comments, SARIF
+ * and JSON carry.
+ */
+export function fingerprint(doc: unknown, file: string, f: Identifiable, other?: { doc: unknown }): string {
+  return digest(identityKey(doc, file, f, other));
+}
+
+/**
+ * What an identity was computed from, beside it: the file, and the value of the document's top-level member
+ * the finding's place is in (the document itself when it is not an object), which holds everything the place
+ * depends on. Another version of the document with that very value gives the same identity: a base finding
+ * that is head's very finding object (a rule not run again on the base) is not identified twice.
+ */
+interface Known {
+  file: string;
+  anchor: unknown;
+  key: string;
+}
+const known = new WeakMap<object, Known>();
+
+/** The value the identity of a finding at `pointer` depends on (see Known); `undefined` for none. */
+function anchorOf(doc: unknown, f: Identifiable): unknown {
+  if (kindsOf(f.ruleId).placeInData || f.pointer === "") return undefined;
+  if (!isObj(doc)) return doc;
+  const slash = f.pointer.indexOf("/", 1);
+  const raw = f.pointer.slice(1, slash < 0 ? undefined : slash);
+  return get(doc, raw.includes("~") ? unescapeSegment(raw) : raw);
+}
+
+/** identityKey, taken from an earlier computation for the same finding object when its inputs are the same. */
+export function identityOf(doc: unknown, file: string, f: Identifiable): string {
+  const anchor = anchorOf(doc, f);
+  const seen = known.get(f);
+  if (seen && seen.file === file && Object.is(seen.anchor, anchor)) return seen.key;
+  const key = identityKey(doc, file, f);
+  known.set(f, { file, anchor, key });
+  return key;
+}
+
+/**
+ * The findings of one document with their places (`locate`, from locate.ts) and fingerprints: the runner's
+ * last step. Each finding's identity is computed once and hashed once; it is kept beside both the raw finding
+ * and the located one (identityOf), for matching them with the base's.
+ */
 export function identify(
   doc: unknown,
   file: string,
   findings: readonly RawFinding[],
-  where: (f: RawFinding) => Location,
+  locate: (findings: readonly RawFinding[]) => Location[],
+  timing?: AnalysisTiming,
 ): Finding[] {
-  return findings.map((f) => ({ ...f, ...where(f), fingerprint: fingerprint(doc, file, f) }));
+  const places = timed(timing, "step", "locate", () => locate(findings));
+  return timed(timing, "step", "identity", () =>
+    findings.map((f, i) => {
+      identityOf(doc, file, f);
+      const identity = known.get(f) as Known;
+      const at = places[i] as Location;
+      // Written out member by member, as toFinding orders them (a spread of each finding costs several times this).
+      const located: Finding = {
+        ruleId: f.ruleId,
+        severity: f.severity,
+        message: f.message,
+        messageId: f.messageId,
+        pointer: f.pointer,
+        target: f.target,
+        line: at.line,
+        column: at.column,
+        endLine: at.endLine,
+        endColumn: at.endColumn,
+        fingerprint: digest(identity.key),
+      };
+      if (f.data) located.data = f.data;
+      if (f.range) located.range = f.range;
+      if (f.fix) located.fix = f.fix;
+      if (f.suggestions) located.suggestions = f.suggestions;
+      known.set(located, identity);
+      return located;
+    }),
+  );
 }
 
 /**
@@ -317,15 +380,14 @@ export function identify(
  */
 export function problemKey(f: Identifiable): string {
   const { positional, names } = kindsOf(f.ruleId);
-  return shared
-    .reset()
-    .add(f.ruleId)
-    .add(f.messageId)
-    .addData(f.data, (k) => positional.has(k) || names.has(k))
-    .digest();
+  return (
+    piece(RULE, f.ruleId) +
+    piece(MESSAGE, f.messageId) +
+    dataPieces(f.data, (k) => positional.has(k) || names.has(k))
+  );
 }
 
-/** The fingerprint of a repeated problem in a file (one review entry for all its findings). */
+/** The fingerprint of a repeated problem in a file (one review entry for all its findings): SHA-256, as a finding's. */
 export function problemFingerprint(file: string, problem: string): string {
-  return shared.reset().add("repeated").add(file).add(problem).digest();
+  return digest(piece(PROBLEM, "repeated") + piece(FILE, file) + piece(PROBLEM, problem));
 }

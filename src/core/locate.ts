@@ -9,27 +9,39 @@
  */
 import type { DuplicateKey, JsonNode } from "./json/parse.js";
 import { isIndex, splitPointer } from "./json/pointer.js";
-import { scanPointer, type Scanned } from "./json/scan.js";
+import { scanPointers, skipValue, type Scanned } from "./json/scan.js";
 import type { Location, RawFinding, Target } from "./types.js";
 
 export class LineIndex {
   private readonly starts: number[] = [0];
+  /** Where the search for line starts goes on: lines are found as far as a question needs (a finding near the top of a large file reads little of it). */
+  private scanned = 0;
 
-  constructor(private readonly text: string) {
-    let i = text.indexOf("\n");
-    while (i !== -1) {
-      this.starts.push(i + 1);
-      i = text.indexOf("\n", i + 1);
+  constructor(private readonly text: string) {}
+
+  /** Finds line starts up to `offset` (and one past it), or to the end of the text when undefined. */
+  private reach(offset = Number.POSITIVE_INFINITY): void {
+    const { text, starts } = this;
+    while (this.scanned <= offset && this.scanned <= text.length) {
+      const i = text.indexOf("\n", this.scanned);
+      if (i < 0) {
+        this.scanned = text.length + 1;
+        break;
+      }
+      starts.push(i + 1);
+      this.scanned = i + 1;
     }
   }
 
   get lineCount(): number {
+    this.reach();
     return this.starts.length;
   }
 
   /** 1-based line and column of a 0-based UTF-16 offset (clamped to the text). */
   position(offset: number): { line: number; column: number } {
     const o = Math.max(0, Math.min(offset, this.text.length));
+    this.reach(o);
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -50,6 +62,7 @@ export class LineIndex {
 
   /** The text of a 1-based line without its line ending. */
   lineText(line: number): string {
+    while (this.starts.length <= line && this.scanned <= this.text.length) this.reach(this.scanned);
     const start = this.starts[line - 1];
     if (start === undefined) return "";
     const next = this.starts[line];
@@ -117,8 +130,11 @@ export function resolvePointer(root: JsonNode, pointer: string): Resolved {
   return cur;
 }
 
+/** What locating reads of a finding. */
+export type Locatable = Pick<RawFinding, "pointer" | "target" | "range">;
+
 /** Locates one finding. A missing member points at the key of the nearest existing ancestor; the root at line 1. */
-export function locate(index: LineIndex, root: JsonNode | undefined, f: RawFinding): Location {
+export function locate(index: LineIndex, root: JsonNode | undefined, f: Locatable): Location {
   if (f.range) return index.range(f.range.start, f.range.end);
   if (!root) return { line: 1, column: 1, endLine: 1, endColumn: 1 };
   const { node, keyStart, keyEnd, fallback } = resolvePointer(root, f.pointer);
@@ -132,37 +148,46 @@ export function locate(index: LineIndex, root: JsonNode | undefined, f: RawFindi
   });
 }
 
-/** The range a resolved pointer gives a finding (its key, its value, or line 1 for the root's key). */
-function place(index: LineIndex, target: Target, r: Scanned): Location {
+/**
+ * The range a resolved pointer gives a finding (its key, its value, or line 1 for the root's key). A value
+ * scanned without its end (scanPointers) is skipped here, and only when its range is the answer.
+ */
+function place(index: LineIndex, target: Target, r: Scanned, text?: string): Location {
   if (target === "key" || r.fallback) {
     if (r.keyStart !== undefined && r.keyEnd !== undefined) return index.range(r.keyStart, r.keyEnd);
     if (r.isRoot) return { line: 1, column: 1, endLine: 1, endColumn: 2 };
   }
-  return index.range(r.start, r.end);
+  return index.range(r.start, r.end ?? skipValue(text as string, r.start));
 }
 
-/** At most this many findings of a text are located by scanning it; more build its tree (once). */
-const SCAN_MAX = 6;
-
 /**
- * Where each of a text's `count` findings is (its line index built once). `parsed` is the text's parse:
- * a JSON text's tree is built only when the text holds duplicate keys (it is then built already) or when
- * there are more findings than scanning the text for each is worth; a YAML text's tree is its parse's.
+ * Where each finding of a text is (its line index built once). `parsed` is the text's parse: a JSON text
+ * without duplicate keys is scanned once for every finding's pointer (scanPointers), without building its
+ * tree of positions; a text with duplicate keys has its tree built already, and a YAML text's tree is its
+ * parse's.
  */
-export function locator(
+export function locateAll(
   text: string,
   parsed: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined,
-  count: number,
+  findings: readonly Locatable[],
   format: "json" | "yaml" = "json",
-): (f: RawFinding) => Location {
+): Location[] {
   const index = new LineIndex(text);
-  if (format === "json" && parsed && !parsed.duplicates.length && count <= SCAN_MAX)
-    return (f) => {
-      if (f.range) return index.range(f.range.start, f.range.end);
-      return place(index, f.target, scanPointer(text, f.pointer));
-    };
+  if (format === "json" && parsed && !parsed.duplicates.length) {
+    const pointed = findings.filter((f) => !f.range);
+    const scanned = scanPointers(
+      text,
+      pointed.map((f) => f.pointer),
+    );
+    let i = 0;
+    return findings.map((f) =>
+      f.range
+        ? index.range(f.range.start, f.range.end)
+        : place(index, f.target, scanned[i++] as Scanned, text),
+    );
+  }
   const root = parsed?.root;
-  return (f) => locate(index, root, f);
+  return findings.map((f) => locate(index, root, f));
 }
 
 /**

@@ -16,7 +16,14 @@ import { resolvePointer } from "./locate.js";
 import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
 import { toFinding, type ReportDescriptor, type RuleMeta } from "./rule-meta.js";
-import { validateActivationSchema, validateSchema, type SchemaFinding } from "./schema.js";
+import {
+  compileSchema,
+  validateActivationSchema,
+  validateParts,
+  type SchemaFinding,
+  type SchemaValidation,
+} from "./schema.js";
+import { timed, type AnalysisTiming } from "./timing.js";
 import type { FileFormat, RawFinding, Variant } from "./types.js";
 
 /** What the runner knows about the head text before any rule runs. */
@@ -68,9 +75,10 @@ export interface ActivationPattern {
  * make every property read of the shared helpers (`get`, `arr`) slower, for every analysis.
  */
 export interface Reads {
-  members: Set<string>;
+  /** Lists, each name once: a rule reads a few, and a list costs less to make and walk than a Set. */
+  members: string[];
   whole: boolean;
-  state: Set<string>;
+  state: string[];
   /** It threw: what it would do elsewhere is not told by its reads. */
   threw: boolean;
 }
@@ -90,7 +98,11 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /** The base version (change rules), with the same shared facts. */
   private readonly baseFacts: (DocumentFacts & { path: string }) | undefined;
   private pattern?: { value: ActivationPattern | undefined };
-  private schema?: SchemaFinding[];
+  private schema?: SchemaValidation | undefined;
+  /** Each schema rule's findings, by rule id. */
+  private readonly ownSchema = new Map<string, SchemaFinding[]>();
+  /** Another version's context (head's, for its base): what it validated is not validated again. */
+  private readonly likeContext: RuleContext | undefined;
   private migrated?: { value: Migration | undefined };
   private activation: { head?: ActivationSchemaRead[]; base?: ActivationSchemaRead[] } = {};
   private rule?: DocumentCheck;
@@ -103,22 +115,32 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /**
    * @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere)
    * @param like another version of the document, whose facts this one may share (DocumentFacts)
+   * @param timing where the time goes (`TIMING=1`): the shared steps a rule's reads start are timed apart
    */
-  constructor(state: DocumentState, track = false, like?: DocumentFacts) {
-    super(state.value, like);
+  constructor(
+    state: DocumentState,
+    track = false,
+    like?: DocumentFacts,
+    readonly timing?: AnalysisTiming,
+  ) {
+    super(state.value, like, timing);
     this.state = state;
+    this.likeContext = like instanceof RuleContext ? like : undefined;
     this.baseFacts =
-      state.base && Object.assign(new DocumentFacts(state.base.value, this), { path: state.base.path });
+      state.base &&
+      Object.assign(new DocumentFacts(state.base.value, this, timing), { path: state.base.path });
     this.readsByRule = track ? new Map() : undefined;
   }
 
   private noted<T>(what: string, v: T): T {
-    this.reads?.state.add(what);
+    const reads = this.reads;
+    if (reads && !reads.state.includes(what)) reads.state.push(what);
     return v;
   }
 
   protected override member(key: string): unknown {
-    this.reads?.members.add(key);
+    const reads = this.reads;
+    if (reads && !reads.members.includes(key)) reads.members.push(key);
     return super.member(key);
   }
 
@@ -184,7 +206,10 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     if (!this.pattern) {
       const pattern = str(get(source, "activation_name_pattern"));
       this.pattern = {
-        value: pattern === undefined ? undefined : { pattern, result: parsePythonRegex(pattern) },
+        value:
+          pattern === undefined
+            ? undefined
+            : { pattern, result: timed(this.timing, "step", "regex parse", () => parsePythonRegex(pattern)) },
       };
     }
     return this.pattern.value;
@@ -198,7 +223,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     const ef1 = this.noted("ef1", this.state.ef1);
     const doc = this.value;
     if (!ef1 || doc === undefined) return undefined;
-    return (this.migrated ??= { value: migrationOf(doc, ef1) }).value;
+    this.migrated ??= { value: timed(this.timing, "step", "migration", () => migrationOf(doc, ef1)) };
+    return this.migrated.value;
   }
 
   /**
@@ -235,17 +261,43 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return fallback ? undefined : this.state.text.slice(node.start, node.end);
   }
 
-  /** The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them is off. */
+  /**
+   * The JSON Schema's findings (`schema.ts`), validated on first use: not at all when every rule reading them
+   * is off. Of a base, the parts that are head's very values are head's (validateParts).
+   */
   get schemaFindings(): readonly SchemaFinding[] {
-    this.reads?.state.add("schema");
-    return (this.schema ??=
-      this.doc === undefined ? [] : validateSchema(this.doc, this.state.variant, this.state.format));
+    this.noted("schema", undefined);
+    return this.validation()?.findings ?? [];
+  }
+
+  private validation(): SchemaValidation | undefined {
+    if (this.schema || this.doc === undefined) return this.schema;
+    const doc = this.doc;
+    const { variant, format } = this.state;
+    const like = this.likeContext?.schema;
+    // Compiling (once per process) is timed apart from validating (once per document).
+    if (this.timing) timed(this.timing, "step", "schema compilation", () => compileSchema(variant, format));
+    this.schema = timed(this.timing, "step", "schema validation", () =>
+      validateParts(doc, variant, format, like),
+    );
+    return this.schema;
   }
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */
   get ownSchemaFindings(): SchemaFinding[] {
-    const id = this.rule?.meta.id;
-    return this.schemaFindings.filter((f) => f.ruleId === id);
+    this.noted("ownSchema", undefined);
+    return [...this.schemaOf(this.rule?.meta.id)];
+  }
+
+  /** The schema findings classified with a rule's id, in order (kept: readsSameIn compares them). */
+  private schemaOf(id: string | undefined): readonly SchemaFinding[] {
+    if (id === undefined) return [];
+    let own = this.ownSchema.get(id);
+    if (!own) {
+      own = (this.validation()?.findings ?? []).filter((f) => f.ruleId === id);
+      this.ownSchema.set(id, own);
+    }
+    return own;
   }
 
   report(d: ReportDescriptor<M>): void {
@@ -258,9 +310,9 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     this.rule = rule;
     this.out = [];
     const reads: Reads | undefined = this.readsByRule && {
-      members: new Set(),
+      members: [],
       whole: false,
-      state: new Set(),
+      state: [],
       threw: false,
     };
     if (reads) this.readsByRule?.set(rule, reads);
@@ -279,7 +331,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   /**
    * True when `rule` ran here with its reads noted and read nothing that differs in `other`: being
    * deterministic, it reports there exactly what it reported here. Members compare by identity (a base
-   * parsed as an edit of head shares head's unchanged values); the schema's findings never compare.
+   * parsed as an edit of head shares head's unchanged values), and so do schema findings (a base's are
+   * head's very findings where its parts are head's values).
    */
   readsSameIn(rule: DocumentCheck, other: RuleContext): boolean {
     const reads = this.readsByRule?.get(rule);
@@ -296,8 +349,11 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
         if (this.state.duplicates.length || other.state.duplicates.length) return false;
       } else if (what === "base") {
         if (this.baseFacts || other.baseFacts) return false;
-      } else if (what === "schema") {
-        return false;
+      } else if (what === "schema" || what === "ownSchema") {
+        // The same findings, each the very object (validateParts shares them between versions): the same report.
+        const mine = what === "schema" ? this.schemaFindings : this.schemaOf(rule.meta.id);
+        const theirs = what === "schema" ? other.schemaFindings : other.schemaOf(rule.meta.id);
+        if (mine.length !== theirs.length || mine.some((f, i) => f !== theirs[i])) return false;
       } else if (
         !Object.is(this.state[what as keyof DocumentState], other.state[what as keyof DocumentState])
       ) {

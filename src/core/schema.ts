@@ -13,7 +13,7 @@ import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
 import extension from "../../schemas/extension.schema.json" with { type: "json" };
 import { hasPlaceholder } from "./ef2/placeholders.js";
-import { childPointer, displayPath, splitPointer } from "./json/pointer.js";
+import { childPointer, displayPath, escapeSegment, splitPointer } from "./json/pointer.js";
 import { closest, listOf } from "./suggest.js";
 import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 
@@ -57,7 +57,20 @@ export interface SchemaFinding {
 let ajvInstance: Ajv | undefined;
 /** A descriptor's schema is its variant's; an extension.yaml's, schemas/extension.schema.json. */
 type SchemaKind = Variant | "extension";
-const validators: Partial<Record<SchemaKind, ValidateFunction>> = {};
+
+/**
+ * A variant's schema compiled as Ajv runs it, in parts: the root's own keywords (its type, the members
+ * required, unknown members, `if`/`else`) with every member's schema set to `true`, and each member's
+ * schema alone, in the order of the schema's `properties`. Run in that order they give exactly the errors
+ * of the whole schema, in its order (test/core/schema.test.ts holds this), and a member's errors depend on
+ * its value alone, so that a base's member that is head's very value is not validated twice.
+ */
+interface Validators {
+  root: ValidateFunction;
+  members: readonly (readonly [string, ValidateFunction])[];
+}
+const validators: Partial<Record<Variant, Validators>> = {};
+let extensionValidator: ValidateFunction | undefined;
 
 function makeAjv(): Ajv {
   const ajv = new Ajv({
@@ -83,11 +96,29 @@ function makeAjv(): Ajv {
   return ajv;
 }
 
-/** Each schema is compiled on first use (a CLI run over host plugins never compiles remote, nor the extension's). */
-function validatorFor(kind: SchemaKind): ValidateFunction {
-  ajvInstance ??= makeAjv();
-  validators[kind] ??= ajvInstance.compile(kind === "host" ? host : kind === "remote" ? remote : extension);
-  return validators[kind];
+/** Each variant's schema is compiled on first use (a CLI run over host plugins never compiles remote). */
+function validatorFor(variant: Variant): Validators {
+  const known = validators[variant];
+  if (known) return known;
+  const ajv = (ajvInstance ??= makeAjv());
+  const schema = variant === "host" ? host : remote;
+  // Added, not compiled: its parts are compiled below (the whole only for validateWhole).
+  if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  const names = Object.keys(schema.properties);
+  const root = ajv.compile({
+    ...schema,
+    $id: schema.$id.replace(/\.schema\.json$/, ".root.schema.json"),
+    properties: Object.fromEntries(names.map((n) => [n, true])),
+  });
+  const members = names.map(
+    (n) => [n, ajv.compile({ $ref: `${schema.$id}#/properties/${escapeSegment(n)}` })] as const,
+  );
+  return (validators[variant] = { root, members });
+}
+
+/** The extension's schema, compiled whole on first use (an extension.yaml is validated at once, not in parts). */
+function extensionValidatorFor(): ValidateFunction {
+  return (extensionValidator ??= (ajvInstance ??= makeAjv()).compile(extension));
 }
 
 const UNITS: ReadonlySet<unknown> = new Set(common.definitions.unit.enum);
@@ -323,13 +354,23 @@ export function validateSchema(
   variant: Variant,
   format: FileFormat = "plugin.json",
 ): SchemaFinding[] {
-  const kind: SchemaKind = format === "extension.yaml" ? "extension" : variant;
-  const validate = validatorFor(kind);
-  if (validate(value)) return [];
+  return [...validateParts(value, variant, format).findings];
+}
+
+/**
+ * Ajv's errors as findings: classified, a value of the wrong type reported once (as invalid-type, not again
+ * for its enum or pattern), and one finding per rule and place. `prefix` is the pointer of the value the
+ * errors are about (a member's, when validated alone); `doc` the whole document (an extension's
+ * placeholders are looked up there).
+ */
+function findingsOf(
+  errors: readonly ErrorObject[],
+  prefix: string,
+  kind: SchemaKind,
+  doc: unknown,
+): SchemaFinding[] {
   const out: SchemaFinding[] = [];
   const seen = new Set<string>();
-  const errors = validate.errors ?? [];
-  // A value of the wrong type is reported once, as invalid-type, not again for its enum or pattern.
   const wrongType = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));
   for (const e of errors) {
     if (
@@ -339,10 +380,10 @@ export function validateSchema(
       wrongType.has(e.instancePath)
     )
       continue;
-    const f = classify(e, kind);
+    const f = classify(prefix ? { ...e, instancePath: prefix + e.instancePath } : e, kind);
     if (!f) continue;
     if (kind === "extension") {
-      if (f.ruleId !== "required-member" && hasPlaceholder(valueAt(value, f.pointer))) continue;
+      if (f.ruleId !== "required-member" && hasPlaceholder(valueAt(doc, f.pointer))) continue;
       f.ruleId = extensionOwner(f) ?? f.ruleId;
     }
     const key = `${f.ruleId}\0${f.pointer}`;
@@ -354,11 +395,94 @@ export function validateSchema(
 }
 
 /**
+ * A document's schema findings and where they come from: the root's own (which depend on its members'
+ * names, in order, and its `type`) and each member's (which depend on its value alone).
+ */
+export interface SchemaValidation {
+  kind: SchemaKind;
+  findings: readonly SchemaFinding[];
+  root: { keys: readonly string[]; type: unknown; findings: readonly SchemaFinding[] };
+  members: ReadonlyMap<string, { value: unknown; findings: readonly SchemaFinding[] }>;
+}
+
+const EMPTY: readonly SchemaFinding[] = [];
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Validates a parsed descriptor against its variant's schema, part by part (Validators). With `like`, the
+ * validation of another version of it (head's, for its base): the parts whose inputs are the very same
+ * there are taken from it, findings and all, rather than validated again. An extension.yaml is validated
+ * whole (validateSchema says how). Never throws.
+ */
+export function validateParts(
+  value: unknown,
+  variant: Variant,
+  format: FileFormat = "plugin.json",
+  like?: SchemaValidation,
+): SchemaValidation {
+  if (format === "extension.yaml") {
+    const validate = extensionValidatorFor();
+    const findings = validate(value) ? EMPTY : findingsOf(validate.errors ?? [], "", "extension", value);
+    return { kind: "extension", findings, root: { keys: [], type: undefined, findings }, members: new Map() };
+  }
+  const { root, members } = validatorFor(variant);
+  const reuse = like?.kind === variant ? like : undefined;
+  const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+  const doc = value as Record<string, unknown>;
+  const keys = isObject ? Object.keys(doc) : [];
+  const type = isObject ? doc.type : undefined;
+  let rootFindings: readonly SchemaFinding[];
+  if (reuse && isObject && Object.is(reuse.root.type, type) && sameKeys(reuse.root.keys, keys))
+    rootFindings = reuse.root.findings;
+  else rootFindings = root(value) ? EMPTY : findingsOf(root.errors ?? [], "", variant, value);
+  const byMember = new Map<string, { value: unknown; findings: readonly SchemaFinding[] }>();
+  const findings = [...rootFindings];
+  if (isObject) {
+    for (const [name, validate] of members) {
+      const v = doc[name];
+      if (v === undefined) continue;
+      const known = reuse?.members.get(name);
+      const own =
+        known && Object.is(known.value, v)
+          ? known.findings
+          : validate(v)
+            ? EMPTY
+            : findingsOf(validate.errors ?? [], "/" + escapeSegment(name), variant, value);
+      byMember.set(name, { value: v, findings: own });
+      for (const f of own) findings.push(f);
+    }
+  }
+  return { kind: variant, findings, root: { keys, type, findings: rootFindings }, members: byMember };
+}
+
+/**
+ * The whole schema validated at once, as it is written: what validateParts must equal (its test), and the
+ * benchmarks' yardstick (JSON.parse + Ajv).
+ */
+export function validateWhole(value: unknown, variant: Variant): SchemaFinding[] {
+  validatorFor(variant);
+  const schema = variant === "host" ? host : remote;
+  const whole = ajvInstance?.getSchema(schema.$id) as ValidateFunction;
+  return whole(value) ? [] : findingsOf(whole.errors ?? [], "", variant, value);
+}
+
+/** Compiles a document's schema when it is not yet (once per process), so that its time can be told apart. */
+export function compileSchema(variant: Variant, format: FileFormat = "plugin.json"): void {
+  if (format === "extension.yaml") extensionValidatorFor();
+  else validatorFor(variant);
+}
+
+/**
  * An activationSchema.json's problems against Dynatrace's activation schema format (the `activationSchema`
  * definition of schemas/extension.schema.json): where, and what Ajv says. Never throws.
  */
 export function validateActivationSchema(value: unknown): { pointer: string; message: string }[] {
-  validatorFor("extension");
+  extensionValidatorFor();
   const validate = ajvInstance!.getSchema(`${extension.$id}#/definitions/activationSchema`);
   if (!validate || validate(value)) return [];
   const seen = new Set<string>();
@@ -384,5 +508,5 @@ export function validateActivationSchema(value: unknown): { pointer: string; mes
 export function warmUpSchemas(): void {
   validatorFor("host");
   validatorFor("remote");
-  validatorFor("extension");
+  extensionValidatorFor();
 }

@@ -5,19 +5,10 @@
 
 /** The UTF-8 length of `s` in bytes when it is over `limit`; at or under it, any count that is too (only the comparison matters). */
 export function utf8Length(s: string, limit: number): number {
-  // Cheap bounds first: UTF-8 takes 1 to 3 bytes per UTF-16 unit, and ASCII exactly 1.
-  if (s.length * 3 <= limit || !/[\u0080-\uffff]/.test(s)) return s.length;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
+  // Cheap bounds first: UTF-8 takes 1 to 3 bytes per UTF-16 unit. Then Node's own count, which reads a
+  // 2 MB text some ten times faster than a regular expression looking for its first non-ASCII character.
+  if (s.length * 3 <= limit) return s.length;
+  return Buffer.byteLength(s, "utf8");
 }
 
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -104,7 +104,7 @@ export function toSarif(
             ],
             // The finding's identity: code scanning keeps one alert per finding however elements move.
             // (`pluginReview/v1` was rule and raw pointer, which moved with every index shift.)
-            partialFingerprints: { "pluginReview/v2": f.fingerprint },
+            partialFingerprints: { "pluginReview/v3": f.fingerprint },
             ...baselineState(f),
           })),
         ),

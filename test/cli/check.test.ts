@@ -139,7 +139,7 @@ describe("plugin-review check", () => {
         ...(f.suggestions ? ["suggestions"] : []),
       ]);
       expect(f.file).toBe("examples/mistakes/remote-mistakes/plugin.json");
-      expect(f.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+      expect(f.fingerprint).toMatch(/^[0-9a-f]{32}$/);
     }
     expect(findings).toContainEqual(
       expect.objectContaining({

@@ -102,7 +102,7 @@ describe("a finding's fingerprint names the file by its path in the repository",
     const results = sarif.runs[0].results as Json[];
     return [
       json(j.stdout).find((f) => f.ruleId === "invalid-value")?.fingerprint as string,
-      results.find((r) => r.ruleId === "invalid-value")?.partialFingerprints["pluginReview/v2"] as string,
+      results.find((r) => r.ruleId === "invalid-value")?.partialFingerprints["pluginReview/v3"] as string,
     ];
   }
 
@@ -119,7 +119,7 @@ describe("a finding's fingerprint names the file by its path in the repository",
       fingerprints([join(dir, "link", "sub", "current", "plugin.json")], "/"),
     ];
     const [first] = runs[0]!;
-    expect(first).toMatch(/^[0-9a-f]{16}$/);
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
     expect(runs.flat()).toEqual(runs.flat().map(() => first));
 
     // The App reviewing a pull request that changes sub/current/plugin.json: its comment's fingerprint.

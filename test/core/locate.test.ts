@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseJson, type JsonNode } from "../../src/core/json/parse.js";
 import { childPointer } from "../../src/core/json/pointer.js";
-import { LineIndex, locate, locator, pointerLocator } from "../../src/core/locate.js";
+import { LineIndex, locate, locateAll, pointerLocator } from "../../src/core/locate.js";
 import { parseYaml } from "../../src/core/yaml/parse.js";
 import type { RawFinding } from "../../src/core/types.js";
 import { lineOf, text, validHost } from "../helpers.js";
@@ -74,7 +74,7 @@ function pointers(node: JsonNode, at = ""): string[] {
   return out;
 }
 
-describe("locating a few findings by scanning the text", () => {
+describe("locating findings by scanning the text once (no tree of positions)", () => {
   // Keys and strings that hold what a scanner could stumble on: escapes, brackets, quotes, backslashes.
   const tricky =
     ' \n{"a\\"b": {"x": "]}\\\\", "y" : [ [] , {}, "\\"", -1.5e3, true, null ] },\r\n' +
@@ -94,7 +94,6 @@ describe("locating a few findings by scanning the text", () => {
       if (name === "tricky") expect(parsed.ok && !parsed.duplicates.length).toBe(true);
       if (!parsed.ok || parsed.duplicates.length) continue;
       const index = new LineIndex(text);
-      const scan = locator(text, parsed, 1);
       const findings = pointers(parsed.root).flatMap((pointer) =>
         (["key", "value"] as const).map((target): RawFinding => ({
           ruleId: "x",
@@ -106,10 +105,17 @@ describe("locating a few findings by scanning the text", () => {
         })),
       );
       const label = (f: RawFinding) => `${f.pointer} ${f.target}`;
+      const tree = findings.map((f) => [label(f), locate(index, parsed.root, f)]);
+      // Every pointer in one scan, in document order and reversed (the scan stops at the last it needs).
       expect(
-        findings.map((f) => [label(f), scan(f)]),
+        locateAll(text, parsed, findings).map((l, i) => [label(findings[i]!), l]),
         name,
-      ).toEqual(findings.map((f) => [label(f), locate(index, parsed.root, f)]));
+      ).toEqual(tree);
+      const reversed = [...findings].reverse();
+      expect(locateAll(text, parsed, reversed).reverse(), name).toEqual(tree.map((t) => t[1]));
+      // And each alone (the scan stops early, and goes on to a value's end only when its range is asked).
+      for (const [i, f] of findings.entries())
+        if (i % 29 === 0) expect(locateAll(text, parsed, [f])[0], `${name} ${label(f)}`).toEqual(tree[i]![1]);
       compared += findings.length;
     }
     expect(compared).toBeGreaterThan(1000);
@@ -123,7 +129,7 @@ describe("locate in YAML (an extension.yaml): the same walk over the YAML parse'
     const r = parseYaml(text);
     if (!r.ok) throw new Error(r.error.message);
     const f: RawFinding = { ruleId: "x", severity: "error", message: "", messageId: "m", pointer, target };
-    return locator(text, r, 1, "yaml")(f);
+    return locateAll(text, r, [f], "yaml")[0];
   }
 
   it("points at a member's key or its value, columns in code points", () => {

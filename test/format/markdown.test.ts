@@ -25,7 +25,7 @@ const FRAGMENTS = [
   "@octocat",
   "[approve](https://evil.example/a)",
   "<img src=x>",
-  "<!-- plugin-review:id=deadbeefdeadbeef -->",
+  "<!-- plugin-review:id=deadbeefdeadbeefdeadbeefdeadbeef -->",
   "<!--",
   "-->",
   "https://evil.example",
@@ -180,9 +180,11 @@ describe("codeSpan", () => {
   });
 
   it("never holds a marker of the App's", () => {
-    const span = codeSpan("x <!-- plugin-review:id=deadbeefdeadbeef --> y");
+    const span = codeSpan("x <!-- plugin-review:id=deadbeefdeadbeefdeadbeefdeadbeef --> y");
     expect(span).not.toContain("<!--");
-    expect(codeSpans(span)[0]!.replace(ZWSP, "")).toBe("x <!-- plugin-review:id=deadbeefdeadbeef --> y");
+    expect(codeSpans(span)[0]!.replace(ZWSP, "")).toBe(
+      "x <!-- plugin-review:id=deadbeefdeadbeefdeadbeefdeadbeef --> y",
+    );
   });
 });
 
@@ -310,7 +312,7 @@ describe("findingMessage", () => {
 
   it("shows the issue's member name as a name, in one code span, and nothing else of it live", () => {
     const member =
-      "x` @acme/admins [approve](https://evil.example/a) <img src=x> <!-- plugin-review:id=deadbeefdeadbeef --> `y";
+      "x` @acme/admins [approve](https://evil.example/a) <img src=x> <!-- plugin-review:id=deadbeefdeadbeefdeadbeefdeadbeef --> `y";
     const data = { member, where: "" };
     const f = {
       ruleId: "unknown-member",

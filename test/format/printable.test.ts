@@ -49,7 +49,7 @@ function finding(message: string): Finding {
     column: 3,
     endLine: 2,
     endColumn: 9,
-    fingerprint: "0123456789abcdef",
+    fingerprint: "0123456789abcdef0123456789abcdef",
   };
 }
 

@@ -232,7 +232,7 @@ describe("--format sarif", () => {
       const before = run([...doc.metrics, errors]);
       const shifted = run([other, ...doc.metrics, errors]);
       expect(shifted.line).toBeGreaterThan(before.line);
-      expect(before.fp).toEqual({ "pluginReview/v2": expect.stringMatching(/^[0-9a-f]{16}$/) });
+      expect(before.fp).toEqual({ "pluginReview/v3": expect.stringMatching(/^[0-9a-f]{32}$/) });
       expect(shifted.fp).toEqual(before.fp);
       // Another offending metric (another key) is another finding.
       const renamed = run([
@@ -296,7 +296,7 @@ describe("--format sarif", () => {
       messageId: "notBumped",
       pointer: "/version",
       target: "value" as const,
-      fingerprint: "0123456789abcdef",
+      fingerprint: "0123456789abcdef0123456789abcdef",
       line: 3,
       column: 14,
       endLine: 3,

@@ -120,7 +120,7 @@ describe("GitHub App: pull request review", () => {
       expect.objectContaining({ path: "p/plugin.json", line: lineOfText(after, '"version"'), side: "RIGHT" }),
     ]);
     expect(gh.comments[0]!.body).toContain('```suggestion\n  "version": "1.2.1",\n```');
-    expect(gh.comments[0]!.body).toMatch(/<!-- plugin-review:id=[0-9a-f]{16} -->/);
+    expect(gh.comments[0]!.body).toMatch(/<!-- plugin-review:id=[0-9a-f]{32} -->/);
     gh.assertClean();
   });
 

@@ -123,10 +123,14 @@ class Parser {
     return this.path.map((s) => "/" + (typeof s === "number" ? String(s) : escapeSegment(s))).join("");
   }
 
-  /** @param values build the JS value too (false: only the tree, when JSON.parse already gave the value) */
+  /**
+   * @param values build the JS value too (false: only the tree, when JSON.parse already gave the value)
+   * @param unique the text is known to hold no duplicate key: none is looked for
+   */
   constructor(
     private readonly text: string,
     private readonly values = true,
+    private readonly unique = false,
   ) {}
 
   parseDocument(): { value: unknown; root: JsonNode } {
@@ -140,7 +144,8 @@ class Parser {
     }
     this.skipWs();
     if (this.pos >= t.length) throw new Fail("the file is empty: expected a JSON value", this.pos, this.pos);
-    const { value, node } = this.parseValue(0);
+    const node = this.parseValue(0);
+    const value = this.value;
     this.skipWs();
     if (this.pos < t.length) {
       throw this.unexpected("unexpected data after the end of the JSON value");
@@ -169,7 +174,14 @@ class Parser {
     return new Fail(`unexpected ${describeChar(t, p)}: ${context}`, p, p + 1);
   }
 
-  private parseValue(depth: number): { value: unknown; node: JsonNode } {
+  /**
+   * The value just parsed (with `values`): kept here rather than returned beside its node, which would cost
+   * an object per value of the text.
+   */
+  private value: unknown;
+
+  /** Parses the value at the current position: returns its node, and leaves its value in `value`. */
+  private parseValue(depth: number): JsonNode {
     const t = this.text;
     const start = this.pos;
     const c = t.charCodeAt(start);
@@ -179,8 +191,8 @@ class Parser {
       case C_LBRACKET:
         return this.parseArray(depth + 1);
       case C_QUOTE: {
-        const value = this.values ? this.parseString() : this.skipString();
-        return { value, node: { kind: "string", start, end: this.pos } };
+        this.value = this.values ? this.parseString() : this.skipString();
+        return { kind: "string", start, end: this.pos };
       }
       case 116: // t
         return this.literal("true", true, "boolean");
@@ -190,18 +202,14 @@ class Parser {
         return this.literal("null", null, "null");
       default:
         if (c === C_MINUS || isDigit(c)) {
-          const value = this.parseNumber();
-          return { value, node: { kind: "number", start, end: this.pos } };
+          this.value = this.parseNumber();
+          return { kind: "number", start, end: this.pos };
         }
         throw this.unexpected("expected a JSON value");
     }
   }
 
-  private literal(
-    word: string,
-    value: boolean | null,
-    kind: "boolean" | "null",
-  ): { value: unknown; node: JsonNode } {
+  private literal(word: string, value: boolean | null, kind: "boolean" | "null"): JsonNode {
     const start = this.pos;
     if (!this.text.startsWith(word, start)) {
       // Point at the first character that differs from the literal.
@@ -211,7 +219,8 @@ class Parser {
       throw this.unexpected(`expected \`${word}\``);
     }
     this.pos = start + word.length;
-    return { value, node: { kind, start, end: this.pos } };
+    this.value = value;
+    return { kind, start, end: this.pos };
   }
 
   private parseNumber(): number {
@@ -353,19 +362,21 @@ class Parser {
     }
   }
 
-  private parseObject(depth: number): { value: unknown; node: JsonNode } {
+  private parseObject(depth: number): JsonNode {
     const t = this.text;
     const start = this.pos;
     if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, start, start + 1);
     this.pos++;
-    const obj: Record<string, unknown> = {};
+    const values = this.values;
+    const obj: Record<string, unknown> | undefined = values ? {} : undefined;
     const members: MemberNode[] = [];
     // Most objects are small: a linear scan beats allocating a Map for each of them.
     let seen: Map<string, number> | undefined;
     this.skipWs();
     if (t.charCodeAt(this.pos) === C_RBRACE) {
       this.pos++;
-      return { value: obj, node: { kind: "object", start, end: this.pos, members } };
+      this.value = obj;
+      return { kind: "object", start, end: this.pos, members };
     }
     for (;;) {
       if (t.charCodeAt(this.pos) !== C_QUOTE) {
@@ -381,11 +392,16 @@ class Parser {
       if (t.charCodeAt(this.pos) !== C_COLON) throw this.unexpected("expected `:` after the member name");
       this.pos++;
       this.skipWs();
-      this.path.push(key);
-      const { value, node } = this.parseValue(depth);
-      this.path.pop();
+      // The path names a duplicate key's object: not kept when there is none.
+      const unique = this.unique;
+      if (!unique) this.path.push(key);
+      const node = this.parseValue(depth);
+      const value = this.value;
+      if (!unique) this.path.pop();
       let first: number | undefined;
-      if (seen) first = seen.get(key);
+      if (unique) {
+        // known: no name is written twice
+      } else if (seen) first = seen.get(key);
       else {
         for (let i = 0; i < members.length; i++) {
           if ((members[i] as MemberNode).key === key) {
@@ -404,7 +420,7 @@ class Parser {
       } else if (seen && !seen.has(key)) {
         seen.set(key, keyStart);
       }
-      if (!this.values) {
+      if (!obj) {
         // no value to build
       } else if (key === "__proto__") {
         // Plain assignment would set the prototype; JSON.parse makes an own property.
@@ -414,7 +430,8 @@ class Parser {
       }
       members.push({ key, keyStart, keyEnd, value: node });
       if (this.separator(C_RBRACE, "expected `,` or `}` after a member")) continue;
-      return { value: obj, node: { kind: "object", start, end: this.pos, members } };
+      this.value = obj;
+      return { kind: "object", start, end: this.pos, members };
     }
   }
 
@@ -435,87 +452,119 @@ class Parser {
     return false;
   }
 
-  private parseArray(depth: number): { value: unknown; node: JsonNode } {
+  private parseArray(depth: number): JsonNode {
     const t = this.text;
     const start = this.pos;
     if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, start, start + 1);
     this.pos++;
-    const arr: unknown[] = [];
-    const items: JsonNode[] = [];
     const values = this.values;
+    const arr: unknown[] | undefined = values ? [] : undefined;
+    const items: JsonNode[] = [];
     this.skipWs();
     if (t.charCodeAt(this.pos) === C_RBRACKET) {
       this.pos++;
-      return { value: arr, node: { kind: "array", start, end: this.pos, items } };
+      this.value = arr;
+      return { kind: "array", start, end: this.pos, items };
     }
     for (;;) {
       if (t.charCodeAt(this.pos) === C_RBRACKET && items.length > 0) {
         throw new Fail("trailing comma before `]`", this.lastComma, this.lastComma + 1);
       }
-      this.path.push(items.length);
-      const { value, node } = this.parseValue(depth);
-      this.path.pop();
-      if (values) arr.push(value);
+      if (!this.unique) this.path.push(items.length);
+      const node = this.parseValue(depth);
+      if (!this.unique) this.path.pop();
+      if (arr) arr.push(this.value);
       items.push(node);
       if (this.separator(C_RBRACKET, "expected `,` or `]` after an array element")) continue;
-      return { value: arr, node: { kind: "array", start, end: this.pos, items } };
+      this.value = arr;
+      return { kind: "array", start, end: this.pos, items };
     }
   }
 }
 
 /**
  * Counts the members written in a valid JSON text (a `:` outside strings separates exactly one member)
- * and its deepest nesting; notes where the root's own `:`, `,` and closing bracket are (the top-level
- * layout, for parseEdited). Allocation-free but for those few, so it costs little beside JSON.parse.
+ * and its deepest nesting. Allocation-free: it costs little beside JSON.parse, but it is a loop over every
+ * character in JavaScript, so it runs only when `cheaplyUnique` cannot tell.
  */
-function scanShape(text: string): { members: number; depth: number; top: number[] } {
+function scanShape(text: string): { members: number; depth: number } {
   let members = 0;
   let depth = 0;
   let maxDepth = 0;
-  const top: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === C_QUOTE) {
       i = skipString(text, i) - 1;
     } else if (c === C_COLON) {
       members++;
-      if (depth === 1) top.push(i);
-    } else if (c === C_COMMA) {
-      if (depth === 1) top.push(i);
     } else if (c === C_LBRACE || c === C_LBRACKET) {
       if (++depth > maxDepth) maxDepth = depth;
     } else if (c === C_RBRACE || c === C_RBRACKET) {
-      if (depth-- === 1) top.push(i);
+      depth--;
     }
   }
-  return { members, depth: maxDepth, top };
+  return { members, depth: maxDepth };
 }
 
-/** Members of every object in a parsed value (iterative: JSON.parse accepts nesting deeper than the stack). */
-function countMembers(value: unknown): number {
+/** How many times `c` occurs in `s` (indexOf runs in the engine, many times faster than a loop over characters). */
+function occurrences(s: string, c: string): number {
   let n = 0;
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
-    if (v === null || typeof v !== "object") continue;
-    if (Array.isArray(v)) {
-      for (const x of v) stack.push(x);
-    } else {
-      for (const k in v) {
-        n++;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    }
-  }
+  for (let i = s.indexOf(c); i >= 0; i = s.indexOf(c, i + 1)) n++;
   return n;
 }
 
-/** Where the root object's members are: each member's `:` and the `,` or `}` after its value. */
+/** What `countValue` counts: the members of every object, and the `:` in every key and string. */
+interface Counts {
+  members: number;
+  colons: number;
+}
+
+/**
+ * Counts into `n` the members and `:`s of `v`, nested at `depth`; false (counting stops) past `maxDepth`.
+ * Recursive, which is several times faster here than a loop with a stack of its own; the depth limit keeps
+ * it far from the stack's (JSON.parse accepts deeper nesting).
+ */
+function countValue(v: object, depth: number, n: Counts, maxDepth: number): boolean {
+  if (depth > maxDepth) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (typeof x === "object") {
+        if (x !== null && !countValue(x, depth + 1, n, maxDepth)) return false;
+      } else if (typeof x === "string" && x.includes(":")) n.colons += occurrences(x, ":");
+    }
+    return true;
+  }
+  for (const k in v) {
+    n.members++;
+    if (k.includes(":")) n.colons += occurrences(k, ":");
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x === "object") {
+      if (x !== null && !countValue(x, depth + 1, n, maxDepth)) return false;
+    } else if (typeof x === "string" && x.includes(":")) n.colons += occurrences(x, ":");
+  }
+  return true;
+}
+
+/**
+ * True when a valid JSON text provably holds no duplicate key and nests at most `maxDepth` deep, told from
+ * what the engine does fast (the `:`s of the text, JSON.parse's value); false when that cannot tell
+ * (scanShape then counts). Every member written has one `:`, and so may its strings: the text's `:`s are at
+ * least the members and `:`s JSON.parse kept, and as many exactly when it dropped no member (a duplicate
+ * key) and its strings hold every `:` the text's do, which is so when no `\u` escape in the text could
+ * write a `:` without one.
+ */
+function cheaplyUnique(text: string, value: unknown, maxDepth: number): boolean {
+  if (typeof value !== "object" || value === null) return !text.includes(":");
+  const n: Counts = { members: 0, colons: 0 };
+  if (!countValue(value, 1, n, maxDepth)) return false;
+  return (n.colons === 0 || !text.includes("\\u")) && n.members + n.colons === occurrences(text, ":");
+}
+
+/** Where a root object's text and value are kept (roots without duplicate keys), for parseEdited. */
 interface Layout {
   text: string;
   value: Record<string, unknown>;
-  /** `:` and `,`/`}` of each member, in turn (from scanShape). */
-  top: number[];
 }
 
 /** Where an outcome keeps its layout (root objects without duplicate keys). */
@@ -523,33 +572,40 @@ const LAYOUT = Symbol("layout");
 const layoutOf = (outcome: ParseOutcome) => (outcome as { [LAYOUT]?: Layout })[LAYOUT];
 
 /**
- * parseJsonFast, and how deep the text nests (undefined when the full parser had the last word). With
- * `explain` false, a text JSON.parse refuses (or nested too deep) gives undefined instead of the full
- * parser's explanation, which costs several times a parse (parseEdited then parses the whole text anyway).
+ * parseJsonFast of a text that may nest at most `maxDepth` deep. With `explain` false, a text JSON.parse
+ * refuses (or nested too deep) gives undefined instead of the full parser's explanation, which costs several
+ * times a parse (parseEdited then parses the whole text anyway).
  */
-function fastParse(text: string): { outcome: ParseOutcome; depth?: number };
-function fastParse(text: string, explain: false): { outcome: ParseOutcome; depth?: number } | undefined;
-function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth?: number } | undefined {
+function fastParse(text: string): ParseOutcome;
+function fastParse(text: string, explain: false, maxDepth: number): ParseOutcome | undefined;
+function fastParse(text: string, explain = true, maxDepth = MAX_DEPTH): ParseOutcome | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return explain ? { outcome: parseJson(text) } : undefined;
+    return explain ? parseJson(text) : undefined;
   }
-  const shape = scanShape(text);
-  if (shape.depth > MAX_DEPTH) return explain ? { outcome: parseJson(text) } : undefined;
+  let unique = cheaplyUnique(text, value, maxDepth);
+  if (!unique) {
+    const shape = scanShape(text);
+    if (shape.depth > maxDepth) return explain ? parseJson(text) : undefined;
+    // The members JSON.parse kept (the text nests no deeper than the limit: counted in full).
+    const kept: Counts = { members: 0, colons: 0 };
+    if (typeof value === "object" && value !== null) countValue(value, 1, kept, maxDepth);
+    unique = shape.members === kept.members;
+  }
   let root: JsonNode | undefined;
   let duplicates: DuplicateKey[] = [];
   const build = (): JsonNode => {
-    const parser = new Parser(text, false);
+    const parser = new Parser(text, false, unique);
     const tree = parser.parseDocument().root;
     duplicates = parser.duplicates;
     return tree;
   };
-  if (shape.members !== countMembers(value)) root = build();
+  if (!unique) root = build();
   const layout: Layout | undefined =
     !duplicates.length && value !== null && typeof value === "object" && !Array.isArray(value)
-      ? { text, value: value as Record<string, unknown>, top: shape.top }
+      ? { text, value: value as Record<string, unknown> }
       : undefined;
   const outcome: ParseOutcome & { [LAYOUT]?: Layout } = {
     ok: true,
@@ -561,7 +617,7 @@ function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth
     },
     [LAYOUT]: layout,
   };
-  return { outcome, depth: shape.depth };
+  return outcome;
 }
 
 /**
@@ -571,7 +627,7 @@ function fastParse(text: string, explain = true): { outcome: ParseOutcome; depth
  * text, the full parser explains why.
  */
 export function parseJsonFast(text: string): ParseOutcome {
-  return fastParse(text).outcome;
+  return fastParse(text);
 }
 
 /** Length of the longest common prefix (compared a block at a time: slices compare as memory). */
@@ -613,35 +669,97 @@ export function parseEdited(
   const start = commonPrefix(h, text, Math.min(h.length, text.length));
   const end = h.length - commonSuffix(h, text, Math.min(h.length, text.length) - start);
   // The member whose value (from after its `:` to its `,` or `}`) holds head's changed part [start, end).
-  const top = layout.top;
-  let m = -1;
-  for (let i = 0; i + 1 < top.length; i += 2) {
-    if (start > (top[i] as number) && end <= (top[i + 1] as number)) m = i;
+  const member = memberAround(h, start, end);
+  if (!member) return undefined;
+  const { key, colon, close } = member;
+  const delta = text.length - h.length;
+  let edited: { value: unknown; duplicates: DuplicateKey[]; at: number; pointer: string } | undefined;
+  // In an array (a descriptor's metrics, say), one element: the others are head's own, not parsed again.
+  const list = layout.value[key];
+  const element = Array.isArray(list) ? elementAround(h, colon, start, end) : undefined;
+  if (element) {
+    // Nested two levels deeper in the whole text: at the limit, the full parse decides.
+    const sub = fastParse(text.slice(element.start, element.end + delta), false, MAX_DEPTH - 2);
+    if (sub?.ok) {
+      const items = (list as unknown[]).slice();
+      items[element.index] = sub.value;
+      edited = { value: items, duplicates: sub.duplicates, at: element.start, pointer: `/${element.index}` };
+    }
   }
-  if (m < 0) return undefined;
-  const colon = top[m] as number;
-  const close = top[m + 1] as number;
-  const keyFrom = m === 0 ? h.indexOf("{") + 1 : (top[m - 1] as number) + 1;
-  const key = JSON.parse(h.slice(keyFrom, colon)) as string;
-  const sub = fastParse(text.slice(colon + 1, close + text.length - h.length), false);
-  // Nested one level deeper in the whole text: at the limit, the full parse decides.
-  if (!sub?.outcome.ok || sub.depth === undefined || sub.depth + 1 > MAX_DEPTH) return undefined;
+  if (!edited) {
+    // Nested one level deeper in the whole text: at the limit, the full parse decides.
+    const sub = fastParse(text.slice(colon + 1, close + delta), false, MAX_DEPTH - 1);
+    if (!sub?.ok) return undefined;
+    edited = { value: sub.value, duplicates: sub.duplicates, at: colon + 1, pointer: "" };
+  }
   const value: Record<string, unknown> = {};
   for (const k of Object.keys(layout.value)) {
-    const v = k === key ? sub.outcome.value : layout.value[k];
+    const v = k === key ? edited.value : layout.value[k];
     if (k === "__proto__") {
       Object.defineProperty(value, k, { value: v, enumerable: true, writable: true, configurable: true });
     } else value[k] = v;
   }
-  const prefix = "/" + escapeSegment(key);
-  const duplicates = sub.outcome.duplicates.map((d) => ({
+  const prefix = "/" + escapeSegment(key) + edited.pointer;
+  const { at } = edited;
+  const duplicates = edited.duplicates.map((d) => ({
     ...d,
     objectPointer: prefix + d.objectPointer,
-    keyStart: d.keyStart + colon + 1,
-    keyEnd: d.keyEnd + colon + 1,
-    firstKeyStart: d.firstKeyStart + colon + 1,
+    keyStart: d.keyStart + at,
+    keyEnd: d.keyEnd + at,
+    firstKeyStart: d.firstKeyStart + at,
   }));
   return { value, duplicates };
+}
+
+/**
+ * The element of the array that follows the `:` at `colon` in valid JSON text `t` whose value holds
+ * [start, end) (from its first character to just after its last); found by skipping the elements before
+ * it. Undefined when no single element holds it (the change touches a `,` or the brackets).
+ */
+function elementAround(
+  t: string,
+  colon: number,
+  start: number,
+  end: number,
+): { index: number; start: number; end: number } | undefined {
+  const open = skipWs(t, colon + 1);
+  if (t.charCodeAt(open) !== C_LBRACKET) return undefined;
+  for (let q = skipWs(t, open + 1), index = 0; t.charCodeAt(q) !== C_RBRACKET; index++) {
+    // The change begins between elements, or goes on past the one it begins in.
+    if (start < q) return undefined;
+    const after = scan.skipValue(t, q);
+    if (end <= after) return { index, start: q, end: after };
+    if (start < after) return undefined;
+    const comma = skipWs(t, after);
+    if (t.charCodeAt(comma) !== C_COMMA) return undefined;
+    q = skipWs(t, comma + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The root member of valid JSON text `t` (an object without duplicate keys) whose value, from after its `:`
+ * to the `,` or `}` after it, holds [start, end); found by skipping the members before it, so that an edit
+ * near the top costs little whatever follows. Undefined when no single member's value holds it.
+ */
+function memberAround(
+  t: string,
+  start: number,
+  end: number,
+): { key: string; colon: number; close: number } | undefined {
+  for (let q = skipWs(t, skipWs(t, 0) + 1); t.charCodeAt(q) === C_QUOTE;) {
+    const ke = skipString(t, q);
+    const colon = skipWs(t, ke);
+    const close = skipWs(t, scan.skipValue(t, skipWs(t, colon + 1)));
+    if (start > colon && end <= close) {
+      const raw = t.slice(q + 1, ke - 1);
+      return { key: raw.includes("\\") ? (JSON.parse(t.slice(q, ke)) as string) : raw, colon, close };
+    }
+    // Past the change (it touches a name, a `:` or a `,`), or the last member: no member holds it.
+    if (close >= start || t.charCodeAt(close) !== C_COMMA) return undefined;
+    q = skipWs(t, close + 1);
+  }
+  return undefined;
 }
 
 /** Parses strict JSON. Never throws. */

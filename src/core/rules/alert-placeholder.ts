@@ -13,6 +13,17 @@ export const PLACEHOLDERS = [
 
 const KNOWN = PLACEHOLDERS.map((p) => `{${p}}`).join(", ");
 
+/** The placeholders of a text that are not documented ones, each once, in order. */
+function unknownPlaceholders(text: string): string[] {
+  const out: string[] = [];
+  if (!text.includes("{")) return out;
+  for (const match of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g)) {
+    const name = match[1] as string;
+    if (!PLACEHOLDERS.includes(name) && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
 /**
  * Unknown placeholders are shown literally in the alert message. `{metricname}` is used by the spec's
  * own sample but is not in its list, so it is only a notice.
@@ -32,15 +43,16 @@ export const rule = defineRule({
     },
   },
   check(context) {
+    // Alerts often share a description: each text's placeholders are read once per run.
+    const unknownIn = new Map<string, string[]>();
     for (const alert of context.alerts) {
       const text = str(get(alert.value, "description"));
       if (text === undefined) continue;
+      let unknown = unknownIn.get(text);
+      if (!unknown) unknownIn.set(text, (unknown = unknownPlaceholders(text)));
+      if (!unknown.length) continue;
       const pointer = `${alert.pointer}/description`;
-      const seen = new Set<string>();
-      for (const match of text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,63})\}/g)) {
-        const name = match[1] as string;
-        if (PLACEHOLDERS.includes(name) || seen.has(name)) continue;
-        seen.add(name);
+      for (const name of unknown) {
         if (name === "metricname") {
           context.report({ pointer, messageId: "metricname", severity: "notice" });
         } else {

@@ -1,3 +1,4 @@
+import type { MetricEntry } from "../facts.js";
 import { defineRule } from "../rule.js";
 
 /** Metric keys are unique within the plugin, across timeseries and statetimeseries. */
@@ -33,16 +34,17 @@ export const rule = defineRule({
       }
       return;
     }
-    const first = new Map<string, number>();
+    const first = context.metricsByKey;
+    // Every key defined once: nothing to report, without a walk of the metrics.
+    if (first.size === context.metricKeys.length) return;
     for (const m of context.metrics) {
       if (m.key === undefined) continue;
-      const prev = first.get(m.key);
-      if (prev === undefined) first.set(m.key, m.index);
-      else
+      const prev = first.get(m.key) as MetricEntry;
+      if (prev !== m)
         context.report({
           pointer: `${m.pointer}/key`,
           messageId: "duplicate",
-          data: { key: m.key, first: prev },
+          data: { key: m.key, first: prev.index },
         });
     }
   },

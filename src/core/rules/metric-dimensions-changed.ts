@@ -2,6 +2,13 @@ import { strings } from "../guards.js";
 import type { ExtensionFacts } from "../ef2/extension.js";
 import { defineRule, type RuleContext } from "../rule.js";
 
+/** The same dimensions, whatever their order (the same order first: no sorting then). */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  if (a.every((x, i) => x === b[i])) return true;
+  return [...a].sort().join("\0") === [...b].sort().join("\0");
+}
+
 const show = (d: readonly string[]) => (d.length ? d.map((x) => `\`${x}\``).join(", ") : "none");
 
 /** Existing data was split by the old dimensions; a changed set breaks its continuity. Order alone is no change. */
@@ -26,14 +33,17 @@ export const rule = defineRule({
       checkExtension(context);
       return;
     }
-    const before = new Map<string, string[]>();
-    for (const m of context.base.metrics)
-      if (m.key !== undefined && !before.has(m.key)) before.set(m.key, strings(m.spec.dimensions));
+    // The very same metrics, each key defined once (a base that differs elsewhere shares head's): nothing
+    // changed. A key defined twice is compared with the base's first definition, so it may differ even so.
+    if (context.base.metrics === context.metrics && context.metricsByKey.size === context.metricKeys.length)
+      return;
+    const before = context.base.metricsByKey;
     for (const m of context.metrics) {
-      const was = m.key === undefined ? undefined : before.get(m.key);
-      if (!was || m.key === undefined) continue;
+      const old = m.key === undefined ? undefined : before.get(m.key);
+      if (!old || m.key === undefined || old.spec.dimensions === m.spec.dimensions) continue;
+      const was = strings(old.spec.dimensions);
       const now = strings(m.spec.dimensions);
-      if (was.length === now.length && [...was].sort().join("\0") === [...now].sort().join("\0")) continue;
+      if (sameSet(was, now)) continue;
       context.report({
         pointer: `${m.pointer}/dimensions`,
         messageId: "changed",

@@ -24,7 +24,9 @@ export const rule = defineRule({
       checkExtension(context);
       return;
     }
-    const head = new Set(context.metrics.map((m) => m.key));
+    // The very same metrics (a base that differs elsewhere shares head's): nothing removed.
+    if (context.base.metrics === context.metrics) return;
+    const head = context.metricsByKey;
     const reported = new Set<string>();
     for (const { key } of context.base.metrics) {
       if (key === undefined || head.has(key) || reported.has(key)) continue;

@@ -42,6 +42,10 @@ export const rule = defineRule({
       }
       return;
     }
+    // The very same metrics, each key defined once (a base that differs elsewhere shares head's): nothing
+    // changed. A key defined twice is compared with the base's first definition, so it may differ even so.
+    if (context.base.metrics === context.metrics && context.metricsByKey.size === context.metricKeys.length)
+      return;
     const before = new Map<string, string>();
     for (const m of context.base.metrics) {
       const unit = str(m.spec.unit);

@@ -38,6 +38,8 @@ export const rule = defineRule({
       }
       return;
     }
+    // The very same properties (a base that differs elsewhere shares head's): nothing removed.
+    if (context.base.properties === context.properties) return;
     const head = keys(context.properties);
     for (const key of keys(context.base.properties)) {
       if (!head.has(key))

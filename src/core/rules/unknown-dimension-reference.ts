@@ -22,13 +22,17 @@ export const rule = defineRule({
       checkExtension(context);
       return;
     }
+    const metrics = context.metricsByKey;
+    // Each metric's dimensions read once, for the metrics that series name.
     const dims = new Map<string, string[]>();
-    for (const m of context.metrics) {
-      if (m.key !== undefined && !dims.has(m.key)) dims.set(m.key, strings(m.spec.dimensions));
-    }
     for (const s of context.series) {
-      const defined = s.key === undefined ? undefined : dims.get(s.key);
-      if (s.key === undefined || defined === undefined) continue; // unknown-metric-reference reports it
+      if (s.key === undefined) continue;
+      let defined = dims.get(s.key);
+      if (!defined) {
+        const m = metrics.get(s.key);
+        if (!m) continue; // unknown-metric-reference reports it
+        dims.set(s.key, (defined = strings(m.spec.dimensions)));
+      }
       arr(get(s.series, "dimensions")).forEach((dimension, k) => {
         if (typeof dimension !== "string" || defined.includes(dimension)) return;
         context.report({

@@ -24,16 +24,16 @@ export const rule = defineRule({
       checkExtension(context);
       return;
     }
-    const keys = context.metrics.flatMap((m) => (m.key === undefined ? [] : [m.key]));
-    const known = new Set(keys);
-    for (const ref of [...context.keymetrics, ...context.series]) {
-      if (ref.key === undefined || known.has(ref.key)) continue;
-      context.report({
-        pointer: `${ref.pointer}/key`,
-        messageId: "unknown",
-        data: { key: ref.key, suggestion: didYouMean(ref.key, keys) },
-      });
-    }
+    const known = context.metricsByKey;
+    for (const refs of [context.keymetrics, context.series])
+      for (const ref of refs) {
+        if (ref.key === undefined || known.has(ref.key)) continue;
+        context.report({
+          pointer: `${ref.pointer}/key`,
+          messageId: "unknown",
+          data: { key: ref.key, suggestion: didYouMean(ref.key, context.metricKeys) },
+        });
+      }
   },
 });
 

@@ -20,6 +20,9 @@ import {
 
 const SEVERITIES: readonly string[] = ["error", "warning", "notice"];
 
+/** A fingerprint of this identity scheme (core/identity.ts: 32 hex digits of SHA-256). */
+const FINGERPRINT = /^[0-9a-f]{32}$/;
+
 /** Why a value is not a finding as the JSON report writes it, or undefined when it is one. */
 function findingProblem(f: unknown): string | undefined {
   if (typeof f !== "object" || f === null) return "not an object";
@@ -83,6 +86,11 @@ export function parseEarlierAudit(
         if (problem)
           return {
             error: `${file}: finding ${j + 1} of ${repo.repository}/${file_.path} is not one an audit writes: ${problem}`,
+          };
+        // Fingerprints match only within one identity scheme: matching others would call every finding new.
+        if (!FINGERPRINT.test((x as AuditFinding).fingerprint))
+          return {
+            error: `${file} was written by an earlier plugin-review, whose fingerprints (${(x as AuditFinding).fingerprint}) are not this one's SHA-256 identities: its findings cannot be matched with this audit's; audit again with this one to start comparing`,
           };
       }
     }

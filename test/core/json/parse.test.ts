@@ -160,6 +160,32 @@ describe("parseJsonFast", () => {
     expect(() => JSON.parse(deep)).not.toThrow();
     expect(outcome(parseJsonFast(deep))).toEqual(outcome(parseJson(deep)));
     expect(parseJsonFast(deep).ok).toBe(false);
+    // Even in a member JSON.parse drops (a duplicate key's first value): the text nests that deep.
+    const dropped = `{"a": ${deep}, "a": 1}`;
+    expect(parseJsonFast(dropped).ok).toBe(false);
+    expect(outcome(parseJsonFast(dropped))).toEqual(outcome(parseJson(dropped)));
+  });
+
+  it("finds duplicate keys whatever `:` the strings hold, written or escaped (\\u003a)", () => {
+    const texts = [
+      // `:` in a dropped value's string, in kept strings, in keys.
+      '{"a": "x", "a": "y:z"}',
+      '{"url": "http://h:1", "a": 1, "a": "b:c"}',
+      '{"k:1": "v:2", "k:1": "v:2"}',
+      // A `:` written as \u003a in a kept key makes up for a dropped member in the count of `:`s.
+      '{"a\\u003a": 1, "b": 1, "b": 2}',
+      '{"x": "\\u003a", "y": [1, {"z": 0, "z": 1}]}',
+    ];
+    for (const t of texts) {
+      const fast = parseJsonFast(t);
+      expect(fast.ok && fast.duplicates.length, t).toBe(1);
+      expect(outcome(fast), t).toEqual(outcome(parseJson(t)));
+    }
+    for (const t of ['{"a\\u003a": 1, "b": 1}', '{"url": "http://h:1", "b": {"c": "d:e"}}']) {
+      const fast = parseJsonFast(t);
+      expect(fast.ok && fast.duplicates.length, t).toBe(0);
+      expect(outcome(fast), t).toEqual(outcome(parseJson(t)));
+    }
   });
 });
 
@@ -272,5 +298,44 @@ describe("parseEdited", () => {
     const edited = parseEdited(head, '{"version": "1.1", "metrics": [{"timeseries": {"key": "m"}}]}');
     expect(edited?.value.version).toBe("1.1");
     expect(edited?.value.metrics).toBe((head as { value: { metrics: unknown } }).value.metrics);
+  });
+
+  it("parses an array member's edited element alone, sharing the other elements with head's", () => {
+    const head = parseJsonFast(
+      '{"v": 1, "metrics": [{"key": "a"}, {"key": "b", "unit": "Count"}, {"key": "c"}]}',
+    );
+    const text =
+      '{"v": 1, "metrics": [{"key": "a"}, {"key": "b", "unit": "Second", "unit": "x"}, {"key": "c"}]}';
+    const edited = parseEdited(head, text);
+    const full = parseJsonFast(text);
+    expect(full.ok && edited?.value).toEqual(full.ok && full.value);
+    expect(edited?.duplicates).toEqual(full.ok && full.duplicates);
+    expect(edited?.duplicates[0]?.objectPointer).toBe("/metrics/1");
+    const before = (head as { value: { metrics: unknown[] } }).value.metrics;
+    const after = edited?.value.metrics as unknown[];
+    expect(after).not.toBe(before);
+    expect(after[0]).toBe(before[0]);
+    expect(after[2]).toBe(before[2]);
+  });
+
+  it("an array element replaced by any text: the full parse's result, or none", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 5 }),
+        fc.nat(),
+        valueText,
+        fc.boolean(),
+        (items, which, replacement, pretty) => {
+          const head = JSON.stringify({ a: 1, list: items, z: [0] }, null, pretty ? 2 : 0);
+          const tree = parseJson(head);
+          if (!tree.ok || tree.root.kind !== "object") return;
+          const list = tree.root.members[1]!.value;
+          if (list.kind !== "array") return;
+          const el = list.items[which % list.items.length]!;
+          check(head, head.slice(0, el.start) + replacement + head.slice(el.end));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -102,7 +102,7 @@ describe("audit --format json: each finding, and the commit it was found at", ()
         column: 3,
         endLine: line,
         endColumn: 3 + `"${MISSPELT}"`.length,
-        fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
     // The counts per descriptor are the findings' own.
@@ -377,7 +377,7 @@ describe("audit --format sarif --output-dir", () => {
       const audited = repoOf(report, name);
       expect(run0.automationDetails).toEqual({ id: "plugin-review-audit/" });
       expect(run0.artifacts.map((a) => a.location.uri)).toEqual(audited.files.map((f) => f.path));
-      expect(run0.results.map((x) => x.partialFingerprints["pluginReview/v2"])).toEqual(
+      expect(run0.results.map((x) => x.partialFingerprints["pluginReview/v3"])).toEqual(
         audited.files.flatMap((f) => f.findings.map((x) => x.fingerprint)),
       );
       // What the documented workflow uploads for it is a request GitHub accepts.
@@ -788,6 +788,32 @@ describe("audit --compare <earlier.json>", () => {
       ...old,
       repositories: [{ ...old.repositories[0], files: [{ path: "a", findings: [{ ruleId: 1 }] }] }],
     };
+    // Fingerprints of the 64-bit scheme before SHA-256 (issue 39): not matched with this audit's, refused.
+    const sixteen = {
+      ...old,
+      repositories: [
+        {
+          ...old.repositories[0],
+          files: [
+            {
+              path: "a/plugin.json",
+              findings: [
+                {
+                  ruleId: "unknown-member",
+                  severity: "error",
+                  message: "unknown member `x`",
+                  fingerprint: "6c4c38a3929a8ee8",
+                  line: 2,
+                  column: 3,
+                  endLine: 2,
+                  endColumn: 6,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
     const cases: [string, RegExp][] = [
       [join(dir, "missing.json"), /--compare cannot read .*missing\.json: no such file/],
       [file("notjson.json", "{"), /--compare: .*notjson\.json is not JSON/],
@@ -802,6 +828,10 @@ describe("audit --compare <earlier.json>", () => {
       [
         file("old.json", JSON.stringify(old)),
         /--compare: .*old\.json lists no findings per descriptor \(acme\/plugins\/a\/plugin\.json\): it was written by an earlier plugin-review; audit again with this one to start comparing/,
+      ],
+      [
+        file("sixteen.json", JSON.stringify(sixteen)),
+        /--compare: .*sixteen\.json was written by an earlier plugin-review, whose fingerprints \(6c4c38a3929a8ee8\) are not this one's SHA-256 identities: its findings cannot be matched with this audit's; audit again with this one to start comparing/,
       ],
       [
         file("bad.json", JSON.stringify(bad)),

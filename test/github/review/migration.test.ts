@@ -66,7 +66,7 @@ describe("GitHub App: a migration pull request", () => {
       expect.objectContaining({ path: "pool/extension/extension.yaml", line: at, side: "RIGHT" }),
     ]);
     expect(gh.comments[0]!.body).toContain("`migration-metric-missing`");
-    expect(gh.comments[0]!.body).toMatch(/<!-- plugin-review:id=[0-9a-f]{16} -->/);
+    expect(gh.comments[0]!.body).toMatch(/<!-- plugin-review:id=[0-9a-f]{32} -->/);
     gh.assertClean();
   });
 

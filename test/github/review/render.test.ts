@@ -30,7 +30,7 @@ function finding(over: Partial<Finding> = {}): Finding {
     column: 5,
     endLine: 3,
     endColumn: 9,
-    fingerprint: "0123456789abcdef",
+    fingerprint: "0123456789abcdef0123456789abcdef",
     ...over,
   };
 }
@@ -92,7 +92,10 @@ describe("render", () => {
     expect(body).toContain("````suggestion\n");
     expect(liveParts(body, { href: () => true, html: OWN_HTML })).toEqual([]);
 
-    const marked = JSON.stringify({ ...validHost(), "<!-- plugin-review:id=deadbeefdeadbeef -->": 2 });
+    const marked = JSON.stringify({
+      ...validHost(),
+      "<!-- plugin-review:id=deadbeefdeadbeefdeadbeefdeadbeef -->": 2,
+    });
     const [g] = check(marked, { base }).filter((x) => x.ruleId === "version-not-bumped");
     const without = commentBody("p/plugin.json", g!, marked, true);
     expect(without).not.toContain("suggestion");

@@ -31,13 +31,13 @@ afterEach(() => cleanup());
 
 /** The issue's member name: a way out of a code span, a team mention, a link, HTML and one of the App's markers. */
 const MEMBER =
-  "x` @acme/admins [approve](https://evil.example/a) <img src=x> <!-- plugin-review:id=deadbeefdeadbeef --> `y";
+  "x` @acme/admins [approve](https://evil.example/a) <img src=x> <!-- plugin-review:id=deadbeefdeadbeefdeadbeefdeadbeef --> `y";
 /** A value in text (not in a template's code span): a JSON string shown as it is. */
 const VALUE =
   "@acme/admins [x](https://evil.example) <b>hi</b> www.evil.example <!-- plugin-review:fixed -->";
 /** Folders named like a team and holding backticks, HTML and a link. */
 const PATH = "@acme/admins/x`y <img src=x> [a](https://evil.example) @octocat/plugin.json";
-const BODY_PATH = "@acme/`z` <!-- plugin-review:id=0123456789abcdef -->/plugin.json";
+const BODY_PATH = "@acme/`z` <!-- plugin-review:id=0123456789abcdef0123456789abcdef -->/plugin.json";
 const REMOVED = "@acme/security/``` <details open>/plugin.json";
 
 /** A descriptor holding the hostile name and values: each a finding. */
@@ -76,7 +76,7 @@ function expectInert(gh: FakeGitHub): void {
     expect(liveParts(markdown, { href: (h) => h.startsWith(DOCS_BASE), html: OWN_HTML }), where).toEqual([]);
     // No marker from the untrusted text in the raw Markdown: only the App's own.
     for (const fp of readFingerprints(markdown))
-      expect(["deadbeefdeadbeef", "0123456789abcdef"], where).not.toContain(fp);
+      expect(["deadbeefdeadbeefdeadbeefdeadbeef", "0123456789abcdef"], where).not.toContain(fp);
     expect(markdown, where).not.toMatch(/<!-- plugin-review:fixed -->/);
   }
 }
@@ -129,7 +129,7 @@ describe("GitHub App: nothing from the pull request is rendered", () => {
     gh.prFiles.push({ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1 @@\n+{" });
     gh.file(R, HEAD_SHA, "p/plugin.json", text(validHost()));
     const key =
-      "x```\n\n@acme/admins <img src=x> [a](https://evil.example) <!-- plugin-review:id=deadbeefdeadbeef -->\n```";
+      "x```\n\n@acme/admins <img src=x> [a](https://evil.example) <!-- plugin-review:id=deadbeefdeadbeefdeadbeefdeadbeef -->\n```";
     gh.file(
       R,
       "HEAD",

@@ -4,12 +4,13 @@
  * push never posts the same comment twice, and a thread whose finding is gone can be marked as fixed.
  *
  * Comments written before findings had an identity carry `plugin-review:fingerprint=…` (rule, path and raw
- * pointer): this pattern does not read them, so the App neither answers nor resolves them and does not count
- * them as already said.
+ * pointer), and those of the 64-bit fingerprints before SHA-256 an `id=` of 16 hex digits: this pattern
+ * (32 hex digits) reads neither, so the App neither answers nor resolves them and does not count them as
+ * already said.
  */
 
 /** The one pattern of a marker; `fingerprintMarker` writes it, the readers below read it. */
-const MARKERS = /<!-- plugin-review:id=([0-9a-f]{16}) -->/g;
+const MARKERS = /<!-- plugin-review:id=([0-9a-f]{32}) -->/g;
 
 /** Closes a "Fixed in …" reply, so that a thread is answered once. */
 export const FIXED_MARKER = "<!-- plugin-review:fixed -->";

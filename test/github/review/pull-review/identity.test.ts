@@ -186,7 +186,7 @@ describe("GitHub App: one identity for a finding across pushes", () => {
     expect(fresh).toEqual([
       expect.objectContaining({
         line: displaynameLine(next, "errors"),
-        body: expect.stringMatching(/plugin-review:id=[0-9a-f]{16}/),
+        body: expect.stringMatching(/plugin-review:id=[0-9a-f]{32}/),
       }),
     ]);
     gh.assertClean();

@@ -42,7 +42,7 @@ describe("repeated findings", () => {
       expect.objectContaining({
         kind: "repeated",
         findings,
-        fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       }),
     ]);
   });
