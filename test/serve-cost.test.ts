@@ -144,6 +144,8 @@ describe("npm start: one pull request's files cannot stall the server", () => {
       "contents",
       "blob",
       "createCheckRun",
+      // The annotations past the first 50, added to the completed run 50 at a time.
+      "updateCheckRun",
       "createReview",
       "listDeliveries",
     ]);

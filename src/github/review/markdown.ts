@@ -58,14 +58,31 @@ export class BudgetedText {
    * Items in order while they fit, keeping `reserve` characters for what comes after them; when some
    * do not fit, `leftOut(n)` says so in their place. Returns how many were left out.
    */
-  addItems(items: readonly string[], reserve: number, leftOut: (n: number) => string): number {
+  addItems(items: readonly string[], reserve: number, leftOut: (n: number) => string): number;
+  /**
+   * Items rendered by `render` only as far as they fit: thousands of findings cost the rows shown, not a row
+   * each (rendering escapes every message, and a pull request decides how many there are).
+   */
+  addItems<T>(
+    items: readonly T[],
+    reserve: number,
+    leftOut: (n: number) => string,
+    render: (item: T) => string,
+  ): number;
+  addItems<T>(
+    items: readonly T[],
+    reserve: number,
+    leftOut: (n: number) => string,
+    render: (item: T) => string = (item) => item as unknown as string,
+  ): number {
     const noteRoom = 200;
     let i = 0;
     for (; i < items.length; i++) {
-      const cost = (items[i] as string).length + 1;
       const room = this.remaining - reserve - (i + 1 < items.length ? noteRoom : 0);
-      if (cost > room) break;
-      this.add(items[i] as string);
+      if (room < 1) break; // no row fits: none is rendered
+      const text = render(items[i] as T);
+      if (text.length + 1 > room) break;
+      this.add(text);
     }
     const omitted = items.length - i;
     if (omitted) this.add(leftOut(omitted));

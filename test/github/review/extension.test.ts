@@ -101,7 +101,7 @@ describe("GitHub App: a pull request that changes only an extension.yaml", () =>
     const commented = gh.comments.map((c) => [c.path, c.line, /`([a-z0-9-]+)`/.exec(c.body)?.[1]]);
     expect(commented).toContainEqual([PATH, VERSION_LINE, VERSION_RULE]);
     expect(commented.filter(([, , rule]) => rule === "duplicate-key")).toEqual([]);
-    for (const c of gh.comments) expect(c.body).toMatch(/<!-- plugin-review:id=[0-9a-f]{16} -->/);
+    for (const c of gh.comments) expect(c.body).toMatch(/<!-- plugin-review:id=[0-9a-f]{32} -->/);
     gh.assertClean();
   });
 
@@ -204,7 +204,7 @@ describe("the same change through check --base-ref (a real git repository): the 
     );
     expect(findings.map((f) => f.ruleId)).toContain(VERSION_RULE);
     // The comments' identities are check's fingerprints of the new findings.
-    const ids = gh.comments.map((c) => /plugin-review:id=([0-9a-f]{16})/.exec(c.body)?.[1]).sort();
+    const ids = gh.comments.map((c) => /plugin-review:id=([0-9a-f]{32})/.exec(c.body)?.[1]).sort();
     expect(ids).toEqual(
       findings
         .filter((f) => f.baseline === "new")

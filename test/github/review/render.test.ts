@@ -204,6 +204,29 @@ describe("BudgetedText", () => {
       ),
     );
   });
+
+  it("renders items only as far as they fit: 100,000 findings cost the rows shown", () => {
+    const rendered: number[] = [];
+    const out = new BudgetedText(1_000);
+    const items = Array.from({ length: 100_000 }, (_, i) => i);
+    const omitted = out.addItems(
+      items,
+      0,
+      (n) => `…and ${n} more`,
+      (i) => {
+        rendered.push(i);
+        return `| row ${i} |`;
+      },
+    );
+    const shown = out
+      .toString()
+      .split("\n")
+      .filter((l) => l.startsWith("| row"));
+    expect(omitted).toBe(items.length - shown.length);
+    // The rows shown, and the one that did not fit: no more.
+    expect(rendered).toEqual(Array.from({ length: shown.length + 1 }, (_, i) => i));
+    expect(out.toString()).toMatch(new RegExp(`…and ${omitted} more$`));
+  });
 });
 
 describe("invalidConfigSummary", () => {

@@ -229,7 +229,7 @@ export function checkSummary(input: SummaryInput): string {
     const top = counted.sort(bySeverity);
     if (top.length) {
       out.add("", quiet.length ? "### New findings" : "### Findings", "", ...FINDINGS_HEADER);
-      out.addItems(top.map(findingRow), reserve + (quiet.length ? 300 : 0), leftOut);
+      out.addItems(top, reserve + (quiet.length ? 300 : 0), leftOut, findingRow);
     }
     if (quiet.length) existingSection(out, quiet, reserve, leftOut);
   }
@@ -317,6 +317,6 @@ function existingSection(
     "",
     ...FINDINGS_HEADER,
   );
-  out.addItems(quiet.sort(bySeverity).map(findingRow), reserve + 20, leftOut);
+  out.addItems(quiet.sort(bySeverity), reserve + 20, leftOut, findingRow);
   out.add("", "</details>");
 }
