@@ -18,7 +18,8 @@ import { parseJson, type JsonNode, type ParseOutcome } from "./json/parse.js";
 import { resolvePointer } from "./locate.js";
 import { analyseDescriptors, type DescriptorInput } from "./analyse.js";
 import type { FileFormat, RawFinding } from "./types.js";
-import { valueAt, yamlReplacement } from "./yaml/edit.js";
+import { yamlReplacement } from "./yaml/edit.js";
+import { valueAt } from "./json/pointer.js";
 import { parseYamlAsDynatrace } from "./yaml/snakeyaml.js";
 
 export interface PlannedEdit {

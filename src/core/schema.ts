@@ -13,7 +13,7 @@ import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
 import extension from "../../schemas/extension.schema.json" with { type: "json" };
 import { hasPlaceholder } from "./ef2/placeholders.js";
-import { childPointer, displayPath, escapeSegment, splitPointer } from "./json/pointer.js";
+import { childPointer, displayPath, escapeSegment, valueAt } from "./json/pointer.js";
 import { closest, listOf } from "./suggest.js";
 import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 
@@ -332,16 +332,6 @@ function extensionOwner(f: SchemaFinding): string | undefined {
   if (f.pointer === "/version") return "ef2-version-format";
   if (f.pointer === "/name" && f.ruleId === "invalid-format") return "name-format";
   return undefined;
-}
-
-/** The value a pointer names in `doc` (undefined when it names nothing). */
-function valueAt(doc: unknown, pointer: string): unknown {
-  let cur = doc;
-  for (const seg of splitPointer(pointer)) {
-    if (typeof cur !== "object" || cur === null) return undefined;
-    cur = Object.prototype.hasOwnProperty.call(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
-  }
-  return cur;
 }
 
 /**

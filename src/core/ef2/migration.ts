@@ -7,7 +7,7 @@
  * document (rule-context.ts). Pure.
  */
 import { arr, get, isObj, str } from "../guards.js";
-import { childPointer, isIndex, splitPointer } from "../json/pointer.js";
+import { childPointer, valueAt } from "../json/pointer.js";
 import { keyMap, PROCESS_DIMENSION, type Framework, type MetricMapping } from "./key-map.js";
 import { keyPrefixOf, type MigrationMap } from "./mapping.js";
 
@@ -74,17 +74,6 @@ export type Migration =
   | { kind: "unreadable"; path: string; why: string }
   /** The plugin.json is neither a JMX nor a Python plugin (`type`, as people read it): no key map to compare with. */
   | { kind: "unmapped"; path: string; type: string };
-
-/** The value a pointer names, or undefined. */
-function valueAt(doc: unknown, pointer: string): unknown {
-  let cur = doc;
-  for (const seg of splitPointer(pointer)) {
-    if (Array.isArray(cur)) cur = isIndex(seg) ? (cur[Number(seg)] as unknown) : undefined;
-    else cur = get(cur, seg);
-    if (cur === undefined) return undefined;
-  }
-  return cur;
-}
 
 /** The first of `pointers` that names something in `doc`, else the root. */
 function nearest(doc: unknown, pointers: readonly string[]): string {

@@ -23,6 +23,22 @@ export function isIndex(segment: string): boolean {
   return INDEX.test(segment);
 }
 
+/**
+ * The value `pointer` names in `value`: own members only, array elements by index; undefined when it names
+ * nothing. (A located tree's node: locate.ts `resolvePointer`.)
+ */
+export function valueAt(value: unknown, pointer: string): unknown {
+  let cur = value;
+  for (const seg of splitPointer(pointer)) {
+    if (Array.isArray(cur)) cur = isIndex(seg) ? (cur[Number(seg)] as unknown) : undefined;
+    else if (cur !== null && typeof cur === "object" && Object.hasOwn(cur, seg))
+      cur = (cur as Record<string, unknown>)[seg];
+    else return undefined;
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
 export function childPointer(parent: string, segment: string | number): string {
   return parent + "/" + escapeSegment(String(segment));
 }

@@ -4,7 +4,6 @@
  * reads as the number 1.1), a single-quoted one stays single-quoted, anything else is written as JSON, which YAML
  * reads as JSON does (a double-quoted string, a number, a flow collection). Pure: text in, text out.
  */
-import { splitPointer } from "../json/pointer.js";
 import { parseYamlAsDynatrace } from "./snakeyaml.js";
 
 /** Characters that end or change a plain scalar in some context (flow collections, comments, tags, anchors). */
@@ -33,16 +32,4 @@ export function yamlReplacement(text: string, start: number, replacement: string
   if (style === '"') return replacement;
   if (style === "'") return value.includes("\n") ? replacement : `'${value.replace(/'/g, "''")}'`;
   return readsAs(value, value) ? value : replacement;
-}
-
-/** The value at `pointer` in a parsed YAML document's value (no fallback: undefined when it names nothing). */
-export function valueAt(value: unknown, pointer: string): unknown {
-  let cur = value;
-  for (const seg of splitPointer(pointer)) {
-    if (Array.isArray(cur)) cur = cur[Number(seg)];
-    else if (cur !== null && typeof cur === "object" && Object.hasOwn(cur, seg))
-      cur = (cur as Record<string, unknown>)[seg];
-    else return undefined;
-  }
-  return cur;
 }
