@@ -57,8 +57,8 @@ async function toContent(
     if (bytes.length === node.byteSize && !node.text.includes("\uFFFD"))
       return { kind: "file", content: new Uint8Array(bytes), size: node.byteSize };
   }
-  const bytes = await readBlob(octokit, where, node.oid);
-  return { kind: "file", content: bytes, size: bytes.length };
+  const bytes = await readBlob(octokit, where, node.oid, node.byteSize);
+  return { kind: "file", content: bytes, size: node.byteSize };
 }
 
 /** Blobs read through REST at once (a query's files over GraphQL's text limit). */

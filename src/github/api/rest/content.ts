@@ -34,6 +34,6 @@ export async function fetchFile(
     return { kind: "file", content: new Uint8Array(Buffer.from(file.content, "base64")), size };
   }
   // Over 1 MB: `encoding: "none"` and empty content. The blob API serves up to 100 MB.
-  const bytes = await readBlob(octokit, where, file.sha ?? "");
-  return { kind: "file", content: bytes, size: bytes.length };
+  const bytes = await readBlob(octokit, where, file.sha ?? "", size);
+  return { kind: "file", content: bytes, size };
 }
