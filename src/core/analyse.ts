@@ -223,8 +223,8 @@ function extensionFacts(
  * A file's size limit: `max_file_size`, or for an extension.yaml its own (`max_extension_size`) when that is the
  * smaller (YAML costs far more to read than JSON of its size; the readers download no file past max_file_size).
  */
-function sizeLimit(
-  config: ResolvedConfig,
+export function sizeLimit(
+  config: Pick<ResolvedConfig, "maxFileSize" | "maxExtensionSize">,
   extension: boolean,
 ): { limit: number; setting: "max_extension_size" | "max_file_size" } {
   return extension && config.maxExtensionSize <= config.maxFileSize

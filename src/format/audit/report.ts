@@ -58,7 +58,10 @@ export interface AuditExtension {
   name?: string;
   /** The EF1 descriptor it replaces, when the repository still holds it (beside it, or one folder up). */
   replaces?: string;
-  /** Why its data source is not known: it is not YAML, or it is over `max_file_size` and was not read. */
+  /**
+   * Why its data source is not known, read as the review reads it: it is not YAML (not even as Dynatrace reads
+   * it), not a mapping, not UTF-8, or over its size limit (`max_extension_size`, within `max_file_size`) and not read.
+   */
   problem?: string;
   /**
    * Its review's findings by severity, and whether a pull request touching it would fail (its findings are

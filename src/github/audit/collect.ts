@@ -12,7 +12,7 @@
  * descriptors are read a few at a time. A repository that cannot be read is reported, never fatal.
  */
 import type { ResolvedConfig } from "../../core/config.js";
-import { analyseDescriptors, type DescriptorInput } from "../../core/analyse.js";
+import { analyseDescriptors, sizeLimit, type DescriptorInput } from "../../core/analyse.js";
 import { fails } from "../../core/verdict.js";
 import { findingFields } from "../../format/json.js";
 import { countFindings } from "../../format/summary.js";
@@ -170,9 +170,15 @@ async function auditRepository(
   let inputs: DescriptorInput[];
   let extensionFiles: DescriptorInput[];
   try {
-    // Descriptors and extensions alike, a few at a time.
-    const read = await mapLimit([...entries, ...ef2], FILE_CONCURRENCY, (t) =>
-      readDescriptor(octokit, owner, name, t, config),
+    // Descriptors and extensions alike, a few at a time. An extension.yaml over its own limit
+    // (max_extension_size, when the smaller) is not downloaded: neither the review nor the readiness reads it.
+    const extensionLimit = sizeLimit(config, true).limit;
+    const toRead = [
+      ...entries.map((entry) => ({ entry, limit: config.maxFileSize })),
+      ...ef2.map((entry) => ({ entry, limit: extensionLimit })),
+    ];
+    const read = await mapLimit(toRead, FILE_CONCURRENCY, ({ entry, limit }) =>
+      readDescriptor(octokit, owner, name, entry, limit),
     );
     inputs = read.slice(0, entries.length);
     extensionFiles = read.slice(entries.length);
@@ -208,17 +214,8 @@ async function auditRepository(
     reviewedFiles,
     extensionFiles
       .filter((f) => !others.has(f.path))
-      .map((f) =>
-        withFindings(
-          extensionOf(
-            f.path,
-            f.size !== undefined
-              ? { unread: `not read: ${overLimit(f.size, config)}` }
-              : Buffer.from(f.content as Uint8Array).toString("utf8"),
-          ),
-          byPath.get(f.path),
-        ),
-      ),
+      // Read as the review read it (the same limit, check and parse): the two never disagree on what it is.
+      .map((f) => withFindings(extensionOf(f, config), byPath.get(f.path))),
   );
   const sum = (k: "errors" | "warnings" | "notices") => files.reduce((n, f) => n + f[k], 0);
   const failing = files.filter((f) => f.wouldFail).length;
@@ -244,15 +241,15 @@ async function auditRepository(
   };
 }
 
-/** One descriptor through the blob API (any size up to 100 MB); over max_file_size, only its size. */
+/** One file through the blob API (any size up to 100 MB); over `limit` (its kind's, in bytes), only its size. */
 async function readDescriptor(
   octokit: Octokit,
   owner: string,
   repo: string,
   entry: { path: string; sha: string; size?: number },
-  config: ResolvedConfig,
+  limit: number,
 ): Promise<DescriptorInput> {
-  if ((entry.size ?? 0) > config.maxFileSize) {
+  if ((entry.size ?? 0) > limit) {
     return { path: entry.path, content: new Uint8Array(), size: entry.size as number };
   }
   const { data } = await octokit.rest.git.getBlob({ owner, repo, file_sha: entry.sha });

@@ -13,8 +13,10 @@
  */
 import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing.js";
 import { get, isObj, str } from "../../core/guards.js";
-import type { DescriptorInput, AnalysedFile } from "../../core/analyse.js";
-import { parseYaml } from "../../core/yaml/parse.js";
+import { sizeLimit, type DescriptorInput, type AnalysedFile } from "../../core/analyse.js";
+import type { ResolvedConfig } from "../../core/config.js";
+import { FORMATS, load } from "../../core/formats.js";
+import { LineIndex } from "../../core/locate.js";
 import { DATA_SOURCES } from "../../migrate/check.js";
 import { readiness } from "../../migrate/migrate.js";
 import type {
@@ -63,12 +65,37 @@ export function descriptorReadiness(review: AnalysedFile, unread?: string): Desc
   };
 }
 
-/** An extension.yaml's data source and name, from its text; what it is when it does not parse. */
-export function extensionOf(path: string, text: string | { unread: string }): AuditExtension {
-  if (typeof text !== "string") return { path, framework: "EF2", problem: text.unread };
-  // The core's parser: bounded in depth and aliases whatever the file holds.
-  const parsed = parseYaml(text);
-  if (!parsed.ok) return { path, framework: "EF2", problem: `it is not YAML: ${parsed.error.message}` };
+/**
+ * An extension.yaml's data source and name; what it is when they cannot be read. Read as the review reads it
+ * (formats.ts: the same size limit, `max_extension_size` within `max_file_size`, the same UTF-8 check, and the
+ * same parse, Dynatrace's, bounded in depth, aliases and nodes), so that the audit never calls a file Dynatrace
+ * reads "not YAML" while the review reviews it, nor names it otherwise. `file.size`: its real size when it was
+ * not downloaded (over the limit).
+ */
+export function extensionOf(
+  file: Pick<DescriptorInput, "path" | "content" | "size">,
+  config: Pick<ResolvedConfig, "maxFileSize" | "maxExtensionSize">,
+): AuditExtension {
+  const { path } = file;
+  const format = FORMATS["extension.yaml"];
+  const { limit, setting } = sizeLimit(config, true);
+  const loaded = load(file.content, limit, file.size, format.parse);
+  const parsed = loaded.parsed;
+  if (!parsed) {
+    const problem =
+      loaded.encodingError !== undefined
+        ? format.notUtf8
+        : `not read: ${thousands(loaded.size)} bytes, over ${setting} (${thousands(limit)})`;
+    return { path, framework: "EF2", problem };
+  }
+  if (!parsed.ok) {
+    const { line } = new LineIndex(loaded.text).position(parsed.error.offset);
+    return {
+      path,
+      framework: "EF2",
+      problem: `it is not valid YAML: ${parsed.error.message} (line ${line})`,
+    };
+  }
   const doc = parsed.value;
   if (!isObj(doc)) return { path, framework: "EF2", problem: "it is not a YAML mapping" };
   // EF2 allows one data source; should a file hold several, each is named.
@@ -81,6 +108,8 @@ export function extensionOf(path: string, text: string | { unread: string }): Au
     ...(name !== undefined ? { name } : {}),
   };
 }
+
+const thousands = (n: number) => n.toLocaleString("en-US");
 
 /** An extension with its review's counts (the file the audit reviewed at its path; none: left as it is). */
 export function withFindings(e: AuditExtension, review: AuditFile | undefined): AuditExtension {

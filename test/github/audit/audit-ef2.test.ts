@@ -11,6 +11,9 @@
  *   Firebase's;
  * - `mixed`: `pool/plugin.json` (JMX) beside `pool/extension/extension.yaml`, which lost its metric (the
  *   migration rules: 1 error).
+ * An extension.yaml is read by the audit as by the review (test/github/audit/readiness.test.ts for the parts):
+ * one that Dynatrace reads and YAML 1.2 refuses, another tool's beside a plugin.json, one over
+ * `max_extension_size`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +24,7 @@ import { mainRun as run } from "../../cli/run.js";
 import { tokens } from "../../markdown.js";
 import { FakeGitHub } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
-import { AUDIT_ROUTES, migrated, POOL, SNMP_EXTENSION, TOKEN } from "./organisation.js";
+import { AUDIT_ROUTES, CONFIG, migrated, POOL, SNMP_EXTENSION, TOKEN } from "./organisation.js";
 
 let dir = "";
 beforeAll(() => {
@@ -185,6 +188,97 @@ describe("audit: EF2 extensions and their findings, per repository, in every for
       expect.objectContaining({ path: "pool/extension/extension.yaml", errors: 0, wouldFail: false }),
       expect.objectContaining({ path: "router/extension.yaml", errors: 1, wouldFail: true }),
     ]);
+    gh.assertClean();
+  });
+});
+
+/** SNMP_EXTENSION with a quoted description continued no deeper than its key: Dynatrace reads it, YAML 1.2 does not. */
+const LENIENT = SNMP_EXTENSION.replace(
+  "      unit: Byte",
+  '      description: "Bytes received on the interface,\n      counted by the router"\n      unit: Byte',
+);
+
+/**
+ * `lenient`: LENIENT alone; `legacy`: `pool/plugin.json` and Firebase's `functions/extension.yaml`; `big`:
+ * `max_extension_size: 100` and an extension.yaml over it.
+ */
+function readAsReviewed(): FakeGitHub {
+  const gh = new FakeGitHub(AUDIT_ROUTES);
+  gh.orgInstallations.push({ app_slug: "plugin-review", repository_selection: "all" });
+  gh.repo("acme/lenient").repo("acme/legacy").repo("acme/big");
+  gh.file("acme/lenient", "HEAD", "router/extension.yaml", LENIENT)
+    .file("acme/legacy", "HEAD", "pool/plugin.json", POOL)
+    .file("acme/legacy", "HEAD", "functions/extension.yaml", FIREBASE)
+    .file("acme/big", "HEAD", CONFIG, "max_extension_size: 100\n")
+    .file("acme/big", "HEAD", "router/extension.yaml", SNMP_EXTENSION);
+  process.env.GITHUB_TOKEN = TOKEN;
+  return gh;
+}
+
+describe("audit: an extension.yaml read as the review reads it", () => {
+  it("names an extension Dynatrace reads and YAML 1.2 refuses by its data source, as the review reviews it", async () => {
+    const gh = readAsReviewed();
+    const report = JSON.parse((await audit("--format", "json")).stdout) as AuditReport;
+    // Reviewed with a warning (invalid-yaml: Dynatrace reads it, editors do not), and named with its data source.
+    const lenient = repoOf(report, "lenient");
+    const line = LENIENT.split("\n").findIndex((l) => l.includes("description:")) + 1;
+    expect(lenient.files.map((f) => [f.path, f.findings.map((x) => [x.ruleId, x.severity, x.line])])).toEqual(
+      [["router/extension.yaml", [["invalid-yaml", "warning", line]]]],
+    );
+    expect([lenient.migration, lenient.extensions]).toEqual([
+      "done",
+      [
+        {
+          path: "router/extension.yaml",
+          framework: "EF2",
+          dataSource: "snmp",
+          name: "custom:acme.router",
+          errors: 0,
+          warnings: 1,
+          notices: 0,
+          wouldFail: false,
+        },
+      ],
+    ]);
+    expect(report.readiness!.extensions!.byDataSource).toContainEqual({ dataSource: "snmp", extensions: 1 });
+    gh.assertClean();
+  });
+
+  it("does not count another tool's extension.yaml as the repository's EF2 extension: its migration has not started", async () => {
+    const gh = readAsReviewed();
+    const report = JSON.parse((await audit("--format", "json")).stdout) as AuditReport;
+    const legacy = repoOf(report, "legacy");
+    expect([legacy.migration, legacy.extensions, legacy.files.map((f) => f.path)]).toEqual([
+      "not-started",
+      [],
+      ["pool/plugin.json"],
+    ]);
+    gh.assertClean();
+  });
+
+  it("reads no extension.yaml over max_extension_size, which the review does not parse: not downloaded, said so", async () => {
+    const gh = readAsReviewed();
+    const report = JSON.parse((await audit("--format", "json")).stdout) as AuditReport;
+    const big = repoOf(report, "big");
+    expect(big.files.map((f) => [f.path, f.findings.map((x) => x.ruleId)])).toEqual([
+      ["router/extension.yaml", ["file-too-large"]],
+    ]);
+    expect(big.extensions).toEqual([
+      {
+        path: "router/extension.yaml",
+        framework: "EF2",
+        problem: `not read: ${SNMP_EXTENSION.length} bytes, over max_extension_size (100)`,
+        errors: 1,
+        warnings: 0,
+        notices: 0,
+        wouldFail: true,
+      },
+    ]);
+    expect(gh.requests.filter((q) => /^\/repos\/acme\/big\/git\/blobs\//.test(q.path))).toEqual([]);
+    expect(report.readiness!.extensions!.byDataSource).toContainEqual({
+      dataSource: "unknown",
+      extensions: 1,
+    });
     gh.assertClean();
   });
 });

@@ -32,7 +32,7 @@ const PYTHON_EXTENSION = migrated(HOST);
  * - `pairs`: `beside/plugin.json` with `beside/extension.yaml`, `sub/plugin.json` (JMX: fully) with
  *   `sub/extension/extension.yaml`, `lone/plugin.json` (PMI: not at all) alone: in progress;
  * - `migrated`: `x/extension/extension.yaml` (python), `snmp/extension.yaml`, `plain/extension.yaml` (no data
- *   source), `broken/extension.yaml` (not YAML): done;
+ *   source), `broken/extension.yaml` (not YAML, not even as Dynatrace reads it): done;
  * - `scoped`: `paths: [plugins/**\/plugin.json]`; `plugins/k/plugin.json` with `plugins/k/extension/
  *   extension.yaml`, and `vendor/sdk/extension.yaml`, which no configured path reaches: in progress;
  * - `globby`: `paths: ["**\/*.json", "**\/*.yaml"]`; `p/plugin.json` and `p/extension.yaml`, which is EF2's,
@@ -204,7 +204,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
       {
         path: "broken/extension.yaml",
         framework: "EF2",
-        problem: expect.stringMatching(/^it is not YAML: /),
+        problem: "it is not valid YAML: unexpected end of the stream within a flow collection (line 2)",
         ...none,
         errors: 1,
         wouldFail: true,
@@ -352,7 +352,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     );
     expect(section).toMatch(/^ {2}acme\/migrated\/snmp\/extension\.yaml: EF2 snmp; no findings$/m);
     expect(section).toMatch(
-      /^ {2}acme\/migrated\/broken\/extension\.yaml: EF2 \(unknown data source\) \(it is not YAML: .*\); 1 error$/m,
+      /^ {2}acme\/migrated\/broken\/extension\.yaml: EF2 \(unknown data source\) \(it is not valid YAML: .* \(line 2\)\); 1 error$/m,
     );
     expect(section).toMatch(
       /^ {2}acme\/small\/big\/plugin\.json: EF1 unknown; migrate: not read \([\d,]+ bytes, over max_file_size \(200\)\); EF2 extension: big\/extension\.yaml$/m,
