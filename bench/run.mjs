@@ -68,7 +68,12 @@ if (existsSync(corpus)) {
     const a = time(() => reviewAlone(f, text), 200);
     const j = time(() => JSON.parse(text), 200);
     const off = time(() => review(f, text, fortyOff), 200);
-    rows.push({ f, bytes: text.length, t, a, j, off, text });
+    // What no review can go under: the value, and its structure checked against the schema (findings and all).
+    const ajv = time(() => {
+      const v = JSON.parse(text);
+      validateWhole(v, detectVariant(v));
+    }, 200);
+    rows.push({ f, bytes: text.length, t, a, j, off, ajv, text });
   }
   const all = median(rows.map((r) => r.t));
   const offAll = median(rows.map((r) => r.off));
@@ -85,6 +90,10 @@ if (existsSync(corpus)) {
   );
   console.log(
     `  median JSON.parse of the same files: ${ms(median(rows.map((r) => r.j)))}  (review / JSON.parse = ${(all / median(rows.map((r) => r.j))).toFixed(1)}x)`,
+  );
+  const ajvAll = median(rows.map((r) => r.ajv));
+  console.log(
+    `  median JSON.parse + Ajv schema validation of the same files: ${ms(ajvAll)}  (that / JSON.parse = ${(ajvAll / median(rows.map((r) => r.j))).toFixed(1)}x: the floor under any review that validates the schema)`,
   );
   console.log(
     `  median review with ${offIds.length} rules off: ${ms(offAll)}  (default / that = ${(all / offAll).toFixed(2)}x)  [target: faster]`,

@@ -108,6 +108,21 @@ export function timedFetch(inner?: Fetch, clock: Clock = REAL_TIME): Fetch {
     const signals = [timeoutSignal(scope?.requestTimeoutMs ?? clock.ms(REQUEST_TIMEOUT_MS))];
     if (scope?.signal) signals.push(scope.signal);
     if (init?.signal) signals.push(init.signal);
-    return (inner ?? globalThis.fetch)(input, { ...init, signal: AbortSignal.any(signals) });
+    return (inner ?? globalThis.fetch)(input, { ...init, signal: AbortSignal.any(signals) }).then(heldByBody);
   };
+}
+
+/** Where a response's body holds its response (heldByBody). */
+const RESPONSE = Symbol("the response of this body");
+
+/**
+ * The response, held by its own body. Fetch cancels the body of a Response that is garbage-collected before
+ * its body is read; Octokit hands over the body of a streamed answer (rest/blob.ts) and drops the Response.
+ * A collection in the gap before the reading starts (Octokit's hooks await timers) ended the stream as if
+ * the file ended there: on a loaded Node.js 26, a 2 MB blob read as 0 bytes (test/github/api/rest/blob.test.ts).
+ */
+function heldByBody(res: Response): Response {
+  if (typeof res?.body === "object" && res.body !== null)
+    Object.defineProperty(res.body, RESPONSE, { value: res });
+  return res;
 }
