@@ -228,7 +228,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       `${plural(unchanged, "descriptor")} unchanged since ${opts.baseRef} ${unchanged === 1 ? "was" : "were"} not checked`,
     );
   if (opts.fix) notes.push(...applyFixes(opts.fix, reviewGroups, io));
-  // Each group on its own configuration; then the reviews named as on the command line, in its order.
+  // Each group on its own configuration; then the files in the order the command line named them.
   const order = new Map(candidates.map((c, i) => [c.absolute, i]));
   const timing = opts.timing !== undefined ? new AnalysisTiming() : undefined;
   const analysed = reviewGroups.flatMap(({ found, items }) =>
@@ -236,28 +236,28 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       items.map((i) => i.input),
       found.config,
       timing ? { timing } : {},
-    ).map((review, i) => {
+    ).map((file, i) => {
       const item = items[i] as Group["items"][number];
-      return { review: { ...review, path: item.display }, found, order: order.get(item.absolute) ?? 0 };
+      return { file: { ...file, path: item.display }, found, order: order.get(item.absolute) ?? 0 };
     }),
   );
   analysed.sort((a, b) => a.order - b.order);
   // Another tool's extension.yaml (core/ef2/extension-document.ts): left out of the review, and said.
-  for (const r of analysed.filter((r) => r.review.notAnExtension))
-    notes.push(`${r.review.path}: ${NOT_AN_EXTENSION}`);
-  const reviewed = analysed.filter((r) => !r.review.notAnExtension);
+  for (const r of analysed.filter((r) => r.file.notAnExtension))
+    notes.push(`${r.file.path}: ${NOT_AN_EXTENSION}`);
+  const reviewed = analysed.filter((r) => !r.file.notAnExtension);
   // --quiet: errors only, for the output and the exit status alike (as ESLint does).
   if (opts.quiet)
-    for (const r of reviewed) r.review.findings = r.review.findings.filter((f) => f.severity === "error");
-  const reviews = reviewed.map((r) => r.review);
-  const existingOf = new Map(reviewed.map((r) => [r.review, r.found.config.existing]));
-  let failed = reviewed.some((r) => hasFailures([r.review], r.found.config));
+    for (const r of reviewed) r.file.findings = r.file.findings.filter((f) => f.severity === "error");
+  const files = reviewed.map((r) => r.file);
+  const existingOf = new Map(reviewed.map((r) => [r.file, r.found.config.existing]));
+  let failed = reviewed.some((r) => hasFailures([r.file], r.found.config));
   if (opts.maxWarnings !== undefined) {
     // The warnings that count, as findings count towards failing (existing ones only with `existing: fail`).
     const warnings = reviewed.reduce(
       (n, r) =>
         n +
-        r.review.findings.filter((f) => f.severity === "warning" && findingCounts(f, r.found.config)).length,
+        r.file.findings.filter((f) => f.severity === "warning" && findingCounts(f, r.found.config)).length,
       0,
     );
     if (warnings > opts.maxWarnings) {
@@ -270,7 +270,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const write = (format: Format, colour: boolean, width: number | undefined) =>
     render(
       format,
-      reviews,
+      files,
       show,
       format === "text" ? textNotes : notes,
       { ...io, colour, width },
@@ -429,21 +429,21 @@ function describeConfigs(used: FoundConfig[], cwd: string, finder: ConfigFinder)
 
 function render(
   format: Format,
-  reviews: readonly AnalysedFile[],
+  files: readonly AnalysedFile[],
   show: (path: string) => string,
   notes: string[],
   io: Io,
-  existing: (review: AnalysedFile) => ExistingMode,
+  existing: (file: AnalysedFile) => ExistingMode,
   failed: boolean,
 ): string {
   switch (format) {
     case "json":
-      return formatJson(reviews, show);
+      return formatJson(files, show);
     case "sarif":
-      return formatSarif(reviews, show, io.version);
+      return formatSarif(files, show, io.version);
     case "github":
-      return formatGithub(reviews, show, existing);
+      return formatGithub(files, show, existing);
     default:
-      return formatText(reviews, show, { colour: io.colour, notes, width: io.width, failed });
+      return formatText(files, show, { colour: io.colour, notes, width: io.width, failed });
   }
 }

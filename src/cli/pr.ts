@@ -191,7 +191,6 @@ export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
   }
   const result = collect(opts.target, t.headSha, writes);
   io.stdout(opts.format === "json" ? JSON.stringify(result, null, 2) + "\n" : render(result));
-  if (outcome.error && !outcome.reviews.length)
-    io.stderr(`plugin-review: ${printableLines(outcome.error)}\n`);
+  if (outcome.error && !outcome.files.length) io.stderr(`plugin-review: ${printableLines(outcome.error)}\n`);
   return result.checkRun.conclusion === "failure" ? 1 : 0;
 }

@@ -19,13 +19,13 @@ function escapeProperty(s: string): string {
 }
 
 export function formatGithub(
-  reviews: readonly AnalysedFile[],
+  files: readonly AnalysedFile[],
   display: (path: string) => string,
-  /** Per review when descriptors were reviewed under different configurations (the CLI's nested files). */
-  existing: ExistingMode | ((review: AnalysedFile) => ExistingMode) = "report",
+  /** Per file when descriptors were reviewed under different configurations (the CLI's nested files). */
+  existing: ExistingMode | ((file: AnalysedFile) => ExistingMode) = "report",
 ): string {
   const lines: string[] = [];
-  for (const r of reviews) {
+  for (const r of files) {
     const mode = typeof existing === "function" ? existing(r) : existing;
     for (const f of r.findings) {
       const props = [
@@ -45,7 +45,7 @@ export function formatGithub(
     }
   }
   lines.push(
-    `plugin-review: ${plural(reviews.length, "descriptor")} checked, ${describeCounts(countBySeverity(reviews))}`,
+    `plugin-review: ${plural(files.length, "descriptor")} checked, ${describeCounts(countBySeverity(files))}`,
   );
   return lines.join("\n") + "\n";
 }

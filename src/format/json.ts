@@ -59,11 +59,11 @@ export function findingFields(f: Finding): FindingFields {
 }
 
 export function toJsonFindings(
-  reviews: readonly AnalysedFile[],
+  files: readonly AnalysedFile[],
   display: (path: string) => string,
 ): JsonFinding[] {
-  const fixable = fixableFindings(reviews);
-  return reviews.flatMap((r) =>
+  const fixable = fixableFindings(files);
+  return files.flatMap((r) =>
     r.findings.map((f) => ({
       file: display(r.path),
       ...findingFields(f),
@@ -74,6 +74,6 @@ export function toJsonFindings(
   );
 }
 
-export function formatJson(reviews: readonly AnalysedFile[], display: (path: string) => string): string {
-  return JSON.stringify(toJsonFindings(reviews, display), null, 2) + "\n";
+export function formatJson(files: readonly AnalysedFile[], display: (path: string) => string): string {
+  return JSON.stringify(toJsonFindings(files, display), null, 2) + "\n";
 }

@@ -49,7 +49,7 @@ function baselineState(f: SarifFinding): { baselineState: "new" | "unchanged" } 
  * links are the same in both.
  */
 export function toSarif(
-  reviews: readonly SarifFile[],
+  files: readonly SarifFile[],
   display: (path: string) => string,
   version: string,
   run: Record<string, unknown> = {},
@@ -77,12 +77,12 @@ export function toSarif(
         },
         columnKind: "unicodeCodePoints",
         // Every reviewed descriptor, also those without findings: what was analysed, not only what failed.
-        artifacts: reviews.map((r) => ({
+        artifacts: files.map((r) => ({
           location: { uri: artifactUri(display(r.path)) },
           roles: ["analysisTarget"],
           ...(r.properties ? { properties: r.properties } : {}),
         })),
-        results: reviews.flatMap((r, artifactIndex) =>
+        results: files.flatMap((r, artifactIndex) =>
           r.findings.map((f) => ({
             ruleId: f.ruleId,
             ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId) } : {}),
@@ -115,9 +115,9 @@ export function toSarif(
 }
 
 export function formatSarif(
-  reviews: readonly SarifFile[],
+  files: readonly SarifFile[],
   display: (path: string) => string,
   version: string,
 ): string {
-  return JSON.stringify(toSarif(reviews, display, version), null, 2) + "\n";
+  return JSON.stringify(toSarif(files, display, version), null, 2) + "\n";
 }

@@ -13,17 +13,17 @@ export function countFindings(findings: readonly Finding[]): Counts {
   return c;
 }
 
-export function countBySeverity(reviews: readonly AnalysedFile[]): Counts {
-  return countFindings(reviews.flatMap((r) => r.findings));
+export function countBySeverity(files: readonly AnalysedFile[]): Counts {
+  return countFindings(files.flatMap((r) => r.findings));
 }
 
 /** "2 new, 14 existing" (and what the change fixed), when a base was compared; undefined otherwise. */
-export function describeBaseline(reviews: readonly AnalysedFile[]): string | undefined {
-  if (!reviews.some((r) => r.fixed !== undefined)) return undefined;
-  const all = reviews.flatMap((r) => r.findings);
+export function describeBaseline(files: readonly AnalysedFile[]): string | undefined {
+  if (!files.some((r) => r.fixed !== undefined)) return undefined;
+  const all = files.flatMap((r) => r.findings);
   const fresh = all.filter((f) => f.baseline === "new").length;
   const existing = all.filter((f) => f.baseline === "existing").length;
-  const fixed = reviews.reduce((n, r) => n + (r.fixed ?? 0), 0);
+  const fixed = files.reduce((n, r) => n + (r.fixed ?? 0), 0);
   return `${fresh} new, ${existing} existing${fixed ? `, ${fixed} fixed` : ""}`;
 }
 

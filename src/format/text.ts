@@ -65,10 +65,10 @@ export function wrap(text: string, width: number): string[] {
 }
 
 /** One file's findings as rows whose columns line up; widths count characters, so colour codes stay out. */
-function rows(review: AnalysedFile, paint: Paint, width: number | undefined): string[] {
+function rows(file: AnalysedFile, paint: Paint, width: number | undefined): string[] {
   // Existing findings (already in the base) are marked, so the eye goes to what the change adds.
   const MARK = "(existing)";
-  const cells = review.findings.map((f) => ({
+  const cells = file.findings.map((f) => ({
     where: [String(f.line), String(f.column)] as const,
     severity: f.severity,
     message: printable(f.message),
@@ -115,7 +115,7 @@ function rows(review: AnalysedFile, paint: Paint, width: number | undefined): st
 }
 
 export function formatText(
-  reviews: readonly AnalysedFile[],
+  files: readonly AnalysedFile[],
   display: (path: string) => string,
   opts: TextOptions,
 ): string {
@@ -125,14 +125,14 @@ export function formatText(
     return `\u001b[${a}m${s}\u001b[${b}m`;
   };
   const lines: string[] = [];
-  for (const r of reviews) {
+  for (const r of files) {
     if (r.findings.length === 0) continue;
     lines.push(paint("underline", printable(display(r.path))), ...rows(r, paint, opts.width), "");
   }
-  const counts = countBySeverity(reviews);
-  const withFindings = reviews.filter((r) => r.findings.length > 0).length;
+  const counts = countBySeverity(files);
+  const withFindings = files.filter((r) => r.findings.length > 0).length;
   const total = counts.error + counts.warning + counts.notice;
-  const checked = plural(reviews.length, "descriptor");
+  const checked = plural(files.length, "descriptor");
   const failed = opts.failed ?? total > 0;
   // The lines below the rows fit the terminal too (when its width is known), broken between words.
   const fit = (line: string) => (opts.width === undefined ? line : fitLine(line, opts.width));
@@ -147,12 +147,12 @@ export function formatText(
           ),
         );
   lines.push(paint("bold", summary));
-  const baseline = describeBaseline(reviews);
+  const baseline = describeBaseline(files);
   if (baseline) lines.push(fit(baseline));
   for (const n of opts.notes ?? []) lines.push(fit(printable(n)));
   // Last, as ESLint does: what `--fix` would do about what is left.
   if (total > 0) {
-    const fixable = fixableFindings(reviews).size;
+    const fixable = fixableFindings(files).size;
     lines.push(
       fixable
         ? `${plural(fixable, "finding")} can be fixed with \`--fix\``

@@ -202,14 +202,14 @@ export function startServer(connection: Connection): ServerState {
       input.isNew = base.content === undefined;
       if (base.replaces) input.replaces = base.replaces;
     }
-    const [review] = analyseDescriptors([input], found.config);
-    if (review?.notAnExtension) {
+    const [file] = analyseDescriptors([input], found.config);
+    if (file?.notAnExtension) {
       // Another tool's extension.yaml (core/ef2/extension-document.ts): nothing of ours to show.
       reviewed.delete(uri);
       publish(uri, [], version);
       return;
     }
-    const findings = review?.findings ?? [];
+    const findings = file?.findings ?? [];
     const starts = findings.length ? lineStarts(current.getText()) : [];
     const diagnostics = findings.map((f) => toDiagnostic(current, starts, f, found.config));
     reviewed.set(uri, { uri, version, doc: current, input, config: found.config, findings, diagnostics });

@@ -57,10 +57,10 @@ describe("the formats that go to a terminal or a workflow log", () => {
   it("github: one command per finding, whatever the message and path hold", () => {
     fc.assert(
       fc.property(anything, anything, (message, path) => {
-        const reviews: AnalysedFile[] = [
+        const files: AnalysedFile[] = [
           { path, text: "", lines: new Map(), findings: [finding(message), finding(message)] },
         ];
-        const out = formatGithub(reviews, (p) => p);
+        const out = formatGithub(files, (p) => p);
         const lines = out.trimEnd().split(/\r\n|\r|\n/);
         expect(lines).toHaveLength(3);
         expect(
@@ -77,7 +77,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
   });
 
   it("text: the file's path, messages and notes without their controls; the colours ours", () => {
-    const reviews: AnalysedFile[] = [
+    const files: AnalysedFile[] = [
       {
         path: "a\u001b[2J/plugin.json",
         text: "",
@@ -85,7 +85,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
         findings: [finding("unknown member `\u001b[31mx\n✔ no findings`")],
       },
     ];
-    const plain = formatText(reviews, (p) => p, {
+    const plain = formatText(files, (p) => p, {
       colour: false,
       notes: ["note \u001b]0;title\u0007\nmore"],
     });
@@ -93,7 +93,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
     expect(plain).toContain("a/plugin.json");
     expect(plain).toContain("unknown member `x ✔ no findings`");
     expect(plain).toContain("note  more");
-    const coloured = formatText(reviews, (p) => p, { colour: true });
+    const coloured = formatText(files, (p) => p, { colour: true });
     expect(stripVTControlCharacters(coloured)).not.toMatch(CONTROL_IN_LINE);
   });
 });

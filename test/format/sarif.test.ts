@@ -303,12 +303,12 @@ describe("--format sarif", () => {
       endColumn: 21,
       ...(baseline ? { baseline } : {}),
     });
-    const reviews = [
+    const files = [
       { path: "a/plugin.json", text: "", findings: [finding("new"), finding("existing")] },
       { path: "b/plugin.json", text: "", findings: [] },
       { path: "c/plugin.json", text: "", findings: [finding()] },
     ];
-    const log = toSarif(reviews, (p) => p, "1.0.0") as {
+    const log = toSarif(files, (p) => p, "1.0.0") as {
       runs: { artifacts: { location: { uri: string } }[]; results: Record<string, unknown>[] }[];
     };
     const valid = validate(log);

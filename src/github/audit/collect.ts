@@ -189,9 +189,9 @@ async function auditRepository(
   const analysed = analyseDescriptors([...inputs, ...reviewedExtensions(inputs, extensionFiles)], config);
   // Another tool's extension.yaml (core/ef2/extension-document.ts) is neither a descriptor nor an extension.
   const others = new Set(analysed.filter((r) => r.notAnExtension).map((r) => r.path));
-  const reviews = analysed.filter((r) => !r.notAnExtension);
+  const descriptorsAndExtensions = analysed.filter((r) => !r.notAnExtension);
   const sizes = new Map(inputs.flatMap((i) => (i.size !== undefined ? [[i.path, i.size]] : [])));
-  const reviewedFiles: AuditFile[] = reviews.map((r) => {
+  const reviewedFiles: AuditFile[] = descriptorsAndExtensions.map((r) => {
     const c = countFindings(r.findings);
     const size = sizes.get(r.path);
     return {

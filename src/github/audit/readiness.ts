@@ -51,15 +51,15 @@ export function reviewedExtensions(
   });
 }
 
-/** An EF1 descriptor's readiness from its review (its text as read, its variant). */
-export function descriptorReadiness(review: AnalysedFile, unread?: string): DescriptorReadiness {
+/** An EF1 descriptor's readiness from its analysed file (its text as read, its variant). */
+export function descriptorReadiness(file: AnalysedFile, unread?: string): DescriptorReadiness {
   if (unread !== undefined) return { framework: "EF1", items: [{ text: unread }] };
-  const r = readiness(review.text);
+  const r = readiness(file.text);
   return {
     framework: "EF1",
     ...(r.type !== undefined ? { type: r.type } : {}),
     // The core says host or remote for anything it parsed as a JSON object (rules.md "Variant").
-    ...(review.variant ? { variant: review.variant } : {}),
+    ...(file.variant ? { variant: file.variant } : {}),
     migrate: r.migrate,
     items: r.items,
   };
@@ -112,9 +112,9 @@ export function extensionOf(
 const thousands = (n: number) => n.toLocaleString("en-US");
 
 /** An extension with its review's counts (the file the audit reviewed at its path; none: left as it is). */
-export function withFindings(e: AuditExtension, review: AuditFile | undefined): AuditExtension {
-  if (!review) return e;
-  const { errors, warnings, notices, wouldFail } = review;
+export function withFindings(e: AuditExtension, file: AuditFile | undefined): AuditExtension {
+  if (!file) return e;
+  const { errors, warnings, notices, wouldFail } = file;
   return { ...e, errors, warnings, notices, wouldFail };
 }
 

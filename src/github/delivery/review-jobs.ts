@@ -252,7 +252,7 @@ function journalEntry(context: Context) {
 
 /** A review's outcome, as the operator metrics count it. */
 function outcomeOf(outcome: ReviewOutcome): CountedOutcome {
-  return outcome.error && !outcome.reviews.length ? "error" : outcome.conclusion;
+  return outcome.error && !outcome.files.length ? "error" : outcome.conclusion;
 }
 
 /** The app's id, to recognise its own check runs, when the payload carries it. */

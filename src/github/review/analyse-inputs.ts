@@ -16,7 +16,7 @@ import type { CollectedInputs, DescriptorsRead } from "./read-inputs.js";
 export interface Analysis extends CollectedInputs {
   config: ResolvedConfig;
   /** Each reviewed descriptor's findings, in the order read. */
-  reviews: FileFindings[];
+  files: FileFindings[];
   conclusion: "success" | "neutral" | "failure";
 }
 
@@ -36,7 +36,7 @@ export async function analyseInputs(
     run.close();
   }
   // Another tool's extension.yaml (core/ef2/extension-document.ts) is no descriptor of the review: said, not shown.
-  const reviews = analysed.filter((r) => !r.notAnExtension);
+  const files = analysed.filter((r) => !r.notAnExtension);
   const others = analysed.filter((r) => r.notAnExtension).map((r) => r.path);
   const collected = next.value;
   if (others.length)
@@ -44,9 +44,9 @@ export async function analyseInputs(
       `${others.map(quote).join(", ")}: ${others.length === 1 ? NOT_AN_EXTENSION : NOT_EXTENSIONS}.`,
     );
   const conclusion = checkConclusion(
-    reviews.flatMap((r) => r.findings),
+    files.flatMap((r) => r.findings),
     config,
     collected.notReviewed,
   );
-  return { ...collected, config, reviews, conclusion };
+  return { ...collected, config, files, conclusion };
 }

@@ -4,7 +4,7 @@ import type { PublishResult } from "./pull-review/publish.js";
 
 export interface ReviewOutcome {
   conclusion: "success" | "neutral" | "failure";
-  reviews: FileFindings[];
+  files: FileFindings[];
   review?: PublishResult;
   error?: string;
 }

@@ -114,7 +114,7 @@ async function reviewCommit(
       const firstLook = opts.opened === true && inputs.run === undefined && !opts.rerun;
       if (inputs.kind === "not-analysed") {
         await checkRun.complete(inputs.result);
-        const outcome: ReviewOutcome = { conclusion: "failure", reviews: [], error: inputs.error };
+        const outcome: ReviewOutcome = { conclusion: "failure", files: [], error: inputs.error };
         return { outcome };
       }
       const analysis = await analyseInputs(inputs, opts.analyser); // 2
@@ -126,7 +126,7 @@ async function reviewCommit(
     const publish = kind.publish;
     // Without descriptors there is nothing to review, but an earlier "changes requested" of the App's may be
     // left to dismiss (the descriptor left the pull request); a just-opened one has none.
-    if (!publish || !analysis || (analysis.reviews.length === 0 && firstLook)) return outcome;
+    if (!publish || !analysis || (analysis.files.length === 0 && firstLook)) return outcome;
     await opts.turns?.beforePublish();
     return publishPullReview(
       outcome,
@@ -149,7 +149,7 @@ export function reviewPullRequest(
       logFields: { pr: `${pr.owner}/${pr.repo}#${pr.number}` },
       listChanged: (paths) => gw.listChanged(pr, paths),
       publish: (analysis, ctx) =>
-        publishReview(gw, pr, analysis.reviews, analysis.descriptors, {
+        publishReview(gw, pr, analysis.files, analysis.descriptors, {
           mode: analysis.config.review,
           failed: analysis.conclusion === "failure",
           log: ctx.log,

@@ -113,13 +113,13 @@ describe("render", () => {
     const many: Finding[] = Array.from({ length: 5000 }, (_, i) =>
       finding({ line: i + 1, message: "a long message ".repeat(20) }),
     );
-    const reviews: FileFindings[] = [
+    const files: FileFindings[] = [
       { path: "big/plugin.json", lines: new Map(), findings: many },
       { path: "small/plugin.json", lines: new Map(), findings: [finding({ severity: "warning" })] },
     ];
-    const { annotations, omitted } = allAnnotations(reviews);
+    const { annotations, omitted } = allAnnotations(files);
     const s = checkSummary({
-      reviews,
+      files,
       failed: true,
       failOn: "error",
       notes: [],
@@ -138,12 +138,12 @@ describe("render", () => {
     expect(omitted).toBe(4001);
     expect(annotations.every((a) => a.annotation_level === "failure")).toBe(true);
     expect(s).toMatch(/4001 findings are not annotated: GitHub shows at most 1,000 annotations/);
-    expect(checkTitle(reviews)).toBe("5000 errors, 1 warning, 0 notices in 2 descriptors");
+    expect(checkTitle(files)).toBe("5000 errors, 1 warning, 0 notices in 2 descriptors");
   });
 
   it('says "is" of one finding left without an annotation, "are" of more', () => {
     const one = checkSummary({
-      reviews: [],
+      files: [],
       failed: false,
       failOn: "error",
       notes: [],
@@ -162,7 +162,7 @@ describe("render", () => {
 
   it("says when no descriptor changed", () => {
     expect(checkTitle([])).toBe("No descriptors changed");
-    expect(checkSummary({ reviews: [], failed: false, failOn: "error", notes: [] })).toMatch(
+    expect(checkSummary({ files: [], failed: false, failOn: "error", notes: [] })).toMatch(
       /No descriptors changed/,
     );
   });

@@ -86,7 +86,7 @@ export class ReviewCheckRun {
       }
     }
     if (transient) throw new TransientReviewError(reason, isTimeout(rootCause(e)));
-    return { conclusion: "failure", reviews: [], error: reason };
+    return { conclusion: "failure", files: [], error: reason };
   }
 }
 
@@ -111,13 +111,13 @@ export async function completeCheckRun(
   analysis: Analysis,
   log: Logger,
 ): Promise<ReviewOutcome> {
-  const { reviews, conclusion, config, notes, notReviewed } = analysis;
-  const { annotations, omitted } = allAnnotations(reviews, config.existing);
+  const { files, conclusion, config, notes, notReviewed } = analysis;
+  const { annotations, omitted } = allAnnotations(files, config.existing);
   await run.complete({
     conclusion,
-    title: checkTitle(reviews, config.existing, notReviewed),
+    title: checkTitle(files, config.existing, notReviewed),
     summary: checkSummary({
-      reviews,
+      files,
       failed: conclusion === "failure",
       failOn: config.failOn,
       notes,
@@ -129,12 +129,12 @@ export async function completeCheckRun(
   });
   log.info(
     {
-      descriptors: reviews.length,
-      findings: reviews.reduce((n, r) => n + r.findings.length, 0),
+      descriptors: files.length,
+      findings: files.reduce((n, r) => n + r.findings.length, 0),
       notReviewed: notReviewed.reduce((n, x) => n + x.paths.length, 0),
       conclusion,
     },
     "check run completed",
   );
-  return { conclusion, reviews };
+  return { conclusion, files };
 }

@@ -70,7 +70,7 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, notice: 2 };
  * them can be sent the rest (write.ts).
  */
 export function allAnnotations(
-  reviews: readonly FileFindings[],
+  files: readonly FileFindings[],
   existing: ExistingMode = "report",
 ): {
   annotations: Annotation[];
@@ -78,7 +78,7 @@ export function allAnnotations(
 } {
   // Ranked by the level they are shown at: existing findings that do not count come with the notices.
   const rank = (f: Finding) => (isQuietExisting(f, { existing }) ? RANK.notice + 1 : RANK[f.severity]);
-  const ranked = reviews
+  const ranked = files
     .flatMap((r) => r.findings.map((f) => ({ path: r.path, f })))
     .sort((a, b) => rank(a.f) - rank(b.f));
   return {
@@ -88,7 +88,7 @@ export function allAnnotations(
 }
 
 export interface SummaryInput {
-  reviews: readonly FileFindings[];
+  files: readonly FileFindings[];
   failed: boolean;
   failOn: string;
   /** Lines to show before the table: configuration notes, removed files. */
@@ -103,36 +103,36 @@ export interface SummaryInput {
 
 /** Findings that count, and existing ones that are only reported (`existing: report`). */
 function splitExisting(
-  reviews: readonly FileFindings[],
+  files: readonly FileFindings[],
   existing: ExistingMode,
 ): { counted: { path: string; f: Finding }[]; quiet: { path: string; f: Finding }[] } {
   const counted: { path: string; f: Finding }[] = [];
   const quiet: { path: string; f: Finding }[] = [];
-  for (const r of reviews)
+  for (const r of files)
     for (const f of r.findings)
       (isQuietExisting(f, { existing }) ? quiet : counted).push({ path: r.path, f });
   return { counted, quiet };
 }
 
 /** Base findings the pull request fixed (absent from head), over every descriptor compared. */
-const fixedBy = (reviews: readonly FileFindings[]) => reviews.reduce((n, r) => n + (r.fixed ?? 0), 0);
+const fixedBy = (files: readonly FileFindings[]) => files.reduce((n, r) => n + (r.fixed ?? 0), 0);
 
 /** How many changed descriptors were not reviewed (a group naming none counts as one: "some"). */
 const unreviewedCount = (notReviewed: readonly NotReviewed[]) =>
   notReviewed.reduce((n, x) => n + Math.max(1, x.paths.length), 0);
 
 export function checkTitle(
-  reviews: readonly FileFindings[],
+  files: readonly FileFindings[],
   existing: ExistingMode = "report",
   notReviewed: readonly NotReviewed[] = [],
 ): string {
   if (notReviewed.length) {
     const n = unreviewedCount(notReviewed);
-    const rest = reviews.length ? ` · ${checkTitle(reviews, existing)}` : "";
+    const rest = files.length ? ` · ${checkTitle(files, existing)}` : "";
     return `${plural(n, "changed descriptor")} not reviewed${rest}`;
   }
-  if (reviews.length === 0) return "No descriptors changed";
-  const { counted, quiet } = splitExisting(reviews, existing);
+  if (files.length === 0) return "No descriptors changed";
+  const { counted, quiet } = splitExisting(files, existing);
   const c = counts(counted.map((x) => x.f));
   if (quiet.length > 0) {
     // Said plainly: what the pull request adds, then what it inherited and is not counted.
@@ -142,7 +142,7 @@ export function checkTitle(
     return `${fresh.length ? fresh.join(", ") : "No new findings"} · ${plural(quiet.length, "existing finding")} not counted`;
   }
   const parts = [plural(c.error, "error"), plural(c.warning, "warning"), plural(c.notice, "notice")];
-  return `${parts.join(", ")} in ${plural(reviews.length, "descriptor")}`;
+  return `${parts.join(", ")} in ${plural(files.length, "descriptor")}`;
 }
 
 /**
@@ -151,7 +151,7 @@ export function checkTitle(
  * left, and a line counts the findings it could not show.
  */
 export function checkSummary(input: SummaryInput): string {
-  const { reviews, failed } = input;
+  const { files, failed } = input;
   const out = new BudgetedText(OUTPUT_LIMIT);
   const tail = [
     "",
@@ -159,11 +159,11 @@ export function checkSummary(input: SummaryInput): string {
       `(organisation defaults in \`<org>/.github\`); every rule is explained in [the rule docs](${DOCS_BASE}).</sub>`,
   ];
   const reserve = tail.join("\n").length + 1;
-  const { counted, quiet } = splitExisting(reviews, input.existing ?? "report");
-  const compared = reviews.some((r) => r.fixed !== undefined);
+  const { counted, quiet } = splitExisting(files, input.existing ?? "report");
+  const compared = files.some((r) => r.fixed !== undefined);
   const notReviewed = input.notReviewed ?? [];
   if (notReviewed.length) notReviewedSection(out, notReviewed, reserve);
-  if (reviews.length === 0) {
+  if (files.length === 0) {
     if (!notReviewed.length)
       out.add("No descriptors changed in this pull request, so there is nothing to review.");
   } else {
@@ -182,9 +182,9 @@ export function checkSummary(input: SummaryInput): string {
         "",
       );
     out.add(
-      `${notReviewed.length ? `In the ${plural(reviews.length, "descriptor")} reviewed: ` : ""}${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices${quiet.length ? " (new)" : ""}`,
+      `${notReviewed.length ? `In the ${plural(files.length, "descriptor")} reviewed: ` : ""}${ICON.error} ${c.error} errors · ${ICON.warning} ${c.warning} warnings · ${ICON.notice} ${c.notice} notices${quiet.length ? " (new)" : ""}`,
     );
-    if (compared) out.add("", baselineLine(quiet.length, fixedBy(reviews)));
+    if (compared) out.add("", baselineLine(quiet.length, fixedBy(files)));
   }
   // Notes quote paths and configuration values: rendered inert (they are plain text that quotes code).
   for (const n of input.notes) out.add("", `> ${quotedText(n, { max: 2000 })}`);
@@ -193,7 +193,7 @@ export function checkSummary(input: SummaryInput): string {
       "",
       `> ${notAnnotated(input.annotationsOmitted, "finding")}: ${ANNOTATION_CAP} (errors come first).`,
     );
-  if (reviews.length > 0) {
+  if (files.length > 0) {
     // With existing findings not counted, the table counts what the title and the verdict count (the new
     // findings), and the existing ones in a column of their own.
     const split = quiet.length > 0;
@@ -216,7 +216,7 @@ export function checkSummary(input: SummaryInput): string {
     const countedIn = byPath(counted);
     const quietIn = byPath(quiet);
     out.addItems(
-      reviews.map((r) => {
+      files.map((r) => {
         const c = counts(countedIn.get(r.path) ?? []);
         const row = `| ${codeSpan(r.path, { cell: true })} | ${c.error} | ${c.warning} | ${c.notice} |`;
         return split ? `${row} ${quietIn.get(r.path)?.length ?? 0} |` : row;

@@ -86,7 +86,7 @@ function ownWords(
  * (`ownWords`).
  */
 export function planReview(
-  reviews: readonly FileFindings[],
+  files: readonly FileFindings[],
   descriptors: readonly ChangedDescriptor[],
   ownThreads: readonly OwnThread[],
   ownBodies: readonly string[],
@@ -104,8 +104,8 @@ export function planReview(
   const inBodies = new Set(ownBodies.flatMap((b) => readFingerprints(b)));
   const current = new Set<string>();
   const plan: ReviewPlan = { comments: [], commentsAsBodyItems: [], bodyItems: [], fixed: [] };
-  const byFile = new Map(reviews.map((r) => [r.path, r]));
-  for (const r of reviews) {
+  const byFile = new Map(files.map((r) => [r.path, r]));
+  for (const r of files) {
     const lines = patches.get(r.path) ?? new Set<number>();
     // Every finding is current (a thread about an existing finding is not "fixed"), but existing ones that
     // do not count get no comment: the review is about what the pull request adds.
@@ -191,7 +191,7 @@ export function dismissMessage(sha: string, why: NoLongerRequesting): string {
 export async function publishReview(
   gw: GitHubGateway,
   pr: PullTarget,
-  reviews: readonly FileFindings[],
+  files: readonly FileFindings[],
   descriptors: readonly ChangedDescriptor[],
   opts: {
     mode: ReviewMode;
@@ -218,7 +218,7 @@ export async function publishReview(
     event === "REQUEST_CHANGES"
       ? undefined
       : // A failing head with no review (its descriptors not read) still changes descriptors.
-        reviews.length === 0 && !opts.failed
+        files.length === 0 && !opts.failed
         ? "no-descriptor"
         : opts.mode === "request-changes"
           ? "passes"
@@ -240,7 +240,7 @@ export async function publishReview(
   };
   // Nothing to review (`review: none`, or no descriptor left in the pull request): only a dismissal may be
   // due. A pull request seen for the first time (just opened) has nothing of ours on it.
-  if (opts.mode === "none" || reviews.length === 0) {
+  if (opts.mode === "none" || files.length === 0) {
     const skipped = opts.mode === "none" ? "review: none" : "no descriptor to review";
     if (opts.firstLook) return { ...none, skipped };
     const [app, found] = await Promise.all([opts.app(), gw.changesRequested(pr)]);
@@ -272,7 +272,7 @@ export async function publishReview(
     const dismissed = dismissal ? await gw.dismissReviews(pr, dismissal) : 0;
     return { ...none, dismissed, skipped: "this push was already reviewed" };
   }
-  const plan = planReview(reviews, descriptors, state?.own.threads ?? [], mine, opts.existing);
+  const plan = planReview(files, descriptors, state?.own.threads ?? [], mine, opts.existing);
   const intro = `**plugin-review** found ${plural(plan.comments.length + plan.bodyItems.length, "new finding")} in this push; the \`plugin-review\` check lists them all.`;
   // Within GitHub's limit for a review body, whatever the number of findings: the check run has them all.
   const body = (items: string[]) => {
