@@ -40,7 +40,7 @@ interface Outcome {
   error?: unknown;
   /** Change-rule findings by rule id. */
   counts: Map<string, number>;
-  review?: AnalysedFile;
+  analysed?: AnalysedFile;
   /** The base reviewed alone (an existing file, no base of its own), when it parses. */
   baseAlone?: AnalysedFile;
 }
@@ -162,16 +162,16 @@ describeUnless(withoutShared("corpus/real-history/"))(
       outcomes = listPairs().map((pair) => {
         const counts = new Map<string, number>();
         try {
-          const [review] = analyseDescriptors(
+          const [analysed] = analyseDescriptors(
             [{ path: pair.headFile, content: pair.head, base: { path: pair.baseFile, content: pair.base } }],
             config,
           );
-          for (const f of review?.findings ?? []) {
+          for (const f of analysed?.findings ?? []) {
             if ((CHANGE_RULES as readonly string[]).includes(f.ruleId))
               counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
           }
           const outcome: Outcome = { pair, counts };
-          if (review) outcome.review = review;
+          if (analysed) outcome.analysed = analysed;
           if (parse(pair.base)) {
             const [alone] = analyseDescriptors(
               [{ path: pair.headFile, content: pair.base, isNew: false }],
@@ -210,11 +210,11 @@ describeUnless(withoutShared("corpus/real-history/"))(
     });
 
     function baselineCounts(o: Outcome): { new: number; existing: number; fixed: number } {
-      const fs = o.review?.findings ?? [];
+      const fs = o.analysed?.findings ?? [];
       return {
         new: fs.filter((f) => f.baseline === "new").length,
         existing: fs.filter((f) => f.baseline === "existing").length,
-        fixed: o.review?.fixed ?? 0,
+        fixed: o.analysed?.fixed ?? 0,
       };
     }
 
@@ -256,11 +256,11 @@ describeUnless(withoutShared("corpus/real-history/"))(
 
     it("every finding the base already had (an unchanged element, same rule and message) is existing; counts add up", () => {
       // A head that does not parse has only invalid-json (new); nothing can be said of the base's findings there.
-      const compared = outcomes.filter((o) => o.review && o.baseAlone && parse(o.pair.head));
+      const compared = outcomes.filter((o) => o.analysed && o.baseAlone && parse(o.pair.head));
       expect(compared.length).toBeGreaterThan(0);
       let sameFindings = 0;
       for (const o of compared) {
-        const head = o.review!.findings;
+        const head = o.analysed!.findings;
         const headDoc = parse(o.pair.head)?.value;
         const baseDoc = parse(o.pair.base)?.value;
         // Every head finding is classified once a base was compared.

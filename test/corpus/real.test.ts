@@ -46,21 +46,21 @@ describeUnless(withoutShared("corpus/real/"))("real corpus, each file alone", ()
 
   it.each(files)("%s", (file) => {
     const bytes = readFileSync(new URL(file, CORPUS));
-    let reviews: AnalysedFile[] = [];
+    let analysed: AnalysedFile[] = [];
     expect(() => {
-      reviews = analyseDescriptors([{ path: file, content: bytes }], resolveConfig());
+      analysed = analyseDescriptors([{ path: file, content: bytes }], resolveConfig());
     }).not.toThrow();
-    expect(reviews).toHaveLength(1);
-    const review = reviews[0]!;
-    const found = [...new Set(review.findings.map((f) => f.ruleId))].sort();
+    expect(analysed).toHaveLength(1);
+    const result = analysed[0]!;
+    const found = [...new Set(result.findings.map((f) => f.ruleId))].sort();
     expect(found).toEqual(EXPECTED_REAL[file]?.rules);
     for (const [rule, reason] of Object.entries(EXPECTED_REAL[file]?.reasons ?? {})) {
       const counted = countedIn(reason);
       if (counted !== undefined)
-        expect(review.findings.filter((f) => f.ruleId === rule).length, `${rule}: ${reason}`).toBe(counted);
+        expect(result.findings.filter((f) => f.ruleId === rule).length, `${rule}: ${reason}`).toBe(counted);
     }
-    const lengths = lineLengths(review.text);
-    for (const f of review.findings) {
+    const lengths = lineLengths(result.text);
+    for (const f of result.findings) {
       const where = `${f.ruleId} at ${f.pointer} (${f.line}:${f.column})`;
       expect(f.line, where).toBeGreaterThanOrEqual(1);
       expect(f.column, where).toBeGreaterThanOrEqual(1);
