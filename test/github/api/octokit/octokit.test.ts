@@ -83,9 +83,10 @@ describe("write queues of webhook events' Octokits (context.octokit)", () => {
     const [a, b] = await Promise.all([eventOctokit(probot, 1), eventOctokit(probot, 2)]);
     const write = (o: typeof a, owner: string, name: string) =>
       o.request("POST /repos/{owner}/{repo}/check-runs", { owner, repo: "r", name, head_sha: "a" });
-    const first = write(a, "one", "1");
-    await new Promise((r) => setTimeout(r, 50)); // installation 1's first write has taken its write slot
-    await Promise.all([first, write(a, "one", "2"), write(b, "two", "1")]);
+    // Installation 1's first write done (not a fixed wait: on a loaded machine its token and write took longer
+    // than 50 ms, and "two 1" went first): its next write is spaced from it, another installation's is not.
+    await write(a, "one", "1");
+    await Promise.all([write(a, "one", "2"), write(b, "two", "1")]);
     expect(api.pendingMocks()).toEqual([]);
     // One queue for both (Probot's event Octokits as they come) would put "two 1" last, a second later.
     expect(order).toEqual(["one 1", "two 1", "one 2"]);
