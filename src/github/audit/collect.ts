@@ -11,7 +11,6 @@
  * they leave the process. Rate limits are honoured by the throttling and retry plugins; repositories and
  * descriptors are read a few at a time. A repository that cannot be read is reported, never fatal.
  */
-import type { ResolvedConfig } from "../../core/config.js";
 import { analyseDescriptors, sizeLimit, type DescriptorInput } from "../../core/analyse.js";
 import { fails } from "../../core/verdict.js";
 import { findingFields } from "../../format/json.js";
@@ -25,6 +24,7 @@ import { isExtensionPath, reviewedPathMatcher } from "../../core/ef2/pairing.js"
 import {
   descriptorReadiness,
   extensionOf,
+  overLimit,
   pairMigration,
   reviewedExtensions,
   withFindings,
@@ -205,7 +205,10 @@ async function auditRepository(
       ...(isExtensionPath(r.path)
         ? {}
         : {
-            readiness: descriptorReadiness(r, size !== undefined ? overLimit(size, config) : undefined),
+            readiness: descriptorReadiness(
+              r,
+              size !== undefined ? overLimit(size, config.maxFileSize) : undefined,
+            ),
           }),
     };
   });
@@ -255,11 +258,6 @@ async function readDescriptor(
   const { data } = await octokit.rest.git.getBlob({ owner, repo, file_sha: entry.sha });
   const bytes = Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8");
   return { path: entry.path, content: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
-}
-
-/** Why a file was not read: it is over the configuration's size limit. */
-function overLimit(size: number, config: ResolvedConfig): string {
-  return `${size.toLocaleString("en-US")} bytes, over max_file_size (${config.maxFileSize.toLocaleString("en-US")})`;
 }
 
 /** Whether the installation sees a repository: true, false, or undefined when unknown. */

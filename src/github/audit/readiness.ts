@@ -85,7 +85,7 @@ export function extensionOf(
     const problem =
       loaded.encodingError !== undefined
         ? format.notUtf8
-        : `not read: ${thousands(loaded.size)} bytes, over ${setting} (${thousands(limit)})`;
+        : `not read: ${overLimit(loaded.size, limit, setting)}`;
     return { path, framework: "EF2", problem };
   }
   if (!parsed.ok) {
@@ -110,6 +110,11 @@ export function extensionOf(
 }
 
 const thousands = (n: number) => n.toLocaleString("en-US");
+
+/** Why a file was not read: it is over its size limit (`setting`, in bytes), for descriptors and extensions alike. */
+export function overLimit(size: number, limit: number, setting = "max_file_size"): string {
+  return `${thousands(size)} bytes, over ${setting} (${thousands(limit)})`;
+}
 
 /** An extension with its review's counts (the file the audit reviewed at its path; none: left as it is). */
 export function withFindings(e: AuditExtension, file: AuditFile | undefined): AuditExtension {
