@@ -351,6 +351,45 @@ function secondDocument(text: string): number {
 
 /** Parses an extension.yaml as Dynatrace reads it (one YAML 1.2 document, the core schema). Never throws. */
 export function parseYamlAsDynatrace(text: string): DynatraceParseOutcome {
+  if (text.charCodeAt(0) !== BOM) return parseText(text);
+  // SnakeYAML and js-yaml skip a byte order mark (Windows editors write one), and js-yaml's positions then
+  // count from after it: the text is read without it, and every offset moved past it.
+  return shifted(parseText(text.slice(1)), 1);
+}
+
+const BOM = 0xfeff;
+
+/** An outcome's offsets moved by `by` (the tree's, the duplicate keys', the lenient read's, the error's). */
+function shifted(out: DynatraceParseOutcome, by: number): DynatraceParseOutcome {
+  if (!out.ok)
+    return { ...out, error: { ...out.error, offset: out.error.offset + by, end: out.error.end + by } };
+  const stack: JsonNode[] = [out.root];
+  const moved = new Set<JsonNode>(); // a node is moved once, however the tree reaches it
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (moved.has(n)) continue;
+    moved.add(n);
+    n.start += by;
+    n.end += by;
+    if (n.kind === "object")
+      for (const m of n.members) {
+        m.keyStart += by;
+        m.keyEnd += by;
+        stack.push(m.value);
+      }
+    else if (n.kind === "array") stack.push(...n.items);
+  }
+  for (const d of out.duplicates) {
+    d.keyStart += by;
+    d.keyEnd += by;
+    d.firstKeyStart += by;
+  }
+  if (out.lenient)
+    out.lenient = { ...out.lenient, offset: out.lenient.offset + by, end: out.lenient.end + by };
+  return out;
+}
+
+function parseText(text: string): DynatraceParseOutcome {
   const directive = DIRECTIVE.exec(text);
   if (directive && directive[1] !== "1.2")
     return fail(

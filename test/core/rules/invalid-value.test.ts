@@ -94,6 +94,15 @@ ruleTable("invalid-value", {
       output: EXTENSION,
     },
     {
+      // Windows editors write a byte order mark, which Dynatrace's parser skips: the file is as valid.
+      name: "extension.yaml with a byte order mark and CRLF: at the value, fixed, the mark kept",
+      doc: "\uFEFF" + edit(EXTENSION, "unit: Second", "unit: second").replace(/\n/g, "\r\n"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "unit: Second")],
+      messageId: "notAllowedNear",
+      output: "\uFEFF" + EXTENSION.replace(/\n/g, "\r\n"),
+    },
+    {
       name: "extension.yaml: a data source metric type",
       doc: edit(EXTENSION, "type: gauge", "type: counter"),
       options: EF2,
