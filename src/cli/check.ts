@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_PATH, ConfigError, type ExistingMode, type ResolvedConfig } from "../core/config.js";
 import { baseOf, notReviewedRenameNote } from "../core/base-path.js";
 import { NOT_AN_EXTENSION } from "../core/ef2/extension-document.js";
+import { extensionReads, projectFolder, type ExtensionFiles } from "../core/ef2/package.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
@@ -16,6 +17,7 @@ import { formatSarif } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
 import { formatTiming } from "../format/timing.js";
+import { extensionFilesOnDisk, extensionValue } from "../workspace/extension-files.js";
 import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
@@ -206,6 +208,12 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       // Without a base, as the audit reviews one commit: beside the plugin.json it replaces, compared with it.
       const replaces = replacedOnDisk(located.real, located.path, config);
       if (replaces) input.replaces = replaces;
+    }
+    if (extension) {
+      // What the extension's rules read beside it: its project's files, and what `--base-ref` changed there.
+      const files = extensionFilesOnDisk(located.real, repoPath, input.content, config.maxFileSize);
+      if (files && repo) await addBaseFiles(files, repo, repoPath, input.base?.content, config.maxFileSize);
+      if (files) input.files = files;
     }
     const byRepo = groups.get(found) ?? new Map<string, Group>();
     groups.set(found, byRepo);
@@ -446,4 +454,29 @@ function render(
     default:
       return formatText(files, show, { colour: io.colour, notes, width: io.width, failed });
   }
+}
+
+/**
+ * The base side of an extension's files with `--base-ref`: the project's files changed since the ref, and the
+ * files the review reads (the head's and the base's activation schemas) as the ref holds them.
+ */
+async function addBaseFiles(
+  files: ExtensionFiles,
+  repo: BaseRef,
+  path: string,
+  baseContent: Uint8Array | string | undefined,
+  maxBytes: number,
+): Promise<void> {
+  const project = projectFolder(path);
+  files.changed = [...repo.changes.keys()].filter((p) => p !== path && p.startsWith(project));
+  const reads = new Set([
+    ...(files.contents?.keys() ?? []),
+    ...extensionReads(path, extensionValue(baseContent)),
+  ]);
+  const baseContents = new Map<string, Uint8Array>();
+  for (const read of reads) {
+    const bytes = await repo.git.show(repo.ref, read, maxBytes);
+    if (bytes) baseContents.set(read, new Uint8Array(bytes));
+  }
+  files.baseContents = baseContents;
 }

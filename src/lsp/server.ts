@@ -28,6 +28,7 @@ import { formatOf, isReviewedPath } from "../core/ef2/pairing.js";
 import { parseJson } from "../core/json/parse.js";
 import { detectVariant, analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
 import { plural } from "../format/summary.js";
+import { extensionFilesOnDisk } from "../workspace/extension-files.js";
 import { isReviewedFile } from "../workspace/files.js";
 import { ConfigFinder, type Located } from "../workspace/find-config.js";
 import { UsageError } from "../workspace/usage-error.js";
@@ -201,6 +202,11 @@ export function startServer(connection: Connection): ServerState {
         input.base = { path: `${base.ref.slice(0, 12)}:${base.basePath}`, content: base.content };
       input.isNew = base.content === undefined;
       if (base.replaces) input.replaces = base.replaces;
+    }
+    if (formatOf(input.path) === "extension.yaml") {
+      // What the extension's rules read beside it (its module, its activation schema), as saved on disk.
+      const files = extensionFilesOnDisk(located.real, input.path, input.content, found.config.maxFileSize);
+      if (files) input.files = files;
     }
     const [file] = analyseDescriptors([input], found.config);
     if (file?.notAnExtension) {

@@ -5,6 +5,7 @@
  * and compared with the one beside it when there is one; another tool's extension.yaml gets no finding; the
  * text, JSON and SARIF outputs name the extension.yaml.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -143,5 +144,71 @@ describe("check finds every extension.yaml, wherever it is", () => {
       "[]\n",
       `plugin-review: ${firebase}: ${NOT_AN_EXTENSION}\n`,
     ]);
+  });
+});
+
+describe("check reads a Python extension's project beside its extension.yaml", () => {
+  const PYTHON = `name: custom:acme.queue
+version: 1.0.0
+minDynatraceVersion: "1.285"
+${AUTHOR}python:
+  runtime:
+    module: acme_queue
+    version:
+      min: "3.10"
+  activation:
+    remote:
+      path: activationSchema.json
+`;
+
+  it("the module's folder and the activation schema are looked for on disk: missing, then there", () => {
+    write("py/extension/extension.yaml", PYTHON);
+    // From the folder of the projects, as a user runs it: the files are named from there.
+    const missing = cli(["check", "--format", "json", "py"], dir);
+    expect(missing.status).toBe(1);
+    const found = JSON.parse(missing.stdout) as JsonFinding[];
+    expect(found.map((f) => [f.file, f.ruleId, f.line])).toEqual([
+      ["py/extension/extension.yaml", "python-module-missing", 8],
+      ["py/extension/extension.yaml", "activation-schema-invalid", 13],
+    ]);
+
+    write("py/acme_queue/__main__.py", "print('queue')\n");
+    write(
+      "py/extension/activationSchema.json",
+      readFileSync("examples/extension-python/extension/activationSchema.json", "utf8"),
+    );
+    const whole = cli(["check", "py"], dir);
+    expect([whole.status, findingLines(whole.stdout)]).toEqual([0, ""]);
+  });
+
+  it("with --base-ref, a changed module file without a higher version is version-not-bumped, fixed by --fix", () => {
+    const repo = join(dir, "gitpy");
+    write("gitpy/queue/extension/extension.yaml", PYTHON);
+    write("gitpy/queue/acme_queue/__main__.py", "print('queue')\n");
+    write(
+      "gitpy/queue/extension/activationSchema.json",
+      readFileSync("examples/extension-python/extension/activationSchema.json", "utf8"),
+    );
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" });
+    git("init", "-q", "-b", "main");
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "root");
+    git("add", ".");
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base");
+    write("gitpy/queue/acme_queue/__main__.py", "print('queue, faster')\n");
+    const args = ["check", "--base-ref", "main", "queue/extension/extension.yaml"];
+    const r = cli([...args, "--format", "json"], repo);
+    expect(r.status).toBe(1);
+    const found = JSON.parse(r.stdout) as JsonFinding[];
+    expect(found.map((f) => [f.ruleId, f.line, f.message])).toEqual([
+      [
+        "version-not-bumped",
+        2,
+        expect.stringContaining("`queue/acme_queue/__main__.py`, which the extension packages, changed"),
+      ],
+    ]);
+    expect(cli([...args, "--fix"], repo).status).toBe(0);
+    expect(readFileSync(join(repo, "queue/extension/extension.yaml"), "utf8")).toBe(
+      edit(PYTHON, "version: 1.0.0", "version: 1.0.1"),
+    );
   });
 });

@@ -6,7 +6,7 @@
  * extension.yaml gets nothing.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -84,6 +84,39 @@ describe("plugin-review lsp: an extension.yaml", () => {
     const fixed = applyEdits(source, editsOf(guess!, path));
     expect(fixed).toBe(edit(EXTENSION, 'version: "1.7.0"', "version: 1.8.0"));
     expect(await c.change(path, fixed)).toEqual([]);
+  });
+
+  it("a Python extension is judged with its project's files on disk: the module's folder, the activation schema", async () => {
+    const path = join(dir, "queue", "extension", "extension.yaml");
+    const python = [
+      "name: custom:acme.queue",
+      'version: "1.0.0"',
+      'minDynatraceVersion: "1.285"',
+      "author:",
+      "  name: Acme",
+      "python:",
+      "  runtime:",
+      "    module: acme_queue",
+      "    version:",
+      '      min: "3.10"',
+      "  activation:",
+      "    remote:",
+      "      path: activationSchema.json",
+      "",
+    ].join("\n");
+    write(path, python);
+    const c = await start();
+    const missing = await c.open(path, python, "yaml");
+    expect(missing.map((d) => [d.code, d.range.start.line])).toEqual([
+      ["python-module-missing", 7],
+      ["activation-schema-invalid", 12],
+    ]);
+    write(join(dir, "queue", "acme_queue", "__main__.py"), "print('queue')\n");
+    write(
+      join(dir, "queue", "extension", "activationSchema.json"),
+      readFileSync("examples/extension-python/extension/activationSchema.json", "utf8"),
+    );
+    expect(await c.change(path, python + "# saved\n")).toEqual([]);
   });
 
   it("another tool's extension.yaml (Firebase Extensions'): nothing, whatever it holds", async () => {

@@ -1,0 +1,112 @@
+/**
+ * The files of an extension.yaml's project as a working tree holds them, for the core (`DescriptorInput.files`,
+ * core/ef2/package.ts): without them the rules that judge a Python extension's module and activation schema
+ * (python-module-missing, activation-schema-invalid, activation-property-unused) say nothing, and a change to a
+ * packaged file does not ask for a new version. Used by `check` and the language server.
+ *
+ * The project folder is user input and may be a repository's root: it is listed at most MAX_FILES files and
+ * MAX_DEPTH folders deep, without what is no part of an extension (VCS data, caches, virtual environments,
+ * dependencies, hidden folders) and without following symbolic links. Past a bound nothing is passed: a partial
+ * listing would call a module missing that is there.
+ */
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { extensionReads, projectFolder, type ExtensionFiles } from "../core/ef2/package.js";
+import { decodeUtf8 } from "../core/utf8.js";
+import { parseYamlAsDynatrace } from "../core/yaml/snakeyaml.js";
+
+export const MAX_FILES = 5000;
+export const MAX_DEPTH = 16;
+
+/** Folders that are no part of an extension's project as Dynatrace's SDK builds it. */
+const SKIP_DIRS = new Set(["node_modules", "__pycache__", "venv", "env", "site-packages"]);
+
+class Bound extends Error {}
+
+/** The project's files below `dir`, as repository paths under `prefix`; throws Bound past a bound. */
+function list(dir: string, prefix: string): string[] {
+  const out: string[] = [];
+  const visit = (at: string, rel: string, depth: number) => {
+    if (depth > MAX_DEPTH) throw new Bound();
+    for (const e of readdirSync(at, { withFileTypes: true })) {
+      if (e.isDirectory()) {
+        if (e.name.startsWith(".") || SKIP_DIRS.has(e.name) || e.name.endsWith(".egg-info")) continue;
+        visit(join(at, e.name), `${rel}${e.name}/`, depth + 1);
+      } else if (e.isFile()) {
+        if (out.length >= MAX_FILES) throw new Bound();
+        out.push(`${prefix}${rel}${e.name}`);
+      }
+    }
+  };
+  visit(dir, "", 0);
+  return out;
+}
+
+/** A file's bytes, undefined when it cannot be read; cut at `limit + 1` bytes (the core says it is too large). */
+function readCut(path: string, limit: number): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, limit + 1));
+    let got = 0;
+    while (got < buffer.length) {
+      const n = readSync(fd, buffer, got, buffer.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, got);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The value of an extension.yaml's text (undefined when it does not parse). */
+export function extensionValue(content: Uint8Array | string | undefined): unknown {
+  if (content === undefined) return undefined;
+  const text = typeof content === "string" ? content : decodeUtf8(content).text;
+  const parsed = parseYamlAsDynatrace(text);
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/**
+ * The files of the project of the extension.yaml at `absolute` (its repository path `path`, its text `content`)
+ * as the working tree holds them: every file's path, and the contents of those the review reads
+ * (`extensionReads`), each cut past `maxBytes`. Undefined when the project cannot be listed whole.
+ */
+export function extensionFilesOnDisk(
+  absolute: string,
+  path: string,
+  content: Uint8Array | string | undefined,
+  maxBytes: number,
+): ExtensionFiles | undefined {
+  const normalised = absolute.replace(/\\/g, "/");
+  if (!normalised.endsWith(path)) return undefined;
+  const root = absolute.slice(0, absolute.length - path.length);
+  // A path named without its folders (a file outside the configuration's root and any repository) cannot say
+  // that its folder is the SDK's `extension/`: the project would be misplaced, so nothing is judged.
+  if (basename(dirname(absolute)) === "extension" && !/(^|\/)extension\/extension\.yaml$/.test(path))
+    return undefined;
+  const project = projectFolder(path);
+  let paths: string[];
+  try {
+    paths = list(join(root, project), project);
+  } catch {
+    return undefined;
+  }
+  const contents = new Map<string, Uint8Array>();
+  for (const read of extensionReads(path, extensionValue(content))) {
+    const bytes = readCut(join(root, read), maxBytes);
+    if (!bytes) continue;
+    contents.set(read, bytes);
+    // A schema outside the project folder is read all the same: it exists.
+    if (!paths.includes(read)) paths.push(read);
+  }
+  return { paths, contents };
+}
