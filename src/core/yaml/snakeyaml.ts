@@ -106,6 +106,14 @@ function keyName(value: unknown): string {
   return String(value);
 }
 
+/** A node's anchor and tag (`&pool !!map `), read where the node starts. */
+const PROPERTIES = /(?:[&!]\S*\s+)*/y;
+
+/** The tree's kind of a collection js-yaml read. */
+function kindOf(kind: string | null): JsonNode["kind"] | undefined {
+  return kind === "mapping" ? "object" : kind === "sequence" ? "array" : undefined;
+}
+
 class TreeReader {
   private readonly stack: Frame[] = [{ open: 0, children: [] }];
   private nodes = 0;
@@ -147,12 +155,22 @@ class TreeReader {
 
   private read(frame: Frame, state: ReadState): Read {
     const text = this.text;
-    const start = skipSpace(text, frame.open);
+    // A node starts at its content, past its anchor and tag (`&pool !!map {…}`), as the yaml package places it:
+    // a fix then edits the value and keeps the anchor its aliases name.
+    PROPERTIES.lastIndex = skipSpace(text, frame.open);
+    PROPERTIES.exec(text);
+    const start = PROPERTIES.lastIndex;
     const first = text.charCodeAt(start);
     const anchor = state.anchor;
     let node: JsonNode;
     let size = 1;
-    if (first === 42 /* * */ && state.kind !== "mapping" && state.kind !== "sequence") {
+    const only = frame.children.length === 1 ? frame.children[0]! : undefined;
+    if (only && !only.isKey && only.node.start === start && only.node.kind === kindOf(state.kind)) {
+      // A flow collection on a line of its own (`- {key: a}`, `- [a, b]`): js-yaml first reads it as the key of
+      // a block mapping, finds no `:`, and keeps that read as this node's value. That read is this node.
+      node = only.node;
+      size = only.size;
+    } else if (first === 42 /* * */ && state.kind !== "mapping" && state.kind !== "sequence") {
       // An alias stands for its anchor's whole node (itself counted with the aliases it holds).
       const alias = this.alias(start, state.position);
       node = alias.node;

@@ -103,6 +103,35 @@ ruleTable("invalid-value", {
       output: "\uFEFF" + EXTENSION.replace(/\n/g, "\r\n"),
     },
     {
+      // A flow mapping on a line of its own is what users write for short metadata; the finding is at its value.
+      name: "extension.yaml: a metric written as a flow mapping in the list: at the value, fixed in place",
+      doc: edit(
+        EXTENSION,
+        "  - key: example.router.if.errors.count\n    metadata:\n      displayName: Inbound errors\n      unit: Count\n",
+        "  - {key: example.router.if.errors.count, metadata: {displayName: Inbound errors, unit: count}}\n",
+      ),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "  - key: example.router.if.errors.count")],
+      messageId: "notAllowedNear",
+      output: edit(
+        EXTENSION,
+        "  - key: example.router.if.errors.count\n    metadata:\n      displayName: Inbound errors\n      unit: Count\n",
+        "  - {key: example.router.if.errors.count, metadata: {displayName: Inbound errors, unit: Count}}\n",
+      ),
+    },
+    {
+      name: "extension.yaml: an anchored unit and its alias: at the value, fixed with the anchor kept",
+      doc: edit(
+        edit(EXTENSION, "Bytes received\n      unit: Byte", "Bytes received\n      unit: &bytes byte"),
+        "Bytes sent\n      unit: Byte",
+        "Bytes sent\n      unit: *bytes",
+      ),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "Bytes received") + 1, lineOf(EXTENSION, "Bytes sent") + 1],
+      messageId: "notAllowedNear",
+      output: edit(EXTENSION, "Bytes received\n      unit: Byte", "Bytes received\n      unit: &bytes Byte"),
+    },
+    {
       name: "extension.yaml: a data source metric type",
       doc: edit(EXTENSION, "type: gauge", "type: counter"),
       options: EF2,

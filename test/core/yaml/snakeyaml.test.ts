@@ -83,6 +83,34 @@ describe("parseYamlAsDynatrace", () => {
     expect(compared).toBeGreaterThan(20);
   });
 
+  // The styles users write by hand: each must give the tree the yaml package gives, so that a finding is at its
+  // value and a fix edits it (a flow collection on a line of its own, an anchor or a tag before one, a BOM).
+  it.each([
+    "metrics:\n  - {key: a.b, metadata: {unit: count}}\n  - key: c.d\n",
+    "a:\n  - [x, y]\n  - - {p: q}\n    - [1]\n",
+    "a:\n  {key: z, b: [1, 2]}\n",
+    "a:\n  - &m {key: z}\n  - *m\n",
+    "- !!map {a: b}\n",
+    "\uFEFFname: custom:a\nmetrics:\n  - {key: k, metadata: {unit: x}}\n",
+    "\uFEFFa: 1\r\nb:\r\n  - c\r\n",
+  ])("gives the yaml package's tree for hand-written styles: %j", (text) => {
+    const strict = parseYaml(text);
+    const ours = parseYamlAsDynatrace(text);
+    expect(strict.ok && ours.ok).toBe(true);
+    if (!strict.ok || !ours.ok) return;
+    expect(ours.value).toEqual(strict.value);
+    expect(withoutCollectionEnds(ours.root)).toEqual(withoutCollectionEnds(strict.root));
+    // A flow collection ends at its bracket, past its anchor or tag.
+    const stack = [ours.root];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.kind === "object") stack.push(...n.members.map((m) => m.value));
+      if (n.kind === "array") stack.push(...n.items);
+      if (n.kind !== "string" && /^(?:[&!]\S*\s+)*[[{]/.test(text.slice(n.start)))
+        expect(text.charAt(n.end - 1), text.slice(n.start, n.end)).toMatch(/[\]}]/);
+    }
+  });
+
   it.each(lenient)("reads what YAML 1.2 refuses: %j", (text) => {
     expect(parseYaml(text).ok).toBe(false);
     const r = parseYamlAsDynatrace(text);
