@@ -6,11 +6,12 @@
  *
  * The project folder is user input and may be a repository's root: it is listed at most MAX_FILES files and
  * MAX_DEPTH folders deep, without what is no part of an extension (VCS data, caches, virtual environments,
- * dependencies, hidden folders) and without following symbolic links. Past a bound nothing is passed: a partial
- * listing would call a module missing that is there.
+ * dependencies, hidden folders) and without following symbolic links (listed by name). Past a bound nothing is
+ * passed: a partial listing would call a module missing that is there. A file the review reads is read only
+ * inside the repository (or the configuration's root), links resolved.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { basename, dirname, join, sep } from "node:path";
 import { extensionReads, projectFolder, type ExtensionFiles } from "../core/ef2/package.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { parseYamlAsDynatrace } from "../core/yaml/snakeyaml.js";
@@ -32,9 +33,10 @@ function list(dir: string, prefix: string): string[] {
       if (e.isDirectory()) {
         if (e.name.startsWith(".") || SKIP_DIRS.has(e.name) || e.name.endsWith(".egg-info")) continue;
         visit(join(at, e.name), `${rel}${e.name}/`, depth + 1);
-      } else if (e.isFile()) {
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        // A link is listed by its name, never followed: a linked module's folder is there all the same.
         if (out.length >= MAX_FILES) throw new Bound();
-        out.push(`${prefix}${rel}${e.name}`);
+        out.push(`${prefix}${rel}${e.name}${e.isSymbolicLink() ? "/" : ""}`);
       }
     }
   };
@@ -42,10 +44,15 @@ function list(dir: string, prefix: string): string[] {
   return out;
 }
 
-/** A file's bytes, undefined when it cannot be read; cut at `limit + 1` bytes (the core says it is too large). */
-function readCut(path: string, limit: number): Uint8Array | undefined {
+/**
+ * A file's bytes, undefined when it cannot be read or is not inside `root` once links are resolved (a pull
+ * request's link to a file of the machine must not have it quoted in a finding); cut at `limit + 1` bytes (the
+ * core then says it is too large).
+ */
+function readCut(path: string, limit: number, root: string): Uint8Array | undefined {
   let fd: number;
   try {
+    if (!realpathSync(path).startsWith(realpathSync(root) + sep)) return undefined;
     fd = openSync(path, "r");
   } catch {
     return undefined;
@@ -102,7 +109,7 @@ export function extensionFilesOnDisk(
   }
   const contents = new Map<string, Uint8Array>();
   for (const read of extensionReads(path, extensionValue(content))) {
-    const bytes = readCut(join(root, read), maxBytes);
+    const bytes = readCut(join(root, read), maxBytes, root);
     if (!bytes) continue;
     contents.set(read, bytes);
     // A schema outside the project folder is read all the same: it exists.

@@ -6,7 +6,7 @@
  * text, JSON and SARIF outputs name the extension.yaml.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -210,5 +210,22 @@ ${AUTHOR}python:
     expect(readFileSync(join(repo, "queue/extension/extension.yaml"), "utf8")).toBe(
       edit(PYTHON, "version: 1.0.0", "version: 1.0.1"),
     );
+  });
+
+  it("links: a linked module folder is there; a linked schema outside the repository is not read", () => {
+    const outside = mkdtempSync(join(tmpdir(), "plugin-review-outside-"));
+    try {
+      writeFileSync(join(outside, "secret.json"), '{"token": "s3cr3t-value"}');
+      mkdirSync(join(outside, "acme_queue"));
+      write("linked/extension/extension.yaml", PYTHON);
+      symlinkSync(join(outside, "acme_queue"), join(dir, "linked", "acme_queue"));
+      symlinkSync(join(outside, "secret.json"), join(dir, "linked", "extension", "activationSchema.json"));
+      const r = cli(["check", "--format", "json", "linked"], dir);
+      const found = JSON.parse(r.stdout) as JsonFinding[];
+      expect(found.map((f) => [f.ruleId, f.line])).toEqual([["activation-schema-invalid", 13]]);
+      expect(r.stdout).not.toContain("s3cr3t");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
