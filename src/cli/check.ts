@@ -51,6 +51,9 @@ export interface CheckOptions {
   timing?: number;
 }
 
+/** An extension.yaml unchanged itself whose project's files changed: compared with itself at the ref. */
+const PROJECT_CHANGED: GitChange = { status: "modified" };
+
 /** How standard input is named in the output when `--stdin-filename` does not name it. */
 const STDIN_NAME = "<stdin>";
 
@@ -183,7 +186,14 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;
     } else if (repo) {
-      const change = repo.changes.get(repoPath);
+      // An extension.yaml is reviewed too when a file of its project changed (version-not-bumped judges
+      // whether the extension packages it), as its version must go up for that change to be uploaded.
+      const project = extension ? projectFolder(repoPath) : undefined;
+      const change =
+        repo.changes.get(repoPath) ??
+        (project !== undefined && [...repo.changes.keys()].some((p) => p.startsWith(project))
+          ? PROJECT_CHANGED
+          : undefined);
       if (!change && !c.explicit) {
         unchanged++;
         continue; // only changed descriptors, like the App; counted in the summary

@@ -206,6 +206,9 @@ ${AUTHOR}python:
         expect.stringContaining("`queue/acme_queue/__main__.py`, which the extension packages, changed"),
       ],
     ]);
+    // Not named, unchanged itself: a file of its project changed, so it is reviewed all the same.
+    const all = cli(["check", "--base-ref", "main", "--format", "json"], repo);
+    expect((JSON.parse(all.stdout) as JsonFinding[]).map((f) => f.ruleId)).toEqual(["version-not-bumped"]);
     expect(cli([...args, "--fix"], repo).status).toBe(0);
     expect(readFileSync(join(repo, "queue/extension/extension.yaml"), "utf8")).toBe(
       edit(PYTHON, "version: 1.0.0", "version: 1.0.1"),
