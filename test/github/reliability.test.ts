@@ -105,6 +105,8 @@ describe("GitHub stops sending an answer halfway", () => {
       ["listCheckRuns", "contents"],
       1,
     ],
+    // A write GitHub made: read back before it is sent again, found, not made twice.
+    ["the check run's creation, read back", "POST", /\/check-runs$/, ["listCheckRuns"], 1],
   ] as const)(
     "%s: a failure GitHub made, never an empty answer: the descriptor is reviewed",
     async (_what, method, path, restRoutes: readonly Route[], asked) => {
@@ -114,7 +116,8 @@ describe("GitHub stops sending an answer halfway", () => {
       gh.cut(method, path, 1);
       await deliver(probot, "pull_request", pullRequestPayload("opened"));
       expect(gh.cutOff).toHaveLength(1);
-      // Not "no descriptors changed": the descriptor was read and its error found.
+      // Not "no descriptors changed": the descriptor was read and its error found, on one run.
+      expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
       const [run] = gh.runsFor(HEAD_SHA);
       expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
       expect(run!.annotations.map((a) => a.title)).toEqual(["version-format"]);
