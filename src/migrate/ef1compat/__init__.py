@@ -320,6 +320,8 @@ class Instance:
             self.status = Status(StatusValue.OK)
         except NothingToReportException:
             self.status = Status(StatusValue.OK)
+            if self.plugin is not None:
+                self.plugin._recorder.take()  # nothing for this run
         except Exception as e:
             self.fail("initialize", e)
             self.plugin = None
@@ -348,6 +350,7 @@ class Instance:
             self.status = Status(StatusValue.OK)
         except NothingToReportException:
             self.status = Status(StatusValue.OK, "nothing to report")
+            self.plugin._recorder.take()  # nothing for this run, not even what it reported before raising
         except Exception as e:
             self.fail("query", e)
             self.plugin._recorder.take()  # a failed run reports nothing, as on EF1
