@@ -19,6 +19,11 @@ EVENT_TYPES = {
 }
 
 
+# How many groups and devices explicit selectors can name: a plugin that names a new device every run does not
+# fill the memory.
+ENTITIES_KEPT = 10000
+
+
 class Report:
     """One EF1 report: `kind` (absolute, relative, per_second, state, property, event), `key`, `value`,
     `dimensions` (as the plugin gave them), the `group` and `device` it was made on (remote plugins), the process
@@ -40,8 +45,15 @@ class Report:
 class Recorder:
     def __init__(self):
         self.reports = []
-        # The groups and devices of this run by their `id`, which plugins pass back in explicit selectors.
+        # The groups and devices by their `id`, which plugins pass back in explicit selectors (also a group kept
+        # from initialize or an earlier run): the latest ENTITIES_KEPT of them.
         self.entities = {}
+
+    def register(self, entity):
+        self.entities.pop(entity.id, None)
+        self.entities[entity.id] = entity
+        while len(self.entities) > ENTITIES_KEPT:
+            del self.entities[next(iter(self.entities))]
 
     def take(self):
         reports, self.reports = self.reports, []
@@ -74,7 +86,7 @@ def _target(call, reporter, entity_id, entity_selector):
             raise NotCarriedToEF2(
                 f"{call}(entity_selector={type(entity_selector).__name__})",
                 "EF2 code reports metrics, not entities: only a process group instance, the host, or a group or "
-                "device the plugin created in this run can be named (as dimensions)",
+                "device the plugin created can be named (as dimensions)",
                 "Report the metric without the selector, or with a dimension that tells the entity apart.",
             )
         entity_id = selected
@@ -210,7 +222,7 @@ class Device(_Reporting):
         self.endpoints = []
         # What EF1's selectors and entity_id= took: ExplicitSelector(device.id, EntityType.CUSTOM_DEVICE).
         self.id = entity_id_of(group.id, identifier)
-        recorder.entities[self.id] = self
+        recorder.register(self)
 
     def add_endpoint(self, ip=None, port=None, dnsNames=None, port_list=None, range_list=None, **_ignored):  # noqa: N803 (EF1's name)
         """An address of the device: the first one becomes the dimension `device.address` of its metrics."""
@@ -237,7 +249,7 @@ class Group(_Reporting):
         self._devices = {}
         # What EF1's selectors took: ExplicitSelector(group.id, EntityType.CUSTOM_DEVICE_GROUP).
         self.id = entity_id_of(plugin, identifier)
-        recorder.entities[self.id] = self
+        recorder.register(self)
 
     def create_device(self, identifier=None, display_name=None, **_ignored):
         key = str(identifier)
@@ -269,4 +281,3 @@ class TopologyBuilder:
     def _reset(self):
         """Before each query: EF1 built the topology anew each time."""
         self._groups = {}
-        self._recorder.entities = {}
