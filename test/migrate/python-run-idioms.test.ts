@@ -8,7 +8,7 @@
  *   hints, events sent on its group through `ExplicitSelector(group.id, EntityType.CUSTOM_DEVICE_GROUP)`, and a
  *   run that reports a value and then raises NothingToReportException ("reports nothing for that run").
  * - host-ports (in the manner of public certificate-check plugins): ruxit.api.snapshot's `get_technologies` and
- *   `parse_port_bindings` of a process group of the snapshot.
+ *   `parse_port_bindings` of a process group of the snapshot, and an event on its process group instance.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -121,6 +121,12 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     // run 3's gauge (30) and event are not sent; run 4 counts from run 2's value
     expect(run.output).toContain("EF1 query 3 of RabbitMQLikeExtension: 0 metrics, 0 events sent");
     expect(sent.slice(0, 3)).toEqual([[ready(10)], [ready(20), published(100)], [ready(40), published(200)]]);
+  });
+
+  it("host-ports: an event sent with entity_id= of a process group instance is on that process group instance", () => {
+    const { run } = runs.get("host-ports")!;
+    expect(run.events).toEqual([{ type: "AVAILABILITY_EVENT", title: "Ports open" }]);
+    expect(run.output).toContain(`'entitySelector': 'entityId("PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071")'`);
   });
 
   it("host-ports: get_technologies and parse_port_bindings read the process group of the snapshot", () => {

@@ -164,14 +164,14 @@ class _Reporting:
         )
 
     def _event(self, call, description=None, title=None, properties=None, **kwargs):
-        _, group, device = _target(call, self, kwargs.get("entity_id"), kwargs.get("entity_selector"))
+        pgi, group, device = _target(call, self, kwargs.get("entity_id"), kwargs.get("entity_selector"))
         event = {
             "type": EVENT_TYPES[call],
             "title": title,
             "description": description,
             "properties": dict(properties or {}),
         }
-        self._recorder.reports.append(Report("event", None, None, None, group, device, event=event))
+        self._recorder.reports.append(Report("event", None, None, None, group, device, pgi, event=event))
 
     def report_event(self, event):
         """An event of ruxit.api.events."""
