@@ -182,6 +182,8 @@ export class FakeGitHub {
   /** `owner/repo@ref` → path → bytes. The ref "HEAD" is the default branch. */
   readonly contents = new Map<string, Map<string, Buffer>>();
   prFiles: PrFile[] = [];
+  /** Commits whose tree GitHub cuts short (`truncated`: over 100,000 entries or 7 MB). */
+  readonly cutTrees = new Set<string>();
   /** The files of other pull requests than the one `prFiles` lists, by `owner/repo#number`. */
   readonly pullFiles = new Map<string, PrFile[]>();
   /**
@@ -949,7 +951,12 @@ export class FakeGitHub {
         }));
         return [
           200,
-          { sha: "t".repeat(40), url: `https://api.github.com${url.pathname}`, tree, truncated: false },
+          {
+            sha: "t".repeat(40),
+            url: `https://api.github.com${url.pathname}`,
+            tree,
+            truncated: this.cutTrees.has(ref),
+          },
         ];
       }
       const r = this.repos.get(`${owner}/${name}`);
