@@ -10,7 +10,7 @@ import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
 import { globMatcher, type ResolvedConfig } from "./config.js";
 import type { Ef1Source } from "./ef2/migration.js";
-import { extensionPackage, type ExtensionFiles } from "./ef2/package.js";
+import { basePackage, extensionPackage, type ExtensionFiles } from "./ef2/package.js";
 import { hasPlaceholder } from "./ef2/placeholders.js";
 import { isExtensionDocument } from "./ef2/extension-document.js";
 import { formatOf } from "./ef2/pairing.js";
@@ -212,11 +212,17 @@ function extensionFacts(
   ef1: Ef1Source | undefined,
   input: DescriptorInput,
   config: ResolvedConfig,
+  base = false,
 ): void {
   if (parsed.root) state.tree = parsed.root;
   if (parsed.lenient) state.lenientRead = parsed.lenient;
   if (ef1) state.ef1 = ef1;
-  if (input.files) state.package = extensionPackage(input.path, input.files, config.maxFileSize);
+  if (!input.files) return;
+  // The base's findings from the base's files: head's would make a file broken by the change an existing finding.
+  const pkg = base
+    ? basePackage(input.path, input.files, config.maxFileSize)
+    : extensionPackage(input.path, input.files, config.maxFileSize);
+  if (pkg) state.package = pkg;
 }
 
 /**
@@ -302,8 +308,9 @@ export function analyseOne(
     state.variant = format.variant(state.value);
     if (extension) extensionFacts(state, head.parsed, ef1, input, config);
     // The base is read for the change rules and for its own findings (new and existing findings).
-    if (input.base && input.isNew !== true && sameText(input.base.content, head.text)) {
+    if (input.base && input.isNew !== true && !input.files && sameText(input.base.content, head.text)) {
       // An unchanged file: the base's own findings are head's (filled in below), so it is not analysed twice.
+      // Not an extension with its files: those may have changed beside it.
       state.base = { value: state.value, path: input.base.path };
       baseline = { value: state.value, findings: [] };
       sameAsBase = true;
@@ -328,7 +335,7 @@ export function analyseOne(
         };
         if (extension) {
           changedBase.format = format.name;
-          extensionFacts(changedBase, base, ef1, input, config);
+          extensionFacts(changedBase, base, ef1, input, config, true);
         }
       } else state.baseError = `\`${input.base.path}\` ${base.why}`;
     }

@@ -28,6 +28,7 @@ import {
   type Logger,
 } from "../api/port.js";
 import { invalidConfigSummary } from "./check-run/output.js";
+import { addExtensionFiles } from "./extension-files.js";
 import type { CheckResult } from "./check-run/write.js";
 import { loadConfig } from "./load-config.js";
 
@@ -267,6 +268,10 @@ async function* readDescriptors(
       bytes += size;
       inputs.push(input);
     });
+    // A Python extension's project files and activation schema, for the rules that read them.
+    const project = await addExtensionFiles(gw, target, inputs, config.maxFileSize);
+    notes.push(...project.notes);
+    bytes += project.bytes;
     yield inputs;
   }
   const notReviewed: NotReviewed[] = unread.map((u) => ({ paths: [u.path], why: u.why }));
