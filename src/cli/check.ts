@@ -51,6 +51,9 @@ export interface CheckOptions {
   timing?: number;
 }
 
+/** The most of a base project's file list read from git (some 50,000 paths). */
+const BASE_LISTING_BYTES = 4 * 1024 * 1024;
+
 /** An extension.yaml unchanged itself whose project's files changed: compared with itself at the ref. */
 const PROJECT_CHANGED: GitChange = { status: "modified" };
 
@@ -479,6 +482,9 @@ async function addBaseFiles(
 ): Promise<void> {
   const project = projectFolder(path);
   files.changed = [...repo.changes.keys()].filter((p) => p !== path && p.startsWith(project));
+  // The base's own files, so that a base finding is judged on them (a module the change removed is new).
+  const basePaths = await repo.git.filesAt(repo.ref, project, BASE_LISTING_BYTES);
+  if (basePaths) files.basePaths = basePaths;
   const reads = new Set([
     ...(files.contents?.keys() ?? []),
     ...extensionReads(path, extensionValue(baseContent)),

@@ -117,6 +117,22 @@ export class GitRepo {
     return changes;
   }
 
+  /**
+   * The repository paths of the files under `folder` ("" or ending in `/`) at a ref; undefined when git fails
+   * or its answer is larger than `maxBytes` (a partial list would say files are missing that are there).
+   */
+  async filesAt(ref: string, folder: string, maxBytes: number): Promise<string[] | undefined> {
+    try {
+      const out = await this.git(
+        ["ls-tree", "-r", "--full-name", "--name-only", "-z", ref, "--", folder || "."],
+        maxBytes,
+      );
+      return out.toString().split("\0").filter(Boolean);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Is a repository path in the index? Only such a file can be the target of a rename git reports. */
   async tracked(path: string): Promise<boolean> {
     return (await this.git(["ls-files", "-z", "--", `:(literal)${path}`])).length > 0;

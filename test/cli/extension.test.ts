@@ -231,4 +231,35 @@ ${AUTHOR}python:
       rmSync(outside, { recursive: true, force: true });
     }
   });
+
+  it("with --base-ref, a module missing at the ref too is an existing finding, one the change removed is new", () => {
+    const repo = join(dir, "gitbase");
+    write("gitbase/q/extension/extension.yaml", PYTHON);
+    write(
+      "gitbase/q/extension/activationSchema.json",
+      readFileSync("examples/extension-python/extension/activationSchema.json", "utf8"),
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+        cwd: repo,
+        stdio: "pipe",
+      });
+    git("init", "-q", "-b", "main");
+    git("add", ".");
+    git("commit", "-q", "-m", "base without the module");
+    write("gitbase/q/extension/extension.yaml", edit(PYTHON, "version: 1.0.0", "version: 1.0.1"));
+    const before = cli(["check", "--base-ref", "main", "--format", "json"], repo);
+    expect((JSON.parse(before.stdout) as JsonFinding[]).map((f) => [f.ruleId, f.baseline])).toEqual([
+      ["python-module-missing", "existing"],
+    ]);
+    write("gitbase/q/acme_queue/__main__.py", "print('queue')\n");
+    git("add", ".");
+    git("commit", "-q", "-m", "the module");
+    rmSync(join(repo, "q", "acme_queue"), { recursive: true });
+    write("gitbase/q/extension/extension.yaml", edit(PYTHON, "version: 1.0.0", "version: 1.0.2"));
+    const removed = cli(["check", "--base-ref", "main", "--format", "json"], repo);
+    expect((JSON.parse(removed.stdout) as JsonFinding[]).map((f) => [f.ruleId, f.baseline])).toEqual([
+      ["python-module-missing", "new"],
+    ]);
+  });
 });
