@@ -4,7 +4,9 @@
  * `existing` (and, with the default `existing: report`, does not fail the check) only when the base's review
  * could have seen it, so a base is only a file that review read. A renamed file's old path is its base only
  * when the base's configuration reviews that path; a file renamed from anywhere else (a fixture, a folder
- * outside `paths`) is new, every finding new. Pure: paths in, a path out.
+ * outside `paths`) is new, every finding new. What `ignore` covers at the old path the base's review did not
+ * show either: the analysis leaves those rules' base findings out (analyse.ts, `base.configPath`). Pure: paths
+ * in, a path out.
  */
 
 /** A changed file as the App's file list or git names it. */

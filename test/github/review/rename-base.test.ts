@@ -111,4 +111,23 @@ describe("GitHub App: a renamed file's base is its old path only when the base r
     expect(run!.output!.title).toBe("No new findings · 3 existing findings not counted");
     gh.assertClean();
   });
+
+  for (const [what, ignore] of [
+    ["every rule", '  - paths: ["legacy/**"]\n'],
+    ["the rule", '  - paths: ["legacy/**"]\n    rules: [invalid-value]\n'],
+  ])
+    it(`a rename out of a folder whose \`ignore\` covers ${what}: findings the base never showed are new`, async () => {
+      const { gh, probot } = renamed(REVIEW_ROUTES, "legacy/plugin.json", "plugins/new/plugin.json", {
+        version: "1.2.1",
+      });
+      gh.file(R, "HEAD", ".github/plugin-review.yml", `ignore:\n${ignore}`);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      const [run] = gh.runsFor(HEAD_SHA);
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(run!.output!.title).toBe("3 errors, 0 warnings, 0 notices in 1 descriptor");
+      expect((run!.annotations as Json[]).map((a) => [a.annotation_level, a.title])).toEqual(
+        Array.from({ length: 3 }, () => ["failure", "invalid-value"]),
+      );
+      gh.assertClean();
+    });
 });
