@@ -323,7 +323,11 @@ export function analyseOne(
       const base = timed(timing, "step", "parse base", () =>
         loadBase(format, baseInput.content, size.limit, baseInput.size, headParsed),
       );
-      if (base.ok) {
+      if (base.ok && extension && !isExtensionDocument(base.value)) {
+        // Another tool's extension.yaml at the base (ef2/extension-document.ts): its review left it out, so
+        // nothing of it was reviewed: the extension is reviewed as added, every finding new.
+        state.isNew = true;
+      } else if (base.ok) {
         state.base = { value: base.value, path: input.base.path };
         // Its own findings once head's are known (filled in below: the rules that read only what both share are not run again).
         baseline = { value: base.value, findings: [] };
