@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../../helpers.js";
+import { ZWSP } from "../../markdown.js";
 import { FakeGitHub, REVIEW_ROUTES, type Route } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "../harness.js";
@@ -109,6 +110,22 @@ describe("GitHub App: a renamed file's base is its old path only when the base r
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(run!.output!.title).toBe("No new findings · 3 existing findings not counted");
+    gh.assertClean();
+  });
+
+  it("an extension.yaml renamed to a plugin.json: reviewed by other rules before, so every finding is new", async () => {
+    // JSON is YAML: the base's review read it as an extension.yaml (here: not an extension at all, so nothing).
+    const { gh, probot } = renamed(REVIEW_ROUTES, "plugins/old/extension.yaml", "plugins/new/plugin.json", {
+      version: "1.2.1",
+    });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.output!.title).toBe("3 errors, 0 warnings, 0 notices in 1 descriptor");
+    // As a reader sees it: the zero-width spaces that keep text from autolinking aside.
+    expect(run!.output!.summary!.replaceAll(ZWSP, "")).toContain(
+      "`plugins/new/plugin.json` is reviewed as a new file: it was renamed from `plugins/old/extension.yaml`, which was reviewed as an extension.yaml, by other rules, so every finding is new.",
+    );
     gh.assertClean();
   });
 
