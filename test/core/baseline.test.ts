@@ -220,6 +220,27 @@ describe("new and existing findings", () => {
     expect(r.fixed).toBe(0);
   });
 
+  it("a second copy of an element with an old mistake is new, also when the first copy's mistake is fixed", () => {
+    const base = bumped(validHost());
+    base.ui.charts[0].series[0].colour = "#fff"; // unknown-member
+    base.metrics.push({ timeseries: { key: "q", unit: "Secs", displayname: "Q" } }); // invalid-value
+    const head = bumped(base);
+    head.version = "1.2.2";
+    const series = head.ui.charts[0].series;
+    series.push({ ...series[0] });
+    delete series[0].colour;
+    head.metrics.at(-1).timeseries.unit = "Second";
+    head.metrics.push({ timeseries: { key: "q", unit: "Secs", displayname: "Q again" } });
+    const r = review(head, base);
+    const copy = head.metrics.length - 1;
+    expect(r.findings.map((f) => [f.ruleId, f.pointer, f.baseline])).toEqual([
+      ["duplicate-metric-key", `/metrics/${copy}/timeseries/key`, "new"],
+      ["invalid-value", `/metrics/${copy}/timeseries/unit`, "new"],
+      ["unknown-member", `/ui/charts/0/series/${series.length - 1}/colour`, "new"],
+    ]);
+    expect(r.fixed).toBe(2);
+  });
+
   it("duplicate-plugin-name that both bases already had is existing", () => {
     const a = bumped(withMistakes());
     const inputs = ["a/plugin.json", "b/plugin.json"].map((path) => ({
