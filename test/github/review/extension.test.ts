@@ -178,7 +178,7 @@ describe("GitHub App: a pull request that changes only an extension.yaml", () =>
       "failure",
       expect.stringContaining("`minDynatraceVersion`"),
     ]);
-    expect(annotations.filter(([, , m]) => /Existing finding/.test(m!))).toEqual([]);
+    expect(annotations.filter(([, , m]) => /Existing finding/.test(String(m)))).toEqual([]);
     gh.assertClean();
   });
 });
