@@ -80,6 +80,8 @@ function toInput(
       base.kind === "file"
         ? { path: basePath, content: base.content }
         : { path: basePath, content: new Uint8Array(0), size: base.size };
+    // A renamed file: what the base's review ignored at its old path was never seen there (core/analyse.ts).
+    if (basePath !== d.path) input.base.configPath = basePath;
   }
   input.isNew = !base || base.kind === "missing";
   return input;
