@@ -56,9 +56,7 @@ function walk(
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    throw new UsageError(
-      `cannot read directory '${display}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
-    );
+    throw new UsageError(`cannot read directory '${display}': ${describeErrno(e)}`);
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
@@ -99,16 +97,19 @@ export async function expandArgs(
   const out: Candidate[] = [];
   for (const arg of args) {
     const abs = resolve(cwd, arg);
-    let st;
-    try {
-      st = lstatSync(abs);
-    } catch {
-      st = undefined;
-    }
-    if (
-      st &&
-      (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))
-    ) {
+    // Nothing there (or a glob): undefined. Something there that cannot be looked at (a folder on its path
+    // that may not be entered, a symbolic link that leads back to itself) says why, not "no such file".
+    const stat = (follow: boolean) => {
+      try {
+        return (follow ? statSync : lstatSync)(abs);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+        throw new UsageError(`cannot read '${arg}': ${describeErrno(e)}`);
+      }
+    };
+    const st = stat(false);
+    if (st && (st.isDirectory() || (st.isSymbolicLink() && stat(true)?.isDirectory()))) {
       const before = out.length;
       walk(abs, arg, (file) => descriptorPath(configs, file, abs), out);
       if (out.length === before) {

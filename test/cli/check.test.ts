@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -185,6 +185,18 @@ describe("plugin-review check", () => {
     expect(r.stderr).toMatch(/cannot read 'does\/not\/exist\.json': no such file or directory/);
     expect(r.stderr).not.toMatch(STACK);
     expect(r.stdout).toBe("");
+  });
+
+  it("exits 2 with a clear message and no stack trace on a symbolic link that leads back to itself", () => {
+    symlinkSync("loop-b.json", join(dir, "loop-a.json"));
+    symlinkSync("loop-a.json", join(dir, "loop-b.json"));
+    for (const command of ["check", "migrate"]) {
+      const r = cli([command, "loop-a.json"], dir);
+      expect(r.status, command).toBe(2);
+      expect(r.stderr, command).toMatch(/cannot read 'loop-a\.json': too many levels of symbolic links/);
+      expect(r.stderr, command).not.toMatch(/unexpected error|ELOOP/);
+      expect(r.stderr, command).not.toMatch(STACK);
+    }
   });
 
   it("exits 2 for a directory without descriptors and for a glob that matches nothing", () => {
