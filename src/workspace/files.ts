@@ -62,13 +62,24 @@ function walk(
   for (const e of entries) {
     const abs = join(dir, e.name);
     const disp = join(display, e.name);
-    // Symbolic links to folders are not followed (no cycles); links to files are.
+    // Symbolic links to folders are not followed (no cycles); links to files are, and a broken link (to
+    // nothing, or back to itself) where a descriptor is expected is read, so that it fails saying why.
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
-    } else if (e.isFile() || (e.isSymbolicLink() && isFile(abs))) {
+    } else if (e.isFile() || (e.isSymbolicLink() && (isFile(abs) || isBroken(abs)))) {
       const configPath = match(abs);
       if (configPath !== undefined) out.push({ display: disp, absolute: abs, explicit: false, configPath });
     }
+  }
+}
+
+/** Does the symbolic link at this path lead nowhere (its target missing, or a loop of links)? */
+function isBroken(p: string): boolean {
+  try {
+    statSync(p);
+    return false;
+  } catch {
+    return true;
   }
 }
 

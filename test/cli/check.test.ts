@@ -199,6 +199,18 @@ describe("plugin-review check", () => {
     }
   });
 
+  it("a descriptor below a folder that is a broken symbolic link is an error naming it, never skipped", () => {
+    write("broken/a/plugin.json", text(validHost()));
+    mkdirSync(join(dir, "broken", "b"));
+    symlinkSync("gone.json", join(dir, "broken", "b", "plugin.json"));
+    const r = cli(["check", "broken"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /^plugin-review: cannot read 'broken\/b\/plugin\.json': no such file or directory$/m,
+    );
+    expect(r.stdout).toBe("");
+  });
+
   it("exits 2 for a directory without descriptors and for a glob that matches nothing", () => {
     mkdirSync(join(dir, "empty"), { recursive: true });
     const r = cli(["check", join(dir, "empty")]);
