@@ -236,6 +236,23 @@ describe("plugin-review pr", () => {
     expect(r.stderr).not.toMatch(/answered/);
   });
 
+  it("refuses an --api-url that is no http(s) URL as a usage error, asking GitHub nothing", async () => {
+    const gh = githubMock();
+    process.env.GITHUB_TOKEN = "t";
+    for (const command of [
+      ["pr", "acme/plugins#7"],
+      ["audit", "acme"],
+    ]) {
+      const r = await run([...command, "--api-url", "github.example.com/api/v3"]);
+      expect(r.status, command[0]).toBe(2);
+      expect(r.stderr, command[0]).toBe(
+        "plugin-review: --api-url must be an http(s) URL such as https://<host>/api/v3, not 'github.example.com/api/v3'\n",
+      );
+    }
+    expect(gh.requests).toEqual([]);
+    gh.assertDone();
+  });
+
   it("a file from outside `paths` renamed into a descriptor path is new: its findings fail the check", async () => {
     const gh = new FakeGitHub(READS);
     const doc = validHost() as { metrics: unknown[] };
