@@ -154,6 +154,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const { config } = found;
     // Globs read the path below the configuration's root; the identity and git, the repository's path.
     const repoPath = repo ? repo.git.relative(located.real) : located.path;
+    // Only changed descriptors, like the App (counted in the summary); one left out is not even read.
+    if (repo && !stdin && !c.explicit && !repo.changes.get(repoPath)) {
+      unchanged++;
+      continue;
+    }
     const input: DescriptorInput = {
       path: repoPath,
       configPath: c.configPath ?? located.configPath,
@@ -182,10 +187,6 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       if (replaces) input.replaces = replaces;
     } else if (repo) {
       const change = repo.changes.get(repoPath);
-      if (!change && !c.explicit) {
-        unchanged++;
-        continue; // only changed descriptors, like the App; counted in the summary
-      }
       // As in the App: an extension.yaml beside a plugin.json the ref holds is compared with it too.
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;

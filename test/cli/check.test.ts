@@ -218,6 +218,25 @@ describe("plugin-review check", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("with --base-ref, a broken link the change leaves alone is neither read nor failed, as the App would not", () => {
+    const repo = join(dir, "broken-unchanged");
+    write("broken-unchanged/a/plugin.json", text(validHost()));
+    mkdirSync(join(repo, "b"));
+    symlinkSync("gone.json", join(repo, "b", "plugin.json"));
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" });
+    git("init", "-q");
+    git("add", ".");
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base");
+    write(
+      "broken-unchanged/a/plugin.json",
+      text({ ...validHost(), version: "1.2.1", requiredAgentVersion: "1.102.0" }),
+    );
+    const r = cli(["check", "--base-ref", "HEAD", "."], repo);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/1 descriptor checked: no findings/);
+    expect(r.status).toBe(0);
+  });
+
   it("exits 2 for a directory without descriptors and for a glob that matches nothing", () => {
     mkdirSync(join(dir, "empty"), { recursive: true });
     const r = cli(["check", join(dir, "empty")]);
