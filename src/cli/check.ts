@@ -201,7 +201,12 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
         renameNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
       const bytes =
         basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
-      if (bytes) input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
+      if (bytes) {
+        input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
+        // A renamed file: what the configuration ignores at its old path was never seen there (core/analyse.ts).
+        if (basePath !== repoPath)
+          input.base.configPath = finder.locate(join(repo.git.root, basePath!)).configPath;
+      }
       input.isNew = bytes === undefined;
     } else if (extension) {
       // Without a base, as the audit reviews one commit: beside the plugin.json it replaces, compared with it.

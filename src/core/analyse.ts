@@ -10,7 +10,7 @@ import { classify } from "./baseline.js";
 import { identify } from "./identity.js";
 import { globMatcher, type ResolvedConfig } from "./config.js";
 import type { Ef1Source } from "./ef2/migration.js";
-import { extensionPackage, type ExtensionFiles } from "./ef2/package.js";
+import { basePackage, extensionPackage, type ExtensionFiles } from "./ef2/package.js";
 import { hasPlaceholder } from "./ef2/placeholders.js";
 import { isExtensionDocument } from "./ef2/extension-document.js";
 import { formatOf } from "./ef2/pairing.js";
@@ -35,8 +35,12 @@ export interface DescriptorInput {
    */
   configPath?: string;
   content: string | Uint8Array;
-  /** The file's version in the base, when it exists there (its old path when renamed). */
-  base?: { path: string; content: string | Uint8Array; size?: number };
+  /**
+   * The file's version in the base, when it exists there (its old path when renamed). `configPath`: the path
+   * the configuration's `ignore` globs read at the base, when it differs from head's (a renamed file's old
+   * path): a finding the base's review ignored there was never seen, so it is not existing.
+   */
+  base?: { path: string; content: string | Uint8Array; size?: number; configPath?: string };
   /** True when the change adds the file; undefined when unknown. */
   isNew?: boolean;
   /** The file's real size in bytes when `content` was cut short (a reader stops past the size limit). */
@@ -146,6 +150,8 @@ type Internal = AnalysedFile & {
   parsed?: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined;
   /** The base's value and its own findings, when it was compared. */
   base?: { value: unknown; findings: RawFinding[] };
+  /** The path the base's `ignore` globs read (DescriptorInput's `base.configPath`), when it differs. */
+  baseConfigPath?: string;
   /** Set when a base was compared or the change adds the file: findings get a baseline state. */
   compared?: boolean;
 };
@@ -212,11 +218,17 @@ function extensionFacts(
   ef1: Ef1Source | undefined,
   input: DescriptorInput,
   config: ResolvedConfig,
+  base = false,
 ): void {
   if (parsed.root) state.tree = parsed.root;
   if (parsed.lenient) state.lenientRead = parsed.lenient;
   if (ef1) state.ef1 = ef1;
-  if (input.files) state.package = extensionPackage(input.path, input.files, config.maxFileSize);
+  if (!input.files) return;
+  // The base's findings from the base's files: head's would make a file broken by the change an existing finding.
+  const pkg = base
+    ? basePackage(input.path, input.files, config.maxFileSize)
+    : extensionPackage(input.path, input.files, config.maxFileSize);
+  if (pkg) state.package = pkg;
 }
 
 /**
@@ -283,6 +295,10 @@ export function analyseOne(
   if (extension) state.format = format.name;
   if (input.isNew !== undefined) state.isNew = input.isNew;
   const active = activeRules(configPath, config, format.name);
+  // The rules the base's review ran on the base: a renamed file's old path may have been ignored there.
+  const baseConfigPath = input.base?.configPath ?? configPath;
+  const activeAtBase =
+    baseConfigPath === configPath ? active : activeRules(baseConfigPath, config, format.name);
   const ef1 = extension && input.replaces ? ef1Source(input.replaces, config) : undefined;
   let rules = active.filter((r) => r.meta.kind === "parse");
   let baseline: Internal["base"];
@@ -302,8 +318,9 @@ export function analyseOne(
     state.variant = format.variant(state.value);
     if (extension) extensionFacts(state, head.parsed, ef1, input, config);
     // The base is read for the change rules and for its own findings (new and existing findings).
-    if (input.base && input.isNew !== true && sameText(input.base.content, head.text)) {
+    if (input.base && input.isNew !== true && !input.files && sameText(input.base.content, head.text)) {
       // An unchanged file: the base's own findings are head's (filled in below), so it is not analysed twice.
+      // Not an extension with its files: those may have changed beside it.
       state.base = { value: state.value, path: input.base.path };
       baseline = { value: state.value, findings: [] };
       sameAsBase = true;
@@ -313,7 +330,11 @@ export function analyseOne(
       const base = timed(timing, "step", "parse base", () =>
         loadBase(format, baseInput.content, size.limit, baseInput.size, headParsed),
       );
-      if (base.ok) {
+      if (base.ok && extension && !isExtensionDocument(base.value)) {
+        // Another tool's extension.yaml at the base (ef2/extension-document.ts): its review left it out, so
+        // nothing of it was reviewed: the extension is reviewed as added, every finding new.
+        state.isNew = true;
+      } else if (base.ok) {
         state.base = { value: base.value, path: input.base.path };
         // Its own findings once head's are known (filled in below: the rules that read only what both share are not run again).
         baseline = { value: base.value, findings: [] };
@@ -328,7 +349,7 @@ export function analyseOne(
         };
         if (extension) {
           changedBase.format = format.name;
-          extensionFacts(changedBase, base, ef1, input, config);
+          extensionFacts(changedBase, base, ef1, input, config, true);
         }
       } else state.baseError = `\`${input.base.path}\` ${base.why}`;
     }
@@ -345,9 +366,14 @@ export function analyseOne(
   const context = new RuleContext(state, reuse, undefined, timing);
   const results = rules.map((r) => runRule(r, context));
   const raw = results.flat();
-  if (sameAsBase && baseline) baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId));
+  if (sameAsBase && baseline) {
+    const ranAtBase = new Set(activeAtBase.map((r) => r.meta.id));
+    baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId) && ranAtBase.has(f.ruleId));
+  }
   if (changedBase && baseline) {
-    const migration = active.filter((r) => r.meta.kind !== "migration" || changedBase.ef1 !== undefined);
+    const migration = activeAtBase.filter(
+      (r) => r.meta.kind !== "migration" || changedBase.ef1 !== undefined,
+    );
     baseline.findings = baseFindings(
       changedBase,
       migration,
@@ -369,6 +395,7 @@ export function analyseOne(
     findings: applyConfig(configPath, located, config),
   };
   if (baseline) analysed.base = baseline;
+  if (baseline && baseConfigPath !== configPath) analysed.baseConfigPath = baseConfigPath;
   if (input.base || input.isNew === true) analysed.compared = true;
   if (state.value !== undefined) {
     analysed.value = state.value;
@@ -496,6 +523,8 @@ const placeKey = (target: Target, pointer: string) => `${target}:${pointer}`;
 interface Held {
   file: FileFindings;
   configPath: string;
+  /** The path the base's `ignore` globs read, when it differs (a renamed file's old path). */
+  baseConfigPath?: string;
   compared: boolean;
   /** For the set rules: head's members (when head parsed), base's (when compared), where they are. */
   set?: { value: Record<string, unknown>; base?: Record<string, unknown>; at: Map<string, Location> };
@@ -567,7 +596,8 @@ export class AnalysisSession {
       if (!baseMembers.length) continue;
       for (const { path, finding } of runSetRule(rule, baseMembers, []))
         for (const h of byPath.get(path) ?? [])
-          if (h.set?.base) of(h).base.push(...filterConfigured(h.configPath, [finding], config));
+          if (h.set?.base)
+            of(h).base.push(...filterConfigured(h.baseConfigPath ?? h.configPath, [finding], config));
     }
     for (const [h, { head, base }] of found) {
       const value = h.set?.value ?? {};
@@ -608,6 +638,7 @@ export class AnalysisSession {
     if (fixed !== undefined) out.fixed = fixed;
     if (analysed.notAnExtension) out.notAnExtension = true;
     const held: Held = { file: out, configPath: analysed.configPath, compared: analysed.compared === true };
+    if (analysed.baseConfigPath !== undefined) held.baseConfigPath = analysed.baseConfigPath;
     // Set rules compare the documents of their kind (`meta.files`): a descriptor's name is not an extension's.
     if (!this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(analysed.format)))
       return held;

@@ -4,8 +4,12 @@
  * `existing` (and, with the default `existing: report`, does not fail the check) only when the base's review
  * could have seen it, so a base is only a file that review read. A renamed file's old path is its base only
  * when the base's configuration reviews that path; a file renamed from anywhere else (a fixture, a folder
- * outside `paths`) is new, every finding new. Pure: paths in, a path out.
+ * outside `paths`) is new, every finding new. What `ignore` covers at the old path the base's review did not
+ * show either: the analysis leaves those rules' base findings out (analyse.ts, `base.configPath`). A file
+ * renamed from another kind of descriptor (an extension.yaml made a plugin.json, or the reverse) was reviewed
+ * by the other kind's rules, so it is new too. Pure: paths in, a path out.
  */
+import { formatOf } from "./ef2/pairing.js";
 
 /** A changed file as the App's file list or git names it. */
 export interface FileChange {
@@ -35,10 +39,16 @@ export function baseOf(change: FileChange, reviewedAtBase: (path: string) => boo
   if (change.status === "added") return {};
   const from = change.previousPath;
   if (change.status !== "renamed" || from === undefined || from === change.path) return { path: change.path };
-  return reviewedAtBase(from) ? { path: from } : { notReviewedFrom: from };
+  return reviewedAtBase(from) && formatOf(from) === formatOf(change.path)
+    ? { path: from }
+    : { notReviewedFrom: from };
 }
 
 /** The note that says why a renamed file was reviewed as new (the App's summary, the CLI's notes). */
 export function notReviewedRenameNote(path: string, from: string, quote: (s: string) => string): string {
-  return `${quote(path)} is reviewed as a new file: it was renamed from ${quote(from)}, which the configuration's \`paths\` do not review, so nothing of it was reviewed before and every finding is new.`;
+  const why =
+    formatOf(from) === formatOf(path)
+      ? "which the configuration's `paths` do not review, so nothing of it was reviewed before and"
+      : `which was reviewed as ${formatOf(from) === "plugin.json" ? "a plugin.json" : "an extension.yaml"}, by other rules, so`;
+  return `${quote(path)} is reviewed as a new file: it was renamed from ${quote(from)}, ${why} every finding is new.`;
 }

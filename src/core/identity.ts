@@ -127,7 +127,13 @@ function looseLabels(array: unknown[], other: unknown): string[] {
   if (hit && hit.other === other) return hit.out;
   const strict = labels(array);
   const there = Array.isArray(other) ? indexOf(other) : undefined;
-  const loose = array.map((el, i) => (there?.has(strict[i] as string) ? undefined : label(el, true)));
+  // Only a chart has a second name: every other element keeps its own, `#n` included (renumbered among the
+  // renamed, a second copy of an element would take the name of a first whose finding was fixed).
+  const loose = array.map((el, i) => {
+    if (there?.has(strict[i] as string)) return undefined;
+    const name = label(el, true);
+    return name === label(el, false) ? undefined : name;
+  });
   const renamed = numbered(loose.filter((l): l is string => l !== undefined));
   let k = 0;
   const out = loose.map((l, i) => (l === undefined ? (strict[i] as string) : (renamed[k++] as string)));

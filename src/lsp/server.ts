@@ -7,7 +7,7 @@
  * connection: a failing review is shown as a diagnostic, never a crash.
  */
 import { readFileSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CodeActionKind,
@@ -197,8 +197,12 @@ export function startServer(connection: Connection): ServerState {
       content: current.getText(),
     };
     if (base) {
-      if (base.content && base.basePath !== undefined)
+      if (base.content && base.basePath !== undefined) {
         input.base = { path: `${base.ref.slice(0, 12)}:${base.basePath}`, content: base.content };
+        // A renamed file: what the configuration ignores at its old path was never seen there (core/analyse.ts).
+        if (base.basePath !== base.path)
+          input.base.configPath = finder.locate(join(base.root, base.basePath), workspaceRoot).configPath;
+      }
       input.isNew = base.content === undefined;
       if (base.replaces) input.replaces = base.replaces;
     }

@@ -145,6 +145,7 @@ export const RUXIT_MODULES = new Set([
   "ruxit.api.selectors",
   "ruxit.api.snapshot",
   "ruxit.api.results",
+  "ruxit.api.topology_builder",
 ]);
 
 function literal(t: Token | undefined): string | undefined {

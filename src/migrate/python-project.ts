@@ -454,7 +454,7 @@ function notCarried(plan: PythonPlan): { use: ApiUse; why: string }[] {
     else if (u.name === "entity_selector")
       out.push({
         use: u,
-        why: "EF2 code reports metrics, not entities: a selector of a process group instance (or the host) is carried, any other raises NotCarriedToEF2",
+        why: "EF2 code reports metrics, not entities: a selector of a process group instance, the host, or a group or device the plugin created (`ExplicitSelector(group.id, …)`) is carried as dimensions, any other raises NotCarriedToEF2",
       });
   }
   return out;

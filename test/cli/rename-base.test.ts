@@ -101,4 +101,22 @@ describe("plugin-review check --base-ref: a renamed file's base is only what the
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as Json[]).every((f) => f.baseline === "existing")).toBe(true);
   });
+
+  it("what the configuration ignores at the old path was never seen there: moved out of it, its findings are new", () => {
+    for (const ignore of [
+      '  - paths: ["legacy/**"]\n',
+      '  - paths: ["legacy/**"]\n    rules: [invalid-value]\n',
+    ]) {
+      const repo = repository(`ignored${ignore.length}`, "legacy/plugin.json", "plugins/new/plugin.json", {
+        version: "1.2.1",
+      });
+      write(join(repo, ".github", "plugin-review.yml"), `ignore:\n${ignore}`);
+      const r = cli(["check", "--base-ref", "main", "--format", "json"], repo);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(1);
+      expect((JSON.parse(r.stdout) as Json[]).map((f) => [f.ruleId, f.baseline])).toEqual(
+        Array.from({ length: 3 }, () => ["invalid-value", "new"]),
+      );
+    }
+  });
 });

@@ -42,6 +42,16 @@ describe("baseOf", () => {
       { notReviewedFrom: "vendor/x/extension.yaml" },
     ],
     [
+      "renamed from another kind of descriptor: an extension.yaml made a plugin.json",
+      { path: "plugins/a/plugin.json", status: "renamed", previousPath: "plugins/a/extension.yaml" },
+      { notReviewedFrom: "plugins/a/extension.yaml" },
+    ],
+    [
+      "renamed from another kind of descriptor: a plugin.json made an extension.yaml",
+      { path: "plugins/a/extension.yaml", status: "renamed", previousPath: "plugins/a/plugin.json" },
+      { notReviewedFrom: "plugins/a/plugin.json" },
+    ],
+    [
       "copied (GitHub): its own path, which the base lacks",
       { path: "plugins/c/plugin.json", status: "copied" },
       { path: "plugins/c/plugin.json" },

@@ -220,6 +220,27 @@ describe("new and existing findings", () => {
     expect(r.fixed).toBe(0);
   });
 
+  it("a second copy of an element with an old mistake is new, also when the first copy's mistake is fixed", () => {
+    const base = bumped(validHost());
+    base.ui.charts[0].series[0].colour = "#fff"; // unknown-member
+    base.metrics.push({ timeseries: { key: "q", unit: "Secs", displayname: "Q" } }); // invalid-value
+    const head = bumped(base);
+    head.version = "1.2.2";
+    const series = head.ui.charts[0].series;
+    series.push({ ...series[0] });
+    delete series[0].colour;
+    head.metrics.at(-1).timeseries.unit = "Second";
+    head.metrics.push({ timeseries: { key: "q", unit: "Secs", displayname: "Q again" } });
+    const r = review(head, base);
+    const copy = head.metrics.length - 1;
+    expect(r.findings.map((f) => [f.ruleId, f.pointer, f.baseline])).toEqual([
+      ["duplicate-metric-key", `/metrics/${copy}/timeseries/key`, "new"],
+      ["invalid-value", `/metrics/${copy}/timeseries/unit`, "new"],
+      ["unknown-member", `/ui/charts/0/series/${series.length - 1}/colour`, "new"],
+    ]);
+    expect(r.fixed).toBe(2);
+  });
+
   it("duplicate-plugin-name that both bases already had is existing", () => {
     const a = bumped(withMistakes());
     const inputs = ["a/plugin.json", "b/plugin.json"].map((path) => ({
@@ -231,6 +252,46 @@ describe("new and existing findings", () => {
     const dup = reviews.flatMap((r) => r.findings).filter((f) => f.ruleId === "duplicate-plugin-name");
     expect(dup.length).toBe(2);
     expect(dup.every((f) => f.baseline === "existing")).toBe(true);
+  });
+
+  it("a rename out of a path `ignore` covers: what the base's review ignored there is new, renamed as is or edited", () => {
+    const was = withMistakes();
+    const ignores: { paths: string[]; rules?: string[] }[][] = [
+      [{ paths: ["legacy/**"] }],
+      [{ paths: ["legacy/**"], rules: ["invalid-format", "duplicate-plugin-name"] }],
+    ];
+    for (const ignore of ignores)
+      for (const head of [was, bumped(was)]) {
+        const inputs = ["a/plugin.json", "b/plugin.json"].map((path) => ({
+          path,
+          content: text(head),
+          base: { path: `legacy/${path}`, content: text(was), configPath: `legacy/${path}` },
+          isNew: false,
+        }));
+        const config = resolveConfig({ repo: { ignore } });
+        const [moved] = analyseDescriptors(inputs, config);
+        const newRules = new Set(moved!.findings.filter((f) => f.baseline === "new").map((f) => f.ruleId));
+        // Every rule when the whole folder was ignored; else the ignored rules' (change rules aside).
+        if (ignore[0]!.rules) expect(newRules).toEqual(new Set(ignore[0]!.rules));
+        else
+          expect(
+            moved!.findings.filter((f) => f.baseline === "existing" && f.ruleId !== "version-not-bumped"),
+          ).toEqual([]);
+        expect(newRules.has("invalid-format")).toBe(true);
+        expect(newRules.has("duplicate-plugin-name")).toBe(true);
+        expect(hasFailures([moved!], config)).toBe(true);
+        // Under the same configuration, a rename from a path it does not ignore keeps them existing.
+        const [kept] = analyseDescriptors(
+          inputs.map((i) => ({
+            ...i,
+            base: { ...i.base, path: `old/${i.path}`, configPath: `old/${i.path}` },
+          })),
+          config,
+        );
+        expect(
+          kept!.findings.filter((f) => f.baseline === "new" && f.ruleId !== "version-not-bumped"),
+        ).toEqual([]);
+      }
   });
 });
 

@@ -6,6 +6,7 @@
  * cannot express are emulated too (a line comment outside the diff answers 422, as GitHub does).
  */
 import { createHash, createHmac, randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
 import type nock from "nock";
 import { answerGraphql, Forbidden, githubSchema, Unprocessable } from "./fake-graphql.js";
 import { githubMock, type GithubMock } from "./github-mock.js";
@@ -181,6 +182,8 @@ export class FakeGitHub {
   /** `owner/repo@ref` → path → bytes. The ref "HEAD" is the default branch. */
   readonly contents = new Map<string, Map<string, Buffer>>();
   prFiles: PrFile[] = [];
+  /** Commits whose tree GitHub cuts short (`truncated`: over 100,000 entries or 7 MB). */
+  readonly cutTrees = new Set<string>();
   /** The files of other pull requests than the one `prFiles` lists, by `owner/repo#number`. */
   readonly pullFiles = new Map<string, PrFile[]>();
   /**
@@ -413,10 +416,23 @@ export class FakeGitHub {
     return this;
   }
 
-  /** GitHub is healthy again: injected failures and hangs stop. */
+  /**
+   * The next `times` requests matching method and path are answered with their status and headers and the
+   * first half of their body, and then nothing more (the client's timeout is all that ends them).
+   */
+  cut(method: string, path: RegExp, times = Infinity): this {
+    this.cuts.push({ method, path, times });
+    return this;
+  }
+  private readonly cuts: Omit<Failure, "status">[] = [];
+  /** `METHOD path` of the requests whose answer stopped halfway (`cut`). */
+  readonly cutOff: string[] = [];
+
+  /** GitHub is healthy again: injected failures, hangs and cut answers stop. */
   recover(): this {
     this.failures.length = 0;
     this.hangs.length = 0;
+    this.cuts.length = 0;
     return this;
   }
 
@@ -629,6 +645,17 @@ export class FakeGitHub {
           // The fake answers as GitHub's description says GitHub does (checked in assertClean).
           if (fake.opts.checkResponses !== false)
             fake.responseProblems.push(...validateResponse(method, pathOnly, reply[0], reply[1]));
+          const c = fake.cuts.find(
+            (x) => x.method === method.toUpperCase() && x.path.test(pathOnly) && x.times > 0,
+          );
+          if (c) {
+            c.times--;
+            fake.cutOff.push(`${method.toUpperCase()} ${pathOnly}`);
+            const whole = Buffer.from(typeof reply[1] === "string" ? reply[1] : JSON.stringify(reply[1]));
+            const half = new Readable({ read() {} });
+            half.push(whole.subarray(0, whole.length >> 1));
+            return [reply[0], half, { ...GITHUB_HEADERS, ...reply[2] }] as never;
+          }
           return reply as [number, string | Record<string, unknown>];
         })
         .persist();
@@ -924,7 +951,12 @@ export class FakeGitHub {
         }));
         return [
           200,
-          { sha: "t".repeat(40), url: `https://api.github.com${url.pathname}`, tree, truncated: false },
+          {
+            sha: "t".repeat(40),
+            url: `https://api.github.com${url.pathname}`,
+            tree,
+            truncated: this.cutTrees.has(ref),
+          },
         ];
       }
       const r = this.repos.get(`${owner}/${name}`);

@@ -93,6 +93,40 @@ describe("GitHub does not answer", () => {
   });
 });
 
+describe("GitHub stops sending an answer halfway", () => {
+  it.each([
+    // A read retried (the cut answer, and its retry).
+    ["the pull request's file list, retried", "GET", /\/pulls\/7\/files$/, [], 2],
+    // GraphQL that did not answer in time is replaced by REST (api/gateway.ts), not asked again.
+    [
+      "the review's first GraphQL query, read through REST",
+      "POST",
+      /^\/graphql$/,
+      ["listCheckRuns", "contents"],
+      1,
+    ],
+    // A write GitHub made: read back before it is sent again, found, not made twice.
+    ["the check run's creation, read back", "POST", /\/check-runs$/, ["listCheckRuns"], 1],
+  ] as const)(
+    "%s: a failure GitHub made, never an empty answer: the descriptor is reviewed",
+    async (_what, method, path, restRoutes: readonly Route[], asked) => {
+      // Requests time out after 3 s (see "GitHub does not answer").
+      const { gh, probot } = setup([...REVIEW_ROUTES, ...restRoutes], 0.15);
+      addedFile(gh, "p/plugin.json", oneFinding());
+      gh.cut(method, path, 1);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      expect(gh.cutOff).toHaveLength(1);
+      // Not "no descriptors changed": the descriptor was read and its error found, on one run.
+      expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
+      const [run] = gh.runsFor(HEAD_SHA);
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(run!.annotations.map((a) => a.title)).toEqual(["version-format"]);
+      expect(gh.count(method, path)).toBe(asked);
+      gh.assertClean();
+    },
+  );
+});
+
 describe("GitHub fails the final write", () => {
   it("500s on every check run write until the deadline: retried with backoff, no run left in progress, the next attempt completes it", async () => {
     // On this clock the 2-minute deadline passes in 6 s.

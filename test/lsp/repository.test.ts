@@ -96,4 +96,17 @@ describe("plugin-review lsp in a git repository", () => {
     ]);
     expect(diagnostics[0]!.message).not.toMatch(/existing/);
   });
+
+  it("a file moved out of a folder its configuration ignores: what was ignored there is new", async () => {
+    const repo = nestedRepo(dir, false);
+    // The misspelt unit was committed where `sub/.github/plugin-review.yml` ignores everything.
+    writeIn(repo, "sub/legacy/plugin.json", renamed(HEAD));
+    git(repo, "commit", "-q", "-am", "unchecked");
+    git(repo, "mv", "sub/legacy", "sub/moved");
+    const c = await start(repo);
+    const diagnostics = await c.open(join(repo, "sub", "moved", "plugin.json"), renamed(HEAD));
+    expect(diagnostics.map((d) => [d.code, (d.data as { baseline?: string }).baseline])).toEqual([
+      ["invalid-value", "new"],
+    ]);
+  });
 });

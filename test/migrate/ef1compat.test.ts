@@ -33,6 +33,7 @@ describe("the embedded compatibility layer", () => {
       "ruxit/api/results.py",
       "ruxit/api/selectors.py",
       "ruxit/api/snapshot.py",
+      "ruxit/api/topology_builder.py",
     ]);
   });
 

@@ -19,6 +19,12 @@ export interface ExtensionFiles {
   contents?: ReadonlyMap<string, string | Uint8Array>;
   /** The same files in the base, by repository path, when the base has them. */
   baseContents?: ReadonlyMap<string, string | Uint8Array>;
+  /**
+   * Every file of the project in the base, as `paths` (by head's paths where the extension was renamed): what
+   * the base's own findings are judged on. Without it the base has none of the findings these files decide, so
+   * that head's are new: never head's files taken for the base's.
+   */
+  basePaths?: readonly string[];
   /** The repository paths of the project's files that the change adds, modifies or deletes (extension.yaml aside). */
   changed?: readonly string[];
 }
@@ -120,6 +126,21 @@ export function extensionPackage(path: string, files: ExtensionFiles, maxSize: n
       return cache.get(key);
     },
   };
+}
+
+/**
+ * The rules' view of the base's files, for the base's own findings (new and existing findings): its paths and
+ * contents read as its head's would be; undefined when the caller did not list the base's project.
+ */
+export function basePackage(
+  path: string,
+  files: ExtensionFiles,
+  maxSize: number,
+): ExtensionPackage | undefined {
+  if (!files.basePaths) return undefined;
+  const base: ExtensionFiles = { paths: files.basePaths };
+  if (files.baseContents) base.contents = files.baseContents;
+  return extensionPackage(path, base, maxSize);
 }
 
 /**

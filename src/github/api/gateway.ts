@@ -39,6 +39,7 @@ const ROUTES = {
   repositorySelection: "rest",
   pullRequest: "rest",
   listChanged: "rest",
+  folderFiles: "rest",
   permissionOf: "rest",
   createCheckRun: "rest",
   updateCheckRun: "rest",

@@ -112,6 +112,9 @@ export interface FileAt {
   path: string;
 }
 
+/** A commit of a repository, whose files are listed (`ref`: a commit sha). */
+export type CommitFiles = Omit<FileAt, "path">;
+
 /**
  * A file's bytes, or its size when it is over the limit asked, or nothing: no such path at that commit,
  * or (`notFile`) something there that is not a file (a folder, a submodule, a symbolic link).
@@ -325,6 +328,15 @@ export interface GitHubGateway {
   listChanged(change: ChangeRange, paths: readonly string[]): Promise<ChangedFiles>;
   /** Files at commits, in the order asked. */
   readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]>;
+  /**
+   * The paths of the files under each folder ("" or ending in `/`) at a commit, in the order asked; undefined
+   * for a folder whose files cannot all be listed (GitHub cut the commit's tree short, or more than `maxPerFolder`).
+   */
+  folderFiles(
+    at: CommitFiles,
+    folders: readonly string[],
+    maxPerFolder: number,
+  ): Promise<(string[] | undefined)[]>;
   /** The pull request's review threads (with their replies) and latest reviews, each with its author. */
   pullState(pr: PullTarget): Promise<PullState>;
   /** The reviews of the pull request that still request changes, and its head (a light read: no threads). */

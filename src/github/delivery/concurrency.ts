@@ -93,7 +93,43 @@ export class ShuttingDownError extends Error {
 }
 
 /**
- * At most `concurrency` jobs at once, the rest waiting first in, first out. `submit` returns at once;
+ * Waiting items served in turns: one key after another in rotation, at every level of their keys (the
+ * installation, then the pull request), first in, first out under the same keys. A pull request whose pushes
+ * flood the queue then waits its turn like one pull request, and its installation like one installation.
+ */
+export class TakeTurns<T> {
+  private readonly unkeyed: T[] = [];
+  /** In turn order: the key served next first; a key served goes to the back of the line. */
+  private readonly turns = new Map<string, TakeTurns<T>>();
+  private size = 0;
+
+  get length(): number {
+    return this.size;
+  }
+
+  push(keys: readonly string[], item: T): void {
+    this.size++;
+    const [key, ...narrower] = keys;
+    if (key === undefined) return void this.unkeyed.push(item);
+    let under = this.turns.get(key);
+    if (!under) this.turns.set(key, (under = new TakeTurns<T>()));
+    under.push(narrower, item);
+  }
+
+  shift(): T | undefined {
+    if (this.size === 0) return undefined;
+    this.size--;
+    if (this.unkeyed.length) return this.unkeyed.shift();
+    const [key, under] = this.turns.entries().next().value as [string, TakeTurns<T>];
+    const item = under.shift();
+    this.turns.delete(key);
+    if (under.length) this.turns.set(key, under);
+    return item;
+  }
+}
+
+/**
+ * At most `concurrency` jobs at once, the rest waiting their turn (TakeTurns: by the keys each job names). `submit` returns at once;
  * a job's failure goes to `onError` (the review has already reported it on its check run). A job may give
  * its slot back early with `release` (a review, once its check run is written: posting the review is
  * mostly waiting in the installation's write queue, which must not hold up other reviews' fetching and
@@ -101,9 +137,9 @@ export class ShuttingDownError extends Error {
  */
 export class BackgroundPool {
   private runningNow = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting = new TakeTurns<() => void>();
   /** Jobs that yield (recovered reviews): run only while no other job waits, a few at a time. */
-  private readonly waitingYielding: (() => void)[] = [];
+  private readonly waitingYielding = new TakeTurns<() => void>();
   private runningYielding = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
@@ -121,8 +157,14 @@ export class BackgroundPool {
    * `ready`: the job asks for a slot only once it resolves (a job waiting for a lock holds no slot).
    * `yielding`: a job that must not hold up the others (a review the recovery found): it gets a slot only
    * while no other job waits for one, and at most `yieldingConcurrency` such jobs run at once.
+   * `turn`: whose turn the job waits in, widest first (its installation, its pull request).
    */
-  submit(job: (release: () => void) => Promise<void>, ready?: Promise<unknown>, yielding = false): void {
+  submit(
+    job: (release: () => void) => Promise<void>,
+    ready?: Promise<unknown>,
+    yielding = false,
+    turn: readonly string[] = [],
+  ): void {
     if (this.closed) throw new ShuttingDownError();
     let held = false;
     const release = () => {
@@ -133,7 +175,7 @@ export class BackgroundPool {
       this.wakeNext();
     };
     const done = Promise.resolve(ready)
-      .then(() => this.slot(yielding))
+      .then(() => this.slot(yielding, turn))
       .then(() => this.beforeStart())
       .then(() => {
         held = true;
@@ -169,12 +211,13 @@ export class BackgroundPool {
     }
   }
 
-  private async slot(yielding: boolean): Promise<void> {
+  private async slot(yielding: boolean, turn: readonly string[]): Promise<void> {
     if (yielding) {
-      if (!this.yieldingMayRun()) await new Promise<void>((resolve) => this.waitingYielding.push(resolve));
+      if (!this.yieldingMayRun())
+        await new Promise<void>((resolve) => this.waitingYielding.push(turn, resolve));
       this.runningYielding++;
     } else if (this.runningNow >= this.concurrency)
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve) => this.waiting.push(turn, resolve));
     this.runningNow++;
   }
 

@@ -66,9 +66,13 @@ export class ReviewJobs {
 
   /** A pull request's head (`opened`: the event opened it, so no earlier review of it can exist). */
   pullRequest(context: Context, target: PullTarget, how: { opened?: boolean } = {}): Promise<void> {
-    return this.submit(context, target, target.headSha, (gw, attempt, options) =>
-      // A retry may find what the first try posted.
-      reviewPullRequest(gw, target, { ...options(), opened: how.opened === true && attempt === 0 }),
+    return this.submit(
+      context,
+      target,
+      { headSha: target.headSha, pull: target.number },
+      (gw, attempt, options) =>
+        // A retry may find what the first try posted.
+        reviewPullRequest(gw, target, { ...options(), opened: how.opened === true && attempt === 0 }),
     );
   }
 
@@ -83,7 +87,8 @@ export class ReviewJobs {
     rerequested: boolean,
   ) {
     const repo = repoRef(repository);
-    return this.submit(context, repo, check.head_sha, async (gw, attempt, options) => {
+    const pull = check.pull_requests[0]?.number;
+    return this.submit(context, repo, { headSha: check.head_sha, pull }, async (gw, attempt, options) => {
       const targets = await pullTargetsFor(gw, repo, check.pull_requests, check.head_sha);
       if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
       for (const t of targets)
@@ -98,7 +103,7 @@ export class ReviewJobs {
 
   /** A merge group's head commit: its check run only (there is no pull request to post a review on). */
   mergeGroup(context: Context, target: CommitTarget): Promise<void> {
-    return this.submit(context, target, target.headSha, (gw, _attempt, options) =>
+    return this.submit(context, target, { headSha: target.headSha }, (gw, _attempt, options) =>
       reviewMergeGroup(gw, target, options()),
     );
   }
@@ -118,7 +123,8 @@ export class ReviewJobs {
     return scheduler.submit(
       {
         installation: installationOf(context, repo),
-        commit: `${repo.owner}/${repo.repo}#${number}`,
+        commit: pullOf(repo, number),
+        pull: pullOf(repo, number),
         writesCheckRun: false,
         run: async () => {
           const target = await recheckTarget(gw, repo, number, login, refusals);
@@ -133,7 +139,7 @@ export class ReviewJobs {
           await this.submit(
             context,
             repo,
-            target.headSha,
+            { headSha: target.headSha, pull: number },
             (gw2, _attempt, options) => reviewPullRequest(gw2, target, options()),
             delivery,
           );
@@ -157,13 +163,14 @@ export class ReviewJobs {
   }
 
   /**
-   * Schedules the reviews of a head commit. `handedOver`: a recheck's delivery, handed over from the
-   * background with its terms read while it was received, and already in the store.
+   * Schedules the reviews of a head commit (of pull request `pull`, if any). `handedOver`: a recheck's
+   * delivery, handed over from the background with its terms read while it was received, and already in the
+   * store.
    */
   private submit(
     context: Context,
     repo: RepoRef,
-    headSha: string,
+    { headSha, pull }: { headSha: string; pull?: number | undefined },
     reviews: Reviews,
     handedOver?: DeliveryTerms,
   ): Promise<void> {
@@ -186,6 +193,7 @@ export class ReviewJobs {
       {
         installation: installationOf(context, repo),
         commit: `${repo.owner}/${repo.repo}@${headSha}`,
+        ...(pull !== undefined ? { pull: pullOf(repo, pull) } : {}),
         run: async (attempt, turn) => {
           // Noted before any work: a process that dies now leaves the delivery counted as a crash in it.
           journal?.started(context.id);
@@ -228,6 +236,11 @@ function countedTurns(turn: JobTurn, count: (outcome: ReviewOutcome) => void): S
     },
     beforePublish: () => turn.beforePublish(),
   };
+}
+
+/** A pull request as the scheduler names it. */
+function pullOf(repo: RepoRef, number: number): string {
+  return `${repo.owner}/${repo.repo}#${number}`;
 }
 
 /** Whose write queue a job's writes join: the installation; the owner when the event names none. */

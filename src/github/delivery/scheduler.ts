@@ -3,8 +3,9 @@
  * - one review at a time per head commit: duplicate and simultaneous deliveries (every push sends both
  *   `pull_request.synchronize` and `check_suite.requested`) never race to create two check runs or post a
  *   comment twice;
- * - on the server, a bounded pool that reviews in the background and drains on shutdown; a review's slot is
- *   given back once its check run is written (posting the review mostly waits in the installation's write
+ * - on the server, a bounded pool that reviews in the background and drains on shutdown, its slots given in
+ *   turns, installation after installation and pull request after pull request (a storm of pushes to one
+ *   pull request does not hold up the others); a review's slot is given back once its check run is written (posting the review mostly waits in the installation's write
  *   queue, which must not hold up other reviews' reads and CPU work);
  * - check runs before reviews, per installation: a review's post waits while its installation has check
  *   runs to write (the check run is what users and required checks wait for);
@@ -25,6 +26,11 @@ export interface ReviewJob {
   installation: string;
   /** The head commit: one review at a time per commit. */
   commit: string;
+  /**
+   * The pull request it reviews (`owner/repo#number`), if any: the pushes of one pull request wait their
+   * turn as one, beside the installation's other pull requests (concurrency.ts TakeTurns).
+   */
+  pull?: string;
   /**
    * Runs the review. `attempt`: 0, then 1, 2, … when the scheduler or the queue tries it again; `turn`: what
    * the review calls once its check run is written.
@@ -153,7 +159,7 @@ export class ReviewScheduler {
     };
     if (!this.pool) return run(() => undefined);
     try {
-      this.pool.submit(run, locked, job.recovered === true);
+      this.pool.submit(run, locked, job.recovered === true, [job.installation, job.pull ?? job.commit]);
     } catch (e) {
       // Not taken (shutting down): give the turn back.
       void locked.then((unlock) => (written?.(), unlock()));

@@ -28,6 +28,7 @@ import {
   type Logger,
 } from "../api/port.js";
 import { invalidConfigSummary } from "./check-run/output.js";
+import { addExtensionFiles } from "./extension-files.js";
 import type { CheckResult } from "./check-run/write.js";
 import { loadConfig } from "./load-config.js";
 
@@ -79,6 +80,8 @@ function toInput(
       base.kind === "file"
         ? { path: basePath, content: base.content }
         : { path: basePath, content: new Uint8Array(0), size: base.size };
+    // A renamed file: what the base's review ignored at its old path was never seen there (core/analyse.ts).
+    if (basePath !== d.path) input.base.configPath = basePath;
   }
   input.isNew = !base || base.kind === "missing";
   return input;
@@ -267,6 +270,10 @@ async function* readDescriptors(
       bytes += size;
       inputs.push(input);
     });
+    // A Python extension's project files and activation schema, for the rules that read them.
+    const project = await addExtensionFiles(gw, target, inputs, config.maxFileSize);
+    notes.push(...project.notes);
+    bytes += project.bytes;
     yield inputs;
   }
   const notReviewed: NotReviewed[] = unread.map((u) => ({ paths: [u.path], why: u.why }));

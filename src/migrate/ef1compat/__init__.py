@@ -28,6 +28,7 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 import time
 from datetime import timedelta
@@ -44,6 +45,8 @@ INTERVAL_VARIABLE = "EF1COMPAT_QUERY_INTERVAL"
 GROUP, GROUP_NAME, DEVICE, DEVICE_NAME, DEVICE_ADDRESS = "group", "group.name", "device", "device.name", "device.address"
 PROCESS = "dt.entity.process_group_instance"
 STATE = "state"
+# An EF2 entity id (PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071), which an entity selector may name as it is.
+ENTITY_ID = re.compile(r"[A-Z][A-Z_]*-[0-9A-F]{16}")
 # MINT: a dimension value is at most 250 characters.
 DIMENSION_VALUE_MAX = 250
 # A counter's previous value is forgotten when it was not reported for an hour (EF1 forgot it on restart).
@@ -257,9 +260,12 @@ class Sender:
         for key, value in self._topology(report, {}).items():
             properties.setdefault(key, value)
         title = event["title"] if event["title"] is not None else event["description"]
+        # EF1 raised an event sent with entity_id= on that process group instance: so does its entity selector.
+        on_pgi = report.pgi is not None and ENTITY_ID.fullmatch(str(report.pgi))
         self._extension.report_dt_event(
             DtEventType(event["type"]),
             str(title if title is not None else event["type"]),
+            entity_selector=f'entityId("{report.pgi}")' if on_pgi else None,
             properties=properties or None,
         )
 
@@ -320,6 +326,8 @@ class Instance:
             self.status = Status(StatusValue.OK)
         except NothingToReportException:
             self.status = Status(StatusValue.OK)
+            if self.plugin is not None:
+                self.plugin._recorder.take()  # nothing for this run
         except Exception as e:
             self.fail("initialize", e)
             self.plugin = None
@@ -348,6 +356,7 @@ class Instance:
             self.status = Status(StatusValue.OK)
         except NothingToReportException:
             self.status = Status(StatusValue.OK, "nothing to report")
+            self.plugin._recorder.take()  # nothing for this run, not even what it reported before raising
         except Exception as e:
             self.fail("query", e)
             self.plugin._recorder.take()  # a failed run reports nothing, as on EF1

@@ -137,4 +137,29 @@ describe("which extension.yaml is an extension", () => {
     );
     expect(r).toMatchObject({ findings: [], notAnExtension: true });
   });
+
+  it("another tool's file made an extension: nothing of it was reviewed, so every finding is new", () => {
+    // The base's review left it out; had it been the base, its missing members would pass as existing.
+    const before = "name: counter\nversion: 0.2.0\nspecVersion: v1beta\nauthor:\n  authorName: F\n";
+    const after = before.replace("name: counter", "name: custom:counter").replace("0.2.0", "0.2.1");
+    const [r] = analyseDescriptors(
+      [
+        {
+          path: "ext/extension.yaml",
+          content: after,
+          base: { path: "ext/extension.yaml", content: before },
+          isNew: false,
+        },
+      ],
+      config,
+    );
+    expect(r!.notAnExtension).toBeUndefined();
+    expect(r!.findings.map((f) => [f.ruleId, f.pointer, f.baseline])).toEqual([
+      ["required-member", "/minDynatraceVersion", "new"],
+      ["unknown-member", "/specVersion", "new"],
+      ["required-member", "/author/name", "new"],
+    ]);
+    // Reviewed as added: no change rule compares it with the other tool's file (no plugin-renamed).
+    expect(r!.fixed).toBe(0);
+  });
 });

@@ -10,6 +10,7 @@ import {
   CheckRunsFirst,
   KeyedLock,
   ShuttingDownError,
+  TakeTurns,
 } from "../../../src/github/delivery/concurrency.js";
 import { text, validHost } from "../../helpers.js";
 import { FakeGitHub, LATER_REVIEW_ROUTES } from "../fake-github.js";
@@ -208,6 +209,20 @@ describe("BackgroundPool", () => {
     ready();
     await expect(pool.drain(1_000)).resolves.toBe(true);
     expect(order).toEqual(["ready", "waited"]);
+  });
+});
+
+describe("TakeTurns", () => {
+  it("serves one key after another at every level, first in first out under the same keys", () => {
+    const turns = new TakeTurns<string>();
+    for (let i = 1; i <= 4; i++) turns.push(["inst 1", "pr 1"], `1/1 push ${i}`);
+    turns.push(["inst 1", "pr 2"], "1/2");
+    turns.push(["inst 2", "pr 9"], "2/9");
+    expect(turns.length).toBe(6);
+    const served = Array.from({ length: 6 }, () => turns.shift());
+    expect(served).toEqual(["1/1 push 1", "2/9", "1/2", "1/1 push 2", "1/1 push 3", "1/1 push 4"]);
+    expect(turns.shift()).toBeUndefined();
+    expect(turns.length).toBe(0);
   });
 });
 

@@ -159,6 +159,28 @@ describe("GitHub App: a pull request that changes only an extension.yaml", () =>
     expect(gh.comments).toEqual([]);
     gh.assertClean();
   });
+
+  it("another tool's extension.yaml made an extension: what it lacks is new (the base's review never read it), the check fails", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const firebase = "name: counter\nversion: 0.2.0\nspecVersion: v1beta\n";
+    const next = firebase.replace("name: counter", "name: custom:counter").replace("0.2.0", "0.2.1");
+    gh.prFiles = [
+      { filename: "ext/extension.yaml", status: "modified", patch: rewritePatch(firebase, next) },
+    ];
+    gh.file(R, HEAD_SHA, "ext/extension.yaml", next).file(R, BASE_SHA, "ext/extension.yaml", firebase);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    const annotations = run!.annotations.map((a) => [a.title, a.annotation_level, a.message]);
+    expect(annotations).toContainEqual([
+      "required-member",
+      "failure",
+      expect.stringContaining("`minDynatraceVersion`"),
+    ]);
+    expect(annotations.filter(([, , m]) => /Existing finding/.test(String(m)))).toEqual([]);
+    gh.assertClean();
+  });
 });
 
 describe("the same change through check --base-ref (a real git repository): the same verdict", () => {

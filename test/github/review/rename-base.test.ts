@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../../helpers.js";
+import { ZWSP } from "../../markdown.js";
 import { FakeGitHub, REVIEW_ROUTES, type Route } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "../harness.js";
@@ -111,4 +112,39 @@ describe("GitHub App: a renamed file's base is its old path only when the base r
     expect(run!.output!.title).toBe("No new findings · 3 existing findings not counted");
     gh.assertClean();
   });
+
+  it("an extension.yaml renamed to a plugin.json: reviewed by other rules before, so every finding is new", async () => {
+    // JSON is YAML: the base's review read it as an extension.yaml (here: not an extension at all, so nothing).
+    const { gh, probot } = renamed(REVIEW_ROUTES, "plugins/old/extension.yaml", "plugins/new/plugin.json", {
+      version: "1.2.1",
+    });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.output!.title).toBe("3 errors, 0 warnings, 0 notices in 1 descriptor");
+    // As a reader sees it: the zero-width spaces that keep text from autolinking aside.
+    expect(run!.output!.summary!.replaceAll(ZWSP, "")).toContain(
+      "`plugins/new/plugin.json` is reviewed as a new file: it was renamed from `plugins/old/extension.yaml`, which was reviewed as an extension.yaml, by other rules, so every finding is new.",
+    );
+    gh.assertClean();
+  });
+
+  for (const [what, ignore] of [
+    ["every rule", '  - paths: ["legacy/**"]\n'],
+    ["the rule", '  - paths: ["legacy/**"]\n    rules: [invalid-value]\n'],
+  ])
+    it(`a rename out of a folder whose \`ignore\` covers ${what}: findings the base never showed are new`, async () => {
+      const { gh, probot } = renamed(REVIEW_ROUTES, "legacy/plugin.json", "plugins/new/plugin.json", {
+        version: "1.2.1",
+      });
+      gh.file(R, "HEAD", ".github/plugin-review.yml", `ignore:\n${ignore}`);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      const [run] = gh.runsFor(HEAD_SHA);
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(run!.output!.title).toBe("3 errors, 0 warnings, 0 notices in 1 descriptor");
+      expect((run!.annotations as Json[]).map((a) => [a.annotation_level, a.title])).toEqual(
+        Array.from({ length: 3 }, () => ["failure", "invalid-value"]),
+      );
+      gh.assertClean();
+    });
 });

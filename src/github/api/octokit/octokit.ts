@@ -185,7 +185,41 @@ export interface AppSettings {
   requestFailed?: (status: string) => void;
 }
 
-/** The plugin: the fetch's owner, and writes neither retried blindly nor sent where the command may not. */
+/** Statuses whose answer has no body (a Response cannot be made with one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A fetch that reads the answer's body whole before handing the answer on, so that a body GitHub stops
+ * sending (aborted at the request timeout) or cuts off fails the request. Octokit reads a body it parses
+ * with every failure caught, as an empty answer: a pull request's file list cut off was read as no files,
+ * and the check passed with "no descriptors changed". Failed here, it is a request GitHub did not answer
+ * (status 500 with its cause, as Octokit reports a fetch that fails): a read is retried, then the review.
+ */
+function wholeBody(fetch: Fetch, failed?: (status: string) => void): Fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    if (res.body === null || NULL_BODY_STATUSES.has(res.status)) return res;
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await res.arrayBuffer();
+    } catch (e) {
+      failed?.(isTimeout(e) ? "timeout" : "network");
+      throw e;
+    }
+    const whole = new Response(bytes, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+    Object.defineProperty(whole, "url", { value: res.url });
+    return whole;
+  };
+}
+
+/**
+ * The plugin: the fetch's owner, answers read whole where Octokit parses them, and writes neither retried
+ * blindly nor sent where the command may not.
+ */
 function appSettingsPlugin(
   octokit: Hookable,
   options: { request?: { fetch?: unknown }; pluginReview?: AppSettings },
@@ -193,7 +227,12 @@ function appSettingsPlugin(
   const fetch = options.request?.fetch as OwnedFetch | undefined;
   if (fetch?.owner) fetch.owner.octokit = octokit;
   const writes = options.pluginReview?.writes ?? "send";
+  const requestFailed = options.pluginReview?.requestFailed;
   octokit.hook.wrap("request", async (request, opts) => {
+    // A body the caller reads as a stream (rest/blob.ts) fails where the caller reads it.
+    const given = opts.request as { fetch?: Fetch; parseSuccessResponseBody?: boolean } | undefined;
+    if (given?.fetch && given.parseSuccessResponseBody !== false)
+      opts.request = { ...given, fetch: wholeBody(given.fetch, requestFailed) };
     if (!isWriteRequest(opts)) {
       // A GraphQL API that fails or does not answer is replaced by REST at once (api/gateway.ts), not waited for
       // again. (Every hook of a request shares this one options object, so the retry plugin reads it.)

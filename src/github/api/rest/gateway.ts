@@ -12,6 +12,7 @@ import {
   type ChangeRange,
   type ChangesRequested,
   type CheckRunRef,
+  type CommitFiles,
   type Dismissal,
   type ExistingRun,
   type FileAt,
@@ -34,6 +35,7 @@ import {
 } from "../port.js";
 import { listChangedDescriptors } from "./changed-files.js";
 import { fetchFile } from "./content.js";
+import { listFolderFiles } from "./folder-files.js";
 
 /** Files read at once through REST. */
 const REST_CONCURRENCY = 4;
@@ -128,6 +130,14 @@ export class RestGateway implements GitHubGateway {
 
   listChanged(change: ChangeRange, paths: readonly string[]): Promise<ChangedFiles> {
     return listChangedDescriptors(this.octokit, change, paths);
+  }
+
+  folderFiles(
+    at: CommitFiles,
+    folders: readonly string[],
+    maxPerFolder: number,
+  ): Promise<(string[] | undefined)[]> {
+    return listFolderFiles(this.octokit, at, folders, maxPerFolder);
   }
 
   readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]> {

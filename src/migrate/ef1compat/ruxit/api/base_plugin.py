@@ -72,4 +72,4 @@ class RemoteBasePlugin(BasePlugin):
     def __init__(self, **kwargs):
         kwargs["snapshot"] = None
         super().__init__(**kwargs)
-        self.topology_builder = TopologyBuilder(self._recorder)
+        self.topology_builder = TopologyBuilder(self._recorder, self.json_config.get("name"))

@@ -3,6 +3,8 @@
 Each call appends a Report to the plugin's Recorder; the layer (ef1compat/__init__.py) takes them after
 initialize and after each query and sends them as EF2 metrics and events. Nothing is sent from here.
 """
+import hashlib
+
 from .exceptions import NotCarriedToEF2
 from .selectors import EntityType
 
@@ -15,6 +17,11 @@ EVENT_TYPES = {
     "report_custom_deployment_event": "CUSTOM_DEPLOYMENT",
     "report_custom_annotation_event": "CUSTOM_ANNOTATION",
 }
+
+
+# How many groups and devices explicit selectors can name: a plugin that names a new device every run does not
+# fill the memory.
+ENTITIES_KEPT = 10000
 
 
 class Report:
@@ -38,33 +45,59 @@ class Report:
 class Recorder:
     def __init__(self):
         self.reports = []
+        # The groups and devices by their `id`, which plugins pass back in explicit selectors (also a group kept
+        # from initialize or an earlier run): the latest ENTITIES_KEPT of them.
+        self.entities = {}
+
+    def register(self, entity):
+        self.entities.pop(entity.id, None)
+        self.entities[entity.id] = entity
+        while len(self.entities) > ENTITIES_KEPT:
+            del self.entities[next(iter(self.entities))]
 
     def take(self):
         reports, self.reports = self.reports, []
         return reports
 
 
-def _pgi_of(call, entity_id, entity_selector):
-    """The process group instance a measurement names (entity_id=, or an explicit selector), or None."""
+def entity_id_of(*parts):
+    """The id of a group or device: a number derived from the plugin and the identifiers, as EF1 derived it, the
+    same in every run (Dynatrace's own numbers are the cluster's; plugins only pass the id back to selectors)."""
+    digest = hashlib.sha256("\0".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") & 0x7FFFFFFFFFFFFFFF
+
+
+def _target(call, reporter, entity_id, entity_selector):
+    """Where a measurement or event goes: (process group instance, group, device). The reporter's own group and
+    device, unless entity_id= or an explicit selector names a process group instance (the dimension
+    dt.entity.process_group_instance), the host (the reporter's own), or a group or device of the plugin's (its
+    dimensions); any other entity raises NotCarriedToEF2."""
+    own = reporter._recorder.entities
     if entity_selector is not None:
-        if getattr(entity_selector, "entity_type", None) == EntityType.HOST:
-            return None
-        if getattr(entity_selector, "entity_type", None) != EntityType.PROCESS_GROUP_INSTANCE or (
-            getattr(entity_selector, "entity_id", None) is None
-        ):
+        kind = getattr(entity_selector, "entity_type", None)
+        selected = getattr(entity_selector, "entity_id", None)
+        if kind == EntityType.HOST:
+            return None, reporter._group, reporter._device
+        if kind in (EntityType.CUSTOM_DEVICE_GROUP, EntityType.CUSTOM_DEVICE) and isinstance(selected, int):
+            entity = own.get(selected)
+            if entity is not None and entity.entity_type == kind:
+                return None, entity._group, entity._device
+        if kind != EntityType.PROCESS_GROUP_INSTANCE or selected is None:
             raise NotCarriedToEF2(
                 f"{call}(entity_selector={type(entity_selector).__name__})",
-                "EF2 code reports metrics, not entities: only a process group instance can be named (as the "
-                "dimension dt.entity.process_group_instance)",
+                "EF2 code reports metrics, not entities: only a process group instance, the host, or a group or "
+                "device the plugin created can be named (as dimensions)",
                 "Report the metric without the selector, or with a dimension that tells the entity apart.",
             )
-        entity_id = entity_selector.entity_id
+        entity_id = selected
     if entity_id is None:
-        return None
+        return None, reporter._group, reporter._device
+    if isinstance(entity_id, int) and entity_id in own:
+        return None, own[entity_id]._group, own[entity_id]._device
     if isinstance(entity_id, int):
         # EF1 gave process group instance ids as numbers; EF2's entity id is the same number in hex.
-        return "PROCESS_GROUP_INSTANCE-%016X" % (entity_id & 0xFFFFFFFFFFFFFFFF)
-    return str(entity_id)
+        return "PROCESS_GROUP_INSTANCE-%016X" % (entity_id & 0xFFFFFFFFFFFFFFFF), reporter._group, reporter._device
+    return str(entity_id), reporter._group, reporter._device
 
 
 class _Reporting:
@@ -75,9 +108,9 @@ class _Reporting:
     _device = None
 
     def _add(self, call, kind, key, value, dimensions=None, entity_id=None, entity_selector=None, **_ignored):
-        pgi = _pgi_of(call, entity_id, entity_selector)
+        pgi, group, device = _target(call, self, entity_id, entity_selector)
         self._recorder.reports.append(
-            Report(kind, key, value, dict(dimensions) if dimensions else None, self._group, self._device, pgi)
+            Report(kind, key, value, dict(dimensions) if dimensions else None, group, device, pgi)
         )
 
     def absolute(self, key=None, value=None, dimensions=None, **kwargs):
@@ -131,14 +164,14 @@ class _Reporting:
         )
 
     def _event(self, call, description=None, title=None, properties=None, **kwargs):
-        _pgi_of(call, kwargs.get("entity_id"), kwargs.get("entity_selector"))
+        pgi, group, device = _target(call, self, kwargs.get("entity_id"), kwargs.get("entity_selector"))
         event = {
             "type": EVENT_TYPES[call],
             "title": title,
             "description": description,
             "properties": dict(properties or {}),
         }
-        self._recorder.reports.append(Report("event", None, None, None, self._group, self._device, event=event))
+        self._recorder.reports.append(Report("event", None, None, None, group, device, pgi, event=event))
 
     def report_event(self, event):
         """An event of ruxit.api.events."""
@@ -178,6 +211,8 @@ class Device(_Reporting):
     """A custom device of a group (`group.create_device`): on EF2, the dimensions `device` and `device.name` (with
     `group` and `group.name`) of every metric reported on it; its first endpoint is `device.address`."""
 
+    entity_type = EntityType.CUSTOM_DEVICE
+
     def __init__(self, recorder, group, identifier, name):
         self._recorder = recorder
         self._group = group
@@ -185,6 +220,9 @@ class Device(_Reporting):
         self.identifier = identifier
         self.name = name
         self.endpoints = []
+        # What EF1's selectors and entity_id= took: ExplicitSelector(device.id, EntityType.CUSTOM_DEVICE).
+        self.id = entity_id_of(group.id, identifier)
+        recorder.register(self)
 
     def add_endpoint(self, ip=None, port=None, dnsNames=None, port_list=None, range_list=None, **_ignored):  # noqa: N803 (EF1's name)
         """An address of the device: the first one becomes the dimension `device.address` of its metrics."""
@@ -201,12 +239,17 @@ class Device(_Reporting):
 class Group(_Reporting):
     """A custom device group (`topology_builder.create_group`): on EF2, the dimensions `group` and `group.name`."""
 
-    def __init__(self, recorder, identifier, name):
+    entity_type = EntityType.CUSTOM_DEVICE_GROUP
+
+    def __init__(self, recorder, plugin, identifier, name):
         self._recorder = recorder
         self._group = self
         self.identifier = identifier
         self.name = name
         self._devices = {}
+        # What EF1's selectors took: ExplicitSelector(group.id, EntityType.CUSTOM_DEVICE_GROUP).
+        self.id = entity_id_of(plugin, identifier)
+        recorder.register(self)
 
     def create_device(self, identifier=None, display_name=None, **_ignored):
         key = str(identifier)
@@ -222,15 +265,17 @@ class Group(_Reporting):
 class TopologyBuilder:
     """`self.topology_builder` of a remote plugin: its groups, each the same object for the same identifier."""
 
-    def __init__(self, recorder):
+    def __init__(self, recorder, plugin=None):
         self._recorder = recorder
+        # The EF1 plugin's name: a group's id is derived from it and the group's identifier.
+        self._plugin = plugin
         self._groups = {}
 
     def create_group(self, identifier=None, group_name=None, **_ignored):
         key = str(identifier)
         if key not in self._groups:
             name = group_name if group_name is not None else identifier
-            self._groups[key] = Group(self._recorder, identifier, name)
+            self._groups[key] = Group(self._recorder, self._plugin, identifier, name)
         return self._groups[key]
 
     def _reset(self):

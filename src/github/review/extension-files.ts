@@ -1,0 +1,102 @@
+/**
+ * What the rules of a Python extension read beside its extension.yaml (core/ef2/package.ts `ExtensionFiles`),
+ * from GitHub: the files of its project at the head commit (python-module-missing; activation-schema-invalid
+ * for a schema that is not there) and its activation schema at head and base (activation-schema-invalid,
+ * activation-property-unused, property-removed). Without them those rules say nothing.
+ *
+ * The base's project is listed too, for the base's own findings: a module or schema the change breaks is a new
+ * finding, never an existing one (core/ef2/package.ts basePackage).
+ *
+ * Only for an extension.yaml whose text says `python` (no other extension has a module or an activation
+ * schema): its text is not parsed here, off the analysis thread, so the schema read is the one Dynatrace's
+ * SDK writes and its examples use, `activationSchema.json` beside extension.yaml. One listing of the head
+ * commit's tree serves every extension of a batch.
+ */
+import type { DescriptorInput } from "../../core/analyse.js";
+import { formatOf } from "../../core/ef2/pairing.js";
+import { projectFolder, type ExtensionFiles } from "../../core/ef2/package.js";
+import { quote } from "../../format/markdown.js";
+import { step } from "../api/errors.js";
+import type { CommitTarget, FileAt, GitHubGateway } from "../api/port.js";
+
+/** A project's files listed at most: past that, nothing is passed (a partial list would call a module missing). */
+export const PROJECT_FILES_MAX = 5000;
+
+/** The activation schema's name, as Dynatrace's SDK writes it beside extension.yaml. */
+export const ACTIVATION_SCHEMA = "activationSchema.json";
+
+const PYTHON = new TextEncoder().encode("python");
+
+/** Whether a file's bytes hold `python` (a Python extension writes a top-level `python:`). */
+function saysPython(content: string | Uint8Array): boolean {
+  if (typeof content === "string") return content.includes("python");
+  return Buffer.from(content.buffer, content.byteOffset, content.byteLength).indexOf(PYTHON) >= 0;
+}
+
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
+
+/**
+ * Gives each Python extension.yaml of `inputs` its `files`, read from GitHub (one tree listing and one read of
+ * the activation schemas for the batch; one more of the base's tree). Returns notes for the summary (a
+ * project too large to list) and the bytes read.
+ */
+export async function addExtensionFiles(
+  gw: GitHubGateway,
+  target: CommitTarget,
+  inputs: readonly DescriptorInput[],
+  maxFileSize: number,
+): Promise<{ notes: string[]; bytes: number }> {
+  const python = inputs.filter(
+    (i) => formatOf(i.path) === "extension.yaml" && i.size === undefined && saysPython(i.content),
+  );
+  if (!python.length) return { notes: [], bytes: 0 };
+  const at = { owner: target.owner, repo: target.repo };
+  const folders = python.map((i) => projectFolder(i.path));
+  const reads: FileAt[] = [];
+  const schemas = python.map((i) => {
+    const head = reads.push({ ...at, ref: target.headSha, path: folderOf(i.path) + ACTIVATION_SCHEMA }) - 1;
+    const base = i.base
+      ? reads.push({ ...at, ref: target.baseSha, path: folderOf(i.base.path) + ACTIVATION_SCHEMA }) - 1
+      : undefined;
+    return { head, base };
+  });
+  // The base's project too, for the base's own findings (new and existing): a renamed one at its old folder.
+  const based = python.filter((i) => i.base);
+  const baseFolders = based.map((i) => projectFolder(i.base!.path));
+  const [listed, baseListed, contents] = await Promise.all([
+    step("content", () => gw.folderFiles({ ...at, ref: target.headSha }, folders, PROJECT_FILES_MAX)),
+    based.length
+      ? step("content", () => gw.folderFiles({ ...at, ref: target.baseSha }, baseFolders, PROJECT_FILES_MAX))
+      : [],
+    step("content", () => gw.readFiles(reads, maxFileSize)),
+  ]);
+  const notes: string[] = [];
+  let bytes = 0;
+  python.forEach((input, i) => {
+    const paths = listed[i];
+    if (!paths) {
+      notes.push(
+        `${quote(input.path)}: its project folder has more than ${PROJECT_FILES_MAX.toLocaleString("en-US")} files (or GitHub's listing of the commit was cut short), so the Python module and the activation schema were not checked.`,
+      );
+      return;
+    }
+    // Repository paths as the head's extension.yaml names them (a renamed extension's base schema too).
+    const schema = folderOf(input.path) + ACTIVATION_SCHEMA;
+    const headContents = new Map<string, Uint8Array>();
+    const baseContents = new Map<string, Uint8Array>();
+    const { head, base } = schemas[i]!;
+    const headSchema = contents[head];
+    if (headSchema?.kind === "file") headContents.set(schema, headSchema.content);
+    const baseSchema = base === undefined ? undefined : contents[base];
+    if (baseSchema?.kind === "file") baseContents.set(schema, baseSchema.content);
+    for (const m of [headContents, baseContents]) for (const c of m.values()) bytes += c.length;
+    const files: ExtensionFiles = { paths, contents: headContents, baseContents };
+    const k = based.indexOf(input);
+    const basePaths = k < 0 ? undefined : baseListed[k];
+    // Written as head's paths (extensionPackage resolves what extension.yaml names from head's folder).
+    if (basePaths)
+      files.basePaths = basePaths.map((p) => folders[i] + p.slice((baseFolders[k] as string).length));
+    input.files = files;
+  });
+  return { notes, bytes };
+}

@@ -1,0 +1,120 @@
+/**
+ * A Python extension's review in the App reads what its rules need beside extension.yaml: the files of its
+ * project at the head commit (python-module-missing) and its activation schema at head and base
+ * (activation-schema-invalid, activation-property-unused). The real app, real webhook payloads, the
+ * OpenAPI-validated fake GitHub.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { edit, lineOf } from "../../helpers.js";
+import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
+import { cleanup, disableNetwork } from "../github-mock.js";
+import {
+  BASE_SHA,
+  deliver,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+  rewritePatch,
+} from "../harness.js";
+
+const R = `${OWNER}/${REPO}`;
+const example = (path: string) =>
+  readFileSync(new URL(`../../../examples/extension-python/${path}`, import.meta.url), "utf8");
+const YAML = "queues/extension/extension.yaml";
+const SCHEMA = "queues/extension/activationSchema.json";
+const MODULE = "queues/example_queue/__main__.py";
+const BEFORE = example("extension/extension.yaml");
+const AFTER = edit(BEFORE, 'version: "1.0.0"', 'version: "1.1.0"');
+const ACTIVATION = example("extension/activationSchema.json");
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** A pull request that changes the extension.yaml of a Python extension's project; `head` adds files at head. */
+async function review(
+  head: Record<string, string>,
+  { fails = true, configure }: { fails?: boolean; configure?: (gh: FakeGitHub) => void } = {},
+) {
+  // A review (the changes requested) only when the check fails.
+  const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => fails || r !== "createReview"), "tree"]);
+  const { probot } = makeProbot();
+  gh.prFiles = [{ filename: YAML, status: "modified", patch: rewritePatch(BEFORE, AFTER) }];
+  gh.file(R, HEAD_SHA, YAML, AFTER).file(R, BASE_SHA, YAML, BEFORE).file(R, BASE_SHA, SCHEMA, ACTIVATION);
+  gh.file(R, BASE_SHA, MODULE, example("example_queue/__main__.py"));
+  for (const [path, text] of Object.entries(head)) gh.file(R, HEAD_SHA, path, text);
+  configure?.(gh);
+  await deliver(probot, "pull_request", pullRequestPayload("opened"));
+  const [run] = gh.runsFor(HEAD_SHA);
+  gh.assertClean();
+  return { gh, run: run! };
+}
+
+const titled = (run: { annotations: { title?: string }[] }, rule: string) =>
+  run.annotations.filter((a) => a.title === rule);
+
+describe("GitHub App: a Python extension's project files", () => {
+  it("passes an extension whose module and activation schema are there, listing each commit's tree once", async () => {
+    const { gh, run } = await review(
+      { [SCHEMA]: ACTIVATION, [MODULE]: example("example_queue/__main__.py") },
+      { fails: false },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    for (const sha of [HEAD_SHA, BASE_SHA])
+      expect(gh.count("GET", new RegExp(`^/repos/${R}/git/trees/${sha}$`))).toBe(1);
+  });
+
+  it("fails an extension whose module folder the change renames, at the module's line (a new finding)", async () => {
+    const { gh, run } = await review({
+      [SCHEMA]: ACTIVATION,
+      "queues/example_queues/__main__.py": "",
+    });
+    // Three calls more than another extension's review (docs/performance.md): two trees, the activation schemas.
+    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(8);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    const [missing, ...more] = titled(run, "python-module-missing");
+    expect(more).toEqual([]);
+    expect(missing).toMatchObject({
+      path: YAML,
+      start_line: lineOf(AFTER, "    module: example_queue"),
+      annotation_level: "failure",
+    });
+  });
+
+  it("fails an extension whose activation schema the change removes (a new finding)", async () => {
+    const { run } = await review({ [MODULE]: "" });
+    expect(run.conclusion).toBe("failure");
+    expect(titled(run, "activation-schema-invalid")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(AFTER, "      path: activationSchema.json"),
+        annotation_level: "failure",
+      }),
+    ]);
+  });
+
+  it("fails an extension whose activation schema the change breaks (a new finding)", async () => {
+    const { run } = await review({ [SCHEMA]: "{ not json", [MODULE]: "" });
+    expect(run.conclusion).toBe("failure");
+    expect(titled(run, "activation-schema-invalid")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        annotation_level: "failure",
+        message: expect.stringContaining("is not valid JSON"),
+      }),
+    ]);
+  });
+
+  it("says so, and judges no module, when GitHub cuts the commit's tree short", async () => {
+    const { run } = await review(
+      { [SCHEMA]: ACTIVATION },
+      { fails: false, configure: (gh) => gh.cutTrees.add(HEAD_SHA) },
+    );
+    expect(titled(run, "python-module-missing")).toEqual([]);
+    expect(run.output!.summary).toContain(
+      "its project folder has more than 5,000 files (or GitHub's listing of the commit was cut short), so the Python module and the activation schema were not checked",
+    );
+  });
+});

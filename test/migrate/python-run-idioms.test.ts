@@ -1,0 +1,146 @@
+/**
+ * Migrated EF1 Python plugins written as public plugins are, run on Dynatrace's EF2 Python SDK: what they import
+ * and call of the EF1 API beyond the basics must run as it did on the EF1 engine. Each fixture of
+ * test/fixtures/ef1-plugins is migrated as the CLI migrates it and run with `python3 -m <module>` (the SDK on
+ * PYTHONPATH). Skipped without ../shared's SDK or python3.
+ *
+ * - rabbitmq-like (in the manner of a public RabbitMQ plugin): the topology builder's `Device` imported for type
+ *   hints, events sent on its group through `ExplicitSelector(group.id, EntityType.CUSTOM_DEVICE_GROUP)`, and a
+ *   run that reports a value and then raises NothingToReportException ("reports nothing for that run").
+ * - host-ports (in the manner of public certificate-check plugins): ruxit.api.snapshot's `get_technologies` and
+ *   `parse_port_bindings` of a process group of the snapshot, and an event on its process group instance.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { ROOT, describeUnless } from "../helpers.js";
+import { byRun, cannotRun, migrateInto, pooled, runProject, type RunResult } from "./python-sdk.js";
+
+const FIXTURES = join(ROOT, "test", "fixtures", "ef1-plugins");
+
+/** OneAgent's snapshot of a host with one process group, which listens on two addresses. */
+const SNAPSHOT = {
+  host_id: "0x0123456789ABCDEF",
+  entries: [
+    {
+      group_id: "0xAAAAAAAAAAAAAAAA",
+      node_id: "0x0",
+      group_instance_id: "0x5A1B2C3D4E5F6071",
+      process_type: "27",
+      group_name: "demo_app",
+      processes: [
+        {
+          pid: "4242",
+          process_name: "python3",
+          properties: [{ ListeningPorts: "8080 8443" }, { PortBindings: "127.0.0.1_8080;0.0.0.0_8443" }],
+        },
+      ],
+      properties: [{ Technologies: "PYTHON,FLASK" }],
+    },
+  ],
+};
+
+interface Case {
+  fixture: string;
+  module: string;
+  queries: number;
+}
+
+const CASES: Case[] = [
+  { fixture: "rabbitmq-like", module: "rabbitmq_like_ef2", queries: 4 },
+  { fixture: "host-ports", module: "host_ports_ef2", queries: 1 },
+];
+
+let work: string;
+const runs = new Map<string, { dir: string; cli: { status: number; stderr: string }; run: RunResult }>();
+
+describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as public plugins do", () => {
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "ef1-idioms-"));
+    await pooled(CASES, 2, async (c) => {
+      const dir = join(work, c.fixture);
+      const cli = await migrateInto(join(FIXTURES, c.fixture, "plugin.json"), dir);
+      writeFileSync(join(dir, "snapshot.json"), JSON.stringify(SNAPSHOT));
+      const run = await runProject(dir, c.module, { queries: c.queries });
+      runs.set(c.fixture, { dir, cli, run });
+    });
+  }, 60_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("rabbitmq-like: ruxit.api.topology_builder imports, so MIGRATION.md does not list it as not carried", () => {
+    const { dir, cli, run } = runs.get("rabbitmq-like")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toContain("topology_builder is not part of");
+    expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).not.toContain("ruxit.api.topology_builder");
+  });
+
+  it("rabbitmq-like: an event on the plugin's own group (ExplicitSelector of group.id) is sent with the group's dimensions", () => {
+    const { run } = runs.get("rabbitmq-like")!;
+    expect(run.output).not.toMatch(/AttributeError|NotCarriedToEF2/);
+    expect(run.events.slice(0, 3)).toEqual(
+      Array.from({ length: 3 }, () => ({
+        type: "CUSTOM_INFO",
+        title: "RabbitMQ connection issue with one node",
+      })),
+    );
+    expect(run.output).toMatch(
+      /Sending DT Event: .*'dt\.event\.description': 'Could not connect to down-node:15672', 'group': 'prod', 'group\.name': 'prod'/,
+    );
+  });
+
+  it("rabbitmq-like: a run that raises NothingToReportException reports nothing, not what it reported before raising", () => {
+    const { run } = runs.get("rabbitmq-like")!;
+    const device = {
+      virtual_host: "/",
+      queue: "orders",
+      group: "prod",
+      "group.name": "prod",
+      device: "RabbitMQ Node node-a:15672",
+      "device.name": "RabbitMQ Node node-a:15672",
+    };
+    const sent = byRun(run.metrics).map((metrics) =>
+      metrics.map((m) => ({ key: m.key, type: m.type, value: m.value, dimensions: m.dimensions })),
+    );
+    const ready = (value: number) => ({
+      key: "tech.rabbitmq.like.messages_ready",
+      type: "gauge",
+      value,
+      dimensions: device,
+    });
+    const published = (value: number) => ({
+      key: "tech.rabbitmq.like.messages_publish.count",
+      type: "count",
+      value,
+      dimensions: device,
+    });
+    // run 3's gauge (30) and event are not sent; run 4 counts from run 2's value
+    expect(run.output).toContain("EF1 query 3 of RabbitMQLikeExtension: 0 metrics, 0 events sent");
+    expect(sent.slice(0, 3)).toEqual([[ready(10)], [ready(20), published(100)], [ready(40), published(200)]]);
+  });
+
+  it("host-ports: an event sent with entity_id= of a process group instance is on that process group instance", () => {
+    const { run } = runs.get("host-ports")!;
+    expect(run.events).toEqual([{ type: "AVAILABILITY_EVENT", title: "Ports open" }]);
+    expect(run.output).toContain(`'entitySelector': 'entityId("PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071")'`);
+  });
+
+  it("host-ports: get_technologies and parse_port_bindings read the process group of the snapshot", () => {
+    const { cli, run } = runs.get("host-ports")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).toContain("bindings of demo_app: [('0.0.0.0', 8443), ('127.0.0.1', 8080)]");
+    const pgi = "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071";
+    expect(run.metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions }))).toEqual(
+      ["PYTHON", "FLASK"].map((technology) => ({
+        key: "tech.host.ports.listening",
+        value: 2,
+        dimensions: { technology, "dt.entity.process_group_instance": pgi },
+      })),
+    );
+  });
+});
