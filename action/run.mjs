@@ -169,9 +169,9 @@ function main() {
   }
   const raw = input("paths", ".");
   // One path or glob per line (so that a path may contain spaces), or several on one line separated by spaces.
-  const paths = (raw.includes("\n") ? raw.split("\n") : raw.split(/\s+/))
-    .map((p) => p.trim())
-    .filter(Boolean);
+  // Lines are told before input() trims: a block scalar (`paths: |`) of one path ends with its line break.
+  const perLine = (env["INPUT_PATHS"] ?? "").includes("\n");
+  const paths = (perLine ? raw.split("\n") : raw.split(/\s+/)).map((p) => p.trim()).filter(Boolean);
   const config = input("config"); // empty: the CLI finds the nearest .github/plugin-review.yml
   const sarif = bool("sarif", false);
   const failOnFindings = bool("fail-on-findings", true);

@@ -274,6 +274,16 @@ describe("action/run.mjs", () => {
     expect(both.stdout).toMatch(/^plugin-review: 2 descriptors checked, 1 error$/m);
   });
 
+  it("takes a path with spaces given alone on its line, as a block scalar (`paths: |`) passes it", () => {
+    const workspace = mkdtempSync(join(dir, "spaces-"));
+    mkdirSync(join(workspace, "my plugins"));
+    writeFileSync(join(workspace, "my plugins", "plugin.json"), text(validHost()));
+    // The runner passes `with:` values as written: a block scalar keeps its final line break.
+    const r = action({ GITHUB_EVENT_NAME: "push" }, { paths: "my plugins/plugin.json\n" }, workspace);
+    expect(r.stdout).toMatch(/^plugin-review: 1 descriptor checked, no findings$/m);
+    expect(r.status).toBe(0);
+  });
+
   it("fetches origin/<base> when the checkout does not have it (shallow, single branch)", () => {
     const origin = join(dir, "origin.git");
     execFileSync("git", ["clone", "-q", "--bare", repo, origin]);

@@ -385,7 +385,10 @@ describeUnless(
     expect(pack.status, pack.stderr).toBe(0);
     const tarball = join(work, pack.stdout.trim().split("\n").pop()!);
     const home = join(work, "home-local");
-    const repo = userRepo("local", { "p/plugin.json": "examples/mistakes/remote-mistakes/plugin.json" });
+    const repo = userRepo("local", {
+      "p/plugin.json": "examples/mistakes/remote-mistakes/plugin.json",
+      "e/extension.yaml": "examples/mistakes/ef2-version-format/extension.yaml",
+    });
     // The documented configuration, with the packed tarball in place of the registry's version.
     const documented = blocks("yaml").find((b) => b.includes("repo: local"))!;
     expect(documented).toContain(`"plugin-review@${pkg.version}"`);
@@ -398,6 +401,8 @@ describeUnless(
       npm_config_offline: "true",
     });
     expect(findingLines(r.stdout)).toMatch(/^p\/plugin\.json:4:11 +error +variant-mismatch /m);
+    // Extensions 2.0 extensions are reviewed too, as by the repository's own hooks.
+    expect(findingLines(r.stdout)).toMatch(/^e\/extension\.yaml:2:10 +error +ef2-version-format /m);
     expect(r.status).toBe(1);
     // pre-commit adds an empty placeholder package of its own to every local `language: node` hook.
     expect(installedPackages(home)).toEqual(["plugin-review", "pre_commit_placeholder_package"]);

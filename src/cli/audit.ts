@@ -13,6 +13,7 @@ import { auditSarifFiles, MAX_SARIF_RESULTS } from "../format/audit/sarif.js";
 import { formatAuditText } from "../format/audit/text.js";
 import { auditOctokit, auditOrganization } from "../github/audit/collect.js";
 import { describeRequestError } from "../github/api/errors.js";
+import { describeErrno } from "../workspace/usage-error.js";
 import { githubAccess } from "./github-access.js";
 
 /** The formats one audit writes to a single file: on stdout, or with `--output <format>=<file>`. */
@@ -97,10 +98,7 @@ function earlierAudit(file: string, org: string, cwd: string): { report: AuditRe
   try {
     text = readFileSync(resolve(cwd, file), "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return {
-      error: `--compare cannot read ${file}${code === "ENOENT" ? ": no such file" : `: ${code ?? e}`}`,
-    };
+    return { error: `--compare cannot read ${file}: ${describeErrno(e)}` };
   }
   const parsed = parseEarlierAudit(text, file, org);
   return "error" in parsed ? { error: `--compare: ${parsed.error}` } : parsed;

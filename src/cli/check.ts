@@ -162,6 +162,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const { config } = found;
     // Globs read the path below the configuration's root; the identity and git, the repository's path.
     const repoPath = repo ? repo.git.relative(located.real) : located.path;
+    // Only changed descriptors, like the App (counted in the summary); one left out is not even read.
+    if (repo && !stdin && !c.explicit && !changeOf(repo, repoPath)) {
+      unchanged++;
+      continue;
+    }
     const input: DescriptorInput = {
       path: repoPath,
       configPath: c.configPath ?? located.configPath,
@@ -189,18 +194,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;
     } else if (repo) {
-      // An extension.yaml is reviewed too when a file of its project changed (version-not-bumped judges
-      // whether the extension packages it), as its version must go up for that change to be uploaded.
-      const project = extension ? projectFolder(repoPath) : undefined;
-      const change =
-        repo.changes.get(repoPath) ??
-        (project !== undefined && [...repo.changes.keys()].some((p) => p.startsWith(project))
-          ? PROJECT_CHANGED
-          : undefined);
-      if (!change && !c.explicit) {
-        unchanged++;
-        continue; // only changed descriptors, like the App; counted in the summary
-      }
+      const change = changeOf(repo, repoPath);
       // As in the App: an extension.yaml beside a plugin.json the ref holds is compared with it too.
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;
@@ -500,4 +494,16 @@ async function addBaseFiles(
     if (bytes) baseContents.set(read, new Uint8Array(bytes));
   }
   files.baseContents = baseContents;
+}
+
+/**
+ * What the change did to a descriptor: its own change, or for an extension.yaml a change to a file of its project
+ * (version-not-bumped judges whether the extension packages it: its version must go up for that change to be
+ * uploaded); undefined when neither changed.
+ */
+function changeOf(repo: BaseRef, path: string) {
+  const own = repo.changes.get(path);
+  if (own || formatOf(path) !== "extension.yaml") return own;
+  const project = projectFolder(path);
+  return [...repo.changes.keys()].some((p) => p.startsWith(project)) ? PROJECT_CHANGED : undefined;
 }

@@ -14,7 +14,8 @@ const USAGES = {
   check: `Usage: plugin-review check [options] <file|dir|glob>...
        plugin-review check [options] --stdin [--stdin-filename <path>]
 
-Reviews monitoring-plugin descriptors (plugin.json). A directory means every plugin.json below it.
+Reviews monitoring-plugin descriptors (plugin.json) and Extensions 2.0 extensions (extension.yaml). A
+directory means every descriptor below it (the configuration's paths).
 
 Options:
   --base <file>          compare one head file with this base file (change rules apply)
@@ -136,7 +137,7 @@ const isCommand = (c: string): c is Command => Object.hasOwn(USAGES, c);
 const USAGE = `Usage: plugin-review <command> [options]
 
 Commands:
-  check <file|dir|glob>...   review descriptors (plugin.json) on this machine
+  check <file|dir|glob>...   review descriptors (plugin.json, extension.yaml) on this machine
   pr <owner>/<repo>#<n>      print the GitHub App's review of a pull request, writing nothing
   audit <org>                review every repository of an organisation, read-only
   migrate <plugin.json>...   convert EF1 descriptors to Extensions 2.0 (extension.yaml)

@@ -516,9 +516,9 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
     try {
       found = await expandArgs([arg], io.cwd, finder);
     } catch (e) {
-      // A file that is not there is a descriptor not converted (the others are); a glob or folder that
-      // finds nothing is a usage error.
-      if (!(e instanceof UsageError) || !/^cannot read '[^']*': no such file/.test(e.message)) throw e;
+      // A file that is not there, or cannot be read, is a descriptor not converted (the others are); a glob
+      // or folder that finds nothing is a usage error.
+      if (!(e instanceof UsageError) || !/^cannot read '[^']*': /.test(e.message)) throw e;
       found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
     }
     for (const c of found)

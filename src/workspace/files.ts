@@ -56,21 +56,30 @@ function walk(
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    throw new UsageError(
-      `cannot read directory '${display}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
-    );
+    throw new UsageError(`cannot read directory '${display}': ${describeErrno(e)}`);
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const abs = join(dir, e.name);
     const disp = join(display, e.name);
-    // Symbolic links to folders are not followed (no cycles); links to files are.
+    // Symbolic links to folders are not followed (no cycles); links to files are, and a broken link (to
+    // nothing, or back to itself) where a descriptor is expected is read, so that it fails saying why.
     if (e.isDirectory()) {
       if (!SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
-    } else if (e.isFile() || (e.isSymbolicLink() && isFile(abs))) {
+    } else if (e.isFile() || (e.isSymbolicLink() && (isFile(abs) || isBroken(abs)))) {
       const configPath = match(abs);
       if (configPath !== undefined) out.push({ display: disp, absolute: abs, explicit: false, configPath });
     }
+  }
+}
+
+/** Does the symbolic link at this path lead nowhere (its target missing, or a loop of links)? */
+function isBroken(p: string): boolean {
+  try {
+    statSync(p);
+    return false;
+  } catch {
+    return true;
   }
 }
 
@@ -99,16 +108,19 @@ export async function expandArgs(
   const out: Candidate[] = [];
   for (const arg of args) {
     const abs = resolve(cwd, arg);
-    let st;
-    try {
-      st = lstatSync(abs);
-    } catch {
-      st = undefined;
-    }
-    if (
-      st &&
-      (st.isDirectory() || (st.isSymbolicLink() && statSync(abs, { throwIfNoEntry: false })?.isDirectory()))
-    ) {
+    // Nothing there (or a glob): undefined. Something there that cannot be looked at (a folder on its path
+    // that may not be entered, a symbolic link that leads back to itself) says why, not "no such file".
+    const stat = (follow: boolean) => {
+      try {
+        return (follow ? statSync : lstatSync)(abs);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+        throw new UsageError(`cannot read '${arg}': ${describeErrno(e)}`);
+      }
+    };
+    const st = stat(false);
+    if (st && (st.isDirectory() || (st.isSymbolicLink() && stat(true)?.isDirectory()))) {
       const before = out.length;
       walk(abs, arg, (file) => descriptorPath(configs, file, abs), out);
       if (out.length === before) {

@@ -79,9 +79,19 @@ function under(root: string, absolute: string): string | undefined {
   return rel && !/^\.\.(?:[\\/]|$)/.test(rel) && !isAbsolute(rel) ? rel.split("\\").join("/") : undefined;
 }
 
+/**
+ * Is there something at `p` (of this kind)? Something that cannot be looked at (a loop of symbolic links, a
+ * folder that may not be entered) is there: reading it then says what is wrong, rather than the defaults
+ * applying in silence.
+ */
 const exists = (p: string, kind: "file" | "any") => {
-  const st = statSync(p, { throwIfNoEntry: false });
-  return st !== undefined && (kind === "any" || st.isFile());
+  try {
+    const st = statSync(p);
+    return kind === "any" || st.isFile();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
+  }
 };
 
 export class ConfigFinder {
@@ -158,7 +168,8 @@ export class ConfigFinder {
       if (found) break;
       visited.push(d);
       const file = join(d, CONFIG_PATH);
-      if (exists(file, "file")) {
+      // A folder there is read too, and refused: a configuration meant to apply never gives way to the defaults.
+      if (exists(file, "any")) {
         found = this.read(file, d);
         break;
       }

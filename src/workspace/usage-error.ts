@@ -15,6 +15,10 @@ export function describeErrno(e: unknown): string {
       return "permission denied";
     case "EISDIR":
       return "it is a directory";
+    case "ELOOP":
+      return "too many levels of symbolic links (a link that leads back to itself?)";
+    case "ENOTDIR":
+      return "a part of its path is not a directory";
     default:
       return code ?? String(e);
   }

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { text, validHost } from "../helpers.js";
+import { ROOT, text, validHost } from "../helpers.js";
 import { cli, ensureBuilt, findingLines } from "./run.js";
 
 let dir: string;
@@ -185,6 +185,56 @@ describe("plugin-review check", () => {
     expect(r.stderr).toMatch(/cannot read 'does\/not\/exist\.json': no such file or directory/);
     expect(r.stderr).not.toMatch(STACK);
     expect(r.stdout).toBe("");
+  });
+
+  it("exits 2 with a clear message and no stack trace on a symbolic link that leads back to itself", () => {
+    symlinkSync("loop-b.json", join(dir, "loop-a.json"));
+    symlinkSync("loop-a.json", join(dir, "loop-b.json"));
+    const r = cli(["check", "loop-a.json"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^plugin-review: cannot read 'loop-a\.json': too many levels of symbolic links/);
+    expect(r.stderr).not.toMatch(/unexpected error|ELOOP/);
+    expect(r.stderr).not.toMatch(STACK);
+    // migrate: that descriptor is not converted, saying why; the others are.
+    write("loop-other/plugin.json", readFileSync(join(ROOT, "examples", "jmx-valid", "plugin.json"), "utf8"));
+    const m = cli(["migrate", "loop-a.json", "loop-other/plugin.json"], dir);
+    expect(m.status).toBe(2);
+    expect(m.stderr).toMatch(
+      /^plugin-review: loop-a\.json: not converted:\n {2}cannot read it: too many levels of symbolic links/m,
+    );
+    expect(m.stderr).toMatch(/1 partly .*1 refused/s);
+    expect(m.stderr).not.toMatch(STACK);
+  });
+
+  it("a descriptor below a folder that is a broken symbolic link is an error naming it, never skipped", () => {
+    write("broken/a/plugin.json", text(validHost()));
+    mkdirSync(join(dir, "broken", "b"));
+    symlinkSync("gone.json", join(dir, "broken", "b", "plugin.json"));
+    const r = cli(["check", "broken"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /^plugin-review: cannot read 'broken\/b\/plugin\.json': no such file or directory$/m,
+    );
+    expect(r.stdout).toBe("");
+  });
+
+  it("with --base-ref, a broken link the change leaves alone is neither read nor failed, as the App would not", () => {
+    const repo = join(dir, "broken-unchanged");
+    write("broken-unchanged/a/plugin.json", text(validHost()));
+    mkdirSync(join(repo, "b"));
+    symlinkSync("gone.json", join(repo, "b", "plugin.json"));
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" });
+    git("init", "-q");
+    git("add", ".");
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base");
+    write(
+      "broken-unchanged/a/plugin.json",
+      text({ ...validHost(), version: "1.2.1", requiredAgentVersion: "1.102.0" }),
+    );
+    const r = cli(["check", "--base-ref", "HEAD", "."], repo);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/1 descriptor checked: no findings/);
+    expect(r.status).toBe(0);
   });
 
   it("exits 2 for a directory without descriptors and for a glob that matches nothing", () => {

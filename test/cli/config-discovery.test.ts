@@ -4,7 +4,7 @@
  * names the file used. Run as a user does (the built CLI in a child process, real git repositories).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,25 @@ describe("plugin-review check: configuration discovery", () => {
     expect(r.stdout).toMatch(/✔ 1 descriptor checked: no findings/);
     expect(configLine(r.stdout)).toBe("configuration: ../.github/plugin-review.yml");
     expect(r.status).toBe(0);
+  });
+
+  it("a configuration that is there but cannot be read (a folder, a loop of links) is an error, never the defaults", () => {
+    for (const [name, make, why] of [
+      ["folder", (p: string) => mkdirSync(p), "it is a directory"],
+      ["loop", (p: string) => symlinkSync("plugin-review.yml", p), "too many levels of symbolic links"],
+    ] as const) {
+      const root = join(dir, `unreadable-${name}`);
+      gitInit(root);
+      write(`unreadable-${name}/p/plugin.json`, text(validHost()));
+      mkdirSync(join(root, ".github"));
+      make(join(root, ".github", "plugin-review.yml"));
+      const r = cli(["check", "p"], root);
+      expect(r.status, name).toBe(2);
+      expect(r.stderr, name).toBe(
+        `plugin-review: cannot read configuration '.github/plugin-review.yml': ${why}${name === "loop" ? " (a link that leads back to itself?)" : ""}\n`,
+      );
+      expect(r.stdout, name).toBe("");
+    }
   });
 
   it("run from outside the repository, walks up from each file", () => {

@@ -4,7 +4,7 @@ import { check, text, validHost } from "../helpers.js";
 import { mainRun } from "./run.js";
 import { FIXED_MARKER, fingerprintMarker } from "../../src/github/review/pull-review/fingerprint.js";
 import { FakeGitHub, type Route } from "../github/fake-github.js";
-import { cleanup, disableNetwork } from "../github/github-mock.js";
+import { cleanup, disableNetwork, githubMock } from "../github/github-mock.js";
 import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
 
 const READS: Route[] = ["getPull", "files", "graphql"];
@@ -219,6 +219,38 @@ describe("plugin-review pr", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/reading acme\/plugins#99: GitHub answered 404/);
     gh.assertClean();
+  });
+
+  it("says GitHub could not be reached when no answer came, not that GitHub answered 500", async () => {
+    const gh = githubMock();
+    gh.scope
+      .get("/repos/acme/plugins/pulls/7")
+      .times(4) // the first try and the retries
+      .replyWithError(
+        Object.assign(new Error("getaddrinfo ENOTFOUND api.github.com"), { code: "ENOTFOUND" }),
+      );
+    process.env.GITHUB_TOKEN = "t";
+    const r = await run(["pr", "acme/plugins#7"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^plugin-review: reading acme\/plugins#7: no answer from GitHub \(.*ENOTFOUND/);
+    expect(r.stderr).not.toMatch(/answered/);
+  });
+
+  it("refuses an --api-url that is no http(s) URL as a usage error, asking GitHub nothing", async () => {
+    const gh = githubMock();
+    process.env.GITHUB_TOKEN = "t";
+    for (const command of [
+      ["pr", "acme/plugins#7"],
+      ["audit", "acme"],
+    ]) {
+      const r = await run([...command, "--api-url", "github.example.com/api/v3"]);
+      expect(r.status, command[0]).toBe(2);
+      expect(r.stderr, command[0]).toBe(
+        "plugin-review: --api-url must be an http(s) URL such as https://<host>/api/v3, not 'github.example.com/api/v3'\n",
+      );
+    }
+    expect(gh.requests).toEqual([]);
+    gh.assertDone();
   });
 
   it("a file from outside `paths` renamed into a descriptor path is new: its findings fail the check", async () => {

@@ -1,7 +1,7 @@
 import { get, str } from "../guards.js";
 import { defineRule } from "../rule.js";
 
-/** The organisation's naming policy (`policy.name_pattern`, a JavaScript regular expression). */
+/** The organisation's naming policy (`policy.name_pattern`, a regular expression in RE2 syntax). */
 export const rule = defineRule({
   meta: {
     id: "policy-name",

@@ -20,6 +20,9 @@ export function describeRequestError(e: unknown, what: string): string {
   if (status === 403 && /not accessible by integration/i.test(message)) {
     return `${what}: the app lacks a permission (GitHub answered 403 "Resource not accessible by integration")`;
   }
+  // Octokit gives a request that got no response (DNS, refused connection, TLS) status 500 and no `response`.
+  if (status === 500 && !(e as { response?: unknown }).response)
+    return `${what}: no answer from GitHub (${message})`;
   if (status !== undefined) return `${what}: GitHub answered ${status} (${message})`;
   return `${what}: ${message}`;
 }

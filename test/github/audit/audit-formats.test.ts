@@ -816,6 +816,7 @@ describe("audit --compare <earlier.json>", () => {
     };
     const cases: [string, RegExp][] = [
       [join(dir, "missing.json"), /--compare cannot read .*missing\.json: no such file/],
+      [dir, /--compare cannot read .*: it is a directory$/m],
       [file("notjson.json", "{"), /--compare: .*notjson\.json is not JSON/],
       [
         file("check.json", "[]"),
