@@ -163,7 +163,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     // Globs read the path below the configuration's root; the identity and git, the repository's path.
     const repoPath = repo ? repo.git.relative(located.real) : located.path;
     // Only changed descriptors, like the App (counted in the summary); one left out is not even read.
-    if (repo && !stdin && !c.explicit && !changeOf(repo, repoPath)) {
+    const change = repo && !stdin ? changeOf(repo, repoPath) : undefined;
+    if (repo && !stdin && !c.explicit && !change) {
       unchanged++;
       continue;
     }
@@ -194,7 +195,6 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;
     } else if (repo) {
-      const change = changeOf(repo, repoPath);
       // As in the App: an extension.yaml beside a plugin.json the ref holds is compared with it too.
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;

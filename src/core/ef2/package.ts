@@ -47,7 +47,7 @@ export interface ExtensionPackage {
 }
 
 /** The folder of a repository path, "" or ending in `/`. */
-function folderOf(path: string): string {
+export function folderOf(path: string): string {
   const cut = path.lastIndexOf("/");
   return cut < 0 ? "" : path.slice(0, cut + 1);
 }

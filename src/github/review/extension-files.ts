@@ -14,7 +14,7 @@
  */
 import type { DescriptorInput } from "../../core/analyse.js";
 import { formatOf } from "../../core/ef2/pairing.js";
-import { projectFolder, type ExtensionFiles } from "../../core/ef2/package.js";
+import { folderOf, projectFolder, type ExtensionFiles } from "../../core/ef2/package.js";
 import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
 import type { CommitTarget, FileAt, GitHubGateway } from "../api/port.js";
@@ -32,8 +32,6 @@ function saysPython(content: string | Uint8Array): boolean {
   if (typeof content === "string") return content.includes("python");
   return Buffer.from(content.buffer, content.byteOffset, content.byteLength).indexOf(PYTHON) >= 0;
 }
-
-const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
 /**
  * Gives each Python extension.yaml of `inputs` its `files`, read from GitHub (one tree listing and one read of
