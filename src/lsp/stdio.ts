@@ -1,6 +1,7 @@
 /** `plugin-review lsp --stdio`: the language server on standard input and output. */
 import { format } from "node:util";
-import { createConnection, ProposedFeatures, StreamMessageReader } from "vscode-languageserver/node";
+import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { BoundedMessageReader } from "./reader.js";
 import { startServer } from "./server.js";
 import { OneWriteMessageWriter } from "./writer.js";
 
@@ -12,9 +13,12 @@ export function runLsp(args: readonly string[], stderr: (s: string) => void): Pr
   // Standard output carries the protocol: anything else printed there would corrupt it.
   const toStderr = (...args: unknown[]) => void process.stderr.write(format(...args) + "\n");
   console.log = console.info = console.debug = console.warn = toStderr;
+  const reader = new BoundedMessageReader(process.stdin);
+  // A malformed message is skipped, and said in the server's log (the editor's output panel).
+  reader.onError((e) => toStderr(`plugin-review lsp: ${e.message}`));
   const connection = createConnection(
     ProposedFeatures.all,
-    new StreamMessageReader(process.stdin),
+    reader,
     new OneWriteMessageWriter(process.stdout),
   );
   const server = startServer(connection);
