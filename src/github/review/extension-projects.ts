@@ -10,18 +10,11 @@
  * first batch of descriptors (review/read-inputs.ts: no query of its own when the change has descriptors) when
  * there are few such places, else looked up in one listing of the head commit's tree.
  */
-import { formatOf } from "../../core/ef2/pairing.js";
 import { folderOf, projectFolder } from "../../core/ef2/package.js";
 import type { NotReviewed } from "../../core/verdict.js";
 import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
-import {
-  FILES_PER_READ,
-  type ChangedDescriptor,
-  type ChangedFiles,
-  type CommitTarget,
-  type GitHubGateway,
-} from "../api/port.js";
+import { FILES_PER_READ, type CommitTarget, type GitHubGateway } from "../api/port.js";
 
 /** Past this many places, the head commit's tree is listed once rather than each place read. */
 export const PLACES_READ_MAX = FILES_PER_READ;
@@ -54,7 +47,7 @@ export function extensionPlaces(
   const places = new Set<string>();
   for (const folder of foldersAbove(others))
     for (const place of [`${folder}extension.yaml`, `${folder}extension/extension.yaml`])
-      if (formatOf(place) === "extension.yaml" && reviewed(place) && !skip.has(place)) places.add(place);
+      if (reviewed(place) && !skip.has(place)) places.add(place);
   return [...places];
 }
 
