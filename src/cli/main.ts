@@ -96,7 +96,8 @@ metric-keys.json and .csv (every EF1 metric, its ext: id and the EF2 selector
 of the same series) and MIGRATION.md (what is not carried over or changes
 meaning, with the EF1 line of each; why, for a descriptor not converted). A
 folder means every plugin.json below it. The EF2 names and metric keys of all
-of them are checked against each other and the map: a collision refuses both.
+of them are checked against each other and the map: the descriptors a
+collision meets are named from their EF1 name instead, else refused.
 Without --out it prints what it would write.
 
 Options:
@@ -116,8 +117,8 @@ Options:
                          files' contents when nothing is written)
   -h, --help             show this help
 
-Exit status: 0 every descriptor converted; 1 a name or key collision refused
-some; 2 one was not converted otherwise (PMI, no MBean, no valid name: the
+Exit status: 0 every descriptor converted; 1 a name or key collision met
+(resolved, or refusing some); 2 one was not converted otherwise (PMI, no MBean, no valid name: the
 reason is printed and in its MIGRATION.md), or a usage or I/O error.
 `,
   lsp: `Usage: plugin-review lsp --stdio
