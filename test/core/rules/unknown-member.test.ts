@@ -36,6 +36,11 @@ ruleTable("unknown-member", {
       doc: `${EXTENSION}processes: []\ngcp: []\ndocuments:\n  dashboards: []\nsnmptraps:\n  - group: traps\n    metrics:\n      - key: example.traps.count\n        value: calculated\n        type: count,delta\n`,
       options: EF2,
     },
+    {
+      name: "extension.yaml: `jdbc` (SQL over a JDBC driver) and `alertTemplates`, both in Dynatrace's examples",
+      doc: `${EXTENSION}alertTemplates:\n  - title: Rows\n    analyzer:\n      name: dt.statistics.ui.anomaly_detection.StaticThresholdAnomalyDetectionAnalyzer\njdbc:\n  driverClassName: org.mariadb.jdbc.Driver\n  validationQuery: SELECT 1\n  groups:\n    - group: products\n      ingest: metrics\n      query: SELECT code, count(*) as quantity FROM products\n      metrics:\n        - key: example.jdbc.quantity\n          value: col:quantity\n      dimensions:\n        - key: code\n          value: col:code\n`,
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {
