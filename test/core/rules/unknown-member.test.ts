@@ -127,6 +127,22 @@ ruleTable("unknown-member", {
       ],
     },
     {
+      name: "extension.yaml: Microsoft SQL Server's data source under another name: `sqlServer`, not the nearest spelling (`sqlMySql`)",
+      doc: edit(EXTENSION, "\nsnmp:\n", "\nsqlMssql:\n"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "\nsnmp:\n") + 1],
+      messageId: "unknownNear",
+      data: { member: "sqlMssql", suggestion: "sqlServer" },
+      suggestions: [
+        [
+          {
+            desc: "rename to `sqlServer`",
+            output: edit(EXTENSION, "\nsnmp:\n", '\n"sqlServer":\n'),
+          },
+        ],
+      ],
+    },
+    {
       name: "extension.yaml: a member a subgroup does not have",
       doc: edit(EXTENSION, "        table: true\n", "        table: true\n        tabel: true\n"),
       options: EF2,
