@@ -16,10 +16,12 @@ import { TransientReviewError } from "../github/api/errors.js";
 import { plural } from "../format/summary.js";
 import { logLine } from "./log.js";
 import {
+  IN_WORK_VISIBILITY_EXTRA_S,
   MARGIN_MS,
   MIN_REVIEW_MS,
   queueBackoffSeconds,
   queueTimeoutBackoffSeconds,
+  SECOND_MS,
   SQS_CALL_MS,
   UNTRIED_VISIBILITY_S,
 } from "../github/time-budget.js";
@@ -73,6 +75,15 @@ async function retryIn(record: SqsRecord, seconds: number, clock: Clock, deliver
   }
 }
 
+/**
+ * How long (s, on the time budget's scale) SQS is to hide the messages of an invocation with `leftMs` left:
+ * while the invocation may still run them, and a little more, so that one whose invocation dies (out of
+ * memory, killed, timed out) comes back within minutes rather than after the queue's visibility timeout.
+ */
+function inWorkVisibilitySeconds(leftMs: number, clock: Clock): number {
+  return Math.max(0, Math.ceil(leftMs / clock.ms(SECOND_MS))) + IN_WORK_VISIBILITY_EXTRA_S;
+}
+
 /** The worker's handler, its App running on `clock` (real time; tests of the bundle run it faster). */
 export function createHandler(
   opts: { clock?: Clock } = {},
@@ -90,6 +101,13 @@ export function createHandler(
   return (event, context) => app.invocation(() => handle(event, context));
 
   async function handle(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
+    const records = event.Records;
+    // The queue's visibility timeout is six times the function's (AWS's rule for event sources), and SQS
+    // changes nothing when an invocation dies: each message's own is shortened first, before anything else
+    // can kill the invocation. A failed message's backoff and an untried one's return then replace it.
+    const atStart = context?.getRemainingTimeInMillis();
+    if (atStart !== undefined)
+      await Promise.all(records.map((r) => retryIn(r, inWorkVisibilitySeconds(atStart, clock), clock)));
     let p: Probot;
     try {
       p = await app.started();
@@ -97,7 +115,6 @@ export function createHandler(
       logLine("error", "cannot start the app", { error: (e as Error).message });
       return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
     }
-    const records = event.Records;
     /** Reports the records from `i` on failed, untried, to be received again at once. */
     const leave = async (i: number, why: string): Promise<BatchResponse> => {
       const untried = records.slice(i);
@@ -118,13 +135,19 @@ export function createHandler(
       if (left !== undefined && left < clock.ms(MARGIN_MS + MIN_REVIEW_MS))
         return leave(i, "too little time left in this invocation for a review");
       const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
+      // The queue's redrive policy (serverless.yml): after this receive, the dead-letter queue takes it.
+      const lastTry = count >= Number(process.env.PLUGIN_REVIEW_MAX_RECEIVES);
       try {
         // A retried message is the review's next attempt (a Re-run then completes the run the first made),
         // and its reviews end before the invocation does.
         const endsBy = reviewsEndBy(context, clock);
         await app.deliveries.during(
           delivery.id,
-          { attempt: count - 1, ...(endsBy !== undefined ? { endsBy } : {}) },
+          {
+            attempt: count - 1,
+            ...(endsBy !== undefined ? { endsBy } : {}),
+            ...(lastTry ? { lastTry: true } : {}),
+          },
           () => p.receive(delivery as Parameters<Probot["receive"]>[0]),
         );
         logLine("info", "delivery processed", {

@@ -95,7 +95,15 @@ function awsMocks() {
     }));
   }
   sqsR.onAnyCommand().resolves({ MessageId: "m-1" } as object);
-  sqsW.onAnyCommand().resolves({});
+  // As SQS: a visibility timeout that is not a whole number of seconds within 0..43,200 is refused.
+  sqsW.onAnyCommand().callsFake((input: { VisibilityTimeout?: unknown }) => {
+    const seconds = input.VisibilityTimeout;
+    if (!Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > 43_200)
+      throw Object.assign(new Error(`Value ${String(seconds)} for parameter VisibilityTimeout is invalid`), {
+        name: "InvalidParameterValue",
+      });
+    return {};
+  });
   return { sqsR, ssmR, sqsW, ssmW };
 }
 
@@ -202,6 +210,13 @@ describe("receiver (bundled)", () => {
     expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(0);
   });
 });
+
+/** The worker's ChangeMessageVisibility calls, as [receipt handle, seconds], in order. */
+const visibilities = () =>
+  commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand").map((c) => [
+    c.input.ReceiptHandle,
+    c.input.VisibilityTimeout,
+  ]);
 
 describe("worker (bundled)", () => {
   /** The worker's handler: the bundle's own, or one whose App runs faster (createHandler). */
@@ -321,9 +336,12 @@ describe("worker (bundled)", () => {
     expect(gh.checkRuns[0]!.output!.summary).toMatch(
       /GitHub did not answer in time.*Re-running the check retries/s,
     );
-    // A short backoff: the retry comes in seconds, not after the queue's 30-minute visibility timeout.
-    const delay = commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand")[0]!.input;
-    expect(delay).toMatchObject({ VisibilityTimeout: 10 });
+    // Hidden while the invocation may run it (32 s at production speed) and 30 s more, then, once it failed,
+    // a short backoff: the retry comes in seconds, not after the queue's 30-minute visibility timeout.
+    expect(visibilities()).toEqual([
+      ["rh-0", 62],
+      ["rh-0", 10],
+    ]);
     // The retry: the same run, completed with the review's verdict; each annotation once.
     const retry = sqsEvent([body], 2);
     expect(await handle(retry, { getRemainingTimeInMillis: () => 60_000 })).toEqual({
@@ -348,11 +366,6 @@ describe("worker (bundled)", () => {
     payload.installation.id = installation;
     return queued(payload, `d-${number}`);
   }
-  const visibilities = () =>
-    commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand").map((c) => [
-      c.input.ReceiptHandle,
-      c.input.VisibilityTimeout,
-    ]);
 
   it("stops a batch at its first failure: the later messages are reported failed untried and come back at once, so a pull request's deliveries stay in order", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
@@ -382,14 +395,21 @@ describe("worker (bundled)", () => {
     ]);
     expect([...gh.runsFor(b), ...gh.runsFor(c)]).toEqual([]);
     expect(gh.count("GET", /\/pulls\/(8|9)\/files$/)).toBe(0);
-    expect(visibilities()).toEqual(
+    // First all three hidden while the invocation may run them (300 s, and 30 s more); then the failed one
+    // backs off and the untried ones come back at once.
+    expect(visibilities().slice(0, 3)).toEqual([
+      ["rh-0", 330],
+      ["rh-1", 330],
+      ["rh-2", 330],
+    ]);
+    expect(visibilities().slice(3)).toEqual(
       expect.arrayContaining([
         ["rh-0", 30],
         ["rh-1", 0],
         ["rh-2", 0],
       ]),
     );
-    expect(visibilities()).toHaveLength(3);
+    expect(visibilities()).toHaveLength(6);
     gh.assertClean();
   });
 
@@ -405,7 +425,11 @@ describe("worker (bundled)", () => {
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[1]!.messageId }] });
     expect(gh.runsFor(a)).toEqual([expect.objectContaining({ status: "completed", conclusion: "failure" })]);
     expect(gh.runsFor(b)).toEqual([]);
-    expect(visibilities()).toEqual([["rh-1", 0]]);
+    expect(visibilities()).toEqual([
+      ["rh-0", 330],
+      ["rh-1", 330],
+      ["rh-1", 0],
+    ]);
     gh.assertClean();
   });
 

@@ -63,6 +63,15 @@ export class ReviewCheckRun {
   }
 
   /**
+   * Writes `result` for the time being (the review's failure if it dies before its own result): the review
+   * then writes its result, or its failure, over it.
+   */
+  async holdAs(result: CheckResult): Promise<void> {
+    await this.complete(result);
+    this.written = false;
+  }
+
+  /**
    * A review that failed before its run was written completes it as failure with the reason, a little
    * past the deadline, so that the report has time even when the deadline is what failed. A failure that
    * may pass (GitHub failing, throttling, too slow) is thrown as a TransientReviewError, so that the review
@@ -89,6 +98,18 @@ export class ReviewCheckRun {
     return { conclusion: "failure", files: [], error: reason };
   }
 }
+
+/**
+ * The run of a delivery's last try, held while it runs (ReviewCheckRun.holdAs): what the run says when this
+ * try dies too, as earlier ones did.
+ */
+export const LAST_TRY: CheckResult = {
+  conclusion: "failure",
+  title: "plugin-review could not review this commit",
+  summary:
+    "**Failing**: this commit could not be reviewed. plugin-review stopped while reviewing it (its process died or ran out of time: perhaps the descriptors of this pull request are more than it can hold), and that was its last try; a commit that was not reviewed cannot pass.\n\nRe-run the check to try once more. If it fails again, the operators will find the delivery in the dead-letter queue.",
+  annotations: [],
+};
 
 /** The failure report when a review cannot complete: what happened, and whether re-running helps. */
 function failureResult(e: unknown, reason: string): CheckResult {
