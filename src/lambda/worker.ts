@@ -7,7 +7,11 @@
  * GitHub not answering in time) is reported as failed (partial batch response) after its visibility is
  * pushed back (briefly after a timeout, exponentially otherwise); after the configured attempts SQS moves
  * it to the dead-letter queue. The check run is completed with the reason on every failure, never left
- * in progress, and the retry completes it with the review's result.
+ * in progress, and the retry completes it with the review's result. First of all, each message's visibility
+ * is shortened to what the invocation has left (and a little more): SQS changes nothing when an invocation
+ * dies, so a worker out of memory or killed would otherwise leave it hidden for the queue's 30 minutes. The
+ * queue's last try (PLUGIN_REVIEW_MAX_RECEIVES) holds a failing run while it reviews, so that a delivery
+ * that kills the worker every time leaves a failing check rather than one that waits forever.
  */
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { Probot } from "probot";
@@ -49,6 +53,25 @@ export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
 
+/** The delivery the receiver queued in `body` (webhook.ts), or undefined when it holds none. */
+function queuedDelivery(body: string): QueuedDelivery | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const d = parsed as Partial<QueuedDelivery> | null;
+  const isDelivery =
+    typeof d === "object" &&
+    d !== null &&
+    typeof d.id === "string" &&
+    typeof d.name === "string" &&
+    typeof d.payload === "object" &&
+    d.payload !== null;
+  return isDelivery ? (d as QueuedDelivery) : undefined;
+}
+
 /** Whether the failure (Probot wraps handler errors in an AggregateError) was GitHub not answering in time. */
 function timedOut(e: unknown): boolean {
   const errors = (e as { errors?: unknown[] }).errors ?? [e];
@@ -67,11 +90,15 @@ async function retryIn(record: SqsRecord, seconds: number, clock: Clock, deliver
       { abortSignal: AbortSignal.timeout(clock.ms(SQS_CALL_MS)) },
     );
   } catch (e) {
-    logLine("warn", "could not set when the message is retried; the queue's visibility timeout applies", {
-      ...(delivery ? { delivery } : {}),
-      messageId: record.messageId,
-      error: (e as Error).message,
-    });
+    logLine(
+      "warn",
+      "could not set when SQS hands the message out again; the queue's visibility timeout applies",
+      {
+        ...(delivery ? { delivery } : {}),
+        messageId: record.messageId,
+        error: (e as Error).message,
+      },
+    );
   }
 }
 
@@ -102,7 +129,7 @@ export function createHandler(
 
   async function handle(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
     const records = event.Records;
-    // The queue's visibility timeout is six times the function's (AWS's rule for event sources), and SQS
+    // The queue's visibility timeout is six times the function's (as AWS advises for event sources), and SQS
     // changes nothing when an invocation dies: each message's own is shortened first, before anything else
     // can kill the invocation. A failed message's backoff and an untried one's return then replace it.
     const atStart = context?.getRemainingTimeInMillis();
@@ -124,10 +151,8 @@ export function createHandler(
       return { batchItemFailures: untried.map((r) => ({ itemIdentifier: r.messageId })) };
     };
     for (const [i, record] of records.entries()) {
-      let delivery: QueuedDelivery;
-      try {
-        delivery = JSON.parse(record.body) as QueuedDelivery;
-      } catch {
+      const delivery = queuedDelivery(record.body);
+      if (!delivery) {
         logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
         continue; // retrying cannot fix it
       }

@@ -433,8 +433,13 @@ describe("worker (bundled)", () => {
     gh.assertClean();
   });
 
-  it("drops a message that is not a delivery instead of retrying it forever", async () => {
-    expect(await handle(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
+  it("drops a message that is not a delivery instead of retrying it until the dead-letter queue", async () => {
+    // Not JSON, or JSON but not the receiver's {id, name, payload} (an operator's test message, a redrive
+    // of something else): no try can handle it, and one that throws would fail the whole invocation.
+    for (const body of ["not json", "null", "{}", '"d-1"', '{"id":"d-1","name":"pull_request"}'])
+      expect(await handle(sqsEvent([body]), { getRemainingTimeInMillis: () => 300_000 }), body).toEqual({
+        batchItemFailures: [],
+      });
   });
 });
 
