@@ -255,6 +255,27 @@ describe("worker (bundled)", () => {
     gh.assertClean();
   });
 
+  it("on the queue's last try, holds a failing run only where the commit has no completed one: a completed run is not written again", async () => {
+    process.env.PLUGIN_REVIEW_MAX_RECEIVES = "5";
+    try {
+      const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+      gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+      gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", text({ ...validHost(), version: "1" }));
+      const payload = pullRequestPayload("opened");
+      payload.installation.id = 430;
+      const body = await queued(payload, "d-last");
+      const context = { getRemainingTimeInMillis: () => 300_000 };
+      expect(await handle(sqsEvent([body], 4), context)).toEqual({ batchItemFailures: [] });
+      expect(await handle(sqsEvent([body], 5), context)).toEqual({ batchItemFailures: [] });
+      expect(gh.checkRuns).toHaveLength(1);
+      expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure", updates: 0 });
+      expect(gh.checkRuns[0]!.output!.title).not.toBe("plugin-review could not review this commit");
+      gh.assertClean();
+    } finally {
+      delete process.env.PLUGIN_REVIEW_MAX_RECEIVES;
+    }
+  });
+
   it("analyses in the analysis thread bundled beside it: an extension.yaml past its bounds is refused, its finding on the run", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES);
     // YAML 1.1 merge keys, which copy the map they name at each use (the 25 s and 900 MB).
