@@ -522,8 +522,8 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
     handle = worker.createHandler({ clock: worker.scaledClock(SCALE) });
     const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
     openPullRequest(gh);
-    gh.failFor("POST", /\/check-runs$/, 30_000 * SCALE, { when: completesRun });
-    gh.failFor("PATCH", /\/check-runs\/\d+$/, 30_000 * SCALE, { when: completesRun });
+    gh.failFor("POST", /\/check-runs$/, 60_000 * SCALE, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 60_000 * SCALE, { when: completesRun });
     // An invocation of 30 s: the review's deadline passes while GitHub still fails.
     const { attempts } = await untilProcessed(await queuedOpen(410), 30_000 * SCALE, 600_000 * SCALE);
     expect(attempts).toBeGreaterThan(1);
@@ -533,6 +533,34 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
     expectExactlyOnce(gh);
     gh.assertClean();
   }, 90_000);
+});
+
+describe("worker (bundled): a review that fails for good while GitHub fails its report", () => {
+  it("is tried again, so that the commit gets its completed run: the failure was not GitHub's, but the missing run is", async () => {
+    const handle = worker.createHandler({ clock: worker.scaledClock(SCALE) });
+    const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
+    openPullRequest(gh);
+    // A failure no retry of the review would change (a permission GitHub refuses once), then 500s on the
+    // writes that would report it, for longer than the review's report may take.
+    gh.fail("GET", /\/pulls\/7\/files$/, 403, 1, { message: "Resource not accessible by integration" });
+    gh.failFor("POST", /\/check-runs$/, 90_000 * SCALE, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 90_000 * SCALE, { when: completesRun });
+    const payload = pullRequestPayload("opened");
+    payload.installation.id = 431;
+    await receiver.handler(signedHttpEvent("pull_request", payload, { delivery: "d-report" }));
+    const sent = commandCalls(mocks.sqsR, "SendMessageCommand");
+    const body = sent[sent.length - 1]!.input.MessageBody as string;
+    const context = { getRemainingTimeInMillis: () => 60_000 * SCALE };
+    const first = sqsEvent([body], 1);
+    expect(await handle(first, context)).toEqual({
+      batchItemFailures: [{ itemIdentifier: first.Records[0]!.messageId }],
+    });
+    // The queue's retry, once GitHub takes writes again.
+    await new Promise((r) => setTimeout(r, 90_000 * SCALE));
+    expect(await handle(sqsEvent([body], 2), context)).toEqual({ batchItemFailures: [] });
+    expectExactlyOnce(gh);
+    gh.assertClean();
+  }, 120_000);
 });
 
 describe("merge queue (bundled receiver and worker)", () => {

@@ -82,19 +82,23 @@ export class ReviewCheckRun {
     const reason = isTimeout(rootCause(e)) ? "GitHub did not answer in time" : explain(e);
     const transient = isTransient(rootCause(e));
     log.error({ status: httpStatus(rootCause(e)) }, `review failed: ${reason}`);
+    let reported = this.written;
     if (!this.written) {
       try {
         const until = Math.max(deadline, Date.now()) + clock.ms(REPORT_TIMEOUT_MS);
         await runUntil(until, () => this.complete(failureResult(e, reason)), {
           what: "completing the check run",
         });
+        reported = true;
       } catch (e2) {
         log.error(
           `${describeRequestError(e2, "completing the check run")}; the review is tried again later, which completes it`,
         );
       }
     }
-    if (transient) throw new TransientReviewError(reason, isTimeout(rootCause(e)));
+    // A failure no retry would change still leaves the commit without its completed run when GitHub failed
+    // the report too: the next try writes it.
+    if (transient || !reported) throw new TransientReviewError(reason, isTimeout(rootCause(e)));
     return { conclusion: "failure", files: [], error: reason };
   }
 }
