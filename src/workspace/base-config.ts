@@ -60,7 +60,7 @@ export async function configAtRef(
     throw new UsageError(
       `--config-from-base: ${label} is ${bytes.length.toLocaleString("en-US")} bytes; a configuration may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
     );
-  const raw = parseConfig(bytes.toString("utf8"), label);
+  const raw = parseConfig(bytes, label);
   const resolved = resolveConfig({ repo: raw });
   // `_extends` names another repository's file, which only the App reads: say so rather than differ silently.
   if (typeof raw._extends === "string")
