@@ -396,6 +396,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width
       colour: io.colour ?? colourFor(parsed.tokens, env, process.stdout.isTTY === true),
       width: io.width ?? widthFor(env, process.stdout),
       version: version(),
+      env,
     },
   );
 }

@@ -93,7 +93,7 @@ export function orgUnreadableMessage(org: string, required: boolean): string {
  * says when they are not UTF-8.
  */
 async function readBytes(
-  reader: ConfigReader,
+  reader: Pick<ConfigReader, "readDefaultBranchFile">,
   owner: string,
   repo: string,
   path: string,
@@ -107,14 +107,46 @@ async function readBytes(
   return file.content;
 }
 
-/** `_extends: other` / `owner/repo` / `owner/repo:path`, as Probot reads it. */
-function parseExtends(
+/** `_extends: other` / `owner/repo` / `owner/repo:path`, as Probot reads it (`owner` undefined: not named, not known). */
+function parseExtends<O extends string | undefined>(
   value: string,
-  owner: string,
-): { owner: string; repo: string; path: string } | undefined {
+  owner: O,
+): { owner: string | O; repo: string; path: string } | undefined {
   const m = /^(?:([a-z\d](?:[a-z\d-]{0,38}))\/)?([-_.\w\d]+)(?::([^\s]+))?$/i.exec(value.trim());
   if (!m) return undefined;
   return { owner: m[1] ?? owner, repo: m[2] as string, path: m[3] ?? CONFIG_PATH };
+}
+
+/**
+ * The file a configuration's `_extends` names, read as the App reads it: from the default branch of that
+ * repository (`owner`, the repository's own, when the value names none). For `check --config-from-base`,
+ * which reads the repository's file from git and this one from GitHub. A value that names no file, a file
+ * that is not there or not valid is a ConfigError on `source` (the `_extends` line), as in the App.
+ */
+export async function readExtendedConfig(
+  reader: Pick<ConfigReader, "readDefaultBranchFile">,
+  extending: RawConfig,
+  source: string,
+  owner: string | undefined,
+): Promise<{ raw: RawConfig; source: string }> {
+  const value = String(extending._extends);
+  const refuse = (message: string): never => {
+    throw new ConfigError(source, [{ message, ...locateIn(extending, ["_extends"]) }]);
+  };
+  const target = parseExtends(value, owner);
+  if (!target)
+    return refuse(`_extends: cannot read \`${value}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`);
+  if (target.owner === undefined)
+    return refuse(
+      `_extends: \`${value}\` names a repository of this one's owner, which is not known here: name it as \`owner/${target.repo}\` (or set GITHUB_REPOSITORY to \`owner/repo\`)`,
+    );
+  const { repo, path } = target;
+  const bytes = await readBytes(reader, target.owner, repo, path);
+  if (bytes === undefined) return refuse(`_extends: \`${value}\` has no ${path}`);
+  const extendedSource = `${target.owner}/${repo}:${path}`;
+  const read = readConfig(bytes, extendedSource);
+  if (read.problems.length) throw new ConfigError(extendedSource, read.problems);
+  return { raw: read.raw, source: extendedSource };
 }
 
 export async function loadConfig(
