@@ -21,6 +21,14 @@ const CONTROLS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 // eslint-disable-next-line no-control-regex -- the same
 const ANY = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
+/** The marks that reorder what is shown: a right-to-left override makes "evil\u202egnp.json" read "evilnosj.png". */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text without its bidirectional marks, its line breaks kept (a web page shows it as it is, in its order). */
+export function withoutBidi(s: string): string {
+  return s.replace(BIDI, "");
+}
+
 /** Whether `printable` would change `s`. */
 export function isPrintable(s: string): boolean {
   return !ANY.test(s);

@@ -13,6 +13,7 @@ import { ruleDocsUrl } from "../../core/rule.js";
 import { RULES_BY_ID } from "../../core/rules/index.js";
 import type { Severity } from "../../core/types.js";
 import { fails } from "../../core/verdict.js";
+import { withoutBidi } from "../printable.js";
 import {
   auditTime,
   blobUrl,
@@ -53,9 +54,12 @@ const ESCAPES: Record<string, string> = {
   "'": "&#39;",
 };
 
-/** Text for HTML content and attribute values: nothing in it can open a tag, an attribute or an entity. */
+/**
+ * Text for HTML content and attribute values: nothing in it can open a tag, an attribute or an entity, nor
+ * reorder what the page shows around it (a bidirectional override), as in the Markdown and text reports.
+ */
 export function esc(s: string | number): string {
-  return String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return withoutBidi(String(s)).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 /** A message: escaped, its `quoted` names set as code (after escaping: the backticks are all it reads). */
@@ -499,6 +503,7 @@ td.where{white-space:nowrap}td.message{overflow-wrap:anywhere}
 .sev,.chg,.policy{font-size:.8em;font-weight:600;text-transform:uppercase;letter-spacing:.03em}
 .sev.error,.chg.new,.policy.not-read{color:var(--error)}.sev.warning{color:var(--warning)}.sev.notice{color:var(--notice)}.chg.fixed{color:var(--fixed)}
 ul.plain{list-style:none;padding:0}
+li,h3,.meta,pre{overflow-wrap:anywhere}
 footer{margin-top:2rem;color:var(--muted);font-size:.85em}
 @media (max-width:40rem){
 body{padding:.6rem;font-size:14px}
@@ -514,7 +519,7 @@ body{max-width:none;padding:0;font-size:10pt}
 nav{display:none}a{text-decoration:none}
 details::details-content{content-visibility:visible;display:block}summary{list-style:none}
 h2,h3{break-after:avoid}.row,tr,.total{break-inside:avoid}
-.scroll{overflow:visible}td.where{white-space:normal}
+.scroll{overflow:visible}td.where{white-space:normal;overflow-wrap:anywhere}
 }
 @page{margin:1.5cm}
 `;

@@ -372,4 +372,60 @@ describeBrowser("audit --format html in Chromium", { timeout: 180_000 }, () => {
     await page.close();
     gh.assertClean();
   });
+
+  it("wraps long paths and names: nothing wider than a narrow screen or a printed page; no bidirectional override", async () => {
+    const gh = acme({
+      routes: ["getRepo", "contents", "ref", "tree", "blob", "installationRepos", "orgInstallations"],
+    });
+    // As real repositories name them: long folders of underscores, which a browser does not break.
+    const path =
+      "teams/observability_platform/infrastructure_monitoring/custom_python_extensions/oracle_database_performance_monitor/plugin.json";
+    // A right-to-left override makes "evil/gnp.json" read as "evil/nosj.png" (and reorders what follows).
+    const rlo = "\u202e";
+    const hidden = `evil${rlo}gnp/plugin.json`;
+    const member = `${rlo}gnirts_live_a_member_name_as_long_as_a_sentence_without_any_space_in_it`;
+    gh.repo("acme/observability_platform_infrastructure_monitoring_plugins_of_the_team", {
+      defaultBranch: "release_branch_for_the_observability_platform_infrastructure_monitoring_plugins",
+    })
+      .file(
+        "acme/observability_platform_infrastructure_monitoring_plugins_of_the_team",
+        "HEAD",
+        path,
+        text({ ...validHost(), [member]: 1 }),
+      )
+      .file(
+        "acme/observability_platform_infrastructure_monitoring_plugins_of_the_team",
+        "HEAD",
+        hidden,
+        text({ ...validHost(), name: "custom.python.other", [member]: 1 }),
+      );
+    const html = await run([
+      "audit",
+      "acme",
+      "--repo",
+      "observability_platform_infrastructure_monitoring_plugins_of_the_team",
+      "--format",
+      "html",
+    ]);
+    expect(html.status).toBe(0);
+    const { page, problems } = await open(html.stdout, "long");
+    expect(await page.locator("#findings").innerText()).toContain(`${path}:`);
+    const shown = await page.locator("body").innerText();
+    expect(shown).toContain("evilgnp/plugin.json");
+    expect(shown).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(html.stdout).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/); // attributes too
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await page.locator("html").evaluate((e) => e.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.emulateMedia({ media: "print" });
+    await page.setViewportSize({ width: 680, height: 960 });
+    expect(await page.locator("html").evaluate((e) => e.scrollWidth)).toBeLessThanOrEqual(680);
+    // Printed, every column of the findings fits on the page: the message is not cut off.
+    const right = await page
+      .locator("#findings td.message")
+      .evaluateAll((cells) => Math.max(...cells.map((c) => c.getBoundingClientRect().right)));
+    expect(right).toBeLessThanOrEqual(680);
+    expect(problems).toEqual([]);
+    await page.close();
+    gh.assertClean();
+  });
 });
