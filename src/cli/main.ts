@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
 import { fitHelp } from "../format/fit.js";
+import { printable } from "../format/printable.js";
 import { timingRows, TIMING_ROWS } from "../format/timing.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
@@ -278,7 +279,20 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   }
   if (command === "help") {
     const about = rest[0];
-    stdout(about !== undefined && isCommand(about) ? fitHelp(USAGES[about], width) : usage);
+    if (about === undefined) {
+      stdout(usage);
+      return 0;
+    }
+    // `help chekc` is a mistake (exit 2, as for `plugin-review chekc`), never the overview passing for an answer.
+    if (!isCommand(about)) {
+      stderr(`plugin-review: unknown command '${printable(about)}'\n${usage}`);
+      return 2;
+    }
+    if (rest.length > 1) {
+      stderr(`plugin-review: help takes one command, not '${printable(rest.slice(1).join(" "))}'\n${usage}`);
+      return 2;
+    }
+    stdout(fitHelp(USAGES[about], width));
     return 0;
   }
   if (command === "-v" || command === "--version") {
@@ -299,8 +313,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   if (command !== "check") {
     stderr(
       command.startsWith("-")
-        ? `plugin-review: unknown option '${command}' (options follow a command: plugin-review <command> [options])\n${usage}`
-        : `plugin-review: unknown command '${command}'\n${usage}`,
+        ? `plugin-review: unknown option '${printable(command)}' (options follow a command: plugin-review <command> [options])\n${usage}`
+        : `plugin-review: unknown command '${printable(command)}'\n${usage}`,
     );
     return 2;
   }
@@ -383,6 +397,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width
       colour: io.colour ?? colourFor(parsed.tokens, env, process.stdout.isTTY === true),
       width: io.width ?? widthFor(env, process.stdout),
       version: version(),
+      env,
     },
   );
 }

@@ -169,7 +169,7 @@ export const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
 export interface ReviewStart {
   run: ExistingRun | undefined;
   /** `owner/repo:path` → the file's text, or undefined when there is none. */
-  configs: Map<string, string | undefined>;
+  configs: Map<string, Uint8Array | undefined>;
   /** Repositories answered as not found (`owner/repo`): absent, or not visible to the installation. */
   unseen?: Set<string>;
 }
