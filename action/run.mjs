@@ -148,7 +148,8 @@ function run(base, paths, config, outputs) {
     cwd,
     encoding: "utf8",
     maxBuffer: 512 * 1024 * 1024,
-    env: { ...env, NO_COLOR: "1" },
+    // The token reads the file a base configuration's `_extends` names, as the App reads it (nothing else).
+    env: { ...env, NO_COLOR: "1", GITHUB_TOKEN: env.GITHUB_TOKEN || input("token") },
   });
   if (r.error) fail(`cannot run ${BUNDLE}: ${r.error.message}`);
   return r;

@@ -274,6 +274,30 @@ describe("action/run.mjs", () => {
     expect(both.stdout).toMatch(/^plugin-review: 2 descriptors checked, 1 error$/m);
   });
 
+  it("passes its token to the CLI, which reads the file a base configuration `_extends` from GitHub", () => {
+    const workspace = mkdtempSync(join(dir, "extends-"));
+    git(workspace, "init", "-q", "-b", "main");
+    write(join(workspace, ".github", "plugin-review.yml"), "_extends: shared\n");
+    write(join(workspace, "p", "plugin.json"), text(validHost()));
+    git(workspace, "add", ".");
+    git(workspace, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base");
+    // Nothing listens on port 9: the request is made, with the token, and its failure fails the step.
+    const github = {
+      GITHUB_EVENT_NAME: "push",
+      GITHUB_REPOSITORY: "acme/plugins",
+      GITHUB_API_URL: "http://127.0.0.1:9",
+    };
+    const r = action(github, { "base-ref": "main", token: "ghs_not_a_real_token" }, workspace);
+    expect(r.stdout + r.stderr).toMatch(
+      /cannot read the file named by `_extends: shared` in \.github\/plugin-review\.yml at main: no answer from GitHub/,
+    );
+    expect(r.status).not.toBe(0);
+    // Without a token it says what to set, never judging with part of the configuration.
+    const none = action(github, { "base-ref": "main", token: "" }, workspace);
+    expect(none.stdout + none.stderr).toMatch(/set GITHUB_TOKEN to a token that can read it/);
+    expect(none.status).not.toBe(0);
+  });
+
   it("takes a path with spaces given alone on its line, as a block scalar (`paths: |`) passes it", () => {
     const workspace = mkdtempSync(join(dir, "spaces-"));
     mkdirSync(join(workspace, "my plugins"));
@@ -480,6 +504,7 @@ describe("action.yml", () => {
       config: "",
       "base-ref": "",
       sarif: "false",
+      token: "${{ github.token }}",
       "fail-on-findings": "true",
     });
     const read = [...script.matchAll(/\b(?:input|bool)\("([a-z-]+)"/g)].map((m) => m[1]);

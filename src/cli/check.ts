@@ -20,6 +20,7 @@ import { formatTiming } from "../format/timing.js";
 import { extensionFilesOnDisk, extensionValue } from "../workspace/extension-files.js";
 import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
+import { extendsReader } from "./config-extends.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -68,6 +69,8 @@ export interface Io {
   /** The width the text output's rows fit on standard output (a terminal's, or COLUMNS); none: no limit. */
   width?: number;
   version: string;
+  /** The environment (default: the process's): GITHUB_TOKEN and the API's address for `_extends`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
@@ -115,7 +118,15 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const finder = new ConfigFinder({
     cwd: io.cwd,
     ...(repo && opts.configFromBase
-      ? { given: await configAtRef(repo.git, repo.ref, io.cwd, opts.config) }
+      ? {
+          given: await configAtRef(
+            repo.git,
+            repo.ref,
+            io.cwd,
+            opts.config,
+            extendsReader(repo.git, io.env ?? process.env),
+          ),
+        }
       : opts.config !== undefined
         ? { config: opts.config }
         : {}),

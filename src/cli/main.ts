@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
 import { fitHelp } from "../format/fit.js";
+import { printable } from "../format/printable.js";
 import { timingRows, TIMING_ROWS } from "../format/timing.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
@@ -96,7 +97,8 @@ metric-keys.json and .csv (every EF1 metric, its ext: id and the EF2 selector
 of the same series) and MIGRATION.md (what is not carried over or changes
 meaning, with the EF1 line of each; why, for a descriptor not converted). A
 folder means every plugin.json below it. The EF2 names and metric keys of all
-of them are checked against each other and the map: a collision refuses both.
+of them are checked against each other and the map: the descriptors a
+collision meets are named from their EF1 name instead, else refused.
 Without --out it prints what it would write.
 
 Options:
@@ -116,8 +118,8 @@ Options:
                          files' contents when nothing is written)
   -h, --help             show this help
 
-Exit status: 0 every descriptor converted; 1 a name or key collision refused
-some; 2 one was not converted otherwise (PMI, no MBean, no valid name: the
+Exit status: 0 every descriptor converted; 1 a name or key collision met
+(resolved, or refusing some); 2 one was not converted otherwise (PMI, no MBean, no valid name: the
 reason is printed and in its MIGRATION.md), or a usage or I/O error.
 `,
   lsp: `Usage: plugin-review lsp --stdio
@@ -277,7 +279,20 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   }
   if (command === "help") {
     const about = rest[0];
-    stdout(about !== undefined && isCommand(about) ? fitHelp(USAGES[about], width) : usage);
+    if (about === undefined) {
+      stdout(usage);
+      return 0;
+    }
+    // `help chekc` is a mistake (exit 2, as for `plugin-review chekc`), never the overview passing for an answer.
+    if (!isCommand(about)) {
+      stderr(`plugin-review: unknown command '${printable(about)}'\n${usage}`);
+      return 2;
+    }
+    if (rest.length > 1) {
+      stderr(`plugin-review: help takes one command, not '${printable(rest.slice(1).join(" "))}'\n${usage}`);
+      return 2;
+    }
+    stdout(fitHelp(USAGES[about], width));
     return 0;
   }
   if (command === "-v" || command === "--version") {
@@ -298,8 +313,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   if (command !== "check") {
     stderr(
       command.startsWith("-")
-        ? `plugin-review: unknown option '${command}' (options follow a command: plugin-review <command> [options])\n${usage}`
-        : `plugin-review: unknown command '${command}'\n${usage}`,
+        ? `plugin-review: unknown option '${printable(command)}' (options follow a command: plugin-review <command> [options])\n${usage}`
+        : `plugin-review: unknown command '${printable(command)}'\n${usage}`,
     );
     return 2;
   }
@@ -382,6 +397,7 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width
       colour: io.colour ?? colourFor(parsed.tokens, env, process.stdout.isTTY === true),
       width: io.width ?? widthFor(env, process.stdout),
       version: version(),
+      env,
     },
   );
 }

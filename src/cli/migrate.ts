@@ -7,8 +7,8 @@
  * `<dir>/<name>/` (the EF2 name without `custom:`). With `--out`, the map is written back and the `--rewrite`
  * files are rewritten in place.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { type MigrationResult, type OutputFile } from "../migrate/migrate.js";
@@ -90,13 +90,15 @@ function safeSegment(s: string): string {
 
 /**
  * Each input's folder under `--out`: "" for one input, else its EF2 name without `custom:` (a refused one's
- * derived name, its EF1 name, else its file's folder), told apart with `-2`, `-3` when shared.
+ * derived name, its EF1 name, else its file's folder), told apart with `-2`, `-3` when shared, or shared but for case.
  */
 function folders(done: Done[], texts: Map<string, string | undefined>): void {
   if (done.length === 1) {
     done[0]!.folder = "";
     return;
   }
+  // Compared without case: on macOS and Windows `Alpha/` and `alpha/` are one folder, and one MIGRATION.md would
+  // overwrite the other.
   const taken = new Set<string>();
   for (const d of done) {
     const r = d.result;
@@ -107,8 +109,8 @@ function folders(done: Done[], texts: Map<string, string | undefined>): void {
         ? keyPrefix(r.name)
         : safeSegment(typeof ef1 === "string" ? ef1 : (d.file.split(/[\\/]/).slice(-2, -1)[0] ?? d.file));
     let folder = base;
-    for (let n = 2; taken.has(folder); n++) folder = `${base}-${n}`;
-    taken.add(folder);
+    for (let n = 2; taken.has(folder.toLowerCase()); n++) folder = `${base}-${n}`;
+    taken.add(folder.toLowerCase());
     d.folder = folder;
   }
 }
@@ -222,7 +224,7 @@ function collisionLine(c: Collision): string {
   const [a, b] = c.sides.map((s) =>
     s.map
       ? `${printable(s.plugin ?? "")} in the map ${printable(s.map.source)}:${s.map.line}`
-      : `${printable(s.file ?? "")}${s.line !== undefined ? `:${s.line}` : ""}`,
+      : `${printable(s.file ?? "")}${s.line !== undefined ? `:${s.line}` : ""}${s.now !== undefined ? ` (now ${printable(s.now)})` : ""}`,
   );
   return `  ${c.kind} ${printable(c.value)}: ${a} and ${b}\n`;
 }
@@ -235,6 +237,15 @@ interface RewriteDone {
   skipped?: boolean;
   written?: boolean;
 }
+
+/** The files a migration's folder holds beside its MIGRATION.md (others are in its subfolders). */
+const MIGRATION_FILES = new Set([
+  "metric-keys.json",
+  "metric-keys.csv",
+  "activation.json",
+  "secrets.json",
+  "setup.py",
+]);
 
 /** The largest file `--rewrite` reads: exported dashboards are large, but not this large. */
 const REWRITE_MAX_SIZE = 50 * 1024 * 1024;
@@ -259,6 +270,7 @@ function text(
   done: Done[],
   rewrites: RewriteDone[],
   collisions: Collision[],
+  resolved: Collision[],
   opts: MigrateCommandOptions,
   io: MigrateIo,
   mapWritten?: string,
@@ -306,23 +318,32 @@ function text(
           .join(""),
     );
   }
-  if (collisions.length) {
+  /** "2 name collisions and 1 key collision". */
+  const counted = (list: Collision[]) => {
     const count = (kind: Collision["kind"], one: string, many?: string) => {
-      const n = collisions.filter((c) => c.kind === kind).length;
+      const n = list.filter((c) => c.kind === kind).length;
       return n ? plural(n, one, many) : "";
     };
-    const counted = [
+    const counts = [
       count("name", "name collision"),
       count("key", "key collision"),
       count("plugin", "plugin given twice", "plugins given twice"),
     ].filter(Boolean);
-    // Each collision's line is not fitted: its paths are to copy.
+    return counts.length > 1 ? `${counts.slice(0, -1).join(", ")} and ${counts.at(-1)!}` : counts[0]!;
+  };
+  // Each collision's line is not fitted: its paths are to copy.
+  if (resolved.length)
     io.stderr(
       fit(
-        `plugin-review: ${counted.length > 1 ? `${counted.slice(0, -1).join(", ")} and ${counted.at(-1)!}` : counted[0]!}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")`,
+        `plugin-review: ${counted(resolved)} resolved: the descriptors involved were converted, named from their EF1 \`name\` instead of their \`metricGroup\` (record the names with --map: docs/migrate.md, "Migrating a fleet")`,
+      ) + resolved.map(collisionLine).join(""),
+    );
+  if (collisions.length)
+    io.stderr(
+      fit(
+        `plugin-review: ${counted(collisions)}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")`,
       ) + collisions.map(collisionLine).join(""),
     );
-  }
   for (const r of rewrites) {
     const file = printable(r.file);
     if (r.error) {
@@ -354,7 +375,7 @@ function text(
   if (mapWritten !== undefined) io.stdout(`wrote the map ${printable(mapWritten)}\n`);
   const count = (o: Outcome) => done.filter((d) => outcomeOf(d) === o).length;
   const refused = count("refused");
-  const mark = refused || collisions.length ? "✖" : "✔";
+  const mark = refused || collisions.length || resolved.length ? "✖" : "✔";
   const line = `${mark} ${plural(done.length, "descriptor")}: ${count("converted")} converted, ${count("partly")} partly (MIGRATION.md lists what is not carried over), ${refused} refused`;
   (opts.out === undefined ? io.stderr : io.stdout)(
     fit(`${line}${opts.out === undefined ? " (nothing written: --out <dir> writes the files)" : ""}`),
@@ -369,21 +390,19 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
         ? { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) }
         : { path, written: join(opts.out, d.folder ?? "", f.path) };
     });
+  const collisionJson = (c: Collision) => ({
+    kind: c.kind,
+    value: c.value,
+    sides: c.sides.map((s) => ({
+      ...(s.file !== undefined ? { file: s.file } : {}),
+      ...(s.line !== undefined ? { line: s.line } : {}),
+      ...(s.plugin !== undefined ? { plugin: s.plugin } : {}),
+      ...(s.map ? { map: s.map } : {}),
+      ...(s.now !== undefined ? { now: s.now } : {}),
+    })),
+  });
   const collisions = (d: Done) =>
-    d.collisions.length
-      ? {
-          collisions: d.collisions.map((c) => ({
-            kind: c.kind,
-            value: c.value,
-            sides: c.sides.map((s) => ({
-              ...(s.file !== undefined ? { file: s.file } : {}),
-              ...(s.line !== undefined ? { line: s.line } : {}),
-              ...(s.plugin !== undefined ? { plugin: s.plugin } : {}),
-              ...(s.map ? { map: s.map } : {}),
-            })),
-          })),
-        }
-      : {};
+    d.collisions.length ? { collisions: d.collisions.map(collisionJson) } : {};
   const out: unknown[] = done.map((d) => {
     const r = d.result;
     if (!r.converted)
@@ -409,6 +428,10 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
       ...(d.error ? { error: d.error } : {}),
       framework: r.framework,
       name: r.name,
+      // Named from its EF1 `name`: the name it would have had, and the collisions it resolves.
+      ...(d.renamed
+        ? { renamed: { from: d.renamed.from, collisions: d.renamed.collisions.map(collisionJson) } }
+        : {}),
       version: r.version,
       metrics: r.metrics,
       ...(r.subgroups !== undefined ? { subgroups: r.subgroups } : {}),
@@ -488,7 +511,10 @@ function checkOptions(opts: MigrateCommandOptions): void {
   }
 }
 
-/** Runs the command: 0 every descriptor converted (and written); 1 a collision refused some; 2 one was refused otherwise, or a usage or I/O error. */
+/**
+ * Runs the command: 0 every descriptor converted (and written) under the name derived or given; 1 a collision
+ * met: resolved (named from the EF1 `name`) or refusing some; 2 one was refused otherwise, or a usage or I/O error.
+ */
 export async function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> {
   try {
     return await run(opts, io);
@@ -503,11 +529,32 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   checkOptions(opts);
   const finder = new ConfigFinder({ cwd: io.cwd });
   const outDir = opts.out === undefined ? undefined : resolve(io.cwd, opts.out);
-  // What migrate wrote before is not a descriptor to migrate again.
   const inOut = (absolute: string) => {
     if (outDir === undefined) return false;
     const rel = relative(outDir, absolute);
     return !rel.startsWith("..") && !isAbsolute(rel);
+  };
+  // What migrate wrote before is not a descriptor to migrate again: what is below a folder it wrote (one with
+  // its MIGRATION.md and metric-keys.json), and its own files beside them. Not all of --out: that may be the
+  // folder the plugins are in (`migrate plugins --out plugins`), and they are to migrate.
+  const migration = new Map<string, boolean>();
+  const isMigration = (dir: string) => {
+    let is = migration.get(dir);
+    if (is === undefined) {
+      is = existsSync(join(dir, "MIGRATION.md")) && existsSync(join(dir, "metric-keys.json"));
+      migration.set(dir, is);
+    }
+    return is;
+  };
+  const wroteBefore = (absolute: string) => {
+    if (!inOut(absolute)) return false;
+    const dir = dirname(absolute);
+    if (isMigration(dir) && MIGRATION_FILES.has(basename(absolute))) return true;
+    for (let above = dir; above !== outDir && inOut(above);) {
+      above = dirname(above);
+      if (isMigration(above)) return true;
+    }
+    return false;
   };
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
@@ -522,7 +569,7 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
     }
     for (const c of found)
-      if ((c.explicit || !inOut(c.absolute)) && !seen.has(c.absolute)) {
+      if ((c.explicit || !wroteBefore(c.absolute)) && !seen.has(c.absolute)) {
         seen.add(c.absolute);
         candidates.push(c);
       }
@@ -607,8 +654,8 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   }
 
   if (opts.format === "json") io.stdout(json(done, rewrites, opts));
-  else text(done, rewrites, fleet.collisions, opts, io, mapWritten);
+  else text(done, rewrites, fleet.collisions, fleet.resolved, opts, io, mapWritten);
   const refusedOtherwise = done.some((d) => (!d.result.converted && !d.collisions.length) || d.error);
   if (refusedOtherwise || rewrites.some((r) => r.error && !r.skipped)) return 2;
-  return fleet.collisions.length ? 1 : 0;
+  return fleet.collisions.length || fleet.resolved.length ? 1 : 0;
 }

@@ -10,6 +10,7 @@ import type { MigrationMap } from "./ef2/mapping.js";
 import { compileNamePattern, widening, type Policy } from "./policy.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
+import { decodeUtf8 } from "./utf8.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
 
 /** Where the configuration lives in a repository (the CLI's default, the App's default branch read). */
@@ -346,11 +347,64 @@ export interface ReadConfig {
   problems: ConfigProblem[];
 }
 
+/** Byte order marks of the encodings a configuration is not in (UTF-32 first: its little-endian mark starts as UTF-16's). */
+const OTHER_ENCODINGS: readonly [string, readonly number[]][] = [
+  ["UTF-32", [0xff, 0xfe, 0x00, 0x00]],
+  ["UTF-32", [0x00, 0x00, 0xfe, 0xff]],
+  ["UTF-16", [0xff, 0xfe]],
+  ["UTF-16", [0xfe, 0xff]],
+];
+
+/** The 1-based line and column of an offset in a text (columns in code points, as descriptors count them). */
+function positionIn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: [...before.slice(lineStart)].length + 1 };
+}
+
 /**
- * Parses and validates YAML configuration text, collecting every problem: YAML errors (when the file cannot
- * be read as YAML, nothing else can be said), then schema and semantic problems, each with its line.
+ * A configuration file's bytes as text: UTF-8 (a byte order mark allowed, as YAML allows it), as the App and
+ * Probot read it. Anything else is a problem saying what the file is and where, never text that YAML reads as
+ * something else ("must be object" for a UTF-16 file, or a Latin-1 `é` in a glob silently matching nothing).
  */
-export function readConfig(text: string, source: string): ReadConfig {
+function configText(bytes: Uint8Array): { text: string } | { problem: ConfigProblem } {
+  const bom = OTHER_ENCODINGS.find(([, mark]) => mark.every((b, i) => bytes[i] === b));
+  if (bom)
+    return { problem: { message: `the file is ${bom[0]} (its byte order mark says so): save it as UTF-8` } };
+  const { text, badOffset } = decodeUtf8(bytes);
+  if (badOffset !== undefined) {
+    const byte = bytes[Buffer.byteLength(text.slice(0, badOffset), "utf8")] as number;
+    return {
+      problem: {
+        message: `byte 0x${byte.toString(16).toUpperCase().padStart(2, "0")} is not UTF-8 (a file saved as Latin-1 or Windows-1252?): save it as UTF-8`,
+        ...positionIn(text, badOffset),
+      },
+    };
+  }
+  const nul = text.indexOf("\0");
+  if (nul >= 0)
+    return {
+      problem: {
+        message: "a NUL character: a configuration is UTF-8 text (a UTF-16 file without a byte order mark?)",
+        ...positionIn(text, nul),
+      },
+    };
+  return { text };
+}
+
+/**
+ * Parses and validates a YAML configuration, collecting every problem: YAML errors (when the file cannot be
+ * read as YAML, nothing else can be said), then schema and semantic problems, each with its line. Given as
+ * bytes (a file, a blob), its encoding is checked first.
+ */
+export function readConfig(input: string | Uint8Array, source: string): ReadConfig {
+  let text: string;
+  if (typeof input === "string") text = input;
+  else {
+    const decoded = configText(input);
+    if ("problem" in decoded) return { raw: {}, problems: [decoded.problem] };
+    text = decoded.text;
+  }
   const lines = new LineCounter();
   let doc: Document;
   let parsed: unknown;
@@ -386,9 +440,9 @@ export function readConfig(text: string, source: string): ReadConfig {
 
 const toPos = (p: { line: number; col: number }) => ({ line: p.line, column: p.col });
 
-/** Parses and validates YAML configuration text. Throws ConfigError with every problem found. */
-export function parseConfig(text: string, source: string): RawConfig {
-  const { raw, problems } = readConfig(text, source);
+/** Parses and validates a YAML configuration (text or bytes). Throws ConfigError with every problem found. */
+export function parseConfig(input: string | Uint8Array, source: string): RawConfig {
+  const { raw, problems } = readConfig(input, source);
   if (problems.length) throw new ConfigError(source, problems);
   return raw;
 }

@@ -155,6 +155,20 @@ const MISPLACED: Record<SchemaKind, Record<string, string>> = {
 MISPLACED.remote = MISPLACED.host;
 
 /**
+ * Data sources written under the database's other name (a real extension wrote `sqlMssql`): the member meant,
+ * which the nearest spelling is not (`sqlMssql` is two letters from `sqlMySql`, another database). By lower
+ * case, at the top level of an extension.yaml.
+ */
+const DATA_SOURCE_NAMES: Readonly<Record<string, string>> = {
+  sqlmssql: "sqlServer",
+  mssql: "sqlServer",
+  sqlsqlserver: "sqlServer",
+  sqlmicrosoft: "sqlServer",
+  sqlpostgresql: "sqlPostgres",
+  postgresql: "sqlPostgres",
+};
+
+/**
  * The offending value as data: `value`, what the message quotes (cut short past 60 characters), and when
  * cut, `fullValue`, all of it, which the message does not show but the identity reads (two values that
  * differ past the cut are two findings).
@@ -214,7 +228,8 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
       const member = (e.params as { additionalProperty: string }).additionalProperty;
       const pointer = childPointer(at, member);
       const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
-      const near = closest(member, known);
+      const meant = kind === "extension" && at === "" ? DATA_SOURCE_NAMES[member.toLowerCase()] : undefined;
+      const near = meant ?? closest(member, known);
       const hint = MISPLACED[kind][pointer];
       const where = at === "" ? "" : ` in \`${path}\``;
       const f: SchemaFinding = near

@@ -48,11 +48,11 @@ export function closest(input: string, candidates: readonly string[]): string | 
   return bestDistance <= limit ? best : undefined;
 }
 
-/** Formats a list for a message: `a`, `b` or `c`. */
-export function listOf(values: readonly string[]): string {
+/** Formats a list for a message: `a`, `b` or `c` (`a`, `b` and `c` when every one is meant). */
+export function listOf(values: readonly string[], conjunction: "or" | "and" = "or"): string {
   const q = values.map((v) => `\`${v}\``);
   if (q.length <= 1) return q.join("");
-  return `${q.slice(0, -1).join(", ")} or ${q[q.length - 1]}`;
+  return `${q.slice(0, -1).join(", ")} ${conjunction} ${q[q.length - 1]}`;
 }
 
 type SuggestStyle = { show?: (c: string) => string; parenthesized?: boolean };

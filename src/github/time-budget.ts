@@ -179,6 +179,13 @@ export const MARGIN_MS = REPORT_TIMEOUT_MS + SQS_CALL_MS;
 export const MIN_REVIEW_MS = 10 * SECOND_MS;
 
 /**
+ * A message in work, hidden past its invocation's end: for the event source mapping to delete it once
+ * handled; one whose invocation died (out of memory, killed, timed out) comes back then, not after the
+ * queue's visibility timeout.
+ */
+export const IN_WORK_VISIBILITY_EXTRA_S = 30;
+
+/**
  * A message left untried comes back: an earlier one failed, or too little time was left; it was not the
  * failure.
  */

@@ -7,7 +7,11 @@
  * GitHub not answering in time) is reported as failed (partial batch response) after its visibility is
  * pushed back (briefly after a timeout, exponentially otherwise); after the configured attempts SQS moves
  * it to the dead-letter queue. The check run is completed with the reason on every failure, never left
- * in progress, and the retry completes it with the review's result.
+ * in progress, and the retry completes it with the review's result. First of all, each message's visibility
+ * is shortened to what the invocation has left (and a little more): SQS changes nothing when an invocation
+ * dies, so a worker out of memory or killed would otherwise leave it hidden for the queue's 30 minutes. The
+ * queue's last try (PLUGIN_REVIEW_MAX_RECEIVES) holds a failing run while it reviews, so that a delivery
+ * that kills the worker every time leaves a failing check rather than one that waits forever.
  */
 import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
 import type { Probot } from "probot";
@@ -16,10 +20,12 @@ import { TransientReviewError } from "../github/api/errors.js";
 import { plural } from "../format/summary.js";
 import { logLine } from "./log.js";
 import {
+  IN_WORK_VISIBILITY_EXTRA_S,
   MARGIN_MS,
   MIN_REVIEW_MS,
   queueBackoffSeconds,
   queueTimeoutBackoffSeconds,
+  SECOND_MS,
   SQS_CALL_MS,
   UNTRIED_VISIBILITY_S,
 } from "../github/time-budget.js";
@@ -47,6 +53,25 @@ export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
 
+/** The delivery the receiver queued in `body` (webhook.ts), or undefined when it holds none. */
+function queuedDelivery(body: string): QueuedDelivery | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const d = parsed as Partial<QueuedDelivery> | null;
+  const isDelivery =
+    typeof d === "object" &&
+    d !== null &&
+    typeof d.id === "string" &&
+    typeof d.name === "string" &&
+    typeof d.payload === "object" &&
+    d.payload !== null;
+  return isDelivery ? (d as QueuedDelivery) : undefined;
+}
+
 /** Whether the failure (Probot wraps handler errors in an AggregateError) was GitHub not answering in time. */
 function timedOut(e: unknown): boolean {
   const errors = (e as { errors?: unknown[] }).errors ?? [e];
@@ -65,12 +90,25 @@ async function retryIn(record: SqsRecord, seconds: number, clock: Clock, deliver
       { abortSignal: AbortSignal.timeout(clock.ms(SQS_CALL_MS)) },
     );
   } catch (e) {
-    logLine("warn", "could not set when the message is retried; the queue's visibility timeout applies", {
-      ...(delivery ? { delivery } : {}),
-      messageId: record.messageId,
-      error: (e as Error).message,
-    });
+    logLine(
+      "warn",
+      "could not set when SQS hands the message out again; the queue's visibility timeout applies",
+      {
+        ...(delivery ? { delivery } : {}),
+        messageId: record.messageId,
+        error: (e as Error).message,
+      },
+    );
   }
+}
+
+/**
+ * How long (s, on the time budget's scale) SQS is to hide the messages of an invocation with `leftMs` left:
+ * while the invocation may still run them, and a little more, so that one whose invocation dies (out of
+ * memory, killed, timed out) comes back within minutes rather than after the queue's visibility timeout.
+ */
+function inWorkVisibilitySeconds(leftMs: number, clock: Clock): number {
+  return Math.max(0, Math.ceil(leftMs / clock.ms(SECOND_MS))) + IN_WORK_VISIBILITY_EXTRA_S;
 }
 
 /** The worker's handler, its App running on `clock` (real time; tests of the bundle run it faster). */
@@ -90,6 +128,13 @@ export function createHandler(
   return (event, context) => app.invocation(() => handle(event, context));
 
   async function handle(event: SqsEvent, context?: LambdaContext): Promise<BatchResponse> {
+    const records = event.Records;
+    // The queue's visibility timeout is six times the function's (as AWS advises for event sources), and SQS
+    // changes nothing when an invocation dies: each message's own is shortened first, before anything else
+    // can kill the invocation. A failed message's backoff and an untried one's return then replace it.
+    const atStart = context?.getRemainingTimeInMillis();
+    if (atStart !== undefined)
+      await Promise.all(records.map((r) => retryIn(r, inWorkVisibilitySeconds(atStart, clock), clock)));
     let p: Probot;
     try {
       p = await app.started();
@@ -97,7 +142,6 @@ export function createHandler(
       logLine("error", "cannot start the app", { error: (e as Error).message });
       return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
     }
-    const records = event.Records;
     /** Reports the records from `i` on failed, untried, to be received again at once. */
     const leave = async (i: number, why: string): Promise<BatchResponse> => {
       const untried = records.slice(i);
@@ -107,10 +151,8 @@ export function createHandler(
       return { batchItemFailures: untried.map((r) => ({ itemIdentifier: r.messageId })) };
     };
     for (const [i, record] of records.entries()) {
-      let delivery: QueuedDelivery;
-      try {
-        delivery = JSON.parse(record.body) as QueuedDelivery;
-      } catch {
+      const delivery = queuedDelivery(record.body);
+      if (!delivery) {
         logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
         continue; // retrying cannot fix it
       }
@@ -118,13 +160,19 @@ export function createHandler(
       if (left !== undefined && left < clock.ms(MARGIN_MS + MIN_REVIEW_MS))
         return leave(i, "too little time left in this invocation for a review");
       const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
+      // The queue's redrive policy (serverless.yml): after this receive, the dead-letter queue takes it.
+      const lastTry = count >= Number(process.env.PLUGIN_REVIEW_MAX_RECEIVES);
       try {
         // A retried message is the review's next attempt (a Re-run then completes the run the first made),
         // and its reviews end before the invocation does.
         const endsBy = reviewsEndBy(context, clock);
         await app.deliveries.during(
           delivery.id,
-          { attempt: count - 1, ...(endsBy !== undefined ? { endsBy } : {}) },
+          {
+            attempt: count - 1,
+            ...(endsBy !== undefined ? { endsBy } : {}),
+            ...(lastTry ? { lastTry: true } : {}),
+          },
           () => p.receive(delivery as Parameters<Probot["receive"]>[0]),
         );
         logLine("info", "delivery processed", {

@@ -46,6 +46,8 @@ export interface Side {
   plugin?: string;
   /** An entry of the map: its file and line. */
   map?: { source: string; line: number };
+  /** The EF2 name it has after the collision was resolved (named from its EF1 `name`). */
+  now?: string;
 }
 
 export interface Collision {
@@ -63,6 +65,8 @@ export interface FleetEntry {
   collisions: Collision[];
   /** Where its name and key prefix came from. */
   naming?: "map" | "prefix" | "name" | "derived";
+  /** Named from its EF1 `name`, not as derived (`from`), because of these collisions. */
+  renamed?: { from: string; collisions: Collision[] };
 }
 
 /** What the map records of a converted descriptor. */
@@ -75,7 +79,10 @@ export interface MapUpdate {
 
 export interface FleetRun {
   entries: FleetEntry[];
+  /** The collisions that refused descriptors. */
   collisions: Collision[];
+  /** The collisions resolved by naming descriptors from their EF1 `name` (their sides' `now`). */
+  resolved: Collision[];
   /** The map's entries for the converted descriptors that have an EF1 `name`, in the order given. */
   updates: MapUpdate[];
 }
@@ -133,48 +140,59 @@ export function sideText(side: Side): Phrase {
   return where;
 }
 
-/** Runs the fleet: each descriptor converted, the collisions found and refused. */
-export function migrateFleet(inputs: readonly FleetInput[], options: FleetOptions = {}): FleetRun {
-  const map = options.map;
-  const entries: FleetEntry[] = inputs.map((input) => {
-    if (input.text === undefined)
-      return { file: input.file, result: refused(undefined, [input.unreadable!]), collisions: [] };
-    const peeked = peek(input.text);
-    const mapped = peeked.plugin !== undefined ? map?.entries.get(peeked.plugin) : undefined;
-    let name = options.name ?? mapped?.name;
-    let naming: FleetEntry["naming"] = options.name ? "name" : mapped?.name ? "map" : "derived";
-    if (name === undefined && options.namePrefix !== undefined) {
-      const derived = deriveName(peeked.doc).name;
-      if (derived !== undefined) {
-        name = `custom:${options.namePrefix}.${namePrefixOf(derived)}`;
-        naming = "prefix";
-      }
-    }
-    let keyPrefix = mapped?.keyPrefix;
-    if (keyPrefix === undefined && options.keyPrefix !== undefined) {
-      // Before the name prefix: `--key-prefix acme --name-prefix acme` gives `acme.<derived>.<key>`.
-      const base = options.name ?? mapped?.name ?? deriveName(peeked.doc).name;
-      if (base !== undefined) keyPrefix = `${options.keyPrefix}.${namePrefixOf(base)}`;
-      if (naming === "derived") naming = "prefix";
-    }
-    if (mapped?.keyPrefix !== undefined) naming = "map";
-    const result = migrate(input.text, {
-      ...(name !== undefined ? { name } : {}),
-      ...(keyPrefix !== undefined ? { keyPrefix } : {}),
-      ...(input.code ? { code: input.code } : {}),
-      ...(input.source !== undefined ? { source: input.source } : {}),
-    });
-    return { file: input.file, result, collisions: [], naming };
-  });
+/** How one descriptor is named: by the map, `--name`, the prefixes, or as derived. */
+interface Naming {
+  name?: string;
+  keyPrefix?: string;
+  naming: NonNullable<FleetEntry["naming"]>;
+}
 
-  // Each EF2 name and key with the descriptors (or the map's entries) that have it.
-  const parsedOf = new Map<FleetEntry, Parsed>();
-  inputs.forEach((input, i) => {
-    if (input.text !== undefined) parsedOf.set(entries[i]!, peek(input.text));
-  });
+/**
+ * A descriptor's name and key prefix; `fromPlugin`: derived from its EF1 `name` alone, as Dynatrace's converter
+ * derives a name when there is no `metricGroup` (what a fleet's collision falls back to).
+ */
+function namingOf(peeked: Parsed, options: FleetOptions, fromPlugin = false): Naming {
+  const mapped = peeked.plugin !== undefined ? options.map?.entries.get(peeked.plugin) : undefined;
+  const doc = fromPlugin ? { name: peeked.plugin } : peeked.doc;
+  let name = options.name ?? mapped?.name;
+  let naming: Naming["naming"] = options.name ? "name" : mapped?.name ? "map" : "derived";
+  if (name === undefined) {
+    const derived = deriveName(doc).name;
+    if (derived !== undefined && options.namePrefix !== undefined) {
+      name = `custom:${options.namePrefix}.${namePrefixOf(derived)}`;
+      naming = "prefix";
+    } else if (fromPlugin) name = derived;
+  }
+  let keyPrefix = mapped?.keyPrefix;
+  if (keyPrefix === undefined && options.keyPrefix !== undefined) {
+    // Before the name prefix: `--key-prefix acme --name-prefix acme` gives `acme.<derived>.<key>`.
+    const base = options.name ?? mapped?.name ?? deriveName(doc).name;
+    if (base !== undefined) keyPrefix = `${options.keyPrefix}.${namePrefixOf(base)}`;
+    if (naming === "derived") naming = "prefix";
+  }
+  if (mapped?.keyPrefix !== undefined) naming = "map";
+  return {
+    ...(name !== undefined ? { name } : {}),
+    ...(keyPrefix !== undefined ? { keyPrefix } : {}),
+    naming,
+  };
+}
+
+/** A collision found, with the descriptors of the run it involves. */
+interface Found {
+  collision: Collision;
+  entries: FleetEntry[];
+}
+
+/** Every name, key and plugin two converted descriptors (or one and the map's other plugins) share. */
+function findCollisions(
+  entries: readonly FleetEntry[],
+  parsedOf: ReadonlyMap<FleetEntry, Parsed>,
+  map: MigrationMap | undefined,
+): Found[] {
   const converted = entries.filter((e) => e.result.converted);
   const inRun = new Set(converted.map((e) => parsedOf.get(e)?.plugin).filter((p) => p !== undefined));
-  const collisions: Collision[] = [];
+  const found: Found[] = [];
   const sideOf = (e: FleetEntry, line?: number): Side => {
     const plugin = parsedOf.get(e)?.plugin;
     return {
@@ -183,11 +201,8 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
       ...(plugin !== undefined ? { plugin } : {}),
     };
   };
-  const add = (kind: Collision["kind"], value: string, a: Side, b: Side, refuse: FleetEntry[]) => {
-    const c: Collision = { kind, value, sides: [a, b] };
-    collisions.push(c);
-    for (const e of refuse) e.collisions.push(c);
-  };
+  const add = (kind: Collision["kind"], value: string, a: Side, b: Side, involved: FleetEntry[]) =>
+    found.push({ collision: { kind, value, sides: [a, b] }, entries: involved });
 
   // One EF1 plugin twice (copies of it) with different EF2 names: the map could keep one of them only.
   const byPlugin = new Map<string, FleetEntry>();
@@ -251,14 +266,111 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
           );
       }
   }
+  return found;
+}
+
+/** The side of a collision that is not `e`'s own. */
+function otherSide(c: Collision, e: FleetEntry): Side {
+  const self = c.sides.findIndex((s) => s.file === e.file && !s.map);
+  return c.sides[1 - Math.max(0, self)]!;
+}
+
+/** MIGRATION.md's note on a descriptor named from its EF1 `name`: the name it would have had, and why not. */
+function renamedNote(from: string, collisions: readonly Collision[], e: FleetEntry): Phrase {
+  const why = collisions.flatMap((c, i) => [
+    ...(i ? ["; "] : []),
+    ...(c.kind === "name" ? [] : said`its metric key \`${c.value}\` would also be a key of `),
+    ...sideText(otherSide(c, e)),
+    ...(c.kind === "name" ? [" has that name too"] : []),
+  ]);
+  return [
+    ...said`Dynatrace's converter would name the extension \`${from}\`, but `,
+    ...why,
+    ...said`: it is named from its EF1 \`name\` instead (in a Dynatrace environment a second upload of one name replaces the first, and a key two extensions write mixes their series). Record the name with \`--map\`, so that a later run, of this plugin alone too, gives the same`,
+  ];
+}
+
+/**
+ * Runs the fleet: each descriptor converted, the collisions found. A descriptor a collision meets and that is
+ * named as derived from its `metricGroup` is named from its EF1 `name` instead (unique to an EF1 plugin, as
+ * Dynatrace's converter names a plugin without `metricGroup`), so that both are converted; what still collides
+ * (two copies of one EF1 plugin, names the user chose, a name taken from the EF1 `name` that another descriptor
+ * has) is refused.
+ */
+export function migrateFleet(inputs: readonly FleetInput[], options: FleetOptions = {}): FleetRun {
+  const map = options.map;
+  const parsedOf = new Map<FleetEntry, Parsed>();
+  const convert = (input: FleetInput, peeked: Parsed, naming: Naming, nameNote?: Phrase): FleetEntry => {
+    const result = migrate(input.text!, {
+      ...(naming.name !== undefined ? { name: naming.name } : {}),
+      ...(naming.keyPrefix !== undefined ? { keyPrefix: naming.keyPrefix } : {}),
+      ...(input.code ? { code: input.code } : {}),
+      ...(input.source !== undefined ? { source: input.source } : {}),
+      ...(nameNote ? { nameNote } : {}),
+    });
+    const entry: FleetEntry = { file: input.file, result, collisions: [], naming: naming.naming };
+    parsedOf.set(entry, peeked);
+    return entry;
+  };
+  const entries: FleetEntry[] = inputs.map((input) => {
+    if (input.text === undefined)
+      return { file: input.file, result: refused(undefined, [input.unreadable!]), collisions: [] };
+    const peeked = peek(input.text);
+    return convert(input, peeked, namingOf(peeked, options));
+  });
+
+  // The collisions as derived; those a descriptor named as derived meets, it resolves by its EF1 `name`.
+  const met = new Map<FleetEntry, Collision[]>();
+  for (const f of findCollisions(entries, parsedOf, map))
+    for (const e of f.entries) met.set(e, [...(met.get(e) ?? []), f.collision]);
+  const renamed = new Set<FleetEntry>();
+  entries.forEach((e, i) => {
+    const collisions = met.get(e);
+    const peeked = parsedOf.get(e);
+    if (!collisions || !peeked || !e.result.converted) return;
+    if (e.naming !== "derived" && e.naming !== "prefix") return;
+    // Copies of one EF1 plugin have one EF1 name: nothing tells them apart.
+    if (collisions.some((c) => c.kind === "plugin" || c.sides[0].plugin === c.sides[1].plugin)) return;
+    const naming = namingOf(peeked, options, true);
+    const from = e.result.name;
+    if (naming.name === undefined || naming.name === from) return;
+    const next = convert(inputs[i]!, peeked, naming, renamedNote(from, collisions, e));
+    if (!next.result.converted) return;
+    next.renamed = { from, collisions };
+    entries[i] = next;
+    renamed.add(next);
+  });
+
+  // What still collides is refused: both sides, but a descriptor named from its EF1 `name` yields to one that
+  // has its name otherwise.
+  const collisions: Collision[] = [];
+  for (const f of findCollisions(entries, parsedOf, map)) {
+    collisions.push(f.collision);
+    const yielding = f.entries.filter((e) => renamed.has(e));
+    for (const e of yielding.length ? yielding : f.entries) e.collisions.push(f.collision);
+  }
+  for (const e of renamed)
+    if (e.collisions.length) {
+      // Refused after all: the collisions that had it renamed are its reasons too.
+      for (const c of e.renamed!.collisions) if (!collisions.includes(c)) collisions.push(c);
+      e.collisions.unshift(...e.renamed!.collisions);
+    }
+  const resolved = [...new Set([...renamed].flatMap((e) => e.renamed!.collisions))].filter(
+    (c) => !collisions.includes(c),
+  );
+  for (const c of resolved)
+    for (const side of c.sides) {
+      const e = [...renamed].find((r) => r.file === side.file && !side.map);
+      if (e?.result.converted) side.now = e.result.name;
+    }
 
   for (const e of entries) {
     if (!e.collisions.length || !e.result.converted) continue;
     const r = e.result;
-    const self = (c: Collision) => c.sides.findIndex((s) => s.file === e.file && !s.map);
     const reasons: Refusal[] = e.collisions.map((c) => {
-      const mine = c.sides[self(c)] ?? c.sides[0];
-      const theirs = c.sides[1 - Math.max(0, self(c))]!;
+      const self = c.sides.findIndex((s) => s.file === e.file && !s.map);
+      const mine = c.sides[self] ?? c.sides[0];
+      const theirs = otherSide(c, e);
       const same = mine.plugin !== undefined && mine.plugin === theirs.plugin && !theirs.map;
       return {
         ...(mine.line !== undefined ? { line: mine.line } : {}),
@@ -298,7 +410,7 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
       metrics: keysOf(r),
     });
   }
-  return { entries, collisions, updates };
+  return { entries, collisions, resolved, updates };
 }
 
 const metricLines = new WeakMap<Converted, Map<string, number>>();

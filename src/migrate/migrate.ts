@@ -19,7 +19,7 @@ import { dashboardSentence, queriesSection, refusedMigrationMd, type Refusal } f
 import { ef1Group, ef1MetricId, ef2Selector } from "../core/ef2/selectors.js";
 import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
-import { codeSpan, markdown, plain, q, said, type Note } from "./notes.js";
+import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
 import { ACTIVATION_FILE, isRemote, pythonSource } from "./python.js";
 import { codeSections, planPython, projectFiles, withCodeTypes, type PluginCode } from "./python-project.js";
 import { toYaml, type YamlValue } from "./yaml.js";
@@ -50,6 +50,11 @@ export interface MigrateOptions {
    * the command MIGRATION.md ends with: `plugin-review check --base <source> extension/extension.yaml`.
    */
   source?: string;
+  /**
+   * Why the extension is not named as Dynatrace's converter names it (a fleet's collision: named from its EF1
+   * `name`), noted in MIGRATION.md at the member the converter's name comes from.
+   */
+  nameNote?: Phrase;
 }
 
 export interface LocatedNote extends Note {
@@ -456,6 +461,8 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       { notes: false },
     );
   const name = derived.name;
+  if (options.nameNote)
+    m.note("changed", doc.metricGroup !== undefined ? "/metricGroup" : "/name", options.nameNote);
   if (derived.how === "made-valid")
     m.note(
       "changed",

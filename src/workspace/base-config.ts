@@ -6,10 +6,11 @@
  * which is what the Action uses. One file for every descriptor, as the App reads one: the repository's
  * `.github/plugin-review.yml` (or the `--config` file) at the ref, its globs relative to the repository root
  * (or, for a `--config` file outside a `.github/` folder, to the working directory, as `--config` is read);
- * nested configuration files are not read, at the ref or in the work tree.
+ * nested configuration files are not read, at the ref or in the work tree. A file it `_extends` is merged
+ * under it as the App merges it, read from that repository's default branch by the caller.
  */
 import { basename, dirname, resolve } from "node:path";
-import { CONFIG_PATH, parseConfig, resolveConfig } from "../core/config.js";
+import { CONFIG_PATH, extendConfig, parseConfig, resolveConfig, type RawConfig } from "../core/config.js";
 import { realPath, type FoundConfig } from "./find-config.js";
 import type { GitRepo } from "./git.js";
 import { UsageError } from "./usage-error.js";
@@ -27,6 +28,8 @@ export async function configAtRef(
   ref: string,
   cwd: string,
   config: string | undefined,
+  /** Reads the file a configuration's `_extends` names (from GitHub: the shell's), or throws saying why not. */
+  readExtended: (extending: RawConfig, label: string) => Promise<{ raw: RawConfig; source: string }>,
 ): Promise<FoundConfig> {
   const absolute = config !== undefined ? resolve(cwd, config) : resolve(git.root, CONFIG_PATH);
   const path = git.relative(realPath(absolute));
@@ -60,12 +63,13 @@ export async function configAtRef(
     throw new UsageError(
       `--config-from-base: ${label} is ${bytes.length.toLocaleString("en-US")} bytes; a configuration may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
     );
-  const raw = parseConfig(bytes.toString("utf8"), label);
-  const resolved = resolveConfig({ repo: raw });
-  // `_extends` names another repository's file, which only the App reads: say so rather than differ silently.
-  if (typeof raw._extends === "string")
-    resolved.notes.push(
-      `\`_extends\` in ${label} is not followed (only the App reads other repositories' files): the App's verdict may differ`,
-    );
-  return { root, config: resolved, label };
+  const raw = parseConfig(bytes, label);
+  if (typeof raw._extends !== "string") return { root, config: resolveConfig({ repo: raw }), label };
+  // The file it extends is another repository's, on its default branch: what the App merges under it.
+  const extended = await readExtended(raw, label);
+  return {
+    root,
+    config: resolveConfig({ repo: extendConfig(extended.raw, raw) }),
+    label: `${label}, extending ${extended.source}`,
+  };
 }

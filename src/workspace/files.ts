@@ -1,7 +1,19 @@
 /** Turns the command line's files, directories and globs into descriptor files. */
-import { lstatSync, readdirSync, statSync, openSync, readSync, closeSync, fstatSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  lstat,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpath,
+  stat,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { join, resolve } from "node:path";
-import { glob as tinyglob } from "tinyglobby";
+import { glob as tinyglob, type FileSystemAdapter } from "tinyglobby";
 import { isReviewedPath } from "../core/ef2/pairing.js";
 import type { FoundConfig, Located } from "./find-config.js";
 import { describeErrno, UsageError } from "./usage-error.js";
@@ -95,6 +107,31 @@ export function isFile(p: string): boolean {
 const GLOB_CHARS = /[*?[\]{}]/;
 
 /**
+ * The glob's file system, where a symbolic link that leads nowhere (its target missing, a loop) is a file of
+ * its own: tinyglobby resolves every link and drops one it cannot resolve, so a glob would leave out in
+ * silence a broken link it matches. Listed, it is read and fails saying why, as in a folder walked.
+ */
+const BROKEN_LINKS_AS_FILES: FileSystemAdapter = {
+  // Only the callback forms are called (the asynchronous crawl); Node's types also name its promisified forms.
+  realpath: ((path: string, callback: (error: NodeJS.ErrnoException | null, resolved: string) => void) =>
+    realpath(path, (error, resolved) =>
+      error && isLink(path) ? callback(null, path) : callback(error, resolved),
+    )) as typeof realpath,
+  stat: ((path: string, callback: (error: NodeJS.ErrnoException | null, stats: Stats) => void) =>
+    stat(path, (error, stats) =>
+      error && isLink(path) ? lstat(path, callback) : callback(error, stats),
+    )) as typeof stat,
+};
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Expands arguments. A directory means every file below it that the configuration applying to it reviews
  * (its `paths`, default `**\/plugin.json` and `**\/extension.yaml`, and the extension.yaml files they reach:
  * core/ef2/pairing.ts); a file is taken as named; anything else with glob characters is a glob. An argument
@@ -137,6 +174,7 @@ export async function expandArgs(
         onlyFiles: true,
         ignore: ["**/node_modules/**", "**/.git/**"],
         expandDirectories: false,
+        fs: BROKEN_LINKS_AS_FILES,
       });
       if (found.length === 0) throw new UsageError(`no files match '${arg}'`);
       for (const f of found.sort()) out.push({ display: f, absolute: resolve(cwd, f), explicit: false });

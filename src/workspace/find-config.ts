@@ -204,13 +204,13 @@ export class ConfigFinder {
     const cached = this.byFile.get(absolute);
     if (cached) return cached;
     const shown = displayPath(absolute, this.options.cwd);
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = readFileSync(absolute, "utf8");
+      bytes = readFileSync(absolute);
     } catch (e) {
       throw new UsageError(`cannot read configuration '${shown}': ${describeErrno(e)}`);
     }
-    let config = resolveConfig({ repo: parseConfig(text, shown) });
+    let config = resolveConfig({ repo: parseConfig(bytes, shown) });
     if (config.migrationMap) {
       // The migration map, beside the configuration as on the default branch: relative to the repository.
       const mapFile = join(root, config.migrationMap.path);

@@ -91,6 +91,11 @@ export class GitRepo {
     return line(this.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]));
   }
 
+  /** The address of the remote `origin` (where the repository lives on GitHub); undefined without one. */
+  originUrl(): Promise<string | undefined> {
+    return line(this.git(["config", "--get", "remote.origin.url"]));
+  }
+
   /**
    * What the current branch's changes are compared with when no ref is named: the merge base of HEAD and
    * its upstream, else HEAD (no upstream, or no merge base); undefined in a repository without commits.

@@ -218,6 +218,31 @@ describe("plugin-review check", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("a broken symbolic link a glob matches is an error naming it, never silently left out", () => {
+    write("globbed/a/plugin.json", text(validHost()));
+    mkdirSync(join(dir, "globbed", "b"));
+    symlinkSync("gone.json", join(dir, "globbed", "b", "plugin.json"));
+    mkdirSync(join(dir, "globbed", "c"));
+    symlinkSync("plugin.json", join(dir, "globbed", "c", "plugin.json")); // a link to itself
+    const r = cli(["check", "globbed/*/plugin.json"], dir);
+    expect(r.stderr).toBe("plugin-review: cannot read 'globbed/b/plugin.json': no such file or directory\n");
+    expect(r.stdout).toBe("");
+    expect(r.status).toBe(2);
+    const loop = cli(["check", "globbed/c/*.json"], dir);
+    expect(loop.stderr).toBe(
+      "plugin-review: cannot read 'globbed/c/plugin.json': too many levels of symbolic links (a link that leads back to itself?)\n",
+    );
+    expect(loop.status).toBe(2);
+    // A link to a file is followed, and what the glob does not match is not looked at.
+    symlinkSync("../a/plugin.json", join(dir, "globbed", "b", "linked.json"));
+    const linked = cli(["check", "globbed/{a,b}/*.json"], dir);
+    expect(linked.stderr).toMatch(/^plugin-review: cannot read 'globbed\/b\/plugin\.json'/);
+    const fine = cli(["check", "globbed/*/linked.json"], dir);
+    expect(fine.stderr).toBe("");
+    expect(fine.stdout).toMatch(/^globbed\/b\/linked\.json$|1 descriptor checked: no findings/m);
+    expect(fine.status).toBe(0);
+  });
+
   it("with --base-ref, a broken link the change leaves alone is neither read nor failed, as the App would not", () => {
     const repo = join(dir, "broken-unchanged");
     write("broken-unchanged/a/plugin.json", text(validHost()));

@@ -69,6 +69,36 @@ describe("plugin-review check: configuration discovery", () => {
     }
   });
 
+  it("a configuration that is not UTF-8 says what it is, never `must be object` nor a silently misread glob", () => {
+    for (const [name, bytes, problem] of [
+      [
+        "utf16",
+        Buffer.from("\uFEFFfail_on: never\n", "utf16le"),
+        "the file is UTF-16 (its byte order mark says so): save it as UTF-8",
+      ],
+      [
+        "latin1",
+        Buffer.from('fail_on: error\nignore:\n  - paths: ["plugins/café/**"]\n', "latin1"),
+        "line 3, column 25: byte 0xE9 is not UTF-8 (a file saved as Latin-1 or Windows-1252?): save it as UTF-8",
+      ],
+    ] as const) {
+      const root = join(dir, `encoding-${name}`);
+      gitInit(root);
+      write(`encoding-${name}/p/plugin.json`, text(validHost()));
+      write(`encoding-${name}/.github/plugin-review.yml`, "");
+      writeFileSync(join(root, ".github", "plugin-review.yml"), bytes);
+      const r = cli(["check", "p"], root);
+      expect(r.stderr, name).toBe(
+        `plugin-review: invalid configuration .github/plugin-review.yml:\n  - ${problem}\n`,
+      );
+      expect(r.status, name).toBe(2);
+      // Named with --config, the same.
+      expect(cli(["check", "--config", ".github/plugin-review.yml", "p"], root).stderr, name).toContain(
+        problem,
+      );
+    }
+  });
+
   it("run from outside the repository, walks up from each file", () => {
     const r = cli(["check", "repo/plugins"], dir);
     expect(r.stdout).toMatch(/✔ 2 descriptors checked: no findings/);

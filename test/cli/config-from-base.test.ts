@@ -8,8 +8,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { text, validHost } from "../helpers.js";
+import { FakeGitHub } from "../github/fake-github.js";
+import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { cli, ensureBuilt } from "./run.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -109,12 +112,9 @@ describe("plugin-review check --config-from-base", () => {
     ]);
   });
 
-  it("--config names a file read as the base has it; `_extends` is not followed, and a note says so", () => {
+  it("--config names a file read as the base has it", () => {
     const repo = repository(
-      {
-        "ci/plugin-review.yml": "_extends: acme/.github\nfail_on: error\n",
-        "a/plugin.json": text(validHost()),
-      },
+      { "ci/plugin-review.yml": "fail_on: error\n", "a/plugin.json": text(validHost()) },
       { "ci/plugin-review.yml": LOOSE, "b/plugin.json": text(bad("custom.python.b")) },
     );
     const r = cli(
@@ -123,9 +123,6 @@ describe("plugin-review check --config-from-base", () => {
     );
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^configuration: ci\/plugin-review\.yml at main$/m);
-    expect(r.stdout).toContain(
-      "`_extends` in ci/plugin-review.yml at main is not followed (only the App reads other repositories' files)",
-    );
   });
 
   it("is refused without --base-ref, with --no-config, and for a --config file the base lacks", () => {
@@ -150,5 +147,123 @@ describe("plugin-review check --config-from-base", () => {
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe("");
     }
+  });
+});
+
+describe("plugin-review check --config-from-base: `_extends`, read from GitHub as the App reads it", () => {
+  beforeEach(() => disableNetwork());
+  afterEach(() => cleanup());
+
+  /** The CLI's `main` in this process (nock answers as GitHub), in `cwd`, with only `env`. */
+  async function run(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+    let stdout = "";
+    let stderr = "";
+    const status = await main(args, {
+      cwd,
+      env,
+      colour: false,
+      stdout: (s) => void (stdout += s),
+      stderr: (s) => void (stderr += s),
+    });
+    return { status, stdout, stderr };
+  }
+
+  /** The base's file extends `value`; the change loosens it (and would pass), its descriptor has an error. */
+  function extending(value: string): string {
+    const repo = repository(
+      {
+        ".github/plugin-review.yml": `fail_on: error\n_extends: ${value}\n`,
+        "a/plugin.json": text(validHost()),
+      },
+      { ".github/plugin-review.yml": LOOSE, "b/plugin.json": text(bad("custom.python.b")) },
+    );
+    git(repo, "remote", "add", "origin", "git@github.com:acme/plugins.git");
+    return repo;
+  }
+
+  const SHARED = ".github/plugin-review.yml";
+  const TOKEN = { GITHUB_TOKEN: "ghp_not_a_real_token" };
+  const ARGS = ["check", "--base-ref", "main", "--config-from-base", "--format", "json"];
+  const UNCHANGED = "plugin-review: 1 descriptor unchanged since main was not checked\n";
+
+  it("merges the extended file (its default branch) under the base's: the base's values win, the rest apply", async () => {
+    const gh = new FakeGitHub(["contents"]);
+    // The extended file makes invalid-value a notice and fails on notices; the base's own fail_on wins.
+    gh.file("acme/shared", "HEAD", SHARED, "rules:\n  invalid-value: notice\nfail_on: notice\n");
+    const repo = extending("shared"); // the owner is the remote's
+    const r = await run(ARGS, repo, TOKEN);
+    expect(r.stderr).toBe(UNCHANGED);
+    expect((JSON.parse(r.stdout) as Json[]).map((f) => [f.ruleId, f.severity])).toEqual([
+      ["invalid-value", "notice"],
+    ]);
+    expect(r.status).toBe(0);
+    const textRun = await run(ARGS.slice(0, -2), repo, TOKEN);
+    expect(textRun.stdout).toMatch(
+      /^configuration: \.github\/plugin-review\.yml at main, extending acme\/shared:\.github\/plugin-review\.yml$/m,
+    );
+    gh.assertClean();
+  });
+
+  it("`owner/repo:path` names its file; GITHUB_REPOSITORY, as in Actions, names the owner before the remote", async () => {
+    const gh = new FakeGitHub(["contents"]);
+    gh.file(
+      "policy/central",
+      "HEAD",
+      "ci/strict.yml",
+      "fail_on: warning\nrules:\n  invalid-value: warning\n",
+    );
+    const named = await run(ARGS, extending("policy/central:ci/strict.yml"), TOKEN);
+    expect(named.stderr).toBe(UNCHANGED);
+    expect((JSON.parse(named.stdout) as Json[]).map((f) => f.severity)).toEqual(["warning"]);
+    expect(named.status).toBe(0); // the base's `fail_on: error` wins over the extended `warning`
+    gh.file("other/shared", "HEAD", SHARED, "rules:\n  invalid-value: off\n");
+    const owner = await run(ARGS, extending("shared"), { ...TOKEN, GITHUB_REPOSITORY: "other/plugins" });
+    expect(owner.stderr).toBe(UNCHANGED);
+    expect(JSON.parse(owner.stdout)).toEqual([]);
+    expect(owner.status).toBe(0);
+    gh.assertClean();
+  });
+
+  it("never judges without it: no token, a repository without the file, an invalid file, GitHub refusing", async () => {
+    const gh = new FakeGitHub(["contents"]);
+    const repo = extending("shared");
+    const noToken = await run(ARGS, repo, {});
+    expect(noToken.status).toBe(2);
+    expect(noToken.stdout).toBe("");
+    expect(noToken.stderr).toBe(
+      "plugin-review: the file named by `_extends: shared` in .github/plugin-review.yml at main is another repository's, read from GitHub as the App reads it (its default branch): set GITHUB_TOKEN to a token that can read it\n",
+    );
+    const missing = await run(ARGS, repo, TOKEN);
+    expect(missing.stderr).toBe(
+      "plugin-review: invalid configuration .github/plugin-review.yml at main:\n  - line 2, column 1: _extends: `shared` has no .github/plugin-review.yml\n",
+    );
+    expect(missing.status).toBe(2);
+    gh.file("acme/shared", "HEAD", SHARED, "fail_on: sometimes\n");
+    const invalid = await run(ARGS, repo, TOKEN);
+    expect(invalid.stderr).toMatch(
+      /^plugin-review: invalid configuration acme\/shared:\.github\/plugin-review\.yml:\n {2}- line 1, column 10: fail_on: /,
+    );
+    expect(invalid.status).toBe(2);
+    gh.file("acme/shared", "HEAD", SHARED, "fail_on: error\n");
+    gh.fail("GET", /\/contents\//, 403, 1, {
+      message: "Resource not accessible by personal access token",
+      documentation_url: "https://docs.github.com/rest",
+      status: "403",
+    });
+    const refused = await run(ARGS, repo, TOKEN);
+    expect(refused.stderr).toMatch(
+      /^plugin-review: cannot read the file named by `_extends: shared` in \.github\/plugin-review\.yml at main: GitHub answered 403 \(Resource not accessible by personal access token/,
+    );
+    expect(refused.status).toBe(2);
+    gh.assertClean();
+    const noOwner = repository(
+      { ".github/plugin-review.yml": "_extends: shared\n" },
+      { "b/plugin.json": text(bad("custom.python.b")) },
+    );
+    const unknown = await run(ARGS, noOwner, TOKEN);
+    expect(unknown.stderr).toMatch(
+      /_extends: `shared` names a repository of this one's owner, which is not known here: name it as `owner\/shared`/,
+    );
+    expect(unknown.status).toBe(2);
   });
 });

@@ -249,6 +249,25 @@ describe("help", () => {
     expect(run([]).status).toBe(2); // no command: the overview on stderr
   });
 
+  it("`help <command>` is that command's help; an unknown one is a usage error, as the command itself is", () => {
+    const overview = run(["--help"]).stdout;
+    expect(run(["help"])).toEqual({ status: 0, stdout: overview, stderr: "" });
+    expect(run(["help", "lsp"]).stdout).toBe(run(["lsp", "--help"]).stdout);
+    for (const args of [
+      ["help", "chekc"],
+      ["help", "--bogus"],
+    ]) {
+      const r = run(args);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(`plugin-review: unknown command '${args[1]}'\n${overview}`);
+    }
+    expect(run(["chekc"]).stderr).toBe(`plugin-review: unknown command 'chekc'\n${overview}`);
+    const extra = run(["help", "check", "pr"]);
+    expect(extra.status).toBe(2);
+    expect(extra.stderr).toMatch(/^plugin-review: help takes one command, not 'pr'\n/);
+  });
+
   it("lists the top-level options under an Options: heading, their descriptions in the commands' column", () => {
     const top = run(["--help"]).stdout;
     const column = (line: string | undefined) => /^ {2}\S.*?\s{2,}(?=\S)/.exec(line ?? "")?.[0].length;

@@ -52,33 +52,72 @@ function metricKeys(out: string): MetricKeys[] {
 }
 
 describe("plugin-review migrate: a fleet", () => {
-  it("refuses two name collisions and a key collision, naming both descriptors and their lines (exit 1)", () => {
-    const out = join(dir, "colliding");
-    const r = cli(["migrate", FLEET, "--out", out]);
+  it("resolves two name collisions and a key collision by the EF1 names, naming both descriptors and their lines (exit 1); the map records them", () => {
+    const work = join(dir, "colliding");
+    const out = join(work, "out");
+    const map = join(work, "migrate.yml");
+    const r = cli(["migrate", FLEET, "--out", out, "--map", map]);
+    expect(r.status).toBe(1);
+    expect(joined(r.stderr)).toBe(
+      'plugin-review: 2 name collisions and 1 key collision resolved: the descriptors involved were converted, named from their EF1 `name` instead of their `metricGroup` (record the names with --map: docs/migrate.md, "Migrating a fleet")\n' +
+        `  name custom:tech.certificatecheck: ${at("cert-a")}:6 (now custom:remote.python.certcheck.a) and ${at("cert-b")}:7 (now custom:python.certcheck.b)\n` +
+        `  name custom:tech.extension: ${at("ext-a")}:6 (now custom:remote.python.isilon) and ${at("ext-b")}:6 (now custom:remote.python.metricfilter)\n` +
+        `  key tech.queue.messages.count: ${at("queue-jmx")}:10 (now custom:jmx.queue) and ${at("queue-py")}:11 (now custom:python.queue.messages)\n`,
+    );
+    // Nothing lost: every descriptor converted and written, under seven names and keys that meet nowhere.
+    expect(joined(r.stdout)).toMatch(
+      /✖ 7 descriptors: 0 converted, 7 partly \(MIGRATION\.md lists what is not carried over\), 0 refused\n$/,
+    );
+    const keys = metricKeys(out);
+    expect(keys.map((k) => k.name).sort()).toEqual([
+      "custom:jmx.queue",
+      "custom:python.certcheck.b",
+      "custom:python.queue.messages",
+      "custom:remote.python.certcheck.a",
+      "custom:remote.python.isilon",
+      "custom:remote.python.metricfilter",
+      "custom:tech.demo.pool",
+    ]);
+    const all = keys.flatMap((k) => k.metrics.map((m) => m.ef2.key));
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toContain("jmx.queue.messages.count");
+    const md = readFileSync(join(out, "jmx.queue/MIGRATION.md"), "utf8");
+    expect(md).toContain(
+      `- line 7, \`metricGroup\`: Dynatrace's converter would name the extension \`custom:tech.queue\`, but its metric key \`tech.queue.messages.count\` would also be a key of \`${at("queue-py")}\` line 11: it is named from its EF1 \`name\` instead`,
+    );
+    // The map records the names; the same run again meets no collision (exit 0) and writes the same
+    // extensions (MIGRATION.md no longer notes a collision: the map names them).
+    expect(readFileSync(map, "utf8")).toMatch(/^ {2}custom\.jmx\.queue:\n {4}name: custom:jmx\.queue\n/m);
+    const extensions = () => Object.entries(bytes(work)).filter(([f]) => !f.endsWith("MIGRATION.md"));
+    const before = extensions();
+    const again = cli(["migrate", FLEET, "--out", out, "--map", map]);
+    expect(joined(again.stderr)).toBe("");
+    expect(again.status).toBe(0);
+    expect(extensions()).toEqual(before);
+  });
+
+  it("refuses the collisions the EF1 names do not resolve (two copies of one plugin), naming both (exit 1)", () => {
+    const work = join(dir, "copies");
+    mkdirSync(join(work, "in/copy"), { recursive: true });
+    cpSync(join(ROOT, FLEET, "ext-a"), join(work, "in/ext-a"), { recursive: true });
+    cpSync(join(ROOT, FLEET, "ext-a/plugin.json"), join(work, "in/copy/plugin.json"));
+    cpSync(join(ROOT, FLEET, "pool"), join(work, "in/pool"), { recursive: true });
+    const r = cli(["migrate", "in", "--out", "out"], work);
     expect(r.status).toBe(1);
     expect(joined(r.stderr)).toContain(
-      'plugin-review: 2 name collisions and 1 key collision: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n' +
-        `  name custom:tech.certificatecheck: ${at("cert-a")}:6 and ${at("cert-b")}:7\n` +
-        `  name custom:tech.extension: ${at("ext-a")}:6 and ${at("ext-b")}:6\n` +
-        `  key tech.queue.messages.count: ${at("queue-jmx")}:10 and ${at("queue-py")}:11\n`,
+      'plugin-review: 1 name collision: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n' +
+        "  name custom:tech.extension: in/copy/plugin.json:6 and in/ext-a/plugin.json:6\n",
     );
     expect(joined(r.stderr)).toContain(
-      `${at("cert-a")}: not converted:\n  line 6: its EF2 name \`custom:tech.certificatecheck\` is also the name of "${at("cert-b")}" line 7: in a Dynatrace environment the second upload would replace the first\n`,
+      'plugin-review: in/copy/plugin.json: not converted:\n  line 6: its EF2 name `custom:tech.extension` is also the name of "in/ext-a/plugin.json" line 6, the same EF1 plugin "custom.remote.python.isilon": in a Dynatrace environment the second upload would replace the first\n',
     );
-    expect(joined(r.stdout)).toMatch(
-      /✖ 7 descriptors: 0 converted, 1 partly \(MIGRATION\.md lists what is not carried over\), 6 refused\n$/,
+    expect(joined(r.stdout)).toMatch(/✖ 3 descriptors: 0 converted, 1 partly .*, 2 refused\n$/);
+    // Nothing of the copies but their MIGRATION.md, which says why and what to do.
+    expect(tree(join(work, "out/tech.extension"))).toEqual(["MIGRATION.md"]);
+    expect(tree(join(work, "out/tech.extension-2"))).toEqual(["MIGRATION.md"]);
+    expect(readFileSync(join(work, "out/tech.extension/MIGRATION.md"), "utf8")).toMatch(
+      /## What to do\n\n- line 6: migrate one of the two copies of EF1 plugin `custom\.remote\.python\.isilon`/,
     );
-    // Nothing of the colliding ones but their MIGRATION.md, which says why and how to resolve it.
-    expect(tree(join(out, "tech.certificatecheck"))).toEqual(["MIGRATION.md"]);
-    expect(tree(join(out, "tech.certificatecheck-2"))).toEqual(["MIGRATION.md"]);
-    const md = readFileSync(join(out, "tech.queue/MIGRATION.md"), "utf8");
-    expect(md).toMatch(/^# `custom\.jmx\.queue` was not migrated\n/);
-    expect(md).toContain(
-      `- line 10: its EF2 metric key \`tech.queue.messages.count\` is also a key of \`${at("queue-py")}\` line 11`,
-    );
-    expect(md).toMatch(/## What to do\n\n- line 10: give one of them another key prefix in the map/);
-    expect(md).toContain("- line 10: `ext:tech.queue.messages`");
-    expect(tree(join(out, "tech.demo.pool"))).toContain("extension/extension.yaml");
   });
 
   it("with --map, converts them all with unique names and keys (exit 0); the map read again gives the same bytes", () => {
@@ -138,8 +177,13 @@ describe("plugin-review migrate: a fleet", () => {
     expect(keys.map((k) => k.name).sort()).toEqual(["custom:acme.tech.demo.pool", "custom:acme.tech.queue"]);
     expect(keys.flatMap((k) => k.metrics.map((m) => m.ef2.key))).toContain("corp.tech.demo.pool.pool_active");
     expect(keys.flatMap((k) => k.metrics.map((m) => m.ef2.key))).toContain("corp.tech.queue.messages.count");
-    // A prefix for all does not tell two plugins of one name apart: that takes the map.
-    expect(cli(["migrate", at("ext-a"), at("ext-b"), "--name-prefix", "acme"]).status).toBe(1);
+    // Two plugins of one derived name: each named from its EF1 `name`, the prefix before it.
+    const both = cli(["migrate", at("ext-a"), at("ext-b"), "--name-prefix", "acme", "--format", "json"]);
+    expect(both.status).toBe(1);
+    expect((JSON.parse(both.stdout) as { name: string }[]).map((s) => s.name)).toEqual([
+      "custom:acme.remote.python.isilon",
+      "custom:acme.remote.python.metricfilter",
+    ]);
     const bad = cli(["migrate", at("pool"), "--key-prefix", "9x"]);
     expect(bad.status).toBe(2);
     expect(joined(bad.stderr)).toMatch(
@@ -161,11 +205,12 @@ describe("plugin-review migrate: a fleet", () => {
     );
     const r = cli(["migrate", at("pool"), "--map", map]);
     expect(r.status).toBe(1);
+    // The map's plugin keeps its name (it is deployed): this one is named from its EF1 `name`.
     expect(joined(r.stderr)).toContain(
-      `  name custom:tech.demo.pool: ${at("pool")}:6 and custom.jmx.someone_else in the map ${map}:2\n`,
+      `  name custom:tech.demo.pool: ${at("pool")}:6 (now custom:jmx.demo.pool) and custom.jmx.someone_else in the map ${map}:2\n`,
     );
     expect(joined(r.stderr)).toContain(
-      `  key tech.demo.pool.pool_idle: ${at("pool")}:42 and custom.jmx.someone_else in the map ${map}:2\n`,
+      `  key tech.demo.pool.pool_idle: ${at("pool")}:42 (now custom:jmx.demo.pool) and custom.jmx.someone_else in the map ${map}:2\n`,
     );
   });
 
@@ -181,25 +226,74 @@ describe("plugin-review migrate: a fleet", () => {
     );
   });
 
-  it("--format json: each descriptor's outcome, and the collisions that refused it", () => {
+  it("--format json: each descriptor's outcome, the name it would have had and the collisions that renamed it", () => {
     const r = cli(["migrate", at("ext-a"), at("ext-b"), at("pool"), "--format", "json"]);
     expect(r.status).toBe(1);
     const summary = JSON.parse(r.stdout) as Record<string, unknown>[];
-    expect(summary.map((s) => [s.file, s.outcome])).toEqual([
-      [at("ext-a"), "refused"],
-      [at("ext-b"), "refused"],
-      [at("pool"), "partly"],
+    expect(summary.map((s) => [s.file, s.outcome, s.name])).toEqual([
+      [at("ext-a"), "partly", "custom:remote.python.isilon"],
+      [at("ext-b"), "partly", "custom:remote.python.metricfilter"],
+      [at("pool"), "partly", "custom:tech.demo.pool"],
     ]);
-    expect(summary[0]!.collisions).toEqual([
-      {
-        kind: "name",
-        value: "custom:tech.extension",
-        sides: [
-          { file: at("ext-a"), line: 6, plugin: "custom.remote.python.isilon" },
-          { file: at("ext-b"), line: 6, plugin: "custom.remote.python.metricfilter" },
-        ],
-      },
-    ]);
+    expect(summary[0]!.renamed).toEqual({
+      from: "custom:tech.extension",
+      collisions: [
+        {
+          kind: "name",
+          value: "custom:tech.extension",
+          sides: [
+            {
+              file: at("ext-a"),
+              line: 6,
+              plugin: "custom.remote.python.isilon",
+              now: "custom:remote.python.isilon",
+            },
+            {
+              file: at("ext-b"),
+              line: 6,
+              plugin: "custom.remote.python.metricfilter",
+              now: "custom:remote.python.metricfilter",
+            },
+          ],
+        },
+      ],
+    });
+  });
+});
+
+describe("plugin-review migrate: where it writes", () => {
+  it("--out the folder the plugins are in: migrates them, and a second run the same ones, not what the first wrote", () => {
+    const work = join(dir, "out-is-in");
+    cpSync(join(ROOT, FLEET, "pool"), join(work, "plugins/pool"), { recursive: true });
+    cpSync(join(ROOT, "examples/remote-valid"), join(work, "plugins/remote"), { recursive: true });
+    const run = () => cli(["migrate", "plugins", "--out", "plugins"], work);
+    const first = run();
+    expect(joined(first.stderr)).toBe("");
+    expect(first.status).toBe(0);
+    expect(joined(first.stdout)).toMatch(/✔ 2 descriptors: 0 converted, 2 partly/);
+    expect(tree(join(work, "plugins"))).toEqual(
+      expect.arrayContaining([
+        "pool/plugin.json",
+        "tech.demo.pool/extension/extension.yaml",
+        "tech.demo.device/extension/extension.yaml",
+      ]),
+    );
+    const before = bytes(work);
+    const second = run();
+    expect(second.status).toBe(0);
+    expect(joined(second.stdout)).toMatch(/✔ 2 descriptors: 0 converted, 2 partly/);
+    expect(bytes(work)).toEqual(before);
+  });
+
+  it("tells apart folders that differ only in case (one folder on macOS and Windows)", () => {
+    const work = join(dir, "case");
+    for (const folder of ["Alpha", "alpha"]) {
+      mkdirSync(join(work, "in", folder), { recursive: true });
+      writeFileSync(join(work, "in", folder, "plugin.json"), "{");
+    }
+    const r = cli(["migrate", "in", "--out", "out"], work);
+    expect(r.status).toBe(2);
+    expect(tree(join(work, "out"))).toEqual(["Alpha/MIGRATION.md", "alpha-2/MIGRATION.md"]);
   });
 });
 

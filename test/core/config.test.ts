@@ -216,6 +216,43 @@ describe("configuration: every problem in one pass, each with its line", () => {
     expect(problems("rules: [\nfail_on: x\n")).toEqual([expect.stringMatching(/^line \d+, column \d+: /)]);
   });
 
+  it("a file that is not UTF-8 says what it is and where, never that it `must be object`", () => {
+    const bytes = (yaml: string, encoding: BufferEncoding) => new Uint8Array(Buffer.from(yaml, encoding));
+    const read = (b: Uint8Array) => readConfig(b, "repo.yml").problems.map((p) => ({ ...p }));
+    const yaml = "fail_on: warning\n";
+    // Windows editors' "Unicode": UTF-16 little-endian with its byte order mark; and big-endian, and UTF-32.
+    const utf16le = bytes("\uFEFF" + yaml, "utf16le");
+    expect(read(utf16le)).toEqual([
+      { message: "the file is UTF-16 (its byte order mark says so): save it as UTF-8" },
+    ]);
+    expect(read(new Uint8Array(Buffer.from(utf16le).swap16()))).toEqual(read(utf16le));
+    expect(read(new Uint8Array([0xff, 0xfe, 0, 0, 0x66, 0, 0, 0]))[0]?.message).toMatch(
+      /^the file is UTF-32 /,
+    );
+    // UTF-16 without a mark: NUL characters YAML would take as part of the keys.
+    expect(read(bytes(yaml, "utf16le"))).toEqual([
+      {
+        message: "a NUL character: a configuration is UTF-8 text (a UTF-16 file without a byte order mark?)",
+        line: 1,
+        column: 2,
+      },
+    ]);
+    // Latin-1 (Windows-1252): `é` one byte, where a glob would otherwise silently match nothing.
+    const latin1 = bytes('fail_on: error\nignore:\n  - paths: ["plugins/café/**"]\n', "latin1");
+    expect(read(latin1)).toEqual([
+      {
+        message: "byte 0xE9 is not UTF-8 (a file saved as Latin-1 or Windows-1252?): save it as UTF-8",
+        line: 3,
+        column: 25,
+      },
+    ]);
+    expect(() => parseConfig(latin1, "repo.yml")).toThrow(/line 3, column 25: byte 0xE9 is not UTF-8/);
+    // UTF-8, with or without its byte order mark, reads as the text does.
+    const accented = 'ignore:\n  - paths: ["plugins/café/**"]\n';
+    expect(readConfig(bytes(accented, "utf8"), "repo.yml")).toEqual(readConfig(accented, "repo.yml"));
+    expect(readConfig(bytes("\uFEFF" + yaml, "utf8"), "repo.yml").raw).toEqual({ fail_on: "warning" });
+  });
+
   it("keeps the valid part of an invalid file, to merge and report what the locks refuse", () => {
     const read = readConfig(
       "rules:\n  unknwn-member: off\n  name-format: off\nignore:\n  - rules: [x]\n  - paths: [legacy/**]\nfail_on: x\n",

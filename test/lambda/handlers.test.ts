@@ -95,7 +95,15 @@ function awsMocks() {
     }));
   }
   sqsR.onAnyCommand().resolves({ MessageId: "m-1" } as object);
-  sqsW.onAnyCommand().resolves({});
+  // As SQS: a visibility timeout that is not a whole number of seconds within 0..43,200 is refused.
+  sqsW.onAnyCommand().callsFake((input: { VisibilityTimeout?: unknown }) => {
+    const seconds = input.VisibilityTimeout;
+    if (!Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > 43_200)
+      throw Object.assign(new Error(`Value ${String(seconds)} for parameter VisibilityTimeout is invalid`), {
+        name: "InvalidParameterValue",
+      });
+    return {};
+  });
   return { sqsR, ssmR, sqsW, ssmW };
 }
 
@@ -203,6 +211,13 @@ describe("receiver (bundled)", () => {
   });
 });
 
+/** The worker's ChangeMessageVisibility calls, as [receipt handle, seconds], in order. */
+const visibilities = () =>
+  commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand").map((c) => [
+    c.input.ReceiptHandle,
+    c.input.VisibilityTimeout,
+  ]);
+
 describe("worker (bundled)", () => {
   /** The worker's handler: the bundle's own, or one whose App runs faster (createHandler). */
   let handle: Bundle["handler"];
@@ -238,6 +253,27 @@ describe("worker (bundled)", () => {
     expect(gh.reviews).toHaveLength(1);
     expect(gh.comments).toHaveLength(1);
     gh.assertClean();
+  });
+
+  it("on the queue's last try, holds a failing run only where the commit has no completed one: a completed run is not written again", async () => {
+    process.env.PLUGIN_REVIEW_MAX_RECEIVES = "5";
+    try {
+      const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+      gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+      gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", text({ ...validHost(), version: "1" }));
+      const payload = pullRequestPayload("opened");
+      payload.installation.id = 430;
+      const body = await queued(payload, "d-last");
+      const context = { getRemainingTimeInMillis: () => 300_000 };
+      expect(await handle(sqsEvent([body], 4), context)).toEqual({ batchItemFailures: [] });
+      expect(await handle(sqsEvent([body], 5), context)).toEqual({ batchItemFailures: [] });
+      expect(gh.checkRuns).toHaveLength(1);
+      expect(gh.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure", updates: 0 });
+      expect(gh.checkRuns[0]!.output!.title).not.toBe("plugin-review could not review this commit");
+      gh.assertClean();
+    } finally {
+      delete process.env.PLUGIN_REVIEW_MAX_RECEIVES;
+    }
   });
 
   it("analyses in the analysis thread bundled beside it: an extension.yaml past its bounds is refused, its finding on the run", async () => {
@@ -321,9 +357,12 @@ describe("worker (bundled)", () => {
     expect(gh.checkRuns[0]!.output!.summary).toMatch(
       /GitHub did not answer in time.*Re-running the check retries/s,
     );
-    // A short backoff: the retry comes in seconds, not after the queue's 30-minute visibility timeout.
-    const delay = commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand")[0]!.input;
-    expect(delay).toMatchObject({ VisibilityTimeout: 10 });
+    // Hidden while the invocation may run it (32 s at production speed) and 30 s more, then, once it failed,
+    // a short backoff: the retry comes in seconds, not after the queue's 30-minute visibility timeout.
+    expect(visibilities()).toEqual([
+      ["rh-0", 62],
+      ["rh-0", 10],
+    ]);
     // The retry: the same run, completed with the review's verdict; each annotation once.
     const retry = sqsEvent([body], 2);
     expect(await handle(retry, { getRemainingTimeInMillis: () => 60_000 })).toEqual({
@@ -348,11 +387,6 @@ describe("worker (bundled)", () => {
     payload.installation.id = installation;
     return queued(payload, `d-${number}`);
   }
-  const visibilities = () =>
-    commandCalls(mocks.sqsW, "ChangeMessageVisibilityCommand").map((c) => [
-      c.input.ReceiptHandle,
-      c.input.VisibilityTimeout,
-    ]);
 
   it("stops a batch at its first failure: the later messages are reported failed untried and come back at once, so a pull request's deliveries stay in order", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
@@ -382,14 +416,21 @@ describe("worker (bundled)", () => {
     ]);
     expect([...gh.runsFor(b), ...gh.runsFor(c)]).toEqual([]);
     expect(gh.count("GET", /\/pulls\/(8|9)\/files$/)).toBe(0);
-    expect(visibilities()).toEqual(
+    // First all three hidden while the invocation may run them (300 s, and 30 s more); then the failed one
+    // backs off and the untried ones come back at once.
+    expect(visibilities().slice(0, 3)).toEqual([
+      ["rh-0", 330],
+      ["rh-1", 330],
+      ["rh-2", 330],
+    ]);
+    expect(visibilities().slice(3)).toEqual(
       expect.arrayContaining([
         ["rh-0", 30],
         ["rh-1", 0],
         ["rh-2", 0],
       ]),
     );
-    expect(visibilities()).toHaveLength(3);
+    expect(visibilities()).toHaveLength(6);
     gh.assertClean();
   });
 
@@ -405,12 +446,21 @@ describe("worker (bundled)", () => {
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: event.Records[1]!.messageId }] });
     expect(gh.runsFor(a)).toEqual([expect.objectContaining({ status: "completed", conclusion: "failure" })]);
     expect(gh.runsFor(b)).toEqual([]);
-    expect(visibilities()).toEqual([["rh-1", 0]]);
+    expect(visibilities()).toEqual([
+      ["rh-0", 330],
+      ["rh-1", 330],
+      ["rh-1", 0],
+    ]);
     gh.assertClean();
   });
 
-  it("drops a message that is not a delivery instead of retrying it forever", async () => {
-    expect(await handle(sqsEvent(["not json"]))).toEqual({ batchItemFailures: [] });
+  it("drops a message that is not a delivery instead of retrying it until the dead-letter queue", async () => {
+    // Not JSON, or JSON but not the receiver's {id, name, payload} (an operator's test message, a redrive
+    // of something else): no try can handle it, and one that throws would fail the whole invocation.
+    for (const body of ["not json", "null", "{}", '"d-1"', '{"id":"d-1","name":"pull_request"}'])
+      expect(await handle(sqsEvent([body]), { getRemainingTimeInMillis: () => 300_000 }), body).toEqual({
+        batchItemFailures: [],
+      });
   });
 });
 
@@ -472,8 +522,8 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
     handle = worker.createHandler({ clock: worker.scaledClock(SCALE) });
     const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
     openPullRequest(gh);
-    gh.failFor("POST", /\/check-runs$/, 30_000 * SCALE, { when: completesRun });
-    gh.failFor("PATCH", /\/check-runs\/\d+$/, 30_000 * SCALE, { when: completesRun });
+    gh.failFor("POST", /\/check-runs$/, 60_000 * SCALE, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 60_000 * SCALE, { when: completesRun });
     // An invocation of 30 s: the review's deadline passes while GitHub still fails.
     const { attempts } = await untilProcessed(await queuedOpen(410), 30_000 * SCALE, 600_000 * SCALE);
     expect(attempts).toBeGreaterThan(1);
@@ -483,6 +533,34 @@ describe("worker (bundled): a check run on every commit, whatever GitHub does", 
     expectExactlyOnce(gh);
     gh.assertClean();
   }, 90_000);
+});
+
+describe("worker (bundled): a review that fails for good while GitHub fails its report", () => {
+  it("is tried again, so that the commit gets its completed run: the failure was not GitHub's, but the missing run is", async () => {
+    const handle = worker.createHandler({ clock: worker.scaledClock(SCALE) });
+    const gh = new FakeGitHub([...SCENARIO_ROUTES, "listCheckRuns"]);
+    openPullRequest(gh);
+    // A failure no retry of the review would change (a permission GitHub refuses once), then 500s on the
+    // writes that would report it, for longer than the review's report may take.
+    gh.fail("GET", /\/pulls\/7\/files$/, 403, 1, { message: "Resource not accessible by integration" });
+    gh.failFor("POST", /\/check-runs$/, 90_000 * SCALE, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 90_000 * SCALE, { when: completesRun });
+    const payload = pullRequestPayload("opened");
+    payload.installation.id = 431;
+    await receiver.handler(signedHttpEvent("pull_request", payload, { delivery: "d-report" }));
+    const sent = commandCalls(mocks.sqsR, "SendMessageCommand");
+    const body = sent[sent.length - 1]!.input.MessageBody as string;
+    const context = { getRemainingTimeInMillis: () => 60_000 * SCALE };
+    const first = sqsEvent([body], 1);
+    expect(await handle(first, context)).toEqual({
+      batchItemFailures: [{ itemIdentifier: first.Records[0]!.messageId }],
+    });
+    // The queue's retry, once GitHub takes writes again.
+    await new Promise((r) => setTimeout(r, 90_000 * SCALE));
+    expect(await handle(sqsEvent([body], 2), context)).toEqual({ batchItemFailures: [] });
+    expectExactlyOnce(gh);
+    gh.assertClean();
+  }, 120_000);
 });
 
 describe("merge queue (bundled receiver and worker)", () => {

@@ -135,6 +135,10 @@ describe("serverless package", () => {
     expect(resources.DeadLetterQueue!.Properties.FifoQueue).toBe(true);
     const worker = resources.WorkerLambdaFunction!.Properties;
     expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(worker.Timeout);
+    // The worker knows its last try (it holds a failing run while it reviews).
+    expect(worker.Environment.Variables.PLUGIN_REVIEW_MAX_RECEIVES).toBe(
+      String(q.RedrivePolicy.maxReceiveCount),
+    );
     expect(resources.DeadLetterAlarm!.Type).toBe("AWS::CloudWatch::Alarm");
     const mapping = ofType("AWS::Lambda::EventSourceMapping")[0]![1].Properties;
     expect(mapping.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);

@@ -91,8 +91,16 @@ describeUnless(!exists && `${CORPUS.pathname} is absent`)("the real corpus, migr
     expect(new Set(names).size).toBe(names.length);
     const keys = converted.flatMap(keysOf);
     expect(new Set(keys).size).toBe(keys.length);
-    // The corpus holds copies and unrelated plugins of one metric group: they are refused, naming each other.
+    // The corpus holds copies of one EF1 plugin: they are refused, naming each other; and unrelated plugins of
+    // one metric group (`tech.extension`): they are converted, named from their EF1 `name`.
     expect(run.collisions.length).toBeGreaterThan(0);
-    for (const c of run.collisions) for (const s of c.sides) expect(s.line).toBeGreaterThan(0);
+    for (const c of run.collisions) {
+      for (const s of c.sides) expect(s.line).toBeGreaterThan(0);
+      expect(c.sides[0].plugin).toBe(c.sides[1].plugin);
+    }
+    expect(run.resolved.map((c) => c.sides.map((s) => s.now))).toContainEqual([
+      undefined,
+      "custom:remote.python.metricfilter",
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import { readMigrationMap } from "../../src/core/ef2/mapping.js";
 import { keyMap } from "../../src/core/ef2/key-map.js";
 import { migrateFleet } from "../../src/migrate/fleet.js";
 import { writeMigrationMap } from "../../src/migrate/mapping.js";
+import { plain } from "../../src/migrate/notes.js";
 import { rewriteReferences, rewriteTable } from "../../src/migrate/rewrite.js";
 import { liveParts } from "../markdown.js";
 import { text } from "../helpers.js";
@@ -89,42 +90,94 @@ describe("the migration map", () => {
 });
 
 describe("migrateFleet", () => {
-  it("refuses both descriptors of one EF2 name, and a key two extensions would share; the map resolves them", () => {
+  it("names both descriptors of one derived EF2 name from their EF1 `name`, and converts them; the map's names win", () => {
     const inputs = [
       { file: "a/plugin.json", text: text(jmx("custom.jmx.a", "tech.same", ["x"])) },
       { file: "b/plugin.json", text: text(jmx("custom.jmx.b", "tech.same", ["y"])) },
       { file: "c/plugin.json", text: text(jmx("custom.jmx.c", "tech.other", ["x"])) },
     ];
     const run = migrateFleet(inputs);
-    expect(run.collisions.map((c) => [c.kind, c.value, c.sides.map((s) => `${s.file}:${s.line}`)])).toEqual([
-      ["name", "custom:tech.same", ["a/plugin.json:6", "b/plugin.json:6"]],
+    expect(run.collisions).toEqual([]);
+    expect(
+      run.resolved.map((c) => [c.kind, c.value, c.sides.map((s) => `${s.file}:${s.line} ${s.now}`)]),
+    ).toEqual([
+      ["name", "custom:tech.same", ["a/plugin.json:6 custom:jmx.a", "b/plugin.json:6 custom:jmx.b"]],
     ]);
-    expect(run.entries.map((e) => e.result.converted)).toEqual([false, false, true]);
+    expect(run.entries.map((e) => e.result.converted && [e.result.name, e.renamed?.from])).toEqual([
+      ["custom:jmx.a", "custom:tech.same"],
+      ["custom:jmx.b", "custom:tech.same"],
+      ["custom:tech.other", undefined],
+    ]);
+    // Its keys follow its name, and MIGRATION.md says why it is not the name Dynatrace's converter gives.
+    const a = run.entries[0]!.result;
+    expect(a.converted && a.keyMap.metrics.map((m) => m.ef2.key)).toEqual(["jmx.a.x"]);
+    expect(a.files.find((f) => f.path === "MIGRATION.md")!.content).toContain(
+      "- line 6, `metricGroup`: Dynatrace's converter would name the extension `custom:tech.same`, but `b/plugin.json` line 6 has that name too: it is named from its EF1 `name` instead",
+    );
+    expect(run.updates.map((u) => [u.plugin, u.name, u.keyPrefix])).toEqual([
+      ["custom.jmx.a", "custom:jmx.a", "jmx.a"],
+      ["custom.jmx.b", "custom:jmx.b", "jmx.b"],
+      ["custom.jmx.c", "custom:tech.other", "tech.other"],
+    ]);
+
+    // The map gives b c's name: c, named as derived, takes its EF1 name; b keeps the one the map gives.
     const map = readMigrationMap("plugins:\n  custom.jmx.b:\n    name: custom:tech.other\n", "m.yml");
     if (!map.ok) throw new Error("map");
     const mapped = migrateFleet(inputs, { map: map.map });
-    // b now shares c's name: a name collision; a is free.
-    expect(mapped.collisions.map((c) => [c.kind, c.value])).toEqual([["name", "custom:tech.other"]]);
-    const fixed = readMigrationMap(
+    expect(mapped.collisions).toEqual([]);
+    expect(mapped.entries.map((e) => e.result.converted && e.result.name)).toEqual([
+      "custom:tech.same",
+      "custom:tech.other",
+      "custom:jmx.c",
+    ]);
+    // A key the map's key prefix gives b meets c's: c again.
+    const keyed = readMigrationMap(
       "plugins:\n  custom.jmx.b:\n    name: custom:tech.b\n    key_prefix: tech.other\n",
       "m.yml",
     );
-    if (!fixed.ok) throw new Error("map");
-    // b keeps c's key prefix: b's `y` is free, but a `x` of b would meet c's.
-    const keyed = migrateFleet(
+    if (!keyed.ok) throw new Error("map");
+    const run3 = migrateFleet(
       [
         inputs[0]!,
         { file: "b/plugin.json", text: text(jmx("custom.jmx.b", "tech.same", ["x"])) },
         inputs[2]!,
       ],
-      { map: fixed.map },
+      { map: keyed.map },
     );
-    expect(keyed.collisions.map((c) => [c.kind, c.value, c.sides.map((s) => s.file)])).toEqual([
-      ["key", "tech.other.x", ["b/plugin.json", "c/plugin.json"]],
+    expect(run3.resolved.map((c) => [c.kind, c.value, c.sides.map((s) => s.now)])).toEqual([
+      ["key", "tech.other.x", [undefined, "custom:jmx.c"]],
     ]);
-    expect(keyed.updates.map((u) => [u.plugin, u.name, u.keyPrefix])).toEqual([
-      ["custom.jmx.a", "custom:tech.same", "tech.same"],
+  });
+
+  it("refuses what naming from the EF1 `name` does not resolve: copies of one plugin, a name another descriptor derives", () => {
+    const run = migrateFleet([
+      { file: "a/plugin.json", text: text(jmx("custom.jmx.a", "tech.same", ["x"])) },
+      { file: "b/plugin.json", text: text(jmx("custom.jmx.b", "tech.same", ["y"])) },
+      // Its metricGroup derives the name a's EF1 name gives: a yields, d keeps it.
+      { file: "d/plugin.json", text: text(jmx("custom.jmx.d", "jmx.a", ["z"])) },
+      // Two copies of one EF1 plugin: nothing tells them apart.
+      { file: "e1/plugin.json", text: text(jmx("custom.jmx.e", "tech.e", ["x"])) },
+      { file: "e2/plugin.json", text: text(jmx("custom.jmx.e", "tech.e", ["x"])) },
     ]);
+    expect(run.entries.map((e) => [e.file, e.result.converted && e.result.name])).toEqual([
+      ["a/plugin.json", false],
+      ["b/plugin.json", "custom:jmx.b"],
+      ["d/plugin.json", "custom:jmx.a"],
+      ["e1/plugin.json", false],
+      ["e2/plugin.json", false],
+    ]);
+    expect(run.collisions.map((c) => [c.kind, c.value, c.sides.map((s) => s.file)])).toEqual([
+      ["name", "custom:jmx.a", ["a/plugin.json", "d/plugin.json"]],
+      ["name", "custom:tech.e", ["e1/plugin.json", "e2/plugin.json"]],
+      ["name", "custom:tech.same", ["a/plugin.json", "b/plugin.json"]],
+    ]);
+    // a's reasons: the collision that had it renamed, then the one its EF1 name meets.
+    const a = run.entries[0]!.result;
+    expect(!a.converted && a.reasons.map((r) => plain(r.text))).toEqual([
+      expect.stringMatching(/^its EF2 name `custom:tech\.same` is also the name of "b\/plugin\.json" line 6/),
+      expect.stringMatching(/^its EF2 name `custom:jmx\.a` is also the name of "d\/plugin\.json" line 6/),
+    ]);
+    expect(run.resolved).toEqual([]);
   });
 
   it("refuses one EF1 plugin given twice under two EF2 names: the map could keep one of them only", () => {
@@ -138,17 +191,22 @@ describe("migrateFleet", () => {
     expect(run.updates).toEqual([]);
   });
 
-  it("keeps descriptor text inert in a refused descriptor's MIGRATION.md (read with a Markdown parser)", () => {
+  it("keeps descriptor text inert in MIGRATION.md, refused or renamed (read with a Markdown parser)", () => {
     const evil = "custom.jmx.[x](http://evil) @octocat <img src=x>`";
-    const inputs = [
-      { file: "evil <b>/[p](http://e)/plugin.json", text: text(jmx(evil, "tech.same", ["k"])) },
+    const evilFile = "evil <b>/[p](http://e)/plugin.json";
+    // Two copies of one plugin (refused), and one whose name meets theirs (named from its EF1 `name`).
+    const run = migrateFleet([
+      { file: evilFile, text: text(jmx(evil, "tech.same", ["k"])) },
+      { file: "copy/plugin.json", text: text(jmx(evil, "tech.same", ["k"])) },
       { file: "b/plugin.json", text: text(jmx("custom.jmx.b", "tech.same", ["k"])) },
-    ];
-    const run = migrateFleet(inputs);
-    const md = run.entries[0]!.result.files.find((f) => f.path === "MIGRATION.md")!.content;
-    expect(md).toMatch(/^# `+ ?custom\.jmx\.\[x\]/);
+    ]);
+    expect(run.entries.map((e) => e.result.converted)).toEqual([false, false, true]);
     const docs = "https://github.com/plugin-review/plugin-review/blob/main/docs/migrate.md";
-    expect(liveParts(md, { href: (h) => h === docs })).toEqual([]);
+    const md = (i: number) => run.entries[i]!.result.files.find((f) => f.path === "MIGRATION.md")!.content;
+    expect(md(0)).toMatch(/^# `+ ?custom\.jmx\.\[x\]/);
+    expect(liveParts(md(0), { href: (h) => h === docs })).toEqual([]);
+    expect(md(2)).toContain("but `evil <b>/[p](http://e)/plugin.json` line 6 has that name too");
+    expect(liveParts(md(2), { href: (h) => h.startsWith(`${docs}#`) })).toEqual([]);
   });
 });
 

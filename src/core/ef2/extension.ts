@@ -25,7 +25,15 @@ export const SQL_SOURCES = [
  * The data sources whose metrics the extension.yaml itself declares (groups, subgroups, metrics): what they
  * report is known from the file. A Python extension's metrics are reported by its code.
  */
-export const DECLARATIVE_SOURCES = ["jmx", "snmp", "snmptraps", "wmi", "prometheus", ...SQL_SOURCES] as const;
+export const DECLARATIVE_SOURCES = [
+  "jmx",
+  "snmp",
+  "snmptraps",
+  "wmi",
+  "prometheus",
+  ...SQL_SOURCES,
+  "jdbc",
+] as const;
 
 /** Every data source member (extensions-2.md §1; Google Cloud's too). */
 export const DATA_SOURCES = [...DECLARATIVE_SOURCES, "python", "gcp"] as const;
@@ -34,7 +42,10 @@ export const DATA_SOURCES = [...DECLARATIVE_SOURCES, "python", "gcp"] as const;
 export interface ReportedMetric {
   /** The key as written. */
   key: string;
-  /** The key Dynatrace ingests: a count's key gets `.count` unless it ends in it (metric ingestion protocol). */
+  /**
+   * The key Dynatrace ingests: a count's key gets `.count` unless it ends in `.count` or `_count` (metric
+   * ingestion protocol). A Prometheus histogram or summary is ingested under several keys: one entry each.
+   */
   ingested: string;
   /** The type as written (`gauge` when unsaid), and whether it is a count. */
   type: string;
@@ -48,6 +59,8 @@ export interface ReportedMetric {
   featureSet?: string;
   /** Its dimensions (its group's and subgroup's), each with where it is declared. */
   dimensions: ReadonlyMap<string, string>;
+  /** A Prometheus `histogram` or `summary`: every key Dynatrace ingests for it, this entry's among them. */
+  parts?: readonly string[];
 }
 
 /** A metric the `metrics:` list describes. */
@@ -110,12 +123,31 @@ export interface ExtensionFacts {
   activations: readonly { where: "remote" | "local"; path: string; pointer: string }[];
 }
 
-const COUNT_SUFFIX = ".count";
+/** The endings a count's key may already have: Dynatrace appends `.count` to any other (metric ingestion FAQ). */
+const COUNT_SUFFIX = /[._]count$/;
 
-/** The key Dynatrace ingests for a metric of this type (metric ingestion protocol: counts end in `.count`). */
+/** The key Dynatrace ingests for a metric of this type (counts end in `.count` or `_count`). */
 export function ingestedKey(key: string, count: boolean): string {
-  return count && !key.endsWith(COUNT_SUFFIX) ? key + COUNT_SUFFIX : key;
+  return count && !COUNT_SUFFIX.test(key) ? `${key}.count` : key;
 }
+
+/**
+ * What Dynatrace ingests for a Prometheus histogram or summary (Prometheus data source reference, `type`): its
+ * count as `<key>_count`, its sum as `<key>_sum.count`, and a histogram's buckets as `<key>_bucket.count`
+ * (collected when the monitoring configuration asks), a summary's quantiles under `<key>` (a gauge).
+ */
+const PROMETHEUS_PARTS: Readonly<Record<string, readonly { suffix: string; count: boolean }[]>> = {
+  histogram: [
+    { suffix: "_count", count: true },
+    { suffix: "_sum", count: true },
+    { suffix: "_bucket", count: true },
+  ],
+  summary: [
+    { suffix: "_count", count: true },
+    { suffix: "_sum", count: true },
+    { suffix: "", count: false },
+  ],
+};
 
 /** A type that ingests as a count (`count`, `count,delta`…). */
 export function isCountType(type: unknown): boolean {
@@ -167,20 +199,27 @@ function metricsOf(list: unknown, pointer: string, at: Level, source: string, fa
     if (own !== undefined)
       facts.featureSets.push({ name: own, pointer: `${here}/featureSet`, level: "metric" });
     const value = get(element, "value");
-    const reported: ReportedMetric = {
-      key,
-      ingested: ingestedKey(key, count),
-      type,
-      count,
-      source,
-      pointer: here,
-      dimensions: at.dimensions,
-    };
     const read = typeof value === "string" ? value : str(get(value, "attribute"));
-    if (read !== undefined) reported.value = read;
     const featureSet = own ?? at.featureSet;
-    if (featureSet !== undefined) reported.featureSet = featureSet;
-    facts.reported.push(reported);
+    const layout = source === "prometheus" ? PROMETHEUS_PARTS[type.trim()] : undefined;
+    const ingested = layout?.map((p) => ({ key: ingestedKey(key + p.suffix, p.count), count: p.count })) ?? [
+      { key: ingestedKey(key, count), count },
+    ];
+    for (const part of ingested) {
+      const reported: ReportedMetric = {
+        key,
+        ingested: part.key,
+        type,
+        count: part.count,
+        source,
+        pointer: here,
+        dimensions: at.dimensions,
+      };
+      if (layout) reported.parts = ingested.map((p) => p.key);
+      if (read !== undefined) reported.value = read;
+      if (featureSet !== undefined) reported.featureSet = featureSet;
+      facts.reported.push(reported);
+    }
   });
 }
 
@@ -191,8 +230,10 @@ type Building = {
 /** A declarative data source's groups (a list; JMX's are under `groups`), their subgroups and metrics. */
 function walkSource(source: string, member: unknown, facts: Building): void {
   const base = `/${source}`;
-  const groups = source === "jmx" ? get(member, "groups") : member;
-  const groupsAt = source === "jmx" ? `${base}/groups` : base;
+  // JMX and JDBC hold their groups under `groups`, beside the data source's own settings.
+  const nested = source === "jmx" || source === "jdbc";
+  const groups = nested ? get(member, "groups") : member;
+  const groupsAt = nested ? `${base}/groups` : base;
   const auto = source === "jmx" ? JMX_AUTO_DIMENSIONS : undefined;
   arr(groups).forEach((g, gi) => {
     const group = obj(g);

@@ -12,9 +12,11 @@ export interface ExtensionFiles {
   /**
    * Every file of the extension's project at head, as repository paths (written as `DescriptorInput.path` is):
    * the files under the folder that holds extension.yaml and, when that folder is `extension/`, under its parent
-   * (`projectFolder`: the Python SDK's layout, where the module's folder is beside `extension/`).
+   * (`projectFolder`: the Python SDK's layout, where the module's folder is beside `extension/`). Undefined when
+   * the caller did not list them (the App lists a Python extension's only): the rules that need the list say
+   * nothing, never that a file is missing.
    */
-  paths: readonly string[];
+  paths?: readonly string[];
   /** The head contents of the files `extensionReads` names, by repository path (a file absent here is unread). */
   contents?: ReadonlyMap<string, string | Uint8Array>;
   /** The same files in the base, by repository path, when the base has them. */
@@ -38,7 +40,8 @@ export interface ExtensionPackage {
   folder: string;
   /** The folder of the Python SDK's project (`projectFolder`). */
   project: string;
-  paths: ReadonlySet<string>;
+  /** Undefined when not listed (`ExtensionFiles.paths`). */
+  paths: ReadonlySet<string> | undefined;
   changed: readonly string[];
   /** A file named relative to extension.yaml, at head (`base`: in the base), when the caller read it. */
   read(relative: string, base?: boolean): FileText | undefined;
@@ -114,7 +117,7 @@ export function extensionPackage(path: string, files: ExtensionFiles, maxSize: n
   return {
     folder,
     project: projectFolder(path),
-    paths: new Set(files.paths),
+    paths: files.paths && new Set(files.paths),
     changed: files.changed ?? [],
     resolve,
     read(relative, base = false) {

@@ -32,7 +32,7 @@ export const rule = defineRule({
       const path = a.path;
       if (a.unread) {
         const at = pkg?.resolve(path);
-        if (pkg && at !== undefined && !pkg.paths.has(at))
+        if (pkg?.paths && at !== undefined && !pkg.paths.has(at))
           context.report({ pointer, messageId: "absent", data: { path } });
         continue;
       }

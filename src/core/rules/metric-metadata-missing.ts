@@ -1,10 +1,12 @@
 import { defineRule } from "../rule.js";
+import { listOf } from "../suggest.js";
 
 /**
  * A metric reported without metadata shows in Dynatrace under its key, with no unit and no description: charts
  * cannot scale it, and nobody can tell what it counts. Said once per key Dynatrace ingests, at the first
  * place that reports it; a key whose metadata names it without the `.count` Dynatrace appends is said by
- * metric-not-reported instead. A Python extension's metrics are those its `python.featureSets` list.
+ * metric-not-reported instead. A Prometheus histogram or summary is ingested under several keys: said once,
+ * when none of them has metadata. A Python extension's metrics are those its `python.featureSets` list.
  */
 export const rule = defineRule({
   meta: {
@@ -17,6 +19,8 @@ export const rule = defineRule({
     messages: {
       missing:
         "metric `{{key}}` has no metadata in `metrics`: Dynatrace shows it under its key, without a display name, unit or description",
+      partsMissing:
+        "Prometheus {{kind}} `{{key}}` has no metadata in `metrics` for any of the keys Dynatrace ingests it as ({{ingested}}): Dynatrace shows them without a display name, unit or description",
     },
   },
   check(context) {
@@ -24,10 +28,32 @@ export const rule = defineRule({
     const described = new Set(ext.described.map((d) => d.key));
     const said = new Set<string>();
     const reported = [
-      ...ext.reported.map((r) => ({ key: r.ingested, written: r.key, pointer: r.pointer })),
-      ...ext.pythonMetrics.map((p) => ({ key: p.key, written: p.key, pointer: p.pointer })),
+      ...ext.reported.map((r) => ({
+        key: r.ingested,
+        written: r.key,
+        type: r.type,
+        pointer: r.pointer,
+        parts: r.parts,
+      })),
+      ...ext.pythonMetrics.map((p) => ({
+        key: p.key,
+        written: p.key,
+        type: "",
+        pointer: p.pointer,
+        parts: undefined,
+      })),
     ];
     for (const r of reported) {
+      if (r.parts) {
+        if (r.parts.some((k) => described.has(k) || said.has(k))) continue;
+        for (const k of r.parts) said.add(k);
+        context.report({
+          pointer: `${r.pointer}/key`,
+          messageId: "partsMissing",
+          data: { key: r.written, kind: r.type.trim(), ingested: listOf(r.parts, "and") },
+        });
+        continue;
+      }
       // Metadata under the key as written, or with `.count` once more: metric-not-reported says why it misses.
       if (
         described.has(r.key) ||

@@ -1,10 +1,11 @@
 import { defineRule } from "../rule.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean, listOf } from "../suggest.js";
 
 /**
  * Metadata for a key the extension's data sources never report describes nothing: a typo, a metric removed
- * from the data source, or a count described without the `.count` that Dynatrace appends to its key (metric
- * ingestion protocol). Only where the file declares what is reported (not a Python extension's code, nor an
+ * from the data source, a count described without the `.count` that Dynatrace appends to its key (metric
+ * ingestion protocol), or a Prometheus histogram or summary described under its own key, which Dynatrace
+ * ingests only with the suffixes of its parts. Only where the file declares what is reported (not a Python extension's code, nor an
  * extension without a data source, whose metrics come from elsewhere); calculated metrics (`func:`) are
  * reported by no data source.
  */
@@ -25,6 +26,8 @@ export const rule = defineRule({
         "metadata describes metric `{{key}}`, but the data source reports it as a count, which Dynatrace ingests as `{{ingested}}`: this metadata describes nothing",
       countTwice:
         "metadata describes metric `{{key}}`, but Dynatrace ingests the count `{{ingested}}` as it is (it appends `.count` only to a key that does not end in it): this metadata describes nothing",
+      partsKey:
+        "metadata describes metric `{{key}}`, but the data source reports it as a Prometheus {{kind}}, which Dynatrace ingests as {{ingested}}: this metadata describes nothing",
       gaugeKey:
         "metadata describes metric `{{key}}`, but the data source reports `{{written}}` as a gauge, which Dynatrace ingests under its own key: this metadata describes nothing",
     },
@@ -39,6 +42,14 @@ export const rule = defineRule({
       if (d.calculated || ingested.has(d.key) || ext.pythonMetrics.some((p) => p.key === d.key)) continue;
       const pointer = `${d.pointer}/key`;
       const reported = written.get(d.key);
+      if (reported?.parts) {
+        context.report({
+          pointer,
+          messageId: "partsKey",
+          data: { key: d.key, kind: reported.type.trim(), ingested: listOf(reported.parts, "and") },
+        });
+        continue;
+      }
       if (reported?.count) {
         const edit = {
           replacement: JSON.stringify(reported.ingested),

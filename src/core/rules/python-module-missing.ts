@@ -22,7 +22,7 @@ export const rule = defineRule({
   check(context) {
     const pkg = context.package;
     const module = context.extension.module;
-    if (!pkg || !module || !/^[A-Za-z_][A-Za-z0-9_.]*$/.test(module.name)) return;
+    if (!pkg?.paths || !module || !/^[A-Za-z_][A-Za-z0-9_.]*$/.test(module.name)) return;
     const name = module.name.replace(/\./g, "/");
     const wheel = module.name.replace(/[-_.]+/g, "_").toLowerCase();
     const folders = [`${pkg.project}${name}/`, `${pkg.project}src/${name}/`];

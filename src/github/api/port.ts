@@ -149,6 +149,12 @@ export interface ChangedDescriptor {
 export interface ChangedFiles {
   descriptors: ChangedDescriptor[];
   removed: string[];
+  /**
+   * The change's other files (not descriptors the configuration reviews): added, modified, removed, and both
+   * paths of a rename. An extension packages files beside its extension.yaml, so a change to them is a change to
+   * the extension (review/extension-projects.ts).
+   */
+  others: string[];
   totalFiles: number;
   /** Some files could not be seen (GitHub truncated a tree of more than 100,000 entries). */
   capped: boolean;
@@ -163,7 +169,7 @@ export const CONFIG_MAX_BYTES = 10 * 1024 * 1024;
 export interface ReviewStart {
   run: ExistingRun | undefined;
   /** `owner/repo:path` → the file's text, or undefined when there is none. */
-  configs: Map<string, string | undefined>;
+  configs: Map<string, Uint8Array | undefined>;
   /** Repositories answered as not found (`owner/repo`): absent, or not visible to the installation. */
   unseen?: Set<string>;
 }

@@ -185,6 +185,7 @@ export class ReviewJobs {
       ...(requireOrgConfig ? { requireOrgConfig } : {}),
       ...(delivery.endsBy !== undefined ? { endsBy: delivery.endsBy } : {}),
       ...(delivery.abandoned ? { abandoned: true } : {}),
+      ...(delivery.lastTry ? { lastTry: true } : {}),
       ...(analyser ? { analyser } : {}),
     };
     // On disk before the delivery is acknowledged (the server); its end once its review is done.

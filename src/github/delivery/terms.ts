@@ -18,6 +18,12 @@ export interface DeliveryTerms {
    * completed as `failure`, saying it could not be reviewed.
    */
   abandoned?: true;
+  /**
+   * The last try: the queue gives the delivery up after it (Lambda's dead-letter queue). A run that is not
+   * completed yet is completed as `failure` before the review starts, so that a try that dies again (the
+   * worker out of memory, killed) leaves a failing run rather than a check that waits forever.
+   */
+  lastTry?: true;
 }
 
 /** A first try, with no end but the review's own deadline. */

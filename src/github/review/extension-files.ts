@@ -11,6 +11,9 @@
  * schema): its text is not parsed here, off the analysis thread, so the schema read is the one Dynatrace's
  * SDK writes and its examples use, `activationSchema.json` beside extension.yaml. One listing of the head
  * commit's tree serves every extension of a batch.
+ *
+ * Every extension.yaml, Python or not, gets the files of its project that the change touched (`changed`, from
+ * the change's file list): a packaged file changed is a change to the extension (version-not-bumped).
  */
 import type { DescriptorInput } from "../../core/analyse.js";
 import { formatOf } from "../../core/ef2/pairing.js";
@@ -18,6 +21,7 @@ import { folderOf, projectFolder, type ExtensionFiles } from "../../core/ef2/pac
 import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
 import type { CommitTarget, FileAt, GitHubGateway } from "../api/port.js";
+import { projectChanges } from "./extension-projects.js";
 
 /** A project's files listed at most: past that, nothing is passed (a partial list would call a module missing). */
 export const PROJECT_FILES_MAX = 5000;
@@ -43,10 +47,15 @@ export async function addExtensionFiles(
   target: CommitTarget,
   inputs: readonly DescriptorInput[],
   maxFileSize: number,
+  others: readonly string[],
 ): Promise<{ notes: string[]; bytes: number }> {
-  const python = inputs.filter(
-    (i) => formatOf(i.path) === "extension.yaml" && i.size === undefined && saysPython(i.content),
-  );
+  const extensions = inputs.filter((i) => formatOf(i.path) === "extension.yaml");
+  // Every extension: which of its project's files changed (version-not-bumped), from the change's file list.
+  for (const input of extensions) {
+    const changed = projectChanges(input.path, others);
+    if (changed.length) input.files = { changed };
+  }
+  const python = extensions.filter((i) => i.size === undefined && saysPython(i.content));
   if (!python.length) return { notes: [], bytes: 0 };
   const at = { owner: target.owner, repo: target.repo };
   const folders = python.map((i) => projectFolder(i.path));
@@ -88,7 +97,7 @@ export async function addExtensionFiles(
     const baseSchema = base === undefined ? undefined : contents[base];
     if (baseSchema?.kind === "file") baseContents.set(schema, baseSchema.content);
     for (const m of [headContents, baseContents]) for (const c of m.values()) bytes += c.length;
-    const files: ExtensionFiles = { paths, contents: headContents, baseContents };
+    const files: ExtensionFiles = { ...input.files, paths, contents: headContents, baseContents };
     const k = based.indexOf(input);
     const basePaths = k < 0 ? undefined : baseListed[k];
     // Written as head's paths (extensionPackage resolves what extension.yaml names from head's folder).

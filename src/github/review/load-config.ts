@@ -88,32 +88,65 @@ export function orgUnreadableMessage(org: string, required: boolean): string {
 }
 
 /**
- * A configuration file on the default branch, or undefined when there is none. Read like a descriptor: a
- * file over 1 MB comes through the blob API, never as an empty configuration.
+ * A configuration file's bytes on the default branch, or undefined when there is none. Read like a descriptor:
+ * a file over 1 MB comes through the blob API, never as an empty configuration. Bytes, not text: readConfig
+ * says when they are not UTF-8.
  */
-async function readText(
-  reader: ConfigReader,
+async function readBytes(
+  reader: Pick<ConfigReader, "readDefaultBranchFile">,
   owner: string,
   repo: string,
   path: string,
-): Promise<string | undefined> {
+): Promise<Uint8Array | undefined> {
   const file = await reader.readDefaultBranchFile({ owner, repo, path }, CONFIG_MAX_BYTES);
   if (file.kind === "missing") return undefined;
   if (file.kind === "too-large")
     throw new ConfigError(`${owner}/${repo}:${path}`, [
       `the file is ${file.size.toLocaleString("en-US")} bytes; a configuration may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
     ]);
-  return Buffer.from(file.content).toString("utf8");
+  return file.content;
 }
 
-/** `_extends: other` / `owner/repo` / `owner/repo:path`, as Probot reads it. */
-function parseExtends(
+/** `_extends: other` / `owner/repo` / `owner/repo:path`, as Probot reads it (`owner` undefined: not named, not known). */
+function parseExtends<O extends string | undefined>(
   value: string,
-  owner: string,
-): { owner: string; repo: string; path: string } | undefined {
+  owner: O,
+): { owner: string | O; repo: string; path: string } | undefined {
   const m = /^(?:([a-z\d](?:[a-z\d-]{0,38}))\/)?([-_.\w\d]+)(?::([^\s]+))?$/i.exec(value.trim());
   if (!m) return undefined;
   return { owner: m[1] ?? owner, repo: m[2] as string, path: m[3] ?? CONFIG_PATH };
+}
+
+/**
+ * The file a configuration's `_extends` names, read as the App reads it: from the default branch of that
+ * repository (`owner`, the repository's own, when the value names none). For `check --config-from-base`,
+ * which reads the repository's file from git and this one from GitHub. A value that names no file, a file
+ * that is not there or not valid is a ConfigError on `source` (the `_extends` line), as in the App.
+ */
+export async function readExtendedConfig(
+  reader: Pick<ConfigReader, "readDefaultBranchFile">,
+  extending: RawConfig,
+  source: string,
+  owner: string | undefined,
+): Promise<{ raw: RawConfig; source: string }> {
+  const value = String(extending._extends);
+  const refuse = (message: string): never => {
+    throw new ConfigError(source, [{ message, ...locateIn(extending, ["_extends"]) }]);
+  };
+  const target = parseExtends(value, owner);
+  if (!target)
+    return refuse(`_extends: cannot read \`${value}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`);
+  if (target.owner === undefined)
+    return refuse(
+      `_extends: \`${value}\` names a repository of this one's owner, which is not known here: name it as \`owner/${target.repo}\` (or set GITHUB_REPOSITORY to \`owner/repo\`)`,
+    );
+  const { repo, path } = target;
+  const bytes = await readBytes(reader, target.owner, repo, path);
+  if (bytes === undefined) return refuse(`_extends: \`${value}\` has no ${path}`);
+  const extendedSource = `${target.owner}/${repo}:${path}`;
+  const read = readConfig(bytes, extendedSource);
+  if (read.problems.length) throw new ConfigError(extendedSource, read.problems);
+  return { raw: read.raw, source: extendedSource };
 }
 
 export async function loadConfig(
@@ -121,32 +154,37 @@ export async function loadConfig(
   owner: string,
   repo: string,
   ownerType: string,
-  /** Files already read (`owner/repo:path` → text, undefined when absent), as readReviewStart reads them. */
-  prefetched: ReadonlyMap<string, string | undefined> = new Map(),
+  /** Files already read (`owner/repo:path` → bytes, undefined when absent), as readReviewStart reads them. */
+  prefetched: ReadonlyMap<string, Uint8Array | undefined> = new Map(),
   options: LoadOptions = {},
 ): Promise<LoadedConfig> {
   const sources: string[] = [];
   /** Every file's problems, reported together: fixing one file never reveals another's problems later. */
   const errors: ConfigError[] = [];
-  const fetchText = async (o: string, r: string, path: string): Promise<string | undefined> => {
+  const fetchBytes = async (o: string, r: string, path: string): Promise<Uint8Array | undefined> => {
     const source = `${o}/${r}:${path}`;
     try {
-      return prefetched.has(source) ? prefetched.get(source) : await readText(reader, o, r, path);
+      return prefetched.has(source) ? prefetched.get(source) : await readBytes(reader, o, r, path);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       errors.push(e);
       return undefined;
     }
   };
-  const parse = (o: string, r: string, path: string, text: string | undefined): RawConfig | undefined => {
-    if (text === undefined) return undefined;
+  const parse = (
+    o: string,
+    r: string,
+    path: string,
+    bytes: Uint8Array | undefined,
+  ): RawConfig | undefined => {
+    if (bytes === undefined) return undefined;
     const source = `${o}/${r}:${path}`;
     sources.push(source);
-    const read = readConfig(text, source);
+    const read = readConfig(bytes, source);
     if (read.problems.length) errors.push(new ConfigError(source, read.problems));
     return read.raw;
   };
-  const layer = async (o: string, r: string, path: string) => parse(o, r, path, await fetchText(o, r, path));
+  const layer = async (o: string, r: string, path: string) => parse(o, r, path, await fetchBytes(o, r, path));
   // Only organisations have a policy repository; for a user's repository `<user>/.github` is not policy.
   const withOrg = ownerType === "Organization" && repo !== ".github";
   let org: RawConfig | undefined;
@@ -154,11 +192,11 @@ export async function loadConfig(
   if (withOrg) {
     const repository = `${owner}/.github`;
     const failedBefore = errors.length;
-    const text = options.orgUnreadable ? undefined : await fetchText(owner, ".github", CONFIG_PATH);
-    org = parse(owner, ".github", CONFIG_PATH, text);
+    const bytes = options.orgUnreadable ? undefined : await fetchBytes(owner, ".github", CONFIG_PATH);
+    org = parse(owner, ".github", CONFIG_PATH, bytes);
     // A file too large to read was seen: its error is reported with the others.
     const state =
-      text !== undefined || errors.length > failedBefore
+      bytes !== undefined || errors.length > failedBefore
         ? "read"
         : options.orgUnreadable || (await orgRepositoryUnseen(reader, owner, prefetched, options))
           ? "unreadable"
@@ -210,7 +248,8 @@ export async function loadConfig(
   if (config.migrationMap && !errors.length) {
     const path = config.migrationMap.path;
     const source = `${owner}/${repo}:${path}`;
-    const text = await fetchText(owner, repo, path);
+    const bytes = await fetchBytes(owner, repo, path);
+    const text = bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8");
     if (text !== undefined) sources.push(source);
     try {
       if (!errors.length)
@@ -241,7 +280,7 @@ export async function loadConfig(
 async function orgRepositoryUnseen(
   reader: ConfigReader,
   owner: string,
-  prefetched: ReadonlyMap<string, string | undefined>,
+  prefetched: ReadonlyMap<string, Uint8Array | undefined>,
   options: LoadOptions,
 ): Promise<boolean> {
   const repository = `${owner}/.github`;

@@ -22,7 +22,7 @@ import { reviewScope } from "../api/request-scope.js";
 import { REVIEW_DEADLINE_MS } from "../time-budget.js";
 import { analyseInputs, type Analysis } from "./analyse-inputs.js";
 import type { Analyser } from "./analyser.js";
-import { completeCheckRun, ReviewCheckRun } from "./check-run/complete.js";
+import { completeCheckRun, LAST_TRY, ReviewCheckRun } from "./check-run/complete.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
 import { publishPullReview } from "./pull-review/publish-stage.js";
@@ -57,6 +57,11 @@ export interface ReviewOptions {
    * up on it). The check run is completed as `failure`, saying so, and nothing is read or posted.
    */
   abandoned?: boolean;
+  /**
+   * Nobody tries this delivery again (the queue's last try): a run not completed yet (an earlier try died
+   * mid-review) is first completed as `failure`, saying so, then the review writes its result over it.
+   */
+  lastTry?: boolean;
   /** What the review tells whoever runs it between its stages (the scheduler); nothing by default. */
   turns?: StageTurns;
   /** Where the analysis runs (analyser.ts): in this thread by default, in an analysis thread on the server. */
@@ -111,6 +116,9 @@ async function reviewCommit(
     const checked = await runUntil(deadline, async (): Promise<Checked> => {
       const inputs = await readInputs(gw, target, kind.listChanged, opts); // 1
       checkRun.found(inputs.run);
+      // An earlier try died mid-review: should this one die too, its run fails rather than waits forever.
+      if (opts.lastTry && inputs.kind === "descriptors" && inputs.run?.status !== "completed")
+        await checkRun.holdAs(LAST_TRY);
       const firstLook = opts.opened === true && inputs.run === undefined && !opts.rerun;
       if (inputs.kind === "not-analysed") {
         await checkRun.complete(inputs.result);

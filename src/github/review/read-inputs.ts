@@ -29,6 +29,13 @@ import {
 } from "../api/port.js";
 import { invalidConfigSummary } from "./check-run/output.js";
 import { addExtensionFiles } from "./extension-files.js";
+import {
+  extensionPlaces,
+  placesInTree,
+  placesNotFound,
+  PLACES_READ_MAX,
+  projectNote,
+} from "./extension-projects.js";
 import type { CheckResult } from "./check-run/write.js";
 import { loadConfig } from "./load-config.js";
 
@@ -212,21 +219,55 @@ async function* readDescriptors(
 ): DescriptorBatches {
   const changed = await step("files", () => listChanged(config.paths));
   const notes = [...config.notes];
+  const notReviewed: NotReviewed[] = [];
+  // What the configuration reviews. A base is only what the base's review read (core/base-path.ts): the policy
+  // is the default branches', so its `paths` are what reviewed the base; a file renamed from elsewhere is new.
+  const reviewed = reviewedPathMatcher(config.paths);
   const unread: { path: string; why: string }[] = [];
-  const beyondCount = changed.descriptors.slice(config.maxDescriptors).map((d) => d.path);
+  const beyondCount: string[] = [];
   const beyondBytes: string[] = [];
   const migrated = new Map<string, string>();
-  // A base is only what the base's review read (core/base-path.ts): the policy is the default branches',
-  // so its `paths` are what reviewed the base; a file renamed from elsewhere is new.
-  const reviewedAtBase = reviewedPathMatcher(config.paths);
-  const bases = new Map(changed.descriptors.map((d) => [d, baseOf(d, reviewedAtBase)]));
+  const bases = new Map<ChangedDescriptor, ReturnType<typeof baseOf>>();
   const basePath = (d: ChangedDescriptor) => bases.get(d)?.path;
-  for (const d of changed.descriptors.slice(0, config.maxDescriptors)) {
-    const from = bases.get(d)?.notReviewedFrom;
-    if (from !== undefined) notes.push(notReviewedRenameNote(d.path, from, quote));
+  // Batches to read; descriptors join as they are found (max_descriptors counts them all, in order).
+  const pending: ChangedDescriptor[][] = [];
+  let admitted = 0;
+  const admit = (descriptors: readonly ChangedDescriptor[]) => {
+    const room = Math.max(0, config.maxDescriptors - admitted);
+    const taken = descriptors.slice(0, room);
+    beyondCount.push(...descriptors.slice(room).map((d) => d.path));
+    admitted += taken.length;
+    for (const d of taken) {
+      const base = baseOf(d, reviewed);
+      bases.set(d, base);
+      if (base.notReviewedFrom !== undefined)
+        notes.push(notReviewedRenameNote(d.path, base.notReviewedFrom, quote));
+    }
+    pending.push(...batches(taken, basePath));
+  };
+  admit(changed.descriptors);
+  // The extensions whose project files changed beside an extension.yaml the change leaves alone are changed
+  // too (review/extension-projects.ts): a few places are read with the first batch, many found in the tree.
+  const places = extensionPlaces(
+    changed.others,
+    reviewed,
+    new Set([...changed.descriptors.map((d) => d.path), ...changed.removed]),
+  );
+  const found = (paths: readonly string[]) => {
+    const descriptors = paths.map((path): ChangedDescriptor => ({ path, status: "modified" }));
+    changed.descriptors.push(...descriptors);
+    notes.push(...paths.map((p) => projectNote(p, changed.others)));
+    admit(descriptors);
+  };
+  let unlooked = places.length <= PLACES_READ_MAX ? places : [];
+  if (places.length > PLACES_READ_MAX) {
+    const inTree = await placesInTree(gw, target, places);
+    if (inTree) found(inTree);
+    else notReviewed.push(placesNotFound(places.length));
   }
+  if (!pending.length && unlooked.length) pending.push([]);
   let bytes = 0;
-  for (const batch of batches(changed.descriptors.slice(0, config.maxDescriptors), basePath)) {
+  for (let batch = pending.shift(); batch; batch = pending.shift()) {
     if (beyondBytes.length) {
       beyondBytes.push(...batch.map((d) => d.path));
       continue;
@@ -244,7 +285,10 @@ async function* readDescriptors(
         replaced: replacedDescriptorPaths(d.path).map((path) => ({ path, at: read(target.baseSha, path) })),
       };
     });
+    const looked = unlooked.map((path) => ({ path, at: read(target.headSha, path) }));
+    unlooked = [];
     const contents = await step("content", () => gw.readFiles(files, config.maxFileSize));
+    found(looked.filter((p) => contents[p.at]!.kind !== "missing").map((p) => p.path));
     const inputs: DescriptorInput[] = [];
     batch.forEach((d, i) => {
       const { head: h, base: b, replaced } = at[i]!;
@@ -270,13 +314,14 @@ async function* readDescriptors(
       bytes += size;
       inputs.push(input);
     });
+    if (!inputs.length) continue;
     // A Python extension's project files and activation schema, for the rules that read them.
-    const project = await addExtensionFiles(gw, target, inputs, config.maxFileSize);
+    const project = await addExtensionFiles(gw, target, inputs, config.maxFileSize, changed.others);
     notes.push(...project.notes);
     bytes += project.bytes;
     yield inputs;
   }
-  const notReviewed: NotReviewed[] = unread.map((u) => ({ paths: [u.path], why: u.why }));
+  notReviewed.push(...unread.map((u) => ({ paths: [u.path], why: u.why })));
   if (beyondCount.length)
     notReviewed.push({
       paths: beyondCount,

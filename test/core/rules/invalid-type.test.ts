@@ -15,9 +15,51 @@ const nullName = set(validRemote(), [], "name", null);
 const technologyNumber = set(validRemote(), [], "technologies", ["Demo Device", 7]);
 const rootArray = "[\n  {}\n]\n";
 
+/**
+ * The SQL data source's query frequency and timeout as its reference documents them: an interval a variable
+ * sets (`minutes: var:<id>`), a `timeout` (seconds, a string or a variable) and a cron `schedule`.
+ */
+const SQL_FREQUENCY = `name: custom:example.sql
+version: 1.0.0
+minDynatraceVersion: "1.303"
+author:
+  name: x
+vars:
+  - id: myInterval
+    displayName: Interval
+    defaultValue: "10"
+    pattern: ^[0-9]+$
+    type: text
+  - id: myTimeout
+    displayName: Timeout
+    type: text
+sqlOracle:
+  - group: cpu
+    interval:
+      minutes: var:myInterval
+    timeout: "20"
+    query: SELECT value AS cpu_count FROM v$parameter WHERE name = 'cpu_count'
+    metrics:
+      - key: example.sql.cpu.cores
+        value: col:cpu_count
+    subgroups:
+      - subgroup: scheduled
+        schedule: "0 12 ? * 2-6"
+        timeout: var:myTimeout
+        query: SELECT 1 AS one FROM dual
+        metrics:
+          - key: example.sql.one
+            value: col:one
+`;
+
 ruleTable("invalid-type", {
   valid: [
     { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: an SQL interval a variable sets (SQL data source reference)",
+      doc: SQL_FREQUENCY,
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {

@@ -26,9 +26,31 @@ const keymetricUnit = set(validRemote(), ["ui", "keymetrics", 0], "unit", "Perce
 const mergeAggregation = set(validHost(), ["ui", "keymetrics", 0], "mergeaggregation", "median");
 const seriesCount = set(validHost(), ["ui", "charts", 0, "series", 1], "aggregation", "COUNT");
 
+/** A Prometheus extension with the types Dynatrace documents for that data source only. */
+const PROMETHEUS_TYPES = `name: custom:example.prom
+version: 1.0.0
+minDynatraceVersion: "1.318"
+author:
+  name: x
+prometheus:
+  - group: http
+    metrics:
+      - key: example.prom.http.duration
+        value: metric:http_duration_seconds
+        type: histogram
+      - key: example.prom.rpc.duration
+        value: metric:rpc_duration_seconds
+        type: summary
+`;
+
 ruleTable("invalid-value", {
   valid: [
     { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: Prometheus histograms and summaries (Prometheus data source reference, `type`)",
+      doc: PROMETHEUS_TYPES,
+      options: EF2,
+    },
     {
       name: "extension.yaml: a unit of Dynatrace's bit family (its own extensions use it)",
       doc: edit(EXTENSION, "unit: Byte\n      dimensions", "unit: MegaBitPerSecond\n      dimensions"),

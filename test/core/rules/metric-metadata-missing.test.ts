@@ -13,6 +13,36 @@ const pythonUndescribed = edit(
   "",
 );
 
+/** A Prometheus histogram and summary, each with metadata for one of the keys Dynatrace ingests for it. */
+const PROMETHEUS = `name: custom:example.prom
+version: 1.0.0
+minDynatraceVersion: "1.318"
+author:
+  name: x
+prometheus:
+  - group: http
+    metrics:
+      - key: example.prom.http.duration
+        value: metric:http_duration_seconds
+        type: histogram
+      - key: example.prom.rpc.duration
+        value: metric:rpc_duration_seconds
+        type: summary
+metrics:
+  - key: example.prom.http.duration_sum.count
+    metadata:
+      unit: Second
+  - key: example.prom.rpc.duration
+    metadata:
+      unit: Second
+`;
+/** The histogram's metadata left out. */
+const histogramUndescribed = edit(
+  PROMETHEUS,
+  "  - key: example.prom.http.duration_sum.count\n    metadata:\n      unit: Second\n",
+  "",
+);
+
 ruleTable("metric-metadata-missing", {
   valid: [
     { name: "the valid extension", doc: EXTENSION, options: EF2 },
@@ -26,8 +56,26 @@ ruleTable("metric-metadata-missing", {
       ),
       options: EF2,
     },
+    {
+      name: "a histogram and a summary, each with metadata for one of its parts",
+      doc: PROMETHEUS,
+      options: EF2,
+    },
   ],
   invalid: [
+    {
+      name: "a histogram without metadata: said once, not once per part",
+      doc: histogramUndescribed,
+      options: EF2,
+      lines: [lineOf(histogramUndescribed, "- key: example.prom.http.duration")],
+      messageId: "partsMissing",
+      data: {
+        key: "example.prom.http.duration",
+        kind: "histogram",
+        ingested:
+          "`example.prom.http.duration_count`, `example.prom.http.duration_sum.count` and `example.prom.http.duration_bucket.count`",
+      },
+    },
     {
       name: "a count without metadata, named by the key Dynatrace ingests",
       doc: undescribed,

@@ -20,6 +20,78 @@ const typo = edit(
 );
 const { extension: python, options: pythonOptions } = pythonExtension();
 
+/**
+ * A Prometheus extension: a count whose key ends in `_count` (ingested as it is), a histogram (ingested as
+ * `_count`, `_sum.count` and `_bucket.count`) and a summary (`_count`, `_sum.count` and its quantiles under its
+ * own key), each described under the key Dynatrace ingests (Prometheus data source reference, `type`).
+ */
+const PROMETHEUS = `name: custom:example.prom
+version: 1.0.0
+minDynatraceVersion: "1.318"
+author:
+  name: x
+prometheus:
+  - group: http
+    metrics:
+      - key: example.prom.requests_count
+        value: metric:requests_count
+        type: count
+      - key: example.prom.http.duration
+        value: metric:http_duration_seconds
+        type: histogram
+      - key: example.prom.rpc.duration
+        value: metric:rpc_duration_seconds
+        type: summary
+metrics:
+  - key: example.prom.requests_count
+    metadata:
+      unit: Count
+  - key: example.prom.http.duration_count
+    metadata:
+      unit: Count
+  - key: example.prom.http.duration_sum.count
+    metadata:
+      unit: Second
+  - key: example.prom.http.duration_bucket.count
+    metadata:
+      unit: Count
+  - key: example.prom.rpc.duration_count
+    metadata:
+      unit: Count
+  - key: example.prom.rpc.duration_sum.count
+    metadata:
+      unit: Second
+  - key: example.prom.rpc.duration
+    metadata:
+      unit: Second
+`;
+/** The histogram described under the key it is written with, which Dynatrace never ingests. */
+const histogramBase = edit(
+  PROMETHEUS,
+  "  - key: example.prom.http.duration_sum.count\n",
+  "  - key: example.prom.http.duration\n",
+);
+
+/** A JDBC extension whose metadata misspells the key its group reports. */
+const JDBC = `name: custom:example.jdbc
+version: 1.0.0
+minDynatraceVersion: "1.318"
+author:
+  name: x
+jdbc:
+  driverClassName: org.mariadb.jdbc.Driver
+  groups:
+    - group: products
+      query: SELECT code, count(*) as quantity FROM products
+      metrics:
+        - key: example.jdbc.quantity
+          value: col:quantity
+metrics:
+  - key: example.jdbc.quantiy
+    metadata:
+      unit: Count
+`;
+
 ruleTable("metric-not-reported", {
   valid: [
     { name: "the valid extension: counts described with `.count`", doc: EXTENSION, options: EF2 },
@@ -38,8 +110,34 @@ ruleTable("metric-not-reported", {
       doc: "name: custom:example.meta\nversion: 1.0.0\nminDynatraceVersion: '1.285'\nauthor:\n  name: x\nmetrics:\n  - key: example.meta.offset\n    metadata:\n      unit: Second\n",
       options: EF2,
     },
+    {
+      name: "a count whose key ends in `_count`, described under that key (Dynatrace appends no `.count`)",
+      doc: EXTENSION.replace(
+        "key: example.router.if.errors\n",
+        "key: example.router.if.errors_count\n",
+      ).replaceAll("example.router.if.errors.count", "example.router.if.errors_count"),
+      options: EF2,
+    },
+    {
+      name: "a count ending in `_count`, a histogram's and a summary's parts, described as Dynatrace ingests them",
+      doc: PROMETHEUS,
+      options: EF2,
+    },
   ],
   invalid: [
+    {
+      name: "a histogram described under its own key: suggests none, names what is ingested",
+      doc: histogramBase,
+      options: EF2,
+      lines: [lineOf(histogramBase, "  - key: example.prom.http.duration\n    metadata")],
+      messageId: "partsKey",
+      data: {
+        key: "example.prom.http.duration",
+        kind: "histogram",
+        ingested:
+          "`example.prom.http.duration_count`, `example.prom.http.duration_sum.count` and `example.prom.http.duration_bucket.count`",
+      },
+    },
     {
       name: "a count described without `.count`: suggests the key Dynatrace ingests",
       doc: countKey,
@@ -60,6 +158,14 @@ ruleTable("metric-not-reported", {
           },
         ],
       ],
+    },
+    {
+      name: "JDBC (SQL over a JDBC driver): its groups' metrics are what it reports",
+      doc: JDBC,
+      options: EF2,
+      lines: [lineOf(JDBC, "  - key: example.jdbc.quantiy")],
+      messageId: "unreported",
+      message: /did you mean `example\.jdbc\.quantity`\?$/,
     },
     {
       name: "a metric removed from the data source, its metadata left",

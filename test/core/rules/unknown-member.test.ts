@@ -28,12 +28,59 @@ const two = text(
   })(),
 );
 
+/**
+ * The SQL data source's query frequency and timeout as its reference documents them: an interval a variable
+ * sets (`minutes: var:<id>`), a `timeout` (seconds, a string or a variable) and a cron `schedule`.
+ */
+const SQL_FREQUENCY = `name: custom:example.sql
+version: 1.0.0
+minDynatraceVersion: "1.303"
+author:
+  name: x
+vars:
+  - id: myInterval
+    displayName: Interval
+    defaultValue: "10"
+    pattern: ^[0-9]+$
+    type: text
+  - id: myTimeout
+    displayName: Timeout
+    type: text
+sqlOracle:
+  - group: cpu
+    interval:
+      minutes: var:myInterval
+    timeout: "20"
+    query: SELECT value AS cpu_count FROM v$parameter WHERE name = 'cpu_count'
+    metrics:
+      - key: example.sql.cpu.cores
+        value: col:cpu_count
+    subgroups:
+      - subgroup: scheduled
+        schedule: "0 12 ? * 2-6"
+        timeout: var:myTimeout
+        query: SELECT 1 AS one FROM dual
+        metrics:
+          - key: example.sql.one
+            value: col:one
+`;
+
 ruleTable("unknown-member", {
   valid: [
     { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
     {
+      name: "extension.yaml: an SQL group's and subgroup's `timeout` and `schedule` (SQL data source reference)",
+      doc: SQL_FREQUENCY,
+      options: EF2,
+    },
+    {
       name: "extension.yaml: top-level members of the real schema (snmptraps, processes, gcp, documents)",
       doc: `${EXTENSION}processes: []\ngcp: []\ndocuments:\n  dashboards: []\nsnmptraps:\n  - group: traps\n    metrics:\n      - key: example.traps.count\n        value: calculated\n        type: count,delta\n`,
+      options: EF2,
+    },
+    {
+      name: "extension.yaml: `jdbc` (SQL over a JDBC driver) and `alertTemplates`, both in Dynatrace's examples",
+      doc: `${EXTENSION}alertTemplates:\n  - title: Rows\n    analyzer:\n      name: dt.statistics.ui.anomaly_detection.StaticThresholdAnomalyDetectionAnalyzer\njdbc:\n  driverClassName: org.mariadb.jdbc.Driver\n  validationQuery: SELECT 1\n  groups:\n    - group: products\n      ingest: metrics\n      query: SELECT code, count(*) as quantity FROM products\n      metrics:\n        - key: example.jdbc.quantity\n          value: col:quantity\n      dimensions:\n        - key: code\n          value: col:code\n`,
       options: EF2,
     },
     { name: "the host example", doc: validHost() },
@@ -77,6 +124,22 @@ ruleTable("unknown-member", {
       data: { member: "dashboard", suggestion: "dashboards" },
       suggestions: [
         [{ desc: "rename to `dashboards`", output: edit(EXTENSION, "dashboards:\n", '"dashboards":\n') }],
+      ],
+    },
+    {
+      name: "extension.yaml: Microsoft SQL Server's data source under another name: `sqlServer`, not the nearest spelling (`sqlMySql`)",
+      doc: edit(EXTENSION, "\nsnmp:\n", "\nsqlMssql:\n"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "\nsnmp:\n") + 1],
+      messageId: "unknownNear",
+      data: { member: "sqlMssql", suggestion: "sqlServer" },
+      suggestions: [
+        [
+          {
+            desc: "rename to `sqlServer`",
+            output: edit(EXTENSION, "\nsnmp:\n", '\n"sqlServer":\n'),
+          },
+        ],
       ],
     },
     {

@@ -72,6 +72,30 @@ describe("GitHub App: every configuration problem in one pass", () => {
     gh.assertClean();
   });
 
+  it("a file that is not UTF-8 fails the check saying so (read through the blob API, as GitHub serves it)", async () => {
+    const { gh, probot } = setup(["token", "graphql", "blob", "createCheckRun"]);
+    addPlugin(gh);
+    // Saved as Latin-1: GraphQL's text replaces the byte, so the App reads the blob's bytes instead.
+    gh.file(R, "HEAD", CONFIG, Buffer.from('ignore:\n  - paths: ["plugins/café/**"]\n', "latin1"));
+    // Saved by Notepad as "Unicode": UTF-16 with its byte order mark (binary to GraphQL).
+    gh.file(ORG, "HEAD", CONFIG, Buffer.from("\uFEFFfail_on: warning\n", "utf16le"));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({
+      conclusion: "failure",
+      output: { title: "Invalid plugin-review configuration" },
+    });
+    const summary = run!.output!.summary!;
+    const listed = summary.slice(summary.indexOf("invalid configuration"), summary.lastIndexOf("```"));
+    expect(listed.trim().split("\n")).toEqual([
+      "invalid configuration acme/.github:.github/plugin-review.yml:",
+      "  - the file is UTF-16 (its byte order mark says so): save it as UTF-8",
+      "invalid configuration acme/plugins:.github/plugin-review.yml:",
+      "  - line 2, column 25: byte 0xE9 is not UTF-8 (a file saved as Latin-1 or Windows-1252?): save it as UTF-8",
+    ]);
+    gh.assertClean();
+  });
+
   it("a valid file whose loosening of a lock is refused: reviewed, and the note names the line", async () => {
     const { gh, probot } = setup();
     lockedPolicy(gh, "fail_on: error\nrules:\n  policy-name: notice\n");

@@ -146,14 +146,11 @@ export async function readReviewStartGraphql(
   });
   const runs = (data.repository?.object?.checkSuites?.nodes ?? []).flatMap((s) => s?.checkRuns?.nodes ?? []);
   const latest = runs.filter((r) => r !== null).sort((a, b) => b.databaseId - a.databaseId)[0];
-  const configs = new Map<string, string | undefined>();
+  const configs = new Map<string, Uint8Array | undefined>();
   const put = async (owner: string, repo: string, node: BlobNode | null | undefined) => {
     const file = await toContent(octokit, { owner, repo }, node, CONFIG_MAX_BYTES);
     if (file.kind === "too-large") return; // left out: review/load-config.ts reads it and says it is too large
-    configs.set(
-      `${owner}/${repo}:${CONFIG_PATH}`,
-      file.kind === "file" ? Buffer.from(file.content).toString("utf8") : undefined,
-    );
+    configs.set(`${owner}/${repo}:${CONFIG_PATH}`, file.kind === "file" ? file.content : undefined);
   };
   await put(where.owner, where.repo, data.repository?.config);
   if (withOrg) await put(where.owner, ".github", data.org?.config);

@@ -51,6 +51,7 @@ export async function listChangedDescriptors(
   return {
     descriptors: trees.descriptors.map((d) => patches.get(d.path) ?? d),
     removed: trees.removed,
+    others: trees.others,
     totalFiles: Math.max(files.length, trees.totalFiles),
     capped: trees.truncated,
     throughTrees: true,
@@ -60,11 +61,17 @@ export async function listChangedDescriptors(
 function fromList(
   files: readonly ListedFile[],
   match: (path: string) => boolean,
-): Pick<ChangedFiles, "descriptors" | "removed"> {
+): Pick<ChangedFiles, "descriptors" | "removed" | "others"> {
   const descriptors: ChangedDescriptor[] = [];
   const removed: string[] = [];
+  const others: string[] = [];
   for (const f of files) {
-    if (!match(f.filename)) continue;
+    if (!match(f.filename)) {
+      if (f.status === "unchanged") continue;
+      others.push(f.filename);
+      if (f.previous_filename && !match(f.previous_filename)) others.push(f.previous_filename);
+      continue;
+    }
     if (f.status === "removed") {
       removed.push(f.filename);
       continue;
@@ -75,27 +82,28 @@ function fromList(
     if (f.patch) d.patch = f.patch;
     descriptors.push(d);
   }
-  return { descriptors, removed };
+  return { descriptors, removed, others };
 }
 
-/** Path → blob sha of the files of a commit that match. */
+/** Path → blob sha of the files of a commit: those that match, and the others. */
 async function blobs(
   octokit: Octokit,
   owner: string,
   repo: string,
   sha: string,
   match: (path: string) => boolean,
-): Promise<{ files: Map<string, string>; total: number; truncated: boolean }> {
+): Promise<{ files: Map<string, string>; others: Map<string, string>; total: number; truncated: boolean }> {
   // A commit sha names its tree; `recursive` lists every file below it in one answer.
   const { data } = await octokit.rest.git.getTree({ owner, repo, tree_sha: sha, recursive: "true" });
   const files = new Map<string, string>();
+  const others = new Map<string, string>();
   let total = 0;
   for (const e of data.tree) {
     if (e.type !== "blob" || !e.path || !e.sha) continue;
     total++;
-    if (match(e.path)) files.set(e.path, e.sha);
+    (match(e.path) ? files : others).set(e.path, e.sha);
   }
-  return { files, total, truncated: data.truncated };
+  return { files, others, total, truncated: data.truncated };
 }
 
 /** The descriptors that differ between the base and head trees (a file moved unchanged counts as renamed). */
@@ -103,7 +111,13 @@ export async function treeDiff(
   octokit: Octokit,
   change: ChangeRange,
   match: (path: string) => boolean,
-): Promise<{ descriptors: ChangedDescriptor[]; removed: string[]; totalFiles: number; truncated: boolean }> {
+): Promise<{
+  descriptors: ChangedDescriptor[];
+  removed: string[];
+  others: string[];
+  totalFiles: number;
+  truncated: boolean;
+}> {
   // Both trees from the base repository, a fork pull request's head too (port.ts CommitTarget).
   const [base, head] = await Promise.all([
     blobs(octokit, change.owner, change.repo, change.baseSha, match),
@@ -126,9 +140,13 @@ export async function treeDiff(
       descriptors.push({ path, status: "renamed", previousPath: from });
     } else descriptors.push({ path, status: "added" });
   }
+  // The other files that differ, either side (a file moved is a change at both its paths).
+  const others = [...head.others].flatMap(([path, sha]) => (base.others.get(path) === sha ? [] : [path]));
+  for (const path of base.others.keys()) if (!head.others.has(path)) others.push(path);
   return {
     descriptors,
     removed: removed.filter((p) => !renamedFrom.has(p)),
+    others,
     totalFiles: head.total,
     truncated: base.truncated || head.truncated,
   };

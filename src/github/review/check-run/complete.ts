@@ -63,6 +63,15 @@ export class ReviewCheckRun {
   }
 
   /**
+   * Writes `result` for the time being (the review's failure if it dies before its own result): the review
+   * then writes its result, or its failure, over it.
+   */
+  async holdAs(result: CheckResult): Promise<void> {
+    await this.complete(result);
+    this.written = false;
+  }
+
+  /**
    * A review that failed before its run was written completes it as failure with the reason, a little
    * past the deadline, so that the report has time even when the deadline is what failed. A failure that
    * may pass (GitHub failing, throttling, too slow) is thrown as a TransientReviewError, so that the review
@@ -73,22 +82,38 @@ export class ReviewCheckRun {
     const reason = isTimeout(rootCause(e)) ? "GitHub did not answer in time" : explain(e);
     const transient = isTransient(rootCause(e));
     log.error({ status: httpStatus(rootCause(e)) }, `review failed: ${reason}`);
+    let reported = this.written;
     if (!this.written) {
       try {
         const until = Math.max(deadline, Date.now()) + clock.ms(REPORT_TIMEOUT_MS);
         await runUntil(until, () => this.complete(failureResult(e, reason)), {
           what: "completing the check run",
         });
+        reported = true;
       } catch (e2) {
         log.error(
           `${describeRequestError(e2, "completing the check run")}; the review is tried again later, which completes it`,
         );
       }
     }
-    if (transient) throw new TransientReviewError(reason, isTimeout(rootCause(e)));
+    // A failure no retry would change still leaves the commit without its completed run when GitHub failed
+    // the report too: the next try writes it.
+    if (transient || !reported) throw new TransientReviewError(reason, isTimeout(rootCause(e)));
     return { conclusion: "failure", files: [], error: reason };
   }
 }
+
+/**
+ * The run of a delivery's last try, held while it runs (ReviewCheckRun.holdAs): what the run says when this
+ * try dies too, as earlier ones did.
+ */
+export const LAST_TRY: CheckResult = {
+  conclusion: "failure",
+  title: "plugin-review could not review this commit",
+  summary:
+    "**Failing**: this commit could not be reviewed. plugin-review stopped while reviewing it (its process died or ran out of time: perhaps the descriptors of this pull request are more than it can hold), and that was its last try; a commit that was not reviewed cannot pass.\n\nRe-run the check to try once more. If it fails again, the operators will find the delivery in the dead-letter queue.",
+  annotations: [],
+};
 
 /** The failure report when a review cannot complete: what happened, and whether re-running helps. */
 function failureResult(e: unknown, reason: string): CheckResult {
