@@ -12,6 +12,12 @@ ruleTable("activation-schema-invalid", {
   valid: [
     { name: "the Python extension's schema", doc: extension, options },
     { name: "not read by the caller: not judged", doc: extension, options: EF2 },
+    {
+      // The App lists only a Python extension's files; what changed is known for every extension.
+      name: "only the changed files given, none listed: not called absent",
+      doc: extension,
+      options: { ...EF2, files: { changed: ["example_queue/__main__.py"] } },
+    },
   ],
   invalid: [
     {

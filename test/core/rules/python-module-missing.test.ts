@@ -20,6 +20,11 @@ ruleTable("python-module-missing", {
     { name: "a single-file module", doc: extension, options: single.options },
     { name: "a wheel built into extension/lib", doc: extension, options: wheel.options },
     { name: "no files listed: not judged", doc: renamed, options: EF2 },
+    {
+      name: "only the changed files given, none listed: not judged",
+      doc: renamed,
+      options: { ...EF2, files: { changed: ["example_queue/__main__.py"] } },
+    },
   ],
   invalid: [
     {
