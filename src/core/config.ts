@@ -10,6 +10,7 @@ import type { MigrationMap } from "./ef2/mapping.js";
 import { compileNamePattern, widening, type Policy } from "./policy.js";
 import { RULE_IDS, RULES_BY_ID } from "./rules/index.js";
 import { didYouMean } from "./suggest.js";
+import { LineIndex } from "./locate.js";
 import { decodeUtf8 } from "./utf8.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
 
@@ -355,13 +356,6 @@ const OTHER_ENCODINGS: readonly [string, readonly number[]][] = [
   ["UTF-16", [0xfe, 0xff]],
 ];
 
-/** The 1-based line and column of an offset in a text (columns in code points, as descriptors count them). */
-function positionIn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf("\n") + 1;
-  return { line: before.split("\n").length, column: [...before.slice(lineStart)].length + 1 };
-}
-
 /**
  * A configuration file's bytes as text: UTF-8 (a byte order mark allowed, as YAML allows it), as the App and
  * Probot read it. Anything else is a problem saying what the file is and where, never text that YAML reads as
@@ -377,7 +371,7 @@ function configText(bytes: Uint8Array): { text: string } | { problem: ConfigProb
     return {
       problem: {
         message: `byte 0x${byte.toString(16).toUpperCase().padStart(2, "0")} is not UTF-8 (a file saved as Latin-1 or Windows-1252?): save it as UTF-8`,
-        ...positionIn(text, badOffset),
+        ...new LineIndex(text).position(badOffset),
       },
     };
   }
@@ -386,7 +380,7 @@ function configText(bytes: Uint8Array): { text: string } | { problem: ConfigProb
     return {
       problem: {
         message: "a NUL character: a configuration is UTF-8 text (a UTF-16 file without a byte order mark?)",
-        ...positionIn(text, nul),
+        ...new LineIndex(text).position(nul),
       },
     };
   return { text };

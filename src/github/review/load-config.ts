@@ -117,6 +117,13 @@ function parseExtends<O extends string | undefined>(
   return { owner: m[1] ?? owner, repo: m[2] as string, path: m[3] ?? CONFIG_PATH };
 }
 
+/** What is wrong with `_extends: <value>`: it names no file (`path` undefined), or its file is not there. */
+function extendsProblem(value: string, path?: string): string {
+  return path === undefined
+    ? `_extends: cannot read \`${value}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`
+    : `_extends: \`${value}\` has no ${path}`;
+}
+
 /**
  * The file a configuration's `_extends` names, read as the App reads it: from the default branch of that
  * repository (`owner`, the repository's own, when the value names none). For `check --config-from-base`,
@@ -134,15 +141,14 @@ export async function readExtendedConfig(
     throw new ConfigError(source, [{ message, ...locateIn(extending, ["_extends"]) }]);
   };
   const target = parseExtends(value, owner);
-  if (!target)
-    return refuse(`_extends: cannot read \`${value}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`);
+  if (!target) return refuse(extendsProblem(value));
   if (target.owner === undefined)
     return refuse(
       `_extends: \`${value}\` names a repository of this one's owner, which is not known here: name it as \`owner/${target.repo}\` (or set GITHUB_REPOSITORY to \`owner/repo\`)`,
     );
   const { repo, path } = target;
   const bytes = await readBytes(reader, target.owner, repo, path);
-  if (bytes === undefined) return refuse(`_extends: \`${value}\` has no ${path}`);
+  if (bytes === undefined) return refuse(extendsProblem(value, path));
   const extendedSource = `${target.owner}/${repo}:${path}`;
   const read = readConfig(bytes, extendedSource);
   if (read.problems.length) throw new ConfigError(extendedSource, read.problems);
@@ -228,9 +234,7 @@ export async function loadConfig(
       errors.push(
         new ConfigError(repoSource, [
           {
-            message: target
-              ? `_extends: \`${repoCfg._extends}\` has no ${target.path}`
-              : `_extends: cannot read \`${repoCfg._extends}\` (use \`repo\`, \`owner/repo\` or \`owner/repo:path\`)`,
+            message: extendsProblem(repoCfg._extends, target?.path),
             ...locateIn(repoCfg, ["_extends"]),
           },
         ]),
