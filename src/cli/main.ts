@@ -105,7 +105,11 @@ Options:
   --out <dir>            write the files: <dir>/extension/extension.yaml, ...;
                          with several descriptors, each in <dir>/<name>/ (its
                          EF2 name without custom:); the map is written back
-                         and the --rewrite files rewritten in place
+                         and the --rewrite files rewritten in place; a file
+                         of a migration edited since migrate wrote it (or
+                         not migrate's) is kept, and nothing of that one is
+                         written
+  --force                with --out, overwrite such files too
   --name <custom:name>   the EF2 name (one descriptor), instead of the derived
   --name-prefix <p>      a section before every derived name: custom:<p>.<name>
   --key-prefix <p>       a section before every key prefix: <p>.<name>.<key>
@@ -120,7 +124,8 @@ Options:
 
 Exit status: 0 every descriptor converted; 1 a name or key collision met
 (resolved, or refusing some); 2 one was not converted otherwise (PMI, no MBean, no valid name: the
-reason is printed and in its MIGRATION.md), or a usage or I/O error.
+reason is printed and in its MIGRATION.md), or not written (a file of it edited since migrate wrote
+it: --force), or a usage or I/O error.
 `,
   lsp: `Usage: plugin-review lsp --stdio
 
@@ -555,6 +560,7 @@ function migrateCommand(
       "key-prefix": { type: "string" },
       map: { type: "string" },
       rewrite: { type: "string", multiple: true },
+      force: { type: "boolean" },
       format: { type: "string", default: "text" },
     },
     stdout,
@@ -586,6 +592,7 @@ function migrateCommand(
       ...(v["key-prefix"] !== undefined ? { keyPrefix: v["key-prefix"] } : {}),
       ...(v.map !== undefined ? { map: v.map } : {}),
       ...(v.rewrite !== undefined ? { rewrite: v.rewrite } : {}),
+      ...(v.force === true ? { force: true } : {}),
     },
     { cwd: io.cwd ?? process.cwd(), stdout, stderr, width },
   );

@@ -7,7 +7,17 @@
  * `<dir>/<name>/` (the EF2 name without `custom:`). With `--out`, the map is written back and the `--rewrite`
  * files are rewritten in place.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { digest, manifestText, MANIFEST_FILE, readManifest, type Manifest } from "../migrate/manifest.js";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
@@ -40,6 +50,8 @@ export interface MigrateCommandOptions {
   map?: string;
   /** Files whose EF1 metric references are rewritten (files, folders, globs). */
   rewrite?: string[];
+  /** Overwrite the files of a migration that were edited since migrate wrote them (or are not migrate's). */
+  force?: boolean;
   format: "text" | "json";
 }
 
@@ -56,6 +68,10 @@ interface Done extends FleetEntry {
   folder?: string;
   written?: string[];
   error?: string;
+  /** Files already there that it would overwrite: edited since migrate wrote them, or not migrate's. */
+  kept?: string[];
+  /** Files the user fills in (OutputFile.yours), edited since: left as they are. */
+  yours?: string[];
 }
 
 /** How a descriptor fared: converted with nothing lost, converted with something not carried over, refused. */
@@ -115,22 +131,100 @@ function folders(done: Done[], texts: Map<string, string | undefined>): void {
   }
 }
 
+/**
+ * Writes a file whole or not at all: a temporary file beside it, renamed over it, so that a crash or Ctrl-C
+ * leaves the old file or the new one, never half of one (and a link at the place is replaced, not followed).
+ */
 function writeFile(absolute: string, content: string | Buffer): void {
   mkdirSync(dirname(absolute), { recursive: true });
-  writeFileSync(absolute, content);
+  const temporary = join(dirname(absolute), `.${basename(absolute)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, content);
+    renameSync(temporary, absolute);
+  } catch (e) {
+    rmSync(temporary, { force: true });
+    throw e;
+  }
 }
 
-function write(d: Done, out: string, cwd: string): void {
+/** The file a path names, through its links (a user's file is rewritten where it is, its links kept). */
+function realPath(absolute: string): string {
+  try {
+    return realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+/** What is at a path migrate writes: nothing, a file (its digest), or something else (a folder, a link). */
+function found(absolute: string): { digest: string } | "absent" | "other" {
+  let stat;
+  try {
+    stat = lstatSync(absolute);
+  } catch {
+    return "absent";
+  }
+  if (!stat.isFile()) return "other";
+  return { digest: digest(readFileSync(absolute)) };
+}
+
+/** The manifest of a migration's folder, as the last run left it. */
+function manifestAt(folder: string): Manifest {
+  try {
+    return readManifest(readFileSync(join(folder, MANIFEST_FILE), "utf8"));
+  } catch {
+    return readManifest(undefined);
+  }
+}
+
+/**
+ * Writes a descriptor's files, all or none: a file already there is overwritten only when it holds what migrate
+ * wrote (its manifest says so) or what it writes now; one edited since, or not migrate's, is kept and nothing of
+ * the descriptor is written (its folder stays as consistent as it was), unless `force`.
+ */
+function write(d: Done, out: string, cwd: string, force: boolean): void {
+  const folder = resolve(cwd, out, d.folder!);
+  const manifest = manifestAt(folder);
+  const planned = d.result.files.map((f) => {
+    const bytes = f.encoding === "base64" ? Buffer.from(f.content, "base64") : Buffer.from(f.content, "utf8");
+    const there = found(join(folder, f.path));
+    const sha = digest(bytes);
+    const changed =
+      there === "other" ||
+      (there !== "absent" && there.digest !== sha && manifest.get(f.path) !== there.digest);
+    // A local run's settings and passwords, once filled in, are the user's: left as they are, never an error.
+    const keep = !changed ? undefined : f.yours && there !== "other" ? "yours" : "edited";
+    return { f, bytes, sha, keep };
+  });
+  const shown = (f: OutputFile) => join(out, d.folder!, f.path);
+  const kept = planned.filter((p) => p.keep === "edited").map((p) => shown(p.f));
+  if (kept.length && !force) {
+    d.kept = kept;
+    d.error = `not written: ${plural(kept.length, "file")} of its migration changed since migrate wrote ${kept.length === 1 ? "it" : "them"}, or not written by migrate; kept as ${kept.length === 1 ? "it is" : "they are"} (--force overwrites ${kept.length === 1 ? "it" : "them"})`;
+    return;
+  }
   d.written = [];
-  for (const f of d.result.files) {
-    const shown = join(out, d.folder!, f.path);
-    try {
-      writeFile(resolve(cwd, shown), f.encoding === "base64" ? Buffer.from(f.content, "base64") : f.content);
-    } catch (e) {
-      d.error = `cannot write '${shown}': ${describeErrno(e)}`;
-      return;
+  d.yours = [];
+  for (const [i, p] of planned.entries()) {
+    if (p.keep === "yours") {
+      d.yours.push(shown(p.f));
+      continue;
     }
-    d.written.push(shown);
+    try {
+      writeFile(resolve(cwd, shown(p.f)), p.bytes);
+    } catch (e) {
+      d.error = `cannot write '${shown(p.f)}': ${describeErrno(e)}`;
+      break;
+    }
+    manifest.set(p.f.path, p.sha);
+    // By the file's index: wroteLines and the JSON pair each file with where it went.
+    d.written[i] = shown(p.f);
+  }
+  // Also after a failure: what was written is recorded, so that the next run overwrites it.
+  try {
+    writeFile(join(folder, MANIFEST_FILE), manifestText(manifest));
+  } catch (e) {
+    d.error ??= `cannot write '${join(out, d.folder!, MANIFEST_FILE)}': ${describeErrno(e)}`;
   }
 }
 
@@ -214,6 +308,11 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
   );
 }
 
+/** The files kept rather than overwritten, one a line (not fitted: paths to copy). */
+function keptLines(d: Done): string[] {
+  return (d.kept ?? []).map((k) => `  kept ${printable(k)}`);
+}
+
 function reasons(d: Done): string[] {
   if (d.result.converted) return [];
   return d.result.reasons.map((r) => `  ${r.line !== undefined ? `line ${r.line}: ` : ""}${plain(r.text)}`);
@@ -288,6 +387,7 @@ function text(
         ...reasons(d),
         ...(d.written ?? []).map((w) => `  wrote ${printable(w)}`),
         ...(d.error ? [`  ${printable(d.error)}`] : []),
+        ...keptLines(d),
       );
       continue;
     }
@@ -304,7 +404,7 @@ function text(
       continue;
     }
     if (d.error) {
-      problem(`${file}: ${summary(d.result)}`, `  ${printable(d.error)}`);
+      problem(`${file}: ${summary(d.result)}`, `  ${printable(d.error)}`, ...keptLines(d));
       continue;
     }
     io.stdout(
@@ -312,6 +412,7 @@ function text(
         wroteLines(d, opts.out)
           .map((w) => `  wrote ${w}\n`)
           .join("") +
+        (d.yours ?? []).map((y) => `  kept ${printable(y)} (edited: yours to fill in)\n`).join("") +
         // Not fitted: a command broken over lines is no longer one to copy.
         projectLines(d, opts.out)
           .map((l) => `${l}\n`)
@@ -384,11 +485,14 @@ function text(
 
 function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions): string {
   const files = (d: Done) =>
-    d.result.files.map((f) => {
+    d.result.files.map((f, i) => {
       const path = d.folder ? `${d.folder}/${f.path}` : f.path;
-      return opts.out === undefined || !d.written?.length
-        ? { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) }
-        : { path, written: join(opts.out, d.folder ?? "", f.path) };
+      if (opts.out === undefined || !d.written?.length)
+        return { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) };
+      const at = join(opts.out, d.folder ?? "", f.path);
+      if (d.written[i] !== undefined) return { path, written: at };
+      // Left as it is (a file the user fills in, edited), or not reached after a write that failed.
+      return d.yours?.includes(at) ? { path, kept: at } : { path };
     });
   const collisionJson = (c: Collision) => ({
     kind: c.kind,
@@ -419,6 +523,7 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
         })),
         ...collisions(d),
         ...(d.error ? { error: d.error } : {}),
+        ...(d.kept ? { kept: d.kept } : {}),
         files: files(d),
       };
     return {
@@ -426,6 +531,7 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
       converted: !d.error,
       outcome: outcomeOf(d),
       ...(d.error ? { error: d.error } : {}),
+      ...(d.kept ? { kept: d.kept } : {}),
       framework: r.framework,
       name: r.name,
       // Named from its EF1 `name`: the name it would have had, and the collisions it resolves.
@@ -608,13 +714,13 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   });
   const done: Done[] = fleet.entries.map((e) => ({ ...e }));
   folders(done, texts);
-  if (opts.out !== undefined) for (const d of done) write(d, opts.out, io.cwd);
+  if (opts.out !== undefined) for (const d of done) write(d, opts.out, io.cwd, opts.force === true);
 
   let mapWritten: string | undefined;
   if (opts.map !== undefined && opts.out !== undefined) {
     const content = writeMigrationMap(map, fleet.updates);
     try {
-      writeFile(resolve(io.cwd, opts.map), content);
+      writeFile(realPath(resolve(io.cwd, opts.map)), content);
       mapWritten = opts.map;
     } catch (e) {
       throw new UsageError(`cannot write the map '${opts.map}': ${describeErrno(e)}`);
@@ -643,7 +749,7 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       const entry: RewriteDone = { file: t.display, result };
       if (opts.out !== undefined && result.text !== got.text) {
         try {
-          writeFileSync(t.absolute, result.text);
+          writeFile(realPath(t.absolute), result.text);
           entry.written = true;
         } catch (e) {
           entry.error = `cannot write it: ${describeErrno(e)}`;

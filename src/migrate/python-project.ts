@@ -30,6 +30,7 @@ export interface ProjectFile {
   path: string;
   content: string;
   encoding?: "base64";
+  yours?: true;
 }
 
 /** The dimensions a remote plugin's groups and devices become (ef1compat/__init__.py sends them). */
@@ -309,8 +310,8 @@ function localRun(plan: PythonPlan, activation: Obj, version: string, name: stri
     [root]: { endpoints: [endpoint] },
   };
   return [
-    { path: "activation.json", content: JSON.stringify(activationJson, null, 2) + "\n" },
-    { path: "secrets.json", content: JSON.stringify(secrets, null, 2) + "\n" },
+    { path: "activation.json", content: JSON.stringify(activationJson, null, 2) + "\n", yours: true },
+    { path: "secrets.json", content: JSON.stringify(secrets, null, 2) + "\n", yours: true },
   ];
 }
 
@@ -363,7 +364,7 @@ export function projectFiles(m: DescriptorMigration, plan: PythonPlan, inputs: P
     });
   for (const f of code) files.push(fileOf(`${module}/plugin/${f.path}`, f.bytes));
   files.push(...localRun(plan, inputs.activation, inputs.version, inputs.name));
-  files.push({ path: ".gitignore", content: GITIGNORE });
+  files.push({ path: ".gitignore", content: GITIGNORE, yours: true });
   return files;
 }
 

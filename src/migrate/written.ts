@@ -18,6 +18,8 @@ export interface OutputFile {
   content: string;
   /** `base64`: content is a binary file (of a Python plugin's folder) in base64. */
   encoding?: "base64";
+  /** A starting point the user fills in (a local run's settings, its passwords): once edited, theirs, never overwritten. */
+  yours?: true;
 }
 
 /** A place in a written file: a member (JSON pointer) of YAML or JSON, or the first line holding a text. */

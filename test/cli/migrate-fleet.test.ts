@@ -20,6 +20,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const FLEET = "test/migrate/fleet";
+/** What migrate wrote in a migration's folder, with each file's digest (a later run overwrites only those). */
+const MANIFEST = ".plugin-review-migrate.json";
 const at = (folder: string) => `${FLEET}/${folder}/plugin.json`;
 /** The CLI's output with each line it broke to fit 80 columns (COLUMNS unset) joined again. */
 const joined = (output: string) => output.replace(/\n {4}/g, " ");
@@ -88,7 +90,9 @@ describe("plugin-review migrate: a fleet", () => {
     // The map records the names; the same run again meets no collision (exit 0) and writes the same
     // extensions (MIGRATION.md no longer notes a collision: the map names them).
     expect(readFileSync(map, "utf8")).toMatch(/^ {2}custom\.jmx\.queue:\n {4}name: custom:jmx\.queue\n/m);
-    const extensions = () => Object.entries(bytes(work)).filter(([f]) => !f.endsWith("MIGRATION.md"));
+    // (and the record of what was written, which holds MIGRATION.md's digest)
+    const extensions = () =>
+      Object.entries(bytes(work)).filter(([f]) => !f.endsWith("MIGRATION.md") && !f.endsWith(MANIFEST));
     const before = extensions();
     const again = cli(["migrate", FLEET, "--out", out, "--map", map]);
     expect(joined(again.stderr)).toBe("");
@@ -113,8 +117,8 @@ describe("plugin-review migrate: a fleet", () => {
     );
     expect(joined(r.stdout)).toMatch(/✖ 3 descriptors: 0 converted, 1 partly .*, 2 refused\n$/);
     // Nothing of the copies but their MIGRATION.md, which says why and what to do.
-    expect(tree(join(work, "out/tech.extension"))).toEqual(["MIGRATION.md"]);
-    expect(tree(join(work, "out/tech.extension-2"))).toEqual(["MIGRATION.md"]);
+    for (const folder of ["out/tech.extension", "out/tech.extension-2"])
+      expect(tree(join(work, folder))).toEqual([MANIFEST, "MIGRATION.md"]);
     expect(readFileSync(join(work, "out/tech.extension/MIGRATION.md"), "utf8")).toMatch(
       /## What to do\n\n- line 6: migrate one of the two copies of EF1 plugin `custom\.remote\.python\.isilon`/,
     );
@@ -293,7 +297,12 @@ describe("plugin-review migrate: where it writes", () => {
     }
     const r = cli(["migrate", "in", "--out", "out"], work);
     expect(r.status).toBe(2);
-    expect(tree(join(work, "out"))).toEqual(["Alpha/MIGRATION.md", "alpha-2/MIGRATION.md"]);
+    expect(tree(join(work, "out"))).toEqual([
+      `Alpha/${MANIFEST}`,
+      "Alpha/MIGRATION.md",
+      `alpha-2/${MANIFEST}`,
+      "alpha-2/MIGRATION.md",
+    ]);
   });
 });
 
@@ -323,7 +332,12 @@ describe("plugin-review migrate: every descriptor gets its report", () => {
     expect(joined(r.stdout)).toMatch(
       /✖ 2 descriptors: 0 converted, 0 partly \(MIGRATION\.md lists what is not carried over\), 2 refused\n$/,
     );
-    expect(tree(out)).toEqual(["custom.pmi.websphere/MIGRATION.md", "tech.builtin/MIGRATION.md"]);
+    expect(tree(out)).toEqual([
+      `custom.pmi.websphere/${MANIFEST}`,
+      "custom.pmi.websphere/MIGRATION.md",
+      `tech.builtin/${MANIFEST}`,
+      "tech.builtin/MIGRATION.md",
+    ]);
     const pmiMd = readFileSync(join(out, "custom.pmi.websphere/MIGRATION.md"), "utf8");
     expect(pmiMd).toMatch(/^# `custom\.pmi\.websphere` was not migrated\n/);
     expect(pmiMd).toMatch(/## Why\n\n- line 4: PMI plugins have no EF2 form: EF2 has no PMI data source/);

@@ -51,6 +51,7 @@ describe("plugin-review migrate --out", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(tree(out)).toEqual([
+      ".plugin-review-migrate.json",
       "MIGRATION.md",
       "extension/alerts/pool_exhausted.json",
       "extension/dashboards/tech.demo.pool.json",
@@ -89,7 +90,10 @@ describe("plugin-review migrate --out", () => {
       "tech.demo.pool",
       "tech.python.demo",
     ]);
-    expect(tree(join(out, "custom.python.demo_plugin"))).toEqual(["MIGRATION.md"]);
+    expect(tree(join(out, "custom.python.demo_plugin"))).toEqual([
+      ".plugin-review-migrate.json",
+      "MIGRATION.md",
+    ]);
     expect(readFileSync(join(out, "custom.python.demo_plugin/MIGRATION.md"), "utf8")).toMatch(
       /^# `custom\.python\.demo_plugin` was not migrated\n[\s\S]*## Why\n\n- line 4: PMI plugins have no EF2 form/,
     );

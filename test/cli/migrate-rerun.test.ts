@@ -1,0 +1,144 @@
+/**
+ * `plugin-review migrate --out` run again over its own output, as a user does after editing the extension or
+ * the plugin.json (the built CLI, real files): what migrate wrote and nobody changed is updated; a file edited
+ * since, or one migrate did not write, is kept and nothing of that descriptor is written (exit 2) unless
+ * `--force`; a Python project's local settings and passwords, once filled in, stay the user's.
+ */
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers.js";
+import { cli, ensureBuilt } from "./run.js";
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-rerun-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The CLI's output with each line it broke to fit 80 columns (COLUMNS unset) joined again. */
+const joined = (output: string) => output.replace(/\n {4}(?=\S)/g, " ");
+
+/** A work folder with the JMX and the Python example plugins in `a/` and `b/`. */
+function fleet(name: string): string {
+  const work = join(dir, name);
+  cpSync(join(ROOT, "examples/jmx-valid"), join(work, "a"), { recursive: true });
+  cpSync(join(ROOT, "examples/host-valid"), join(work, "b"), { recursive: true });
+  return work;
+}
+
+const read = (work: string, path: string) => readFileSync(join(work, path), "utf8");
+const bump = (work: string, from: string, to: string) =>
+  writeFileSync(join(work, "a/plugin.json"), read(work, "a/plugin.json").replace(from, to));
+const YAML = "out/tech.demo.pool/extension/extension.yaml";
+
+describe("plugin-review migrate: a second run over its output", () => {
+  it("keeps a file edited since the first run, writes nothing of that descriptor (exit 2) and names the file; --force overwrites it", () => {
+    const work = fleet("edited");
+    const migrate = (...more: string[]) => cli(["migrate", "a", "b", "--out", "out", ...more], work);
+    expect(migrate().status).toBe(0);
+    const edited = `${read(work, YAML)}# tuned by hand\n`;
+    writeFileSync(join(work, YAML), edited);
+    const keysBefore = read(work, "out/tech.demo.pool/metric-keys.json");
+    bump(work, '"version": "1.07"', '"version": "1.08"');
+
+    const second = migrate();
+    expect(second.status).toBe(2);
+    expect(joined(second.stderr)).toContain(
+      "not written: 1 file of its migration changed since migrate wrote it, or not written by migrate; kept as it is (--force overwrites it)\n" +
+        `  kept ${join("out", "tech.demo.pool", "extension", "extension.yaml")}\n`,
+    );
+    expect(joined(second.stdout)).toMatch(/✖ 2 descriptors: 0 converted, 1 partly .*, 1 refused\n$/);
+    // Nothing of it written: the edit is there, and the other files are the first run's (not half new).
+    expect(read(work, YAML)).toBe(edited);
+    expect(read(work, "out/tech.demo.pool/metric-keys.json")).toBe(keysBefore);
+    // The other descriptor was migrated.
+    expect(joined(second.stdout)).toContain("b/plugin.json: custom:tech.python.demo 1.2.0");
+
+    const json = migrate("--format", "json");
+    expect(json.status).toBe(2);
+    const pool = (JSON.parse(json.stdout) as { file: string; outcome: string; kept?: string[] }[])[0]!;
+    expect(pool).toMatchObject({
+      file: "a/plugin.json",
+      outcome: "refused",
+      kept: [join("out", YAML.slice(4))],
+    });
+
+    const forced = migrate("--force");
+    expect(forced.status).toBe(0);
+    expect(read(work, YAML)).not.toContain("# tuned by hand");
+    expect(read(work, YAML)).toContain('version: "1.8.0"');
+    expect(readdirSync(join(work, "out/tech.demo.pool/extension")).filter((f) => f.endsWith(".tmp"))).toEqual(
+      [],
+    );
+  });
+
+  it("updates the files it wrote that nobody changed when the plugin.json changed (exit 0)", () => {
+    const work = fleet("updated");
+    const migrate = () => cli(["migrate", "a", "b", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    bump(work, '"version": "1.07"', '"version": "1.08"');
+    const second = migrate();
+    expect(joined(second.stderr)).toBe("");
+    expect(second.status).toBe(0);
+    expect(read(work, YAML)).toContain('version: "1.8.0"');
+  });
+
+  it("keeps a file that was there before and that migrate did not write (a plugin's own setup.py)", () => {
+    const work = fleet("theirs");
+    const setup = "from setuptools import setup\nsetup(name='the-team-s-own')\n";
+    mkdirSync(join(work, "b"), { recursive: true });
+    writeFileSync(join(work, "b/setup.py"), setup);
+    const r = cli(["migrate", "b/plugin.json", "--out", "b"], work);
+    expect(r.status).toBe(2);
+    expect(joined(r.stderr)).toContain(
+      `kept as it is (--force overwrites it)\n  kept ${join("b", "setup.py")}\n`,
+    );
+    expect(read(work, "b/setup.py")).toBe(setup);
+    expect(existsSync(join(work, "b/extension/extension.yaml"))).toBe(false);
+  });
+
+  it("keeps a link at a path it writes, and never writes through it", () => {
+    const work = fleet("link");
+    const outside = join(work, "outside.txt");
+    writeFileSync(outside, "not migrate's\n");
+    mkdirSync(join(work, "out"), { recursive: true });
+    symlinkSync(outside, join(work, "out/MIGRATION.md"));
+    const r = cli(["migrate", "a/plugin.json", "--out", "out"], work);
+    expect(r.status).toBe(2);
+    expect(read(work, "outside.txt")).toBe("not migrate's\n");
+    const forced = cli(["migrate", "a/plugin.json", "--out", "out", "--force"], work);
+    expect(forced.status).toBe(0);
+    // The link is replaced by the file, and what it named is as it was.
+    expect(read(work, "outside.txt")).toBe("not migrate's\n");
+    expect(read(work, "out/MIGRATION.md")).toContain("custom:tech.demo.pool");
+  });
+
+  it("leaves the local run's settings and passwords the user filled in, also with --force", () => {
+    const work = fleet("secrets");
+    const migrate = (...more: string[]) => cli(["migrate", "a", "b", "--out", "out", ...more], work);
+    expect(migrate().status).toBe(0);
+    const secrets = "out/tech.python.demo/secrets.json";
+    writeFileSync(join(work, secrets), '{ "password": "s3cret" }\n');
+    for (const more of [[], ["--force"]]) {
+      const r = migrate(...more);
+      expect(r.status).toBe(0);
+      expect(joined(r.stdout)).toContain(
+        `  kept ${join("out", "tech.python.demo", "secrets.json")} (edited: yours to fill in)\n`,
+      );
+      expect(read(work, secrets)).toBe('{ "password": "s3cret" }\n');
+    }
+  });
+});
