@@ -125,7 +125,8 @@ Options:
 Exit status: 0 every descriptor converted; 1 a name or key collision met
 (resolved, or refusing some); 2 one was not converted otherwise (PMI, no MBean, no valid name: the
 reason is printed and in its MIGRATION.md), or not written (a file of it edited since migrate wrote
-it: --force), or a usage or I/O error.
+it: --force), or a usage or I/O error; 130 Ctrl-C stopped it between two
+descriptors (each folder written whole or not at all).
 `,
   lsp: `Usage: plugin-review lsp --stdio
 

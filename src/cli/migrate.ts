@@ -228,6 +228,30 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
   }
 }
 
+/**
+ * Writes each descriptor's files. Ctrl-C is taken between two descriptors, never within one: the run stops
+ * there, each folder written whole or not at all, and says which (true: interrupted).
+ */
+async function writeAll(done: Done[], out: string, cwd: string, force: boolean): Promise<boolean> {
+  let interrupted = false;
+  const onInterrupt = () => void (interrupted = true);
+  process.on("SIGINT", onInterrupt);
+  try {
+    for (const d of done) {
+      if (interrupted) {
+        d.error = "not written: interrupted (Ctrl-C) before its turn";
+        continue;
+      }
+      write(d, out, cwd, force);
+      // A turn of the event loop, where a Ctrl-C pressed meanwhile is delivered.
+      await new Promise((resume) => setImmediate(resume));
+    }
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+  return interrupted;
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -714,7 +738,8 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   });
   const done: Done[] = fleet.entries.map((e) => ({ ...e }));
   folders(done, texts);
-  if (opts.out !== undefined) for (const d of done) write(d, opts.out, io.cwd, opts.force === true);
+  const interrupted =
+    opts.out === undefined ? false : await writeAll(done, opts.out, io.cwd, opts.force === true);
 
   let mapWritten: string | undefined;
   if (opts.map !== undefined && opts.out !== undefined) {
@@ -728,7 +753,8 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   }
 
   const rewrites: RewriteDone[] = [];
-  if (opts.rewrite?.length) {
+  // Interrupted: the user wants it to stop, so nothing more is rewritten in place.
+  if (opts.rewrite?.length && !interrupted) {
     const converted = done.flatMap((d) => (d.result.converted ? [d.result.keyMap] : []));
     const groups = [...texts.values()].map((t) => {
       const parsed = t === undefined ? undefined : parseJsonFast(t);
@@ -761,6 +787,13 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
 
   if (opts.format === "json") io.stdout(json(done, rewrites, opts));
   else text(done, rewrites, fleet.collisions, fleet.resolved, opts, io, mapWritten);
+  if (interrupted) {
+    const written = done.filter((d) => d.written !== undefined).length;
+    io.stderr(
+      `plugin-review: interrupted: ${written} of ${plural(done.length, "descriptor")} written, each whole; run the same command again to write the others\n`,
+    );
+    return 130;
+  }
   const refusedOtherwise = done.some((d) => (!d.result.converted && !d.collisions.length) || d.error);
   if (refusedOtherwise || rewrites.some((r) => r.error && !r.skipped)) return 2;
   return fleet.collisions.length || fleet.resolved.length ? 1 : 0;

@@ -15,11 +15,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers.js";
-import { cli, ensureBuilt } from "./run.js";
+import { BIN, cli, ensureBuilt } from "./run.js";
 
 let dir: string;
 beforeAll(() => {
@@ -140,5 +141,54 @@ describe("plugin-review migrate: a second run over its output", () => {
       );
       expect(read(work, secrets)).toBe('{ "password": "s3cret" }\n');
     }
+  });
+});
+
+describe("plugin-review migrate: Ctrl-C", () => {
+  it("stops between two descriptors: each folder written whole or not at all, the count of those written, exit 130; a second run finishes", async () => {
+    const work = join(dir, "interrupted");
+    const plugin = read(ROOT, "examples/jmx-valid/plugin.json");
+    for (let i = 1; i <= 200; i++) {
+      mkdirSync(join(work, "in", `p${i}`), { recursive: true });
+      // Names and metric groups of their own: 200 extensions that meet nowhere.
+      writeFileSync(
+        join(work, "in", `p${i}`, "plugin.json"),
+        plugin
+          .replace('"custom.jmx.demo_pool"', `"custom.jmx.p${i}"`)
+          .replace('"tech.Demo_Pool"', `"tech.p${i}"`),
+      );
+    }
+    const child = spawn(process.execPath, [BIN, "migrate", "in", "--out", "out"], { cwd: work });
+    let stderr = "";
+    child.stderr.on("data", (b: Buffer) => void (stderr += b.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    // Interrupted once the first folders are there.
+    while (!existsSync(join(work, "out", "tech.p1", "MIGRATION.md")) && child.exitCode === null)
+      await new Promise((wait) => setTimeout(wait, 5));
+    child.kill("SIGINT");
+    const status = await exited;
+    expect(status).toBe(130);
+    const written = /interrupted: (\d+) of 200 descriptors written/.exec(stderr);
+    expect(written).not.toBeNull();
+    const folders = readdirSync(join(work, "out"));
+    expect(folders.length).toBe(Number(written![1]));
+    expect(folders.length).toBeLessThan(200);
+    for (const folder of folders) {
+      const manifest = JSON.parse(read(work, `out/${folder}/.plugin-review-migrate.json`)) as {
+        files: Record<string, string>;
+      };
+      expect(Object.keys(manifest.files).sort()).toEqual([
+        "MIGRATION.md",
+        "extension/alerts/pool_exhausted.json",
+        "extension/dashboards/" + folder + ".json",
+        "extension/extension.yaml",
+        "metric-keys.csv",
+        "metric-keys.json",
+      ]);
+    }
+    const again = cli(["migrate", "in", "--out", "out"], work);
+    expect(again.status).toBe(0);
+    expect(readdirSync(join(work, "out"))).toHaveLength(200);
   });
 });
