@@ -168,6 +168,14 @@ function found(absolute: string): { digest: string } | "absent" | "other" {
   return { digest: digest(readFileSync(absolute)) };
 }
 
+/**
+ * The files an earlier run wrote in a plugin's own folder (its migration's folder too: `--out` the plugin's
+ * folder, or its parent when the folder has the extension's name): not the plugin's code, never copied into it.
+ */
+function writtenBefore(folder: string): string[] {
+  return [...manifestAt(folder).keys()].map((path) => join(folder, path));
+}
+
 /** The manifest of a migration's folder, as the last run left it. */
 function manifestAt(folder: string): Manifest {
   try {
@@ -725,7 +733,10 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
     const parsed = parseJsonFast(got.text);
     const code =
       parsed.ok && frameworkOf(parsed.value) === "python"
-        ? readPluginFolder(c.display, io.cwd, opts.out !== undefined ? [opts.out] : [])
+        ? readPluginFolder(c.display, io.cwd, [
+            ...(opts.out !== undefined ? [opts.out] : []),
+            ...writtenBefore(dirname(resolve(io.cwd, c.display))),
+          ])
         : undefined;
     const source = sourceFrom(c.display, opts, io.cwd, candidates.length > 1);
     return { file: c.display, text: got.text, source, ...(code ? { code } : {}) };

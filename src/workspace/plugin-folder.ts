@@ -44,7 +44,7 @@ class Bound extends Error {}
 
 /**
  * The files of the folder of `descriptor` (a path as given, resolved against `cwd`), without the folders named
- * in `exclude` (absolute: the migration's output, when it is inside) and without an `extension/` folder holding
+ * and files named in `exclude` (absolute: the migration's output, when it is inside) and without an `extension/` folder holding
  * an extension.yaml (an EF2 extension beside the plugin, not its code).
  */
 export function readPluginFolder(
@@ -87,6 +87,8 @@ export function readPluginFolder(
         visit(abs, depth + 1);
       } else if (e.isFile()) {
         if (/\.py[co]$/.test(e.name)) continue;
+        // A file an earlier run of migrate wrote here: its own, not the plugin's (not a note per file).
+        if (excluded.has(abs)) continue;
         if (out.files.length >= MAX_FILES) throw new Bound(`it holds more than ${MAX_FILES} files`);
         const content = readBounded(abs, MAX_BYTES - bytes);
         if (!content) throw new Bound(`its files are larger than ${MAX_BYTES / 1024 / 1024} MB together`);

@@ -144,6 +144,27 @@ describe("plugin-review migrate: a second run over its output", () => {
   });
 });
 
+describe("plugin-review migrate: a plugin's folder that is its migration's folder", () => {
+  it("copies the plugin's code, never what an earlier run wrote there: the same files run after run", () => {
+    const work = join(dir, "own-folder");
+    // The plugin's folder has its extension's name: `--out` its parent writes the migration into it (with
+    // several descriptors, each into the folder of its name).
+    cpSync(join(ROOT, "examples/host-valid"), join(work, "plugins/tech.python.demo"), { recursive: true });
+    writeFileSync(join(work, "plugins/tech.python.demo/demo_plugin.py"), "print('the plugin')\n");
+    cpSync(join(ROOT, "examples/jmx-valid"), join(work, "plugins/pool"), { recursive: true });
+    const files = () => readdirSync(join(work, "plugins"), { recursive: true }).map(String).sort();
+    const migrate = () => cli(["migrate", "plugins", "--out", "plugins"], work);
+    expect(migrate().status).toBe(0);
+    const first = files();
+    for (let run = 2; run <= 3; run++) {
+      expect(migrate().status).toBe(0);
+      expect(files()).toEqual(first);
+    }
+    const copied = readdirSync(join(work, "plugins/tech.python.demo/demo_plugin_ef2/plugin")).sort();
+    expect(copied).toEqual(["__init__.py", "demo_plugin.py"]);
+  });
+});
+
 describe("plugin-review migrate: Ctrl-C", () => {
   it("stops between two descriptors: each folder written whole or not at all, the count of those written, exit 130; a second run finishes", async () => {
     const work = join(dir, "interrupted");
