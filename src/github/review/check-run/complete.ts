@@ -66,7 +66,8 @@ export class ReviewCheckRun {
     const failing = await this.failingPull(result);
     if (failing !== undefined) {
       const whose = failing === "several" ? "more than one other pull request's" : `#${failing}'s`;
-      this.opts.log.info(
+      // Worth an operator's (and `pr`'s reader's) attention: the run does not say this review's result.
+      this.opts.log.warn(
         `the check run shows ${whose} failing review of this commit, which is its head too (against its own base): this passing result is not written over it`,
       );
       this.written = true;
