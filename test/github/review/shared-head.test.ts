@@ -34,29 +34,41 @@ function pull8Opened() {
 }
 
 describe("GitHub App: one head commit, two pull requests", () => {
-  it("keeps the failing check of #7 when #8, from the same head into a branch without the descriptor, passes; until #7 closes", async () => {
-    const gh = new FakeGitHub([...REVIEW_ROUTES, "getPull", "updateCheckRun"]);
-    const { probot, logs } = makeProbot();
-    failingPull7(gh);
-    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
-    await deliver(probot, "pull_request", pullRequestPayload("opened"));
-    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+  it.each([
+    ["GraphQL", false],
+    ["REST (GraphQL unavailable)", true],
+  ])(
+    "keeps the failing check of #7 when #8, from the same head into a branch without the descriptor, passes; until #7 closes (%s)",
+    async (_, rest) => {
+      const gh = new FakeGitHub([
+        ...REVIEW_ROUTES,
+        "getPull",
+        "updateCheckRun",
+        ...(rest ? (["listCheckRuns", "contents", "listComments", "listReviews"] as const) : []),
+      ]);
+      gh.graphqlUnavailable = rest;
+      const { probot, logs } = makeProbot();
+      failingPull7(gh);
+      gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
 
-    await deliver(probot, "pull_request", pull8Opened());
-    const [run, ...others] = gh.runsFor(HEAD_SHA);
-    expect(others).toEqual([]);
-    expect(run).toMatchObject({ status: "completed", conclusion: "failure", updates: 0 });
-    expect(run!.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
-    expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
+      await deliver(probot, "pull_request", pull8Opened());
+      const [run, ...others] = gh.runsFor(HEAD_SHA);
+      expect(others).toEqual([]);
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure", updates: 0 });
+      expect(run!.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
+      expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
 
-    // #7 is closed: nothing holds #8's review back any more (its next delivery, here a reopening).
-    gh.pulls.set(7, { ...pullRequestPayload("closed").pull_request, state: "closed" });
-    const reopened = pull8Opened();
-    reopened.action = "reopened";
-    await deliver(probot, "pull_request", reopened);
-    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
-    gh.assertClean();
-  });
+      // #7 is closed: nothing holds #8's review back any more (its next delivery, here a reopening).
+      gh.pulls.set(7, { ...pullRequestPayload("closed").pull_request, state: "closed" });
+      const reopened = pull8Opened();
+      reopened.action = "reopened";
+      await deliver(probot, "pull_request", reopened);
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
+      gh.assertClean();
+    },
+  );
 
   it("keeps #7's failure when #8 first fails too and is then retargeted to a branch where it passes", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES, "getPull", "updateCheckRun", "listAnnotations"]);
