@@ -551,6 +551,8 @@ class EF1Plugin(Extension):
         entities = [None]
         if self.activation is not None:
             entities = self._activated()
+            if entities is None:
+                return []  # the snapshot could not be read this time: the objects stay as they are
         wanted = {}
         for i, endpoint in enumerate(self.endpoints):
             for entity in entities:
@@ -584,8 +586,13 @@ class EF1Plugin(Extension):
         try:
             entries = list(self.snapshot().entries)
         except Exception as e:
+            if getattr(self, "snapshot_read", False):
+                # Read before (OneAgent rewrites it): the plugin keeps running for the instances it had.
+                self.warn(("snapshot", "again"), f"{e}: the EF1 plugin keeps its process group instances")
+                return None
             self.warn(("snapshot",), f"{e}: the EF1 plugin runs once per endpoint, its associated_entity None")
             return [None]
+        self.snapshot_read = True
         matched = [entry for entry in entries if self.activation.matches(entry)]
         if not matched:
             self.warn(
