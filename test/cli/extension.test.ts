@@ -181,6 +181,42 @@ ${AUTHOR}python:
     expect([whole.status, findingLines(whole.stdout)]).toEqual([0, ""]);
   });
 
+  it("named from its own folder outside a repository, the run says its module and schema were not checked", () => {
+    write("alone/extension/extension.yaml", PYTHON);
+    const alone = join(dir, "alone", "extension");
+    const text = cli(["check", "extension.yaml"], alone);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(
+      "extension.yaml: its Python module and activation schema were not checked: outside a repository, a path without its `extension/` folder",
+    );
+    // JSON on standard output stays whole: the note goes to standard error.
+    const json = cli(["check", "--format", "json", "extension.yaml"], alone);
+    expect([json.status, json.stdout.trim()]).toEqual([0, "[]"]);
+    expect(json.stderr).toContain("extension.yaml: its Python module and activation schema were not checked");
+    // Named from the folder above, as the note says: judged.
+    const above = cli(["check", "--format", "json", "extension/extension.yaml"], join(dir, "alone"));
+    expect((JSON.parse(above.stdout) as JsonFinding[]).map((f) => f.ruleId)).toContain(
+      "python-module-missing",
+    );
+    expect(above.stderr).toBe("");
+  });
+
+  it("a project too large to list is said, never a silent pass; an extension without python needs no note", () => {
+    write("big/extension/extension.yaml", PYTHON);
+    for (let i = 0; i <= 5000; i++) write(`big/data/f${i}.txt`, "");
+    const big = cli(["check", "big"], dir);
+    expect(big.status).toBe(0);
+    expect(big.stdout).toContain(
+      "big/extension/extension.yaml: its Python module and activation schema were not checked: its project folder has more than 5,000 files",
+    );
+    write(
+      "bigjmx/extension/extension.yaml",
+      `name: custom:acme.jmx\nversion: 1.0.0\nminDynatraceVersion: "1.285"\n${AUTHOR}`,
+    );
+    for (let i = 0; i <= 5000; i++) write(`bigjmx/data/f${i}.txt`, "");
+    expect(cli(["check", "bigjmx"], dir).stdout).not.toContain("were not checked");
+  });
+
   it("with --base-ref, a changed module file without a higher version is version-not-bumped, fixed by --fix", () => {
     const repo = join(dir, "gitpy");
     write("gitpy/queue/extension/extension.yaml", PYTHON);
