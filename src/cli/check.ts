@@ -281,6 +281,14 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     }),
   );
   analysed.sort((a, b) => a.order - b.order);
+  // Unnamed standard input is a plugin.json: an extension.yaml piped in is "not valid JSON", and the way out is said.
+  if (
+    stdin?.filename === undefined &&
+    analysed.some((r) => r.file.findings.some((f) => f.ruleId === "invalid-json"))
+  )
+    notes.push(
+      `${STDIN_NAME} was read as a plugin.json: for an extension.yaml, name it with --stdin-filename <path>/extension.yaml`,
+    );
   // Another tool's extension.yaml (core/ef2/extension-document.ts): left out of the review, and said.
   for (const r of analysed.filter((r) => r.file.notAnExtension))
     notes.push(`${r.file.path}: ${NOT_AN_EXTENSION}`);

@@ -147,6 +147,21 @@ describe("check finds every extension.yaml, wherever it is", () => {
   });
 });
 
+describe("check --stdin with an extension.yaml", () => {
+  it("unnamed, it is read as a plugin.json and the run says how to name it; named, it is reviewed as YAML", () => {
+    const yaml = readFileSync("examples/extension-valid/extension/extension.yaml", "utf8");
+    const unnamed = cli(["check", "--stdin"], dir, {}, yaml);
+    expect(unnamed.status).toBe(1);
+    expect(unnamed.stdout).toContain("invalid-json");
+    expect(unnamed.stdout).toContain(
+      "<stdin> was read as a plugin.json: for an extension.yaml, name it with --stdin-filename <path>/extension.yaml",
+    );
+    const named = cli(["check", "--stdin", "--stdin-filename", "x/extension/extension.yaml"], dir, {}, yaml);
+    expect([named.status, findingLines(named.stdout)]).toEqual([0, ""]);
+    expect(named.stdout).not.toContain("was read as a plugin.json");
+  });
+});
+
 describe("check reads a Python extension's project beside its extension.yaml", () => {
   const PYTHON = `name: custom:acme.queue
 version: 1.0.0
