@@ -165,7 +165,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   // One group per configuration and repository: set rules compare descriptors of one repository, as the App.
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
-  const renameNotes: string[] = [];
+  /** What the review of each file could not do (a rename not followed, a project not listed): said in the notes. */
+  const fileNotes: string[] = [];
   for (const c of candidates) {
     // Standard input without a name is named `<stdin>` in the working directory, with its configuration.
     const located = finder.locate(c.absolute);
@@ -217,7 +218,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
           )
         : { path: repoPath };
       if (notReviewedFrom !== undefined)
-        renameNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
+        fileNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
       const bytes =
         basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
       if (bytes) {
@@ -234,9 +235,16 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     }
     if (extension) {
       // What the extension's rules read beside it: its project's files, and what `--base-ref` changed there.
-      const files = extensionFilesOnDisk(located.real, repoPath, input.content, config.maxFileSize);
+      const { files, unlisted } = extensionFilesOnDisk(
+        located.real,
+        repoPath,
+        input.content,
+        config.maxFileSize,
+      );
       if (files && repo) await addBaseFiles(files, repo, repoPath, input.base?.content, config.maxFileSize);
       if (files) input.files = files;
+      if (unlisted)
+        fileNotes.push(`${c.display}: its Python module and activation schema were not checked: ${unlisted}`);
     }
     const byRepo = groups.get(found) ?? new Map<string, Group>();
     groups.set(found, byRepo);
@@ -253,7 +261,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     });
   }
   const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
-  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes)), ...renameNotes];
+  const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes)), ...fileNotes];
   if (unchanged)
     notes.push(
       `${plural(unchanged, "descriptor")} unchanged since ${opts.baseRef} ${unchanged === 1 ? "was" : "were"} not checked`,
@@ -273,6 +281,14 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     }),
   );
   analysed.sort((a, b) => a.order - b.order);
+  // Unnamed standard input is a plugin.json: an extension.yaml piped in is "not valid JSON", and the way out is said.
+  if (
+    stdin?.filename === undefined &&
+    analysed.some((r) => r.file.findings.some((f) => f.ruleId === "invalid-json"))
+  )
+    notes.push(
+      `${STDIN_NAME} was read as a plugin.json: for an extension.yaml, name it with --stdin-filename <path>/extension.yaml`,
+    );
   // Another tool's extension.yaml (core/ef2/extension-document.ts): left out of the review, and said.
   for (const r of analysed.filter((r) => r.file.notAnExtension))
     notes.push(`${r.file.path}: ${NOT_AN_EXTENSION}`);

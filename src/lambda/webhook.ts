@@ -2,6 +2,7 @@
  * Pure parts of the webhook receiver: signature check on the raw body, which events to keep, and the
  * slim message put on the queue (SQS messages are limited to 256 KB; webhook payloads are not).
  */
+import { createHash } from "node:crypto";
 import { isHandled, slimPayload } from "../github/delivery/events.js";
 import { verifySignature } from "../github/delivery/signature.js";
 
@@ -64,5 +65,17 @@ export function judgeDelivery(secret: string, headers: Headers, rawBody: Buffer)
   const headSha = (slim[name] as Json | undefined)?.head_sha;
   const group =
     number !== undefined ? `${String(repo)}#${String(number)}` : `${String(repo)}@${String(headSha ?? id)}`;
-  return { status: 202, delivery: { id, name, payload: slim }, group };
+  return { status: 202, delivery: { id, name, payload: slim }, group: queueGroup(group) };
+}
+
+/** SQS's longest message group id. */
+const GROUP_MAX = 128;
+
+/**
+ * The message group id of a group key: the key itself where SQS takes it, else its digest. A repository's
+ * full name may be 140 characters (a 39-character owner, a 100-character name), and SQS refuses the message
+ * of a longer id: every delivery of that repository would fail.
+ */
+function queueGroup(key: string): string {
+  return key.length <= GROUP_MAX ? key : `sha256:${createHash("sha256").update(key).digest("hex")}`;
 }

@@ -209,8 +209,18 @@ export function startServer(connection: Connection): ServerState {
     }
     if (formatOf(input.path) === "extension.yaml") {
       // What the extension's rules read beside it (its module, its activation schema), as saved on disk.
-      const files = extensionFilesOnDisk(located.real, input.path, input.content, found.config.maxFileSize);
+      const { files, unlisted } = extensionFilesOnDisk(
+        located.real,
+        input.path,
+        input.content,
+        found.config.maxFileSize,
+      );
       if (files) input.files = files;
+      // In the server's log, as check says it in its notes: those rules' silence is not a pass.
+      if (unlisted)
+        connection.console.info(
+          `plugin-review: ${input.path}: its Python module and activation schema were not checked: ${unlisted}`,
+        );
     }
     const [file] = analyseDescriptors([input], found.config);
     if (file?.notAnExtension) {

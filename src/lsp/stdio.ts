@@ -1,6 +1,7 @@
 /** `plugin-review lsp --stdio`: the language server on standard input and output. */
 import { format } from "node:util";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { LifecycleReader } from "./lifecycle.js";
 import { BoundedMessageReader } from "./reader.js";
 import { startServer } from "./server.js";
 import { OneWriteMessageWriter } from "./writer.js";
@@ -16,11 +17,8 @@ export function runLsp(args: readonly string[], stderr: (s: string) => void): Pr
   const reader = new BoundedMessageReader(process.stdin);
   // A malformed message is skipped, and said in the server's log (the editor's output panel).
   reader.onError((e) => toStderr(`plugin-review lsp: ${e.message}`));
-  const connection = createConnection(
-    ProposedFeatures.all,
-    reader,
-    new OneWriteMessageWriter(process.stdout),
-  );
+  const writer = new OneWriteMessageWriter(process.stdout);
+  const connection = createConnection(ProposedFeatures.all, new LifecycleReader(reader, writer), writer);
   const server = startServer(connection);
   connection.listen();
   // The client's `exit` notification ends the process; so does standard input closing (the editor went

@@ -132,14 +132,18 @@ function noteDescriptor(m: DescriptorMigration, framework: Framework): void {
   for (const member of Object.keys(doc))
     if (!TOP_MEMBERS.has(member))
       m.note("dropped", `/${member}`, said`not an EF1 member this migration knows: EF2 has no place for it`);
+  // A Python host plugin's compatibility layer applies them to OneAgent's process snapshot (ef1compat).
+  const layerActivates = framework === "python" && !isRemote(doc);
   for (const member of ["processTypeNames", "processTypes", "technologies"])
     if (doc[member] !== undefined)
       m.note(
-        "dropped",
+        layerActivates ? "changed" : "dropped",
         `/${member}`,
         framework === "JMX"
           ? said`EF2 activates an extension by monitoring configuration (hosts, host groups, management zones), not by process type or technology; the MBean queries match the JVMs that have those MBeans`
-          : said`EF2 activates an extension by monitoring configuration, not by process type or technology`,
+          : layerActivates
+            ? said`EF2 activates an extension by monitoring configuration, not by process type or technology: on the hosts it names, the compatibility layer runs the plugin for each process group instance of OneAgent's process snapshot that this matches, as the EF1 agent did`
+            : said`EF2 activates an extension by monitoring configuration, not by process type or technology`,
       );
   if (doc.favicon !== undefined)
     m.note("dropped", "/favicon", said`EF2's extension.yaml has no custom device icon`);

@@ -7,6 +7,7 @@
  * CLI reads them, bounded), the project's files go out.
  */
 import { arr, get, obj, str, type Obj } from "../core/guards.js";
+import { KNOWN_PROCESS_TYPES } from "../core/reference/known-process-types.js";
 import type { Ef1Metric } from "../core/ef2/key-map.js";
 import type { DescriptorMigration } from "./context.js";
 import { EF1COMPAT_FILES } from "./ef1compat/embedded.js";
@@ -85,6 +86,41 @@ export interface PythonPlan {
   uses: ApiUse[];
   /** The files not copied, and why (a plugin.json, a path that would leave the folder). */
   skipped: { path: string; why: string }[];
+  /** A host plugin's activation (the layer picks its process group instances from OneAgent's snapshot by it). */
+  activation?: HostActivation;
+}
+
+/**
+ * Where the EF1 agent ran a host plugin: the process groups of the snapshot of one of these process types (ids;
+ * names the agent does not know are dropped, as it dropped them), of one of these technologies, whose name the
+ * pattern matches; each criterion absent (null) matches every process group. Singleton: one plugin object for
+ * them all, else one per process group instance.
+ */
+export interface HostActivation {
+  processTypes: number[] | null;
+  technologies: string[] | null;
+  namePattern: string | null;
+  singleton: boolean;
+}
+
+function hostActivation(doc: Obj): HostActivation {
+  const names = arr(doc.processTypeNames);
+  const ids = arr(doc.processTypes);
+  const typed = names.length > 0 || ids.length > 0;
+  const processTypes = new Set<number>();
+  for (const name of names) {
+    const id = typeof name === "string" ? KNOWN_PROCESS_TYPES.indexOf(name) : -1;
+    if (id >= 0) processTypes.add(id);
+  }
+  for (const id of ids) if (typeof id === "number" && Number.isInteger(id)) processTypes.add(id);
+  const technologies = arr(doc.technologies).filter((t): t is string => typeof t === "string");
+  const source = obj(doc.source);
+  return {
+    processTypes: typed ? [...processTypes] : null,
+    technologies: technologies.length > 0 ? technologies : null,
+    namePattern: str(source?.activation_name_pattern) ?? null,
+    singleton: str(source?.activation) === "Singleton",
+  };
 }
 
 /** Where the module's code would be: `<package>.py` or `<package>/__init__.py` (a dotted package's folders). */
@@ -103,6 +139,7 @@ export function planPython(
   const pkg = str(source?.package);
   const className = str(source?.className);
   const plan: PythonPlan = { module: moduleName(pkg), remote, uses: [], skipped: [] };
+  if (!remote) plan.activation = hostActivation(m.doc);
   if (pkg !== undefined) plan.pkg = pkg;
   if (className !== undefined) plan.className = className;
   if (pkg === undefined) {
@@ -251,6 +288,12 @@ setup(
 `;
 }
 
+function activationPy(a: HostActivation): string {
+  const list = <T>(items: T[] | null, f: (item: T) => string) =>
+    items === null ? "None" : `[${items.map(f).join(", ")}]`;
+  return `{"process_types": ${list(a.processTypes, String)}, "technologies": ${list(a.technologies, py)}, "name_pattern": ${a.namePattern === null ? "None" : py(a.namePattern)}, "singleton": ${a.singleton ? "True" : "False"}}`;
+}
+
 function mainPy(plan: PythonPlan, name: string): string {
   return `"""The EF2 entry point of a migrated EF1 plugin: runs its code (plugin/) through plugin-review's compatibility
 layer (ef1compat/, whose README.md says how). MIGRATION.md says how to move off the layer. Written by
@@ -263,7 +306,13 @@ def main():
         package=${py(plan.pkg ?? "")},
         class_name=${py(plan.className ?? "")},
         remote=${plan.remote ? "True" : "False"},
-        name=${py(name)},
+        name=${py(name)},${
+          plan.activation
+            ? `
+        # plugin.json's activation: the process group instances of OneAgent's snapshot the plugin runs for
+        activation=${activationPy(plan.activation)},`
+            : ""
+        }
     )
 
 
@@ -515,7 +564,7 @@ export function codeSections(plan: PythonPlan, metrics: readonly Ef1Metric[], na
     );
   else
     lines.push(
-      "- **Where it runs.** An EF2 local extension runs once per host its monitoring configuration names, not once per process group instance: `associated_entity` is None. `find_*` and `process_snapshot` read OneAgent's process snapshot as the EF2 SDK offers it; a process group instance's id is an EF2 entity id (`PROCESS_GROUP_INSTANCE-<hex>`), and `entity_id=` becomes the dimension `dt.entity.process_group_instance`.",
+      "- **Where it runs.** An EF2 local extension runs on the hosts its monitoring configuration names; there the layer makes one object of the plugin's class per process group instance of OneAgent's snapshot that plugin.json's activation matches (`processTypeNames`/`processTypes`, `technologies`, `source.activation_name_pattern`; one for all with `Singleton`), as the EF1 agent did, made and closed as they come and go: `associated_entity` is that snapshot entry, and what the results builder reports without naming an entity is on its process group instance. `find_*` and `process_snapshot` read OneAgent's process snapshot as the EF2 SDK offers it; a process group instance's id is an EF2 entity id (`PROCESS_GROUP_INSTANCE-<hex>`), and `entity_id=` becomes the dimension `dt.entity.process_group_instance`.",
     );
   lines.push(
     "- **Settings.** `self.config` holds the endpoint's settings, as activationSchema.json describes them (passwords in clear, as on EF1).",

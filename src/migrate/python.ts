@@ -279,19 +279,22 @@ export function pythonSource(
   const source = obj(m.doc.source);
   for (const [member, why] of Object.entries(SOURCE_NOTES))
     if (source && source[member] !== undefined) m.note("todo", `/source/${member}`, said`${why}`);
+  // A host plugin's activation is applied to OneAgent's process snapshot by the compatibility layer (ef1compat).
   if (source?.activation !== undefined)
     m.note(
-      "dropped",
+      remote ? "dropped" : "changed",
       "/source/activation",
       remote
         ? said`EF2 runs a remote extension for each endpoint of a monitoring configuration`
-        : said`EF2 runs a local extension once per host its monitoring configuration names; there is no per-process-group instance`,
+        : said`EF2 runs a local extension once per host its monitoring configuration names: there, the compatibility layer makes ${source.activation === "Singleton" ? "one object of the plugin's class for the process group instances of OneAgent's process snapshot the plugin matches" : "one object of the plugin's class per process group instance of OneAgent's process snapshot the plugin matches"}, as the EF1 agent did`,
     );
   if (source?.activation_name_pattern !== undefined)
     m.note(
-      "dropped",
+      remote ? "dropped" : "changed",
       "/source/activation_name_pattern",
-      said`EF2 activates an extension by monitoring configuration, not by process group name`,
+      remote
+        ? said`EF2 activates an extension by monitoring configuration, not by process group name`
+        : said`EF2 activates an extension by monitoring configuration, not by process group name: on the hosts it names, the compatibility layer runs the plugin only for the process groups of OneAgent's process snapshot whose name the pattern finds, as the EF1 agent did`,
     );
   return {
     python: {

@@ -82,30 +82,49 @@ export function extensionValue(content: Uint8Array | string | undefined): unknow
   return parsed.ok ? parsed.value : undefined;
 }
 
+/** What the working tree gives an extension.yaml's rules: its project's files, or why they could not be listed. */
+export interface ProjectOnDisk {
+  files?: ExtensionFiles;
+  /**
+   * Why a Python extension's project was not listed, so that its module and activation schema were not checked
+   * (its rules say nothing without files): for the caller to say. Unset for any other extension, which needs
+   * no listing.
+   */
+  unlisted?: string;
+}
+
 /**
  * The files of the project of the extension.yaml at `absolute` (its repository path `path`, its text `content`)
  * as the working tree holds them: every file's path, and the contents of those the review reads
- * (`extensionReads`), each cut past `maxBytes`. Undefined when the project cannot be listed whole.
+ * (`extensionReads`), each cut past `maxBytes`; no files when the project cannot be listed whole.
  */
 export function extensionFilesOnDisk(
   absolute: string,
   path: string,
   content: Uint8Array | string | undefined,
   maxBytes: number,
-): ExtensionFiles | undefined {
+): ProjectOnDisk {
+  const unlisted = (why: string): ProjectOnDisk =>
+    isPython(extensionValue(content)) ? { unlisted: why } : {};
   const normalised = absolute.replace(/\\/g, "/");
-  if (!normalised.endsWith(path)) return undefined;
+  if (!normalised.endsWith(path)) return unlisted("its project folder could not be found");
   const root = absolute.slice(0, absolute.length - path.length);
   // A path named without its folders (a file outside the configuration's root and any repository) cannot say
   // that its folder is the SDK's `extension/`: the project would be misplaced, so nothing is judged.
   if (basename(dirname(absolute)) === "extension" && !/(^|\/)extension\/extension\.yaml$/.test(path))
-    return undefined;
+    return unlisted(
+      "outside a repository, a path without its `extension/` folder does not say where its project is (name it from the folder above: extension/extension.yaml)",
+    );
   const project = projectFolder(path);
   let paths: string[];
   try {
     paths = list(join(root, project), project);
-  } catch {
-    return undefined;
+  } catch (e) {
+    return unlisted(
+      e instanceof Bound
+        ? `its project folder has more than ${MAX_FILES.toLocaleString("en-US")} files or ${MAX_DEPTH} levels of folders`
+        : "its project folder could not be read",
+    );
   }
   const contents = new Map<string, Uint8Array>();
   for (const read of extensionReads(path, extensionValue(content))) {
@@ -115,5 +134,10 @@ export function extensionFilesOnDisk(
     // A schema outside the project folder is read all the same: it exists.
     if (!paths.includes(read)) paths.push(read);
   }
-  return { paths, contents };
+  return { files: { paths, contents } };
+}
+
+/** A Python extension: the only kind whose rules need its project's files. */
+function isPython(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "python" in value;
 }

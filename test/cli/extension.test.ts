@@ -147,6 +147,21 @@ describe("check finds every extension.yaml, wherever it is", () => {
   });
 });
 
+describe("check --stdin with an extension.yaml", () => {
+  it("unnamed, it is read as a plugin.json and the run says how to name it; named, it is reviewed as YAML", () => {
+    const yaml = readFileSync("examples/extension-valid/extension/extension.yaml", "utf8");
+    const unnamed = cli(["check", "--stdin"], dir, {}, yaml);
+    expect(unnamed.status).toBe(1);
+    expect(unnamed.stdout).toContain("invalid-json");
+    expect(unnamed.stdout).toContain(
+      "<stdin> was read as a plugin.json: for an extension.yaml, name it with --stdin-filename <path>/extension.yaml",
+    );
+    const named = cli(["check", "--stdin", "--stdin-filename", "x/extension/extension.yaml"], dir, {}, yaml);
+    expect([named.status, findingLines(named.stdout)]).toEqual([0, ""]);
+    expect(named.stdout).not.toContain("was read as a plugin.json");
+  });
+});
+
 describe("check reads a Python extension's project beside its extension.yaml", () => {
   const PYTHON = `name: custom:acme.queue
 version: 1.0.0
@@ -179,6 +194,42 @@ ${AUTHOR}python:
     );
     const whole = cli(["check", "py"], dir);
     expect([whole.status, findingLines(whole.stdout)]).toEqual([0, ""]);
+  });
+
+  it("named from its own folder outside a repository, the run says its module and schema were not checked", () => {
+    write("alone/extension/extension.yaml", PYTHON);
+    const alone = join(dir, "alone", "extension");
+    const text = cli(["check", "extension.yaml"], alone);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(
+      "extension.yaml: its Python module and activation schema were not checked: outside a repository, a path without its `extension/` folder",
+    );
+    // JSON on standard output stays whole: the note goes to standard error.
+    const json = cli(["check", "--format", "json", "extension.yaml"], alone);
+    expect([json.status, json.stdout.trim()]).toEqual([0, "[]"]);
+    expect(json.stderr).toContain("extension.yaml: its Python module and activation schema were not checked");
+    // Named from the folder above, as the note says: judged.
+    const above = cli(["check", "--format", "json", "extension/extension.yaml"], join(dir, "alone"));
+    expect((JSON.parse(above.stdout) as JsonFinding[]).map((f) => f.ruleId)).toContain(
+      "python-module-missing",
+    );
+    expect(above.stderr).toBe("");
+  });
+
+  it("a project too large to list is said, never a silent pass; an extension without python needs no note", () => {
+    write("big/extension/extension.yaml", PYTHON);
+    for (let i = 0; i <= 5000; i++) write(`big/data/f${i}.txt`, "");
+    const big = cli(["check", "big"], dir);
+    expect(big.status).toBe(0);
+    expect(big.stdout).toContain(
+      "big/extension/extension.yaml: its Python module and activation schema were not checked: its project folder has more than 5,000 files",
+    );
+    write(
+      "bigjmx/extension/extension.yaml",
+      `name: custom:acme.jmx\nversion: 1.0.0\nminDynatraceVersion: "1.285"\n${AUTHOR}`,
+    );
+    for (let i = 0; i <= 5000; i++) write(`bigjmx/data/f${i}.txt`, "");
+    expect(cli(["check", "bigjmx"], dir).stdout).not.toContain("were not checked");
   });
 
   it("with --base-ref, a changed module file without a higher version is version-not-bumped, fixed by --fix", () => {

@@ -177,8 +177,9 @@ describe("plugin-review migrate without --out", () => {
       codeMissing: expect.stringMatching(/^neither demo_plugin\.py nor demo_plugin\/__init__\.py is in /),
     });
     expect(files[0]!.content).toMatch(/^name: custom:tech\.python\.demo\n/);
+    // A Python host plugin's process types: the compatibility layer applies them to OneAgent's snapshot.
     expect(summary[0]!.notes).toContainEqual({
-      kind: "dropped",
+      kind: "changed",
       line: 8,
       member: "processTypeNames",
       text: expect.stringMatching(/^EF2 activates an extension by monitoring configuration/),

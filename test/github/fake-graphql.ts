@@ -38,6 +38,7 @@ export interface GraphqlState {
     id: number;
     name: string;
     status: string;
+    conclusion?: string;
     external_id?: string;
     app: { id: number };
     annotations: number;
@@ -83,6 +84,7 @@ function repository(state: GraphqlState, owner: string, name: string) {
                         nodes: runs.map((r) => ({
                           databaseId: r.id,
                           status: r.status.toUpperCase(),
+                          conclusion: r.conclusion?.toUpperCase() ?? null,
                           externalId: r.external_id ?? null,
                           annotations: () => ({ totalCount: r.annotations }),
                         })),

@@ -19,7 +19,14 @@ import {
   completesRun,
 } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
-import { BASE_SHA, example, HEAD_SHA, mergeGroupPayload, pullRequestPayload } from "../github/harness.js";
+import {
+  BASE_SHA,
+  example,
+  HEAD_SHA,
+  mergeGroupPayload,
+  pullRequestPayload,
+  type Payload,
+} from "../github/harness.js";
 import {
   completed,
   expectExactlyOnce,
@@ -94,7 +101,18 @@ function awsMocks() {
       Parameters: parameters.filter((p) => input.Names.includes(p.Name)),
     }));
   }
-  sqsR.onAnyCommand().resolves({ MessageId: "m-1" } as object);
+  // As SQS: a FIFO message's group and deduplication ids are 1 to 128 of these characters, else refused.
+  sqsR.onAnyCommand().callsFake((input: { MessageGroupId?: unknown; MessageDeduplicationId?: unknown }) => {
+    for (const [name, value] of Object.entries({
+      MessageGroupId: input.MessageGroupId,
+      MessageDeduplicationId: input.MessageDeduplicationId,
+    }))
+      if (typeof value !== "string" || !/^[\w!"#$%&'()*+,\-./:;<=>?@[\\\]^`{|}~]{1,128}$/.test(value))
+        throw Object.assign(new Error(`Value ${String(value)} for parameter ${name} is invalid.`), {
+          name: "InvalidParameterValue",
+        });
+    return { MessageId: "m-1" };
+  });
   // As SQS: a visibility timeout that is not a whole number of seconds within 0..43,200 is refused.
   sqsW.onAnyCommand().callsFake((input: { VisibilityTimeout?: unknown }) => {
     const seconds = input.VisibilityTimeout;
@@ -585,6 +603,32 @@ describe("merge queue (bundled receiver and worker)", () => {
     const destroyed = { ...mergeGroupPayload(), action: "destroyed" };
     expect((await receiver.handler(signedHttpEvent("merge_group", destroyed))).statusCode).toBe(200);
     expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(1);
+  });
+
+  it("queues the deliveries of a repository whose owner and name are as long as GitHub allows, within SQS's 128-character group ids", async () => {
+    // GitHub allows 39 characters in an owner's login and 100 in a repository's name.
+    const owner = "o".repeat(39);
+    const name = "r".repeat(100);
+    const long = (payload: Payload): Payload => {
+      payload.repository.full_name = `${owner}/${name}`;
+      return payload;
+    };
+    const groups: string[] = [];
+    for (const [event, payload] of [
+      ["merge_group", long(mergeGroupPayload())],
+      ["merge_group", long(mergeGroupPayload())],
+      ["merge_group", long(mergeGroupPayload({ headSha: "e".repeat(40) }))],
+      ["pull_request", long(pullRequestPayload("opened", { number: 1_000_007 }))],
+      ["pull_request", long(pullRequestPayload("synchronize", { number: 1_000_007 }))],
+    ] as const) {
+      const res = await receiver.handler(signedHttpEvent(event, payload));
+      expect(res.statusCode).toBe(202);
+      groups.push(commandCalls(mocks.sqsR, "SendMessageCommand").at(-1)!.input.MessageGroupId as string);
+    }
+    // Each head commit's (each pull request's) deliveries still share their group, and only theirs.
+    expect(new Set(groups).size).toBe(3);
+    expect(groups[0]).toBe(groups[1]);
+    expect(groups[3]).toBe(groups[4]);
   });
 
   it("the worker completes the merge group's check run from the queued message, with no review", async () => {

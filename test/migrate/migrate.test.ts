@@ -638,10 +638,12 @@ describe("readiness (what the audit reports)", () => {
     const partly = readiness(HOST);
     expect(partly.migrate).toBe("partly");
     expect(partly.items).toContainEqual({
-      line: 8,
-      member: "processTypeNames",
-      text: expect.stringMatching(/^EF2 activates an extension by monitoring configuration/),
+      line: 5,
+      member: "requiredAgentVersion",
+      text: expect.stringMatching(/^EF2 names the oldest Dynatrace version/),
     });
+    // A Python host plugin's process types are not lost: its compatibility layer applies them to the snapshot.
+    expect(partly.items.map((i) => i.member)).not.toContain("processTypeNames");
     expect(readiness(JSON.stringify({ ...validHost(), type: "PMI" }, null, 2))).toMatchObject({
       type: "PMI",
       migrate: "not at all",

@@ -9,6 +9,9 @@
  *   run that reports a value and then raises NothingToReportException ("reports nothing for that run").
  * - host-ports (in the manner of public certificate-check plugins): ruxit.api.snapshot's `get_technologies` and
  *   `parse_port_bindings` of a process group of the snapshot, and an event on its process group instance.
+ * - host-activation (in the manner of public web-server plugins): one object per process group instance the
+ *   agent activated the plugin for (process type, name pattern), each reading its `associated_entity`, keeping
+ *   its own counter and reporting on its instance without naming it.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +30,7 @@ const SNAPSHOT = {
       group_id: "0xAAAAAAAAAAAAAAAA",
       node_id: "0x0",
       group_instance_id: "0x5A1B2C3D4E5F6071",
-      process_type: "27",
+      process_type: "29",
       group_name: "demo_app",
       processes: [
         {
@@ -41,15 +44,37 @@ const SNAPSHOT = {
   ],
 };
 
+/** A host with two nginx process groups the plugin's activation matches, one it does not name, and a JVM. */
+const NGINX_SNAPSHOT = {
+  host_id: "0x0123456789ABCDEF",
+  entries: [
+    ["0x1111111111111111", "30", "nginx-front", "0.0.0.0_80;0.0.0.0_443"],
+    ["0x2222222222222222", "10", "tomcat", "0.0.0.0_8080"],
+    ["0x3333333333333333", "30", "nginx-api", "127.0.0.1_8081"],
+    ["0x4444444444444444", "30", "legacy_nginx", "0.0.0.0_8000"],
+  ].map(([id, type, name, bindings]) => ({
+    group_id: id!.replace(/1|2|3|4/g, "B"),
+    node_id: "0x0",
+    group_instance_id: id,
+    process_type: type,
+    group_name: name,
+    processes: [{ pid: "100", process_name: "worker", properties: [{ PortBindings: bindings }] }],
+    properties: [{ Technologies: type === "30" ? "NGINX" : "JAVA,TOMCAT" }],
+  })),
+};
+
 interface Case {
   fixture: string;
   module: string;
   queries: number;
+  snapshot?: unknown;
 }
 
 const CASES: Case[] = [
   { fixture: "rabbitmq-like", module: "rabbitmq_like_ef2", queries: 4 },
   { fixture: "host-ports", module: "host_ports_ef2", queries: 1 },
+  // two plugin objects: each logs its query, so 4 lines are two runs
+  { fixture: "host-activation", module: "nginx_stub_ef2", queries: 4, snapshot: NGINX_SNAPSHOT },
 ];
 
 let work: string;
@@ -61,7 +86,7 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     await pooled(CASES, 2, async (c) => {
       const dir = join(work, c.fixture);
       const cli = await migrateInto(join(FIXTURES, c.fixture, "plugin.json"), dir);
-      writeFileSync(join(dir, "snapshot.json"), JSON.stringify(SNAPSHOT));
+      writeFileSync(join(dir, "snapshot.json"), JSON.stringify(c.snapshot ?? SNAPSHOT));
       const run = await runProject(dir, c.module, { queries: c.queries });
       runs.set(c.fixture, { dir, cli, run });
     });
@@ -142,5 +167,46 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
         dimensions: { technology, "dt.entity.process_group_instance": pgi },
       })),
     );
+  });
+
+  it("host-activation: one plugin object per process group instance the activation matches, each its associated_entity", () => {
+    const { cli, run } = runs.get("host-activation")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/AttributeError|RuntimeError|failed/);
+    const polled = [...run.output.matchAll(/status of (\S+) at (\[[^\]]*\])\/nginx_status/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+    expect(new Set(polled)).toEqual(new Set(["nginx-front [80, 443]", "nginx-api [8081]"]));
+    const front = "PROCESS_GROUP_INSTANCE-1111111111111111";
+    const api = "PROCESS_GROUP_INSTANCE-3333333333333333";
+    const sent = run.metrics.map((m) => ({
+      key: m.key,
+      type: m.type,
+      value: m.value,
+      pgi: m.dimensions["dt.entity.process_group_instance"],
+    }));
+    // Each instance reports on its own process group instance, and counts its own requests from run to run.
+    expect(sent.filter((m) => m.key.endsWith("listening_ports"))).toEqual(
+      expect.arrayContaining([
+        { key: "python.nginx.stub.listening_ports", type: "gauge", value: 2, pgi: front },
+        { key: "python.nginx.stub.listening_ports", type: "gauge", value: 1, pgi: api },
+      ]),
+    );
+    expect(new Set(sent.filter((m) => m.key.endsWith("listening_ports")).map((m) => m.pgi))).toEqual(
+      new Set([front, api]),
+    );
+    expect(sent.filter((m) => m.type === "count")).toEqual(
+      expect.arrayContaining([
+        { key: "python.nginx.stub.requests.count", type: "count", value: 200, pgi: front },
+        { key: "python.nginx.stub.requests.count", type: "count", value: 100, pgi: api },
+      ]),
+    );
+    expect(
+      sent.filter((m) => m.type === "count").every((m) => m.value === (m.pgi === front ? 200 : 100)),
+    ).toBe(true);
+    // An event the results builder sends is on the instance, as EF1 raised it on the plugin's own entity.
+    expect(run.output).toContain(`'entitySelector': 'entityId("${front}")'`);
+    expect(run.output).toContain(`'entitySelector': 'entityId("${api}")'`);
   });
 });

@@ -27,26 +27,33 @@ export const rule = defineRule({
   },
   check(context) {
     const pkg = context.package;
+    // One file named by remote and local: its own problems are said once, at its first naming; the root each
+    // entry reads, at that entry.
+    const judged = new Set<string>();
     for (const a of context.activationSchemas()) {
       const pointer = a.pointer;
       const path = a.path;
+      const first = !judged.has(path);
+      judged.add(path);
       if (a.unread) {
         const at = pkg?.resolve(path);
-        if (pkg?.paths && at !== undefined && !pkg.paths.has(at))
+        if (first && pkg?.paths && at !== undefined && !pkg.paths.has(at))
           context.report({ pointer, messageId: "absent", data: { path } });
         continue;
       }
       if (a.problem !== undefined) {
-        context.report({ pointer, messageId: "unreadable", data: { path, problem: a.problem } });
+        if (first) context.report({ pointer, messageId: "unreadable", data: { path, problem: a.problem } });
         continue;
       }
-      for (const p of a.problems ?? [])
-        context.report({ pointer, messageId: "format", data: { path, problem: p.message } });
       const facts = a.facts!;
-      for (const { ref, pointer: at } of facts.refs) {
-        const m = /^#\/(types|enums)\/(.+)$/.exec(ref);
-        const defined = m && (m[1] === "types" ? facts.types : facts.enums).includes(m[2]!);
-        if (m && !defined) context.report({ pointer, messageId: "ref", data: { path, ref, at } });
+      if (first) {
+        for (const p of a.problems ?? [])
+          context.report({ pointer, messageId: "format", data: { path, problem: p.message } });
+        for (const { ref, pointer: at } of facts.refs) {
+          const m = /^#\/(types|enums)\/(.+)$/.exec(ref);
+          const defined = m && (m[1] === "types" ? facts.types : facts.enums).includes(m[2]!);
+          if (m && !defined) context.report({ pointer, messageId: "ref", data: { path, ref, at } });
+        }
       }
       const root = rootOf(a.where);
       if (!facts.roots.includes(root))

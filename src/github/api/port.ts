@@ -52,6 +52,8 @@ export interface CheckRunRef {
 export interface ExistingRun {
   id: number;
   status: string;
+  /** Its conclusion once completed (`failure`, `success`, …), in lower case as REST gives it. */
+  conclusion?: string | null;
   /** How many annotations the run holds already. */
   annotations: number;
   /** Its `external_id` as GitHub holds it (review/check-run/external-id.ts reads it). */

@@ -116,20 +116,34 @@ export class TakeTurns<T> {
     under.push(narrower, item);
   }
 
-  shift(): T | undefined {
-    if (this.size === 0) return undefined;
-    this.size--;
-    if (this.unkeyed.length) return this.unkeyed.shift();
-    const [key, under] = this.turns.entries().next().value as [string, TakeTurns<T>];
-    const item = under.shift();
-    this.turns.delete(key);
-    if (under.length) this.turns.set(key, under);
-    return item;
+  /** The next item in turn; `may(key)`: whether a widest key may be served now (others keep their place). */
+  shift(may: (key: string) => boolean = () => true): T | undefined {
+    if (this.unkeyed.length) {
+      this.size--;
+      return this.unkeyed.shift();
+    }
+    for (const [key, under] of this.turns) {
+      if (!may(key)) continue;
+      this.size--;
+      const item = under.shift();
+      this.turns.delete(key);
+      if (under.length) this.turns.set(key, under);
+      return item;
+    }
+    return undefined;
+  }
+
+  /** Whether an item could be served now (`may` as for `shift`). */
+  has(may: (key: string) => boolean = () => true): boolean {
+    return this.unkeyed.length > 0 || [...this.turns.keys()].some(may);
   }
 }
 
 /**
- * At most `concurrency` jobs at once, the rest waiting their turn (TakeTurns: by the keys each job names). `submit` returns at once;
+ * At most `concurrency` jobs at once, the rest waiting their turn (TakeTurns: by the keys each job names), and
+ * at most `perTurnConcurrency` of them under one widest key (an installation): a slot is held until its job
+ * ends or gives it back, so an installation whose reviews GitHub leaves unanswered would otherwise hold every
+ * slot until their deadlines, and every other installation's check runs would wait. `submit` returns at once;
  * a job's failure goes to `onError` (the review has already reported it on its check run). A job may give
  * its slot back early with `release` (a review, once its check run is written: posting the review is
  * mostly waiting in the installation's write queue, which must not hold up other reviews' fetching and
@@ -141,8 +155,12 @@ export class BackgroundPool {
   /** Jobs that yield (recovered reviews): run only while no other job waits, a few at a time. */
   private readonly waitingYielding = new TakeTurns<() => void>();
   private runningYielding = 0;
+  /** Jobs holding a slot, by their widest turn key. */
+  private readonly runningByTurn = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
+  /** Whether a job under this widest key may take a slot now. */
+  private readonly mayRun = (key: string) => (this.runningByTurn.get(key) ?? 0) < this.perTurnConcurrency;
 
   /** `beforeStart`: what a job waits for once it has its slot (the server: deliveries being answered). */
   constructor(
@@ -151,6 +169,8 @@ export class BackgroundPool {
     private readonly beforeStart: () => Promise<void> = nextTurn,
     /** Slots yielding jobs may hold at once. */
     readonly yieldingConcurrency = Math.max(1, Math.floor(concurrency / 8)),
+    /** Slots the jobs under one widest turn key (an installation) may hold at once: half, so others find one. */
+    readonly perTurnConcurrency = Math.max(1, Math.ceil(concurrency / 2)),
   ) {}
 
   /**
@@ -166,21 +186,27 @@ export class BackgroundPool {
     turn: readonly string[] = [],
   ): void {
     if (this.closed) throw new ShuttingDownError();
+    const key = turn[0];
     let held = false;
     const release = () => {
       if (!held) return;
       held = false;
       this.runningNow--;
       if (yielding) this.runningYielding--;
+      if (key !== undefined) {
+        const left = this.runningByTurn.get(key)! - 1;
+        if (left) this.runningByTurn.set(key, left);
+        else this.runningByTurn.delete(key);
+      }
       this.wakeNext();
     };
     const done = Promise.resolve(ready)
       .then(() => this.slot(yielding, turn))
-      .then(() => this.beforeStart())
       .then(() => {
-        held = true;
-        return job(release);
+        held = true; // from here on, however the job ends, its slot goes back
+        return this.beforeStart();
       })
+      .then(() => job(release))
       .catch(this.onError)
       .finally(() => {
         release();
@@ -211,29 +237,49 @@ export class BackgroundPool {
     }
   }
 
-  private async slot(yielding: boolean, turn: readonly string[]): Promise<void> {
-    if (yielding) {
-      if (!this.yieldingMayRun())
-        await new Promise<void>((resolve) => this.waitingYielding.push(turn, resolve));
-      this.runningYielding++;
-    } else if (this.runningNow >= this.concurrency)
-      await new Promise<void>((resolve) => this.waiting.push(turn, resolve));
+  /** Resolves once the job holds a slot: taken at once when one is free to it, else given by `wakeNext`. */
+  private slot(yielding: boolean, turn: readonly string[]): Promise<void> {
+    const key = turn[0];
+    const free =
+      this.runningNow < this.concurrency &&
+      (key === undefined || this.mayRun(key)) &&
+      (!yielding || this.yieldingMayRun());
+    if (free) {
+      this.take(yielding, key);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) =>
+      (yielding ? this.waitingYielding : this.waiting).push(turn, () => {
+        this.take(yielding, key);
+        resolve();
+      }),
+    );
+  }
+
+  /** Counts a slot as taken (when it is given, so that none is given twice before its job runs). */
+  private take(yielding: boolean, key: string | undefined): void {
     this.runningNow++;
+    if (yielding) this.runningYielding++;
+    if (key !== undefined) this.runningByTurn.set(key, (this.runningByTurn.get(key) ?? 0) + 1);
   }
 
   private yieldingMayRun(): boolean {
     return (
       this.runningNow < this.concurrency &&
       this.runningYielding < this.yieldingConcurrency &&
-      this.waiting.length === 0
+      !this.waiting.has(this.mayRun)
     );
   }
 
-  /** A slot came free: the other jobs first, a yielding one only when none waits. */
+  /** Slots came free: the other jobs first, a yielding one only when none of them may run. */
   private wakeNext(): void {
-    const next = this.waiting.shift();
-    if (next) return next();
-    if (this.waitingYielding.length && this.yieldingMayRun()) this.waitingYielding.shift()!();
+    while (this.runningNow < this.concurrency) {
+      const next =
+        this.waiting.shift(this.mayRun) ??
+        (this.yieldingMayRun() ? this.waitingYielding.shift(this.mayRun) : undefined);
+      if (!next) return;
+      next();
+    }
   }
 }
 

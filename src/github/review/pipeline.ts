@@ -83,6 +83,8 @@ export interface StageTurns {
 interface TargetKind {
   /** Fields naming the target on every log line (`{ pr: "owner/repo#7" }`). */
   logFields: Record<string, string>;
+  /** The pull request whose head is reviewed (a merge group has none). */
+  pull?: number;
   listChanged: ListChanged;
   /** Posts what the check run does not carry (a pull request's review); absent for a merge group. */
   publish?: (analysis: Analysis, ctx: { firstLook: boolean; log: Logger }) => Promise<PublishResult>;
@@ -111,6 +113,7 @@ async function reviewCommit(
     clock,
     ...(opts.appId !== undefined ? { appId: opts.appId } : {}),
     ...(opts.rerun ? { rerun: true } : {}),
+    ...(kind.pull !== undefined ? { pull: kind.pull } : {}),
   });
   return reviewScope(clock)(async () => {
     const checked = await runUntil(deadline, async (): Promise<Checked> => {
@@ -155,6 +158,7 @@ export function reviewPullRequest(
     pr,
     {
       logFields: { pr: `${pr.owner}/${pr.repo}#${pr.number}` },
+      pull: pr.number,
       listChanged: (paths) => gw.listChanged(pr, paths),
       publish: (analysis, ctx) =>
         publishReview(gw, pr, analysis.files, analysis.descriptors, {

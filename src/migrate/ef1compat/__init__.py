@@ -9,8 +9,9 @@ says what it does, what differs from EF1, and how to move off it. In short, `pyt
 2. <module>/metric-keys.json (the key map `migrate` wrote, the same as the project's) says the EF2 key and
    dimensions of every EF1 metric;
 3. an EF2 Extension (Dynatrace's dt-extensions-sdk) makes one object of the plugin's class per endpoint of the
-   monitoring configuration, with `self.config` the endpoint's settings, and calls initialize() once, query()
-   every minute and close() at the end;
+   monitoring configuration (a host plugin's: per process group instance of OneAgent's snapshot its activation
+   matches, its associated_entity), with `self.config` the endpoint's settings, and calls initialize() once,
+   query() every minute and close() at the end;
 4. what the plugin reported in a run is sent with the SDK's report_metric and report_dt_event: absolute as a
    gauge, relative as a count of the increase since the previous run, per_second as a gauge of that increase per
    second, state_metric as a gauge of 1 with the dimension `state`; a remote plugin's group and device become the
@@ -279,6 +280,53 @@ def status_of(error):
     return Status(StatusValue.GENERIC_ERROR, f"{type(error).__name__}: {error}")
 
 
+class Activation:
+    """Where the EF1 agent ran a host plugin (plugin.json's processTypeNames/processTypes, technologies,
+    source.activation_name_pattern and source.activation): the process groups of OneAgent's snapshot it matches.
+    Each criterion plugin.json sets must hold; one it does not set holds for every process group."""
+
+    def __init__(self, spec):
+        spec = spec or {}
+        types = spec.get("process_types")
+        self.process_types = None if types is None else {int(t) for t in types}
+        technologies = spec.get("technologies")
+        self.technologies = None if technologies is None else {str(t).upper() for t in technologies}
+        self.pattern_text = spec.get("name_pattern")
+        self.pattern = None
+        self.pattern_error = None
+        if self.pattern_text is not None:
+            try:
+                self.pattern = re.compile(self.pattern_text)
+            except re.error as e:
+                self.pattern_error = str(e)  # the agent never activated the plugin either
+        self.singleton = bool(spec.get("singleton"))
+
+    def matches(self, entry):
+        if self.pattern_error is not None:
+            return False
+        if self.process_types is not None and getattr(entry, "process_type", None) not in self.process_types:
+            return False
+        if self.technologies is not None:
+            properties = getattr(entry, "properties", None)
+            own = {str(t).upper() for t in (getattr(properties, "technologies", None) or []) if t}
+            if not own & self.technologies:
+                return False
+        if self.pattern is not None and not self.pattern.search(str(getattr(entry, "group_name", ""))):
+            return False
+        return True
+
+    def describe(self):
+        parts = []
+        if self.process_types is not None:
+            parts.append(f"process types {sorted(self.process_types)}")
+        if self.technologies is not None:
+            parts.append(f"technologies {sorted(self.technologies)}")
+        if self.pattern_text is not None:
+            error = f" (it does not compile: {self.pattern_error})" if self.pattern_error else ""
+            parts.append(f"a name matching {self.pattern_text!r}{error}")
+        return ", ".join(parts) or "any process group"
+
+
 class _LazySnapshot:
     """`process_snapshot` of a host plugin's kwargs: OneAgent's snapshot, read when first used."""
 
@@ -295,11 +343,13 @@ class _LazySnapshot:
 class Instance:
     """One object of the EF1 plugin's class: one endpoint of the monitoring configuration."""
 
-    def __init__(self, runner, index, config, label):
+    def __init__(self, runner, index, config, label, entity=None):
         self.runner = runner
         self.index = index
         self.config = config
         self.label = label
+        # A host plugin's process group instance (a snapshot entry), as EF1 activated it: associated_entity.
+        self.entity = entity
         self.plugin = None
         self.status = Status(StatusValue.OK)
         self.runs = 0
@@ -307,7 +357,7 @@ class Instance:
 
     def kwargs(self):
         spec = self.runner.spec
-        kwargs = {"config": self.plugin.config, "json_config": self.runner.json_config, "associated_entity": None}
+        kwargs = {"config": self.plugin.config, "json_config": self.runner.json_config, "associated_entity": self.entity}
         if not spec["remote"]:
             kwargs["process_snapshot"] = _LazySnapshot(self.runner.snapshot)
         return kwargs
@@ -322,6 +372,7 @@ class Instance:
                 logger=logging.getLogger(spec["package"]),
                 snapshot=None if spec["remote"] else self.runner.snapshot,
             )
+            self.associate(self.entity)
             self.plugin.initialize(**self.kwargs())
             self.status = Status(StatusValue.OK)
         except NothingToReportException:
@@ -333,6 +384,17 @@ class Instance:
             self.plugin = None
         self.flush(time.monotonic())
         return self.plugin is not None
+
+    def associate(self, entity):
+        """The process group instance the plugin runs for: its associated_entity, and where its results_builder
+        reports (EF1: the plugin's own entity), unless a call names another."""
+        self.entity = entity
+        if self.plugin is None:
+            return
+        self.plugin.associated_entity = entity
+        builder = getattr(self.plugin, "results_builder", None)
+        if builder is not None:
+            builder._pgi = getattr(entity, "group_instance_id", None)
 
     def fail(self, what, error):
         status = status_of(error)
@@ -451,16 +513,13 @@ class EF1Plugin(Extension):
         self.plugin_class = load_plugin_class(spec["package"], spec["class_name"])
         if _local_run():
             self._compare_key_maps()
-        endpoints = [e for e in (self.activation_config.get("endpoints") or []) if isinstance(e, dict)]
-        if not endpoints:
+        self.endpoints = [e for e in (self.activation_config.get("endpoints") or []) if isinstance(e, dict)]
+        if not self.endpoints:
             log.warning("the monitoring configuration has no endpoint: the EF1 plugin does not run")
-        many = len(endpoints) > 1
-        name = spec["class_name"]
-        self.instances = [
-            Instance(self, i, e, f"{name} (endpoint {i + 1})" if many else name) for i, e in enumerate(endpoints)
-        ]
-        started = [instance.start() for instance in self.instances]
+        self.activation = None if spec["remote"] else Activation(spec.get("activation"))
+        self.instances = []
         self.statuses = {}
+        started = self._activate()
         if self.instances and not any(started):
             # No endpoint can run: the status goes to Dynatrace at once and the extension stops (EF2's way with a
             # configuration it cannot use); a new configuration starts it again.
@@ -485,7 +544,71 @@ class EF1Plugin(Extension):
             return IgnoreStatus()
         return self.ef1_query()
 
+    def _activate(self):
+        """The plugin objects: one per endpoint, and for a host plugin one per process group instance of the
+        snapshot its activation matches (one for all with Singleton), made and closed as they come and go, as the
+        EF1 agent did. Returns whether each new object started."""
+        entities = [None]
+        if self.activation is not None:
+            entities = self._activated()
+            if entities is None:
+                return []  # the snapshot could not be read this time: the objects stay as they are
+        wanted = {}
+        for i, endpoint in enumerate(self.endpoints):
+            for entity in entities:
+                pgi = getattr(entity, "group_instance_id", None)
+                wanted[(i, None if self.activation is None or self.activation.singleton else pgi)] = (endpoint, entity)
+        kept = []
+        for instance in self.instances:
+            if instance.index in wanted:
+                instance.associate(wanted.pop(instance.index)[1])
+                kept.append(instance)
+            else:
+                log.info("EF1 plugin %s: its process group instance is gone, close() called", instance.label)
+                instance.close()
+                self.statuses.pop(instance.index, None)
+        many = len(self.endpoints) > 1
+        name = self.spec["class_name"]
+        started = []
+        for (i, pgi), (endpoint, entity) in wanted.items():
+            label = f"{name} (endpoint {i + 1})" if many else name
+            if entity is not None and (pgi is not None or self.activation.singleton):
+                label += f" on {getattr(entity, 'group_name', '?')} ({getattr(entity, 'group_instance_id', '?')})"
+            instance = Instance(self, (i, pgi), endpoint, label, entity)
+            kept.append(instance)
+            started.append(instance.start())
+        self.instances = kept
+        return started
+
+    def _activated(self):
+        """The snapshot entries the activation matches (Singleton: the first), or [None] where there is no snapshot
+        (a local run without snapshot.json): the plugin then runs once, without associated_entity."""
+        try:
+            entries = list(self.snapshot().entries)
+        except Exception as e:
+            if getattr(self, "snapshot_read", False):
+                # Read before (OneAgent rewrites it): the plugin keeps running for the instances it had.
+                self.warn(("snapshot", "again"), f"{e}: the EF1 plugin keeps its process group instances")
+                return None
+            self.warn(("snapshot",), f"{e}: the EF1 plugin runs once per endpoint, its associated_entity None")
+            return [None]
+        self.snapshot_read = True
+        matched = [entry for entry in entries if self.activation.matches(entry)]
+        if not matched:
+            self.warn(
+                ("activation",),
+                "no process group of OneAgent's snapshot matches plugin.json's activation "
+                f"({self.activation.describe()}): the EF1 plugin does not run until one does, as on EF1",
+            )
+            return []
+        self.warned.discard(("activation",))  # said again when none matches again
+        return matched[:1] if self.activation.singleton else matched
+
     def ef1_query(self):
+        if self.activation is not None:
+            self._activate()
+        if not self.instances:
+            return Status(StatusValue.OK, "no process group to monitor" if self.endpoints else "")
         statuses = [instance.query() for instance in self.instances]
         for instance, status in zip(self.instances, statuses):
             before = self.statuses.get(instance.index)
@@ -561,10 +684,12 @@ class EF1Plugin(Extension):
 EF1Plugin.aborted = False
 
 
-def run(package, class_name, remote, name):
-    """Runs the EF1 plugin class `class_name` of module `package` (remote: a RemoteBasePlugin) as extension `name`."""
+def run(package, class_name, remote, name, activation=None):
+    """Runs the EF1 plugin class `class_name` of module `package` (remote: a RemoteBasePlugin) as extension `name`;
+    a host plugin for the process group instances of OneAgent's snapshot that `activation` (plugin.json's
+    process types, technologies, name pattern, Singleton or not) matches."""
     _log_to_extension_log()
-    EF1Plugin.spec = {"package": package, "class_name": class_name, "remote": remote}
+    EF1Plugin.spec = {"package": package, "class_name": class_name, "remote": remote, "activation": activation}
     try:
         extension = EF1Plugin(name=name)
     except Exception:

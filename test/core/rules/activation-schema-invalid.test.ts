@@ -2,6 +2,11 @@ import { EF2, lineOf, pythonExtension, ruleTable } from "../../helpers.js";
 
 const { extension, schema, options } = pythonExtension();
 const at = lineOf(extension, "path: activationSchema.json");
+// One file named by both activations: its own problems are its own once; the root each reads, each.
+const REMOTE = "    remote:\n      path: activationSchema.json\n";
+if (!extension.includes(REMOTE)) throw new Error("the example's remote activation moved");
+const both = extension.replace(REMOTE, `${REMOTE}    local:\n      path: activationSchema.json\n`);
+const atLocal = lineOf(both, "path: activationSchema.json", 2);
 const withSchema = (text: string) => pythonExtension({ "extension/activationSchema.json": text }).options;
 const edited = (from: string, to: string) => {
   if (!schema.includes(from)) throw new Error(`schema lacks ${from}`);
@@ -71,6 +76,28 @@ ruleTable("activation-schema-invalid", {
       lines: [at],
       messageId: "root",
       data: { root: "pythonRemote", where: "remote" },
+    },
+    {
+      name: "named by remote and local, absent: said once",
+      doc: both,
+      options: pythonExtension({ "extension/activationSchema.json": undefined }).options,
+      lines: [at],
+      messageId: "absent",
+    },
+    {
+      name: "named by remote and local, not JSON: said once",
+      doc: both,
+      options: withSchema(schema.replace('"dynatrace": "1",', '"dynatrace": "1",,')),
+      lines: [at],
+      messageId: "unreadable",
+    },
+    {
+      name: "named by remote and local, an undefined $ref said once, the root local reads and it lacks at local",
+      doc: both,
+      options: edited('"$ref": "#/enums/mode"', '"$ref": "#/enums/modes"'),
+      lines: [at, atLocal],
+      messageId: ["ref", "root"],
+      data: [{ ref: "#/enums/modes" }, { root: "pythonLocal", where: "local" }],
     },
   ],
 });

@@ -148,8 +148,8 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
     // Partly: each item names the member not carried over and its line.
     expect(legacy.files[0]!.readiness!.items).toContainEqual(
       expect.objectContaining({
-        member: "processTypeNames",
-        line: HOST.split("\n").findIndex((l) => l.includes('"processTypeNames"')) + 1,
+        member: "requiredAgentVersion",
+        line: HOST.split("\n").findIndex((l) => l.includes('"requiredAgentVersion"')) + 1,
       }),
     );
     expect(legacy.extensions).toEqual([]);
@@ -348,7 +348,7 @@ describe("audit: the organisation's readiness for Extensions 2.0", () => {
       /^ {2}acme\/pairs\/lone\/plugin\.json: EF1 PMI host; migrate: not at all \(PMI plugins have no EF2 form: .* \(line 4\)\)$/m,
     );
     expect(section).toMatch(
-      /^ {2}acme\/legacy\/a\/plugin\.json: EF1 python host; migrate: partly \(not carried over: requiredAgentVersion \(line 5\), processTypeNames \(line \d+\), .*, … and \d+ more\)$/m,
+      /^ {2}acme\/legacy\/a\/plugin\.json: EF1 python host; migrate: partly \(not carried over: requiredAgentVersion \(line 5\), metrics\[0\]\.timeseries\.aggregation \(line \d+\), ui\.charts \(line \d+\)\)$/m,
     );
     expect(section).toMatch(/^ {2}acme\/migrated\/snmp\/extension\.yaml: EF2 snmp; no findings$/m);
     expect(section).toMatch(

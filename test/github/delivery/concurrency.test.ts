@@ -198,6 +198,38 @@ describe("BackgroundPool", () => {
     await expect(pool.drain(1_000)).resolves.toBe(true);
   });
 
+  it("gives one installation at most half the slots: another's job starts while its jobs hold theirs", async () => {
+    const pool = new BackgroundPool(4, () => {});
+    const started: string[] = [];
+    const gates = new Map<string, () => void>();
+    const job = (name: string) => async () => {
+      started.push(name);
+      await new Promise<void>((r) => gates.set(name, r));
+    };
+    const until = async (n: number) => {
+      for (let i = 0; i < 200 && started.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    for (let i = 1; i <= 6; i++) pool.submit(job(`a${i}`), undefined, false, ["inst a", `pr ${i}`]);
+    await until(2);
+    await new Promise((r) => setTimeout(r, 20));
+    // Two slots stay free while installation a's first two jobs run: its others wait.
+    expect(started).toEqual(["a1", "a2"]);
+    pool.submit(job("b1"), undefined, false, ["inst b", "pr 1"]);
+    await until(3);
+    expect(started).toEqual(["a1", "a2", "b1"]);
+    // A slot a's job gives back goes to a's next one.
+    gates.get("a1")!();
+    await until(4);
+    expect(started).toEqual(["a1", "a2", "b1", "a3"]);
+    for (const n of [2, 3, 4]) {
+      gates.get(`a${n}`)!();
+      await until(n + 3);
+    }
+    for (const name of ["a5", "a6", "b1"]) gates.get(name)!();
+    await expect(pool.drain(1_000)).resolves.toBe(true);
+    expect(started.sort()).toEqual(["a1", "a2", "a3", "a4", "a5", "a6", "b1"]);
+  });
+
   it("asks for a slot only once the job is ready", async () => {
     const pool = new BackgroundPool(1, () => {});
     const order: string[] = [];
@@ -223,6 +255,20 @@ describe("TakeTurns", () => {
     expect(served).toEqual(["1/1 push 1", "2/9", "1/2", "1/1 push 2", "1/1 push 3", "1/1 push 4"]);
     expect(turns.shift()).toBeUndefined();
     expect(turns.length).toBe(0);
+  });
+
+  it("passes over a widest key that may not be served now, which keeps its place", () => {
+    const turns = new TakeTurns<string>();
+    turns.push(["inst 1", "pr 1"], "1/1");
+    turns.push(["inst 2", "pr 1"], "2/1");
+    turns.push(["inst 1", "pr 2"], "1/2");
+    const notInst1 = (key: string) => key !== "inst 1";
+    expect(turns.has(notInst1)).toBe(true);
+    expect(turns.shift(notInst1)).toBe("2/1");
+    expect(turns.has(notInst1)).toBe(false);
+    expect(turns.shift(notInst1)).toBeUndefined();
+    expect(turns.length).toBe(2);
+    expect([turns.shift(), turns.shift()]).toEqual(["1/1", "1/2"]);
   });
 });
 

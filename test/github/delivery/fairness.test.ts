@@ -2,10 +2,12 @@
  * No pull request stalls the others: the server's scheduler gives its slots in turns, one installation after
  * another and, within one, one pull request after another. The real app through Probot against the fake
  * GitHub, with the server's background scheduler: a storm of pushes to one pull request (a script pushing
- * commit after commit) must not hold up another installation's pull request, nor another of its own.
+ * commit after commit) must not hold up another installation's pull request, nor another of its own; nor
+ * may an installation whose reviews GitHub does not answer hold every slot until their deadlines.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.js";
+import { scaledClock } from "../../../src/github/api/clock.js";
 import { ReviewScheduler } from "../../../src/github/delivery/scheduler.js";
 import { text, validHost } from "../../helpers.js";
 import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
@@ -18,6 +20,17 @@ afterEach(() => cleanup());
 
 const content = text(validHost());
 const sha = (n: number) => n.toString(16).padStart(40, "d");
+
+/** Pull request `number` of another installation (88), in another organisation ("beta"), at `headSha`. */
+function otherInstallationPull(number: number, headSha: string) {
+  const payload = pullRequestPayload("opened", { number, headSha });
+  payload.installation.id = 88;
+  for (const r of [payload.repository, payload.pull_request.base.repo, payload.pull_request.head.repo]) {
+    r.owner.login = "beta";
+    r.full_name = `beta/${REPO}`;
+  }
+  return payload;
+}
 
 describe("the server's scheduler: no pull request stalls the others", () => {
   it("40 pushes to one pull request queued first: another installation's and another pull request's runs come within a few turns", async () => {
@@ -43,16 +56,7 @@ describe("the server's scheduler: no pull request stalls the others", () => {
     gh.file(`${OWNER}/${REPO}`, sha(1000), "p/plugin.json", content);
     await deliver(probot, "pull_request", otherPull);
     // A pull request of another installation, in another organisation.
-    const otherInstallation = pullRequestPayload("opened", { number: 3, headSha: sha(2000) });
-    otherInstallation.installation.id = 88;
-    for (const r of [
-      otherInstallation.repository,
-      otherInstallation.pull_request.base.repo,
-      otherInstallation.pull_request.head.repo,
-    ]) {
-      r.owner.login = "beta";
-      r.full_name = `beta/${REPO}`;
-    }
+    const otherInstallation = otherInstallationPull(3, sha(2000));
     gh.pullFiles.set(`beta/${REPO}#3`, [file]);
     gh.file(`beta/${REPO}`, sha(2000), "p/plugin.json", content);
     await deliver(probot, "pull_request", otherInstallation);
@@ -75,6 +79,47 @@ describe("the server's scheduler: no pull request stalls the others", () => {
       expect(gh.runsFor(sha(i))).toEqual([
         expect.objectContaining({ status: "completed", conclusion: "success" }),
       ]);
+    gh.assertClean();
+  });
+
+  it("an installation whose reviews GitHub leaves unanswered holds at most half the slots: another installation's run comes while they hang", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    // The App's waits (request timeouts, the review's deadline, the later retries) at 1/10 of real time: a
+    // review of the first installation hangs for 12 s, and a request of the other's that a cold start slows
+    // past its 2 s is retried well before that.
+    const SCALE = 0.1;
+    const scheduler = new ReviewScheduler({ background: { concurrency: 4 }, clock: scaledClock(SCALE) });
+    const { probot } = makeProbot({ timeScale: SCALE, appOptions: { scheduler } });
+    const file = { filename: "p/plugin.json", status: "added" as const, patch: addedPatch(content) };
+    // GitHub accepts the requests for the first installation's pull requests and never answers them: each of
+    // its reviews runs until its deadline (2 minutes in real time).
+    gh.hang("GET", new RegExp(`^/repos/${OWNER}/${REPO}/pulls/\\d+/files`));
+    const STUCK = 8;
+    for (let i = 1; i <= STUCK; i++) {
+      gh.pullFiles.set(`${OWNER}/${REPO}#${i}`, [file]);
+      gh.file(`${OWNER}/${REPO}`, sha(i), "p/plugin.json", content);
+      await deliver(probot, "pull_request", pullRequestPayload("opened", { number: i, headSha: sha(i) }));
+    }
+    gh.pullFiles.set(`beta/${REPO}#3`, [file]);
+    gh.file(`beta/${REPO}`, sha(2000), "p/plugin.json", content);
+    await deliver(probot, "pull_request", otherInstallationPull(3, sha(2000)));
+
+    const stuckRuns = () => Array.from({ length: STUCK }, (_, i) => gh.runsFor(sha(i + 1))).flat();
+    await within(60_000, () => gh.runsFor(sha(2000)).some((r) => r.conclusion === "success"));
+    // Counted, not timed: the other installation's run came while every one of the first's still hung.
+    expect(stuckRuns()).toEqual([]);
+    expect(gh.runsFor(sha(2000))).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "success" }),
+    ]);
+
+    // GitHub answers again: every stuck pull request still gets its one completed run.
+    gh.recover();
+    await within(60_000, () =>
+      Array.from({ length: STUCK }, (_, i) => gh.runsFor(sha(i + 1))).every(
+        (runs) => runs.length === 1 && runs[0]!.status === "completed",
+      ),
+    );
+    await scheduler.drain(10_000);
     gh.assertClean();
   });
 });

@@ -106,6 +106,7 @@ interface StartAnswer {
             nodes: ({
               databaseId: number;
               status: string;
+              conclusion: string | null;
               externalId: string | null;
               annotations: { totalCount: number };
             } | null)[];
@@ -130,7 +131,7 @@ export async function readReviewStartGraphql(
   const withOrg = where.ownerType === "Organization" && where.repo !== ".github";
   const text = `query ReviewStart($owner: String!, $repo: String!, $head: GitObjectID!, $appId: Int, $name: String!, $config: String!, $withOrg: Boolean!) {
   repository(owner: $owner, name: $repo) {
-    object(oid: $head) { ... on Commit { checkSuites(first: 10, filterBy: { appId: $appId, checkName: $name }) { nodes { checkRuns(first: 1, filterBy: { checkName: $name, checkType: LATEST }) { nodes { databaseId status externalId annotations { totalCount } } } } } } }
+    object(oid: $head) { ... on Commit { checkSuites(first: 10, filterBy: { appId: $appId, checkName: $name }) { nodes { checkRuns(first: 1, filterBy: { checkName: $name, checkType: LATEST }) { nodes { databaseId status conclusion externalId annotations { totalCount } } } } } } }
     config: object(expression: $config) { ${BLOB_FIELDS} }
   }
   org: repository(owner: $owner, name: ".github") @include(if: $withOrg) { config: object(expression: $config) { ${BLOB_FIELDS} } }
@@ -160,6 +161,7 @@ export async function readReviewStartGraphql(
     run: latest && {
       id: latest.databaseId,
       status: latest.status.toLowerCase(),
+      conclusion: latest.conclusion?.toLowerCase() ?? null,
       annotations: latest.annotations.totalCount,
       externalId: latest.externalId,
     },

@@ -68,6 +68,7 @@ export class RestGateway implements GitHubGateway {
       latest && {
         id: latest.id,
         status: latest.status,
+        conclusion: latest.conclusion,
         annotations: latest.output.annotations_count ?? 0,
         externalId: latest.external_id,
       }

@@ -22,7 +22,8 @@ import { REPORT_TIMEOUT_MS } from "../../time-budget.js";
 import type { Analysis } from "../analyse-inputs.js";
 import type { ReviewOutcome } from "../outcome.js";
 import { allAnnotations, checkSummary, checkTitle } from "./output.js";
-import { completeRun, type CheckResult, type KnownRun } from "./write.js";
+import { parseExternalId } from "./external-id.js";
+import { completeRun, type CheckResult, type KnownRun, type RunWhere } from "./write.js";
 
 /** How much of a failure's reason the summary shows (far under GitHub's limit for the summary). */
 const REASON_LIMIT = 8000;
@@ -33,25 +34,45 @@ export class ReviewCheckRun {
   private known: KnownRun = "unknown";
   /** The run an explicit Re-run replaces (a new run is made, never this one completed). */
   private replaces: number | undefined;
+  /** The commit's run as the first read found it (also when a Re-run replaces it). */
+  private seen: ExistingRun | undefined;
   /** Whether a result was written: a run completed with the verdict stays as it is. */
   written = false;
-  private readonly where: { owner: string; repo: string; headSha: string; appId: number | undefined };
+  private readonly where: RunWhere & { appId: number | undefined };
 
+  /** `pull`: the pull request whose review this is (none for a merge group). */
   constructor(
     private readonly gw: GitHubGateway,
     target: CommitTarget,
-    private readonly opts: { appId?: number; rerun?: boolean; log: Logger; clock: Clock },
+    private readonly opts: { appId?: number; rerun?: boolean; pull?: number; log: Logger; clock: Clock },
   ) {
-    this.where = { owner: target.owner, repo: target.repo, headSha: target.headSha, appId: opts.appId };
+    this.where = {
+      owner: target.owner,
+      repo: target.repo,
+      headSha: target.headSha,
+      appId: opts.appId,
+      ...(opts.pull !== undefined ? { pull: opts.pull } : {}),
+    };
   }
 
   /** What the review's first read found of this commit's run (a Re-run asks for a new one). */
   found(run: ExistingRun | undefined): void {
+    this.seen = run;
     this.known = this.opts.rerun ? undefined : run;
     if (this.opts.rerun) this.replaces = run?.id;
   }
 
   async complete(result: CheckResult): Promise<void> {
+    const failing = await this.failingPull(result);
+    if (failing !== undefined) {
+      const whose = failing === "several" ? "more than one other pull request's" : `#${failing}'s`;
+      // Worth an operator's (and `pr`'s reader's) attention: the run does not say this review's result.
+      this.opts.log.warn(
+        `the check run shows ${whose} failing review of this commit, which is its head too (against its own base): this passing result is not written over it`,
+      );
+      this.written = true;
+      return;
+    }
     const from = this.known;
     this.known = "unknown"; // from here on, GitHub may hold some of it
     await completeRun(this.gw, this.where, from, result, {
@@ -60,6 +81,31 @@ export class ReviewCheckRun {
       ...(this.replaces ? { replaces: this.replaces } : {}),
     });
     this.written = true;
+  }
+
+  /**
+   * Another open pull request whose failing review of this same head commit the run stands for, when
+   * `result` passes: one check run serves every pull request of a commit, so a pull request opened from the
+   * same head into a branch where its descriptors are new (no change rule runs) or already as they are must
+   * not turn another's failing check green. Those pull requests' state and head are read from GitHub, only
+   * in that case; "several" when the run names more than it can.
+   */
+  private async failingPull(result: CheckResult): Promise<number | "several" | undefined> {
+    const run = this.seen;
+    const pull = this.opts.pull;
+    if (pull === undefined || result.conclusion === "failure") return undefined;
+    if (run?.status !== "completed" || run.conclusion !== "failure") return undefined;
+    const failing = parseExternalId(run.externalId)?.failing;
+    if (failing?.more) return "several";
+    for (const other of failing?.pulls ?? []) {
+      if (other === pull) continue;
+      const now = await this.gw.pullRequest(this.where, other).catch((e: unknown) => {
+        if (httpStatus(e) === 404) return undefined; // gone (its repository moved): it holds nothing back
+        throw e;
+      });
+      if (now?.state === "open" && now.head.sha === this.where.headSha) return other;
+    }
+    return undefined;
   }
 
   /**

@@ -4,7 +4,10 @@
  * without listing its annotations. Defined and parsed here alone.
  *
  * Version 2 (this release): `plugin-review:v2:<shows>`, with `:holds=<digest>` or `:mixed` after it when the
- * run's annotations are not the first `n` of the result it shows. Version 1 (the first releases, still read):
+ * run's annotations are not the first `n` of the result it shows, then, on a failing run, `:failing=<n>,<n>…`:
+ * the pull requests whose reviews of this commit failed (a commit may be the head of several, each reviewed
+ * against its own base), `,more` after them when there were more than FAILING_MAX. Version 1 (the first
+ * releases, still read):
  * `plugin-review:<shows>`, with `+holds:plugin-review:<digest>` or `+earlier`. A digest is 40 hex digits.
  */
 
@@ -18,16 +21,31 @@ export interface RunState {
    * written over them), or "mixed" when they are a mix of several results' (read before sending more).
    */
   holds: string | "mixed";
+  /**
+   * The pull requests whose reviews of this commit failed, on a failing run (none: a passing run, a merge
+   * group's, or an earlier release's); `more`: there were more than FAILING_MAX of them.
+   */
+  failing?: { pulls: number[]; more: boolean };
 }
 
+/** How many failing pull requests a run's `external_id` names. */
+export const FAILING_MAX = 20;
+
 const DIGEST = "[0-9a-f]{40}";
-const V2 = new RegExp(`^plugin-review:v2:(${DIGEST})(?::holds=(${DIGEST})|:(mixed))?$`);
+const PULL = "[1-9][0-9]{0,15}";
+const V2 = new RegExp(
+  `^plugin-review:v2:(${DIGEST})(?::holds=(${DIGEST})|:(mixed))?(?::failing=((?:${PULL},){0,${FAILING_MAX - 1}}${PULL})(,more)?)?$`,
+);
 const V1 = new RegExp(`^plugin-review:(${DIGEST})(?:\\+holds:plugin-review:(${DIGEST})|\\+(earlier))?$`);
 
 export function formatExternalId(state: RunState): string {
   const base = `plugin-review:v2:${state.shows}`;
-  if (state.holds === state.shows) return base;
-  return state.holds === "mixed" ? `${base}:mixed` : `${base}:holds=${state.holds}`;
+  const { failing } = state;
+  const pulls = failing?.pulls.length
+    ? `:failing=${failing.pulls.slice(0, FAILING_MAX).join(",")}${failing.more || failing.pulls.length > FAILING_MAX ? ",more" : ""}`
+    : "";
+  if (state.holds === state.shows) return base + pulls;
+  return (state.holds === "mixed" ? `${base}:mixed` : `${base}:holds=${state.holds}`) + pulls;
 }
 
 /** What a run's `external_id` says, in this version's format or the previous one; undefined when neither. */
@@ -35,10 +53,19 @@ export function parseExternalId(externalId: string | null | undefined): RunState
   const m = V2.exec(externalId ?? "") ?? V1.exec(externalId ?? "");
   if (!m) return undefined;
   const shows = m[1] as string;
-  return { shows, holds: m[3] ? "mixed" : (m[2] ?? shows) };
+  const state: RunState = { shows, holds: m[3] ? "mixed" : (m[2] ?? shows) };
+  // Only version 2 has these groups (V1's exec result has none).
+  if (m[4] !== undefined) state.failing = { pulls: m[4].split(",").map(Number), more: m[5] !== undefined };
+  return state;
 }
 
 /** Whether two states say the same. */
 export function sameState(a: RunState | undefined, b: RunState): boolean {
-  return a !== undefined && a.shows === b.shows && a.holds === b.holds;
+  return (
+    a !== undefined &&
+    a.shows === b.shows &&
+    a.holds === b.holds &&
+    (a.failing?.pulls ?? []).join() === (b.failing?.pulls ?? []).join() &&
+    (a.failing?.more ?? false) === (b.failing?.more ?? false)
+  );
 }

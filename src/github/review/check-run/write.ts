@@ -27,7 +27,7 @@ import type {
   Logger,
   RunWrite,
 } from "../../api/port.js";
-import { formatExternalId, parseExternalId, sameState, type RunState } from "./external-id.js";
+import { FAILING_MAX, formatExternalId, parseExternalId, sameState, type RunState } from "./external-id.js";
 import { annotationsToAdd } from "./held-annotations.js";
 import { ANNOTATIONS_PER_REQUEST, earlierAnnotationsNote, OUTPUT_LIMIT } from "./output.js";
 import { clipLines } from "../markdown.js";
@@ -68,6 +68,7 @@ async function planWrite(
   existing: ExistingRun | undefined,
   result: CheckResult,
   held: (runId: number) => Promise<HeldAnnotation[]>,
+  pull: number | undefined,
 ): Promise<Write | undefined> {
   const digest = resultDigest(result);
   const count = existing?.annotations ?? 0;
@@ -94,10 +95,30 @@ async function planWrite(
       annotations: plan.send,
     };
   }
+  if (pull !== undefined && result.conclusion === "failure")
+    write.state.failing = failingPulls(existing, was, pull);
   const written =
     existing?.status === "completed" && sameState(was, write.state) && !write.annotations.length;
   return written ? undefined : write;
 }
+
+/**
+ * The pull requests whose reviews of this commit fail once `pull`'s failing review is written over
+ * `existing`: those its failing run names, and `pull` (external-id.ts `failing`).
+ */
+function failingPulls(
+  existing: ExistingRun | undefined,
+  was: RunState | undefined,
+  pull: number,
+): NonNullable<RunState["failing"]> {
+  const before =
+    existing?.status === "completed" && existing.conclusion === "failure" ? was?.failing : undefined;
+  const pulls = [...new Set([...(before?.pulls ?? []), pull])];
+  return { pulls: pulls.slice(0, FAILING_MAX), more: (before?.more ?? false) || pulls.length > FAILING_MAX };
+}
+
+/** Which commit's run, and for a pull request's review, which pull request's (external-id.ts `failing`). */
+export type RunWhere = CheckRunRef & { pull?: number };
 
 /**
  * Writes a review's result: creates the run (completed, with the first batch of annotations) or
@@ -109,11 +130,11 @@ async function planWrite(
  */
 export async function writeCheckRun(
   gw: Pick<GitHubGateway, "createCheckRun" | "updateCheckRun" | "runAnnotations">,
-  where: CheckRunRef,
+  where: RunWhere,
   existing: ExistingRun | undefined,
   result: CheckResult,
 ): Promise<number> {
-  const write = await planWrite(existing, result, (id) => gw.runAnnotations(where, id));
+  const write = await planWrite(existing, result, (id) => gw.runAnnotations(where, id), where.pull);
   if (!write) return existing!.id;
   // The summary and title are built within GitHub's limits (output.ts; planWrite makes room for its note).
   const output = { title: result.title, summary: write.summary };
@@ -163,7 +184,7 @@ export type KnownRun = ExistingRun | undefined | "unknown";
  */
 export async function completeRun(
   gw: Pick<GitHubGateway, "latestRun" | "createCheckRun" | "updateCheckRun" | "runAnnotations">,
-  where: CheckRunRef & { appId: number | undefined },
+  where: RunWhere & { appId: number | undefined },
   known: KnownRun,
   result: CheckResult,
   opts: { log: Logger; clock: Clock; replaces?: number },

@@ -343,7 +343,10 @@ describe("check run annotations: the cap counts what the run holds", () => {
 describe("check run annotations: a run written by the previous release (external_id version 1)", () => {
   /** The version-1 form of a version-2 `external_id`, as the previous release wrote it. */
   const v1 = (externalId: string): string => {
-    const m = /^plugin-review:v2:([0-9a-f]{40})(?::holds=([0-9a-f]{40})|:(mixed))?$/.exec(externalId);
+    const m =
+      /^plugin-review:v2:([0-9a-f]{40})(?::holds=([0-9a-f]{40})|:(mixed))?(?::failing=[\d,more]+)?$/.exec(
+        externalId,
+      );
     if (!m) throw new Error(`not a version-2 external_id: ${externalId}`);
     const tail = m[3] ? "+earlier" : m[2] ? `+holds:plugin-review:${m[2]}` : "";
     return `plugin-review:${m[1]}${tail}`;
@@ -359,7 +362,7 @@ describe("check run annotations: a run written by the previous release (external
     addedFile(gh, "big/plugin.json", text(doc));
   }
 
-  it("a redelivery finds the run complete with the same result: nothing is written", async () => {
+  it("a redelivery finds the run complete with the same result: no annotation is sent again", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun"]);
     bigPullRequest(gh);
     const { probot } = makeProbot();
@@ -370,7 +373,13 @@ describe("check run annotations: a run written by the previous release (external
     const before = gh.requests.length;
     await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
     const writes = gh.requests.slice(before).filter((r) => r.method !== "GET" && /\/check-runs/.test(r.path));
-    expect(writes).toEqual([]);
+    // The previous release's run does not name the failing pull request (external-id.ts `failing`): one
+    // write adds it, and nothing else.
+    expect(run!.conclusion).toBe("failure");
+    expect(writes.map((w) => w.method)).toEqual(["PATCH"]);
+    expect((writes[0]!.body as { output?: { annotations?: unknown[] } }).output?.annotations).toBeUndefined();
+    expect(run!.external_id).toMatch(/:failing=7$/);
+    expect(run!.annotations).toHaveLength(120);
     expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
     gh.assertClean();
   });

@@ -14,9 +14,28 @@ describe("external_id", () => {
     [{ shows: D, holds: D }, `plugin-review:v2:${D}`],
     [{ shows: D, holds: H }, `plugin-review:v2:${D}:holds=${H}`],
     [{ shows: D, holds: "mixed" }, `plugin-review:v2:${D}:mixed`],
+    [{ shows: D, holds: D, failing: { pulls: [7], more: false } }, `plugin-review:v2:${D}:failing=7`],
+    [
+      { shows: D, holds: "mixed", failing: { pulls: [12345, 8], more: true } },
+      `plugin-review:v2:${D}:mixed:failing=12345,8,more`,
+    ],
+    [
+      { shows: D, holds: D, failing: { pulls: Array.from({ length: 20 }, (_, i) => i + 1), more: false } },
+      `plugin-review:v2:${D}:failing=${Array.from({ length: 20 }, (_, i) => i + 1).join(",")}`,
+    ],
   ])("writes %o as %s, and reads it back", (state, id) => {
     expect(formatExternalId(state)).toBe(id);
     expect(parseExternalId(id)).toEqual(state);
+  });
+
+  it("names at most 20 failing pull requests, and says when there were more", () => {
+    const pulls = Array.from({ length: 21 }, (_, i) => i + 1);
+    const id = formatExternalId({ shows: D, holds: D, failing: { pulls, more: false } });
+    expect(parseExternalId(id)).toEqual({
+      shows: D,
+      holds: D,
+      failing: { pulls: pulls.slice(0, 20), more: true },
+    });
   });
 
   it.each<[string, RunState]>([
@@ -34,6 +53,10 @@ describe("external_id", () => {
     "another-app:123",
     `plugin-review:v3:${D}`,
     `plugin-review:v2:${D.slice(1)}`,
+    `plugin-review:v2:${D}:failing=0`,
+    `plugin-review:v2:${D}:failing=7:mixed`,
+    `plugin-review:v2:${D}:failing=more`,
+    `plugin-review:v2:${D}:failing=${Array.from({ length: 21 }, (_, i) => i + 1).join(",")}`,
   ])(
     "knows nothing of %s (a run it did not write, or a later format): its annotations are read before more are sent",
     (id) => {

@@ -6,7 +6,8 @@ The layer makes one object of the plugin's class per endpoint of the EF2 monitor
 - `self.logger`: a logging.Logger, whose lines go to the extension's log;
 - `self.results_builder`, and for a remote plugin `self.topology_builder` (groups and devices);
 and calls `initialize(**kwargs)` once, `query(**kwargs)` every minute and `close(**kwargs)` at the end, with
-kwargs `config`, `json_config`, `associated_entity` (None: EF2 activates no process group) and, for a host plugin,
+kwargs `config`, `json_config`, `associated_entity` (a host plugin's: the snapshot entry of the process group instance
+the layer runs it for, as plugin.json's activation picks them; also `self.associated_entity`) and, for a host plugin,
 `process_snapshot` (OneAgent's, read when first used).
 """
 import logging

@@ -91,7 +91,7 @@ def _target(call, reporter, entity_id, entity_selector):
             )
         entity_id = selected
     if entity_id is None:
-        return None, reporter._group, reporter._device
+        return reporter._pgi, reporter._group, reporter._device
     if isinstance(entity_id, int) and entity_id in own:
         return None, own[entity_id]._group, own[entity_id]._device
     if isinstance(entity_id, int):
@@ -106,6 +106,8 @@ class _Reporting:
     _recorder = None
     _group = None
     _device = None
+    # A host plugin's process group instance (EF2 entity id), where its results_builder reports by default.
+    _pgi = None
 
     def _add(self, call, kind, key, value, dimensions=None, entity_id=None, entity_selector=None, **_ignored):
         pgi, group, device = _target(call, self, entity_id, entity_selector)

@@ -1,0 +1,114 @@
+/**
+ * One check run serves every pull request of a head commit. A second pull request opened from the same head
+ * into another branch (one where the descriptor is new, so no change rule runs) must not turn the first's
+ * failing check green: a passing review is not written over another open pull request's failing one.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { text, validHost } from "../../helpers.js";
+import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
+import { cleanup, disableNetwork } from "../github-mock.js";
+import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "../harness.js";
+
+const R = `${OWNER}/${REPO}`;
+const OTHER_BASE = "e".repeat(40);
+const NEAR_BASE = "d".repeat(40);
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+/** Pull request 7 (into main) changes the metric group, which can never change: its review fails. */
+function failingPull7(gh: FakeGitHub) {
+  const head = validHost();
+  gh.file(R, BASE_SHA, "p/plugin.json", text({ ...head, version: "1.1.0", metricGroup: "tech.old" }));
+  gh.file(R, HEAD_SHA, "p/plugin.json", text(head));
+  gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: "@@ -7,1 +7,1 @@\n-x\n+x" }];
+  // Pull request 8: the same head commit, into a branch that has no such descriptor (it is new there).
+  gh.pullFiles.set(`${R}#8`, [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+x" }]);
+}
+
+function pull8Opened() {
+  const p = pullRequestPayload("opened", { number: 8 });
+  p.pull_request.base.sha = OTHER_BASE;
+  p.pull_request.base.ref = "gh-pages";
+  return p;
+}
+
+describe("GitHub App: one head commit, two pull requests", () => {
+  it.each([
+    ["GraphQL", false],
+    ["REST (GraphQL unavailable)", true],
+  ])(
+    "keeps the failing check of #7 when #8, from the same head into a branch without the descriptor, passes; until #7 closes (%s)",
+    async (_, rest) => {
+      const gh = new FakeGitHub([
+        ...REVIEW_ROUTES,
+        "getPull",
+        "updateCheckRun",
+        ...(rest ? (["listCheckRuns", "contents", "listComments", "listReviews"] as const) : []),
+      ]);
+      gh.graphqlUnavailable = rest;
+      const { probot, logs } = makeProbot();
+      failingPull7(gh);
+      gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+
+      await deliver(probot, "pull_request", pull8Opened());
+      const [run, ...others] = gh.runsFor(HEAD_SHA);
+      expect(others).toEqual([]);
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure", updates: 0 });
+      expect(run!.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
+      expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
+
+      // #7 is closed: nothing holds #8's review back any more (its next delivery, here a reopening).
+      gh.pulls.set(7, { ...pullRequestPayload("closed").pull_request, state: "closed" });
+      const reopened = pull8Opened();
+      reopened.action = "reopened";
+      await deliver(probot, "pull_request", reopened);
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
+      gh.assertClean();
+    },
+  );
+
+  it("keeps #7's failure when #8 first fails too and is then retargeted to a branch where it passes", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "getPull", "updateCheckRun", "listAnnotations"]);
+    const { probot, logs } = makeProbot();
+    failingPull7(gh);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    // #8 is first opened into a branch where the metric group differs too (so its failure is written over
+    // #7's), then moved to a branch without the descriptor.
+    const head = validHost();
+    gh.file(R, NEAR_BASE, "p/plugin.json", text({ ...head, version: "1.1.0", metricGroup: "tech.other" }));
+    const opened8 = pull8Opened();
+    opened8.pull_request.base.sha = NEAR_BASE;
+    const added = gh.pullFiles.get(`${R}#8`)!;
+    gh.pullFiles.set(`${R}#8`, gh.prFiles);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    await deliver(probot, "pull_request", opened8);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    gh.pullFiles.set(`${R}#8`, added);
+    const edited8 = pull8Opened();
+    edited8.action = "edited";
+    edited8.changes = { base: { ref: { from: "release" }, sha: { from: NEAR_BASE } } };
+    await deliver(probot, "pull_request", edited8);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
+    gh.assertClean();
+  });
+
+  it("fails the check when #8, reviewed after a passing #7, fails against its own base", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun"]);
+    const { probot } = makeProbot();
+    const head = validHost();
+    gh.file(R, BASE_SHA, "p/plugin.json", text({ ...head, version: "1.1.0" }));
+    gh.file(R, OTHER_BASE, "p/plugin.json", text({ ...head, version: "1.1.0", metricGroup: "tech.old" }));
+    gh.file(R, HEAD_SHA, "p/plugin.json", text(head));
+    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: "@@ -7,1 +7,1 @@\n-x\n+x" }];
+    gh.pullFiles.set(`${R}#8`, gh.prFiles);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
+    await deliver(probot, "pull_request", pull8Opened());
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    gh.assertClean();
+  });
+});
