@@ -1,6 +1,7 @@
 /** Turns the pull request objects of webhook payloads and of the REST API into a review target. */
 import { describeRequestError, isTimeout, isTransient, TransientReviewError } from "../api/errors.js";
 import type { GitHubGateway, PullTarget } from "../api/port.js";
+import { failingPullsAt } from "../review/pipeline.js";
 
 interface PullLike {
   number: number;
@@ -50,12 +51,42 @@ export async function pullTargetsFor(
 ): Promise<PullTarget[]> {
   const targets: PullTarget[] = [];
   for (const stub of stubs) {
-    const data = await gw.pullRequest(repo, stub.number).catch((e: unknown) => {
-      if (!isTransient(e)) throw e;
-      throw new TransientReviewError(describeRequestError(e, "reading the pull request"), isTimeout(e));
-    });
+    const data = await transientRead(() => gw.pullRequest(repo, stub.number), "reading the pull request");
     // Only the commit this event is about; a pull request that moved on is reviewed by its own event.
     if (data.head.sha === headSha) targets.push(toPullTarget(data, repo));
   }
   return targets;
+}
+
+/**
+ * The pull requests a Re-run of a commit with no pull request stubs is for. GitHub leaves `pull_requests`
+ * empty in check_run and check_suite events of a pull request from a fork, so a Re-run of a fork's failing
+ * check would review nothing and the check would stay failed; the commit's failing run of ours names the
+ * pull requests whose reviews failed (review/check-run/external-id.ts `failing`). Those numbers are only
+ * where to look: each is read from GitHub, and kept when it is open with this head commit.
+ */
+export async function pullsOfFailingRun(
+  gw: GitHubGateway,
+  repo: RepoRef,
+  headSha: string,
+  appId: number | undefined,
+): Promise<PullTarget[]> {
+  const failing = await transientRead(
+    () => failingPullsAt(gw, { owner: repo.owner, repo: repo.repo, headSha }, appId),
+    "reading the commit's check run",
+  );
+  const targets: PullTarget[] = [];
+  for (const number of failing) {
+    const data = await transientRead(() => gw.pullRequest(repo, number), "reading the pull request");
+    if (data.state === "open" && data.head.sha === headSha) targets.push(toPullTarget(data, repo));
+  }
+  return targets;
+}
+
+/** `read`, its failure a TransientReviewError when GitHub may answer on a later try (pullTargetsFor). */
+function transientRead<T>(read: () => Promise<T>, what: string): Promise<T> {
+  return read().catch((e: unknown) => {
+    if (!isTransient(e)) throw e;
+    throw new TransientReviewError(describeRequestError(e, what), isTimeout(e));
+  });
 }

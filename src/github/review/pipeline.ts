@@ -17,12 +17,20 @@
  */
 import type { Clock } from "../api/clock.js";
 import { runUntil } from "../api/deadline.js";
-import type { AppIdentity, CommitTarget, GitHubGateway, Logger, PullTarget } from "../api/port.js";
+import type {
+  AppIdentity,
+  CheckRunRef,
+  CommitTarget,
+  GitHubGateway,
+  Logger,
+  PullTarget,
+} from "../api/port.js";
 import { reviewScope } from "../api/request-scope.js";
 import { REVIEW_DEADLINE_MS } from "../time-budget.js";
 import { analyseInputs, type Analysis } from "./analyse-inputs.js";
 import type { Analyser } from "./analyser.js";
 import { completeCheckRun, LAST_TRY, ReviewCheckRun } from "./check-run/complete.js";
+import { parseExternalId } from "./check-run/external-id.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
 import { publishPullReview } from "./pull-review/publish-stage.js";
@@ -192,4 +200,17 @@ export function reviewMergeGroup(
     },
     opts,
   );
+}
+
+/**
+ * The pull requests whose reviews of `where`'s commit failed, as the commit's run names them
+ * (check-run/external-id.ts `failing`): where a Re-run that names no pull request (a fork's) looks.
+ */
+export async function failingPullsAt(
+  gw: GitHubGateway,
+  where: CheckRunRef,
+  appId: number | undefined,
+): Promise<number[]> {
+  const run = await gw.latestRun(where, appId);
+  return parseExternalId(run?.externalId)?.failing?.pulls ?? [];
 }
