@@ -58,6 +58,20 @@ const BASE_LISTING_BYTES = 4 * 1024 * 1024;
 /** An extension.yaml unchanged itself whose project's files changed: compared with itself at the ref. */
 const PROJECT_CHANGED: GitChange = { status: "modified" };
 
+/** Whether a text's first character past white space and a byte order mark opens a JSON object or array. */
+function startsAsJson(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
+    if (i === 0 && b === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      i += 2;
+      continue;
+    }
+    return b === 0x7b || b === 0x5b;
+  }
+  return false;
+}
+
 /** How standard input is named in the output when `--stdin-filename` does not name it. */
 const STDIN_NAME = "<stdin>";
 
@@ -281,9 +295,12 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     }),
   );
   analysed.sort((a, b) => a.order - b.order);
-  // Unnamed standard input is a plugin.json: an extension.yaml piped in is "not valid JSON", and the way out is said.
+  // Unnamed standard input is a plugin.json: an extension.yaml piped in is "not valid JSON", and the way out is
+  // said (not for a broken plugin.json, nor for files named on the command line).
   if (
-    stdin?.filename === undefined &&
+    stdin !== undefined &&
+    stdin.filename === undefined &&
+    !startsAsJson(stdin.content) &&
     analysed.some((r) => r.file.findings.some((f) => f.ruleId === "invalid-json"))
   )
     notes.push(

@@ -160,6 +160,20 @@ describe("check --stdin with an extension.yaml", () => {
     expect([named.status, findingLines(named.stdout)]).toEqual([0, ""]);
     expect(named.stdout).not.toContain("was read as a plugin.json");
   });
+
+  it("a broken plugin.json piped in, or named on the command line, gets its finding and no such note", () => {
+    const broken = '\ufeff {"name": "custom.python.x", "version": }\n';
+    const folder = join(dir, "broken-plugin");
+    mkdirSync(folder);
+    const piped = cli(["check", "--stdin"], folder, {}, broken);
+    writeFileSync(join(folder, "plugin.json"), broken);
+    const named = cli(["check", "plugin.json"], folder);
+    for (const r of [piped, named]) {
+      expect(r.status).toBe(1);
+      expect(r.stdout).toContain("invalid-json");
+      expect(r.stdout + r.stderr).not.toContain("was read as a plugin.json");
+    }
+  });
 });
 
 describe("check reads a Python extension's project beside its extension.yaml", () => {
