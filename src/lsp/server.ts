@@ -82,6 +82,8 @@ export function startServer(connection: Connection): ServerState {
   const timers = new Map<string, NodeJS.Timeout>();
   /** Configuration files whose problems are published, with the message shown for them (once each). */
   const configProblems = new Map<string, string>();
+  /** Open documents whose Python rules could not run, with why, as last said in the log (said again on a change). */
+  const unlistedSaid = new Map<string, string>();
 
   /** Errors already shown (each once until the configuration is read again). */
   const shown = new Set<string>();
@@ -217,10 +219,13 @@ export function startServer(connection: Connection): ServerState {
       );
       if (files) input.files = files;
       // In the server's log, as check says it in its notes: those rules' silence is not a pass.
-      if (unlisted)
+      // Once per document and reason, not at every keystroke's review.
+      if (unlisted && unlistedSaid.get(uri) !== unlisted)
         connection.console.info(
           `plugin-review: ${input.path}: its Python module and activation schema were not checked: ${unlisted}`,
         );
+      if (unlisted) unlistedSaid.set(uri, unlisted);
+      else unlistedSaid.delete(uri);
     }
     const [file] = analyseDescriptors([input], found.config);
     if (file?.notAnExtension) {
@@ -334,6 +339,7 @@ export function startServer(connection: Connection): ServerState {
     bases.delete(e.document.uri);
     targets.delete(e.document.uri);
     reviewed.delete(e.document.uri);
+    unlistedSaid.delete(e.document.uri);
     const absolute = filePath(e.document.uri);
     if (absolute !== undefined && isConfigFile(absolute)) {
       // Closed unsaved: what counts is the file on disk again.

@@ -14,6 +14,7 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  LogMessageNotification,
   PublishDiagnosticsNotification,
   RegistrationRequest,
   ShowMessageNotification,
@@ -23,6 +24,7 @@ import {
   type ClientCapabilities,
   type Diagnostic,
   type InitializeResult,
+  type LogMessageParams,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type Registration,
@@ -47,6 +49,8 @@ export class LspClient {
   /** Every publishDiagnostics received, in order. */
   readonly published: PublishDiagnosticsParams[] = [];
   readonly messages: ShowMessageParams[] = [];
+  /** What the server wrote to its log (window/logMessage). */
+  readonly logs: LogMessageParams[] = [];
   readonly registrations: Registration[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly versions = new Map<string, number>();
@@ -78,6 +82,7 @@ export class LspClient {
       }
     });
     this.connection.onNotification(ShowMessageNotification.type, (m) => void this.messages.push(m));
+    this.connection.onNotification(LogMessageNotification.type, (m) => void this.logs.push(m));
     this.connection.onRequest(RegistrationRequest.type, (p) => {
       this.registrations.push(...p.registrations);
     });

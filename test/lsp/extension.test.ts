@@ -194,3 +194,34 @@ describe("plugin-review lsp: an extension.yaml in a git repository", () => {
     expect(ids(await c.change(path, bumped))).not.toContain("version-not-bumped");
   });
 });
+
+describe("language server: a Python extension whose project cannot be found", () => {
+  const PYTHON = `name: custom:acme.queue
+version: 1.0.0
+minDynatraceVersion: "1.285"
+author:
+  name: Acme
+python:
+  runtime:
+    module: acme_queue
+    version:
+      min: "3.10"
+  activation:
+    remote:
+      path: activationSchema.json
+`;
+
+  it("says in its log once, not at every change, that its module and activation schema were not checked", async () => {
+    // Opened from its own folder as the workspace: the project folder above it is not there to list.
+    const path = write(join(dir, "extension", "extension.yaml"), PYTHON);
+    const c = await start(join(dir, "extension"));
+    await c.open(path, PYTHON, "yaml");
+    await c.change(path, PYTHON.replace("1.0.0", "1.0.1"));
+    await c.change(path, PYTHON.replace("1.0.0", "1.0.2"));
+    const said = c.logs.filter((l) => /were not checked/.test(l.message));
+    expect(said).toHaveLength(1);
+    expect(said[0]!.message).toContain(
+      "extension.yaml: its Python module and activation schema were not checked",
+    );
+  });
+});
