@@ -83,6 +83,11 @@ ruleTable("unknown-member", {
       doc: `${EXTENSION}alertTemplates:\n  - title: Rows\n    analyzer:\n      name: dt.statistics.ui.anomaly_detection.StaticThresholdAnomalyDetectionAnalyzer\njdbc:\n  driverClassName: org.mariadb.jdbc.Driver\n  validationQuery: SELECT 1\n  groups:\n    - group: products\n      ingest: metrics\n      query: SELECT code, count(*) as quantity FROM products\n      metrics:\n        - key: example.jdbc.quantity\n          value: col:quantity\n      dimensions:\n        - key: code\n          value: col:code\n`,
       options: EF2,
     },
+    {
+      name: "extension.yaml: `keywords`, the Hub's search words (Dynatrace's own sql-oracle extension lists them)",
+      doc: `${EXTENSION}keywords:\n  - "DATABASE"\n  - "ORACLE"\n`,
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {
