@@ -73,3 +73,44 @@ export function didYouMeanText(
 export function didYouMean(input: string, candidates: readonly string[], style: SuggestStyle = {}): string {
   return didYouMeanText(closest(input, candidates), style);
 }
+
+/**
+ * Characters compared (the input's length times a candidate's, for each candidate) for one document's
+ * suggestions among its own names, at most. A document of hostile size holds thousands of metric keys and
+ * thousands of names that match none of them: comparing each with each took minutes. Real documents stay far
+ * below it (of the extensions Dynatrace publishes, the one with most metric keys, 189, needs under a million
+ * for each suggestion).
+ */
+export const SUGGESTION_BUDGET = 50_000_000;
+
+/**
+ * "Did you mean" among one list of a document's names (its metric keys, its variables, its properties) for each
+ * of many inputs, within SUGGESTION_BUDGET characters compared in all: an input whose comparisons would pass
+ * it gets no suggestion (never a worse one), and the finding is said without it.
+ */
+export class Suggester {
+  private readonly characters: number;
+  private left: number;
+
+  constructor(
+    private readonly candidates: readonly string[],
+    budget = SUGGESTION_BUDGET,
+  ) {
+    this.characters = candidates.reduce((n, c) => n + c.length, 0);
+    this.left = budget;
+  }
+
+  /** The closest candidate (see `closest`), or undefined when there is none or its cost passes the budget. */
+  closest(input: string): string | undefined {
+    if (input.length > 200) return undefined;
+    const cost = input.length * this.characters;
+    if (cost > this.left) return undefined;
+    this.left -= cost;
+    return closest(input, this.candidates);
+  }
+
+  /** `didYouMean` within the budget. */
+  didYouMean(input: string, style: SuggestStyle = {}): string {
+    return didYouMeanText(this.closest(input), style);
+  }
+}

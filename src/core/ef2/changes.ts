@@ -36,12 +36,17 @@ const bare = (key: string) => (key.endsWith(".count") ? key.slice(0, -".count".l
 export function typeChanges(base: ExtensionFacts, head: ExtensionFacts): TypeChange[] {
   const out: TypeChange[] = [];
   const said = new Set<string>();
+  // Looked up, not searched: a document of hostile size reports tens of thousands of metrics.
+  const sameMetric = (r: ReportedMetric, count: boolean) => `${r.source}\0${bare(r.key)}\0${count}`;
+  const firstInBase = new Map<string, ReportedMetric>();
+  for (const b of base.reported) {
+    const at = sameMetric(b, b.count);
+    if (!firstInBase.has(at)) firstInBase.set(at, b);
+  }
+  const inHead = new Set(head.reported.map((h) => `${h.ingested}\0${h.count}`));
   for (const after of head.reported) {
-    const before = base.reported.find(
-      (b) => b.source === after.source && bare(b.key) === bare(after.key) && b.count !== after.count,
-    );
-    if (!before || head.reported.some((h) => h.ingested === before.ingested && h.count === before.count))
-      continue;
+    const before = firstInBase.get(sameMetric(after, !after.count));
+    if (!before || inHead.has(`${before.ingested}\0${before.count}`)) continue;
     if (said.has(before.ingested)) continue;
     said.add(before.ingested);
     out.push({ before, after });
@@ -50,24 +55,29 @@ export function typeChanges(base: ExtensionFacts, head: ExtensionFacts): TypeCha
 }
 
 /**
- * The metric of head that reads what a base metric read (same data source, same value such as its OID or
- * attribute, same type) under a key the base does not have: the base metric renamed.
+ * For a base metric, the metric of head that reads what it read (same data source, same value such as its OID
+ * or attribute, same type) under a key the base does not have: the base metric renamed. Head's metrics are
+ * indexed once by what they read, so that asking for each base metric costs a lookup.
  */
-export function renamedTo(
-  before: ReportedMetric,
+export function renames(
   base: ExtensionFacts,
   head: ExtensionFacts,
-): ReportedMetric | undefined {
-  if (before.value === undefined) return undefined;
+): (before: ReportedMetric) => ReportedMetric | undefined {
   const known = new Set(base.reported.map((r) => r.ingested));
-  const candidates = head.reported.filter(
-    (h) =>
-      h.source === before.source &&
-      h.value === before.value &&
-      h.count === before.count &&
-      !known.has(h.ingested),
-  );
-  return new Set(candidates.map((c) => c.ingested)).size === 1 ? candidates[0] : undefined;
+  const reads = (r: ReportedMetric) => `${r.source}\0${r.value}\0${r.count}`;
+  const candidates = new Map<string, ReportedMetric[]>();
+  for (const h of head.reported) {
+    if (h.value === undefined || known.has(h.ingested)) continue;
+    const at = reads(h);
+    const list = candidates.get(at);
+    if (list) list.push(h);
+    else candidates.set(at, [h]);
+  }
+  return (before) => {
+    if (before.value === undefined) return undefined;
+    const found = candidates.get(reads(before)) ?? [];
+    return found.length && found.every((c) => c.ingested === found[0]!.ingested) ? found[0] : undefined;
+  };
 }
 
 /** Each feature set's metrics (the keys Dynatrace ingests), by name. */

@@ -1,5 +1,5 @@
 import { defineRule } from "../rule.js";
-import { didYouMean } from "../suggest.js";
+import { Suggester } from "../suggest.js";
 
 /** A configuration field must show a property the plugin actually receives. */
 export const rule = defineRule({
@@ -14,13 +14,15 @@ export const rule = defineRule({
   },
   check(context) {
     const keys = context.properties.flatMap((p) => (p.key === undefined ? [] : [p.key]));
+    const known = new Set(keys);
+    const near = new Suggester(keys);
     for (const field of context.configProperties) {
       const key = field.key;
-      if (key === undefined || keys.includes(key)) continue;
+      if (key === undefined || known.has(key)) continue;
       context.report({
         pointer: `${field.pointer}/key`,
         messageId: "unknown",
-        data: { key, suggestion: didYouMean(key, keys) },
+        data: { key, suggestion: near.didYouMean(key) },
       });
     }
   },

@@ -25,16 +25,27 @@ export const rule = defineRule({
     const head = context.extension;
     const before = featureSetMetrics(context.base.extension);
     const after = featureSetMetrics(head);
+    // Head's new feature sets by their metrics (the first of each), and where each name is first said: looked
+    // up, not searched, for each feature set of the base.
+    const same = (m: Set<string>) => `${m.size}\0${[...m].sort().join("\0")}`;
+    const added = new Map<string, string>();
+    for (const [n, m] of after) if (!before.has(n) && !added.has(same(m))) added.set(same(m), n);
+    const firstAt = (facts: typeof head) => {
+      const out = new Map<string, string>();
+      for (const f of facts.featureSets) if (!out.has(f.name)) out.set(f.name, f.pointer);
+      return out;
+    };
+    const inHead = firstAt(head);
+    const inBase = firstAt(context.base.extension);
     for (const [name, metrics] of before) {
       if (after.has(name)) continue;
-      const same = (m: Set<string>) => m.size === metrics.size && [...m].every((k) => metrics.has(k));
-      const now = metrics.size ? [...after].find(([n, m]) => !before.has(n) && same(m))?.[0] : undefined;
-      const at = now === undefined ? undefined : head.featureSets.find((f) => f.name === now);
-      if (now !== undefined && at) {
-        context.report({ pointer: at.pointer, messageId: "renamed", data: { name, now } });
+      const now = metrics.size ? added.get(same(metrics)) : undefined;
+      const at = now === undefined ? undefined : inHead.get(now);
+      if (now !== undefined && at !== undefined) {
+        context.report({ pointer: at, messageId: "renamed", data: { name, now } });
         continue;
       }
-      const source = context.base.extension.featureSets.find((f) => f.name === name)?.pointer.split("/")[1];
+      const source = inBase.get(name)?.split("/")[1];
       const where = source !== undefined && head.sources.includes(source) ? `/${source}` : "";
       context.report({ pointer: where, messageId: "removed", data: { name }, target: "key" });
     }

@@ -27,10 +27,13 @@ export const rule = defineRule({
   },
   check(context) {
     const { featureSets } = context.extension;
-    const defined = [...new Set(featureSets.filter((f) => f.level !== "metric").map((f) => f.name))];
+    const defined = new Set(featureSets.filter((f) => f.level !== "metric").map((f) => f.name));
+    // Each defined name by its folded form (the first that folds so), read once rather than once per metric.
+    const byFolded = new Map<string, string>();
+    for (const d of defined) if (!byFolded.has(folded(d))) byFolded.set(folded(d), d);
     for (const f of featureSets) {
-      if (f.level !== "metric" || defined.includes(f.name)) continue;
-      const near = defined.find((d) => folded(d) === folded(f.name));
+      if (f.level !== "metric" || defined.has(f.name)) continue;
+      const near = byFolded.get(folded(f.name));
       if (near === undefined) continue;
       context.report({
         pointer: f.pointer,

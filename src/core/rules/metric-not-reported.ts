@@ -1,5 +1,5 @@
 import { defineRule } from "../rule.js";
-import { didYouMean, listOf } from "../suggest.js";
+import { listOf, Suggester } from "../suggest.js";
 
 /**
  * Metadata for a key the extension's data sources never report describes nothing: a typo, a metric removed
@@ -38,8 +38,15 @@ export const rule = defineRule({
     const ingested = new Set(ext.reported.map((r) => r.ingested));
     const written = new Map<string, (typeof ext.reported)[number]>();
     for (const r of ext.reported) if (!written.has(r.key)) written.set(r.key, r);
+    // Each count by the key Dynatrace ingests (the first that reports it), the keys described, the Python
+    // extension's keys: looked up once per metadata entry, not searched.
+    const counts = new Map<string, (typeof ext.reported)[number]>();
+    for (const r of ext.reported) if (r.count && !counts.has(r.ingested)) counts.set(r.ingested, r);
+    const described = new Set(ext.described.map((x) => x.key));
+    const python = new Set(ext.pythonMetrics.map((p) => p.key));
+    const near = new Suggester([...ingested]);
     for (const d of ext.described) {
-      if (d.calculated || ingested.has(d.key) || ext.pythonMetrics.some((p) => p.key === d.key)) continue;
+      if (d.calculated || ingested.has(d.key) || python.has(d.key)) continue;
       const pointer = `${d.pointer}/key`;
       const reported = written.get(d.key);
       if (reported?.parts) {
@@ -59,13 +66,12 @@ export const rule = defineRule({
           pointer,
           messageId: "countKey",
           data: { key: d.key, ingested: reported.ingested },
-          ...(ext.described.some((x) => x.key === reported.ingested) ? {} : { suggest: [edit] }),
+          ...(described.has(reported.ingested) ? {} : { suggest: [edit] }),
         });
         continue;
       }
       const once = d.key.endsWith(".count") ? d.key.slice(0, -".count".length) : undefined;
-      const counted =
-        once === undefined ? undefined : ext.reported.find((r) => r.count && r.ingested === once);
+      const counted = once === undefined ? undefined : counts.get(once);
       if (counted) {
         const edit = {
           replacement: JSON.stringify(counted.ingested),
@@ -75,7 +81,7 @@ export const rule = defineRule({
           pointer,
           messageId: "countTwice",
           data: { key: d.key, ingested: counted.ingested },
-          ...(ext.described.some((x) => x.key === counted.ingested) ? {} : { suggest: [edit] }),
+          ...(described.has(counted.ingested) ? {} : { suggest: [edit] }),
         });
         continue;
       }
@@ -87,7 +93,7 @@ export const rule = defineRule({
       context.report({
         pointer,
         messageId: "unreported",
-        data: { key: d.key, suggestion: didYouMean(d.key, [...ingested]) },
+        data: { key: d.key, suggestion: near.didYouMean(d.key) },
       });
     }
   },

@@ -1,4 +1,5 @@
-import { metricKeys, renamedTo, typeChanges } from "../ef2/changes.js";
+import { metricKeys, renames, typeChanges } from "../ef2/changes.js";
+import type { ReportedMetric } from "../ef2/extension.js";
 import { defineRule, type RuleContext } from "../rule.js";
 
 /** Dashboards and alerts on a removed metric stop receiving data. */
@@ -46,10 +47,13 @@ function checkExtension(context: RuleContext<"removedExtension" | "renamed">): v
   const base = context.base!.extension;
   const now = new Set(metricKeys(head));
   const explained = new Set(typeChanges(base, head).map((c) => c.before.ingested));
+  const renamed = renames(base, head);
+  const reported = new Map<string, ReportedMetric>();
+  for (const r of base.reported) if (!reported.has(r.ingested)) reported.set(r.ingested, r);
   for (const key of metricKeys(base)) {
     if (now.has(key) || explained.has(key)) continue;
-    const before = base.reported.find((r) => r.ingested === key);
-    const after = before && renamedTo(before, base, head);
+    const before = reported.get(key);
+    const after = before && renamed(before);
     if (after && before?.value !== undefined) {
       context.report({
         pointer: `${after.pointer}/key`,

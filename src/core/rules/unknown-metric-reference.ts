@@ -1,5 +1,5 @@
 import { defineRule, type RuleContext } from "../rule.js";
-import { didYouMean } from "../suggest.js";
+import { Suggester } from "../suggest.js";
 
 /** Charts and key metrics name metrics by key; a typo leaves an empty chart. State metrics count too. */
 export const rule = defineRule({
@@ -25,17 +25,30 @@ export const rule = defineRule({
       return;
     }
     const known = context.metricsByKey;
+    const near = new Suggester(context.metricKeys);
     for (const refs of [context.keymetrics, context.series])
       for (const ref of refs) {
         if (ref.key === undefined || known.has(ref.key)) continue;
         context.report({
           pointer: `${ref.pointer}/key`,
           messageId: "unknown",
-          data: { key: ref.key, suggestion: didYouMean(ref.key, context.metricKeys) },
+          data: { key: ref.key, suggestion: near.didYouMean(ref.key) },
         });
       }
   },
 });
+
+/** Whether a key of `sorted` (in code-unit order) starts with `prefix`: the first key not before it, if any does. */
+function startsAny(sorted: readonly string[], prefix: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.startsWith(prefix);
+}
 
 /**
  * Whether a key is of the extension's own namespace: it starts with the dot sections all its metrics share
@@ -72,9 +85,12 @@ function checkExtension(context: RuleContext<"unknownExtension" | "unknownPrefix
   ];
   const ours = namespace(known.map((k) => k.replace(/^func:/, "")));
   const firsts = new Set(known.map((k) => k.replace(/^func:/, "").split(".")[0]!));
+  const exact = new Set(known);
+  const sorted = [...known].sort();
+  const near = new Suggester(known);
   for (const ref of ext.references) {
     const { key } = ref;
-    if (ref.prefix ? known.some((k) => k.startsWith(key)) : known.includes(key)) continue;
+    if (ref.prefix ? startsAny(sorted, key) : exact.has(key)) continue;
     if (/^[A-Za-z]+:/.test(key) && !key.startsWith("func:")) continue;
     // An entity type's metric source is the extension's own: its first section is enough.
     if (ref.prefix ? !firsts.has(key.split(".")[0]!) : !ours(key.replace(/^func:/, ""))) continue;
@@ -84,7 +100,7 @@ function checkExtension(context: RuleContext<"unknownExtension" | "unknownPrefix
         : {
             pointer: ref.pointer,
             messageId: "unknownExtension",
-            data: { key, suggestion: didYouMean(key, known) },
+            data: { key, suggestion: near.didYouMean(key) },
             severity: "warning",
           },
     );

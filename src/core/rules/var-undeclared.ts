@@ -1,5 +1,5 @@
 import { defineRule } from "../rule.js";
-import { didYouMean } from "../suggest.js";
+import { Suggester } from "../suggest.js";
 
 /** Dynatrace's own variables (`var:ext.activationtag`), which an extension uses without declaring them. */
 const BUILT_IN = /^ext\./;
@@ -25,12 +25,14 @@ export const rule = defineRule({
   check(context) {
     const ext = context.extension;
     const declared = ext.vars.map((v) => v.id);
+    const known = new Set(declared);
+    const near = new Suggester(declared);
     for (const use of ext.varUses) {
-      if (declared.includes(use.id) || BUILT_IN.test(use.id)) continue;
+      if (known.has(use.id) || BUILT_IN.test(use.id)) continue;
       context.report({
         pointer: use.pointer,
         messageId: "undeclared",
-        data: { id: use.id, suggestion: didYouMean(use.id, declared) },
+        data: { id: use.id, suggestion: near.didYouMean(use.id) },
       });
     }
   },
