@@ -60,28 +60,68 @@ export const rule = defineRule({
  */
 function checkExtension(context: RuleContext<"unknownExtension">): void {
   const ext = context.extension;
+  // The places that report each key (as ingested or as written) and the metadata of each key, looked up once
+  // per chart, and each key's dimensions gathered once however many charts name it.
+  const reporting = new Map<string, (typeof ext.reported)[number][]>();
+  const add = (key: string, r: (typeof ext.reported)[number]) => {
+    const list = reporting.get(key);
+    if (!list) reporting.set(key, [r]);
+    else if (list[list.length - 1] !== r) list.push(r);
+  };
+  for (const r of ext.reported) {
+    add(r.ingested, r);
+    add(r.key, r);
+  }
+  const describedDimensions = new Map<string, Set<string>>();
+  for (const d of ext.described) {
+    let names = describedDimensions.get(d.key);
+    if (!names) describedDimensions.set(d.key, (names = new Set()));
+    for (const k of d.dimensions) names.add(k);
+  }
+  // A subgroup's metrics share one map of dimensions: its dimensions of their own are listed once for all.
+  const ownOfMap = new WeakMap<ReadonlyMap<string, string>, string[]>();
+  const own = (instances: readonly (typeof ext.reported)[number][], described: ReadonlySet<string>) => {
+    const only = instances.length === 1 && !described.size ? instances[0]!.dimensions : undefined;
+    const cached = only && ownOfMap.get(only);
+    if (cached) return cached;
+    const all = new Set(instances.flatMap((r) => [...r.dimensions.keys()]));
+    for (const k of described) all.add(k);
+    const out = [...all].filter((k) => !k.startsWith("dt."));
+    if (only) ownOfMap.set(only, out);
+    return out;
+  };
   for (const ref of ext.references) {
     if (ref.prefix || !ref.dimensions.length) continue;
-    const instances = ext.reported.filter((r) => r.ingested === ref.key || r.key === ref.key);
+    const instances = reporting.get(ref.key) ?? [];
     // Prometheus ingests a scraped metric's labels as dimensions: its dimensions are not all in the file.
     if (!instances.length || instances.some((r) => r.source === "prometheus")) continue;
-    const defined = new Set(instances.flatMap((r) => [...r.dimensions.keys()]));
-    for (const d of ext.described) if (d.key === ref.key) for (const k of d.dimensions) defined.add(k);
+    const described = describedDimensions.get(ref.key) ?? new Set<string>();
     for (const dimension of new Set(ref.dimensions)) {
-      if (defined.has(dimension) || dimension.startsWith("dt.")) continue;
-      const own = [...defined].filter((k) => !k.startsWith("dt."));
+      if (dimension.startsWith("dt.") || instances.some((r) => r.dimensions.has(dimension))) continue;
+      if (described.has(dimension)) continue;
+      const mine = own(instances, described);
       context.report({
         pointer: ref.pointer,
         messageId: "unknownExtension",
         data: {
           key: ref.key,
           dimension,
-          defined: own.length
-            ? ` (its dimensions: ${own.map((x) => `\`${x}\``).join(", ")})`
-            : " (it has no dimensions of its own)",
+          defined: mine.length ? ` (its dimensions: ${listed(mine)})` : " (it has no dimensions of its own)",
         },
         severity: "warning",
       });
     }
   }
+}
+
+/** At most this many of a metric's dimensions are listed in a message: a hostile file gives one thousands. */
+const LISTED = 20;
+
+function listed(dimensions: readonly string[]): string {
+  const shown = dimensions
+    .slice(0, LISTED)
+    .map((x) => `\`${x}\``)
+    .join(", ");
+  const more = dimensions.length - LISTED;
+  return more > 0 ? `${shown} and ${more.toLocaleString("en-US")} more` : shown;
 }

@@ -52,6 +52,24 @@ describe("an extension.yaml of hostile size", () => {
     expect(undefinedSets[4_999]!.message).toContain("`set4999` is defined nowhere else, and `Set4999` is");
   }, 60_000);
 
+  it("3,000 charts split 3,000 metrics of 6,000 dimensions by one they lack: each said, 20 of them listed", () => {
+    const doc =
+      HEADER +
+      "snmp:\n  - group: g\n    dimensions:\n" +
+      repeat(6_000, (i) => `      - key: k${i}\n        value: oid:1.${i}\n`) +
+      "    subgroups:\n      - subgroup: s\n        metrics:\n" +
+      repeat(3_000, (i) => `          - key: demo.a${i}\n            value: oid:1.${i}\n`) +
+      "screens:\n  - entityType: x\n    chartsCards:\n      - key: c\n        charts:\n          - metrics:\n" +
+      repeat(3_000, (i) => `              - metricSelector: demo.a${i}:splitBy("x${i}")\n`);
+    const [r] = analyseDescriptors([{ path: PATH, content: within(doc) }], config);
+    const unknown = r!.findings.filter((f) => f.ruleId === "unknown-dimension-reference");
+    expect(unknown).toHaveLength(3_000);
+    expect(unknown[2_999]!.message).toContain(
+      "metric `demo.a2999` has no dimension `x2999` (its dimensions: `k0`, `k1`,",
+    );
+    expect(unknown[2_999]!.message).toContain("`k19` and 5,980 more): splitting or filtering");
+  }, 60_000);
+
   it("10,000 metrics renamed and 10,000 made counts against the base: each said", () => {
     const source = (key: (i: number) => string, type: string) =>
       "snmp:\n  - group: g\n    subgroups:\n      - subgroup: s\n        metrics:\n" +
