@@ -294,10 +294,21 @@ describe("worker (bundled)", () => {
     }
   });
 
-  it.each(["five", "0", "2.5", "-1"])(
-    "refuses a PLUGIN_REVIEW_MAX_RECEIVES of '%s' at start, naming it: the message fails, GitHub is not asked",
-    async (value) => {
-      process.env.PLUGIN_REVIEW_MAX_RECEIVES = value;
+  it.each([
+    ...["five", "0", "2.5", "-1"].map((value) => [
+      "PLUGIN_REVIEW_MAX_RECEIVES",
+      value,
+      `PLUGIN_REVIEW_MAX_RECEIVES must be a whole number from 1 to 1000 (the queue's maxReceiveCount), not '${value}'`,
+    ]),
+    [
+      "GHE_HOST",
+      "https://ghe.example.com",
+      "GHE_HOST must be the server's host name, with a port if it needs one (ghe.example.com), without a scheme or a path (GHE_PROTOCOL says http or https), not 'https://ghe.example.com'",
+    ],
+  ])(
+    "refuses a %s of '%s' at start, naming it: the message fails, GitHub is not asked",
+    async (variable, value, message) => {
+      process.env[variable] = value;
       const errors: string[] = [];
       const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
       try {
@@ -307,16 +318,16 @@ describe("worker (bundled)", () => {
         gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", text({ ...validHost(), version: "1" }));
         const body = await queued(pullRequestPayload("opened"), "d-bad-setting");
         const context = { getRemainingTimeInMillis: () => 300_000 };
-        expect(await handle(sqsEvent([body], 1), context)).toEqual({
+        // A new container's worker: its app starts at this invocation.
+        const fresh = worker.createHandler();
+        expect(await fresh(sqsEvent([body], 1), context)).toEqual({
           batchItemFailures: [{ itemIdentifier: expect.any(String) }],
         });
         expect(gh.requests).toEqual([]);
-        expect(errors.join("\n")).toContain(
-          `PLUGIN_REVIEW_MAX_RECEIVES must be a whole number from 1 to 1000 (the queue's maxReceiveCount), not '${value}'`,
-        );
+        expect(errors.join("\n")).toContain(message);
       } finally {
         spy.mockRestore();
-        delete process.env.PLUGIN_REVIEW_MAX_RECEIVES;
+        delete process.env[variable];
       }
     },
   );
