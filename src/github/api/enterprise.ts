@@ -5,15 +5,18 @@
  * failed ("getaddrinfo ENOTFOUND https"). Such values are refused at start, naming the variable.
  */
 
-/** `host` or `host:port`: a DNS name or an IPv4 address, or a bracketed IPv6 one. */
-const HOST =
-  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/**
+ * `host` or `host:port`: dot-separated names or an IPv4 address (underscores too, which some internal
+ * names have and resolvers take), or a bracketed IPv6 address.
+ */
+const HOST = /^(?:[\w-]+(?:\.[\w-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** The API's base URL (undefined: github.com's), or an Error saying which variable is wrong and how. */
 export function enterpriseApiUrl(env: NodeJS.ProcessEnv): string | undefined {
   // As Probot reads them: unset or empty is https, and nothing is trimmed.
   const protocol = env.GHE_PROTOCOL || "https";
-  if (protocol !== "https" && protocol !== "http")
+  // A scheme's case does not matter to a URL: `HTTPS` works as Probot joins it.
+  if (!["https", "http"].includes(protocol.toLowerCase()))
     throw new Error(`GHE_PROTOCOL must be https or http, not '${env.GHE_PROTOCOL}'`);
   const host = env.GHE_HOST;
   if (!host) return undefined;

@@ -9,6 +9,9 @@ describe("enterpriseApiUrl (GHE_HOST, GHE_PROTOCOL)", () => {
     expect(enterpriseApiUrl({ GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "" })).toBe(
       "https://ghe.example.com/api/v3",
     );
+    expect(enterpriseApiUrl({ GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "HTTPS" })).toBe(
+      "HTTPS://ghe.example.com/api/v3",
+    );
     expect(enterpriseApiUrl({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" })).toBe(
       "http://127.0.0.1:8080/api/v3",
     );
