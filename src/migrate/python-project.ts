@@ -12,7 +12,7 @@ import type { Ef1Metric } from "../core/ef2/key-map.js";
 import type { DescriptorMigration } from "./context.js";
 import { EF1COMPAT_FILES } from "./ef1compat/embedded.js";
 import { codeSpan, q, said } from "./notes.js";
-import { RUXIT_MODULES, scanPython, typesOfKeys, type ApiUse } from "./python-code.js";
+import { RUXIT_MODULES, measurementOf, scanPython, typesOfKeys, type ApiUse } from "./python-code.js";
 
 /** The plugin's folder as the CLI read it: the files beside its plugin.json. */
 export interface PluginCode {
@@ -533,7 +533,7 @@ export function codeSections(plan: PythonPlan, metrics: readonly Ef1Metric[], na
     );
 
   const counters = metrics.filter((x) => x.ef2.type === "count" && x.ef1.kind === "timeseries");
-  const computed = plan.uses.filter((u) => u.name === "relative" && u.key === undefined);
+  const computed = plan.uses.filter((u) => measurementOf(u) === "relative" && u.key === undefined);
   const prefix = name.replace(/^custom:/, "");
   lines.push("", "### What is different on Extensions 2.0", "");
   lines.push(

@@ -224,6 +224,29 @@ describe("scanPython", () => {
     ]);
   });
 
+  it("a measurement object's key (add_relative_result(PluginMeasurement(…))) is its call's; one made elsewhere has none", () => {
+    const source = [
+      "device.add_relative_result(PluginMeasurement('acquired', 1, dims))",
+      "self.results_builder.add_absolute_result(data.PluginMeasurement(key='open', value=2))",
+      "device.add_state_result(PluginStateMetric(key='health', value='OK'))",
+      "device.add_relative_result(measurement)",
+      "device.add_relative_result(Other('no', 1))",
+    ].join("\n");
+    const uses = scanPython("p.py", source);
+    expect(uses).toEqual([
+      { file: "p.py", line: 1, name: "add_relative_result", key: "acquired" },
+      { file: "p.py", line: 2, name: "add_absolute_result", key: "open" },
+      { file: "p.py", line: 3, name: "add_state_result", key: "health" },
+      { file: "p.py", line: 4, name: "add_relative_result" },
+      { file: "p.py", line: 5, name: "add_relative_result" },
+    ]);
+    expect([...typesOfKeys(uses)]).toEqual([
+      ["acquired", "count"],
+      ["open", "gauge"],
+      ["health", "gauge"],
+    ]);
+  });
+
   it("reads unterminated strings and odd text without throwing; a long file whole", () => {
     for (const source of ["'", '"""', "x.relative(", "\\", "'\n'", "\u0000\ud800", "(".repeat(10000)])
       expect(() => scanPython("p.py", source)).not.toThrow();
