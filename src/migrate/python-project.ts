@@ -129,6 +129,18 @@ function codePaths(pkg: string): string[] {
   return [`${parts.join("/")}.py`, `${parts.join("/")}/__init__.py`];
 }
 
+/** A test's file, by pytest's and unittest's names (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`). */
+const TEST_FILE = /(^|\/)(tests?\/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)/;
+
+/**
+ * Whether a file of the plugin's folder is one of its tests, not plugin code: tests import the EF1 engine's
+ * internals (ruxit.plugin_state_machine, the simulator) and the layer never runs them. The module the plugin
+ * names is its code, whatever its name.
+ */
+function isTest(path: string, pkg: string): boolean {
+  return TEST_FILE.test(path) && !codePaths(pkg).includes(path);
+}
+
 /** What migrate makes of a Python plugin's code: its module, whether the code is there, what it uses. */
 export function planPython(
   m: DescriptorMigration,
@@ -188,7 +200,7 @@ export function planPython(
   for (const f of files)
     if (f.path.endsWith(".py")) {
       const text = decoder.decode(f.bytes);
-      plan.uses.push(...scanPython(f.path, text));
+      if (!isTest(f.path, pkg)) plan.uses.push(...scanPython(f.path, text));
       defined ||= definition?.test(text) ?? false;
     }
   if (!defined)
