@@ -87,7 +87,12 @@ export function inertText(s: string): string {
  */
 const SPAN_SPECIAL = /[`<|]/;
 
-const longestRun = (s: string) => Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
+/** The longest run of backticks in `s` (a loop: a value may hold more runs than a call takes arguments). */
+function longestRun(s: string): number {
+  let longest = 0;
+  for (const run of s.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  return longest;
+}
 
 /**
  * A code span showing `s` on one line, exactly (line breaks become spaces, control characters go; an empty

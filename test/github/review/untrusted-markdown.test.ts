@@ -13,6 +13,7 @@ import { codeSpans, liveParts, OWN_HTML, ZWSP } from "../../markdown.js";
 import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import {
+  addedFile,
   addedPatch,
   BASE_SHA,
   deliver,
@@ -120,6 +121,25 @@ describe("GitHub App: nothing from the pull request is rendered", () => {
     expect(review!.body).toContain("`unknown-member`");
     expect(plain(codeSpans(review!.body))).toEqual(expect.arrayContaining([MEMBER]));
     expect(plain(codeSpans(review!.body)).some((c) => c.startsWith(`${BODY_PATH}:`))).toBe(true);
+    gh.assertClean();
+  });
+
+  it("a member name of 200,000 backtick runs (400 KB): its finding published, cut, in one code span; no crash", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const doc = validHost();
+    doc["`a".repeat(200_000)] = 1; // unknown-member, its name quoted in the template's code span
+    addedFile(gh, "p/plugin.json", text(doc));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    // A warning (unknown-member): published as such, not as a review that could not be completed.
+    expect(run).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(run!.output!.summary).toContain("`unknown-member`");
+    expect(run!.output!.summary).not.toMatch(/could not be completed/);
+    const comment = gh.comments.find((c) => c.body.includes("`unknown-member`"));
+    // The name cut to fit the comment, still one code span.
+    expect(plain(codeSpans(comment!.body)).some((c) => /^(?:`a){100}/.test(c))).toBe(true);
+    expectInert(gh);
     gh.assertClean();
   });
 
