@@ -18,8 +18,12 @@
  */
 import { formatMessage } from "../core/rule-meta.js";
 import { RULES_BY_ID } from "../core/rules/index.js";
+import { quote } from "../core/quote.js";
 import type { Finding } from "../core/types.js";
 import { isPrintable, printable } from "./printable.js";
+
+/** How the core quotes a value in its plain text (quotedText reads it back whole). */
+export { quote };
 
 /** Invisible, not a word character: between `@` and a name it keeps GitHub from seeing a mention. */
 const ZWSP = "\u200b";
@@ -267,17 +271,6 @@ function render(pieces: readonly Piece[], opts: RenderOptions): string {
     break;
   }
   return `${out}…`;
-}
-
-/**
- * `s` quoted as code in plain text, so that `quotedText` reads it back whole whatever backticks it holds
- * (CommonMark's rule: a fence longer than any backtick run inside, padded where it starts or ends with one).
- * For plain text (notes) that quotes a path or a value; a terminal shows it as it is.
- */
-export function quote(s: string): string {
-  if (s === "") return "` `";
-  const fence = "`".repeat(longestRun(s) + 1);
-  return /^`|`$/.test(s) || /^ [^]*[^ ][^]* $/.test(s) ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
 }
 
 /** Text in the core's convention (backticks quote code) as Markdown: the quotes as code spans, the rest inert. */
