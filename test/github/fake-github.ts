@@ -774,6 +774,12 @@ export class FakeGitHub {
       const id = Number(uri.split("?")[0]!.split("/").pop());
       const run = this.checkRuns.find((r) => r.id === id);
       if (!run) return [404, { message: "Not Found" }];
+      // Like GitHub: only the App that created a run may update it.
+      if (run.app.id !== APP_ID)
+        return [
+          403,
+          { message: "Invalid app_id `" + APP_ID + "` - check run can only be modified by its creator." },
+        ];
       const b = body as {
         status?: string;
         conclusion?: string;

@@ -1,5 +1,6 @@
 import { defineRule } from "../rule.js";
 import { didYouMean, listOf } from "../suggest.js";
+import { quote } from "../quote.js";
 
 /**
  * Metadata for a key the extension's data sources never report describes nothing: a typo, a metric removed
@@ -53,7 +54,7 @@ export const rule = defineRule({
       if (reported?.count) {
         const edit = {
           replacement: JSON.stringify(reported.ingested),
-          description: `describe \`${reported.ingested}\``,
+          description: `describe ${quote(reported.ingested)}`,
         };
         context.report({
           pointer,
@@ -69,7 +70,7 @@ export const rule = defineRule({
       if (counted) {
         const edit = {
           replacement: JSON.stringify(counted.ingested),
-          description: `describe \`${counted.ingested}\``,
+          description: `describe ${quote(counted.ingested)}`,
         };
         context.report({
           pointer,

@@ -1,5 +1,6 @@
 import { arr, get, strings } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** A series' `dimensions` must name dimensions its metric defines. */
 export const rule = defineRule({
@@ -42,7 +43,7 @@ export const rule = defineRule({
             key: s.key as string,
             dimension,
             defined: defined.length
-              ? ` (its dimensions: ${defined.map((x) => `\`${x}\``).join(", ")})`
+              ? ` (its dimensions: ${defined.map((x) => quote(x)).join(", ")})`
               : " (it has no dimensions)",
           },
         });
@@ -77,7 +78,7 @@ function checkExtension(context: RuleContext<"unknownExtension">): void {
           key: ref.key,
           dimension,
           defined: own.length
-            ? ` (its dimensions: ${own.map((x) => `\`${x}\``).join(", ")})`
+            ? ` (its dimensions: ${own.map((x) => quote(x)).join(", ")})`
             : " (it has no dimensions of its own)",
         },
         severity: "warning",
