@@ -436,6 +436,35 @@ describe("plugin-review check --base-ref", () => {
     expect(r.stderr).toMatch(/'no-such-branch' is not a commit, branch or tag/);
   });
 
+  it("--base-ref HEAD before the first commit: every descriptor is added (pre-commit's first commit)", () => {
+    const fresh = mkdtempSync(join(tmpdir(), "plugin-review-unborn-"));
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: fresh });
+    const host: Record<string, unknown> = validHost();
+    delete host.metricGroup;
+    mkdirSync(join(fresh, "p"));
+    writeFileSync(join(fresh, "p", "plugin.json"), text(host));
+    execFileSync("git", ["add", "."], { cwd: fresh });
+    for (const args of [
+      ["--base-ref", "HEAD"],
+      ["--base-ref", "HEAD", "--config-from-base"],
+    ]) {
+      const r = cli(["check", ...args, "--format", "json"], fresh);
+      expect(r.stderr).toMatch(/HEAD names no commit yet/);
+      // Added, so no base: a missing metricGroup is an error, as for any added file.
+      expect(JSON.parse(r.stdout)).toMatchObject([
+        { file: "p/plugin.json", ruleId: "metric-group-missing", severity: "error", baseline: "new" },
+      ]);
+      expect(r.status).toBe(1);
+    }
+    // The configuration as HEAD has it: none yet, named as the command line names the ref.
+    expect(cli(["check", "--base-ref", "HEAD", "--config-from-base"], fresh).stdout).toMatch(
+      /configuration: none \(HEAD has no \.github\/plugin-review\.yml: built-in defaults\)/,
+    );
+    // Any other ref still has to name a commit.
+    expect(cli(["check", "--base-ref", "main"], fresh).status).toBe(2);
+    rmSync(fresh, { recursive: true, force: true });
+  });
+
   it("explains when it is not run in a git work tree", () => {
     const outside = mkdtempSync(join(tmpdir(), "plugin-review-nogit-"));
     writeFileSync(join(outside, "plugin.json"), readFileSync("examples/host-valid/plugin.json"));
