@@ -210,6 +210,11 @@ describe("plugin-review check", () => {
     expect(r.stdout).not.toMatch(/base-invalid-json/);
     expect(findingLines(r.stdout)).toMatch(/plugin\.json:3:14 +error +version-not-bumped/);
     expect(r.status).toBe(1);
+    // A piped configuration is read as a file is.
+    const tuned = bash(`check "$1" --config <(printf 'fail_on: never\\n')`, mistakes);
+    expect(tuned.stderr).toBe("");
+    expect(tuned.stdout).toMatch(/variant-mismatch/);
+    expect(tuned.status).toBe(0);
     // A stream that never ends is read up to the limit, not without end.
     const endless = cli(["check", "--format", "json", "/dev/zero"]);
     expect(JSON.parse(endless.stdout)).toMatchObject([{ ruleId: "file-too-large" }]);
