@@ -195,6 +195,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       unchanged++;
       continue;
     }
+    // A pipe is read, but what --fix would write into it reaches no file.
+    if (opts.fix === "write" && !stdin && !isFile(c.absolute))
+      throw new UsageError(
+        `--fix cannot write to '${c.display}': it is not a file (a pipe?); --fix-dry-run prints the fixes as a diff`,
+      );
     const input: DescriptorInput = {
       path: repoPath,
       configPath: c.configPath ?? located.configPath,

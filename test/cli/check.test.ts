@@ -215,6 +215,20 @@ describe("plugin-review check", () => {
     expect(tuned.stderr).toBe("");
     expect(tuned.stdout).toMatch(/variant-mismatch/);
     expect(tuned.status).toBe(0);
+    // --fix has no file to write into: refused before anything is written, the dry run shows the fixes.
+    const fix = bash(
+      `check --fix <(cat "$1") --base "$2"`,
+      "examples/change/plugin.json",
+      "examples/change/plugin.base.json",
+    );
+    expect(fix.stderr).toMatch(/--fix cannot write to '\/dev\/fd\/\d+': it is not a file/);
+    expect(fix.status).toBe(2);
+    const dry = bash(
+      `check --fix-dry-run <(cat "$1") --base "$2"`,
+      "examples/change/plugin.json",
+      "examples/change/plugin.base.json",
+    );
+    expect(dry.stdout).toMatch(/^\+ {2}"version": "1\.2\.1",$/m);
     // A stream that never ends is read up to the limit, not without end.
     const endless = cli(["check", "--format", "json", "/dev/zero"]);
     expect(JSON.parse(endless.stdout)).toMatchObject([{ ruleId: "file-too-large" }]);
