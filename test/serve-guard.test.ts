@@ -111,4 +111,23 @@ describe("the sender of a request", () => {
     for (const bad of ["1.5", "-1", "11", "x"])
       expect(() => serverSettings({ PLUGIN_REVIEW_PROXY_HOPS: bad })).toThrow(SettingsError);
   });
+
+  it("GHE_HOST and GHE_PROTOCOL as Probot joins them (<protocol>://<host>/api/v3), else the server does not start", () => {
+    for (const good of ["ghe.example.com", "ghe.example.com:8443", "10.0.0.5:3000", "[::1]:3000"])
+      expect(() => serverSettings({ GHE_HOST: good, GHE_PROTOCOL: "http" })).not.toThrow();
+    for (const bad of [
+      "https://ghe.example.com",
+      "ghe.example.com/api/v3",
+      " ghe.example.com",
+      "ghe.example.com:",
+    ])
+      expect(() => serverSettings({ GHE_HOST: bad })).toThrow(
+        new SettingsError(
+          `GHE_HOST must be the server's host name, with a port if it needs one (ghe.example.com), without a scheme or a path (GHE_PROTOCOL says http or https), not '${bad}'`,
+        ),
+      );
+    expect(() => serverSettings({ GHE_HOST: "ghe.example.com", GHE_PROTOCOL: "https:" })).toThrow(
+      new SettingsError("GHE_PROTOCOL must be https or http, not 'https:'"),
+    );
+  });
 });

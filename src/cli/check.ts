@@ -139,6 +139,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
             io.cwd,
             opts.config,
             extendsReader(repo.git, io.env ?? process.env),
+            opts.baseRef,
           ),
         }
       : opts.config !== undefined
@@ -180,7 +181,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
   /** What the review of each file could not do (a rename not followed, a project not listed): said in the notes. */
-  const fileNotes: string[] = [];
+  const fileNotes: string[] = repo?.note ? [repo.note] : [];
   for (const c of candidates) {
     // Standard input without a name is named `<stdin>` in the working directory, with its configuration.
     const located = finder.locate(c.absolute);
@@ -194,6 +195,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       unchanged++;
       continue;
     }
+    // A pipe is read, but what --fix would write into it reaches no file.
+    if (opts.fix === "write" && !stdin && !isFile(c.absolute))
+      throw new UsageError(
+        `--fix cannot write to '${c.display}': it is not a file (a pipe?); --fix-dry-run prints the fixes as a diff`,
+      );
     const input: DescriptorInput = {
       path: repoPath,
       configPath: c.configPath ?? located.configPath,
@@ -364,6 +370,8 @@ interface BaseRef {
   ref: string;
   /** By repository path; a descriptor not in it is as it is at the ref. */
   changes: Map<string, GitChange>;
+  /** What the output says about the ref (HEAD before the first commit). */
+  note?: string;
 }
 
 /**
@@ -408,10 +416,21 @@ async function openBaseRef(cwd: string, ref: string): Promise<BaseRef> {
   const git = await GitRepo.find(cwd);
   if (!git)
     throw new UsageError("--base-ref needs a git work tree, and this is not one (or git is not installed)");
-  if ((await git.commit(ref)) === undefined)
-    throw new UsageError(
-      `--base-ref: '${ref}' is not a commit, branch or tag in this repository (fetch it first?)`,
-    );
+  if ((await git.commit(ref)) === undefined) {
+    // `--base-ref HEAD` on a repository's first commit (the pre-commit hook's documented arguments): nothing
+    // is committed yet, so every file is added, as against the empty tree.
+    const empty = ref === "HEAD" ? await git.unbornHeadTree() : undefined;
+    if (empty === undefined)
+      throw new UsageError(
+        `--base-ref: '${ref}' is not a commit, branch or tag in this repository (fetch it first?)`,
+      );
+    return {
+      git,
+      ref: empty,
+      changes: await git.changes(empty, { untracked: true }),
+      note: "--base-ref: HEAD names no commit yet (nothing is committed on its branch): every descriptor is new",
+    };
+  }
   // The work tree (committed or not) against the ref, renames followed; untracked files are added.
   return { git, ref, changes: await git.changes(ref, { untracked: true }) };
 }

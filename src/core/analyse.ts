@@ -25,6 +25,7 @@ import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
 import type { FileFormat, Finding, Location, RawFinding, Target, Variant } from "./types.js";
 import { timed, type AnalysisTiming } from "./timing.js";
+import { quote } from "./quote.js";
 
 export interface DescriptorInput {
   /** Path in the repository, as the pull request names it: the finding's identity, messages, set rules. */
@@ -351,7 +352,7 @@ export function analyseOne(
           changedBase.format = format.name;
           extensionFacts(changedBase, base, ef1, input, config, true);
         }
-      } else state.baseError = `\`${input.base.path}\` ${base.why}`;
+      } else state.baseError = `${quote(input.base.path)} ${base.why}`;
     }
     const compare = state.base !== undefined || state.baseError !== undefined;
     // To the server a renamed plugin is a new plugin: only plugin-renamed compares it with the old one (rules.md).

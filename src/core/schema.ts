@@ -16,6 +16,7 @@ import { hasPlaceholder } from "./ef2/placeholders.js";
 import { childPointer, displayPath, escapeSegment, valueAt } from "./json/pointer.js";
 import { closest, listOf } from "./suggest.js";
 import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
+import { quote } from "./quote.js";
 
 /**
  * The messages of the schema rules (schema-rule.ts): which one a schema finding uses is its `messageId`, filled
@@ -231,7 +232,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
       const meant = kind === "extension" && at === "" ? DATA_SOURCE_NAMES[member.toLowerCase()] : undefined;
       const near = meant ?? closest(member, known);
       const hint = MISPLACED[kind][pointer];
-      const where = at === "" ? "" : ` in \`${path}\``;
+      const where = at === "" ? "" : ` in ${quote(path)}`;
       const f: SchemaFinding = near
         ? {
             ruleId: "unknown-member",
@@ -252,7 +253,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
             ? {
                 ruleId: "unknown-member",
                 messageId: "unknownKnown",
-                data: { member, where, known: known.map((k) => `\`${k}\``).join(", ") },
+                data: { member, where, known: known.map((k) => quote(k)).join(", ") },
                 pointer,
                 target: "key",
               }
@@ -267,7 +268,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
       if (near && !Object.prototype.hasOwnProperty.call(e.data ?? {}, near)) {
         const edit = {
           replacement: JSON.stringify(near),
-          description: `rename to \`${near}\``,
+          description: `rename to ${quote(near)}`,
           target: "key" as const,
         };
         // A name that differs only in letter case from exactly one known member is that member: a fix, as for
@@ -306,7 +307,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
     // A long list (an extension's units) is named, not written out: the suggestion says the value meant.
     const allowed =
       allowedValues.length > LISTED_MAX
-        ? `one of the ${allowedValues.length} values of \`${displayPath(schemaPath(e))}\` in the schema`
+        ? `one of the ${allowedValues.length} values of ${quote(displayPath(schemaPath(e)))} in the schema`
         : listOf(allowedValues);
     const data: MessageData = { path, ...valueData(e.data), allowed: allowed + caseNote };
     const f: SchemaFinding = {
@@ -317,7 +318,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
       target: "value",
     };
     if (near) {
-      const edit = { replacement: JSON.stringify(near), description: `use \`${near}\`` };
+      const edit = { replacement: JSON.stringify(near), description: `use ${quote(near)}` };
       if (caseOnly(String(e.data), near, allowedValues)) f.fix = edit;
       else f.suggestions = [edit];
     }
@@ -327,7 +328,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
     typeof parent["x-message"] === "string"
       ? (parent["x-message"] as string)
       : e.keyword === "pattern"
-        ? `must match \`${String(parent.pattern)}\``
+        ? `must match ${quote(String(parent.pattern))}`
         : (e.message ?? "has an invalid format");
   return {
     ruleId: routed ?? "invalid-format",
@@ -498,10 +499,10 @@ export function validateActivationSchema(value: unknown): { pointer: string; mes
       e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty : undefined;
     const message =
       missing !== undefined
-        ? `\`${displayPath(e.instancePath)}\` is missing \`${missing}\``
+        ? `${quote(displayPath(e.instancePath))} is missing ${quote(missing)}`
         : e.keyword === "additionalProperties"
-          ? `\`${displayPath(e.instancePath)}\` has \`${(e.params as { additionalProperty: string }).additionalProperty}\`, which the format does not have`
-          : `\`${displayPath(e.instancePath)}\` ${e.message ?? "is not valid"}`;
+          ? `${quote(displayPath(e.instancePath))} has ${quote((e.params as { additionalProperty: string }).additionalProperty)}, which the format does not have`
+          : `${quote(displayPath(e.instancePath))} ${e.message ?? "is not valid"}`;
     if (seen.has(message)) continue;
     seen.add(message);
     out.push({ pointer: e.instancePath, message });

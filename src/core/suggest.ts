@@ -1,4 +1,5 @@
 /** "Did you mean" suggestions by edit distance. */
+import { quote } from "./quote.js";
 
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
@@ -50,7 +51,7 @@ export function closest(input: string, candidates: readonly string[]): string | 
 
 /** Formats a list for a message: `a`, `b` or `c` (`a`, `b` and `c` when every one is meant). */
 export function listOf(values: readonly string[], conjunction: "or" | "and" = "or"): string {
-  const q = values.map((v) => `\`${v}\``);
+  const q = values.map((v) => quote(v));
   if (q.length <= 1) return q.join("");
   return `${q.slice(0, -1).join(", ")} ${conjunction} ${q[q.length - 1]}`;
 }
@@ -63,7 +64,7 @@ type SuggestStyle = { show?: (c: string) => string; parenthesized?: boolean };
  */
 export function didYouMeanText(
   near: string | undefined,
-  { show = (c: string) => `\`${c}\``, parenthesized = false }: SuggestStyle = {},
+  { show = (c: string) => quote(c), parenthesized = false }: SuggestStyle = {},
 ): string {
   if (near === undefined) return "";
   return parenthesized ? ` (did you mean ${show(near)}?)` : `: did you mean ${show(near)}?`;

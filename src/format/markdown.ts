@@ -18,8 +18,12 @@
  */
 import { formatMessage } from "../core/rule-meta.js";
 import { RULES_BY_ID } from "../core/rules/index.js";
+import { quote } from "../core/quote.js";
 import type { Finding } from "../core/types.js";
 import { isPrintable, printable } from "./printable.js";
+
+/** How the core quotes a value in its plain text (quotedText reads it back whole). */
+export { quote };
 
 /** Invisible, not a word character: between `@` and a name it keeps GitHub from seeing a mention. */
 const ZWSP = "\u200b";
@@ -87,7 +91,12 @@ export function inertText(s: string): string {
  */
 const SPAN_SPECIAL = /[`<|]/;
 
-const longestRun = (s: string) => Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
+/** The longest run of backticks in `s` (a loop: a value may hold more runs than a call takes arguments). */
+function longestRun(s: string): number {
+  let longest = 0;
+  for (const run of s.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  return longest;
+}
 
 /**
  * A code span showing `s` on one line, exactly (line breaks become spaces, control characters go; an empty
@@ -262,17 +271,6 @@ function render(pieces: readonly Piece[], opts: RenderOptions): string {
     break;
   }
   return `${out}…`;
-}
-
-/**
- * `s` quoted as code in plain text, so that `quotedText` reads it back whole whatever backticks it holds
- * (CommonMark's rule: a fence longer than any backtick run inside, padded where it starts or ends with one).
- * For plain text (notes) that quotes a path or a value; a terminal shows it as it is.
- */
-export function quote(s: string): string {
-  if (s === "") return "` `";
-  const fence = "`".repeat(longestRun(s) + 1);
-  return /^`|`$/.test(s) || /^ [^]*[^ ][^]* $/.test(s) ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
 }
 
 /** Text in the core's convention (backticks quote code) as Markdown: the quotes as code spans, the rest inert. */

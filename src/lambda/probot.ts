@@ -6,6 +6,7 @@
 import { pino } from "pino";
 import { Probot } from "probot";
 import { createApp } from "../github/delivery/app.js";
+import { enterpriseApiUrl } from "../github/api/enterprise.js";
 import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { AnalysisThreads } from "../github/review/pipeline.js";
@@ -61,15 +62,14 @@ async function start(
   deliveries: ReceivingDeliveries,
   operatorMetrics: EmfOperatorMetrics,
 ): Promise<Probot> {
+  const baseUrl = enterpriseApiUrl(process.env);
   const { appId, privateKey } = await loadSecrets(["appId", "privateKey"]);
   const p = new Probot({
     appId: appId as string,
     privateKey: (privateKey as string).replace(/\\n/g, "\n"),
     Octokit: PluginReviewOctokit.defaults({ pluginReview: { requestFailed: operatorMetrics.requestFailed } }),
     log: pino({ level: process.env.LOG_LEVEL ?? "info", base: { fn } }),
-    ...(process.env.GHE_HOST
-      ? { baseUrl: `${process.env.GHE_PROTOCOL ?? "https"}://${process.env.GHE_HOST}/api/v3` }
-      : {}),
+    ...(baseUrl ? { baseUrl } : {}),
   });
   // The analysis in a thread of its own, bundled beside the function (scripts/bundle.mjs): its heap bounded
   // apart from the invocation's, so that a descriptor past it fails its review instead of the container.

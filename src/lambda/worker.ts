@@ -72,6 +72,27 @@ function queuedDelivery(body: string): QueuedDelivery | undefined {
   return isDelivery ? (d as QueuedDelivery) : undefined;
 }
 
+/** The queue's redrive setting the worker reads (serverless.yml sets it to the queue's maxReceiveCount). */
+export const MAX_RECEIVES_ENV = "PLUGIN_REVIEW_MAX_RECEIVES";
+
+/**
+ * The receive after which the dead-letter queue takes a message, from the environment: undefined when unset
+ * (no try is known to be the last), else a whole number from 1 to 1000 (SQS's range for maxReceiveCount).
+ * Anything else is refused with the variable's name: a value read as "never" would leave a delivery that
+ * kills the worker every time with a run that waits forever, one read as 0 would hold a failing run at
+ * every first try.
+ */
+export function maxReceivesFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env[MAX_RECEIVES_ENV]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > 1000)
+    throw new Error(
+      `${MAX_RECEIVES_ENV} must be a whole number from 1 to 1000 (the queue's maxReceiveCount), not '${env[MAX_RECEIVES_ENV]}'`,
+    );
+  return n;
+}
+
 /** Whether the failure (Probot wraps handler errors in an AggregateError) was GitHub not answering in time. */
 function timedOut(e: unknown): boolean {
   const errors = (e as { errors?: unknown[] }).errors ?? [e];
@@ -136,7 +157,9 @@ export function createHandler(
     if (atStart !== undefined)
       await Promise.all(records.map((r) => retryIn(r, inWorkVisibilitySeconds(atStart, clock), clock)));
     let p: Probot;
+    let maxReceives: number | undefined;
     try {
+      maxReceives = maxReceivesFrom(process.env);
       p = await app.started();
     } catch (e) {
       logLine("error", "cannot start the app", { error: (e as Error).message });
@@ -161,7 +184,7 @@ export function createHandler(
         return leave(i, "too little time left in this invocation for a review");
       const count = Number(record.attributes?.ApproximateReceiveCount ?? "1");
       // The queue's redrive policy (serverless.yml): after this receive, the dead-letter queue takes it.
-      const lastTry = count >= Number(process.env.PLUGIN_REVIEW_MAX_RECEIVES);
+      const lastTry = maxReceives !== undefined && count >= maxReceives;
       try {
         // A retried message is the review's next attempt (a Re-run then completes the run the first made),
         // and its reviews end before the invocation does.

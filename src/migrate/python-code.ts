@@ -110,6 +110,13 @@ function readString(code: string, start: number, line: number): { value: string;
 
 /** The EF1 methods whose first argument (or `key=`) is a metric key. */
 export const MEASUREMENTS = new Set(["absolute", "relative", "per_second", "state_metric"]);
+/** The results builder's methods that take a measurement object of ruxit.api.data, and the call each is. */
+const MEASUREMENT_OBJECTS = new Map([
+  ["add_absolute_result", "absolute"],
+  ["add_relative_result", "relative"],
+  ["add_per_second_result", "per_second"],
+  ["add_state_result", "state_metric"],
+]);
 /** The other EF1 API methods MIGRATION.md names. */
 const METHODS = new Set([
   "create_group",
@@ -186,6 +193,16 @@ function keyOf(tokens: Token[], open: number): string | undefined {
   return undefined;
 }
 
+/**
+ * The metric key of an `add_*_result(` call whose `(` is at token i, when its argument is a measurement made there
+ * (`PluginMeasurement("k", …)`, `data.PluginStateMetric(key="k", …)`); one made elsewhere names none.
+ */
+function measurementKeyOf(tokens: Token[], open: number): string | undefined {
+  const { name, next } = dotted(tokens, open + 1);
+  if (!/(^|\.)Plugin(Measurement|StateMetric)$/.test(name) || tokens[next]?.value !== "(") return undefined;
+  return keyOf(tokens, next);
+}
+
 /** Every use of the EF1 API in one Python file. */
 export function scanPython(file: string, code: string): ApiUse[] {
   const tokens = tokenize(code);
@@ -230,6 +247,7 @@ export function scanPython(file: string, code: string): ApiUse[] {
       use(t, t.value);
     } else if (tokens[i - 1]?.value === "." && next?.value === "(") {
       if (MEASUREMENTS.has(t.value)) use(t, t.value, keyOf(tokens, i + 1));
+      else if (MEASUREMENT_OBJECTS.has(t.value)) use(t, t.value, measurementKeyOf(tokens, i + 1));
       else if (METHODS.has(t.value)) use(t, t.value);
     } else if (t.value === "pgi_name" && next?.value === "(") {
       use(t, "find_single_process_group");
@@ -238,13 +256,19 @@ export function scanPython(file: string, code: string): ApiUse[] {
   return uses;
 }
 
+/** The measurement call a use is (`add_relative_result` is `relative`), or undefined for other uses. */
+export function measurementOf(use: ApiUse): string | undefined {
+  return MEASUREMENTS.has(use.name) ? use.name : MEASUREMENT_OBJECTS.get(use.name);
+}
+
 /** What the code makes of each EF1 metric key: a count (`relative`) or a gauge (only other calls name it). */
 export function typesOfKeys(uses: readonly ApiUse[]): Map<string, "count" | "gauge"> {
   const types = new Map<string, "count" | "gauge">();
-  for (const u of uses)
-    if (u.key !== undefined && MEASUREMENTS.has(u.name)) {
-      if (u.name === "relative") types.set(u.key, "count");
-      else if (!types.has(u.key)) types.set(u.key, "gauge");
-    }
+  for (const u of uses) {
+    const call = measurementOf(u);
+    if (u.key === undefined || call === undefined) continue;
+    if (call === "relative") types.set(u.key, "count");
+    else if (!types.has(u.key)) types.set(u.key, "gauge");
+  }
   return types;
 }

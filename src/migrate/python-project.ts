@@ -12,7 +12,7 @@ import type { Ef1Metric } from "../core/ef2/key-map.js";
 import type { DescriptorMigration } from "./context.js";
 import { EF1COMPAT_FILES } from "./ef1compat/embedded.js";
 import { codeSpan, q, said } from "./notes.js";
-import { RUXIT_MODULES, scanPython, typesOfKeys, type ApiUse } from "./python-code.js";
+import { RUXIT_MODULES, measurementOf, scanPython, typesOfKeys, type ApiUse } from "./python-code.js";
 
 /** The plugin's folder as the CLI read it: the files beside its plugin.json. */
 export interface PluginCode {
@@ -129,6 +129,18 @@ function codePaths(pkg: string): string[] {
   return [`${parts.join("/")}.py`, `${parts.join("/")}/__init__.py`];
 }
 
+/** A test's file, by pytest's and unittest's names (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`). */
+const TEST_FILE = /(^|\/)(tests?\/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)/;
+
+/**
+ * Whether a file of the plugin's folder is one of its tests, not plugin code: tests import the EF1 engine's
+ * internals (ruxit.plugin_state_machine, the simulator) and the layer never runs them. The module the plugin
+ * names is its code, whatever its name.
+ */
+function isTest(path: string, pkg: string): boolean {
+  return TEST_FILE.test(path) && !codePaths(pkg).includes(path);
+}
+
 /** What migrate makes of a Python plugin's code: its module, whether the code is there, what it uses. */
 export function planPython(
   m: DescriptorMigration,
@@ -188,7 +200,7 @@ export function planPython(
   for (const f of files)
     if (f.path.endsWith(".py")) {
       const text = decoder.decode(f.bytes);
-      plan.uses.push(...scanPython(f.path, text));
+      if (!isTest(f.path, pkg)) plan.uses.push(...scanPython(f.path, text));
       defined ||= definition?.test(text) ?? false;
     }
   if (!defined)
@@ -533,7 +545,7 @@ export function codeSections(plan: PythonPlan, metrics: readonly Ef1Metric[], na
     );
 
   const counters = metrics.filter((x) => x.ef2.type === "count" && x.ef1.kind === "timeseries");
-  const computed = plan.uses.filter((u) => u.name === "relative" && u.key === undefined);
+  const computed = plan.uses.filter((u) => measurementOf(u) === "relative" && u.key === undefined);
   const prefix = name.replace(/^custom:/, "");
   lines.push("", "### What is different on Extensions 2.0", "");
   lines.push(

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { recoveryWindowMs } from "../github/delivery/recovery.js";
+import { enterpriseApiUrl } from "../github/api/enterprise.js";
 import {
   DELIVERY_LOG_RETENTION_MS,
   HOUR_MS,
@@ -101,6 +102,12 @@ export function serverSettings(env: NodeJS.ProcessEnv, cwd = process.cwd()): Ser
     throw new SettingsError(
       `${PROXY_HOPS_ENV} must be a whole number from 0 to 10, not '${env[PROXY_HOPS_ENV]}'`,
     );
+  // Probot builds its API URL from these itself: refused here rather than failing every request.
+  try {
+    enterpriseApiUrl(env);
+  } catch (e) {
+    throw new SettingsError((e as Error).message);
+  }
   const dir = env[STATE_DIR_ENV]?.trim();
   const off = dir !== undefined && ["off", "none", "false"].includes(dir.toLowerCase());
   return {

@@ -30,17 +30,19 @@ export async function configAtRef(
   config: string | undefined,
   /** Reads the file a configuration's `_extends` names (from GitHub: the shell's), or throws saying why not. */
   readExtended: (extending: RawConfig, label: string) => Promise<{ raw: RawConfig; source: string }>,
+  /** How messages name the ref, when not by `ref` itself (HEAD before the first commit, read as the empty tree). */
+  name = ref,
 ): Promise<FoundConfig> {
   const absolute = config !== undefined ? resolve(cwd, config) : resolve(git.root, CONFIG_PATH);
   const path = git.relative(realPath(absolute));
   if (path.startsWith("../"))
     throw new UsageError(
-      `--config-from-base: '${config}' is outside the repository, so ${ref} cannot hold it`,
+      `--config-from-base: '${config}' is outside the repository, so ${name} cannot hold it`,
     );
   // Globs are relative to the folder holding `.github/`, else (an explicit file elsewhere) the working directory.
   const folder = dirname(absolute);
   const root = config === undefined ? git.root : basename(folder) === ".github" ? dirname(folder) : cwd;
-  const label = `${path} at ${ref}`;
+  const label = `${path} at ${name}`;
   let bytes: Buffer | undefined;
   try {
     bytes = await git.show(ref, path, CONFIG_MAX_BYTES);
@@ -50,13 +52,13 @@ export async function configAtRef(
   if (bytes === undefined) {
     if (config !== undefined)
       throw new UsageError(
-        `cannot read configuration '${config}' at ${ref}: no such file there (--config-from-base reads it as ${ref} has it, not from the work tree)`,
+        `cannot read configuration '${config}' at ${name}: no such file there (--config-from-base reads it as ${name} has it, not from the work tree)`,
       );
     return {
       root,
       config: resolveConfig(),
       none: "not-found",
-      label: `none (${ref} has no ${CONFIG_PATH}: built-in defaults)`,
+      label: `none (${name} has no ${CONFIG_PATH}: built-in defaults)`,
     };
   }
   if (bytes.length > CONFIG_MAX_BYTES)

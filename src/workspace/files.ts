@@ -202,15 +202,27 @@ export function readLimited(
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw new UsageError(`cannot read '${display}': it is a directory`);
-    const want = Math.min(st.size, limit + 1);
-    const buf = Buffer.alloc(want);
+    // A pipe or a device (`<(git show main:plugin.json)`, /dev/stdin) has no size: read it to its end, at
+    // most one byte over the limit, from where it stands (it cannot seek).
+    const stream = !st.isFile();
+    const want = stream ? limit + 1 : Math.min(st.size, limit + 1);
+    const buf = Buffer.alloc(stream ? Math.min(want, 64 * 1024) : want);
+    let content = buf;
     let got = 0;
     while (got < want) {
-      const n = readSync(fd, buf, got, want - got, got);
+      if (got === content.length) {
+        const grown = Buffer.alloc(Math.min(want, content.length * 2));
+        content.copy(grown, 0, 0, got);
+        content = grown;
+      }
+      const n = readSync(fd, content, got, Math.min(want, content.length) - got, stream ? null : got);
       if (n === 0) break;
       got += n;
     }
-    return { content: new Uint8Array(buf.buffer, buf.byteOffset, got), size: Math.max(st.size, got) };
+    return {
+      content: new Uint8Array(content.buffer, content.byteOffset, got),
+      size: Math.max(st.size, got),
+    };
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`cannot read '${display}': ${describeErrno(e)}`);

@@ -80,17 +80,25 @@ function under(root: string, absolute: string): string | undefined {
 }
 
 /**
- * Is there something at `p` (of this kind)? Something that cannot be looked at (a loop of symbolic links, a
+ * Is there something at `p`? Something that cannot be looked at (a loop of symbolic links, a
  * folder that may not be entered) is there: reading it then says what is wrong, rather than the defaults
  * applying in silence.
  */
-const exists = (p: string, kind: "file" | "any") => {
+const exists = (p: string) => {
   try {
-    const st = statSync(p);
-    return kind === "any" || st.isFile();
+    statSync(p);
+    return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return code !== "ENOENT" && code !== "ENOTDIR";
+  }
+};
+
+const isDirectory = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 };
 
@@ -145,11 +153,7 @@ export class ConfigFinder {
     let root = this.repoRoots.get(dir);
     if (root === undefined) {
       const parent = dirname(dir);
-      root = exists(join(dir, ".git"), "any")
-        ? dir
-        : parent === dir
-          ? null
-          : (this.repositoryRoot(parent) ?? null);
+      root = exists(join(dir, ".git")) ? dir : parent === dir ? null : (this.repositoryRoot(parent) ?? null);
       this.repoRoots.set(dir, root);
     }
     return root ?? undefined;
@@ -169,14 +173,14 @@ export class ConfigFinder {
       visited.push(d);
       const file = join(d, CONFIG_PATH);
       // A folder there is read too, and refused: a configuration meant to apply never gives way to the defaults.
-      if (exists(file, "any")) {
+      if (exists(file)) {
         found = this.read(file, d);
         break;
       }
       const parent = dirname(d);
-      if (exists(join(d, ".git"), "any") || parent === d) {
+      if (exists(join(d, ".git")) || parent === d) {
         found = {
-          root: exists(join(d, ".git"), "any") ? d : cwd,
+          root: exists(join(d, ".git")) ? d : cwd,
           config: resolveConfig(),
           none: "not-found",
         };
@@ -190,11 +194,9 @@ export class ConfigFinder {
 
   private readExplicit(file: string): FoundConfig {
     const absolute = resolve(this.options.cwd, file);
-    if (!exists(absolute, "file")) {
-      throw new UsageError(
-        `cannot read configuration '${file}': ${exists(absolute, "any") ? "it is a directory" : "no such file"}`,
-      );
-    }
+    // Not only a regular file: a pipe (`--config <(…)`) is read as one.
+    if (!exists(absolute)) throw new UsageError(`cannot read configuration '${file}': no such file`);
+    if (isDirectory(absolute)) throw new UsageError(`cannot read configuration '${file}': it is a directory`);
     // Globs are relative to the repository: the folder holding `.github/`, else where the command runs.
     const dir = dirname(absolute);
     return this.read(absolute, basename(dir) === ".github" ? dirname(dir) : this.options.cwd);

@@ -63,6 +63,12 @@ const line = (output: Promise<Buffer>): Promise<string | undefined> =>
     () => undefined,
   );
 
+/** The empty tree's hash in a SHA-1 and in a SHA-256 repository. */
+const EMPTY_TREES = [
+  "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+];
+
 /** One git work tree. Its methods fail (reject) when git does, unless they say otherwise. */
 export class GitRepo {
   private constructor(
@@ -89,6 +95,20 @@ export class GitRepo {
   /** The commit a ref names (its hash); undefined when it names none (or git fails). */
   commit(ref: string): Promise<string | undefined> {
     return line(this.git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]));
+  }
+
+  /**
+   * The empty tree, when HEAD is a branch with no commit yet (a repository before its first commit), else
+   * undefined: compared with it, every file is added. Git knows the empty tree without storing it; which of
+   * the two hashes it answers to says the repository's hash (SHA-1 or SHA-256).
+   */
+  async unbornHeadTree(): Promise<string | undefined> {
+    if ((await this.commit("HEAD")) !== undefined) return undefined;
+    if ((await line(this.git(["symbolic-ref", "--quiet", "HEAD"]))) === undefined) return undefined;
+    for (const tree of EMPTY_TREES) {
+      if (await line(this.git(["rev-parse", "--verify", "--quiet", `${tree}^{tree}`]))) return tree;
+    }
+    return undefined;
   }
 
   /** The address of the remote `origin` (where the repository lives on GitHub); undefined without one. */

@@ -1,11 +1,11 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, text, validHost } from "../helpers.js";
-import { cli, ensureBuilt, findingLines } from "./run.js";
+import { BIN, cli, ensureBuilt, findingLines } from "./run.js";
 
 let dir: string;
 beforeAll(() => {
@@ -177,6 +177,61 @@ describe("plugin-review check", () => {
     expect(findingLines(r.stdout)).toMatch(/plugin\.json:3:14 +error +version-not-bumped .*`1\.2\.1`/);
     expect(r.stdout).toMatch(/metric-group-changed/);
     expect(r.stdout).toMatch(/metric-unit-changed/);
+  });
+
+  // A pipe has no size to read up to: `check <(git show main:plugin.json)`, `--base <(…)`, as users write it.
+  it.skipIf(process.platform === "win32")("reads a file that is a pipe (process substitution) whole", () => {
+    /** The CLI run by bash, `$1`.. the arguments (`<(cat "$1")` makes a pipe of the file named first). */
+    const bash = (script: string, ...args: string[]) => {
+      const r = spawnSync("bash", ["-c", `"$0" "$BIN" ${script}`, process.execPath, ...args], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, BIN, NO_COLOR: "", FORCE_COLOR: "", COLUMNS: "" },
+        timeout: 60_000,
+      });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const mistakes = "examples/mistakes/remote-mistakes/plugin.json";
+    const asFile = cli(["check", "--format", "json", mistakes]);
+    const piped = bash(`check --format json <(cat "$1")`, mistakes);
+    expect(piped.stderr).toBe("");
+    const file = (JSON.parse(piped.stdout) as { file: string }[])[0]?.file;
+    expect(file).toMatch(/^\/dev\/fd\//);
+    // The same findings; the fingerprint names the file, so it differs.
+    const same = (out: string) =>
+      (JSON.parse(out) as { fingerprint?: string }[]).map((f) => ({ ...f, file, fingerprint: undefined }));
+    expect(same(piped.stdout)).toEqual(same(asFile.stdout));
+    // A piped base: the change rules apply, as with the base in a file.
+    const r = bash(
+      `check "$1" --base <(cat "$2")`,
+      "examples/change/plugin.json",
+      "examples/change/plugin.base.json",
+    );
+    expect(r.stdout).not.toMatch(/base-invalid-json/);
+    expect(findingLines(r.stdout)).toMatch(/plugin\.json:3:14 +error +version-not-bumped/);
+    expect(r.status).toBe(1);
+    // A piped configuration is read as a file is.
+    const tuned = bash(`check "$1" --config <(printf 'fail_on: never\\n')`, mistakes);
+    expect(tuned.stderr).toBe("");
+    expect(tuned.stdout).toMatch(/variant-mismatch/);
+    expect(tuned.status).toBe(0);
+    // --fix has no file to write into: refused before anything is written, the dry run shows the fixes.
+    const fix = bash(
+      `check --fix <(cat "$1") --base "$2"`,
+      "examples/change/plugin.json",
+      "examples/change/plugin.base.json",
+    );
+    expect(fix.stderr).toMatch(/--fix cannot write to '\/dev\/fd\/\d+': it is not a file/);
+    expect(fix.status).toBe(2);
+    const dry = bash(
+      `check --fix-dry-run <(cat "$1") --base "$2"`,
+      "examples/change/plugin.json",
+      "examples/change/plugin.base.json",
+    );
+    expect(dry.stdout).toMatch(/^\+ {2}"version": "1\.2\.1",$/m);
+    // A stream that never ends is read up to the limit, not without end.
+    const endless = cli(["check", "--format", "json", "/dev/zero"]);
+    expect(JSON.parse(endless.stdout)).toMatchObject([{ ruleId: "file-too-large" }]);
   });
 
   it("exits 2 with a clear message and no stack trace on a missing file", () => {
@@ -434,6 +489,35 @@ describe("plugin-review check --base-ref", () => {
     const r = cli(["check", "--base-ref", "no-such-branch"], repo);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/'no-such-branch' is not a commit, branch or tag/);
+  });
+
+  it("--base-ref HEAD before the first commit: every descriptor is added (pre-commit's first commit)", () => {
+    const fresh = mkdtempSync(join(tmpdir(), "plugin-review-unborn-"));
+    execFileSync("git", ["init", "-q", "-b", "main"], { cwd: fresh });
+    const host: Record<string, unknown> = validHost();
+    delete host.metricGroup;
+    mkdirSync(join(fresh, "p"));
+    writeFileSync(join(fresh, "p", "plugin.json"), text(host));
+    execFileSync("git", ["add", "."], { cwd: fresh });
+    for (const args of [
+      ["--base-ref", "HEAD"],
+      ["--base-ref", "HEAD", "--config-from-base"],
+    ]) {
+      const r = cli(["check", ...args, "--format", "json"], fresh);
+      expect(r.stderr).toMatch(/HEAD names no commit yet/);
+      // Added, so no base: a missing metricGroup is an error, as for any added file.
+      expect(JSON.parse(r.stdout)).toMatchObject([
+        { file: "p/plugin.json", ruleId: "metric-group-missing", severity: "error", baseline: "new" },
+      ]);
+      expect(r.status).toBe(1);
+    }
+    // The configuration as HEAD has it: none yet, named as the command line names the ref.
+    expect(cli(["check", "--base-ref", "HEAD", "--config-from-base"], fresh).stdout).toMatch(
+      /configuration: none \(HEAD has no \.github\/plugin-review\.yml: built-in defaults\)/,
+    );
+    // Any other ref still has to name a commit.
+    expect(cli(["check", "--base-ref", "main"], fresh).status).toBe(2);
+    rmSync(fresh, { recursive: true, force: true });
   });
 
   it("explains when it is not run in a git work tree", () => {

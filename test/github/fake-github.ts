@@ -196,6 +196,8 @@ export class FakeGitHub {
   readonly comments: Comment[] = [];
   /** Pull requests by number, as REST answers them (`getPull`); GraphQL answers their head and state too. */
   readonly pulls = new Map<number, unknown>();
+  /** Where a head left its base (`base...head` → sha), as comparisons answer it; the base itself by default. */
+  readonly mergeBases = new Map<string, string>();
   /** Head commits pushed to pull requests (`push`), by number. */
   private readonly heads = new Map<number, string>();
 
@@ -772,6 +774,12 @@ export class FakeGitHub {
       const id = Number(uri.split("?")[0]!.split("/").pop());
       const run = this.checkRuns.find((r) => r.id === id);
       if (!run) return [404, { message: "Not Found" }];
+      // Like GitHub: only the App that created a run may update it.
+      if (run.app.id !== APP_ID)
+        return [
+          403,
+          { message: "Invalid app_id `" + APP_ID + "` - check run can only be modified by its creator." },
+        ];
       const b = body as {
         status?: string;
         conclusion?: string;
@@ -1043,6 +1051,7 @@ export class FakeGitHub {
           ahead_by: 1,
           behind_by: 0,
           total_commits: 1,
+          merge_base_commit: { sha: this.mergeBases.get(`${base}...${head}`) ?? base },
           commits: [],
           files: files.slice(0, 300).map((f) => ({ additions: 1, deletions: 0, changes: 1, ...f })),
         },

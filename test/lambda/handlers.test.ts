@@ -7,7 +7,7 @@ import { mockClient, type AwsStub } from "aws-sdk-client-mock";
 import { generateKeyPairSync } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ensureBundled } from "./bundle.js";
 import { MIGRATION, ROOT, text, validHost } from "../helpers.js";
 import {
@@ -293,6 +293,44 @@ describe("worker (bundled)", () => {
       delete process.env.PLUGIN_REVIEW_MAX_RECEIVES;
     }
   });
+
+  it.each([
+    ...["five", "0", "2.5", "-1"].map((value) => [
+      "PLUGIN_REVIEW_MAX_RECEIVES",
+      value,
+      `PLUGIN_REVIEW_MAX_RECEIVES must be a whole number from 1 to 1000 (the queue's maxReceiveCount), not '${value}'`,
+    ]),
+    [
+      "GHE_HOST",
+      "https://ghe.example.com",
+      "GHE_HOST must be the server's host name, with a port if it needs one (ghe.example.com), without a scheme or a path (GHE_PROTOCOL says http or https), not 'https://ghe.example.com'",
+    ],
+  ])(
+    "refuses a %s of '%s' at start, naming it: the message fails, GitHub is not asked",
+    async (variable, value, message) => {
+      process.env[variable] = value;
+      const errors: string[] = [];
+      const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
+      try {
+        // A GitHub that would answer the review: the old worker reviewed (value "0": holding a failing run).
+        const gh = new FakeGitHub(LATER_REVIEW_ROUTES);
+        gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+        gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", text({ ...validHost(), version: "1" }));
+        const body = await queued(pullRequestPayload("opened"), "d-bad-setting");
+        const context = { getRemainingTimeInMillis: () => 300_000 };
+        // A new container's worker: its app starts at this invocation.
+        const fresh = worker.createHandler();
+        expect(await fresh(sqsEvent([body], 1), context)).toEqual({
+          batchItemFailures: [{ itemIdentifier: expect.any(String) }],
+        });
+        expect(gh.requests).toEqual([]);
+        expect(errors.join("\n")).toContain(message);
+      } finally {
+        spy.mockRestore();
+        delete process.env[variable];
+      }
+    },
+  );
 
   it("analyses in the analysis thread bundled beside it: an extension.yaml past its bounds is refused, its finding on the run", async () => {
     const gh = new FakeGitHub(REVIEW_ROUTES);

@@ -160,6 +160,38 @@ describe("what the code makes of the key map", () => {
   });
 });
 
+describe("the plugin's tests", () => {
+  it("are not plugin code: their imports of the EF1 engine and their calls are neither listed nor counted", () => {
+    const test = [
+      "from ruxit.plugin_state_machine import PluginEngine",
+      "from ruxit.api.results_builder import ResultsBuilder",
+      "",
+      "def test_query(plugin):",
+      "    plugin.results_builder.relative('cpu', 1)",
+      "    plugin.find_single_process_group('x')",
+    ].join("\n");
+    const plugin = REMOTE_CODE.replace("import ruxit.plugin_state_machine\n", "");
+    const r = converted(
+      { ...validRemote(), metrics: [{ timeseries: { key: "cpu", unit: "Percent", dimensions: ["core"] } }] },
+      {
+        code: code({
+          "demo_device.py": plugin,
+          "tests/test_demo_device.py": test,
+          "test_simulator.py": "from ruxit.tools.simulator import run\n",
+          "device_test.py": test,
+          "conftest.py": "import ruxit.plugin_state_machine\n",
+        }),
+      },
+    );
+    // the plugin reports cpu with absolute: a gauge, whatever its tests call
+    expect(r.keyMap.metrics.map((m) => [m.ef2.key, m.ef2.type])).toEqual([["tech.demo.device.cpu", "gauge"]]);
+    const md = file(r, "MIGRATION.md");
+    expect(md).not.toMatch(/test_demo_device|test_simulator|device_test|conftest/);
+    expect(md).not.toContain("a module of the EF1 engine the layer does not provide");
+    expect(file(r, "demo_device_ef2/plugin/tests/test_demo_device.py")).toBe(test); // copied all the same
+  });
+});
+
 describe("the local run's files", () => {
   it("activation.json: one endpoint with the properties' defaults; a password named, secrets.json empty", () => {
     const r = converted(validHost(), { code: code({ "demo_plugin.py": "" }) });
@@ -221,6 +253,29 @@ describe("scanPython", () => {
     expect([...typesOfKeys(uses)]).toEqual([
       ["k", "count"],
       ["r", "gauge"],
+    ]);
+  });
+
+  it("a measurement object's key (add_relative_result(PluginMeasurement(…))) is its call's; one made elsewhere has none", () => {
+    const source = [
+      "device.add_relative_result(PluginMeasurement('acquired', 1, dims))",
+      "self.results_builder.add_absolute_result(data.PluginMeasurement(key='open', value=2))",
+      "device.add_state_result(PluginStateMetric(key='health', value='OK'))",
+      "device.add_relative_result(measurement)",
+      "device.add_relative_result(Other('no', 1))",
+    ].join("\n");
+    const uses = scanPython("p.py", source);
+    expect(uses).toEqual([
+      { file: "p.py", line: 1, name: "add_relative_result", key: "acquired" },
+      { file: "p.py", line: 2, name: "add_absolute_result", key: "open" },
+      { file: "p.py", line: 3, name: "add_state_result", key: "health" },
+      { file: "p.py", line: 4, name: "add_relative_result" },
+      { file: "p.py", line: 5, name: "add_relative_result" },
+    ]);
+    expect([...typesOfKeys(uses)]).toEqual([
+      ["acquired", "count"],
+      ["open", "gauge"],
+      ["health", "gauge"],
     ]);
   });
 

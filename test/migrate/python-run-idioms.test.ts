@@ -12,6 +12,9 @@
  * - host-activation (in the manner of public web-server plugins): one object per process group instance the
  *   agent activated the plugin for (process type, name pattern), each reading its `associated_entity`, keeping
  *   its own counter and reporting on its instance without naming it.
+ * - measurement-objects (in the manner of public plugins that import ruxit.api.data): measurements reported as
+ *   `add_absolute_result(PluginMeasurement(…))` and `add_relative_result(PluginMeasurement(…))`, whose counters are
+ *   counts under `.count` keys as `relative`'s are.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -75,6 +78,7 @@ const CASES: Case[] = [
   { fixture: "host-ports", module: "host_ports_ef2", queries: 1 },
   // two plugin objects: each logs its query, so 4 lines are two runs
   { fixture: "host-activation", module: "nginx_stub_ef2", queries: 4, snapshot: NGINX_SNAPSHOT },
+  { fixture: "measurement-objects", module: "pool_stats_ef2", queries: 3 },
 ];
 
 let work: string;
@@ -208,5 +212,52 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     // An event the results builder sends is on the instance, as EF1 raised it on the plugin's own entity.
     expect(run.output).toContain(`'entitySelector': 'entityId("${front}")'`);
     expect(run.output).toContain(`'entitySelector': 'entityId("${api}")'`);
+  });
+
+  it("measurement-objects: add_relative_result(PluginMeasurement(…)) is a count under its `.count` key, as relative is", () => {
+    const { dir, cli, run } = runs.get("measurement-objects")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    const keyMap = JSON.parse(readFileSync(join(dir, "pool_stats_ef2", "metric-keys.json"), "utf8")) as {
+      metrics: { ef1: { key: string }; ef2: { key: string; type?: string } }[];
+    };
+    expect(keyMap.metrics.map((m) => [m.ef1.key, m.ef2.key, m.ef2.type])).toEqual([
+      ["connections", "tech.poolstats.connections", "gauge"],
+      ["acquired", "tech.poolstats.acquired.count", "count"],
+      // reported through a measurement made elsewhere: its key is the code's at run time (MIGRATION.md says so)
+      ["timeouts", "tech.poolstats.timeouts", undefined],
+    ]);
+    expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).toMatch(
+      /`relative` at `pool_stats\.py:22` names its metric at run time/,
+    );
+    const device = {
+      group: "pools",
+      "group.name": "Connection pools",
+      device: "pool-server",
+      "device.name": "Pool server",
+    };
+    const sent = byRun(run.metrics).map((metrics) =>
+      metrics
+        .filter((m) => m.key !== "tech.poolstats.timeouts")
+        .map((m) => ({ key: m.key, type: m.type, value: m.value, dimensions: m.dimensions })),
+    );
+    const connections = (pool: string, value: number) => ({
+      key: "tech.poolstats.connections",
+      type: "gauge",
+      value,
+      dimensions: { pool, ...device },
+    });
+    const acquired = (pool: string, value: number) => ({
+      key: "tech.poolstats.acquired.count",
+      type: "count",
+      value,
+      dimensions: { pool, ...device },
+    });
+    expect(sent).toEqual([
+      [connections("main", 5), connections("batch", 6)],
+      [connections("main", 5), acquired("main", 100), connections("batch", 6), acquired("batch", 200)],
+      [connections("main", 5), acquired("main", 100), connections("batch", 6), acquired("batch", 200)],
+    ]);
+    expect(run.output).not.toContain("relative('acquired') is a counter, but");
   });
 });

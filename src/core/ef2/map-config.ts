@@ -7,6 +7,7 @@
  */
 import { ConfigError, type ResolvedConfig } from "../config.js";
 import { readMigrationMap } from "./mapping.js";
+import { quote } from "../quote.js";
 
 /**
  * `config` with its migration map read from `text` (undefined: the file is not there); throws ConfigError
@@ -21,7 +22,7 @@ export function withMigrationMap(
   if (!named) return config;
   if (text === undefined)
     throw new ConfigError(sources.config, [
-      `\`migration_map\` names \`${named.path}\`, which is not there: add the map (\`plugin-review migrate --map ${named.path} --out …\` writes it) or remove the setting`,
+      `\`migration_map\` names ${quote(named.path)}, which is not there: add the map (\`plugin-review migrate --map ${named.path} --out …\` writes it) or remove the setting`,
     ]);
   const read = readMigrationMap(text, named.path);
   if (!read.ok) throw new ConfigError(sources.map, read.problems);

@@ -21,6 +21,7 @@ import { escapeSegment } from "../json/pointer.js";
 import { LineIndex, resolvePointer } from "../locate.js";
 import { parseYaml } from "../yaml/parse.js";
 import { metricKeyProblem, nameProblem } from "./names.js";
+import { quote } from "../quote.js";
 
 export interface MapEntry {
   /** The EF1 plugin's `name`, the entry's key. */
@@ -77,7 +78,7 @@ export function readMigrationMap(text: string, source: string): MapRead {
     return index.position(r.keyStart ?? r.node.start).line;
   };
   const problems: MapProblem[] = parsed.duplicates.map((d) => ({
-    message: `\`${d.key}\` is given twice`,
+    message: `${quote(d.key)} is given twice`,
     line: index.position(d.keyStart).line,
   }));
   const doc = parsed.value;
@@ -86,7 +87,7 @@ export function readMigrationMap(text: string, source: string): MapRead {
   for (const k of Object.keys(doc))
     if (k !== "plugins")
       problems.push({
-        message: `unknown key \`${k}\` (a map has \`plugins:\`)`,
+        message: `unknown key ${quote(k)} (a map has \`plugins:\`)`,
         line: lineOf(`/${escapeSegment(k)}`),
       });
   const plugins = doc.plugins;
@@ -106,7 +107,7 @@ export function readMigrationMap(text: string, source: string): MapRead {
     for (const k of Object.keys(value))
       if (!ENTRY_MEMBERS.has(k))
         problems.push({
-          message: `${where}: unknown key \`${k}\` (one of \`name\`, \`key_prefix\`, \`metrics\`)`,
+          message: `${where}: unknown key ${quote(k)} (one of \`name\`, \`key_prefix\`, \`metrics\`)`,
           line: lineOf(`${at}/${escapeSegment(k)}`),
         });
     const entry: MapEntry = { plugin, metrics: [], line };
@@ -123,7 +124,7 @@ export function readMigrationMap(text: string, source: string): MapRead {
         const other = byName.get(name!);
         if (other !== undefined)
           problems.push({
-            message: `${where}.name: \`${name}\` is the name of \`${other}\` too`,
+            message: `${where}.name: ${quote(name!)} is the name of ${quote(other)} too`,
             line: lineOf(`${at}/name`),
           });
         byName.set(name!, plugin);
@@ -157,7 +158,7 @@ export function readMigrationMap(text: string, source: string): MapRead {
       const other = byKey.get(k!);
       if (other !== undefined && other !== plugin)
         problems.push({
-          message: `${where}.metrics[${i}]: \`${k}\` is a metric of \`${other}\` too`,
+          message: `${where}.metrics[${i}]: ${quote(k!)} is a metric of ${quote(other)} too`,
           line: lineOf(`${at}/metrics/${i}`),
         });
       byKey.set(k!, plugin);

@@ -10,6 +10,7 @@ import { arr, get, isObj, str } from "../guards.js";
 import { childPointer, valueAt } from "../json/pointer.js";
 import { keyMap, PROCESS_DIMENSION, type Framework, type MetricMapping } from "./key-map.js";
 import { keyPrefixOf, type MigrationMap } from "./mapping.js";
+import { quote } from "../quote.js";
 
 /** The dimensions EF2's JMX data source adds to every metric itself: extension.yaml does not list them. */
 export const JMX_AUTO_DIMENSIONS: ReadonlySet<string> = new Set([
@@ -162,7 +163,7 @@ function listedMetrics(doc: unknown): Ef2Metric[] {
 
 /** "`p/plugin.json` line 12", and what the change does with that file. */
 function describe(ef1: Ef1Source, pointer: string): string {
-  const at = `\`${ef1.path}\` line ${ef1.line(`${pointer}/key`)}`;
+  const at = `${quote(ef1.path)} line ${ef1.line(`${pointer}/key`)}`;
   return ef1.status === "deleted"
     ? `${at}, a file this change deletes`
     : ef1.status === "changed"
@@ -189,7 +190,7 @@ export function migrationOf(doc: unknown, ef1: Ef1Source): Migration {
     const shown =
       type === undefined
         ? "missing"
-        : `\`${(typeof type === "string" ? type : JSON.stringify(type)).slice(0, 40)}\``;
+        : quote((typeof type === "string" ? type : JSON.stringify(type)).slice(0, 40));
     return { kind: "unmapped", path: ef1.path, type: shown };
   }
   const jmx = map.framework === "JMX";

@@ -4,6 +4,7 @@
  * that its users and ours get the same keys; and the EF2 rules those names must follow (docs/migrate.md).
  */
 import { get, str } from "../guards.js";
+import { quote } from "../quote.js";
 
 /** The EF2 name rule of Dynatrace's JMX converter: `custom:`, then lower-case sections joined by `.` or `-`. */
 export const NAME_PATTERN = /^custom:[a-z][a-z0-9]*([-.][a-z0-9]+)*$/;
@@ -100,7 +101,7 @@ export function ef2Version(version: unknown): Ef2Version {
   const result = parts.join(".");
   const rest = m[4]!;
   if (rest)
-    return { version: result, note: `EF2 versions are three numbers: \`${rest.trim()}\` is left out` };
+    return { version: result, note: `EF2 versions are three numbers: ${quote(rest.trim())} is left out` };
   return { version: result };
 }
 

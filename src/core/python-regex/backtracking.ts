@@ -36,6 +36,7 @@
 
 import type { CategoryName, ClassItem, RegexNode } from "./parse.js";
 import { UNKNOWN_CODE_POINT } from "./parse.js";
+import { quote as quoteCode } from "../quote.js";
 
 export interface BacktrackingRisk {
   message: string;
@@ -751,10 +752,9 @@ function applyFlags(ctx: Context, on: string, off: string): void {
   if (off.includes("m")) ctx.multiline = false;
 }
 
-/** Quotes a piece of the pattern for a message, shortening long ones. */
+/** Quotes a piece of the pattern for a message, shortening long ones (a pattern may hold backticks). */
 function quote(text: string): string {
-  const short = text.length > 60 ? text.slice(0, 57) + "..." : text;
-  return "`" + short + "`";
+  return quoteCode(text.length > 60 ? text.slice(0, 57) + "..." : text);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { get, str } from "../guards.js";
 import { defineRule } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** Two descriptors checked together (one CLI run, one pull request's head) share a name. */
 export const rule = defineRule({
@@ -28,7 +29,7 @@ export const rule = defineRule({
     for (const [name, paths] of byName) {
       if (paths.length < 2) continue;
       for (const path of paths) {
-        const others = paths.filter((p) => p !== path).map((p) => `\`${p}\``);
+        const others = paths.filter((p) => p !== path).map((p) => quote(p));
         context.report(path, {
           pointer: "/name",
           messageId: "duplicate",

@@ -2,6 +2,7 @@ import { ef2Version } from "../ef2/names.js";
 import { hasPlaceholder } from "../ef2/placeholders.js";
 import { get, has, obj } from "../guards.js";
 import { defineRule } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** Three numbers without leading zeros: what EF2 takes as an extension's version. */
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
@@ -43,7 +44,7 @@ export const rule = defineRule({
     const better = /^\s*v?\d/.test(numbers) ? ef2Version(numbers).version : undefined;
     const suggest =
       better !== undefined && better !== version && SEMVER.test(better)
-        ? [{ replacement: JSON.stringify(better), description: `write \`${better}\`` }]
+        ? [{ replacement: JSON.stringify(better), description: `write ${quote(better)}` }]
         : [];
     if (typeof version === "string") {
       context.report({ pointer: "/version", messageId: "notSemver", data: { value: version }, suggest });

@@ -1,4 +1,5 @@
 import { defineRule } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** A feature set's name as a person reads it: letter case and separators aside. */
 const folded = (name: string) => name.toLowerCase().replace(/[\s_.-]+/g, "");
@@ -39,7 +40,7 @@ export const rule = defineRule({
         pointer: f.pointer,
         messageId: "undefined",
         data: { name: f.name, near },
-        suggest: [{ replacement: JSON.stringify(near), description: `use \`${near}\`` }],
+        suggest: [{ replacement: JSON.stringify(near), description: `use ${quote(near)}` }],
       });
     }
   },

@@ -1,6 +1,7 @@
 import { strings } from "../guards.js";
 import type { ExtensionFacts } from "../ef2/extension.js";
 import { defineRule, type RuleContext } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** The same dimensions, whatever their order (the same order first: no sorting then). */
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -9,7 +10,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return [...a].sort().join("\0") === [...b].sort().join("\0");
 }
 
-const show = (d: readonly string[]) => (d.length ? d.map((x) => `\`${x}\``).join(", ") : "none");
+const show = (d: readonly string[]) => (d.length ? d.map((x) => quote(x)).join(", ") : "none");
 
 /** Existing data was split by the old dimensions; a changed set breaks its continuity. Order alone is no change. */
 export const rule = defineRule({

@@ -1,5 +1,6 @@
 import { get, str } from "../guards.js";
 import { defineRule } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** metricGroup is part of every metric key; an absent one means the plugin name. */
 function effectiveGroup(doc: unknown): string | undefined {
@@ -37,7 +38,7 @@ export const rule = defineRule({
         restore: JSON.stringify(before),
       },
       ...(inHead
-        ? { fix: { replacement: JSON.stringify(before), description: `restore \`${before}\`` } }
+        ? { fix: { replacement: JSON.stringify(before), description: `restore ${quote(before)}` } }
         : {}),
     });
   },

@@ -1,5 +1,6 @@
 import { get, str } from "../guards.js";
 import { defineRule } from "../rule.js";
+import { quote } from "../quote.js";
 
 /**
  * No metricGroup. For a new plugin it is an error (set it now, it can never change later); for an
@@ -30,7 +31,7 @@ export const rule = defineRule({
       pointer: "/metricGroup",
       messageId: "missing",
       data: {
-        fallback: name ? `the plugin name \`${name}\`` : "the plugin name",
+        fallback: name ? `the plugin name ${quote(name)}` : "the plugin name",
         pin: JSON.stringify(name ?? "…"),
       },
       target: "key",

@@ -1,5 +1,6 @@
 import { defineRule } from "../rule.js";
 import { listOf, Suggester } from "../suggest.js";
+import { quote } from "../quote.js";
 
 /**
  * Metadata for a key the extension's data sources never report describes nothing: a typo, a metric removed
@@ -60,7 +61,7 @@ export const rule = defineRule({
       if (reported?.count) {
         const edit = {
           replacement: JSON.stringify(reported.ingested),
-          description: `describe \`${reported.ingested}\``,
+          description: `describe ${quote(reported.ingested)}`,
         };
         context.report({
           pointer,
@@ -75,7 +76,7 @@ export const rule = defineRule({
       if (counted) {
         const edit = {
           replacement: JSON.stringify(counted.ingested),
-          description: `describe \`${counted.ingested}\``,
+          description: `describe ${quote(counted.ingested)}`,
         };
         context.report({
           pointer,

@@ -1,6 +1,7 @@
 import { str } from "../guards.js";
 import { defineRule } from "../rule.js";
 import { isExtensionUnit, isUnit } from "../schema-rule.js";
+import { quote } from "../quote.js";
 
 /**
  * The server rejects a unit change of an existing metric unless the plugin is renamed. A base unit that is
@@ -37,7 +38,7 @@ export const rule = defineRule({
           pointer: `${d.pointer}/metadata/unit`,
           messageId: "changedExtension",
           data: { key: d.key, was, unit: d.unit },
-          fix: { replacement: JSON.stringify(was), description: `restore \`${was}\`` },
+          fix: { replacement: JSON.stringify(was), description: `restore ${quote(was)}` },
         });
       }
       return;
@@ -61,7 +62,7 @@ export const rule = defineRule({
         pointer: `${m.pointer}/unit`,
         messageId: "changed",
         data: { key: m.key, was, unit },
-        fix: { replacement: JSON.stringify(was), description: `restore \`${was}\`` },
+        fix: { replacement: JSON.stringify(was), description: `restore ${quote(was)}` },
       });
     }
   },

@@ -1,4 +1,5 @@
 import { defineRule } from "../rule.js";
+import { quote } from "../quote.js";
 
 /**
  * Every EF1 metric must reach the EF2 extension under the key the key map gives (ef2/key-map.ts, the mapping
@@ -65,7 +66,7 @@ export const rule = defineRule({
           pointer: `${m.renamed.pointer}/key`,
           messageId: "renamed",
           data: { key, ef1: m.ef1, expected, now: m.renamed.key },
-          suggest: [{ replacement: JSON.stringify(expected), description: `rename it \`${expected}\`` }],
+          suggest: [{ replacement: JSON.stringify(expected), description: `rename it ${quote(expected)}` }],
         });
       else
         context.report({

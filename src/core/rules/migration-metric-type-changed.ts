@@ -1,4 +1,5 @@
 import { defineRule } from "../rule.js";
+import { quote } from "../quote.js";
 
 const TYPE_OF = {
   count: "`count` (EF1 `calculateDelta`: the change between collections)",
@@ -45,11 +46,11 @@ export const rule = defineRule({
           expected: m.mapping.ef2.key,
           was: TYPE_OF[want],
           now: has
-            ? `\`${typeof found.type === "string" ? found.type : JSON.stringify(found.type)}\``
+            ? quote(typeof found.type === "string" ? found.type : JSON.stringify(found.type))
             : "without a `type`",
         },
         ...(has
-          ? { suggest: [{ replacement: JSON.stringify(want), description: `make it a \`${want}\`` }] }
+          ? { suggest: [{ replacement: JSON.stringify(want), description: `make it a ${quote(want)}` }] }
           : {}),
       });
     }

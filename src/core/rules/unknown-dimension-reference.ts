@@ -1,5 +1,6 @@
 import { arr, get, strings } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** A series' `dimensions` must name dimensions its metric defines. */
 export const rule = defineRule({
@@ -42,7 +43,7 @@ export const rule = defineRule({
             key: s.key as string,
             dimension,
             defined: defined.length
-              ? ` (its dimensions: ${defined.map((x) => `\`${x}\``).join(", ")})`
+              ? ` (its dimensions: ${defined.map((x) => quote(x)).join(", ")})`
               : " (it has no dimensions)",
           },
         });
@@ -120,7 +121,7 @@ const LISTED = 20;
 function listed(dimensions: readonly string[]): string {
   const shown = dimensions
     .slice(0, LISTED)
-    .map((x) => `\`${x}\``)
+    .map((x) => quote(x))
     .join(", ");
   const more = dimensions.length - LISTED;
   return more > 0 ? `${shown} and ${more.toLocaleString("en-US")} more` : shown;

@@ -3,6 +3,7 @@ import { packaged } from "../ef2/package.js";
 import { hasPlaceholder } from "../ef2/placeholders.js";
 import { get, str } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
+import { quote } from "../quote.js";
 
 /** The server only takes a changed descriptor with a higher version; names the next version to use. */
 export const rule = defineRule({
@@ -43,8 +44,8 @@ export const rule = defineRule({
     context.report({
       pointer: "/version",
       messageId: "notBumpedNext",
-      data: { head, next, equalTo: head !== base ? ` (equal to the base's \`${base}\`)` : "" },
-      fix: { replacement: JSON.stringify(next), description: `bump the version to \`${next}\`` },
+      data: { head, next, equalTo: head !== base ? ` (equal to the base's ${quote(base)})` : "" },
+      fix: { replacement: JSON.stringify(next), description: `bump the version to ${quote(next)}` },
     });
   },
 });
@@ -68,12 +69,12 @@ function checkExtension(context: RuleContext<"extension" | "extensionFile">): vo
     : undefined;
   if (jsonEqual(context.value, base.value) && file === undefined) return;
   const next = nextVersion(head);
-  const data = { head, next, equalTo: head !== was ? ` (equal to the base's \`${was}\`)` : "" };
+  const data = { head, next, equalTo: head !== was ? ` (equal to the base's ${quote(was)})` : "" };
   context.report({
     pointer: "/version",
     ...(file === undefined
       ? { messageId: "extension", data }
       : { messageId: "extensionFile", data: { ...data, file } }),
-    fix: { replacement: JSON.stringify(next), description: `bump the version to \`${next}\`` },
+    fix: { replacement: JSON.stringify(next), description: `bump the version to ${quote(next)}` },
   });
 }

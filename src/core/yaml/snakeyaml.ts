@@ -395,7 +395,8 @@ function shifted(out: DynatraceParseOutcome, by: number): DynatraceParseOutcome 
         m.keyEnd += by;
         stack.push(m.value);
       }
-    else if (n.kind === "array") stack.push(...n.items);
+    // One at a time: a sequence may hold more items than a call takes arguments.
+    else if (n.kind === "array") for (const item of n.items) stack.push(item);
   }
   for (const d of out.duplicates) {
     d.keyStart += by;

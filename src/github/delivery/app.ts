@@ -8,7 +8,7 @@ import type { ApplicationFunction, Probot } from "probot";
 import { REAL_TIME, type Clock } from "../api/clock.js";
 import { GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
-import { appIdentityOnce } from "../api/rest/app-identity.js";
+import { appIdentityOnce, appIdOnce } from "../api/rest/app-identity.js";
 import { requireOrgConfigFrom } from "../review/load-config.js";
 import type { Analyser } from "../review/pipeline.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS } from "./events.js";
@@ -59,6 +59,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       // Asked of GitHub with the App's JWT once in this process (the server, a Lambda container), by the
       // first review that reads what is on a pull request: only the App's own words there count.
       app: appIdentityOnce(async () => (await probot.auth()) as unknown as Octokit, probot.log),
+      appId: appIdOnce(async () => (await probot.auth()) as unknown as Octokit),
       refusals: new RecheckRefusals(),
       ...(options.analyser ? { analyser: options.analyser } : {}),
     });

@@ -14,12 +14,50 @@ export const HANDLED: Readonly<Record<string, readonly string[]>> = {
   issue_comment: ["created"],
 };
 
-/** A comment line asking for a review of the pull request's current head (interfaces.md). */
-const RECHECK = /^[ \t]*\/plugin-review[ \t]+recheck[ \t]*\r?$/im;
+/**
+ * A comment line asking for a review of the pull request's current head (interfaces.md): indented at most
+ * three spaces, as a paragraph's line (four, or a tab, make it code).
+ */
+const RECHECK = /^ {0,3}\/plugin-review[ \t]+recheck[ \t]*$/i;
+/** A code fence's opening or closing line (CommonMark: three or more backticks or tildes, indented up to three). */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-/** Whether a comment asks for a recheck: a line of its own `/plugin-review recheck`. */
+/** The comment without its HTML comments (hidden on GitHub), in one pass: one left open runs to the end. */
+function withoutHtmlComments(body: string): string {
+  let out = "";
+  let at = 0;
+  for (let open = body.indexOf("<!--"); open !== -1; open = body.indexOf("<!--", at)) {
+    out += body.slice(at, open);
+    const close = body.indexOf("-->", open + 4);
+    if (close === -1) return out;
+    at = close + 3;
+  }
+  return out + body.slice(at);
+}
+
+/**
+ * Whether a comment asks for a recheck: a line of its own `/plugin-review recheck`, as people read the
+ * comment. The command quoted is not asked for: in a quote (`> `), a code span, a fenced or indented code
+ * block (documentation of the command, a log pasted), or an HTML comment, which GitHub does not show.
+ */
 export function isRecheckCommand(body: unknown): boolean {
-  return typeof body === "string" && RECHECK.test(body);
+  if (typeof body !== "string" || !/recheck/i.test(body)) return false;
+  let fence: string | undefined;
+  for (const line of withoutHtmlComments(body).split(/\r?\n|\r/)) {
+    const marker = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      // A fence closes on a line of the same character, at least as long, and nothing after it.
+      if (
+        marker !== undefined &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        line.trim() === marker
+      )
+        fence = undefined;
+    } else if (marker !== undefined) fence = marker;
+    else if (RECHECK.test(line)) return true;
+  }
+  return false;
 }
 
 /** A pull request edit that retargeted it to another base branch (a title or body edit changes nothing we review). */

@@ -8,6 +8,7 @@ import type { Probot } from "probot";
 import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
 import { restDeliveryLog } from "../api/rest/delivery-log.js";
+import { appIdOnce } from "../api/rest/app-identity.js";
 import type { DeliveryTerms, ReceivingDeliveries } from "./terms.js";
 import type { OperatorMetrics } from "./operator-metrics.js";
 import { Recovery, type SweepReport } from "./recovery.js";
@@ -29,8 +30,8 @@ export function probotRecovery(
 ): { sweep(): Promise<SweepReport> } {
   const log = probot.log.child({ name: "recovery" });
   const availability = new GraphqlAvailability();
-  let appId: Promise<number | undefined> | undefined;
   const app = async () => (await probot.auth()) as unknown as Octokit;
+  const appId = appIdOnce(app);
   const recovery = new Recovery({
     deliveryLog: restDeliveryLog(app),
     ...(opts.store ? { store: opts.store } : {}),
@@ -43,12 +44,12 @@ export function probotRecovery(
     async hasCompletedRun(head) {
       if (head.installation === undefined) return false;
       // The App's own runs only (another app may use the name): its id, from its JWT, costs no request.
-      appId ??= app()
-        .then((o) => o.auth({ type: "app" }))
-        .then((a) => (a as { appId?: number }).appId);
       const octokit = (await probot.auth(head.installation)) as unknown as Octokit;
       const gw = gatewayFor(octokit, { log, installation: head.installation, availability });
-      const run = await gw.latestRun({ owner: head.owner, repo: head.repo, headSha: head.sha }, await appId);
+      const run = await gw.latestRun(
+        { owner: head.owner, repo: head.repo, headSha: head.sha },
+        await appId(),
+      );
       return run?.status === "completed";
     },
     receive: (d) =>

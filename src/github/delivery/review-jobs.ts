@@ -45,6 +45,8 @@ export interface ReviewJobsSetup {
   availability: GraphqlAvailability;
   /** The App's own account, asked of GitHub once in this process. */
   app: () => Promise<AppIdentity>;
+  /** The App's id (its JWT's), to know its own check runs where a delivery does not name it. */
+  appId?: () => Promise<number | undefined>;
   /** Who was told on which pull request that only writers get a recheck: told once. */
   refusals: RecheckRefusals;
   /** Where the reviews run the analysis (in this thread when absent). */
@@ -208,10 +210,13 @@ export class ReviewJobs {
           // Each review's outcome is counted once its check run is written; one that failed before, as an error.
           let begun = 0;
           let counted = 0;
+          // Another app may name a run `plugin-review` too: only the App's own count, whatever the event.
+          const appId = opts.appId ?? (await this.setup.appId?.());
           const options = (): ReviewOptions => {
             begun++;
             return {
               ...opts,
+              ...(appId !== undefined ? { appId } : {}),
               turns: countedTurns(turn, (outcome) => {
                 counted++;
                 operatorMetrics.reviewFinished(outcomeOf(outcome), seconds());

@@ -16,6 +16,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { DescriptorInput, FileFindings } from "../../core/analyse.js";
 import type { ResolvedConfig } from "../../core/config.js";
+import { quote } from "../../core/quote.js";
 import type { Clock } from "../api/clock.js";
 import { REAL_TIME } from "../api/clock.js";
 import { TransientReviewError } from "../api/errors.js";
@@ -99,7 +100,8 @@ export class AnalysisThreads implements Analyser {
     return {
       add: async (inputs: readonly DescriptorInput[]) => {
         for (const input of inputs)
-          await this.send(run, { kind: "add", run: run.id, input }, `\`${input.path}\``);
+          // Quoted whatever backticks the path holds: the reason is read back as code and text (quotedText).
+          await this.send(run, { kind: "add", run: run.id, input }, quote(input.path));
       },
       finish: async (): Promise<FileFindings[]> => {
         const answer = await this.send(run, { kind: "finish", run: run.id }, "the rules across descriptors");

@@ -138,6 +138,16 @@ describe("parseYamlAsDynatrace", () => {
     }
   });
 
+  it("reads a byte order mark and a sequence of 200,000 items (400 KB, within the size limit) without throwing", () => {
+    const text = `\ufeffxs: [${Array<string>(200_000).fill("1").join(",")}]\n`;
+    const r = parseYamlAsDynatrace(text);
+    expect(r.ok).toBe(true);
+    const xs = r.ok && r.root.kind === "object" ? r.root.members[0]!.value : undefined;
+    // Every item's offsets counted from the start of the text, past the mark.
+    expect(xs?.kind === "array" && xs.items.length).toBe(200_000);
+    if (xs?.kind === "array") expect(text.slice(xs.items[199_999]!.start, xs.items[199_999]!.end)).toBe("1");
+  });
+
   itUnless(noPyYaml)("gives the values PyYAML (SnakeYAML's origin) gives", () => {
     for (const text of lenient) {
       const r = parseYamlAsDynatrace(text);

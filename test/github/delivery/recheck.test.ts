@@ -185,11 +185,14 @@ describe("/plugin-review recheck", () => {
     gh.assertClean();
   });
 
-  it("knows the command on a line of its own, in any case, and nothing else", () => {
+  it("knows the command on a line of its own, in any case, and nothing else (not quoted, not in code, not hidden)", () => {
     for (const body of [
       "/plugin-review recheck",
       "  /Plugin-Review   RECHECK  ",
       "Hi\r\n/plugin-review recheck\r\nthanks",
+      // After a code block or a hidden comment, the command said.
+      "```\n/plugin-review recheck\n```\n/plugin-review recheck",
+      "<!-- a note --> \n/plugin-review recheck",
     ])
       expect(isRecheckCommand(body)).toBe(true);
     for (const body of [
@@ -197,6 +200,14 @@ describe("/plugin-review recheck", () => {
       "/plugin-review rechecks",
       "> /plugin-review recheck",
       "`/plugin-review recheck`",
+      // Quoted as people quote a command: documented in a code block, pasted in a log, hidden.
+      "To ask again, comment:\n```\n/plugin-review recheck\n```",
+      "~~~~text\n/plugin-review recheck\n~~~\n~~~~",
+      "```\nunclosed\n/plugin-review recheck",
+      "Logs:\n\n    /plugin-review recheck\n",
+      "\t/plugin-review recheck",
+      "<!-- template:\n/plugin-review recheck\n-->",
+      "<!-- never closed\n/plugin-review recheck",
     ])
       expect(isRecheckCommand(body)).toBe(false);
     expect(isHandled("issue_comment", commentPayload("/plugin-review recheck"))).toBe(true);

@@ -102,7 +102,7 @@ describe("GitHub App: a fork pull request's head", () => {
   });
 
   it("deleted fork with more files than GitHub lists: the head's tree is read from the base repository too", async () => {
-    const { gh, probot } = setup([...REVIEW_ROUTES, "tree"]);
+    const { gh, probot } = setup([...REVIEW_ROUTES, "compare", "tree"]);
     gh.file(R, BASE_SHA, "README.md", "# plugins\n");
     for (let i = 0; i < 3000; i++) {
       const path = `gen/file-${String(i).padStart(4, "0")}.txt`;

@@ -9,10 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DOCS_BASE } from "../../../src/core/rule.js";
 import { readFingerprints } from "../../../src/github/review/pull-review/fingerprint.js";
 import { text, validHost } from "../../helpers.js";
-import { codeSpans, liveParts, OWN_HTML, ZWSP } from "../../markdown.js";
+import { codeSpans, liveParts, OWN_HTML, shownText, ZWSP } from "../../markdown.js";
 import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import {
+  addedFile,
   addedPatch,
   BASE_SHA,
   deliver,
@@ -21,6 +22,7 @@ import {
   OWNER,
   pullRequestPayload,
   REPO,
+  rewritePatch,
 } from "../harness.js";
 
 const R = `${OWNER}/${REPO}`;
@@ -120,6 +122,69 @@ describe("GitHub App: nothing from the pull request is rendered", () => {
     expect(review!.body).toContain("`unknown-member`");
     expect(plain(codeSpans(review!.body))).toEqual(expect.arrayContaining([MEMBER]));
     expect(plain(codeSpans(review!.body)).some((c) => c.startsWith(`${BODY_PATH}:`))).toBe(true);
+    gh.assertClean();
+  });
+
+  it("names a rule quotes in a list or a note (paths, dimensions, a rename's old path): whole in their code spans, no word of them outside", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    // Each a name whose backticks would close the code span it is quoted in, the words after it then the App's.
+    const twin = "team/a` Approved by security, safe to merge `/plugin.json";
+    const dimension = "e` LGTM `f";
+    const old = "old` No findings, this descriptor passes `/plugin.json";
+    // Two descriptors with one name: each finding lists the other's path (duplicate-plugin-name).
+    const same = text({ ...validHost(), name: "custom.python.same" });
+    addedFile(gh, twin, same);
+    addedFile(gh, "team/b/plugin.json", same);
+    // A metric's dimensions changed (metric-dimensions-changed lists the old and new ones).
+    const before = text(validHost());
+    const changed = validHost();
+    changed.version = "1.3.0";
+    (changed.metrics as Json[])[0]!.timeseries.dimensions = ["rx_pid", dimension];
+    const after = text(changed);
+    gh.prFiles.push({ filename: "m/plugin.json", status: "modified", patch: rewritePatch(before, after) });
+    gh.file(R, BASE_SHA, "m/plugin.json", before).file(R, HEAD_SHA, "m/plugin.json", after);
+    // A rename from a path whose old version is not JSON (base-invalid-json names the old path).
+    const renamed = text({ ...validHost(), name: "custom.python.renamed" });
+    gh.prFiles.push({
+      filename: "r/plugin.json",
+      previous_filename: old,
+      status: "renamed",
+      patch: addedPatch(renamed).replace("@@ -0,0", "@@ -1,1"),
+    });
+    gh.file(R, BASE_SHA, old, "{").file(R, HEAD_SHA, "r/plugin.json", renamed);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+
+    expectInert(gh);
+    const all = published(gh);
+    for (const { where, markdown } of all)
+      expect(shownText(markdown), where).not.toMatch(/Approved by security|LGTM|this descriptor passes/);
+    // Still said: each name whole in a code span of what the App published.
+    const spans = all.flatMap(({ markdown }) => plain(codeSpans(markdown)));
+    for (const name of [twin, dimension, old])
+      expect(
+        spans.some((c) => c === name || c.includes(name)),
+        name,
+      ).toBe(true);
+    gh.assertClean();
+  });
+
+  it("a member name of 200,000 backtick runs (400 KB): its finding published, cut, in one code span; no crash", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const doc = validHost();
+    doc["`a".repeat(200_000)] = 1; // unknown-member, its name quoted in the template's code span
+    addedFile(gh, "p/plugin.json", text(doc));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    // A warning (unknown-member): published as such, not as a review that could not be completed.
+    expect(run).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(run!.output!.summary).toContain("`unknown-member`");
+    expect(run!.output!.summary).not.toMatch(/could not be completed/);
+    const comment = gh.comments.find((c) => c.body.includes("`unknown-member`"));
+    // The name cut to fit the comment, still one code span.
+    expect(plain(codeSpans(comment!.body)).some((c) => /^(?:`a){100}/.test(c))).toBe(true);
+    expectInert(gh);
     gh.assertClean();
   });
 

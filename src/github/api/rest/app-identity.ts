@@ -43,3 +43,21 @@ async function read(app: () => Promise<Octokit>): Promise<AppIdentity> {
     throw new AppIdentityError(new Error("GitHub's answer names no slug"));
   return appIdentity(slug);
 }
+
+/**
+ * The App's id, from its JWT (no request), once per process: what tells its own check runs from another app's
+ * of the same name. A `pull_request` delivery does not say (its `installation` holds no `app_id`).
+ */
+export function appIdOnce(app: () => Promise<Octokit>): () => Promise<number | undefined> {
+  let known: Promise<number | undefined> | undefined;
+  return () => {
+    known ??= app()
+      .then((octokit) => octokit.auth({ type: "app" }))
+      .then((auth) => (auth as { appId?: number }).appId)
+      .catch((e: unknown) => {
+        known = undefined;
+        throw e;
+      });
+    return known;
+  };
+}

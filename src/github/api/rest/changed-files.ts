@@ -45,8 +45,12 @@ export async function listChangedDescriptors(
   }
   const listed = fromList(files, match);
   if (files.length < cap) return { ...listed, totalFiles: files.length, capped: false };
-  // The list stopped short: the trees say which descriptors differ; the listed ones keep their diffs.
-  const trees = await treeDiff(octokit, change, match);
+  // The list stopped short: the trees say which descriptors differ; the listed ones keep their diffs. A pull
+  // request's files are what its head changed since it left its base branch (GitHub's three-dot diff): its
+  // head's tree is compared with the merge base's, not with the base branch as it is now, whose later
+  // commits the pull request did not make.
+  const from = change.number !== undefined ? await mergeBase(octokit, change) : change.baseSha;
+  const trees = await treeDiff(octokit, { ...change, baseSha: from }, match);
   const patches = new Map(listed.descriptors.map((d) => [d.path, d]));
   return {
     descriptors: trees.descriptors.map((d) => patches.get(d.path) ?? d),
@@ -56,6 +60,18 @@ export async function listChangedDescriptors(
     capped: trees.truncated,
     throughTrees: true,
   };
+}
+
+/** The commit where a pull request's head left its base branch (GitHub's comparison says it). */
+async function mergeBase(octokit: Octokit, change: ChangeRange): Promise<string> {
+  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+    owner: change.owner,
+    repo: change.repo,
+    basehead: `${change.baseSha}...${change.headSha}`,
+    // The merge base is all that is read: the fewest commits GitHub lists beside it.
+    per_page: 1,
+  });
+  return data.merge_base_commit.sha;
 }
 
 function fromList(

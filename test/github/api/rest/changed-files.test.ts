@@ -15,7 +15,7 @@ afterEach(() => cleanup());
 
 describe("GitHub App: pull requests with more files than GitHub lists", () => {
   it("reviews a descriptor beyond the first 3,000 of 3,500 files", async () => {
-    const gh = new FakeGitHub([...REVIEW_ROUTES, "tree"]);
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "compare", "tree"]);
     const { probot } = makeProbot();
     gh.file(R, BASE_SHA, "README.md", "# plugins\n").file(R, HEAD_SHA, "README.md", "# plugins\n");
     const unchanged = text(validRemote());

@@ -1,0 +1,14 @@
+/**
+ * A value quoted as code in the core's plain text, where backticks quote code: the fence is longer than any
+ * backtick run inside, padded where the value starts or ends with one (CommonMark's rule), so that a reader
+ * of that convention (src/format/markdown.ts `quotedText`) takes it back whole, whatever backticks it holds.
+ * A path, a dimension or a name from a descriptor is quoted so: with a bare pair of backticks its own
+ * backticks would end the quote, and its words after them would read as the message's (the App's).
+ */
+export function quote(s: string): string {
+  if (s === "") return "` `";
+  let longest = 0;
+  for (const run of s.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  const fence = "`".repeat(longest + 1);
+  return /^`|`$/.test(s) || /^ [^]*[^ ][^]* $/.test(s) ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
+}
