@@ -13,6 +13,7 @@ import { didYouMean } from "./suggest.js";
 import { LineIndex } from "./locate.js";
 import { decodeUtf8 } from "./utf8.js";
 import { SEVERITY_RANK, type ConfiguredSeverity, type Severity } from "./types.js";
+import { appendErrorsInPlace } from "./ajv-code.js";
 
 /** Where the configuration lives in a repository (the CLI's default, the App's default branch read). */
 export const CONFIG_PATH = ".github/plugin-review.yml";
@@ -227,7 +228,12 @@ const strings = (v: unknown): [string, number][] =>
  * elsewhere or not. Each with the path of the offending value.
  */
 function findProblems(value: unknown): { path: PathSegment[]; key: boolean; message: string }[] {
-  validateConfig ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(configSchema);
+  validateConfig ??= new Ajv({
+    allErrors: true,
+    code: { process: appendErrorsInPlace },
+    verbose: true,
+    allowUnionTypes: true,
+  }).compile(configSchema);
   const problems = validateConfig(value) ? [] : (validateConfig.errors ?? []).map(describe);
   if (!isRecord(value)) return problems;
   const unknownId = (id: string, path: PathSegment[], key = false) => {

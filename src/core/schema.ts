@@ -17,6 +17,7 @@ import { childPointer, displayPath, escapeSegment, valueAt } from "./json/pointe
 import { closest, listOf } from "./suggest.js";
 import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 import { quote } from "./quote.js";
+import { appendErrorsInPlace } from "./ajv-code.js";
 
 /**
  * The messages of the schema rules (schema-rule.ts): which one a schema finding uses is its `messageId`, filled
@@ -73,9 +74,15 @@ interface Validators {
 const validators: Partial<Record<Variant, Validators>> = {};
 let extensionValidator: ValidateFunction | undefined;
 
-function makeAjv(): Ajv {
+/**
+ * The Ajv the descriptor schemas are compiled with; `process` rewrites its generated code (its test compares
+ * the code as Ajv writes it).
+ */
+export function makeAjv(process: (source: string) => string = appendErrorsInPlace): Ajv {
   const ajv = new Ajv({
     allErrors: true,
+    // A descriptor's size decides how many errors there are, never time in its square (ajv-code.ts).
+    code: { process },
     verbose: true,
     strict: true,
     strictTypes: false,
