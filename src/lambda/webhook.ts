@@ -53,18 +53,22 @@ export function judgeDelivery(secret: string, headers: Headers, rawBody: Buffer)
   if (!isHandled(name, payload)) return { status: 200, reason: `ignored: ${name}.${String(payload.action)}` };
   const slim = slimPayload(name, payload);
   const repo = (slim.repository as Json | undefined)?.full_name ?? "unknown";
-  // One FIFO group per pull request, else per head commit (merge groups): its deliveries are processed in
-  // order (SQS holds a group's later messages back while one is being handled or waits for its retry),
-  // others in parallel. A push's `check_suite.requested` names its pull request, so it lands in the
-  // same group as the push's `pull_request.synchronize` and the two never run at once.
-  const stubs = (slim[name] as Json | undefined)?.pull_requests as Json[] | undefined;
-  const number =
-    (slim.pull_request as Json | undefined)?.number ??
-    (slim.issue as Json | undefined)?.number ??
-    stubs?.[0]?.number;
-  const headSha = (slim[name] as Json | undefined)?.head_sha;
+  // One FIFO group per head commit, as the server reviews a commit's deliveries one at a time: SQS holds a
+  // group's later messages back while one is handled or waits for its retry, and runs other groups in
+  // parallel. By commit, not by pull request: one check run serves every pull request of a head, and two
+  // of them reviewed at once could each write over the other's result (a second pull request from the same
+  // branch, into a branch where its change passes, racing the first's failure). A push's
+  // `pull_request.synchronize` and `check_suite.requested` name the same head; an `edited` that moved the
+  // base keeps it. A recheck comment names no commit: its pull request's group.
+  const event = slim[name] as Json | undefined;
+  const headSha = ((slim.pull_request as Json | undefined)?.head as Json | undefined)?.sha ?? event?.head_sha;
+  const number = (slim.issue as Json | undefined)?.number;
   const group =
-    number !== undefined ? `${String(repo)}#${String(number)}` : `${String(repo)}@${String(headSha ?? id)}`;
+    typeof headSha === "string"
+      ? `${String(repo)}@${headSha}`
+      : number !== undefined
+        ? `${String(repo)}#${String(number)}`
+        : `${String(repo)}@${id}`;
   return { status: 202, delivery: { id, name, payload: slim }, group: queueGroup(group) };
 }
 

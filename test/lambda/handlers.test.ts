@@ -22,6 +22,8 @@ import { cleanup, disableNetwork } from "../github/github-mock.js";
 import {
   BASE_SHA,
   example,
+  checkSuitePayload,
+  editedPayload,
   HEAD_SHA,
   mergeGroupPayload,
   pullRequestPayload,
@@ -146,7 +148,7 @@ describe("receiver (bundled)", () => {
     const input = sent[0]!.input;
     expect(input).toMatchObject({
       MessageDeduplicationId: "d-1",
-      MessageGroupId: "acme/plugins#7",
+      MessageGroupId: `acme/plugins@${HEAD_SHA}`,
       QueueUrl: process.env.QUEUE_URL,
     });
     const message = JSON.parse(input.MessageBody as string) as {
@@ -643,6 +645,37 @@ describe("merge queue (bundled receiver and worker)", () => {
     expect(commandCalls(mocks.sqsR, "SendMessageCommand")).toHaveLength(1);
   });
 
+  it("queues every delivery of a head commit in one group, whichever pull request names it, so that its reviews never run at once", async () => {
+    // Two pull requests from one branch share their head's one check run: reviewed at once, either could
+    // write over the other's result (the server reviews a commit's deliveries one at a time too).
+    const other = "d".repeat(40);
+    const comment = example("issue_comment", "created");
+    comment.installation = { id: 77 };
+    comment.repository = pullRequestPayload("opened").repository;
+    comment.issue.number = 7;
+    comment.issue.pull_request = { url: "https://api.github.com/repos/acme/plugins/pulls/7" };
+    comment.comment.body = "/plugin-review recheck";
+    const sent: [string, Payload][] = [
+      ["pull_request", pullRequestPayload("opened", { number: 7 })],
+      ["pull_request", pullRequestPayload("opened", { number: 8 })],
+      ["check_suite", checkSuitePayload(pullRequestPayload("opened", { number: 7 }))],
+      ["pull_request", editedPayload({ base: { ref: { from: "main" }, sha: { from: BASE_SHA } } }, "a".repeat(40))],
+      ["pull_request", pullRequestPayload("synchronize", { number: 7, headSha: other })],
+      ["issue_comment", comment],
+    ];
+    const groups: string[] = [];
+    for (const [event, payload] of sent) {
+      expect((await receiver.handler(signedHttpEvent(event, payload))).statusCode).toBe(202);
+      groups.push(commandCalls(mocks.sqsR, "SendMessageCommand").at(-1)!.input.MessageGroupId as string);
+    }
+    expect(groups).toEqual([
+      ...Array<string>(4).fill(`acme/plugins@${HEAD_SHA}`),
+      `acme/plugins@${other}`,
+      // A recheck names no commit: its pull request's group (the worker reads the head).
+      "acme/plugins#7",
+    ]);
+  });
+
   it("queues the deliveries of a repository whose owner and name are as long as GitHub allows, within SQS's 128-character group ids", async () => {
     // GitHub allows 39 characters in an owner's login and 100 in a repository's name.
     const owner = "o".repeat(39);
@@ -663,9 +696,10 @@ describe("merge queue (bundled receiver and worker)", () => {
       expect(res.statusCode).toBe(202);
       groups.push(commandCalls(mocks.sqsR, "SendMessageCommand").at(-1)!.input.MessageGroupId as string);
     }
-    // Each head commit's (each pull request's) deliveries still share their group, and only theirs.
-    expect(new Set(groups).size).toBe(3);
+    // Each head commit's deliveries still share their group, and only theirs.
+    expect(new Set(groups).size).toBe(2);
     expect(groups[0]).toBe(groups[1]);
+    expect(groups[1]).toBe(groups[3]);
     expect(groups[3]).toBe(groups[4]);
   });
 
