@@ -659,7 +659,10 @@ describe("merge queue (bundled receiver and worker)", () => {
       ["pull_request", pullRequestPayload("opened", { number: 7 })],
       ["pull_request", pullRequestPayload("opened", { number: 8 })],
       ["check_suite", checkSuitePayload(pullRequestPayload("opened", { number: 7 }))],
-      ["pull_request", editedPayload({ base: { ref: { from: "main" }, sha: { from: BASE_SHA } } }, "a".repeat(40))],
+      [
+        "pull_request",
+        editedPayload({ base: { ref: { from: "main" }, sha: { from: BASE_SHA } } }, "a".repeat(40)),
+      ],
       ["pull_request", pullRequestPayload("synchronize", { number: 7, headSha: other })],
       ["issue_comment", comment],
     ];
