@@ -141,6 +141,7 @@ describe("rule files (static)", () => {
     "../schema-rule.js",
     "../facts.js",
     "../suggest.js",
+    "../quote.js",
     "../compare.js",
     "../ef2/names.js",
     "../ef2/placeholders.js",
