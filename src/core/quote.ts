@@ -7,8 +7,13 @@
  */
 export function quote(s: string): string {
   if (s === "") return "` `";
+  const fence = "`".repeat(longestRun(s) + 1);
+  return /^`|`$/.test(s) || /^ [^]*[^ ][^]* $/.test(s) ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
+}
+
+/** The longest run of backticks in `s` (a loop: a value may hold more runs than a call takes arguments). */
+export function longestRun(s: string): number {
   let longest = 0;
   for (const run of s.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
-  const fence = "`".repeat(longest + 1);
-  return /^`|`$/.test(s) || /^ [^]*[^ ][^]* $/.test(s) ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
+  return longest;
 }

@@ -18,7 +18,7 @@
  */
 import { formatMessage } from "../core/rule-meta.js";
 import { RULES_BY_ID } from "../core/rules/index.js";
-import { quote } from "../core/quote.js";
+import { longestRun, quote } from "../core/quote.js";
 import type { Finding } from "../core/types.js";
 import { isPrintable, printable } from "./printable.js";
 
@@ -90,13 +90,6 @@ export function inertText(s: string): string {
  * `printable` takes away (isPrintable).
  */
 const SPAN_SPECIAL = /[`<|]/;
-
-/** The longest run of backticks in `s` (a loop: a value may hold more runs than a call takes arguments). */
-function longestRun(s: string): number {
-  let longest = 0;
-  for (const run of s.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
-  return longest;
-}
 
 /**
  * A code span showing `s` on one line, exactly (line breaks become spaces, control characters go; an empty
