@@ -25,6 +25,12 @@ const LENGTH_FIELD = "content-length:";
 
 export class BoundedMessageReader extends AbstractMessageReader implements MessageReader {
   private buffer: Buffer = Buffer.alloc(0);
+  /**
+   * Chunks of a body still arriving, joined once it is whole: joined to the buffer one by one, a body of `n`
+   * bytes in pipe-sized chunks would be copied `n / chunk` times (seconds of a blocked server for megabytes).
+   */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   /** The body length the last header announced, while its body is still arriving. */
   private bodyLength: number | undefined;
   /** After a malformed header: everything up to the next `Content-Length:` is dropped. */
@@ -58,7 +64,20 @@ export class BoundedMessageReader extends AbstractMessageReader implements Messa
 
   /** Reads every whole message in what has arrived; keeps the rest for the next chunk. */
   push(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    if (
+      this.bodyLength !== undefined &&
+      this.buffer.length + this.pendingBytes + chunk.length < this.bodyLength
+    ) {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      return;
+    }
+    this.buffer =
+      this.buffer.length === 0 && !this.pending.length
+        ? chunk
+        : Buffer.concat([this.buffer, ...this.pending, chunk]);
+    this.pending = [];
+    this.pendingBytes = 0;
     for (;;) {
       if (this.resynchronising && !this.resynchronise()) return;
       if (this.bodyLength === undefined) {

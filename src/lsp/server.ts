@@ -26,6 +26,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { formatOf, isReviewedPath } from "../core/ef2/pairing.js";
 import { parseJson } from "../core/json/parse.js";
+import { utf8Length } from "../core/utf8.js";
 import { detectVariant, analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
 import { plural } from "../format/summary.js";
 import { extensionFilesOnDisk } from "../workspace/extension-files.js";
@@ -80,6 +81,8 @@ export function startServer(connection: Connection): ServerState {
   const bases = new Map<string, Promise<Base | undefined>>();
   const reviewed = new Map<string, Reviewed>();
   const timers = new Map<string, NodeJS.Timeout>();
+  /** The last hovered document's tree, at its version: a pointer moving over a file asks again and again. */
+  let hovered: { doc: TextDocument; version: number; parsed: ReturnType<typeof parseJson> } | undefined;
   /** Configuration files whose problems are published, with the message shown for them (once each). */
   const configProblems = new Map<string, string>();
   /** Open documents whose Python rules could not run, with why, as last said in the log (said again on a change). */
@@ -340,6 +343,7 @@ export function startServer(connection: Connection): ServerState {
     targets.delete(e.document.uri);
     reviewed.delete(e.document.uri);
     unlistedSaid.delete(e.document.uri);
+    if (hovered?.doc.uri === e.document.uri) hovered = undefined;
     const absolute = filePath(e.document.uri);
     if (absolute !== undefined && isConfigFile(absolute)) {
       // Closed unsaved: what counts is the file on disk again.
@@ -372,11 +376,18 @@ export function startServer(connection: Connection): ServerState {
 
   connection.onHover((params) => {
     const doc = documents.get(params.textDocument.uri);
-    if (!doc || !reviewed.has(doc.uri)) return null;
+    const r = doc && reviewed.get(doc.uri);
+    if (!doc || !r) return null;
     // Hover explains plugin.json members from its schema; an extension.yaml has none of them.
-    if (formatOf(reviewed.get(doc.uri)!.input.path) !== "plugin.json") return null;
+    if (formatOf(r.input.path) !== "plugin.json") return null;
     try {
-      const parsed = parseJson(doc.getText());
+      if (hovered?.doc !== doc || hovered.version !== doc.version) {
+        const text = doc.getText();
+        // Past max_file_size the review read nothing of it (file-too-large): neither does a hover.
+        if (utf8Length(text, r.config.maxFileSize) > r.config.maxFileSize) return null;
+        hovered = { doc, version: doc.version, parsed: parseJson(text) };
+      }
+      const { parsed } = hovered;
       if (!parsed.ok) return null;
       const hover = hoverAt(parsed.root, detectVariant(parsed.value), doc.offsetAt(params.position));
       if (!hover) return null;

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Message } from "vscode-languageserver-protocol/node";
 import { BoundedMessageReader, MAX_MESSAGE_BYTES } from "../../src/lsp/reader.js";
 
@@ -88,6 +88,30 @@ describe("the language server's message reader", () => {
     ]);
     expect(r.messages).toEqual([{}, a]);
     expect(r.errors).toHaveLength(1);
+  });
+
+  it("reads an 8 MB message arriving in pipe-sized chunks, copying its bytes once, not once per chunk", () => {
+    // An editor's didOpen of a large file, read as it arrives on a pipe: 64 KiB at a time.
+    const size = 8 * 1024 * 1024;
+    const big = { jsonrpc: "2.0", method: "textDocument/didOpen", params: { text: "x".repeat(size) } };
+    const bytes = frame(big);
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 65_536) chunks.push(bytes.subarray(at, at + 65_536));
+    // What joining chunks copies: joined to all that came before at every chunk, some 64 times the message
+    // here (a 32 MB message took half a minute), the server blocked meanwhile.
+    const concat = vi.spyOn(Buffer, "concat");
+    let r: ReturnType<typeof read>;
+    let copied = 0;
+    try {
+      r = read([...chunks, frame(a)]);
+      for (const [list] of concat.mock.calls) for (const b of list) copied += b.length;
+    } finally {
+      concat.mockRestore();
+    }
+    expect(r.messages).toHaveLength(2);
+    expect((r.messages[0] as typeof big).params.text).toHaveLength(size);
+    expect(r.messages[1]).toEqual(a);
+    expect(copied).toBeLessThanOrEqual(2 * bytes.length);
   });
 
   it("says when the stream ends", async () => {
