@@ -20,6 +20,7 @@ import {
   type TextEdit,
 } from "vscode-languageserver-protocol/node";
 import { edit, text, validHost } from "../helpers.js";
+import { liveParts } from "../markdown.js";
 import { applyEdits, LspClient, uriOf } from "./client.js";
 
 let dir: string;
@@ -202,6 +203,31 @@ describe("plugin-review lsp --stdio", () => {
       position: { line: lines.findIndex((l) => l.includes('"aggregation"')), character: 25 },
     });
     expect((onValue?.contents as MarkupContent).value).toMatch(/any letter case/);
+  });
+
+  it("hover shows nothing of the document's own text: a hostile member name gets none, a known member's is inert", async () => {
+    const hostileName = "x` @acme/admins [approve](https://evil.example) <img src=x> `y";
+    const doc = validHost();
+    doc[hostileName] = { unit: "`` <b>hi</b> @acme/admins" };
+    const source = text(doc);
+    const c = await start();
+    const path = join(dir, "plugin.json");
+    await c.open(path, source);
+    const lines = source.split("\n");
+    const at = async (needle: string) => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      const hover = await c.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: uriOf(path) },
+        position: { line, character: lines[line]!.indexOf(needle) + 2 },
+      });
+      return (hover?.contents as MarkupContent | undefined)?.value;
+    };
+    // Hover explains the schemas' members: a name the schemas do not know, or one below it, has no hover.
+    expect(await at(JSON.stringify(hostileName).slice(0, 10))).toBeUndefined();
+    expect(await at('"``')).toBeUndefined();
+    const name = await at('"name"');
+    expect(name).toMatch(/\(`name`\)/);
+    expect(liveParts(name!)).toEqual([]);
   });
 
   it("hover reads no document past max_file_size, as the review reads none (file-too-large)", async () => {
