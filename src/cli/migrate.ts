@@ -23,6 +23,7 @@ import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../co
 import { decodeUtf8 } from "../core/utf8.js";
 import { type MigrationResult, type OutputFile } from "../migrate/migrate.js";
 import { frameworkOf } from "../core/ef2/key-map.js";
+import { isExtensionPath } from "../core/ef2/pairing.js";
 import { readPluginFolder } from "../workspace/plugin-folder.js";
 import { keyPrefix, nameProblem } from "../core/ef2/names.js";
 import { keyPrefixProblem, readMigrationMap, type MigrationMap } from "../core/ef2/mapping.js";
@@ -706,6 +707,13 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       if (!(e instanceof UsageError) || !/^cannot read '[^']*': /.test(e.message)) throw e;
       found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
     }
+    // A folder means its plugin.json files: the extension.yaml files `check` also finds there are EF2 already
+    // (a plugin migrated beside its plugin.json), never an EF1 descriptor to convert.
+    found = found.filter((c) => c.configPath === undefined || !isExtensionPath(c.configPath));
+    if (!found.length)
+      throw new UsageError(
+        `no plugin.json found under '${arg}' (only EF2 extensions, extension.yaml, which are migrated already)`,
+      );
     for (const c of found)
       if ((c.explicit || !wroteBefore(c.absolute)) && !seen.has(c.absolute)) {
         seen.add(c.absolute);

@@ -364,6 +364,11 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
       if (e?.result.converted) side.now = e.result.name;
     }
 
+  // How many descriptors of the run are one EF1 plugin (its copies: each collides with the first).
+  const copies = (plugin: string) => {
+    const n = entries.filter((e) => parsedOf.get(e)?.plugin === plugin).length;
+    return n === 2 ? "two" : String(n);
+  };
   for (const e of entries) {
     if (!e.collisions.length || !e.result.converted) continue;
     const r = e.result;
@@ -388,7 +393,7 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
         ],
         fix:
           same || c.kind === "plugin"
-            ? said`migrate one of the two copies of EF1 plugin ${q(mine.plugin ?? c.value)}: the map cannot tell them apart`
+            ? said`migrate one of the ${copies(mine.plugin ?? c.value)} copies of EF1 plugin ${q(mine.plugin ?? c.value)}: the map cannot tell them apart`
             : said`give one of them another ${c.kind === "name" ? "name" : "key prefix"} in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:…, key_prefix: … }\`), or run with \`--name-prefix\`/\`--key-prefix\`; docs/migrate.md, "Migrating a fleet"`,
       };
     });

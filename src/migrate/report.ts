@@ -67,7 +67,11 @@ export function refusedMigrationMd(input: {
   lines.push("", "## What to do", "");
   if (!fixes.length)
     lines.push("- Fix what is listed above in the plugin.json, then run `plugin-review migrate` again.");
-  for (const r of fixes) lines.push(`- ${r.line !== undefined ? `line ${r.line}: ` : ""}${markdown(r.fix!)}`);
+  // One fix for several reasons (a plugin's copies, each a collision of its own) is said once.
+  const fixLines = new Set<string>();
+  for (const r of fixes)
+    fixLines.add(`- ${r.line !== undefined ? `line ${r.line}: ` : ""}${markdown(r.fix!)}`);
+  lines.push(...fixLines);
   if (input.metrics.length) {
     lines.push(
       "",

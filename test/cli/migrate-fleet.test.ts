@@ -289,6 +289,23 @@ describe("plugin-review migrate: where it writes", () => {
     expect(bytes(work)).toEqual(before);
   });
 
+  it("a folder migrates its plugin.json files, not the EF2 extensions beside them (a fleet half migrated)", () => {
+    const work = join(dir, "half-migrated");
+    cpSync(join(ROOT, FLEET, "pool"), join(work, "plugins/pool"), { recursive: true });
+    cpSync(join(ROOT, "examples/remote-valid"), join(work, "plugins/remote"), { recursive: true });
+    // The pool was migrated beside its plugin.json before (the layout the review of a migration pairs).
+    expect(cli(["migrate", "plugins/pool/plugin.json", "--out", "plugins/pool"], work).status).toBe(0);
+    const r = cli(["migrate", "plugins", "--out", "migrated"], work);
+    expect(joined(r.stderr)).toBe("");
+    expect(r.status).toBe(0);
+    expect(joined(r.stdout)).toMatch(/✔ 2 descriptors: 0 converted, 2 partly/);
+    expect(readdirSync(join(work, "migrated")).sort()).toEqual(["tech.demo.device", "tech.demo.pool"]);
+    // A folder of extensions alone holds no plugin to migrate: said so, as a folder of nothing is.
+    const none = cli(["migrate", "plugins/pool/extension", "--out", "migrated"], work);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^plugin-review: no plugin\.json found under 'plugins\/pool\/extension'/);
+  });
+
   it("tells apart folders that differ only in case (one folder on macOS and Windows)", () => {
     const work = join(dir, "case");
     for (const folder of ["Alpha", "alpha"]) {

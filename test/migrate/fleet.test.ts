@@ -180,6 +180,19 @@ describe("migrateFleet", () => {
     expect(run.resolved).toEqual([]);
   });
 
+  it("three copies of one plugin: each MIGRATION.md counts them and says what to do once", () => {
+    const copy = text(jmx("custom.jmx.e", "tech.e", ["x"]));
+    const run = migrateFleet(["e1", "e2", "e3"].map((f) => ({ file: `${f}/plugin.json`, text: copy })));
+    for (const e of run.entries) {
+      expect(e.result.converted).toBe(false);
+      const md = e.result.files.find((f) => f.path === "MIGRATION.md")!.content;
+      const todo = md.split("## What to do\n\n")[1]!.split("\n\n")[0]!;
+      expect(todo).toBe(
+        "- line 6: migrate one of the 3 copies of EF1 plugin `custom.jmx.e`: the map cannot tell them apart",
+      );
+    }
+  });
+
   it("refuses one EF1 plugin given twice under two EF2 names: the map could keep one of them only", () => {
     const run = migrateFleet([
       { file: "a/plugin.json", text: text(jmx("custom.jmx.same", "tech.one", ["x"])) },
