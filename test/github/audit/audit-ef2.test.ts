@@ -250,7 +250,7 @@ describe("audit: an extension.yaml read as the review reads it", () => {
     const parse = vi.spyOn(FORMATS["extension.yaml"], "parse");
     try {
       const report = JSON.parse((await audit("--format", "json")).stdout) as AuditReport;
-      expect(repoOf(report, "ef2").extensions.map((e) => [e.path, e.dataSource])).toEqual([
+      expect(repoOf(report, "ef2").extensions?.map((e) => [e.path, e.dataSource])).toEqual([
         ["pool/extension/extension.yaml", "jmx"],
         ["router/extension.yaml", "snmp"],
       ]);
