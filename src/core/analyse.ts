@@ -207,6 +207,11 @@ export interface AnalysisOptions {
   fullBase?: boolean;
   /** Where the time goes, by rule and step (`TIMING=1`): collected here when given. */
   timing?: AnalysisTiming;
+  /**
+   * Each file's head as the analysis read it (size, UTF-8, parse), for a caller that reads more of it than its
+   * findings (the audit: an extension's name and data source), so that no file is parsed twice.
+   */
+  onRead?: (path: string, read: Loaded) => void;
 }
 
 /**
@@ -264,6 +269,7 @@ export function analyseOne(
   const head = timed(timing, "step", "parse", () =>
     load(input.content, size.limit, input.size, format.parse),
   );
+  options.onRead?.(input.path, head);
   const configPath = input.configPath ?? input.path;
   const base = input.base;
   if (

@@ -138,6 +138,27 @@ export function isExtensionUnit(v: unknown): boolean {
   return EXTENSION_UNITS.has(v);
 }
 
+/** Every value a data source's metric `type` takes in the extension's schema (the enums that hold `gauge`). */
+const EXTENSION_METRIC_TYPES: ReadonlySet<unknown> = (() => {
+  const out = new Set<unknown>();
+  const stack: unknown[] = [extension];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...(v as unknown[]));
+    else if (v !== null && typeof v === "object") {
+      const e = (v as { enum?: unknown }).enum;
+      if (Array.isArray(e) && e.includes("gauge")) for (const t of e) out.add(t);
+      stack.push(...Object.values(v));
+    }
+  }
+  return out;
+})();
+
+/** `v` is a metric type some data source of an extension takes (`gauge`, `count`, `count,delta`, …). */
+export function isExtensionMetricType(v: unknown): boolean {
+  return EXTENSION_METRIC_TYPES.has(v);
+}
+
 /** `v` is one of the metric units the schema allows (exactly, as the server reads them). */
 export function isUnit(v: unknown): boolean {
   return UNITS.has(v);

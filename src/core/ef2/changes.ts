@@ -4,6 +4,7 @@
  * the key with `.count` added or dropped), and the metrics renamed (another key reading the same value of the
  * same data source). Pure.
  */
+import { isExtensionMetricType } from "../schema.js";
 import type { ExtensionFacts, ReportedMetric } from "./extension.js";
 
 /**
@@ -30,6 +31,25 @@ export interface TypeChange {
 const bare = (key: string) => (key.endsWith(".count") ? key.slice(0, -".count".length) : key);
 
 /**
+ * The metric's type is one Dynatrace takes (or unsaid: a gauge). Of any other (`Count`, `5`: invalid-value
+ * says so) whether it is a count, and so its ingested key, is a guess: a base that held it was never
+ * uploaded, and replacing it (`Count` → `count`, invalid-value's fix) is fixing it, not changing the metric.
+ */
+export function typeTaken(r: ReportedMetric): boolean {
+  return r.typeWritten === undefined || isExtensionMetricType(r.typeWritten);
+}
+
+/**
+ * Where a metric of `facts` has a type Dynatrace does not take: its data source and its key without `.count`,
+ * so that neither reading of the type (a gauge's key or a count's) counts as another metric's removal.
+ */
+export function guessedTypes(facts: ExtensionFacts): (r: ReportedMetric) => boolean {
+  const at = (r: ReportedMetric) => `${r.source}\0${bare(r.key)}`;
+  const guessed = new Set(facts.reported.filter((r) => !typeTaken(r)).map(at));
+  return (r) => guessed.size > 0 && guessed.has(at(r));
+}
+
+/**
  * Metrics of one data source whose type went from gauge to count or back, under the same key as written or
  * with `.count` added or dropped (what real releases do when they make a gauge a count).
  */
@@ -45,8 +65,9 @@ export function typeChanges(base: ExtensionFacts, head: ExtensionFacts): TypeCha
   }
   const inHead = new Set(head.reported.map((h) => `${h.ingested}\0${h.count}`));
   for (const after of head.reported) {
+    if (!typeTaken(after)) continue;
     const before = firstInBase.get(sameMetric(after, !after.count));
-    if (!before || inHead.has(`${before.ingested}\0${before.count}`)) continue;
+    if (!before || !typeTaken(before) || inHead.has(`${before.ingested}\0${before.count}`)) continue;
     if (said.has(before.ingested)) continue;
     said.add(before.ingested);
     out.push({ before, after });

@@ -47,9 +47,11 @@ export interface ReportedMetric {
    * ingestion protocol). A Prometheus histogram or summary is ingested under several keys: one entry each.
    */
   ingested: string;
-  /** The type as written (`gauge` when unsaid), and whether it is a count. */
+  /** The type as written (`gauge` when unsaid, or when written as no string), and whether it is a count. */
   type: string;
   count: boolean;
+  /** `type` as written, when written: a type Dynatrace does not take (`Count`, `5`) leaves the above a guess. */
+  typeWritten?: unknown;
   /** What it reads (`oid:…`, `attribute:…`, `column:…`), as written. */
   value?: string;
   source: string;
@@ -216,6 +218,7 @@ function metricsOf(list: unknown, pointer: string, at: Level, source: string, fa
         dimensions: at.dimensions,
       };
       if (layout) reported.parts = ingested.map((p) => p.key);
+      if (typeWritten !== undefined) reported.typeWritten = typeWritten;
       if (read !== undefined) reported.value = read;
       if (featureSet !== undefined) reported.featureSet = featureSet;
       facts.reported.push(reported);

@@ -1,3 +1,4 @@
+import { typeTaken } from "../ef2/changes.js";
 import { defineRule } from "../rule.js";
 import { listOf, Suggester } from "../suggest.js";
 import { quote } from "../quote.js";
@@ -8,7 +9,8 @@ import { quote } from "../quote.js";
  * ingestion protocol), or a Prometheus histogram or summary described under its own key, which Dynatrace
  * ingests only with the suffixes of its parts. Only where the file declares what is reported (not a Python extension's code, nor an
  * extension without a data source, whose metrics come from elsewhere); calculated metrics (`func:`) are
- * reported by no data source.
+ * reported by no data source. Nor for a metric whose `type` Dynatrace does not take (`Count`: invalid-value
+ * says so): whether its key gets `.count` is a guess.
  */
 export const rule = defineRule({
   meta: {
@@ -46,8 +48,10 @@ export const rule = defineRule({
     const described = new Set(ext.described.map((x) => x.key));
     const python = new Set(ext.pythonMetrics.map((p) => p.key));
     const near = new Suggester([...ingested]);
+    const guessed = new Set(ext.reported.filter((r) => !typeTaken(r)).map((r) => r.key));
     for (const d of ext.described) {
       if (d.calculated || ingested.has(d.key) || python.has(d.key)) continue;
+      if (guessed.size && (guessed.has(d.key) || guessed.has(d.key.replace(/\.count$/, "")))) continue;
       const pointer = `${d.pointer}/key`;
       const reported = written.get(d.key);
       if (reported?.parts) {

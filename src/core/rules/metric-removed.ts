@@ -1,4 +1,4 @@
-import { metricKeys, renames, typeChanges } from "../ef2/changes.js";
+import { guessedTypes, metricKeys, renames, typeChanges, typeTaken } from "../ef2/changes.js";
 import type { ReportedMetric } from "../ef2/extension.js";
 import { defineRule, type RuleContext } from "../rule.js";
 
@@ -40,7 +40,8 @@ export const rule = defineRule({
 /**
  * An extension's metrics by the keys Dynatrace ingests (its data sources', its metadata's, a Python extension's
  * feature sets'). A key whose metric changed type (metric-type-changed says so) is not said twice; a key whose
- * metric now reads the same value under another key is said to be renamed, at the new key.
+ * metric now reads the same value under another key is said to be renamed, at the new key. A metric whose type
+ * (base's or head's) Dynatrace does not take has a guessed key (changes.ts typeTaken): not compared.
  */
 function checkExtension(context: RuleContext<"removedExtension" | "renamed">): void {
   const head = context.extension;
@@ -50,9 +51,11 @@ function checkExtension(context: RuleContext<"removedExtension" | "renamed">): v
   const renamed = renames(base, head);
   const reported = new Map<string, ReportedMetric>();
   for (const r of base.reported) if (!reported.has(r.ingested)) reported.set(r.ingested, r);
+  const guessedInHead = guessedTypes(head);
   for (const key of metricKeys(base)) {
     if (now.has(key) || explained.has(key)) continue;
     const before = reported.get(key);
+    if (before && (!typeTaken(before) || guessedInHead(before))) continue;
     const after = before && renamed(before);
     if (after && before?.value !== undefined) {
       context.report({

@@ -24,6 +24,7 @@ import { isExtensionPath, reviewedPathMatcher } from "../../core/ef2/pairing.js"
 import {
   descriptorReadiness,
   extensionOf,
+  extensionRead,
   overLimit,
   pairMigration,
   reviewedExtensions,
@@ -33,6 +34,7 @@ import {
   readinessTotals,
   totals,
   type AppAccess,
+  type AuditExtension,
   type AuditFile,
   type AuditReport,
   type AuditRepository,
@@ -185,8 +187,14 @@ async function auditRepository(
   } catch (e) {
     return { repository: id, status: "unreadable", reason: describeRequestError(e, "reading a descriptor") };
   }
-  // The extension.yaml files as a pull request touching them would be reviewed, each with its plugin.json.
-  const analysed = analyseDescriptors([...inputs, ...reviewedExtensions(inputs, extensionFiles)], config);
+  // The extension.yaml files as a pull request touching them would be reviewed, each with its plugin.json;
+  // each one's name and data source from the review's own read of it (no second parse, and never another reading).
+  const readExtensions = new Map<string, AuditExtension>();
+  const analysed = analyseDescriptors([...inputs, ...reviewedExtensions(inputs, extensionFiles)], config, {
+    onRead: (path, read) => {
+      if (isExtensionPath(path)) readExtensions.set(path, extensionRead(path, read, config));
+    },
+  });
   // Another tool's extension.yaml (core/ef2/extension-document.ts) is neither a descriptor nor an extension.
   const others = new Set(analysed.filter((r) => r.notAnExtension).map((r) => r.path));
   const descriptorsAndExtensions = analysed.filter((r) => !r.notAnExtension);
@@ -218,7 +226,7 @@ async function auditRepository(
     extensionFiles
       .filter((f) => !others.has(f.path))
       // Read as the review read it (the same limit, check and parse): the two never disagree on what it is.
-      .map((f) => withFindings(extensionOf(f, config), byPath.get(f.path))),
+      .map((f) => withFindings(readExtensions.get(f.path) ?? extensionOf(f, config), byPath.get(f.path))),
   );
   const sum = (k: "errors" | "warnings" | "notices") => files.reduce((n, f) => n + f[k], 0);
   const failing = files.filter((f) => f.wouldFail).length;

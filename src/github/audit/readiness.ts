@@ -15,7 +15,7 @@ import { isExtensionPath, replacedDescriptorPaths } from "../../core/ef2/pairing
 import { get, isObj, str } from "../../core/guards.js";
 import { sizeLimit, type DescriptorInput, type AnalysedFile } from "../../core/analyse.js";
 import type { ResolvedConfig } from "../../core/config.js";
-import { FORMATS, load } from "../../core/formats.js";
+import { FORMATS, load, type Loaded } from "../../core/formats.js";
 import { LineIndex } from "../../core/locate.js";
 import { DATA_SOURCES } from "../../migrate/check.js";
 import { readiness } from "../../migrate/migrate.js";
@@ -76,15 +76,29 @@ export function extensionOf(
   file: Pick<DescriptorInput, "path" | "content" | "size">,
   config: Pick<ResolvedConfig, "maxFileSize" | "maxExtensionSize">,
 ): AuditExtension {
-  const { path } = file;
-  const format = FORMATS["extension.yaml"];
+  const { limit } = sizeLimit(config, true);
+  return extensionRead(
+    file.path,
+    load(file.content, limit, file.size, FORMATS["extension.yaml"].parse),
+    config,
+  );
+}
+
+/**
+ * extensionOf of a file already read (`loaded`) within the extension's size limit: the audit passes the read
+ * the review made (AnalysisOptions.onRead), so that each extension.yaml is parsed once.
+ */
+export function extensionRead(
+  path: string,
+  loaded: Loaded,
+  config: Pick<ResolvedConfig, "maxFileSize" | "maxExtensionSize">,
+): AuditExtension {
   const { limit, setting } = sizeLimit(config, true);
-  const loaded = load(file.content, limit, file.size, format.parse);
   const parsed = loaded.parsed;
   if (!parsed) {
     const problem =
       loaded.encodingError !== undefined
-        ? format.notUtf8
+        ? FORMATS["extension.yaml"].notUtf8
         : `not read: ${overLimit(loaded.size, limit, setting)}`;
     return { path, framework: "EF2", problem };
   }

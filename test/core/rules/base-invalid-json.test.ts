@@ -33,8 +33,8 @@ ruleTable("base-invalid-json", {
         base: EXTENSION.replace("  groups", "\tgroups").replace("author:\n", "author: [\n"),
       },
       lines: [1],
-      messageId: "unreadable",
-      message: /is not valid YAML/,
+      messageId: "unreadableExtension",
+      message: /is not valid YAML, so the change rules were not applied \(version bump, name, metric keys/,
     },
     {
       name: "base `{ not json`",
@@ -99,6 +99,13 @@ describe("base-invalid-json", () => {
 
   it("is not reported when the head itself does not parse (invalid-json is the only finding)", () => {
     expect(check("{ not json", { base: "{ not json" }).map((f) => f.ruleId)).toEqual(["invalid-json"]);
+  });
+
+  it("an extension.yaml's message names what its change rules compare, not a plugin.json's metricGroup", () => {
+    const base = EXTENSION.replace("author:\n", "author: [\n");
+    const found = check(EXTENSION, { ...EF2, base });
+    expect(found.map((f) => f.ruleId)).toEqual(["base-invalid-json"]);
+    expect(found[0]!.message).not.toMatch(/metricGroup|descriptor|plugin/);
   });
 
   it("can be turned off", () => {

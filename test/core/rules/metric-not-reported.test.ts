@@ -94,6 +94,15 @@ metrics:
 
 ruleTable("metric-not-reported", {
   valid: [
+    {
+      name: "a count's type written `Count` (invalid-value's): whether Dynatrace appends `.count` is not guessed",
+      doc: edit(
+        EXTENSION,
+        "          - key: example.router.if.errors\n            value: oid:1.3.6.1.2.1.2.2.1.14\n            type: count\n",
+        "          - key: example.router.if.errors\n            value: oid:1.3.6.1.2.1.2.2.1.14\n            type: Count\n",
+      ),
+      options: EF2,
+    },
     { name: "the valid extension: counts described with `.count`", doc: EXTENSION, options: EF2 },
     { name: "a Python extension: its code reports its metrics", doc: python, options: pythonOptions },
     {

@@ -1,4 +1,5 @@
-import { EF2, EXTENSION, lineOf, ruleTable } from "../../helpers.js";
+import { describe, expect, it } from "vitest";
+import { check, EF2, EXTENSION, lineOf, ruleTable } from "../../helpers.js";
 
 const BASE = { ...EF2, base: EXTENSION };
 /** The gauge `uptime` made a count, its key given `.count` (what real SNMP releases did). */
@@ -59,4 +60,33 @@ ruleTable("metric-type-changed", {
       data: { key: "example.router.uptime.count", was: "a gauge", now: "a count" },
     },
   ],
+});
+
+describe("a type Dynatrace does not take (`Count`): its ingested key is a guess", () => {
+  const miscased = EXTENSION.replace(
+    "            type: count\n            featureSet: errors\n",
+    "            type: Count\n            featureSet: errors\n",
+  );
+  const bumped = (doc: string) => doc.replace(/^version: .*$/m, 'version: "9.9.9"');
+  const ids = (doc: string, base: string) =>
+    check(doc, { ...EF2, base })
+      .map((f) => f.ruleId)
+      .filter((id) => /^metric-(type-changed|removed)$/.test(id));
+
+  it("the base's `Count` fixed to `count` (invalid-value's fix) is no change of the metric", () => {
+    const base = check(miscased, EF2).find((f) => f.ruleId === "invalid-value");
+    expect(base?.fix?.replacement).toBe('"count"');
+    expect(ids(bumped(EXTENSION), miscased)).toEqual([]);
+  });
+
+  it("head's `Count`: invalid-value says so, and no metric is said to change type or to be removed", () => {
+    const found = check(bumped(miscased), { ...EF2, base: EXTENSION }).map((f) => f.ruleId);
+    expect(found).toContain("invalid-value");
+    expect(ids(bumped(miscased), EXTENSION)).toEqual([]);
+  });
+
+  it("a type that is no string (`5`) in the base, then `count`: not compared either", () => {
+    const numbered = miscased.replace("type: Count\n", "type: 5\n");
+    expect(ids(bumped(EXTENSION), numbered)).toEqual([]);
+  });
 });

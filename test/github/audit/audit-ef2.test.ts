@@ -18,7 +18,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { FORMATS } from "../../../src/core/formats.js";
 import type { AuditReport, ReviewedRepository } from "../../../src/format/audit/report.js";
 import { mainRun as run } from "../../cli/run.js";
 import { tokens } from "../../markdown.js";
@@ -241,6 +242,25 @@ describe("audit: an extension.yaml read as the review reads it", () => {
       ],
     ]);
     expect(report.readiness!.extensions!.byDataSource).toContainEqual({ dataSource: "snmp", extensions: 1 });
+    gh.assertClean();
+  });
+
+  it("parses each extension.yaml once: its review and its readiness share the one read", async () => {
+    const gh = organisation();
+    const parse = vi.spyOn(FORMATS["extension.yaml"], "parse");
+    try {
+      const report = JSON.parse((await audit("--format", "json")).stdout) as AuditReport;
+      expect(repoOf(report, "ef2").extensions?.map((e) => [e.path, e.dataSource])).toEqual([
+        ["pool/extension/extension.yaml", "jmx"],
+        ["router/extension.yaml", "snmp"],
+      ]);
+      const parsed = new Map<string, number>();
+      for (const [text] of parse.mock.calls) parsed.set(text, (parsed.get(text) ?? 0) + 1);
+      expect([...parsed.values()]).toEqual([1, 1, 1, 1]);
+      expect(parse).toHaveBeenCalledTimes(4);
+    } finally {
+      parse.mockRestore();
+    }
     gh.assertClean();
   });
 
