@@ -12,6 +12,17 @@ import { answerGraphql, Forbidden, githubSchema, Unprocessable } from "./fake-gr
 import { githubMock, type GithubMock } from "./github-mock.js";
 import { validateResponse } from "./openapi.js";
 
+/** A pull request as GitHub's REST API answers it: the real `pull_request.opened` example's. */
+const EXAMPLE_PULL = (
+  (await import("@octokit/webhooks-examples/api.github.com/index.json", { with: { type: "json" } }))
+    .default as unknown as { name: string; examples: { action?: string; pull_request?: unknown }[] }[]
+)
+  .find((e) => e.name === "pull_request")!
+  .examples.find((x) => x.action === "opened")!.pull_request as Record<string, unknown> & {
+  head: object;
+  base: object;
+};
+
 /** A fixed timestamp for the fake's objects (GitHub's are ISO 8601 date-times). */
 const CREATED_AT = "2026-01-01T00:00:00Z";
 
@@ -104,7 +115,12 @@ export type Route =
  * Routes GitHub answers in every test, whether or not the test uses them: the App's own identity (`GET /app`,
  * asked once per process by the first review that reads what is on a pull request). Not counted as pending.
  */
-const ALWAYS: readonly Route[] = ["app"];
+const ALWAYS: readonly Route[] = [
+  "app",
+  // The pull request as it is now, read first by the review of every pull_request delivery (a test that
+  // enables the route requires it to be used).
+  "getPull",
+];
 
 /** A repository of the fake, for the organisation-wide routes (audit). Its default branch's files are the "HEAD" ones. */
 export interface FakeRepo {
@@ -201,9 +217,18 @@ export class FakeGitHub {
   /** Head commits pushed to pull requests (`push`), by number. */
   private readonly heads = new Map<number, string>();
 
+  /** Base commits of pull requests moved to another base branch (`retarget`), by number. */
+  private readonly bases = new Map<number, string>();
+
   /** A push to a pull request: its head commit is now `sha`, for REST and GraphQL alike. */
   push(number: number, sha: string): this {
     this.heads.set(number, sha);
+    return this;
+  }
+
+  /** A pull request moved to another base branch, whose tip is `sha` (an edit of its base). */
+  retarget(number: number, sha: string): this {
+    this.bases.set(number, sha);
     return this;
   }
 
@@ -230,6 +255,8 @@ export class FakeGitHub {
   /** Responses of the fake that GitHub's description would not allow (see validateResponse). */
   private readonly responseProblems: string[] = [];
   private readonly enabled: Set<Route>;
+  /** The routes the test enabled (each must be used); the others in `enabled` are ALWAYS's, answered if asked. */
+  private readonly required: Set<Route>;
   /** The API's path on GitHub Enterprise Server (`/api/v3`); empty on github.com. */
   private readonly prefix: string;
   /** The API's base URL, as the fake's links give it. */
@@ -249,6 +276,7 @@ export class FakeGitHub {
     private readonly opts: { latencyMs?: number; checkResponses?: boolean } = {},
   ) {
     this.enabled = new Set([...routes, ...ALWAYS]);
+    this.required = new Set(routes);
     this.prefix = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, "") : "";
     this.base = (baseUrl ?? "https://api.github.com").replace(/\/+$/, "");
     // GitHub Enterprise Server serves its pages from the API's host (`https://<host>/api/v3` → `https://<host>`).
@@ -601,7 +629,7 @@ export class FakeGitHub {
       // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock gives the request as `this`
       const fake = this;
       scope[method](full)
-        .optionally(ALWAYS.includes(name))
+        .optionally(!this.required.has(name))
         .query(true)
         .delay(this.opts.latencyMs ?? 0)
         .reply(function (this: nock.ReplyFnContext, fullUri: string, body: unknown) {
@@ -1198,11 +1226,19 @@ export class FakeGitHub {
       ];
     });
 
+    // A pull request not in `pulls` is open, at its head now (`pullNow`) and on the harness's base commit
+    // (`retarget` moves it); one in `pulls` as given there.
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {
       const n = Number(uri.split("?")[0]!.split("/").pop());
-      const pr = this.pulls.get(n) as { head: object } | undefined;
-      if (!pr) return [404, { message: "Not Found" }];
-      return [200, { ...pr, head: { ...pr.head, sha: this.pullNow(n).sha } }];
+      const pr = (this.pulls.get(n) ?? { ...EXAMPLE_PULL, number: n, state: "open" }) as {
+        head: object;
+        base: { sha?: string };
+      };
+      const base = this.bases.get(n) ?? (this.pulls.has(n) ? pr.base.sha : "b".repeat(40));
+      return [
+        200,
+        { ...pr, head: { ...pr.head, sha: this.pullNow(n).sha }, base: { ...pr.base, sha: base } },
+      ];
     });
   }
 

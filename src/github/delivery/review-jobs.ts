@@ -11,6 +11,7 @@ import { gatewayFor, type GraphqlAvailability } from "../api/gateway.js";
 import type { AppIdentity, CommitTarget, GitHubGateway, PullTarget } from "../api/port.js";
 import {
   type Analyser,
+  reviewCurrentPull,
   reviewMergeGroup,
   reviewPullRequest,
   type ReviewOptions,
@@ -66,7 +67,11 @@ type Reviews = (gw: GitHubGateway, attempt: number, options: () => ReviewOptions
 export class ReviewJobs {
   constructor(private readonly setup: ReviewJobsSetup) {}
 
-  /** A pull request's head (`opened`: the event opened it, so no earlier review of it can exist). */
+  /**
+   * A pull request's head (`opened`: the event opened it, so no earlier review of it can exist), reviewed
+   * against the pull request's base as GitHub has it when the review starts: an older delivery than an edit
+   * of the base must not write its verdict over the edit's (review/pipeline.ts reviewCurrentPull).
+   */
   pullRequest(context: Context, target: PullTarget, how: { opened?: boolean } = {}): Promise<void> {
     return this.submit(
       context,
@@ -74,7 +79,7 @@ export class ReviewJobs {
       { headSha: target.headSha, pull: target.number },
       (gw, attempt, options) =>
         // A retry may find what the first try posted.
-        reviewPullRequest(gw, target, { ...options(), opened: how.opened === true && attempt === 0 }),
+        reviewCurrentPull(gw, target, { ...options(), opened: how.opened === true && attempt === 0 }),
     );
   }
 
@@ -147,7 +152,8 @@ export class ReviewJobs {
             context,
             repo,
             { headSha: target.headSha, pull: number },
-            (gw2, _attempt, options) => reviewPullRequest(gw2, target, options()),
+            // Read again in the head commit's turn: an edit of the base may have been reviewed meanwhile.
+            (gw2, _attempt, options) => reviewCurrentPull(gw2, target, options()),
             delivery,
           );
         },

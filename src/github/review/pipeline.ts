@@ -19,6 +19,7 @@ import type { Clock } from "../api/clock.js";
 import { runUntil } from "../api/deadline.js";
 import type {
   AppIdentity,
+  ChangedFiles,
   CheckRunRef,
   CommitTarget,
   GitHubGateway,
@@ -34,7 +35,7 @@ import { parseExternalId } from "./check-run/external-id.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
 import { publishPullReview } from "./pull-review/publish-stage.js";
-import { readInputs, type ListChanged } from "./read-inputs.js";
+import { readInputs } from "./read-inputs.js";
 
 export type { ReviewOutcome } from "./outcome.js";
 // Where the analysis runs is the entry point's choice (the server's and Lambda's analysis threads).
@@ -88,14 +89,23 @@ export interface StageTurns {
 }
 
 /** What a kind of target adds to the common review: how its changed descriptors are listed, what else is posted. */
-interface TargetKind {
+interface TargetKind<T extends CommitTarget> {
   /** Fields naming the target on every log line (`{ pr: "owner/repo#7" }`). */
   logFields: Record<string, string>;
   /** The pull request whose head is reviewed (a merge group has none). */
   pull?: number;
-  listChanged: ListChanged;
+  /**
+   * The target as GitHub has it when the review starts, read before anything else (GitHub failing it fails
+   * the run like any read). Absent: the target as given.
+   */
+  current?: (log: Logger) => Promise<T>;
+  listChanged: (target: T, paths: readonly string[]) => Promise<ChangedFiles>;
   /** Posts what the check run does not carry (a pull request's review); absent for a merge group. */
-  publish?: (analysis: Analysis, ctx: { firstLook: boolean; log: Logger }) => Promise<PublishResult>;
+  publish?: (
+    target: T,
+    analysis: Analysis,
+    ctx: { firstLook: boolean; log: Logger },
+  ) => Promise<PublishResult>;
 }
 
 /** The check run written, and what the pull request's review is written from (none after a failure). */
@@ -106,10 +116,10 @@ interface Checked {
 }
 
 /** The review of a commit against its base, its stages in order. */
-async function reviewCommit(
+async function reviewCommit<T extends CommitTarget>(
   gw: GitHubGateway,
-  target: CommitTarget,
-  kind: TargetKind,
+  target: T,
+  kind: TargetKind<T>,
   opts: ReviewOptions,
 ): Promise<ReviewOutcome> {
   const own = Date.now() + opts.clock.ms(REVIEW_DEADLINE_MS);
@@ -124,8 +134,10 @@ async function reviewCommit(
     ...(kind.pull !== undefined ? { pull: kind.pull } : {}),
   });
   return reviewScope(clock)(async () => {
+    let now = target;
     const checked = await runUntil(deadline, async (): Promise<Checked> => {
-      const inputs = await readInputs(gw, target, kind.listChanged, opts); // 1
+      if (kind.current) now = await kind.current(log);
+      const inputs = await readInputs(gw, now, (paths) => kind.listChanged(now, paths), opts); // 1
       checkRun.found(inputs.run);
       // An earlier try died mid-review: should this one die too, its run fails rather than waits forever.
       if (opts.lastTry && inputs.kind === "descriptors" && inputs.run?.status !== "completed")
@@ -149,14 +161,48 @@ async function reviewCommit(
     await opts.turns?.beforePublish();
     return publishPullReview(
       outcome,
-      (attempt) => publish(analysis, { firstLook: firstLook && attempt === 0, log }), // 4
+      (attempt) => publish(now, analysis, { firstLook: firstLook && attempt === 0, log }), // 4
       { deadline, log, clock },
     );
   });
 }
 
-/** Reviews a pull request's head: its check run, then the review of the push. */
+/** What a pull request's review adds to a commit's: its file list, and the review of the push. */
+function pullKind(gw: GitHubGateway, pr: PullTarget, opts: ReviewOptions): TargetKind<PullTarget> {
+  return {
+    logFields: { pr: `${pr.owner}/${pr.repo}#${pr.number}` },
+    pull: pr.number,
+    listChanged: (now, paths) => gw.listChanged(now, paths),
+    publish: (now, analysis, ctx) =>
+      publishReview(gw, now, analysis.files, analysis.descriptors, {
+        mode: analysis.config.review,
+        failed: analysis.conclusion === "failure",
+        log: ctx.log,
+        app: opts.app,
+        firstLook: ctx.firstLook,
+        existing: analysis.config.existing,
+      }),
+  };
+}
+
+/** Reviews a pull request's head, as `pr` says it is now (just read from GitHub): its check run, then the review of the push. */
 export function reviewPullRequest(
+  gw: GitHubGateway,
+  pr: PullTarget,
+  opts: ReviewOptions,
+): Promise<ReviewOutcome> {
+  return reviewCommit(gw, pr, pullKind(gw, pr, opts), opts);
+}
+
+/**
+ * Reviews a pull request's head commit against the pull request's base as GitHub has it when the review
+ * starts (one read), not as a delivery's payload said it: a delivery retried, delayed or received out of
+ * order may be older than an edit that moved the pull request to another base branch, and its review against
+ * the old base would write its verdict over the newer one's (a change failing against the new base shown as
+ * passing). The head stays the delivery's: a commit the pull request has moved on from still gets its
+ * completed run, and nothing posted (pull-review/publish.ts).
+ */
+export function reviewCurrentPull(
   gw: GitHubGateway,
   pr: PullTarget,
   opts: ReviewOptions,
@@ -165,18 +211,15 @@ export function reviewPullRequest(
     gw,
     pr,
     {
-      logFields: { pr: `${pr.owner}/${pr.repo}#${pr.number}` },
-      pull: pr.number,
-      listChanged: (paths) => gw.listChanged(pr, paths),
-      publish: (analysis, ctx) =>
-        publishReview(gw, pr, analysis.files, analysis.descriptors, {
-          mode: analysis.config.review,
-          failed: analysis.conclusion === "failure",
-          log: ctx.log,
-          app: opts.app,
-          firstLook: ctx.firstLook,
-          existing: analysis.config.existing,
-        }),
+      ...pullKind(gw, pr, opts),
+      current: async (log) => {
+        const { base } = await gw.pullRequest(pr, pr.number);
+        if (base.sha !== pr.baseSha)
+          log.info(
+            `reviewed against the pull request's base now, ${base.sha.slice(0, 12)}, not the delivery's ${pr.baseSha.slice(0, 12)}`,
+          );
+        return { ...pr, baseSha: base.sha };
+      },
     },
     opts,
   );
@@ -196,7 +239,7 @@ export function reviewMergeGroup(
     group,
     {
       logFields: { mergeGroup: `${group.owner}/${group.repo}@${group.headSha.slice(0, 12)}` },
-      listChanged: (paths) => gw.listChanged(group, paths),
+      listChanged: (now, paths) => gw.listChanged(now, paths),
     },
     opts,
   );

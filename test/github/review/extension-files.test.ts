@@ -72,7 +72,7 @@ describe("GitHub App: a Python extension's project files", () => {
       "queues/example_queues/__main__.py": "",
     });
     // Three calls more than another extension's review (docs/performance.md): two trees, the activation schemas.
-    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(8);
+    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(9);
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
     const [missing, ...more] = titled(run, "python-module-missing");
     expect(more).toEqual([]);

@@ -86,7 +86,7 @@ describe("GitHub App: an extension whose project files change beside an unchange
       }),
     ]);
     // The places, then the extension as a changed one is read: 4 calls more than a review of nothing (docs/performance.md).
-    expect(calls).toBe(9);
+    expect(calls).toBe(10);
     // Nothing else: its other findings are the base's too, and the module is there.
     expect(run.annotations.filter((a) => a.annotation_level === "failure")).toHaveLength(1);
     expect(run.output!.summary).toContain(
@@ -148,8 +148,9 @@ describe("GitHub App: an extension whose project files change beside an unchange
       { routes: PASSES },
     );
     expect(run.conclusion).toBe("success");
-    // The configuration and run, the files, the places an extension could be, the run written.
-    expect(calls).toBe(4);
+    // The pull request now, the configuration and run, the files, the places an extension could be, the run
+    // written.
+    expect(calls).toBe(5);
     expect(gh.count("GET", /\/git\/trees\//)).toBe(0);
   });
 
@@ -162,7 +163,7 @@ describe("GitHub App: an extension whose project files change beside an unchange
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
     gh.assertClean();
-    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(4);
+    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(5);
   });
 
   it("finds the extension in the head commit's tree when the change touches files in many folders", async () => {

@@ -39,6 +39,7 @@ describe("GitHub App: retargeted pull request", () => {
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
     expect(gh.runsFor(HEAD_SHA)[0]!.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
 
+    gh.retarget(7, NEW_BASE);
     await deliver(
       probot,
       "pull_request",
@@ -49,6 +50,32 @@ describe("GitHub App: retargeted pull request", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     const reads = gh.graphqlFiles.filter((f) => f.endsWith(":p/plugin.json")).map((f) => f.split(/[@:]/)[1]);
     expect(reads).toEqual([HEAD_SHA, BASE_SHA, HEAD_SHA, NEW_BASE]);
+    gh.assertClean();
+  });
+
+  it("reviews a delivery older than the edit (retried, delayed) against the base now: its pass is not written over the new base's failure", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    const head = validHost();
+    // On the old base only the version is older: a proper change. On the new one the metric group differs.
+    gh.file(R, BASE_SHA, "p/plugin.json", text({ ...head, version: "1.1.0" }));
+    gh.file(R, NEW_BASE, "p/plugin.json", text({ ...head, version: "1.1.0", metricGroup: "tech.old" }));
+    gh.file(R, HEAD_SHA, "p/plugin.json", text(head));
+    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: "@@ -7,1 +7,1 @@\n-x\n+x" }];
+    gh.retarget(7, NEW_BASE);
+    await deliver(
+      probot,
+      "pull_request",
+      edited({ base: { ref: { from: "release" }, sha: { from: BASE_SHA } } }, NEW_BASE),
+    );
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    // The `opened` delivery, sent before the edit, arrives (or is tried again) after it.
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    const reads = gh.graphqlFiles.filter((f) => f.endsWith(":p/plugin.json")).map((f) => f.split(/[@:]/)[1]);
+    expect(reads).not.toContain(BASE_SHA);
     gh.assertClean();
   });
 

@@ -24,6 +24,7 @@ function failingPull7(gh: FakeGitHub) {
   gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: "@@ -7,1 +7,1 @@\n-x\n+x" }];
   // Pull request 8: the same head commit, into a branch that has no such descriptor (it is new there).
   gh.pullFiles.set(`${R}#8`, [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+x" }]);
+  gh.retarget(8, OTHER_BASE);
 }
 
 function pull8Opened() {
@@ -81,12 +82,14 @@ describe("GitHub App: one head commit, two pull requests", () => {
     gh.file(R, NEAR_BASE, "p/plugin.json", text({ ...head, version: "1.1.0", metricGroup: "tech.other" }));
     const opened8 = pull8Opened();
     opened8.pull_request.base.sha = NEAR_BASE;
+    gh.retarget(8, NEAR_BASE);
     const added = gh.pullFiles.get(`${R}#8`)!;
     gh.pullFiles.set(`${R}#8`, gh.prFiles);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     await deliver(probot, "pull_request", opened8);
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
     gh.pullFiles.set(`${R}#8`, added);
+    gh.retarget(8, OTHER_BASE);
     const edited8 = pull8Opened();
     edited8.action = "edited";
     edited8.changes = { base: { ref: { from: "release" }, sha: { from: NEAR_BASE } } };
@@ -105,6 +108,7 @@ describe("GitHub App: one head commit, two pull requests", () => {
     gh.file(R, HEAD_SHA, "p/plugin.json", text(head));
     gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: "@@ -7,1 +7,1 @@\n-x\n+x" }];
     gh.pullFiles.set(`${R}#8`, gh.prFiles);
+    gh.retarget(8, OTHER_BASE);
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "success" })]);
     await deliver(probot, "pull_request", pull8Opened());

@@ -86,6 +86,7 @@ async function freshRunAgainstNewBase(): Promise<CheckRun> {
   const gh = fake([...REVIEW_ROUTES, "updateCheckRun"], validHost());
   const p = pullRequestPayload("opened");
   p.pull_request.base.sha = NEW_BASE;
+  gh.retarget(7, NEW_BASE);
   await deliver(makeProbot().probot, "pull_request", p);
   gh.assertClean();
   const [run] = gh.runsFor(HEAD_SHA);
@@ -142,8 +143,11 @@ function heldRun(externalId: string, annotations: Annotation[]): CheckRun {
   };
 }
 
-const retargeted = () =>
-  editedPayload({ base: { ref: { from: "release" }, sha: { from: BASE_SHA } } }, NEW_BASE);
+/** The edit that moves pull request 7 to the new base, which GitHub (`gh`) now answers too. */
+const retargeted = (gh: FakeGitHub) => {
+  gh.retarget(7, NEW_BASE);
+  return editedPayload({ base: { ref: { from: "release" }, sha: { from: BASE_SHA } } }, NEW_BASE);
+};
 
 describe("check run annotations: a run written with another result for the same head", () => {
   it("pull_request.edited with a changed base: one run, every annotation of the new result once, nothing it held sent again", async () => {
@@ -165,7 +169,7 @@ describe("check run annotations: a run written with another result for the same 
       { filename: "p/plugin.json", status: "modified", patch: rewritePatch(text(validHost()), text(head())) },
     ];
     const before = gh.requests.length;
-    await deliver(probot, "pull_request", retargeted());
+    await deliver(probot, "pull_request", retargeted(gh));
     const edit = gh.requests.slice(before);
     const [run, ...others] = gh.runsFor(HEAD_SHA);
     expect(others).toEqual([]);
@@ -187,7 +191,7 @@ describe("check run annotations: a run written with another result for the same 
 
     // The edit delivered again: the run already says all of it (read again to know), so nothing is written.
     const again = gh.requests.length;
-    await deliver(probot, "pull_request", retargeted());
+    await deliver(probot, "pull_request", retargeted(gh));
     const redelivery = gh.requests.slice(again);
     const relisted = redelivery.filter((r) => /\/annotations$/.test(r.path));
     expect(relisted.map((r) => r.query.page)).toEqual([undefined, "2"]); // 122 annotations, 100 a page
@@ -208,7 +212,7 @@ describe("check run annotations: a run written with another result for the same 
     // The edit's write completes the run with 50 annotations; GitHub fails the next batch (it does not make it).
     gh.failFor("PATCH", /\/check-runs\/\d+$/, 3_600_000, { when: (b) => !completesRun(b) });
     const before = gh.requests.length;
-    await deliver(probot, "pull_request", retargeted());
+    await deliver(probot, "pull_request", retargeted(gh));
     const edit = gh.requests.slice(before);
     expect(gh.failed).toEqual([`PATCH /repos/${R}/check-runs/${gh.runsFor(HEAD_SHA)[0]!.id}`]);
     const writes = edit.filter((r) => r.method === "PATCH");
