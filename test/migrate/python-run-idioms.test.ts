@@ -15,6 +15,8 @@
  * - measurement-objects (in the manner of public plugins that import ruxit.api.data): measurements reported as
  *   `add_absolute_result(PluginMeasurement(…))` and `add_relative_result(PluginMeasurement(…))`, whose counters are
  *   counts under `.count` keys as `relative`'s are.
+ * - failover (in the manner of public database plugins that run for months): a group kept from initialize, its
+ *   device given its current address every query (a failover moves it), and events whose title is left out.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,6 +81,7 @@ const CASES: Case[] = [
   // two plugin objects: each logs its query, so 4 lines are two runs
   { fixture: "host-activation", module: "nginx_stub_ef2", queries: 4, snapshot: NGINX_SNAPSHOT },
   { fixture: "measurement-objects", module: "pool_stats_ef2", queries: 3 },
+  { fixture: "failover", module: "failover_ef2", queries: 3 },
 ];
 
 let work: string;
@@ -259,5 +262,31 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       [connections("main", 5), acquired("main", 100), connections("batch", 6), acquired("batch", 200)],
     ]);
     expect(run.output).not.toContain("relative('acquired') is a counter, but");
+  });
+
+  it("failover: a device kept from run to run has each query's endpoints, not every one it was ever given", () => {
+    const { cli, run } = runs.get("failover")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    // EF1 sent the topology anew with each query: the address is the one the plugin gave in that query
+    const addresses = byRun(run.metrics).map((metrics) => metrics.map((m) => m.dimensions["device.address"]));
+    expect(addresses).toEqual([["10.0.0.1:5432"], ["10.0.0.2:5432"], ["10.0.0.1:5432"]]);
+    // and what the device holds does not grow with the runs (three calls a query, one address)
+    expect(
+      [...run.output.matchAll(/run (\d): the primary at \S+, (\d+) endpoints/g)].map((m) => m[2]),
+    ).toEqual(["1", "1", "1"]);
+  });
+
+  it("failover: an event without a title (left out, empty, blank) is sent titled by its description or type, once said", () => {
+    const { run } = runs.get("failover")!;
+    expect(run.events).toEqual([
+      { type: "ERROR_EVENT", title: "Replication lag above 10 s" },
+      { type: "AVAILABILITY_EVENT", title: "Primary failed over" },
+      { type: "CUSTOM_INFO", title: "Custom info" },
+    ]);
+    expect(run.output).toContain(
+      "an EF1 event (ERROR_EVENT) without a title is sent titled 'Replication lag above 10 s': the Events API requires a title",
+    );
+    expect(run.output).not.toContain("'dt.event.description': ''");
   });
 });

@@ -94,6 +94,23 @@ def dimension_value(value):
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
+# The title of an event whose plugin gave neither title nor description: its type's name as Dynatrace shows it.
+EVENT_TITLES = {
+    "ERROR_EVENT": "Error",
+    "PERFORMANCE_EVENT": "Performance event",
+    "AVAILABILITY_EVENT": "Availability event",
+    "RESOURCE_CONTENTION_EVENT": "Resource contention",
+    "CUSTOM_INFO": "Custom info",
+    "CUSTOM_DEPLOYMENT": "Custom deployment",
+    "CUSTOM_ANNOTATION": "Custom annotation",
+}
+
+
+def _text(value):
+    """An event's title or description as text, stripped; '' when there is none (None, empty, blank)."""
+    return "" if value is None else str(value).strip()
+
+
 class Ef2Metric:
     """One EF1 metric of metric-keys.json: its EF2 key and type, and each EF1 dimension's EF2 key."""
 
@@ -182,7 +199,8 @@ class Sender:
                 else:
                     metrics += self._metric(report, now)
             except Exception as e:  # one bad measurement must not lose the others
-                self._warn(("error", report.key, type(e)), f"metric {report.key!r} not sent: {e}")
+                what = f"an EF1 {report.event['type']} event" if report.kind == "event" else f"metric {report.key!r}"
+                self._warn(("error", report.key, type(e)), f"{what} not sent: {e}")
         self._previous = {k: v for k, v in self._previous.items() if now - v[1] <= PREVIOUS_TTL}
         return metrics, events
 
@@ -256,16 +274,25 @@ class Sender:
     def _event(self, report):
         event = report.event
         properties = {str(k): str(v) for k, v in (event["properties"] or {}).items()}
-        if event["description"] is not None:
+        if _text(event["description"]):
             properties.setdefault("dt.event.description", str(event["description"]))
         for key, value in self._topology(report, {}).items():
             properties.setdefault(key, value)
-        title = event["title"] if event["title"] is not None else event["description"]
+        # EF1 plugins may leave the title out (or empty); the Events API v2 refuses an event without one, and the
+        # EEC drops it without a word: the description stands in, or the event type's name.
+        title = str(event["title"]) if _text(event["title"]) else ""
+        if not title:
+            title = _text(event["description"]) or EVENT_TITLES.get(event["type"], event["type"])
+            self._warn(
+                ("title", event["type"]),
+                f"an EF1 event ({event['type']}) without a title is sent titled {title!r}: the Events API requires a "
+                "title (the next ones without a title are titled the same way, by their description or type)",
+            )
         # EF1 raised an event sent with entity_id= on that process group instance: so does its entity selector.
         on_pgi = report.pgi is not None and ENTITY_ID.fullmatch(str(report.pgi))
         self._extension.report_dt_event(
             DtEventType(event["type"]),
-            str(title if title is not None else event["type"]),
+            title,
             entity_selector=f'entityId("{report.pgi}")' if on_pgi else None,
             properties=properties or None,
         )
@@ -413,6 +440,9 @@ class Instance:
         builder = getattr(self.plugin, "topology_builder", None)
         if builder is not None and hasattr(builder, "_reset"):
             builder._reset()
+        recorder = getattr(self.plugin, "_recorder", None)
+        if recorder is not None and hasattr(recorder, "new_run"):
+            recorder.new_run()
         try:
             self.plugin.query(**self.kwargs())
             self.status = Status(StatusValue.OK)
