@@ -16,7 +16,8 @@
  *   `add_absolute_result(PluginMeasurement(…))` and `add_relative_result(PluginMeasurement(…))`, whose counters are
  *   counts under `.count` keys as `relative`'s are.
  * - failover (in the manner of public database plugins that run for months): a group kept from initialize, its
- *   device given its current address every query (a failover moves it), and events whose title is left out.
+ *   device given its current address every query (a failover moves it), events whose title is left out, and a
+ *   configuration that lacks properties plugin.json declares.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -73,6 +74,8 @@ interface Case {
   module: string;
   queries: number;
   snapshot?: unknown;
+  /** Changes activation.json's endpoint before it runs. */
+  endpoint?: (endpoint: Record<string, unknown>) => void;
 }
 
 const CASES: Case[] = [
@@ -81,7 +84,16 @@ const CASES: Case[] = [
   // two plugin objects: each logs its query, so 4 lines are two runs
   { fixture: "host-activation", module: "nginx_stub_ef2", queries: 4, snapshot: NGINX_SNAPSHOT },
   { fixture: "measurement-objects", module: "pool_stats_ef2", queries: 3 },
-  { fixture: "failover", module: "failover_ef2", queries: 3 },
+  {
+    fixture: "failover",
+    module: "failover_ef2",
+    queries: 3,
+    // a configuration made before the extension's version declared these properties
+    endpoint: (e) => {
+      delete e.port;
+      delete e.password;
+    },
+  },
 ];
 
 let work: string;
@@ -94,6 +106,13 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       const dir = join(work, c.fixture);
       const cli = await migrateInto(join(FIXTURES, c.fixture, "plugin.json"), dir);
       writeFileSync(join(dir, "snapshot.json"), JSON.stringify(c.snapshot ?? SNAPSHOT));
+      if (c.endpoint) {
+        const activation = JSON.parse(readFileSync(join(dir, "activation.json"), "utf8")) as {
+          pythonRemote: { endpoints: Record<string, unknown>[] };
+        };
+        activation.pythonRemote.endpoints.forEach(c.endpoint);
+        writeFileSync(join(dir, "activation.json"), JSON.stringify(activation));
+      }
       const run = await runProject(dir, c.module, { queries: c.queries });
       runs.set(c.fixture, { dir, cli, run });
     });
@@ -288,5 +307,13 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       "an EF1 event (ERROR_EVENT) without a title is sent titled 'Replication lag above 10 s': the Events API requires a title",
     );
     expect(run.output).not.toContain("'dt.event.description': ''");
+  });
+
+  it("failover: every property plugin.json declares is a key of self.config, its default where the configuration lacks it", () => {
+    const { run } = runs.get("failover")!;
+    expect(run.output).not.toContain("KeyError");
+    expect(run.output).toContain("password given: False, port 5432");
+    // the port the endpoint lacks is plugin.json's default (5432), as a number
+    expect(run.metrics.map((m) => m.dimensions["device.address"])).toContain("10.0.0.1:5432");
   });
 });

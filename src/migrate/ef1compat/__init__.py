@@ -298,6 +298,38 @@ class Sender:
         )
 
 
+def _declared_default(prop):
+    """A property's plugin.json default as EF1 gave it (its type's value), or None (none, a password's, or one
+    that is not of its type)."""
+    kind = str(prop.get("type", "")).lower()
+    value = prop.get("defaultValue")
+    if value is None or kind == "password":
+        return None
+    try:
+        if kind == "integer":
+            return value if isinstance(value, int) and not isinstance(value, bool) else int(str(value).strip())
+        if kind == "float":
+            result = float(value) if not isinstance(value, bool) else None
+            return result if result is not None and math.isfinite(result) else None
+        if kind == "boolean":
+            return value if isinstance(value, bool) else {"true": True, "false": False}.get(str(value).lower())
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def ef1_config(descriptor, endpoint):
+    """`self.config` as EF1 gave it: every property plugin.json declares, keys as declared, then the endpoint's
+    settings. A configuration made before the extension's version declared a property (or one that leaves a
+    nullable property out) has its plugin.json default, or None, not a KeyError in the plugin's code."""
+    config = {}
+    for prop in descriptor.get("properties") or []:
+        if isinstance(prop, dict) and isinstance(prop.get("key"), str):
+            config[prop["key"]] = _declared_default(prop)
+    config.update(endpoint)
+    return config
+
+
 def status_of(error):
     """The EF2 status of an exception an EF1 plugin raised."""
     if isinstance(error, ConfigException):
@@ -394,7 +426,7 @@ class Instance:
         spec = self.runner.spec
         try:
             self.plugin = self.runner.plugin_class(
-                config=dict(self.config),
+                config=ef1_config(self.runner.json_config, self.config),
                 json_config=self.runner.json_config,
                 logger=logging.getLogger(spec["package"]),
                 snapshot=None if spec["remote"] else self.runner.snapshot,
