@@ -18,6 +18,7 @@
  * - failover (in the manner of public database plugins that run for months): a group kept from initialize, its
  *   device given its current address every query (a failover moves it), events whose title is left out, and a
  *   configuration that lacks properties plugin.json declares.
+ * - script-exit (in the manner of public plugins grown from scripts): a query that calls sys.exit() on an error.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -94,6 +95,7 @@ const CASES: Case[] = [
       delete e.password;
     },
   },
+  { fixture: "script-exit", module: "script_exit_ef2", queries: 4 },
 ];
 
 let work: string;
@@ -315,5 +317,20 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(run.output).toContain("password given: False, port 5432");
     // the port the endpoint lacks is plugin.json's default (5432), as a number
     expect(run.metrics.map((m) => m.dimensions["device.address"])).toContain("10.0.0.1:5432");
+  });
+
+  it("script-exit: a query that calls sys.exit() fails that run, as an exception does; the next runs report", () => {
+    const { cli, run } = runs.get("script-exit")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(byRun(run.metrics).map((metrics) => metrics.map((m) => [m.key, m.value]))).toEqual([
+      [["tech.script.exit.up", 1]],
+      [["tech.script.exit.up", 3]],
+      [["tech.script.exit.up", 4]],
+    ]);
+    expect(run.output).toContain(
+      "EF1 status of ScriptExitPlugin: GENERIC_ERROR: SystemExit: cannot reach db.example",
+    );
+    expect(run.output).toContain("EF1 status of ScriptExitPlugin: OK");
   });
 });

@@ -50,6 +50,9 @@ STATE = "state"
 ENTITY_ID = re.compile(r"[A-Z][A-Z_]*-[0-9A-F]{16}")
 # MINT: a dimension value is at most 250 characters.
 DIMENSION_VALUE_MAX = 250
+# What the plugin's code may raise that fails its call, not the extension: sys.exit() too (scripts call it on an
+# error), which would leave the SDK's query callback marked as running, and the plugin never queried again.
+PLUGIN_ERRORS = (Exception, SystemExit)
 # A counter's previous value is forgotten when it was not reported for an hour (EF1 forgot it on restart).
 PREVIOUS_TTL = 3600
 
@@ -438,7 +441,7 @@ class Instance:
             self.status = Status(StatusValue.OK)
             if self.plugin is not None:
                 self.plugin._recorder.take()  # nothing for this run
-        except Exception as e:
+        except PLUGIN_ERRORS as e:
             self.fail("initialize", e)
             self.plugin = None
         self.flush(time.monotonic())
@@ -481,7 +484,7 @@ class Instance:
         except NothingToReportException:
             self.status = Status(StatusValue.OK, "nothing to report")
             self.plugin._recorder.take()  # nothing for this run, not even what it reported before raising
-        except Exception as e:
+        except PLUGIN_ERRORS as e:
             self.fail("query", e)
             self.plugin._recorder.take()  # a failed run reports nothing, as on EF1
         metrics, events = self.flush(now)
@@ -498,7 +501,7 @@ class Instance:
             return
         try:
             self.plugin.close(**self.kwargs())
-        except Exception:
+        except PLUGIN_ERRORS:
             log.exception("EF1 close of %s failed", self.label)
         self.flush(time.monotonic())
 
