@@ -15,6 +15,10 @@
  * - measurement-objects (in the manner of public plugins that import ruxit.api.data): measurements reported as
  *   `add_absolute_result(PluginMeasurement(…))` and `add_relative_result(PluginMeasurement(…))`, whose counters are
  *   counts under `.count` keys as `relative`'s are.
+ * - failover (in the manner of public database plugins that run for months): a group kept from initialize, its
+ *   device given its current address every query (a failover moves it), events whose title is left out, and a
+ *   configuration that lacks properties plugin.json declares.
+ * - script-exit (in the manner of public plugins grown from scripts): a query that calls sys.exit() on an error.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,6 +75,8 @@ interface Case {
   module: string;
   queries: number;
   snapshot?: unknown;
+  /** Changes activation.json's endpoint before it runs. */
+  endpoint?: (endpoint: Record<string, unknown>) => void;
 }
 
 const CASES: Case[] = [
@@ -79,6 +85,17 @@ const CASES: Case[] = [
   // two plugin objects: each logs its query, so 4 lines are two runs
   { fixture: "host-activation", module: "nginx_stub_ef2", queries: 4, snapshot: NGINX_SNAPSHOT },
   { fixture: "measurement-objects", module: "pool_stats_ef2", queries: 3 },
+  {
+    fixture: "failover",
+    module: "failover_ef2",
+    queries: 3,
+    // a configuration made before the extension's version declared these properties
+    endpoint: (e) => {
+      delete e.port;
+      delete e.password;
+    },
+  },
+  { fixture: "script-exit", module: "script_exit_ef2", queries: 4 },
 ];
 
 let work: string;
@@ -91,6 +108,13 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       const dir = join(work, c.fixture);
       const cli = await migrateInto(join(FIXTURES, c.fixture, "plugin.json"), dir);
       writeFileSync(join(dir, "snapshot.json"), JSON.stringify(c.snapshot ?? SNAPSHOT));
+      if (c.endpoint) {
+        const activation = JSON.parse(readFileSync(join(dir, "activation.json"), "utf8")) as {
+          pythonRemote: { endpoints: Record<string, unknown>[] };
+        };
+        activation.pythonRemote.endpoints.forEach(c.endpoint);
+        writeFileSync(join(dir, "activation.json"), JSON.stringify(activation));
+      }
       const run = await runProject(dir, c.module, { queries: c.queries });
       runs.set(c.fixture, { dir, cli, run });
     });
@@ -259,5 +283,54 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       [connections("main", 5), acquired("main", 100), connections("batch", 6), acquired("batch", 200)],
     ]);
     expect(run.output).not.toContain("relative('acquired') is a counter, but");
+  });
+
+  it("failover: a device kept from run to run has each query's endpoints, not every one it was ever given", () => {
+    const { cli, run } = runs.get("failover")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    // EF1 sent the topology anew with each query: the address is the one the plugin gave in that query
+    const addresses = byRun(run.metrics).map((metrics) => metrics.map((m) => m.dimensions["device.address"]));
+    expect(addresses).toEqual([["10.0.0.1:5432"], ["10.0.0.2:5432"], ["10.0.0.1:5432"]]);
+    // and what the device holds does not grow with the runs (three calls a query, one address)
+    expect(
+      [...run.output.matchAll(/run (\d): the primary at \S+, (\d+) endpoints/g)].map((m) => m[2]),
+    ).toEqual(["1", "1", "1"]);
+  });
+
+  it("failover: an event without a title (left out, empty, blank) is sent titled by its description or type, once said", () => {
+    const { run } = runs.get("failover")!;
+    expect(run.events).toEqual([
+      { type: "ERROR_EVENT", title: "Replication lag above 10 s" },
+      { type: "AVAILABILITY_EVENT", title: "Primary failed over" },
+      { type: "CUSTOM_INFO", title: "Custom info" },
+    ]);
+    expect(run.output).toContain(
+      "an EF1 event (ERROR_EVENT) without a title is sent titled 'Replication lag above 10 s': the Events API requires a title",
+    );
+    expect(run.output).not.toContain("'dt.event.description': ''");
+  });
+
+  it("failover: every property plugin.json declares is a key of self.config, its default where the configuration lacks it", () => {
+    const { run } = runs.get("failover")!;
+    expect(run.output).not.toContain("KeyError");
+    expect(run.output).toContain("password given: False, port 5432");
+    // the port the endpoint lacks is plugin.json's default (5432), as a number
+    expect(run.metrics.map((m) => m.dimensions["device.address"])).toContain("10.0.0.1:5432");
+  });
+
+  it("script-exit: a query that calls sys.exit() fails that run, as an exception does; the next runs report", () => {
+    const { cli, run } = runs.get("script-exit")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(byRun(run.metrics).map((metrics) => metrics.map((m) => [m.key, m.value]))).toEqual([
+      [["tech.script.exit.up", 1]],
+      [["tech.script.exit.up", 3]],
+      [["tech.script.exit.up", 4]],
+    ]);
+    expect(run.output).toContain(
+      "EF1 status of ScriptExitPlugin: GENERIC_ERROR: SystemExit: cannot reach db.example",
+    );
+    expect(run.output).toContain("EF1 status of ScriptExitPlugin: OK");
   });
 });

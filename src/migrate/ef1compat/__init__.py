@@ -50,6 +50,9 @@ STATE = "state"
 ENTITY_ID = re.compile(r"[A-Z][A-Z_]*-[0-9A-F]{16}")
 # MINT: a dimension value is at most 250 characters.
 DIMENSION_VALUE_MAX = 250
+# What the plugin's code may raise that fails its call, not the extension: sys.exit() too (scripts call it on an
+# error), which would leave the SDK's query callback marked as running, and the plugin never queried again.
+PLUGIN_ERRORS = (Exception, SystemExit)
 # A counter's previous value is forgotten when it was not reported for an hour (EF1 forgot it on restart).
 PREVIOUS_TTL = 3600
 
@@ -92,6 +95,23 @@ def dimension_value(value):
     """A dimension value as MINT takes it: text, at most 250 characters, quotes and backslashes escaped."""
     text = "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in str(value))[:DIMENSION_VALUE_MAX]
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# The title of an event whose plugin gave neither title nor description: its type's name as Dynatrace shows it.
+EVENT_TITLES = {
+    "ERROR_EVENT": "Error",
+    "PERFORMANCE_EVENT": "Performance event",
+    "AVAILABILITY_EVENT": "Availability event",
+    "RESOURCE_CONTENTION_EVENT": "Resource contention",
+    "CUSTOM_INFO": "Custom info",
+    "CUSTOM_DEPLOYMENT": "Custom deployment",
+    "CUSTOM_ANNOTATION": "Custom annotation",
+}
+
+
+def _text(value):
+    """An event's title or description as text, stripped; '' when there is none (None, empty, blank)."""
+    return "" if value is None else str(value).strip()
 
 
 class Ef2Metric:
@@ -182,7 +202,8 @@ class Sender:
                 else:
                     metrics += self._metric(report, now)
             except Exception as e:  # one bad measurement must not lose the others
-                self._warn(("error", report.key, type(e)), f"metric {report.key!r} not sent: {e}")
+                what = f"an EF1 {report.event['type']} event" if report.kind == "event" else f"metric {report.key!r}"
+                self._warn(("error", report.key, type(e)), f"{what} not sent: {e}")
         self._previous = {k: v for k, v in self._previous.items() if now - v[1] <= PREVIOUS_TTL}
         return metrics, events
 
@@ -256,19 +277,60 @@ class Sender:
     def _event(self, report):
         event = report.event
         properties = {str(k): str(v) for k, v in (event["properties"] or {}).items()}
-        if event["description"] is not None:
+        if _text(event["description"]):
             properties.setdefault("dt.event.description", str(event["description"]))
         for key, value in self._topology(report, {}).items():
             properties.setdefault(key, value)
-        title = event["title"] if event["title"] is not None else event["description"]
+        # EF1 plugins may leave the title out (or empty); the Events API v2 refuses an event without one, and the
+        # EEC drops it without a word: the description stands in, or the event type's name.
+        title = str(event["title"]) if _text(event["title"]) else ""
+        if not title:
+            title = _text(event["description"]) or EVENT_TITLES.get(event["type"], event["type"])
+            self._warn(
+                ("title", event["type"]),
+                f"an EF1 event ({event['type']}) without a title is sent titled {title!r}: the Events API requires a "
+                "title (the next ones without a title are titled the same way, by their description or type)",
+            )
         # EF1 raised an event sent with entity_id= on that process group instance: so does its entity selector.
         on_pgi = report.pgi is not None and ENTITY_ID.fullmatch(str(report.pgi))
         self._extension.report_dt_event(
             DtEventType(event["type"]),
-            str(title if title is not None else event["type"]),
+            title,
             entity_selector=f'entityId("{report.pgi}")' if on_pgi else None,
             properties=properties or None,
         )
+
+
+def _declared_default(prop):
+    """A property's plugin.json default as EF1 gave it (its type's value), or None (none, a password's, or one
+    that is not of its type)."""
+    kind = str(prop.get("type", "")).lower()
+    value = prop.get("defaultValue")
+    if value is None or kind == "password":
+        return None
+    try:
+        if kind == "integer":
+            return value if isinstance(value, int) and not isinstance(value, bool) else int(str(value).strip())
+        if kind == "float":
+            result = float(value) if not isinstance(value, bool) else None
+            return result if result is not None and math.isfinite(result) else None
+        if kind == "boolean":
+            return value if isinstance(value, bool) else {"true": True, "false": False}.get(str(value).lower())
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def ef1_config(descriptor, endpoint):
+    """`self.config` as EF1 gave it: every property plugin.json declares, keys as declared, then the endpoint's
+    settings. A configuration made before the extension's version declared a property (or one that leaves a
+    nullable property out) has its plugin.json default, or None, not a KeyError in the plugin's code."""
+    config = {}
+    for prop in descriptor.get("properties") or []:
+        if isinstance(prop, dict) and isinstance(prop.get("key"), str):
+            config[prop["key"]] = _declared_default(prop)
+    config.update(endpoint)
+    return config
 
 
 def status_of(error):
@@ -367,7 +429,7 @@ class Instance:
         spec = self.runner.spec
         try:
             self.plugin = self.runner.plugin_class(
-                config=dict(self.config),
+                config=ef1_config(self.runner.json_config, self.config),
                 json_config=self.runner.json_config,
                 logger=logging.getLogger(spec["package"]),
                 snapshot=None if spec["remote"] else self.runner.snapshot,
@@ -379,7 +441,7 @@ class Instance:
             self.status = Status(StatusValue.OK)
             if self.plugin is not None:
                 self.plugin._recorder.take()  # nothing for this run
-        except Exception as e:
+        except PLUGIN_ERRORS as e:
             self.fail("initialize", e)
             self.plugin = None
         self.flush(time.monotonic())
@@ -413,13 +475,16 @@ class Instance:
         builder = getattr(self.plugin, "topology_builder", None)
         if builder is not None and hasattr(builder, "_reset"):
             builder._reset()
+        recorder = getattr(self.plugin, "_recorder", None)
+        if recorder is not None and hasattr(recorder, "new_run"):
+            recorder.new_run()
         try:
             self.plugin.query(**self.kwargs())
             self.status = Status(StatusValue.OK)
         except NothingToReportException:
             self.status = Status(StatusValue.OK, "nothing to report")
             self.plugin._recorder.take()  # nothing for this run, not even what it reported before raising
-        except Exception as e:
+        except PLUGIN_ERRORS as e:
             self.fail("query", e)
             self.plugin._recorder.take()  # a failed run reports nothing, as on EF1
         metrics, events = self.flush(now)
@@ -436,7 +501,7 @@ class Instance:
             return
         try:
             self.plugin.close(**self.kwargs())
-        except Exception:
+        except PLUGIN_ERRORS:
             log.exception("EF1 close of %s failed", self.label)
         self.flush(time.monotonic())
 

@@ -1,7 +1,8 @@
 """The EF1 plugin classes (`ruxit.api.base_plugin`): BasePlugin (a host plugin) and RemoteBasePlugin (a remote one).
 
 The layer makes one object of the plugin's class per endpoint of the EF2 monitoring configuration, with:
-- `self.config`: the endpoint's settings, keys as plugin.json's `properties` declare them (passwords in clear);
+- `self.config`: the endpoint's settings, keys as plugin.json's `properties` declare them (passwords in clear), each
+  property the configuration lacks with its plugin.json default, or None;
 - `self.json_config`: plugin.json, as a dict;
 - `self.logger`: a logging.Logger, whose lines go to the extension's log;
 - `self.results_builder`, and for a remote plugin `self.topology_builder` (groups and devices);

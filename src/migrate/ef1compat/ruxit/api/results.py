@@ -22,6 +22,8 @@ EVENT_TYPES = {
 # How many groups and devices explicit selectors can name: a plugin that names a new device every run does not
 # fill the memory.
 ENTITIES_KEPT = 10000
+# How many distinct endpoints a device keeps of one run (only the first is sent, as `device.address`).
+ENDPOINTS_KEPT = 100
 
 
 class Report:
@@ -42,18 +44,29 @@ class Report:
         self.event = event
 
 
+def _keep_latest(entities, key, entity):
+    """Puts `entity` last in `entities`, which keeps the latest ENTITIES_KEPT."""
+    entities.pop(key, None)
+    entities[key] = entity
+    while len(entities) > ENTITIES_KEPT:
+        del entities[next(iter(entities))]
+
+
 class Recorder:
     def __init__(self):
         self.reports = []
         # The groups and devices by their `id`, which plugins pass back in explicit selectors (also a group kept
         # from initialize or an earlier run): the latest ENTITIES_KEPT of them.
         self.entities = {}
+        # Which run reports now: 0 for initialize, then one more for each query (new_run).
+        self.run = 0
 
     def register(self, entity):
-        self.entities.pop(entity.id, None)
-        self.entities[entity.id] = entity
-        while len(self.entities) > ENTITIES_KEPT:
-            del self.entities[next(iter(self.entities))]
+        _keep_latest(self.entities, entity.id, entity)
+
+    def new_run(self):
+        """Before each query: what a device holds of one run (its endpoints) starts anew in the next."""
+        self.run += 1
 
     def take(self):
         reports, self.reports = self.reports, []
@@ -221,14 +234,22 @@ class Device(_Reporting):
         self._device = self
         self.identifier = identifier
         self.name = name
+        # The endpoints of the latest run that added any (EF1 sent the topology anew with each query): a device
+        # the plugin keeps from run to run and gives its endpoint every query holds that query's, not every one.
         self.endpoints = []
+        self._endpoints_run = None
         # What EF1's selectors and entity_id= took: ExplicitSelector(device.id, EntityType.CUSTOM_DEVICE).
         self.id = entity_id_of(group.id, identifier)
         recorder.register(self)
 
     def add_endpoint(self, ip=None, port=None, dnsNames=None, port_list=None, range_list=None, **_ignored):  # noqa: N803 (EF1's name)
-        """An address of the device: the first one becomes the dimension `device.address` of its metrics."""
-        self.endpoints.append({"ip": ip, "port": port, "dnsNames": dnsNames, "ports": port_list, "ranges": range_list})
+        """An address of the device: this run's first becomes the dimension `device.address` of its metrics."""
+        if self._endpoints_run != self._recorder.run:
+            self._endpoints_run = self._recorder.run
+            self.endpoints = []
+        endpoint = {"ip": ip, "port": port, "dnsNames": dnsNames, "ports": port_list, "ranges": range_list}
+        if endpoint not in self.endpoints and len(self.endpoints) < ENDPOINTS_KEPT:
+            self.endpoints.append(endpoint)
 
     @property
     def address(self):
@@ -255,10 +276,13 @@ class Group(_Reporting):
 
     def create_device(self, identifier=None, display_name=None, **_ignored):
         key = str(identifier)
-        if key not in self._devices:
+        device = self._devices.get(key)
+        if device is None:
             name = display_name if display_name is not None else identifier
-            self._devices[key] = Device(self._recorder, self, identifier, name)
-        return self._devices[key]
+            device = Device(self._recorder, self, identifier, name)
+        # A group the plugin keeps from run to run keeps the latest ENTITIES_KEPT devices, not every one it named.
+        _keep_latest(self._devices, key, device)
+        return device
 
     def create_element(self, identifier=None, element_name=None, **_ignored):
         return self.create_device(identifier, element_name)
