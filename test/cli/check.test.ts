@@ -1,5 +1,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -673,5 +681,15 @@ describe("plugin-review check --output", () => {
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot write '.*r\.json': no such file or directory/);
+    // A folder, a full device, a virtual file system's path: one line in words, nothing on stdout.
+    const cases: [string, string][] = [[dir, "it is a directory"]];
+    if (existsSync("/dev/full")) cases.push(["/dev/full", "no space left on the device"]);
+    if (existsSync("/proc/self")) cases.push(["/proc/plugin-review.json", "no such file or directory"]);
+    for (const [file, why] of cases) {
+      const bad = cli(["check", "--format", "json", "--output", `sarif=${file}`, "examples/host-valid"]);
+      expect(bad.stderr, file).toBe(`plugin-review: cannot write '${file}': ${why}\n`);
+      expect(bad.status, file).toBe(2);
+      expect(bad.stdout, file).toBe("");
+    }
   });
 });
