@@ -452,6 +452,36 @@ describe("plugin-review check: what a file holds reaches no terminal as a contro
   });
 });
 
+describe("plugin-review check: a folder whose name holds a line break (git and GitHub allow one)", () => {
+  it("is searched like any other: its descriptor is reviewed, its ignore globs apply, and it starts no line", () => {
+    const hostile = "plugins/a\n::error title=pwned::x\r\u2028y/plugin.json";
+    write(`breaks/${hostile}`, text({ ...validHost(), unknownThing: 1 }));
+    write("breaks/plugins/ok/plugin.json", text({ ...validHost(), name: "custom.python.ok" }));
+    write(
+      "breaks/legacy/b\nc/plugin.json",
+      text({ ...validHost(), name: "custom.python.old", unknownThing: 1 }),
+    );
+    write(
+      "breaks/.github/plugin-review.yml",
+      'ignore:\n  - paths: ["legacy/**"]\n    rules: [unknown-member]\n',
+    );
+    const json = cli(["check", "--format", "json", "."], join(dir, "breaks"));
+    expect(json.stderr).toBe("");
+    const found = (JSON.parse(json.stdout) as { file: string; ruleId: string }[]).map((f) => [
+      f.file,
+      f.ruleId,
+    ]);
+    expect(found).toEqual([[hostile, "unknown-member"]]);
+    expect(json.status).toBe(0);
+    for (const format of ["text", "github"]) {
+      const r = cli(["check", "--format", format, "."], join(dir, "breaks"));
+      expect(r.stdout, format).toMatch(/unknown member/);
+      expect(r.stdout, format).not.toMatch(/^::error title=pwned/m);
+      expect(r.stdout, format).toMatch(/3 descriptors/);
+    }
+  });
+});
+
 describe("plugin-review check --base-ref", () => {
   let repo: string;
   const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" }).toString();
