@@ -3,7 +3,7 @@
  * src/format/audit/ (output on stdout, or one SARIF file per repository in --output-dir), with --compare
  * reading an earlier audit's JSON first, so that a bad file is said before any request is made.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compareAudits, parseEarlierAudit } from "../format/audit/compare.js";
 import { formatCsv } from "../format/audit/csv.js";
@@ -13,6 +13,7 @@ import { auditSarifFiles, MAX_SARIF_RESULTS } from "../format/audit/sarif.js";
 import { formatAuditText } from "../format/audit/text.js";
 import { auditOctokit, auditOrganization } from "../github/audit/collect.js";
 import { describeRequestError } from "../github/api/errors.js";
+import { makeFolder } from "../workspace/make-folder.js";
 import { describeErrno } from "../workspace/usage-error.js";
 import { githubAccess } from "./github-access.js";
 
@@ -108,13 +109,13 @@ function earlierAudit(file: string, org: string, cwd: string): { report: AuditRe
 function writeSarif(report: AuditReport, dir: string, cwd: string, io: AuditIo): number {
   const files = auditSarifFiles(report, io.version ?? "0.0.0");
   const at = resolve(cwd, dir);
-  try {
-    mkdirSync(at, { recursive: true });
-    for (const f of files) writeFileSync(join(at, f.name), f.text);
-  } catch (e) {
-    io.stderr(`plugin-review: cannot write the SARIF files to ${dir}: ${(e as Error).message}\n`);
-    return 2;
-  }
+  for (const f of files)
+    try {
+      writeFileSync(join(at, f.name), f.text);
+    } catch (e) {
+      io.stderr(`plugin-review: cannot write '${join(dir, f.name)}': ${describeErrno(e)}\n`);
+      return 2;
+    }
   for (const f of files) {
     io.stdout(`${join(dir, f.name)}\t${f.repository}\t${f.commit}\t${f.ref}\n`);
     if (f.omitted)
@@ -148,6 +149,16 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
     "the organisation's repositories (and its .github repository)",
   );
   if (!access) return 2;
+  // The folder the SARIF files go to, made before the audit: one that cannot be is said before any request.
+  if (to.format === "sarif")
+    try {
+      makeFolder(resolve(cwd, to.outputDir));
+    } catch (e) {
+      io.stderr(
+        `plugin-review: --output-dir: cannot make the folder '${to.outputDir}': ${describeErrno(e)}\n`,
+      );
+      return 2;
+    }
   const octokit = auditOctokit(access.token, access.baseUrl, (m) => io.stderr(`plugin-review: ${m}\n`));
   const progress = io.stderrIsTTY
     ? (done: number, total: number, repo: string) => io.stderr(`\r\u001b[2K[${done}/${total}] ${repo}`)
@@ -172,7 +183,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
     try {
       writeFileSync(resolve(cwd, o.file), RENDER[o.format](report, version));
     } catch (e) {
-      io.stderr(`plugin-review: cannot write '${o.file}': ${(e as Error).message}\n`);
+      io.stderr(`plugin-review: cannot write '${o.file}': ${describeErrno(e)}\n`);
       return 2;
     }
   if (to.format === "sarif") return writeSarif(report, to.outputDir, cwd, io);

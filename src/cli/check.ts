@@ -13,7 +13,7 @@ import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
 import { printable, printableLines } from "../format/printable.js";
-import { formatSarif } from "../format/sarif.js";
+import { formatSarif, type RepositoryPath } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
 import { formatTiming } from "../format/timing.js";
@@ -182,6 +182,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   let unchanged = 0;
   /** What the review of each file could not do (a rename not followed, a project not listed): said in the notes. */
   const fileNotes: string[] = repo?.note ? [repo.note] : [];
+  /**
+   * By displayed name, a file's path in its repository: annotations (`github`) and code scanning (`sarif`)
+   * name files as GitHub does, from the repository root, wherever the command runs.
+   */
+  const inRepository = new Map<string, RepositoryPath>();
   for (const c of candidates) {
     // Standard input without a name is named `<stdin>` in the working directory, with its configuration.
     const located = finder.locate(c.absolute);
@@ -189,6 +194,9 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const { config } = found;
     // Globs read the path below the configuration's root; the identity and git, the repository's path.
     const repoPath = repo ? repo.git.relative(located.real) : located.path;
+    // Unnamed standard input is no file of the repository.
+    if (located.repository !== undefined && !(stdin && stdin.filename === undefined))
+      inRepository.set(c.display, { path: located.path, root: located.repository });
     // Only changed descriptors, like the App (counted in the summary); one left out is not even read.
     const change = repo && !stdin ? changeOf(repo, repoPath) : undefined;
     if (repo && !stdin && !c.explicit && !change) {
@@ -336,12 +344,13 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     }
   }
   const show = (p: string) => p;
+  const names = { show, inRepository: (p: string) => inRepository.get(p) };
   const textNotes = [describeConfigs([...groups.keys()], io.cwd, finder), ...notes];
   const write = (format: Format, colour: boolean, width: number | undefined) =>
     render(
       format,
       files,
-      show,
+      names,
       format === "text" ? textNotes : notes,
       { ...io, colour, width },
       (r) => existingOf.get(r) ?? "report",
@@ -513,7 +522,8 @@ function describeConfigs(used: FoundConfig[], cwd: string, finder: ConfigFinder)
 function render(
   format: Format,
   files: readonly AnalysedFile[],
-  show: (path: string) => string,
+  /** `show`: a file's name for people and in JSON; `inRepository`: its path in its repository, for GitHub. */
+  names: { show: (path: string) => string; inRepository: (path: string) => RepositoryPath | undefined },
   notes: string[],
   io: Io,
   existing: (file: AnalysedFile) => ExistingMode,
@@ -521,13 +531,13 @@ function render(
 ): string {
   switch (format) {
     case "json":
-      return formatJson(files, show);
+      return formatJson(files, names.show);
     case "sarif":
-      return formatSarif(files, show, io.version);
+      return formatSarif(files, names.show, io.version, names.inRepository);
     case "github":
-      return formatGithub(files, show, existing);
+      return formatGithub(files, (p) => names.inRepository(p)?.path ?? names.show(p), existing);
     default:
-      return formatText(files, show, { colour: io.colour, notes, width: io.width, failed });
+      return formatText(files, names.show, { colour: io.colour, notes, width: io.width, failed });
   }
 }
 

@@ -10,7 +10,6 @@
 import {
   existsSync,
   lstatSync,
-  mkdirSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -38,6 +37,7 @@ import { parseJsonFast } from "../core/json/parse.js";
 import { get } from "../core/guards.js";
 import { expandArgs, readLimited, type Candidate, type ConfigLookup } from "../workspace/files.js";
 import { ConfigFinder } from "../workspace/find-config.js";
+import { makeFolder } from "../workspace/make-folder.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
 
 export interface MigrateCommandOptions {
@@ -137,7 +137,7 @@ function folders(done: Done[], texts: Map<string, string | undefined>): void {
  * leaves the old file or the new one, never half of one (and a link at the place is replaced, not followed).
  */
 function writeFile(absolute: string, content: string | Buffer): void {
-  mkdirSync(dirname(absolute), { recursive: true });
+  makeFolder(dirname(absolute));
   const temporary = join(dirname(absolute), `.${basename(absolute)}.${process.pid}.tmp`);
   try {
     writeFileSync(temporary, content);
@@ -757,6 +757,12 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   });
   const done: Done[] = fleet.entries.map((e) => ({ ...e }));
   folders(done, texts);
+  if (outDir !== undefined)
+    try {
+      makeFolder(outDir);
+    } catch (e) {
+      throw new UsageError(`--out: cannot make the folder '${opts.out}': ${describeErrno(e)}`);
+    }
   const interrupted =
     opts.out === undefined ? false : await writeAll(done, opts.out, io.cwd, opts.force === true);
 

@@ -643,8 +643,12 @@ function defaultSeverityOf(id: string): Severity {
   return RULES_BY_ID.get(id)?.meta.defaultSeverity ?? "error";
 }
 
-/** Matchers for `paths`-style globs; `dot: true` so `.github/…` and dot-folders match like other folders. */
+/**
+ * Matchers for `paths`-style globs; `dot: true` so `.github/…` and dot-folders match like other folders, and
+ * `s` (dotAll) so that `*` and `**` match every character a name may hold: without it picomatch's `**` stops at
+ * a line break, and a descriptor in a folder whose name has one (git and GitHub allow it) would never be reviewed.
+ */
 export function globMatcher(globs: readonly string[]): (path: string) => boolean {
-  const m = picomatch(globs as string[], { dot: true });
+  const m = picomatch(globs as string[], { dot: true, flags: "s" });
   return (p) => m(p.replace(/\\/g, "/").replace(/^\.\//, ""));
 }

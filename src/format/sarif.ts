@@ -1,4 +1,5 @@
 /** `--format sarif`: SARIF 2.1.0 for code scanning, with rule metadata and help links. */
+import { pathToFileURL } from "node:url";
 import { RULES } from "../core/rules/index.js";
 import type { Finding } from "../core/types.js";
 
@@ -21,7 +22,7 @@ const LEVEL = { error: "error", warning: "warning", notice: "note" } as const;
 /**
  * A displayed path as a SARIF `artifactLocation.uri` (RFC 3986), each segment percent-encoded so that spaces,
  * non-ASCII letters, `%`, `#`, `?` and brackets stay part of the path. A relative path is a relative
- * reference (`plugins/a%20b/plugin.json`), which code scanning resolves against the repository root; an
+ * reference (`plugins/a%20b/plugin.json`: code scanning resolves it against the repository root); an
  * absolute one is a `file:` URI (`file:///tmp/x`, `file:///C:/x` for a Windows drive, `file://server/share/x`
  * for a UNC path): a relative reference must not begin with a slash (the validator's SARIF1004), and a drive
  * letter would read as a URI scheme.
@@ -43,6 +44,15 @@ function baselineState(f: SarifFinding): { baselineState: "new" | "unchanged" } 
   return undefined;
 }
 
+/** A descriptor's path in its git repository (relative to `root`, the folder holding `.git`). */
+export interface RepositoryPath {
+  path: string;
+  root: string;
+}
+
+/** The base id of paths relative to the repository root, as code scanning and CodeQL name it. */
+export const SRCROOT = "%SRCROOT%";
+
 /**
  * The SARIF log of reviewed descriptors. `run` adds members to the run (the audit's provenance, automation
  * details and notes); `check` and `audit` share everything else, so that rule ids, fingerprints and help
@@ -53,8 +63,32 @@ export function toSarif(
   display: (path: string) => string,
   version: string,
   run: Record<string, unknown> = {},
+  /**
+   * A descriptor's path in its repository, when it is in one: its location is then that path relative to
+   * %SRCROOT% (the repository root), which is what code scanning resolves, wherever the command ran.
+   */
+  inRepository: (path: string) => RepositoryPath | undefined = () => undefined,
 ): object {
   const index = new Map(RULES.map((r, i) => [r.meta.id, i]));
+  const location = (path: string) => {
+    const repo = inRepository(path);
+    return repo ? { uri: artifactUri(repo.path), uriBaseId: SRCROOT } : { uri: artifactUri(display(path)) };
+  };
+  // %SRCROOT% defined where it is one folder (descriptors of several repositories leave it to the reader).
+  const roots = new Set(files.flatMap((r) => inRepository(r.path)?.root ?? []));
+  const [root] = roots;
+  const rootUri = root !== undefined ? pathToFileURL(root).href.replace(/\/?$/, "/") : "";
+  const originalUriBaseIds =
+    roots.size === 1
+      ? {
+          originalUriBaseIds: {
+            [SRCROOT]: {
+              uri: rootUri,
+              description: { text: "The repository root: the folder holding .git." },
+            },
+          },
+        }
+      : {};
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -76,9 +110,10 @@ export function toSarif(
           },
         },
         columnKind: "unicodeCodePoints",
+        ...originalUriBaseIds,
         // Every reviewed descriptor, also those without findings: what was analysed, not only what failed.
         artifacts: files.map((r) => ({
-          location: { uri: artifactUri(display(r.path)) },
+          location: location(r.path),
           roles: ["analysisTarget"],
           ...(r.properties ? { properties: r.properties } : {}),
         })),
@@ -91,7 +126,7 @@ export function toSarif(
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: artifactUri(display(r.path)), index: artifactIndex },
+                  artifactLocation: { ...location(r.path), index: artifactIndex },
                   region: {
                     startLine: f.line,
                     startColumn: f.column,
@@ -118,6 +153,7 @@ export function formatSarif(
   files: readonly SarifFile[],
   display: (path: string) => string,
   version: string,
+  inRepository?: (path: string) => RepositoryPath | undefined,
 ): string {
-  return JSON.stringify(toSarif(files, display, version), null, 2) + "\n";
+  return JSON.stringify(toSarif(files, display, version, {}, inRepository), null, 2) + "\n";
 }

@@ -53,6 +53,8 @@ export interface Located {
    * holding `.git`), wherever the command runs; outside any repository, as `configPath`.
    */
   path: string;
+  /** The repository root (the folder holding `.git`, links resolved) that `path` is relative to; none outside one. */
+  repository?: string;
 }
 
 /** A folder's real path; one that does not exist (a `--stdin-filename`) below its nearest existing parent's. */
@@ -139,7 +141,10 @@ export class ConfigFinder {
         : undefined) ??
       basename(real);
     const repo = this.repositoryRoot(dir);
-    return { found, real, configPath, path: (repo !== undefined && under(repo, real)) || configPath };
+    const inRepo = repo !== undefined ? under(repo, real) : undefined;
+    return inRepo !== undefined
+      ? { found, real, configPath, path: inRepo, repository: repo }
+      : { found, real, configPath, path: configPath };
   }
 
   private realDir(dir: string): string {

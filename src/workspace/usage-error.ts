@@ -19,6 +19,19 @@ export function describeErrno(e: unknown): string {
       return "too many levels of symbolic links (a link that leads back to itself?)";
     case "ENOTDIR":
       return "a part of its path is not a directory";
+    case "EEXIST":
+      return "something else is already there";
+    case "ENOSPC":
+    case "EDQUOT":
+      return "no space left on the device";
+    case "EROFS":
+      return "the file system is read-only";
+    case "EINVAL":
+      return "the system does not take a file there";
+    case "EFBIG":
+      return "the file would be too large";
+    case "EIO":
+      return "an input/output error";
     default:
       return code ?? String(e);
   }

@@ -1,5 +1,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -444,6 +452,36 @@ describe("plugin-review check: what a file holds reaches no terminal as a contro
   });
 });
 
+describe("plugin-review check: a folder whose name holds a line break (git and GitHub allow one)", () => {
+  it("is searched like any other: its descriptor is reviewed, its ignore globs apply, and it starts no line", () => {
+    const hostile = "plugins/a\n::error title=pwned::x\r\u2028y/plugin.json";
+    write(`breaks/${hostile}`, text({ ...validHost(), unknownThing: 1 }));
+    write("breaks/plugins/ok/plugin.json", text({ ...validHost(), name: "custom.python.ok" }));
+    write(
+      "breaks/legacy/b\nc/plugin.json",
+      text({ ...validHost(), name: "custom.python.old", unknownThing: 1 }),
+    );
+    write(
+      "breaks/.github/plugin-review.yml",
+      'ignore:\n  - paths: ["legacy/**"]\n    rules: [unknown-member]\n',
+    );
+    const json = cli(["check", "--format", "json", "."], join(dir, "breaks"));
+    expect(json.stderr).toBe("");
+    const found = (JSON.parse(json.stdout) as { file: string; ruleId: string }[]).map((f) => [
+      f.file,
+      f.ruleId,
+    ]);
+    expect(found).toEqual([[hostile, "unknown-member"]]);
+    expect(json.status).toBe(0);
+    for (const format of ["text", "github"]) {
+      const r = cli(["check", "--format", format, "."], join(dir, "breaks"));
+      expect(r.stdout, format).toMatch(/unknown member/);
+      expect(r.stdout, format).not.toMatch(/^::error title=pwned/m);
+      expect(r.stdout, format).toMatch(/3 descriptors/);
+    }
+  });
+});
+
 describe("plugin-review check --base-ref", () => {
   let repo: string;
   const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" }).toString();
@@ -673,5 +711,15 @@ describe("plugin-review check --output", () => {
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot write '.*r\.json': no such file or directory/);
+    // A folder, a full device, a virtual file system's path: one line in words, nothing on stdout.
+    const cases: [string, string][] = [[dir, "it is a directory"]];
+    if (existsSync("/dev/full")) cases.push(["/dev/full", "no space left on the device"]);
+    if (existsSync("/proc/self")) cases.push(["/proc/plugin-review.json", "no such file or directory"]);
+    for (const [file, why] of cases) {
+      const bad = cli(["check", "--format", "json", "--output", `sarif=${file}`, "examples/host-valid"]);
+      expect(bad.stderr, file).toBe(`plugin-review: cannot write '${file}': ${why}\n`);
+      expect(bad.status, file).toBe(2);
+      expect(bad.stdout, file).toBe("");
+    }
   });
 });

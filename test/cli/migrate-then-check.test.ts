@@ -112,7 +112,8 @@ describe("migrate's errors", () => {
       /^plugin-review: .*pmi\.json: not converted:\n {2}line 4: /,
     );
     const blocked = join(dir, "blocked");
-    writeFileSync(blocked, "a file where the folder would go");
+    mkdirSync(blocked);
+    writeFileSync(join(blocked, "extension"), "a file where the folder would go");
     const r = cli(["migrate", "examples/jmx-valid/plugin.json", "--out", blocked]);
     const stderr = r.stderr.replace(/\n {4}/g, " ");
     expect(stderr).toMatch(/^plugin-review: examples\/jmx-valid\/plugin\.json: custom:tech\.demo\.pool /);

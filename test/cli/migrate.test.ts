@@ -107,6 +107,27 @@ describe("plugin-review migrate --out", () => {
   });
 });
 
+describe("plugin-review migrate --out where no folder can be made", () => {
+  it("says so in one line, exit 2, at once (never a hang), and writes nothing", () => {
+    const file = write("not-a-folder", "");
+    const cases: [string, string][] = [
+      [file, "something else is already there"],
+      [join(file, "out"), "a part of its path is not a directory"],
+    ];
+    // A virtual file system: mkdir answers "no such file or directory" with the parent there, where
+    // Node.js's recursive mkdir tries again for ever.
+    if (existsSync("/proc/self")) cases.push(["/proc/plugin-review/out", "no such file or directory"]);
+    if (existsSync("/dev/full")) cases.push(["/dev/full", "something else is already there"]);
+    for (const [out, why] of cases) {
+      const r = cli(["migrate", JMX, "--out", out]);
+      expect(r.stderr, out).toBe(`plugin-review: --out: cannot make the folder '${out}': ${why}\n`);
+      expect(r.status, out).toBe(2);
+      expect(r.stdout, out).toBe("");
+    }
+    expect(readFileSync(file, "utf8")).toBe("");
+  });
+});
+
 describe("plugin-review migrate without --out", () => {
   it("prints what it would write and writes nothing", () => {
     const cwd = mkdtempSync(join(dir, "print-"));

@@ -140,6 +140,21 @@ describe("configuration", () => {
   });
 });
 
+describe("paths and ignore globs: every character a name may hold", () => {
+  it("`**` and `*` match across line breaks and other separators in a folder's name", () => {
+    const match = globMatcher(["**/plugin.json", "legacy/*/x.json"]);
+    for (const p of [
+      "a\nb/plugin.json",
+      "p/a\r\nb/plugin.json",
+      "a\u2028b\u2029/plugin.json",
+      "legacy/a\nb/x.json",
+    ])
+      expect(match(p), JSON.stringify(p)).toBe(true);
+    for (const p of ["a\nb/plugin.jsonx", "legacy/a\n/b/x.json", "a/.\nplugin.json"])
+      expect(match(p), JSON.stringify(p)).toBe(false);
+  });
+});
+
 describe("existing findings and locked settings", () => {
   it("`existing` is report by default and validated by the schema", () => {
     expect(resolveConfig().existing).toBe("report");

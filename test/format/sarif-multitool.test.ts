@@ -5,10 +5,11 @@
  * the reason printed, where the platform package is not installed or its binary does not run.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, mainRun } from "../cli/run.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
@@ -48,6 +49,13 @@ beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), "plugin-review-multitool-"));
 });
+
+/** A folder outside any repository holding a copy of examples/mistakes. */
+function outsideRepository(): string {
+  const at = join(dir, "outside");
+  if (!existsSync(at)) cpSync(join(ROOT, "examples", "mistakes"), join(at, "mistakes"), { recursive: true });
+  return at;
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `validate` on a SARIF text; returns the validator's own results (its output is SARIF too). */
@@ -96,18 +104,40 @@ describeTool("SARIF multitool validate", { timeout: 180_000 }, () => {
   });
 
   it.each([
-    ["relative paths", "examples/mistakes"],
-    ["absolute paths", join(ROOT, "examples", "mistakes")],
-  ])("reports no error and no warning for %s", (name, target) => {
-    const r = cli(["check", "--format", "sarif", target]);
+    // In a repository (this one), by their path in it, relative to %SRCROOT%, from any folder.
+    ["paths in a repository", "examples/mistakes", ROOT],
+    ["absolute paths in a repository", join(ROOT, "examples", "mistakes"), join(ROOT, "examples")],
+    // Outside any repository, as given: relative references, or file: URIs for absolute paths.
+    ["relative paths", "mistakes", "outside"],
+    ["absolute paths", "outside/mistakes", "outside"],
+  ])("reports no error and no warning for %s", (name, given, from) => {
+    const outside = from === "outside";
+    const cwd = outside ? outsideRepository() : from;
+    const target = given === "outside/mistakes" ? join(cwd, "mistakes") : given;
+    const r = cli(["check", "--format", "sarif", target], cwd);
     expect(r.status).toBe(1);
-    const uris = (
+    const run = (
       JSON.parse(r.stdout) as {
-        runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+        runs: {
+          originalUriBaseIds?: Record<string, { uri: string }>;
+          results: {
+            locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[];
+          }[];
+        }[];
       }
-    ).runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri);
-    expect(uris.length).toBeGreaterThan(0);
-    for (const u of uris) expect(u.startsWith("file:///"), u).toBe(target.startsWith("/"));
+    ).runs[0]!;
+    const locations = run.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation);
+    expect(locations.length).toBeGreaterThan(0);
+    for (const l of locations) {
+      expect(l.uri.startsWith("file:///"), l.uri).toBe(outside && target.startsWith("/"));
+      expect(l.uriBaseId).toBe(outside ? undefined : "%SRCROOT%");
+      if (!outside) expect(l.uri).toMatch(/^examples\/mistakes\//);
+    }
+    expect(run.originalUriBaseIds).toEqual(
+      outside
+        ? undefined
+        : { "%SRCROOT%": expect.objectContaining({ uri: pathToFileURL(join(ROOT, "/")).href }) },
+    );
     const problems = validate(name.replace(/ /g, "-"), r.stdout).filter(
       (x) => x.level === undefined || x.level === "error" || x.level === "warning",
     );

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -548,6 +549,28 @@ describe("audit --format sarif --output-dir", () => {
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(
         /audit --output takes <format>=<file> with a format among text, json, markdown, html, csv \(SARIF: --format sarif --output-dir\)/,
+      );
+    }
+    expect(gh.requests).toEqual([]);
+    gh.assertClean();
+  });
+
+  it("an --output-dir that cannot be made is said in one line before any request, never after the audit", async () => {
+    process.env.GITHUB_TOKEN = TOKEN;
+    const gh = new FakeGitHub([]);
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const cases: [string, RegExp][] = [
+      [join(file, "sarif"), /a part of its path is not a directory/],
+      [file, /something else is already there/],
+    ];
+    // A virtual file system's folder refuses new folders ("no such file or directory", its parent there).
+    if (existsSync("/proc/self")) cases.push(["/proc/plugin-review/sarif", /no such file or directory/]);
+    for (const [out, why] of cases) {
+      const r = await run(["audit", "acme", "--format", "sarif", "--output-dir", out]);
+      expect(r).toMatchObject({ status: 2, stdout: "" });
+      expect(r.stderr).toMatch(
+        new RegExp(`^plugin-review: --output-dir: cannot make the folder '.*': ${why.source}\\n$`),
       );
     }
     expect(gh.requests).toEqual([]);
