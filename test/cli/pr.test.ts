@@ -213,7 +213,7 @@ describe("plugin-review pr", () => {
   });
 
   it("explains an unreadable pull request", async () => {
-    const gh = new FakeGitHub(["getPull"]);
+    const gh = new FakeGitHub(["getPull"]).absent(99);
     process.env.GITHUB_TOKEN = "t";
     const r = await run(["pr", "acme/plugins#99"]);
     expect(r.status).toBe(2);

@@ -226,6 +226,15 @@ export class FakeGitHub {
     return this;
   }
 
+  /** Pull requests GitHub does not have (`GET /pulls/{n}` answers 404): every other number is open. */
+  private readonly absentPulls = new Set<number>();
+
+  /** Pull request `number` does not exist (never opened, or the token cannot see it). */
+  absent(number: number): this {
+    this.absentPulls.add(number);
+    return this;
+  }
+
   /** A pull request moved to another base branch, whose tip is `sha` (an edit of its base). */
   retarget(number: number, sha: string): this {
     this.bases.set(number, sha);
@@ -1230,6 +1239,7 @@ export class FakeGitHub {
     // (`retarget` moves it); one in `pulls` as given there.
     on("getPull", "get", /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, (uri) => {
       const n = Number(uri.split("?")[0]!.split("/").pop());
+      if (this.absentPulls.has(n)) return [404, { message: "Not Found" }];
       const pr = (this.pulls.get(n) ?? { ...EXAMPLE_PULL, number: n, state: "open" }) as {
         head: object;
         base: { sha?: string };
