@@ -364,9 +364,15 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
       if (e?.result.converted) side.now = e.result.name;
     }
 
-  // How many descriptors of the run are one EF1 plugin (its copies: each collides with the first).
+  // How many descriptors of the run are one EF1 plugin (its copies: each collides with the first), counted
+  // once for the run rather than once per collision.
+  const copiesOf = new Map<string, number>();
+  for (const e of entries) {
+    const plugin = parsedOf.get(e)?.plugin;
+    if (plugin !== undefined) copiesOf.set(plugin, (copiesOf.get(plugin) ?? 0) + 1);
+  }
   const copies = (plugin: string) => {
-    const n = entries.filter((e) => parsedOf.get(e)?.plugin === plugin).length;
+    const n = copiesOf.get(plugin) ?? 0;
     return n === 2 ? "two" : String(n);
   };
   for (const e of entries) {
