@@ -1,7 +1,13 @@
 /** Turns the pull request objects of webhook payloads and of the REST API into a review target. */
-import { describeRequestError, isTimeout, isTransient, TransientReviewError } from "../api/errors.js";
+import {
+  describeRequestError,
+  httpStatus,
+  isTimeout,
+  isTransient,
+  TransientReviewError,
+} from "../api/errors.js";
 import type { GitHubGateway, PullTarget } from "../api/port.js";
-import { failingPullsAt } from "../review/pipeline.js";
+import { pullsNamedAt } from "../review/pipeline.js";
 
 interface PullLike {
   number: number;
@@ -60,25 +66,33 @@ export async function pullTargetsFor(
 
 /**
  * The pull requests a Re-run of a commit with no pull request stubs is for. GitHub leaves `pull_requests`
- * empty in check_run and check_suite events of a pull request from a fork, so a Re-run of a fork's failing
- * check would review nothing and the check would stay failed; the commit's failing run of ours names the
- * pull requests whose reviews failed (review/check-run/external-id.ts `failing`). Those numbers are only
- * where to look: each is read from GitHub, and kept when it is open with this head commit.
+ * empty in check_run and check_suite events of a pull request from a fork, so a Re-run of a fork's check
+ * would review nothing (a failing check would stay failed); the commit's run of ours names the pull requests
+ * reviewed at that commit (review/check-run/external-id.ts `pullsNamed`; a run of an earlier release, only
+ * the failing ones). Those numbers are only where to look: each is read from GitHub, and kept when it is open
+ * with this head commit.
  */
-export async function pullsOfFailingRun(
+export async function pullsOfRun(
   gw: GitHubGateway,
   repo: RepoRef,
   headSha: string,
   appId: number | undefined,
 ): Promise<PullTarget[]> {
-  const failing = await transientRead(
-    () => failingPullsAt(gw, { owner: repo.owner, repo: repo.repo, headSha }, appId),
+  const named = await transientRead(
+    () => pullsNamedAt(gw, { owner: repo.owner, repo: repo.repo, headSha }, appId),
     "reading the commit's check run",
   );
   const targets: PullTarget[] = [];
-  for (const number of failing) {
-    const data = await transientRead(() => gw.pullRequest(repo, number), "reading the pull request");
-    if (data.state === "open" && data.head.sha === headSha) targets.push(toPullTarget(data, repo));
+  for (const number of named) {
+    const data = await transientRead(
+      () =>
+        gw.pullRequest(repo, number).catch((e: unknown) => {
+          if (httpStatus(e) === 404) return undefined; // gone: nothing to review, the others still are
+          throw e;
+        }),
+      "reading the pull request",
+    );
+    if (data?.state === "open" && data.head.sha === headSha) targets.push(toPullTarget(data, repo));
   }
   return targets;
 }

@@ -21,7 +21,7 @@ import {
 import { SECOND_MS } from "../time-budget.js";
 import { slimPayload } from "./events.js";
 import type { CountedOutcome, OperatorMetrics } from "./operator-metrics.js";
-import { pullsOfFailingRun, pullTargetsFor, repoRef, type RepoRef } from "./pull-target.js";
+import { pullsOfRun, pullTargetsFor, repoRef, type RepoRef } from "./pull-target.js";
 import { recheckTarget, type RecheckRefusals } from "./recheck.js";
 import type { JobTurn, ReviewScheduler } from "./scheduler.js";
 import type { DeliveryTerms, ReceivingDeliveries } from "./terms.js";
@@ -97,18 +97,19 @@ export class ReviewJobs {
     const pull = check.pull_requests[0]?.number;
     return this.submit(context, repo, { headSha: check.head_sha, pull }, async (gw, attempt, options) => {
       const appId = check.app?.id ?? undefined;
-      // A fork's pull request has no stubs: a Re-run finds it through the commit's failing run.
+      // A fork's pull request has no stubs: a Re-run finds it through the pull requests the commit's run names.
       const targets =
         check.pull_requests.length === 0 && rerequested
-          ? await pullsOfFailingRun(gw, repo, check.head_sha, appId)
+          ? await pullsOfRun(gw, repo, check.head_sha, appId)
           : await pullTargetsFor(gw, repo, check.pull_requests, check.head_sha);
       if (targets.length === 0) context.log.info("no pull request at this head commit: nothing to review");
-      for (const t of targets)
+      for (const [i, t] of targets.entries())
         await reviewPullRequest(gw, t, {
           ...options(),
           appId,
-          // A retry completes the run the first try made, rather than making another.
-          rerun: rerequested && attempt === 0,
+          // One new run for the Re-run, which the reviews of the commit's other pull requests complete; a
+          // retry completes the run the first try made, rather than making another.
+          rerun: rerequested && attempt === 0 && i === 0,
         });
     });
   }

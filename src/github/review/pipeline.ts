@@ -31,7 +31,7 @@ import { REVIEW_DEADLINE_MS } from "../time-budget.js";
 import { analyseInputs, type Analysis } from "./analyse-inputs.js";
 import type { Analyser } from "./analyser.js";
 import { completeCheckRun, LAST_TRY, ReviewCheckRun } from "./check-run/complete.js";
-import { parseExternalId } from "./check-run/external-id.js";
+import { parseExternalId, pullsNamed } from "./check-run/external-id.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
 import { publishPullReview } from "./pull-review/publish-stage.js";
@@ -246,14 +246,14 @@ export function reviewMergeGroup(
 }
 
 /**
- * The pull requests whose reviews of `where`'s commit failed, as the commit's run names them
- * (check-run/external-id.ts `failing`): where a Re-run that names no pull request (a fork's) looks.
+ * The pull requests reviewed at `where`'s commit, as the commit's run names them (check-run/external-id.ts
+ * `pullsNamed`): where a Re-run that names no pull request (a fork's) looks.
  */
-export async function failingPullsAt(
+export async function pullsNamedAt(
   gw: GitHubGateway,
   where: CheckRunRef,
   appId: number | undefined,
 ): Promise<number[]> {
   const run = await gw.latestRun(where, appId);
-  return parseExternalId(run?.externalId)?.failing?.pulls ?? [];
+  return pullsNamed(parseExternalId(run?.externalId));
 }

@@ -27,7 +27,15 @@ import type {
   Logger,
   RunWrite,
 } from "../../api/port.js";
-import { FAILING_MAX, formatExternalId, parseExternalId, sameState, type RunState } from "./external-id.js";
+import {
+  FAILING_MAX,
+  formatExternalId,
+  parseExternalId,
+  pullsNamed,
+  REVIEWED_MAX,
+  sameState,
+  type RunState,
+} from "./external-id.js";
 import { annotationsToAdd } from "./held-annotations.js";
 import { ANNOTATIONS_PER_REQUEST, earlierAnnotationsNote, OUTPUT_LIMIT } from "./output.js";
 import { clipLines } from "../markdown.js";
@@ -97,6 +105,7 @@ async function planWrite(
   }
   if (pull !== undefined && result.conclusion === "failure")
     write.state.failing = failingPulls(existing, was, pull);
+  if (pull !== undefined) write.state.reviewed = reviewedPulls(was, pull);
   const written =
     existing?.status === "completed" && sameState(was, write.state) && !write.annotations.length;
   return written ? undefined : write;
@@ -115,6 +124,16 @@ function failingPulls(
     existing?.status === "completed" && existing.conclusion === "failure" ? was?.failing : undefined;
   const pulls = [...new Set([...(before?.pulls ?? []), pull])];
   return { pulls: pulls.slice(0, FAILING_MAX), more: (before?.more ?? false) || pulls.length > FAILING_MAX };
+}
+
+/**
+ * The pull requests reviewed at this commit once `pull`'s review is written over a run saying `was`: those it
+ * names (pullsNamed) and `pull`, the latest REVIEWED_MAX. A pull request it already names keeps its place, so
+ * that a redelivery writes nothing new.
+ */
+function reviewedPulls(was: RunState | undefined, pull: number): number[] {
+  const named = pullsNamed(was);
+  return (named.includes(pull) ? named : [...named, pull]).slice(-REVIEWED_MAX);
 }
 
 /** Which commit's run, and for a pull request's review, which pull request's (external-id.ts `failing`). */

@@ -348,7 +348,7 @@ describe("check run annotations: a run written by the previous release (external
   /** The version-1 form of a version-2 `external_id`, as the previous release wrote it. */
   const v1 = (externalId: string): string => {
     const m =
-      /^plugin-review:v2:([0-9a-f]{40})(?::holds=([0-9a-f]{40})|:(mixed))?(?::failing=[\d,more]+)?$/.exec(
+      /^plugin-review:v2:([0-9a-f]{40})(?::holds=([0-9a-f]{40})|:(mixed))?(?::failing=[\d,more]+)?(?::pulls=[\d,]+)?$/.exec(
         externalId,
       );
     if (!m) throw new Error(`not a version-2 external_id: ${externalId}`);
@@ -377,12 +377,12 @@ describe("check run annotations: a run written by the previous release (external
     const before = gh.requests.length;
     await deliver(probot, "pull_request", pullRequestPayload("synchronize"));
     const writes = gh.requests.slice(before).filter((r) => r.method !== "GET" && /\/check-runs/.test(r.path));
-    // The previous release's run does not name the failing pull request (external-id.ts `failing`): one
-    // write adds it, and nothing else.
+    // The previous release's run does not name the failing pull request (external-id.ts `failing`), nor
+    // the reviewed ones: one write adds them, and nothing else.
     expect(run!.conclusion).toBe("failure");
     expect(writes.map((w) => w.method)).toEqual(["PATCH"]);
     expect((writes[0]!.body as { output?: { annotations?: unknown[] } }).output?.annotations).toBeUndefined();
-    expect(run!.external_id).toMatch(/:failing=7$/);
+    expect(run!.external_id).toMatch(/:failing=7:pulls=7$/);
     expect(run!.annotations).toHaveLength(120);
     expect(gh.runsFor(HEAD_SHA)).toHaveLength(1);
     gh.assertClean();

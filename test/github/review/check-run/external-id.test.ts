@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   formatExternalId,
   parseExternalId,
+  pullsNamed,
   type RunState,
 } from "../../../../src/github/review/check-run/external-id.js";
 
@@ -23,6 +24,11 @@ describe("external_id", () => {
       { shows: D, holds: D, failing: { pulls: Array.from({ length: 20 }, (_, i) => i + 1), more: false } },
       `plugin-review:v2:${D}:failing=${Array.from({ length: 20 }, (_, i) => i + 1).join(",")}`,
     ],
+    [{ shows: D, holds: D, reviewed: [7] }, `plugin-review:v2:${D}:pulls=7`],
+    [
+      { shows: D, holds: H, failing: { pulls: [8], more: false }, reviewed: [7, 8] },
+      `plugin-review:v2:${D}:holds=${H}:failing=8:pulls=7,8`,
+    ],
   ])("writes %o as %s, and reads it back", (state, id) => {
     expect(formatExternalId(state)).toBe(id);
     expect(parseExternalId(id)).toEqual(state);
@@ -36,6 +42,21 @@ describe("external_id", () => {
       holds: D,
       failing: { pulls: pulls.slice(0, 20), more: true },
     });
+  });
+
+  it("names the latest 20 reviewed pull requests, and stays short whatever it names", () => {
+    const reviewed = Array.from({ length: 21 }, (_, i) => 2 ** 31 - 1 - i);
+    const failing = { pulls: reviewed.slice(0, 20), more: true };
+    const id = formatExternalId({ shows: D, holds: H, failing, reviewed });
+    expect(parseExternalId(id)).toEqual({ shows: D, holds: H, failing, reviewed: reviewed.slice(1) });
+    expect(id.length).toBeLessThan(600);
+  });
+
+  it("reads a run of an earlier version 2 release, which names only the failing pull requests", () => {
+    const state = parseExternalId(`plugin-review:v2:${D}:failing=7,9`);
+    expect(state).toEqual({ shows: D, holds: D, failing: { pulls: [7, 9], more: false } });
+    expect(pullsNamed(state)).toEqual([7, 9]);
+    expect(pullsNamed(parseExternalId(`plugin-review:v2:${D}:failing=9:pulls=7,9`))).toEqual([7, 9]);
   });
 
   it.each<[string, RunState]>([
@@ -56,6 +77,9 @@ describe("external_id", () => {
     `plugin-review:v2:${D}:failing=0`,
     `plugin-review:v2:${D}:failing=7:mixed`,
     `plugin-review:v2:${D}:failing=more`,
+    `plugin-review:v2:${D}:pulls=7:failing=7`,
+    `plugin-review:v2:${D}:pulls=`,
+    `plugin-review:v2:${D}:pulls=${Array.from({ length: 21 }, (_, i) => i + 1).join(",")}`,
     `plugin-review:v2:${D}:failing=${Array.from({ length: 21 }, (_, i) => i + 1).join(",")}`,
   ])(
     "knows nothing of %s (a run it did not write, or a later format): its annotations are read before more are sent",
