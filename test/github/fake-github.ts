@@ -80,6 +80,34 @@ export function reviewState(r: Review): string {
 
 export const APP_ID = 4242;
 
+/**
+ * GitHub's answer to a check run whose summary or text is over 65,535 bytes of UTF-8: its description says
+ * "characters", but GitHub counts bytes (github/docs#35252: "summary exceeds a maximum bytesize of 65535").
+ */
+function outputTooLarge(
+  output: { summary?: unknown; text?: unknown } | undefined,
+  operation: string,
+): Record<string, unknown> | undefined {
+  for (const field of ["summary", "text"] as const) {
+    const value = output?.[field];
+    if (typeof value !== "string" || Buffer.byteLength(value, "utf8") <= 65_535) continue;
+    return {
+      message: "Validation Failed",
+      errors: [
+        {
+          resource: "CheckRun",
+          code: "custom",
+          field,
+          message: `${field} exceeds a maximum bytesize of 65535`,
+        },
+      ],
+      documentation_url: `https://docs.github.com/rest/checks/runs#${operation}`,
+      status: "422",
+    };
+  }
+  return undefined;
+}
+
 /** The routes of a pull request review; a test enables exactly those it expects to be used. */
 export type Route =
   | "token"
@@ -791,6 +819,8 @@ export class FakeGitHub {
         external_id?: string;
         output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
       };
+      const refused = outputTooLarge(b.output, "create-a-check-run");
+      if (refused) return [422, refused];
       const run: CheckRun = {
         id: this.nextId++,
         name: b.name,
@@ -823,6 +853,8 @@ export class FakeGitHub {
         external_id?: string;
         output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
       };
+      const refused = outputTooLarge(b.output, "update-a-check-run");
+      if (refused) return [422, refused];
       run.updates++;
       if (b.external_id !== undefined) run.external_id = b.external_id;
       if (b.status) run.status = b.status;

@@ -9,6 +9,12 @@ import type { Severity } from "../../core/types.js";
 /** A finding's message in a comment or annotation (rules' messages are short; a quoted value may not be). */
 export const MESSAGE_LIMIT = 4000;
 
+/** Text's size in characters (UTF-16 code units, never fewer than GitHub's characters): comments, review bodies. */
+export const characters = (s: string): number => s.length;
+
+/** Text's size in UTF-8 bytes: what GitHub counts against a check run's summary and text. */
+export const utf8Bytes = (s: string): number => Buffer.byteLength(s, "utf8");
+
 export const ICON: Record<Severity, string> = { error: "🔴", warning: "🟡", notice: "🔵" };
 
 /** Plain text `s` in at most `max` characters: cut with an ellipsis when longer (nothing at all when `max` is 0). */
@@ -28,10 +34,14 @@ export function clip(s: string, max: number): string {
  */
 export class BudgetedText {
   private readonly lines: string[] = [];
-  /** The length of `toString()`: the lines and the newlines between them. */
+  /** The size of `toString()`: the lines and the newlines between them. */
   private length = 0;
 
-  constructor(private readonly limit: number) {}
+  /** `size`: how GitHub counts the text against `limit` (characters, or a check run's UTF-8 bytes). */
+  constructor(
+    private readonly limit: number,
+    private readonly size: (s: string) => number = characters,
+  ) {}
 
   /** Characters left (a line after the first also costs its newline). */
   get remaining(): number {
@@ -46,10 +56,10 @@ export class BudgetedText {
     for (const line of lines) {
       const newline = this.lines.length > 0 ? 1 : 0;
       const room = this.remaining - newline;
-      const l = line.length <= room ? line : "…";
-      if (l.length > room) continue;
+      const l = this.size(line) <= room ? line : "…";
+      if (this.size(l) > room) continue;
       this.lines.push(l);
-      this.length += newline + l.length;
+      this.length += newline + this.size(l);
     }
     return this;
   }
@@ -81,7 +91,7 @@ export class BudgetedText {
       const room = this.remaining - reserve - (i + 1 < items.length ? noteRoom : 0);
       if (room < 1) break; // no row fits: none is rendered
       const text = render(items[i] as T);
-      if (text.length + 1 > room) break;
+      if (this.size(text) + 1 > room) break;
       this.add(text);
     }
     const omitted = items.length - i;
@@ -94,12 +104,15 @@ export class BudgetedText {
   }
 }
 
-/** Markdown in at most `max` characters: its first lines, whole, then an ellipsis when some are left out. */
-export function clipLines(markdown: string, max: number): string {
-  if (markdown.length <= max) return markdown;
+/**
+ * Markdown in at most `max` (characters, or what `size` counts): its first lines, whole, then an ellipsis when
+ * some are left out.
+ */
+export function clipLines(markdown: string, max: number, size: (s: string) => number = characters): string {
+  if (size(markdown) <= max) return markdown;
   const lines = markdown.split("\n");
   let end = 0;
-  let length = 1; // the ellipsis
-  while (end < lines.length && length + lines[end]!.length + 1 <= max) length += lines[end++]!.length + 1;
+  let length = size("…");
+  while (end < lines.length && length + size(lines[end]!) + 1 <= max) length += size(lines[end++]!) + 1;
   return max > 0 ? [...lines.slice(0, end), "…"].join("\n") : "";
 }

@@ -109,6 +109,19 @@ describe("render", () => {
     );
   });
 
+  it("keeps the summary under GitHub's 65,535 bytes of UTF-8 when its findings quote names in other scripts", () => {
+    // GitHub counts a check run's summary in bytes: each icon is 4, each of these letters 3.
+    const many: Finding[] = Array.from({ length: 5000 }, (_, i) =>
+      finding({ line: i + 1, message: `metric \`指標${"値".repeat(40)}\` is not allowed here` }),
+    );
+    const files: FileFindings[] = [{ path: "big/plugin.json", lines: new Map(), findings: many }];
+    const s = checkSummary({ files, failed: true, failOn: "error", notes: [], annotationsOmitted: 4000 });
+    expect(Buffer.byteLength(s, "utf8")).toBeLessThanOrEqual(OUTPUT_LIMIT);
+    const shown = s.split("\n").filter((l) => /^\| 🔴/.test(l)).length;
+    expect(shown + Number(/…(\d+) more findings not shown here/.exec(s)?.[1])).toBe(5000);
+    expect(s).toMatch(/<\/sub>$/);
+  });
+
   it("keeps the summary under 65,535 characters whatever the number of findings", () => {
     const many: Finding[] = Array.from({ length: 5000 }, (_, i) =>
       finding({ line: i + 1, message: "a long message ".repeat(20) }),
@@ -237,6 +250,10 @@ describe("invalidConfigSummary", () => {
     );
     expect(s.length).toBeLessThanOrEqual(OUTPUT_LIMIT);
     expect(s).toMatch(/```\n\nFix `\.github\/plugin-review\.yml` on the default branch/);
+    // In bytes too, as GitHub counts them: errors quoting names written in other scripts.
+    const wide = invalidConfigSummary(errors.map((e) => e.replace("not-a-rule", "規則")).join("\n"));
+    expect(Buffer.byteLength(wide, "utf8")).toBeLessThanOrEqual(OUTPUT_LIMIT);
+    expect(wide).toMatch(/…and \d+ more lines\n```\n\nFix/);
     const shown = s.split("\n").filter((l) => l.includes("unknown rule id")).length;
     expect(shown + Number(/…and (\d+) more lines/.exec(s)?.[1])).toBe(5000);
     expect(invalidConfigSummary("one problem")).toBe(

@@ -10,10 +10,16 @@ import { isQuietExisting, type NotReviewed } from "../../../core/verdict.js";
 import { codeBlock, codeSpan, findingMessage, quotedText } from "../../../format/markdown.js";
 import { countFindings as counts, plural } from "../../../format/summary.js";
 import type { Annotation } from "../../api/port.js";
-import { BudgetedText, clip, ICON, MESSAGE_LIMIT } from "../markdown.js";
+import { BudgetedText, clip, ICON, MESSAGE_LIMIT, utf8Bytes } from "../markdown.js";
 
-/** GitHub rejects a check run output text longer than this (summary and text alike). */
+/**
+ * GitHub rejects a check run output text longer than this (summary and text alike), in UTF-8 bytes (outputSize):
+ * its description says characters, but it answers 422 "summary exceeds a maximum bytesize of 65535" to 65,535
+ * characters holding a multi-byte one (a severity icon is 4 bytes).
+ */
 export const OUTPUT_LIMIT = 65_535;
+/** A check run output text's size as GitHub counts it against OUTPUT_LIMIT. */
+export const outputSize = utf8Bytes;
 /** GitHub accepts at most this many annotations per check run create/update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
 
@@ -152,13 +158,13 @@ export function checkTitle(
  */
 export function checkSummary(input: SummaryInput): string {
   const { files, failed } = input;
-  const out = new BudgetedText(OUTPUT_LIMIT);
+  const out = new BudgetedText(OUTPUT_LIMIT, outputSize);
   const tail = [
     "",
     `<sub>Configure rules, severities, ignored paths and the failing level in \`${CONFIG_PATH}\` ` +
       `(organisation defaults in \`<org>/.github\`); every rule is explained in [the rule docs](${DOCS_BASE}).</sub>`,
   ];
-  const reserve = tail.join("\n").length + 1;
+  const reserve = outputSize(tail.join("\n")) + 1;
   const { counted, quiet } = splitExisting(files, input.existing ?? "report");
   const compared = files.some((r) => r.fixed !== undefined);
   const notReviewed = input.notReviewed ?? [];
@@ -265,7 +271,7 @@ function notReviewedSection(out: BudgetedText, notReviewed: readonly NotReviewed
 export function invalidConfigSummary(error: string): string {
   const head = "The configuration is invalid, so the pull request was not reviewed:";
   const tail = `Fix \`${CONFIG_PATH}\` on the default branch (or the organisation's \`.github\` repository); plugin-review never falls back to defaults silently.`;
-  const room = OUTPUT_LIMIT - head.length - tail.length - 4;
+  const room = OUTPUT_LIMIT - outputSize(head) - outputSize(tail) - 4;
   // As many whole lines as fit, the rest counted inside the block.
   const lines = error.split("\n");
   const block = (n: number) =>
@@ -278,7 +284,7 @@ export function invalidConfigSummary(error: string): string {
   let [lo, hi] = [0, lines.length];
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (block(mid).length <= room) lo = mid;
+    if (outputSize(block(mid)) <= room) lo = mid;
     else hi = mid - 1;
   }
   return [head, "", block(lo), "", tail].join("\n");

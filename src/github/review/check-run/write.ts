@@ -37,7 +37,7 @@ import {
   type RunState,
 } from "./external-id.js";
 import { annotationsToAdd } from "./held-annotations.js";
-import { ANNOTATIONS_PER_REQUEST, earlierAnnotationsNote, OUTPUT_LIMIT } from "./output.js";
+import { ANNOTATIONS_PER_REQUEST, earlierAnnotationsNote, OUTPUT_LIMIT, outputSize } from "./output.js";
 import { clipLines } from "../markdown.js";
 
 /** What a review found, as the check run shows it. */
@@ -98,7 +98,7 @@ async function planWrite(
     write = {
       state: { shows: digest, holds: "mixed" },
       summary: note
-        ? `${clipLines(result.summary, OUTPUT_LIMIT - note.length - 2)}\n\n${note}`
+        ? `${clipLines(result.summary, OUTPUT_LIMIT - outputSize(note) - 2, outputSize)}\n\n${note}`
         : result.summary,
       annotations: plan.send,
     };
