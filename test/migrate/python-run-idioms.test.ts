@@ -19,8 +19,9 @@
  *   device given its current address every query (a failover moves it), events whose title is left out, and a
  *   configuration that lacks properties plugin.json declares.
  * - script-exit (in the manner of public plugins grown from scripts): a query that calls sys.exit() on an error.
- * - ship-report (in the manner of public training plugins): a group whose name holds quotes, an event on it, and a
- *   weather state the API gives that plugin.json does not declare among the metric's states.
+ * - ship-report (in the manner of public training plugins): a group whose name holds quotes, an event on it, a
+ *   weather state the API gives that plugin.json does not declare among the metric's states, and a ship whose
+ *   address changes (its radio fails over) while its message counter goes on.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -354,6 +355,7 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       "group.name": 'lab "north"',
       device: "ship-0",
       "device.name": 'lab "north" ship 0',
+      "device.address": "10.1.0.1:7000",
     });
     expect(run.metrics.find((m) => m.key === "tech.ship.report.thrust")?.dimensions.engine).toBe('port "A"');
   });
@@ -369,5 +371,22 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       "state_metric('weather', 'Foggy') is not sent: plugin.json declares its states as Fair, Cloudy, Stormy",
     );
     expect(run.output.match(/state_metric\('weather'/g)).toHaveLength(1);
+  });
+
+  it("ship-report: a counter of a device whose address changes goes on counting, as EF1 kept it by device", () => {
+    const { run } = runs.get("ship-report")!;
+    const counted = byRun(run.metrics).map((metrics) =>
+      metrics
+        .filter((m) => m.key === "tech.ship.report.messages.count")
+        .map((m) => [m.dimensions["device.address"], m.type, m.value]),
+    );
+    // 10 messages a run; the radio's address changes at the third run, the ship's counter does not start over
+    expect(counted).toEqual([
+      [],
+      [["10.1.0.1:7000", "count", 10]],
+      [["10.1.0.2:7000", "count", 10]],
+      [["10.1.0.2:7000", "count", 10]],
+      [["10.1.0.2:7000", "count", 10]],
+    ]);
   });
 });

@@ -268,7 +268,13 @@ class Sender:
                 )
             self._extension.report_metric(metric.key, value, dimensions)
             return 1
-        series = (report.kind, metric.key, tuple(sorted(dimensions.items())))
+        # EF1 kept a counter's previous value by entity, key and dimensions: a device's or group's name and address
+        # are not its identity, and a device that fails over to another address keeps counting.
+        series = (
+            report.kind,
+            metric.key,
+            tuple(sorted((k, v) for k, v in dimensions.items() if k not in (GROUP_NAME, DEVICE_NAME, DEVICE_ADDRESS))),
+        )
         previous = self._previous.get(series)
         self._previous[series] = (value, now)
         if previous is None or value < previous[0]:
