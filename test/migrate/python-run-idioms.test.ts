@@ -16,8 +16,8 @@
  *   `add_absolute_result(PluginMeasurement(…))` and `add_relative_result(PluginMeasurement(…))`, whose counters are
  *   counts under `.count` keys as `relative`'s are.
  * - failover (in the manner of public database plugins that run for months): a group kept from initialize, its
- *   device given its current address every query (a failover moves it), events whose title is left out, and a
- *   configuration that lacks properties plugin.json declares.
+ *   device given its current address and a name that says it every query (a failover moves it), events whose
+ *   title is left out, and a configuration that lacks properties plugin.json declares.
  * - script-exit (in the manner of public plugins grown from scripts): a query that calls sys.exit() on an error.
  * - ship-report (in the manner of public training plugins): a group whose name holds quotes, an event on it, a
  *   weather state the API gives that plugin.json does not declare among the metric's states, and a ship whose
@@ -300,6 +300,12 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(
       [...run.output.matchAll(/run (\d): the primary at \S+, (\d+) endpoints/g)].map((m) => m[2]),
     ).toEqual(["1", "1", "1"]);
+  });
+
+  it("failover: a device of a group kept from run to run has the name the plugin gives it in each query", () => {
+    const { run } = runs.get("failover")!;
+    const names = byRun(run.metrics).map((metrics) => metrics.map((m) => m.dimensions["device.name"]));
+    expect(names).toEqual([["Primary on 10.0.0.1"], ["Primary on 10.0.0.2"], ["Primary on 10.0.0.1"]]);
   });
 
   it("failover: an event without a title (left out, empty, blank) is sent titled by its description or type, once said", () => {
