@@ -558,7 +558,7 @@ export function codeSections(plan: PythonPlan, metrics: readonly Ef1Metric[], na
         ? ` \`relative\` at ${refs(computed)} names its metric at run time, so \`migrate\` cannot tell which metric it counts: such a metric keeps its key without \`.count\` in metric-keys.json (the layer warns when it sends one); give it the \`.count\` key there and in extension.yaml.`
         : ""),
     "- **Rates.** `per_second` sends the increase per second since the previous run as a gauge, from the second run on.",
-    "- **State metrics.** `state_metric` sends a gauge of 1 with the dimension `state` set to the state.",
+    "- **State metrics.** `state_metric` sends a gauge of 1 with the dimension `state` set to the state; a state that plugin.json does not declare for the metric is not sent (a warning says so once).",
   );
   if (plan.remote)
     lines.push(

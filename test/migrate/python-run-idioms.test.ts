@@ -16,9 +16,12 @@
  *   `add_absolute_result(PluginMeasurement(…))` and `add_relative_result(PluginMeasurement(…))`, whose counters are
  *   counts under `.count` keys as `relative`'s are.
  * - failover (in the manner of public database plugins that run for months): a group kept from initialize, its
- *   device given its current address every query (a failover moves it), events whose title is left out, and a
- *   configuration that lacks properties plugin.json declares.
+ *   device given its current address and a name that says it every query (a failover moves it), events whose
+ *   title is left out, and a configuration that lacks properties plugin.json declares.
  * - script-exit (in the manner of public plugins grown from scripts): a query that calls sys.exit() on an error.
+ * - ship-report (in the manner of public training plugins): a group whose name holds quotes, an event on it, a
+ *   weather state the API gives that plugin.json does not declare among the metric's states, and a ship whose
+ *   address changes (its radio fails over) while its message counter goes on.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -96,6 +99,7 @@ const CASES: Case[] = [
     },
   },
   { fixture: "script-exit", module: "script_exit_ef2", queries: 4 },
+  { fixture: "ship-report", module: "ship_report_ef2", queries: 5 },
 ];
 
 let work: string;
@@ -298,6 +302,12 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     ).toEqual(["1", "1", "1"]);
   });
 
+  it("failover: a device of a group kept from run to run has the name the plugin gives it in each query", () => {
+    const { run } = runs.get("failover")!;
+    const names = byRun(run.metrics).map((metrics) => metrics.map((m) => m.dimensions["device.name"]));
+    expect(names).toEqual([["Primary on 10.0.0.1"], ["Primary on 10.0.0.2"], ["Primary on 10.0.0.1"]]);
+  });
+
   it("failover: an event without a title (left out, empty, blank) is sent titled by its description or type, once said", () => {
     const { run } = runs.get("failover")!;
     expect(run.events).toEqual([
@@ -332,5 +342,57 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       "EF1 status of ScriptExitPlugin: GENERIC_ERROR: SystemExit: cannot reach db.example",
     );
     expect(run.output).toContain("EF1 status of ScriptExitPlugin: OK");
+  });
+
+  it("ship-report: a group's name with quotes is sent as it is in an event's properties, escaped once in metric lines", () => {
+    const { cli, run } = runs.get("ship-report")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.events).toEqual([{ type: "PERFORMANCE_EVENT", title: "Low fuel" }]);
+    // the Events API takes JSON: the quotes are the name's, not a MINT escape of them
+    expect(run.output).toContain(
+      `'dt.event.description': 'lab "north" ship 0 is low on fuel', 'group': 'lab "north"', 'group.name': 'lab "north"'}`,
+    );
+    expect(run.output).not.toMatch(/Sending DT Event: .*\\\\/);
+    // a metric line escapes each quote once: read back, the dimensions are the names
+    const fuel = run.metrics.find((m) => m.key === "tech.ship.report.fuel");
+    expect(fuel?.dimensions).toEqual({
+      group: 'lab "north"',
+      "group.name": 'lab "north"',
+      device: "ship-0",
+      "device.name": 'lab "north" ship 0',
+      "device.address": "10.1.0.1:7000",
+    });
+    expect(run.metrics.find((m) => m.key === "tech.ship.report.thrust")?.dimensions.engine).toBe('port "A"');
+  });
+
+  it("ship-report: a state plugin.json does not declare for the metric is not sent, as on EF1, and said once", () => {
+    const { run } = runs.get("ship-report")!;
+    const states = byRun(run.metrics).map((metrics) =>
+      metrics.filter((m) => m.key === "tech.ship.report.weather").map((m) => [m.dimensions.state, m.value]),
+    );
+    // the plugin reports Fair, Foggy, Stormy, Cloudy, Fair; Foggy is not among plugin.json's states
+    expect(states).toEqual([[["Fair", 1]], [], [["Stormy", 1]], [["Cloudy", 1]], [["Fair", 1]]]);
+    expect(run.output).toContain(
+      "state_metric('weather', 'Foggy') is not sent: plugin.json declares its states as Fair, Cloudy, Stormy",
+    );
+    expect(run.output.match(/state_metric\('weather'/g)).toHaveLength(1);
+  });
+
+  it("ship-report: a counter of a device whose address changes goes on counting, as EF1 kept it by device", () => {
+    const { run } = runs.get("ship-report")!;
+    const counted = byRun(run.metrics).map((metrics) =>
+      metrics
+        .filter((m) => m.key === "tech.ship.report.messages.count")
+        .map((m) => [m.dimensions["device.address"], m.type, m.value]),
+    );
+    // 10 messages a run; the radio's address changes at the third run, the ship's counter does not start over
+    expect(counted).toEqual([
+      [],
+      [["10.1.0.1:7000", "count", 10]],
+      [["10.1.0.2:7000", "count", 10]],
+      [["10.1.0.2:7000", "count", 10]],
+      [["10.1.0.2:7000", "count", 10]],
+    ]);
   });
 });

@@ -179,10 +179,12 @@ def number(value):
 class Sender:
     """Sends one plugin object's reports through the EF2 SDK, keeping what relative and per_second need."""
 
-    def __init__(self, extension, key_map, warn):
+    def __init__(self, extension, key_map, warn, states=None):
         self._extension = extension
         self._key_map = key_map
         self._warn = warn
+        # The states plugin.json declares of each statetimeseries metric (declared_states).
+        self._states = states or {}
         self._previous = {}
 
     def send(self, reports, now):
@@ -207,18 +209,22 @@ class Sender:
         self._previous = {k: v for k, v in self._previous.items() if now - v[1] <= PREVIOUS_TTL}
         return metrics, events
 
-    def _topology(self, report, dimensions):
+    @staticmethod
+    def _topology(report):
+        """The dimensions the report's process group instance, group and device add, their values as the plugin
+        gave them: a metric line escapes them (dimension_value), an event's properties carry them as they are."""
+        topology = {}
         if report.pgi is not None:
-            dimensions.setdefault(PROCESS, dimension_value(report.pgi))
+            topology[PROCESS] = report.pgi
         if report.group is not None:
-            dimensions.setdefault(GROUP, dimension_value(report.group.identifier))
-            dimensions.setdefault(GROUP_NAME, dimension_value(report.group.name))
+            topology[GROUP] = report.group.identifier
+            topology[GROUP_NAME] = report.group.name
         if report.device is not None:
-            dimensions.setdefault(DEVICE, dimension_value(report.device.identifier))
-            dimensions.setdefault(DEVICE_NAME, dimension_value(report.device.name))
+            topology[DEVICE] = report.device.identifier
+            topology[DEVICE_NAME] = report.device.name
             if report.device.address is not None:
-                dimensions.setdefault(DEVICE_ADDRESS, dimension_value(report.device.address))
-        return dimensions
+                topology[DEVICE_ADDRESS] = report.device.address
+        return topology
 
     def _metric(self, report, now):
         metric = self._key_map.find(report.key, report.kind == "state")
@@ -230,8 +236,18 @@ class Sender:
             )
             return 0
         dimensions = {metric.dimension(str(k)): dimension_value(v) for k, v in (report.dimensions or {}).items()}
-        self._topology(report, dimensions)
+        for key, value in self._topology(report).items():
+            dimensions.setdefault(key, dimension_value(value))
         if report.kind == "state":
+            declared = self._states.get(report.key)
+            if declared is not None and str(report.value) not in declared:
+                self._warn(
+                    ("state", report.key),
+                    f"state_metric({report.key!r}, {str(report.value)[:DIMENSION_VALUE_MAX]!r}) is not sent: "
+                    f"plugin.json declares its states as {', '.join(declared)}, the only ones EF1 knew for it (the "
+                    "next states it does not declare are not sent either)",
+                )
+                return 0
             dimensions[STATE] = dimension_value(report.value)
             self._extension.report_metric(metric.key, 1, dimensions)
             return 1
@@ -252,7 +268,13 @@ class Sender:
                 )
             self._extension.report_metric(metric.key, value, dimensions)
             return 1
-        series = (report.kind, metric.key, tuple(sorted(dimensions.items())))
+        # EF1 kept a counter's previous value by entity, key and dimensions: a device's or group's name and address
+        # are not its identity, and a device that fails over to another address keeps counting.
+        series = (
+            report.kind,
+            metric.key,
+            tuple(sorted((k, v) for k, v in dimensions.items() if k not in (GROUP_NAME, DEVICE_NAME, DEVICE_ADDRESS))),
+        )
         previous = self._previous.get(series)
         self._previous[series] = (value, now)
         if previous is None or value < previous[0]:
@@ -279,8 +301,8 @@ class Sender:
         properties = {str(k): str(v) for k, v in (event["properties"] or {}).items()}
         if _text(event["description"]):
             properties.setdefault("dt.event.description", str(event["description"]))
-        for key, value in self._topology(report, {}).items():
-            properties.setdefault(key, value)
+        for key, value in self._topology(report).items():
+            properties.setdefault(key, str(value))
         # EF1 plugins may leave the title out (or empty); the Events API v2 refuses an event without one, and the
         # EEC drops it without a word: the description stands in, or the event type's name.
         title = str(event["title"]) if _text(event["title"]) else ""
@@ -299,6 +321,19 @@ class Sender:
             entity_selector=f'entityId("{report.pgi}")' if on_pgi else None,
             properties=properties or None,
         )
+
+
+def declared_states(descriptor):
+    """The states plugin.json declares of each statetimeseries metric, by key: the only values the EF1 agent took
+    for it (a metric declaring none is not checked)."""
+    states = {}
+    for metric in descriptor.get("metrics") or []:
+        series = metric.get("statetimeseries") if isinstance(metric, dict) else None
+        if isinstance(series, dict) and isinstance(series.get("key"), str) and isinstance(series.get("states"), list):
+            listed = [str(s) for s in series["states"] if s is not None]
+            if listed:
+                states.setdefault(series["key"], listed)
+    return states
 
 
 def _declared_default(prop):
@@ -415,7 +450,7 @@ class Instance:
         self.plugin = None
         self.status = Status(StatusValue.OK)
         self.runs = 0
-        self.sender = Sender(runner, runner.key_map, runner.warn)
+        self.sender = Sender(runner, runner.key_map, runner.warn, runner.states)
 
     def kwargs(self):
         spec = self.runner.spec
@@ -575,6 +610,7 @@ class EF1Plugin(Extension):
         self.warned = set()
         self.key_map = KeyMap.load(MODULE_DIR / KEY_MAP_FILE)
         self.json_config = self._descriptor()
+        self.states = declared_states(self.json_config)
         self.plugin_class = load_plugin_class(spec["package"], spec["class_name"])
         if _local_run():
             self._compare_key_maps()

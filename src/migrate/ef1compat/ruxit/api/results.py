@@ -280,6 +280,10 @@ class Group(_Reporting):
         if device is None:
             name = display_name if display_name is not None else identifier
             device = Device(self._recorder, self, identifier, name)
+        elif display_name is not None:
+            # EF1 sent the topology anew with each query: a device of a group the plugin keeps from run to run has
+            # the name the plugin gives it now, not the one of the run that first named it.
+            device.name = display_name
         # A group the plugin keeps from run to run keeps the latest ENTITIES_KEPT devices, not every one it named.
         _keep_latest(self._devices, key, device)
         return device
