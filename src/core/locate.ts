@@ -7,7 +7,7 @@
  * count Unicode code points from 1, so a tab or an "é" or an emoji is one column; `endColumn` is exclusive
  * (the column just after the last character), as in SARIF and ESLint.
  */
-import type { DuplicateKey, JsonNode } from "./json/parse.js";
+import type { DuplicateKey, JsonNode, MemberNode, ObjectNode } from "./json/parse.js";
 import { isIndex, splitPointer } from "./json/pointer.js";
 import { scanPointers, skipValue, type Scanned } from "./json/scan.js";
 import type { Location, RawFinding, Target } from "./types.js";
@@ -105,22 +105,41 @@ interface Resolved {
   fallback: boolean;
 }
 
+/** Objects with more members than this have them looked up by key, not searched. */
+const SEARCHED_MEMBERS = 32;
+
+/** The members of large objects by key (the last of a duplicate key), built on the first lookup. */
+const membersByKey = new WeakMap<ObjectNode, Map<string, MemberNode>>();
+
+/**
+ * The member `key` of an object (the last one when the key is repeated, as JSON.parse keeps). Looked up, not
+ * searched, in a large object: a hostile document of tens of thousands of members with a finding each would
+ * otherwise cost time quadratic in its size.
+ */
+function memberOf(node: ObjectNode, key: string): MemberNode | undefined {
+  const { members } = node;
+  if (members.length <= SEARCHED_MEMBERS) {
+    for (let i = members.length - 1; i >= 0; i--) if (members[i]!.key === key) return members[i];
+    return undefined;
+  }
+  let byKey = membersByKey.get(node);
+  if (!byKey) {
+    byKey = new Map();
+    for (const m of members) byKey.set(m.key, m);
+    membersByKey.set(node, byKey);
+  }
+  return byKey.get(key);
+}
+
 /** Walks a pointer down the tree; stops at the nearest existing ancestor. Duplicate keys: the last wins, as in JSON.parse. */
 export function resolvePointer(root: JsonNode, pointer: string): Resolved {
   let cur: Resolved = { node: root, fallback: false };
   for (const seg of splitPointer(pointer)) {
     const node = cur.node;
     if (node.kind === "object") {
-      let found: Resolved | undefined;
-      for (let i = node.members.length - 1; i >= 0; i--) {
-        const m = node.members[i]!;
-        if (m.key === seg) {
-          found = { node: m.value, keyStart: m.keyStart, keyEnd: m.keyEnd, fallback: false };
-          break;
-        }
-      }
-      if (!found) return { ...cur, fallback: true };
-      cur = found;
+      const m = memberOf(node, seg);
+      if (!m) return { ...cur, fallback: true };
+      cur = { node: m.value, keyStart: m.keyStart, keyEnd: m.keyEnd, fallback: false };
     } else if (node.kind === "array" && isIndex(seg) && Number(seg) < node.items.length) {
       cur = { node: node.items[Number(seg)]!, fallback: false };
     } else {

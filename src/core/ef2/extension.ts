@@ -97,13 +97,18 @@ export interface VarUse {
   pointer: string;
 }
 
-/** A metric (and the dimensions it is split or filtered by) that `screens` or `topology` names. */
+/**
+ * A metric (and the dimensions it is split or filtered by) that `screens`, `topology` or a calculated metric's
+ * selector names.
+ */
 export interface MetricReference {
   key: string;
   /** The metric is matched by prefix (`$prefix(…)` of a topology source), not by its whole key. */
   prefix: boolean;
   dimensions: readonly string[];
   pointer: string;
+  /** Named by this calculated metric's `query.metricSelector` (`func:…`). */
+  calculated?: string;
 }
 
 export interface ExtensionFacts {
@@ -285,6 +290,15 @@ function references(doc: Obj): MetricReference[] {
   };
   for (const s of strings(doc.screens, "/screens", "metricSelector"))
     add(selectorReferences(s.value), s.pointer);
+  // A calculated metric is its selector: a metric it names that is not there leaves it empty.
+  arr(doc.metrics).forEach((m, i) => {
+    const calculated = str(get(m, "key"));
+    const selector = str(get(get(m, "query"), "metricSelector"));
+    if (calculated === undefined || !calculated.startsWith("func:") || selector === undefined) return;
+    const pointer = `/metrics/${i}/query/metricSelector`;
+    for (const r of selectorReferences(selector))
+      out.push({ key: r.key, prefix: false, dimensions: r.dimensions, pointer, calculated });
+  });
   const topology = obj(doc.topology);
   const sources = [
     ...arr(topology?.types).flatMap((t, ti) =>

@@ -18,6 +18,7 @@
 import jsYaml from "js-yaml";
 import type { DuplicateKey, JsonNode, MemberNode, ParseOutcome } from "../json/parse.js";
 import { escapeSegment } from "../json/pointer.js";
+import { quote } from "../quote.js";
 
 /** Deeper nesting than this is refused: an extension.yaml is some seven levels deep. */
 export const MAX_YAML_DEPTH = 100;
@@ -367,6 +368,23 @@ function secondDocument(text: string): number {
   return 0;
 }
 
+/**
+ * A tag as the text writes it (`!!binary`, `!Ref`, `!<…>`) for the tag js-yaml resolved it to, and where: the
+ * last place it is written before the tagged node's end. Undefined when it is written otherwise (a `%TAG` handle).
+ */
+function tagWritten(text: string, resolved: string, end: number): { tag: string; at: number } | undefined {
+  const core = "tag:yaml.org,2002:";
+  const forms = [`!<${resolved}>`];
+  if (resolved.startsWith(core)) forms.push(`!!${resolved.slice(core.length)}`);
+  if (resolved.startsWith("!")) forms.push(resolved);
+  let found: { tag: string; at: number } | undefined;
+  for (const tag of forms) {
+    const at = text.lastIndexOf(tag, end);
+    if (at >= 0 && (!found || at > found.at)) found = { tag, at };
+  }
+  return found;
+}
+
 /** Parses an extension.yaml as Dynatrace reads it (one YAML 1.2 document, the core schema). Never throws. */
 export function parseYamlAsDynatrace(text: string): DynatraceParseOutcome {
   if (text.charCodeAt(0) !== BOM) return parseText(text);
@@ -442,6 +460,18 @@ function parseText(text: string): DynatraceParseOutcome {
       if (/expected a single document/.test(e.reason)) {
         const at = secondDocument(text);
         return fail(text, reason, at, at + 3);
+      }
+      const tag = /^unknown tag !<([^]*)>$/.exec(e.reason);
+      if (tag) {
+        // js-yaml says where the tagged node ends (a mapping's: lines below), and the tag as it resolved it.
+        const written = tagWritten(text, tag[1]!, position);
+        if (written)
+          return fail(
+            text,
+            `the tag ${quote(written.tag)} names a type an extension.yaml cannot hold (it holds text, numbers, booleans, lists and mappings): remove the tag`,
+            written.at,
+            written.at + written.tag.length,
+          );
       }
       return fail(text, reason, position);
     }

@@ -91,4 +91,13 @@ describe("an extension.yaml of hostile size", () => {
     expect(count(afterCount, "metric-type-changed")).toBe(10_000);
     expect(count(afterCount, "metric-removed")).toBe(0);
   }, 60_000);
+
+  it("60,000 members the schema does not know, in one mapping: each said on its own line", () => {
+    const doc = HEADER + repeat(60_000, (i) => `k${i}: 1\n`);
+    const [r] = analyseDescriptors([{ path: PATH, content: within(doc) }], config);
+    const unknown = r!.findings.filter((f) => f.ruleId === "unknown-member");
+    expect(unknown).toHaveLength(60_000);
+    // The header's five lines come first: member `k<i>` is on line i + 6.
+    expect(unknown.every((f, i) => f.line === i + 6 && f.column === 1)).toBe(true);
+  }, 60_000);
 });

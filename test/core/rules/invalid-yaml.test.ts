@@ -44,6 +44,9 @@ const manyAliases = `name: custom:a\nversion: 1.0.0\nv: &v 1\nw: &w 2\nl:\n${"  
 /** Aliases that stand for more values than the bound: 60 of a list of 2,000. */
 const wideAliases = `name: custom:a\nversion: 1.0.0\nl: &l [${"1, ".repeat(2_000)}1]\n${Array.from({ length: 60 }, (_, i) => `a${i}: *l`).join("\n")}\n`;
 
+/** A tag on a mapping whose members follow on their own lines, the next member after a blank line. */
+const pythonObject = "name: custom:a\nversion: 1.0.0\nx: !!python/object:os.system\n  a: 1\n  b: 2\n\nc: 3\n";
+
 ruleTable("invalid-yaml", {
   valid: [
     { name: "the migration example", doc: extension, options: YAML },
@@ -178,6 +181,24 @@ ruleTable("invalid-yaml", {
         "not valid YAML: a key that is a mapping or a sequence; the keys of an extension.yaml are names",
     },
     {
+      name: "a tag on a mapping (a Python object), at the tag, not at the mapping's end",
+      doc: pythonObject,
+      options: YAML,
+      lines: [lineOf(pythonObject, "!!python/object")],
+      messageId: "syntax",
+      message:
+        "not valid YAML: the tag `!!python/object:os.system` names a type an extension.yaml cannot hold (it holds text, numbers, booleans, lists and mappings): remove the tag",
+    },
+    {
+      name: "a local tag on a value, at the tag",
+      doc: "name: custom:a\nversion: 1.0.0\nx: !Ref\n  y\n",
+      options: YAML,
+      lines: [3],
+      messageId: "syntax",
+      message:
+        "not valid YAML: the tag `!Ref` names a type an extension.yaml cannot hold (it holds text, numbers, booleans, lists and mappings): remove the tag",
+    },
+    {
       name: "nesting beyond the limit is refused before the YAML parser recurses into it",
       doc: deep,
       options: YAML,
@@ -191,5 +212,18 @@ ruleTable("invalid-yaml", {
 describe("invalid-yaml: no other rule runs on a file that does not parse", () => {
   it("reports the parse error alone, beside the plugin.json it replaces too", () => {
     expect(check(unclosed, migrating()).map((f) => f.ruleId)).toEqual(["invalid-yaml"]);
+  });
+});
+
+describe("invalid-yaml: a tag", () => {
+  it("is placed on the tag itself, after a byte order mark too", () => {
+    for (const doc of [
+      "name: custom:a\nversion: 1.0.0\nx: !!binary aGVsbG8=\n",
+      "\uFEFFname: custom:a\nversion: 1.0.0\nx: !!binary aGVsbG8=\n",
+    ]) {
+      const [f] = check(doc, YAML).filter((x) => x.ruleId === "invalid-yaml");
+      expect([f?.line, f?.column, f?.endLine, f?.endColumn]).toEqual([3, 4, 3, 12]);
+      expect(f?.message).toContain("the tag `!!binary`");
+    }
   });
 });

@@ -27,6 +27,17 @@ const efPrefix = edit(
   "condition: $prefix(example.routers.)",
 );
 
+/** A calculated metric (`func:`) of the extension's metrics, as published extensions write them. */
+const calculated = (selector: string) =>
+  edit(
+    EXTENSION,
+    "metrics:\n  - key: example.router.uptime\n",
+    `metrics:\n  - key: func:example.router.if.bits\n    query:\n      metricSelector: ${selector}\n    metadata:\n      displayName: Bits\n      unit: Bit\n  - key: example.router.uptime\n`,
+  );
+const efCalculated = calculated(
+  "'(example.router.if.in.bytes.count + example.router.if.inn.bytes.count) * 8'",
+);
+
 ruleTable("unknown-metric-reference", {
   valid: [
     { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
@@ -37,6 +48,22 @@ ruleTable("unknown-metric-reference", {
         "metricSelector: example.router.uptime:",
         "metricSelector: builtin:host.cpu.usage:",
       ).replace("example.router.if.in.bytes.count:splitBy", "com.example.other.traps.count:splitBy"),
+      options: EF2,
+    },
+    {
+      name: "extension.yaml: a calculated metric of metrics the extension reports, and of a built-in one",
+      doc: calculated(
+        "'(example.router.if.in.bytes.count + example.router.if.out.bytes.count) * 8 / builtin:host.cpu.usage'",
+      ),
+      options: EF2,
+    },
+    {
+      name: "extension.yaml: a calculated metric of another, named without its `func:` (as sql-oracle's extension does)",
+      doc: edit(
+        calculated("'example.router.if.in.bytes.count * 8'"),
+        "  - key: example.router.uptime\n",
+        "  - key: func:example.router.if.kbits\n    query:\n      metricSelector: '(example.router.if.bits) / 1000'\n  - key: example.router.uptime\n",
+      ),
       options: EF2,
     },
     { name: "host example", doc: validHost() },
@@ -78,6 +105,17 @@ ruleTable("unknown-metric-reference", {
       data: { key: "example.router.if.in.bytes" },
       severity: "warning",
       message: /did you mean `example\.router\.if\.in\.bytes\.count`\?$/,
+    },
+    {
+      name: "extension.yaml: a calculated metric's selector names a metric the extension does not report, at its selector",
+      doc: efCalculated,
+      options: EF2,
+      lines: [lineOf(efCalculated, "metricSelector: '(example.router.if.in.bytes.count + ")],
+      messageId: "unknownCalculated",
+      data: { key: "example.router.if.inn.bytes.count" },
+      severity: "warning",
+      message:
+        "`example.router.if.inn.bytes.count` is no metric this extension reports or describes: calculated metric `func:example.router.if.bits` stays empty: did you mean `example.router.if.in.bytes.count`?",
     },
     {
       name: "extension.yaml: a topology source no metric matches",
