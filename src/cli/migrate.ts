@@ -117,6 +117,8 @@ function folders(done: Done[], texts: Map<string, string | undefined>): void {
   // Compared without case: on macOS and Windows `Alpha/` and `alpha/` are one folder, and one MIGRATION.md would
   // overwrite the other.
   const taken = new Set<string>();
+  // The next number to try after each base: copies of one plugin share their base (not one probe per copy).
+  const next = new Map<string, number>();
   for (const d of done) {
     const r = d.result;
     const parsed = parseJsonFast(texts.get(d.file) ?? "");
@@ -126,7 +128,9 @@ function folders(done: Done[], texts: Map<string, string | undefined>): void {
         ? keyPrefix(r.name)
         : safeSegment(typeof ef1 === "string" ? ef1 : (d.file.split(/[\\/]/).slice(-2, -1)[0] ?? d.file));
     let folder = base;
-    for (let n = 2; taken.has(folder.toLowerCase()); n++) folder = `${base}-${n}`;
+    let n = next.get(base.toLowerCase()) ?? 2;
+    while (taken.has(folder.toLowerCase())) folder = `${base}-${n++}`;
+    next.set(base.toLowerCase(), n);
     taken.add(folder.toLowerCase());
     d.folder = folder;
   }
@@ -475,7 +479,7 @@ function text(
   if (collisions.length)
     io.stderr(
       fit(
-        `plugin-review: ${counted(collisions)}: the descriptors involved were not converted (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")`,
+        `plugin-review: ${counted(collisions)}: the descriptors involved were not converted${collisions.some((c) => c.sides.some((s) => s.now !== undefined)) ? ", but those shown with the name they now have, named from their EF1 `name`" : ""} (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")`,
       ) + collisions.map(collisionLine).join(""),
     );
   for (const r of rewrites) {

@@ -79,9 +79,15 @@ export interface MapUpdate {
 
 export interface FleetRun {
   entries: FleetEntry[];
-  /** The collisions that refused descriptors. */
+  /**
+   * The collisions not resolved: each refused a descriptor of it, or had one renamed whose other side was
+   * refused for a reason of its own (the renamed side's `now`).
+   */
   collisions: Collision[];
-  /** The collisions resolved by naming descriptors from their EF1 `name` (their sides' `now`). */
+  /**
+   * The collisions resolved by naming descriptors from their EF1 `name` (their sides' `now`): every descriptor
+   * of the run they involve was converted.
+   */
   resolved: Collision[];
   /** The map's entries for the converted descriptors that have an EF1 `name`, in the order given. */
   updates: MapUpdate[];
@@ -220,6 +226,14 @@ function findCollisions(
       );
     else if (!other) byPlugin.set(plugin, e);
   }
+  // The map's plugins not in the run, by EF2 name: one look-up per descriptor, whatever the map's size.
+  const mapNames = new Map<string, { plugin: string; line: number }[]>();
+  for (const entry of map?.entries.values() ?? [])
+    if (entry.name !== undefined && !inRun.has(entry.plugin)) {
+      const list = mapNames.get(entry.name);
+      if (list) list.push(entry);
+      else mapNames.set(entry.name, [entry]);
+    }
   const byName = new Map<string, FleetEntry>();
   for (const e of converted) {
     const r = e.result as Converted;
@@ -227,8 +241,8 @@ function findCollisions(
     const other = byName.get(r.name);
     if (other) add("name", r.name, sideOf(other, parsedOf.get(other)?.nameLine), sideOf(e, line), [other, e]);
     else byName.set(r.name, e);
-    for (const entry of map?.entries.values() ?? [])
-      if (entry.name === r.name && !inRun.has(entry.plugin) && entry.plugin !== parsedOf.get(e)?.plugin)
+    for (const entry of mapNames.get(r.name) ?? [])
+      if (entry.plugin !== parsedOf.get(e)?.plugin)
         add(
           "name",
           r.name,
@@ -322,7 +336,11 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
   // The collisions as derived; those a descriptor named as derived meets, it resolves by its EF1 `name`.
   const met = new Map<FleetEntry, Collision[]>();
   for (const f of findCollisions(entries, parsedOf, map))
-    for (const e of f.entries) met.set(e, [...(met.get(e) ?? []), f.collision]);
+    for (const e of f.entries) {
+      const list = met.get(e);
+      if (list) list.push(f.collision);
+      else met.set(e, [f.collision]);
+    }
   const renamed = new Set<FleetEntry>();
   entries.forEach((e, i) => {
     const collisions = met.get(e);
@@ -349,21 +367,17 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
     const yielding = f.entries.filter((e) => renamed.has(e));
     for (const e of yielding.length ? yielding : f.entries) e.collisions.push(f.collision);
   }
+  const listed = new Set(collisions);
   for (const e of renamed)
     if (e.collisions.length) {
       // Refused after all: the collisions that had it renamed are its reasons too.
-      for (const c of e.renamed!.collisions) if (!collisions.includes(c)) collisions.push(c);
+      for (const c of e.renamed!.collisions)
+        if (!listed.has(c)) {
+          listed.add(c);
+          collisions.push(c);
+        }
       e.collisions.unshift(...e.renamed!.collisions);
     }
-  const resolved = [...new Set([...renamed].flatMap((e) => e.renamed!.collisions))].filter(
-    (c) => !collisions.includes(c),
-  );
-  for (const c of resolved)
-    for (const side of c.sides) {
-      const e = [...renamed].find((r) => r.file === side.file && !side.map);
-      if (e?.result.converted) side.now = e.result.name;
-    }
-
   // How many descriptors of the run are one EF1 plugin (its copies: each collides with the first), counted
   // once for the run rather than once per collision.
   const copiesOf = new Map<string, number>();
@@ -375,7 +389,7 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
     const n = copiesOf.get(plugin) ?? 0;
     return n === 2 ? "two" : String(n);
   };
-  for (const e of entries) {
+  for (const [index, e] of entries.entries()) {
     if (!e.collisions.length || !e.result.converted) continue;
     const r = e.result;
     const reasons: Refusal[] = e.collisions.map((c) => {
@@ -403,11 +417,32 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
             : said`give one of them another ${c.kind === "name" ? "name" : "key prefix"} in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:…, key_prefix: … }\`), or run with \`--name-prefix\`/\`--key-prefix\`; docs/migrate.md, "Migrating a fleet"`,
       };
     });
-    e.result = refused(inputs.find((i) => i.file === e.file)?.text, reasons, {
+    e.result = refused(inputs[index]!.text, reasons, {
       name: r.name,
       notes: r.notes,
     });
   }
+
+  // A side's entry, by its file (sides name their descriptor by file).
+  const entryOf = new Map<string, FleetEntry>();
+  for (const e of entries) if (!entryOf.has(e.file)) entryOf.set(e.file, e);
+  const converted = (side: Side) =>
+    side.map !== undefined || entryOf.get(side.file!)?.result.converted === true;
+  // A collision that had a descriptor renamed is resolved when every descriptor of it was converted; one whose
+  // other side was refused for a reason of its own (a copy of a plugin given twice) is listed with the refused.
+  const resolved: Collision[] = [];
+  for (const e of renamed)
+    for (const c of e.renamed!.collisions)
+      if (!listed.has(c)) {
+        listed.add(c);
+        (c.sides.every(converted) ? resolved : collisions).push(c);
+      }
+  // The name each converted side now has, wherever its collision is listed.
+  for (const c of listed)
+    for (const side of c.sides) {
+      const e = side.map ? undefined : entryOf.get(side.file!);
+      if (e && renamed.has(e) && e.result.converted) side.now = e.result.name;
+    }
 
   const updates: MapUpdate[] = [];
   for (const e of entries) {

@@ -124,6 +124,25 @@ describe("plugin-review migrate: a fleet", () => {
     );
   });
 
+  it("lists as resolved only what was converted: a plugin renamed because of a refused copy's name is listed with the refused, with its new name", () => {
+    const work = join(dir, "copies-and-other");
+    mkdirSync(join(work, "in/copy"), { recursive: true });
+    cpSync(join(ROOT, FLEET, "ext-a"), join(work, "in/ext-a"), { recursive: true });
+    cpSync(join(ROOT, FLEET, "ext-a/plugin.json"), join(work, "in/copy/plugin.json"));
+    // Another plugin of the same metricGroup: named from its EF1 `name`, converted.
+    cpSync(join(ROOT, FLEET, "ext-b"), join(work, "in/ext-b"), { recursive: true });
+    const r = cli(["migrate", "in", "--out", "out"], work);
+    expect(r.status).toBe(1);
+    expect(joined(r.stderr)).not.toContain("resolved");
+    expect(joined(r.stderr)).toContain(
+      'plugin-review: 2 name collisions: the descriptors involved were not converted, but those shown with the name they now have, named from their EF1 `name` (resolve with --map, --name-prefix or --key-prefix: docs/migrate.md, "Migrating a fleet")\n' +
+        "  name custom:tech.extension: in/copy/plugin.json:6 and in/ext-a/plugin.json:6\n" +
+        "  name custom:tech.extension: in/copy/plugin.json:6 and in/ext-b/plugin.json:6 (now custom:remote.python.metricfilter)\n",
+    );
+    expect(joined(r.stdout)).toMatch(/✖ 3 descriptors: 0 converted, 1 partly .*, 2 refused\n$/);
+    expect(tree(join(work, "out/remote.python.metricfilter"))).toContain("extension/extension.yaml");
+  });
+
   it("with --map, converts them all with unique names and keys (exit 0); the map read again gives the same bytes", () => {
     const work = join(dir, "mapped");
     mkdirSync(work);

@@ -91,16 +91,25 @@ describeUnless(!exists && `${CORPUS.pathname} is absent`)("the real corpus, migr
     expect(new Set(names).size).toBe(names.length);
     const keys = converted.flatMap(keysOf);
     expect(new Set(keys).size).toBe(keys.length);
-    // The corpus holds copies of one EF1 plugin: they are refused, naming each other; and unrelated plugins of
-    // one metric group (`tech.extension`): they are converted, named from their EF1 `name`.
+    // The corpus holds copies of one EF1 plugin: they are refused, naming each other; and an unrelated plugin of
+    // their metric group (`tech.extension`): it is converted, named from its EF1 `name`.
     expect(run.collisions.length).toBeGreaterThan(0);
+    const convertedFiles = new Set(run.entries.filter((e) => e.result.converted).map((e) => e.file));
     for (const c of run.collisions) {
       for (const s of c.sides) expect(s.line).toBeGreaterThan(0);
-      expect(c.sides[0].plugin).toBe(c.sides[1].plugin);
+      // Copies of one plugin; or a plugin named from its EF1 `name` (converted) and a copy refused.
+      if (c.sides[0].plugin !== c.sides[1].plugin)
+        expect(c.sides.map((s) => convertedFiles.has(s.file!) && s.now !== undefined).sort()).toEqual([
+          false,
+          true,
+        ]);
     }
-    expect(run.resolved.map((c) => c.sides.map((s) => s.now))).toContainEqual([
+    // metric-filter shares `tech.extension` with the copies of isilonQuota (refused): named from its EF1 `name`.
+    expect(run.collisions.map((c) => c.sides.map((s) => s.now))).toContainEqual([
       undefined,
       "custom:remote.python.metricfilter",
     ]);
+    // Resolved: every descriptor of it converted (none in this corpus: the copies are refused).
+    for (const c of run.resolved) for (const s of c.sides) expect(convertedFiles.has(s.file!)).toBe(true);
   });
 });

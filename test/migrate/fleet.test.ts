@@ -180,6 +180,29 @@ describe("migrateFleet", () => {
     expect(run.resolved).toEqual([]);
   });
 
+  it("lists a collision as resolved only when every descriptor of it was converted: not with a copy refused", () => {
+    const copy = text(jmx("custom.jmx.e", "tech.same", ["x"]));
+    const run = migrateFleet([
+      { file: "e1/plugin.json", text: copy },
+      { file: "e2/plugin.json", text: copy },
+      // Its metricGroup derives the copies' name: it is named from its EF1 `name`, the copies refused.
+      { file: "b/plugin.json", text: text(jmx("custom.jmx.b", "tech.same", ["y"])) },
+    ]);
+    expect(run.entries.map((e) => [e.file, e.result.converted && e.result.name])).toEqual([
+      ["e1/plugin.json", false],
+      ["e2/plugin.json", false],
+      ["b/plugin.json", "custom:jmx.b"],
+    ]);
+    expect(run.resolved).toEqual([]);
+    // The collision that had b renamed is listed with the refused, b's side with the name it now has.
+    expect(
+      run.collisions.map((c) => [c.kind, c.value, c.sides.map((s) => `${s.file} ${s.now ?? "-"}`)]),
+    ).toEqual([
+      ["name", "custom:tech.same", ["e1/plugin.json -", "e2/plugin.json -"]],
+      ["name", "custom:tech.same", ["e1/plugin.json -", "b/plugin.json custom:jmx.b"]],
+    ]);
+  });
+
   it("three copies of one plugin: each MIGRATION.md counts them and says what to do once", () => {
     const copy = text(jmx("custom.jmx.e", "tech.e", ["x"]));
     const run = migrateFleet(["e1", "e2", "e3"].map((f) => ({ file: `${f}/plugin.json`, text: copy })));
