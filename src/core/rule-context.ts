@@ -12,6 +12,7 @@ import type { ExtensionPackage } from "./ef2/package.js";
 import { DocumentFacts } from "./facts.js";
 import { get, has, obj, str } from "./guards.js";
 import type { DuplicateKey, JsonNode, JsonSyntaxError } from "./json/parse.js";
+import { scanPointers, skipValue } from "./json/scan.js";
 import { resolvePointer } from "./locate.js";
 import type { Policy } from "./policy.js";
 import { parsePythonRegex, type ParseResult } from "./python-regex/parse.js";
@@ -253,12 +254,22 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return out;
   }
 
-  /** The text of the value a pointer names, as written (a YAML document's; undefined when it names nothing). */
+  /**
+   * The text of the value a pointer names, as written (`1.10`, where the parsed value is the number 1.1);
+   * undefined when it names nothing. A JSON text has no tree kept: it is scanned for that one pointer (only
+   * without duplicate keys, where the scan and JSON.parse agree on which member is meant).
+   */
   source(pointer: string): string | undefined {
-    const tree = this.noted("text", this.state.tree);
-    if (!tree) return undefined;
-    const { node, fallback } = resolvePointer(tree, pointer);
-    return fallback ? undefined : this.state.text.slice(node.start, node.end);
+    const text = this.noted("text", this.state.text);
+    const tree = this.state.tree;
+    if (tree) {
+      const { node, fallback } = resolvePointer(tree, pointer);
+      return fallback ? undefined : text.slice(node.start, node.end);
+    }
+    if (this.state.format !== undefined || this.doc === undefined || this.state.duplicates.length)
+      return undefined;
+    const [found] = scanPointers(text, [pointer]);
+    return !found || found.fallback ? undefined : text.slice(found.start, skipValue(text, found.start));
   }
 
   /**

@@ -1,6 +1,12 @@
 import { defineRule, type DocumentRule } from "./rule.js";
 import type { RuleMeta } from "./rule-meta.js";
-import { SCHEMA_MESSAGES, SCHEMA_NAME_DATA, SCHEMA_POSITIONAL_DATA, type SchemaMessageId } from "./schema.js";
+import {
+  SCHEMA_MESSAGES,
+  SCHEMA_NAME_DATA,
+  SCHEMA_POSITIONAL_DATA,
+  writtenNumberData,
+  type SchemaMessageId,
+} from "./schema.js";
 
 /** What other rules read of the schemas. */
 export { isExtensionUnit, isUnit } from "./schema.js";
@@ -27,10 +33,13 @@ export function schemaRule<M extends SchemaMessageId>(
     meta: { ...meta, messages, positionalData: SCHEMA_POSITIONAL_DATA, nameData: SCHEMA_NAME_DATA },
     check(context) {
       for (const f of context.ownSchemaFindings) {
+        // A number of the wrong type is quoted as written, not as parsed (`1.10`, not 1.1).
+        const number = f.messageId === "type" && (f.data.actual === "integer" || f.data.actual === "number");
+        const written = number ? context.source(f.pointer) : undefined;
         context.report({
           pointer: f.pointer,
           messageId: f.messageId as M,
-          data: f.data,
+          data: written === undefined ? f.data : { ...f.data, ...writtenNumberData(written) },
           target: f.target,
           ...(f.fix ? { fix: f.fix } : {}),
           ...(f.suggestions ? { suggest: f.suggestions } : {}),

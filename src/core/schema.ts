@@ -33,6 +33,7 @@ export const SCHEMA_MESSAGES = {
   unknownKnown: "unknown member `{{member}}`{{where}} (known members: {{known}})",
   unknown: "unknown member `{{member}}`{{where}}",
   type: "`{{path}}` must be {{expected}}, not {{actual}} {{value}}",
+  typeNull: "`{{path}}` must be {{expected}}, not null",
   notAllowed: "`{{path}}` is {{value}}; allowed: {{allowed}}",
   notAllowedNear: "`{{path}}` is {{value}}; allowed: {{allowed}}. Did you mean `{{suggestion}}`?",
   format: "`{{path}}` is {{value}}: it {{expected}}",
@@ -205,7 +206,19 @@ const DATA_SOURCE_NAMES: Readonly<Record<string, string>> = {
 function valueData(v: unknown): { value: string; fullValue?: string } {
   const s = JSON.stringify(v);
   if (s === undefined) return { value: String(v) };
+  return cut(s);
+}
+
+function cut(s: string): { value: string; fullValue?: string } {
   return s.length > 60 ? { value: s.slice(0, 57) + "…", fullValue: s } : { value: s };
+}
+
+/**
+ * A number's `actual` and `value` as the file writes it: `1.10` is parsed as 1.1 and `1.0` as the integer
+ * 1, and a message quoting those would send the author to a version that is not theirs.
+ */
+export function writtenNumberData(written: string): { actual: string; value: string; fullValue?: string } {
+  return { actual: /^-?\d+$/.test(written) ? "integer" : "number", ...cut(written) };
 }
 
 function jsonType(v: unknown): string {
@@ -308,15 +321,15 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
     }
     case "type": {
       const type = String((e.params as { type: string | string[] }).type).replace(/,/g, " or ");
+      const expected = `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
       return {
         ruleId: "invalid-type",
-        messageId: "type",
-        data: {
-          path,
-          expected: `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`,
-          actual: jsonType(e.data),
-          ...valueData(e.data),
-        },
+        ...(e.data === null
+          ? { messageId: "typeNull" as const, data: { path, expected } }
+          : {
+              messageId: "type" as const,
+              data: { path, expected, actual: jsonType(e.data), ...valueData(e.data) },
+            }),
         pointer: at,
         target: "value",
       };

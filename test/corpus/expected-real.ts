@@ -185,11 +185,10 @@ export const EXPECTED_REAL: Record<string, Expectation> = {
     reasons: { "ignored-member": "remote plugin with `processTypeNames` and `requiredAgentVersion` [2]" },
   },
   "025__tomix86__oneagent-nvbit-extension__extension--plugin.json": {
-    rules: ["ignored-member", "variant-mismatch"],
+    rules: ["variant-mismatch"],
     reasons: {
-      "ignored-member": "host plugin with `dropdownValues` on properties[4]",
       "variant-mismatch":
-        "host plugin with property type `dropdown` (remote-only type; types are case-insensitive)",
+        "host plugin with property type `dropdown` (remote-only type; types are case-insensitive); its `dropdownValues` are part of that one finding, not an ignored-member too",
     },
   },
   // no unknown-member: its chart `link`/`explanation`, series `metricexplanation`/`statechart`/`statecolors`, timeseries `topxconfig`, alert `state_name`/`default_state` are undocumented members that rules.md makes known
@@ -324,11 +323,11 @@ export const EXPECTED_REAL: Record<string, Expectation> = {
   },
   // no activation-criteria-missing: its entity is `HOST`, active on every host (rules.md)
   "042__kirk63__OneAgent-Extension-v1-ADTest__custom.python.adtest--plugin.json": {
-    rules: ["host-entity", "ignored-member", "variant-mismatch"],
+    rules: ["host-entity", "variant-mismatch"],
     reasons: {
       "host-entity": "host plugin with entity `HOST`",
-      "ignored-member": "host plugin with `dropdownValues` on properties[6]",
-      "variant-mismatch": "host plugin with property type `Dropdown` (remote only)",
+      "variant-mismatch":
+        "host plugin with property type `Dropdown` (remote only); its `dropdownValues` are part of that one finding, not an ignored-member too",
     },
   },
   "043__dlopes7__accenture-training-plugins__src--plugin.json": {

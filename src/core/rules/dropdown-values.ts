@@ -24,13 +24,18 @@ export const rule = defineRule({
         continue;
       }
       const value = get(p.value, "defaultValue");
-      if (value !== undefined && !values.includes(value)) {
-        context.report({
-          pointer: `${p.pointer}/defaultValue`,
-          messageId: "notAChoice",
-          data: { value: JSON.stringify(value) },
-        });
-      }
+      if (value === undefined || values.includes(value)) continue;
+      const pointer = `${p.pointer}/defaultValue`;
+      // A number as written (`1.10`, which parses as 1.1), a boolean as its word.
+      const written =
+        typeof value === "number"
+          ? (context.source(pointer) ?? String(value))
+          : typeof value === "boolean"
+            ? String(value)
+            : undefined;
+      // Without its quotes only: property-default-type says that, and it is a choice once quoted.
+      if (written !== undefined && values.includes(written)) continue;
+      context.report({ pointer, messageId: "notAChoice", data: { value: written ?? JSON.stringify(value) } });
     }
   },
 });

@@ -1,4 +1,4 @@
-import { get, has, obj } from "../guards.js";
+import { get, has, obj, str } from "../guards.js";
 import { defineRule } from "../rule.js";
 
 const IGNORED_TOP = {
@@ -13,7 +13,7 @@ export const rule = defineRule({
     kind: "document",
     defaultSeverity: "warning",
     description:
-      "A member the variant ignores (favicon, dropdownValues in host; process types, requiredAgentVersion, activation_name_pattern in remote).",
+      "A member the variant ignores (favicon, dropdownValues of a non-Dropdown property in host; process types, requiredAgentVersion, activation_name_pattern in remote).",
     messages: {
       top: "`{{member}}` is ignored by {{variant}} plugins (it only applies to {{other}} plugins)",
       dropdownValues: "`dropdownValues` is ignored by host plugins (Dropdown properties are remote only)",
@@ -35,7 +35,10 @@ export const rule = defineRule({
     }
     if (variant === "host") {
       for (const p of context.properties) {
-        if (has(obj(p.value), "dropdownValues"))
+        // A Dropdown's choices are not reported: variant-mismatch says the Dropdown is remote only, and
+        // dropdown-values asks for them; "ignored" would say the first again and contradict the second.
+        const dropdown = str(get(p.value, "type"))?.toLowerCase() === "dropdown";
+        if (!dropdown && has(obj(p.value), "dropdownValues"))
           context.report({
             pointer: `${p.pointer}/dropdownValues`,
             messageId: "dropdownValues",

@@ -25,12 +25,15 @@ export const rule = defineRule({
       const value = get(p.value, "defaultValue");
       if (type === undefined || value === undefined || !KNOWN.has(type.toLowerCase())) continue;
       const [expected, fits] = EXPECTED[type.toLowerCase()] ?? STRING;
-      if (!fits(value))
-        context.report({
-          pointer: `${p.pointer}/defaultValue`,
-          messageId: "mismatch",
-          data: { value: JSON.stringify(value), type, expected },
-        });
+      if (fits(value)) continue;
+      const pointer = `${p.pointer}/defaultValue`;
+      // A number as written: `1.10` is the number 1.1 once parsed, which is not what the author wrote.
+      const written = typeof value === "number" ? context.source(pointer) : undefined;
+      context.report({
+        pointer,
+        messageId: "mismatch",
+        data: { value: written ?? JSON.stringify(value), type, expected },
+      });
     }
   },
 });

@@ -18,6 +18,13 @@ const badDefault = make(validRemote(), (d) => {
 const lowerCaseType = make(validRemote(), (d) => {
   Object.assign(at(d, "properties", 1), { type: "dropdown", defaultValue: "Fast" });
 });
+// A default written without quotes: property-default-type says it must be a string.
+const numberChoice = make(validRemote(), (d) => {
+  Object.assign(at(d, "properties", 1), { dropdownValues: ["1", "2"], defaultValue: 2 });
+});
+const numberNotAChoice = make(validRemote(), (d) => {
+  Object.assign(at(d, "properties", 1), { dropdownValues: ["1", "2"], defaultValue: 3 });
+});
 const hostDropdown = make(validHost(), (d) => {
   at<unknown[]>(d, "properties").push({ key: "level", type: "Dropdown", defaultValue: "low" });
 });
@@ -43,6 +50,16 @@ ruleTable("dropdown-values", {
       doc: make(validRemote(), (d) => {
         at(d, "properties", 0).dropdownValues = [];
       }),
+    },
+    {
+      name: "a number whose text is a choice: property-default-type's alone (quote it), not also not a choice",
+      doc: numberChoice,
+    },
+    {
+      name: "a number written 1.10 whose text is the choice `1.10`",
+      doc: make(validRemote(), (d) => {
+        Object.assign(at(d, "properties", 1), { dropdownValues: ["1.9", "1.10"], defaultValue: 0 });
+      }).replace('"defaultValue": 0', '"defaultValue": 1.10'),
     },
     {
       name: "rule turned off",
@@ -79,6 +96,13 @@ ruleTable("dropdown-values", {
       doc: badDefault,
       lines: [lineOf(badDefault, '"defaultValue": "slow"')],
       message: '`defaultValue` "slow" is not one of the `dropdownValues`',
+    },
+    {
+      name: "a number that is no choice even quoted",
+      messageId: "notAChoice",
+      doc: numberNotAChoice,
+      lines: [lineOf(numberNotAChoice, '"defaultValue": 3')],
+      message: /^`defaultValue` 3 is not one of the `dropdownValues`$/,
     },
     {
       name: "type in any case; values compare exactly",

@@ -1,7 +1,12 @@
-import { ruleTable, validHost, validRemote, text, lineOf, set } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, set, at, make } from "../../helpers.js";
 
 const hostFavicon = set(validHost(), [], "favicon", "https://example.com/x.png");
 const hostDropdownValues = set(validHost(), ["properties", 0], "dropdownValues", ["a", "b"]);
+/** A host property of `type` with choices, as a OneAgent plugin's log level has them. */
+const hostWithChoices = (type: string) =>
+  make(validHost(), (d) => {
+    at<unknown[]>(d, "properties").push({ key: "log_level", type, dropdownValues: ["INFO", "DEBUG"] });
+  });
 const remoteProcessTypeNames = set(validRemote(), [], "processTypeNames", ["PYTHON"]);
 const remoteProcessTypes = set(validRemote(), [], "processTypes", [10]);
 const remoteAgentVersion = set(validRemote(), [], "requiredAgentVersion", "1.101.0");
@@ -27,6 +32,10 @@ ruleTable("ignored-member", {
       doc: set(validHost(), ["metrics", 0], "source", { favicon: "x" }),
     },
     { name: "turned off", doc: hostFavicon, options: { config: { rules: { "ignored-member": "off" } } } },
+    // variant-mismatch reports the Dropdown and dropdown-values asks for its choices: calling the choices
+    // ignored as well would say the same twice, and contradict dropdown-values once they are written.
+    { name: "a host Dropdown property's dropdownValues", doc: hostWithChoices("Dropdown") },
+    { name: "a host dropdown property's dropdownValues (any case)", doc: hostWithChoices("dropdown") },
   ],
   invalid: [
     {
@@ -44,6 +53,12 @@ ruleTable("ignored-member", {
       doc: hostDropdownValues,
       lines: [lineOf(hostDropdownValues, '"dropdownValues"')],
       message: "`dropdownValues` is ignored by host plugins",
+    },
+    {
+      name: "host dropdownValues on a STRING property",
+      messageId: "dropdownValues",
+      doc: hostWithChoices("STRING"),
+      lines: [lineOf(hostWithChoices("STRING"), '"dropdownValues"')],
     },
     {
       name: "remote processTypeNames",

@@ -16,6 +16,12 @@ const passwordBool = prop(validHost(), { key: "secret", type: "PASSWORD", defaul
 const stringNull = prop(validHost(), { key: "label", type: "STRING", defaultValue: null });
 const remoteInteger = prop(validRemote(), { key: "port", type: "Integer", defaultValue: "161" });
 const remoteTextarea = prop(validRemote(), { key: "query", type: "textarea", defaultValue: 0 });
+// A version-like default written as a number: 1.10 to the author, the number 1.1 once parsed.
+const stringVersionNumber = prop(validHost(), {
+  key: "api_version",
+  type: "STRING",
+  defaultValue: 0,
+}).replace('"defaultValue": 0', '"defaultValue": 1.10');
 const remoteDropdown = make(validRemote(), (d) => {
   at(d, "properties", 1).defaultValue = 1;
   at(d, "properties", 1).dropdownValues = [1, 2];
@@ -56,6 +62,14 @@ ruleTable("property-default-type", {
     },
   ],
   invalid: [
+    {
+      name: "a number quoted as written (1.10, not 1.1)",
+      messageId: "mismatch",
+      doc: stringVersionNumber,
+      lines: [lineOf(stringVersionNumber, '"defaultValue": 1.10')],
+      data: { value: "1.10" },
+      message: /^`defaultValue` 1\.10 does not fit type `STRING`: it must be a string$/,
+    },
     {
       name: "INTEGER with a string, at the defaultValue value",
       messageId: "mismatch",
