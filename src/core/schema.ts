@@ -33,6 +33,7 @@ export const SCHEMA_MESSAGES = {
   unknownKnown: "unknown member `{{member}}`{{where}} (known members: {{known}})",
   unknown: "unknown member `{{member}}`{{where}}",
   type: "`{{path}}` must be {{expected}}, not {{actual}} {{value}}",
+  typeNull: "`{{path}}` must be {{expected}}, not null",
   notAllowed: "`{{path}}` is {{value}}; allowed: {{allowed}}",
   notAllowedNear: "`{{path}}` is {{value}}; allowed: {{allowed}}. Did you mean `{{suggestion}}`?",
   format: "`{{path}}` is {{value}}: it {{expected}}",
@@ -310,7 +311,8 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
       const type = String((e.params as { type: string | string[] }).type).replace(/,/g, " or ");
       return {
         ruleId: "invalid-type",
-        messageId: "type",
+        // null says its type by itself: "not null", never "not null null".
+        messageId: e.data === null ? "typeNull" : "type",
         data: {
           path,
           expected: `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`,

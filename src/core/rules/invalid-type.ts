@@ -9,5 +9,5 @@ export const rule = schemaRule(
     defaultSeverity: "error",
     description: "A member has the wrong JSON type.",
   },
-  ["type"],
+  ["type", "typeNull"],
 );

@@ -179,8 +179,8 @@ ruleTable("invalid-type", {
       name: "name null (remote)",
       doc: nullName,
       lines: [lineOf(nullName, '"name"')],
-      message: "not null",
-      messageId: "type",
+      message: /^`name` must be a string, not null$/,
+      messageId: "typeNull",
     },
     {
       name: "a number among technology names",
