@@ -699,6 +699,7 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   const seen = new Set<string>();
   for (const arg of opts.files) {
     let found: Candidate[];
+    let unread = false;
     try {
       found = await expandArgs([arg], io.cwd, finder);
     } catch (e) {
@@ -706,13 +707,18 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       // or folder that finds nothing is a usage error.
       if (!(e instanceof UsageError) || !/^cannot read '[^']*': /.test(e.message)) throw e;
       found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
+      unread = true;
     }
     // A folder means its plugin.json files: the extension.yaml files `check` also finds there are EF2 already
-    // (a plugin migrated beside its plugin.json), never an EF1 descriptor to convert.
-    found = found.filter((c) => c.configPath === undefined || !isExtensionPath(c.configPath));
+    // (a plugin migrated beside its plugin.json), never an EF1 descriptor to convert; so is one named or globbed,
+    // which read as JSON would only be "not JSON".
+    const all = found.length;
+    if (!unread) found = found.filter((c) => !isExtensionPath(c.configPath ?? basename(c.absolute)));
     if (!found.length)
       throw new UsageError(
-        `no plugin.json found under '${arg}' (only EF2 extensions, extension.yaml, which are migrated already)`,
+        all === 1 && isExtensionPath(basename(resolve(io.cwd, arg)))
+          ? `'${arg}' is an Extensions 2.0 extension already: migrate converts EF1 plugin.json descriptors to extension.yaml (plugin-review check reviews this one)`
+          : `no plugin.json found under '${arg}' (only EF2 extensions, extension.yaml, which are migrated already)`,
       );
     for (const c of found)
       if ((c.explicit || !wroteBefore(c.absolute)) && !seen.has(c.absolute)) {
