@@ -12,7 +12,7 @@ import { AnalysisTiming } from "../core/timing.js";
 import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
-import { printable, printableLines } from "../format/printable.js";
+import { escaped, printable } from "../format/printable.js";
 import { formatSarif, type RepositoryPath } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
@@ -21,6 +21,7 @@ import { extensionFilesOnDisk, extensionValue } from "../workspace/extension-fil
 import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
 import { extendsReader } from "./config-extends.js";
+import { usageErrorText } from "./output.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -98,9 +99,7 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
       io.stderr(`plugin-review: ${printedError(e)}\n`);
       return 2;
     }
-    io.stderr(
-      `plugin-review: unexpected error: ${printableLines(e instanceof Error ? e.message : String(e))}\n`,
-    );
+    io.stderr(`plugin-review: unexpected error: ${escaped(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   }
 }
@@ -111,8 +110,8 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
  * Actions could be a workflow command).
  */
 function printedError(e: UsageError | ConfigError): string {
-  if (!(e instanceof ConfigError)) return printableLines(e.message);
-  return `invalid configuration ${printable(e.source)}:\n${e.problems.map((p) => `  - ${printable(p)}`).join("\n")}`;
+  if (!(e instanceof ConfigError)) return usageErrorText(e);
+  return `invalid configuration ${escaped(e.source)}:\n${e.problems.map((p) => `  - ${printable(p)}`).join("\n")}`;
 }
 
 /** The descriptors one configuration applies to, reviewed together (set rules such as duplicate names). */

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
 import { fitHelp } from "../format/fit.js";
-import { printable } from "../format/printable.js";
+import { escaped, printable } from "../format/printable.js";
 import { timingRows, TIMING_ROWS } from "../format/timing.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
@@ -195,7 +195,8 @@ function usageError(command: Command, e: unknown, known: readonly string[], args
 
 /** A command's usage error: what is wrong, and where its options are (one prefix for every error, as ESLint's). */
 function usageFailure(command: Command, what: string): string {
-  return `plugin-review: ${what}\nRun 'plugin-review ${command} --help' for the options.\n`;
+  // On one line, whatever it quotes: an option's value or a file's name may hold a line break or an escape.
+  return `plugin-review: ${escaped(what)}\nRun 'plugin-review ${command} --help' for the options.\n`;
 }
 
 /** A likely misspelling: one edit apart, or one a prefix of the other (`--max-warning`, `--fromat`). */
@@ -510,7 +511,7 @@ async function pr(args: string[], stdout: Out, stderr: Out, width: number): Prom
   if (typeof parsed === "number") return parsed;
   const format = parsed.values.format;
   if (format !== "text" && format !== "json") {
-    stderr(`plugin-review: pr --format must be text or json, not '${String(format)}'\n`);
+    stderr(`plugin-review: pr --format must be text or json, not '${escaped(String(format))}'\n`);
     return 2;
   }
   const app = parsed.values.app;

@@ -31,7 +31,7 @@ import { migrateFleet, type Collision, type FleetEntry, type FleetInput } from "
 import { writeMigrationMap } from "../migrate/mapping.js";
 import { rewriteReferences, rewriteTable, type Rewritten } from "../migrate/rewrite.js";
 import { fitLine } from "../format/fit.js";
-import { printable, printableLines } from "../format/printable.js";
+import { escaped, printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { parseJsonFast } from "../core/json/parse.js";
 import { get } from "../core/guards.js";
@@ -39,6 +39,7 @@ import { expandArgs, readLimited, type Candidate, type ConfigLookup } from "../w
 import { ConfigFinder } from "../workspace/find-config.js";
 import { makeFolder } from "../workspace/make-folder.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
+import { usageErrorText } from "./output.js";
 
 export interface MigrateCommandOptions {
   /** Descriptors: files, folders (every plugin.json below) and globs. */
@@ -413,7 +414,7 @@ function text(
   const problem = (first: string, ...more: string[]) =>
     io.stderr([`plugin-review: ${first}`, ...more].map(fit).join(""));
   for (const d of done) {
-    const file = printable(d.file);
+    const file = escaped(d.file);
     if (!d.result.converted) {
       problem(
         `${file}: not converted:`,
@@ -630,7 +631,8 @@ function readMap(file: string, cwd: string): MigrationMap | undefined {
   const parsed = readMigrationMap(got.text, file);
   if (!parsed.ok)
     throw new UsageError(
-      `the map '${file}' is not valid:\n${parsed.problems.map((p) => `  ${file}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`).join("\n")}`,
+      `the map '${file}' is not valid:`,
+      parsed.problems.map((p) => `${file}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`),
     );
   return parsed.map;
 }
@@ -659,7 +661,7 @@ export async function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): Pr
     return await run(opts, io);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`plugin-review: ${printableLines(e.message)}\n`);
+    io.stderr(`plugin-review: ${usageErrorText(e)}\n`);
     return 2;
   }
 }
