@@ -11,6 +11,7 @@ import { formatHtml } from "../format/audit/html.js";
 import type { AuditReport } from "../format/audit/report.js";
 import { auditSarifFiles, MAX_SARIF_RESULTS } from "../format/audit/sarif.js";
 import { formatAuditText } from "../format/audit/text.js";
+import { escaped } from "../format/printable.js";
 import { auditOctokit, auditOrganization } from "../github/audit/collect.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { makeFolder } from "../workspace/make-folder.js";
@@ -113,7 +114,7 @@ function writeSarif(report: AuditReport, dir: string, cwd: string, io: AuditIo):
     try {
       writeFileSync(join(at, f.name), f.text);
     } catch (e) {
-      io.stderr(`plugin-review: cannot write '${join(dir, f.name)}': ${describeErrno(e)}\n`);
+      io.stderr(`plugin-review: cannot write '${escaped(join(dir, f.name))}': ${describeErrno(e)}\n`);
       return 2;
     }
   for (const f of files) {
@@ -129,7 +130,7 @@ function writeSarif(report: AuditReport, dir: string, cwd: string, io: AuditIo):
 export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<number> {
   const to = destinations(opts);
   if (typeof to === "string") {
-    io.stderr(`plugin-review: ${to}\n`);
+    io.stderr(`plugin-review: ${escaped(to)}\n`);
     return 2;
   }
   const cwd = io.cwd ?? process.cwd();
@@ -138,7 +139,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
   if (opts.compare !== undefined) {
     const read = earlierAudit(opts.compare, opts.org, cwd);
     if ("error" in read) {
-      io.stderr(`plugin-review: ${read.error}\n`);
+      io.stderr(`plugin-review: ${escaped(read.error)}\n`);
       return 2;
     }
     earlier = read.report;
@@ -155,7 +156,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
       makeFolder(resolve(cwd, to.outputDir));
     } catch (e) {
       io.stderr(
-        `plugin-review: --output-dir: cannot make the folder '${to.outputDir}': ${describeErrno(e)}\n`,
+        `plugin-review: --output-dir: cannot make the folder '${escaped(to.outputDir)}': ${describeErrno(e)}\n`,
       );
       return 2;
     }
@@ -183,7 +184,7 @@ export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<numb
     try {
       writeFileSync(resolve(cwd, o.file), RENDER[o.format](report, version));
     } catch (e) {
-      io.stderr(`plugin-review: cannot write '${o.file}': ${describeErrno(e)}\n`);
+      io.stderr(`plugin-review: cannot write '${escaped(o.file)}': ${describeErrno(e)}\n`);
       return 2;
     }
   if (to.format === "sarif") return writeSarif(report, to.outputDir, cwd, io);

@@ -12,7 +12,7 @@ import { AnalysisTiming } from "../core/timing.js";
 import { findingCounts, hasFailures } from "../core/verdict.js";
 import { formatGithub } from "../format/github.js";
 import { formatJson } from "../format/json.js";
-import { printable, printableLines } from "../format/printable.js";
+import { escaped, printable } from "../format/printable.js";
 import { formatSarif, type RepositoryPath } from "../format/sarif.js";
 import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
@@ -21,6 +21,7 @@ import { extensionFilesOnDisk, extensionValue } from "../workspace/extension-fil
 import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
 import { extendsReader } from "./config-extends.js";
+import { usageErrorText } from "./output.js";
 import { ConfigFinder, displayPath, type FoundConfig } from "../workspace/find-config.js";
 import { GitRepo, type GitChange } from "../workspace/git.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -42,8 +43,11 @@ export interface CheckOptions {
   outputs?: { format: Format; file: string }[];
   /** `--fix` writes the fixed files; `--fix-dry-run` prints their unified diff instead. */
   fix?: "write" | "dry-run";
-  /** `--stdin`: one descriptor read from standard input, named by `--stdin-filename` (configuration, ignores, output). */
-  stdin?: { content: Uint8Array; filename?: string };
+  /**
+   * `--stdin` (or `-`): one descriptor read from standard input, named by `--stdin-filename` (configuration,
+   * ignores, output); `read` returns at least its first `limit` bytes (all of it when shorter).
+   */
+  stdin?: { read: (limit: number) => Promise<Uint8Array>; filename?: string };
   /** `--max-warnings <n>`: more counted warnings than this fail the run too. */
   maxWarnings?: number;
   /** `--quiet`: errors only; warnings and notices are neither reported nor counted. */
@@ -95,9 +99,7 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
       io.stderr(`plugin-review: ${printedError(e)}\n`);
       return 2;
     }
-    io.stderr(
-      `plugin-review: unexpected error: ${printableLines(e instanceof Error ? e.message : String(e))}\n`,
-    );
+    io.stderr(`plugin-review: unexpected error: ${escaped(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   }
 }
@@ -108,8 +110,8 @@ export async function runCheck(opts: CheckOptions, io: Io): Promise<number> {
  * Actions could be a workflow command).
  */
 function printedError(e: UsageError | ConfigError): string {
-  if (!(e instanceof ConfigError)) return printableLines(e.message);
-  return `invalid configuration ${printable(e.source)}:\n${e.problems.map((p) => `  - ${printable(p)}`).join("\n")}`;
+  if (!(e instanceof ConfigError)) return usageErrorText(e);
+  return `invalid configuration ${escaped(e.source)}:\n${e.problems.map((p) => `  - ${printable(p)}`).join("\n")}`;
 }
 
 /** The descriptors one configuration applies to, reviewed together (set rules such as duplicate names). */
@@ -148,6 +150,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     ...(opts.noConfig ? { noConfig: true } : {}),
   });
   const { stdin } = opts;
+  /** What was read of standard input (no more than its configuration's max_file_size and a byte). */
+  let stdinContent: Uint8Array | undefined;
   if (stdin) {
     if (opts.targets.length)
       throw new UsageError(
@@ -208,12 +212,17 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       throw new UsageError(
         `--fix cannot write to '${c.display}': it is not a file (a pipe?); --fix-dry-run prints the fixes as a diff`,
       );
+    if (stdin) {
+      // Read once its configuration is known, past the size limit by one byte, as a pipe is read: an oversized
+      // input is file-too-large, and however much is piped in, no more than that is held.
+      const bytes = await stdin.read(config.maxFileSize + 1);
+      stdinContent = bytes.subarray(0, config.maxFileSize + 1);
+    }
     const input: DescriptorInput = {
       path: repoPath,
       configPath: c.configPath ?? located.configPath,
-      ...(stdin
-        ? // Cut past the size limit, as a file is read, so that an oversized input is file-too-large.
-          { content: stdin.content.subarray(0, config.maxFileSize + 1), size: stdin.content.length }
+      ...(stdinContent
+        ? { content: stdinContent, size: stdinContent.length }
         : readLimited(c.absolute, c.display, config.maxFileSize)),
     };
     const extension = formatOf(repoPath) === "extension.yaml";
@@ -314,7 +323,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (
     stdin !== undefined &&
     stdin.filename === undefined &&
-    !startsAsJson(stdin.content) &&
+    stdinContent !== undefined &&
+    !startsAsJson(stdinContent) &&
     analysed.some((r) => r.file.findings.some((f) => f.ruleId === "invalid-json"))
   )
     notes.push(

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONFIG_PATH } from "../core/config.js";
 import { fitHelp } from "../format/fit.js";
-import { printable } from "../format/printable.js";
+import { escaped, printable } from "../format/printable.js";
 import { timingRows, TIMING_ROWS } from "../format/timing.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
@@ -29,7 +29,7 @@ Options:
   --config-from-base     with --base-ref: read the configuration as <git-ref> has it (the
                          repository's ${CONFIG_PATH}, or the --config file), never
                          the work tree's, so a change cannot loosen what judges it (for CI)
-  --stdin                read one descriptor from standard input
+  --stdin                read one descriptor from standard input (or give '-' as the file)
   --stdin-filename <p>   the path standard input stands for: its configuration, ignores and
                          name in the output (and its base with --base-ref)
   --format <f>           text (default), json, sarif or github
@@ -195,7 +195,8 @@ function usageError(command: Command, e: unknown, known: readonly string[], args
 
 /** A command's usage error: what is wrong, and where its options are (one prefix for every error, as ESLint's). */
 function usageFailure(command: Command, what: string): string {
-  return `plugin-review: ${what}\nRun 'plugin-review ${command} --help' for the options.\n`;
+  // On one line, whatever it quotes: an option's value or a file's name may hold a line break or an escape.
+  return `plugin-review: ${escaped(what)}\nRun 'plugin-review ${command} --help' for the options.\n`;
 }
 
 /** A likely misspelling: one edit apart, or one a prefix of the other (`--max-warning`, `--fromat`). */
@@ -266,8 +267,11 @@ export interface MainIo {
   colour?: boolean;
   /** The width the text output fits (default: COLUMNS, else the terminal's; none when neither says). */
   width?: number;
-  /** Standard input, for `--stdin` (default: the process's, read to its end). */
-  stdin?: () => Promise<Uint8Array>;
+  /**
+   * Standard input, for `--stdin` or `-`: at least its first `limit` bytes, or all of it when shorter (default:
+   * the process's, read no further than that).
+   */
+  stdin?: (limit: number) => Promise<Uint8Array>;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -365,7 +369,12 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width
   if (v.fix && v["fix-dry-run"]) return fail("use either --fix or --fix-dry-run, not both");
   if (!FORMATS.includes(v.format as Format))
     return fail(`--format must be one of ${FORMATS.join(", ")}, not '${v.format}'`);
-  if (v["stdin-filename"] !== undefined && !v.stdin)
+  // `-` is standard input, as in most tools reading files (POSIX's utility syntax guideline 13): `--stdin`.
+  const dash = parsed.positionals.includes("-");
+  if (dash && parsed.positionals.length > 1)
+    return fail("'-' reads one descriptor from standard input (as --stdin): give no other file with it");
+  const fromStdin = v.stdin === true || dash;
+  if (v["stdin-filename"] !== undefined && !fromStdin)
     return fail("--stdin-filename names standard input: add --stdin");
   let maxWarnings: number | undefined;
   if (v["max-warnings"] !== undefined) {
@@ -375,14 +384,15 @@ async function check(args: string[], io: MainIo, stdout: Out, stderr: Out, width
   const env = io.env ?? process.env;
   // ESLint's TIMING: its value says how many rows; --timing alone is TIMING=1.
   const timing = timingRows(env.TIMING) ?? (v.timing ? TIMING_ROWS : undefined);
-  let stdin: { content: Uint8Array; filename?: string } | undefined;
-  if (v.stdin) {
-    const content = await (io.stdin ?? readStdin)();
-    stdin = { content, ...(v["stdin-filename"] !== undefined ? { filename: v["stdin-filename"] } : {}) };
-  }
+  const stdin = fromStdin
+    ? {
+        read: io.stdin ?? readStdin,
+        ...(v["stdin-filename"] !== undefined ? { filename: v["stdin-filename"] } : {}),
+      }
+    : undefined;
   return runCheck(
     {
-      targets: parsed.positionals,
+      targets: dash ? [] : parsed.positionals,
       format: v.format as Format,
       outputs,
       ...(v.fix ? { fix: "write" as const } : v["fix-dry-run"] ? { fix: "dry-run" as const } : {}),
@@ -437,9 +447,19 @@ function widthFor(env: NodeJS.ProcessEnv, stdout: { isTTY?: boolean; columns?: n
   return stdout.isTTY && stdout.columns ? stdout.columns : undefined;
 }
 
-async function readStdin(): Promise<Uint8Array> {
+/**
+ * Standard input to its end or to `limit` bytes, whichever comes first: what is piped in never decides how much
+ * memory the run takes (`yes | plugin-review check -` is file-too-large, not a run that never ends).
+ */
+async function readStdin(limit: number): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  // Leaving the loop early closes standard input: the writer then gets EPIPE, as when `head` stops reading.
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= limit) break;
+  }
   return new Uint8Array(Buffer.concat(chunks));
 }
 
@@ -491,7 +511,7 @@ async function pr(args: string[], stdout: Out, stderr: Out, width: number): Prom
   if (typeof parsed === "number") return parsed;
   const format = parsed.values.format;
   if (format !== "text" && format !== "json") {
-    stderr(`plugin-review: pr --format must be text or json, not '${String(format)}'\n`);
+    stderr(`plugin-review: pr --format must be text or json, not '${escaped(String(format))}'\n`);
     return 2;
   }
   const app = parsed.values.app;

@@ -31,7 +31,7 @@ import { migrateFleet, type Collision, type FleetEntry, type FleetInput } from "
 import { writeMigrationMap } from "../migrate/mapping.js";
 import { rewriteReferences, rewriteTable, type Rewritten } from "../migrate/rewrite.js";
 import { fitLine } from "../format/fit.js";
-import { printable, printableLines } from "../format/printable.js";
+import { escaped, printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { parseJsonFast } from "../core/json/parse.js";
 import { get } from "../core/guards.js";
@@ -39,6 +39,7 @@ import { expandArgs, readLimited, type Candidate, type ConfigLookup } from "../w
 import { ConfigFinder } from "../workspace/find-config.js";
 import { makeFolder } from "../workspace/make-folder.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
+import { usageErrorText } from "./output.js";
 
 export interface MigrateCommandOptions {
   /** Descriptors: files, folders (every plugin.json below) and globs. */
@@ -417,7 +418,7 @@ function text(
   const problem = (first: string, ...more: string[]) =>
     io.stderr([`plugin-review: ${first}`, ...more].map(fit).join(""));
   for (const d of done) {
-    const file = printable(d.file);
+    const file = escaped(d.file);
     if (!d.result.converted) {
       problem(
         `${file}: not converted:`,
@@ -634,7 +635,8 @@ function readMap(file: string, cwd: string): MigrationMap | undefined {
   const parsed = readMigrationMap(got.text, file);
   if (!parsed.ok)
     throw new UsageError(
-      `the map '${file}' is not valid:\n${parsed.problems.map((p) => `  ${file}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`).join("\n")}`,
+      `the map '${file}' is not valid:`,
+      parsed.problems.map((p) => `${file}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`),
     );
   return parsed.map;
 }
@@ -663,7 +665,7 @@ export async function runMigrate(opts: MigrateCommandOptions, io: MigrateIo): Pr
     return await run(opts, io);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`plugin-review: ${printableLines(e.message)}\n`);
+    io.stderr(`plugin-review: ${usageErrorText(e)}\n`);
     return 2;
   }
 }
@@ -703,6 +705,7 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   const seen = new Set<string>();
   for (const arg of opts.files) {
     let found: Candidate[];
+    let unread = false;
     try {
       found = await expandArgs([arg], io.cwd, finder);
     } catch (e) {
@@ -710,13 +713,18 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       // or folder that finds nothing is a usage error.
       if (!(e instanceof UsageError) || !/^cannot read '[^']*': /.test(e.message)) throw e;
       found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
+      unread = true;
     }
     // A folder means its plugin.json files: the extension.yaml files `check` also finds there are EF2 already
-    // (a plugin migrated beside its plugin.json), never an EF1 descriptor to convert.
-    found = found.filter((c) => c.configPath === undefined || !isExtensionPath(c.configPath));
+    // (a plugin migrated beside its plugin.json), never an EF1 descriptor to convert; so is one named or globbed,
+    // which read as JSON would only be "not JSON".
+    const all = found.length;
+    if (!unread) found = found.filter((c) => !isExtensionPath(c.configPath ?? basename(c.absolute)));
     if (!found.length)
       throw new UsageError(
-        `no plugin.json found under '${arg}' (only EF2 extensions, extension.yaml, which are migrated already)`,
+        all === 1 && isExtensionPath(basename(resolve(io.cwd, arg)))
+          ? `'${arg}' is an Extensions 2.0 extension already: migrate converts EF1 plugin.json descriptors to extension.yaml (plugin-review check reviews this one)`
+          : `no plugin.json found under '${arg}' (only EF2 extensions, extension.yaml, which are migrated already)`,
       );
     for (const c of found)
       if ((c.explicit || !wroteBefore(c.absolute)) && !seen.has(c.absolute)) {

@@ -10,6 +10,16 @@
  * nothing to say, and nowhere to say it.
  */
 import { writeSync } from "node:fs";
+import { escaped } from "../format/printable.js";
+import type { UsageError } from "../workspace/usage-error.js";
+
+/**
+ * A usage error as printed after `plugin-review: `: its message on one line and each detail on one line below,
+ * whatever they quote (a path or a value with a line break or an escape sequence is shown escaped, `a\nb`).
+ */
+export function usageErrorText(e: UsageError): string {
+  return [escaped(e.message), ...e.details.map((d) => `  ${escaped(d)}`)].join("\n");
+}
 
 /** The exit status of a process ended by SIGPIPE, as shells report it. */
 export const CLOSED_OUTPUT_STATUS = 141;

@@ -15,7 +15,7 @@ import { reviewPullRequest } from "../github/review/pipeline.js";
 import { REAL_TIME } from "../github/api/clock.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit/octokit.js";
-import { printable, printableLines } from "../format/printable.js";
+import { escaped, printable, printableLines } from "../format/printable.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {
@@ -149,13 +149,13 @@ function parseSlug(s: string): string | undefined {
 export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
   const target = parseTarget(opts.target);
   if (!target) {
-    io.stderr(`plugin-review: expected <owner>/<repo>#<number>, not '${opts.target}'\n`);
+    io.stderr(`plugin-review: expected <owner>/<repo>#<number>, not '${escaped(opts.target)}'\n`);
     return 2;
   }
   const slug = parseSlug(opts.app ?? DEFAULT_APP_SLUG);
   if (!slug) {
     io.stderr(
-      `plugin-review: pr --app takes the App's slug (https://github.com/apps/<slug>), not '${String(opts.app)}'\n`,
+      `plugin-review: pr --app takes the App's slug (https://github.com/apps/<slug>), not '${escaped(String(opts.app))}'\n`,
     );
     return 2;
   }

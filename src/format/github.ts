@@ -29,7 +29,9 @@ export function formatGithub(
     const mode = typeof existing === "function" ? existing(r) : existing;
     for (const f of r.findings) {
       const props = [
-        `file=${escapeProperty(printable(display(r.path)))}`,
+        // The path itself, its line breaks escaped as the runner reads them (`%0A`), so that the annotation is
+        // on that file; then the other control characters go.
+        `file=${printable(escapeProperty(display(r.path)))}`,
         `line=${f.line}`,
         `endLine=${f.endLine}`,
       ];

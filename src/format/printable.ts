@@ -40,6 +40,26 @@ export function printable(s: string): string {
   return s.replace(SEQUENCES, "").replace(BREAKS, " ").replace(CONTROLS, "");
 }
 
+/** The escapes `escaped` writes for the commonest controls; any other is `\xNN` or `\uNNNN`. */
+const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * A name given by the user or read from a repository (a path, an option's value) as one line that still says
+ * what it holds: each control character, line break and invisible mark written as an escape (`a\nb`,
+ * `\x1b[31m`, `\u202e`), as git and ls quote such names. `printable` would make the line break a space, naming
+ * another file.
+ */
+export function escaped(s: string): string {
+  if (!ANY.test(s)) return s;
+  return s.replace(new RegExp(ANY.source, "g"), (c) => {
+    const code = c.charCodeAt(0);
+    return (
+      ESCAPES[c] ??
+      (code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`)
+    );
+  });
+}
+
 /** Text whose line breaks are ours (LF or CRLF), each line made printable. */
 export function printableLines(s: string): string {
   return s.split(/\r?\n/).map(printable).join("\n");

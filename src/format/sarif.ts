@@ -37,6 +37,16 @@ export function artifactUri(path: string): string {
   return encode(slashed);
 }
 
+/**
+ * A message as SARIF plain text (§3.11.6): `[text](target)` there is an embedded link, which viewers render
+ * as a link (to a URI, or a location). A message quotes what a descriptor holds (a member name such as
+ * `[docs](https://example.com)`), so its `[`, `]` and `\` are escaped with a backslash, as the standard says
+ * for literal brackets and as CodeQL writes every message: no text of a descriptor becomes a link.
+ */
+export function sarifText(message: string): string {
+  return message.replace(/[\\[\]]/g, "\\$&");
+}
+
 /** SARIF's `baselineState` for a finding compared with a base: new, or already there (unchanged). */
 function baselineState(f: SarifFinding): { baselineState: "new" | "unchanged" } | undefined {
   if (f.baseline === "new") return { baselineState: "new" };
@@ -122,7 +132,7 @@ export function toSarif(
             ruleId: f.ruleId,
             ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId) } : {}),
             level: LEVEL[f.severity],
-            message: { text: f.message },
+            message: { text: sarifText(f.message) },
             locations: [
               {
                 physicalLocation: {

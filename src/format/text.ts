@@ -10,7 +10,7 @@ import { fixableFindings } from "../core/fix.js";
 import type { AnalysedFile } from "../core/analyse.js";
 import type { Severity } from "../core/types.js";
 import { fitLine } from "./fit.js";
-import { printable } from "./printable.js";
+import { escaped, printable } from "./printable.js";
 import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";
 
 const COLOURS: Record<Severity | "dim" | "bold" | "ok" | "underline", [number, number]> = {
@@ -127,7 +127,8 @@ export function formatText(
   const lines: string[] = [];
   for (const r of files) {
     if (r.findings.length === 0) continue;
-    lines.push(paint("underline", printable(display(r.path))), ...rows(r, paint, opts.width), "");
+    // The file's name on one line, escaped (`a\nb/plugin.json`): a space there would name another file.
+    lines.push(paint("underline", escaped(display(r.path))), ...rows(r, paint, opts.width), "");
   }
   const counts = countBySeverity(files);
   const withFindings = files.filter((r) => r.findings.length > 0).length;

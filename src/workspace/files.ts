@@ -144,6 +144,8 @@ export async function expandArgs(
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const arg of args) {
+    // `check "$FILE"` with FILE unset: "" would resolve to the working directory and review all of it.
+    if (arg === "") throw new UsageError("an empty argument names no file (a variable that is not set?)");
     const abs = resolve(cwd, arg);
     // Nothing there (or a glob): undefined. Something there that cannot be looked at (a folder on its path
     // that may not be entered, a symbolic link that leads back to itself) says why, not "no such file".

@@ -2,7 +2,15 @@
  * A run the user asked for that cannot be done as asked (a file that cannot be read, options that exclude
  * each other, a ref git does not know): its message is shown as it is, with no stack, and `check` exits 2.
  */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** `details`: lines printed below the message, indented (a file's problems, one a line). */
+  constructor(
+    message: string,
+    readonly details: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
 
 /** What a failed file operation means to the user, in words rather than an errno code. */
 export function describeErrno(e: unknown): string {

@@ -242,6 +242,17 @@ describe("plugin-review check", () => {
     expect(JSON.parse(endless.stdout)).toMatchObject([{ ruleId: "file-too-large" }]);
   });
 
+  it("refuses an empty argument (a variable not set), never reviewing the working directory for it", () => {
+    for (const command of ["check", "migrate"]) {
+      const r = cli([command, ""]);
+      expect(r.status, command).toBe(2);
+      expect(r.stderr, command).toBe(
+        "plugin-review: an empty argument names no file (a variable that is not set?)\n",
+      );
+      expect(r.stdout, command).toBe("");
+    }
+  });
+
   it("exits 2 with a clear message and no stack trace on a missing file", () => {
     const r = cli(["check", "does/not/exist.json"]);
     expect(r.status).toBe(2);

@@ -3,7 +3,7 @@
  * real standard input): --stdin / --stdin-filename, --max-warnings, --quiet, colour (--color, --no-color,
  * FORCE_COLOR, NO_COLOR), per-command --help, and a clean message with exit 2 for an unknown option.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,6 +114,43 @@ describe("--stdin and --stdin-filename", () => {
     expect(findingLines(r.stdout)).toMatch(/^plugin\.json:3:\d+ +error +version-not-bumped /m);
     expect(r.status).toBe(1);
   });
+
+  it("`-` is standard input too, as --stdin (named <stdin>, or by --stdin-filename)", () => {
+    const dash = run(["check", "-"], { input: REMOTE });
+    expect(findingLines(dash.stdout)).toMatch(/^<stdin>:4:11 +error +variant-mismatch /m);
+    expect(dash.status).toBe(1);
+    const named = run(["check", "--stdin-filename", "plugins/remote/plugin.json", "-", "--format", "json"], {
+      input: REMOTE,
+    });
+    expect((JSON.parse(named.stdout) as { file: string }[])[0]!.file).toBe("plugins/remote/plugin.json");
+    expect(run(["check", "-"], { input: text(validHost()) }).status).toBe(0);
+    const mixed = run(["check", "-", "examples/host-valid"], { input: REMOTE });
+    expect(mixed.stderr).toMatch(
+      /^plugin-review: '-' reads one descriptor from standard input \(as --stdin\)/,
+    );
+    expect(mixed.status).toBe(2);
+  });
+
+  it("reads no more of an endless standard input than max_file_size allows: file-too-large, at once", async () => {
+    const child = spawn(process.execPath, [BIN, "check", "--stdin", "--format", "json"], { cwd: dir });
+    const chunk = Buffer.alloc(1024 * 1024, " ");
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => void (stdout += d.toString()));
+    // The command stops reading: writing then fails with EPIPE, which is what a writer sees.
+    child.stdin.on("error", () => {});
+    let open = true;
+    const pump = () => {
+      while (open && child.stdin.write(chunk));
+      if (open) child.stdin.once("drain", pump);
+    };
+    pump();
+    const timer = setTimeout(() => child.kill(), 30_000);
+    const status = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    open = false;
+    clearTimeout(timer);
+    expect(status).toBe(1);
+    expect((JSON.parse(stdout) as { ruleId: string }[]).map((f) => f.ruleId)).toEqual(["file-too-large"]);
+  }, 40_000);
 
   it("refuses what cannot go with standard input (exit 2)", () => {
     const cases: [string[], RegExp][] = [

@@ -292,6 +292,20 @@ describe("plugin-review migrate: names and mistakes", () => {
     expect(existsSync(join(out, "tech.demo.pool/extension/extension.yaml"))).toBe(true);
   });
 
+  it("an extension.yaml named is said to be EF2 already, not 'not JSON'; nothing is written", () => {
+    const yaml = write(
+      "ef2/extension.yaml",
+      'name: custom:demo.ext\nversion: 1.0.0\nminDynatraceVersion: "1.300"\nauthor:\n  name: x\n',
+    );
+    const out = join(dir, "from-ef2");
+    const r = cli(["migrate", yaml, "--out", out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `plugin-review: '${yaml}' is an Extensions 2.0 extension already: migrate converts EF1 plugin.json descriptors to extension.yaml (plugin-review check reviews this one)\n`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("is listed in the help, and has its own", () => {
     expect(cli(["--help"]).stdout).toMatch(/^ {2}migrate <plugin\.json>\.\.\. {3}convert EF1 descriptors/m);
     expect(cli(["migrate", "--help"]).stdout).toMatch(

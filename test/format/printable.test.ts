@@ -90,7 +90,8 @@ describe("the formats that go to a terminal or a workflow log", () => {
       notes: ["note \u001b]0;title\u0007\nmore"],
     });
     expect(plain).not.toMatch(CONTROL_IN_LINE);
-    expect(plain).toContain("a/plugin.json");
+    // The file's name escaped, so that it names that file: `a\x1b[2J`, as text, never the sequence.
+    expect(plain).toContain("a\\x1b[2J/plugin.json");
     expect(plain).toContain("unknown member `x ✔ no findings`");
     expect(plain).toContain("note  more");
     const coloured = formatText(files, (p) => p, { colour: true });

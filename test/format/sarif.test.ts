@@ -118,6 +118,7 @@ interface JsonFinding {
   file: string;
   ruleId: string;
   severity: "error" | "warning" | "notice";
+  message: string;
   line: number;
   column: number;
 }
@@ -132,6 +133,27 @@ function sarifOf(args: string[], cwd = ROOT): { status: number | null; log: Sari
   const valid = validate(log);
   expect(valid, explain(validate.errors)).toBe(true);
   return { status: r.status, log: log as SarifLog };
+}
+
+/**
+ * The embedded links of a SARIF plain text message, by SARIF 2.1.0 §3.11.6's grammar: `[`, link text (in
+ * which `\\`, `[` and `]` are escaped with a backslash), `](`, a link destination, `)`. A backslash escapes
+ * the character after it, so an escaped `[` starts no link.
+ */
+function embeddedLinks(text: string): string[] {
+  const links: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (text[i] !== "[") continue;
+    let j = i + 1;
+    while (j < text.length && text[j] !== "]" && text[j] !== "[") j += text[j] === "\\" ? 2 : 1;
+    const end = text.startsWith("](", j) ? text.indexOf(")", j + 2) : -1;
+    if (end > j + 2) links.push(text.slice(i, end + 1));
+  }
+  return links;
 }
 
 /** Rule metadata: every result's rule is described, indexed correctly, and linked to its page. */
@@ -240,6 +262,25 @@ describe("--format sarif", () => {
         { timeseries: { ...errors.timeseries, key: "fails", displayname: "fails" } },
       ]);
       expect(renamed.fp).not.toEqual(before.fp);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes no embedded link a descriptor's text could make: its brackets are escaped (SARIF 2.1.0 §3.11.6)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "plugin-review-sarif-link-"));
+    try {
+      const doc = JSON.parse(readFileSync(join(ROOT, "examples/host-valid/plugin.json"), "utf8")) as object;
+      // Member names a reviewer would click in a SARIF viewer: a link to a URI, one to a location, a backslash.
+      const hostile = { ...doc, "[docs](https://evil.example/x)": 1, "a\\[b](0)": 2 };
+      writeFileSync(join(dir, "plugin.json"), JSON.stringify(hostile, null, 2) + "\n");
+      const { log } = sarifOf(["plugin.json"], dir);
+      const json = JSON.parse(cli(["check", "--format", "json", "plugin.json"], dir).stdout) as JsonFinding[];
+      const texts = log.runs[0]!.results.map((r) => r.message.text);
+      expect(texts.filter((t) => t.includes("evil.example"))).toHaveLength(1);
+      for (const t of texts) expect(embeddedLinks(t), t).toEqual([]);
+      // What a viewer shows, the escapes read, is the message itself.
+      expect(texts.map((t) => t.replace(/\\(.)/g, "$1"))).toEqual(json.map((f) => f.message));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -211,7 +211,7 @@ ruleTable("invalid-type", {
       name: "name null (remote)",
       doc: nullName,
       lines: [lineOf(nullName, '"name"')],
-      message: /must be a string, not null$/,
+      message: /^`name` must be a string, not null$/,
       messageId: "typeNull",
     },
     {

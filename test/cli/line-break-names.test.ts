@@ -1,0 +1,68 @@
+/**
+ * Names from the user or a repository that hold a line break or an escape sequence (a folder `a\nb`, an option's
+ * value), run as a user runs the CLI: every error and every file name is printed on one line, escaped
+ * (`a\nb`), in every format; a space instead would name another file, and a line of its own could pass for
+ * the tool's (or, in GitHub Actions, for a workflow command).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { text, validHost } from "../helpers.js";
+import { cli, ensureBuilt } from "./run.js";
+
+let dir: string;
+const FOLDER = "a\nb";
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "plugin-review-line-break-"));
+  mkdirSync(join(dir, FOLDER));
+  const doc = validHost() as { metrics: { timeseries: { unit: string } }[] };
+  doc.metrics[0]!.timeseries.unit = "Bogus";
+  writeFileSync(join(dir, FOLDER, "plugin.json"), text(doc));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("a name with a line break", () => {
+  it("is one line, escaped, in an error, in every format", () => {
+    for (const format of ["text", "json", "sarif", "github"]) {
+      const r = cli(["check", "--format", format, `${FOLDER}/nope.json`], dir);
+      expect(r.status, format).toBe(2);
+      expect(r.stderr, format).toBe(
+        "plugin-review: cannot read 'a\\nb/nope.json': no such file or directory\n",
+      );
+      expect(r.stdout, format).toBe("");
+    }
+  });
+
+  it("names its file on one line in the text output, and as the runner reads it in workflow commands", () => {
+    const r = cli(["check", `${FOLDER}/plugin.json`], dir);
+    expect(r.status).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe("a\\nb/plugin.json");
+    const github = cli(["check", "--format", "github", `${FOLDER}/plugin.json`], dir);
+    expect(github.stdout).toMatch(/^::error file=a%0Ab\/plugin\.json,line=/m);
+  });
+
+  it("is one line, escaped, in migrate's reasons", () => {
+    const r = cli(["migrate", `${FOLDER}/nope.json`], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr.split("\n").slice(0, 2)).toEqual([
+      "plugin-review: a\\nb/nope.json: not converted:",
+      "  cannot read it: no such file or directory",
+    ]);
+  });
+
+  it("is one line, escaped, in a mistake on the command line (an option's value, pr's target)", () => {
+    const format = cli(["check", "--format", "x\n\x1b[31mred", "plugin.json"], dir);
+    expect(format.status).toBe(2);
+    expect(format.stderr).toBe(
+      "plugin-review: --format must be one of text, json, sarif, github, not 'x\\n\\x1b[31mred'\n" +
+        "Run 'plugin-review check --help' for the options.\n",
+    );
+    const pr = cli(["pr", "o/r#1\n::error::forged"], dir, { GITHUB_TOKEN: "" });
+    expect(pr.status).toBe(2);
+    expect(pr.stderr).toBe(
+      "plugin-review: expected <owner>/<repo>#<number>, not 'o/r#1\\n::error::forged'\n",
+    );
+  });
+});
