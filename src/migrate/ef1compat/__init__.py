@@ -330,7 +330,7 @@ def declared_states(descriptor):
     for metric in descriptor.get("metrics") or []:
         series = metric.get("statetimeseries") if isinstance(metric, dict) else None
         if isinstance(series, dict) and isinstance(series.get("key"), str) and isinstance(series.get("states"), list):
-            listed = [str(s) for s in series["states"] if s is not None]
+            listed = [str(state) for state in series["states"] if state is not None]
             if listed:
                 states.setdefault(series["key"], listed)
     return states
