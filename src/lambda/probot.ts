@@ -11,6 +11,7 @@ import type { Clock } from "../github/api/clock.js";
 import { PluginReviewOctokit } from "../github/api/octokit/app-octokit.js";
 import { AnalysisThreads } from "../github/review/pipeline.js";
 import { ReceivingDeliveries } from "../github/delivery/terms.js";
+import type { QueueRecheckReview } from "../github/delivery/review-jobs.js";
 import { emfOperatorMetrics, type EmfOperatorMetrics } from "./emf.js";
 import { loadSecrets } from "./secrets.js";
 import { MARGIN_MS } from "../github/time-budget.js";
@@ -31,7 +32,11 @@ export interface LambdaApp {
   invocation<T>(run: () => Promise<T>): Promise<T>;
 }
 
-export function lambdaApp(fn: string, clock: Clock): LambdaApp {
+export function lambdaApp(
+  fn: string,
+  clock: Clock,
+  opts: { queueRecheckReview?: QueueRecheckReview } = {},
+): LambdaApp {
   const deliveries = new ReceivingDeliveries();
   // One per container: a container runs one invocation at a time, and publishing empties it.
   const operatorMetrics = emfOperatorMetrics(fn);
@@ -40,10 +45,12 @@ export function lambdaApp(fn: string, clock: Clock): LambdaApp {
     deliveries,
     operatorMetrics,
     started() {
-      probot ??= start(fn, clock, deliveries, operatorMetrics).catch((e: unknown) => {
-        probot = undefined; // the next invocation tries again
-        throw e;
-      });
+      probot ??= start(fn, clock, deliveries, operatorMetrics, opts.queueRecheckReview).catch(
+        (e: unknown) => {
+          probot = undefined; // the next invocation tries again
+          throw e;
+        },
+      );
       return probot;
     },
     async invocation(run) {
@@ -61,6 +68,7 @@ async function start(
   clock: Clock,
   deliveries: ReceivingDeliveries,
   operatorMetrics: EmfOperatorMetrics,
+  queueRecheckReview: QueueRecheckReview | undefined,
 ): Promise<Probot> {
   const baseUrl = enterpriseApiUrl(process.env);
   const { appId, privateKey } = await loadSecrets(["appId", "privateKey"]);
@@ -79,7 +87,15 @@ async function start(
     threads: 1,
     clock,
   });
-  await p.load(createApp({ clock, deliveries, operatorMetrics, analyser }));
+  await p.load(
+    createApp({
+      clock,
+      deliveries,
+      operatorMetrics,
+      analyser,
+      ...(queueRecheckReview ? { queueRecheckReview } : {}),
+    }),
+  );
   return p;
 }
 

@@ -63,23 +63,30 @@ export function judgeDelivery(secret: string, headers: Headers, rawBody: Buffer)
   const event = slim[name] as Json | undefined;
   const headSha = ((slim.pull_request as Json | undefined)?.head as Json | undefined)?.sha ?? event?.head_sha;
   const number = (slim.issue as Json | undefined)?.number;
+  // Its review is queued in its head's group by the worker, once it has read that head (worker.ts).
   const group =
     typeof headSha === "string"
-      ? `${String(repo)}@${headSha}`
-      : number !== undefined
-        ? `${String(repo)}#${String(number)}`
-        : `${String(repo)}@${id}`;
-  return { status: 202, delivery: { id, name, payload: slim }, group: queueGroup(group) };
+      ? headGroup(repo, headSha)
+      : queueGroup(number !== undefined ? `${String(repo)}#${String(number)}` : `${String(repo)}@${id}`);
+  return { status: 202, delivery: { id, name, payload: slim }, group };
+}
+
+/**
+ * The message group of a head commit's deliveries: `repo` is the queued payload's `repository.full_name`.
+ * The worker queues a recheck's review in it too, so both must compute it here.
+ */
+export function headGroup(repo: unknown, headSha: string): string {
+  return queueGroup(`${String(repo)}@${headSha}`);
 }
 
 /** SQS's longest message group id. */
 const GROUP_MAX = 128;
 
 /**
- * The message group id of a group key: the key itself where SQS takes it, else its digest. A repository's
- * full name may be 140 characters (a 39-character owner, a 100-character name), and SQS refuses the message
- * of a longer id: every delivery of that repository would fail.
+ * The message group id of a group key (or a deduplication id): the key itself where SQS takes it, else its
+ * digest. A repository's full name may be 140 characters (a 39-character owner, a 100-character name), and
+ * SQS refuses the message of a longer id: every delivery of that repository would fail.
  */
-function queueGroup(key: string): string {
+export function queueGroup(key: string): string {
   return key.length <= GROUP_MAX ? key : `sha256:${createHash("sha256").update(key).digest("hex")}`;
 }

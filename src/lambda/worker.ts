@@ -13,7 +13,8 @@
  * queue's last try (PLUGIN_REVIEW_MAX_RECEIVES) holds a failing run while it reviews, so that a delivery
  * that kills the worker every time leaves a failing check rather than one that waits forever.
  */
-import { ChangeMessageVisibilityCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import type { PullTarget } from "../github/api/port.js";
 import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
 import { TransientReviewError } from "../github/api/errors.js";
@@ -30,7 +31,7 @@ import {
   UNTRIED_VISIBILITY_S,
 } from "../github/time-budget.js";
 import { lambdaApp, reviewsEndBy, type LambdaContext } from "./probot.js";
-import type { QueuedDelivery } from "./webhook.js";
+import { headGroup, queueGroup, type QueuedDelivery } from "./webhook.js";
 
 export interface SqsRecord {
   messageId: string;
@@ -53,23 +54,68 @@ export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
 
-/** The delivery the receiver queued in `body` (webhook.ts), or undefined when it holds none. */
-function queuedDelivery(body: string): QueuedDelivery | undefined {
+/**
+ * A queued message: a delivery the receiver queued (webhook.ts: its id, name and payload, nothing else), or
+ * a recheck's review the worker queued in its head commit's group (`recheckOf`: the pull request at that
+ * head, its asker allowed). Only the worker writes `recheckOf`: the receiver's messages have only the three
+ * keys, whatever a signed payload holds (that is inside `payload`, and slimmed).
+ */
+export interface QueuedMessage extends QueuedDelivery {
+  recheckOf?: PullTarget;
+}
+
+function isPullTarget(t: unknown): t is PullTarget {
+  const p = t as Partial<PullTarget> | null;
+  return (
+    typeof p === "object" &&
+    p !== null &&
+    typeof p.number === "number" &&
+    [p.owner, p.repo, p.ownerType, p.headSha, p.baseSha].every((v) => typeof v === "string")
+  );
+}
+
+/** The message in `body`, or undefined when it holds none. */
+export function queuedMessage(body: string): QueuedMessage | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return undefined;
   }
-  const d = parsed as Partial<QueuedDelivery> | null;
+  const d = parsed as Partial<QueuedMessage> | null;
   const isDelivery =
     typeof d === "object" &&
     d !== null &&
     typeof d.id === "string" &&
     typeof d.name === "string" &&
     typeof d.payload === "object" &&
-    d.payload !== null;
-  return isDelivery ? (d as QueuedDelivery) : undefined;
+    d.payload !== null &&
+    (d.recheckOf === undefined || isPullTarget(d.recheckOf));
+  return isDelivery ? (d as QueuedMessage) : undefined;
+}
+
+/**
+ * Queues the review of a recheck (allowed, its pull request's head read) in that head's message group, as
+ * the receiver groups the head's deliveries: it then waits for the head's other reviews instead of running
+ * beside them. Failing to is transient: the recheck's message is tried again.
+ */
+async function queueRecheckReview(delivery: QueuedDelivery, target: PullTarget, clock: Clock): Promise<void> {
+  const message: QueuedMessage = { ...delivery, recheckOf: target };
+  const repo = (delivery.payload.repository as { full_name?: unknown } | undefined)?.full_name ?? "unknown";
+  try {
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: process.env.QUEUE_URL,
+        MessageBody: JSON.stringify(message),
+        MessageGroupId: headGroup(repo, target.headSha),
+        // A retry of the recheck's message that queued it already is dropped within SQS's 5 minutes.
+        MessageDeduplicationId: queueGroup(`${delivery.id}:recheck`),
+      }),
+      { abortSignal: AbortSignal.timeout(clock.ms(SQS_CALL_MS)) },
+    );
+  } catch (e) {
+    throw new TransientReviewError(`could not queue the recheck's review: ${(e as Error).message}`);
+  }
 }
 
 /** The queue's redrive setting the worker reads (serverless.yml sets it to the queue's maxReceiveCount). */
@@ -137,7 +183,9 @@ export function createHandler(
   opts: { clock?: Clock } = {},
 ): (event: SqsEvent, context?: LambdaContext) => Promise<BatchResponse> {
   const clock = opts.clock ?? REAL_TIME;
-  const app = lambdaApp("worker", clock);
+  const app = lambdaApp("worker", clock, {
+    queueRecheckReview: (delivery, target) => queueRecheckReview(delivery, target, clock),
+  });
 
   /**
    * Handles a batch in order and stops at the first message that fails (as AWS advises for FIFO queues with
@@ -174,11 +222,12 @@ export function createHandler(
       return { batchItemFailures: untried.map((r) => ({ itemIdentifier: r.messageId })) };
     };
     for (const [i, record] of records.entries()) {
-      const delivery = queuedDelivery(record.body);
-      if (!delivery) {
+      const message = queuedMessage(record.body);
+      if (!message) {
         logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
         continue; // retrying cannot fix it
       }
+      const { recheckOf, ...delivery } = message;
       const left = context?.getRemainingTimeInMillis();
       if (left !== undefined && left < clock.ms(MARGIN_MS + MIN_REVIEW_MS))
         return leave(i, "too little time left in this invocation for a review");
@@ -195,6 +244,7 @@ export function createHandler(
             attempt: count - 1,
             ...(endsBy !== undefined ? { endsBy } : {}),
             ...(lastTry ? { lastTry: true } : {}),
+            ...(recheckOf ? { recheckOf } : {}),
           },
           () => p.receive(delivery as Parameters<Probot["receive"]>[0]),
         );

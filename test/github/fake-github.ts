@@ -484,6 +484,28 @@ export class FakeGitHub {
   }
 
   /**
+   * The next request matching method and path waits, unanswered, until `release()`, then is answered as
+   * usual; `reached` resolves when it arrives. `cancel()` lets it through unheld if it has not arrived yet.
+   */
+  hold(method: string, path: RegExp): { reached: Promise<void>; release(): void; cancel(): void } {
+    let reach!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((r) => (reach = r));
+    const released = new Promise<void>((r) => (release = r));
+    const held = { method, path, reach, released };
+    this.holds.push(held);
+    return {
+      reached,
+      release,
+      cancel: () => {
+        const i = this.holds.indexOf(held);
+        if (i >= 0) this.holds.splice(i, 1);
+      },
+    };
+  }
+  private readonly holds: { method: string; path: RegExp; reach(): void; released: Promise<void> }[] = [];
+
+  /**
    * The next `times` requests matching method and path are answered with their status and headers and the
    * first half of their body, and then nothing more (the client's timeout is all that ends them).
    */
@@ -692,38 +714,48 @@ export class FakeGitHub {
             fake.hung.push(`${method.toUpperCase()} ${pathOnly}`);
             return new Promise<never>(() => {}) as never;
           }
-          const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
-          const f = fake.failure(method.toUpperCase(), pathOnly, parsed);
-          const failed = (): [number, string | Record<string, unknown>, Record<string, string>] => {
-            fake.failed.push(`${method.toUpperCase()} ${pathOnly}`);
-            return [
-              f!.status,
-              (f!.body ?? { message: `injected ${f!.status}` }) as Record<string, unknown>,
-              f!.headers ?? {},
-            ];
+          const req = this.req;
+          const answer = () => {
+            const parsed = typeof body === "string" && body ? (JSON.parse(body) as unknown) : body;
+            const f = fake.failure(method.toUpperCase(), pathOnly, parsed);
+            const failed = (): [number, string | Record<string, unknown>, Record<string, string>] => {
+              fake.failed.push(`${method.toUpperCase()} ${pathOnly}`);
+              return [
+                f!.status,
+                (f!.body ?? { message: `injected ${f!.status}` }) as Record<string, unknown>,
+                f!.headers ?? {},
+              ];
+            };
+            if (f && !f.applied) return failed();
+            fake.lastAuthorization = auth; // the handler runs at once: this request's credentials
+            const reply = handler(uri, parsed, req.headers);
+            if (f) {
+              f.applied!--;
+              return failed();
+            }
+            // The fake answers as GitHub's description says GitHub does (checked in assertClean).
+            if (fake.opts.checkResponses !== false)
+              fake.responseProblems.push(...validateResponse(method, pathOnly, reply[0], reply[1]));
+            const c = fake.cuts.find(
+              (x) => x.method === method.toUpperCase() && x.path.test(pathOnly) && x.times > 0,
+            );
+            if (c) {
+              c.times--;
+              fake.cutOff.push(`${method.toUpperCase()} ${pathOnly}`);
+              const whole = Buffer.from(typeof reply[1] === "string" ? reply[1] : JSON.stringify(reply[1]));
+              const half = new Readable({ read() {} });
+              half.push(whole.subarray(0, whole.length >> 1));
+              return [reply[0], half, { ...GITHUB_HEADERS, ...reply[2] }] as never;
+            }
+            return reply as [number, string | Record<string, unknown>];
           };
-          if (f && !f.applied) return failed();
-          fake.lastAuthorization = auth; // the handler runs at once: this request's credentials
-          const reply = handler(uri, parsed, this.req.headers);
-          if (f) {
-            f.applied!--;
-            return failed();
+          const held = fake.holds.find((x) => x.method === method.toUpperCase() && x.path.test(pathOnly));
+          if (held) {
+            fake.holds.splice(fake.holds.indexOf(held), 1);
+            held.reach();
+            return held.released.then(answer) as never;
           }
-          // The fake answers as GitHub's description says GitHub does (checked in assertClean).
-          if (fake.opts.checkResponses !== false)
-            fake.responseProblems.push(...validateResponse(method, pathOnly, reply[0], reply[1]));
-          const c = fake.cuts.find(
-            (x) => x.method === method.toUpperCase() && x.path.test(pathOnly) && x.times > 0,
-          );
-          if (c) {
-            c.times--;
-            fake.cutOff.push(`${method.toUpperCase()} ${pathOnly}`);
-            const whole = Buffer.from(typeof reply[1] === "string" ? reply[1] : JSON.stringify(reply[1]));
-            const half = new Readable({ read() {} });
-            half.push(whole.subarray(0, whole.length >> 1));
-            return [reply[0], half, { ...GITHUB_HEADERS, ...reply[2] }] as never;
-          }
-          return reply as [number, string | Record<string, unknown>];
+          return answer();
         })
         .persist();
     };

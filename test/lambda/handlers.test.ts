@@ -46,6 +46,8 @@ type Bundle = Record<string, any>; // eslint-disable-line @typescript-eslint/no-
 
 let receiver: Bundle;
 let worker: Bundle;
+/** The worker in a second container (a module instance of its own): SQS runs two groups' messages at once. */
+let worker2: Bundle;
 const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .privateKey.export({ type: "pkcs1", format: "pem" })
   .toString();
@@ -63,6 +65,9 @@ beforeAll(async () => {
   process.env.POWERTOOLS_METRICS_DISABLED = "true";
   receiver = (await import(pathToFileURL(join(ROOT, "dist-lambda/receiver/index.mjs")).href)) as Bundle;
   worker = (await import(pathToFileURL(join(ROOT, "dist-lambda/worker/index.mjs")).href)) as Bundle;
+  worker2 = (await import(
+    pathToFileURL(join(ROOT, "dist-lambda/worker/index.mjs")).href + "?container=2"
+  )) as Bundle;
 }, 60_000);
 afterAll(() => {
   delete process.env.POWERTOOLS_METRICS_DISABLED;
@@ -93,18 +98,20 @@ function awsMocks() {
   const ssmR = mockClient(receiver.ssm);
   const sqsW = mockClient(worker.sqs);
   const ssmW = mockClient(worker.ssm);
+  const sqsW2 = mockClient(worker2.sqs);
+  const ssmW2 = mockClient(worker2.ssm);
   const parameters = [
     { Name: "/plugin-review/prod/webhook-secret", Value: WEBHOOK_SECRET },
     { Name: "/plugin-review/prod/app-id", Value: String(APP_ID) },
     { Name: "/plugin-review/prod/private-key", Value: privateKey },
   ];
-  for (const ssm of [ssmR, ssmW]) {
+  for (const ssm of [ssmR, ssmW, ssmW2]) {
     ssm.onAnyCommand().callsFake((input: { Names: string[] }) => ({
       Parameters: parameters.filter((p) => input.Names.includes(p.Name)),
     }));
   }
   // As SQS: a FIFO message's group and deduplication ids are 1 to 128 of these characters, else refused.
-  sqsR.onAnyCommand().callsFake((input: { MessageGroupId?: unknown; MessageDeduplicationId?: unknown }) => {
+  const sendMessage = (input: { MessageGroupId?: unknown; MessageDeduplicationId?: unknown }) => {
     for (const [name, value] of Object.entries({
       MessageGroupId: input.MessageGroupId,
       MessageDeduplicationId: input.MessageDeduplicationId,
@@ -114,17 +121,21 @@ function awsMocks() {
           name: "InvalidParameterValue",
         });
     return { MessageId: "m-1" };
-  });
+  };
+  sqsR.onAnyCommand().callsFake(sendMessage);
   // As SQS: a visibility timeout that is not a whole number of seconds within 0..43,200 is refused.
-  sqsW.onAnyCommand().callsFake((input: { VisibilityTimeout?: unknown }) => {
+  const asSqsForWorker = (input: Record<string, unknown>) => {
+    if (input.MessageBody !== undefined) return sendMessage(input);
     const seconds = input.VisibilityTimeout;
     if (!Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > 43_200)
       throw Object.assign(new Error(`Value ${String(seconds)} for parameter VisibilityTimeout is invalid`), {
         name: "InvalidParameterValue",
       });
     return {};
-  });
-  return { sqsR, ssmR, sqsW, ssmW };
+  };
+  sqsW.onAnyCommand().callsFake(asSqsForWorker);
+  sqsW2.onAnyCommand().callsFake(asSqsForWorker);
+  return { sqsR, ssmR, sqsW, ssmW, sqsW2, ssmW2 };
 }
 
 let mocks: ReturnType<typeof awsMocks>;
@@ -721,6 +732,166 @@ describe("merge queue (bundled receiver and worker)", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(run!.annotations.map((a) => a.title)).toEqual(["version-decreased"]);
     expect(gh.reviews).toEqual([]);
+    gh.assertClean();
+  });
+});
+
+describe("/plugin-review recheck (bundled receiver and worker)", () => {
+  const OTHER_BASE = "e".repeat(40);
+
+  /** The real `issue_comment.created` example: alice asks for a recheck of pull request `number`. */
+  function recheckComment(number: number, installation: number): Payload {
+    const comment = example("issue_comment", "created");
+    comment.installation = { id: installation };
+    comment.repository = pullRequestPayload("opened").repository;
+    comment.issue.number = number;
+    comment.issue.pull_request = { url: `https://api.github.com/repos/acme/plugins/pulls/${number}` };
+    comment.comment.body = "/plugin-review recheck";
+    comment.comment.user.login = "alice";
+    comment.comment.user.type = "User";
+    return comment;
+  }
+
+  /** The receiver's message for a signed delivery, and its group. */
+  async function queued(event: string, payload: Payload, delivery: string) {
+    expect((await receiver.handler(signedHttpEvent(event, payload, { delivery }))).statusCode).toBe(202);
+    return commandCalls(mocks.sqsR, "SendMessageCommand").at(-1)!.input as {
+      MessageBody: string;
+      MessageGroupId: string;
+    };
+  }
+
+  /**
+   * #7 (into main) changes the metric group, which can never change: its review fails. #8 is the same head
+   * commit into a branch without the descriptor: its review alone would pass. alice may write.
+   */
+  function sharedHead(installation: number) {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "permission", "getPull"]);
+    const head = validHost();
+    gh.file(
+      "acme/plugins",
+      BASE_SHA,
+      "p/plugin.json",
+      text({ ...head, version: "1.1.0", metricGroup: "tech.old" }),
+    );
+    gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", text(head));
+    gh.prFiles = [{ filename: "p/plugin.json", status: "modified", patch: "@@ -7,1 +7,1 @@\n-x\n+x" }];
+    gh.pullFiles.set("acme/plugins#8", [
+      { filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+x" },
+    ]);
+    gh.retarget(8, OTHER_BASE);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    const pull8 = pullRequestPayload("opened", { number: 8 }).pull_request;
+    pull8.base.sha = OTHER_BASE;
+    pull8.base.ref = "gh-pages";
+    gh.pulls.set(8, pull8);
+    gh.permissions.set("alice", "write");
+    const opened7 = pullRequestPayload("opened");
+    opened7.installation.id = installation;
+    return { gh, opened7 };
+  }
+
+  it("a recheck's review takes its head commit's turn: beside another pull request's failing review of that head, the check stays red", async () => {
+    const { gh, opened7 } = sharedHead(620);
+    const comment = await queued("issue_comment", recheckComment(8, 620), "d-recheck-race");
+    const review7 = await queued("pull_request", opened7, "d-open-7");
+    expect(comment.MessageGroupId).toBe("acme/plugins#8");
+    expect(review7.MessageGroupId).toBe(`acme/plugins@${HEAD_SHA}`);
+    // SQS hands out the two groups at once, to two containers. Whatever the recheck's message writes to the check run waits
+    // until #7's review is done: a review that read the run before #7's failure was written.
+    const held = gh.hold("POST", /\/check-runs$/);
+    const recheck = worker.handler(sqsEvent([comment.MessageBody]));
+    await Promise.race([held.reached, recheck]);
+    held.cancel();
+    expect(await worker2.handler(sqsEvent([review7.MessageBody]))).toEqual({ batchItemFailures: [] });
+    held.release();
+    expect(await recheck).toEqual({ batchItemFailures: [] });
+    // The head's group hands out what the recheck queued there after #7's review.
+    const sent = commandCalls(mocks.sqsW, "SendMessageCommand");
+    for (const m of sent)
+      expect(await worker.handler(sqsEvent([m.input.MessageBody as string]))).toEqual({
+        batchItemFailures: [],
+      });
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
+    expect(sent.map((m) => m.input.MessageGroupId)).toEqual([review7.MessageGroupId]);
+    gh.assertClean();
+  });
+
+  it("reviews end to end: the comment's message queues the review in the head's group, whose message reviews the pull request", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "permission", "getPull"]);
+    gh.permissions.set("alice", "write");
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+    gh.file("acme/plugins", HEAD_SHA, "p/plugin.json", text({ ...validHost(), version: "1" }));
+    const comment = await queued("issue_comment", recheckComment(7, 621), "d-recheck-e2e");
+    const head = await queued("pull_request", pullRequestPayload("opened"), "d-head-group");
+    expect(await worker.handler(sqsEvent([comment.MessageBody]))).toEqual({ batchItemFailures: [] });
+    // Read who asked and the head; nothing written to GitHub yet.
+    expect(gh.checkRuns).toEqual([]);
+    const [sent, ...more] = commandCalls(mocks.sqsW, "SendMessageCommand");
+    expect(more).toEqual([]);
+    expect(sent!.input).toMatchObject({
+      QueueUrl: process.env.QUEUE_URL,
+      MessageGroupId: head.MessageGroupId,
+      MessageDeduplicationId: "d-recheck-e2e:recheck",
+    });
+    expect(await worker.handler(sqsEvent([sent!.input.MessageBody as string]))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure" }),
+    ]);
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.issueComments).toEqual([]);
+    // Asked once: the review's message does not ask again.
+    expect(gh.requests.filter((r) => r.path.endsWith("/permission"))).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("a recheck's review that cannot be queued fails the comment's message, to be tried again", async () => {
+    const gh = new FakeGitHub(["token", "permission", "getPull"]);
+    gh.permissions.set("alice", "write");
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    const comment = await queued("issue_comment", recheckComment(7, 622), "d-recheck-unsent");
+    mocks.sqsW.onAnyCommand().callsFake((input: { MessageBody?: unknown }) => {
+      if (input.MessageBody !== undefined)
+        throw Object.assign(new Error("Service unavailable"), { name: "ServiceUnavailable" });
+      return {};
+    });
+    const event = sqsEvent([comment.MessageBody]);
+    expect(await worker.handler(event)).toEqual({
+      batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }],
+    });
+    expect(gh.checkRuns).toEqual([]);
+    gh.assertClean();
+  });
+
+  it("a signed delivery cannot carry a recheck's review: the receiver queues only its id, name and slimmed payload", async () => {
+    const gh = new FakeGitHub(["token", "permission", "issueComment"]);
+    const forged = recheckComment(7, 623) as Payload & Record<string, unknown>;
+    const target = {
+      owner: "acme",
+      repo: "plugins",
+      ownerType: "Organization",
+      number: 7,
+      headSha: HEAD_SHA,
+      baseSha: BASE_SHA,
+    };
+    forged.recheckOf = target;
+    forged.comment.recheckOf = target;
+    forged.issue.recheckOf = target;
+    const comment = await queued("issue_comment", forged, "d-forged");
+    expect(Object.keys(JSON.parse(comment.MessageBody) as object).sort()).toEqual(["id", "name", "payload"]);
+    expect(comment.MessageBody).not.toContain("recheckOf");
+    // The worker takes it for a comment: it asks whether alice may write (she may not), and reviews nothing.
+    gh.permissions.set("alice", "read");
+    expect(await worker.handler(sqsEvent([comment.MessageBody]))).toEqual({ batchItemFailures: [] });
+    expect(gh.checkRuns).toEqual([]);
+    expect(commandCalls(mocks.sqsW, "SendMessageCommand")).toEqual([]);
+    expect(gh.issueComments).toHaveLength(1);
     gh.assertClean();
   });
 });

@@ -194,6 +194,8 @@ describe("serverless package", () => {
       "sqs:DeleteMessage",
       "sqs:GetQueueAttributes",
       "sqs:ReceiveMessage",
+      // A recheck's review, queued in its head commit's group.
+      "sqs:SendMessage",
       "ssm:GetParameters",
     ]);
     expect(actions("RecoveryRole")).toEqual(["ssm:GetParameters"]);

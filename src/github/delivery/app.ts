@@ -15,7 +15,7 @@ import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS } from "./events.js";
 import { NO_OPERATOR_METRICS, type OperatorMetrics } from "./operator-metrics.js";
 import { repoRef, toPullTarget } from "./pull-target.js";
 import { RecheckRefusals, recheckAsker } from "./recheck.js";
-import { ReviewJobs, type DeliveryJournal } from "./review-jobs.js";
+import { ReviewJobs, type DeliveryJournal, type QueueRecheckReview } from "./review-jobs.js";
 import { ReviewScheduler } from "./scheduler.js";
 import { ReceivingDeliveries } from "./terms.js";
 
@@ -42,6 +42,11 @@ export interface AppOptions {
   operatorMetrics?: OperatorMetrics;
   /** Where reviews run the analysis (review/analyser.ts): in this thread unless the entry point says. */
   analyser?: Analyser;
+  /**
+   * Where a recheck's review goes once its asker is allowed and its pull request's head read (the Lambda
+   * worker: its head commit's queue group). Absent: reviewed in the head commit's turn of the scheduler.
+   */
+  queueRecheckReview?: QueueRecheckReview;
 }
 
 export function createApp(options: AppOptions = {}): ApplicationFunction {
@@ -62,6 +67,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       appId: appIdOnce(async () => (await probot.auth()) as unknown as Octokit),
       refusals: new RecheckRefusals(),
       ...(options.analyser ? { analyser: options.analyser } : {}),
+      ...(options.queueRecheckReview ? { queueRecheckReview: options.queueRecheckReview } : {}),
     });
 
     // Counted as they arrive: the deliveries the App acts on.

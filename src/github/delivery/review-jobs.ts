@@ -52,7 +52,18 @@ export interface ReviewJobsSetup {
   refusals: RecheckRefusals;
   /** Where the reviews run the analysis (in this thread when absent). */
   analyser?: Analyser;
+  /** Where a recheck's review goes instead of running here (app.ts AppOptions.queueRecheckReview). */
+  queueRecheckReview?: QueueRecheckReview;
 }
+
+/**
+ * Queues the review of recheck `delivery` of pull request `target` at its head, to be delivered again with
+ * `recheckOf` in its terms in that head's turn; throws (transient) when it could not.
+ */
+export type QueueRecheckReview = (
+  delivery: { id: string; name: string; payload: Record<string, unknown> },
+  target: PullTarget,
+) => Promise<void>;
 
 /** A check_run's or check_suite's part that names what to review. */
 export interface CheckStubs {
@@ -127,8 +138,16 @@ export class ReviewJobs {
    * commit's turn like any other delivery's.
    */
   recheck(context: Context, repo: RepoRef, number: number, login: string): Promise<void> {
-    const { scheduler, journal, refusals } = this.setup;
+    const { scheduler, journal, refusals, queueRecheckReview } = this.setup;
     const delivery = this.setup.deliveries.termsOf(context.id);
+    const asked = delivery.recheckOf;
+    if (asked) {
+      // Allowed and read by the message that queued this one in the head's group: the head's turn is now.
+      context.log.info(`recheck of #${number} asked by ${login}: reviewing ${asked.headSha}`);
+      return this.submit(context, repo, { headSha: asked.headSha, pull: number }, (gw2, _attempt, options) =>
+        reviewCurrentPull(gw2, asked, options()),
+      );
+    }
     const gw = this.gateway(context);
     journal?.received(journalEntry(context));
     // Once the head's review is scheduled, its end ends the delivery in the store; until then, this job's.
@@ -144,6 +163,18 @@ export class ReviewJobs {
           if (typeof target === "string") {
             context.log.info(
               `recheck of #${number} asked by ${login}, who lacks write access: ${target === "replied" ? "replied" : "not replied again"}`,
+            );
+            return;
+          }
+          if (queueRecheckReview) {
+            // The head's turn is its queue group's: reviewed here, beside another review of that head, a
+            // recheck could write its pass over that review's failure.
+            await queueRecheckReview(
+              { id: context.id, name: context.name, payload: context.payload as Record<string, unknown> },
+              target,
+            );
+            context.log.info(
+              `recheck of #${number} asked by ${login}: queued for review at ${target.headSha}`,
             );
             return;
           }

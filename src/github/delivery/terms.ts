@@ -6,6 +6,8 @@
  * app (app.ts) reads them from there, once, when it schedules the review. (Not "context": that is Probot's
  * event, and the Lambda runtime's invocation.)
  */
+import type { PullTarget } from "../api/port.js";
+
 export interface DeliveryTerms {
   /** How many times this delivery was tried before (a retry then finds what an earlier try wrote). */
   attempt: number;
@@ -24,6 +26,11 @@ export interface DeliveryTerms {
    * worker out of memory, killed) leaves a failing run rather than a check that waits forever.
    */
   lastTry?: true;
+  /**
+   * A recheck whose asker was allowed and whose pull request's head was read by an earlier message, which
+   * queued this one in that head's group (the Lambda worker): the pull request is reviewed at that head now.
+   */
+  recheckOf?: PullTarget;
 }
 
 /** A first try, with no end but the review's own deadline. */
