@@ -354,4 +354,12 @@ describe("check reads the files an extension lists beside its extension.yaml", (
     const whole = cli(["check", "assets"], dir);
     expect([whole.status, findingLines(whole.stdout)]).toEqual([0, ""]);
   });
+
+  it("a lone extension.yaml, copied out of its project, holds none of what it lists: not asset-missing", () => {
+    write("lone/extension.yaml", LISTED);
+    const lone = cli(["check", "--format", "json", "lone"], dir);
+    expect((JSON.parse(lone.stdout) as JsonFinding[]).filter((f) => f.ruleId === "asset-missing")).toEqual(
+      [],
+    );
+  });
 });

@@ -45,6 +45,11 @@ ruleTable("asset-missing", {
       options: listing(["extension/extension.yaml"]),
     },
     {
+      name: "a lone extension.yaml (copied out of its project): none of its listed files nor their folders, not judged",
+      doc: extension,
+      options: listing(["extension/extension.yaml", "extension/activationSchema.json"]),
+    },
+    {
       name: "a symbolic link, listed by its name",
       doc: extension,
       options: listing([...ALL.filter((p) => !p.includes("alerts")), "extension/alerts/cpu-high.json/"]),
@@ -85,9 +90,12 @@ ruleTable("asset-missing", {
       data: { file: "extension/documents/overview.json" },
     },
     {
-      name: "every listed file gone, the extension.yaml at the repository's root",
+      name: "every listed file gone, one renamed in its folder, the extension.yaml at the repository's root",
       doc: extension,
-      options: { path: "extension.yaml", files: { paths: ["extension.yaml", "README.md"] } },
+      options: {
+        path: "extension.yaml",
+        files: { paths: ["extension.yaml", "README.md", "alerts/cpu.json"] },
+      },
       lines: [
         lineOf(extension, "path: alerts/cpu-high.json"),
         lineOf(extension, "path: ./dashboards/overview.json"),
