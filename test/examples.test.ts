@@ -87,6 +87,7 @@ const EXPECTED: Record<string, { ids: readonly string[]; why?: string }> = {
   "var-unused": { ids: ["var-unused"] },
   "feature-set-undefined": { ids: ["feature-set-undefined"] },
   "python-module-missing": { ids: ["python-module-missing"] },
+  "asset-missing": { ids: ["asset-missing"] },
   "activation-schema-invalid": { ids: ["activation-schema-invalid"] },
   "activation-property-unused": { ids: ["activation-property-unused"] },
   "metric-type-changed": { ids: ["metric-type-changed"] },

@@ -328,3 +328,38 @@ ${AUTHOR}python:
     ]);
   });
 });
+
+describe("check reads the files an extension lists beside its extension.yaml", () => {
+  const VALID = readFileSync("examples/extension-valid/extension/extension.yaml", "utf8");
+  const LISTED = `${VALID}\nalerts:\n  - path: ./alerts/interface-errors.json\n`;
+
+  it("an alert listed and not in the folder is asset-missing at its path; there, it passes", () => {
+    write("assets/extension.yaml", LISTED);
+    write("assets/dashboards/overview.json", "{}\n");
+    const missing = cli(["check", "--format", "json", "assets"], dir);
+    expect(missing.status).toBe(1);
+    const found = JSON.parse(missing.stdout) as JsonFinding[];
+    expect(found.map((f) => [f.file, f.ruleId, f.line])).toEqual([
+      [
+        "assets/extension.yaml",
+        "asset-missing",
+        LISTED.split("\n").indexOf("  - path: ./alerts/interface-errors.json") + 1,
+      ],
+    ]);
+    expect(found[0]!.message).toContain(
+      "`./alerts/interface-errors.json` is listed, but the extension has no",
+    );
+
+    write("assets/alerts/interface-errors.json", "{}\n");
+    const whole = cli(["check", "assets"], dir);
+    expect([whole.status, findingLines(whole.stdout)]).toEqual([0, ""]);
+  });
+
+  it("a lone extension.yaml, copied out of its project, holds none of what it lists: not asset-missing", () => {
+    write("lone/extension.yaml", LISTED);
+    const lone = cli(["check", "--format", "json", "lone"], dir);
+    expect((JSON.parse(lone.stdout) as JsonFinding[]).filter((f) => f.ruleId === "asset-missing")).toEqual(
+      [],
+    );
+  });
+});

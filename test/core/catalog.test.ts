@@ -64,6 +64,7 @@ describe("rule catalog", () => {
     expect(extra.sort()).toEqual([
       "activation-property-unused",
       "activation-schema-invalid",
+      "asset-missing",
       "base-invalid-json",
       "build-placeholder",
       "ef2-version-format",

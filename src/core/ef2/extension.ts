@@ -128,6 +128,8 @@ export interface ExtensionFacts {
   module?: { name: string; pointer: string };
   /** The activation schemas python.activation names (`remote`, `local`), as written. */
   activations: readonly { where: "remote" | "local"; path: string; pointer: string }[];
+  /** The files `alerts`, `dashboards` and `documents.dashboards` list by `path`, as written, and where. */
+  assets: readonly { path: string; pointer: string }[];
 }
 
 /** The endings a count's key may already have: Dynatrace appends `.count` to any other (metric ingestion FAQ). */
@@ -331,6 +333,7 @@ export function extensionFacts(value: unknown): ExtensionFacts {
     references: [],
     pythonMetrics: [],
     activations: [],
+    assets: [],
   };
   const doc = obj(value);
   if (!doc) return facts;
@@ -344,6 +347,14 @@ export function extensionFacts(value: unknown): ExtensionFacts {
   for (const source of facts.sources)
     for (const { value: text, pointer } of strings(doc[source], `/${source}`))
       varUses(text, pointer, facts.varUses);
+  const listed = (list: unknown, at: string) =>
+    arr(list).forEach((entry, i) => {
+      const path = str(get(entry, "path"));
+      if (path !== undefined) facts.assets.push({ path, pointer: `${at}/${i}/path` });
+    });
+  listed(doc.alerts, "/alerts");
+  listed(doc.dashboards, "/dashboards");
+  listed(get(doc.documents, "dashboards"), "/documents/dashboards");
   const python = obj(doc.python);
   if (python) {
     const module = str(get(get(python, "runtime"), "module"));

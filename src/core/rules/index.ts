@@ -64,6 +64,7 @@ import { rule as varUndeclared } from "./var-undeclared.js";
 import { rule as varUnused } from "./var-unused.js";
 import { rule as featureSetUndefined } from "./feature-set-undefined.js";
 import { rule as pythonModuleMissing } from "./python-module-missing.js";
+import { rule as assetMissing } from "./asset-missing.js";
 import { rule as activationSchemaInvalid } from "./activation-schema-invalid.js";
 import { rule as activationPropertyUnused } from "./activation-property-unused.js";
 import { rule as migrationMetricMissing } from "./migration-metric-missing.js";
@@ -132,6 +133,7 @@ export const RULES: readonly Rule[] = [
   varUnused,
   featureSetUndefined,
   pythonModuleMissing,
+  assetMissing,
   activationSchemaInvalid,
   activationPropertyUnused,
   migrationMetricMissing,

@@ -1,0 +1,59 @@
+import { defineRule } from "../rule.js";
+
+/** A path that names no file inside the extension's folder: absolute, a drive or scheme, or climbing out. */
+function outside(path: string): boolean {
+  return /^[/\\]|^[A-Za-z][A-Za-z0-9+.-]*:/.test(path) || path.split(/[/\\]/).includes("..");
+}
+
+/** Every folder that holds a listed file, without its final `/`. */
+function foldersOf(paths: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const path of paths)
+    for (let cut = path.indexOf("/"); cut > 0; cut = path.indexOf("/", cut + 1)) out.add(path.slice(0, cut));
+  return out;
+}
+
+/**
+ * Dynatrace packages an extension as extension.yaml and the files it lists by `path` (`alerts`, `dashboards`,
+ * `documents.dashboards`), relative to it at the root of extension.zip, and refuses a package that lacks one
+ * (extensions-2.md §7, "referenced files exist"). Judged only when the caller lists the extension's files
+ * (`DescriptorInput.files`), and when the extension holds one of the files it lists or a folder they are listed
+ * in: a lone extension.yaml (copied out of its project, or whose assets a build writes) says nothing. A path that leaves the extension's folder or is
+ * absolute is not judged here: it names no file of the package.
+ */
+export const rule = defineRule({
+  meta: {
+    id: "asset-missing",
+    kind: "document",
+    defaultSeverity: "error",
+    files: ["extension.yaml"],
+    nameData: ["path"],
+    description: "`alerts`, `dashboards` or `documents.dashboards` lists a file the extension does not hold.",
+    messages: {
+      missing:
+        "`{{path}}` is listed, but the extension has no `{{file}}`: Dynatrace refuses a package that lacks a file extension.yaml lists",
+    },
+  },
+  check(context) {
+    const pkg = context.package;
+    const paths = pkg?.paths;
+    if (!pkg || !paths) return;
+    const folders = foldersOf(paths);
+    const missing: { asset: (typeof context.extension.assets)[number]; file: string }[] = [];
+    let held = false;
+    for (const asset of context.extension.assets) {
+      if (asset.path.trim() === "" || outside(asset.path)) continue;
+      const file = pkg.resolve(asset.path);
+      if (file === undefined || file === pkg.folder.replace(/\/$/, "")) continue;
+      // A symbolic link is listed by its name and `/`; a folder by its files (not a file, but not missing).
+      if (paths.has(file) || paths.has(`${file}/`) || folders.has(file)) held = true;
+      else missing.push({ asset, file });
+    }
+    // A lone extension.yaml (copied out of its project, or one whose assets a build writes) holds none of what
+    // it lists: judged only when the extension holds one of its listed files or a folder they are listed in.
+    const judged = held || missing.some(({ file }) => folders.has(file.slice(0, file.lastIndexOf("/"))));
+    if (!judged) return;
+    for (const { asset, file } of missing)
+      context.report({ pointer: asset.pointer, messageId: "missing", data: { path: asset.path, file } });
+  },
+});
