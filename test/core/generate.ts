@@ -18,8 +18,8 @@ export interface Sample {
 export function exampleSamples(): Sample[] {
   return (
     (readdirSync(join(ROOT, "examples"), { recursive: true }) as string[])
-      // Descriptors: a Python extension's activationSchema.json is a JSON file of another kind.
-      .filter((p) => p.endsWith(".json") && !p.endsWith("activationSchema.json"))
+      // Descriptors only: an extension's activationSchema.json, dashboards and alerts are JSON of other kinds.
+      .filter((p) => /(^|[\\/])plugin(\.base)?\.json$/.test(p))
       .map((p) => p.split(sep).join("/"))
       .sort()
       .map((p) => ({ name: `examples/${p}`, text: readFileSync(join(ROOT, "examples", p), "utf8") }))
