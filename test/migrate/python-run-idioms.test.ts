@@ -22,6 +22,9 @@
  * - ship-report (in the manner of public training plugins): a group whose name holds quotes, an event on it, a
  *   weather state the API gives that plugin.json does not declare among the metric's states, and a ship whose
  *   address changes (its radio fails over) while its message counter goes on.
+ * - optional-fields (in the manner of public plugins that report a cluster API's answer with `.get()`): dimension
+ *   values the API leaves out (None) or gives empty, a node without a name, a cluster name left empty in the
+ *   configuration, an event property that is None.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -100,6 +103,7 @@ const CASES: Case[] = [
   },
   { fixture: "script-exit", module: "script_exit_ef2", queries: 4 },
   { fixture: "ship-report", module: "ship_report_ef2", queries: 5 },
+  { fixture: "optional-fields", module: "optional_fields_ef2", queries: 3 },
 ];
 
 let work: string;
@@ -394,5 +398,76 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       [["10.1.0.2:7000", "count", 10]],
       [["10.1.0.2:7000", "count", 10]],
     ]);
+  });
+
+  it("optional-fields: a dimension whose value is None or empty is left out of the line, not sent as 'None'", () => {
+    const { cli, run } = runs.get("optional-fields")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    const dimensions = (key: string) =>
+      byRun(run.metrics).map((metrics) =>
+        metrics
+          .filter((m) => m.key === key)
+          .map((m) => [m.dimensions.device, m.dimensions.rack, m.dimensions.zone]),
+      );
+    // EF1 sent each measurement with the dimensions it had; MINT has no value for None or "": the data point keeps
+    // its place, the dimension is left out (Dynatrace shows it as null when split by it)
+    expect(dimensions("tech.optional.fields.latency")).toEqual([
+      [
+        ["node-1", undefined, "eu-1"],
+        ["node-2", undefined, undefined],
+      ],
+      [
+        ["node-1", undefined, "eu-1"],
+        ["node-2", undefined, undefined],
+      ],
+      [
+        ["node-1", undefined, "eu-1"],
+        ["node-2", undefined, undefined],
+      ],
+    ]);
+    expect(run.output).not.toMatch(/send_metric: .*="(None)?"/);
+    for (const name of ["Rack", "Zone"])
+      expect(run.output.split(`metric 'latency' is sent without its dimension '${name}' where`)).toHaveLength(
+        2,
+      );
+  });
+
+  it("optional-fields: a counter whose dimension is None counts on, one series per device", () => {
+    const { run } = runs.get("optional-fields")!;
+    const counted = byRun(run.metrics).map((metrics) =>
+      metrics
+        .filter((m) => m.key === "tech.optional.fields.requests.count")
+        .map((m) => [m.dimensions.device, m.type, m.value]),
+    );
+    expect(counted).toEqual([
+      [],
+      [
+        ["node-1", "count", 100],
+        ["node-2", "count", 50],
+      ],
+      [
+        ["node-1", "count", 100],
+        ["node-2", "count", 50],
+      ],
+    ]);
+  });
+
+  it("optional-fields: a group or device given an empty name is named by its identifier, as one given none", () => {
+    const { run } = runs.get("optional-fields")!;
+    const names = run.metrics
+      .filter((m) => m.key === "tech.optional.fields.latency")
+      .slice(0, 2)
+      .map((m) => [m.dimensions["group.name"], m.dimensions["device.name"]]);
+    expect(names).toEqual([
+      ["http://kafka.example:9092", "node-1"],
+      ["http://kafka.example:9092", "broker two"],
+    ]);
+    // an event's property that is None is left out, as a metric's dimension is
+    expect(run.events).toEqual([{ type: "CUSTOM_INFO", title: "Cluster seen" }]);
+    expect(run.output).toContain(
+      "'zone': 'eu-1', 'dt.event.description': 'cluster seen', 'group': 'http://kafka.example:9092', 'group.name': 'http://kafka.example:9092'}",
+    );
+    expect(run.output).not.toContain("'rack': 'None'");
   });
 });

@@ -91,6 +91,14 @@ def dimension_key(name):
     return "".join(c for c in key if c.isascii() and (c.isalnum() or c in "-._:"))
 
 
+def has_value(value):
+    """Whether a dimension value is one: EF1 plugins pass None or "" for a dimension they have no value for (an
+    optional field of an API's answer), and the agent sent the measurement as it was. MINT has no value for
+    that: the dimension is left out of the line, and the data point keeps its place (Dynatrace shows the
+    dimension as null when split by it), rather than being split off under a made-up value "None"."""
+    return value is not None and str(value) != ""
+
+
 def dimension_value(value):
     """A dimension value as MINT takes it: text, at most 250 characters, quotes and backslashes escaped."""
     text = "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in str(value))[:DIMENSION_VALUE_MAX]
@@ -235,9 +243,18 @@ class Sender:
                 "too), so metric-keys.json has no EF2 key for it",
             )
             return 0
-        dimensions = {metric.dimension(str(k)): dimension_value(v) for k, v in (report.dimensions or {}).items()}
+        given = report.dimensions or {}
+        dimensions = {metric.dimension(str(k)): dimension_value(v) for k, v in given.items() if has_value(v)}
+        for name in (str(k) for k, v in given.items() if not has_value(v)):
+            self._warn(
+                ("no value", report.key, name),
+                f"metric {report.key!r} is sent without its dimension {name!r} where the plugin gives it None or "
+                "an empty value: MINT has no value for it, and Dynatrace shows it as null when split by it (said "
+                "once)",
+            )
         for key, value in self._topology(report).items():
-            dimensions.setdefault(key, dimension_value(value))
+            if has_value(value):
+                dimensions.setdefault(key, dimension_value(value))
         if report.kind == "state":
             declared = self._states.get(report.key)
             if declared is not None and str(report.value) not in declared:
@@ -298,11 +315,12 @@ class Sender:
 
     def _event(self, report):
         event = report.event
-        properties = {str(k): str(v) for k, v in (event["properties"] or {}).items()}
+        properties = {str(k): str(v) for k, v in (event["properties"] or {}).items() if has_value(v)}
         if _text(event["description"]):
             properties.setdefault("dt.event.description", str(event["description"]))
         for key, value in self._topology(report).items():
-            properties.setdefault(key, str(value))
+            if has_value(value):
+                properties.setdefault(key, str(value))
         # EF1 plugins may leave the title out (or empty); the Events API v2 refuses an event without one, and the
         # EEC drops it without a word: the description stands in, or the event type's name.
         title = str(event["title"]) if _text(event["title"]) else ""

@@ -44,6 +44,12 @@ class Report:
         self.event = event
 
 
+def _named(name):
+    """Whether the plugin gave a group or device a name: one that is None, empty or blank is none (it is named by
+    its identifier then), not an entity whose name dimension is empty."""
+    return name is not None and str(name).strip() != ""
+
+
 def _keep_latest(entities, key, entity):
     """Puts `entity` last in `entities`, which keeps the latest ENTITIES_KEPT."""
     entities.pop(key, None)
@@ -278,9 +284,9 @@ class Group(_Reporting):
         key = str(identifier)
         device = self._devices.get(key)
         if device is None:
-            name = display_name if display_name is not None else identifier
+            name = display_name if _named(display_name) else identifier
             device = Device(self._recorder, self, identifier, name)
-        elif display_name is not None:
+        elif _named(display_name):
             # EF1 sent the topology anew with each query: a device of a group the plugin keeps from run to run has
             # the name the plugin gives it now, not the one of the run that first named it.
             device.name = display_name
@@ -304,7 +310,7 @@ class TopologyBuilder:
     def create_group(self, identifier=None, group_name=None, **_ignored):
         key = str(identifier)
         if key not in self._groups:
-            name = group_name if group_name is not None else identifier
+            name = group_name if _named(group_name) else identifier
             self._groups[key] = Group(self._recorder, self._plugin, identifier, name)
         return self._groups[key]
 
