@@ -25,6 +25,8 @@
  * - optional-fields (in the manner of public plugins that report a cluster API's answer with `.get()`): dimension
  *   values the API leaves out (None) or gives empty, a node without a name, a cluster name left empty in the
  *   configuration, an event property that is None.
+ * - process-pids (in the manner of public plugins that report per process): a metric whose dimension is `rx_pid`,
+ *   the process id, for the processes of the snapshot's process groups and for one that has ended.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,6 +57,23 @@ const SNAPSHOT = {
       properties: [{ Technologies: "PYTHON,FLASK" }],
     },
   ],
+};
+
+/** A host with two Python process groups, one process each. */
+const PYTHON_SNAPSHOT = {
+  host_id: "0x0123456789ABCDEF",
+  entries: [
+    ["0x5A1B2C3D4E5F6071", "demo_app", "4242"],
+    ["0x6B1B2C3D4E5F6072", "worker_app", "5151"],
+  ].map(([id, name, pid]) => ({
+    group_id: id!.replace(/^0x../, "0xAA"),
+    node_id: "0x0",
+    group_instance_id: id,
+    process_type: "29",
+    group_name: name,
+    processes: [{ pid, process_name: "python3", properties: [] }],
+    properties: [{ Technologies: "PYTHON" }],
+  })),
 };
 
 /** A host with two nginx process groups the plugin's activation matches, one it does not name, and a JVM. */
@@ -104,6 +123,7 @@ const CASES: Case[] = [
   { fixture: "script-exit", module: "script_exit_ef2", queries: 4 },
   { fixture: "ship-report", module: "ship_report_ef2", queries: 5 },
   { fixture: "optional-fields", module: "optional_fields_ef2", queries: 3 },
+  { fixture: "process-pids", module: "process_pids_ef2", queries: 1, snapshot: PYTHON_SNAPSHOT },
 ];
 
 let work: string;
@@ -469,5 +489,22 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       "'zone': 'eu-1', 'dt.event.description': 'cluster seen', 'group': 'http://kafka.example:9092', 'group.name': 'http://kafka.example:9092'}",
     );
     expect(run.output).not.toContain("'rack': 'None'");
+  });
+
+  it("process-pids: an rx_pid is sent as the process group instance that runs that process, not as a pid", () => {
+    const { cli, run } = runs.get("process-pids")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    // EF2's dt.entity.process_group_instance takes an entity id: a pid there names no entity
+    expect(
+      run.metrics.filter((m) => m.key === "tech.process.pids.memory").map((m) => [m.dimensions, m.value]),
+    ).toEqual([
+      [{ "dt.entity.process_group_instance": "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071" }, 5242],
+      [{ "dt.entity.process_group_instance": "PROCESS_GROUP_INSTANCE-6B1B2C3D4E5F6072" }, 6151],
+    ]);
+    // a process no process group instance runs (it ended) has no entity to be on: not sent, as said once
+    expect(run.output).toContain(
+      "metric 'memory' of process '31337' (rx_pid) is not sent: no process group instance of OneAgent's snapshot runs that process",
+    );
   });
 });

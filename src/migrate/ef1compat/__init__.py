@@ -194,10 +194,13 @@ class Sender:
         # The states plugin.json declares of each statetimeseries metric (declared_states).
         self._states = states or {}
         self._previous = {}
+        # The process group instance of each process id of OneAgent's snapshot, read once per run that needs it.
+        self._processes = None
 
     def send(self, reports, now):
         """Sends the reports of one run; returns (metric lines, events) sent."""
         metrics = events = 0
+        self._processes = None
         for report in reports:
             try:
                 if report.kind == "event":
@@ -234,6 +237,20 @@ class Sender:
                 topology[DEVICE_ADDRESS] = report.device.address
         return topology
 
+    def _process_group_instance(self, pid):
+        """The process group instance (EF2 entity id) of OneAgent's snapshot whose processes hold `pid`, or None
+        (a process that is gone, a remote plugin's: no snapshot)."""
+        if self._processes is None:
+            self._processes = {}
+            try:
+                entries = self._extension.snapshot().entries
+            except Exception:
+                entries = []
+            for entry in entries:
+                for process in getattr(entry, "processes", None) or []:
+                    self._processes.setdefault(str(getattr(process, "pid", "")), entry.group_instance_id)
+        return self._processes.get(str(pid).strip())
+
     def _metric(self, report, now):
         metric = self._key_map.find(report.key, report.kind == "state")
         if metric is None:
@@ -243,15 +260,29 @@ class Sender:
                 "too), so metric-keys.json has no EF2 key for it",
             )
             return 0
-        given = report.dimensions or {}
-        dimensions = {metric.dimension(str(k)): dimension_value(v) for k, v in given.items() if has_value(v)}
-        for name in (str(k) for k, v in given.items() if not has_value(v)):
-            self._warn(
-                ("no value", report.key, name),
-                f"metric {report.key!r} is sent without its dimension {name!r} where the plugin gives it None or "
-                "an empty value: MINT has no value for it, and Dynatrace shows it as null when split by it (said "
-                "once)",
-            )
+        dimensions = {}
+        for name, value in ((str(k), v) for k, v in (report.dimensions or {}).items()):
+            if not has_value(value):
+                self._warn(
+                    ("no value", report.key, name),
+                    f"metric {report.key!r} is sent without its dimension {name!r} where the plugin gives it None or "
+                    "an empty value: MINT has no value for it, and Dynatrace shows it as null when split by it (said "
+                    "once)",
+                )
+                continue
+            if name == "rx_pid" and not ENTITY_ID.fullmatch(str(value)):
+                # EF1's rx_pid is a process id; EF2's dimension is the process group instance that runs it.
+                pgi = self._process_group_instance(value)
+                if pgi is None:
+                    self._warn(
+                        ("rx_pid", report.key),
+                        f"metric {report.key!r} of process {str(value)[:DIMENSION_VALUE_MAX]!r} (rx_pid) is not sent: "
+                        "no process group instance of OneAgent's snapshot runs that process (the next ones are not "
+                        "logged)",
+                    )
+                    return 0
+                value = pgi
+            dimensions[metric.dimension(name)] = dimension_value(value)
         for key, value in self._topology(report).items():
             if has_value(value):
                 dimensions.setdefault(key, dimension_value(value))
