@@ -520,7 +520,7 @@ class Sender:
 
     def _event(self, report):
         event = report.event
-        properties = {str(k): str(v) for k, v in (event["properties"] or {}).items() if has_value(v)}
+        properties = {str(k): str(v) for k, v in (event["properties"] or {}).items() if v is not None}
         if _text(event["description"]):
             properties.setdefault("dt.event.description", str(event["description"]))
         for key, value in self._topology(report).items():
