@@ -7,6 +7,7 @@
 import type { Probot } from "probot";
 import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
+import { pullsNamedOn } from "../review/pipeline.js";
 import { restDeliveryLog } from "../api/rest/delivery-log.js";
 import { appIdOnce } from "../api/rest/app-identity.js";
 import type { DeliveryTerms, ReceivingDeliveries } from "./terms.js";
@@ -46,7 +47,7 @@ export function probotRecovery(
       warn: (m) => log.warn(m),
       error: (o, m) => log.error(o, m),
     },
-    async hasCompletedRun(head) {
+    async hasCompletedRun(head, pulls) {
       if (head.installation === undefined) return false;
       // The App's own runs only (another app may use the name): its id, from its JWT, costs no request.
       const octokit = (await probot.auth(head.installation)) as unknown as Octokit;
@@ -55,7 +56,9 @@ export function probotRecovery(
         { owner: head.owner, repo: head.repo, headSha: head.sha },
         await appId(),
       );
-      return run?.status === "completed";
+      if (run?.status !== "completed") return false;
+      const named = pullsNamedOn(run);
+      return named.length === 0 || pulls.every((n) => named.includes(n));
     },
     receive:
       opts.hand ??
