@@ -52,6 +52,15 @@ export function judgeDelivery(secret: string, headers: Headers, rawBody: Buffer)
   if (name === "ping") return { status: 200, reason: "pong" };
   if (!isHandled(name, payload)) return { status: 200, reason: `ignored: ${name}.${String(payload.action)}` };
   const slim = slimPayload(name, payload);
+  return { status: 202, delivery: { id, name, payload: slim }, group: deliveryGroup(name, slim, id) };
+}
+
+/**
+ * The message group of delivery `id` of event `name`, its payload slimmed (slimPayload): the receiver's,
+ * and the recovery's for a delivery that never reached the receiver (recovery.ts), so that both queue it
+ * where the head's other deliveries wait.
+ */
+export function deliveryGroup(name: string, slim: Json, id: string): string {
   const repo = (slim.repository as Json | undefined)?.full_name ?? "unknown";
   // One FIFO group per head commit, as the server reviews a commit's deliveries one at a time: SQS holds a
   // group's later messages back while one is handled or waits for its retry, and runs other groups in
@@ -64,11 +73,9 @@ export function judgeDelivery(secret: string, headers: Headers, rawBody: Buffer)
   const headSha = ((slim.pull_request as Json | undefined)?.head as Json | undefined)?.sha ?? event?.head_sha;
   const number = (slim.issue as Json | undefined)?.number;
   // Its review is queued in its head's group by the worker, once it has read that head (worker.ts).
-  const group =
-    typeof headSha === "string"
-      ? headGroup(repo, headSha)
-      : queueGroup(number !== undefined ? `${String(repo)}#${String(number)}` : `${String(repo)}@${id}`);
-  return { status: 202, delivery: { id, name, payload: slim }, group };
+  return typeof headSha === "string"
+    ? headGroup(repo, headSha)
+    : queueGroup(number !== undefined ? `${String(repo)}#${String(number)}` : `${String(repo)}@${id}`);
 }
 
 /**

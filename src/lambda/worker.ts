@@ -13,7 +13,7 @@
  * queue's last try (PLUGIN_REVIEW_MAX_RECEIVES) holds a failing run while it reviews, so that a delivery
  * that kills the worker every time leaves a failing check rather than one that waits forever.
  */
-import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { ChangeMessageVisibilityCommand } from "@aws-sdk/client-sqs";
 import type { PullTarget } from "../github/api/port.js";
 import type { Probot } from "probot";
 import { REAL_TIME, type Clock } from "../github/api/clock.js";
@@ -31,6 +31,7 @@ import {
   UNTRIED_VISIBILITY_S,
 } from "../github/time-budget.js";
 import { lambdaApp, reviewsEndBy, type LambdaContext } from "./probot.js";
+import { enqueue, sqs, type QueuedMessage } from "./queue.js";
 import { headGroup, queueGroup, type QueuedDelivery } from "./webhook.js";
 
 export interface SqsRecord {
@@ -49,20 +50,10 @@ export interface BatchResponse {
 }
 
 /** Exported, with the SSM client, so that tests can mock both inside the bundle (aws-sdk-client-mock). */
-export const sqs = new SQSClient({});
+export { sqs } from "./queue.js";
 export { clearSecretsCache, ssm } from "./secrets.js";
 /** A clock on which the App's waits run faster: for tests of the bundle (api/clock.ts). */
 export { scaledClock } from "../github/api/clock.js";
-
-/**
- * A queued message: a delivery the receiver queued (webhook.ts: its id, name and payload, nothing else), or
- * a recheck's review the worker queued in its head commit's group (`recheckOf`: the pull request at that
- * head, its asker allowed). Only the worker writes `recheckOf`: the receiver's messages have only the three
- * keys, whatever a signed payload holds (that is inside `payload`, and slimmed).
- */
-export interface QueuedMessage extends QueuedDelivery {
-  recheckOf?: PullTarget;
-}
 
 function isPullTarget(t: unknown): t is PullTarget {
   const p = t as Partial<PullTarget> | null;
@@ -90,7 +81,8 @@ export function queuedMessage(body: string): QueuedMessage | undefined {
     typeof d.name === "string" &&
     typeof d.payload === "object" &&
     d.payload !== null &&
-    (d.recheckOf === undefined || isPullTarget(d.recheckOf));
+    (d.recheckOf === undefined || isPullTarget(d.recheckOf)) &&
+    (d.recovered === undefined || d.recovered === true);
   return isDelivery ? (d as QueuedMessage) : undefined;
 }
 
@@ -100,22 +92,15 @@ export function queuedMessage(body: string): QueuedMessage | undefined {
  * beside them. Failing to is transient: the recheck's message is tried again.
  */
 async function queueRecheckReview(delivery: QueuedDelivery, target: PullTarget, clock: Clock): Promise<void> {
-  const message: QueuedMessage = { ...delivery, recheckOf: target };
   const repo = (delivery.payload.repository as { full_name?: unknown } | undefined)?.full_name ?? "unknown";
-  try {
-    await sqs.send(
-      new SendMessageCommand({
-        QueueUrl: process.env.QUEUE_URL,
-        MessageBody: JSON.stringify(message),
-        MessageGroupId: headGroup(repo, target.headSha),
-        // A retry of the recheck's message that queued it already is dropped within SQS's 5 minutes.
-        MessageDeduplicationId: queueGroup(`${delivery.id}:recheck`),
-      }),
-      { abortSignal: AbortSignal.timeout(clock.ms(SQS_CALL_MS)) },
-    );
-  } catch (e) {
-    throw new TransientReviewError(`could not queue the recheck's review: ${(e as Error).message}`);
-  }
+  await enqueue(
+    { ...delivery, recheckOf: target },
+    headGroup(repo, target.headSha),
+    // A retry of the recheck's message that queued it already is dropped within SQS's 5 minutes.
+    queueGroup(`${delivery.id}:recheck`),
+    clock,
+    "the recheck's review",
+  );
 }
 
 /** The queue's redrive setting the worker reads (serverless.yml sets it to the queue's maxReceiveCount). */
@@ -227,7 +212,7 @@ export function createHandler(
         logLine("error", "dropping a message that is not a delivery", { messageId: record.messageId });
         continue; // retrying cannot fix it
       }
-      const { recheckOf, ...delivery } = message;
+      const { recheckOf, recovered, ...delivery } = message;
       const left = context?.getRemainingTimeInMillis();
       if (left !== undefined && left < clock.ms(MARGIN_MS + MIN_REVIEW_MS))
         return leave(i, "too little time left in this invocation for a review");
@@ -241,7 +226,9 @@ export function createHandler(
         await app.deliveries.during(
           delivery.id,
           {
-            attempt: count - 1,
+            // One the recovery queued is a retry from its first receive: its review reads what GitHub holds first.
+            attempt: count - 1 + (recovered ? 1 : 0),
+            ...(recovered ? { recovered } : {}),
             ...(endsBy !== undefined ? { endsBy } : {}),
             ...(lastTry ? { lastTry: true } : {}),
             ...(recheckOf ? { recheckOf } : {}),

@@ -7,7 +7,7 @@ import { mockClient, type AwsStub } from "aws-sdk-client-mock";
 import { generateKeyPairSync } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { ensureBundled } from "./bundle.js";
 import { MIGRATION, ROOT, text, validHost } from "../helpers.js";
 import {
@@ -17,6 +17,7 @@ import {
   MERGE_GROUP_ROUTES,
   REVIEW_ROUTES,
   completesRun,
+  type Route,
 } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import {
@@ -135,7 +136,7 @@ function awsMocks() {
   };
   sqsW.onAnyCommand().callsFake(asSqsForWorker);
   sqsW2.onAnyCommand().callsFake(asSqsForWorker);
-  return { sqsR, ssmR, sqsW, ssmW, sqsW2, ssmW2 };
+  return { sqsR, ssmR, sqsW, ssmW, sqsW2, ssmW2, sendMessage, parameters };
 }
 
 let mocks: ReturnType<typeof awsMocks>;
@@ -146,7 +147,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
-  for (const m of Object.values(mocks)) m.restore();
+  for (const m of [mocks.sqsR, mocks.ssmR, mocks.sqsW, mocks.ssmW, mocks.sqsW2, mocks.ssmW2]) m.restore();
 });
 
 describe("receiver (bundled)", () => {
@@ -765,8 +766,8 @@ describe("/plugin-review recheck (bundled receiver and worker)", () => {
    * #7 (into main) changes the metric group, which can never change: its review fails. #8 is the same head
    * commit into a branch without the descriptor: its review alone would pass. alice may write.
    */
-  function sharedHead(installation: number) {
-    const gh = new FakeGitHub([...REVIEW_ROUTES, "permission", "getPull"]);
+  function sharedHead(installation: number, routes: Route[] = []) {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "permission", "getPull", ...routes]);
     const head = validHost();
     gh.file(
       "acme/plugins",
@@ -817,6 +818,64 @@ describe("/plugin-review recheck (bundled receiver and worker)", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(run!.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
     expect(sent.map((m) => m.input.MessageGroupId)).toEqual([review7.MessageGroupId]);
+    gh.assertClean();
+  });
+
+  it("a recheck that never reached the receiver: the recovery queues it in its pull request's group, and its review takes its head commit's turn; the check stays red", async () => {
+    // The scheduled recovery function, in a container of its own, its SSM and SQS clients mocked as the others'.
+    const recovery = (await import(
+      pathToFileURL(join(ROOT, "dist-lambda/recovery/index.mjs")).href
+    )) as Bundle;
+    const sqsRec = mockClient(recovery.sqs);
+    const ssmRec = mockClient(recovery.ssm);
+    onTestFinished(() => (sqsRec.restore(), ssmRec.restore()));
+    sqsRec.onAnyCommand().callsFake(mocks.sendMessage);
+    ssmRec.onAnyCommand().callsFake((input: { Names: string[] }) => ({
+      Parameters: mocks.parameters.filter((p) => input.Names.includes(p.Name)),
+    }));
+    const { gh, opened7 } = sharedHead(624, ["listDeliveries", "getDelivery"]);
+    // The API Gateway in front of the receiver failed the comment's delivery (502); #7's reached it.
+    gh.logAttempt("issue_comment", recheckComment(8, 624), 502, { guid: "d-recheck-missed" });
+    const review7 = await queued("pull_request", opened7, "d-open-7-recovered");
+    // The recovery's sweep and the worker's review of #7 run at once. Whatever the sweep writes to the
+    // check run waits until #7's review is done.
+    const held = gh.hold("POST", /\/check-runs$/);
+    const sweep = recovery.createHandler()(
+      {},
+      { getRemainingTimeInMillis: () => 300_000 },
+    ) as Promise<unknown>;
+    await Promise.race([held.reached, sweep]);
+    held.cancel();
+    expect(await worker2.handler(sqsEvent([review7.MessageBody]))).toEqual({ batchItemFailures: [] });
+    held.release();
+    expect(await sweep).toMatchObject({ missed: 1, reviewed: 1 });
+    // Queued as the receiver would have, as a retry; deduplicated with the receiver's by its delivery id.
+    const [comment, ...more] = commandCalls(sqsRec, "SendMessageCommand");
+    expect(more).toEqual([]);
+    expect(comment!.input).toMatchObject({
+      QueueUrl: process.env.QUEUE_URL,
+      MessageGroupId: "acme/plugins#8",
+      MessageDeduplicationId: "d-recheck-missed",
+    });
+    expect(JSON.parse(comment!.input.MessageBody as string)).toMatchObject({
+      id: "d-recheck-missed",
+      name: "issue_comment",
+      recovered: true,
+      payload: { comment: { body: "/plugin-review recheck", user: { login: "alice" } } },
+    });
+    expect(await worker.handler(sqsEvent([comment!.input.MessageBody as string]))).toEqual({
+      batchItemFailures: [],
+    });
+    const sent = commandCalls(mocks.sqsW, "SendMessageCommand");
+    expect(sent.map((m) => m.input.MessageGroupId)).toEqual([review7.MessageGroupId]);
+    for (const m of sent)
+      expect(await worker.handler(sqsEvent([m.input.MessageBody as string]))).toEqual({
+        batchItemFailures: [],
+      });
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.annotations.map((a) => a.title)).toEqual(["metric-group-changed"]);
     gh.assertClean();
   });
 

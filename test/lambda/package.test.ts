@@ -122,7 +122,10 @@ describe("serverless package", () => {
     ]);
     const recovery = resources.RecoveryLambdaFunction!.Properties;
     expect(recovery.Handler).toBe("dist-lambda/recovery/index.handler");
-    expect(recovery.Environment.Variables).toMatchObject({ PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS: "1" });
+    expect(recovery.Environment.Variables).toMatchObject({
+      PLUGIN_REVIEW_RECOVERY_WINDOW_HOURS: "1",
+      QUEUE_URL: { Ref: "DeliveryQueue" },
+    });
   });
 
   it("has a FIFO queue deduplicated by delivery id, redriving to a dead-letter queue with an alarm", () => {
@@ -198,7 +201,8 @@ describe("serverless package", () => {
       "sqs:SendMessage",
       "ssm:GetParameters",
     ]);
-    expect(actions("RecoveryRole")).toEqual(["ssm:GetParameters"]);
+    // A missed delivery, queued where the receiver would have queued it.
+    expect(actions("RecoveryRole")).toEqual(["sqs:SendMessage", "ssm:GetParameters"]);
   });
 
   it("packs the analysis thread beside the handler of each function that reviews", () => {

@@ -1,8 +1,8 @@
 /**
  * The Lambda recovery function as deployed (the bundle dist-lambda/recovery/index.mjs, its secrets from SSM,
  * mocked with aws-sdk-client-mock): a pull request head whose delivery never reached the receiver is found in
- * GitHub's delivery log and reviewed in-process; the figures are logged in CloudWatch's embedded metric
- * format. GitHub is the validated fake.
+ * GitHub's delivery log and queued as the receiver would have queued it, for the worker (its bundle too) to
+ * review; the figures are logged in CloudWatch's embedded metric format. GitHub is the validated fake.
  */
 import { mockClient } from "aws-sdk-client-mock";
 import { generateKeyPairSync } from "node:crypto";
@@ -14,9 +14,11 @@ import { APP_ID, FakeGitHub } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { checkSuitePayload, HEAD_SHA, OWNER, pullRequestPayload, REPO } from "../github/harness.js";
 import { ensureBundled } from "./bundle.js";
+import { sqsEvent } from "./events.js";
 
 type Bundle = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let recovery: Bundle;
+let worker: Bundle;
 const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
   .privateKey.export({ type: "pkcs1", format: "pem" })
   .toString();
@@ -27,26 +29,41 @@ beforeAll(async () => {
   process.env.PRIVATE_KEY_PARAMETER = "/plugin-review/prod/private-key";
   process.env.AWS_REGION = "us-east-1";
   process.env.LOG_LEVEL = "silent";
+  process.env.QUEUE_URL =
+    "https://sqs.us-east-1.amazonaws.com/123456789012/plugin-review-prod-deliveries.fifo";
   delete process.env.POWERTOOLS_METRICS_DISABLED; // this file reads the EMF lines
   recovery = (await import(pathToFileURL(join(ROOT, "dist-lambda/recovery/index.mjs")).href)) as Bundle;
+  worker = (await import(pathToFileURL(join(ROOT, "dist-lambda/worker/index.mjs")).href)) as Bundle;
 }, 60_000);
 
-let ssm: ReturnType<typeof mockClient>;
+let mocks: ReturnType<typeof mockClient>[];
+/** The messages the recovery sent to the queue. */
+let sent: { MessageBody: string; MessageGroupId: string; MessageDeduplicationId: string }[];
 beforeEach(() => {
   disableNetwork();
   recovery.clearSecretsCache();
-  ssm = mockClient(recovery.ssm);
   const parameters = [
     { Name: "/plugin-review/prod/app-id", Value: String(APP_ID) },
     { Name: "/plugin-review/prod/private-key", Value: privateKey },
   ];
-  ssm.onAnyCommand().callsFake((input: { Names: string[] }) => ({
-    Parameters: parameters.filter((p) => input.Names.includes(p.Name)),
-  }));
+  mocks = [recovery.ssm, worker.ssm].map((client) => {
+    const ssm = mockClient(client);
+    ssm.onAnyCommand().callsFake((input: { Names: string[] }) => ({
+      Parameters: parameters.filter((p) => input.Names.includes(p.Name)),
+    }));
+    return ssm;
+  });
+  sent = [];
+  const sqs = mockClient(recovery.sqs);
+  sqs.onAnyCommand().callsFake((input: (typeof sent)[number]) => (sent.push(input), { MessageId: "m-1" }));
+  // The worker's visibility changes.
+  const workerSqs = mockClient(worker.sqs);
+  workerSqs.onAnyCommand().resolves({});
+  mocks.push(sqs, workerSqs);
 });
 afterEach(() => {
   cleanup();
-  ssm.restore();
+  for (const m of mocks) m.restore();
 });
 
 /** What the handler writes to standard output (its log and its EMF lines), taken off the test's output. */
@@ -68,7 +85,7 @@ async function capturing<T>(fn: () => Promise<T>): Promise<{ result: T; lines: s
 }
 
 describe("recovery (bundled)", () => {
-  it("reviews, in-process, a head whose delivery never reached the receiver, and logs its figures as EMF", async () => {
+  it("queues a head whose delivery never reached the receiver in its head commit's group, for the worker to review, and logs its figures as EMF", async () => {
     const gh = new FakeGitHub([
       "listDeliveries",
       "getDelivery",
@@ -90,6 +107,20 @@ describe("recovery (bundled)", () => {
       handler({ source: "aws.events" }, { getRemainingTimeInMillis: () => 300_000 }),
     );
     expect(result).toMatchObject({ listed: 2, missed: 2, reviewed: 1, complete: 0 });
+    // Nothing written here: the push's pull_request delivery (the richer one) is queued, in its head
+    // commit's group, as a retry, deduplicated with the receiver's copy by its delivery id.
+    expect(gh.checkRuns).toEqual([]);
+    expect(sent).toEqual([
+      expect.objectContaining({
+        MessageGroupId: `${OWNER}/${REPO}@${HEAD_SHA}`,
+        MessageDeduplicationId: gh.deliveryLog.find((a) => a.event === "pull_request")!.guid,
+      }),
+    ]);
+    expect(JSON.parse(sent[0]!.MessageBody)).toMatchObject({ name: "pull_request", recovered: true });
+    const review = await capturing(() =>
+      worker.handler(sqsEvent([sent[0]!.MessageBody]), { getRemainingTimeInMillis: () => 300_000 }),
+    );
+    expect(review.result).toEqual({ batchItemFailures: [] });
     expect(gh.runsFor(HEAD_SHA)).toEqual([
       expect.objectContaining({ status: "completed", conclusion: "failure" }),
     ]);
@@ -105,7 +136,10 @@ describe("recovery (bundled)", () => {
         { Namespace: "plugin-review", Metrics: [{ Name: "ReviewsRecovered", Unit: "Count" }] },
       ],
     });
-    expect(emf.some((m) => m.Reviews === 1 && m.outcome === "failure")).toBe(true);
+    const reviewed = review.lines
+      .filter((l) => l.includes('"_aws"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(reviewed.some((m) => m.Reviews === 1 && m.outcome === "failure")).toBe(true);
 
     // The next scheduled run, in the same container: nothing missed any more, the log's listing alone.
     const before = gh.requests.length;

@@ -2,16 +2,17 @@
  * The recovery sweep (recovery.ts) wired to a Probot instance, as the server and the Lambda recovery
  * function run it: GitHub's delivery log read with the App's JWT, a head commit's run read with its
  * installation's token, and a missed delivery handed to the app as a retry (so that it reads what GitHub
- * holds before it writes).
+ * holds before it writes), or wherever the entry point says (Lambda: the delivery queue).
  */
 import type { Probot } from "probot";
 import { gatewayFor, GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
+import { pullsNamedOn } from "../review/pipeline.js";
 import { restDeliveryLog } from "../api/rest/delivery-log.js";
 import { appIdOnce } from "../api/rest/app-identity.js";
 import type { DeliveryTerms, ReceivingDeliveries } from "./terms.js";
 import type { OperatorMetrics } from "./operator-metrics.js";
-import { Recovery, type SweepReport } from "./recovery.js";
+import { Recovery, type Delivery, type SweepReport } from "./recovery.js";
 import type { DeliveryStore } from "./store.js";
 
 export interface ProbotRecoveryOptions {
@@ -21,6 +22,11 @@ export interface ProbotRecoveryOptions {
   endsBy?: () => number | undefined;
   windowMs: number;
   operatorMetrics: OperatorMetrics;
+  /**
+   * Where a missed delivery goes instead of this process's app (Lambda: the delivery queue, in the group
+   * the receiver would have given it, so that it takes its head commit's turn beside the worker's reviews).
+   */
+  hand?: (delivery: Delivery) => Promise<void>;
 }
 
 /** A recovery whose `sweep` also counts what it handed to the app. */
@@ -41,7 +47,7 @@ export function probotRecovery(
       warn: (m) => log.warn(m),
       error: (o, m) => log.error(o, m),
     },
-    async hasCompletedRun(head) {
+    async hasCompletedRun(head, pulls) {
       if (head.installation === undefined) return false;
       // The App's own runs only (another app may use the name): its id, from its JWT, costs no request.
       const octokit = (await probot.auth(head.installation)) as unknown as Octokit;
@@ -50,12 +56,16 @@ export function probotRecovery(
         { owner: head.owner, repo: head.repo, headSha: head.sha },
         await appId(),
       );
-      return run?.status === "completed";
+      if (run?.status !== "completed") return false;
+      const named = pullsNamedOn(run);
+      return named.length === 0 || pulls.every((n) => named.includes(n));
     },
-    receive: (d) =>
-      opts.deliveries.during(d.id, recoveredTerms(opts.endsBy?.(), d.abandoned), () =>
-        probot.receive({ id: d.id, name: d.name, payload: d.payload } as Parameters<Probot["receive"]>[0]),
-      ),
+    receive:
+      opts.hand ??
+      ((d) =>
+        opts.deliveries.during(d.id, recoveredTerms(opts.endsBy?.(), d.abandoned), () =>
+          probot.receive({ id: d.id, name: d.name, payload: d.payload } as Parameters<Probot["receive"]>[0]),
+        )),
   });
   return {
     async sweep() {

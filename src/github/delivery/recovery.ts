@@ -8,7 +8,9 @@
  * - in GitHub's record, the App's webhook delivery log: deliveries none of whose attempts the App answered
  *   (a connection refused, a 503 during a deploy, a timeout). Each one's head commit is looked at: one that
  *   has its completed `plugin-review` run is left alone (nothing written); any other is reviewed, by handing
- *   the delivery to the App as if GitHub had just sent it.
+ *   the delivery to the App as if GitHub had just sent it. A run answers only for the pull requests whose
+ *   reviews wrote it and for their bases then: another pull request of that head, or an edit that moved a
+ *   base, is reviewed all the same.
  * A sweep that finds nothing missing costs the listing of the log since the last sweep. When the log cannot
  * be read (a GitHub Enterprise Server without it, a refused request), the App goes on reviewing what it
  * receives, and the log says what it cannot recover.
@@ -16,7 +18,7 @@
 import { describeRequestError } from "../api/errors.js";
 import type { DeliveryAttempt, DeliveryLog } from "../api/port.js";
 import { mapLimit } from "../api/map-limit.js";
-import { HANDLED, headOf, isHandled, type HeadRef } from "./events.js";
+import { HANDLED, headOf, isBaseChange, isHandled, type HeadRef } from "./events.js";
 import { DELIVERY_LOG_RETENTION_MS, HOUR_MS, SETTLED_FOR_MS, SWEEP_OVERLAP_MS } from "../time-budget.js";
 import type { DeliveryStore, StoredDelivery } from "./store.js";
 
@@ -36,8 +38,12 @@ export interface RecoveryOptions {
   deliveryLog: DeliveryLog;
   /** The server's store; none on Lambda (the queue keeps what was received). */
   store?: DeliveryStore;
-  /** Whether the head commit's latest run of this App is completed (one only started is finished by a review). */
-  hasCompletedRun(head: HeadRef): Promise<boolean>;
+  /**
+   * Whether the head commit's latest run of this App is completed (one only started is finished by a review)
+   * by reviews of each of `pulls` too: one pull request's run does not answer for another's review, against
+   * its own base (a run that names no pull request, of an earlier release, is taken as naming them all).
+   */
+  hasCompletedRun(head: HeadRef, pulls: readonly number[]): Promise<boolean>;
   /** Hands a delivery to the App as a retry (it reads what GitHub holds before writing). */
   receive(delivery: Delivery): Promise<void>;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: object, msg: string): void };
@@ -136,6 +142,17 @@ class ProcessMemory implements SweepMemory {
   sweptTo(at: number): void {
     this.sweptUntil = at;
   }
+}
+
+/** A head commit's missed pull-request deliveries, one per pull request (the newest of each), by number. */
+function pullsOf(ds: readonly Delivery[]): Map<number, Delivery> {
+  const out = new Map<number, Delivery>();
+  for (const d of ds) {
+    if (d.name !== "pull_request") continue;
+    const n = (d.payload.pull_request as { number?: unknown } | undefined)?.number ?? d.payload.number;
+    if (typeof n === "number") out.set(n, d);
+  }
+  return out;
 }
 
 export class Recovery {
@@ -242,8 +259,11 @@ export class Recovery {
       byHead.set(key, group);
     }
     await mapLimit([...byHead.values()], CONCURRENCY, async ({ head, deliveries: ds }) => {
+      const pulls = pullsOf(ds);
       try {
-        if (head && (await this.opts.hasCompletedRun(head))) {
+        // A new base branch is compared anew, whatever the head's run says (it judged the old base).
+        const baseChanged = ds.some((d) => d.name === "pull_request" && isBaseChange(d.payload));
+        if (head && !baseChanged && (await this.opts.hasCompletedRun(head, [...pulls.keys()]))) {
           report.complete++;
           for (const d of ds) this.memory.settle(d.id);
           return;
@@ -252,8 +272,13 @@ export class Recovery {
         // Not known: reviewed all the same (a review of a completed head writes nothing).
         log.warn(`recovery: ${describeRequestError(e, `reading the check run of ${head?.sha ?? "a head"}`)}`);
       }
-      const chosen = [...ds].sort((a, b) => (RANK[a.name] ?? 9) - (RANK[b.name] ?? 9))[0]!;
-      if (await this.hand(chosen)) {
+      // Each pull request's own review (each against its own base); else the delivery that carries the most.
+      const chosen = pulls.size
+        ? [...pulls.values()]
+        : [[...ds].sort((a, b) => (RANK[a.name] ?? 9) - (RANK[b.name] ?? 9))[0]!];
+      let handed = true;
+      for (const d of chosen) handed = (await this.hand(d)) && handed;
+      if (handed) {
         report.reviewed++;
         for (const d of ds) this.memory.settle(d.id);
       }

@@ -22,6 +22,7 @@ import type {
   ChangedFiles,
   CheckRunRef,
   CommitTarget,
+  ExistingRun,
   GitHubGateway,
   Logger,
   PullTarget,
@@ -254,6 +255,10 @@ export async function pullsNamedAt(
   where: CheckRunRef,
   appId: number | undefined,
 ): Promise<number[]> {
-  const run = await gw.latestRun(where, appId);
+  return pullsNamedOn(await gw.latestRun(where, appId));
+}
+
+/** The pull requests a run names as reviewed at its commit (none: not a run of this release, or none named). */
+export function pullsNamedOn(run: ExistingRun | undefined): number[] {
   return pullsNamed(parseExternalId(run?.externalId));
 }

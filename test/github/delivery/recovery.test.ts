@@ -18,8 +18,10 @@ import { text, validHost } from "../../helpers.js";
 import { APP_ID, FakeGitHub, type CheckRun, type Route } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import {
+  BASE_SHA,
   checkSuitePayload,
   deliver,
+  editedPayload,
   example,
   HEAD_SHA,
   makeProbot,
@@ -135,6 +137,58 @@ describe("recovery from GitHub's delivery log", () => {
     expect(await recovery.sweep()).toMatchObject({ listed: 5, missed: 0, reviewed: 0, complete: 0 });
     expect(gh.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /app/hook/deliveries",
+    ]);
+    gh.assertClean();
+  });
+
+  it("a head's completed run answers only for the pull requests it reviewed: another one's missed delivery is reviewed, and the check turns red", async () => {
+    const { gh, recovery } = setup([
+      "listDeliveries",
+      "getDelivery",
+      "token",
+      "listCheckRuns",
+      "graphql",
+      "files",
+      "updateCheckRun",
+      "createReview",
+    ]);
+    pull(gh, HEAD_SHA);
+    // Pull request 7's review passed this head against its base (its run names it); pull request 8, the same
+    // branch into another base where the descriptor is new and fails, was opened while the App was down.
+    gh.checkRuns.push({
+      ...completedRun(HEAD_SHA, 601),
+      conclusion: "success",
+      external_id: `plugin-review:v2:${"a".repeat(40)}:pulls=7`,
+    });
+    gh.logAttempt("pull_request", pullRequestPayload("opened", { number: 8 }), 502);
+    expect(await recovery.sweep()).toMatchObject({ missed: 1, reviewed: 1, complete: 0 });
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ id: 601, status: "completed", conclusion: "failure" }),
+    ]);
+    expect(gh.reviews.map((r) => r.pull)).toEqual([`${R}#8`]);
+    gh.assertClean();
+  });
+
+  it("a missed edit that moved a pull request's base is reviewed against the new base, though its head has its completed run", async () => {
+    const { gh, recovery } = setup([
+      "listDeliveries",
+      "getDelivery",
+      "token",
+      "graphql",
+      "files",
+      "updateCheckRun",
+      "createReview",
+    ]);
+    pull(gh, HEAD_SHA);
+    gh.checkRuns.push({
+      ...completedRun(HEAD_SHA, 602),
+      conclusion: "success",
+      external_id: `plugin-review:v2:${"a".repeat(40)}:pulls=7`,
+    });
+    gh.logAttempt("pull_request", editedPayload({ base: { ref: { from: "legacy" } } }, BASE_SHA), 0);
+    expect(await recovery.sweep()).toMatchObject({ missed: 1, reviewed: 1, complete: 0 });
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ id: 602, status: "completed", conclusion: "failure" }),
     ]);
     gh.assertClean();
   });
