@@ -289,8 +289,12 @@ export class FakeGitHub {
   readonly tokens: string[] = [];
   readonly revoked = new Set<string>();
   private nextId = 1000;
-  /** Responses of the fake that GitHub's description would not allow (see validateResponse). */
-  private readonly responseProblems: string[] = [];
+  /**
+   * The fake's JSON answers, as sent, checked against GitHub's description in assertClean (validateResponse):
+   * not while answering, where compiling an operation's schema the first time takes seconds on a loaded
+   * machine and a scaled clock's request timeout (1 s at 0.05) would abandon the request.
+   */
+  private readonly answers: [method: string, path: string, status: number, body: unknown][] = [];
   private readonly enabled: Set<Route>;
   /** The routes the test enabled (each must be used); the others in `enabled` are ALWAYS's, answered if asked. */
   private readonly required: Set<Route>;
@@ -388,8 +392,9 @@ export class FakeGitHub {
   assertClean(): void {
     if (this.graphqlErrors.length) throw new Error(`invalid GraphQL:\n${this.graphqlErrors.join("\n")}`);
     this.mock.assertAllValid();
-    if (this.responseProblems.length > 0)
-      throw new Error(`The fake answered unlike GitHub:\n- ${this.responseProblems.join("\n- ")}`);
+    const responseProblems = this.answers.flatMap((a) => validateResponse(...a));
+    if (responseProblems.length > 0)
+      throw new Error(`The fake answered unlike GitHub:\n- ${responseProblems.join("\n- ")}`);
     this.mock.assertDone();
   }
 
@@ -733,9 +738,14 @@ export class FakeGitHub {
               f.applied!--;
               return failed();
             }
-            // The fake answers as GitHub's description says GitHub does (checked in assertClean).
-            if (fake.opts.checkResponses !== false)
-              fake.responseProblems.push(...validateResponse(method, pathOnly, reply[0], reply[1]));
+            // The fake answers as GitHub's description says GitHub does (checked in assertClean, on a copy: the
+            // fake's state changes after it answers).
+            if (
+              fake.opts.checkResponses !== false &&
+              typeof reply[1] === "object" &&
+              !Buffer.isBuffer(reply[1])
+            )
+              fake.answers.push([method, pathOnly, reply[0], structuredClone(reply[1])]);
             const c = fake.cuts.find(
               (x) => x.method === method.toUpperCase() && x.path.test(pathOnly) && x.times > 0,
             );

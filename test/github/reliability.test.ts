@@ -144,6 +144,13 @@ describe("GitHub fails the final write", () => {
       logs.some((l) => /completing the check run: GitHub answered 500 .*trying again in/.test(l.msg)),
     ).toBe(true);
     expect(logs.some((l) => /the review is tried again later, which completes it/.test(l.msg))).toBe(true);
+    // The first attempt is over, and its token with it: a write it sent just before its deadline reaches the
+    // fake a few ticks after the abort (nock plays back an aborted request), after recover() below, where it
+    // would create a run behind the next attempt's back; that attempt would then update a run this fake was
+    // not set up to update, retrying on the real clock until its 2-minute deadline (past the test's timeout).
+    // Revoked, that write is refused whenever it arrives, so that GitHub fails every write of the first
+    // attempt, as this test says.
+    gh.revokeTokens();
     gh.recover();
     // The next attempt, on the real clock: on this one a request times out after about a second, which a
     // validated request to the fake can take on a loaded machine.

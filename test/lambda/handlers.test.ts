@@ -411,11 +411,13 @@ describe("worker (bundled)", () => {
     payload.installation.id = 79;
     const body = await queued(payload, "d-timeout");
     const first = sqsEvent([body], 1);
-    // At 4 times the speed, 8 s left (32 s in production): the review gets 4.25 s (the rest is the margin: the
-    // failure report and the SQS call), well past the hung write even on a loaded machine, and less than a
-    // request's timeout (5 s), so that the deadline is what ends it.
-    handle = worker.createHandler({ clock: worker.scaledClock(0.25) });
-    const res = await handle(first, { getRemainingTimeInMillis: () => 8000 });
+    // At twice the speed, 17.5 s left (35 s in production): the review gets 10 s (the rest is the margin: the
+    // failure report and the SQS call), no more than a request's timeout (10 s), so that the deadline is what
+    // ends the hung write whenever it is sent. Ample: before it come the reads, the analysis thread's start
+    // and Probot's spacing between writes (1 s in real time on any clock), about 4 s on a loaded machine, which
+    // at 4 times the speed (4.25 s) the deadline sometimes passed before the hung write was sent.
+    handle = worker.createHandler({ clock: worker.scaledClock(0.5) });
+    const res = await handle(first, { getRemainingTimeInMillis: () => 17_500 });
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: first.Records[0]!.messageId }] });
     expect(gh.hung).toHaveLength(1);
     expect(gh.checkRuns).toHaveLength(1);
@@ -427,10 +429,10 @@ describe("worker (bundled)", () => {
     expect(gh.checkRuns[0]!.output!.summary).toMatch(
       /GitHub did not answer in time.*Re-running the check retries/s,
     );
-    // Hidden while the invocation may run it (32 s at production speed) and 30 s more, then, once it failed,
+    // Hidden while the invocation may run it (35 s at production speed) and 30 s more, then, once it failed,
     // a short backoff: the retry comes in seconds, not after the queue's 30-minute visibility timeout.
     expect(visibilities()).toEqual([
-      ["rh-0", 62],
+      ["rh-0", 65],
       ["rh-0", 10],
     ]);
     // The retry: the same run, completed with the review's verdict; each annotation once.
