@@ -5,7 +5,7 @@ import { mainRun } from "./run.js";
 import { FIXED_MARKER, fingerprintMarker } from "../../src/github/review/pull-review/fingerprint.js";
 import { FakeGitHub, type Route } from "../github/fake-github.js";
 import { cleanup, disableNetwork, githubMock } from "../github/github-mock.js";
-import { BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
+import { addedPatch, BASE_SHA, HEAD_SHA, pullRequestPayload } from "../github/harness.js";
 
 const READS: Route[] = ["getPull", "files", "graphql"];
 
@@ -88,6 +88,24 @@ describe("plugin-review pr", () => {
     expect(r.stdout).toMatch(/router\/extension\.yaml:2 {2}failure {2}ef2-version-format/);
     expect(r.stdout).toMatch(/Line comments \(1\):\n {2}router\/extension\.yaml:2/);
     expect(r.status).toBe(1);
+    gh.assertClean();
+  });
+
+  it("an SNMP extension.yaml that lists a dashboard its extension lacks: asset-missing, from the head's tree", async () => {
+    const gh = new FakeGitHub([...READS, "tree"]);
+    const yaml =
+      'name: custom:acme.router\nversion: "1.0.0"\nminDynatraceVersion: "1.285"\nauthor:\n  name: Acme\n' +
+      "dashboards:\n  - path: dashboards/overview.json\n  - path: dashboards/interfaces.json\n";
+    gh.prFiles = [{ filename: "router/extension.yaml", status: "added", patch: addedPatch(yaml) }];
+    gh.file("acme/plugins", HEAD_SHA, "router/extension.yaml", yaml);
+    gh.file("acme/plugins", HEAD_SHA, "router/dashboards/overview.json", "{}");
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    process.env.GITHUB_TOKEN = "ghp_dry_run_token_not_real";
+    const r = await run(["pr", "acme/plugins#7"]);
+    expect(r.stdout).toMatch(/router\/extension\.yaml:8 {2}failure {2}asset-missing/);
+    expect(r.stdout).not.toMatch(/router\/extension\.yaml:7 .*asset-missing/);
+    expect(r.status).toBe(1);
+    expect(gh.count("GET", new RegExp(`/git/trees/${HEAD_SHA}$`))).toBe(1);
     gh.assertClean();
   });
 

@@ -13,7 +13,8 @@ export interface ExtensionFiles {
    * Every file of the extension's project at head, as repository paths (written as `DescriptorInput.path` is):
    * the files under the folder that holds extension.yaml and, when that folder is `extension/`, under its parent
    * (`projectFolder`: the Python SDK's layout, where the module's folder is beside `extension/`). Undefined when
-   * the caller did not list them (the App lists a Python extension's only): the rules that need the list say
+   * the caller did not list them (the App lists them for an extension.yaml that says `alerts`,
+   * `dashboards` or `python` only): the rules that need the list say
    * nothing, never that a file is missing.
    */
   paths?: readonly string[];

@@ -1,18 +1,19 @@
 /**
- * What the rules of a Python extension read beside its extension.yaml (core/ef2/package.ts `ExtensionFiles`),
- * from GitHub: the files of its project at the head commit (python-module-missing; activation-schema-invalid
- * for a schema that is not there) and its activation schema at head and base (activation-schema-invalid,
- * activation-property-unused, property-removed). Without them those rules say nothing.
+ * What the rules of an extension read beside its extension.yaml (core/ef2/package.ts `ExtensionFiles`), from
+ * GitHub: the files of its project at the head commit (python-module-missing; asset-missing for the files
+ * `alerts` and `dashboards` list; activation-schema-invalid for a schema that is not there) and a Python
+ * extension's activation schema at head and base (activation-schema-invalid, activation-property-unused,
+ * property-removed). Without them those rules say nothing.
  *
- * The base's project is listed too, for the base's own findings: a module or schema the change breaks is a new
- * finding, never an existing one (core/ef2/package.ts basePackage).
+ * The base's project is listed too, for the base's own findings: a module, schema or listed file the change
+ * breaks is a new finding, never an existing one (core/ef2/package.ts basePackage).
  *
- * Only for an extension.yaml whose text says `python` (no other extension has a module or an activation
- * schema): its text is not parsed here, off the analysis thread, so the schema read is the one Dynatrace's
- * SDK writes and its examples use, `activationSchema.json` beside extension.yaml. One listing of the head
- * commit's tree serves every extension of a batch.
+ * Only for an extension.yaml whose text says `python`, `alerts` or `dashboards` (no other extension names a
+ * file of its project): its text is not parsed here, off the analysis thread, so the schema read is the one
+ * Dynatrace's SDK writes and its examples use, `activationSchema.json` beside extension.yaml. One listing of
+ * each commit's tree serves every extension of a batch.
  *
- * Every extension.yaml, Python or not, gets the files of its project that the change touched (`changed`, from
+ * Every extension.yaml, whatever it says, gets the files of its project that the change touched (`changed`, from
  * the change's file list): a packaged file changed is a change to the extension (version-not-bumped).
  */
 import type { DescriptorInput } from "../../core/analyse.js";
@@ -29,18 +30,23 @@ export const PROJECT_FILES_MAX = 5000;
 /** The activation schema's name, as Dynatrace's SDK writes it beside extension.yaml. */
 export const ACTIVATION_SCHEMA = "activationSchema.json";
 
-const PYTHON = new TextEncoder().encode("python");
-
-/** Whether a file's bytes hold `python` (a Python extension writes a top-level `python:`). */
-function saysPython(content: string | Uint8Array): boolean {
-  if (typeof content === "string") return content.includes("python");
-  return Buffer.from(content.buffer, content.byteOffset, content.byteLength).indexOf(PYTHON) >= 0;
+/** Whether a file's bytes hold `word`. */
+function says(content: string | Uint8Array, word: string): boolean {
+  if (typeof content === "string") return content.includes(word);
+  return Buffer.from(content.buffer, content.byteOffset, content.byteLength).indexOf(word, 0, "utf8") >= 0;
 }
 
+/** A Python extension writes a top-level `python:` (its module and activation schema). */
+const saysPython = (content: string | Uint8Array) => says(content, "python");
+
+/** An extension that lists files of its project: a Python one, or one with `alerts` or `dashboards` (asset-missing). */
+const namesFiles = (content: string | Uint8Array) =>
+  saysPython(content) || says(content, "alerts") || says(content, "dashboards");
+
 /**
- * Gives each Python extension.yaml of `inputs` its `files`, read from GitHub (one tree listing and one read of
- * the activation schemas for the batch; one more of the base's tree). Returns notes for the summary (a
- * project too large to list) and the bytes read.
+ * Gives each extension.yaml of `inputs` that names files of its project its `files`, read from GitHub (one tree
+ * listing of each commit for the batch, and one read of the Python extensions' activation schemas). Returns
+ * notes for the summary (a project too large to list) and the bytes read.
  */
 export async function addExtensionFiles(
   gw: GitHubGateway,
@@ -55,12 +61,15 @@ export async function addExtensionFiles(
     const changed = projectChanges(input.path, others);
     if (changed.length) input.files = { changed };
   }
-  const python = extensions.filter((i) => i.size === undefined && saysPython(i.content));
-  if (!python.length) return { notes: [], bytes: 0 };
+  const listed = extensions.filter((i) => i.size === undefined && namesFiles(i.content));
+  if (!listed.length) return { notes: [], bytes: 0 };
+  const python = new Set(listed.filter((i) => saysPython(i.content)));
   const at = { owner: target.owner, repo: target.repo };
-  const folders = python.map((i) => projectFolder(i.path));
+  const folders = listed.map((i) => projectFolder(i.path));
+  // A Python extension's activation schema, at head and base: indexes into `reads`.
   const reads: FileAt[] = [];
-  const schemas = python.map((i) => {
+  const schemas = listed.map((i) => {
+    if (!python.has(i)) return undefined;
     const head = reads.push({ ...at, ref: target.headSha, path: folderOf(i.path) + ACTIVATION_SCHEMA }) - 1;
     const base = i.base
       ? reads.push({ ...at, ref: target.baseSha, path: folderOf(i.base.path) + ACTIVATION_SCHEMA }) - 1
@@ -68,22 +77,25 @@ export async function addExtensionFiles(
     return { head, base };
   });
   // The base's project too, for the base's own findings (new and existing): a renamed one at its old folder.
-  const based = python.filter((i) => i.base);
+  const based = listed.filter((i) => i.base);
   const baseFolders = based.map((i) => projectFolder(i.base!.path));
-  const [listed, baseListed, contents] = await Promise.all([
+  const [headListed, baseListed, contents] = await Promise.all([
     step("content", () => gw.folderFiles({ ...at, ref: target.headSha }, folders, PROJECT_FILES_MAX)),
     based.length
       ? step("content", () => gw.folderFiles({ ...at, ref: target.baseSha }, baseFolders, PROJECT_FILES_MAX))
       : [],
-    step("content", () => gw.readFiles(reads, maxFileSize)),
+    reads.length ? step("content", () => gw.readFiles(reads, maxFileSize)) : [],
   ]);
   const notes: string[] = [];
   let bytes = 0;
-  python.forEach((input, i) => {
-    const paths = listed[i];
+  listed.forEach((input, i) => {
+    const paths = headListed[i];
     if (!paths) {
+      const unchecked = python.has(input)
+        ? "the Python module, the activation schema and the files it lists were not checked"
+        : "the files it lists (alerts, dashboards) were not checked";
       notes.push(
-        `${quote(input.path)}: its project folder has more than ${PROJECT_FILES_MAX.toLocaleString("en-US")} files (or GitHub's listing of the commit was cut short), so the Python module and the activation schema were not checked.`,
+        `${quote(input.path)}: its project folder has more than ${PROJECT_FILES_MAX.toLocaleString("en-US")} files (or GitHub's listing of the commit was cut short), so ${unchecked}.`,
       );
       return;
     }
@@ -91,10 +103,10 @@ export async function addExtensionFiles(
     const schema = folderOf(input.path) + ACTIVATION_SCHEMA;
     const headContents = new Map<string, Uint8Array>();
     const baseContents = new Map<string, Uint8Array>();
-    const { head, base } = schemas[i]!;
-    const headSchema = contents[head];
+    const read = schemas[i];
+    const headSchema = read && contents[read.head];
     if (headSchema?.kind === "file") headContents.set(schema, headSchema.content);
-    const baseSchema = base === undefined ? undefined : contents[base];
+    const baseSchema = read?.base === undefined ? undefined : contents[read.base];
     if (baseSchema?.kind === "file") baseContents.set(schema, baseSchema.content);
     for (const m of [headContents, baseContents]) for (const c of m.values()) bytes += c.length;
     const files: ExtensionFiles = { ...input.files, paths, contents: headContents, baseContents };

@@ -114,7 +114,7 @@ describe("GitHub App: a Python extension's project files", () => {
     );
     expect(titled(run, "python-module-missing")).toEqual([]);
     expect(run.output!.summary).toContain(
-      "its project folder has more than 5,000 files (or GitHub's listing of the commit was cut short), so the Python module and the activation schema were not checked",
+      "its project folder has more than 5,000 files (or GitHub's listing of the commit was cut short), so the Python module, the activation schema and the files it lists were not checked",
     );
   });
 });

@@ -125,17 +125,18 @@ describe("GitHub App: an extension whose project files change beside an unchange
     expect(run.output!.summary).not.toContain("is reviewed: the change does not touch it");
   });
 
-  it("fails a dashboard changed under an SNMP extension that keeps its version, listing no tree", async () => {
+  it("fails a dashboard changed under an SNMP extension that keeps its version, listing each commit's tree once", async () => {
     const { gh, run } = await review(
       [{ filename: DASHBOARD, status: "modified" }],
       { both: { [SNMP_YAML]: SNMP }, base: { [DASHBOARD]: "{}" }, head: { [DASHBOARD]: '{"tiles":[]}' } },
-      { routes: REVIEW_ROUTES.slice() },
+      { routes: [...REVIEW_ROUTES, "tree"] },
     );
     expect(run.conclusion).toBe("failure");
     expect(titled(run, "version-not-bumped")).toEqual([
       expect.objectContaining({ path: SNMP_YAML, message: expect.stringContaining(DASHBOARD) }),
     ]);
-    expect(gh.count("GET", /\/git\/trees\//)).toBe(0);
+    // Its dashboards are listed for asset-missing: the head's tree and the base's, once each.
+    for (const sha of [HEAD_SHA, BASE_SHA]) expect(gh.count("GET", new RegExp(`/git/trees/${sha}$`))).toBe(1);
   });
 
   it("passes a change to files of no extension, at the cost of one read of where an extension could be", async () => {

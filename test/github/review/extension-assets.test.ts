@@ -1,0 +1,186 @@
+/**
+ * An extension that is not Python (here SNMP) gets its project's files listed in the App and `pr` too, so that
+ * asset-missing judges the files its `dashboards` and `alerts` list, as `check` does on a folder. The real app,
+ * real webhook payloads, the OpenAPI-validated fake GitHub.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { edit, lineOf } from "../../helpers.js";
+import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
+import { cleanup, disableNetwork } from "../github-mock.js";
+import {
+  addedPatch,
+  BASE_SHA,
+  deliver,
+  HEAD_SHA,
+  makeProbot,
+  pullRequestPayload,
+  OWNER,
+  REPO,
+  rewritePatch,
+} from "../harness.js";
+
+const R = `${OWNER}/${REPO}`;
+const FOLDER = "snmp-router/";
+const YAML = `${FOLDER}extension.yaml`;
+const OVERVIEW = `${FOLDER}dashboards/overview.json`;
+const INTERFACES = `${FOLDER}dashboards/interfaces.json`;
+const DASHBOARD = readFileSync(
+  new URL("../../../examples/extension-valid/extension/dashboards/overview.json", import.meta.url),
+  "utf8",
+);
+/** The valid SNMP example, listing a second dashboard. */
+const SNMP = edit(
+  readFileSync(
+    new URL("../../../examples/extension-valid/extension/extension.yaml", import.meta.url),
+    "utf8",
+  ),
+  "  - path: dashboards/overview.json\n",
+  "  - path: dashboards/overview.json\n  - path: dashboards/interfaces.json\n",
+);
+const MISSING_LINE = "  - path: dashboards/interfaces.json";
+
+beforeEach(() => disableNetwork());
+afterEach(() => cleanup());
+
+const titled = (run: { annotations: { title?: string }[] }, rule: string) =>
+  run.annotations.filter((a) => a.title === rule);
+
+/** A pull request that adds the SNMP extension, with `head`'s files at the head commit. */
+async function added(
+  yaml: string,
+  head: Record<string, string>,
+  { fails, configure }: { fails: boolean; configure?: (gh: FakeGitHub) => void },
+) {
+  const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => fails || r !== "createReview"), "tree"]);
+  const { probot } = makeProbot();
+  gh.prFiles = [
+    { filename: YAML, status: "added", patch: addedPatch(yaml) },
+    ...Object.keys(head).map((filename) => ({
+      filename,
+      status: "added" as const,
+      patch: "@@ -0,0 +1 @@\n+{}",
+    })),
+  ];
+  gh.file(R, HEAD_SHA, YAML, yaml);
+  for (const [path, text] of Object.entries(head)) gh.file(R, HEAD_SHA, path, text);
+  configure?.(gh);
+  await deliver(probot, "pull_request", pullRequestPayload("opened"));
+  const [run] = gh.runsFor(HEAD_SHA);
+  gh.assertClean();
+  return { gh, run: run! };
+}
+
+describe("GitHub App: the files an extension that is not Python lists", () => {
+  it("fails an added SNMP extension whose dashboard is missing, at its line, listing the head's tree once", async () => {
+    const { gh, run } = await added(SNMP, { [OVERVIEW]: DASHBOARD }, { fails: true });
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run, "asset-missing")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(SNMP, MISSING_LINE),
+        annotation_level: "failure",
+        message: expect.stringContaining("dashboards/interfaces.json"),
+      }),
+    ]);
+    // The review's line comment too, on that line of the added file.
+    expect(gh.comments.map((c) => [c.path, c.line, /`([a-z0-9-]+)`/.exec(c.body)?.[1]])).toEqual([
+      [YAML, lineOf(SNMP, MISSING_LINE), "asset-missing"],
+    ]);
+    expect(gh.count("GET", new RegExp(`^/repos/${R}/git/trees/${HEAD_SHA}$`))).toBe(1);
+  });
+
+  it("passes an SNMP extension whose listed dashboards are there", async () => {
+    const { run } = await added(SNMP, { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD }, { fails: false });
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(titled(run, "asset-missing")).toEqual([]);
+  });
+
+  it("judges nothing, and says so, when GitHub cuts the head commit's tree short", async () => {
+    const { run } = await added(
+      SNMP,
+      { [OVERVIEW]: DASHBOARD },
+      { fails: false, configure: (gh) => gh.cutTrees.add(HEAD_SHA) },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(titled(run, "asset-missing")).toEqual([]);
+    expect(run.output!.summary).toContain(
+      "(or GitHub's listing of the commit was cut short), so the files it lists (alerts, dashboards) were not checked",
+    );
+  });
+
+  it("lists no tree for an extension that lists no file", async () => {
+    const bare = SNMP.slice(0, SNMP.indexOf("\ndashboards:") + 1);
+    expect(bare).not.toMatch(/dashboards|alerts|python/);
+    // No "tree" route: a listing would be an unexpected request.
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "added", patch: addedPatch(bare) }];
+    gh.file(R, HEAD_SHA, YAML, bare);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
+  it("keeps a dashboard the base already missed an existing finding: a version bump passes", async () => {
+    const before = SNMP;
+    const after = edit(before, 'version: "1.4.0"', 'version: "1.5.0"');
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "modified", patch: rewritePatch(before, after) }];
+    gh.file(R, HEAD_SHA, YAML, after).file(R, HEAD_SHA, OVERVIEW, DASHBOARD);
+    gh.file(R, BASE_SHA, YAML, before).file(R, BASE_SHA, OVERVIEW, DASHBOARD);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    for (const sha of [HEAD_SHA, BASE_SHA])
+      expect(gh.count("GET", new RegExp(`^/repos/${R}/git/trees/${sha}$`))).toBe(1);
+    // Two calls more than another extension's review without findings (docs/performance.md): the two trees.
+    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(7);
+  });
+
+  it("fails a pull request that deletes a dashboard its unchanged extension.yaml still lists (a new finding)", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: INTERFACES, status: "removed" }];
+    for (const sha of [HEAD_SHA, BASE_SHA]) gh.file(R, sha, YAML, SNMP).file(R, sha, OVERVIEW, DASHBOARD);
+    gh.file(R, BASE_SHA, INTERFACES, DASHBOARD);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run!, "asset-missing")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(SNMP, MISSING_LINE),
+        annotation_level: "failure",
+      }),
+    ]);
+  });
+
+  it("judges an extension in a repository of 100,000 files, keeping only its project's", async () => {
+    const many = (gh: FakeGitHub) => {
+      for (let i = 0; i < 100_000; i++) gh.file(R, HEAD_SHA, `vendor/${i % 100}/f${i}.json`, "");
+    };
+    const started = Date.now();
+    const { run } = await added(SNMP, { [OVERVIEW]: DASHBOARD }, { fails: true, configure: many });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(titled(run, "asset-missing")).toHaveLength(1);
+  }, 60_000);
+
+  it("judges nothing, and says so, for an extension at the root of a repository of more than 5,000 files", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: "extension.yaml", status: "added", patch: addedPatch(SNMP) }];
+    gh.file(R, HEAD_SHA, "extension.yaml", SNMP).file(R, HEAD_SHA, "dashboards/overview.json", DASHBOARD);
+    for (let i = 0; i < 5_001; i++) gh.file(R, HEAD_SHA, `docs/f${i}.md`, "");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(run!.output!.summary).toContain(
+      "`extension.yaml`: its project folder has more than 5,000 files (or GitHub's listing of the commit was cut short), so the files it lists (alerts, dashboards) were not checked",
+    );
+  });
+});
