@@ -1,8 +1,8 @@
 /**
  * The files of an extension.yaml's project as a working tree holds them, for the core (`DescriptorInput.files`,
  * core/ef2/package.ts): without them the rules that judge a Python extension's module and activation schema
- * (python-module-missing, activation-schema-invalid, activation-property-unused) and the files any extension
- * lists (asset-missing) say nothing, and a change to a packaged file does not ask for a new version. Used by `check` and the language server.
+ * (python-module-missing, activation-schema-invalid, activation-property-unused), the files any extension
+ * lists (asset-missing) and the metrics its alert files are on (unknown-metric-reference) say nothing, and a change to a packaged file does not ask for a new version. Used by `check` and the language server.
  *
  * The project folder is user input and may be a repository's root: it is listed at most MAX_FILES files and
  * MAX_DEPTH folders deep, without what is no part of an extension (VCS data, caches, virtual environments,

@@ -362,4 +362,29 @@ describe("check reads the files an extension lists beside its extension.yaml", (
       [],
     );
   });
+  it("an alert file on a metric the extension does not report is unknown-metric-reference at its path", () => {
+    write("alerting/extension.yaml", LISTED);
+    write("alerting/dashboards/overview.json", "{}\n");
+    write(
+      "alerting/alerts/interface-errors.json",
+      JSON.stringify({ name: "Interface errors", metricId: "example.router.if.errors" }),
+    );
+    const wrong = cli(["check", "--format", "json", "alerting"], dir);
+    const found = JSON.parse(wrong.stdout) as JsonFinding[];
+    expect(found.map((f) => [f.ruleId, f.severity, f.line])).toEqual([
+      [
+        "unknown-metric-reference",
+        "warning",
+        LISTED.split("\n").indexOf("  - path: ./alerts/interface-errors.json") + 1,
+      ],
+    ]);
+    expect(found[0]!.message).toContain("did you mean `example.router.if.errors.count`?");
+
+    write(
+      "alerting/alerts/interface-errors.json",
+      JSON.stringify({ name: "Interface errors", metricId: "example.router.if.errors.count" }),
+    );
+    const right = cli(["check", "alerting"], dir);
+    expect([right.status, findingLines(right.stdout)]).toEqual([0, ""]);
+  });
 });

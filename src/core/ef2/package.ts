@@ -92,13 +92,31 @@ function readRelative(value: unknown): string[] {
 }
 
 /**
+ * The alert files `alerts` lists, relative to extension.yaml, as written: at most MAX_ALERT_READS (Dynatrace
+ * takes ten; past that the file is refused anyway, and its length never decides how much is read).
+ */
+export function alertPaths(value: unknown): string[] {
+  const alerts = (value as { alerts?: unknown } | undefined)?.alerts;
+  const out: string[] = [];
+  for (const entry of Array.isArray(alerts) ? alerts.slice(0, MAX_ALERT_READS) : []) {
+    const path = (entry as { path?: unknown } | null)?.path;
+    if (typeof path === "string" && !out.includes(path)) out.push(path);
+  }
+  return out;
+}
+
+/** The alert files read at most (Dynatrace takes ten `alerts`). */
+export const MAX_ALERT_READS = 20;
+
+/**
  * The repository paths of the files the review of the extension.yaml at `path` (its parsed `value`) reads,
  * for a caller to put in `ExtensionFiles.contents` (and `baseContents`): the activation schemas its
- * `python.activation` names.
+ * `python.activation` names and the alert files its `alerts` lists.
  */
 export function extensionReads(path: string, value: unknown): string[] {
   const folder = folderOf(path);
-  return readRelative(value).flatMap((r) => resolveFrom(folder, r) ?? []);
+  const reads = [...readRelative(value), ...alertPaths(value)];
+  return [...new Set(reads.flatMap((r) => resolveFrom(folder, r) ?? []))];
 }
 
 function textOf(content: string | Uint8Array | undefined, maxSize: number): FileText | undefined {

@@ -1,3 +1,7 @@
+import { MAX_ALERT_READS } from "../ef2/package.js";
+import { selectorReferences } from "../ef2/selector.js";
+import type { MetricReference } from "../ef2/extension.js";
+import { get, obj, str } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
 import { Suggester } from "../suggest.js";
 
@@ -8,7 +12,7 @@ export const rule = defineRule({
     kind: "document",
     defaultSeverity: "error",
     positionalData: ["suggestion"],
-    nameData: ["key", "calculated"],
+    nameData: ["key", "calculated", "path"],
     description: "A keymetric, keychart or chart series names a key that no metric of the plugin defines.",
     files: ["plugin.json", "extension.yaml"],
     messages: {
@@ -17,6 +21,8 @@ export const rule = defineRule({
         "`{{key}}` is no metric this extension reports or describes: the chart or entity it feeds stays empty{{suggestion}}",
       unknownCalculated:
         "`{{key}}` is no metric this extension reports or describes: calculated metric `{{calculated}}` stays empty{{suggestion}}",
+      unknownAlert:
+        "alert `{{path}}` is on `{{key}}`, which this extension neither reports nor describes: its metric event never fires{{suggestion}}",
       unknownPrefix:
         "no metric this extension reports or describes starts with `{{key}}`: the entities this source creates never appear",
     },
@@ -76,7 +82,7 @@ function namespace(keys: readonly string[]): (key: string) => boolean {
  * screen or entity breaks, not the extension (the latest Dynatrace no longer renders `screens`).
  */
 function checkExtension(
-  context: RuleContext<"unknownExtension" | "unknownCalculated" | "unknownPrefix">,
+  context: RuleContext<"unknownExtension" | "unknownCalculated" | "unknownPrefix" | "unknownAlert">,
 ): void {
   const ext = context.extension;
   if (!ext.declarative) return;
@@ -92,30 +98,76 @@ function checkExtension(
   const exact = new Set(known);
   const sorted = [...known].sort();
   const near = new Suggester(known);
-  for (const ref of ext.references) {
+  const refs: (MetricReference & { alert?: string })[] = [...ext.references, ...alertReferences(context)];
+  for (const ref of refs) {
     const { key } = ref;
     // A calculated metric named without its `func:`, as Dynatrace's own extensions name one in another's
-    // selector: how Dynatrace resolves that is not documented, so it is not said to be missing.
-    if (ref.prefix ? startsAny(sorted, key) : exact.has(key) || exact.has(`func:${key}`)) continue;
+    // selector, or a reported metric named with one, as sql-oracle's alert on `asm.used_pct` does: how
+    // Dynatrace resolves either is not documented, so it is not said to be missing.
+    const known =
+      exact.has(key) || exact.has(`func:${key}`) || (key.startsWith("func:") && exact.has(key.slice(5)));
+    if (ref.prefix ? startsAny(sorted, key) : known) continue;
     if (/^[A-Za-z]+:/.test(key) && !key.startsWith("func:")) continue;
     // An entity type's metric source is the extension's own: its first section is enough.
     if (ref.prefix ? !firsts.has(key.split(".")[0]!) : !ours(key.replace(/^func:/, ""))) continue;
     context.report(
       ref.prefix
         ? { pointer: ref.pointer, messageId: "unknownPrefix", data: { key }, severity: "warning" }
-        : ref.calculated !== undefined
+        : ref.alert !== undefined
           ? {
               pointer: ref.pointer,
-              messageId: "unknownCalculated",
-              data: { key, calculated: ref.calculated, suggestion: near.didYouMean(key) },
+              messageId: "unknownAlert",
+              data: { key, path: ref.alert, suggestion: near.didYouMean(key) },
               severity: "warning",
             }
-          : {
-              pointer: ref.pointer,
-              messageId: "unknownExtension",
-              data: { key, suggestion: near.didYouMean(key) },
-              severity: "warning",
-            },
+          : ref.calculated !== undefined
+            ? {
+                pointer: ref.pointer,
+                messageId: "unknownCalculated",
+                data: { key, calculated: ref.calculated, suggestion: near.didYouMean(key) },
+                severity: "warning",
+              }
+            : {
+                pointer: ref.pointer,
+                messageId: "unknownExtension",
+                data: { key, suggestion: near.didYouMean(key) },
+                severity: "warning",
+              },
     );
   }
+}
+
+/**
+ * The metrics the alert files `alerts` lists are on (extensions-2.md §6: a metric event's `metricId`, or the
+ * metrics its `metricSelector` names), reported at the alert's `path` in extension.yaml. Only the files the
+ * caller read (`DescriptorInput.files`) and that parse as JSON: an unread or broken file says nothing here.
+ */
+function alertReferences(context: RuleContext<string>): (MetricReference & { alert: string })[] {
+  const pkg = context.package;
+  if (!pkg) return [];
+  const out: (MetricReference & { alert: string })[] = [];
+  const said = new Set<string>();
+  for (const asset of context.extension.assets) {
+    // The first MAX_ALERT_READS entries are the ones read (ef2/package.ts alertPaths).
+    const index = /^\/alerts\/(\d+)\//.exec(asset.pointer)?.[1];
+    if (index === undefined || Number(index) >= MAX_ALERT_READS || said.has(asset.path)) continue;
+    said.add(asset.path);
+    const read = pkg.read(asset.path);
+    if (!read || !("text" in read)) continue;
+    let event: Record<string, unknown> | undefined;
+    try {
+      event = obj(JSON.parse(read.text) as unknown);
+    } catch {
+      continue;
+    }
+    const keys = new Set<string>();
+    const metricId = str(get(event, "metricId"));
+    if (metricId !== undefined) keys.add(metricId.trim());
+    const selector = str(get(event, "metricSelector"));
+    if (selector !== undefined) for (const r of selectorReferences(selector)) keys.add(r.key);
+    for (const key of keys)
+      if (key !== "")
+        out.push({ key, prefix: false, dimensions: [], pointer: asset.pointer, alert: asset.path });
+  }
+  return out;
 }

@@ -38,9 +38,72 @@ const efCalculated = calculated(
   "'(example.router.if.in.bytes.count + example.router.if.inn.bytes.count) * 8'",
 );
 
+// An extension whose `alerts` lists metric events (extensions-2.md §6), and the files the caller read.
+const efAlerts = edit(
+  EXTENSION,
+  "dashboards:\n",
+  "alerts:\n  - path: alerts/errors.json\n  - path: alerts/uptime.json\ndashboards:\n",
+);
+const alertFiles = (errors: object, uptime: object = { metricSelector: "example.router.uptime:max" }) => ({
+  ...EF2,
+  files: {
+    paths: ["extension/extension.yaml", "extension/alerts/errors.json", "extension/alerts/uptime.json"],
+    contents: new Map([
+      ["extension/alerts/errors.json", JSON.stringify(errors)],
+      ["extension/alerts/uptime.json", JSON.stringify(uptime)],
+    ]),
+  },
+});
+const event = { name: "Errors", monitoringStrategy: { type: "STATIC_THRESHOLD", threshold: 1 } };
+
 ruleTable("unknown-metric-reference", {
   valid: [
     { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: alerts on metrics it reports (metricId with `.count`, a selector), or on builtin and other namespaces' metrics",
+      doc: efAlerts,
+      options: alertFiles(
+        { ...event, metricId: "example.router.if.errors.count" },
+        { metricSelector: 'builtin:host.cpu.usage:filter(eq("x","y")) + other.vendor.metric' },
+      ),
+    },
+    {
+      name: "extension.yaml: an alert naming a reported metric with `func:` (as sql-oracle's does): not said missing",
+      doc: efAlerts,
+      options: alertFiles(
+        { ...event, metricSelector: "func:example.router.if.errors.count:splitBy(interface.name):avg" },
+        { metricSelector: "func:example.router.uptime" },
+      ),
+    },
+    {
+      name: "extension.yaml: alert files not read (the caller did not pass them), not JSON, or of another shape",
+      doc: efAlerts,
+      options: {
+        ...EF2,
+        files: {
+          contents: new Map([
+            ["extension/alerts/errors.json", '{ "metricId": "example.router.if.errorz", '],
+            ["extension/alerts/uptime.json", '["example.router.uptim"]'],
+          ]),
+        },
+      },
+    },
+    {
+      name: "extension.yaml: an alert on a calculated metric it describes (`func:`)",
+      doc: edit(
+        calculated("example.router.if.in.bytes.count * 8"),
+        "dashboards:\n",
+        "alerts:\n  - path: alerts/errors.json\ndashboards:\n",
+      ),
+      options: {
+        ...EF2,
+        files: {
+          contents: new Map([
+            ["extension/alerts/errors.json", '{"metricSelector": "func:example.router.if.bits"}'],
+          ]),
+        },
+      },
+    },
     {
       name: "extension.yaml: another extension's or a built-in metric",
       doc: edit(
@@ -96,6 +159,28 @@ ruleTable("unknown-metric-reference", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: an alert file's metricId names a count without `.count`, at the alert's path",
+      doc: efAlerts,
+      options: alertFiles({ ...event, metricId: "example.router.if.errors" }),
+      lines: [lineOf(efAlerts, "- path: alerts/errors.json")],
+      messageId: "unknownAlert",
+      data: { key: "example.router.if.errors", path: "alerts/errors.json" },
+      severity: "warning",
+      message:
+        "alert `alerts/errors.json` is on `example.router.if.errors`, which this extension neither reports nor describes: its metric event never fires: did you mean `example.router.if.errors.count`?",
+    },
+    {
+      name: "extension.yaml: an alert file's metricSelector names a metric the extension does not report",
+      doc: efAlerts,
+      options: alertFiles(
+        { ...event, metricId: "example.router.if.errors.count" },
+        { metricSelector: 'example.router.uptme:filter(eq("device.name","a")):max' },
+      ),
+      lines: [lineOf(efAlerts, "- path: alerts/uptime.json")],
+      messageId: "unknownAlert",
+      data: { key: "example.router.uptme", path: "alerts/uptime.json" },
+    },
     {
       name: "extension.yaml: a chart on a count's key without `.count`, as a warning",
       doc: efCount,
