@@ -10,7 +10,7 @@
 import { parseJsonFast } from "../core/json/parse.js";
 import { get, str } from "../core/guards.js";
 import { keyPrefixOf, type MigrationMap } from "../core/ef2/mapping.js";
-import { deriveName, keyPrefix as namePrefixOf } from "../core/ef2/names.js";
+import { deriveName, keyPrefix as namePrefixOf, NAME_MAX, nameProblem } from "../core/ef2/names.js";
 import { migrate, refused, type Converted, type MigrationResult } from "./migrate.js";
 import { q, said, type Phrase, type Quoted } from "./notes.js";
 import type { PluginCode } from "./python-project.js";
@@ -342,6 +342,8 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
       else met.set(e, [f.collision]);
     }
   const renamed = new Set<FleetEntry>();
+  // Why a descriptor a collision met could not be named from its EF1 `name` (the name that would be, and why not).
+  const unrenamable = new Map<FleetEntry, { name: string; problem: string }>();
   entries.forEach((e, i) => {
     const collisions = met.get(e);
     const peeked = parsedOf.get(e);
@@ -351,9 +353,19 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
     if (collisions.some((c) => c.kind === "plugin" || c.sides[0].plugin === c.sides[1].plugin)) return;
     const naming = namingOf(peeked, options, true);
     const from = e.result.name;
-    if (naming.name === undefined || naming.name === from) return;
+    if (naming.name === undefined) {
+      const derived = deriveName({ name: peeked.plugin });
+      const problem = derived.dynatrace === undefined ? undefined : nameProblem(derived.dynatrace);
+      if (problem !== undefined) unrenamable.set(e, { name: derived.dynatrace!, problem });
+      return;
+    }
+    if (naming.name === from) return;
     const next = convert(inputs[i]!, peeked, naming, renamedNote(from, collisions, e));
-    if (!next.result.converted) return;
+    if (!next.result.converted) {
+      const problem = nameProblem(naming.name);
+      if (problem !== undefined) unrenamable.set(e, { name: naming.name, problem });
+      return;
+    }
     next.renamed = { from, collisions };
     entries[i] = next;
     renamed.add(next);
@@ -417,6 +429,23 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
             : said`give one of them another ${c.kind === "name" ? "name" : "key prefix"} in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:…, key_prefix: … }\`), or run with \`--name-prefix\`/\`--key-prefix\`; docs/migrate.md, "Migrating a fleet"`,
       };
     });
+    const why = unrenamable.get(e);
+    if (why && reasons.length) {
+      // The way out a collision usually has was tried: say what it gave, and what is left to the user.
+      const first = reasons[0]!;
+      reasons[0] = {
+        ...first,
+        text: [
+          ...first.text,
+          ...said`; naming it from its EF1 \`name\` instead, as a fleet's collision otherwise is, would give ${q(why.name)}, which is not a valid EF2 name: ${why.problem}`,
+        ],
+        fix: [
+          ...said`give EF1 plugin `,
+          q(parsedOf.get(e)?.plugin ?? ""),
+          ...said` an EF2 name of at most ${NAME_MAX} characters in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:… }\`), or migrate it alone with \`--name custom:…\`; docs/migrate.md, "Migrating a fleet"`,
+        ],
+      };
+    }
     e.result = refused(inputs[index]!.text, reasons, {
       name: r.name,
       notes: r.notes,
