@@ -40,6 +40,7 @@ import { ConfigFinder } from "../workspace/find-config.js";
 import { makeFolder } from "../workspace/make-folder.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
 import { usageErrorText } from "./output.js";
+import { Stage, type Kept } from "./migrate-stage.js";
 
 export interface MigrateCommandOptions {
   /** Descriptors: files, folders (every plugin.json below) and globs. */
@@ -110,7 +111,7 @@ function safeSegment(s: string): string {
  * Each input's folder under `--out`: "" for one input, else its EF2 name without `custom:` (a refused one's
  * derived name, its EF1 name, else its file's folder), told apart with `-2`, `-3` when shared, or shared but for case.
  */
-function folders(done: Done[], texts: Map<string, string | undefined>): void {
+function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   if (done.length === 1) {
     done[0]!.folder = "";
     return;
@@ -122,12 +123,11 @@ function folders(done: Done[], texts: Map<string, string | undefined>): void {
   const next = new Map<string, number>();
   for (const d of done) {
     const r = d.result;
-    const parsed = parseJsonFast(texts.get(d.file) ?? "");
-    const ef1 = parsed.ok ? get(parsed.value, "name") : undefined;
+    const plugin = ef1.get(d.file)?.name;
     const base =
       r.name !== undefined
         ? keyPrefix(r.name)
-        : safeSegment(typeof ef1 === "string" ? ef1 : (d.file.split(/[\\/]/).slice(-2, -1)[0] ?? d.file));
+        : safeSegment(plugin ?? d.file.split(/[\\/]/).slice(-2, -1)[0] ?? d.file);
     let folder = base;
     let n = next.get(base.toLowerCase()) ?? 2;
     while (taken.has(folder.toLowerCase())) folder = `${base}-${n++}`;
@@ -240,30 +240,6 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
   } catch (e) {
     d.error ??= `cannot write '${join(out, d.folder!, MANIFEST_FILE)}': ${describeErrno(e)}`;
   }
-}
-
-/**
- * Writes each descriptor's files. Ctrl-C is taken between two descriptors, never within one: the run stops
- * there, each folder written whole or not at all, and says which (true: interrupted).
- */
-async function writeAll(done: Done[], out: string, cwd: string, force: boolean): Promise<boolean> {
-  let interrupted = false;
-  const onInterrupt = () => void (interrupted = true);
-  process.on("SIGINT", onInterrupt);
-  try {
-    for (const d of done) {
-      if (interrupted) {
-        d.error = "not written: interrupted (Ctrl-C) before its turn";
-        continue;
-      }
-      write(d, out, cwd, force);
-      // A turn of the event loop, where a Ctrl-C pressed meanwhile is delivered.
-      await new Promise((resume) => setImmediate(resume));
-    }
-  } finally {
-    process.off("SIGINT", onInterrupt);
-  }
-  return interrupted;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -403,21 +379,18 @@ function everyFile(cwd: string): ConfigLookup {
   };
 }
 
-function text(
-  done: Done[],
-  rewrites: RewriteDone[],
-  collisions: Collision[],
-  resolved: Collision[],
-  opts: MigrateCommandOptions,
-  io: MigrateIo,
-  mapWritten?: string,
-): void {
-  // A summary, and each reason, broken between words to fit the terminal; continued in the 5th column.
-  const fit = (line: string) => `${fitLine(line, io.width ?? 80, line.startsWith("  ") ? 2 : 4)}\n`;
+/** A summary, and each reason, broken between words to fit the terminal; continued in the 5th column. */
+function fitter(io: MigrateIo): (line: string) => string {
+  return (line: string) => `${fitLine(line, io.width ?? 80, line.startsWith("  ") ? 2 : 4)}\n`;
+}
+
+/** What became of one descriptor, for people: printed as soon as it is written (its files, in full, at hand). */
+function descriptorText(d: Done, opts: MigrateCommandOptions, io: MigrateIo): void {
+  const fit = fitter(io);
   // An error: its lines on standard error, the first with the prefix every error of the CLI has.
   const problem = (first: string, ...more: string[]) =>
     io.stderr([`plugin-review: ${first}`, ...more].map(fit).join(""));
-  for (const d of done) {
+  {
     const file = escaped(d.file);
     if (!d.result.converted) {
       problem(
@@ -427,7 +400,7 @@ function text(
         ...(d.error ? [`  ${printable(d.error)}`] : []),
         ...keptLines(d),
       );
-      continue;
+      return;
     }
     if (opts.out === undefined) {
       const { shown, folded } = printedFiles(d.result);
@@ -439,11 +412,11 @@ function text(
         io.stdout(
           `==> ${d.folder ? `${d.folder}/` : ""}${printable(folder)} (from ${file}): ${plural(n, "file")}, written with --out <==\n\n`,
         );
-      continue;
+      return;
     }
     if (d.error) {
       problem(`${file}: ${summary(d.result)}`, `  ${printable(d.error)}`, ...keptLines(d));
-      continue;
+      return;
     }
     io.stdout(
       fit(`${file}: ${summary(d.result)}`) +
@@ -457,6 +430,19 @@ function text(
           .join(""),
     );
   }
+}
+
+/** After the descriptors, for people: the collisions, the files rewritten, the map, the counts. */
+function tailText(
+  done: Done[],
+  rewrites: RewriteDone[],
+  collisions: Collision[],
+  resolved: Collision[],
+  opts: MigrateCommandOptions,
+  io: MigrateIo,
+  mapWritten?: string,
+): void {
+  const fit = fitter(io);
   /** "2 name collisions and 1 key collision". */
   const counted = (list: Collision[]) => {
     const count = (kind: Collision["kind"], one: string, many?: string) => {
@@ -521,7 +507,13 @@ function text(
   );
 }
 
-function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions): string {
+/** An element of the JSON array, as `JSON.stringify(array, null, 2)` would lay it out. */
+function jsonElement(value: unknown): string {
+  return `  ${JSON.stringify(value, null, 2).replace(/\n/g, "\n  ")}`;
+}
+
+/** What became of one descriptor, as an element of the JSON array. */
+function descriptorJson(d: Done, opts: MigrateCommandOptions): unknown {
   const files = (d: Done) =>
     d.result.files.map((f, i) => {
       const path = d.folder ? `${d.folder}/${f.path}` : f.path;
@@ -545,7 +537,7 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
   });
   const collisions = (d: Done) =>
     d.collisions.length ? { collisions: d.collisions.map(collisionJson) } : {};
-  const out: unknown[] = done.map((d) => {
+  {
     const r = d.result;
     if (!r.converted)
       return {
@@ -599,19 +591,21 @@ function json(done: Done[], rewrites: RewriteDone[], opts: MigrateCommandOptions
         text: plain(n.text),
       })),
     };
-  });
-  for (const r of rewrites)
-    out.push({
-      rewritten: r.file,
-      ...(r.error
-        ? { error: r.error }
-        : {
-            written: r.written === true,
-            replacements: r.result!.replacements,
-            notRewritten: r.result!.notRewritten,
-          }),
-    });
-  return JSON.stringify(out, null, 2) + "\n";
+  }
+}
+
+/** A file `--rewrite` read, as an element of the JSON array. */
+function rewriteJson(r: RewriteDone): unknown {
+  return {
+    rewritten: r.file,
+    ...(r.error
+      ? { error: r.error }
+      : {
+          written: r.written === true,
+          replacements: r.result!.replacements,
+          notRewritten: r.result!.notRewritten,
+        }),
+  };
 }
 
 /**
@@ -735,22 +729,51 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   if (opts.name !== undefined && candidates.length > 1)
     throw new UsageError(`--name names one extension, but ${candidates.length} descriptors were given`);
   const map = opts.map === undefined ? undefined : readMap(opts.map, io.cwd);
-  const texts = new Map<string, string | undefined>();
-  const inputs: FleetInput[] = candidates.map((c) => {
+  const stage = new Stage();
+  try {
+    return await migrateCandidates(candidates, map, stage, inOut, opts, io);
+  } finally {
+    stage.close();
+  }
+}
+
+/** A descriptor's EF1 `name` and metric group, the little of its text the run needs after converting it. */
+interface Ef1Names {
+  name?: string;
+  group?: string;
+}
+
+/** What the fleet reads of a descriptor: its text and a Python plugin's code, or why it cannot be read. */
+type Loaded = Readonly<Pick<FleetInput, "text" | "unreadable" | "code">>;
+
+async function migrateCandidates(
+  candidates: readonly Candidate[],
+  map: MigrationMap | undefined,
+  stage: Stage,
+  inOut: (absolute: string) => boolean,
+  opts: MigrateCommandOptions,
+  io: MigrateIo,
+): Promise<number> {
+  const ef1 = new Map<string, Ef1Names>();
+  const readInput = (c: Candidate): Loaded => {
     const got = read(c.display, io.cwd);
-    if ("why" in got) {
-      texts.set(c.display, undefined);
+    if ("why" in got)
       return {
-        file: c.display,
         unreadable: {
           text: said`${got.why}`,
           fix: said`make it a readable UTF-8 plugin.json, then migrate it again`,
         },
       };
-    }
-    texts.set(c.display, got.text);
     // A Python plugin's code is the files beside its plugin.json (not the migration's own output).
     const parsed = parseJsonFast(got.text);
+    if (parsed.ok) {
+      const name = get(parsed.value, "name");
+      const group = ef1Group(get(parsed.value, "metricGroup"), name);
+      ef1.set(c.display, {
+        ...(typeof name === "string" ? { name } : {}),
+        ...(group !== undefined ? { group } : {}),
+      });
+    }
     const code =
       parsed.ok && frameworkOf(parsed.value) === "python"
         ? readPluginFolder(c.display, io.cwd, [
@@ -758,45 +781,94 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
             ...writtenBefore(dirname(resolve(io.cwd, c.display))),
           ])
         : undefined;
-    const source = sourceFrom(c.display, opts, io.cwd, candidates.length > 1);
-    return { file: c.display, text: got.text, source, ...(code ? { code } : {}) };
-  });
+    return { text: got.text, ...(code ? { code } : {}) };
+  };
+  // Each descriptor is read once: what the fleet asks for again (a collision's) comes from the stage, as it was.
+  const loaded = new Map<string, Kept<Loaded>>();
+  const inputs: FleetInput[] = candidates.map((c) => ({
+    file: c.display,
+    source: sourceFrom(c.display, opts, io.cwd, candidates.length > 1),
+    load: () => {
+      const kept = loaded.get(c.display);
+      if (kept) return stage.get(kept);
+      const got = readInput(c);
+      loaded.set(c.display, stage.put(got));
+      return got;
+    },
+  }));
+  // A result's files wait in the stage until written: never the whole fleet's in memory at once.
+  const filesOf = new WeakMap<object, Kept<OutputFile[]>>();
+  const keep = (r: MigrationResult): MigrationResult => {
+    const light = { ...r, files: [] };
+    filesOf.set(light, stage.put(r.files));
+    return light;
+  };
   const fleet = migrateFleet(inputs, {
     ...(opts.name !== undefined ? { name: opts.name } : {}),
     ...(opts.namePrefix !== undefined ? { namePrefix: opts.namePrefix } : {}),
     ...(opts.keyPrefix !== undefined ? { keyPrefix: opts.keyPrefix } : {}),
     ...(map ? { map } : {}),
+    keep,
   });
+  loaded.clear();
   const done: Done[] = fleet.entries.map((e) => ({ ...e }));
-  folders(done, texts);
-  if (outDir !== undefined)
+  folders(done, ef1);
+  if (opts.out !== undefined)
     try {
-      makeFolder(outDir);
+      makeFolder(resolve(io.cwd, opts.out));
     } catch (e) {
       throw new UsageError(`--out: cannot make the folder '${opts.out}': ${describeErrno(e)}`);
     }
-  const interrupted =
-    opts.out === undefined ? false : await writeAll(done, opts.out, io.cwd, opts.force === true);
+
+  // Each descriptor written, then reported, one at a time. Ctrl-C is taken between two descriptors, never
+  // within one: the run stops there, each folder written whole or not at all, and says which.
+  let interrupted = false;
+  let elements = 0;
+  const element = (value: unknown) => io.stdout(`${elements++ ? ",\n" : "[\n"}${jsonElement(value)}`);
+  const onInterrupt = () => void (interrupted = true);
+  if (opts.out !== undefined) process.on("SIGINT", onInterrupt);
+  try {
+    for (const d of done) {
+      const light = d.result;
+      const files = filesOf.get(light);
+      d.result = { ...light, files: files ? stage.get(files) : light.files } as MigrationResult;
+      if (opts.out !== undefined) {
+        if (interrupted) d.error = "not written: interrupted (Ctrl-C) before its turn";
+        else {
+          write(d, opts.out, io.cwd, opts.force === true);
+          // A turn of the event loop, where a Ctrl-C pressed meanwhile is delivered.
+          await new Promise((resume) => setImmediate(resume));
+        }
+      }
+      if (opts.format === "json") element(descriptorJson(d, opts));
+      else descriptorText(d, opts, io);
+      // Reported: what the summary and the exit status need is kept, not the files.
+      d.result = light;
+      if (d.written) d.written = [];
+      delete d.kept;
+      delete d.yours;
+    }
+  } finally {
+    if (opts.out !== undefined) process.off("SIGINT", onInterrupt);
+  }
 
   let mapWritten: string | undefined;
+  let mapError: UsageError | undefined;
   if (opts.map !== undefined && opts.out !== undefined) {
     const content = writeMigrationMap(map, fleet.updates);
     try {
       writeFile(realPath(resolve(io.cwd, opts.map)), content);
       mapWritten = opts.map;
     } catch (e) {
-      throw new UsageError(`cannot write the map '${opts.map}': ${describeErrno(e)}`);
+      mapError = new UsageError(`cannot write the map '${opts.map}': ${describeErrno(e)}`);
     }
   }
 
   const rewrites: RewriteDone[] = [];
   // Interrupted: the user wants it to stop, so nothing more is rewritten in place.
-  if (opts.rewrite?.length && !interrupted) {
+  if (opts.rewrite?.length && !interrupted && !mapError) {
     const converted = done.flatMap((d) => (d.result.converted ? [d.result.keyMap] : []));
-    const groups = [...texts.values()].map((t) => {
-      const parsed = t === undefined ? undefined : parseJsonFast(t);
-      return parsed?.ok ? ef1Group(get(parsed.value, "metricGroup"), get(parsed.value, "name")) : undefined;
-    });
+    const groups = candidates.map((c) => ef1.get(c.display)?.group);
     const table = rewriteTable(converted, groups);
     const targets = (await expandArgs(opts.rewrite, io.cwd, everyFile(io.cwd))).filter(
       (c) => c.explicit || !inOut(c.absolute),
@@ -818,12 +890,16 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
           entry.error = `cannot write it: ${describeErrno(e)}`;
         }
       }
-      rewrites.push(entry);
+      // The text is not kept: only what the report says of it.
+      rewrites.push({ ...entry, ...(entry.result ? { result: { ...entry.result, text: "" } } : {}) });
     }
   }
 
-  if (opts.format === "json") io.stdout(json(done, rewrites, opts));
-  else text(done, rewrites, fleet.collisions, fleet.resolved, opts, io, mapWritten);
+  if (opts.format === "json") {
+    for (const r of rewrites) element(rewriteJson(r));
+    io.stdout(elements ? "\n]\n" : "[]\n");
+  } else tailText(done, rewrites, fleet.collisions, fleet.resolved, opts, io, mapWritten);
+  if (mapError) throw mapError;
   if (interrupted) {
     const written = done.filter((d) => d.written !== undefined).length;
     io.stderr(

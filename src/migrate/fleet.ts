@@ -10,7 +10,7 @@
 import { parseJsonFast } from "../core/json/parse.js";
 import { get, str } from "../core/guards.js";
 import { keyPrefixOf, type MigrationMap } from "../core/ef2/mapping.js";
-import { deriveName, keyPrefix as namePrefixOf } from "../core/ef2/names.js";
+import { deriveName, keyPrefix as namePrefixOf, NAME_MAX, nameProblem } from "../core/ef2/names.js";
 import { migrate, refused, type Converted, type MigrationResult } from "./migrate.js";
 import { q, said, type Phrase, type Quoted } from "./notes.js";
 import type { PluginCode } from "./python-project.js";
@@ -26,6 +26,11 @@ export interface FleetInput {
   code?: PluginCode;
   /** The plugin.json's path from the folder its migration goes to (MIGRATION.md's closing commands). */
   source?: string;
+  /**
+   * Instead of `text`, `unreadable` and `code`: reads them when the run needs them (first to convert it, again
+   * only for a collision), so that a caller need not hold a whole fleet's texts and code at once.
+   */
+  load?: () => Readonly<Pick<FleetInput, "text" | "unreadable" | "code">>;
 }
 
 export interface FleetOptions {
@@ -36,6 +41,11 @@ export interface FleetOptions {
   /** `--key-prefix`: a section before every derived key prefix (`<prefix>.<derived name>.<key>`). */
   keyPrefix?: string;
   map?: MigrationMap;
+  /**
+   * Each result as it is made; what it returns is held instead (the CLI keeps a result's files out of memory
+   * until it writes them, so that a fleet's files are never held all at once).
+   */
+  keep?: (result: MigrationResult) => MigrationResult;
 }
 
 /** One side of a collision: a descriptor of this run (its file and line), or an entry of the map. */
@@ -314,23 +324,33 @@ function renamedNote(from: string, collisions: readonly Collision[], e: FleetEnt
 export function migrateFleet(inputs: readonly FleetInput[], options: FleetOptions = {}): FleetRun {
   const map = options.map;
   const parsedOf = new Map<FleetEntry, Parsed>();
+  const keep = options.keep ?? ((result: MigrationResult) => result);
+  const load = (input: FleetInput) => input.load?.() ?? input;
   const convert = (input: FleetInput, peeked: Parsed, naming: Naming, nameNote?: Phrase): FleetEntry => {
-    const result = migrate(input.text!, {
+    const made = migrate(input.text!, {
       ...(naming.name !== undefined ? { name: naming.name } : {}),
       ...(naming.keyPrefix !== undefined ? { keyPrefix: naming.keyPrefix } : {}),
       ...(input.code ? { code: input.code } : {}),
       ...(input.source !== undefined ? { source: input.source } : {}),
       ...(nameNote ? { nameNote } : {}),
     });
+    // The lines of its metrics (for the collisions), read from its files before `keep` may take them away.
+    if (made.converted) metricLinesOf(made);
+    const result = keep(made);
+    if (made.converted && result !== made) metricLines.set(result as Converted, metricLinesOf(made));
     const entry: FleetEntry = { file: input.file, result, collisions: [], naming: naming.naming };
     parsedOf.set(entry, peeked);
     return entry;
   };
-  const entries: FleetEntry[] = inputs.map((input) => {
+  const entries: FleetEntry[] = inputs.map((given) => {
+    const input = { ...given, ...load(given) };
     if (input.text === undefined)
-      return { file: input.file, result: refused(undefined, [input.unreadable!]), collisions: [] };
+      return { file: input.file, result: keep(refused(undefined, [input.unreadable!])), collisions: [] };
     const peeked = peek(input.text);
-    return convert(input, peeked, namingOf(peeked, options));
+    const entry = convert(input, peeked, namingOf(peeked, options));
+    // Only its first naming reads the whole document: not held for the rest of the run.
+    delete peeked.doc;
+    return entry;
   });
 
   // The collisions as derived; those a descriptor named as derived meets, it resolves by its EF1 `name`.
@@ -342,6 +362,8 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
       else met.set(e, [f.collision]);
     }
   const renamed = new Set<FleetEntry>();
+  // Why a descriptor a collision met could not be named from its EF1 `name` (the name that would be, and why not).
+  const unrenamable = new Map<FleetEntry, { name: string; problem: string }>();
   entries.forEach((e, i) => {
     const collisions = met.get(e);
     const peeked = parsedOf.get(e);
@@ -351,9 +373,24 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
     if (collisions.some((c) => c.kind === "plugin" || c.sides[0].plugin === c.sides[1].plugin)) return;
     const naming = namingOf(peeked, options, true);
     const from = e.result.name;
-    if (naming.name === undefined || naming.name === from) return;
-    const next = convert(inputs[i]!, peeked, naming, renamedNote(from, collisions, e));
-    if (!next.result.converted) return;
+    if (naming.name === undefined) {
+      const derived = deriveName({ name: peeked.plugin });
+      const problem = derived.dynatrace === undefined ? undefined : nameProblem(derived.dynatrace);
+      if (problem !== undefined) unrenamable.set(e, { name: derived.dynatrace!, problem });
+      return;
+    }
+    if (naming.name === from) return;
+    const next = convert(
+      { ...inputs[i]!, ...load(inputs[i]!) },
+      peeked,
+      naming,
+      renamedNote(from, collisions, e),
+    );
+    if (!next.result.converted) {
+      const problem = nameProblem(naming.name);
+      if (problem !== undefined) unrenamable.set(e, { name: naming.name, problem });
+      return;
+    }
     next.renamed = { from, collisions };
     entries[i] = next;
     renamed.add(next);
@@ -417,10 +454,29 @@ export function migrateFleet(inputs: readonly FleetInput[], options: FleetOption
             : said`give one of them another ${c.kind === "name" ? "name" : "key prefix"} in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:…, key_prefix: … }\`), or run with \`--name-prefix\`/\`--key-prefix\`; docs/migrate.md, "Migrating a fleet"`,
       };
     });
-    e.result = refused(inputs[index]!.text, reasons, {
-      name: r.name,
-      notes: r.notes,
-    });
+    const why = unrenamable.get(e);
+    if (why && reasons.length) {
+      // The way out a collision usually has was tried: say what it gave, and what is left to the user.
+      const first = reasons[0]!;
+      reasons[0] = {
+        ...first,
+        text: [
+          ...first.text,
+          ...said`; naming it from its EF1 \`name\` instead, as a fleet's collision otherwise is, would give ${q(why.name)}, which is not a valid EF2 name: ${why.problem}`,
+        ],
+        fix: [
+          ...said`give EF1 plugin `,
+          q(parsedOf.get(e)?.plugin ?? ""),
+          ...said` an EF2 name of at most ${NAME_MAX} characters in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:… }\`), or migrate it alone with \`--name custom:…\`; docs/migrate.md, "Migrating a fleet"`,
+        ],
+      };
+    }
+    e.result = keep(
+      refused(load(inputs[index]!).text, reasons, {
+        name: r.name,
+        notes: r.notes,
+      }),
+    );
   }
 
   // A side's entry, by its file (sides name their descriptor by file).
@@ -463,7 +519,11 @@ const metricLines = new WeakMap<Converted, Map<string, number>>();
 
 /** The line of a metric's key pointer in a converted descriptor (metric-keys.json holds each metric's line). */
 function lineOfPointer(e: FleetEntry, pointer: string): number {
-  const r = e.result as Converted;
+  return metricLinesOf(e.result as Converted).get(pointer) ?? 0;
+}
+
+/** The line of each metric's key pointer in a converted descriptor, read once from its metric-keys.json. */
+function metricLinesOf(r: Converted): Map<string, number> {
   let lines = metricLines.get(r);
   if (!lines) {
     lines = new Map();
@@ -474,5 +534,5 @@ function lineOfPointer(e: FleetEntry, pointer: string): number {
     for (const m of parsed.metrics) lines.set(`${m.ef1.pointer}/key`, m.ef1.line);
     metricLines.set(r, lines);
   }
-  return lines.get(pointer) ?? 0;
+  return lines;
 }

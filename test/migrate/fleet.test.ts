@@ -180,6 +180,30 @@ describe("migrateFleet", () => {
     expect(run.resolved).toEqual([]);
   });
 
+  it("says why a descriptor was not named from its EF1 `name`: the name that would be, over the limit, and what to do", () => {
+    const long = "custom.jmx.a_very_long_plugin_name_that_goes_on_and_on_forever";
+    const run = migrateFleet([
+      { file: "a/plugin.json", text: text(jmx(long, "tech.same", ["x"])) },
+      {
+        file: "b/plugin.json",
+        text: text(jmx("custom.jmx.another_very_long_plugin_name_that_goes_on_forever", "tech.same", ["y"])),
+      },
+    ]);
+    const a = run.entries[0]!.result;
+    expect(a.converted).toBe(false);
+    const reason = !a.converted ? a.reasons[0]! : undefined;
+    expect(plain(reason!.text)).toContain(
+      'naming it from its EF1 `name` instead, as a fleet\'s collision otherwise is, would give "custom:jmx.a.very.long.plugin.name.that.goes.on.and.on.forever", which is not a valid EF2 name: it is 62 characters long (at most 50)',
+    );
+    expect(plain(reason!.fix!)).toBe(
+      `give EF1 plugin "${long}" an EF2 name of at most 50 characters in the map (\`--map\`: \`plugins: <EF1 name>: { name: custom:… }\`), or migrate it alone with \`--name custom:…\`; docs/migrate.md, "Migrating a fleet"`,
+    );
+    const md = a.files.find((f) => f.path === "MIGRATION.md")!.content;
+    expect(md).toContain(
+      "`custom:jmx.a.very.long.plugin.name.that.goes.on.and.on.forever`, which is not a valid EF2 name",
+    );
+  });
+
   it("lists a collision as resolved only when every descriptor of it was converted: not with a copy refused", () => {
     const copy = text(jmx("custom.jmx.e", "tech.same", ["x"]));
     const run = migrateFleet([
