@@ -228,6 +228,8 @@ export class FakeGitHub {
   prFiles: PrFile[] = [];
   /** Commits whose tree GitHub cuts short (`truncated`: over 100,000 entries or 7 MB). */
   readonly cutTrees = new Set<string>();
+  /** Paths (at any commit) that are symbolic links: a tree lists them as mode 120000, their bytes the target. */
+  readonly symlinks = new Set<string>();
   /** The files of other pull requests than the one `prFiles` lists, by `owner/repo#number`. */
   readonly pullFiles = new Map<string, PrFile[]>();
   /**
@@ -1063,7 +1065,7 @@ export class FakeGitHub {
       if (atCommit) {
         const tree = [...atCommit].map(([path, bytes]) => ({
           path,
-          mode: "100644",
+          mode: this.symlinks.has(path) ? "120000" : "100644",
           type: "blob",
           sha: gitBlobSha(bytes),
           size: bytes.length,
@@ -1098,7 +1100,7 @@ export class FakeGitHub {
         ...[...dirs].map((d) => ({ path: d, mode: "040000", type: "tree", sha: "d".repeat(40) })),
         ...files.map(([p, bytes]) => ({
           path: p,
-          mode: "100644",
+          mode: this.symlinks.has(p) ? "120000" : "100644",
           type: "blob",
           sha: this.blobSha(owner!, name!, "HEAD", p),
           size: bytes.length,

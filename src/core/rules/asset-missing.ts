@@ -13,6 +13,13 @@ function foldersOf(paths: ReadonlySet<string>): Set<string> {
   return out;
 }
 
+/** Whether `file` is under a symbolic link (listed by its name and `/`): what a link points to is not listed. */
+function underLink(paths: ReadonlySet<string>, file: string): boolean {
+  for (let cut = file.indexOf("/"); cut > 0; cut = file.indexOf("/", cut + 1))
+    if (paths.has(file.slice(0, cut + 1))) return true;
+  return false;
+}
+
 /**
  * Dynatrace packages an extension as extension.yaml and the files it lists by `path` (`alerts`, `dashboards`,
  * `documents.dashboards`), relative to it at the root of extension.zip, and refuses a package that lacks one
@@ -46,7 +53,8 @@ export const rule = defineRule({
       const file = pkg.resolve(asset.path);
       if (file === undefined || file === pkg.folder.replace(/\/$/, "")) continue;
       // A symbolic link is listed by its name and `/`; a folder by its files (not a file, but not missing).
-      if (paths.has(file) || paths.has(`${file}/`) || folders.has(file)) held = true;
+      if (paths.has(file) || paths.has(`${file}/`) || folders.has(file) || underLink(paths, file))
+        held = true;
       else missing.push({ asset, file });
     }
     // A lone extension.yaml (copied out of its project, or one whose assets a build writes) holds none of what

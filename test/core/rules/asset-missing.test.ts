@@ -54,6 +54,11 @@ ruleTable("asset-missing", {
       doc: extension,
       options: listing([...ALL.filter((p) => !p.includes("alerts")), "extension/alerts/cpu-high.json/"]),
     },
+    {
+      name: "files under a symbolic link's folder, listed by its name: not missing",
+      doc: extension,
+      options: listing([...ALL.filter((p) => !p.includes("dashboards")), "extension/dashboards/"]),
+    },
   ],
   invalid: [
     {

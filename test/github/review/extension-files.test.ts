@@ -83,6 +83,15 @@ describe("GitHub App: a Python extension's project files", () => {
     });
   });
 
+  it("passes an extension whose module folder is a symbolic link (GitHub's tree does not say to what)", async () => {
+    const { run } = await review(
+      { [SCHEMA]: ACTIVATION, "queues/example_queue": "../shared/example_queue" },
+      { fails: false, configure: (gh) => gh.symlinks.add("queues/example_queue") },
+    );
+    expect(titled(run, "python-module-missing")).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
   it("fails an extension whose activation schema the change removes (a new finding)", async () => {
     const { run } = await review({ [MODULE]: "" });
     expect(run.conclusion).toBe("failure");

@@ -22,14 +22,22 @@ export async function listFolderFiles(
   // A tree cut short cannot say that a file is not there.
   if (data.truncated) return folders.map(() => undefined);
   const out: (string[] | undefined)[] = folders.map(() => []);
+  const counts = folders.map(() => 0);
   for (const e of data.tree) {
     if (e.type !== "blob" || !e.path) continue;
+    // A symbolic link (mode 120000) may point to a folder or a file, which the tree does not say: listed both
+    // as a file and by its name and `/`, as `check` lists one (workspace/extension-files.ts), so a linked
+    // module or dashboards folder is not called missing.
+    const names = e.mode === "120000" ? [e.path, `${e.path}/`] : [e.path];
     for (let i = 0; i < folders.length; i++) {
       const list = out[i];
       if (!list || !e.path.startsWith(folders[i] as string)) continue;
       // Past the bound nothing: a partial list would call a file missing that is there.
-      if (list.length >= maxPerFolder) out[i] = undefined;
-      else list.push(e.path);
+      if ((counts[i] as number) >= maxPerFolder) out[i] = undefined;
+      else {
+        counts[i] = (counts[i] as number) + 1;
+        list.push(...names);
+      }
     }
   }
   return out;
