@@ -27,6 +27,8 @@
  *   configuration, an event property that is None.
  * - process-pids (in the manner of public plugins that report per process): a metric whose dimension is `rx_pid`,
  *   the process id, for the processes of the snapshot's process groups and for one that has ended.
+ * - api-session (in the manner of public plugins that hold a session to an API: opened in initialize, closed in
+ *   close): the extension stopped (SIGINT, as the EEC stops it) while a query waits for a slow answer.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,6 +104,8 @@ interface Case {
   snapshot?: unknown;
   /** Changes activation.json's endpoint before it runs. */
   endpoint?: (endpoint: Record<string, unknown>) => void;
+  /** Stopped as soon as its output matches, instead of after its queries. */
+  stopWhen?: RegExp;
 }
 
 const CASES: Case[] = [
@@ -124,6 +128,13 @@ const CASES: Case[] = [
   { fixture: "ship-report", module: "ship_report_ef2", queries: 5 },
   { fixture: "optional-fields", module: "optional_fields_ef2", queries: 3 },
   { fixture: "process-pids", module: "process_pids_ef2", queries: 1, snapshot: PYTHON_SNAPSHOT },
+  // stopped while its second query waits 1.5 s for the API
+  {
+    fixture: "api-session",
+    module: "api_session_ef2",
+    queries: 2,
+    stopWhen: /the scheduler's slow call begins/,
+  },
 ];
 
 let work: string;
@@ -143,7 +154,7 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
         activation.pythonRemote.endpoints.forEach(c.endpoint);
         writeFileSync(join(dir, "activation.json"), JSON.stringify(activation));
       }
-      const run = await runProject(dir, c.module, { queries: c.queries });
+      const run = await runProject(dir, c.module, { queries: c.queries, stopWhen: c.stopWhen });
       runs.set(c.fixture, { dir, cli, run });
     });
   }, 60_000);
@@ -506,5 +517,23 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(run.output).toContain(
       "metric 'memory' of process '31337' (rx_pid) is not sent: no process group instance of OneAgent's snapshot runs that process",
     );
+  });
+
+  it("api-session: stopped during a query, close() runs once, after the query, which sends all it reported", () => {
+    const { run } = runs.get("api-session")!;
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toContain("EF1 query of ApiSessionPlugin failed");
+    const lines = run.output.split("\n");
+    const closed = lines.flatMap((l, i) => (l.includes("the scheduler session is closed") ? [i] : []));
+    expect(closed, run.output).toHaveLength(1);
+    const secondQuery = lines.findIndex((l) => l.includes("EF1 query 2 of ApiSessionPlugin: 2 metrics"));
+    expect(secondQuery, run.output).toBeGreaterThan(-1);
+    expect(closed[0]).toBeGreaterThan(secondQuery);
+    // both runs whole, each under its own timestamp: none sent half, from the shutdown
+    expect(byRun(run.metrics).map((metrics) => metrics.map((m) => `${m.key} ${m.value}`).sort())).toEqual([
+      ["tech.apisession.jobs_queued 7", "tech.apisession.jobs_running 3"],
+      ["tech.apisession.jobs_queued 7", "tech.apisession.jobs_running 3"],
+    ]);
+    expect(run.output.match(/send_metric: tech\.apisession\./g)).toHaveLength(4);
   });
 });

@@ -30,6 +30,7 @@ import {
   identity,
   migrateInto,
   pooled,
+  queryIntervals,
   record,
   runProject,
   type Expected,
@@ -243,11 +244,15 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
       const keyMap = readFileSync(join(d.dir, c.module, "metric-keys.json"), "utf8");
       // The key map the layer reads is the project's, byte for byte.
       expect(keyMap).toBe(readFileSync(join(d.dir, "metric-keys.json"), "utf8"));
-      const expected = expectedFromCalls(d.recorded, keyMap).filter((run) => run.length > 0);
+      // recorded[i] is query i + 1; the runs that send nothing have no timestamp of their own
+      const expected = expectedFromCalls(d.recorded, keyMap)
+        .map((run, i) => ({ run, query: i + 1 }))
+        .filter(({ run }) => run.length > 0);
       const sent = byRun(d.run.metrics).slice(0, expected.length);
       expect(sent.length, d.run.output).toBe(expected.length);
       expect(expected.length).toBeGreaterThanOrEqual(2);
-      sent.forEach((run, i) => compare(run, expected[i]!));
+      const intervals = queryIntervals(d.run.output, c.className);
+      sent.forEach((run, i) => compare(run, expected[i]!.run, intervals.get(expected[i]!.query)));
     });
 
   it("remote-topology: counters are counts under `.count` keys, groups and devices dimensions, events sent", () => {
@@ -408,16 +413,20 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
   });
 });
 
-/** One run: the same metrics (key, dimensions, type) with the same values; a rate about its increase per second. */
-function compare(sent: SentMetric[], expected: Expected[]): void {
+/**
+ * One run: the same metrics (key, dimensions, type) with the same values; a rate its increase over `seconds`, the
+ * interval since the query before as the layer measured it (a second, give or take a loaded machine's delays).
+ */
+function compare(sent: SentMetric[], expected: Expected[], seconds: number | undefined): void {
   const got = new Map(sent.map((m) => [identity(m), m.value]));
   const want = new Map(expected.map((m) => [identity(m), m]));
   expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
   for (const [id, m] of want) {
     const value = got.get(id)!;
-    // per_second: the increase over the seconds between two queries a second apart (the scheduler's jitter aside)
-    if (m.perSecond) expect(value / m.value, id).toBeGreaterThan(0.8);
-    if (m.perSecond) expect(value / m.value, id).toBeLessThan(1.25);
-    else expect(value, id).toBeCloseTo(m.value, 9);
+    if (m.perSecond) {
+      expect(seconds, `${id}: the layer logs the seconds since the query before`).toBeGreaterThan(0);
+      // the logged seconds have 6 decimals
+      expect(Math.abs(value * seconds! - m.value) / m.value, id).toBeLessThan(1e-5);
+    } else expect(value, id).toBeCloseTo(m.value, 9);
   }
 }

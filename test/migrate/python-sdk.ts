@@ -102,6 +102,8 @@ export interface RunOptions {
   exits?: boolean;
   /** The deadline for the first query (the issue's 10 s), then the process is stopped. */
   deadlineMs?: number;
+  /** Stop (SIGINT, as the EEC stops an extension) as soon as the output matches, instead of after the queries. */
+  stopWhen?: RegExp;
 }
 
 /** `python3 -m <module>` in the project, stopped with SIGINT (the SDK flushes its metrics) after the queries. */
@@ -137,6 +139,10 @@ export function runProject(dir: string, module: string, options: RunOptions): Pr
       clearTimeout(deadline);
       deadline = setTimeout(stop, options.queries * 3000 + 5000);
     }
+    if (options.stopWhen?.test(output) && !stopping) {
+      inTime = true;
+      stop();
+    }
     if (!options.exits && queries >= options.queries && !stopping) {
       inTime = true;
       // The query's metrics are added after its log line's turn: give the SDK a moment before the flush.
@@ -168,6 +174,18 @@ export function runProject(dir: string, module: string, options: RunOptions): Pr
       });
     });
   });
+}
+
+/**
+ * The seconds between each query and the one before of a plugin object, as the layer measured and logged them
+ * (`EF1 query 2 of <label>: …; 1.000412 s after query 1`; a host plugin's label goes on with ` on <instance>`), by
+ * query number: what its per_second divides by.
+ */
+export function queryIntervals(output: string, label: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const m of output.matchAll(/ EF1 query (\d+) of (.*?): .*; (\d+\.\d+) s after query \d+$/gm))
+    if (m[2] === label || m[2]!.startsWith(`${label} on `)) out.set(Number(m[1]), Number(m[3]));
+  return out;
 }
 
 /** Runs `f` over `items`, at most `limit` at a time (Python processes: two cores are shared). */
@@ -251,7 +269,7 @@ export interface Expected {
   dimensions: Dimensions;
   type: "gauge" | "count";
   value: number;
-  /** per_second: the increase, to be divided by the seconds between the runs (about 1 here). */
+  /** per_second: the increase, to be divided by the seconds between the runs (queryIntervals). */
   perSecond?: boolean;
 }
 

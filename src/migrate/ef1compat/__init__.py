@@ -31,6 +31,7 @@ import math
 import os
 import re
 import sys
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -55,6 +56,9 @@ DIMENSION_VALUE_MAX = 250
 PLUGIN_ERRORS = (Exception, SystemExit)
 # A counter's previous value is forgotten when it was not reported for an hour (EF1 forgot it on restart).
 PREVIOUS_TTL = 3600
+# How long the extension's shutdown waits for a query in progress before it calls the plugin's close(): EF1 closed
+# a plugin after its query, not in the middle of it (a session closed under a running query fails it).
+CLOSE_WAIT = 10
 
 for _path in (PLUGIN_DIR, HERE):
     if str(_path) not in sys.path:
@@ -500,6 +504,12 @@ class Instance:
         self.status = Status(StatusValue.OK)
         self.runs = 0
         self.sender = Sender(runner, runner.key_map, runner.warn, runner.states)
+        # The monotonic time of the latest query: per_second divides by the seconds since the one before.
+        self.last_query = None
+        # Held by a query and its sending, and by close(): the extension's shutdown (the SDK calls it on its main
+        # thread, whatever query runs) closes the plugin after its query, and no query starts after close().
+        self.lock = threading.Lock()
+        self.closed = False
 
     def kwargs(self):
         spec = self.runner.spec
@@ -552,10 +562,18 @@ class Instance:
 
     def query(self):
         """One run: initialize() again when it failed, then query(), then what it reported sent."""
+        with self.lock:
+            if self.closed:
+                return self.status
+            return self._query()
+
+    def _query(self):
         if self.plugin is None and not self.start():
             return self.status
         self.runs += 1
         now = time.monotonic()
+        since = "" if self.last_query is None else f"; {now - self.last_query:.6f} s after query {self.runs - 1}"
+        self.last_query = now
         builder = getattr(self.plugin, "topology_builder", None)
         if builder is not None and hasattr(builder, "_reset"):
             builder._reset()
@@ -572,7 +590,7 @@ class Instance:
             self.fail("query", e)
             self.plugin._recorder.take()  # a failed run reports nothing, as on EF1
         metrics, events = self.flush(now)
-        log.info("EF1 query %d of %s: %d metrics, %d events sent", self.runs, self.label, metrics, events)
+        log.info("EF1 query %d of %s: %d metrics, %d events sent%s", self.runs, self.label, metrics, events, since)
         return self.status
 
     def flush(self, now):
@@ -580,14 +598,32 @@ class Instance:
             return 0, 0
         return self.sender.send(self.plugin._recorder.take(), now)
 
-    def close(self):
-        if self.plugin is None:
-            return
+    def close(self, wait=CLOSE_WAIT):
+        """close() once, after the query in progress (if any) has run and sent what it reported, as EF1 did; a
+        query still running after `wait` seconds does not hold the shutdown, and sends nothing more."""
+        if self.closed:
+            return  # a second shutdown signal while the first one closes the plugin
+        self.closed = True
+        waited = self.lock.acquire(timeout=max(0.0, wait))
         try:
-            self.plugin.close(**self.kwargs())
-        except PLUGIN_ERRORS:
-            log.exception("EF1 close of %s failed", self.label)
-        self.flush(time.monotonic())
+            if self.plugin is None:
+                return
+            if not waited:
+                log.warning(
+                    "EF1 query of %s still runs at the extension's shutdown (after %d s): close() is called now, and "
+                    "what the query reports is not sent",
+                    self.label,
+                    CLOSE_WAIT,
+                )
+                self.plugin._recorder.take()
+            try:
+                self.plugin.close(**self.kwargs())
+            except PLUGIN_ERRORS:
+                log.exception("EF1 close of %s failed", self.label)
+            self.flush(time.monotonic())
+        finally:
+            if waited:
+                self.lock.release()
 
 
 def load_plugin_class(package, class_name):
@@ -792,8 +828,11 @@ class EF1Plugin(Extension):
         return Status(StatusValue.OK)
 
     def on_shutdown(self):
-        for instance in getattr(self, "instances", []):
-            instance.close()
+        """The EEC stops the extension (the SDK calls this on its main thread, while a query may run): each plugin
+        object is closed after its query in progress, all of them within CLOSE_WAIT seconds."""
+        deadline = time.monotonic() + CLOSE_WAIT
+        for instance in list(getattr(self, "instances", [])):
+            instance.close(deadline - time.monotonic())
 
     def warn(self, key, message):
         """A warning, once per kind and metric: a plugin that does the same every minute logs it once."""
