@@ -126,6 +126,17 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
   });
 
+  it("passes an SNMP extension whose dashboards folder is a submodule (GitHub's tree does not say what it holds)", async () => {
+    const alerting = `${SNMP}alerts:\n  - path: alerts/cpu-high.json\n`;
+    const { run } = await added(
+      alerting,
+      { [`${FOLDER}dashboards`]: "", [`${FOLDER}alerts/cpu-high.json`]: "{}" },
+      { fails: false, configure: (gh) => gh.submodules.add(`${FOLDER}dashboards`) },
+    );
+    expect(titled(run, "asset-missing")).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
   it("judges nothing, and says so, when GitHub cuts the head commit's tree short", async () => {
     const { run } = await added(
       SNMP,

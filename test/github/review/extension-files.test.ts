@@ -114,6 +114,15 @@ describe("GitHub App: a Python extension's project files", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
   });
 
+  it("passes an extension whose module folder is a submodule (GitHub's tree does not say what it holds)", async () => {
+    const { run } = await review(
+      { [SCHEMA]: ACTIVATION, "queues/example_queue": "" },
+      { fails: false, configure: (gh) => gh.submodules.add("queues/example_queue") },
+    );
+    expect(titled(run, "python-module-missing")).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
   it("fails an extension whose activation schema the change removes (a new finding)", async () => {
     const { run } = await review({ [MODULE]: "" });
     expect(run.conclusion).toBe("failure");
