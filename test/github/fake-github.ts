@@ -230,6 +230,11 @@ export class FakeGitHub {
   readonly cutTrees = new Set<string>();
   /** Paths (at any commit) that are symbolic links: a tree lists them as mode 120000, their bytes the target. */
   readonly symlinks = new Set<string>();
+  /**
+   * Paths (at any commit) that are submodules: a tree lists them as mode 160000, type `commit`, its sha the
+   * submodule's commit (their bytes here say nothing: GitHub's tree does not show what the submodule holds).
+   */
+  readonly submodules = new Set<string>();
   /** The files of other pull requests than the one `prFiles` lists, by `owner/repo#number`. */
   readonly pullFiles = new Map<string, PrFile[]>();
   /**
@@ -1063,13 +1068,17 @@ export class FakeGitHub {
       // and head); blob shas are git's, so a file unchanged between two commits has the same sha in both.
       const atCommit = this.contents.get(`${owner}/${name}@${ref}`);
       if (atCommit) {
-        const tree = [...atCommit].map(([path, bytes]) => ({
-          path,
-          mode: this.symlinks.has(path) ? "120000" : "100644",
-          type: "blob",
-          sha: gitBlobSha(bytes),
-          size: bytes.length,
-        }));
+        const tree = [...atCommit].map(([path, bytes]) =>
+          this.submodules.has(path)
+            ? { path, mode: "160000", type: "commit", sha: gitBlobSha(bytes) }
+            : {
+                path,
+                mode: this.symlinks.has(path) ? "120000" : "100644",
+                type: "blob",
+                sha: gitBlobSha(bytes),
+                size: bytes.length,
+              },
+        );
         return [
           200,
           {

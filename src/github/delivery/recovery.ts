@@ -18,7 +18,7 @@
 import { describeRequestError } from "../api/errors.js";
 import type { DeliveryAttempt, DeliveryLog } from "../api/port.js";
 import { mapLimit } from "../api/map-limit.js";
-import { HANDLED, headOf, isBaseChange, isHandled, type HeadRef } from "./events.js";
+import { HANDLED, headOf, isBaseChange, isHandled, slimPayload, type HeadRef } from "./events.js";
 import { DELIVERY_LOG_RETENTION_MS, HOUR_MS, SETTLED_FOR_MS, SWEEP_OVERLAP_MS } from "../time-budget.js";
 import type { DeliveryStore, StoredDelivery } from "./store.js";
 
@@ -238,7 +238,11 @@ export class Recovery {
       await mapLimit(missed, CONCURRENCY, async (a) => {
         try {
           const d = await this.opts.deliveryLog.delivery(a.id);
-          if (isHandled(d.name, d.payload)) return { id: a.guid, name: d.name, payload: d.payload };
+          // Kept as its review needs it (slimmed, as the receiver queues it and the store keeps it): up to
+          // MAX_ATTEMPTS_PER_SWEEP are held until each head is looked at, and a pull request's author decides
+          // the size of its payload (a body of 65,536 characters).
+          if (isHandled(d.name, d.payload))
+            return { id: a.guid, name: d.name, payload: slimPayload(d.name, d.payload) };
           this.memory.settle(a.guid); // nothing the App acts on (a title edit, a comment that is no command)
         } catch (e) {
           log.error(

@@ -8,8 +8,9 @@
  * The base's project is listed too, for the base's own findings: a module, schema or listed file the change
  * breaks is a new finding, never an existing one (core/ef2/package.ts basePackage).
  *
- * Only for an extension.yaml whose text says `python`, `alerts` or `dashboards` (no other extension names a
- * file of its project): its text is not parsed here, off the analysis thread, so the schema read is the one
+ * Only for an extension.yaml whose text says `python`, `alerts` or `dashboards`, or holds a backslash (a YAML
+ * escape may spell one of those keys without its word; no other extension names a file of its project): its
+ * text is not parsed here, off the analysis thread, so the schema read is the one
  * Dynatrace's SDK writes and its examples use, `activationSchema.json` beside extension.yaml. One listing of
  * each commit's tree serves every extension of a batch.
  *
@@ -36,8 +37,14 @@ function says(content: string | Uint8Array, word: string): boolean {
   return Buffer.from(content.buffer, content.byteOffset, content.byteLength).indexOf(word, 0, "utf8") >= 0;
 }
 
+/**
+ * A text that may spell a key without its word: YAML's double-quoted escapes (`"pyth\x6fn"`, `"\u0061lerts"`,
+ * a line continued by `\`) make one that Dynatrace reads all the same. Every escape needs a backslash.
+ */
+const escapes = (content: string | Uint8Array) => says(content, "\\");
+
 /** A Python extension writes a top-level `python:` (its module and activation schema). */
-const saysPython = (content: string | Uint8Array) => says(content, "python");
+const saysPython = (content: string | Uint8Array) => says(content, "python") || escapes(content);
 
 /** An extension that lists files of its project: a Python one, or one with `alerts` or `dashboards` (asset-missing). */
 const namesFiles = (content: string | Uint8Array) =>

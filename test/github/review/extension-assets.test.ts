@@ -90,6 +90,25 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(gh.count("GET", new RegExp(`^/repos/${R}/git/trees/${HEAD_SHA}$`))).toBe(1);
   });
 
+  it("fails an SNMP extension whose missing dashboard is listed under a key written with YAML escapes (no word of it in the text)", async () => {
+    // `"d\x61shboards"` is `dashboards` to YAML (and to Dynatrace), though the text never spells the word.
+    const escaped = edit(
+      edit(SNMP, "dashboards:\n", '"d\\x61shboards":\n'),
+      "  - path: dashboards/overview.json\n  - path: dashboards/interfaces.json\n",
+      "  - path: views/overview.json\n  - path: views/interfaces.json\n",
+    );
+    expect(escaped).not.toMatch(/dashboards|alerts|python/);
+    const { run } = await added(escaped, { [`${FOLDER}views/overview.json`]: DASHBOARD }, { fails: true });
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run, "asset-missing")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(escaped, "  - path: views/interfaces.json"),
+        annotation_level: "failure",
+      }),
+    ]);
+  });
+
   it("passes an SNMP extension whose listed dashboards are there", async () => {
     const { run } = await added(SNMP, { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD }, { fails: false });
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
@@ -102,6 +121,17 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
       alerting,
       { [`${FOLDER}dashboards`]: "../shared/dashboards", [`${FOLDER}alerts/cpu-high.json`]: "{}" },
       { fails: false, configure: (gh) => gh.symlinks.add(`${FOLDER}dashboards`) },
+    );
+    expect(titled(run, "asset-missing")).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
+  it("passes an SNMP extension whose dashboards folder is a submodule (GitHub's tree does not say what it holds)", async () => {
+    const alerting = `${SNMP}alerts:\n  - path: alerts/cpu-high.json\n`;
+    const { run } = await added(
+      alerting,
+      { [`${FOLDER}dashboards`]: "", [`${FOLDER}alerts/cpu-high.json`]: "{}" },
+      { fails: false, configure: (gh) => gh.submodules.add(`${FOLDER}dashboards`) },
     );
     expect(titled(run, "asset-missing")).toEqual([]);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });

@@ -83,10 +83,41 @@ describe("GitHub App: a Python extension's project files", () => {
     });
   });
 
+  it("fails an extension whose module folder the change renames when its `python` key is written with a YAML escape", async () => {
+    // `"pyth\x6fn"` is `python` to YAML (and to Dynatrace), though the text never spells the word.
+    const escaped = edit(AFTER, "python:", '"pyth\\x6fn":');
+    expect(escaped).not.toMatch(/dashboards|alerts|python/);
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "modified", patch: rewritePatch(BEFORE, escaped) }];
+    gh.file(R, HEAD_SHA, YAML, escaped).file(R, HEAD_SHA, SCHEMA, ACTIVATION);
+    gh.file(R, HEAD_SHA, "queues/example_queues/__main__.py", "");
+    gh.file(R, BASE_SHA, YAML, BEFORE).file(R, BASE_SHA, SCHEMA, ACTIVATION);
+    gh.file(R, BASE_SHA, MODULE, example("example_queue/__main__.py"));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run!, "python-module-missing")).toEqual([
+      expect.objectContaining({ path: YAML, start_line: lineOf(escaped, "    module: example_queue") }),
+    ]);
+    // Its activation schema read as any Python extension's: nothing said of it.
+    expect(titled(run!, "activation-schema-invalid")).toEqual([]);
+  });
+
   it("passes an extension whose module folder is a symbolic link (GitHub's tree does not say to what)", async () => {
     const { run } = await review(
       { [SCHEMA]: ACTIVATION, "queues/example_queue": "../shared/example_queue" },
       { fails: false, configure: (gh) => gh.symlinks.add("queues/example_queue") },
+    );
+    expect(titled(run, "python-module-missing")).toEqual([]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+  });
+
+  it("passes an extension whose module folder is a submodule (GitHub's tree does not say what it holds)", async () => {
+    const { run } = await review(
+      { [SCHEMA]: ACTIVATION, "queues/example_queue": "" },
+      { fails: false, configure: (gh) => gh.submodules.add("queues/example_queue") },
     );
     expect(titled(run, "python-module-missing")).toEqual([]);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });

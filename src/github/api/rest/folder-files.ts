@@ -24,11 +24,12 @@ export async function listFolderFiles(
   const out: (string[] | undefined)[] = folders.map(() => []);
   const counts = folders.map(() => 0);
   for (const e of data.tree) {
-    if (e.type !== "blob" || !e.path) continue;
+    if ((e.type !== "blob" && e.type !== "commit") || !e.path) continue;
     // A symbolic link (mode 120000) may point to a folder or a file, which the tree does not say: listed both
     // as a file and by its name and `/`, as `check` lists one (workspace/extension-files.ts), so a linked
-    // module or dashboards folder is not called missing.
-    const names = e.mode === "120000" ? [e.path, `${e.path}/`] : [e.path];
+    // module or dashboards folder is not called missing. A submodule (type `commit`, mode 160000) is a folder
+    // whose files the tree does not list either: listed alike.
+    const names = e.mode === "120000" || e.type === "commit" ? [e.path, `${e.path}/`] : [e.path];
     for (let i = 0; i < folders.length; i++) {
       const list = out[i];
       if (!list || !e.path.startsWith(folders[i] as string)) continue;
