@@ -44,6 +44,8 @@ export interface CheckRun {
   annotations: Record<string, unknown>[];
   app: { id: number; slug: string };
   updates: number;
+  /** When it was completed (ISO 8601), for a run a test puts there; a run the App completes gets GitHub's. */
+  completed_at?: string;
 }
 
 export interface Comment {
@@ -882,6 +884,7 @@ export class FakeGitHub {
       if (b.conclusion) run.conclusion = b.conclusion;
       if (b.external_id !== undefined) run.external_id = b.external_id;
       if (b.output) run.output = { title: b.output.title, summary: b.output.summary };
+      this.noteCompletion(run, b);
       this.checkRuns.push(run);
       return [201, this.runJson(run)];
     });
@@ -912,6 +915,7 @@ export class FakeGitHub {
         run.status = "completed";
       }
       if (b.status === "in_progress") delete run.conclusion;
+      this.noteCompletion(run, b);
       if (b.output) {
         run.output = { title: b.output.title, summary: b.output.summary };
         // Like GitHub: every update appends its annotations to those the run has.
@@ -1534,6 +1538,20 @@ export class FakeGitHub {
     };
   }
 
+  /** When the App's runs were completed, by id (kept apart: tests compare runs as they put them there). */
+  private readonly completedAt = new Map<number, string>();
+
+  /** Like GitHub: a completed run has `completed_at`, the write's or the time of the write. */
+  private noteCompletion(run: CheckRun, b: { status?: string; completed_at?: string }): void {
+    if (run.status !== "completed") this.completedAt.delete(run.id);
+    else if (b.status === "completed" || b.completed_at || !this.completedAt.has(run.id))
+      // GitHub keeps it to the second.
+      this.completedAt.set(
+        run.id,
+        new Date(b.completed_at ?? Date.now()).toISOString().replace(/\.\d+Z$/, "Z"),
+      );
+  }
+
   private runJson(r: CheckRun) {
     return {
       id: r.id,
@@ -1553,7 +1571,7 @@ export class FakeGitHub {
       html_url: "",
       details_url: "",
       started_at: null,
-      completed_at: null,
+      completed_at: r.completed_at ?? this.completedAt.get(r.id) ?? null,
       check_suite: { id: 1 },
       pull_requests: [],
     };

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { ROOT, text, validHost } from "../helpers.js";
 import { APP_ID, FakeGitHub } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
-import { checkSuitePayload, HEAD_SHA, OWNER, pullRequestPayload, REPO } from "../github/harness.js";
+import { checkSuitePayload, example, HEAD_SHA, OWNER, pullRequestPayload, REPO } from "../github/harness.js";
 import { ensureBundled } from "./bundle.js";
 import { sqsEvent } from "./events.js";
 
@@ -147,6 +147,59 @@ describe("recovery (bundled)", () => {
     expect(again.result).toMatchObject({ missed: 0, reviewed: 0 });
     expect(gh.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /app/hook/deliveries",
+    ]);
+    gh.assertClean();
+  }, 60_000);
+
+  it("a Re-run that never reached the receiver, of a head whose run passed before it was asked, is queued and reviewed again: the stale verdict is replaced", async () => {
+    const gh = new FakeGitHub([
+      "listDeliveries",
+      "getDelivery",
+      "token",
+      "listCheckRuns",
+      "getPull",
+      "graphql",
+      "files",
+      "updateCheckRun",
+      "createReview",
+    ]);
+    gh.file(`${OWNER}/${REPO}`, HEAD_SHA, "p/plugin.json", text({ ...validHost(), version: "1" }));
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: "@@ -0,0 +1,1 @@\n+{" }];
+    const asked = Date.now() - 10 * 60_000;
+    gh.checkRuns.push({
+      id: 605,
+      name: "plugin-review",
+      head_sha: HEAD_SHA,
+      status: "completed",
+      conclusion: "success",
+      output: { title: "earlier", summary: "earlier" },
+      annotations: [],
+      app: { id: APP_ID, slug: "plugin-review" },
+      updates: 0,
+      completed_at: new Date(asked - 3600_000).toISOString(),
+    });
+    const opened = pullRequestPayload("opened");
+    const rerun = example("check_run", "rerequested");
+    rerun.installation = { id: 77 };
+    rerun.repository = opened.repository;
+    rerun.check_run.head_sha = HEAD_SHA;
+    rerun.check_run.app.id = APP_ID;
+    rerun.check_run.pull_requests = checkSuitePayload(opened).check_suite.pull_requests;
+    gh.logAttempt("check_run", rerun, 502, { at: asked });
+    const handler = recovery.createHandler();
+    const { result } = await capturing(() =>
+      handler({ source: "aws.events" }, { getRemainingTimeInMillis: () => 300_000 }),
+    );
+    expect(result).toMatchObject({ missed: 1, reviewed: 1, complete: 0 });
+    expect(sent).toEqual([expect.objectContaining({ MessageGroupId: `${OWNER}/${REPO}@${HEAD_SHA}` })]);
+    expect(JSON.parse(sent[0]!.MessageBody)).toMatchObject({ name: "check_run", recovered: true });
+    const review = await capturing(() =>
+      worker.handler(sqsEvent([sent[0]!.MessageBody]), { getRemainingTimeInMillis: () => 300_000 }),
+    );
+    expect(review.result).toEqual({ batchItemFailures: [] });
+    // The run it found, completed with today's verdict (a retry makes no second run).
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ id: 605, status: "completed", conclusion: "failure" }),
     ]);
     gh.assertClean();
   }, 60_000);

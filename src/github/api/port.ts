@@ -58,6 +58,8 @@ export interface ExistingRun {
   annotations: number;
   /** Its `external_id` as GitHub holds it (review/check-run/external-id.ts reads it). */
   externalId?: string | null;
+  /** When GitHub says it was completed (epoch ms), where the read tells. */
+  completedAt?: number;
 }
 
 /** A check run annotation, as the App sends it. */

@@ -47,7 +47,7 @@ export function probotRecovery(
       warn: (m) => log.warn(m),
       error: (o, m) => log.error(o, m),
     },
-    async hasCompletedRun(head, pulls) {
+    async hasCompletedRun(head, pulls, askedAt) {
       if (head.installation === undefined) return false;
       // The App's own runs only (another app may use the name): its id, from its JWT, costs no request.
       const octokit = (await probot.auth(head.installation)) as unknown as Octokit;
@@ -57,6 +57,9 @@ export function probotRecovery(
         await appId(),
       );
       if (run?.status !== "completed") return false;
+      // A run completed when a Re-run was asked (GitHub's times, to the second) may predate it: redone.
+      if (askedAt !== undefined && !(run.completedAt !== undefined && run.completedAt > askedAt))
+        return false;
       const named = pullsNamedOn(run);
       return named.length === 0 || pulls.every((n) => named.includes(n));
     },

@@ -10,7 +10,8 @@
  *   has its completed `plugin-review` run is left alone (nothing written); any other is reviewed, by handing
  *   the delivery to the App as if GitHub had just sent it. A run answers only for the pull requests whose
  *   reviews wrote it and for their bases then: another pull request of that head, or an edit that moved a
- *   base, is reviewed all the same.
+ *   base, is reviewed all the same. A Re-run (`check_run`/`check_suite` rerequested) asks for a review of a
+ *   head that has its run: only a run completed after it was asked answers it.
  * A sweep that finds nothing missing costs the listing of the log since the last sweep. When the log cannot
  * be read (a GitHub Enterprise Server without it, a refused request), the App goes on reviewing what it
  * receives, and the log says what it cannot recover.
@@ -41,9 +42,11 @@ export interface RecoveryOptions {
   /**
    * Whether the head commit's latest run of this App is completed (one only started is finished by a review)
    * by reviews of each of `pulls` too: one pull request's run does not answer for another's review, against
-   * its own base (a run that names no pull request, of an earlier release, is taken as naming them all).
+   * its own base (a run that names no pull request, of an earlier release, is taken as naming them all),
+   * and, when a missed Re-run asked for a review of the head at `askedAt` (epoch ms), completed after that:
+   * a run completed before answers the earlier review, not the Re-run.
    */
-  hasCompletedRun(head: HeadRef, pulls: readonly number[]): Promise<boolean>;
+  hasCompletedRun(head: HeadRef, pulls: readonly number[], askedAt?: number): Promise<boolean>;
   /** Hands a delivery to the App as a retry (it reads what GitHub holds before writing). */
   receive(delivery: Delivery): Promise<void>;
   log: { info(msg: string): void; warn(msg: string): void; error(obj: object, msg: string): void };
@@ -110,6 +113,10 @@ const answered = (a: DeliveryAttempt) => a.statusCode >= 200 && a.statusCode < 3
 /** A recheck names no head commit: it asks for the pull request's current one. */
 const headKey = (d: Delivery, head: HeadRef | undefined) =>
   head ? `${head.owner}/${head.repo}@${head.sha}` : `delivery:${d.id}`;
+
+/** A Re-run: it asks for a review of a head commit whatever run the head has. */
+const isRerun = (d: Delivery) =>
+  (d.name === "check_run" || d.name === "check_suite") && d.payload.action === "rerequested";
 
 /** Among a head commit's deliveries, the one to replay: a pull request's event carries the most. */
 const RANK: Record<string, number> = { pull_request: 0, check_suite: 1, check_run: 2, merge_group: 3 };
@@ -234,6 +241,10 @@ export class Recovery {
     }
     const missed = this.missed(attempts);
     report.missed = missed.length;
+    // When each delivery was first attempted: when GitHub sent it (a Re-run, when the person asked).
+    const firstAttempt = new Map<string, number>();
+    for (const a of attempts)
+      firstAttempt.set(a.guid, Math.min(a.deliveredAt, firstAttempt.get(a.guid) ?? Infinity));
     const deliveries = (
       await mapLimit(missed, CONCURRENCY, async (a) => {
         try {
@@ -242,7 +253,12 @@ export class Recovery {
           // MAX_ATTEMPTS_PER_SWEEP are held until each head is looked at, and a pull request's author decides
           // the size of its payload (a body of 65,536 characters).
           if (isHandled(d.name, d.payload))
-            return { id: a.guid, name: d.name, payload: slimPayload(d.name, d.payload) };
+            return {
+              id: a.guid,
+              name: d.name,
+              payload: slimPayload(d.name, d.payload),
+              at: firstAttempt.get(a.guid)!,
+            };
           this.memory.settle(a.guid); // nothing the App acts on (a title edit, a comment that is no command)
         } catch (e) {
           log.error(
@@ -252,9 +268,12 @@ export class Recovery {
         }
         return undefined;
       })
-    ).filter((d): d is Delivery => d !== undefined);
+    ).filter((d): d is Delivery & { at: number } => d !== undefined);
     // One review per head commit, whichever of its deliveries were missed (a push sends two).
-    const byHead = new Map<string, { head: HeadRef | undefined; deliveries: Delivery[] }>();
+    const byHead = new Map<
+      string,
+      { head: HeadRef | undefined; deliveries: (Delivery & { at: number })[] }
+    >();
     for (const d of deliveries) {
       const head = headOf(d.name, d.payload);
       const key = headKey(d, head);
@@ -267,7 +286,10 @@ export class Recovery {
       try {
         // A new base branch is compared anew, whatever the head's run says (it judged the old base).
         const baseChanged = ds.some((d) => d.name === "pull_request" && isBaseChange(d.payload));
-        if (head && !baseChanged && (await this.opts.hasCompletedRun(head, [...pulls.keys()]))) {
+        // A Re-run asked for a new review: the run must be newer than the latest one asked.
+        const reruns = ds.filter(isRerun).map((d) => d.at);
+        const askedAt = reruns.length ? Math.max(...reruns) : undefined;
+        if (head && !baseChanged && (await this.opts.hasCompletedRun(head, [...pulls.keys()], askedAt))) {
           report.complete++;
           for (const d of ds) this.memory.settle(d.id);
           return;

@@ -87,7 +87,10 @@ export class ReviewScheduler {
   private readonly checkRunsFirst = new CheckRunsFirst();
   private readonly pool: BackgroundPool | undefined;
   private readonly retriesMs: readonly number[];
-  /** The later retries waiting, by head commit. */
+  /**
+   * The later retries waiting, by head commit and pull request (retryKey): another pull request's review of
+   * the same head, passing or failing, leaves a failed one's retry in place.
+   */
   private readonly retries = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly opts: SchedulerOptions = {}) {
@@ -147,7 +150,7 @@ export class ReviewScheduler {
       };
       try {
         await job.run(attempt, turn);
-        this.clearRetry(commit);
+        this.clearRetry(retryKey(job));
         job.onSettled?.();
       } catch (e) {
         if (!(this.pool && this.retryLater(job, attempt, e))) job.onSettled?.();
@@ -186,23 +189,33 @@ export class ReviewScheduler {
       );
       return false;
     }
-    this.clearRetry(job.commit);
+    const key = retryKey(job);
+    this.clearRetry(key);
     const ms = (this.opts.clock ?? REAL_TIME).ms(delay);
     this.opts.log?.warn(`review of ${job.commit} failed (${e.message}); trying again in ${ms / 1000} s`);
     const timer = setTimeout(() => {
-      this.retries.delete(job.commit);
+      this.retries.delete(key);
       try {
         void this.schedule(job, attempt + 1);
       } catch {
         // Shutting down: the retry is dropped.
       }
     }, ms);
-    this.retries.set(job.commit, timer);
+    this.retries.set(key, timer);
     return true;
   }
 
-  private clearRetry(commit: string): void {
-    clearTimeout(this.retries.get(commit));
-    this.retries.delete(commit);
+  private clearRetry(key: string): void {
+    clearTimeout(this.retries.get(key));
+    this.retries.delete(key);
   }
+}
+
+/**
+ * Whose later retry a job's end replaces or clears: its head commit's, for its pull request. The deliveries of
+ * one push (`synchronize`, `check_suite.requested`) review the same pull request, so one's end stands for the
+ * other's; a review of another pull request at that head (the same branch into another base) does not.
+ */
+function retryKey(job: ReviewJob): string {
+  return job.pull === undefined ? job.commit : `${job.commit} ${job.pull}`;
 }

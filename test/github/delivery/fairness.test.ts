@@ -3,14 +3,15 @@
  * another and, within one, one pull request after another. The real app through Probot against the fake
  * GitHub, with the server's background scheduler: a storm of pushes to one pull request (a script pushing
  * commit after commit) must not hold up another installation's pull request, nor another of its own; nor
- * may an installation whose reviews GitHub does not answer hold every slot until their deadlines.
+ * may an installation whose reviews GitHub does not answer hold every slot until their deadlines; nor may
+ * another pull request's review of the same head commit cancel the later retry of one GitHub failed.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.js";
 import { scaledClock } from "../../../src/github/api/clock.js";
 import { ReviewScheduler } from "../../../src/github/delivery/scheduler.js";
 import { text, validHost } from "../../helpers.js";
-import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
+import { FakeGitHub, GITHUB_ERRORS, REVIEW_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import { addedPatch, deliver, makeProbot, OWNER, pullRequestPayload, REPO } from "../harness.js";
 import { within } from "../scenarios.js";
@@ -120,6 +121,42 @@ describe("the server's scheduler: no pull request stalls the others", () => {
       ),
     );
     await scheduler.drain(10_000);
+    gh.assertClean();
+  });
+
+  it("a pull request whose review GitHub failed is still tried again when another pull request at the same head is reviewed meanwhile", async () => {
+    // Pull requests 7 and 8 from one branch (into two bases, say): one head commit, two reviews.
+    const gh = new FakeGitHub([
+      "token",
+      "getPull",
+      "graphql",
+      "files",
+      "createCheckRun",
+      "updateCheckRun",
+      "createReview",
+    ]);
+    const scheduler = new ReviewScheduler({ background: { concurrency: 2 }, retriesMs: [4_000] });
+    const { probot } = makeProbot({ app: createApp({ scheduler }) });
+    const failing = text({ ...validHost(), version: "1" });
+    gh.prFiles = [{ filename: "p/plugin.json", status: "added", patch: addedPatch(failing) }];
+    gh.file(`${OWNER}/${REPO}`, sha(1), "p/plugin.json", failing);
+    const [seven, eight] = [7, 8].map((number) => pullRequestPayload("opened", { number, headSha: sha(1) }));
+    for (const p of [seven!, eight!]) gh.pulls.set(p.number as number, structuredClone(p.pull_request));
+    // GitHub fails pull request 7's file list (502, and the retry plugin's three retries): its review fails
+    // with its run completed as failure, and the scheduler is to try it again later.
+    gh.fail("GET", /\/pulls\/7\/files/, 502, 4, GITHUB_ERRORS[502]);
+    // Pull request 8's review waits for the head's turn, then ends while 7's retry waits (4 s: far longer
+    // than 8's review takes; the retry is what 7 waits for, not a time).
+    await deliver(probot, "pull_request", seven!);
+    await deliver(probot, "pull_request", eight!);
+
+    await within(60_000, () => gh.reviews.some((r) => r.pull === `${OWNER}/${REPO}#7`));
+    expect(await scheduler.drain(10_000)).toBe(true);
+    expect(gh.count("GET", /\/pulls\/7\/files/)).toBe(5);
+    expect(gh.reviews.map((r) => r.pull).sort()).toEqual([`${OWNER}/${REPO}#7`, `${OWNER}/${REPO}#8`]);
+    expect(gh.runsFor(sha(1))).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "failure" }),
+    ]);
     gh.assertClean();
   });
 });

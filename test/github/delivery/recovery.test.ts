@@ -60,6 +60,25 @@ function completedRun(sha: string, id: number): CheckRun {
   };
 }
 
+/** The real `check_run.rerequested` example: the App's run on `sha`, of pull request `number`, run again. */
+function rerunPayload(sha: string, number: number) {
+  const rerun = example("check_run", "rerequested");
+  rerun.installation = { id: 77 };
+  rerun.repository = pullRequestPayload().repository;
+  rerun.check_run.head_sha = sha;
+  rerun.check_run.app.id = APP_ID;
+  rerun.check_run.pull_requests = [
+    {
+      number,
+      id: number,
+      url: "",
+      head: { sha, ref: "x", repo: { id: 1, name: REPO, url: "" } },
+      base: { sha: BASE_SHA, ref: "main", repo: { id: 1, name: REPO, url: "" } },
+    },
+  ];
+  return rerun;
+}
+
 /** Metrics that remember what they were told. */
 function counting() {
   const seen: Record<string, number> = {};
@@ -191,6 +210,43 @@ describe("recovery from GitHub's delivery log", () => {
     expect(gh.runsFor(HEAD_SHA)).toEqual([
       expect.objectContaining({ id: 602, status: "completed", conclusion: "failure" }),
     ]);
+    gh.assertClean();
+  });
+
+  it("a missed Re-run of a head whose run was completed before it is reviewed again: the stale verdict is replaced; one answered since is left alone", async () => {
+    const { gh, recovery } = setup([
+      "listDeliveries",
+      "getDelivery",
+      "token",
+      "listCheckRuns",
+      "getPull",
+      "graphql",
+      "files",
+      "updateCheckRun",
+      "createReview",
+    ]);
+    const asked = Date.now() - 10 * 60_000;
+    const before = new Date(asked - 60 * 60_000).toISOString();
+    const since = new Date(asked + 60_000).toISOString();
+    // Pull request 7's head passed an hour before its maintainer asked for a Re-run (the descriptor since
+    // fails: say, the default branch's configuration changed); the App was down when they asked.
+    pull(gh, HEAD_SHA);
+    gh.checkRuns.push({ ...completedRun(HEAD_SHA, 603), conclusion: "success", completed_at: before });
+    gh.logAttempt("check_run", rerunPayload(HEAD_SHA, 7), 0, { at: asked });
+    // Another head's Re-run was missed too, but a run was completed after it was asked: it is answered.
+    const answered = "d".repeat(40);
+    gh.checkRuns.push({ ...completedRun(answered, 604), completed_at: since });
+    gh.logAttempt("check_run", rerunPayload(answered, 8), 0, { at: asked });
+
+    expect(await recovery.sweep()).toMatchObject({ missed: 2, reviewed: 1, complete: 1 });
+    // The Re-run's review completed the run it found (a retry makes no second run) with today's verdict.
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ id: 603, status: "completed", conclusion: "failure" }),
+    ]);
+    expect(gh.runsFor(answered)).toEqual([{ ...completedRun(answered, 604), completed_at: since }]);
+    expect(writesIn(gh.requests)).toEqual(["PATCH /check-runs/603", "POST /pulls/7/reviews"]);
+    // Settled: the next sweep lists the log alone.
+    expect(await recovery.sweep()).toMatchObject({ missed: 0, reviewed: 0 });
     gh.assertClean();
   });
 

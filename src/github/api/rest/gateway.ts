@@ -64,6 +64,7 @@ export class RestGateway implements GitHubGateway {
     const latest = data.check_runs
       .filter((r) => r.name === CHECK_NAME && (appId === undefined || r.app?.id === appId))
       .sort((a, b) => b.id - a.id)[0];
+    const completedAt = latest?.completed_at ? Date.parse(latest.completed_at) : NaN;
     return (
       latest && {
         id: latest.id,
@@ -71,6 +72,7 @@ export class RestGateway implements GitHubGateway {
         conclusion: latest.conclusion,
         annotations: latest.output.annotations_count ?? 0,
         externalId: latest.external_id,
+        ...(Number.isFinite(completedAt) ? { completedAt } : {}),
       }
     );
   }
