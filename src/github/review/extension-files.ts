@@ -32,11 +32,20 @@ import {
 import { decodeUtf8 } from "../../core/utf8.js";
 import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
-import type { CommitTarget, FileAt, FileContent, GitHubGateway } from "../api/port.js";
+import {
+  FILES_PER_READ,
+  type CommitTarget,
+  type FileAt,
+  type FileContent,
+  type GitHubGateway,
+} from "../api/port.js";
 import { projectChanges } from "./extension-projects.js";
 
 /** A project's files listed at most: past that, nothing is passed (a partial list would call a module missing). */
 export const PROJECT_FILES_MAX = 5000;
+
+/** Alert files read at most for a batch of descriptors, head and base together (each file once). */
+export const ALERT_READS_MAX = 2 * FILES_PER_READ;
 
 /** The activation schema's name, as Dynatrace's SDK writes it beside extension.yaml. */
 export const ACTIVATION_SCHEMA = "activationSchema.json";
@@ -97,17 +106,29 @@ export async function addExtensionFiles(
   });
   // The alert files `alerts` lists (unknown-metric-reference, asset-missing), as `check` reads them: head's at
   // head, and head's and base's at base, each by head's path (a renamed extension's from its old folder).
+  // Each file once a batch, and at most ALERT_READS_MAX of them: what they hold in memory is bounded as the
+  // descriptors' reads are, whatever the extensions list.
+  const alertReads = new Map<string, number>();
+  const cutShort = new Set<DescriptorInput>();
+  const readAlert = (input: DescriptorInput, ref: string, path: string): number | undefined => {
+    const key = `${ref}:${path}`;
+    let index = alertReads.get(key);
+    if (index === undefined && alertReads.size < ALERT_READS_MAX)
+      alertReads.set(key, (index = reads.push({ ...at, ref, path }) - 1));
+    if (index === undefined) cutShort.add(input);
+    return index;
+  };
   const alerts = listed.map((i) => {
     const head = says(i.content, "alerts") ? alertPathsInText(textOf(i.content)) : [];
     const base = i.base && says(i.base.content, "alerts") ? alertPathsInText(textOf(i.base.content)) : [];
     const out: { path: string; head?: number; base?: number }[] = [];
     for (const relative of new Set([...head, ...base])) {
       const path = resolveFrom(folderOf(i.path), relative);
-      if (path === undefined) continue;
+      if (path === undefined || out.some((e) => e.path === path)) continue;
       const entry: { path: string; head?: number; base?: number } = { path };
-      if (head.includes(relative)) entry.head = reads.push({ ...at, ref: target.headSha, path }) - 1;
+      if (head.includes(relative)) entry.head = readAlert(i, target.headSha, path);
       const from = i.base && resolveFrom(folderOf(i.base.path), relative);
-      if (from !== undefined) entry.base = reads.push({ ...at, ref: target.baseSha, path: from }) - 1;
+      if (from !== undefined) entry.base = readAlert(i, target.baseSha, from);
       out.push(entry);
     }
     return out;
@@ -123,6 +144,10 @@ export async function addExtensionFiles(
     reads.length ? step("content", () => gw.readFiles(reads, maxFileSize)) : [],
   ]);
   const notes: string[] = [];
+  for (const input of cutShort)
+    notes.push(
+      `${quote(input.path)}: the extensions reviewed with it list more than ${ALERT_READS_MAX} alert files, so some of its alert files were not read and not checked.`,
+    );
   let bytes = 0;
   listed.forEach((input, i) => {
     const paths = headListed[i];

@@ -311,3 +311,39 @@ describe("GitHub App: the alert files an extension lists, read as `check` reads 
     ]);
   });
 });
+
+describe("GitHub App: alert files read a batch, bounded", () => {
+  it("reads at most 80 alert files a batch, and says which extension's were not read", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    const yaml = `${SNMP}alerts:\n${Array.from({ length: 10 }, (_, i) => `  - path: alerts/a${i}.json\n`).join("")}`;
+    // Nine extensions listing ten alert files of their own each (Dynatrace takes ten): 90 reads, 80 read.
+    const folders = Array.from({ length: 9 }, (_, i) => `e${i + 1}/`);
+    gh.prFiles = [];
+    for (const folder of folders) {
+      gh.prFiles.push({ filename: `${folder}extension.yaml`, status: "added", patch: addedPatch(yaml) });
+      gh.file(R, HEAD_SHA, `${folder}extension.yaml`, yaml).file(
+        R,
+        HEAD_SHA,
+        `${folder}dashboards/overview.json`,
+        DASHBOARD,
+      );
+      gh.file(R, HEAD_SHA, `${folder}dashboards/interfaces.json`, DASHBOARD);
+      for (let i = 0; i < 10; i++)
+        gh.file(
+          R,
+          HEAD_SHA,
+          `${folder}alerts/a${i}.json`,
+          JSON.stringify({ metricId: "example.router.uptime" }),
+        );
+    }
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(run!.output!.summary).toContain(
+      "`e9/extension.yaml`: the extensions reviewed with it list more than 80 alert files, so some of its alert files were not read and not checked.",
+    );
+    expect(run!.output!.summary).not.toContain("`e8/extension.yaml`: the extensions");
+  });
+});
