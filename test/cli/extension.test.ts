@@ -387,4 +387,21 @@ describe("check reads the files an extension lists beside its extension.yaml", (
     const right = cli(["check", "alerting"], dir);
     expect([right.status, findingLines(right.stdout)]).toEqual([0, ""]);
   });
+
+  it("an alert file that is not JSON is asset-missing at its path, as the App says it", () => {
+    write("broken/extension.yaml", LISTED);
+    write("broken/dashboards/overview.json", "{}\n");
+    write("broken/alerts/interface-errors.json", '{\n  "name": "Interface errors",\n}');
+    const broken = cli(["check", "--format", "json", "broken"], dir);
+    expect(broken.status).toBe(1);
+    const found = JSON.parse(broken.stdout) as JsonFinding[];
+    expect(found.map((f) => [f.ruleId, f.severity, f.line, f.message])).toEqual([
+      [
+        "asset-missing",
+        "error",
+        LISTED.split("\n").indexOf("  - path: ./alerts/interface-errors.json") + 1,
+        "alert `./alerts/interface-errors.json` is not valid JSON (line 3, column 1): Dynatrace cannot import the metric event it should hold",
+      ],
+    ]);
+  });
 });

@@ -19,9 +19,9 @@ export interface ExtensionFiles {
    */
   paths?: readonly string[];
   /** The head contents of the files `extensionReads` names, by repository path (a file absent here is unread). */
-  contents?: ReadonlyMap<string, string | Uint8Array>;
+  contents?: ReadonlyMap<string, FileRead>;
   /** The same files in the base, by repository path, when the base has them. */
-  baseContents?: ReadonlyMap<string, string | Uint8Array>;
+  baseContents?: ReadonlyMap<string, FileRead>;
   /**
    * Every file of the project in the base, as `paths` (by head's paths where the extension was renamed): what
    * the base's own findings are judged on. Without it the base has none of the findings these files decide, so
@@ -32,8 +32,14 @@ export interface ExtensionFiles {
   changed?: readonly string[];
 }
 
+/**
+ * A file's content as its caller read it: its text or bytes, or only its size when it is larger than the caller
+ * reads (the App: GitHub answers a file over `max_file_size` with its size alone).
+ */
+export type FileRead = string | Uint8Array | { tooLarge: number };
+
 /** A file the review read: its text, or why it has none. */
-export type FileText = { text: string } | { problem: string };
+export type FileText = { text: string } | { problem: string; tooLarge?: true };
 
 /** What the rules read of an extension's files. */
 export interface ExtensionPackage {
@@ -108,6 +114,65 @@ export function alertPaths(value: unknown): string[] {
 /** The alert files read at most (Dynatrace takes ten `alerts`). */
 export const MAX_ALERT_READS = 20;
 
+/** A top-level key of a YAML line (`alerts:`, `"alerts":`), or undefined for any other line. */
+const TOP_KEY = /^(?:"([^"]*)"|'([^']*)'|([^\s#'"{[\]},:-][^\s:]*))\s*:(?:\s|$)/;
+
+/** A `path:` member and its value (quoted or plain), as a block or flow mapping writes it. */
+const PATH_MEMBER = /(?:^|[\s{,])["']?path["']?\s*:\s*(?:"([^"]*)"|'([^']*)'|([^\s,}\]#"']+))/g;
+
+/**
+ * The paths an extension.yaml's `alerts` lists, found in its text without parsing it (one pass over its lines,
+ * for a caller that reads the files before the document is parsed elsewhere, as the App does): the `path`
+ * members written under the top-level `alerts:`, in block or flow style, at most MAX_ALERT_READS. A path it
+ * misses is only unread, and one it takes wrongly only read: the rules judge the entries of the parsed document.
+ */
+export function alertPathsInText(text: string): string[] {
+  const out: string[] = [];
+  let inAlerts = false;
+  for (const line of text.split("\n")) {
+    const top = TOP_KEY.exec(line);
+    if (top) inAlerts = (top[1] ?? top[2] ?? top[3]) === "alerts";
+    else if (/^[^\s#-]/.test(line)) inAlerts = false;
+    if (!inAlerts) continue;
+    for (const m of line.matchAll(PATH_MEMBER)) {
+      const path = (m[1] ?? m[2] ?? m[3])!.trim();
+      if (path !== "" && !out.includes(path)) out.push(path);
+      if (out.length >= MAX_ALERT_READS) return out;
+    }
+  }
+  return out;
+}
+
+/** What an alert file that `alerts` lists holds: its metric event (a JSON object), or why it has none. */
+export type AlertRead = { event: Record<string, unknown> } | { problem: string; tooLarge?: true };
+
+/**
+ * The alert file at `path` (as `alerts` lists it) when the caller read it: its metric event (extensions-2.md §6:
+ * the JSON of a metric event), or why Dynatrace cannot take it (not JSON, not an object, not UTF-8 text, larger
+ * than the review reads). A leading byte order mark is not JSON's, but readers take it: it is skipped.
+ */
+export function readAlert(pkg: ExtensionPackage, path: string): AlertRead | undefined {
+  const read = pkg.read(path);
+  if (!read) return undefined;
+  if (!("text" in read)) return read;
+  const text = read.text.replace(/^\uFEFF/, "");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    // Only where, never the engine's words: they may quote the file's text.
+    const at = /at position (\d+)/.exec(e instanceof Error ? e.message : "");
+    if (!at) return { problem: "is not valid JSON" };
+    const before = text.slice(0, Number(at[1]));
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    return { problem: `is not valid JSON (line ${line}, column ${column})` };
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? { event: value as Record<string, unknown> }
+    : { problem: "is not a JSON object (the metric event Dynatrace imports)" };
+}
+
 /**
  * The repository paths of the files the review of the extension.yaml at `path` (its parsed `value`) reads,
  * for a caller to put in `ExtensionFiles.contents` (and `baseContents`): the activation schemas its
@@ -119,10 +184,12 @@ export function extensionReads(path: string, value: unknown): string[] {
   return [...new Set(reads.flatMap((r) => resolveFrom(folder, r) ?? []))];
 }
 
-function textOf(content: string | Uint8Array | undefined, maxSize: number): FileText | undefined {
+function textOf(content: FileRead | undefined, maxSize: number): FileText | undefined {
   if (content === undefined) return undefined;
+  if (typeof content === "object" && "tooLarge" in content)
+    return { problem: `is larger than max_file_size (${maxSize} bytes)`, tooLarge: true };
   const size = typeof content === "string" ? utf8Length(content, maxSize) : content.length;
-  if (size > maxSize) return { problem: `is larger than max_file_size (${maxSize} bytes)` };
+  if (size > maxSize) return { problem: `is larger than max_file_size (${maxSize} bytes)`, tooLarge: true };
   if (typeof content === "string") return { text: content };
   const { text, badOffset } = decodeUtf8(content);
   return badOffset === undefined ? { text } : { problem: "is not UTF-8 text" };

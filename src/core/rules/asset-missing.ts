@@ -1,4 +1,5 @@
-import { defineRule } from "../rule.js";
+import { MAX_ALERT_READS, readAlert } from "../ef2/package.js";
+import { defineRule, type RuleContext } from "../rule.js";
 
 /** A path that names no file inside the extension's folder: absolute, a drive or scheme, or climbing out. */
 function outside(path: string): boolean {
@@ -35,16 +36,23 @@ export const rule = defineRule({
     defaultSeverity: "error",
     files: ["extension.yaml"],
     nameData: ["path"],
-    description: "`alerts`, `dashboards` or `documents.dashboards` lists a file the extension does not hold.",
+    // Where the JSON breaks moves as the file is edited: the message id says what is wrong.
+    positionalData: ["problem"],
+    description:
+      "`alerts`, `dashboards` or `documents.dashboards` lists a file the extension does not hold, or an alert file that is not JSON.",
     messages: {
       missing:
         "`{{path}}` is listed, but the extension has no `{{file}}`: Dynatrace refuses a package that lacks a file extension.yaml lists",
+      unreadable: "alert `{{path}}` {{problem}}: Dynatrace cannot import the metric event it should hold",
+      unchecked: "alert `{{path}}` {{problem}}, so the metric event it holds was not checked",
     },
   },
   check(context) {
     const pkg = context.package;
-    const paths = pkg?.paths;
-    if (!pkg || !paths) return;
+    if (!pkg) return;
+    checkAlerts(context);
+    const paths = pkg.paths;
+    if (!paths) return;
     const folders = foldersOf(paths);
     const missing: { asset: (typeof context.extension.assets)[number]; file: string }[] = [];
     let held = false;
@@ -65,3 +73,37 @@ export const rule = defineRule({
       context.report({ pointer: asset.pointer, messageId: "missing", data: { path: asset.path, file } });
   },
 });
+
+/**
+ * The alert files `alerts` lists that the caller read (the first MAX_ALERT_READS entries: ef2/package.ts
+ * alertPaths) must hold a metric event's JSON (extensions-2.md §6, §7 "referenced files exist and parse"); one
+ * larger than the review reads is said to be unchecked (a warning), never passed in silence. Once per file, at
+ * its first entry.
+ */
+function checkAlerts(context: RuleContext<"unreadable" | "unchecked">): void {
+  const pkg = context.package!;
+  const said = new Set<string>();
+  for (const asset of context.extension.assets) {
+    const index = /^\/alerts\/(\d+)\//.exec(asset.pointer)?.[1];
+    const file = pkg.resolve(asset.path);
+    if (index === undefined || Number(index) >= MAX_ALERT_READS || file === undefined || said.has(file))
+      continue;
+    said.add(file);
+    const read = readAlert(pkg, asset.path);
+    if (!read || !("problem" in read)) continue;
+    context.report(
+      read.tooLarge
+        ? {
+            pointer: asset.pointer,
+            messageId: "unchecked",
+            data: { path: asset.path, problem: read.problem },
+            severity: "warning",
+          }
+        : {
+            pointer: asset.pointer,
+            messageId: "unreadable",
+            data: { path: asset.path, problem: read.problem },
+          },
+    );
+  }
+}

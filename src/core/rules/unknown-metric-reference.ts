@@ -1,7 +1,7 @@
-import { MAX_ALERT_READS } from "../ef2/package.js";
+import { MAX_ALERT_READS, readAlert } from "../ef2/package.js";
 import { selectorReferences } from "../ef2/selector.js";
 import type { MetricReference } from "../ef2/extension.js";
-import { get, obj, str } from "../guards.js";
+import { get, str } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
 import { Suggester } from "../suggest.js";
 
@@ -140,7 +140,8 @@ function checkExtension(
 /**
  * The metrics the alert files `alerts` lists are on (extensions-2.md §6: a metric event's `metricId`, or the
  * metrics its `metricSelector` names), reported at the alert's `path` in extension.yaml. Only the files the
- * caller read (`DescriptorInput.files`) and that parse as JSON: an unread or broken file says nothing here.
+ * caller read (`DescriptorInput.files`) and that hold a JSON object: an unread file says nothing, a broken one
+ * is asset-missing's.
  */
 function alertReferences(context: RuleContext<string>): (MetricReference & { alert: string })[] {
   const pkg = context.package;
@@ -152,14 +153,10 @@ function alertReferences(context: RuleContext<string>): (MetricReference & { ale
     const index = /^\/alerts\/(\d+)\//.exec(asset.pointer)?.[1];
     if (index === undefined || Number(index) >= MAX_ALERT_READS || said.has(asset.path)) continue;
     said.add(asset.path);
-    const read = pkg.read(asset.path);
-    if (!read || !("text" in read)) continue;
-    let event: Record<string, unknown> | undefined;
-    try {
-      event = obj(JSON.parse(read.text) as unknown);
-    } catch {
-      continue;
-    }
+    // A file that is not a metric event's JSON is asset-missing's to say.
+    const read = readAlert(pkg, asset.path);
+    if (!read || !("event" in read)) continue;
+    const event = read.event;
     const keys = new Set<string>();
     const metricId = str(get(event, "metricId"));
     if (metricId !== undefined) keys.add(metricId.trim());

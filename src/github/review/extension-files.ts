@@ -3,30 +3,49 @@
  * GitHub: the files of its project at the head commit (python-module-missing; asset-missing for the files
  * `alerts` and `dashboards` list; activation-schema-invalid for a schema that is not there) and a Python
  * extension's activation schema at head and base (activation-schema-invalid, activation-property-unused,
- * property-removed). Without them those rules say nothing.
+ * property-removed), and the alert files `alerts` lists at head and base (unknown-metric-reference, asset-missing
+ * for one that is not JSON), as `check` reads them. A file over max_file_size is passed as its size alone. Without
+ * them those rules say nothing.
  *
  * The base's project is listed too, for the base's own findings: a module, schema or listed file the change
  * breaks is a new finding, never an existing one (core/ef2/package.ts basePackage).
  *
  * Only for an extension.yaml whose text says `python`, `alerts` or `dashboards`, or holds a backslash (a YAML
- * escape may spell one of those keys without its word; no other extension names a file of its project): its
- * text is not parsed here, off the analysis thread, so the schema read is the one
- * Dynatrace's SDK writes and its examples use, `activationSchema.json` beside extension.yaml. One listing of
- * each commit's tree serves every extension of a batch.
+ * escape may spell one of those keys without its word; no other extension names a file of its project): its text is not parsed here, off the analysis thread, so the schema read is the one
+ * Dynatrace's SDK writes and its examples use, `activationSchema.json` beside extension.yaml, and the alert files
+ * are found by a scan of its lines (core/ef2/package.ts alertPathsInText). One listing of each commit's tree
+ * serves every extension of a batch, and one batched read all their files.
  *
  * Every extension.yaml, whatever it says, gets the files of its project that the change touched (`changed`, from
  * the change's file list): a packaged file changed is a change to the extension (version-not-bumped).
  */
 import type { DescriptorInput } from "../../core/analyse.js";
 import { formatOf } from "../../core/ef2/pairing.js";
-import { folderOf, projectFolder, type ExtensionFiles } from "../../core/ef2/package.js";
+import {
+  alertPathsInText,
+  folderOf,
+  projectFolder,
+  resolveFrom,
+  type ExtensionFiles,
+  type FileRead,
+} from "../../core/ef2/package.js";
+import { decodeUtf8 } from "../../core/utf8.js";
 import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
-import type { CommitTarget, FileAt, GitHubGateway } from "../api/port.js";
+import {
+  FILES_PER_READ,
+  type CommitTarget,
+  type FileAt,
+  type FileContent,
+  type GitHubGateway,
+} from "../api/port.js";
 import { projectChanges } from "./extension-projects.js";
 
 /** A project's files listed at most: past that, nothing is passed (a partial list would call a module missing). */
 export const PROJECT_FILES_MAX = 5000;
+
+/** Alert files read at most for a batch of descriptors, head and base together (each file once). */
+export const ALERT_READS_MAX = 2 * FILES_PER_READ;
 
 /** The activation schema's name, as Dynatrace's SDK writes it beside extension.yaml. */
 export const ACTIVATION_SCHEMA = "activationSchema.json";
@@ -42,6 +61,14 @@ function says(content: string | Uint8Array, word: string): boolean {
  * a line continued by `\`) make one that Dynatrace reads all the same. Every escape needs a backslash.
  */
 const escapes = (content: string | Uint8Array) => says(content, "\\");
+
+/** A descriptor's text, for a scan of its lines (an undecodable byte reads as U+FFFD). */
+const textOf = (content: string | Uint8Array) =>
+  typeof content === "string" ? content : decodeUtf8(content).text;
+
+/** A file GitHub gave, as the core reads it: its bytes, or only its size when over `max_file_size`. */
+const readOf = (file: Exclude<FileContent, { kind: "missing" }>): FileRead =>
+  file.kind === "file" ? file.content : { tooLarge: file.size };
 
 /** A Python extension writes a top-level `python:` (its module and activation schema). */
 const saysPython = (content: string | Uint8Array) => says(content, "python") || escapes(content);
@@ -83,6 +110,35 @@ export async function addExtensionFiles(
       : undefined;
     return { head, base };
   });
+  // The alert files `alerts` lists (unknown-metric-reference, asset-missing), as `check` reads them: head's at
+  // head, and head's and base's at base, each by head's path (a renamed extension's from its old folder).
+  // Each file once a batch, and at most ALERT_READS_MAX of them: what they hold in memory is bounded as the
+  // descriptors' reads are, whatever the extensions list.
+  const alertReads = new Map<string, number>();
+  const cutShort = new Set<DescriptorInput>();
+  const readAlert = (input: DescriptorInput, ref: string, path: string): number | undefined => {
+    const key = `${ref}:${path}`;
+    let index = alertReads.get(key);
+    if (index === undefined && alertReads.size < ALERT_READS_MAX)
+      alertReads.set(key, (index = reads.push({ ...at, ref, path }) - 1));
+    if (index === undefined) cutShort.add(input);
+    return index;
+  };
+  const alerts = listed.map((i) => {
+    const head = says(i.content, "alerts") ? alertPathsInText(textOf(i.content)) : [];
+    const base = i.base && says(i.base.content, "alerts") ? alertPathsInText(textOf(i.base.content)) : [];
+    const out: { path: string; head?: number; base?: number }[] = [];
+    for (const relative of new Set([...head, ...base])) {
+      const path = resolveFrom(folderOf(i.path), relative);
+      if (path === undefined || out.some((e) => e.path === path)) continue;
+      const entry: { path: string; head?: number; base?: number } = { path };
+      if (head.includes(relative)) entry.head = readAlert(i, target.headSha, path);
+      const from = i.base && resolveFrom(folderOf(i.base.path), relative);
+      if (from !== undefined) entry.base = readAlert(i, target.baseSha, from);
+      out.push(entry);
+    }
+    return out;
+  });
   // The base's project too, for the base's own findings (new and existing): a renamed one at its old folder.
   const based = listed.filter((i) => i.base);
   const baseFolders = based.map((i) => projectFolder(i.base!.path));
@@ -94,6 +150,10 @@ export async function addExtensionFiles(
     reads.length ? step("content", () => gw.readFiles(reads, maxFileSize)) : [],
   ]);
   const notes: string[] = [];
+  for (const input of cutShort)
+    notes.push(
+      `${quote(input.path)}: the extensions reviewed with it list more than ${ALERT_READS_MAX} alert files, so some of its alert files were not read and not checked.`,
+    );
   let bytes = 0;
   listed.forEach((input, i) => {
     const paths = headListed[i];
@@ -108,14 +168,21 @@ export async function addExtensionFiles(
     }
     // Repository paths as the head's extension.yaml names them (a renamed extension's base schema too).
     const schema = folderOf(input.path) + ACTIVATION_SCHEMA;
-    const headContents = new Map<string, Uint8Array>();
-    const baseContents = new Map<string, Uint8Array>();
+    const headContents = new Map<string, FileRead>();
+    const baseContents = new Map<string, FileRead>();
     const read = schemas[i];
     const headSchema = read && contents[read.head];
-    if (headSchema?.kind === "file") headContents.set(schema, headSchema.content);
+    if (headSchema && headSchema.kind !== "missing") headContents.set(schema, readOf(headSchema));
     const baseSchema = read?.base === undefined ? undefined : contents[read.base];
-    if (baseSchema?.kind === "file") baseContents.set(schema, baseSchema.content);
-    for (const m of [headContents, baseContents]) for (const c of m.values()) bytes += c.length;
+    if (baseSchema && baseSchema.kind !== "missing") baseContents.set(schema, readOf(baseSchema));
+    for (const alert of alerts[i]!) {
+      const head = alert.head === undefined ? undefined : contents[alert.head];
+      if (head && head.kind !== "missing") headContents.set(alert.path, readOf(head));
+      const base = alert.base === undefined ? undefined : contents[alert.base];
+      if (base && base.kind !== "missing") baseContents.set(alert.path, readOf(base));
+    }
+    for (const m of [headContents, baseContents])
+      for (const c of m.values()) if (c instanceof Uint8Array) bytes += c.length;
     const files: ExtensionFiles = { ...input.files, paths, contents: headContents, baseContents };
     const k = based.indexOf(input);
     const basePaths = k < 0 ? undefined : baseListed[k];

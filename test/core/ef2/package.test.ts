@@ -1,11 +1,24 @@
 /** What a caller passes of an extension's files: the paths the review reads, and the Python SDK's project folder. */
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  alertPaths,
+  alertPathsInText,
   extensionPackage,
   extensionReads,
   projectFolder,
   resolveFrom,
 } from "../../../src/core/ef2/package.js";
+import { parseYamlAsDynatrace } from "../../../src/core/yaml/snakeyaml.js";
+import { itUnless, withoutShared } from "../../helpers.js";
+
+/** The alert paths of an extension.yaml's parsed value, as the rules read them. */
+const parsedAlerts = (text: string) => {
+  const parsed = parseYamlAsDynatrace(text);
+  return alertPaths(parsed.ok ? parsed.value : undefined);
+};
+
+const CORPUS = new URL("../../../../shared/corpus/ef2/", import.meta.url);
 
 describe("the files beside an extension.yaml", () => {
   it("names the activation schemas it reads, as repository paths", () => {
@@ -45,6 +58,54 @@ describe("the files beside an extension.yaml", () => {
     expect(pkg.read("a.json", true)).toBeUndefined();
     expect(extensionPackage("e/extension.yaml", files, 1).read("a.json")).toEqual({
       problem: "is larger than max_file_size (1 bytes)",
+      tooLarge: true,
     });
+    // As the App reads a file over max_file_size: its size alone.
+    const sized = { contents: new Map([["e/a.json", { tooLarge: 200 }]]) };
+    expect(extensionPackage("e/extension.yaml", sized, 100).read("a.json")).toEqual({
+      problem: "is larger than max_file_size (100 bytes)",
+      tooLarge: true,
+    });
+  });
+
+  describe("the alert files an extension.yaml lists, found in its text without parsing it (the App)", () => {
+    it.each([
+      [
+        "block style, quoted or not, with comments",
+        "name: x\nalerts:\n  - path: \"a/1.json\" # one\n  - path: a/2.json\n  - path: 'a/3.json'\ndashboards:\n  - path: d.json\n",
+      ],
+      [
+        "a sequence at the key's column, CRLF lines",
+        "alerts:\r\n- path: a/1.json\r\n- path: a/2.json\r\nversion: 1.0.0\r\n",
+      ],
+      ["flow style", 'alerts: [{path: a/1.json}, { path: "a/2.json" }]\ndashboards: [{path: d.json}]\n'],
+      ["entries with more members, the path not first", "alerts:\n  - id: x\n    path: a/1.json\n"],
+      ["a quoted top-level key, after a document start", '---\n"alerts":\n  - path: a/1.json\n'],
+      [
+        "no alerts, a dashboard's and an activation schema's paths",
+        "dashboards:\n  - path: d.json\npython:\n  activation:\n    remote:\n      path: s.json\n",
+      ],
+      [
+        "21 alerts: the first 20 read",
+        `alerts:\n${Array.from({ length: 21 }, (_, i) => `  - path: a/${i}.json\n`).join("")}`,
+      ],
+    ])("%s", (_name, text) => {
+      expect(alertPathsInText(text)).toEqual(parsedAlerts(text));
+    });
+
+    itUnless(withoutShared("corpus/ef2/"))(
+      "finds every published extension's alerts as its parse does",
+      () => {
+        const files = readdirSync(CORPUS).filter((f) => f.endsWith(".yaml"));
+        let alerting = 0;
+        for (const file of files) {
+          const text = readFileSync(new URL(file, CORPUS), "utf8");
+          const parsed = parsedAlerts(text);
+          if (parsed.length) alerting++;
+          expect(alertPathsInText(text), file).toEqual(parsed);
+        }
+        expect(alerting).toBeGreaterThanOrEqual(10);
+      },
+    );
   });
 });

@@ -27,6 +27,25 @@ const listing = (paths: string[]) => ({ ...EF2, files: { paths } });
 const without = (gone: string) => listing(ALL.filter((p) => p !== gone));
 const renamed = extension.replace("alerts/cpu-high.json", "alerts/cpu.json");
 
+/** Every listed file there, the alert file read with `alert` as its content (as the caller read it). */
+const alertHolds = (alert: string | Uint8Array | { tooLarge: number }) => ({
+  ...EF2,
+  files: {
+    paths: [...ALL, "extension/alerts/late.json"],
+    contents: new Map([
+      ["extension/alerts/cpu-high.json", alert],
+      ["extension/alerts/late.json", "not json either"],
+    ]),
+  },
+});
+const EVENT = '{ "name": "CPU high", "metricId": "custom:example.assets.cpu" }';
+const ALERT_LINE = "path: alerts/cpu-high.json";
+/** The extension listing its alert 21 times (once as `./`), then another (past the files read). */
+const twice = extension.replace(
+  "  - path: alerts/cpu-high.json\n",
+  `  - path: alerts/cpu-high.json\n  - path: ./alerts/cpu-high.json\n${"  - path: alerts/cpu-high.json\n".repeat(19)}  - path: alerts/late.json\n`,
+);
+
 ruleTable("asset-missing", {
   valid: [
     { name: "every listed file there (a ./ prefix too)", doc: extension, options: listing(ALL) },
@@ -59,8 +78,65 @@ ruleTable("asset-missing", {
       doc: extension,
       options: listing([...ALL.filter((p) => !p.includes("dashboards")), "extension/dashboards/"]),
     },
+    {
+      name: "an alert file holding a metric event's JSON (a byte order mark before it too)",
+      doc: extension,
+      options: alertHolds(`\uFEFF${EVENT}`),
+    },
   ],
   invalid: [
+    {
+      name: "an alert file that is not JSON, at its entry",
+      doc: extension,
+      options: alertHolds('{\n  "name": "CPU high",\n}'),
+      lines: [lineOf(extension, ALERT_LINE)],
+      messageId: "unreadable",
+      data: { path: "alerts/cpu-high.json", problem: "is not valid JSON (line 3, column 1)" },
+      message:
+        "alert `alerts/cpu-high.json` is not valid JSON (line 3, column 1): Dynatrace cannot import the metric event it should hold",
+      severity: "error",
+    },
+    {
+      name: "an alert file cut short",
+      doc: extension,
+      options: alertHolds('{ "name": "CPU'),
+      lines: [lineOf(extension, ALERT_LINE)],
+      messageId: "unreadable",
+      data: { problem: "is not valid JSON (line 1, column 15)" },
+    },
+    {
+      name: "an alert file holding JSON that is no object",
+      doc: extension,
+      options: alertHolds(`[${EVENT}]`),
+      lines: [lineOf(extension, ALERT_LINE)],
+      messageId: "unreadable",
+      data: { problem: "is not a JSON object (the metric event Dynatrace imports)" },
+    },
+    {
+      name: "an alert file that is not UTF-8",
+      doc: extension,
+      options: alertHolds(new Uint8Array([0x7b, 0xff, 0x7d])),
+      lines: [lineOf(extension, ALERT_LINE)],
+      messageId: "unreadable",
+      data: { problem: "is not UTF-8 text" },
+    },
+    {
+      name: "an alert file larger than max_file_size (given by its size alone, as the App reads it): a warning",
+      doc: extension,
+      options: alertHolds({ tooLarge: 6_000_000 }),
+      lines: [lineOf(extension, ALERT_LINE)],
+      messageId: "unchecked",
+      message:
+        "alert `alerts/cpu-high.json` is larger than max_file_size (5242880 bytes), so the metric event it holds was not checked",
+      severity: "warning",
+    },
+    {
+      name: "an alert file broken, listed 21 times: said once, at its first entry; the 22nd entry is not read",
+      doc: twice,
+      options: alertHolds("not json"),
+      lines: [lineOf(twice, ALERT_LINE)],
+      messageId: "unreadable",
+    },
     {
       name: "an alert's file deleted, still listed",
       doc: extension,

@@ -46,13 +46,16 @@ afterEach(() => cleanup());
 const titled = (run: { annotations: { title?: string }[] }, rule: string) =>
   run.annotations.filter((a) => a.title === rule);
 
-/** A pull request that adds the SNMP extension, with `head`'s files at the head commit. */
+/**
+ * A pull request that adds the SNMP extension, with `head`'s files at the head commit; `commented`: the review
+ * posts line comments (a finding to show), else a review would be an unexpected request.
+ */
 async function added(
   yaml: string,
   head: Record<string, string>,
-  { fails, configure }: { fails: boolean; configure?: (gh: FakeGitHub) => void },
+  { commented, configure }: { commented: boolean; configure?: (gh: FakeGitHub) => void },
 ) {
-  const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => fails || r !== "createReview"), "tree"]);
+  const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => commented || r !== "createReview"), "tree"]);
   const { probot } = makeProbot();
   gh.prFiles = [
     { filename: YAML, status: "added", patch: addedPatch(yaml) },
@@ -73,7 +76,7 @@ async function added(
 
 describe("GitHub App: the files an extension that is not Python lists", () => {
   it("fails an added SNMP extension whose dashboard is missing, at its line, listing the head's tree once", async () => {
-    const { gh, run } = await added(SNMP, { [OVERVIEW]: DASHBOARD }, { fails: true });
+    const { gh, run } = await added(SNMP, { [OVERVIEW]: DASHBOARD }, { commented: true });
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(titled(run, "asset-missing")).toEqual([
       expect.objectContaining({
@@ -110,7 +113,11 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
   });
 
   it("passes an SNMP extension whose listed dashboards are there", async () => {
-    const { run } = await added(SNMP, { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD }, { fails: false });
+    const { run } = await added(
+      SNMP,
+      { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD },
+      { commented: false },
+    );
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(titled(run, "asset-missing")).toEqual([]);
   });
@@ -120,7 +127,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     const { run } = await added(
       alerting,
       { [`${FOLDER}dashboards`]: "../shared/dashboards", [`${FOLDER}alerts/cpu-high.json`]: "{}" },
-      { fails: false, configure: (gh) => gh.symlinks.add(`${FOLDER}dashboards`) },
+      { commented: false, configure: (gh) => gh.symlinks.add(`${FOLDER}dashboards`) },
     );
     expect(titled(run, "asset-missing")).toEqual([]);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
@@ -141,7 +148,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     const { run } = await added(
       SNMP,
       { [OVERVIEW]: DASHBOARD },
-      { fails: false, configure: (gh) => gh.cutTrees.add(HEAD_SHA) },
+      { commented: false, configure: (gh) => gh.cutTrees.add(HEAD_SHA) },
     );
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(titled(run, "asset-missing")).toEqual([]);
@@ -205,7 +212,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
       for (let i = 0; i < 100_000; i++) gh.file(R, HEAD_SHA, `vendor/${i % 100}/f${i}.json`, "");
     };
     const started = Date.now();
-    const { run } = await added(SNMP, { [OVERVIEW]: DASHBOARD }, { fails: true, configure: many });
+    const { run } = await added(SNMP, { [OVERVIEW]: DASHBOARD }, { commented: true, configure: many });
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(titled(run, "asset-missing")).toHaveLength(1);
   }, 60_000);
@@ -223,5 +230,150 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(run!.output!.summary).toContain(
       "`extension.yaml`: its project folder has more than 5,000 files (or GitHub's listing of the commit was cut short), so the files it lists (alerts, dashboards) were not checked",
     );
+  });
+});
+
+describe("GitHub App: the alert files an extension lists, read as `check` reads them", () => {
+  const ALERT = `${FOLDER}alerts/interface-errors.json`;
+  const ALERT_LINE = "  - path: ./alerts/interface-errors.json";
+  const ALERTING = `${SNMP}alerts:\n${ALERT_LINE}\n`;
+  const event = (metricId: string) => JSON.stringify({ name: "Interface errors", metricId });
+
+  it("warns at an alert's path when its metric event is on a metric the extension does not report", async () => {
+    const { gh, run } = await added(
+      ALERTING,
+      { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD, [ALERT]: event("example.router.if.errors") },
+      { commented: true },
+    );
+    expect(titled(run, "unknown-metric-reference")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(ALERTING, ALERT_LINE),
+        annotation_level: "warning",
+        message: expect.stringContaining(
+          "alert `./alerts/interface-errors.json` is on `example.router.if.errors`, which this extension neither reports nor describes: its metric event never fires: did you mean `example.router.if.errors.count`?",
+        ),
+      }),
+    ]);
+    // A warning: neutral, not failing.
+    expect(run).toMatchObject({ status: "completed", conclusion: "neutral" });
+    // Read at the head commit, with the change's other files: no request of its own.
+    expect(gh.count("GET", new RegExp(`^/repos/${R}/git/trees/${HEAD_SHA}$`))).toBe(1);
+  });
+
+  it("passes an alert on a metric the extension reports", async () => {
+    const { run } = await added(
+      ALERTING,
+      { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD, [ALERT]: event("example.router.if.errors.count") },
+      { commented: false },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(run.annotations).toEqual([]);
+  });
+
+  it("fails an alert file that is not JSON, at its path in extension.yaml", async () => {
+    const { run } = await added(
+      ALERTING,
+      { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD, [ALERT]: '{\n  "name": "Interface errors",\n}' },
+      { commented: true },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run, "asset-missing")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(ALERTING, ALERT_LINE),
+        annotation_level: "failure",
+        message: expect.stringContaining(
+          "alert `./alerts/interface-errors.json` is not valid JSON (line 3, column 1): Dynatrace cannot import the metric event it should hold",
+        ),
+      }),
+    ]);
+  });
+
+  it("warns of an alert file over max_file_size, known by its size alone (never downloaded)", async () => {
+    const { gh, run } = await added(
+      ALERTING,
+      { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD },
+      {
+        commented: true,
+        configure: (gh) => {
+          gh.file(R, HEAD_SHA, ALERT, Buffer.alloc(3 * 1024 * 1024, 0x20));
+          gh.file(R, "HEAD", ".github/plugin-review.yml", "max_file_size: 2097152\n");
+        },
+      },
+    );
+    expect(titled(run, "asset-missing")).toEqual([
+      expect.objectContaining({
+        start_line: lineOf(ALERTING, ALERT_LINE),
+        annotation_level: "warning",
+        message:
+          "alert `./alerts/interface-errors.json` is larger than max_file_size (2097152 bytes), so the metric event it holds was not checked",
+      }),
+    ]);
+    expect(run).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(gh.count("GET", /\/git\/blobs\//)).toBe(0);
+  });
+
+  it("keeps an alert the base already had on an unknown metric an existing finding, read at the base too", async () => {
+    const before = ALERTING;
+    const after = edit(before, 'version: "1.4.0"', 'version: "1.5.0"');
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "modified", patch: rewritePatch(before, after) }];
+    for (const [sha, yaml] of [
+      [HEAD_SHA, after],
+      [BASE_SHA, before],
+    ] as const)
+      gh.file(R, sha, YAML, yaml)
+        .file(R, sha, OVERVIEW, DASHBOARD)
+        .file(R, sha, INTERFACES, DASHBOARD)
+        .file(R, sha, ALERT, event("example.router.if.errorz"));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(titled(run!, "unknown-metric-reference")).toEqual([
+      expect.objectContaining({
+        start_line: lineOf(after, ALERT_LINE),
+        annotation_level: "notice",
+        message: expect.stringMatching(/^Existing finding: .*`example\.router\.if\.errorz`/),
+      }),
+    ]);
+  });
+});
+
+describe("GitHub App: alert files read a batch, bounded", () => {
+  it("reads at most 80 alert files a batch, and says which extension's were not read", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    const yaml = `${SNMP}alerts:\n${Array.from({ length: 10 }, (_, i) => `  - path: alerts/a${i}.json\n`).join("")}`;
+    // Nine extensions listing ten alert files of their own each (Dynatrace takes ten): 90 reads, 80 read.
+    const folders = Array.from({ length: 9 }, (_, i) => `e${i + 1}/`);
+    gh.prFiles = [];
+    for (const folder of folders) {
+      gh.prFiles.push({ filename: `${folder}extension.yaml`, status: "added", patch: addedPatch(yaml) });
+      gh.file(R, HEAD_SHA, `${folder}extension.yaml`, yaml).file(
+        R,
+        HEAD_SHA,
+        `${folder}dashboards/overview.json`,
+        DASHBOARD,
+      );
+      gh.file(R, HEAD_SHA, `${folder}dashboards/interfaces.json`, DASHBOARD);
+      for (let i = 0; i < 10; i++)
+        gh.file(
+          R,
+          HEAD_SHA,
+          `${folder}alerts/a${i}.json`,
+          JSON.stringify({ metricId: "example.router.uptime" }),
+        );
+    }
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(run!.output!.summary).toContain(
+      "`e9/extension.yaml`: the extensions reviewed with it list more than 80 alert files, so some of its alert files were not read and not checked.",
+    );
+    expect(run!.output!.summary).not.toContain("`e8/extension.yaml`: the extensions");
   });
 });

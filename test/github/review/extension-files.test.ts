@@ -147,6 +147,28 @@ describe("GitHub App: a Python extension's project files", () => {
     ]);
   });
 
+  it("fails an extension whose activation schema is over max_file_size, as `check` does (known by its size alone)", async () => {
+    const { gh, run } = await review(
+      { [MODULE]: "" },
+      {
+        configure: (gh) => {
+          gh.file(R, HEAD_SHA, SCHEMA, Buffer.alloc(3 * 1024 * 1024, 0x20));
+          gh.file(R, "HEAD", ".github/plugin-review.yml", "max_file_size: 2097152\n");
+        },
+      },
+    );
+    expect(run.conclusion).toBe("failure");
+    expect(titled(run, "activation-schema-invalid")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(AFTER, "      path: activationSchema.json"),
+        annotation_level: "failure",
+        message: "`activationSchema.json` is larger than max_file_size (2097152 bytes)",
+      }),
+    ]);
+    expect(gh.count("GET", /\/git\/blobs\//)).toBe(0);
+  });
+
   it("says so, and judges no module, when GitHub cuts the commit's tree short", async () => {
     const { run } = await review(
       { [SCHEMA]: ACTIVATION },
