@@ -101,7 +101,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
       "  - path: views/overview.json\n  - path: views/interfaces.json\n",
     );
     expect(escaped).not.toMatch(/dashboards|alerts|python/);
-    const { run } = await added(escaped, { [`${FOLDER}views/overview.json`]: DASHBOARD }, { fails: true });
+    const { run } = await added(escaped, { [`${FOLDER}views/overview.json`]: DASHBOARD }, { commented: true });
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(titled(run, "asset-missing")).toEqual([
       expect.objectContaining({
@@ -138,7 +138,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     const { run } = await added(
       alerting,
       { [`${FOLDER}dashboards`]: "", [`${FOLDER}alerts/cpu-high.json`]: "{}" },
-      { fails: false, configure: (gh) => gh.submodules.add(`${FOLDER}dashboards`) },
+      { commented: false, configure: (gh) => gh.submodules.add(`${FOLDER}dashboards`) },
     );
     expect(titled(run, "asset-missing")).toEqual([]);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
