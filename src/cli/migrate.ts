@@ -12,6 +12,7 @@ import {
   lstatSync,
   readFileSync,
   realpathSync,
+  rmdirSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -40,7 +41,7 @@ import { ConfigFinder } from "../workspace/find-config.js";
 import { makeFolder } from "../workspace/make-folder.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
 import { usageErrorText } from "./output.js";
-import { Stage, type Kept } from "./migrate-stage.js";
+import { detached, Stage, type Kept } from "./migrate-stage.js";
 
 export interface MigrateCommandOptions {
   /** Descriptors: files, folders (every plugin.json below) and globs. */
@@ -75,14 +76,28 @@ interface Done extends FleetEntry {
   kept?: string[];
   /** Files the user fills in (OutputFile.yours), edited since: left as they are. */
   yours?: string[];
+  /** Files an earlier run wrote in its folder that this one does not, unchanged since: removed. */
+  removed?: string[];
+  /** Such files edited since: left as they are. */
+  leftOver?: string[];
+  /** How it fared, once reported (its notes are no longer held then). */
+  outcome?: Outcome;
 }
 
 /** How a descriptor fared: converted with nothing lost, converted with something not carried over, refused. */
 type Outcome = "converted" | "partly" | "refused";
 
 function outcomeOf(d: Done): Outcome {
+  if (d.outcome) return d.outcome;
   if (!d.result.converted || d.error) return "refused";
   return d.result.notes.some((n) => n.kind === "dropped") ? "partly" : "converted";
+}
+
+/** A result reduced to what the run's end needs of it when nothing is rewritten: no files, notes nor metrics. */
+function summarised(r: MigrationResult): MigrationResult {
+  return r.converted
+    ? { ...r, files: [], notes: [], keyMap: { framework: r.keyMap.framework, metrics: [] } }
+    : { ...r, files: [], notes: [], reasons: [] };
 }
 
 /** A file's text, or why it cannot be read (too large, not UTF-8, missing). */
@@ -234,12 +249,66 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
     // By the file's index: wroteLines and the JSON pair each file with where it went.
     d.written[i] = shown(p.f);
   }
+  if (d.error === undefined) removeLeftOver(d, folder, out, manifest);
   // Also after a failure: what was written is recorded, so that the next run overwrites it.
   try {
     writeFile(join(folder, MANIFEST_FILE), manifestText(manifest));
   } catch (e) {
     d.error ??= `cannot write '${join(out, d.folder!, MANIFEST_FILE)}': ${describeErrno(e)}`;
   }
+}
+
+/**
+ * The files an earlier run wrote in a migration's folder that this run does not write (an alert removed from the
+ * plugin.json, a descriptor now refused: its extension): removed when nobody changed them since, so that the
+ * folder holds this migration and nothing of an older one; an edited one is left and listed.
+ */
+function removeLeftOver(d: Done, folder: string, out: string, manifest: Manifest): void {
+  const now = new Set(d.result.files.map((f) => f.path));
+  d.removed = [];
+  d.leftOver = [];
+  for (const [path, sha] of [...manifest]) {
+    if (now.has(path)) continue;
+    const absolute = join(folder, path);
+    // The record is a file in the folder, anybody's to edit: what it names outside the folder is not migrate's.
+    if (!inside(folder, absolute)) continue;
+    const shown = join(out, d.folder!, path);
+    const there = found(absolute);
+    if (there !== "absent" && (there === "other" || there.digest !== sha)) {
+      d.leftOver.push(shown);
+      continue;
+    }
+    try {
+      if (there !== "absent") rmSync(absolute);
+    } catch (e) {
+      d.error = `cannot remove '${shown}', which an earlier run wrote: ${describeErrno(e)}`;
+      return;
+    }
+    manifest.delete(path);
+    if (there !== "absent") d.removed.push(shown);
+    // Its folders, once empty (an alerts/ folder without alerts), go too; never the migration's own.
+    for (
+      let dir = dirname(absolute);
+      relative(folder, dir) !== "" && !relative(folder, dir).startsWith("..");
+      dir = dirname(dir)
+    )
+      try {
+        rmdirSync(dir);
+      } catch {
+        break;
+      }
+  }
+}
+
+/** Whether a path is below a folder, also through the links on the way (never a file elsewhere a link leads to). */
+function inside(folder: string, absolute: string): boolean {
+  const below = (from: string, to: string) => {
+    const rel = relative(from, to);
+    return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  };
+  return (
+    below(folder, absolute) && below(realPath(folder), join(realPath(dirname(absolute)), basename(absolute)))
+  );
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -322,6 +391,17 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
   );
 }
 
+/** The files of an earlier run removed, and those left because they were edited since. */
+function removedLines(d: Done): string[] {
+  return [
+    ...(d.removed ?? []).map((r) => `  removed ${printable(r)} (an earlier run wrote it; this one does not)`),
+    ...(d.leftOver ?? []).map(
+      (r) =>
+        `  kept ${printable(r)} (an earlier run wrote it, this one does not, and it was edited since: delete it if it is not yours)`,
+    ),
+  ];
+}
+
 /** The files kept rather than overwritten, one a line (not fitted: paths to copy). */
 function keptLines(d: Done): string[] {
   return (d.kept ?? []).map((k) => `  kept ${printable(k)}`);
@@ -397,6 +477,7 @@ function descriptorText(d: Done, opts: MigrateCommandOptions, io: MigrateIo): vo
         `${file}: not converted:`,
         ...reasons(d),
         ...(d.written ?? []).map((w) => `  wrote ${printable(w)}`),
+        ...removedLines(d),
         ...(d.error ? [`  ${printable(d.error)}`] : []),
         ...keptLines(d),
       );
@@ -424,6 +505,9 @@ function descriptorText(d: Done, opts: MigrateCommandOptions, io: MigrateIo): vo
           .map((w) => `  wrote ${w}\n`)
           .join("") +
         (d.yours ?? []).map((y) => `  kept ${printable(y)} (edited: yours to fill in)\n`).join("") +
+        removedLines(d)
+          .map((l) => `${l}\n`)
+          .join("") +
         // Not fitted: a command broken over lines is no longer one to copy.
         projectLines(d, opts.out)
           .map((l) => `${l}\n`)
@@ -512,6 +596,14 @@ function jsonElement(value: unknown): string {
   return `  ${JSON.stringify(value, null, 2).replace(/\n/g, "\n  ")}`;
 }
 
+/** An earlier run's files: removed, or left as they are (edited since). */
+function leftOverJson(d: Done): { removed?: string[]; leftOver?: string[] } {
+  return {
+    ...(d.removed?.length ? { removed: d.removed } : {}),
+    ...(d.leftOver?.length ? { leftOver: d.leftOver } : {}),
+  };
+}
+
 /** What became of one descriptor, as an element of the JSON array. */
 function descriptorJson(d: Done, opts: MigrateCommandOptions): unknown {
   const files = (d: Done) =>
@@ -554,6 +646,7 @@ function descriptorJson(d: Done, opts: MigrateCommandOptions): unknown {
         ...collisions(d),
         ...(d.error ? { error: d.error } : {}),
         ...(d.kept ? { kept: d.kept } : {}),
+        ...leftOverJson(d),
         files: files(d),
       };
     return {
@@ -562,6 +655,7 @@ function descriptorJson(d: Done, opts: MigrateCommandOptions): unknown {
       outcome: outcomeOf(d),
       ...(d.error ? { error: d.error } : {}),
       ...(d.kept ? { kept: d.kept } : {}),
+      ...leftOverJson(d),
       framework: r.framework,
       name: r.name,
       // Named from its EF1 `name`: the name it would have had, and the collisions it resolves.
@@ -769,10 +863,13 @@ async function migrateCandidates(
     if (parsed.ok) {
       const name = get(parsed.value, "name");
       const group = ef1Group(get(parsed.value, "metricGroup"), name);
-      ef1.set(c.display, {
-        ...(typeof name === "string" ? { name } : {}),
-        ...(group !== undefined ? { group } : {}),
-      });
+      ef1.set(
+        c.display,
+        detached({
+          ...(typeof name === "string" ? { name } : {}),
+          ...(group !== undefined ? { group } : {}),
+        }),
+      );
     }
     const code =
       parsed.ok && frameworkOf(parsed.value) === "python"
@@ -799,7 +896,8 @@ async function migrateCandidates(
   // A result's files wait in the stage until written: never the whole fleet's in memory at once.
   const filesOf = new WeakMap<object, Kept<OutputFile[]>>();
   const keep = (r: MigrationResult): MigrationResult => {
-    const light = { ...r, files: [] };
+    // Held for the whole run (the summary, --rewrite's table): without the descriptor's text behind its strings.
+    const light = detached({ ...r, files: [] });
     filesOf.set(light, stage.put(r.files));
     return light;
   };
@@ -811,7 +909,9 @@ async function migrateCandidates(
     keep,
   });
   loaded.clear();
-  const done: Done[] = fleet.entries.map((e) => ({ ...e }));
+  // The fleet's entries are the run's from here on: not held twice.
+  const done: Done[] = fleet.entries.splice(0).map((e) => ({ ...e }));
+  inputs.length = 0;
   folders(done, ef1);
   if (opts.out !== undefined)
     try {
@@ -842,11 +942,15 @@ async function migrateCandidates(
       }
       if (opts.format === "json") element(descriptorJson(d, opts));
       else descriptorText(d, opts, io);
-      // Reported: what the summary and the exit status need is kept, not the files.
-      d.result = light;
+      // Reported: what the summary and the exit status need is kept, not the files, nor the notes and the key
+      // map (a fleet's thousands of metrics), but for the rewrite's table.
+      d.outcome = outcomeOf(d);
+      d.result = opts.rewrite?.length ? light : summarised(light);
       if (d.written) d.written = [];
       delete d.kept;
       delete d.yours;
+      delete d.removed;
+      delete d.leftOver;
     }
   } finally {
     if (opts.out !== undefined) process.off("SIGINT", onInterrupt);

@@ -49,3 +49,29 @@ it("migrates a fleet whose files together exceed the heap: memory is bounded by 
       readFileSync(join(dir, "out", `tech.python.demo.${i}`, "demo_plugin_ef2/plugin/data.py"), "utf8"),
     ).toBe(data);
 }, 180_000);
+
+it("holds nothing of a plugin.json's text once converted: a fleet of large descriptors against a small heap", () => {
+  const descriptor = JSON.parse(readFileSync(join(ROOT, "examples/jmx-valid/plugin.json"), "utf8")) as {
+    name: string;
+    metricGroup: string;
+  };
+  // 60 descriptors of 1 MB each (their JSON padded with spaces): 60 MB of text, against a 40 MB heap. A metric
+  // key the JSON parser takes from the text is a slice of it, and a slice kept for the run kept all of it.
+  const padding = " ".repeat(1024 * 1024);
+  for (let i = 0; i < 60; i++) {
+    const folder = join(dir, "large", `p${i}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, "plugin.json"),
+      JSON.stringify(
+        { ...descriptor, name: `${descriptor.name}_${i}`, metricGroup: `${descriptor.metricGroup}_${i}` },
+        null,
+        2,
+      ) + padding,
+    );
+  }
+  const r = cli(["migrate", "large", "--out", "large-out"], dir, { NODE_OPTIONS: "--max-old-space-size=40" });
+  expect(r.stderr).not.toMatch(/out of memory/i);
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(/✔ 60 descriptors: /);
+}, 300_000);

@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,6 +85,77 @@ describe("plugin-review migrate: a second run over its output", () => {
     expect(readdirSync(join(work, "out/tech.demo.pool/extension")).filter((f) => f.endsWith(".tmp"))).toEqual(
       [],
     );
+  });
+
+  it("removes the files of its own that it no longer writes (an alert removed), unless edited since; never a file outside the folder", () => {
+    const work = fleet("stale");
+    const migrate = (...more: string[]) => cli(["migrate", "a", "b", "--out", "out", ...more], work);
+    expect(migrate().status).toBe(0);
+    const alerts = join(work, "out/tech.demo.pool/extension/alerts");
+    const [alert] = readdirSync(alerts);
+    expect(alert).toMatch(/\.json$/);
+    // The plugin.json without its alert: the extension no longer has it, and a folder packaged would.
+    const withoutAlert = (text: string) => {
+      const doc = JSON.parse(text) as { metrics: { alert_settings?: unknown }[] };
+      for (const m of doc.metrics) delete m.alert_settings;
+      return JSON.stringify(doc, null, 2);
+    };
+    writeFileSync(join(work, "a/plugin.json"), withoutAlert(read(work, "a/plugin.json")));
+    const second = migrate();
+    expect(joined(second.stderr)).toBe("");
+    expect(second.status).toBe(0);
+    expect(joined(second.stdout)).toContain(
+      `  removed ${join("out/tech.demo.pool/extension/alerts", alert!)} (an earlier run wrote it; this one does not)\n`,
+    );
+    expect(existsSync(alerts)).toBe(false);
+    expect(read(work, YAML)).not.toContain("alerts:");
+    const manifest = JSON.parse(read(work, "out/tech.demo.pool/.plugin-review-migrate.json")) as {
+      files: Record<string, string>;
+    };
+    expect(Object.keys(manifest.files).filter((f) => f.startsWith("extension/alerts/"))).toEqual([]);
+
+    // Edited since: left where it is, and said.
+    cpSync(join(ROOT, "examples/jmx-valid/plugin.json"), join(work, "a/plugin.json"));
+    expect(migrate().status).toBe(0);
+    writeFileSync(join(alerts, alert!), "{}\n");
+    writeFileSync(join(work, "a/plugin.json"), withoutAlert(read(work, "a/plugin.json")));
+    const third = migrate("--format", "json");
+    expect(third.status).toBe(0);
+    const pool = (
+      JSON.parse(third.stdout) as { file: string; leftOver?: string[]; removed?: string[] }[]
+    )[0]!;
+    expect(pool).toMatchObject({
+      file: "a/plugin.json",
+      leftOver: [join("out/tech.demo.pool/extension/alerts", alert!)],
+    });
+    expect(pool.removed).toBeUndefined();
+    expect(read(work, join("out/tech.demo.pool/extension/alerts", alert!))).toBe("{}\n");
+
+    // The record names a file outside its folder (edited by anybody): that file is not migrate's to remove.
+    writeFileSync(join(work, "notes.txt"), "mine\n");
+    const record = join(work, "out/tech.demo.pool/.plugin-review-migrate.json");
+    const edited = JSON.parse(readFileSync(record, "utf8")) as { files: Record<string, string> };
+    edited.files["../../notes.txt"] = createHash("sha256").update("mine\n").digest("hex");
+    writeFileSync(record, JSON.stringify(edited));
+    expect(migrate().status).toBe(0);
+    expect(read(work, "notes.txt")).toBe("mine\n");
+  });
+
+  it("removes an extension's files when its descriptor is now refused: only its MIGRATION.md is left", () => {
+    const work = fleet("refused");
+    const migrate = () => cli(["migrate", "a", "b", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    // No metric left: refused, its folder keeps its name from the metricGroup.
+    const doc = JSON.parse(read(work, "a/plugin.json")) as { metrics: unknown[] };
+    writeFileSync(join(work, "a/plugin.json"), JSON.stringify({ ...doc, metrics: [] }));
+    const second = migrate();
+    expect(second.status).toBe(2);
+    expect(joined(second.stderr)).toContain(
+      `  removed ${join("out", YAML.slice(4))} (an earlier run wrote it; this one does not)`,
+    );
+    expect(existsSync(join(work, YAML))).toBe(false);
+    expect(existsSync(join(work, "out/tech.demo.pool/metric-keys.json"))).toBe(false);
+    expect(existsSync(join(work, "out/tech.demo.pool/MIGRATION.md"))).toBe(true);
   });
 
   it("updates the files it wrote that nobody changed when the plugin.json changed (exit 0)", () => {
