@@ -11,10 +11,11 @@
  * breaks is a new finding, never an existing one (core/ef2/package.ts basePackage).
  *
  * Only for an extension.yaml whose text says `python`, `alerts` or `dashboards`, or holds a backslash (a YAML
- * escape may spell one of those keys without its word; no other extension names a file of its project): its text is not parsed here, off the analysis thread, so the schema read is the one
- * Dynatrace's SDK writes and its examples use, `activationSchema.json` beside extension.yaml, and the alert files
- * are found by a scan of its lines (core/ef2/package.ts alertPathsInText). One listing of each commit's tree
- * serves every extension of a batch, and one batched read all their files.
+ * escape may spell one of those keys without its word; no other extension names a file of its project): its
+ * text is not parsed here, off the analysis thread, so the schema read is the one Dynatrace's SDK writes and its
+ * examples use, `activationSchema.json` beside extension.yaml, and the alert files are found by a scan of its
+ * lines (core/ef2/package.ts alertPathsInText), or, in a text the scan may misread, are all its JSON files. One
+ * listing of each commit's tree serves every extension of a batch, and one batched read all their files.
  *
  * Every extension.yaml, whatever it says, gets the files of its project that the change touched (`changed`, from
  * the change's file list): a packaged file changed is a change to the extension (version-not-bumped).
@@ -69,6 +70,15 @@ const textOf = (content: string | Uint8Array) =>
 /** A file GitHub gave, as the core reads it: its bytes, or only its size when over `max_file_size`. */
 const readOf = (file: Exclude<FileContent, { kind: "missing" }>): FileRead =>
   file.kind === "file" ? file.content : { tooLarge: file.size };
+
+/**
+ * A text whose `alerts` list a scan of its lines may not see as YAML reads it: an escape may spell the key or a
+ * path, an anchor and alias or a tag may put the list elsewhere, a complex key (`? `) may name it. Such an
+ * extension's JSON files are all read as alert files it may list (rarely needed: none of Dynatrace's published
+ * extensions writes one of these), so that no alert file goes unchecked in the App where `check` checks it.
+ */
+const unsure = (content: string | Uint8Array) =>
+  escapes(content) || /(?:^|[\s[{,])[&*!][^\s,\]}]|^\?\s/m.test(textOf(content));
 
 /** A Python extension writes a top-level `python:` (its module and activation schema). */
 const saysPython = (content: string | Uint8Array) => says(content, "python") || escapes(content);
@@ -142,13 +152,38 @@ export async function addExtensionFiles(
   // The base's project too, for the base's own findings (new and existing): a renamed one at its old folder.
   const based = listed.filter((i) => i.base);
   const baseFolders = based.map((i) => projectFolder(i.base!.path));
-  const [headListed, baseListed, contents] = await Promise.all([
+  const [headListed, baseListed, firstRead] = await Promise.all([
     step("content", () => gw.folderFiles({ ...at, ref: target.headSha }, folders, PROJECT_FILES_MAX)),
     based.length
       ? step("content", () => gw.folderFiles({ ...at, ref: target.baseSha }, baseFolders, PROJECT_FILES_MAX))
       : [],
     reads.length ? step("content", () => gw.readFiles(reads, maxFileSize)) : [],
   ]);
+  const contents: FileContent[] = [...firstRead];
+  // A text the scan may have misread: every JSON file of its project not read yet, read as an alert file it may
+  // list (at head, and at base by head's path as above), in a second read once the listings are in; bounded as
+  // above (past the bound, the note below).
+  const first = reads.length;
+  listed.forEach((input, i) => {
+    const paths = headListed[i];
+    if (!paths || !(unsure(input.content) || (input.base && unsure(input.base.content)))) return;
+    const folder = folderOf(input.path);
+    const k = based.indexOf(input);
+    const basePaths = k < 0 ? undefined : new Set(baseListed[k]);
+    for (const path of paths) {
+      if (!/\.json$/i.test(path) || path === folder + ACTIVATION_SCHEMA) continue;
+      if (alerts[i]!.some((e) => e.path === path)) continue;
+      const entry: { path: string; head?: number; base?: number } = {
+        path,
+        head: readAlert(input, target.headSha, path),
+      };
+      const from = input.base && folderOf(input.base.path) + path.slice(folder.length);
+      if (from !== undefined && basePaths?.has(from)) entry.base = readAlert(input, target.baseSha, from);
+      alerts[i]!.push(entry);
+    }
+  });
+  if (reads.length > first)
+    contents.push(...(await step("content", () => gw.readFiles(reads.slice(first), maxFileSize))));
   const notes: string[] = [];
   for (const input of cutShort)
     notes.push(

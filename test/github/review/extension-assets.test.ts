@@ -101,7 +101,11 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
       "  - path: views/overview.json\n  - path: views/interfaces.json\n",
     );
     expect(escaped).not.toMatch(/dashboards|alerts|python/);
-    const { run } = await added(escaped, { [`${FOLDER}views/overview.json`]: DASHBOARD }, { commented: true });
+    const { run } = await added(
+      escaped,
+      { [`${FOLDER}views/overview.json`]: DASHBOARD },
+      { commented: true },
+    );
     expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(titled(run, "asset-missing")).toEqual([
       expect.objectContaining({
@@ -289,6 +293,32 @@ describe("GitHub App: the alert files an extension lists, read as `check` reads 
       }),
     ]);
   });
+
+  it.each([
+    ["a key written with a YAML escape", `${SNMP}"\\x61lerts":\n  - path: ./alerts/interface-errors.json\n`],
+    ["a path written with a YAML escape", `${SNMP}alerts:\n  - path: "./\\x61lerts/interface-errors.json"\n`],
+    [
+      "a list given by an alias",
+      `${SNMP}x-alerts: &listed\n  - path: ./alerts/interface-errors.json\nalerts: *listed\n`,
+    ],
+  ])(
+    "fails an alert file that is not JSON when extension.yaml lists it through %s (no line the scan reads)",
+    async (_, yaml) => {
+      const { run } = await added(
+        yaml,
+        { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD, [ALERT]: '{\n  "name": "Interface errors",\n}' },
+        { commented: true },
+      );
+      expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+      expect(titled(run, "asset-missing")).toEqual([
+        expect.objectContaining({
+          path: YAML,
+          annotation_level: "failure",
+          message: expect.stringContaining("is not valid JSON (line 3, column 1)"),
+        }),
+      ]);
+    },
+  );
 
   it("warns of an alert file over max_file_size, known by its size alone (never downloaded)", async () => {
     const { gh, run } = await added(
