@@ -223,6 +223,15 @@ export const completesRun = (body: unknown): boolean => {
   return b?.status === "completed" || b?.conclusion !== undefined;
 };
 
+/** An entry of a git tree, as GitHub's tree route answers it (without its `url`). */
+export interface TreeEntry {
+  path: string;
+  mode: string;
+  type: "blob" | "tree" | "commit";
+  sha: string;
+  size?: number;
+}
+
 export class FakeGitHub {
   readonly mock: GithubMock;
   /** `owner/repo@ref` → path → bytes. The ref "HEAD" is the default branch. */
@@ -230,6 +239,11 @@ export class FakeGitHub {
   prFiles: PrFile[] = [];
   /** Commits whose tree GitHub cuts short (`truncated`: over 100,000 entries or 7 MB). */
   readonly cutTrees = new Set<string>();
+  /**
+   * Folders (at any commit, without a trailing `/`) whose own tree's recursive listing GitHub cuts short: their
+   * commit's listing is then cut short too (add the commit to `cutTrees`).
+   */
+  readonly cutFolders = new Set<string>();
   /** Paths (at any commit) that are symbolic links: a tree lists them as mode 120000, their bytes the target. */
   readonly symlinks = new Set<string>();
   /**
@@ -436,6 +450,64 @@ export class FakeGitHub {
     );
     for (const [path, bytes] of files) hash.update(`\0${path}\0`).update(bytes);
     return hash.digest("hex");
+  }
+
+  /**
+   * The trees of the commit `owner/repo@sha` (a key of `contents`), by folder ("" the commit's own, else the
+   * folder's path): each with its sha (git's way: from its entries, so an unchanged folder keeps it) and its own
+   * entries in git's order, named relative to it. Submodules are `commit` entries, symbolic links mode 120000.
+   */
+  commitTrees(key: string): Map<string, { sha: string; entries: TreeEntry[] }> {
+    const files = this.contents.get(key) ?? new Map<string, Buffer>();
+    const children = new Map<string, Map<string, string | Buffer>>([["", new Map()]]);
+    for (const [path, bytes] of files) {
+      const parts = path.split("/");
+      for (let i = 0; i < parts.length; i++) {
+        const folder = parts.slice(0, i).join("/");
+        const here = children.get(folder) ?? new Map<string, string | Buffer>();
+        children.set(folder, here);
+        // A folder's entry names the folder (its tree comes later); a file's its bytes.
+        here.set(parts[i] as string, i < parts.length - 1 ? parts.slice(0, i + 1).join("/") : bytes);
+      }
+    }
+    const trees = new Map<string, { sha: string; entries: TreeEntry[] }>();
+    const build = (folder: string): { sha: string; entries: TreeEntry[] } => {
+      // Git orders a tree's entries by name, a folder's as if it ended in `/`.
+      const named = [...children.get(folder)!].sort(([a, x], [b, y]) => {
+        const ka = typeof x === "string" ? `${a}/` : a;
+        const kb = typeof y === "string" ? `${b}/` : b;
+        return ka < kb ? -1 : ka > kb ? 1 : 0;
+      });
+      const entries: TreeEntry[] = named.map(([entry, v]) => {
+        const path = folder ? `${folder}/${entry}` : entry;
+        if (typeof v === "string") return { path: entry, mode: "040000", type: "tree", sha: build(v).sha };
+        if (this.submodules.has(path))
+          return { path: entry, mode: "160000", type: "commit", sha: gitBlobSha(v) };
+        return {
+          path: entry,
+          mode: this.symlinks.has(path) ? "120000" : "100644",
+          type: "blob",
+          sha: gitBlobSha(v),
+          size: v.length,
+        };
+      });
+      const hash = createHash("sha1").update("tree");
+      for (const e of entries) hash.update(`\0${e.mode} ${e.path}\0${e.sha}`);
+      const tree = { sha: hash.digest("hex"), entries };
+      trees.set(folder, tree);
+      return tree;
+    };
+    build("");
+    return trees;
+  }
+
+  /** The commit and folder of a repository whose tree has `sha` (a folder's tree, found in any of its commits). */
+  private folderTree(repo: string, sha: string): { key: string; path: string } | undefined {
+    for (const key of this.contents.keys()) {
+      if (!key.startsWith(`${repo}@`) || key.endsWith("@HEAD")) continue;
+      for (const [path, tree] of this.commitTrees(key)) if (path && tree.sha === sha) return { key, path };
+    }
+    return undefined;
   }
 
   /**
@@ -1068,28 +1140,38 @@ export class FakeGitHub {
       const url = new URL(uri, "https://api.github.com");
       const [, owner, name] = url.pathname.split("/").slice(1);
       const ref = decodeURIComponent(url.pathname.split("/git/trees/")[1] ?? "");
-      // A commit's whole tree, from the files put at that commit (a merge group's or a pull request's base
-      // and head); blob shas are git's, so a file unchanged between two commits has the same sha in both.
-      const atCommit = this.contents.get(`${owner}/${name}@${ref}`);
-      if (atCommit) {
-        const tree = [...atCommit].map(([path, bytes]) =>
-          this.submodules.has(path)
-            ? { path, mode: "160000", type: "commit", sha: gitBlobSha(bytes) }
-            : {
-                path,
-                mode: this.symlinks.has(path) ? "120000" : "100644",
-                type: "blob",
-                sha: gitBlobSha(bytes),
-                size: bytes.length,
-              },
-        );
+      // A commit's tree, from the files put at that commit (a merge group's or a pull request's base and head),
+      // or one of its folders' trees by sha, as git stores them: blob and tree shas are git's, so a file or
+      // folder unchanged between two commits has the same sha in both.
+      const folder = this.contents.has(`${owner}/${name}@${ref}`)
+        ? { key: `${owner}/${name}@${ref}`, path: "" }
+        : this.folderTree(`${owner}/${name}`, ref);
+      if (folder) {
+        const trees = this.commitTrees(folder.key);
+        const recursive = url.searchParams.has("recursive");
+        const listed: TreeEntry[] = [];
+        const walk = (path: string, prefix: string) => {
+          for (const e of trees.get(path)!.entries) {
+            listed.push({ ...e, path: prefix + e.path });
+            if (recursive && e.type === "tree")
+              walk(path ? `${path}/${e.path}` : e.path, `${prefix}${e.path}/`);
+          }
+        };
+        walk(folder.path, "");
+        // Cut short as GitHub does: `truncated`, and the entries listed up to its limit (here, the first half).
+        const cut =
+          recursive && (folder.path === "" ? this.cutTrees.has(ref) : this.cutFolders.has(folder.path));
+        const tree = (cut ? listed.slice(0, Math.floor(listed.length / 2)) : listed).map((e) => ({
+          ...e,
+          url: `https://api.github.com/repos/${owner}/${name}/git/${e.type === "tree" ? "trees" : "blobs"}/${e.sha}`,
+        }));
         return [
           200,
           {
-            sha: "t".repeat(40),
+            sha: trees.get(folder.path)!.sha,
             url: `https://api.github.com${url.pathname}`,
             tree,
-            truncated: this.cutTrees.has(ref),
+            truncated: cut,
           },
         ];
       }

@@ -340,7 +340,8 @@ export interface GitHubGateway {
   readFiles(files: readonly FileAt[], maxSize: number): Promise<FileContent[]>;
   /**
    * The paths of the files under each folder ("" or ending in `/`) at a commit, in the order asked; undefined
-   * for a folder whose files cannot all be listed (GitHub cut the commit's tree short, or more than `maxPerFolder`).
+   * for a folder whose files cannot all be listed (GitHub cut its listing short, or more than `maxPerFolder`). A
+   * commit's tree cut short is listed again folder by folder (api/rest/folder-files.ts).
    */
   folderFiles(
     at: CommitFiles,

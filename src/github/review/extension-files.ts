@@ -197,7 +197,7 @@ export async function addExtensionFiles(
         ? "the Python module, the activation schema and the files it lists were not checked"
         : "the files it lists (alerts, dashboards) were not checked";
       notes.push(
-        `${quote(input.path)}: its project folder has more than ${PROJECT_FILES_MAX.toLocaleString("en-US")} files (or GitHub's listing of the commit was cut short), so ${unchecked}.`,
+        `${quote(input.path)}: its project folder has more than ${PROJECT_FILES_MAX.toLocaleString("en-US")} files (or GitHub cut its listing short), so ${unchecked}.`,
       );
       return;
     }

@@ -148,16 +148,92 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
   });
 
-  it("judges nothing, and says so, when GitHub cuts the head commit's tree short", async () => {
+  it("fails an SNMP extension whose dashboard is missing when GitHub cuts the head commit's tree short, listing its project's own tree", async () => {
+    // A repository GitHub lists only in part (a big monorepo, or a pull request adding many files anywhere): the
+    // part it answers ends before the project, which is found a level at a time and listed from its own tree.
+    const big = (gh: FakeGitHub) => {
+      for (let i = 0; i < 10; i++) gh.file(R, HEAD_SHA, `docs/f${i}.md`, "");
+      gh.cutTrees.add(HEAD_SHA);
+    };
+    const { gh, run } = await added(SNMP, { [OVERVIEW]: DASHBOARD }, { commented: true, configure: big });
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run, "asset-missing")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(SNMP, MISSING_LINE),
+        annotation_level: "failure",
+        message: expect.stringContaining("dashboards/interfaces.json"),
+      }),
+    ]);
+    expect(run.output!.summary).not.toContain("cut short");
+    // The commit's tree (cut short), its top level, and the project's tree: three listings.
+    const trees = gh.mock.requests.filter((r) => r.path.includes("/git/trees/"));
+    expect(trees.map((r) => [r.path.split("/git/trees/")[1] === HEAD_SHA, "recursive" in r.query])).toEqual([
+      [true, true],
+      [true, false],
+      [false, true],
+    ]);
+  });
+
+  it("passes an SNMP extension whose listed dashboards are there when GitHub cuts the head commit's tree short, with no note", async () => {
     const { run } = await added(
       SNMP,
-      { [OVERVIEW]: DASHBOARD },
+      { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD },
       { commented: false, configure: (gh) => gh.cutTrees.add(HEAD_SHA) },
     );
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(titled(run, "asset-missing")).toEqual([]);
+    expect(run.output!.summary).not.toContain("were not checked");
+  });
+
+  it("lists the folders above two projects once when GitHub cuts the head commit's tree short", async () => {
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "tree"]);
+    const { probot } = makeProbot();
+    const [a, b] = ["ext/snmp/a/", "ext/snmp/b/"];
+    gh.prFiles = [a, b].map((f) => ({
+      filename: `${f}extension.yaml`,
+      status: "added" as const,
+      patch: addedPatch(SNMP),
+    }));
+    for (const f of [a, b])
+      gh.file(R, HEAD_SHA, `${f}extension.yaml`, SNMP).file(
+        R,
+        HEAD_SHA,
+        `${f}dashboards/overview.json`,
+        DASHBOARD,
+      );
+    gh.file(R, HEAD_SHA, `${b}dashboards/interfaces.json`, DASHBOARD);
+    for (let i = 0; i < 20; i++) gh.file(R, HEAD_SHA, `docs/f${i}.md`, "");
+    gh.cutTrees.add(HEAD_SHA);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(titled(run!, "asset-missing").map((x) => (x as { path?: string }).path)).toEqual([
+      `${a}extension.yaml`,
+    ]);
+    // The commit's tree (cut short, here before any project) and each level above the projects once (the
+    // top, `ext`, `ext/snmp`), then each project's tree.
+    const trees = gh.mock.requests.filter((r) => r.path.includes("/git/trees/"));
+    expect(trees.filter((r) => !("recursive" in r.query))).toHaveLength(3);
+    expect(trees.filter((r) => "recursive" in r.query)).toHaveLength(3);
+  });
+
+  it("judges nothing, and says so, when GitHub cuts the project folder's own tree short too", async () => {
+    const { run } = await added(
+      SNMP,
+      { [OVERVIEW]: DASHBOARD },
+      {
+        commented: false,
+        configure: (gh) => {
+          gh.cutTrees.add(HEAD_SHA);
+          gh.cutFolders.add(FOLDER.slice(0, -1));
+        },
+      },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(titled(run, "asset-missing")).toEqual([]);
     expect(run.output!.summary).toContain(
-      "(or GitHub's listing of the commit was cut short), so the files it lists (alerts, dashboards) were not checked",
+      "(or GitHub cut its listing short), so the files it lists (alerts, dashboards) were not checked",
     );
   });
 
@@ -232,7 +308,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(run!.output!.summary).toContain(
-      "`extension.yaml`: its project folder has more than 5,000 files (or GitHub's listing of the commit was cut short), so the files it lists (alerts, dashboards) were not checked",
+      "`extension.yaml`: its project folder has more than 5,000 files (or GitHub cut its listing short), so the files it lists (alerts, dashboards) were not checked",
     );
   });
 });

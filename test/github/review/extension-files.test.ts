@@ -169,14 +169,32 @@ describe("GitHub App: a Python extension's project files", () => {
     expect(gh.count("GET", /\/git\/blobs\//)).toBe(0);
   });
 
-  it("says so, and judges no module, when GitHub cuts the commit's tree short", async () => {
+  it("fails an extension whose module folder the change renames when GitHub cuts the commit's tree short", async () => {
+    const { run } = await review(
+      { [SCHEMA]: ACTIVATION, "queues/example_queues/__main__.py": "" },
+      { configure: (gh) => gh.cutTrees.add(HEAD_SHA) },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run, "python-module-missing")).toEqual([
+      expect.objectContaining({ path: YAML, start_line: lineOf(AFTER, "    module: example_queue") }),
+    ]);
+    expect(run.output!.summary).not.toContain("were not checked");
+  });
+
+  it("says so, and judges no module, when GitHub cuts the project folder's own tree short too", async () => {
     const { run } = await review(
       { [SCHEMA]: ACTIVATION },
-      { fails: false, configure: (gh) => gh.cutTrees.add(HEAD_SHA) },
+      {
+        fails: false,
+        configure: (gh) => {
+          gh.cutTrees.add(HEAD_SHA);
+          gh.cutFolders.add("queues");
+        },
+      },
     );
     expect(titled(run, "python-module-missing")).toEqual([]);
     expect(run.output!.summary).toContain(
-      "its project folder has more than 5,000 files (or GitHub's listing of the commit was cut short), so the Python module, the activation schema and the files it lists were not checked",
+      "its project folder has more than 5,000 files (or GitHub cut its listing short), so the Python module, the activation schema and the files it lists were not checked",
     );
   });
 });
