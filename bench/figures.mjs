@@ -139,3 +139,56 @@ export function measure(builds, rounds, timer = time) {
   });
   return { figures, rows, tParse: median(corpusParse), tAjv: median(ajv) };
 }
+
+/**
+ * The judged figures of both builds timed side by side at a finer grain than `measure`'s (the speed gate's):
+ * each measurement runs the two builds in turn, one call each (which goes first alternating), so that both
+ * meet the machine's load of the same moment, and `pairTimer(fns, runs, warm, budget)` returns each build's
+ * time and their ratio (the second build's over the first's). A figure's ratio is the median over the rounds
+ * (a corpus figure's: the median file's, each file's ratio its median over the rounds); its times, for
+ * reading, are measure's.
+ */
+export function measurePaired(builds, rounds, pairTimer) {
+  const both = (call) => builds.map((b) => () => call(b));
+  const figures = [
+    ...(corpus.length
+      ? [
+          ["corpus median, with the base comparison", (b, f, text) => b.withBase(f, text)],
+          ["corpus median, without a base", (b, f, text) => b.alone(f, text)],
+          ["corpus median, 40 rules off", (b, f, text) => b.off(f, text)],
+        ].map(([name, call]) => ({ name, corpus: true, call }))
+      : []),
+    { name: "2 MB, with the base comparison", call: (b) => b.withBase("large.json", largeText) },
+    { name: "2 MB, without a base", call: (b) => b.alone("large.json", largeText) },
+    {
+      name: "2 MB, base differs in one metric's unit",
+      call: (b) => b.withBase("large.json", largeText, largeMetricBase),
+    },
+    { name: "2 MB parsed with positions (parseJsonFast + tree)", call: (b) => b.positions(largeText) },
+  ].map((fig) => ({ ...fig, samples: fig.corpus ? corpus.map(() => []) : [[]] }));
+  // Budgets (CPU ms a build a measurement) above what a build as fast as the reference spends (about 10 and
+  // 500), so that only a much slower build, such as the planted one, is cut short.
+  for (let r = 0; r < rounds; r++)
+    for (const fig of figures) {
+      if (fig.corpus)
+        corpus.forEach(({ f, text }, k) =>
+          fig.samples[k].push(
+            pairTimer(
+              both((b) => fig.call(b, f, text)),
+              30,
+              5,
+              30,
+            ),
+          ),
+        );
+      else fig.samples[0].push(pairTimer(both(fig.call), 9, 2, 1000));
+    }
+  /** The median file (or the one sample list) of `pick`'s medians over the rounds. */
+  const of = (fig, pick) => median(fig.samples.map((xs) => median(xs.map(pick))));
+  return Object.fromEntries(
+    figures.map((fig) => [
+      fig.name,
+      { ratio: of(fig, (x) => x.ratio), times: [0, 1].map((i) => of(fig, (x) => x.times[i])) },
+    ]),
+  );
+}
