@@ -188,7 +188,11 @@ export function measurePaired(builds, rounds, pairTimer) {
   return Object.fromEntries(
     figures.map((fig) => [
       fig.name,
-      { ratio: of(fig, (x) => x.ratio), times: [0, 1].map((i) => of(fig, (x) => x.times[i])) },
+      {
+        ratio: of(fig, (x) => x.ratio),
+        wall: of(fig, (x) => x.wall),
+        times: [0, 1].map((i) => of(fig, (x) => x.times[i])),
+      },
     ]),
   );
 }

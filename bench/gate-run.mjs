@@ -9,6 +9,7 @@
 // so that the process's CPU time, which Node.js reads precisely for the calling thread, is the review's;
 // --expose-gc allows the collections below (pairedCpuTime).
 import { loadBuild, measurePaired } from "./figures.mjs";
+import { performance } from "node:perf_hooks";
 import { median } from "./lib.mjs";
 
 /** CPU milliseconds this process has run (user and system; this thread's read at the moment of asking). */
@@ -27,7 +28,8 @@ const COLLECT_FROM = 5;
 /**
  * Both builds' calls timed in turn (`fns`: the reference's, this commit's), one call each, which goes first
  * alternating, after `warm` warm-up calls each. Returns each build's median CPU ms a call and the median ratio
- * of this commit's call to the reference's beside it. A measurement stops once it has spent `budget` CPU ms a
+ * of this commit's call to the reference's beside it, in CPU time and in wall time (`wall`: what CPU time does
+ * not see, a call that waits). A measurement stops once it has spent `budget` CPU ms a
  * build (after one warm-up and one timed pair at least), so that a build many times slower is judged in
  * minutes, not hours; a build as fast as the reference is timed in full.
  */
@@ -45,14 +47,18 @@ function pairedCpuTime(fns, runs, warm, budget = Infinity) {
   if (collect) globalThis.gc();
   start = cpuNow() - warmed;
   const xs = [[], []];
+  const walls = [[], []];
   for (let i = 0; i < runs && (i === 0 || within()); i++)
     for (const k of i % 2 ? [1, 0] : [0, 1]) {
       if (collect) globalThis.gc({ type: "minor" });
+      const w = performance.now();
       const t = cpuNow();
       fns[k]();
       xs[k].push(cpuNow() - t);
+      walls[k].push(performance.now() - w);
     }
-  return { times: xs.map(median), ratio: median(xs[1].map((x, i) => x / xs[0][i])) };
+  const ratio = (ys) => median(ys[1].map((y, i) => y / ys[0][i]));
+  return { times: xs.map(median), ratio: ratio(xs), wall: ratio(walls) };
 }
 
 const [previous, current, rounds] = process.argv.slice(2);

@@ -10,8 +10,8 @@
 // wall time, which another process's turn on a loaded machine inflated (the same code measured 0.67 to 1.36
 // times itself so); gate-run.mjs says how.
 // --force: judge even when what the figures depend on is the same at both commits (to see the machine's noise).
-// --planted: the gate's own check. This build against a copy of it whose duplicate-metric-key rule spends
-// 1 ms of CPU per metric (no worktree, no build): exits 0 when the gate fails it, as it must, and 1 when not.
+// --planted: the gate's own check. This build against a copy of it whose duplicate-metric-key rule sleeps
+// 1 ms per metric (no worktree, no build): exits 0 when the gate fails it, as it must, and 1 when not.
 // docs/development.md ("The speed gate") says how to read and rerun it.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,8 +19,16 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ms, ROOT, withBuiltCommit } from "./lib.mjs";
 
-/** More than this ratio (this build over the reference) is a worse figure. */
+/** More than this ratio of CPU time (this build over the reference) is a worse figure. */
 const LIMIT = 1.15;
+/**
+ * Or more than this ratio of wall time: a slowdown CPU time does not see (a rule that waits, as issue 40's planted
+ * rule sleeps 1 ms per metric). Wider than LIMIT: wall time carries the machine's load, and identical code
+ * measured up to 1.36 times itself in wall time on a loaded machine.
+ */
+const WALL_LIMIT = 2;
+/** A figure of one run worse than the reference's. */
+const isWorse = ({ ratio, wall }) => ratio > LIMIT || wall > WALL_LIMIT;
 const RUNS = 3;
 /** The figures judged: the corpus medians and the 2 MB descriptor's (not the slowest file alone: one file's noise). */
 const judged = (figure) => figure.startsWith("corpus median") || figure.startsWith("2 MB");
@@ -31,9 +39,9 @@ const judged = (figure) => figure.startsWith("corpus median") || figure.startsWi
  */
 function verdict(runs) {
   const figures = Object.keys(runs[0] ?? {}).filter(judged);
-  const worse = figures.filter((f) => runs.filter((r) => r[f] > LIMIT).length >= 2);
+  const worse = figures.filter((f) => runs.filter((r) => isWorse(r[f])).length >= 2);
   if (worse.length) return { failed: true, worse };
-  const decided = figures.every((f) => runs.filter((r) => r[f] <= LIMIT).length >= 2);
+  const decided = figures.every((f) => runs.filter((r) => !isWorse(r[f])).length >= 2);
   return decided ? { failed: false, worse: [] } : undefined;
 }
 
@@ -61,10 +69,9 @@ function reference() {
 }
 
 /**
- * A copy of this build whose duplicate-metric-key rule spends 1 ms of CPU per metric, in a folder of its own
- * inside the repository (its imports resolve; node_modules may be shared with other checkouts). Issue 40 asks
- * for a rule that sleeps 1 ms per metric; a sleep costs no CPU time, which is what the gate measures, and the
- * core never waits, so the planted rule keeps the CPU busy for that millisecond instead.
+ * A copy of this build whose duplicate-metric-key rule sleeps 1 ms per metric (issue 40's planted slowdown), in
+ * a folder of its own inside the repository (its imports resolve; node_modules may be shared with other
+ * checkouts). A sleep costs no CPU time: the wall-time bound (WALL_LIMIT) is what catches it.
  */
 function plantedBuild() {
   const cache = join(ROOT, "node_modules/.cache/plugin-review-bench");
@@ -75,7 +82,7 @@ function plantedBuild() {
   const text = readFileSync(rule, "utf8");
   const planted = text.replace(
     "check(context) {",
-    "check(context) {\n        for (const _ of context.metrics) { const s = process.cpuUsage(); let d; do d = process.cpuUsage(s); while (d.user + d.system < 1000); }",
+    "check(context) {\n        for (const _ of context.metrics) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);",
   );
   if (planted === text) throw new Error(`no place to plant the slowdown in ${rule}`);
   writeFileSync(rule, planted);
@@ -97,14 +104,13 @@ function judge(previous, current, rounds) {
   let result;
   while (!result && runs.length < RUNS) {
     const figures = measureOnce(previous, current, rounds);
-    const ratios = Object.fromEntries(Object.entries(figures).map(([k, { ratio }]) => [k, ratio]));
-    runs.push(ratios);
+    runs.push(figures);
     console.log(
       `run ${runs.length} of at most ${RUNS} (${rounds} rounds), this commit / reference, CPU time:`,
     );
-    for (const [k, { ratio, times }] of Object.entries(figures))
+    for (const [k, { ratio, wall, times }] of Object.entries(figures))
       console.log(
-        `  ${ratio.toFixed(3)}  ${k} (${ms(times[1])} against ${ms(times[0])})${judged(k) && ratio > LIMIT ? "  WORSE" : ""}`,
+        `  ${ratio.toFixed(3)}  ${k} (${ms(times[1])} against ${ms(times[0])}; wall time ${wall.toFixed(3)})${judged(k) && isWorse(figures[k]) ? "  WORSE" : ""}`,
       );
     result = verdict(runs);
   }
@@ -118,9 +124,7 @@ const { values, positionals } = parseArgs({
 const rounds = Number(values.rounds ?? (values.planted ? 1 : 3));
 
 if (values.planted) {
-  console.log(
-    "the gate's own check: this build against itself with a rule that spends 1 ms of CPU per metric",
-  );
+  console.log("the gate's own check: this build against itself with a rule that sleeps 1 ms per metric");
   const dir = plantedBuild();
   try {
     const { failed, worse } = judge(ROOT, dir, rounds);
