@@ -152,6 +152,17 @@ export type AlertRead = { event: Record<string, unknown> } | { problem: string; 
  * than the review reads). A leading byte order mark is not JSON's, but readers take it: it is skipped.
  */
 export function readAlert(pkg: ExtensionPackage, path: string): AlertRead | undefined {
+  // Two rules read each alert file (asset-missing, unknown-metric-reference): parsed once a package.
+  let reads = alertReads.get(pkg);
+  if (!reads) alertReads.set(pkg, (reads = new Map()));
+  if (!reads.has(path)) reads.set(path, parseAlert(pkg, path));
+  return reads.get(path);
+}
+
+/** Each package's alert files as read (by the path `alerts` names), for as long as the package lives. */
+const alertReads = new WeakMap<ExtensionPackage, Map<string, AlertRead | undefined>>();
+
+function parseAlert(pkg: ExtensionPackage, path: string): AlertRead | undefined {
   const read = pkg.read(path);
   if (!read) return undefined;
   if (!("text" in read)) return read;
