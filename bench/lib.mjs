@@ -55,10 +55,13 @@ export async function withBuiltCommit(ref, fn) {
 
 /**
  * The fake GitHub (TypeScript, test/github/fake-github.ts) bundled for the benchmarks' processes, its npm
- * imports left external; inside the repository, so that they resolve from node_modules. Its path.
+ * imports left external; inside the repository, so that they resolve from node_modules. Its path. The file
+ * is this process's own and removed when it exits: node_modules may be shared by several checkouts (git
+ * worktrees), whose benchmarks must neither read each other's fake nor one half written.
  */
 export async function bundleFakeGitHub() {
-  const out = join(ROOT, "node_modules/.cache/plugin-review-bench/fake-github.mjs");
+  const out = join(ROOT, `node_modules/.cache/plugin-review-bench/fake-github-${process.pid}.mjs`);
+  process.once("exit", () => rmSync(out, { force: true }));
   const { buildSync } = await import("esbuild");
   buildSync({
     entryPoints: [join(ROOT, "test/github/fake-github.ts")],
