@@ -30,6 +30,9 @@
  * - api-session (in the manner of public plugins that hold a session to an API: opened in initialize, closed in
  *   close): the extension stopped (SIGINT, as the EEC stops it) while a query waits for a slow answer; and
  *   stopped twice (Ctrl-C pressed again while the shutdown waits for that query).
+ * - deploy-events (in the manner of Dynatrace's ActiveGate demo plugin and of public certificate-check plugins):
+ *   deployment and annotation events reported with the EF1 API's own fields (source, project, version, links,
+ *   deployment name; annotation type and source), by keyword and by position.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -152,6 +155,7 @@ const CASES: Case[] = [
     stopWhen: /the scheduler's slow call begins/,
     stopAgainAfterMs: 500,
   },
+  { fixture: "deploy-events", module: "deploy_events_ef2", queries: 1 },
 ];
 
 let work: string;
@@ -580,5 +584,33 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(byRun(run.metrics).map((metrics) => metrics.map((m) => `${m.key} ${m.value}`).sort())).toEqual([
       ["tech.apisession.jobs_queued 7", "tech.apisession.jobs_running 3"],
     ]);
+  });
+
+  it("deploy-events: a deployment's and an annotation's EF1 fields are the event's title and properties, not lost", () => {
+    const { cli, run } = runs.get("deploy-events")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.events).toEqual([
+      { type: "CUSTOM_DEPLOYMENT", title: "Shop 2.4.1" },
+      { type: "CUSTOM_DEPLOYMENT", title: "cart 0.9" },
+      { type: "CUSTOM_ANNOTATION", title: "Certificate check" },
+    ]);
+    // the Events API's deployment properties (dt.event.deployment.version is the one release detection needs)
+    const group = "'group': 'ci', 'group.name': 'CI', 'device': 'shop', 'device.name': 'Shop service'";
+    expect(run.output).toContain(
+      "'properties': {'approver': 'ops', 'dt.event.deployment.name': 'Shop 2.4.1', " +
+        "'dt.event.deployment.version': '2.4.1', 'dt.event.deployment.project': 'shop', " +
+        "'dt.event.deployment.ci_back_link': 'https://ci.example.com/job/shop/17', " +
+        "'dt.event.deployment.remediation_action_link': 'https://ci.example.com/job/shop-rollback', " +
+        `'source': 'Jenkins', ${group}}`,
+    );
+    expect(run.output).toContain(
+      `'properties': {'dt.event.deployment.version': '0.9', 'dt.event.deployment.project': 'cart', 'source': 'GitLab', ${group}}`,
+    );
+    expect(run.output).toContain(
+      `'properties': {'annotation_type': 'Certificate check', 'source': 'cert-checker', 'dt.event.description': 'Certificate checked', ${group}}`,
+    );
+    expect(run.output).not.toContain("without a title");
+    expect(run.output).not.toContain("not sent");
   });
 });
