@@ -28,7 +28,11 @@
  * - process-pids (in the manner of public plugins that report per process): a metric whose dimension is `rx_pid`,
  *   the process id, for the processes of the snapshot's process groups and for one that has ended.
  * - api-session (in the manner of public plugins that hold a session to an API: opened in initialize, closed in
- *   close): the extension stopped (SIGINT, as the EEC stops it) while a query waits for a slow answer.
+ *   close): the extension stopped (SIGINT, as the EEC stops it) while a query waits for a slow answer; and
+ *   stopped twice (Ctrl-C pressed again while the shutdown waits for that query).
+ * - deploy-events (in the manner of Dynatrace's ActiveGate demo plugin and of public certificate-check plugins):
+ *   deployment and annotation events reported with the EF1 API's own fields (source, project, version, links,
+ *   deployment name; annotation type and source), by keyword and by position.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,6 +103,8 @@ const NGINX_SNAPSHOT = {
 
 interface Case {
   fixture: string;
+  /** The run's name, where a fixture runs twice (the fixture's otherwise). */
+  name?: string;
   module: string;
   queries: number;
   snapshot?: unknown;
@@ -106,6 +112,8 @@ interface Case {
   endpoint?: (endpoint: Record<string, unknown>) => void;
   /** Stopped as soon as its output matches, instead of after its queries. */
   stopWhen?: RegExp;
+  /** Stopped again this many ms after the first stop. */
+  stopAgainAfterMs?: number;
 }
 
 const CASES: Case[] = [
@@ -135,6 +143,19 @@ const CASES: Case[] = [
     queries: 2,
     stopWhen: /the scheduler's slow call begins/,
   },
+  // stopped while its second query waits 3 s for the API, then stopped again while the shutdown waits for it
+  {
+    fixture: "api-session",
+    name: "api-session-stopped-twice",
+    module: "api_session_ef2",
+    queries: 2,
+    endpoint: (e) => {
+      e.slow_seconds = 3;
+    },
+    stopWhen: /the scheduler's slow call begins/,
+    stopAgainAfterMs: 500,
+  },
+  { fixture: "deploy-events", module: "deploy_events_ef2", queries: 1 },
 ];
 
 let work: string;
@@ -144,7 +165,7 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "ef1-idioms-"));
     await pooled(CASES, 2, async (c) => {
-      const dir = join(work, c.fixture);
+      const dir = join(work, c.name ?? c.fixture);
       const cli = await migrateInto(join(FIXTURES, c.fixture, "plugin.json"), dir);
       writeFileSync(join(dir, "snapshot.json"), JSON.stringify(c.snapshot ?? SNAPSHOT));
       if (c.endpoint) {
@@ -154,8 +175,12 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
         activation.pythonRemote.endpoints.forEach(c.endpoint);
         writeFileSync(join(dir, "activation.json"), JSON.stringify(activation));
       }
-      const run = await runProject(dir, c.module, { queries: c.queries, stopWhen: c.stopWhen });
-      runs.set(c.fixture, { dir, cli, run });
+      const run = await runProject(dir, c.module, {
+        queries: c.queries,
+        stopWhen: c.stopWhen,
+        stopAgainAfterMs: c.stopAgainAfterMs,
+      });
+      runs.set(c.name ?? c.fixture, { dir, cli, run });
     });
   }, 60_000);
 
@@ -535,5 +560,57 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       ["tech.apisession.jobs_queued 7", "tech.apisession.jobs_running 3"],
     ]);
     expect(run.output.match(/send_metric: tech\.apisession\./g)).toHaveLength(4);
+  });
+
+  it("api-session: stopped again while the shutdown waits for a query, close() runs at once, not never", () => {
+    const { run } = runs.get("api-session-stopped-twice")!;
+    expect(run.inTime, run.output).toBe(true);
+    const lines = run.output.split("\n");
+    const closed = lines.flatMap((l, i) => (l.includes("the scheduler session is closed") ? [i] : []));
+    expect(closed, run.output).toHaveLength(1);
+    // the second stop ends the wait: the session is closed before the slow answer comes, and that query's
+    // reports are not sent (said), as when the wait runs out
+    const secondDone = lines.findIndex((l) => l.includes("query 2 done"));
+    if (secondDone >= 0) expect(closed[0]).toBeLessThan(secondDone);
+    expect(run.output).toContain(
+      "EF1 query of ApiSessionPlugin still runs at the extension's shutdown (stopped again): close() is called now",
+    );
+    // the query's own end, its session closed under it, is no error of the plugin's
+    expect(run.output).not.toContain("EF1 query of ApiSessionPlugin failed");
+    expect(run.output).not.toContain("GENERIC_ERROR");
+    expect(run.output).toContain(
+      "EF1 query 2 of ApiSessionPlugin ended after close(): RuntimeError: session to",
+    );
+    expect(byRun(run.metrics).map((metrics) => metrics.map((m) => `${m.key} ${m.value}`).sort())).toEqual([
+      ["tech.apisession.jobs_queued 7", "tech.apisession.jobs_running 3"],
+    ]);
+  });
+
+  it("deploy-events: a deployment's and an annotation's EF1 fields are the event's title and properties, not lost", () => {
+    const { cli, run } = runs.get("deploy-events")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.events).toEqual([
+      { type: "CUSTOM_DEPLOYMENT", title: "Shop 2.4.1" },
+      { type: "CUSTOM_DEPLOYMENT", title: "cart 0.9" },
+      { type: "CUSTOM_ANNOTATION", title: "Certificate check" },
+    ]);
+    // the Events API's deployment properties (dt.event.deployment.version is the one release detection needs)
+    const group = "'group': 'ci', 'group.name': 'CI', 'device': 'shop', 'device.name': 'Shop service'";
+    expect(run.output).toContain(
+      "'properties': {'approver': 'ops', 'dt.event.deployment.name': 'Shop 2.4.1', " +
+        "'dt.event.deployment.version': '2.4.1', 'dt.event.deployment.project': 'shop', " +
+        "'dt.event.deployment.ci_back_link': 'https://ci.example.com/job/shop/17', " +
+        "'dt.event.deployment.remediation_action_link': 'https://ci.example.com/job/shop-rollback', " +
+        `'source': 'Jenkins', ${group}}`,
+    );
+    expect(run.output).toContain(
+      `'properties': {'dt.event.deployment.version': '0.9', 'dt.event.deployment.project': 'cart', 'source': 'GitLab', ${group}}`,
+    );
+    expect(run.output).toContain(
+      `'properties': {'annotation_type': 'Certificate check', 'source': 'cert-checker', 'dt.event.description': 'Certificate checked', ${group}}`,
+    );
+    expect(run.output).not.toContain("without a title");
+    expect(run.output).not.toContain("not sent");
   });
 });

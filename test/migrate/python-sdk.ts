@@ -104,6 +104,8 @@ export interface RunOptions {
   deadlineMs?: number;
   /** Stop (SIGINT, as the EEC stops an extension) as soon as the output matches, instead of after the queries. */
   stopWhen?: RegExp;
+  /** Stop again (a second SIGINT: the user's Ctrl-C pressed twice) this many ms after the first. */
+  stopAgainAfterMs?: number;
 }
 
 /** `python3 -m <module>` in the project, stopped with SIGINT (the SDK flushes its metrics) after the queries. */
@@ -127,6 +129,8 @@ export function runProject(dir: string, module: string, options: RunOptions): Pr
     if (stopping) return;
     stopping = true;
     child.kill("SIGINT");
+    if (options.stopAgainAfterMs !== undefined)
+      setTimeout(() => child.kill("SIGINT"), options.stopAgainAfterMs).unref();
     setTimeout(() => child.kill("SIGKILL"), 5000).unref();
   };
   // The issue's bound: started, the first query run and reported within 10 s; then each query a second apart.

@@ -510,6 +510,8 @@ class Instance:
         # thread, whatever query runs) closes the plugin after its query, and no query starts after close().
         self.lock = threading.Lock()
         self.closed = False
+        # close() waits for the query in progress: a second shutdown signal stops the wait.
+        self.waiting = False
 
     def kwargs(self):
         spec = self.runner.spec
@@ -587,8 +589,13 @@ class Instance:
             self.status = Status(StatusValue.OK, "nothing to report")
             self.plugin._recorder.take()  # nothing for this run, not even what it reported before raising
         except PLUGIN_ERRORS as e:
-            self.fail("query", e)
             self.plugin._recorder.take()  # a failed run reports nothing, as on EF1
+            if self.closed:
+                # close() was called under it at the shutdown (a session it used closed): an end foreseen, not
+                # the plugin's error; the extension stops, and nothing more is sent.
+                log.warning("EF1 query %d of %s ended after close(): %s: %s", self.runs, self.label, type(e).__name__, e)
+                return self.status
+            self.fail("query", e)
         metrics, events = self.flush(now)
         log.info("EF1 query %d of %s: %d metrics, %d events sent%s", self.runs, self.label, metrics, events, since)
         return self.status
@@ -600,20 +607,28 @@ class Instance:
 
     def close(self, wait=CLOSE_WAIT):
         """close() once, after the query in progress (if any) has run and sent what it reported, as EF1 did; a
-        query still running after `wait` seconds does not hold the shutdown, and sends nothing more."""
+        query still running after `wait` seconds does not hold the shutdown, and sends nothing more. Called again
+        while the first call waits (a second shutdown signal: the SDK runs its handler again, nested in the first
+        one, and exits when it returns), it stops the wait: close() is called now, not skipped."""
         if self.closed:
-            return  # a second shutdown signal while the first one closes the plugin
+            if not self.waiting:
+                return  # close() runs or has run
+            wait = 0  # the outer call, if it ever resumes, finds close() done by this one
         self.closed = True
+        self.waiting = True
         waited = self.lock.acquire(timeout=max(0.0, wait))
         try:
+            if not self.waiting:
+                return  # a nested call (a second shutdown signal) closed the plugin while this one waited
+            self.waiting = False
             if self.plugin is None:
                 return
             if not waited:
                 log.warning(
-                    "EF1 query of %s still runs at the extension's shutdown (after %d s): close() is called now, and "
-                    "what the query reports is not sent",
+                    "EF1 query of %s still runs at the extension's shutdown (%s): close() is called now, and what "
+                    "the query reports is not sent",
                     self.label,
-                    CLOSE_WAIT,
+                    f"after {CLOSE_WAIT} s" if wait > 0 else "stopped again",
                 )
                 self.plugin._recorder.take()
             try:
@@ -829,10 +844,13 @@ class EF1Plugin(Extension):
 
     def on_shutdown(self):
         """The EEC stops the extension (the SDK calls this on its main thread, while a query may run): each plugin
-        object is closed after its query in progress, all of them within CLOSE_WAIT seconds."""
+        object is closed after its query in progress, all of them within CLOSE_WAIT seconds. A second signal while
+        the first one waits (the SDK calls this again, nested, then exits) closes every plugin object at once."""
+        again = getattr(self, "shutting_down", False)
+        self.shutting_down = True
         deadline = time.monotonic() + CLOSE_WAIT
         for instance in list(getattr(self, "instances", [])):
-            instance.close(deadline - time.monotonic())
+            instance.close(0 if again else deadline - time.monotonic())
 
     def warn(self, key, message):
         """A warning, once per kind and metric: a plugin that does the same every minute logs it once."""

@@ -50,6 +50,16 @@ def _named(name):
     return name is not None and str(name).strip() != ""
 
 
+def _with_fields(properties, fields):
+    """An event's properties, and the EF1 fields its call gave (those it gave no value left out) where the
+    properties do not name them already."""
+    merged = dict(properties or {})
+    for key, value in fields.items():
+        if _named(value):
+            merged.setdefault(key, value)
+    return merged
+
+
 def _keep_latest(entities, key, entity):
     """Puts `entity` last in `entities`, which keeps the latest ENTITIES_KEPT."""
     entities.pop(key, None)
@@ -214,10 +224,43 @@ class _Reporting:
     def report_custom_info_event(self, description=None, title=None, properties=None, **kwargs):
         self._event("report_custom_info_event", description, title, properties, **kwargs)
 
-    def report_custom_deployment_event(self, description=None, title=None, properties=None, **kwargs):
+    def report_custom_deployment_event(
+        self,
+        source=None,
+        project=None,
+        version=None,
+        ci_link=None,
+        remediation_action_link=None,
+        deployment_name=None,
+        properties=None,
+        description=None,
+        title=None,
+        **kwargs,
+    ):
+        """A deployment, with EF1's fields: the Events API's dt.event.deployment.* properties (the version is the
+        one release detection reads) and `source`; titled by its name, else its project and version."""
+        fields = {
+            "dt.event.deployment.name": deployment_name,
+            "dt.event.deployment.version": version,
+            "dt.event.deployment.project": project,
+            "dt.event.deployment.ci_back_link": ci_link,
+            "dt.event.deployment.remediation_action_link": remediation_action_link,
+            "source": source,
+        }
+        if not _named(title):
+            title = deployment_name if _named(deployment_name) else " ".join(
+                str(v) for v in (project, version) if _named(v)
+            )
+        properties = _with_fields(properties, fields)
         self._event("report_custom_deployment_event", description, title, properties, **kwargs)
 
-    def report_custom_annotation_event(self, description=None, title=None, properties=None, **kwargs):
+    def report_custom_annotation_event(
+        self, description=None, annotation_type=None, source=None, properties=None, title=None, **kwargs
+    ):
+        """An annotation, with EF1's fields: titled by its annotation type; the type and `source` as properties."""
+        properties = _with_fields(properties, {"annotation_type": annotation_type, "source": source})
+        if not _named(title):
+            title = annotation_type
         self._event("report_custom_annotation_event", description, title, properties, **kwargs)
 
 
