@@ -18,7 +18,9 @@ import {
   type Diagnostic,
   type TextEdit,
 } from "vscode-languageserver-protocol/node";
-import { edit, MIGRATION, withoutIdle } from "../helpers.js";
+import type { JsonFinding } from "../../src/format/json.js";
+import { cli } from "../cli/run.js";
+import { edit, lineOf, MIGRATION, withoutIdle } from "../helpers.js";
 import { applyEdits, LspClient, uriOf } from "./client.js";
 
 let dir: string;
@@ -117,6 +119,51 @@ describe("plugin-review lsp: an extension.yaml", () => {
       readFileSync("examples/extension-python/extension/activationSchema.json", "utf8"),
     );
     expect(await c.change(path, python + "# saved\n")).toEqual([]);
+  });
+
+  it("the metric events of its alert files on disk: the findings `check` reports, at the alerts' paths", async () => {
+    const folder = join(dir, "router", "extension");
+    const path = join(folder, "extension.yaml");
+    const source = `${readFileSync("examples/extension-valid/extension/extension.yaml", "utf8")}alerts:\n  - path: alerts/errors.json\n  - path: alerts/uptime.json\n`;
+    write(path, source);
+    write(
+      join(folder, "dashboards", "overview.json"),
+      readFileSync("examples/extension-valid/extension/dashboards/overview.json", "utf8"),
+    );
+    const strategy = { type: "STATIC_THRESHOLD", samples: 3, violatingSamples: 5, dealertingSamples: 5 };
+    write(
+      join(folder, "alerts", "errors.json"),
+      JSON.stringify({ name: "Errors", description: "{entityname}", monitoringStrategy: strategy }),
+    );
+    write(
+      join(folder, "alerts", "uptime.json"),
+      JSON.stringify({
+        name: "Down",
+        description: "{entityname} down on {dimensions}",
+        monitoringStrategy: { ...strategy, samples: 5, violatingSamples: 3 },
+      }),
+    );
+    const c = await start();
+    const diagnostics = await c.open(path, source, "yaml");
+    const shown = diagnostics.map((d) => [d.code, d.range.start.line + 1, d.message]);
+    expect(shown).toEqual([
+      [
+        "alert-samples",
+        lineOf(source, "  - path: alerts/errors.json"),
+        expect.stringContaining("`monitoringStrategy.violatingSamples` (5) exceeds"),
+      ],
+      [
+        "alert-placeholder",
+        lineOf(source, "  - path: alerts/uptime.json"),
+        expect.stringContaining("`{dimensions}`"),
+      ],
+    ]);
+    // `check` in the workspace the editor opened, as its user runs it.
+    const run = cli(["check", "--format", "json", "--no-config", "router"], dir);
+    const findings = JSON.parse(run.stdout) as JsonFinding[];
+    expect(findings.map((f) => [f.ruleId, f.line, f.message])).toEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line + 1, d.message]),
+    );
   });
 
   it("another tool's extension.yaml (Firebase Extensions'): nothing, whatever it holds", async () => {

@@ -152,11 +152,43 @@ export type AlertRead = { event: Record<string, unknown> } | { problem: string; 
  * than the review reads). A leading byte order mark is not JSON's, but readers take it: it is skipped.
  */
 export function readAlert(pkg: ExtensionPackage, path: string): AlertRead | undefined {
-  // Two rules read each alert file (asset-missing, unknown-metric-reference): parsed once a package.
+  // Several rules read each alert file (asset-missing, unknown-metric-reference, alert-samples,
+  // alert-placeholder): parsed once a package.
   let reads = alertReads.get(pkg);
   if (!reads) alertReads.set(pkg, (reads = new Map()));
   if (!reads.has(path)) reads.set(path, parseAlert(pkg, path));
   return reads.get(path);
+}
+
+/** A metric event an alert file of `alerts` holds, with the entry that lists it. */
+export interface AlertEvent {
+  /** The path as `alerts` lists it. */
+  path: string;
+  /** The entry's `path` in extension.yaml, where a finding about the file is shown. */
+  pointer: string;
+  event: Record<string, unknown>;
+}
+
+/**
+ * The metric events of the alert files `alerts` lists that the caller read and that hold a JSON object (the
+ * first MAX_ALERT_READS entries, as alertPaths reads them), each file once, at its first entry: an unread
+ * file says nothing, and one that is not a metric event's JSON is asset-missing's to say.
+ */
+export function alertEvents(
+  pkg: ExtensionPackage | undefined,
+  assets: readonly { path: string; pointer: string }[],
+): AlertEvent[] {
+  if (!pkg) return [];
+  const out: AlertEvent[] = [];
+  const said = new Set<string>();
+  for (const asset of assets) {
+    const index = /^\/alerts\/(\d+)\//.exec(asset.pointer)?.[1];
+    if (index === undefined || Number(index) >= MAX_ALERT_READS || said.has(asset.path)) continue;
+    said.add(asset.path);
+    const read = readAlert(pkg, asset.path);
+    if (read && "event" in read) out.push({ path: asset.path, pointer: asset.pointer, event: read.event });
+  }
+  return out;
 }
 
 /** Each package's alert files as read (by the path `alerts` names), for as long as the package lives. */

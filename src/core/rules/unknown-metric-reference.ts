@@ -1,4 +1,4 @@
-import { MAX_ALERT_READS, readAlert } from "../ef2/package.js";
+import { alertEvents } from "../ef2/package.js";
 import { selectorReferences } from "../ef2/selector.js";
 import type { MetricReference } from "../ef2/extension.js";
 import { get, str } from "../guards.js";
@@ -144,27 +144,15 @@ function checkExtension(
  * is asset-missing's.
  */
 function alertReferences(context: RuleContext<string>): (MetricReference & { alert: string })[] {
-  const pkg = context.package;
-  if (!pkg) return [];
   const out: (MetricReference & { alert: string })[] = [];
-  const said = new Set<string>();
-  for (const asset of context.extension.assets) {
-    // The first MAX_ALERT_READS entries are the ones read (ef2/package.ts alertPaths).
-    const index = /^\/alerts\/(\d+)\//.exec(asset.pointer)?.[1];
-    if (index === undefined || Number(index) >= MAX_ALERT_READS || said.has(asset.path)) continue;
-    said.add(asset.path);
-    // A file that is not a metric event's JSON is asset-missing's to say.
-    const read = readAlert(pkg, asset.path);
-    if (!read || !("event" in read)) continue;
-    const event = read.event;
+  for (const { path, pointer, event } of alertEvents(context.package, context.extension.assets)) {
     const keys = new Set<string>();
     const metricId = str(get(event, "metricId"));
     if (metricId !== undefined) keys.add(metricId.trim());
     const selector = str(get(event, "metricSelector"));
     if (selector !== undefined) for (const r of selectorReferences(selector)) keys.add(r.key);
     for (const key of keys)
-      if (key !== "")
-        out.push({ key, prefix: false, dimensions: [], pointer: asset.pointer, alert: asset.path });
+      if (key !== "") out.push({ key, prefix: false, dimensions: [], pointer, alert: path });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION, edit } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
 
@@ -28,8 +28,42 @@ const secondMetric = make(validHost(), (d) => {
   ];
 });
 
+// An extension whose `alerts` lists two metric events (extensions-2.md §6), and the files the caller read.
+const efAlerts = edit(
+  EXTENSION,
+  "dashboards:\n",
+  "alerts:\n  - path: alerts/errors.json\n  - path: alerts/uptime.json\ndashboards:\n",
+);
+const event = (description: string) => ({
+  name: "Errors",
+  metricId: "example.router.if.errors.count",
+  description,
+});
+const alertFiles = (errors: string, uptime = "{entityname} is down") => ({
+  ...EF2,
+  files: {
+    paths: ["extension/extension.yaml", "extension/alerts/errors.json", "extension/alerts/uptime.json"],
+    contents: new Map([
+      ["extension/alerts/errors.json", JSON.stringify(event(errors))],
+      ["extension/alerts/uptime.json", JSON.stringify(event(uptime))],
+    ]),
+  },
+});
+
 ruleTable("alert-placeholder", {
   valid: [
+    {
+      name: "extension.yaml: every metric event placeholder, `{dims:<key>}` included",
+      doc: efAlerts,
+      options: alertFiles(
+        "{alert_condition} {baseline} {dims} {dims:device.name} {entityname} {metricname} {missing_data_samples} {severity} {threshold}",
+      ),
+    },
+    {
+      name: "extension.yaml: alert files the caller did not pass say nothing",
+      doc: efAlerts,
+      options: EF2,
+    },
     { name: "host example", doc: validHost() },
     { name: "remote example", doc: validRemote() },
     {
@@ -62,6 +96,35 @@ ruleTable("alert-placeholder", {
     },
   ],
   invalid: [
+    {
+      name: "extension.yaml: an EF1 description carried over as is: `{dimensions}` is `{dims}`, at the alert's path",
+      messageId: "unknownEvent",
+      doc: efAlerts,
+      options: alertFiles("Errors on {entityname} ({dimensions})"),
+      lines: [lineOf(efAlerts, "- path: alerts/errors.json")],
+      data: { path: "alerts/errors.json", name: "dimensions" },
+      severity: "warning",
+      message:
+        "alert `alerts/errors.json`: unknown placeholder `{dimensions}` in `description` is shown literally: EF1's `{dimensions}` is `{dims}` in a metric event (known: {alert_condition}, ",
+    },
+    {
+      name: "extension.yaml: EF1's `{violating_samples}` has no metric event placeholder",
+      messageId: "unknownEvent",
+      doc: efAlerts,
+      options: alertFiles("{threshold} on {entityname}", "{violating_samples} samples above {threshold}"),
+      lines: [lineOf(efAlerts, "- path: alerts/uptime.json")],
+      data: { path: "alerts/uptime.json", name: "violating_samples" },
+      message: "has no metric event placeholder; write the number of violating samples",
+    },
+    {
+      name: "extension.yaml: a typo, with the closest placeholder",
+      messageId: "unknownEvent",
+      doc: efAlerts,
+      options: alertFiles("{entityname} above {treshold}"),
+      lines: [lineOf(efAlerts, "- path: alerts/errors.json")],
+      data: { name: "treshold" },
+      message: "did you mean `{threshold}`?",
+    },
     {
       name: "host: a misspelt placeholder, with a suggestion, at the description value",
       messageId: "unknown",

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, EF2, EXTENSION, edit } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
 
@@ -13,8 +13,58 @@ const negativeDealerting = withCounts(validRemote(), { dealerting_samples: -1 })
 const allZero = withCounts(validHost(), { samples: 0, violating_samples: 0, dealerting_samples: 0 });
 const zeroViolating = withCounts(validRemote(), { violating_samples: 0 });
 
+// An extension whose `alerts` lists two metric events (extensions-2.md §6), and the files the caller read.
+const efAlerts = edit(
+  EXTENSION,
+  "dashboards:\n",
+  "alerts:\n  - path: alerts/errors.json\n  - path: alerts/uptime.json\ndashboards:\n",
+);
+const ERRORS_LINE = "- path: alerts/errors.json";
+const strategy = (counts: object) => ({
+  name: "Errors",
+  metricId: "example.router.if.errors.count",
+  monitoringStrategy: {
+    type: "STATIC_THRESHOLD",
+    samples: 5,
+    violatingSamples: 3,
+    dealertingSamples: 5,
+    alertCondition: "ABOVE",
+    threshold: 1,
+    ...counts,
+  },
+});
+const alertFiles = (errors: object | string, uptime: object = strategy({})) => ({
+  ...EF2,
+  files: {
+    paths: ["extension/extension.yaml", "extension/alerts/errors.json", "extension/alerts/uptime.json"],
+    contents: new Map([
+      ["extension/alerts/errors.json", typeof errors === "string" ? errors : JSON.stringify(errors)],
+      ["extension/alerts/uptime.json", JSON.stringify(uptime)],
+    ]),
+  },
+});
+
 ruleTable("alert-samples", {
   valid: [
+    { name: "extension.yaml: the valid extension, no alerts", doc: EXTENSION, options: EF2 },
+    {
+      name: "extension.yaml: metric events of 3 of 5 (dealerting 5), and 60 of 60, nested and flat as the VS Code add-on writes them",
+      doc: efAlerts,
+      options: alertFiles(
+        { ...strategy({}), samples: 5, violatingSamples: 3, dealertingSamples: 5 },
+        strategy({ samples: 60, violatingSamples: 60, dealertingSamples: 60 }),
+      ),
+    },
+    {
+      name: "extension.yaml: alert files not read, not JSON, or counts that are not numbers (not this rule's)",
+      doc: efAlerts,
+      options: alertFiles('{ "monitoringStrategy": { "samples": 0 ', strategy({ samples: "0" })),
+    },
+    {
+      name: "extension.yaml: alert files the caller did not pass say nothing",
+      doc: efAlerts,
+      options: EF2,
+    },
     { name: "host example (5 / 3 / 5)", doc: validHost() },
     { name: "remote example", doc: validRemote() },
     {
@@ -84,6 +134,44 @@ ruleTable("alert-samples", {
         lineOf(allZero, '"dealerting_samples": 0'),
       ],
       message: "it must be at least 1",
+    },
+    {
+      name: "extension.yaml: violatingSamples above samples, at the alert's path",
+      messageId: "eventExceeds",
+      doc: efAlerts,
+      options: alertFiles(strategy({ samples: 3, violatingSamples: 5 })),
+      lines: [lineOf(efAlerts, ERRORS_LINE)],
+      data: { path: "alerts/errors.json" },
+      severity: "error",
+      message:
+        "alert `alerts/errors.json`: `monitoringStrategy.violatingSamples` (5) exceeds `monitoringStrategy.samples` (3): the metric event can never be raised",
+    },
+    {
+      name: "extension.yaml: samples 0 in the second alert file, at its path",
+      messageId: "eventBelowOne",
+      doc: efAlerts,
+      options: alertFiles(strategy({}), strategy({ dealertingSamples: 0 })),
+      lines: [lineOf(efAlerts, "- path: alerts/uptime.json")],
+      data: { path: "alerts/uptime.json", count: "monitoringStrategy.dealertingSamples", value: 0 },
+      message:
+        "alert `alerts/uptime.json`: `monitoringStrategy.dealertingSamples` is 0; it must be at least 1",
+    },
+    {
+      name: "extension.yaml: a window over an hour",
+      messageId: "eventOverHour",
+      doc: efAlerts,
+      options: alertFiles(strategy({ samples: 90 })),
+      lines: [lineOf(efAlerts, ERRORS_LINE)],
+      message:
+        "alert `alerts/errors.json`: `monitoringStrategy.samples` is 90; samples are one minute each and the window is at most 60 minutes",
+    },
+    {
+      name: "extension.yaml: the flat counts of the metric events API's example body",
+      messageId: "eventExceeds",
+      doc: efAlerts,
+      options: alertFiles({ name: "Errors", samples: 2, violatingSamples: 4, dealertingSamples: 2 }),
+      lines: [lineOf(efAlerts, ERRORS_LINE)],
+      message: "`violatingSamples` (4) exceeds `samples` (2)",
     },
   ],
 });

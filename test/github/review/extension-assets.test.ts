@@ -420,6 +420,77 @@ describe("GitHub App: the alert files an extension lists, read as `check` reads 
     expect(gh.count("GET", /\/git\/blobs\//)).toBe(0);
   });
 
+  it("fails a metric event that can never be raised and warns of an EF1 placeholder in it, at the alert's path, as `check` does", async () => {
+    const broken = JSON.stringify({
+      name: "Interface errors",
+      metricId: "example.router.if.errors.count",
+      description: "Errors on {entityname} ({dimensions})",
+      monitoringStrategy: { type: "STATIC_THRESHOLD", samples: 3, violatingSamples: 5, dealertingSamples: 5 },
+    });
+    const { gh, run } = await added(
+      ALERTING,
+      { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD, [ALERT]: broken },
+      { commented: true },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    const line = lineOf(ALERTING, ALERT_LINE);
+    expect(titled(run, "alert-samples")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: line,
+        annotation_level: "failure",
+        message: expect.stringContaining(
+          "alert `./alerts/interface-errors.json`: `monitoringStrategy.violatingSamples` (5) exceeds `monitoringStrategy.samples` (3): the metric event can never be raised",
+        ),
+      }),
+    ]);
+    expect(titled(run, "alert-placeholder")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: line,
+        annotation_level: "warning",
+        message: expect.stringContaining(
+          "alert `./alerts/interface-errors.json`: unknown placeholder `{dimensions}` in `description` is shown literally: EF1's `{dimensions}` is `{dims}` in a metric event",
+        ),
+      }),
+    ]);
+    // One line comment each, on that line of the added file.
+    expect(gh.comments.map((c) => [c.path, c.line, /`([a-z0-9-]+)`/.exec(c.body)?.[1]]).sort()).toEqual([
+      [YAML, line, "alert-placeholder"],
+      [YAML, line, "alert-samples"],
+    ]);
+  });
+
+  it("fails a pull request that breaks only an alert file's samples (extension.yaml left alone), a new finding", async () => {
+    const good = { name: "Interface errors", metricId: "example.router.if.errors.count" };
+    const strategy = { type: "STATIC_THRESHOLD", samples: 5, violatingSamples: 3, dealertingSamples: 5 };
+    const before = JSON.stringify({ ...good, monitoringStrategy: strategy }, null, 2);
+    const after = JSON.stringify({ ...good, monitoringStrategy: { ...strategy, samples: 0 } }, null, 2);
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: ALERT, status: "modified", patch: rewritePatch(before, after) }];
+    for (const [sha, alert] of [
+      [HEAD_SHA, after],
+      [BASE_SHA, before],
+    ] as const)
+      gh.file(R, sha, YAML, ALERTING)
+        .file(R, sha, OVERVIEW, DASHBOARD)
+        .file(R, sha, INTERFACES, DASHBOARD)
+        .file(R, sha, ALERT, alert);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run!, "alert-samples")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(ALERTING, ALERT_LINE),
+        annotation_level: "failure",
+        message: expect.stringContaining("`monitoringStrategy.samples` is 0; it must be at least 1"),
+      }),
+    ]);
+  });
+
   it("keeps an alert the base already had on an unknown metric an existing finding, read at the base too", async () => {
     const before = ALERTING;
     const after = edit(before, 'version: "1.4.0"', 'version: "1.5.0"');
