@@ -161,6 +161,23 @@ describe("the hook on staged files", () => {
     }
   });
 
+  it("reviews a staged descriptor in a folder whose name starts with '-' (pre-commit passes -old/plugin.json)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "plugin-review-hook-"));
+    try {
+      mkdirSync(join(dir, "-old"));
+      copyFileSync(
+        join(ROOT, "examples/mistakes/remote-mistakes/plugin.json"),
+        join(dir, "-old", "plugin.json"),
+      );
+      const r = runHook(["-old/plugin.json"], "plugin-review", dir);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(1);
+      expect(findingLines(r.stdout)).toMatch(/^-old\/plugin\.json:4:11 +error +variant-mismatch /m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("checks several staged descriptors in one run", () => {
     const r = runHook(["examples/host-valid/plugin.json", "examples/remote-valid/plugin.json"]);
     expect(r.status).toBe(0);

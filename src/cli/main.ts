@@ -218,6 +218,31 @@ function closeEnough(a: string, b: string): boolean {
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>["options"] & object;
 
+/**
+ * Arguments that start with `-` but hold a path separator before any `=` (`-old/plugin.json`: a file of a folder
+ * named `-old`, as pre-commit passes it) are paths, never options: moved behind a `--`, which ends the options.
+ * An option's separate value stays with its option.
+ */
+function pathsAsPositionals(args: readonly string[], options: Options): string[] {
+  const end = args.indexOf("--");
+  const head = end < 0 ? args : args.slice(0, end);
+  const kept: string[] = [];
+  const paths: string[] = [];
+  for (let i = 0; i < head.length; i++) {
+    const arg = head[i]!;
+    if (/^-[^=]*[/\\]/.test(arg)) {
+      paths.push(arg);
+      continue;
+    }
+    kept.push(arg);
+    const name = /^--([^=]+)$/.exec(arg)?.[1];
+    const short = /^-([^-])$/.exec(arg)?.[1];
+    const option = name ? options[name] : Object.values(options).find((o) => short && o.short === short);
+    if (option?.type === "string" && i + 1 < head.length) kept.push(head[++i]!);
+  }
+  return paths.length ? [...kept, "--", ...paths, ...(end < 0 ? [] : args.slice(end + 1))] : [...args];
+}
+
 /** parseArgs with the command's options and -h; a number is the exit status to return (help or usage error). */
 function parse<T extends Options>(
   command: Command,
@@ -229,7 +254,13 @@ function parse<T extends Options>(
 ) {
   const all = { ...options, help: { type: "boolean", short: "h" } } as const;
   try {
-    const parsed = parseArgs({ args, allowPositionals: true, strict: true, tokens: true, options: all });
+    const parsed = parseArgs({
+      args: pathsAsPositionals(args, all),
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+      options: all,
+    });
     if ((parsed.values as { help?: boolean }).help) {
       stdout(fitHelp(USAGES[command], width));
       return 0;

@@ -1,8 +1,9 @@
 /**
  * Hover on a member of a descriptor: what it means, its type and its allowed values, read from the JSON
  * Schemas (`schemas/`, the single source of structure and of each member's title and description) for
- * the descriptor's variant. Pure: text and offset in, Markdown out.
+ * the descriptor's variant, or an extension.yaml's schema. Pure: text and offset in, Markdown out.
  */
+import extension from "../../schemas/extension.schema.json" with { type: "json" };
 import common from "../../schemas/plugin-common.schema.json" with { type: "json" };
 import host from "../../schemas/plugin-host.schema.json" with { type: "json" };
 import remote from "../../schemas/plugin-remote.schema.json" with { type: "json" };
@@ -16,6 +17,15 @@ const FILES: Record<string, Schema> = {
   "plugin-common.schema.json": common as Schema,
   "plugin-host.schema.json": host as Schema,
   "plugin-remote.schema.json": remote as Schema,
+  "extension.schema.json": extension as Schema,
+};
+
+/** Which schema describes the document: a plugin.json's variant, or an extension.yaml. */
+export type SchemaKind = Variant | "extension";
+const SCHEMA_FILES: Record<SchemaKind, string> = {
+  host: "plugin-host.schema.json",
+  remote: "plugin-remote.schema.json",
+  extension: "extension.schema.json",
 };
 
 interface Located {
@@ -63,9 +73,9 @@ function child(nodes: Located[], segment: string | number): Located[] {
   return out;
 }
 
-/** The schema nodes of the value at `path` (member names and array indices) in a descriptor of `variant`. */
-export function schemaAt(variant: Variant, path: readonly (string | number)[]): Located[] {
-  const file = variant === "remote" ? "plugin-remote.schema.json" : "plugin-host.schema.json";
+/** The schema nodes of the value at `path` (member names and array indices) in a document of that kind. */
+export function schemaAt(kind: SchemaKind, path: readonly (string | number)[]): Located[] {
+  const file = SCHEMA_FILES[kind];
   let nodes = expand({ node: FILES[file] as Schema, file });
   for (const seg of path) {
     nodes = child(nodes, seg);
@@ -152,11 +162,11 @@ export function memberAt(root: JsonNode, offset: number): MemberAt | undefined {
 /** Hover text for the member at `offset`, with the offsets it covers. */
 export function hoverAt(
   root: JsonNode,
-  variant: Variant,
+  kind: SchemaKind,
   offset: number,
 ): { markdown: string; start: number; end: number } | undefined {
   const at = memberAt(root, offset);
   if (!at) return undefined;
-  const markdown = describeSchema(schemaAt(variant, at.path), at.path[at.path.length - 1] as string | number);
+  const markdown = describeSchema(schemaAt(kind, at.path), at.path[at.path.length - 1] as string | number);
   return markdown ? { markdown, start: at.start, end: at.end } : undefined;
 }

@@ -26,6 +26,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { formatOf, isReviewedPath } from "../core/ef2/pairing.js";
 import { parseJson } from "../core/json/parse.js";
+import { parseYaml } from "../core/yaml/parse.js";
 import { utf8Length } from "../core/utf8.js";
 import { detectVariant, analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
 import { plural } from "../format/summary.js";
@@ -378,18 +379,20 @@ export function startServer(connection: Connection): ServerState {
     const doc = documents.get(params.textDocument.uri);
     const r = doc && reviewed.get(doc.uri);
     if (!doc || !r) return null;
-    // Hover explains plugin.json members from its schema; an extension.yaml has none of them.
-    if (formatOf(r.input.path) !== "plugin.json") return null;
+    // Hover explains members from the schemas: a plugin.json's variant's, or the extension.yaml schema.
+    const yaml = formatOf(r.input.path) === "extension.yaml";
     try {
       if (hovered?.doc !== doc || hovered.version !== doc.version) {
         const text = doc.getText();
-        // Past max_file_size the review read nothing of it (file-too-large): neither does a hover.
-        if (utf8Length(text, r.config.maxFileSize) > r.config.maxFileSize) return null;
-        hovered = { doc, version: doc.version, parsed: parseJson(text) };
+        // Past the size limit the review read nothing of it (file-too-large): neither does a hover.
+        const limit = yaml ? Math.min(r.config.maxFileSize, r.config.maxExtensionSize) : r.config.maxFileSize;
+        if (utf8Length(text, limit) > limit) return null;
+        hovered = { doc, version: doc.version, parsed: yaml ? parseYaml(text) : parseJson(text) };
       }
       const { parsed } = hovered;
       if (!parsed.ok) return null;
-      const hover = hoverAt(parsed.root, detectVariant(parsed.value), doc.offsetAt(params.position));
+      const kind = yaml ? "extension" : detectVariant(parsed.value);
+      const hover = hoverAt(parsed.root, kind, doc.offsetAt(params.position));
       if (!hover) return null;
       return {
         contents: { kind: MarkupKind.Markdown, value: hover.markdown },

@@ -337,6 +337,25 @@ describe("mistakes on the command line", () => {
     expect(r.status).toBe(2);
   });
 
+  it("takes a path that starts with '-' as a path, not as an option: a folder named -old", () => {
+    const cwd = join(dir, "dash");
+    write("dash/-old/plugin.json", REMOTE);
+    write("dash/-new/plugin.json", text(validHost()));
+    const r = run(["check", "--format", "json", "-old/plugin.json", "--quiet", "-new/plugin.json"], { cwd });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(1);
+    const files = (JSON.parse(r.stdout) as { file: string }[]).map((f) => f.file);
+    expect(new Set(files)).toEqual(new Set(["-old/plugin.json"]));
+    // Options keep their values, also a value that looks like a path: --output's file.
+    const both = run(["check", "--output", "json=-new/report.json", "-new/plugin.json"], { cwd });
+    expect([both.status, both.stderr]).toEqual([0, ""]);
+    expect(readFileSync(join(cwd, "-new/report.json"), "utf8").trim()).toBe("[]");
+    // A mistyped option stays a mistake.
+    expect(run(["check", "--bogus", "-old/plugin.json"], { cwd }).stderr).toMatch(
+      /^plugin-review: unknown option '--bogus'\n/,
+    );
+  });
+
   it("suggests the option meant, and says which option lacks its value", () => {
     expect(run(["check", "--fromat", "json", "."]).stderr).toMatch(
       /^plugin-review: unknown option '--fromat' \(did you mean --format\?\)\n/,

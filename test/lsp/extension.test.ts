@@ -14,8 +14,10 @@ import {
   CodeActionKind,
   CodeActionRequest,
   DiagnosticSeverity,
+  HoverRequest,
   type CodeAction,
   type Diagnostic,
+  type MarkupContent,
   type TextEdit,
 } from "vscode-languageserver-protocol/node";
 import type { JsonFinding } from "../../src/format/json.js";
@@ -86,6 +88,45 @@ describe("plugin-review lsp: an extension.yaml", () => {
     const fixed = applyEdits(source, editsOf(guess!, path));
     expect(fixed).toBe(edit(EXTENSION, 'version: "1.7.0"', "version: 1.8.0"));
     expect(await c.change(path, fixed)).toEqual([]);
+  });
+
+  it("hover explains a member from the extension schema, also after non-ASCII text on its line", async () => {
+    const c = await start();
+    const path = join(dir, "pool", "extension", "extension.yaml");
+    const source = edit(
+      edit(EXTENSION, 'version: "1.7.0"', 'version: "1.7.0" # ünïcödé 😀'),
+      "        - key: pool\n          displayName: pool\n",
+      '        - {displayName: "😀 pööl", key: pool}\n',
+    );
+    await c.open(path, source, "yaml");
+    const lines = source.split("\n");
+    const hoverOn = async (needle: string, nth = 0) => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      const character = lines[line]!.indexOf(needle) + nth;
+      const hover = await c.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: uriOf(path) },
+        position: { line, character },
+      });
+      return { hover, line, character };
+    };
+    const version = await hoverOn("version:", 2);
+    expect((version.hover?.contents as MarkupContent).value).toMatch(/^`version`\n\n`major\.minor\.patch`/);
+    expect(version.hover?.range).toEqual({
+      start: { line: version.line, character: 0 },
+      end: { line: version.line, character: "version".length },
+    });
+    const name = await hoverOn("name: custom:", 1);
+    expect((name.hover?.contents as MarkupContent).value).toMatch(/`custom:`/);
+    expect((name.hover?.contents as MarkupContent).value).toContain("Type: `string`");
+    // After an emoji (two UTF-16 code units) on its line: a dimension's key, at its UTF-16 columns.
+    const key = await hoverOn("key: pool}", 1);
+    expect((key.hover?.contents as MarkupContent).value).toMatch(/^`key`\n\nMetric ingestion protocol/);
+    expect(key.hover?.range).toEqual({
+      start: { line: key.line, character: key.character - 1 },
+      end: { line: key.line, character: key.character + 2 },
+    });
+    // A member the schema does not describe, and a comment, have none.
+    expect((await hoverOn("# ünïcödé", 3)).hover).toBeNull();
   });
 
   it("a Python extension is judged with its project's files on disk: the module's folder, the activation schema", async () => {
