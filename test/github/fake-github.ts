@@ -6,6 +6,7 @@
  * cannot express are emulated too (a line comment outside the diff answers 422, as GitHub does).
  */
 import { createHash, createHmac, randomUUID } from "node:crypto";
+import { posix } from "node:path";
 import { Readable } from "node:stream";
 import type nock from "nock";
 import { answerGraphql, Forbidden, githubSchema, Unprocessable } from "./fake-graphql.js";
@@ -888,11 +889,40 @@ export class FakeGitHub {
       const [, owner, repo] = url.pathname.split("/").slice(1);
       const path = decodeURIComponent(url.pathname.split("/contents/")[1] ?? "");
       const ref = url.searchParams.get("ref") ?? "HEAD";
-      const bytes = this.hidden.has(`${owner}/${repo}`)
+      const files = this.hidden.has(`${owner}/${repo}`)
         ? undefined
-        : this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
+        : this.contents.get(`${owner}/${repo}@${ref}`);
+      let bytes = files?.get(path);
       if (!bytes) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" }];
-      const sha = this.blobSha(owner!, repo!, ref, path);
+      let sha = this.blobSha(owner!, repo!, ref, path);
+      if (this.symlinks.has(path)) {
+        // Like GitHub: a link to a file of the repository answers that file's content; any other link
+        // (outside the repository, to a folder, to nothing) answers the link itself.
+        const target = posix.normalize(posix.join(posix.dirname(path), bytes.toString("utf8")));
+        const named =
+          target.startsWith("../") || posix.isAbsolute(target) || this.symlinks.has(target)
+            ? undefined
+            : files?.get(target);
+        if (!named)
+          return [
+            200,
+            {
+              type: "symlink",
+              target: bytes.toString("utf8"),
+              name: path.split("/").pop(),
+              path,
+              sha,
+              size: bytes.length,
+              url: `https://api.github.com${url.pathname}`,
+              git_url: null,
+              html_url: null,
+              download_url: null,
+              _links: { git: null, html: null, self: `https://api.github.com${url.pathname}` },
+            },
+          ];
+        bytes = named;
+        sha = this.blobSha(owner!, repo!, ref, target);
+      }
       const big = bytes.length > 1024 * 1024;
       return [
         200,
@@ -1282,7 +1312,12 @@ export class FakeGitHub {
             file: (owner, repo, ref, path) => {
               this.graphqlFiles.push(`${owner}/${repo}@${ref}:${path}`);
               const bytes = this.contents.get(`${owner}/${repo}@${ref}`)?.get(path);
-              return bytes && { bytes, sha: this.blobSha(owner, repo, ref, path) };
+              const mode = this.symlinks.has(path)
+                ? 0o120000
+                : this.submodules.has(path)
+                  ? 0o160000
+                  : 0o100644;
+              return bytes && { bytes, sha: this.blobSha(owner, repo, ref, path), mode };
             },
             runs: (sha) => this.runsFor(sha).map((r) => ({ ...r, annotations: r.annotations.length })),
             ...this.threadsGraphql(),

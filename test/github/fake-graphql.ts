@@ -32,7 +32,12 @@ export interface GraphqlState {
   /** Whether the installation can see the repository (GitHub answers NOT_FOUND otherwise). */
   repoExists(owner: string, name: string): boolean;
   /** The bytes of a file at a ref ("HEAD": the default branch), or undefined. */
-  file(owner: string, repo: string, ref: string, path: string): { bytes: Buffer; sha: string } | undefined;
+  file(
+    owner: string,
+    repo: string,
+    ref: string,
+    path: string,
+  ): { bytes: Buffer; sha: string; mode?: number } | undefined;
   /** The check runs on a head commit. */
   runs(sha: string): {
     id: number;
@@ -96,6 +101,18 @@ function repository(state: GraphqlState, owner: string, name: string) {
           },
         };
       const at = (expression ?? "").indexOf(":");
+      // A commit by its sha: its tree entries by path (\`file\`), each with its git mode.
+      if (at < 0)
+        return {
+          __typename: "Commit",
+          file: ({ path }: { path: string }) => {
+            const entry = state.file(owner, name, expression!, path);
+            if (!entry) return null;
+            const mode = entry.mode ?? 0o100644;
+            // A submodule's entry is its commit; every other entry here is a blob (a link's: the path it names).
+            return { mode, object: mode === 0o160000 ? { __typename: "Commit" } : blob(entry) };
+          },
+        };
       const entry = state.file(owner, name, expression!.slice(0, at), expression!.slice(at + 1));
       return entry ? blob(entry) : null;
     },

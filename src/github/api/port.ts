@@ -121,7 +121,8 @@ export type CommitFiles = Omit<FileAt, "path">;
 
 /**
  * A file's bytes, or its size when it is over the limit asked, or nothing: no such path at that commit,
- * or (`notFile`) something there that is not a file (a folder, a submodule, a symbolic link).
+ * or (`notFile`) something there that is not a file (a folder, a submodule, a symbolic link that does not
+ * name a file of the repository). A link that names one is read as that file, as GitHub's contents API reads it.
  */
 export type FileContent =
   | { kind: "file"; content: Uint8Array; size: number }

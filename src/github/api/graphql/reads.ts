@@ -16,6 +16,7 @@ import { CONFIG_PATH } from "../../../core/config.js";
 import { mapLimit } from "../map-limit.js";
 import { graphqlQuery as query } from "./query.js";
 import { readBlob } from "../rest/blob.js";
+import { fetchFile } from "../rest/content.js";
 import type { Octokit } from "../octokit/octokit.js";
 import {
   CHECK_NAME,
@@ -39,6 +40,15 @@ interface BlobNode {
 }
 
 const BLOB_FIELDS = "... on Blob { oid byteSize isBinary isTruncated text }";
+
+/** A commit's entry at a path: its git mode and its object. */
+interface EntryNode {
+  mode: number;
+  object: BlobNode | null;
+}
+
+/** Git's mode of a symbolic link (120000 in octal), as GraphQL gives it. */
+const SYMLINK_MODE = 0o120000;
 
 /** The bytes of a blob node: its text when that is exactly the file, else the REST blob API's. */
 async function toContent(
@@ -81,17 +91,29 @@ export async function readFilesGraphql(
     const fields = chunk.map((f, i) => {
       vars[`o${i}`] = f.owner;
       vars[`r${i}`] = f.repo;
-      vars[`e${i}`] = `${f.ref}:${f.path}`;
-      decls.push(`$o${i}: String!`, `$r${i}: String!`, `$e${i}: String!`);
-      return `f${i}: repository(owner: $o${i}, name: $r${i}) { object(expression: $e${i}) { ${BLOB_FIELDS} } }`;
+      vars[`e${i}`] = f.ref;
+      vars[`p${i}`] = f.path;
+      decls.push(`$o${i}: String!`, `$r${i}: String!`, `$e${i}: String!`, `$p${i}: String!`);
+      // The tree entry, not the blob alone: its mode says whether the file is a symbolic link.
+      return `f${i}: repository(owner: $o${i}, name: $r${i}) { object(expression: $e${i}) { ... on Commit { file(path: $p${i}) { mode object { ${BLOB_FIELDS} } } } } }`;
     });
     const text = `query ReadFiles(${decls.join(", ")}) { ${fields.join(" ")} }`;
-    const data = await query<Record<string, { object: BlobNode | null } | null>>(octokit, text, vars);
+    const data = await query<Record<string, { object: { file?: EntryNode | null } | null } | null>>(
+      octokit,
+      text,
+      vars,
+    );
     // The blobs GraphQL cannot give (over its text limit) a few at a time, as REST reads files.
     out.push(
-      ...(await mapLimit([...chunk.entries()], BLOBS_AT_ONCE, ([i, f]) =>
-        toContent(octokit, f, data[`f${i}`]?.object, maxSize),
-      )),
+      ...(await mapLimit([...chunk.entries()], BLOBS_AT_ONCE, async ([i, f]): Promise<FileContent> => {
+        const entry = data[`f${i}`]?.object?.file;
+        // A symbolic link's blob is the path it names. The contents API reads what REST reviews (gateway.ts):
+        // the file a link names inside the repository, or "not a file" for any other link.
+        if (entry?.mode === SYMLINK_MODE) return fetchFile(octokit, f, maxSize);
+        // An entry without an object here: a submodule's commit, which lives in another repository.
+        if (entry && !entry.object) return { kind: "missing", notFile: true };
+        return toContent(octokit, f, entry?.object, maxSize);
+      })),
     );
   }
   return out;
