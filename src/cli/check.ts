@@ -272,7 +272,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     }
     if (extension) {
       // What the extension's rules read beside it: its project's files, and what `--base-ref` changed there.
-      const { files, unlisted } = extensionFilesOnDisk(
+      const { files, unlisted, unchecked } = extensionFilesOnDisk(
         located.real,
         repoPath,
         input.content,
@@ -281,7 +281,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       if (files && repo) await addBaseFiles(files, repo, repoPath, input.base?.content, config.maxFileSize);
       if (files) input.files = files;
       if (unlisted)
-        fileNotes.push(`${c.display}: its Python module and activation schema were not checked: ${unlisted}`);
+        fileNotes.push(`${c.display}: ${unchecked ?? "its project's files"} were not checked: ${unlisted}`);
     }
     const byRepo = groups.get(found) ?? new Map<string, Group>();
     groups.set(found, byRepo);

@@ -215,7 +215,7 @@ export function startServer(connection: Connection): ServerState {
     }
     if (formatOf(input.path) === "extension.yaml") {
       // What the extension's rules read beside it (its module, its activation schema), as saved on disk.
-      const { files, unlisted } = extensionFilesOnDisk(
+      const { files, unlisted, unchecked } = extensionFilesOnDisk(
         located.real,
         input.path,
         input.content,
@@ -226,7 +226,7 @@ export function startServer(connection: Connection): ServerState {
       // Once per document and reason, not at every keystroke's review.
       if (unlisted && unlistedSaid.get(uri) !== unlisted)
         connection.console.info(
-          `plugin-review: ${input.path}: its Python module and activation schema were not checked: ${unlisted}`,
+          `plugin-review: ${input.path}: ${unchecked ?? "its project's files"} were not checked: ${unlisted}`,
         );
       if (unlisted) unlistedSaid.set(uri, unlisted);
       else unlistedSaid.delete(uri);

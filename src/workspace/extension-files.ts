@@ -86,11 +86,24 @@ export function extensionValue(content: Uint8Array | string | undefined): unknow
 export interface ProjectOnDisk {
   files?: ExtensionFiles;
   /**
-   * Why a Python extension's project was not listed, so that its module and activation schema were not checked
-   * (its rules say nothing without files): for the caller to say. Unset for any other extension, which needs
-   * no listing.
+   * Why the project of an extension whose rules read it (a Python extension's module and activation schema, the
+   * files an extension lists) was not listed, so that those were not checked (the rules say nothing without
+   * files): for the caller to say, with `unchecked`. Unset for an extension that needs no listing.
    */
   unlisted?: string;
+  /** What was not checked, for the caller's note: "its Python module and activation schema", … */
+  unchecked?: string;
+}
+
+/** What an extension's rules judge on its project's files (undefined: nothing, it needs no listing). */
+function judgedOnFiles(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const lists = ["alerts", "dashboards", "documents"].some((key) => key in value);
+  if ("python" in value)
+    return lists
+      ? "its Python module, its activation schema and the files it lists"
+      : "its Python module and activation schema";
+  return lists ? "the files it lists (alerts, dashboards)" : undefined;
 }
 
 /**
@@ -104,16 +117,24 @@ export function extensionFilesOnDisk(
   content: Uint8Array | string | undefined,
   maxBytes: number,
 ): ProjectOnDisk {
-  const unlisted = (why: string): ProjectOnDisk =>
-    isPython(extensionValue(content)) ? { unlisted: why } : {};
+  const unlisted = (why: string): ProjectOnDisk => {
+    const unchecked = judgedOnFiles(extensionValue(content));
+    return unchecked !== undefined ? { unlisted: why, unchecked } : {};
+  };
   const normalised = absolute.replace(/\\/g, "/");
   if (!normalised.endsWith(path)) return unlisted("its project folder could not be found");
   const root = absolute.slice(0, absolute.length - path.length);
   // A path named without its folders (a file outside the configuration's root and any repository) cannot say
-  // that its folder is the SDK's `extension/`: the project would be misplaced, so nothing is judged.
-  if (basename(dirname(absolute)) === "extension" && !/(^|\/)extension\/extension\.yaml$/.test(path))
+  // that its folder is the SDK's `extension/`: a Python project (the module beside that folder) would be
+  // misplaced, so it is not judged. Any other extension's files are named from extension.yaml's own folder
+  // (its alerts and dashboards), which the path does say: those are read.
+  if (
+    isPython(extensionValue(content)) &&
+    basename(dirname(absolute)) === "extension" &&
+    !/(^|\/)extension\/extension\.yaml$/.test(path)
+  )
     return unlisted(
-      "outside a repository, a path without its `extension/` folder does not say where its project is (name it from the folder above: extension/extension.yaml)",
+      "outside a repository, a path without its `extension/` folder does not say where its project is (run the check in the folder above, naming extension/extension.yaml)",
     );
   const project = projectFolder(path);
   let paths: string[];
@@ -137,7 +158,7 @@ export function extensionFilesOnDisk(
   return { files: { paths, contents } };
 }
 
-/** A Python extension: the only kind whose rules need its project's files. */
+/** A Python extension: its module is beside its `extension/` folder, not in it. */
 function isPython(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && "python" in value;
 }

@@ -230,6 +230,52 @@ ${AUTHOR}python:
     expect(above.stderr).toBe("");
   });
 
+  it("outside a repository, named from anywhere, an extension's alerts and dashboards are read from its folder", () => {
+    // Its dashboard is missing: asset-missing; its alerts are judged on their metric events.
+    const source = `${readFileSync("examples/extension-valid/extension/extension.yaml", "utf8")}alerts:\n  - path: alerts/errors.json\n  - path: alerts/uptime.json\n`;
+    write("router/extension/extension.yaml", source);
+    const strategy = { type: "STATIC_THRESHOLD", samples: 3, violatingSamples: 5, dealertingSamples: 5 };
+    write(
+      "router/extension/alerts/errors.json",
+      JSON.stringify({ name: "Errors", description: "{entityname}", monitoringStrategy: strategy }),
+    );
+    write(
+      "router/extension/alerts/uptime.json",
+      JSON.stringify({
+        name: "Down",
+        description: "{entityname} down on {dimensions}",
+        monitoringStrategy: { ...strategy, samples: 5, violatingSamples: 3 },
+      }),
+    );
+    const rules = (args: string[], cwd: string) => {
+      const r = cli(["check", "--no-config", "--format", "json", ...args], cwd);
+      expect(r.stderr).toBe("");
+      return (JSON.parse(r.stdout) as JsonFinding[]).map((f) => [f.ruleId, f.line]);
+    };
+    const expected = [
+      ["asset-missing", 102],
+      ["alert-samples", 104],
+      ["alert-placeholder", 105],
+    ];
+    // From the folder above, as the project's files are named; from this repository, by its absolute path
+    // (folder or file); from its own folder: the same findings each way.
+    expect(rules(["router"], dir)).toEqual(expected);
+    expect(rules([join(dir, "router")], process.cwd())).toEqual(expected);
+    expect(rules([join(dir, "router", "extension", "extension.yaml")], process.cwd())).toEqual(expected);
+    expect(rules(["extension.yaml"], join(dir, "router", "extension"))).toEqual(expected);
+  });
+
+  it("a project too large to list is said for an extension that lists alerts or dashboards too", () => {
+    write(
+      "bigalerts/extension/extension.yaml",
+      `name: custom:acme.alerts\nversion: 1.0.0\nminDynatraceVersion: "1.285"\n${AUTHOR}alerts:\n  - path: alerts/a.json\n`,
+    );
+    for (let i = 0; i <= 5000; i++) write(`bigalerts/data/f${i}.txt`, "");
+    expect(cli(["check", "bigalerts"], dir).stdout).toContain(
+      "bigalerts/extension/extension.yaml: the files it lists (alerts, dashboards) were not checked: its project folder has more than 5,000 files",
+    );
+  });
+
   it("a project too large to list is said, never a silent pass; an extension without python needs no note", () => {
     write("big/extension/extension.yaml", PYTHON);
     for (let i = 0; i <= 5000; i++) write(`big/data/f${i}.txt`, "");

@@ -207,6 +207,25 @@ describe("plugin-review lsp: an extension.yaml", () => {
     );
   });
 
+  it("opened with its own extension folder as the workspace, outside a repository: its alert files are read", async () => {
+    const folder = join(dir, "alone-router", "extension");
+    const path = join(folder, "extension.yaml");
+    const source = `${readFileSync("examples/extension-valid/extension/extension.yaml", "utf8")}alerts:\n  - path: alerts/errors.json\n`;
+    write(path, source);
+    const strategy = { type: "STATIC_THRESHOLD", samples: 3, violatingSamples: 5, dealertingSamples: 5 };
+    write(
+      join(folder, "alerts", "errors.json"),
+      JSON.stringify({ name: "Errors", description: "{entityname}", monitoringStrategy: strategy }),
+    );
+    const c = await start(folder);
+    const diagnostics = await c.open(path, source, "yaml");
+    // Its dashboard is missing: asset-missing, as for any workspace.
+    expect(diagnostics.map((d) => [d.code, d.range.start.line + 1])).toEqual([
+      ["asset-missing", lineOf(source, "  - path: dashboards/overview.json")],
+      ["alert-samples", lineOf(source, "  - path: alerts/errors.json")],
+    ]);
+  });
+
   it("another tool's extension.yaml (Firebase Extensions'): nothing, whatever it holds", async () => {
     const c = await start();
     const path = join(dir, "functions", "extension.yaml");
