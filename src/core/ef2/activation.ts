@@ -12,6 +12,8 @@ export interface ActivationProperty {
   /** Its type as written: a name (`text`, `secret`, `list`…) or the `$ref` it names. */
   type: string;
   pointer: string;
+  /** Its `default` as written (`null` included); undefined when it has none. */
+  default?: unknown;
 }
 
 export interface ActivationFacts {
@@ -22,6 +24,8 @@ export interface ActivationFacts {
   /** Every `$ref` (`#/types/x`, `#/enums/y`), where it is written in the schema. */
   refs: readonly { ref: string; pointer: string }[];
   properties: readonly ActivationProperty[];
+  /** The `value` of each item of each enum, by enum name. */
+  enumValues: ReadonlyMap<string, readonly unknown[]>;
 }
 
 /** The type of a property: its `type` when a name, else the `$ref` it holds. */
@@ -52,6 +56,7 @@ export function activationFacts(value: unknown): ActivationFacts {
       name: `${type}.${name}`,
       type: typeOf(property),
       pointer: `/types/${escapeSegment(type)}/properties/${escapeSegment(name)}`,
+      default: get(property, "default"),
     })),
   );
   return {
@@ -60,6 +65,12 @@ export function activationFacts(value: unknown): ActivationFacts {
     enums: Object.keys(enums),
     refs: refs.sort((a, b) => (a.pointer < b.pointer ? -1 : 1)),
     properties,
+    enumValues: new Map(
+      Object.entries(enums).map(([name, e]) => {
+        const items = get(e, "items");
+        return [name, Array.isArray(items) ? items.map((i) => get(i, "value")) : []];
+      }),
+    ),
   };
 }
 
@@ -100,4 +111,14 @@ export function activationPairs(
     const b = base.find((x) => x.path === a.path);
     return a.facts && b?.facts ? [{ path: a.path, pointer: a.pointer, before: b.facts, after: a.facts }] : [];
   });
+}
+
+/** Each activation schema head names and could read, once per file (remote and local may name one file). */
+export function readActivationSchemas(
+  context: ActivationSource,
+): (ActivationSchemaRead & { facts: ActivationFacts })[] {
+  const head = context.activationSchemas();
+  return head.flatMap((a, i) =>
+    a.facts && head.findIndex((x) => x.path === a.path) === i ? [{ ...a, facts: a.facts }] : [],
+  );
 }

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, pythonExtension } from "../../helpers.js";
 
 // The remote example's `mode` property is a Dropdown; its key occurs first in configUI, then in properties.
 const emptyValues = make(validRemote(), (d) => {
@@ -28,6 +28,17 @@ const numberNotAChoice = make(validRemote(), (d) => {
 const hostDropdown = make(validHost(), (d) => {
   at<unknown[]>(d, "properties").push({ key: "level", type: "Dropdown", defaultValue: "low" });
 });
+
+// An activation schema (extensions-2.md §3): its `mode` property's type is the enum `mode` (items "all",
+// "busy"); findings are at the path in extension.yaml that names the schema.
+const python = pythonExtension();
+const schemaAt = lineOf(python.extension, "path: activationSchema.json");
+const MODE_DEFAULT = '"default": "all"';
+const modeDefault = (value: string): typeof python.options => {
+  if (!python.schema.includes(MODE_DEFAULT)) throw new Error("the example schema changed");
+  const schema = python.schema.replace(MODE_DEFAULT, `"default": ${value}`);
+  return pythonExtension({ "extension/activationSchema.json": schema }).options;
+};
 
 ruleTable("dropdown-values", {
   valid: [
@@ -60,6 +71,23 @@ ruleTable("dropdown-values", {
       doc: make(validRemote(), (d) => {
         Object.assign(at(d, "properties", 1), { dropdownValues: ["1.9", "1.10"], defaultValue: 0 });
       }).replace('"defaultValue": 0', '"defaultValue": 1.10'),
+    },
+    {
+      name: "activation schema enum default among its items",
+      doc: python.extension,
+      options: python.options,
+    },
+    {
+      name: "activation schema enum null default (a nullable property's unset value)",
+      doc: python.extension,
+      options: modeDefault("null"),
+    },
+    {
+      name: "activation schema enum with an undefined enum: activation-schema-invalid's",
+      doc: python.extension,
+      options: pythonExtension({
+        "extension/activationSchema.json": python.schema.replace('"#/enums/mode"', '"#/enums/other"'),
+      }).options,
     },
     {
       name: "rule turned off",
@@ -117,6 +145,24 @@ ruleTable("dropdown-values", {
       doc: hostDropdown,
       lines: [lineOf(hostDropdown, '"key": "level"') - 1],
       message: "non-empty `dropdownValues`",
+    },
+    {
+      name: "activation schema enum default not among its items, at the path naming the schema",
+      messageId: "notAnItem",
+      doc: python.extension,
+      options: modeDefault('"idle"'),
+      lines: [schemaAt],
+      data: { path: "activationSchema.json", key: "pythonRemote.mode", value: '"idle"', enum: "enums.mode" },
+      message:
+        '`activationSchema.json`: the `default` "idle" of property `pythonRemote.mode` is not one of the items of `enums.mode`',
+      severity: "error",
+    },
+    {
+      name: "activation schema enum default compared exactly (an item's displayName is not its value)",
+      messageId: "notAnItem",
+      doc: python.extension,
+      options: modeDefault('"Every queue"'),
+      lines: [schemaAt],
     },
   ],
 });

@@ -1,4 +1,4 @@
-import { ruleTable, validHost, validRemote, lineOf, at, make } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, lineOf, at, make, pythonExtension } from "../../helpers.js";
 
 type Obj = Record<string, unknown>;
 
@@ -27,9 +27,43 @@ const remoteDropdown = make(validRemote(), (d) => {
   at(d, "properties", 1).dropdownValues = [1, 2];
 });
 
+// An activation schema (extensions-2.md §3): its findings are at the path in extension.yaml that names it.
+const python = pythonExtension();
+const schemaAt = lineOf(python.extension, "path: activationSchema.json");
+const URL_TYPE = '"type": "text",';
+/** The example schema with its `url` property of `type` and with `member` (a `default`, say) added. */
+const activation = (type: string, member: string): typeof python.options => {
+  if (!python.schema.includes(URL_TYPE)) throw new Error("the example schema changed");
+  const schema = python.schema.replace(URL_TYPE, `"type": ${type}, ${member},`);
+  return pythonExtension({ "extension/activationSchema.json": schema }).options;
+};
+const remoteAndLocal = python.extension.replace(
+  "    remote:\n      path: activationSchema.json\n",
+  "    remote:\n      path: activationSchema.json\n    local:\n      path: activationSchema.json\n",
+);
+
 ruleTable("property-default-type", {
   valid: [
     { name: "host example", doc: validHost() },
+    { name: "the Python extension's activation schema", doc: python.extension, options: python.options },
+    {
+      name: "activation schema defaults that fit (an integer fits float)",
+      doc: python.extension,
+      options: activation(
+        '"float"',
+        '"default": 2 }, "b": { "displayName": "B", "type": "boolean", "default": false',
+      ),
+    },
+    {
+      name: "activation schema null default (a nullable property's unset value)",
+      doc: python.extension,
+      options: activation('"text"', '"nullable": true, "default": null'),
+    },
+    {
+      name: "activation schema type whose value format §3 does not give is left alone",
+      doc: python.extension,
+      options: activation('"local_date"', '"default": 20260101'),
+    },
     { name: "remote example", doc: validRemote() },
     {
       name: "each host type with a fitting default (an integer fits FLOAT)",
@@ -141,6 +175,57 @@ ruleTable("property-default-type", {
       doc: remoteDropdown,
       lines: [lineOf(remoteDropdown, '"defaultValue": 1')],
       message: "type `Dropdown`: it must be a string",
+    },
+    {
+      name: "activation schema text with a number, at the path naming the schema",
+      messageId: "activation",
+      doc: python.extension,
+      options: activation('"text"', '"default": 8080'),
+      lines: [schemaAt],
+      data: { path: "activationSchema.json", key: "pythonRemote.url", value: "8080", type: "text" },
+      message:
+        "`activationSchema.json`: the `default` 8080 of property `pythonRemote.url` does not fit type `text`: it must be a string",
+      severity: "error",
+    },
+    {
+      name: "activation schema integer with a string",
+      messageId: "activation",
+      doc: python.extension,
+      options: activation('"integer"', '"default": "15"'),
+      lines: [schemaAt],
+      message:
+        'the `default` "15" of property `pythonRemote.url` does not fit type `integer`: it must be an integer',
+    },
+    {
+      name: "activation schema boolean with a string",
+      messageId: "activation",
+      doc: python.extension,
+      options: activation('"boolean"', '"default": "true"'),
+      lines: [schemaAt],
+      message: "must be a boolean (true or false)",
+    },
+    {
+      name: "activation schema secret with a boolean",
+      messageId: "activation",
+      doc: python.extension,
+      options: activation('"secret"', '"default": false'),
+      lines: [schemaAt],
+      message: "must be a string",
+    },
+    {
+      name: "activation schema enum with a number (its items' values are strings)",
+      messageId: "activation",
+      doc: python.extension,
+      options: activation('{ "$ref": "#/enums/mode" }', '"default": 1'),
+      lines: [schemaAt],
+      message: "type `#/enums/mode`: it must be a string",
+    },
+    {
+      name: "one activation schema named by remote and local: said once",
+      messageId: "activation",
+      doc: remoteAndLocal,
+      options: activation('"float"', '"default": "0.5"'),
+      lines: [schemaAt],
     },
   ],
 });
