@@ -511,9 +511,19 @@ const own = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
 
 /** The set rules on in this configuration, and the top-level members they read. */
 function setRulesOn(config: ResolvedConfig): { rules: readonly SetRule[]; members: readonly string[] } {
-  const rules = SET_RULES.filter((r) => config.rules[r.meta.id] !== "off");
-  return { rules, members: [...new Set(rules.flatMap((r) => r.meta.members))] };
+  // Once per configuration, not once per analysis (a caller analyses one file at a time).
+  let on = setRulesByConfig.get(config);
+  if (!on) {
+    const rules = SET_RULES.filter((r) => config.rules[r.meta.id] !== "off");
+    on = { rules, members: [...new Set(rules.flatMap((r) => r.meta.members))] };
+    setRulesByConfig.set(config, on);
+  }
+  return on;
 }
+const setRulesByConfig = new WeakMap<
+  ResolvedConfig,
+  { rules: readonly SetRule[]; members: readonly string[] }
+>();
 
 /** The members of a document the set rules read (rule.ts SetRule): a small object, whatever the document. */
 function project(value: unknown, members: readonly string[]): Record<string, unknown> {
@@ -688,7 +698,8 @@ export function analyseDescriptors(
 ): AnalysedFile[] {
   const session = new AnalysisSession(config, options);
   const texts = session.add(inputs);
-  return session.finish().map((r, i) => ({ ...r, text: texts[i] as string }));
+  // Each file's text put on the session's own result objects, not on copies of them (the session is done).
+  return session.finish().map((r, i) => Object.assign(r, { text: texts[i] as string }));
 }
 
 /**
