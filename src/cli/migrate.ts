@@ -850,7 +850,10 @@ async function migrateCandidates(
 ): Promise<number> {
   const ef1 = new Map<string, Ef1Names>();
   const readInput = (c: Candidate): Loaded => {
-    const got = read(c.display, io.cwd);
+    const got: ReturnType<typeof read> =
+      c.notFile !== undefined
+        ? { why: `cannot read it: it is ${c.notFile}, not a file` }
+        : read(c.display, io.cwd);
     if ("why" in got)
       return {
         unreadable: {
@@ -975,7 +978,8 @@ async function migrateCandidates(
     const groups = candidates.map((c) => ef1.get(c.display)?.group);
     const table = rewriteTable(converted, groups);
     const targets = (await expandArgs(opts.rewrite, io.cwd, everyFile(io.cwd))).filter(
-      (c) => c.explicit || !inOut(c.absolute),
+      // A folder's folders are walked, not rewritten.
+      (c) => c.notFile === undefined && (c.explicit || !inOut(c.absolute)),
     );
     for (const t of targets) {
       const got = read(t.display, io.cwd, REWRITE_MAX_SIZE);
