@@ -18,7 +18,14 @@ import { plural } from "../format/summary.js";
 import { formatText } from "../format/text.js";
 import { formatTiming } from "../format/timing.js";
 import { extensionFilesOnDisk, extensionValue } from "../workspace/extension-files.js";
-import { expandArgs, isFile, isReviewedFile, readLimited, type Candidate } from "../workspace/files.js";
+import {
+  expandArgs,
+  isFile,
+  isReviewedFile,
+  readCandidate,
+  readLimited,
+  type Candidate,
+} from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
 import { extendsReader } from "./config-extends.js";
 import { usageErrorText } from "./output.js";
@@ -208,7 +215,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       continue;
     }
     // A pipe is read, but what --fix would write into it reaches no file.
-    if (opts.fix === "write" && !stdin && !isFile(c.absolute))
+    if (opts.fix === "write" && !stdin && c.notFile === undefined && !isFile(c.absolute))
       throw new UsageError(
         `--fix cannot write to '${c.display}': it is not a file (a pipe?); --fix-dry-run prints the fixes as a diff`,
       );
@@ -223,7 +230,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       configPath: c.configPath ?? located.configPath,
       ...(stdinContent
         ? { content: stdinContent, size: stdinContent.length }
-        : readLimited(c.absolute, c.display, config.maxFileSize)),
+        : readCandidate(c, config.maxFileSize)),
     };
     const extension = formatOf(repoPath) === "extension.yaml";
     if (opts.base !== undefined) {

@@ -791,6 +791,7 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   };
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
+  const byRealPath = new Map<string, string>();
   for (const arg of opts.files) {
     let found: Candidate[];
     let unread = false;
@@ -814,11 +815,23 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
           ? `'${arg}' is an Extensions 2.0 extension already: migrate converts EF1 plugin.json descriptors to extension.yaml (plugin-review check reviews this one)`
           : `no plugin.json found under '${arg}' (only EF2 extensions, extension.yaml, which are migrated already)`,
       );
-    for (const c of found)
-      if ((c.explicit || !wroteBefore(c.absolute)) && !seen.has(c.absolute)) {
-        seen.add(c.absolute);
-        candidates.push(c);
+    for (const c of found) {
+      if ((!c.explicit && wroteBefore(c.absolute)) || seen.has(c.absolute)) continue;
+      seen.add(c.absolute);
+      // One file reached from two places (a link to it) is one plugin: migrated once, not refused as its own
+      // copy (two descriptors of one EF1 plugin), and said, not dropped in silence.
+      // (What is no file fails on its own, each where it was found.)
+      const real = c.notFile === undefined ? realPath(c.absolute) : c.absolute;
+      const first = byRealPath.get(real);
+      if (first !== undefined) {
+        io.stderr(
+          `plugin-review: ${printable(c.display)} is the same file as ${printable(first)} (through a symbolic link): migrated once, as ${printable(first)}\n`,
+        );
+        continue;
       }
+      byRealPath.set(real, c.display);
+      candidates.push(c);
+    }
   }
   if (opts.name !== undefined && candidates.length > 1)
     throw new UsageError(`--name names one extension, but ${candidates.length} descriptors were given`);
@@ -850,7 +863,10 @@ async function migrateCandidates(
 ): Promise<number> {
   const ef1 = new Map<string, Ef1Names>();
   const readInput = (c: Candidate): Loaded => {
-    const got = read(c.display, io.cwd);
+    const got: ReturnType<typeof read> =
+      c.notFile !== undefined
+        ? { why: `cannot read it: it is ${c.notFile}, not a file` }
+        : read(c.display, io.cwd);
     if ("why" in got)
       return {
         unreadable: {
@@ -975,7 +991,8 @@ async function migrateCandidates(
     const groups = candidates.map((c) => ef1.get(c.display)?.group);
     const table = rewriteTable(converted, groups);
     const targets = (await expandArgs(opts.rewrite, io.cwd, everyFile(io.cwd))).filter(
-      (c) => c.explicit || !inOut(c.absolute),
+      // A folder's folders are walked, not rewritten.
+      (c) => c.notFile === undefined && (c.explicit || !inOut(c.absolute)),
     );
     for (const t of targets) {
       const got = read(t.display, io.cwd, REWRITE_MAX_SIZE);

@@ -10,6 +10,7 @@ import {
   realpath,
   stat,
   statSync,
+  type Dirent,
   type Stats,
 } from "node:fs";
 import { join, resolve } from "node:path";
@@ -26,6 +27,11 @@ export interface Candidate {
   explicit: boolean;
   /** Found under a directory argument: the path its configuration's `paths` matched (ConfigLookup.locate). */
   configPath?: string;
+  /**
+   * Found under a directory argument where a descriptor would be, but no file: what it is instead ("a
+   * directory"). Never opened (a named pipe would wait forever): reading it fails saying so (readCandidate).
+   */
+  notFile?: string;
 }
 
 /** Folders never walked into: dependencies and VCS data are not the user's descriptors. */
@@ -76,13 +82,28 @@ function walk(
     const disp = join(display, e.name);
     // Symbolic links to folders are not followed (no cycles); links to files are, and a broken link (to
     // nothing, or back to itself) where a descriptor is expected is read, so that it fails saying why.
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
-    } else if (e.isFile() || (e.isSymbolicLink() && (isFile(abs) || isBroken(abs)))) {
+    if (e.isFile() || (e.isSymbolicLink() && (isFile(abs) || isBroken(abs)))) {
       const configPath = match(abs);
       if (configPath !== undefined) out.push({ display: disp, absolute: abs, explicit: false, configPath });
+      continue;
     }
+    // Anything else where a descriptor would be (a folder named plugin.json, a link to one, a named pipe) is
+    // listed too, never left out in silence: reading it fails saying what it is.
+    const configPath = SKIP_DIRS.has(e.name) ? undefined : match(abs);
+    if (configPath !== undefined)
+      out.push({ display: disp, absolute: abs, explicit: false, configPath, notFile: kindOf(e) });
+    if (e.isDirectory() && !SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
   }
+}
+
+/** What a folder's entry that is not a file (nor a link to one) is, as a user would name it. */
+function kindOf(e: Dirent): string {
+  if (e.isDirectory()) return "a directory";
+  if (e.isSymbolicLink()) return "a symbolic link to a directory";
+  if (e.isFIFO()) return "a named pipe";
+  if (e.isSocket()) return "a socket";
+  if (e.isBlockDevice() || e.isCharacterDevice()) return "a device";
+  return "something other than a file";
 }
 
 /** Does the symbolic link at this path lead nowhere (its target missing, or a loop of links)? */
@@ -187,6 +208,13 @@ export async function expandArgs(
   // The same file named twice (a file and its directory) is checked once.
   const seen = new Set<string>();
   return out.filter((c) => !seen.has(c.absolute) && seen.add(c.absolute));
+}
+
+/** A candidate's bytes, as readLimited reads them; one found that is no file is not opened, and fails saying so. */
+export function readCandidate(c: Candidate, limit: number): { content: Uint8Array; size: number } {
+  if (c.notFile !== undefined)
+    throw new UsageError(`cannot read '${c.display}': it is ${c.notFile}, not a file`);
+  return readLimited(c.absolute, c.display, limit);
 }
 
 /** Reads at most `limit + 1` bytes: enough to tell a file is over the limit without loading 50 MB. */

@@ -292,6 +292,39 @@ describe("plugin-review check", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("a folder named plugin.json below a folder argument is named, never skipped: check exits 2, migrate counts it refused", () => {
+    write("dir-named/a/plugin.json", text(validHost()));
+    mkdirSync(join(dir, "dir-named", "b", "plugin.json"), { recursive: true });
+    mkdirSync(join(dir, "dir-named", "c"));
+    symlinkSync("../b/plugin.json", join(dir, "dir-named", "c", "plugin.json")); // a link to that folder
+    const r = cli(["check", "dir-named"], dir);
+    expect(r.stderr).toBe(
+      "plugin-review: cannot read 'dir-named/b/plugin.json': it is a directory, not a file\n",
+    );
+    expect(r.stdout).toBe("");
+    expect(r.status).toBe(2);
+    const m = cli(["migrate", "dir-named", "--out", "dir-named-out"], dir);
+    expect(m.stderr).toMatch(
+      /^plugin-review: dir-named\/b\/plugin\.json: not converted:\n {2}cannot read it: it is a directory, not a file$/m,
+    );
+    expect(m.stderr).toMatch(
+      /^plugin-review: dir-named\/c\/plugin\.json: not converted:\n {2}cannot read it: it is a symbolic link to a directory, not a file$/m,
+    );
+    expect(m.stdout).toMatch(/3 descriptors: 0 converted, 1 partly .*2 refused/s);
+    expect(m.status).toBe(2);
+    const json = cli(["migrate", "--format", "json", "dir-named"], dir);
+    const files = (JSON.parse(json.stdout) as { file: string; outcome: string }[]).map((d) => [
+      d.file,
+      d.outcome,
+    ]);
+    expect(files).toEqual([
+      ["dir-named/a/plugin.json", "partly"],
+      ["dir-named/b/plugin.json", "refused"],
+      ["dir-named/c/plugin.json", "refused"],
+    ]);
+    expect(json.status).toBe(2);
+  });
+
   it("a broken symbolic link a glob matches is an error naming it, never silently left out", () => {
     write("globbed/a/plugin.json", text(validHost()));
     mkdirSync(join(dir, "globbed", "b"));

@@ -5,7 +5,16 @@
  * the prefixes and the map's other plugins; refused descriptors get their MIGRATION.md; `--rewrite` rewrites
  * exported dashboards, SLOs and metric events (test/migrate/rewrite/) and leaves every other byte as it is.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -323,6 +332,26 @@ describe("plugin-review migrate: where it writes", () => {
     const none = cli(["migrate", "plugins/pool/extension", "--out", "migrated"], work);
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/^plugin-review: no plugin\.json found under 'plugins\/pool\/extension'/);
+  });
+
+  it("one plugin.json reached from two places (a link to it) is migrated once, saying so, not refused as its own copy", () => {
+    const root = join(dir, "linked");
+    mkdirSync(join(root, "a"), { recursive: true });
+    mkdirSync(join(root, "b"));
+    writeFileSync(join(root, "a", "plugin.json"), text(validHost()));
+    symlinkSync("../a/plugin.json", join(root, "b", "plugin.json"));
+    const r = cli(["migrate", "a", "b", "--out", "out"], root);
+    expect(r.stderr).toBe(
+      "plugin-review: b/plugin.json is the same file as a/plugin.json (through a symbolic link): migrated once, as a/plugin.json\n",
+    );
+    expect(r.stdout).toMatch(/1 descriptor: 0 converted, 1 partly/);
+    expect(r.status).toBe(0);
+    const json = cli(["migrate", "--format", "json", "b", "a"], root);
+    expect((JSON.parse(json.stdout) as { file: string }[]).map((d) => d.file)).toEqual(["b/plugin.json"]);
+    expect(json.stderr).toMatch(
+      /^plugin-review: a\/plugin\.json is the same file as b\/plugin\.json .*migrated once/,
+    );
+    expect(json.status).toBe(0);
   });
 
   it("tells apart folders that differ only in case (one folder on macOS and Windows)", () => {
