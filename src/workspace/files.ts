@@ -88,13 +88,17 @@ function walk(
       continue;
     }
     // Anything else where a descriptor would be (a folder named plugin.json, a link to one, a named pipe) is
-    // listed too, never left out in silence: reading it fails saying what it is.
-    const configPath = SKIP_DIRS.has(e.name) ? undefined : match(abs);
+    // listed too, never left out in silence: reading it fails saying what it is. Only under a descriptor's
+    // name: a glob such as `plugins/**` matches every folder below `plugins`, which is walked, not a descriptor.
+    const configPath = SKIP_DIRS.has(e.name) || !DESCRIPTOR_NAME.test(e.name) ? undefined : match(abs);
     if (configPath !== undefined)
       out.push({ display: disp, absolute: abs, explicit: false, configPath, notFile: kindOf(e) });
     if (e.isDirectory() && !SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
   }
 }
+
+/** A name a descriptor can have: JSON (plugin.json) or YAML (extension.yaml). */
+const DESCRIPTOR_NAME = /\.(json|ya?ml)$/i;
 
 /** What a folder's entry that is not a file (nor a link to one) is, as a user would name it. */
 function kindOf(e: Dirent): string {

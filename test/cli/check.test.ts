@@ -325,6 +325,15 @@ describe("plugin-review check", () => {
     expect(json.status).toBe(2);
   });
 
+  it("a configuration whose paths glob matches folders (plugins/**) walks them, not naming them unreadable", () => {
+    write("folder-glob/.github/plugin-review.yml", 'paths: ["plugins/**"]\n');
+    write("folder-glob/plugins/a/plugin.json", text(validHost()));
+    const r = cli(["check", "."], join(dir, "folder-glob"));
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/1 descriptor checked/);
+    expect(r.status).toBe(0);
+  });
+
   it("a broken symbolic link a glob matches is an error naming it, never silently left out", () => {
     write("globbed/a/plugin.json", text(validHost()));
     mkdirSync(join(dir, "globbed", "b"));
