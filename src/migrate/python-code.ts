@@ -244,7 +244,9 @@ export function scanPython(file: string, code: string): ApiUse[] {
       tokens[i - 1] &&
       (tokens[i - 1]!.value === "," || tokens[i - 1]!.value === "(")
     ) {
-      use(t, t.value);
+      // FromPluginSelector() names the entity the call reports on anyway: nothing to carry.
+      if (t.value !== "entity_selector" || !/(^|\.)FromPluginSelector$/.test(dotted(tokens, i + 2).name))
+        use(t, t.value);
     } else if (tokens[i - 1]?.value === "." && next?.value === "(") {
       if (MEASUREMENTS.has(t.value)) use(t, t.value, keyOf(tokens, i + 1));
       else if (MEASUREMENT_OBJECTS.has(t.value)) use(t, t.value, measurementKeyOf(tokens, i + 1));

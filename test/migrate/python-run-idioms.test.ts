@@ -33,6 +33,11 @@
  * - deploy-events (in the manner of Dynatrace's ActiveGate demo plugin and of public certificate-check plugins):
  *   deployment and annotation events reported with the EF1 API's own fields (source, project, version, links,
  *   deployment name; annotation type and source), by keyword and by position.
+ * - plugin-selector (in the manner of public Active Directory and network-connection plugins): measurements and an
+ *   event reported with `entity_selector=FromPluginSelector()` (EF1's default, named), by keyword and in a
+ *   PluginMeasurement.
+ * - host-sessions (in the manner of public host session-count and TCP-count plugins): the host's id read from
+ *   `self.query_snapshot`, each metric reported on the host with `entity_id=host_id`, and one on a process group.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -156,6 +161,8 @@ const CASES: Case[] = [
     stopAgainAfterMs: 500,
   },
   { fixture: "deploy-events", module: "deploy_events_ef2", queries: 1 },
+  { fixture: "plugin-selector", module: "plugin_selector_ef2", queries: 2 },
+  { fixture: "host-sessions", module: "host_sessions_ef2", queries: 2 },
 ];
 
 let work: string;
@@ -612,5 +619,55 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     );
     expect(run.output).not.toContain("without a title");
     expect(run.output).not.toContain("not sent");
+  });
+
+  it("plugin-selector: what names the plugin's own entity with FromPluginSelector() is sent on it, not an ImportError", () => {
+    const { dir, cli, run } = runs.get("plugin-selector")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/ImportError|NotCarriedToEF2|GENERIC_ERROR/);
+    const pgi = { "dt.entity.process_group_instance": "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071" };
+    expect(
+      byRun(run.metrics).map((metrics) =>
+        metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions })),
+      ),
+    ).toEqual(
+      [1, 2].map((n) => [
+        {
+          key: "tech.plugin.selector.responseTime",
+          value: 0.25 * n,
+          dimensions: { domain_controller: "DC01", ...pgi },
+        },
+        { key: "tech.plugin.selector.network_connection", value: 10 + n, dimensions: pgi },
+      ]),
+    );
+    expect(run.events).toEqual([
+      { type: "ERROR_EVENT", title: "Slow directory" },
+      { type: "ERROR_EVENT", title: "Slow directory" },
+    ]);
+    expect(run.output).toContain(`'entitySelector': 'entityId("PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071")'`);
+    // the default entity, named, is nothing MIGRATION.md lists as not carried
+    expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).not.toContain("`entity_selector`");
+  });
+
+  it("host-sessions: self.query_snapshot's host_id names the host, whose metrics are not sent as a process group instance's", () => {
+    const { cli, run } = runs.get("host-sessions")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/AttributeError|GENERIC_ERROR/);
+    expect(run.output).toContain("host HOST-0123456789ABCDEF");
+    // on the host: a local extension's metric without a process group instance; a process group is no entity
+    // EF2 code reports on (the plugin catches what the layer raises, and nothing is sent for it)
+    expect(
+      byRun(run.metrics).map((metrics) =>
+        metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions })),
+      ),
+    ).toEqual(
+      [1, 2].map((n) => [
+        { key: "tech.host.sessions.sessionCount", value: 12 * n, dimensions: {} },
+        { key: "tech.host.sessions.tcpEstablished", value: 14 * n, dimensions: {} },
+      ]),
+    );
+    expect(run.output.match(/not on the process group: NotCarriedToEF2/g)).toHaveLength(2);
   });
 });

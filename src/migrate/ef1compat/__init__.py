@@ -518,6 +518,8 @@ class Instance:
         kwargs = {"config": self.plugin.config, "json_config": self.runner.json_config, "associated_entity": self.entity}
         if not spec["remote"]:
             kwargs["process_snapshot"] = _LazySnapshot(self.runner.snapshot)
+            # EF1's engine set the query's snapshot on the plugin too: plugins read self.query_snapshot.host_id.
+            self.plugin.query_snapshot = kwargs["process_snapshot"]
         return kwargs
 
     def start(self):

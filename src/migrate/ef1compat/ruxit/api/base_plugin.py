@@ -9,7 +9,7 @@ The layer makes one object of the plugin's class per endpoint of the EF2 monitor
 and calls `initialize(**kwargs)` once, `query(**kwargs)` every minute and `close(**kwargs)` at the end, with
 kwargs `config`, `json_config`, `associated_entity` (a host plugin's: the snapshot entry of the process group instance
 the layer runs it for, as plugin.json's activation picks them; also `self.associated_entity`) and, for a host plugin,
-`process_snapshot` (OneAgent's, read when first used).
+`process_snapshot` (OneAgent's, read when first used; also `self.query_snapshot`).
 """
 import logging
 
@@ -30,6 +30,9 @@ class BasePlugin:
         self.results_builder = ResultsBuilder(self._recorder)
         # A function that returns the EF2 SDK's process snapshot (it raises where there is none).
         self._snapshot = snapshot
+        # A host plugin's process snapshot of the current query (EF1's engine set it before each), read when first
+        # used: its host_id is the host's entity id. None for a remote plugin (EF1 gave it none either).
+        self.query_snapshot = None
 
     def initialize(self, **kwargs):
         pass

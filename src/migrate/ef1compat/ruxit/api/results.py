@@ -4,6 +4,7 @@ Each call appends a Report to the plugin's Recorder; the layer (ef1compat/__init
 initialize and after each query and sends them as EF2 metrics and events. Nothing is sent from here.
 """
 import hashlib
+import re
 
 from .exceptions import NotCarriedToEF2
 from .selectors import EntityType
@@ -22,6 +23,8 @@ EVENT_TYPES = {
 # How many groups and devices explicit selectors can name: a plugin that names a new device every run does not
 # fill the memory.
 ENTITIES_KEPT = 10000
+# An EF2 entity id (HOST-0123456789ABCDEF), as the EF2 snapshot gives the host's and an entry's: its type.
+_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-[0-9A-F]{16}")
 # How many distinct endpoints a device keeps of one run (only the first is sent, as `device.address`).
 ENDPOINTS_KEPT = 100
 
@@ -98,10 +101,12 @@ def entity_id_of(*parts):
 
 def _target(call, reporter, entity_id, entity_selector):
     """Where a measurement or event goes: (process group instance, group, device). The reporter's own group and
-    device, unless entity_id= or an explicit selector names a process group instance (the dimension
-    dt.entity.process_group_instance), the host (the reporter's own), or a group or device of the plugin's (its
-    dimensions); any other entity raises NotCarriedToEF2."""
+    device (FromPluginSelector() names them too), unless entity_id= or an explicit selector names a process group
+    instance (the dimension dt.entity.process_group_instance), the host (the reporter's own), or a group or device
+    of the plugin's (its dimensions); any other entity raises NotCarriedToEF2."""
     own = reporter._recorder.entities
+    if getattr(entity_selector, "from_plugin", False):
+        entity_selector = None  # FromPluginSelector(): where the reporter reports anyway
     if entity_selector is not None:
         kind = getattr(entity_selector, "entity_type", None)
         selected = getattr(entity_selector, "entity_id", None)
@@ -126,6 +131,19 @@ def _target(call, reporter, entity_id, entity_selector):
     if isinstance(entity_id, int):
         # EF1 gave process group instance ids as numbers; EF2's entity id is the same number in hex.
         return "PROCESS_GROUP_INSTANCE-%016X" % (entity_id & 0xFFFFFFFFFFFFFFFF), reporter._group, reporter._device
+    # An EF2 entity id of the snapshot (its host_id, an entry's group_id): the host is the reporter's own, as with
+    # HostSelector; a process group is no entity EF2 code reports on, nor a dimension value of a process group
+    # instance.
+    kind = _ENTITY_ID.fullmatch(str(entity_id).strip())
+    if kind and kind.group(1) == EntityType.HOST:
+        return None, reporter._group, reporter._device
+    if kind and kind.group(1) != EntityType.PROCESS_GROUP_INSTANCE:
+        raise NotCarriedToEF2(
+            f"{call}(entity_id={str(entity_id).strip()!r})",
+            "EF2 code reports metrics, not entities: only a process group instance, the host, or a group or device "
+            "the plugin created can be named (as dimensions)",
+            "Report the metric without entity_id=, or with a dimension that tells the entity apart.",
+        )
     return str(entity_id), reporter._group, reporter._device
 
 

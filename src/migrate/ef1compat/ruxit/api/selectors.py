@@ -2,7 +2,8 @@
 
 EF1 sent a host plugin's measurement to another entity with them. EF2 code reports metrics, not entities: a
 process group instance becomes the dimension `dt.entity.process_group_instance`; any other entity cannot be
-carried, and a measurement that names one raises NotCarriedToEF2.
+carried, and a measurement that names one raises NotCarriedToEF2. FromPluginSelector names the entity the plugin
+reports on anyway (EF1's default), and changes nothing.
 """
 
 
@@ -19,6 +20,16 @@ class EntitySelector:
 
     entity_type = None
     entity_id = None
+
+
+class FromPluginSelector(EntitySelector):
+    """The entity the plugin reports on without a selector (EF1's default): a host plugin's process group instance,
+    a group's or device's own for their reports."""
+
+    from_plugin = True
+
+    def __init__(self, *_args, **_ignored):
+        pass
 
 
 class ExplicitSelector(EntitySelector):
