@@ -29,7 +29,8 @@
  *   the process id, for the processes of the snapshot's process groups and for one that has ended.
  * - api-session (in the manner of public plugins that hold a session to an API: opened in initialize, closed in
  *   close): the extension stopped (SIGINT, as the EEC stops it) while a query waits for a slow answer; and
- *   stopped twice (Ctrl-C pressed again while the shutdown waits for that query).
+ *   stopped twice (Ctrl-C pressed again while the shutdown waits for that query); and stopped again while its
+ *   close() waits for a slow logout.
  * - deploy-events (in the manner of Dynatrace's ActiveGate demo plugin and of public certificate-check plugins):
  *   deployment and annotation events reported with the EF1 API's own fields (source, project, version, links,
  *   deployment name; annotation type and source), by keyword and by position.
@@ -159,6 +160,17 @@ const CASES: Case[] = [
     },
     stopWhen: /the scheduler's slow call begins/,
     stopAgainAfterMs: 500,
+  },
+  // stopped after its query, then stopped again while its close() waits 4 s for the API's logout
+  {
+    fixture: "api-session",
+    name: "api-session-logout-stopped-again",
+    module: "api_session_ef2",
+    queries: 1,
+    endpoint: (e) => {
+      e.logout_seconds = 4;
+    },
+    stopAgainAfterMs: 700,
   },
   { fixture: "deploy-events", module: "deploy_events_ef2", queries: 1 },
   { fixture: "plugin-selector", module: "plugin_selector_ef2", queries: 2 },
@@ -588,6 +600,25 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(run.output).toContain(
       "EF1 query 2 of ApiSessionPlugin ended after close(): RuntimeError: session to",
     );
+    expect(byRun(run.metrics).map((metrics) => metrics.map((m) => `${m.key} ${m.value}`).sort())).toEqual([
+      ["tech.apisession.jobs_queued 7", "tech.apisession.jobs_running 3"],
+    ]);
+  });
+
+  it("api-session: stopped again while the plugin's close() runs, the extension exits, and logs no error of close()", () => {
+    const { run } = runs.get("api-session-logout-stopped-again")!;
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.output).toContain("the scheduler logout begins");
+    // the second stop ends close() where it was (the SDK exits from its handler): the user's stop, not the plugin's
+    // failure, and no traceback
+    expect(run.output).not.toContain("the scheduler logout ends");
+    expect(run.output).not.toContain("EF1 close of ApiSessionPlugin failed");
+    expect(run.output).not.toContain("Traceback");
+    expect(run.output).toContain(
+      "EF1 close of ApiSessionPlugin stopped: the extension was stopped again while it ran",
+    );
+    // what the query reported was sent by the second stop's flush
     expect(byRun(run.metrics).map((metrics) => metrics.map((m) => `${m.key} ${m.value}`).sort())).toEqual([
       ["tech.apisession.jobs_queued 7", "tech.apisession.jobs_running 3"],
     ]);

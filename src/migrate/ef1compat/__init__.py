@@ -633,8 +633,17 @@ class Instance:
                     f"after {CLOSE_WAIT} s" if wait > 0 else "stopped again",
                 )
                 self.plugin._recorder.take()
+            stops = self.runner.stops
             try:
                 self.plugin.close(**self.kwargs())
+            except SystemExit:
+                if self.runner.stops == stops:
+                    log.exception("EF1 close of %s failed", self.label)
+                else:
+                    # The SDK's handler of another shutdown signal exits from within close(): the user's stop, not
+                    # the plugin's error; the handler has called close() of the others and sent what was reported.
+                    log.warning("EF1 close of %s stopped: the extension was stopped again while it ran", self.label)
+                    raise
             except PLUGIN_ERRORS:
                 log.exception("EF1 close of %s failed", self.label)
             self.flush(time.monotonic())
@@ -847,9 +856,11 @@ class EF1Plugin(Extension):
     def on_shutdown(self):
         """The EEC stops the extension (the SDK calls this on its main thread, while a query may run): each plugin
         object is closed after its query in progress, all of them within CLOSE_WAIT seconds. A second signal while
-        the first one waits (the SDK calls this again, nested, then exits) closes every plugin object at once."""
+        the first one waits (the SDK calls this again, nested, then exits) closes every plugin object at once; one
+        while a plugin's close() runs exits from within it, as the SDK does, without calling that an error."""
         again = getattr(self, "shutting_down", False)
         self.shutting_down = True
+        self.stops += 1
         deadline = time.monotonic() + CLOSE_WAIT
         for instance in list(getattr(self, "instances", [])):
             instance.close(0 if again else deadline - time.monotonic())
@@ -891,6 +902,8 @@ class EF1Plugin(Extension):
 
 
 EF1Plugin.aborted = False
+# How many shutdown signals the extension has had (on_shutdown calls).
+EF1Plugin.stops = 0
 
 
 def run(package, class_name, remote, name, activation=None):
