@@ -1323,7 +1323,7 @@ EVENT_TYPES = {
 # fill the memory.
 ENTITIES_KEPT = 10000
 # An EF2 entity id (HOST-0123456789ABCDEF), as the EF2 snapshot gives the host's and an entry's: its type.
-_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-[0-9A-F]{16}")
+_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-[0-9A-Fa-f]{16}")
 # How many distinct endpoints a device keeps of one run (only the first is sent, as \`device.address\`).
 ENDPOINTS_KEPT = 100
 
