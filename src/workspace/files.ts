@@ -224,11 +224,13 @@ export async function expandArgs(
     } else if (st) {
       out.push({ display: arg, absolute: abs, explicit: true });
     } else if (GLOB_CHARS.test(arg)) {
+      // node_modules and .git are searched only where the glob names them, as a folder argument is walked.
+      const unnamed = [...SKIP_DIRS].filter((name) => !arg.split(/[\\/]/).includes(name));
       // Folders too (a trailing `/`), for one named as a descriptor is (NO_FILE_LEFT_OUT, globbedKind).
       const found = await tinyglob(arg, {
         cwd,
         onlyFiles: false,
-        ignore: ["**/node_modules/**", "**/.git/**"],
+        ignore: unnamed.map((name) => `**/${name}/**`),
         expandDirectories: false,
         fs: NO_FILE_LEFT_OUT,
       });
@@ -241,7 +243,10 @@ export async function expandArgs(
         const kind = globbedKind(absolute, folder);
         if (kind) out.push({ display: path, absolute, explicit: false, ...kind });
       }
-      if (out.length === before) throw new UsageError(`no files match '${arg}'`);
+      if (out.length === before)
+        throw new UsageError(
+          `no files match '${arg}'${unnamed.length ? ` (${unnamed.join(" and ")} folders are searched only where it names them)` : ""}`,
+        );
     } else {
       throw new UsageError(`cannot read '${arg}': no such file or directory`);
     }

@@ -360,7 +360,9 @@ describe("plugin-review check", () => {
     expect(json.status).toBe(2);
     // Folders under other names are what a glob such as `*` matches: walked or left, not descriptors.
     const star = cli(["check", "glob-named/*"], dir);
-    expect(star.stderr).toBe("plugin-review: no files match 'glob-named/*'\n");
+    expect(star.stderr).toBe(
+      "plugin-review: no files match 'glob-named/*' (node_modules and .git folders are searched only where it names them)\n",
+    );
     const deep = cli(["check", "glob-named/a/**"], dir);
     expect(deep.stderr).toBe("");
     expect(deep.status).toBe(0);
@@ -473,6 +475,21 @@ describe("plugin-review check", () => {
     const g = cli(["check", "nothing/**/*.json"]);
     expect(g.status).toBe(2);
     expect(g.stderr).toMatch(/no files match 'nothing\/\*\*\/\*\.json'/);
+  });
+
+  it("a glob that names node_modules searches it, as a folder argument naming it walks it; one that does not, says so", () => {
+    write("vendored/node_modules/p/plugin.json", text(validHost()));
+    for (const args of [["vendored/node_modules/*/plugin.json"], ["vendored/node_modules"]]) {
+      const r = cli(["check", ...args], dir);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(/1 descriptor checked: no findings/);
+      expect(r.status).toBe(0);
+    }
+    const wild = cli(["check", "vendored/*/*/plugin.json"], dir);
+    expect(wild.stderr).toBe(
+      "plugin-review: no files match 'vendored/*/*/plugin.json' (node_modules and .git folders are searched only where it names them)\n",
+    );
+    expect(wild.status).toBe(2);
   });
 
   it("expands globs", () => {
