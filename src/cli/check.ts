@@ -22,6 +22,7 @@ import {
   expandArgs,
   isFile,
   isReviewedFile,
+  onceEach,
   readCandidate,
   readLimited,
   type Candidate,
@@ -174,6 +175,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const targets = opts.targets.length ? opts.targets : opts.baseRef !== undefined ? ["."] : [];
   if (targets.length === 0 && !stdin)
     throw new UsageError("no files given (try: plugin-review check <file|dir|glob>...)");
+  /** The paths of a file reached twice that were left out: said in the notes. */
+  const sameFileNotes: string[] = [];
   const candidates: Candidate[] = stdin
     ? [
         {
@@ -182,7 +185,16 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
           explicit: true,
         },
       ]
-    : await expandArgs(targets, io.cwd, finder);
+    : onceEach(
+        await expandArgs(targets, io.cwd, finder),
+        // One file reached through a symbolic link (to it, or to a folder above it) and as itself is one
+        // descriptor: reviewed once, its findings said once (and no duplicate-plugin-name with itself).
+        (c) => (c.notFile === undefined ? realFile(c.absolute) : c.absolute),
+        (path, kept) =>
+          sameFileNotes.push(
+            `${path.display} is the same file as ${kept.display} (through a symbolic link): one descriptor, taken as ${kept.display}`,
+          ),
+      );
   if (opts.base !== undefined && candidates.length !== 1) {
     throw new UsageError(
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
@@ -192,7 +204,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const groups = new Map<FoundConfig, Map<string, Group>>();
   let unchanged = 0;
   /** What the review of each file could not do (a rename not followed, a project not listed): said in the notes. */
-  const fileNotes: string[] = repo?.note ? [repo.note] : [];
+  const fileNotes: string[] = [...(repo?.note ? [repo.note] : []), ...sameFileNotes];
   /**
    * By displayed name, a file's path in its repository: annotations (`github`) and code scanning (`sarif`)
    * name files as GitHub does, from the repository root, wherever the command runs.
@@ -511,6 +523,15 @@ function applyFixes(mode: "write" | "dry-run", groups: Group[], io: Io): string[
         `--fix-dry-run: the diff names files outside the working directory by their path below ${root}: apply it there (git -C ${root} apply)`,
     ),
   ];
+}
+
+/** A file's path with its links resolved; as given when it cannot be resolved (reading it fails saying why). */
+function realFile(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
 }
 
 /** A folder's path with its links resolved, as ConfigFinder.locate's `real` paths have theirs. */

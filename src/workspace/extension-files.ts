@@ -98,12 +98,14 @@ export interface ProjectOnDisk {
 /** What an extension's rules judge on its project's files (undefined: nothing, it needs no listing). */
 function judgedOnFiles(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const lists = ["alerts", "dashboards", "documents"].some((key) => key in value);
+  // Each kind of file it lists by `path` (asset-missing, unknown-metric-reference), named as its key is.
+  const kinds = ["alerts", "dashboards", "documents"].filter((key) => key in value);
+  const lists = kinds.length ? `the files it lists (${kinds.join(", ")})` : undefined;
   if ("python" in value)
     return lists
-      ? "its Python module, its activation schema and the files it lists"
+      ? `its Python module, its activation schema and ${lists}`
       : "its Python module and activation schema";
-  return lists ? "the files it lists (alerts, dashboards)" : undefined;
+  return lists;
 }
 
 /**
@@ -117,8 +119,10 @@ export function extensionFilesOnDisk(
   content: Uint8Array | string | undefined,
   maxBytes: number,
 ): ProjectOnDisk {
+  // Parsed once, for what is read and what the note says (the core parses the text for its rules).
+  const value = extensionValue(content);
   const unlisted = (why: string): ProjectOnDisk => {
-    const unchecked = judgedOnFiles(extensionValue(content));
+    const unchecked = judgedOnFiles(value);
     return unchecked !== undefined ? { unlisted: why, unchecked } : {};
   };
   const normalised = absolute.replace(/\\/g, "/");
@@ -129,7 +133,7 @@ export function extensionFilesOnDisk(
   // misplaced, so it is not judged. Any other extension's files are named from extension.yaml's own folder
   // (its alerts and dashboards), which the path does say: those are read.
   if (
-    isPython(extensionValue(content)) &&
+    isPython(value) &&
     basename(dirname(absolute)) === "extension" &&
     !/(^|\/)extension\/extension\.yaml$/.test(path)
   )
@@ -148,7 +152,7 @@ export function extensionFilesOnDisk(
     );
   }
   const contents = new Map<string, Uint8Array>();
-  for (const read of extensionReads(path, extensionValue(content))) {
+  for (const read of extensionReads(path, value)) {
     const bytes = readCut(join(root, read), maxBytes, root);
     if (!bytes) continue;
     contents.set(read, bytes);

@@ -2,13 +2,11 @@
 import {
   closeSync,
   fstatSync,
-  lstat,
   lstatSync,
   openSync,
   readdirSync,
   readSync,
-  realpath,
-  stat,
+  readdir,
   statSync,
   type Dirent,
   type Stats,
@@ -101,7 +99,7 @@ function walk(
 const DESCRIPTOR_NAME = /\.(json|ya?ml)$/i;
 
 /** What a folder's entry that is not a file (nor a link to one) is, as a user would name it. */
-function kindOf(e: Dirent): string {
+function kindOf(e: Dirent | Stats): string {
   if (e.isDirectory()) return "a directory";
   if (e.isSymbolicLink()) return "a symbolic link to a directory";
   if (e.isFIFO()) return "a named pipe";
@@ -132,27 +130,57 @@ export function isFile(p: string): boolean {
 const GLOB_CHARS = /[*?[\]{}]/;
 
 /**
- * The glob's file system, where a symbolic link that leads nowhere (its target missing, a loop) is a file of
- * its own: tinyglobby resolves every link and drops one it cannot resolve, so a glob would leave out in
- * silence a broken link it matches. Listed, it is read and fails saying why, as in a folder walked.
+ * The glob's file system. tinyglobby lists files (and folders) only: it resolves every symbolic link, drops one it
+ * cannot resolve (its target missing, a loop) and walks one to a folder, and it drops a named pipe, a socket or
+ * a device; a glob would leave out in silence what a folder walked names. So its folders' listings show a
+ * link that leads nowhere, and anything else under a descriptor's name that is no folder, as a file: listed,
+ * it fails saying what it is (expandArgs), as in a folder walked.
  */
-const BROKEN_LINKS_AS_FILES: FileSystemAdapter = {
-  // Only the callback forms are called (the asynchronous crawl); Node's types also name its promisified forms.
-  realpath: ((path: string, callback: (error: NodeJS.ErrnoException | null, resolved: string) => void) =>
-    realpath(path, (error, resolved) =>
-      error && isLink(path) ? callback(null, path) : callback(error, resolved),
-    )) as typeof realpath,
-  stat: ((path: string, callback: (error: NodeJS.ErrnoException | null, stats: Stats) => void) =>
-    stat(path, (error, stats) =>
-      error && isLink(path) ? lstat(path, callback) : callback(error, stats),
-    )) as typeof stat,
+const NO_FILE_LEFT_OUT: FileSystemAdapter = {
+  // Only the callback form is called (the asynchronous crawl); Node's types also name its promisified forms.
+  readdir: ((
+    path: string,
+    options: { withFileTypes: true },
+    callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void,
+  ) =>
+    readdir(path, options, (error, entries) =>
+      callback(
+        error,
+        (entries ?? []).map((e) => (shownAsFile(e, join(path, e.name)) ? asFile(e) : e)),
+      ),
+    )) as typeof readdir,
 };
 
-function isLink(p: string): boolean {
+/** Is a folder's entry one a glob must match as a file (NO_FILE_LEFT_OUT)? */
+function shownAsFile(e: Dirent, path: string): boolean {
+  if (e.isFile() || e.isDirectory()) return false;
+  if (e.isSymbolicLink()) return isBroken(path) || (DESCRIPTOR_NAME.test(e.name) && !isFile(path));
+  return DESCRIPTOR_NAME.test(e.name);
+}
+
+/** The entry as a file's: matched by name, never walked nor resolved. */
+function asFile(e: Dirent): Dirent {
+  const file = Object.create(e) as Dirent;
+  file.isFile = () => true;
+  file.isDirectory = () => false;
+  file.isSymbolicLink = () => false;
+  return file;
+}
+
+/**
+ * What a path a glob matched is: a file to read (or a link that leads nowhere, which fails saying why), or what
+ * it is instead, under a descriptor's name (a folder named plugin.json, a named pipe); undefined for a folder
+ * under any other name (`plugins/*` matches folders: they are not descriptors).
+ */
+function globbedKind(absolute: string, folder: boolean): { notFile?: string } | undefined {
+  if (!DESCRIPTOR_NAME.test(absolute)) return folder ? undefined : {};
+  if (folder) return { notFile: "a directory" };
   try {
-    return lstatSync(p).isSymbolicLink();
+    const st = lstatSync(absolute);
+    if (st.isFile() || (st.isSymbolicLink() && (isFile(absolute) || isBroken(absolute)))) return {};
+    return { notFile: st.isSymbolicLink() ? "a symbolic link to a directory" : kindOf(st) };
   } catch {
-    return false;
+    return {};
   }
 }
 
@@ -196,22 +224,64 @@ export async function expandArgs(
     } else if (st) {
       out.push({ display: arg, absolute: abs, explicit: true });
     } else if (GLOB_CHARS.test(arg)) {
+      // node_modules and .git are searched only where the glob names them, as a folder argument is walked.
+      const unnamed = [...SKIP_DIRS].filter((name) => !arg.split(/[\\/]/).includes(name));
+      // Folders too (a trailing `/`), for one named as a descriptor is (NO_FILE_LEFT_OUT, globbedKind).
       const found = await tinyglob(arg, {
         cwd,
-        onlyFiles: true,
-        ignore: ["**/node_modules/**", "**/.git/**"],
+        onlyFiles: false,
+        ignore: unnamed.map((name) => `**/${name}/**`),
         expandDirectories: false,
-        fs: BROKEN_LINKS_AS_FILES,
+        fs: NO_FILE_LEFT_OUT,
       });
-      if (found.length === 0) throw new UsageError(`no files match '${arg}'`);
-      for (const f of found.sort()) out.push({ display: f, absolute: resolve(cwd, f), explicit: false });
+      const matched = found
+        .map((f) => ({ path: f.replace(/\/$/, ""), folder: f.endsWith("/") }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const before = out.length;
+      for (const { path, folder } of matched) {
+        const absolute = resolve(cwd, path);
+        const kind = globbedKind(absolute, folder);
+        if (kind) out.push({ display: path, absolute, explicit: false, ...kind });
+      }
+      if (out.length === before)
+        throw new UsageError(
+          `no files match '${arg}'${unnamed.length ? ` (${unnamed.join(" and ")} folders are searched only where it names them)` : ""}`,
+        );
     } else {
       throw new UsageError(`cannot read '${arg}': no such file or directory`);
     }
   }
-  // The same file named twice (a file and its directory) is checked once.
-  const seen = new Set<string>();
-  return out.filter((c) => !seen.has(c.absolute) && seen.add(c.absolute));
+  // The same file named twice (a file and its directory) is checked once, as named if it was (explicit).
+  return onceEach(out, (c) => c.absolute);
+}
+
+/**
+ * Candidates that are one file by `key` (its path; its path with links resolved), each once: where it first
+ * came, as the user named it if they did (a file named is always checked: `--base-ref`), else as first found;
+ * `leftOut` hears of each other path of it, with the one kept.
+ */
+export function onceEach(
+  candidates: readonly Candidate[],
+  key: (c: Candidate) => string,
+  leftOut?: (path: Candidate, kept: Candidate) => void,
+): Candidate[] {
+  const kept = new Map<string, number>();
+  const out: Candidate[] = [];
+  const dropped: [Candidate, string][] = [];
+  for (const c of candidates) {
+    const k = key(c);
+    const at = kept.get(k);
+    if (at === undefined) {
+      kept.set(k, out.length);
+      out.push(c);
+    } else if (c.explicit && !out[at]!.explicit) {
+      dropped.push([out[at]!, k]);
+      out[at] = c;
+    } else dropped.push([c, k]);
+  }
+  for (const [c, k] of dropped)
+    if (c.display !== out[kept.get(k)!]!.display) leftOut?.(c, out[kept.get(k)!]!);
+  return out;
 }
 
 /** A candidate's bytes, as readLimited reads them; one found that is no file is not opened, and fails saying so. */

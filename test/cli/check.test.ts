@@ -325,6 +325,49 @@ describe("plugin-review check", () => {
     expect(json.status).toBe(2);
   });
 
+  it("a glob that matches a folder, a link to a folder or a named pipe under a descriptor's name names it as a folder argument does", () => {
+    write("glob-named/a/plugin.json", text(validHost()));
+    mkdirSync(join(dir, "glob-named", "b", "plugin.json"), { recursive: true });
+    mkdirSync(join(dir, "glob-named", "c"));
+    symlinkSync("../b/plugin.json", join(dir, "glob-named", "c", "plugin.json"));
+    mkdirSync(join(dir, "glob-named", "d"));
+    execFileSync("mkfifo", [join(dir, "glob-named", "d", "plugin.json")]);
+    const r = cli(["check", "glob-named/*/plugin.json"], dir);
+    expect(r.stderr).toBe(
+      "plugin-review: cannot read 'glob-named/b/plugin.json': it is a directory, not a file\n",
+    );
+    expect(r.stdout).toBe("");
+    expect(r.status).toBe(2);
+    for (const [glob, kind] of [
+      ["glob-named/c/*.json", "a symbolic link to a directory"],
+      ["glob-named/d/*.json", "a named pipe"],
+    ]) {
+      const one = cli(["check", glob!], dir);
+      expect(one.stderr).toBe(
+        `plugin-review: cannot read '${glob!.replace("*", "plugin")}': it is ${kind}, not a file\n`,
+      );
+      expect(one.status).toBe(2);
+    }
+    const json = cli(["migrate", "--format", "json", "glob-named/*/plugin.json"], dir);
+    expect(
+      (JSON.parse(json.stdout) as { file: string; outcome: string }[]).map((d) => [d.file, d.outcome]),
+    ).toEqual([
+      ["glob-named/a/plugin.json", "partly"],
+      ["glob-named/b/plugin.json", "refused"],
+      ["glob-named/c/plugin.json", "refused"],
+      ["glob-named/d/plugin.json", "refused"],
+    ]);
+    expect(json.status).toBe(2);
+    // Folders under other names are what a glob such as `*` matches: walked or left, not descriptors.
+    const star = cli(["check", "glob-named/*"], dir);
+    expect(star.stderr).toBe(
+      "plugin-review: no files match 'glob-named/*' (node_modules and .git folders are searched only where it names them)\n",
+    );
+    const deep = cli(["check", "glob-named/a/**"], dir);
+    expect(deep.stderr).toBe("");
+    expect(deep.status).toBe(0);
+  });
+
   it("a configuration whose paths glob matches folders (plugins/**) walks them, not naming them unreadable", () => {
     write("folder-glob/.github/plugin-review.yml", 'paths: ["plugins/**"]\n');
     write("folder-glob/plugins/a/plugin.json", text(validHost()));
@@ -359,6 +402,52 @@ describe("plugin-review check", () => {
     expect(fine.status).toBe(0);
   });
 
+  it("one descriptor reached through a symbolic link and as itself is reviewed once, and the other path is named", () => {
+    const { metricGroup: _, ...noGroup } = validHost();
+    write("linked/a/plugin.json", text(noGroup));
+    mkdirSync(join(dir, "linked", "b"));
+    symlinkSync("../a/plugin.json", join(dir, "linked", "b", "plugin.json")); // a link to the file
+    symlinkSync("a", join(dir, "linked", "c")); // a link to its folder
+    const r = cli(["check", "linked", "linked/c"], dir);
+    expect(findingLines(r.stdout).split("\n")).toEqual([
+      expect.stringMatching(/^linked\/a\/plugin\.json:1:1 warning metric-group-missing /),
+    ]);
+    expect(r.stdout).toContain(
+      "linked/b/plugin.json is the same file as linked/a/plugin.json (through a symbolic link): one descriptor, taken as linked/a/plugin.json\n",
+    );
+    expect(r.stdout).toContain(
+      "linked/c/plugin.json is the same file as linked/a/plugin.json (through a symbolic link): one descriptor, taken as linked/a/plugin.json\n",
+    );
+    expect(r.stdout).not.toMatch(/duplicate-plugin-name/);
+    expect(r.status).toBe(0);
+    // Named both ways: the first named; in JSON and SARIF once too, the note on stderr.
+    const json = cli(["check", "--format", "json", "linked/b/plugin.json", "linked/a/plugin.json"], dir);
+    expect((JSON.parse(json.stdout) as { file: string }[]).map((f) => f.file)).toEqual([
+      "linked/b/plugin.json",
+    ]);
+    expect(json.stderr).toBe(
+      "plugin-review: linked/a/plugin.json is the same file as linked/b/plugin.json (through a symbolic link): one descriptor, taken as linked/b/plugin.json\n",
+    );
+    const sarif = cli(["check", "--format", "sarif", "linked", "linked/c"], dir);
+    const runs = (JSON.parse(sarif.stdout) as { runs: { results: unknown[] }[] }).runs;
+    expect(runs[0]!.results).toHaveLength(1);
+  });
+
+  it("with --base-ref, a file named is checked even when a folder argument before it found it too", () => {
+    const repo = join(dir, "named-after");
+    write("named-after/a/plugin.json", text(validHost()));
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "pipe" });
+    git("init", "-q");
+    git("add", ".");
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base");
+    const named = cli(["check", "--base-ref", "HEAD", "a/plugin.json"], repo);
+    expect(named.stdout).toMatch(/1 descriptor checked/);
+    const after = cli(["check", "--base-ref", "HEAD", ".", "a/plugin.json"], repo);
+    expect(after.stdout).toMatch(/1 descriptor checked/);
+    expect(after.stdout).not.toMatch(/unchanged/);
+    expect(after.status).toBe(0);
+  });
+
   it("with --base-ref, a broken link the change leaves alone is neither read nor failed, as the App would not", () => {
     const repo = join(dir, "broken-unchanged");
     write("broken-unchanged/a/plugin.json", text(validHost()));
@@ -386,6 +475,21 @@ describe("plugin-review check", () => {
     const g = cli(["check", "nothing/**/*.json"]);
     expect(g.status).toBe(2);
     expect(g.stderr).toMatch(/no files match 'nothing\/\*\*\/\*\.json'/);
+  });
+
+  it("a glob that names node_modules searches it, as a folder argument naming it walks it; one that does not, says so", () => {
+    write("vendored/node_modules/p/plugin.json", text(validHost()));
+    for (const args of [["vendored/node_modules/*/plugin.json"], ["vendored/node_modules"]]) {
+      const r = cli(["check", ...args], dir);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(/1 descriptor checked: no findings/);
+      expect(r.status).toBe(0);
+    }
+    const wild = cli(["check", "vendored/*/*/plugin.json"], dir);
+    expect(wild.stderr).toBe(
+      "plugin-review: no files match 'vendored/*/*/plugin.json' (node_modules and .git folders are searched only where it names them)\n",
+    );
+    expect(wild.status).toBe(2);
   });
 
   it("expands globs", () => {

@@ -272,7 +272,7 @@ ${AUTHOR}python:
     );
     for (let i = 0; i <= 5000; i++) write(`bigalerts/data/f${i}.txt`, "");
     expect(cli(["check", "bigalerts"], dir).stdout).toContain(
-      "bigalerts/extension/extension.yaml: the files it lists (alerts, dashboards) were not checked: its project folder has more than 5,000 files",
+      "bigalerts/extension/extension.yaml: the files it lists (alerts) were not checked: its project folder has more than 5,000 files",
     );
   });
 
