@@ -83,6 +83,18 @@ const unsure = (content: string | Uint8Array) =>
 /** A Python extension writes a top-level `python:` (its module and activation schema). */
 const saysPython = (content: string | Uint8Array) => says(content, "python") || escapes(content);
 
+/**
+ * The top-level keys under which an extension lists files by `path` (`documents`: its `dashboards`), for a note,
+ * as `check` names them: " (alerts, documents)"; empty when no line starts with one (a key spelled otherwise).
+ */
+function listsNamed(content: string | Uint8Array): string {
+  const text = textOf(content);
+  const keys = ["alerts", "dashboards", "documents"].filter((key) =>
+    new RegExp(`^["']?${key}["']?[ \t]*:`, "m").test(text),
+  );
+  return keys.length ? ` (${keys.join(", ")})` : "";
+}
+
 /** An extension that lists files of its project: a Python one, or one with `alerts` or `dashboards` (asset-missing). */
 const namesFiles = (content: string | Uint8Array) =>
   saysPython(content) || says(content, "alerts") || says(content, "dashboards");
@@ -195,7 +207,7 @@ export async function addExtensionFiles(
     if (!paths) {
       const unchecked = python.has(input)
         ? "the Python module, the activation schema and the files it lists were not checked"
-        : "the files it lists (alerts, dashboards) were not checked";
+        : `the files it lists${listsNamed(input.content)} were not checked`;
       notes.push(
         `${quote(input.path)}: its project folder has more than ${PROJECT_FILES_MAX.toLocaleString("en-US")} files (or GitHub cut its listing short), so ${unchecked}.`,
       );

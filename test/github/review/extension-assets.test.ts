@@ -233,7 +233,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(titled(run, "asset-missing")).toEqual([]);
     expect(run.output!.summary).toContain(
-      "(or GitHub cut its listing short), so the files it lists (alerts, dashboards) were not checked",
+      "(or GitHub cut its listing short), so the files it lists (dashboards) were not checked",
     );
   });
 
@@ -308,7 +308,7 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(run!.output!.summary).toContain(
-      "`extension.yaml`: its project folder has more than 5,000 files (or GitHub cut its listing short), so the files it lists (alerts, dashboards) were not checked",
+      "`extension.yaml`: its project folder has more than 5,000 files (or GitHub cut its listing short), so the files it lists (dashboards) were not checked",
     );
   });
 });
