@@ -155,6 +155,8 @@ type Internal = AnalysedFile & {
   baseConfigPath?: string;
   /** Set when a base was compared or the change adds the file: findings get a baseline state. */
   compared?: boolean;
+  /** Where the set rules may report (`setPlaces`), located in the findings' own scan of the text. */
+  placed?: { places: readonly Locatable[]; at: Location[] };
 };
 
 /** Both names are strings and differ (when plugin-renamed fires). */
@@ -261,6 +263,7 @@ export function analyseOne(
   input: DescriptorInput,
   config: ResolvedConfig,
   options: AnalysisOptions = {},
+  setMembers?: readonly string[],
 ): Internal {
   const { timing } = options;
   const format = FORMATS[formatOf(input.path)];
@@ -392,9 +395,20 @@ export function analyseOne(
   }
   // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
+  // The set rules' places (AnalysisSession.hold) in the same scan of the text as the findings, not a second one.
+  const places = setMembers && setPlaces(state.value === undefined ? NO_MEMBERS : setMembers);
+  let placed: Internal["placed"];
+  const locate = (fs: readonly Locatable[]): Location[] => {
+    if (!places) return locateAll(head.text, parsed, fs, format.locate);
+    const at = locateAll(head.text, parsed, fs.length ? [...fs, ...places] : places, format.locate);
+    placed = { places, at: fs.length ? at.slice(fs.length) : at };
+    return at;
+  };
   const located = raw.length
-    ? identify(state.value, input.path, raw, (fs) => locateAll(head.text, parsed, fs, format.locate), timing)
-    : [];
+    ? identify(state.value, input.path, raw, locate, timing)
+    : places
+      ? (timed(timing, "step", "locate", () => locate([])), [])
+      : [];
   const analysed: Internal = {
     path: input.path,
     format: format.name,
@@ -404,6 +418,7 @@ export function analyseOne(
     findings: applyConfig(configPath, located, config),
   };
   if (baseline) analysed.base = baseline;
+  if (placed) analysed.placed = placed;
   if (baseline && baseConfigPath !== configPath) analysed.baseConfigPath = baseConfigPath;
   if (input.base || input.isNew === true) analysed.compared = true;
   if (state.value !== undefined) {
@@ -534,6 +549,24 @@ function project(value: unknown, members: readonly string[]): Record<string, unk
 
 const placeKey = (target: Target, pointer: string) => `${target}:${pointer}`;
 
+const NO_MEMBERS: readonly string[] = [];
+
+/**
+ * Where the set rules may report in a document: its start, then each member they read, key and value. Once
+ * per list of members (a configuration's).
+ */
+function setPlaces(members: readonly string[]): readonly Locatable[] {
+  let places = placesByMembers.get(members);
+  if (!places) {
+    const out: Locatable[] = [{ pointer: "", target: "key" }];
+    for (const m of members)
+      for (const target of ["key", "value"] as const) out.push({ pointer: `/${escapeSegment(m)}`, target });
+    placesByMembers.set(members, (places = out));
+  }
+  return places;
+}
+const placesByMembers = new WeakMap<readonly string[], readonly Locatable[]>();
+
 /**
  * What an analysed descriptor keeps until the analysis ends: its findings (with their baseline once the set
  * rules' are in), the lines its edits quote, and for the set rules only the members they read of head and
@@ -579,7 +612,9 @@ export class AnalysisSession {
     const { timing } = this.options;
     for (const input of inputs) {
       // "other": the runner's own time, outside the steps and rules measured inside it.
-      const analysed = timed(timing, "step", "other", () => analyseOne(input, this.config, this.options));
+      const analysed = timed(timing, "step", "other", () =>
+        analyseOne(input, this.config, this.options, this.setMembersOf(input.path)),
+      );
       this.held.push(timed(timing, "step", "other", () => this.hold(analysed)));
       texts.push(analysed.text);
     }
@@ -633,6 +668,14 @@ export class AnalysisSession {
     return this.held.map((h) => h.file);
   }
 
+  /** The members whose places the set rules need of a file at `path` (hold), or undefined when none run on it. */
+  private setMembersOf(path: string): readonly string[] | undefined {
+    const format = FORMATS[formatOf(path)].name;
+    return this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(format))
+      ? this.setRules.members
+      : undefined;
+  }
+
   private hold(analysed: Internal): Held {
     const { config } = this;
     const { findings, fixed } = timed(this.options.timing, "step", "baseline", () =>
@@ -661,16 +704,18 @@ export class AnalysisSession {
     // Set rules compare the documents of their kind (`meta.files`): a descriptor's name is not an extension's.
     if (!this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(analysed.format)))
       return held;
-    // Where the set rules may report (their members, the document's start), while the text is here: one scan
-    // that stops at the last member (the document's start is line 1, whatever follows it).
-    const members = analysed.value === undefined ? [] : this.setRules.members;
-    const places: Locatable[] = [{ pointer: "", target: "key" }];
-    for (const m of members)
-      for (const target of ["key", "value"] as const)
-        places.push({ pointer: `/${escapeSegment(m)}`, target });
-    const located = timed(this.options.timing, "step", "locate", () =>
-      locateAll(analysed.text, analysed.parsed, places, FORMATS[analysed.format].locate),
-    );
+    // Where the set rules may report (their members, the document's start): located with the findings
+    // (analyseOne), or else now, while the text is here, in one scan that stops at the last member.
+    let places: readonly Locatable[];
+    let located: Location[];
+    if (analysed.placed) ({ places, at: located } = analysed.placed);
+    else {
+      const scanned = setPlaces(analysed.value === undefined ? NO_MEMBERS : this.setRules.members);
+      places = scanned;
+      located = timed(this.options.timing, "step", "locate", () =>
+        locateAll(analysed.text, analysed.parsed, scanned, FORMATS[analysed.format].locate),
+      );
+    }
     held.root = located[0] as Location;
     if (analysed.value !== undefined) {
       const at = new Map<string, Location>();

@@ -139,7 +139,11 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return v;
   }
 
-  protected override member(key: string): unknown {
+  /**
+   * A top-level member of the document, noted as read: a rule that reads its document only so is run again on
+   * the base only when one of the members it read differs there (readsSameIn), where `value` counts as all.
+   */
+  override member(key: string): unknown {
     const reads = this.reads;
     if (reads && !reads.members.includes(key)) reads.members.push(key);
     return super.member(key);

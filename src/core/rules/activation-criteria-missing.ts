@@ -1,4 +1,4 @@
-import { arr, get } from "../guards.js";
+import { arr } from "../guards.js";
 import { defineRule } from "../rule.js";
 
 const CRITERIA = ["processTypeNames", "processTypes", "technologies"];
@@ -20,9 +20,9 @@ export const rule = defineRule({
   check(context) {
     if (context.variant !== "host") return;
     // entity HOST is active on every host (host-entity says so): no criteria are needed.
-    if (get(context.value, "entity") === "HOST") return;
-    if (CRITERIA.some((k) => arr(get(context.value, k)).length > 0)) return;
-    const present = CRITERIA.find((k) => get(context.value, k) !== undefined);
+    if (context.member("entity") === "HOST") return;
+    if (CRITERIA.some((k) => arr(context.member(k)).length > 0)) return;
+    const present = CRITERIA.find((k) => context.member(k) !== undefined);
     if (present === undefined) {
       context.report({ pointer: "/processTypeNames", messageId: "none", target: "key" });
       return;
@@ -32,7 +32,7 @@ export const rule = defineRule({
       messageId: "unusable",
       data: {
         member: present,
-        what: Array.isArray(get(context.value, present)) ? "is empty" : "is not a list",
+        what: Array.isArray(context.member(present)) ? "is empty" : "is not a list",
       },
       target: "key",
     });

@@ -1,4 +1,3 @@
-import { get } from "../guards.js";
 import { defineRule } from "../rule.js";
 
 /** HOST is accepted by the agent but makes the plugin always active; PROCESS_GROUP_INSTANCE is recommended. */
@@ -13,7 +12,7 @@ export const rule = defineRule({
     },
   },
   check(context) {
-    if (context.variant === "host" && get(context.value, "entity") === "HOST")
+    if (context.variant === "host" && context.member("entity") === "HOST")
       context.report({ pointer: "/entity", messageId: "host" });
   },
 });

@@ -21,11 +21,10 @@ export const rule = defineRule({
     },
   },
   check(context) {
-    const doc = obj(context.value);
     const variant = context.variant;
     const other = variant === "host" ? "remote" : "host";
     for (const member of IGNORED_TOP[variant]) {
-      if (has(doc, member))
+      if (context.member(member) !== undefined)
         context.report({
           pointer: `/${member}`,
           messageId: "top",
@@ -45,7 +44,7 @@ export const rule = defineRule({
             target: "key",
           });
       }
-    } else if (has(obj(get(doc, "source")), "activation_name_pattern")) {
+    } else if (has(obj(context.member("source")), "activation_name_pattern")) {
       context.report({ pointer: "/source/activation_name_pattern", messageId: "pattern", target: "key" });
     }
   },

@@ -1,4 +1,4 @@
-import { get, str } from "../guards.js";
+import { str } from "../guards.js";
 import { defineRule } from "../rule.js";
 import { quote } from "../quote.js";
 
@@ -21,12 +21,12 @@ export const rule = defineRule({
     },
   },
   check(context) {
-    if (get(context.value, "metricGroup") !== undefined) return;
+    if (context.member("metricGroup") !== undefined) return;
     if (context.isNew) {
       context.report({ pointer: "/metricGroup", messageId: "newPlugin", severity: "error", target: "key" });
       return;
     }
-    const name = str(get(context.value, "name"));
+    const name = str(context.member("name"));
     context.report({
       pointer: "/metricGroup",
       messageId: "missing",

@@ -1,4 +1,4 @@
-import { arr, get, isObj } from "../guards.js";
+import { arr, isObj } from "../guards.js";
 import { defineRule } from "../rule.js";
 
 /** A metric element holds exactly one of timeseries and statetimeseries. */
@@ -15,7 +15,7 @@ export const rule = defineRule({
     },
   },
   check(context) {
-    arr(get(context.value, "metrics")).forEach((m, index) => {
+    arr(context.member("metrics")).forEach((m, index) => {
       if (!isObj(m)) return; // invalid-type reports it
       const ts = m.timeseries !== undefined;
       const sts = m.statetimeseries !== undefined;

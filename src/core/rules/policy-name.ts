@@ -1,4 +1,4 @@
-import { get, str } from "../guards.js";
+import { str } from "../guards.js";
 import { defineRule } from "../rule.js";
 
 /** The organisation's naming policy (`policy.name_pattern`, a regular expression in RE2 syntax). */
@@ -15,7 +15,7 @@ export const rule = defineRule({
   },
   check(context) {
     const pattern = context.policy.namePattern;
-    const name = str(get(context.value, "name"));
+    const name = str(context.member("name"));
     if (!pattern || name === undefined || pattern.test(name)) return;
     context.report({ pointer: "/name", messageId: "mismatch", data: { name, pattern: pattern.source } });
   },

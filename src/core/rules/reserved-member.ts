@@ -1,4 +1,3 @@
-import { has, obj } from "../guards.js";
 import { defineRule } from "../rule.js";
 
 const RESERVED = ["experimentalMinVersion", "productiveMinVersion"];
@@ -13,9 +12,8 @@ export const rule = defineRule({
     messages: { reserved: "`{{member}}` is reserved for built-in plugins; remove it from custom plugins" },
   },
   check(context) {
-    const doc = obj(context.value);
     for (const member of RESERVED) {
-      if (has(doc, member))
+      if (context.member(member) !== undefined)
         context.report({ pointer: `/${member}`, messageId: "reserved", data: { member }, target: "key" });
     }
   },

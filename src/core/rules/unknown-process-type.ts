@@ -1,5 +1,5 @@
 import { KNOWN_PROCESS_TYPES } from "../reference/known-process-types.js";
-import { arr, get } from "../guards.js";
+import { arr } from "../guards.js";
 import { processTypeSet } from "../policy.js";
 import { defineRule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
@@ -31,7 +31,7 @@ export const rule = defineRule({
     const { names: allowedNames, ids: allowedIds } = processTypeSet(policy ?? KNOWN_PROCESS_TYPES);
     const severity = policy ? ("error" as const) : undefined;
     const why = policy ? NOT_ALLOWED : UNKNOWN;
-    arr(get(context.value, "processTypeNames")).forEach((name, i) => {
+    arr(context.member("processTypeNames")).forEach((name, i) => {
       if (typeof name !== "string" || allowedNames.has(name)) return;
       context.report({
         pointer: `/processTypeNames/${i}`,
@@ -40,7 +40,7 @@ export const rule = defineRule({
         ...(severity ? { severity } : {}),
       });
     });
-    arr(get(context.value, "processTypes")).forEach((id, i) => {
+    arr(context.member("processTypes")).forEach((id, i) => {
       if (typeof id !== "number" || allowedIds.has(id)) return;
       context.report({
         pointer: `/processTypes/${i}`,

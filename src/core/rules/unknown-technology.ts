@@ -1,5 +1,5 @@
 import { KNOWN_TECHNOLOGIES } from "../reference/known-technologies.js";
-import { arr, get } from "../guards.js";
+import { arr } from "../guards.js";
 import { technologySet } from "../policy.js";
 import { defineRule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
@@ -28,7 +28,7 @@ export const rule = defineRule({
     if (!policy && context.variant === "remote") return;
     const list = policy ?? KNOWN_TECHNOLOGIES;
     const known = technologySet(list);
-    arr(get(context.value, "technologies")).forEach((technology, i) => {
+    arr(context.member("technologies")).forEach((technology, i) => {
       if (typeof technology !== "string" || known.has(technology.toLowerCase())) return;
       const data = { technology, suggestion: didYouMean(technology, list) };
       const pointer = `/technologies/${i}`;

@@ -41,10 +41,9 @@ export const rule = defineRule({
         data: f.data,
         target: f.target,
       });
-    const doc = context.value;
-    const activation = str(get(get(doc, "source"), "activation"));
+    const activation = str(get(context.member("source"), "activation"));
     if (context.variant === "host") {
-      arr(get(doc, "metrics")).forEach((m, i) => {
+      arr(context.member("metrics")).forEach((m, i) => {
         if (get(m, "statetimeseries") !== undefined)
           context.report({
             pointer: `/metrics/${i}/statetimeseries`,
@@ -62,8 +61,8 @@ export const rule = defineRule({
         context.report({ pointer: "/source/activation", messageId: "remoteActivation" });
       return;
     }
-    const name = str(get(doc, "name"));
-    const entity = str(get(doc, "entity"));
+    const name = str(context.member("name"));
+    const entity = str(context.member("entity"));
     // Once per location: a `CUSTOM_DEVICE_X` entity is already reported above by the schema.
     const entityReported = fromSchema.some((f) => f.pointer === "/entity");
     if (!entityReported && name !== undefined && HOST_NAME.test(name) && entity?.startsWith("CUSTOM_DEVICE"))
