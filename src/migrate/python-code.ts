@@ -141,6 +141,11 @@ const METHODS = new Set([
   "add_per_second_result",
   "add_state_result",
 ]);
+/**
+ * Members of the EF1 plugin class that the contract (ef1-python-runtime.md) does not document and the layer does not
+ * carry: Dynatrace's OneAgent plugin demo calls them. The layer's BasePlugin raises NotCarriedToEF2 for each.
+ */
+export const ENGINE_MEMBERS = new Set(["get_activation_context", "get_monitored_entities"]);
 /** The modules of `ruxit` the compatibility layer provides. */
 export const RUXIT_MODULES = new Set([
   "ruxit",
@@ -219,7 +224,12 @@ export function scanPython(file: string, code: string): ApiUse[] {
           use(t, "class");
           break;
         }
-    } else if (t.value === "def" && next && ["initialize", "query", "close"].includes(next.value)) {
+    } else if (
+      t.value === "def" &&
+      next &&
+      (["initialize", "query", "close"].includes(next.value) || ENGINE_MEMBERS.has(next.value))
+    ) {
+      // A plugin that defines an engine member itself (its own helper of that name) uses no EF1 one.
       use(t, `def ${next.value}`);
     } else if ((t.value === "from" || t.value === "import") && tokens[i + 1]?.value === "ruxit") {
       const { name } = dotted(tokens, i + 1);
@@ -247,6 +257,9 @@ export function scanPython(file: string, code: string): ApiUse[] {
       // FromPluginSelector() names the entity the call reports on anyway: nothing to carry.
       if (t.value !== "entity_selector" || !/(^|\.)FromPluginSelector$/.test(dotted(tokens, i + 2).name))
         use(t, t.value);
+    } else if (tokens[i - 1]?.value === "." && ENGINE_MEMBERS.has(t.value)) {
+      // Called here or later (`fetch = self.get_monitored_entities`): the layer's raises when called.
+      use(t, t.value);
     } else if (tokens[i - 1]?.value === "." && next?.value === "(") {
       if (MEASUREMENTS.has(t.value)) use(t, t.value, keyOf(tokens, i + 1));
       else if (MEASUREMENT_OBJECTS.has(t.value)) use(t, t.value, measurementKeyOf(tokens, i + 1));

@@ -12,7 +12,14 @@ import type { Ef1Metric } from "../core/ef2/key-map.js";
 import type { DescriptorMigration } from "./context.js";
 import { EF1COMPAT_FILES } from "./ef1compat/embedded.js";
 import { codeSpan, q, said } from "./notes.js";
-import { RUXIT_MODULES, measurementOf, scanPython, typesOfKeys, type ApiUse } from "./python-code.js";
+import {
+  ENGINE_MEMBERS,
+  RUXIT_MODULES,
+  measurementOf,
+  scanPython,
+  typesOfKeys,
+  type ApiUse,
+} from "./python-code.js";
 
 /** The plugin's folder as the CLI read it: the files beside its plugin.json. */
 export interface PluginCode {
@@ -440,7 +447,7 @@ const PORTING: { ef1: string; ef2: string; uses: (u: ApiUse) => boolean }[] = [
   {
     ef1: "`class X(BasePlugin)` / `RemoteBasePlugin`, `query(**kwargs)`",
     ef2: "`class ExtensionImpl(Extension)`, `query(self)` every 60 s; `self.schedule(fn, seconds)` for other intervals",
-    uses: (u) => u.name === "class" || u.name.startsWith("def "),
+    uses: (u) => u.name === "class" || ["def initialize", "def query", "def close"].includes(u.name),
   },
   {
     ef1: '`self.config.get("k")`',
@@ -494,11 +501,25 @@ const PORTING: { ef1: string; ef2: string; uses: (u: ApiUse) => boolean }[] = [
   },
 ];
 
+/** Why a member of the EF1 engine the layer does not provide is not carried, and what the layer offers instead. */
+function engineMemberWhy(member: string, remote: boolean): string {
+  const raises =
+    "a member of the EF1 engine the layer does not provide: calling it raises NotCarriedToEF2 (a run that does not catch it fails, and sends nothing)";
+  if (member === "get_monitored_entities")
+    return `${raises}; report with \`self.results_builder\`${remote ? "" : " (on the process group instance of `self.associated_entity`, or on another with `entity_id=`)"} instead`;
+  return remote
+    ? raises
+    : `${raises}; \`self.associated_entity\` is the snapshot entry of the process group instance the layer runs the plugin for`;
+}
+
 /** What the layer cannot carry in this plugin's code: each raises at run time (or is not sent), with its line. */
 function notCarried(plan: PythonPlan): { use: ApiUse; why: string }[] {
   const out: { use: ApiUse; why: string }[] = [];
+  const defined = new Set(plan.uses.filter((u) => u.name.startsWith("def ")).map((u) => u.name.slice(4)));
   for (const u of plan.uses) {
-    if (u.name === "report_property")
+    if (ENGINE_MEMBERS.has(u.name)) {
+      if (!defined.has(u.name)) out.push({ use: u, why: engineMemberWhy(u.name, plan.remote) });
+    } else if (u.name === "report_property")
       out.push({
         use: u,
         why: "not sent: EF2 code reports no entity properties (the layer warns once); make it a dimension, or an entity attribute of extension.yaml's topology",

@@ -158,6 +158,37 @@ describe("what the code makes of the key map", () => {
     expect(md).toContain("| groups and custom devices |");
     expect(md).toMatch(/\| `ConfigException`, `AuthException` \| .* \| `demo_device\.py:16` \|/);
   });
+
+  it("lists the EF1 engine's members the layer does not provide (get_activation_context, get_monitored_entities)", () => {
+    const host = [
+      "from ruxit.api.base_plugin import BasePlugin",
+      "from ruxit.api.selectors import EntityType",
+      "",
+      "class DemoPlugin(BasePlugin):",
+      "    def query(self, **kwargs):",
+      '        self.logger.info("context %s", self.get_activation_context())',
+      "        fetch = self.get_monitored_entities",
+      "        for entity in fetch(EntityType.PROCESS_GROUP_INSTANCE):",
+      '            entity.absolute(key="random", value=1)',
+      "",
+    ].join("\n");
+    const md = file(converted(validHost(), { code: code({ "demo_plugin.py": host }) }), "MIGRATION.md");
+    expect(md).toContain(
+      "- `demo_plugin.py:6`, `get_activation_context`: a member of the EF1 engine the layer does not provide: calling it raises NotCarriedToEF2 (a run that does not catch it fails, and sends nothing); `self.associated_entity` is the snapshot entry of the process group instance the layer runs the plugin for.",
+    );
+    expect(md).toContain(
+      "- `demo_plugin.py:7`, `get_monitored_entities`: a member of the EF1 engine the layer does not provide: calling it raises NotCarriedToEF2 (a run that does not catch it fails, and sends nothing); report with `self.results_builder` (on the process group instance of `self.associated_entity`, or on another with `entity_id=`) instead.",
+    );
+    // a plugin that defines a method of that name calls its own: nothing to list
+    const own =
+      REMOTE_CODE +
+      "\n    def get_monitored_entities(self):\n        return []\n\n    def close(self, **kwargs):\n        self.get_monitored_entities()\n";
+    const remoteMd = file(
+      converted(validRemote(), { code: code({ "demo_device.py": own }) }),
+      "MIGRATION.md",
+    );
+    expect(remoteMd).not.toContain("get_monitored_entities");
+  });
 });
 
 describe("the plugin's tests", () => {

@@ -39,6 +39,9 @@
  *   PluginMeasurement.
  * - host-sessions (in the manner of public host session-count and TCP-count plugins): the host's id read from
  *   `self.query_snapshot`, each metric reported on the host with `entity_id=host_id`, and one on a process group.
+ * - engine-members (in the manner of Dynatrace's OneAgent plugin demo): `self.get_activation_context()` and
+ *   `self.get_monitored_entities(EntityType.PROCESS_GROUP_INSTANCE)`, members of the EF1 engine the layer does not
+ *   provide: each run fails with an error that names the call, not an AttributeError, and MIGRATION.md lists both.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -175,6 +178,7 @@ const CASES: Case[] = [
   { fixture: "deploy-events", module: "deploy_events_ef2", queries: 1 },
   { fixture: "plugin-selector", module: "plugin_selector_ef2", queries: 2 },
   { fixture: "host-sessions", module: "host_sessions_ef2", queries: 2 },
+  { fixture: "engine-members", module: "engine_members_ef2", queries: 2 },
 ];
 
 let work: string;
@@ -700,5 +704,29 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       ]),
     );
     expect(run.output.match(/not on the process group: NotCarriedToEF2/g)).toHaveLength(2);
+  });
+
+  it("engine-members: the EF1 engine's get_activation_context and get_monitored_entities fail the run saying so, not AttributeError", () => {
+    const { dir, cli, run } = runs.get("engine-members")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toContain("AttributeError");
+    // run 1 stops at the activation context, run 2 at the monitored entities: each names the call and MIGRATION.md
+    const context =
+      "GENERIC_ERROR: NotCarriedToEF2: get_activation_context cannot run on Extensions 2.0: the compatibility layer does not provide this member of the EF1 engine (MIGRATION.md lists its calls). Read what the plugin needs from self.config or self.associated_entity";
+    const entities =
+      "GENERIC_ERROR: NotCarriedToEF2: get_monitored_entities cannot run on Extensions 2.0: the compatibility layer does not provide this member of the EF1 engine (MIGRATION.md lists its calls). Report with self.results_builder";
+    expect(run.output).toContain(context);
+    expect(run.output).toContain(entities);
+    expect(run.output.indexOf(context)).toBeLessThan(run.output.indexOf(entities));
+    // a failed run sends nothing, not even the `up` it reported before the call
+    expect(run.metrics).toEqual([]);
+    const md = readFileSync(join(dir, "MIGRATION.md"), "utf8");
+    expect(md).toContain(
+      "- `engine_members.py:16`, `get_activation_context`: a member of the EF1 engine the layer does not provide: calling it raises NotCarriedToEF2",
+    );
+    expect(md).toContain(
+      "- `engine_members.py:17`, `get_monitored_entities`: a member of the EF1 engine the layer does not provide: calling it raises NotCarriedToEF2",
+    );
   });
 });

@@ -52,6 +52,29 @@ class BasePlugin:
             )
         return self._snapshot().entries
 
+    # Members of the EF1 engine's plugin class that this layer does not provide (Dynatrace's OneAgent plugin demo
+    # calls them): a clear NotCarriedToEF2, which MIGRATION.md lists with its line, not an AttributeError.
+    def _not_provided(self, call, instead, host_also):
+        return NotCarriedToEF2(
+            call,
+            "the compatibility layer does not provide this member of the EF1 engine (MIGRATION.md lists its calls)",
+            f"{instead}{'' if getattr(self, '_snapshot', None) is None else host_also} instead.",
+        )
+
+    def get_activation_context(self, *_args, **_kwargs):
+        raise self._not_provided(
+            "get_activation_context",
+            "Read what the plugin needs from self.config",
+            " or self.associated_entity (the snapshot entry of its process group instance)",
+        )
+
+    def get_monitored_entities(self, *_args, **_kwargs):
+        raise self._not_provided(
+            "get_monitored_entities",
+            "Report with self.results_builder",
+            " (on self.associated_entity's process group instance, or on another with entity_id=)",
+        )
+
     def find_all_process_groups(self, selector=None):
         """The process groups (snapshot entries) the selector matches."""
         return select(self._entries("find_all_process_groups"), selector)
