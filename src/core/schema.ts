@@ -448,7 +448,8 @@ function findingsOf(
 export interface SchemaValidation {
   kind: SchemaKind;
   findings: readonly SchemaFinding[];
-  root: { keys: readonly string[]; type: unknown; findings: readonly SchemaFinding[] };
+  /** `keys` are its members' names, in order, when it is an object (a value that is not has none). */
+  root: { keys: readonly string[] | undefined; type: unknown; findings: readonly SchemaFinding[] };
   members: ReadonlyMap<string, { value: unknown; findings: readonly SchemaFinding[] }>;
 }
 
@@ -475,16 +476,22 @@ export function validateParts(
   if (format === "extension.yaml") {
     const validate = extensionValidatorFor();
     const findings = validate(value) ? EMPTY : findingsOf(validate.errors ?? [], "", "extension", value);
-    return { kind: "extension", findings, root: { keys: [], type: undefined, findings }, members: new Map() };
+    return {
+      kind: "extension",
+      findings,
+      root: { keys: undefined, type: undefined, findings },
+      members: new Map(),
+    };
   }
   const { root, members } = validatorFor(variant);
   const reuse = like?.kind === variant ? like : undefined;
   const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
   const doc = value as Record<string, unknown>;
-  const keys = isObject ? Object.keys(doc) : [];
+  const keys = isObject ? Object.keys(doc) : undefined;
   const type = isObject ? doc.type : undefined;
   let rootFindings: readonly SchemaFinding[];
-  if (reuse && isObject && Object.is(reuse.root.type, type) && sameKeys(reuse.root.keys, keys))
+  // A root that was not an object (no keys) has findings of its own, whatever this one's keys.
+  if (reuse?.root.keys && keys && Object.is(reuse.root.type, type) && sameKeys(reuse.root.keys, keys))
     rootFindings = reuse.root.findings;
   else rootFindings = root(value) ? EMPTY : findingsOf(root.errors ?? [], "", variant, value);
   const byMember = new Map<string, { value: unknown; findings: readonly SchemaFinding[] }>();

@@ -98,4 +98,13 @@ describe("validateParts", () => {
       );
     }
   });
+
+  it("does not take the root's findings of another version that was not an object", () => {
+    // `[]` and `{}` have the same (no) members and no type, but `[]` is not an object and `{}` misses members.
+    for (const other of [[], null, "x", 5])
+      for (const doc of [{}, []]) {
+        const like = validateParts(other, "host");
+        expect(validateParts(doc, "host", "plugin.json", like).findings).toEqual(validateWhole(doc, "host"));
+      }
+  });
 });
