@@ -66,11 +66,16 @@ type SchemaKind = Variant | "extension";
  * required, unknown members, `if`/`else`) with every member's schema set to `true`, and each member's
  * schema alone, in the order of the schema's `properties`. Run in that order they give exactly the errors
  * of the whole schema, in its order (test/core/schema.test.ts holds this), and a member's errors depend on
- * its value alone, so that a base's member that is head's very value is not validated twice.
+ * its value alone, so that a base's member that is head's very value is not validated twice. A document
+ * validated without another version is validated whole, in one pass: most have no error (the parts cost
+ * about twice as much then), and the whole's errors are told part by part by where they are.
  */
 interface Validators {
+  /** The whole schema: what tells at once that a document has no error, as most have none. */
+  whole: ValidateFunction;
   root: ValidateFunction;
-  members: readonly (readonly [string, ValidateFunction])[];
+  /** Each member's name, its validator, and its name as a pointer's segment. */
+  members: readonly (readonly [string, ValidateFunction, string])[];
 }
 const validators: Partial<Record<Variant, Validators>> = {};
 let extensionValidator: ValidateFunction | undefined;
@@ -119,10 +124,12 @@ function validatorFor(variant: Variant): Validators {
     $id: schema.$id.replace(/\.schema\.json$/, ".root.schema.json"),
     properties: Object.fromEntries(names.map((n) => [n, true])),
   });
-  const members = names.map(
-    (n) => [n, ajv.compile({ $ref: `${schema.$id}#/properties/${escapeSegment(n)}` })] as const,
-  );
-  return (validators[variant] = { root, members });
+  const members = names.map((n) => {
+    const segment = escapeSegment(n);
+    return [n, ajv.compile({ $ref: `${schema.$id}#/properties/${segment}` }), segment] as const;
+  });
+  const whole = ajv.getSchema(schema.$id) as ValidateFunction;
+  return (validators[variant] = { whole, root, members });
 }
 
 /** The extension's schema, compiled whole on first use (an extension.yaml is validated at once, not in parts). */
@@ -241,6 +248,18 @@ function caseOnly(written: string, near: string, candidates: readonly string[]):
   );
 }
 
+/**
+ * What is said of a schema node once for all its errors (a descriptor may break one pattern hundreds of times):
+ * by the node, which the schemas hold for the process's life.
+ */
+const said = new WeakMap<object, { known?: readonly string[]; knownList?: string; expected?: string }>();
+
+function saidOf(node: object): { known?: readonly string[]; knownList?: string; expected?: string } {
+  let out = said.get(node);
+  if (!out) said.set(node, (out = {}));
+  return out;
+}
+
 /** Allowed values are listed in a message up to this many. */
 const LISTED_MAX = 25;
 
@@ -269,7 +288,8 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
     case "additionalProperties": {
       const member = (e.params as { additionalProperty: string }).additionalProperty;
       const pointer = childPointer(at, member);
-      const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
+      const node = saidOf(parent);
+      const known = (node.known ??= Object.keys((parent.properties as Record<string, unknown>) ?? {}));
       const meant = kind === "extension" && at === "" ? DATA_SOURCE_NAMES[member.toLowerCase()] : undefined;
       const near = meant ?? closest(member, known);
       const hint = MISPLACED[kind][pointer];
@@ -294,7 +314,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
             ? {
                 ruleId: "unknown-member",
                 messageId: "unknownKnown",
-                data: { member, where, known: known.map((k) => quote(k)).join(", ") },
+                data: { member, where, known: (node.knownList ??= known.map((k) => quote(k)).join(", ")) },
                 pointer,
                 target: "key",
               }
@@ -369,7 +389,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
     typeof parent["x-message"] === "string"
       ? (parent["x-message"] as string)
       : e.keyword === "pattern"
-        ? `must match ${quote(String(parent.pattern))}`
+        ? (saidOf(parent).expected ??= `must match ${quote(String(parent.pattern))}`)
         : (e.message ?? "has an invalid format");
   return {
     ruleId: routed ?? "invalid-format",
@@ -448,7 +468,8 @@ function findingsOf(
 export interface SchemaValidation {
   kind: SchemaKind;
   findings: readonly SchemaFinding[];
-  root: { keys: readonly string[]; type: unknown; findings: readonly SchemaFinding[] };
+  /** `keys` are its members' names, in order, when it is an object (a value that is not has none). */
+  root: { keys: readonly string[] | undefined; type: unknown; findings: readonly SchemaFinding[] };
   members: ReadonlyMap<string, { value: unknown; findings: readonly SchemaFinding[] }>;
 }
 
@@ -475,19 +496,67 @@ export function validateParts(
   if (format === "extension.yaml") {
     const validate = extensionValidatorFor();
     const findings = validate(value) ? EMPTY : findingsOf(validate.errors ?? [], "", "extension", value);
-    return { kind: "extension", findings, root: { keys: [], type: undefined, findings }, members: new Map() };
+    return {
+      kind: "extension",
+      findings,
+      root: { keys: undefined, type: undefined, findings },
+      members: new Map(),
+    };
   }
-  const { root, members } = validatorFor(variant);
+  const { whole, root, members } = validatorFor(variant);
   const reuse = like?.kind === variant ? like : undefined;
   const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
   const doc = value as Record<string, unknown>;
-  const keys = isObject ? Object.keys(doc) : [];
+  const keys = isObject ? Object.keys(doc) : undefined;
   const type = isObject ? doc.type : undefined;
+  const byMember = new Map<string, { value: unknown; findings: readonly SchemaFinding[] }>();
+  if (!reuse) {
+    // Validated whole, once: its errors are the parts' in their order, each under the part it is of (the
+    // root's own at its pointer "", a member's under its name).
+    if (whole(value)) {
+      if (isObject)
+        for (const [name] of members) {
+          const v = doc[name];
+          if (v !== undefined) byMember.set(name, { value: v, findings: EMPTY });
+        }
+      return { kind: variant, findings: EMPTY, root: { keys, type, findings: EMPTY }, members: byMember };
+    }
+    const errors = whole.errors ?? [];
+    if (!isObject) {
+      const findings = findingsOf(errors, "", variant, value);
+      return { kind: variant, findings, root: { keys, type, findings }, members: byMember };
+    }
+    const bySegment = new Map<string, ErrorObject[]>();
+    const rootErrors: ErrorObject[] = [];
+    for (const e of errors) {
+      const at = e.instancePath;
+      if (at === "") {
+        rootErrors.push(e);
+        continue;
+      }
+      const end = at.indexOf("/", 1);
+      const segment = end < 0 ? at.slice(1) : at.slice(1, end);
+      const list = bySegment.get(segment);
+      if (list) list.push(e);
+      else bySegment.set(segment, [e]);
+    }
+    const rootFindings = rootErrors.length ? findingsOf(rootErrors, "", variant, value) : EMPTY;
+    const findings = [...rootFindings];
+    for (const [name, , segment] of members) {
+      const v = doc[name];
+      if (v === undefined) continue;
+      const own = bySegment.get(segment);
+      const memberFindings = own ? findingsOf(own, "", variant, value) : EMPTY;
+      byMember.set(name, { value: v, findings: memberFindings });
+      for (const f of memberFindings) findings.push(f);
+    }
+    return { kind: variant, findings, root: { keys, type, findings: rootFindings }, members: byMember };
+  }
   let rootFindings: readonly SchemaFinding[];
-  if (reuse && isObject && Object.is(reuse.root.type, type) && sameKeys(reuse.root.keys, keys))
+  // A root that was not an object (no keys) has findings of its own, whatever this one's keys.
+  if (reuse?.root.keys && keys && Object.is(reuse.root.type, type) && sameKeys(reuse.root.keys, keys))
     rootFindings = reuse.root.findings;
   else rootFindings = root(value) ? EMPTY : findingsOf(root.errors ?? [], "", variant, value);
-  const byMember = new Map<string, { value: unknown; findings: readonly SchemaFinding[] }>();
   const findings = [...rootFindings];
   if (isObject) {
     for (const [name, validate] of members) {
@@ -512,9 +581,7 @@ export function validateParts(
  * benchmarks' yardstick (JSON.parse + Ajv).
  */
 export function validateWhole(value: unknown, variant: Variant): SchemaFinding[] {
-  validatorFor(variant);
-  const schema = variant === "host" ? host : remote;
-  const whole = ajvInstance?.getSchema(schema.$id) as ValidateFunction;
+  const { whole } = validatorFor(variant);
   return whole(value) ? [] : findingsOf(whole.errors ?? [], "", variant, value);
 }
 

@@ -54,7 +54,16 @@ describe("validateParts", () => {
       }
       for (const doc of docs)
         for (const variant of ["host", "remote"] as const) {
-          expect(validateParts(doc, variant).findings, s.name).toEqual(validateWhole(doc, variant));
+          const whole = validateParts(doc, variant);
+          expect(whole.findings, s.name).toEqual(validateWhole(doc, variant));
+          // Without another version, the whole schema's errors are told part by part; with one that shares
+          // no part, each part is validated alone: the same findings, part for part.
+          const apart = validateParts(doc, variant, "plugin.json", validateParts(null, variant));
+          expect(apart.findings, s.name).toEqual(whole.findings);
+          expect(apart.root.findings, s.name).toEqual(whole.root.findings);
+          expect([...apart.members.keys()], s.name).toEqual([...whole.members.keys()]);
+          for (const [name, part] of apart.members)
+            expect(part.findings, `${s.name} ${name}`).toEqual(whole.members.get(name)!.findings);
           compared++;
         }
     }
@@ -97,5 +106,14 @@ describe("validateParts", () => {
         validateWhole(renamed, variant),
       );
     }
+  });
+
+  it("does not take the root's findings of another version that was not an object", () => {
+    // `[]` and `{}` have the same (no) members and no type, but `[]` is not an object and `{}` misses members.
+    for (const other of [[], null, "x", 5])
+      for (const doc of [{}, []]) {
+        const like = validateParts(other, "host");
+        expect(validateParts(doc, "host", "plugin.json", like).findings).toEqual(validateWhole(doc, "host"));
+      }
   });
 });
