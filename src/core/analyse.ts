@@ -670,10 +670,12 @@ export class AnalysisSession {
 
   /** The members whose places the set rules need of a file at `path` (hold), or undefined when none run on it. */
   private setMembersOf(path: string): readonly string[] | undefined {
-    const format = FORMATS[formatOf(path)].name;
-    return this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(format))
-      ? this.setRules.members
-      : undefined;
+    return this.setRulesCompare(FORMATS[formatOf(path)].name) ? this.setRules.members : undefined;
+  }
+
+  /** Set rules compare the documents of their kind (`meta.files`): a descriptor's name is not an extension's. */
+  private setRulesCompare(format: FileFormat): boolean {
+    return this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(format));
   }
 
   private hold(analysed: Internal): Held {
@@ -701,9 +703,7 @@ export class AnalysisSession {
     if (analysed.notAnExtension) out.notAnExtension = true;
     const held: Held = { file: out, configPath: analysed.configPath, compared: analysed.compared === true };
     if (analysed.baseConfigPath !== undefined) held.baseConfigPath = analysed.baseConfigPath;
-    // Set rules compare the documents of their kind (`meta.files`): a descriptor's name is not an extension's.
-    if (!this.setRules.rules.some((r) => (r.meta.files ?? DESCRIPTORS).includes(analysed.format)))
-      return held;
+    if (!this.setRulesCompare(analysed.format)) return held;
     // Where the set rules may report (their members, the document's start): located with the findings
     // (analyseOne), or else now, while the text is here, in one scan that stops at the last member.
     let places: readonly Locatable[];

@@ -178,7 +178,7 @@ function globbedKind(absolute: string, folder: boolean): { notFile?: string } | 
   try {
     const st = lstatSync(absolute);
     if (st.isFile() || (st.isSymbolicLink() && (isFile(absolute) || isBroken(absolute)))) return {};
-    return { notFile: st.isSymbolicLink() ? "a symbolic link to a directory" : kindOf(st) };
+    return { notFile: kindOf(st) };
   } catch {
     return {};
   }
