@@ -5,11 +5,21 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../../helpers.js";
-import { FakeGitHub, REVIEW_ROUTES } from "../fake-github.js";
+import { APP_ID, FakeGitHub, GITHUB_ERRORS, REVIEW_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, OWNER, pullRequestPayload, REPO } from "../harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  example,
+  HEAD_SHA,
+  makeProbot,
+  OWNER,
+  pullRequestPayload,
+  REPO,
+} from "../harness.js";
 
 const R = `${OWNER}/${REPO}`;
+type Json = Record<string, unknown>;
 const OTHER_BASE = "e".repeat(40);
 const NEAR_BASE = "d".repeat(40);
 
@@ -98,6 +108,76 @@ describe("GitHub App: one head commit, two pull requests", () => {
     expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
     gh.assertClean();
   });
+
+  it.each([
+    ["", false],
+    [" (GitHub failing the new run's first write: it is made in progress, then completed)", true],
+  ])(
+    "keeps #7's failure when a Re-run that names only #8 makes a new run, and #8 then moves to a branch where it passes%s",
+    async (_, failFirstWrite) => {
+      const gh = new FakeGitHub([
+        ...REVIEW_ROUTES,
+        "getPull",
+        "updateCheckRun",
+        "listAnnotations",
+        ...(failFirstWrite ? (["listCheckRuns"] as const) : []),
+      ]);
+      const { probot, logs } = makeProbot();
+      failingPull7(gh);
+      gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+      // #8 into a branch where the metric group differs too: both reviews of the commit fail.
+      const head = validHost();
+      gh.file(R, NEAR_BASE, "p/plugin.json", text({ ...head, version: "1.1.0", metricGroup: "tech.other" }));
+      const opened8 = pull8Opened();
+      opened8.pull_request.base.sha = NEAR_BASE;
+      gh.retarget(8, NEAR_BASE);
+      const added = gh.pullFiles.get(`${R}#8`)!;
+      gh.pullFiles.set(`${R}#8`, gh.prFiles);
+      await deliver(probot, "pull_request", pullRequestPayload("opened"));
+      await deliver(probot, "pull_request", opened8);
+      expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+      // "Re-run" on the check. GitHub's stubs name the pull requests of the suite's head branch only: #8's
+      // branch was pushed first, #7 comes from another branch (or a fork) at the same commit.
+      const rerun = example("check_run", "rerequested");
+      rerun.installation = { id: 77 };
+      rerun.repository = opened8.repository;
+      rerun.check_run.head_sha = HEAD_SHA;
+      rerun.check_run.app.id = APP_ID;
+      rerun.check_run.pull_requests = [
+        {
+          number: 8,
+          id: 8,
+          url: "",
+          head: { sha: HEAD_SHA, ref: "y", repo: { id: 1, name: REPO, url: "" } },
+          base: { sha: NEAR_BASE, ref: "release", repo: { id: 1, name: REPO, url: "" } },
+        },
+      ];
+      if (failFirstWrite) gh.fail("POST", /\/check-runs$/, 502, 1, GITHUB_ERRORS[502]);
+      await deliver(probot, "check_run", rerun);
+      const runs = gh.runsFor(HEAD_SHA);
+      expect(runs.map((r) => r.conclusion)).toEqual(["failure", "failure"]);
+      if (failFirstWrite)
+        expect(
+          gh.requests.filter(
+            (r) =>
+              r.method === "POST" &&
+              /\/check-runs$/.test(r.path) &&
+              (r.body as Json).status === "in_progress",
+          ),
+        ).toHaveLength(1);
+      // #8 moves to a branch without the descriptor: its review passes, but #7, still open at this head into
+      // main, fails; GitHub shows the newest run on #7 too, so that run must not turn green.
+      gh.pullFiles.set(`${R}#8`, added);
+      gh.retarget(8, OTHER_BASE);
+      const edited8 = pull8Opened();
+      edited8.action = "edited";
+      edited8.changes = { base: { ref: { from: "release" }, sha: { from: NEAR_BASE } } };
+      await deliver(probot, "pull_request", edited8);
+      expect(gh.runsFor(HEAD_SHA).map((r) => r.conclusion)).toEqual(["failure", "failure"]);
+      expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
+      gh.assertClean();
+    },
+  );
 
   it("fails the check when #8, reviewed after a passing #7, fails against its own base", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun"]);

@@ -33,7 +33,7 @@ export class ReviewCheckRun {
   /** The run to complete, or "unknown" before the first read and once a write was sent. */
   private known: KnownRun = "unknown";
   /** The run an explicit Re-run replaces (a new run is made, never this one completed). */
-  private replaces: number | undefined;
+  private replaces: ExistingRun | undefined;
   /** The commit's run as the first read found it (also when a Re-run replaces it). */
   private seen: ExistingRun | undefined;
   /** Whether a result was written: a run completed with the verdict stays as it is. */
@@ -59,7 +59,7 @@ export class ReviewCheckRun {
   found(run: ExistingRun | undefined): void {
     this.seen = run;
     this.known = this.opts.rerun ? undefined : run;
-    if (this.opts.rerun) this.replaces = run?.id;
+    if (this.opts.rerun) this.replaces = run;
   }
 
   async complete(result: CheckResult): Promise<void> {

@@ -66,7 +66,8 @@ interface Write {
 
 /**
  * What to send to `existing` for `result`, or undefined when the run is completed with this very result and
- * holds every annotation of it that fits. A run holding no annotations, or the first `n` of this result's (a
+ * holds every annotation of it that fits. `replaced`: the run a Re-run replaces, whose pull requests the new
+ * run takes over (see `namingRun`). A run holding no annotations, or the first `n` of this result's (a
  * write of it cut off after some batches, perhaps followed by a failure report), is sent the rest without
  * reading anything. A run holding annotations of another result keeps them (GitHub removes none): a result
  * without annotations adds none, and any other reads what the run holds (`held`) and is sent those of its
@@ -77,6 +78,7 @@ async function planWrite(
   result: CheckResult,
   held: (runId: number) => Promise<HeldAnnotation[]>,
   pull: number | undefined,
+  replaced?: ExistingRun,
 ): Promise<Write | undefined> {
   const digest = resultDigest(result);
   const count = existing?.annotations ?? 0;
@@ -103,12 +105,28 @@ async function planWrite(
       annotations: plan.send,
     };
   }
+  const named = namingRun(existing, replaced);
+  const wasNamed = named === existing ? was : parseExternalId(named?.externalId);
   if (pull !== undefined && result.conclusion === "failure")
-    write.state.failing = failingPulls(existing, was, pull);
-  if (pull !== undefined) write.state.reviewed = reviewedPulls(was, pull);
+    write.state.failing = failingPulls(named, wasNamed, pull);
+  if (pull !== undefined) write.state.reviewed = reviewedPulls(wasNamed, pull);
   const written =
     existing?.status === "completed" && sameState(was, write.state) && !write.annotations.length;
   return written ? undefined : write;
+}
+
+/**
+ * The run whose pull requests (failing, reviewed) the written run goes on naming: `existing`, unless it is a
+ * Re-run's new run (none yet, or the one it started in progress after a failed write), which stands for the
+ * commit's other pull requests as the run it replaces did. Otherwise a Re-run whose event names only some of
+ * them (GitHub's stubs name the pull requests of the suite's head branch; a fork's, none) would forget another
+ * one's failure, and a later passing review of a pull request it did name would be written over that failure.
+ */
+function namingRun(
+  existing: ExistingRun | undefined,
+  replaced: ExistingRun | undefined,
+): ExistingRun | undefined {
+  return existing?.externalId || !replaced ? existing : replaced;
 }
 
 /**
@@ -152,8 +170,9 @@ export async function writeCheckRun(
   where: RunWhere,
   existing: ExistingRun | undefined,
   result: CheckResult,
+  replaced?: ExistingRun,
 ): Promise<number> {
-  const write = await planWrite(existing, result, (id) => gw.runAnnotations(where, id), where.pull);
+  const write = await planWrite(existing, result, (id) => gw.runAnnotations(where, id), where.pull, replaced);
   if (!write) return existing!.id;
   // The summary and title are built within GitHub's limits (output.ts; planWrite makes room for its note).
   const output = { title: result.title, summary: write.summary };
@@ -199,23 +218,24 @@ export type KnownRun = ExistingRun | undefined | "unknown";
  * answer), until the deadline the caller runs it under (api/deadline.ts) rejects. After a failure the run is
  * listed again before the next write, so that a write GitHub made without answering is not sent twice
  * (annotations would be appended again); when there is still no run, one is created in progress first.
- * `replaces`: the run a Re-run must not complete (the new run is the one to write). Returns the run's id.
+ * `replaces`: the run a Re-run must not complete (the new run is the one to write, naming that run's pull
+ * requests: `namingRun`). Returns the run's id.
  */
 export async function completeRun(
   gw: Pick<GitHubGateway, "latestRun" | "createCheckRun" | "updateCheckRun" | "runAnnotations">,
   where: RunWhere & { appId: number | undefined },
   known: KnownRun,
   result: CheckResult,
-  opts: { log: Logger; clock: Clock; replaces?: number },
+  opts: { log: Logger; clock: Clock; replaces?: ExistingRun },
 ): Promise<number> {
   // After a failure, GitHub may have made the write without answering: list the run again.
   return retryWithBackoff("completing the check run", opts.log, opts.clock, async (attempt) => {
     let run: KnownRun = attempt === 0 ? known : "unknown";
     if (run === "unknown") {
       const latest = await gw.latestRun(where, where.appId);
-      run = latest?.id === opts.replaces ? undefined : latest;
+      run = latest?.id === opts.replaces?.id ? undefined : latest;
     }
     if (run === undefined && attempt > 0) run = await startCheckRun(gw, where);
-    return writeCheckRun(gw, where, run, result);
+    return writeCheckRun(gw, where, run, result, opts.replaces);
   });
 }
