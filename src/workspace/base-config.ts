@@ -7,10 +7,20 @@
  * `.github/plugin-review.yml` (or the `--config` file) at the ref, its globs relative to the repository root
  * (or, for a `--config` file outside a `.github/` folder, to the working directory, as `--config` is read);
  * nested configuration files are not read, at the ref or in the work tree. A file it `_extends` is merged
- * under it as the App merges it, read from that repository's default branch by the caller.
+ * under it as the App merges it, read from that repository's default branch by the caller. The migration map
+ * it names (`migration_map`) is read at the ref too, as the App reads it beside the configuration on the
+ * default branch: a change cannot choose the keys its migration is judged by, nor is the map left out.
  */
 import { basename, dirname, resolve } from "node:path";
-import { CONFIG_PATH, extendConfig, parseConfig, resolveConfig, type RawConfig } from "../core/config.js";
+import {
+  CONFIG_PATH,
+  extendConfig,
+  parseConfig,
+  resolveConfig,
+  type RawConfig,
+  type ResolvedConfig,
+} from "../core/config.js";
+import { withMigrationMap } from "../core/ef2/map-config.js";
 import { realPath, type FoundConfig } from "./find-config.js";
 import type { GitRepo } from "./git.js";
 import { UsageError } from "./usage-error.js";
@@ -66,12 +76,44 @@ export async function configAtRef(
       `--config-from-base: ${label} is ${bytes.length.toLocaleString("en-US")} bytes; a configuration may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
     );
   const raw = parseConfig(bytes, label);
-  if (typeof raw._extends !== "string") return { root, config: resolveConfig({ repo: raw }), label };
+  const withMap = (config: ResolvedConfig) => mapAtRef(git, ref, name, root, config, label);
+  if (typeof raw._extends !== "string")
+    return { root, config: await withMap(resolveConfig({ repo: raw })), label };
   // The file it extends is another repository's, on its default branch: what the App merges under it.
   const extended = await readExtended(raw, label);
   return {
     root,
-    config: resolveConfig({ repo: extendConfig(extended.raw, raw) }),
+    config: await withMap(resolveConfig({ repo: extendConfig(extended.raw, raw) })),
     label: `${label}, extending ${extended.source}`,
   };
+}
+
+/**
+ * `config` with the migration map it names read at `ref` (its path from `root`, as the configuration's globs
+ * are), never from the work tree; a map the ref lacks, or an invalid one, is a configuration error, as in the App.
+ */
+async function mapAtRef(
+  git: GitRepo,
+  ref: string,
+  name: string,
+  root: string,
+  config: ResolvedConfig,
+  label: string,
+): Promise<ResolvedConfig> {
+  const named = config.migrationMap;
+  if (!named) return config;
+  const path = git.relative(resolve(root, named.path));
+  let bytes: Buffer | undefined;
+  if (!path.startsWith("../")) {
+    try {
+      bytes = await git.show(ref, path, CONFIG_MAX_BYTES);
+    } catch (e) {
+      throw new UsageError(`--config-from-base: cannot read ${path} at ${name}: ${(e as Error).message}`);
+    }
+  }
+  if (bytes && bytes.length > CONFIG_MAX_BYTES)
+    throw new UsageError(
+      `--config-from-base: the migration map ${path} at ${name} is ${bytes.length.toLocaleString("en-US")} bytes; it may not exceed ${CONFIG_MAX_BYTES.toLocaleString("en-US")}`,
+    );
+  return withMigrationMap(config, bytes?.toString("utf8"), { config: label, map: `${path} at ${name}` });
 }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { text, validHost } from "../helpers.js";
+import { MIGRATION, text, validHost } from "../helpers.js";
 import { FakeGitHub } from "../github/fake-github.js";
 import { cleanup, disableNetwork } from "../github/github-mock.js";
 import { cli, ensureBuilt } from "./run.js";
@@ -147,6 +147,49 @@ describe("plugin-review check --config-from-base", () => {
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe("");
     }
+  });
+});
+
+describe("plugin-review check --config-from-base: the migration map, read as the base has it", () => {
+  /** The example's extension with its metric keys under `acme.pool.` (what the map's `key_prefix` gives). */
+  const prefixed = MIGRATION.extension.replace(/key: example\.pool\./g, "key: acme.pool.");
+  const map = (prefix: string) =>
+    `plugins:\n  custom.jmx.example_pool:\n    name: custom:example.pool\n    key_prefix: ${prefix}\n`;
+  /** The migration of the example's plugin into `pool/extension/`, the base naming its map `migrate.yml`. */
+  function migration(head: Record<string, string> = {}, baseMap: string | null = map("acme.pool")): string {
+    const repo = repository(
+      {
+        ".github/plugin-review.yml": "migration_map: migrate.yml\n",
+        ...(baseMap === null ? {} : { "migrate.yml": baseMap }),
+        "pool/plugin.json": MIGRATION.plugin,
+      },
+      { "pool/extension/extension.yaml": prefixed, ...head },
+    );
+    git(repo, "rm", "-q", "pool/plugin.json");
+    git(repo, "commit", "-q", "-m", "migrated");
+    return repo;
+  }
+
+  it("compares the extension with the keys the base's map gives its plugin: passes, as in the App", () => {
+    const r = cli(["check", "--base-ref", "main", "--config-from-base", "--format", "json"], migration());
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(r.status).toBe(0);
+  });
+
+  it("a map the change rewrites is not read: the base's judges it", () => {
+    const repo = migration({ "migrate.yml": map("evil.pool") });
+    const r = cli(["check", "--base-ref", "main", "--config-from-base", "--format", "json"], repo);
+    expect(r.status).toBe(0);
+    // The change's own map, read from the work tree, would judge the keys it chose.
+    expect(cli(["check", "--base-ref", "main", "--format", "json"], repo).status).toBe(1);
+  });
+
+  it("a map the base's configuration names but the base lacks is a configuration error, not ignored", () => {
+    const repo = migration({ "migrate.yml": map("acme.pool") }, null);
+    const r = cli(["check", "--base-ref", "main", "--config-from-base"], repo);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/`migration_map` names `migrate\.yml`, which is not there/);
   });
 });
 
