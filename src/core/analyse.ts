@@ -187,13 +187,16 @@ function baseFindings(
   timing?: AnalysisTiming,
 ): RawFinding[] {
   const context = new RuleContext(state, false, head?.context, timing);
-  const ran = new Map(head?.rules.map((r, i) => [r, i]));
   const out: RawFinding[] = [];
+  // Head's rules are `active`'s (the catalog's) order: each is looked for after the last one found, not
+  // through a map built per file. One not found there (in another order) is run again: the same findings.
+  let next = 0;
   for (const r of active) {
     if (r.meta.kind === "change") continue;
-    const i = ran.get(r);
+    const i = head ? head.rules.indexOf(r, next) : -1;
+    if (i >= 0) next = i + 1;
     const results =
-      i !== undefined && head?.context.readsSameIn(r, context)
+      i >= 0 && head?.context.readsSameIn(r, context)
         ? (head.results[i] as RawFinding[])
         : runRule(r, context);
     for (const f of results) out.push(f);

@@ -83,15 +83,35 @@ function label(el: unknown, loose: boolean): string {
 /** The members that name an extension.yaml's elements (after `key`, which names its metrics and dimensions). */
 const EXTENSION_NAMES = ["subgroup", "id", "featureSet", "path"] as const;
 
-const cache = new WeakMap<unknown[], string[]>();
+/** An array's labels as far as they are known (in order), and how many times each plain label came so far. */
+interface Labelled {
+  names: string[];
+  seen: Map<string, number>;
+}
+const cache = new WeakMap<unknown[], Labelled>();
 
-/** Labels of every element of an array (computed once per array); the n-th repeat of a label gets `#n`. */
-function labels(array: unknown[]): string[] {
-  let out = cache.get(array);
-  if (out) return out;
-  out = numbered(array.map((el) => label(el, false)));
-  cache.set(array, out);
-  return out;
+/**
+ * The label of the `i`-th element (`labels`' `i`-th). An element's `#n` depends only on the elements before
+ * it, so an array is labelled only as far as a finding's place needs (once per array, going on from where an
+ * earlier question stopped): a finding in an early element does not label every metric of the descriptor.
+ */
+function labelAt(array: unknown[], i: number): string {
+  let known = cache.get(array);
+  if (!known) cache.set(array, (known = { names: [], seen: new Map() }));
+  const { names, seen } = known;
+  while (names.length <= i) {
+    const l = label(array[names.length], false);
+    const n = (seen.get(l) ?? 0) + 1;
+    seen.set(l, n);
+    names.push(n === 1 ? l : `${l}#${n}`);
+  }
+  return names[i] as string;
+}
+
+/** Labels of every element of an array; the n-th repeat of a label gets `#n`. */
+function labels(array: unknown[]): readonly string[] {
+  if (array.length) labelAt(array, array.length - 1);
+  return cache.get(array)?.names ?? [];
 }
 
 function numbered(names: string[]): string[] {
@@ -250,7 +270,7 @@ function addPlace(h: PlaceSink, doc: unknown, pointer: string, other?: { doc: un
     start = end + 1;
     if (Array.isArray(node) && isIndex(seg) && Number(seg) < node.length) {
       const i = Number(seg);
-      const name = (other ? looseLabels(node, peer) : labels(node))[i] as string;
+      const name = other ? (looseLabels(node, peer)[i] as string) : labelAt(node, i);
       h.add(name, ARRAY_ELEMENT);
       node = node[i];
       if (other) {

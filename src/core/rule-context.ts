@@ -343,6 +343,27 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return this.out;
   }
 
+  /** The last version compared with (readsSameIn) and the top-level members that differ there. */
+  private differing?: { other: RuleContext; members: ReadonlySet<string> };
+
+  /**
+   * The top-level members whose value (by identity) or presence differs in `other`: computed once per other
+   * version, not once per rule and member read (a member neither version has reads the same in both).
+   */
+  private membersDifferingIn(other: RuleContext): ReadonlySet<string> {
+    if (this.differing?.other === other) return this.differing.members;
+    const mine = obj(this.doc);
+    const theirs = obj(other.doc);
+    const members = new Set<string>();
+    for (const doc of [mine, theirs])
+      if (doc)
+        for (const key of Object.keys(doc))
+          if (!Object.is(get(mine, key), get(theirs, key)) || has(mine, key) !== has(theirs, key))
+            members.add(key);
+    this.differing = { other, members };
+    return members;
+  }
+
   /**
    * True when `rule` ran here with its reads noted and read nothing that differs in `other`: being
    * deterministic, it reports there exactly what it reported here. Members compare by identity (a base
@@ -352,12 +373,9 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   readsSameIn(rule: DocumentCheck, other: RuleContext): boolean {
     const reads = this.readsByRule?.get(rule);
     if (!reads || reads.threw || (reads.whole && this.doc !== other.doc)) return false;
-    for (const key of reads.members) {
-      if (
-        !Object.is(get(this.doc, key), get(other.doc, key)) ||
-        has(obj(this.doc), key) !== has(obj(other.doc), key)
-      )
-        return false;
+    if (reads.members.length) {
+      const differing = this.membersDifferingIn(other);
+      for (const key of reads.members) if (differing.has(key)) return false;
     }
     for (const what of reads.state) {
       if (what === "duplicates") {
