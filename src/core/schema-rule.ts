@@ -9,7 +9,7 @@ import {
 } from "./schema.js";
 
 /** What other rules read of the schemas. */
-export { isExtensionUnit, isUnit } from "./schema.js";
+export { isExtensionMetricKey, isExtensionUnit, isUnit } from "./schema.js";
 
 type SchemaRuleMeta = Omit<
   RuleMeta<SchemaMessageId, "schema">,

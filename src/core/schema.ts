@@ -146,6 +146,13 @@ export function isExtensionUnit(v: unknown): boolean {
   return EXTENSION_UNITS.has(v);
 }
 
+const EXTENSION_METRIC_KEY = new RegExp(extension.definitions.metricKey.pattern);
+
+/** `v` is a metric key as a data source of an extension writes it (the schema's `metricKey`). */
+export function isExtensionMetricKey(v: unknown): boolean {
+  return typeof v === "string" && EXTENSION_METRIC_KEY.test(v);
+}
+
 /** Every value a data source's metric `type` takes in the extension's schema (the enums that hold `gauge`). */
 const EXTENSION_METRIC_TYPES: ReadonlySet<unknown> = (() => {
   const out = new Set<unknown>();

@@ -1,4 +1,6 @@
+import { hasPlaceholder } from "../ef2/placeholders.js";
 import { defineRule } from "../rule.js";
+import { isExtensionMetricKey } from "../schema-rule.js";
 import { listOf } from "../suggest.js";
 
 /**
@@ -6,7 +8,9 @@ import { listOf } from "../suggest.js";
  * cannot scale it, and nobody can tell what it counts. Said once per key Dynatrace ingests, at the first
  * place that reports it; a key whose metadata names it without the `.count` Dynatrace appends is said by
  * metric-not-reported instead. A Prometheus histogram or summary is ingested under several keys: said once,
- * when none of them has metadata. A Python extension's metrics are those its `python.featureSets` list.
+ * when none of them has metadata. A Python extension's metrics are those its `python.featureSets` list. A data
+ * source's key that is no metric key (`if out.bytes`) is invalid-format's: metadata for it would help nobody (one
+ * the build writes, `<%=prefix%>.bytes`, is judged by neither, so it still is said here).
  */
 export const rule = defineRule({
   meta: {
@@ -28,13 +32,15 @@ export const rule = defineRule({
     const described = new Set(ext.described.map((d) => d.key));
     const said = new Set<string>();
     const reported = [
-      ...ext.reported.map((r) => ({
-        key: r.ingested,
-        written: r.key,
-        type: r.type,
-        pointer: r.pointer,
-        parts: r.parts,
-      })),
+      ...ext.reported
+        .filter((r) => isExtensionMetricKey(r.key) || hasPlaceholder(r.key))
+        .map((r) => ({
+          key: r.ingested,
+          written: r.key,
+          type: r.type,
+          pointer: r.pointer,
+          parts: r.parts,
+        })),
       ...ext.pythonMetrics.map((p) => ({
         key: p.key,
         written: p.key,

@@ -6,7 +6,9 @@ import { quote } from "../quote.js";
 /**
  * The server rejects a unit change of an existing metric unless the plugin is renamed. A base unit that is
  * not a unit (`percent`) is no unit the server ever took: replacing it is fixing it (invalid-value's fix),
- * not changing it, and restoring it would bring the error back.
+ * not changing it, and restoring it would bring the error back. A head unit that is not a unit (`second`,
+ * `Seconds`) is no other unit either: invalid-value says so at the same place, with the closest unit, and
+ * a "use a new metric key" here would send its author the wrong way.
  */
 export const rule = defineRule({
   meta: {
@@ -27,13 +29,15 @@ export const rule = defineRule({
   check(context) {
     if (!context.base) return;
     if (context.format === "extension.yaml") {
-      // An extension's unit is its metadata's; a base unit Dynatrace never took is not restored.
+      // An extension's unit is its metadata's; a base unit Dynatrace never took is not restored, and a
+      // head unit that is none is invalid-value's.
       const before = new Map<string, string>();
       for (const d of context.base.extension.described)
         if (d.unit !== undefined && !before.has(d.key)) before.set(d.key, d.unit);
       for (const d of context.extension.described) {
         const was = before.get(d.key);
-        if (was === undefined || d.unit === undefined || was === d.unit || !isExtensionUnit(was)) continue;
+        if (was === undefined || d.unit === undefined || was === d.unit) continue;
+        if (!isExtensionUnit(was) || !isExtensionUnit(d.unit)) continue;
         context.report({
           pointer: `${d.pointer}/metadata/unit`,
           messageId: "changedExtension",
@@ -57,7 +61,7 @@ export const rule = defineRule({
       if (m.kind !== "timeseries" || m.key === undefined) continue;
       const was = before.get(m.key);
       const unit = str(m.spec.unit);
-      if (was === undefined || unit === undefined || was === unit || !isUnit(was)) continue;
+      if (was === undefined || unit === undefined || was === unit || !isUnit(was) || !isUnit(unit)) continue;
       context.report({
         pointer: `${m.pointer}/unit`,
         messageId: "changed",

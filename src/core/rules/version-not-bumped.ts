@@ -68,7 +68,7 @@ function checkExtension(context: RuleContext<"extension" | "extensionFile">): vo
     ? pkg?.changed.find(packaged(pkg, context.value, context.extension.module?.name))
     : undefined;
   if (jsonEqual(context.value, base.value) && file === undefined) return;
-  const next = nextVersion(head);
+  const next = nextSemanticVersion(head);
   const data = { head, next, equalTo: head !== was ? ` (equal to the base's ${quote(was)})` : "" };
   context.report({
     pointer: "/version",
@@ -77,4 +77,14 @@ function checkExtension(context: RuleContext<"extension" | "extensionFile">): vo
       : { messageId: "extensionFile", data: { ...data, file } }),
     fix: { replacement: JSON.stringify(next), description: `bump the version to ${quote(next)}` },
   });
+}
+
+/**
+ * The next `major.minor.patch` after a version of dot-separated digits: its first three numbers (missing ones 0,
+ * without leading zeros) with the patch raised. Dynatrace takes no other form, so a head of `1.4` or `01.4.0.0`
+ * equal to the base's `1.4.0` is fixed to `1.4.1`, not to `1.5` or `01.4.0.1`, which ef2-version-format refuses.
+ */
+function nextSemanticVersion(version: string): string {
+  const [major = "0", minor = "0", patch = "0"] = version.split(".").map((s) => s.replace(/^0+(?=\d)/, ""));
+  return nextVersion(`${major}.${minor}.${patch}`);
 }

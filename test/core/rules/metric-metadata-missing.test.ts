@@ -61,6 +61,11 @@ ruleTable("metric-metadata-missing", {
       doc: PROMETHEUS,
       options: EF2,
     },
+    {
+      name: "a data source's key that is no metric key (invalid-format says so): metadata for it would help nobody",
+      doc: edit(undescribed, "- key: example.router.if.out.bytes\n", "- key: example.router.if out.bytes\n"),
+      options: EF2,
+    },
   ],
   invalid: [
     {
@@ -84,6 +89,14 @@ ruleTable("metric-metadata-missing", {
       messageId: "missing",
       data: { key: "example.router.if.out.bytes.count" },
       severity: "notice",
+    },
+    {
+      name: "a key the build writes (`<%=prefix%>`) is judged by no schema: still said",
+      doc: edit(undescribed, "- key: example.router.if.out.bytes\n", "- key: <%=prefix%>.if.out.bytes\n"),
+      options: EF2,
+      lines: [lineOf(undescribed, "- key: example.router.if.out.bytes")],
+      messageId: "missing",
+      data: { key: "<%=prefix%>.if.out.bytes.count" },
     },
     {
       name: "a Python feature set's metric without metadata",

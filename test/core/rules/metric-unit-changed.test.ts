@@ -77,6 +77,23 @@ ruleTable("metric-unit-changed", {
         }),
       },
     },
+    {
+      name: "extension.yaml: head's unit in the wrong case is no unit (invalid-value fixes it), not another unit",
+      doc: EXTENSION.replace("unit: Second", "unit: second"),
+      options: { ...EF2, base: EXTENSION },
+    },
+    {
+      name: "extension.yaml: head's unit misspelt is no unit (invalid-value names the closest), not another unit",
+      doc: EXTENSION.replace("unit: Second", "unit: Seconds"),
+      options: { ...EF2, base: EXTENSION },
+    },
+    {
+      name: "head's unit is not a unit: invalid-value's business, not a unit change",
+      doc: make(validHost(), (d) => {
+        at(d, "metrics", 0, "timeseries").unit = "persecond";
+      }),
+      options: { base: validHost() },
+    },
     { name: "no base", doc: host },
     {
       name: "rule turned off",
@@ -142,5 +159,20 @@ describe("metric-unit-changed fix", () => {
     expect(found.map((f) => f.fix)).toEqual([
       { replacement: '"PerSecond"', description: "restore `PerSecond`" },
     ]);
+  });
+
+  it("leaves a head unit that is no unit to invalid-value, which says it once, at the unit", () => {
+    for (const [doc, options] of [
+      [EXTENSION.replace("unit: Second", "unit: second"), { ...EF2, base: EXTENSION }],
+      [
+        make(validHost(), (d) => {
+          at(d, "metrics", 0, "timeseries").unit = "persecond";
+        }),
+        { base: validHost() },
+      ],
+    ] as const) {
+      const found = check(doc, options).filter((f) => /unit/.test(f.pointer));
+      expect(found.map((f) => f.ruleId)).toEqual(["invalid-value"]);
+    }
   });
 });
