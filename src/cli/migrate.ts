@@ -21,7 +21,7 @@ import { digest, manifestText, MANIFEST_FILE, readManifest, type Manifest } from
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
-import { type MigrationResult, type OutputFile } from "../migrate/migrate.js";
+import { lossesOf, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
 import { frameworkOf } from "../core/ef2/key-map.js";
 import { isExtensionPath } from "../core/ef2/pairing.js";
 import { readPluginFolder } from "../workspace/plugin-folder.js";
@@ -90,7 +90,8 @@ type Outcome = "converted" | "partly" | "refused";
 function outcomeOf(d: Done): Outcome {
   if (d.outcome) return d.outcome;
   if (!d.result.converted || d.error) return "refused";
-  return d.result.notes.some((n) => n.kind === "dropped") ? "partly" : "converted";
+  // A call of the plugin's code not carried to EF2 is a loss as a member of plugin.json is.
+  return lossesOf(d.result) ? "partly" : "converted";
 }
 
 /** A result reduced to what the run's end needs of it when nothing is rewritten: no files, notes nor metrics. */
@@ -386,7 +387,9 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
     (r.subgroups !== undefined ? ` in ${plural(r.subgroups, "subgroup")}` : "") +
     `, ${plural(r.alerts, "metric event")}` +
     (r.dashboard ? `, a dashboard of ${plural(r.dashboard.tiles, "tile")}` : "") +
-    `; MIGRATION.md: ${notes("dropped")} not carried over, ` +
+    `; MIGRATION.md: ${lossesOf(r)} not carried over` +
+    (r.project?.notCarried ? ` (${r.project.notCarried.length} of them in the code)` : "") +
+    ", " +
     `${notes("changed")} changed in meaning, ${notes("todo")} to do by hand`
   );
 }
@@ -674,6 +677,16 @@ function descriptorJson(d: Done, opts: MigrateCommandOptions): unknown {
               run: `python3 -m ${r.project.module}`,
               code: r.project.codeMissing === undefined,
               ...(r.project.codeMissing !== undefined ? { codeMissing: r.project.codeMissing } : {}),
+              ...(r.project.notCarried
+                ? {
+                    notCarried: r.project.notCarried.map((x) => ({
+                      file: printable(x.file),
+                      line: x.line,
+                      call: printable(x.call),
+                      why: x.why,
+                    })),
+                  }
+                : {}),
             },
           }
         : {}),
