@@ -1004,11 +1004,16 @@ async function migrateCandidates(
     const groups = candidates.map((c) => ef1.get(c.display)?.group);
     const table = rewriteTable(converted, groups);
     const targets = (await expandArgs(opts.rewrite, io.cwd, everyFile(io.cwd))).filter(
-      // A folder's folders are walked, not rewritten.
-      (c) => c.notFile === undefined && (c.explicit || !inOut(c.absolute)),
+      // A folder's folders are walked, not rewritten (a glob's are not walked: one it matches is named below).
+      (c) =>
+        !(c.notFile === "a directory" && c.configPath !== undefined) && (c.explicit || !inOut(c.absolute)),
     );
     for (const t of targets) {
-      const got = read(t.display, io.cwd, REWRITE_MAX_SIZE);
+      // What is not a file (a named pipe, a folder a glob matched) is named, never opened: a pipe would wait.
+      const got =
+        t.notFile !== undefined
+          ? { why: `cannot read it: it is ${t.notFile}, not a file` }
+          : read(t.display, io.cwd, REWRITE_MAX_SIZE);
       if ("why" in got) {
         // A file found in a folder that is not text (an image) is listed, not an error; one named is.
         rewrites.push({ file: t.display, error: got.why, ...(t.explicit ? {} : { skipped: true }) });
