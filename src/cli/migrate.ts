@@ -21,7 +21,7 @@ import { digest, manifestText, MANIFEST_FILE, readManifest, type Manifest } from
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
-import { type MigrationResult, type OutputFile } from "../migrate/migrate.js";
+import { lossesOf, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
 import { frameworkOf } from "../core/ef2/key-map.js";
 import { isExtensionPath } from "../core/ef2/pairing.js";
 import { readPluginFolder } from "../workspace/plugin-folder.js";
@@ -90,7 +90,8 @@ type Outcome = "converted" | "partly" | "refused";
 function outcomeOf(d: Done): Outcome {
   if (d.outcome) return d.outcome;
   if (!d.result.converted || d.error) return "refused";
-  return d.result.notes.some((n) => n.kind === "dropped") ? "partly" : "converted";
+  // A call of the plugin's code not carried to EF2 is a loss as a member of plugin.json is.
+  return lossesOf(d.result) ? "partly" : "converted";
 }
 
 /** A result reduced to what the run's end needs of it when nothing is rewritten: no files, notes nor metrics. */
@@ -386,7 +387,9 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
     (r.subgroups !== undefined ? ` in ${plural(r.subgroups, "subgroup")}` : "") +
     `, ${plural(r.alerts, "metric event")}` +
     (r.dashboard ? `, a dashboard of ${plural(r.dashboard.tiles, "tile")}` : "") +
-    `; MIGRATION.md: ${notes("dropped")} not carried over, ` +
+    `; MIGRATION.md: ${lossesOf(r)} not carried over` +
+    (r.project?.notCarried ? ` (${r.project.notCarried.length} of them in the code)` : "") +
+    ", " +
     `${notes("changed")} changed in meaning, ${notes("todo")} to do by hand`
   );
 }
@@ -674,6 +677,16 @@ function descriptorJson(d: Done, opts: MigrateCommandOptions): unknown {
               run: `python3 -m ${r.project.module}`,
               code: r.project.codeMissing === undefined,
               ...(r.project.codeMissing !== undefined ? { codeMissing: r.project.codeMissing } : {}),
+              ...(r.project.notCarried
+                ? {
+                    notCarried: r.project.notCarried.map((x) => ({
+                      file: printable(x.file),
+                      line: x.line,
+                      call: printable(x.call),
+                      why: x.why,
+                    })),
+                  }
+                : {}),
             },
           }
         : {}),
@@ -991,11 +1004,16 @@ async function migrateCandidates(
     const groups = candidates.map((c) => ef1.get(c.display)?.group);
     const table = rewriteTable(converted, groups);
     const targets = (await expandArgs(opts.rewrite, io.cwd, everyFile(io.cwd))).filter(
-      // A folder's folders are walked, not rewritten.
-      (c) => c.notFile === undefined && (c.explicit || !inOut(c.absolute)),
+      // A folder's folders are walked, not rewritten (a glob's are not walked: one it matches is named below).
+      (c) =>
+        !(c.notFile === "a directory" && c.configPath !== undefined) && (c.explicit || !inOut(c.absolute)),
     );
     for (const t of targets) {
-      const got = read(t.display, io.cwd, REWRITE_MAX_SIZE);
+      // What is not a file (a named pipe, a folder a glob matched) is named, never opened: a pipe would wait.
+      const got =
+        t.notFile !== undefined
+          ? { why: `cannot read it: it is ${t.notFile}, not a file` }
+          : read(t.display, io.cwd, REWRITE_MAX_SIZE);
       if ("why" in got) {
         // A file found in a folder that is not text (an image) is listed, not an error; one named is.
         rewrites.push({ file: t.display, error: got.why, ...(t.explicit ? {} : { skipped: true }) });

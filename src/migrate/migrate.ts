@@ -21,7 +21,14 @@ import { field, textCell } from "../format/csv.js";
 import { printable } from "../format/printable.js";
 import { codeSpan, markdown, plain, q, said, type Note, type Phrase } from "./notes.js";
 import { ACTIVATION_FILE, isRemote, pythonSource } from "./python.js";
-import { codeSections, planPython, projectFiles, withCodeTypes, type PluginCode } from "./python-project.js";
+import {
+  codeSections,
+  notCarried,
+  planPython,
+  projectFiles,
+  withCodeTypes,
+  type PluginCode,
+} from "./python-project.js";
 import { toYaml, type YamlValue } from "./yaml.js";
 import { MIGRATE_DOCS, nextSteps } from "./next-steps.js";
 import { EXTENSION_FILE, writtenLine, type OutputFile } from "./written.js";
@@ -76,8 +83,25 @@ export interface Converted {
   alerts: number;
   /** The dashboard made of the EF1 charts (extension/<path>), with its Data Explorer tiles. */
   dashboard?: { path: string; tiles: number };
-  /** A Python plugin's project: its module (`python3 -m <module>`), and why the plugin's code is not in it. */
-  project?: { module: string; codeMissing?: string };
+  /**
+   * A Python plugin's project: its module (`python3 -m <module>`), why the plugin's code is not in it, and the
+   * calls of its code the compatibility layer does not carry (each raises or is not sent on EF2: a loss as
+   * real as a member of plugin.json not carried over).
+   */
+  project?: { module: string; codeMissing?: string; notCarried?: CodeLoss[] };
+}
+
+/** A call of the plugin's code not carried to EF2: its file (in the plugin's folder) and line, and why. */
+export interface CodeLoss {
+  file: string;
+  line: number;
+  call: string;
+  why: string;
+}
+
+/** What a converted descriptor loses: members of plugin.json not carried over, then calls of its code. */
+export function lossesOf(r: Pick<Converted, "notes" | "project">): number {
+  return r.notes.filter((n) => n.kind === "dropped").length + (r.project?.notCarried?.length ?? 0);
 }
 
 export interface NotConverted {
@@ -315,13 +339,24 @@ function migrationMd(
   for (const s of SECTIONS) {
     lines.push("", `## ${s.title}`, "");
     const notes = r.notes.filter((n) => n.kind === s.kind);
-    if (!notes.length) lines.push(s.none);
+    const inCode = s.kind === "dropped" ? (r.project?.notCarried?.length ?? 0) : 0;
+    if (!notes.length && !inCode) lines.push(s.none);
     for (const n of notes) {
       const at = n.written && writtenLine(written, n.written);
       const ef1 = n.line === undefined ? undefined : `line ${n.line}, ${codeSpan(n.member)}`;
       const where =
         at === undefined ? ef1 : `\`${n.written!.file}:${at}\`${ef1 === undefined ? "" : ` (from ${ef1})`}`;
       lines.push(`- ${where === undefined ? "" : `${where}: `}${markdown(n.text)}`);
+    }
+    // The code's losses are listed with the code; said here too, so that this section never reads "everything".
+    if (inCode) {
+      const calls = `${inCode} ${inCode === 1 ? "call of the plugin's code is" : "calls of the plugin's code are"}`;
+      const see = "see [Not carried over from the code](#not-carried-over-from-the-code)";
+      lines.push(
+        notes.length
+          ? `\n${calls} not carried over either: ${see}.`
+          : `Everything of plugin.json is carried over, but ${calls} not: ${see}.`,
+      );
     }
   }
   lines.push(...more);
@@ -589,8 +624,17 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       })
     : [];
   const more = plan ? codeSections(plan, metrics, name) : [];
+  const lostInCode: CodeLoss[] = plan
+    ? notCarried(plan).map(({ use, why }) => ({ file: use.file, line: use.line, call: use.name, why }))
+    : [];
   const projectSummary = plan
-    ? { project: { module: plan.module, ...(plan.code ? {} : { codeMissing: plan.missing ?? "" }) } }
+    ? {
+        project: {
+          module: plan.module,
+          ...(plan.code ? {} : { codeMissing: plan.missing ?? "" }),
+          ...(lostInCode.length ? { notCarried: lostInCode } : {}),
+        },
+      }
     : {};
   const done = { ...summary, notes: plan ? located(m) : notes, ...projectSummary };
   const files: OutputFile[] = [
@@ -631,11 +675,18 @@ export function readiness(text: string, options: MigrateOptions = {}): Readiness
   const lost = r.notes.filter((n) => n.kind === "dropped");
   return {
     type: r.framework,
-    migrate: lost.length ? "partly" : "fully",
-    items: lost.map((n) => ({
-      ...(n.line !== undefined ? { line: n.line } : {}),
-      member: n.member,
-      text: plain(n.text),
-    })),
+    migrate: lossesOf(r) ? "partly" : "fully",
+    items: [
+      ...lost.map((n) => ({
+        ...(n.line !== undefined ? { line: n.line } : {}),
+        member: n.member,
+        text: plain(n.text),
+      })),
+      // The plugin's code, when it was given (the audit reads plugin.json alone).
+      ...(r.project?.notCarried ?? []).map((x) => ({
+        member: printable(`${x.file}:${x.line}`),
+        text: printable(`${x.call}: ${x.why}`),
+      })),
+    ],
   };
 }

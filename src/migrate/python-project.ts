@@ -513,7 +513,9 @@ function engineMemberWhy(member: string, remote: boolean): string {
 }
 
 /** What the layer cannot carry in this plugin's code: each raises at run time (or is not sent), with its line. */
-function notCarried(plan: PythonPlan): { use: ApiUse; why: string }[] {
+export function notCarried(plan: PythonPlan): { use: ApiUse; why: string }[] {
+  // Nothing of code that is not in the project is judged (MIGRATION.md says to copy it).
+  if (!plan.code) return [];
   const out: { use: ApiUse; why: string }[] = [];
   const defined = new Set(plan.uses.filter((u) => u.name.startsWith("def ")).map((u) => u.name.slice(4)));
   for (const u of plan.uses) {

@@ -5,7 +5,7 @@
  * bound nothing is read and the reason says which (the project then gets a to-do, never part of the code).
  * Symbolic links are not followed (one could name any file of the machine); they are listed as skipped.
  */
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 export const MAX_FILES = 1000;
@@ -59,9 +59,16 @@ export function readPluginFolder(
   let bytes = 0;
   const visit = (dir: string, depth: number) => {
     if (depth > MAX_DEPTH) throw new Bound(`it is more than ${MAX_DEPTH} folders deep`);
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      // The plugin's folder itself: nothing is read. A folder below it: named, and the rest is read.
+      if (dir === root) throw e;
+      out.skipped.push({ path: `${relative(root, dir).split(sep).join("/")}/`, why: unreadable(e) });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const abs = join(dir, e.name);
       const rel = relative(root, abs).split(sep).join("/");
@@ -90,10 +97,20 @@ export function readPluginFolder(
         // A file an earlier run of migrate wrote here: its own, not the plugin's (not a note per file).
         if (excluded.has(abs)) continue;
         if (out.files.length >= MAX_FILES) throw new Bound(`it holds more than ${MAX_FILES} files`);
-        const content = readBounded(abs, MAX_BYTES - bytes);
+        let content;
+        try {
+          content = readBounded(abs, MAX_BYTES - bytes);
+        } catch (e) {
+          // One file that cannot be read (no permission) is named; the others are still copied.
+          out.skipped.push({ path: rel, why: unreadable(e) });
+          continue;
+        }
         if (!content) throw new Bound(`its files are larger than ${MAX_BYTES / 1024 / 1024} MB together`);
         bytes += content.length;
         out.files.push({ path: rel, bytes: content });
+      } else {
+        // Never opened (a named pipe would wait for a writer): named, as everything left out is.
+        out.skipped.push({ path: rel, why: `${kindOf(e)}, not a file` });
       }
     }
   };
@@ -108,6 +125,20 @@ export function readPluginFolder(
     out.problem = `the plugin's folder ${JSON.stringify(shown)} was not copied: ${why}`;
   }
   return out;
+}
+
+/** Why an entry of the folder could not be read, as a user would fix it. */
+function unreadable(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return `it could not be read (${code === "EACCES" || code === "EPERM" ? "no permission" : (code ?? String(e))})`;
+}
+
+/** What an entry that is neither a file, a folder nor a link is. */
+function kindOf(e: Dirent): string {
+  if (e.isFIFO()) return "a named pipe";
+  if (e.isSocket()) return "a socket";
+  if (e.isBlockDevice() || e.isCharacterDevice()) return "a device";
+  return "something other than a file";
 }
 
 function isFile(path: string): boolean {

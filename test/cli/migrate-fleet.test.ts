@@ -5,6 +5,7 @@
  * the prefixes and the map's other plugins; refused descriptors get their MIGRATION.md; `--rewrite` rewrites
  * exported dashboards, SLOs and metric events (test/migrate/rewrite/) and leaves every other byte as it is.
  */
+import { execFileSync } from "node:child_process";
 import {
   cpSync,
   mkdirSync,
@@ -490,6 +491,33 @@ describe("plugin-review migrate --rewrite", () => {
     expect(slo.metricExpression).toBe(
       "(100)*(tech.demo.pool.pool_idle:splitBy())/(tech.demo.pool.pool_active:splitBy())",
     );
+  });
+
+  it("names what it cannot read in a folder or a glob (a named pipe, a folder named x.json), never opens a pipe, and goes on", () => {
+    const work = join(dir, "rewrite-odd");
+    mkdirSync(join(work, "x.json"), { recursive: true });
+    execFileSync("mkfifo", [join(work, "pipe.json")]);
+    writeFileSync(join(work, "slo.json"), '{"metricExpression": "ext:tech.Demo_Pool.pool_idle"}\n');
+    const plugin = join(ROOT, "examples/jmx-valid/plugin.json");
+    // A folder walked: the pipe is named; the folder named x.json is walked (its files would be rewritten).
+    const walked = cli(["migrate", plugin, "--rewrite", work, "--out", join(dir, "odd-out")]);
+    expect(walked.status).toBe(0);
+    expect(joined(walked.stderr)).toContain(
+      `${join(work, "pipe.json")}: skipped: cannot read it: it is a named pipe, not a file\n`,
+    );
+    expect(joined(walked.stdout)).toContain(`${join(work, "slo.json")}: rewrote: 1 reference replaced`);
+    // A glob matches the folder without walking it: both are named.
+    const globbed = cli(["migrate", plugin, "--rewrite", join(work, "*.json"), "--format", "json"]);
+    expect(globbed.status).toBe(0);
+    const rewrites = (JSON.parse(globbed.stdout) as { rewritten?: string; error?: string }[]).filter(
+      (x) => x.rewritten !== undefined,
+    );
+    // A glob's matches are named relative to the working directory (the repository's root here).
+    expect(rewrites.map((x) => [join(ROOT, x.rewritten!), x.error])).toEqual([
+      [join(work, "pipe.json"), "cannot read it: it is a named pipe, not a file"],
+      [join(work, "slo.json"), undefined],
+      [join(work, "x.json"), "cannot read it: it is a directory, not a file"],
+    ]);
   });
 
   it("reports each reference it cannot rewrite, with its file and line", () => {

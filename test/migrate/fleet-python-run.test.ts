@@ -5,6 +5,7 @@
  * sends its metrics under the keys of its own name, every one declared in its extension.yaml, none in both.
  * Skipped without ../shared's SDK or python3.
  */
+import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,5 +69,39 @@ describeUnless(cannotRun)("a fleet's renamed Python plugins on the EF2 SDK", () 
       sent.push(keys);
     }
     expect(sent[0]!.filter((k) => sent[1]!.includes(k))).toEqual([]);
+  }, 60_000);
+
+  it("a plugin folder holding a named pipe: named in MIGRATION.md, never opened; the fleet goes on and the project runs", async () => {
+    const fleet = mkdtempSync(join(tmpdir(), "fleet-pipe-"));
+    try {
+      cpSync(join(ROOT, "test/fixtures/ef1-plugins/host-counters"), join(fleet, "in", "counters"), {
+        recursive: true,
+      });
+      cpSync(join(ROOT, "examples/jmx-valid"), join(fleet, "in", "pool"), { recursive: true });
+      // a pipe the plugin's running process left (nobody writes to it: opening it would wait forever)
+      spawnSync("mkfifo", [join(fleet, "in", "counters", "control.fifo")]);
+      let stdout = "";
+      const status = await runMigrate(
+        { files: ["in"], out: "out", format: "text" },
+        { cwd: fleet, stdout: (s) => (stdout += s), stderr: () => {} },
+      );
+      expect(status).toBe(0);
+      expect(stdout.replace(/\s+/g, " ")).toContain("2 descriptors: 1 converted, 1 partly");
+      const dir = join(fleet, "out", "python.host.counters");
+      expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).toContain(
+        "- `control.fifo` was not copied: a named pipe, not a file.",
+      );
+      copyFileSync(join(RECORD, "snapshot.json"), join(dir, "snapshot.json"));
+      const run = await runProject(dir, "host_counters_ef2", { queries: 2 });
+      expect(run.inTime, run.output).toBe(true);
+      expect([...new Set(run.metrics.map((m) => m.key))].sort()).toEqual([
+        "python.host.counters.errors.count",
+        "python.host.counters.messages_count",
+        "python.host.counters.queue_depth",
+        "python.host.counters.throughput",
+      ]);
+    } finally {
+      rmSync(fleet, { recursive: true, force: true });
+    }
   }, 60_000);
 });

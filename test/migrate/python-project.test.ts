@@ -4,11 +4,14 @@
  * counters in the key map, the calls MIGRATION.md lists with their lines, and what happens when the code is not
  * there. The projects are run on Dynatrace's SDK in python-run.test.ts.
  */
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runMigrate } from "../../src/cli/migrate.js";
+import { readiness } from "../../src/migrate/migrate.js";
 import { scanPython, typesOfKeys } from "../../src/migrate/python-code.js";
 import { moduleName, type PluginCode } from "../../src/migrate/python-project.js";
 import { converted, extensionOf, file, schemaErrors } from "./helpers.js";
-import { validHost, validRemote } from "../helpers.js";
+import { ROOT, text, validHost, validRemote } from "../helpers.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -60,7 +63,7 @@ describe("the module", () => {
     expect(file(r, "extension/extension.yaml")).toContain("    module: demo_device_ef2\n");
     expect(file(r, "setup.py")).toContain('MODULE = "demo_device_ef2"');
     expect(file(r, "demo_device_ef2/__main__.py")).toContain('package="demo_device",');
-    expect(r.project).toEqual({ module: "demo_device_ef2" });
+    expect(r.project?.module).toBe("demo_device_ef2");
   });
 });
 
@@ -188,6 +191,51 @@ describe("what the code makes of the key map", () => {
       "MIGRATION.md",
     );
     expect(remoteMd).not.toContain("get_monitored_entities");
+  });
+
+  it("counts calls of the code not carried over as losses: partly converted, in the summary, JSON and readiness", async () => {
+    const fixtures = join(ROOT, "test", "fixtures", "ef1-plugins");
+    let stdout = "";
+    const status = await runMigrate(
+      {
+        files: [
+          join(fixtures, "engine-members", "plugin.json"),
+          join(fixtures, "host-counters", "plugin.json"),
+        ],
+        format: "json",
+      },
+      { cwd: ROOT, stdout: (s) => (stdout += s), stderr: () => {} },
+    );
+    expect(status).toBe(0);
+    const [members, counters] = JSON.parse(stdout) as {
+      outcome: string;
+      notes: { kind: string }[];
+      project: { notCarried?: unknown[] };
+    }[];
+    // engine-members: nothing of plugin.json is dropped, two calls of its code are
+    expect(members!.notes.filter((n) => n.kind === "dropped")).toEqual([]);
+    expect(members!.outcome).toBe("partly");
+    expect(members!.project.notCarried).toEqual([
+      expect.objectContaining({ file: "engine_members.py", line: 16, call: "get_activation_context" }),
+      expect.objectContaining({ file: "engine_members.py", line: 17, call: "get_monitored_entities" }),
+    ]);
+    // host-counters: everything carried, nothing lost
+    expect(counters!.outcome).toBe("converted");
+    expect(counters!.project.notCarried).toBeUndefined();
+
+    const host =
+      "from ruxit.api.base_plugin import BasePlugin\n\nclass DemoPlugin(BasePlugin):\n    def query(self, **kwargs):\n        self.get_monitored_entities()\n";
+    expect(readiness(text(validHost())).migrate).toBe(
+      readiness(text(validHost()), { code: code({ "demo_plugin.py": "" }) }).migrate,
+    );
+    const lost = readiness(text(validHost()), { code: code({ "demo_plugin.py": host }) });
+    expect(lost.migrate).toBe("partly");
+    expect(lost.items).toContainEqual(
+      expect.objectContaining({
+        member: "demo_plugin.py:5",
+        text: expect.stringMatching(/^get_monitored_entities: /),
+      }),
+    );
   });
 });
 

@@ -182,7 +182,10 @@ const CASES: Case[] = [
 ];
 
 let work: string;
-const runs = new Map<string, { dir: string; cli: { status: number; stderr: string }; run: RunResult }>();
+const runs = new Map<
+  string,
+  { dir: string; cli: { status: number; stdout: string; stderr: string }; run: RunResult }
+>();
 
 describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as public plugins do", () => {
   beforeAll(async () => {
@@ -728,5 +731,21 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(md).toContain(
       "- `engine_members.py:17`, `get_monitored_entities`: a member of the EF1 engine the layer does not provide: calling it raises NotCarriedToEF2",
     );
+  });
+
+  it("engine-members: a plugin whose only losses are calls of its code, which send nothing on EF2, is counted partly converted, not converted", () => {
+    const { dir, cli, run } = runs.get("engine-members")!;
+    // plugin.json is carried over whole, yet the migrated extension sends nothing (previous test)
+    expect(run.metrics).toEqual([]);
+    expect(cli.stdout.replace(/\s+/g, " ")).toContain(
+      "MIGRATION.md: 2 not carried over (2 of them in the code), 2 changed in meaning, 1 to do by hand",
+    );
+    expect(cli.stdout.replace(/\s+/g, " ")).toContain("✔ 1 descriptor: 0 converted, 1 partly");
+    const md = readFileSync(join(dir, "MIGRATION.md"), "utf8");
+    expect(md).not.toContain("Everything is carried over.");
+    expect(md).toContain(
+      "## Not carried over\n\nEverything of plugin.json is carried over, but 2 calls of the plugin's code are not: see [Not carried over from the code](#not-carried-over-from-the-code).\n",
+    );
+    expect(md).toContain("\n### Not carried over from the code\n");
   });
 });

@@ -3,11 +3,13 @@
  * bounded because the folder is user input: no symbolic link followed, caches and VCS data left out, the
  * migration's own output and an EF2 extension beside the plugin left out, and over a bound nothing at all.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_FILES, readPluginFolder } from "../../src/workspace/plugin-folder.js";
+import { ROOT } from "../helpers.js";
 
 let dir: string;
 const put = (path: string, content: string | Buffer = "x") => {
@@ -44,6 +46,72 @@ describe("readPluginFolder", () => {
     expect([...folder.files[0]!.bytes]).toEqual([0, 1, 2, 255]);
     // a hidden file is said, not copied: the package the project makes is uploaded
     expect(folder.skipped).toEqual([{ path: ".env", why: expect.stringMatching(/^hidden: not copied/) }]);
+  });
+
+  it("names a named pipe it finds (never opened: it would wait for a writer) and copies the rest", () => {
+    put("plugin/plugin.json", "{}");
+    put("plugin/demo.py", "print(1)");
+    spawnSync("mkfifo", [join(dir, "plugin", "data.fifo")]);
+    mkdirSync(join(dir, "plugin", "run"));
+    spawnSync("mkfifo", [join(dir, "plugin", "run", "control.py")]);
+    const folder = readPluginFolder(join(dir, "plugin", "plugin.json"), dir);
+    expect(folder.problem).toBeUndefined();
+    expect(folder.files.map((f) => f.path)).toEqual(["demo.py", "plugin.json"]);
+    expect(folder.skipped).toEqual([
+      { path: "data.fifo", why: "a named pipe, not a file" },
+      { path: "run/control.py", why: "a named pipe, not a file" },
+    ]);
+  });
+
+  it("a file or folder it may not read is named as not copied; the rest is copied (migrate as a user without permission)", () => {
+    put(
+      "plugin/plugin.json",
+      JSON.stringify({
+        name: "custom.python.demo",
+        version: "1.0",
+        type: "python",
+        source: { package: "demo", className: "Demo", activation: "Singleton" },
+        metrics: [],
+      }),
+    );
+    put(
+      "plugin/demo.py",
+      "from ruxit.api.base_plugin import BasePlugin\n\nclass Demo(BasePlugin):\n    pass\n",
+    );
+    put("plugin/secret.txt", "x");
+    put("plugin/private/key.pem", "x");
+    chmodSync(join(dir, "plugin", "secret.txt"), 0o000);
+    chmodSync(join(dir, "plugin", "private"), 0o000);
+    chmodSync(dir, 0o755);
+    // root reads every file: the CLI is run as nobody then (setpriv), as a user without permission would run it
+    const asRoot = process.getuid?.() === 0;
+    const restore = () => {
+      chmodSync(join(dir, "plugin", "secret.txt"), 0o644);
+      chmodSync(join(dir, "plugin", "private"), 0o755);
+    };
+    const r = spawnSync(
+      asRoot ? "setpriv" : process.execPath,
+      [
+        ...(asRoot ? ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : []),
+        join(ROOT, "dist-cli", "plugin-review.mjs"),
+        "migrate",
+        join(dir, "plugin", "plugin.json"),
+        "--format",
+        "json",
+      ],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    restore();
+    expect(r.status, r.stderr).toBe(0);
+    const [d] = JSON.parse(r.stdout) as {
+      files: { path: string; content: string }[];
+      project: { code: boolean };
+    }[];
+    expect(d!.project.code).toBe(true);
+    expect(d!.files.map((f) => f.path)).toContain("demo_ef2/plugin/demo.py");
+    const md = d!.files.find((f) => f.path === "MIGRATION.md")!.content;
+    expect(md).toContain("- `private/` was not copied: it could not be read (no permission).");
+    expect(md).toContain("- `secret.txt` was not copied: it could not be read (no permission).");
   });
 
   it("follows no symbolic link: one could name any file of the machine", () => {
