@@ -20,6 +20,7 @@ import { formatTiming } from "../format/timing.js";
 import { extensionFilesOnDisk, extensionValue } from "../workspace/extension-files.js";
 import {
   expandArgs,
+  filesProblem,
   isFile,
   isReviewedFile,
   onceEach,
@@ -86,6 +87,9 @@ function startsAsJson(bytes: Uint8Array): boolean {
 
 /** How standard input is named in the output when `--stdin-filename` does not name it. */
 const STDIN_NAME = "<stdin>";
+
+/** Said with the files that cannot be read: the others are not reviewed either (docs/cli.md, exit status). */
+const NOTHING_REVIEWED = ", so nothing was reviewed";
 
 export interface Io {
   cwd: string;
@@ -177,6 +181,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     throw new UsageError("no files given (try: plugin-review check <file|dir|glob>...)");
   /** The paths of a file reached twice that were left out: said in the notes. */
   const sameFileNotes: string[] = [];
+  /**
+   * Every argument and descriptor that cannot be read, each with why: all said in one run (nothing is reviewed
+   * then), so that a fleet's owner fixes them at once rather than one a run.
+   */
+  const unreadable: string[] = [];
   const candidates: Candidate[] = stdin
     ? [
         {
@@ -186,7 +195,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
         },
       ]
     : onceEach(
-        await expandArgs(targets, io.cwd, finder),
+        await expandArgs(targets, io.cwd, finder, unreadable),
         // One file reached through a symbolic link (to it, or to a folder above it) and as itself is one
         // descriptor: reviewed once, its findings said once (and no duplicate-plugin-name with itself).
         (c) => (c.notFile === undefined ? realFile(c.absolute) : c.absolute),
@@ -195,6 +204,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
             `${path.display} is the same file as ${kept.display} (through a symbolic link): one descriptor, taken as ${kept.display}`,
           ),
       );
+  if (unreadable.length && opts.base !== undefined) throw filesProblem(unreadable, NOTHING_REVIEWED);
   if (opts.base !== undefined && candidates.length !== 1) {
     throw new UsageError(
       `--base compares one head file with one base file, but ${candidates.length} files were given`,
@@ -237,12 +247,22 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       const bytes = await stdin.read(config.maxFileSize + 1);
       stdinContent = bytes.subarray(0, config.maxFileSize + 1);
     }
+    let read: { content: Uint8Array; size: number };
+    try {
+      read = stdinContent
+        ? { content: stdinContent, size: stdinContent.length }
+        : readCandidate(c, config.maxFileSize);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      unreadable.push(e.message);
+      continue;
+    }
+    // Nothing is reviewed: what is left to do is find the other files that cannot be read.
+    if (unreadable.length) continue;
     const input: DescriptorInput = {
       path: repoPath,
       configPath: c.configPath ?? located.configPath,
-      ...(stdinContent
-        ? { content: stdinContent, size: stdinContent.length }
-        : readCandidate(c, config.maxFileSize)),
+      ...read,
     };
     const extension = formatOf(repoPath) === "extension.yaml";
     if (opts.base !== undefined) {
@@ -316,6 +336,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       order: group.items.length,
     });
   }
+  if (unreadable.length) throw filesProblem(unreadable, NOTHING_REVIEWED);
   const reviewGroups = [...groups.values()].flatMap((byRepo) => [...byRepo.values()]);
   const notes = [...new Set([...groups.keys()].flatMap((f) => f.config.notes)), ...fileNotes];
   if (unchanged)

@@ -67,12 +67,15 @@ function walk(
   display: string,
   match: (absolute: string) => string | undefined,
   out: Candidate[],
+  problems: string[],
 ): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    throw new UsageError(`cannot read directory '${display}': ${describeErrno(e)}`);
+    // Said, and the walk goes on: the other folders that cannot be read are named in the same run.
+    problems.push(`cannot read directory '${display}': ${describeErrno(e)}`);
+    return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
@@ -91,7 +94,7 @@ function walk(
     const configPath = SKIP_DIRS.has(e.name) || !DESCRIPTOR_NAME.test(e.name) ? undefined : match(abs);
     if (configPath !== undefined)
       out.push({ display: disp, absolute: abs, explicit: false, configPath, notFile: kindOf(e) });
-    if (e.isDirectory() && !SKIP_DIRS.has(e.name)) walk(abs, disp, match, out);
+    if (e.isDirectory() && !SKIP_DIRS.has(e.name)) walk(abs, disp, match, out, problems);
   }
 }
 
@@ -184,75 +187,110 @@ function globbedKind(absolute: string, folder: boolean): { notFile?: string } | 
   }
 }
 
+/** What is wrong with one argument (expandArg): said with the others', never a configuration's error. */
+class ArgumentProblem extends Error {}
+
+/**
+ * Problems with the files given, each a line naming one argument or file and why (`cannot read 'x': permission
+ * denied`), as one error: the problem itself when there is one, else the count with each below it, so that a
+ * fleet's owner fixes them all at once rather than one a run.
+ */
+export function filesProblem(problems: readonly string[], consequence = ""): UsageError {
+  if (problems.length === 1) return new UsageError(problems[0]!);
+  return new UsageError(`${problems.length} problems with the files given${consequence}:`, problems);
+}
+
 /**
  * Expands arguments. A directory means every file below it that the configuration applying to it reviews
  * (its `paths`, default `**\/plugin.json` and `**\/extension.yaml`, and the extension.yaml files they reach:
  * core/ef2/pairing.ts); a file is taken as named; anything else with glob characters is a glob. An argument
- * that yields nothing is an error, never silently skipped.
+ * that yields nothing is an error, never silently skipped. Every argument is expanded whatever the others'
+ * problems: given `problems`, each is added there (for the caller to name with its own); without, they fail
+ * together (filesProblem).
  */
 export async function expandArgs(
   args: readonly string[],
   cwd: string,
   configs: ConfigLookup,
+  problems?: string[],
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
+  const found: string[] = problems ?? [];
   for (const arg of args) {
-    // `check "$FILE"` with FILE unset: "" would resolve to the working directory and review all of it.
-    if (arg === "") throw new UsageError("an empty argument names no file (a variable that is not set?)");
-    const abs = resolve(cwd, arg);
-    // Nothing there (or a glob): undefined. Something there that cannot be looked at (a folder on its path
-    // that may not be entered, a symbolic link that leads back to itself) says why, not "no such file".
-    const stat = (follow: boolean) => {
-      try {
-        return (follow ? statSync : lstatSync)(abs);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-        throw new UsageError(`cannot read '${arg}': ${describeErrno(e)}`);
-      }
-    };
-    const st = stat(false);
-    if (st && (st.isDirectory() || (st.isSymbolicLink() && stat(true)?.isDirectory()))) {
-      const before = out.length;
-      walk(abs, arg, (file) => descriptorPath(configs, file, abs), out);
-      if (out.length === before) {
-        const paths = configs.findForDir(abs).config.paths;
-        throw new UsageError(
-          `no descriptors found under '${arg}' (looked for ${paths.join(", ")}; node_modules and .git are not searched)`,
-        );
-      }
-    } else if (st) {
-      out.push({ display: arg, absolute: abs, explicit: true });
-    } else if (GLOB_CHARS.test(arg)) {
-      // node_modules and .git are searched only where the glob names them, as a folder argument is walked.
-      const unnamed = [...SKIP_DIRS].filter((name) => !arg.split(/[\\/]/).includes(name));
-      // Folders too (a trailing `/`), for one named as a descriptor is (NO_FILE_LEFT_OUT, globbedKind).
-      const found = await tinyglob(arg, {
-        cwd,
-        onlyFiles: false,
-        ignore: unnamed.map((name) => `**/${name}/**`),
-        expandDirectories: false,
-        fs: NO_FILE_LEFT_OUT,
-      });
-      const matched = found
-        .map((f) => ({ path: f.replace(/\/$/, ""), folder: f.endsWith("/") }))
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      const before = out.length;
-      for (const { path, folder } of matched) {
-        const absolute = resolve(cwd, path);
-        const kind = globbedKind(absolute, folder);
-        if (kind) out.push({ display: path, absolute, explicit: false, ...kind });
-      }
-      if (out.length === before)
-        throw new UsageError(
-          `no files match '${arg}'${unnamed.length ? ` (${unnamed.join(" and ")} folders are searched only where it names them)` : ""}`,
-        );
-    } else {
-      throw new UsageError(`cannot read '${arg}': no such file or directory`);
+    try {
+      await expandArg(arg, cwd, configs, out, found);
+    } catch (e) {
+      if (!(e instanceof ArgumentProblem)) throw e;
+      found.push(e.message);
     }
   }
+  if (!problems && found.length) throw filesProblem(found);
   // The same file named twice (a file and its directory) is checked once, as named if it was (explicit).
   return onceEach(out, (c) => c.absolute);
+}
+
+async function expandArg(
+  arg: string,
+  cwd: string,
+  configs: ConfigLookup,
+  out: Candidate[],
+  problems: string[],
+): Promise<void> {
+  // `check "$FILE"` with FILE unset: "" would resolve to the working directory and review all of it.
+  if (arg === "") throw new ArgumentProblem("an empty argument names no file (a variable that is not set?)");
+  const abs = resolve(cwd, arg);
+  // Nothing there (or a glob): undefined. Something there that cannot be looked at (a folder on its path
+  // that may not be entered, a symbolic link that leads back to itself) says why, not "no such file".
+  const stat = (follow: boolean) => {
+    try {
+      return (follow ? statSync : lstatSync)(abs);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      throw new ArgumentProblem(`cannot read '${arg}': ${describeErrno(e)}`);
+    }
+  };
+  const st = stat(false);
+  if (st && (st.isDirectory() || (st.isSymbolicLink() && stat(true)?.isDirectory()))) {
+    const before = out.length;
+    const problemsBefore = problems.length;
+    walk(abs, arg, (file) => descriptorPath(configs, file, abs), out, problems);
+    // A folder that could not be read was named: what it holds is not known to be nothing.
+    if (out.length === before && problems.length === problemsBefore) {
+      const paths = configs.findForDir(abs).config.paths;
+      throw new ArgumentProblem(
+        `no descriptors found under '${arg}' (looked for ${paths.join(", ")}; node_modules and .git are not searched)`,
+      );
+    }
+  } else if (st) {
+    out.push({ display: arg, absolute: abs, explicit: true });
+  } else if (GLOB_CHARS.test(arg)) {
+    // node_modules and .git are searched only where the glob names them, as a folder argument is walked.
+    const unnamed = [...SKIP_DIRS].filter((name) => !arg.split(/[\\/]/).includes(name));
+    // Folders too (a trailing `/`), for one named as a descriptor is (NO_FILE_LEFT_OUT, globbedKind).
+    const found = await tinyglob(arg, {
+      cwd,
+      onlyFiles: false,
+      ignore: unnamed.map((name) => `**/${name}/**`),
+      expandDirectories: false,
+      fs: NO_FILE_LEFT_OUT,
+    });
+    const matched = found
+      .map((f) => ({ path: f.replace(/\/$/, ""), folder: f.endsWith("/") }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const before = out.length;
+    for (const { path, folder } of matched) {
+      const absolute = resolve(cwd, path);
+      const kind = globbedKind(absolute, folder);
+      if (kind) out.push({ display: path, absolute, explicit: false, ...kind });
+    }
+    if (out.length === before)
+      throw new ArgumentProblem(
+        `no files match '${arg}'${unnamed.length ? ` (${unnamed.join(" and ")} folders are searched only where it names them)` : ""}`,
+      );
+  } else {
+    throw new ArgumentProblem(`cannot read '${arg}': no such file or directory`);
+  }
 }
 
 /**

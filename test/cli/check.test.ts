@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -299,7 +300,9 @@ describe("plugin-review check", () => {
     symlinkSync("../b/plugin.json", join(dir, "dir-named", "c", "plugin.json")); // a link to that folder
     const r = cli(["check", "dir-named"], dir);
     expect(r.stderr).toBe(
-      "plugin-review: cannot read 'dir-named/b/plugin.json': it is a directory, not a file\n",
+      "plugin-review: 2 problems with the files given, so nothing was reviewed:\n" +
+        "  cannot read 'dir-named/b/plugin.json': it is a directory, not a file\n" +
+        "  cannot read 'dir-named/c/plugin.json': it is a symbolic link to a directory, not a file\n",
     );
     expect(r.stdout).toBe("");
     expect(r.status).toBe(2);
@@ -334,7 +337,10 @@ describe("plugin-review check", () => {
     execFileSync("mkfifo", [join(dir, "glob-named", "d", "plugin.json")]);
     const r = cli(["check", "glob-named/*/plugin.json"], dir);
     expect(r.stderr).toBe(
-      "plugin-review: cannot read 'glob-named/b/plugin.json': it is a directory, not a file\n",
+      "plugin-review: 3 problems with the files given, so nothing was reviewed:\n" +
+        "  cannot read 'glob-named/b/plugin.json': it is a directory, not a file\n" +
+        "  cannot read 'glob-named/c/plugin.json': it is a symbolic link to a directory, not a file\n" +
+        "  cannot read 'glob-named/d/plugin.json': it is a named pipe, not a file\n",
     );
     expect(r.stdout).toBe("");
     expect(r.status).toBe(2);
@@ -384,7 +390,11 @@ describe("plugin-review check", () => {
     mkdirSync(join(dir, "globbed", "c"));
     symlinkSync("plugin.json", join(dir, "globbed", "c", "plugin.json")); // a link to itself
     const r = cli(["check", "globbed/*/plugin.json"], dir);
-    expect(r.stderr).toBe("plugin-review: cannot read 'globbed/b/plugin.json': no such file or directory\n");
+    expect(r.stderr).toBe(
+      "plugin-review: 2 problems with the files given, so nothing was reviewed:\n" +
+        "  cannot read 'globbed/b/plugin.json': no such file or directory\n" +
+        "  cannot read 'globbed/c/plugin.json': too many levels of symbolic links (a link that leads back to itself?)\n",
+    );
     expect(r.stdout).toBe("");
     expect(r.status).toBe(2);
     const loop = cli(["check", "globbed/c/*.json"], dir);
@@ -400,6 +410,57 @@ describe("plugin-review check", () => {
     expect(fine.stderr).toBe("");
     expect(fine.stdout).toMatch(/^globbed\/b\/linked\.json$|1 descriptor checked: no findings/m);
     expect(fine.status).toBe(0);
+  });
+
+  it("names every argument and descriptor of a fleet that cannot be read in one run, and reviews none", () => {
+    // A folder of its own that nobody may read but the files its test makes unreadable.
+    const fleet = mkdtempSync(join(tmpdir(), "plugin-review-fleet-"));
+    try {
+      chmodSync(fleet, 0o755);
+      const put = (rel: string, content: string) => {
+        mkdirSync(join(fleet, rel, ".."), { recursive: true });
+        writeFileSync(join(fleet, rel), content);
+      };
+      put("plugins/a/plugin.json", text(validHost()));
+      put("plugins/b/plugin.json", text(validHost())); // may not be read
+      mkdirSync(join(fleet, "plugins", "c", "plugin.json"), { recursive: true }); // a folder
+      mkdirSync(join(fleet, "plugins", "d"));
+      symlinkSync("gone.json", join(fleet, "plugins", "d", "plugin.json")); // a link to nothing
+      put("plugins/e/x/plugin.json", text(validHost())); // in a folder that may not be read
+      put("other/plugin.json", text(validHost()));
+      chmodSync(join(fleet, "plugins", "b", "plugin.json"), 0o000);
+      chmodSync(join(fleet, "plugins", "e"), 0o000);
+      // root reads every file: the CLI is run as nobody then (setpriv), as a user without permission runs it.
+      const asRoot = process.getuid?.() === 0;
+      const r = spawnSync(
+        asRoot ? "setpriv" : process.execPath,
+        [
+          ...(asRoot ? ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : []),
+          BIN,
+          "check",
+          "plugins",
+          "missing/plugin.json",
+          "other/plugin.json",
+        ],
+        { cwd: fleet, encoding: "utf8", env: { ...process.env, NO_COLOR: "", COLUMNS: "" } },
+      );
+      chmodSync(join(fleet, "plugins", "e"), 0o755);
+      expect(r.stderr).toBe(
+        [
+          "plugin-review: 5 problems with the files given, so nothing was reviewed:",
+          "  cannot read directory 'plugins/e': permission denied",
+          "  cannot read 'missing/plugin.json': no such file or directory",
+          "  cannot read 'plugins/b/plugin.json': permission denied",
+          "  cannot read 'plugins/c/plugin.json': it is a directory, not a file",
+          "  cannot read 'plugins/d/plugin.json': no such file or directory",
+          "",
+        ].join("\n"),
+      );
+      expect(r.stdout).toBe("");
+      expect(r.status).toBe(2);
+    } finally {
+      rmSync(fleet, { recursive: true, force: true });
+    }
   });
 
   it("one descriptor reached through a symbolic link and as itself is reviewed once, and the other path is named", () => {
