@@ -6,7 +6,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost, validRemote } from "../../helpers.js";
 import { FakeGitHub, MERGE_GROUP_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
-import { BASE_SHA, deliver, HEAD_SHA, makeProbot, mergeGroupPayload, OWNER, REPO } from "../harness.js";
+import {
+  BASE_SHA,
+  deliver,
+  deliverWith,
+  HEAD_SHA,
+  makeProbot,
+  mergeGroupPayload,
+  OWNER,
+  REPO,
+} from "../harness.js";
 
 const R = `${OWNER}/${REPO}`;
 
@@ -73,6 +82,29 @@ describe("GitHub App: merge queue", () => {
     // The configuration was looked up; no descriptor was read.
     expect(gh.requests.filter((r) => /\/contents\/p\//.test(r.path))).toEqual([]);
     gh.assertClean();
+  });
+
+  it("a review GitHub failed says the merge queue retries it, not a Re-run (which reviews no merge group)", async () => {
+    const gh = new FakeGitHub([...MERGE_GROUP_ROUTES, "updateCheckRun"]);
+    const { probot, deliveries } = makeProbot();
+    commits(gh, { "p/plugin.json": text(validHost()) });
+    gh.failFor("GET", /\/compare\//, 60_000, { status: 502 });
+    await expect(
+      deliverWith(
+        probot,
+        deliveries,
+        { attempt: 0, endsBy: Date.now() + 4000 },
+        "merge_group",
+        mergeGroupPayload(),
+      ),
+    ).rejects.toThrow();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    const summary = run!.output!.summary!;
+    expect(summary).not.toMatch(/Re-run the check|Re-running the check/);
+    expect(summary).toMatch(
+      /\n\nAdd the pull request to the merge queue again to retry it \(a Re-run of this check reviews nothing\)\.$/,
+    );
   });
 
   it("compares through the commits' trees when the comparison lists its 300 files", async () => {

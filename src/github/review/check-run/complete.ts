@@ -132,7 +132,7 @@ export class ReviewCheckRun {
     if (!this.written) {
       try {
         const until = Math.max(deadline, Date.now()) + clock.ms(REPORT_TIMEOUT_MS);
-        await runUntil(until, () => this.complete(failureResult(e, reason)), {
+        await runUntil(until, () => this.complete(failureResult(e, reason, this.opts.pull === undefined)), {
           what: "completing the check run",
         });
         reported = true;
@@ -161,13 +161,23 @@ export const LAST_TRY: CheckResult = {
   annotations: [],
 };
 
-/** The failure report when a review cannot complete: what happened, and whether re-running helps. */
-function failureResult(e: unknown, reason: string): CheckResult {
+/**
+ * How a merge group's review is tried again: a Re-run of its run names no pull request, so it reviews nothing
+ * (delivery/review-jobs.ts checkStubs); the queue asks again for a new merge group.
+ */
+const MERGE_QUEUE_RETRY =
+  "Add the pull request to the merge queue again to retry it (a Re-run of this check reviews nothing).";
+
+/**
+ * The failure report when a review cannot complete: what happened, and whether trying again helps (a Re-run
+ * for a pull request's review; `mergeGroup`: the merge queue).
+ */
+function failureResult(e: unknown, reason: string, mergeGroup: boolean): CheckResult {
   const retry = isTransient(rootCause(e));
   const summary = isTimeout(rootCause(e))
-    ? "GitHub did not answer in time, so the review could not be completed. Re-running the check retries it."
+    ? `GitHub did not answer in time, so the review could not be completed. ${mergeGroup ? MERGE_QUEUE_RETRY : "Re-running the check retries it."}`
     : // The reason may quote a path or GitHub's words: rendered inert.
-      `The review could not be completed: ${quotedText(reason, { max: REASON_LIMIT })}${retry ? "\n\nRe-run the check to try again." : ""}`;
+      `The review could not be completed: ${quotedText(reason, { max: REASON_LIMIT })}${retry ? `\n\n${mergeGroup ? MERGE_QUEUE_RETRY : "Re-run the check to try again."}` : ""}`;
   return {
     conclusion: "failure",
     title: "plugin-review could not complete",
