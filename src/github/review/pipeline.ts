@@ -31,7 +31,7 @@ import { reviewScope } from "../api/request-scope.js";
 import { REVIEW_DEADLINE_MS } from "../time-budget.js";
 import { analyseInputs, type Analysis } from "./analyse-inputs.js";
 import type { Analyser } from "./analyser.js";
-import { completeCheckRun, LAST_TRY, ReviewCheckRun } from "./check-run/complete.js";
+import { completeCheckRun, lastTry, ReviewCheckRun } from "./check-run/complete.js";
 import { parseExternalId, pullsNamed } from "./check-run/external-id.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
@@ -134,15 +134,17 @@ async function reviewCommit<T extends CommitTarget>(
     ...(opts.rerun ? { rerun: true } : {}),
     ...(kind.pull !== undefined ? { pull: kind.pull } : {}),
   });
+  // A merge group's failures say how the queue retries it (a Re-run of its run reviews nothing).
+  const readOpts = kind.pull === undefined ? { ...opts, mergeGroup: true } : opts;
   return reviewScope(clock)(async () => {
     let now = target;
     const checked = await runUntil(deadline, async (): Promise<Checked> => {
       if (kind.current) now = await kind.current(log);
-      const inputs = await readInputs(gw, now, (paths) => kind.listChanged(now, paths), opts); // 1
+      const inputs = await readInputs(gw, now, (paths) => kind.listChanged(now, paths), readOpts); // 1
       checkRun.found(inputs.run);
       // An earlier try died mid-review: should this one die too, its run fails rather than waits forever.
       if (opts.lastTry && inputs.kind === "descriptors" && inputs.run?.status !== "completed")
-        await checkRun.holdAs(LAST_TRY);
+        await checkRun.holdAs(lastTry(kind.pull === undefined));
       const firstLook = opts.opened === true && inputs.run === undefined && !opts.rerun;
       if (inputs.kind === "not-analysed") {
         await checkRun.complete(inputs.result);

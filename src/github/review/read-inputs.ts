@@ -27,7 +27,7 @@ import {
   type GitHubGateway,
   type Logger,
 } from "../api/port.js";
-import { invalidConfigSummary } from "./check-run/output.js";
+import { invalidConfigSummary, MERGE_QUEUE_RETRY } from "./check-run/output.js";
 import { addExtensionFiles } from "./extension-files.js";
 import {
   extensionPlaces,
@@ -147,14 +147,18 @@ function replacedInput(
     : { path, content: new Uint8Array(0), size: base.size, status };
 }
 
-/** The check run of a delivery whose review the server died in, again and again (ReviewOptions.abandoned). */
-const ABANDONED: CheckResult = {
-  conclusion: "failure",
-  title: "plugin-review could not review this commit",
-  summary:
-    "**Failing**: this commit could not be reviewed. plugin-review's server stopped while reviewing it, more than once (its process died: perhaps the descriptors of this pull request are more than it can hold), so it was not tried again; a commit that was not reviewed cannot pass.\n\nRe-run the check to try once more. If it fails again, the server's operators will find the delivery in its log.",
-  annotations: [],
-};
+/**
+ * The check run of a delivery whose review the server died in, again and again (ReviewOptions.abandoned).
+ * `mergeGroup`: a merge group's run, which the queue retries, not a Re-run.
+ */
+function abandonedResult(mergeGroup: boolean): CheckResult {
+  return {
+    conclusion: "failure",
+    title: "plugin-review could not review this commit",
+    summary: `**Failing**: this commit could not be reviewed. plugin-review's server stopped while reviewing it, more than once (its process died: perhaps the descriptors of this pull request are more than it can hold), so it was not tried again; a commit that was not reviewed cannot pass.\n\n${mergeGroup ? MERGE_QUEUE_RETRY : "Re-run the check to try once more."} If it fails again, the server's operators will find the delivery in its log.`,
+    annotations: [],
+  };
+}
 
 /** How a review reads its inputs, as its entry point decides. */
 export interface ReadOptions {
@@ -164,6 +168,8 @@ export interface ReadOptions {
   requireOrgConfig?: boolean;
   /** The server died while reviewing this delivery, again and again: nothing is read beyond the run. */
   abandoned?: boolean;
+  /** A merge group's commit (no pull request): its failures say how the queue retries it. */
+  mergeGroup?: boolean;
 }
 
 /**
@@ -184,7 +190,7 @@ export async function readInputs(
     opts.log.error(
       "not reviewed: the server stopped while reviewing this delivery, again and again; its check run is completed as failure",
     );
-    return { kind: "not-analysed", run, result: ABANDONED, error: "could not be reviewed" };
+    return { kind: "not-analysed", run, result: abandonedResult(opts.mergeGroup === true), error: "could not be reviewed" };
   }
   const loaded = await step("config", () =>
     loadConfig(gw, owner, repo, ownerType, begun.configs, {

@@ -21,7 +21,7 @@ import { quotedText } from "../../../format/markdown.js";
 import { REPORT_TIMEOUT_MS } from "../../time-budget.js";
 import type { Analysis } from "../analyse-inputs.js";
 import type { ReviewOutcome } from "../outcome.js";
-import { allAnnotations, checkSummary, checkTitle } from "./output.js";
+import { allAnnotations, checkSummary, checkTitle, MERGE_QUEUE_RETRY } from "./output.js";
 import { parseExternalId } from "./external-id.js";
 import { completeRun, type CheckResult, type KnownRun, type RunWhere } from "./write.js";
 
@@ -151,22 +151,16 @@ export class ReviewCheckRun {
 
 /**
  * The run of a delivery's last try, held while it runs (ReviewCheckRun.holdAs): what the run says when this
- * try dies too, as earlier ones did.
+ * try dies too, as earlier ones did. `mergeGroup`: a merge group's run, which the queue retries, not a Re-run.
  */
-export const LAST_TRY: CheckResult = {
-  conclusion: "failure",
-  title: "plugin-review could not review this commit",
-  summary:
-    "**Failing**: this commit could not be reviewed. plugin-review stopped while reviewing it (its process died or ran out of time: perhaps the descriptors of this pull request are more than it can hold), and that was its last try; a commit that was not reviewed cannot pass.\n\nRe-run the check to try once more. If it fails again, the operators will find the delivery in the dead-letter queue.",
-  annotations: [],
-};
-
-/**
- * How a merge group's review is tried again: a Re-run of its run names no pull request, so it reviews nothing
- * (delivery/review-jobs.ts checkStubs); the queue asks again for a new merge group.
- */
-const MERGE_QUEUE_RETRY =
-  "Add the pull request to the merge queue again to retry it (a Re-run of this check reviews nothing).";
+export function lastTry(mergeGroup: boolean): CheckResult {
+  return {
+    conclusion: "failure",
+    title: "plugin-review could not review this commit",
+    summary: `**Failing**: this commit could not be reviewed. plugin-review stopped while reviewing it (its process died or ran out of time: perhaps the descriptors of this pull request are more than it can hold), and that was its last try; a commit that was not reviewed cannot pass.\n\n${mergeGroup ? MERGE_QUEUE_RETRY : "Re-run the check to try once more."} If it fails again, the operators will find the delivery in the dead-letter queue.`,
+    annotations: [],
+  };
+}
 
 /**
  * The failure report when a review cannot complete: what happened, and whether trying again helps (a Re-run

@@ -326,3 +326,10 @@ function existingSection(
   out.addItems(quiet.sort(bySeverity), reserve + 20, leftOut, findingRow);
   out.add("", "</details>");
 }
+
+/**
+ * How a merge group's review is tried again: a Re-run of its run names no pull request, so it reviews nothing
+ * (delivery/review-jobs.ts checkStubs); the queue asks again for a new merge group.
+ */
+export const MERGE_QUEUE_RETRY =
+  "Add the pull request to the merge queue again to retry it (a Re-run of this check reviews nothing).";
