@@ -359,7 +359,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   );
   analysed.sort((a, b) => a.order - b.order);
   // Unnamed standard input is a plugin.json: an extension.yaml piped in is "not valid JSON", and the way out is
-  // said (not for a broken plugin.json, nor for files named on the command line).
+  // said (not for a broken plugin.json).
   if (
     stdin !== undefined &&
     stdin.filename === undefined &&
@@ -370,6 +370,14 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     notes.push(
       `${STDIN_NAME} was read as a plugin.json: for an extension.yaml, name it with --stdin-filename <path>/extension.yaml`,
     );
+  // Likewise a YAML file named otherwise (a test fixture's basic_extension.yaml): by its name it is a plugin.json
+  // (core/ef2/pairing.ts), and its "not valid JSON" alone would not say why.
+  for (const r of analysed)
+    if (/\.ya?ml$/i.test(r.file.path) && r.file.findings.some((f) => f.ruleId === "invalid-json"))
+      notes.push(
+        `${r.file.path} was read as a plugin.json: only a file named extension.yaml is an extension; ` +
+          "rename it, or pipe it in with --stdin --stdin-filename <path>/extension.yaml",
+      );
   // Another tool's extension.yaml (core/ef2/extension-document.ts): left out of the review, and said.
   for (const r of analysed.filter((r) => r.file.notAnExtension))
     notes.push(`${r.file.path}: ${NOT_AN_EXTENSION}`);

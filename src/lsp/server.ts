@@ -25,10 +25,10 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { CONFIG_PATH, ConfigError } from "../core/config.js";
 import { formatOf, isReviewedPath } from "../core/ef2/pairing.js";
-import { parseJson } from "../core/json/parse.js";
-import { parseYaml } from "../core/yaml/parse.js";
+import type { ParseOutcome } from "../core/json/parse.js";
 import { utf8Length } from "../core/utf8.js";
-import { detectVariant, analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
+import { analyseDescriptors, type DescriptorInput } from "../core/analyse.js";
+import { FORMATS } from "../core/formats.js";
 import { plural } from "../format/summary.js";
 import { extensionFilesOnDisk } from "../workspace/extension-files.js";
 import { isReviewedFile } from "../workspace/files.js";
@@ -83,7 +83,7 @@ export function startServer(connection: Connection): ServerState {
   const reviewed = new Map<string, Reviewed>();
   const timers = new Map<string, NodeJS.Timeout>();
   /** The last hovered document's tree, at its version: a pointer moving over a file asks again and again. */
-  let hovered: { doc: TextDocument; version: number; parsed: ReturnType<typeof parseJson> } | undefined;
+  let hovered: { doc: TextDocument; version: number; parsed: ParseOutcome } | undefined;
   /** Configuration files whose problems are published, with the message shown for them (once each). */
   const configProblems = new Map<string, string>();
   /** Open documents whose Python rules could not run, with why, as last said in the log (said again on a change). */
@@ -380,18 +380,21 @@ export function startServer(connection: Connection): ServerState {
     const r = doc && reviewed.get(doc.uri);
     if (!doc || !r) return null;
     // Hover explains members from the schemas: a plugin.json's variant's, or the extension.yaml schema.
-    const yaml = formatOf(r.input.path) === "extension.yaml";
+    // Read by the review's own parser (core/formats.ts): a file the review reads, SnakeYAML's leniency and
+    // all, is explained too.
+    const format = FORMATS[formatOf(r.input.path)];
+    const yaml = format.name === "extension.yaml";
     try {
       if (hovered?.doc !== doc || hovered.version !== doc.version) {
         const text = doc.getText();
         // Past the size limit the review read nothing of it (file-too-large): neither does a hover.
         const limit = yaml ? Math.min(r.config.maxFileSize, r.config.maxExtensionSize) : r.config.maxFileSize;
         if (utf8Length(text, limit) > limit) return null;
-        hovered = { doc, version: doc.version, parsed: yaml ? parseYaml(text) : parseJson(text) };
+        hovered = { doc, version: doc.version, parsed: format.parse(text) };
       }
       const { parsed } = hovered;
       if (!parsed.ok) return null;
-      const kind = yaml ? "extension" : detectVariant(parsed.value);
+      const kind = yaml ? "extension" : format.variant(parsed.value);
       const hover = hoverAt(parsed.root, kind, doc.offsetAt(params.position));
       if (!hover) return null;
       return {

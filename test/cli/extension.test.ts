@@ -174,6 +174,23 @@ describe("check --stdin with an extension.yaml", () => {
       expect(r.stdout + r.stderr).not.toContain("was read as a plugin.json");
     }
   });
+
+  it("a YAML file named otherwise (basic_extension.yaml) is read as a plugin.json, and the run says why and how", () => {
+    const yaml = readFileSync("examples/extension-valid/extension/extension.yaml", "utf8");
+    const folder = join(dir, "fixtures");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "basic_extension.yaml"), yaml);
+    const named = cli(["check", "basic_extension.yaml"], folder);
+    expect(named.status).toBe(1);
+    expect(named.stdout).toContain("invalid-json");
+    expect(named.stdout).toContain(
+      "basic_extension.yaml was read as a plugin.json: only a file named extension.yaml is an extension; " +
+        "rename it, or pipe it in with --stdin --stdin-filename <path>/extension.yaml",
+    );
+    // The way out it names works.
+    const piped = cli(["check", "--stdin", "--stdin-filename", "x/extension.yaml"], folder, {}, yaml);
+    expect([piped.status, findingLines(piped.stdout)]).toEqual([0, ""]);
+  });
 });
 
 describe("check reads a Python extension's project beside its extension.yaml", () => {

@@ -129,6 +129,39 @@ describe("plugin-review lsp: an extension.yaml", () => {
     expect((await hoverOn("# ünïcödé", 3)).hover).toBeNull();
   });
 
+  it("hover reads the file as the review does: also one with a quoted selector only Dynatrace's parser takes", async () => {
+    const c = await start();
+    const path = join(dir, "pool", "extension", "extension.yaml");
+    // A calculated metric's selector over several lines indented as deep as its key, as published extensions
+    // write them (Dynatrace's kubernetes-control-plane): SnakeYAML reads it, YAML 1.2 refuses it.
+    const source = `${EXTENSION.trimEnd()}
+  - key: func:example.pool.used
+    query:
+      metricSelector: '
+      (example.pool.active)
+      +(example.pool.created.count)'
+    metadata:
+      displayName: Connections used
+      unit: Count
+`;
+    const diagnostics = await c.open(path, source, "yaml");
+    // The review read it: its warning, and no error that it could not.
+    expect(ids(diagnostics)).toEqual(["invalid-yaml"]);
+    expect(diagnostics[0]!.severity).toBe(DiagnosticSeverity.Warning);
+    const lines = source.split("\n");
+    const hoverOn = async (needle: string) => {
+      const line = lines.findLastIndex((l) => l.includes(needle));
+      const hover = await c.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: uriOf(path) },
+        position: { line, character: lines[line]!.indexOf(needle) + 1 },
+      });
+      return (hover?.contents as MarkupContent | undefined)?.value;
+    };
+    expect(await hoverOn("version:")).toMatch(/^`version`\n\n/);
+    // The calculated metric's own member, after the selector: at its place in the text.
+    expect(await hoverOn("metadata:")).toMatch(/^`metadata`\n\nCustom metric metadata/);
+  });
+
   it("a Python extension is judged with its project's files on disk: the module's folder, the activation schema", async () => {
     const path = join(dir, "queue", "extension", "extension.yaml");
     const python = [
