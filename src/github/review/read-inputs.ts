@@ -190,7 +190,12 @@ export async function readInputs(
     opts.log.error(
       "not reviewed: the server stopped while reviewing this delivery, again and again; its check run is completed as failure",
     );
-    return { kind: "not-analysed", run, result: abandonedResult(opts.mergeGroup === true), error: "could not be reviewed" };
+    return {
+      kind: "not-analysed",
+      run,
+      result: abandonedResult(opts.mergeGroup === true),
+      error: "could not be reviewed",
+    };
   }
   const loaded = await step("config", () =>
     loadConfig(gw, owner, repo, ownerType, begun.configs, {

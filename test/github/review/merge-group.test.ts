@@ -4,6 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost, validRemote } from "../../helpers.js";
+import { lastTry } from "../../../src/github/review/check-run/complete.js";
+import { MERGE_QUEUE_RETRY } from "../../../src/github/review/check-run/output.js";
 import { FakeGitHub, MERGE_GROUP_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import {
@@ -105,6 +107,15 @@ describe("GitHub App: merge queue", () => {
     expect(summary).toMatch(
       /\n\nAdd the pull request to the merge queue again to retry it \(a Re-run of this check reviews nothing\)\.$/,
     );
+  });
+
+  it("the failing run a last try holds says how the queue retries a merge group, and a Re-run for a pull request", () => {
+    const queued = lastTry(true).summary;
+    expect(queued).toMatch(/that was its last try/);
+    expect(queued).not.toMatch(/Re-run the check/);
+    expect(queued).toContain(MERGE_QUEUE_RETRY);
+    expect(lastTry(false).summary).toMatch(/\n\nRe-run the check to try once more\. /);
+    expect(lastTry(false).summary).not.toContain(MERGE_QUEUE_RETRY);
   });
 
   it("compares through the commits' trees when the comparison lists its 300 files", async () => {
