@@ -135,7 +135,8 @@ async function reviewCommit<T extends CommitTarget>(
     ...(kind.pull !== undefined ? { pull: kind.pull } : {}),
   });
   // A merge group's failures say how the queue retries it (a Re-run of its run reviews nothing).
-  const readOpts = kind.pull === undefined ? { ...opts, mergeGroup: true } : opts;
+  const mergeGroup = kind.pull === undefined;
+  const readOpts = mergeGroup ? { ...opts, mergeGroup } : opts;
   return reviewScope(clock)(async () => {
     let now = target;
     const checked = await runUntil(deadline, async (): Promise<Checked> => {
@@ -144,7 +145,7 @@ async function reviewCommit<T extends CommitTarget>(
       checkRun.found(inputs.run);
       // An earlier try died mid-review: should this one die too, its run fails rather than waits forever.
       if (opts.lastTry && inputs.kind === "descriptors" && inputs.run?.status !== "completed")
-        await checkRun.holdAs(lastTry(kind.pull === undefined));
+        await checkRun.holdAs(lastTry(mergeGroup));
       const firstLook = opts.opened === true && inputs.run === undefined && !opts.rerun;
       if (inputs.kind === "not-analysed") {
         await checkRun.complete(inputs.result);

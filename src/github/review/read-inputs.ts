@@ -27,7 +27,7 @@ import {
   type GitHubGateway,
   type Logger,
 } from "../api/port.js";
-import { invalidConfigSummary, MERGE_QUEUE_RETRY } from "./check-run/output.js";
+import { invalidConfigSummary, tryOnceMore } from "./check-run/output.js";
 import { addExtensionFiles } from "./extension-files.js";
 import {
   extensionPlaces,
@@ -155,7 +155,7 @@ function abandonedResult(mergeGroup: boolean): CheckResult {
   return {
     conclusion: "failure",
     title: "plugin-review could not review this commit",
-    summary: `**Failing**: this commit could not be reviewed. plugin-review's server stopped while reviewing it, more than once (its process died: perhaps the descriptors of this pull request are more than it can hold), so it was not tried again; a commit that was not reviewed cannot pass.\n\n${mergeGroup ? MERGE_QUEUE_RETRY : "Re-run the check to try once more."} If it fails again, the server's operators will find the delivery in its log.`,
+    summary: `**Failing**: this commit could not be reviewed. plugin-review's server stopped while reviewing it, more than once (its process died: perhaps the descriptors of this pull request are more than it can hold), so it was not tried again; a commit that was not reviewed cannot pass.\n\n${tryOnceMore(mergeGroup)} If it fails again, the server's operators will find the delivery in its log.`,
     annotations: [],
   };
 }

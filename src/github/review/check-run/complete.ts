@@ -21,7 +21,7 @@ import { quotedText } from "../../../format/markdown.js";
 import { REPORT_TIMEOUT_MS } from "../../time-budget.js";
 import type { Analysis } from "../analyse-inputs.js";
 import type { ReviewOutcome } from "../outcome.js";
-import { allAnnotations, checkSummary, checkTitle, MERGE_QUEUE_RETRY } from "./output.js";
+import { allAnnotations, checkSummary, checkTitle, MERGE_QUEUE_RETRY, tryOnceMore } from "./output.js";
 import { parseExternalId } from "./external-id.js";
 import { completeRun, type CheckResult, type KnownRun, type RunWhere } from "./write.js";
 
@@ -157,7 +157,7 @@ export function lastTry(mergeGroup: boolean): CheckResult {
   return {
     conclusion: "failure",
     title: "plugin-review could not review this commit",
-    summary: `**Failing**: this commit could not be reviewed. plugin-review stopped while reviewing it (its process died or ran out of time: perhaps the descriptors of this pull request are more than it can hold), and that was its last try; a commit that was not reviewed cannot pass.\n\n${mergeGroup ? MERGE_QUEUE_RETRY : "Re-run the check to try once more."} If it fails again, the operators will find the delivery in the dead-letter queue.`,
+    summary: `**Failing**: this commit could not be reviewed. plugin-review stopped while reviewing it (its process died or ran out of time: perhaps the descriptors of this pull request are more than it can hold), and that was its last try; a commit that was not reviewed cannot pass.\n\n${tryOnceMore(mergeGroup)} If it fails again, the operators will find the delivery in the dead-letter queue.`,
     annotations: [],
   };
 }

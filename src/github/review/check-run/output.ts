@@ -333,3 +333,8 @@ function existingSection(
  */
 export const MERGE_QUEUE_RETRY =
   "Add the pull request to the merge queue again to retry it (a Re-run of this check reviews nothing).";
+
+/** The last words of a review that died or was given up: how to try it once more (a merge group's, queued again). */
+export function tryOnceMore(mergeGroup: boolean): string {
+  return mergeGroup ? MERGE_QUEUE_RETRY : "Re-run the check to try once more.";
+}
