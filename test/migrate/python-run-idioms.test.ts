@@ -91,6 +91,12 @@ const PYTHON_SNAPSHOT = {
   })),
 };
 
+/** OneAgent's snapshots with the ids' hex digits in lower case, as the EF2 SDK passes them on as they are. */
+const lowerHex = (snapshot: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(snapshot).replace(/"0x([0-9A-F]+)"/g, (_, hex: string) => `"0x${hex.toLowerCase()}"`),
+  );
+
 /** A host with two nginx process groups the plugin's activation matches, one it does not name, and a JVM. */
 const NGINX_SNAPSHOT = {
   host_id: "0x0123456789ABCDEF",
@@ -128,6 +134,13 @@ interface Case {
 const CASES: Case[] = [
   { fixture: "rabbitmq-like", module: "rabbitmq_like_ef2", queries: 4 },
   { fixture: "host-ports", module: "host_ports_ef2", queries: 1 },
+  {
+    fixture: "host-ports",
+    name: "host-ports-lower-hex",
+    module: "host_ports_ef2",
+    queries: 1,
+    snapshot: lowerHex(SNAPSHOT),
+  },
   // two plugin objects: each logs its query, so 4 lines are two runs
   { fixture: "host-activation", module: "nginx_stub_ef2", queries: 4, snapshot: NGINX_SNAPSHOT },
   { fixture: "measurement-objects", module: "pool_stats_ef2", queries: 3 },
@@ -145,6 +158,13 @@ const CASES: Case[] = [
   { fixture: "ship-report", module: "ship_report_ef2", queries: 5 },
   { fixture: "optional-fields", module: "optional_fields_ef2", queries: 3 },
   { fixture: "process-pids", module: "process_pids_ef2", queries: 1, snapshot: PYTHON_SNAPSHOT },
+  {
+    fixture: "process-pids",
+    name: "process-pids-lower-hex",
+    module: "process_pids_ef2",
+    queries: 1,
+    snapshot: lowerHex(PYTHON_SNAPSHOT),
+  },
   // stopped while its second query waits 1.5 s for the API
   {
     fixture: "api-session",
@@ -270,6 +290,15 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     const { run } = runs.get("host-ports")!;
     expect(run.events).toEqual([{ type: "AVAILABILITY_EVENT", title: "Ports open" }]);
     expect(run.output).toContain(`'entitySelector': 'entityId("PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071")'`);
+  });
+
+  it("host-ports: a snapshot's ids in lower-case hex are sent as Dynatrace's entity ids, the event on the instance", () => {
+    const { run } = runs.get("host-ports-lower-hex")!;
+    expect(run.inTime, run.output).toBe(true);
+    const pgi = "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071";
+    expect(run.events).toEqual([{ type: "AVAILABILITY_EVENT", title: "Ports open" }]);
+    expect(run.output).toContain(`'entitySelector': 'entityId("${pgi}")'`);
+    expect(run.metrics.map((m) => m.dimensions["dt.entity.process_group_instance"])).toEqual([pgi, pgi]);
   });
 
   it("host-ports: get_technologies and parse_port_bindings read the process group of the snapshot", () => {
@@ -568,6 +597,17 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(run.output).toContain(
       "metric 'memory' of process '31337' (rx_pid) is not sent: no process group instance of OneAgent's snapshot runs that process",
     );
+  });
+
+  it("process-pids: a snapshot's ids in lower-case hex: an rx_pid is sent as Dynatrace's id of its instance", () => {
+    const { run } = runs.get("process-pids-lower-hex")!;
+    expect(run.inTime, run.output).toBe(true);
+    expect(
+      run.metrics.filter((m) => m.key === "tech.process.pids.memory").map((m) => [m.dimensions, m.value]),
+    ).toEqual([
+      [{ "dt.entity.process_group_instance": "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071" }, 5242],
+      [{ "dt.entity.process_group_instance": "PROCESS_GROUP_INSTANCE-6B1B2C3D4E5F6072" }, 6151],
+    ]);
   });
 
   it("api-session: stopped during a query, close() runs once, after the query, which sends all it reported", () => {

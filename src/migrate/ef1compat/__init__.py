@@ -47,8 +47,6 @@ INTERVAL_VARIABLE = "EF1COMPAT_QUERY_INTERVAL"
 GROUP, GROUP_NAME, DEVICE, DEVICE_NAME, DEVICE_ADDRESS = "group", "group.name", "device", "device.name", "device.address"
 PROCESS = "dt.entity.process_group_instance"
 STATE = "state"
-# An EF2 entity id (PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071), which an entity selector may name as it is.
-ENTITY_ID = re.compile(r"[A-Z][A-Z_]*-[0-9A-F]{16}")
 # MINT: a dimension value is at most 250 characters.
 DIMENSION_VALUE_MAX = 250
 # What the plugin's code may raise that fails its call, not the extension: sys.exit() too (scripts call it on an
@@ -79,6 +77,7 @@ from ruxit.api.exceptions import (  # noqa: E402
     ConfigException,
     NothingToReportException,
 )
+from ruxit.api.results import ef2_entity_id  # noqa: E402
 
 log = logging.getLogger("ef1compat")
 
@@ -252,7 +251,8 @@ class Sender:
                 entries = []
             for entry in entries:
                 for process in getattr(entry, "processes", None) or []:
-                    self._processes.setdefault(str(getattr(process, "pid", "")), entry.group_instance_id)
+                    pgi = ef2_entity_id(entry.group_instance_id) or entry.group_instance_id
+                    self._processes.setdefault(str(getattr(process, "pid", "")), pgi)
         return self._processes.get(str(pid).strip())
 
     def _metric(self, report, now):
@@ -274,9 +274,9 @@ class Sender:
                     "once)",
                 )
                 continue
-            if name == "rx_pid" and not ENTITY_ID.fullmatch(str(value)):
+            if name == "rx_pid":
                 # EF1's rx_pid is a process id; EF2's dimension is the process group instance that runs it.
-                pgi = self._process_group_instance(value)
+                pgi = ef2_entity_id(value) or self._process_group_instance(value)
                 if pgi is None:
                     self._warn(
                         ("rx_pid", report.key),
@@ -367,11 +367,11 @@ class Sender:
                 "title (the next ones without a title are titled the same way, by their description or type)",
             )
         # EF1 raised an event sent with entity_id= on that process group instance: so does its entity selector.
-        on_pgi = report.pgi is not None and ENTITY_ID.fullmatch(str(report.pgi))
+        on_pgi = ef2_entity_id(report.pgi)
         self._extension.report_dt_event(
             DtEventType(event["type"]),
             title,
-            entity_selector=f'entityId("{report.pgi}")' if on_pgi else None,
+            entity_selector=f'entityId("{on_pgi}")' if on_pgi else None,
             properties=properties or None,
         )
 
@@ -554,7 +554,8 @@ class Instance:
         self.plugin.associated_entity = entity
         builder = getattr(self.plugin, "results_builder", None)
         if builder is not None:
-            builder._pgi = getattr(entity, "group_instance_id", None)
+            pgi = getattr(entity, "group_instance_id", None)
+            builder._pgi = ef2_entity_id(pgi) or pgi
 
     def fail(self, what, error):
         status = status_of(error)

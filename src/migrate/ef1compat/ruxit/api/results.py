@@ -23,8 +23,9 @@ EVENT_TYPES = {
 # How many groups and devices explicit selectors can name: a plugin that names a new device every run does not
 # fill the memory.
 ENTITIES_KEPT = 10000
-# An EF2 entity id (HOST-0123456789ABCDEF), as the EF2 snapshot gives the host's and an entry's: its type.
-_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-[0-9A-Fa-f]{16}")
+# An EF2 entity id (HOST-0123456789ABCDEF): its type and number. The EF2 snapshot gives the host's and an entry's
+# with the hex digits as OneAgent's snapshot file writes them, in either case.
+_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
 # How many distinct endpoints a device keeps of one run (only the first is sent, as `device.address`).
 ENDPOINTS_KEPT = 100
 
@@ -92,6 +93,14 @@ class Recorder:
         return reports
 
 
+def ef2_entity_id(value):
+    """`value` as an EF2 entity id as Dynatrace writes it (`PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071`, the hex digits
+    in upper case, as the EF1 agent's numbers are formatted), or None when it is not one. A dimension or entity
+    selector in lower case names no entity, and one process group instance would be two series."""
+    match = _ENTITY_ID.fullmatch(str(value).strip()) if value is not None else None
+    return f"{match.group(1)}-{match.group(2).upper()}" if match else None
+
+
 def entity_id_of(*parts):
     """The id of a group or device: a number derived from the plugin and the identifiers, as EF1 derived it, the
     same in every run (Dynatrace's own numbers are the cluster's; plugins only pass the id back to selectors)."""
@@ -137,7 +146,9 @@ def _target(call, reporter, entity_id, entity_selector):
     kind = _ENTITY_ID.fullmatch(str(entity_id).strip())
     if kind and kind.group(1) == EntityType.HOST:
         return None, reporter._group, reporter._device
-    if kind and kind.group(1) != EntityType.PROCESS_GROUP_INSTANCE:
+    if kind and kind.group(1) == EntityType.PROCESS_GROUP_INSTANCE:
+        return ef2_entity_id(entity_id), reporter._group, reporter._device
+    if kind:
         raise NotCarriedToEF2(
             f"{call}(entity_id={str(entity_id).strip()!r})",
             "EF2 code reports metrics, not entities: only a process group instance, the host, or a group or device "
