@@ -81,9 +81,17 @@ function metadataOf(m: DescriptorMigration, metrics: readonly Ef1Metric[], remot
     const dims = metric.ef2.dimensions.map((key) => ({
       key,
       displayName:
-        metric.ef1.dimensions.find((d) => (d === RX_PID ? PROCESS_DIMENSION : dimensionKey(d)) === key) ??
-        (key === STATE_DIMENSION ? "State" : key),
+        metric.dimensions.find((d) => d.ef2 === key)?.ef1 ?? (key === STATE_DIMENSION ? "State" : key),
     }));
+    for (const { ef1, ef2 } of metric.dimensions) {
+      const rule = ef1 === RX_PID ? PROCESS_DIMENSION : dimensionKey(ef1);
+      if (ef2 !== undefined && ef2 !== rule)
+        m.note(
+          "changed",
+          `${metric.pointer}/dimensions`,
+          said`dimension ${q(ef1)} of metric ${q(metric.ef1.key)} is \`${ef2}\`: EF2 dimension keys are lower case, and \`${rule}\` is another of its dimensions already`,
+        );
+    }
     // A remote plugin's groups and devices are dimensions of its metrics (ef1compat sends them).
     if (remote)
       for (const d of TOPOLOGY_DIMENSIONS) if (!dims.some((x) => x.key === d.key)) dims.push({ ...d });

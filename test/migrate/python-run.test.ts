@@ -148,6 +148,14 @@ const CASES: Case[] = [
     measured: true,
   },
   {
+    fixture: "case-dimensions",
+    pkg: "case_dimensions",
+    className: "CaseDimensionsPlugin",
+    module: "case_dimensions_ef2",
+    queries: 2,
+    config: { broker: "broker-1" },
+  },
+  {
     fixture: "config-error",
     pkg: "config_error",
     className: "ConfigErrorPlugin",
@@ -254,6 +262,38 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
       const intervals = queryIntervals(d.run.output, c.className);
       sent.forEach((run, i) => compare(run, expected[i]!.run, intervals.get(expected[i]!.query)));
     });
+
+  it("case-dimensions: dimensions whose EF2 keys would be one (`Queue`, `queue`; `State` of a state) stay apart", () => {
+    const d = done.get("case-dimensions")!;
+    expect(d.run.inTime, d.run.output).toBe(true);
+    const device = {
+      group: "brokers",
+      "group.name": "Brokers",
+      device: "broker-1",
+      "device.name": "broker-1",
+    };
+    const [first, second] = byRun(d.run.metrics);
+    expect(first!.filter((m) => m.key.endsWith(".depth")).map((m) => [m.dimensions, m.value])).toEqual([
+      [{ queue: "Orders", queue_2: "q-0", ...device }, 10],
+      [{ queue: "Invoices", queue_2: "q-1", ...device }, 11],
+    ]);
+    expect(second!.filter((m) => m.type === "count").map((m) => [m.dimensions, m.value])).toEqual([
+      [{ virtual_host: "/orders", virtual_host_2: "vh-0", ...device }, 100],
+      [{ virtual_host: "/invoices", virtual_host_2: "vh-1", ...device }, 200],
+    ]);
+    expect(first!.filter((m) => m.key.endsWith(".health")).map((m) => m.dimensions)).toEqual([
+      { state_2: "running", ...device, state: "red" },
+      { state_2: "running", ...device, state: "green" },
+    ]);
+    // extension.yaml declares the keys the code sends, and MIGRATION.md says why one is not the rule's
+    const yaml = readFileSync(join(d.dir, "extension", "extension.yaml"), "utf8");
+    for (const key of ["queue", "queue_2", "virtual_host", "virtual_host_2", "state", "state_2"])
+      expect(yaml).toContain(`- key: ${key}\n`);
+    const notes = readFileSync(join(d.dir, "MIGRATION.md"), "utf8");
+    expect(notes).toContain(
+      "dimension `queue` of metric `depth` is `queue_2`: EF2 dimension keys are lower case, and `queue` is another of its dimensions already",
+    );
+  });
 
   it("remote-topology: counters are counts under `.count` keys, groups and devices dimensions, events sent", () => {
     const d = done.get("remote-topology")!;

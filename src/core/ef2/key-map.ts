@@ -114,6 +114,25 @@ export function splittingsOf(source: unknown, sourcePointer: string): Splitting[
   return out;
 }
 
+/**
+ * A Python metric's EF2 dimension key of each EF1 dimension (each name once): by the rule, and where two names
+ * make one key (`Shop` and `shop`), or a state metric's name makes `state`, the later one `<key>_2` (`_3`, …), so
+ * that the plugin's values stay apart as EF1 kept them.
+ */
+export function pythonDimensionKeys(dims: readonly string[], state: boolean): Map<string, string> {
+  const out = new Map<string, string>();
+  const used = new Set<string>(state ? [STATE_DIMENSION] : []);
+  for (const d of dims) {
+    if (out.has(d)) continue;
+    const base = d === RX_PID ? PROCESS_DIMENSION : dimensionKey(d);
+    let key = base;
+    for (let n = 2; used.has(key); n++) key = `${base}_${n}`;
+    used.add(key);
+    out.set(d, key);
+  }
+  return out;
+}
+
 /** The EF2 dimensions of an EF1 metric (see MetricMapping.ef2.dimensions). */
 function ef2Dimensions(
   framework: Framework,
@@ -121,13 +140,15 @@ function ef2Dimensions(
   splittings: Splitting[],
   state: boolean,
 ): string[] {
+  if (framework === "python")
+    return [...pythonDimensionKeys(dims, state).values(), ...(state ? [STATE_DIMENSION] : [])];
   const out: string[] = [];
   const add = (k: string) => {
     if (!out.includes(k)) out.push(k);
   };
   for (const d of dims) {
     if (d === RX_PID) add(PROCESS_DIMENSION);
-    else if (framework === "python" || splittings.some((s) => s.name === d)) add(dimensionKey(d));
+    else if (splittings.some((s) => s.name === d)) add(dimensionKey(d));
   }
   for (const s of splittings) if (!dims.includes(s.name)) add(dimensionKey(s.name));
   if (state) add(STATE_DIMENSION);
@@ -139,13 +160,15 @@ function dimensionPairs(
   framework: Framework,
   dims: string[],
   splittings: Splitting[],
+  state: boolean,
 ): { ef1: string; ef2?: string }[] {
+  if (framework === "python")
+    return [...pythonDimensionKeys(dims, state)].map(([ef1, ef2]) => ({ ef1, ef2 }));
   const out: { ef1: string; ef2?: string }[] = [];
   for (const d of dims) {
     if (out.some((x) => x.ef1 === d)) continue;
     if (d === RX_PID) out.push({ ef1: d, ef2: PROCESS_DIMENSION });
-    else if (framework === "python" || splittings.some((s) => s.name === d))
-      out.push({ ef1: d, ef2: dimensionKey(d) });
+    else if (splittings.some((s) => s.name === d)) out.push({ ef1: d, ef2: dimensionKey(d) });
     else out.push({ ef1: d });
   }
   for (const s of splittings)
@@ -224,7 +247,7 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
             ef2Dims.length ? ef2Dims : undefined,
           ),
         },
-        dimensions: dimensionPairs(framework, dimensions, splittings),
+        dimensions: dimensionPairs(framework, dimensions, splittings, state),
       });
     }
   });
