@@ -8,7 +8,7 @@
  */
 import { arr, get, obj, str, type Obj } from "../core/guards.js";
 import { KNOWN_PROCESS_TYPES } from "../core/reference/known-process-types.js";
-import type { Ef1Metric } from "../core/ef2/key-map.js";
+import { TOPOLOGY_DIMENSION_KEYS, type Ef1Metric } from "../core/ef2/key-map.js";
 import type { DescriptorMigration } from "./context.js";
 import { EF1COMPAT_FILES } from "./ef1compat/embedded.js";
 import { codeSpan, q, said } from "./notes.js";
@@ -43,12 +43,12 @@ export interface ProjectFile {
 
 /** The dimensions a remote plugin's groups and devices become (ef1compat/__init__.py sends them). */
 export const TOPOLOGY_DIMENSIONS = [
-  { key: "group", displayName: "Group (EF1 custom device group id)" },
-  { key: "group.name", displayName: "Group name" },
-  { key: "device", displayName: "Device (EF1 custom device id)" },
-  { key: "device.name", displayName: "Device name" },
-  { key: "device.address", displayName: "Device address (its first endpoint)" },
-] as const;
+  "Group (EF1 custom device group id)",
+  "Group name",
+  "Device (EF1 custom device id)",
+  "Device name",
+  "Device address (its first endpoint)",
+].map((displayName, i) => ({ key: TOPOLOGY_DIMENSION_KEYS[i]!, displayName }));
 
 /** The longest module name kept from a package name (a folder name must fit any file system). */
 const MODULE_BASE_MAX = 60;

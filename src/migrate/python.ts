@@ -85,12 +85,17 @@ function metadataOf(m: DescriptorMigration, metrics: readonly Ef1Metric[], remot
     }));
     for (const { ef1, ef2 } of metric.dimensions) {
       const rule = ef1 === RX_PID ? PROCESS_DIMENSION : dimensionKey(ef1);
-      if (ef2 !== undefined && ef2 !== rule)
-        m.note(
-          "changed",
-          `${metric.pointer}/dimensions`,
-          said`dimension ${q(ef1)} of metric ${q(metric.ef1.key)} is \`${ef2}\`: EF2 dimension keys are lower case, and \`${rule}\` is another of its dimensions already`,
-        );
+      if (ef2 === undefined || ef2 === rule) continue;
+      const taken = metric.dimensions.some((d) => d.ef1 !== ef1 && d.ef2 === rule)
+        ? "another of its dimensions already (EF2 dimension keys are lower case)"
+        : rule === STATE_DIMENSION
+          ? "the dimension its current state is sent in"
+          : "the dimension the plugin's group or device is sent as";
+      m.note(
+        "changed",
+        `${metric.pointer}/dimensions`,
+        said`dimension ${q(ef1)} of metric ${q(metric.ef1.key)} is \`${ef2}\`: \`${rule}\` is ${taken}`,
+      );
     }
     // A remote plugin's groups and devices are dimensions of its metrics (ef1compat sends them).
     if (remote)

@@ -263,7 +263,7 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
       sent.forEach((run, i) => compare(run, expected[i]!.run, intervals.get(expected[i]!.query)));
     });
 
-  it("case-dimensions: dimensions whose EF2 keys would be one (`Queue`, `queue`; `State` of a state) stay apart", () => {
+  it("case-dimensions: dimensions whose EF2 keys would be one (`Queue`, `queue`; `Device`, the device; `State`, the state) stay apart", () => {
     const d = done.get("case-dimensions")!;
     expect(d.run.inTime, d.run.output).toBe(true);
     const device = {
@@ -281,17 +281,37 @@ describeUnless(cannotRun)("migrated Python plugins on the EF2 SDK", () => {
       [{ virtual_host: "/orders", virtual_host_2: "vh-0", ...device }, 100],
       [{ virtual_host: "/invoices", virtual_host_2: "vh-1", ...device }, 200],
     ]);
+    // the plugin's own `Device` is not the device the plugin reports on (its id, `device`)
+    expect(first!.filter((m) => m.key.endsWith(".connections")).map((m) => [m.dimensions, m.value])).toEqual([
+      [{ device_2: "/dev/sda", ...device }, 1],
+      [{ device_2: "/dev/sdb", ...device }, 2],
+    ]);
     expect(first!.filter((m) => m.key.endsWith(".health")).map((m) => m.dimensions)).toEqual([
       { state_2: "running", ...device, state: "red" },
       { state_2: "running", ...device, state: "green" },
     ]);
     // extension.yaml declares the keys the code sends, and MIGRATION.md says why one is not the rule's
     const yaml = readFileSync(join(d.dir, "extension", "extension.yaml"), "utf8");
-    for (const key of ["queue", "queue_2", "virtual_host", "virtual_host_2", "state", "state_2"])
+    for (const key of [
+      "queue",
+      "queue_2",
+      "virtual_host",
+      "virtual_host_2",
+      "device",
+      "device_2",
+      "state",
+      "state_2",
+    ])
       expect(yaml).toContain(`- key: ${key}\n`);
     const notes = readFileSync(join(d.dir, "MIGRATION.md"), "utf8");
     expect(notes).toContain(
-      "dimension `queue` of metric `depth` is `queue_2`: EF2 dimension keys are lower case, and `queue` is another of its dimensions already",
+      "dimension `queue` of metric `depth` is `queue_2`: `queue` is another of its dimensions already (EF2 dimension keys are lower case)",
+    );
+    expect(notes).toContain(
+      "dimension `Device` of metric `connections` is `device_2`: `device` is the dimension the plugin's group or device is sent as",
+    );
+    expect(notes).toContain(
+      "dimension `State` of metric `health` is `state_2`: `state` is the dimension its current state is sent in",
     );
   });
 

@@ -6,6 +6,7 @@
  * This is a stable interface (docs/migrate.md, "The key map"): fields are added, never changed in meaning.
  */
 import { parseJsonFast } from "../json/parse.js";
+import { detectVariant } from "../formats.js";
 import { arr, get, isObj, obj, str, strings, type Obj } from "../guards.js";
 import { deriveName, dimensionKey, keyPrefix, metricKey } from "./names.js";
 import {
@@ -24,6 +25,14 @@ export const PROCESS_DIMENSION = "dt.entity.process_group_instance";
 export const RX_PID = "rx_pid";
 /** The dimension a state metric's state is reported in (EF2 has no state metrics: a gauge of 1 per state). */
 export const STATE_DIMENSION = "state";
+/** The dimensions a remote Python plugin's group and device become (the compatibility layer sends them). */
+export const TOPOLOGY_DIMENSION_KEYS = [
+  "group",
+  "group.name",
+  "device",
+  "device.name",
+  "device.address",
+] as const;
 
 export type Framework = "JMX" | "python";
 export type Ef2Type = "gauge" | "count";
@@ -116,12 +125,20 @@ export function splittingsOf(source: unknown, sourcePointer: string): Splitting[
 
 /**
  * A Python metric's EF2 dimension key of each EF1 dimension (each name once): by the rule, and where two names
- * make one key (`Shop` and `shop`), or a state metric's name makes `state`, the later one `<key>_2` (`_3`, …), so
- * that the plugin's values stay apart as EF1 kept them.
+ * make one key (`Shop` and `shop`), or a name makes a key the layer sends itself (a state metric's `state`, a
+ * remote plugin's `device` and `group`), the later one `<key>_2` (`_3`, …), so that the plugin's values stay apart
+ * as EF1 kept them.
  */
-export function pythonDimensionKeys(dims: readonly string[], state: boolean): Map<string, string> {
+export function pythonDimensionKeys(
+  dims: readonly string[],
+  state: boolean,
+  remote: boolean,
+): Map<string, string> {
   const out = new Map<string, string>();
-  const used = new Set<string>(state ? [STATE_DIMENSION] : []);
+  const used = new Set<string>([
+    ...(state ? [STATE_DIMENSION] : []),
+    ...(remote ? TOPOLOGY_DIMENSION_KEYS : []),
+  ]);
   for (const d of dims) {
     if (out.has(d)) continue;
     const base = d === RX_PID ? PROCESS_DIMENSION : dimensionKey(d);
@@ -139,9 +156,10 @@ function ef2Dimensions(
   dims: string[],
   splittings: Splitting[],
   state: boolean,
+  remote: boolean,
 ): string[] {
   if (framework === "python")
-    return [...pythonDimensionKeys(dims, state).values(), ...(state ? [STATE_DIMENSION] : [])];
+    return [...pythonDimensionKeys(dims, state, remote).values(), ...(state ? [STATE_DIMENSION] : [])];
   const out: string[] = [];
   const add = (k: string) => {
     if (!out.includes(k)) out.push(k);
@@ -161,9 +179,10 @@ function dimensionPairs(
   dims: string[],
   splittings: Splitting[],
   state: boolean,
+  remote: boolean,
 ): { ef1: string; ef2?: string }[] {
   if (framework === "python")
-    return [...pythonDimensionKeys(dims, state)].map(([ef1, ef2]) => ({ ef1, ef2 }));
+    return [...pythonDimensionKeys(dims, state, remote)].map(([ef1, ef2]) => ({ ef1, ef2 }));
   const out: { ef1: string; ef2?: string }[] = [];
   for (const d of dims) {
     if (out.some((x) => x.ef1 === d)) continue;
@@ -190,6 +209,7 @@ export interface Ef1Metric extends MetricMapping {
 export function mapMetrics(doc: unknown, framework: Framework, prefix: string): Ef1Metric[] {
   const out: Ef1Metric[] = [];
   const group = ef1Group(get(doc, "metricGroup"), get(doc, "name"));
+  const remote = detectVariant(doc) === "remote";
   arr(get(doc, "metrics")).forEach((element, index) => {
     if (!isObj(element)) return;
     for (const kind of ["timeseries", "statetimeseries"] as const) {
@@ -210,7 +230,7 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
             : undefined;
       const ef2Key = metricKey(key, prefix, type);
       const dimensions = strings(spec.dimensions);
-      const ef2Dims = ef2Dimensions(framework, dimensions, splittings, state);
+      const ef2Dims = ef2Dimensions(framework, dimensions, splittings, state, remote);
       const combined =
         framework === "JMX" &&
         queryMayCombine(
@@ -247,7 +267,7 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
             ef2Dims.length ? ef2Dims : undefined,
           ),
         },
-        dimensions: dimensionPairs(framework, dimensions, splittings, state),
+        dimensions: dimensionPairs(framework, dimensions, splittings, state, remote),
       });
     }
   });
