@@ -12,7 +12,7 @@ import { checkExtension } from "./check.js";
 import { DescriptorMigration } from "./context.js";
 import { jmxSource } from "./jmx.js";
 import { frameworkOf, mapMetrics, type Ef1Metric, type Framework, type KeyMap } from "../core/ef2/key-map.js";
-import { deriveName, ef2Version, keyPrefix } from "../core/ef2/names.js";
+import { deriveName, dimensionKeyProblem, ef2Version, keyPrefix } from "../core/ef2/names.js";
 import { dashboardOf } from "./dashboard.js";
 import { jsonText } from "./json-text.js";
 import { dashboardSentence, queriesSection, refusedMigrationMd, type Refusal } from "./report.js";
@@ -534,6 +534,18 @@ export function migrate(text: string, options: MigrateOptions = {}): MigrationRe
       );
     byKey.set(x.ef2.key, x.ef1.key);
   }
+  // A dimension's name of no letter EF2 keeps (`地域`) makes no dimension key: the descriptor's to rename, said
+  // before the extension is built (which would refuse it as plugin-review's own mistake).
+  for (const x of metrics)
+    for (const d of x.dimensions) {
+      const problem = d.ef2 === undefined ? undefined : dimensionKeyProblem(d.ef2);
+      if (problem !== undefined)
+        m.block(
+          `${x.pointer}/dimensions`,
+          said`dimension ${q(d.ef1)} of metric ${q(x.ef1.key)} makes no EF2 dimension key (${q(d.ef2 ?? "")}: ${problem}): EF2 keeps only \`a-z0-9-._:\` of a name`,
+          said`rename dimension ${q(d.ef1)} with ASCII letters or digits, in plugin.json and in the code that sends it`,
+        );
+    }
 
   const extension: Record<string, YamlValue> = {
     name,

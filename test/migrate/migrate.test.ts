@@ -330,6 +330,34 @@ describe("JMX", () => {
   });
 });
 
+describe("a dimension's name of no letter EF2 keeps", () => {
+  it("is the descriptor's to rename, said on its line, for a Python timeseries and a JMX splitting", () => {
+    const host = structuredClone(validHost()) as unknown as {
+      metrics: { timeseries: { key: string; dimensions?: string[] } }[];
+    };
+    host.metrics[0]!.timeseries.dimensions = ["地域"];
+    const text = JSON.stringify(host, null, 2);
+    const python = migrate(text);
+    expect(python.converted).toBe(false);
+    if (!python.converted) {
+      const reason = python.reasons.map((r) => `${r.line} ${plain(r.text)} / ${r.fix ? plain(r.fix) : ""}`);
+      expect(reason).toEqual([
+        `${text.split("\n").findIndex((l) => l.includes('"dimensions"')) + 1} dimension "地域" of metric "${host.metrics[0]!.timeseries.key}" makes no EF2 dimension key ("": it is 0 characters long (1 to 100)): EF2 keeps only \`a-z0-9-._:\` of a name / rename dimension "地域" with ASCII letters or digits, in plugin.json and in the code that sends it`,
+      ]);
+    }
+    const split = migrate(
+      JSON.stringify(
+        jmx([metric("a", { splitting: { name: "地域", type: "keyProperty", keyProperty: "name" } })]),
+      ),
+    );
+    expect(split.converted).toBe(false);
+    if (!split.converted)
+      expect(plain(split.reasons[0]!.text)).toMatch(
+        /dimension "地域" of metric "a" makes no EF2 dimension key/,
+      );
+  });
+});
+
 describe("Python", () => {
   it("host plugins: the python data source, local activation, metrics metadata for every EF1 metric", () => {
     const r = converted(validHost());
