@@ -68,7 +68,7 @@ export class ReviewCheckRun {
       const whose = failing === "several" ? "more than one other pull request's" : `#${failing}'s`;
       // Worth an operator's (and `pr`'s reader's) attention: the run does not say this review's result.
       this.opts.log.warn(
-        `the check run shows ${whose} failing review of this commit, which is its head too (against its own base): this passing result is not written over it`,
+        `the check run stands for ${whose} failing review of this commit, which is its head too (against its own base): this passing result is not written over it`,
       );
       this.written = true;
       return;
@@ -87,14 +87,17 @@ export class ReviewCheckRun {
    * Another open pull request whose failing review of this same head commit the run stands for, when
    * `result` passes: one check run serves every pull request of a commit, so a pull request opened from the
    * same head into a branch where its descriptors are new (no change rule runs) or already as they are must
-   * not turn another's failing check green. Those pull requests' state and head are read from GitHub, only
-   * in that case; "several" when the run names more than it can.
+   * not turn another's failing check green, nor complete a run left in progress while another's failing result
+   * waits for GitHub to take it. Those pull requests' state and head are read from GitHub, only in that case;
+   * "several" when the run names more than it can.
    */
   private async failingPull(result: CheckResult): Promise<number | "several" | undefined> {
     const run = this.seen;
     const pull = this.opts.pull;
     if (pull === undefined || result.conclusion === "failure") return undefined;
-    if (run?.status !== "completed" || run.conclusion !== "failure") return undefined;
+    // A run in progress names the failing pull requests whose results GitHub has not taken yet (write.ts
+    // startCheckRun): their retries are pending, and a pass written meanwhile would be a green check for them.
+    if (run === undefined || (run.status === "completed" && run.conclusion !== "failure")) return undefined;
     const failing = parseExternalId(run.externalId)?.failing;
     if (failing?.more) return "several";
     for (const other of failing?.pulls ?? []) {
