@@ -219,6 +219,27 @@ describe("GitHub App: one head commit, two pull requests", () => {
     gh.assertClean();
   });
 
+  it("holds #8's pass back when GitHub took none of #7's failing writes (no run yet), until #7's retry writes its failure", async () => {
+    // On this clock #7's 2-minute deadline passes in 6 s.
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "getPull", "listCheckRuns"]);
+    const { probot, logs } = makeProbot({ timeScale: 0.05 });
+    failingPull7(gh);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    gh.failFor("POST", /\/check-runs$/, 3_600_000);
+    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
+    expect(gh.runsFor(HEAD_SHA)).toEqual([]);
+    gh.revokeTokens(); // as in cutOffPull7
+    gh.recover();
+    // #8 passes before #7's retry, in the same process, which knows #7's failing result is unwritten: no
+    // green run (none at all: the commit's required check waits), until #7's retry writes its failure.
+    await deliver(probot, "pull_request", pull8Opened());
+    expect(gh.runsFor(HEAD_SHA)).toEqual([]);
+    expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    gh.assertClean();
+  });
+
   it("completes the run with #8's pass when #7, whose failing write GitHub cut off, is closed before its retry", async () => {
     const gh = await cutOffPull7(false);
     gh.pulls.set(7, { ...pullRequestPayload("closed").pull_request, state: "closed" });

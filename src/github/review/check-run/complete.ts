@@ -23,6 +23,7 @@ import type { Analysis } from "../analyse-inputs.js";
 import type { ReviewOutcome } from "../outcome.js";
 import { allAnnotations, checkSummary, checkTitle, MERGE_QUEUE_RETRY, tryOnceMore } from "./output.js";
 import { parseExternalId } from "./external-id.js";
+import type { UnwrittenFailures } from "./unwritten.js";
 import { completeRun, type CheckResult, type KnownRun, type RunWhere } from "./write.js";
 
 /** How much of a failure's reason the summary shows (far under GitHub's limit for the summary). */
@@ -44,7 +45,15 @@ export class ReviewCheckRun {
   constructor(
     private readonly gw: GitHubGateway,
     target: CommitTarget,
-    private readonly opts: { appId?: number; rerun?: boolean; pull?: number; log: Logger; clock: Clock },
+    private readonly opts: {
+      appId?: number;
+      rerun?: boolean;
+      pull?: number;
+      /** This process's failing results GitHub has not taken yet (none: nothing remembered). */
+      unwritten?: UnwrittenFailures;
+      log: Logger;
+      clock: Clock;
+    },
   ) {
     this.where = {
       owner: target.owner,
@@ -75,12 +84,21 @@ export class ReviewCheckRun {
     }
     const from = this.known;
     this.known = "unknown"; // from here on, GitHub may hold some of it
+    const { pull, unwritten } = this.opts;
+    // Remembered until GitHub takes it: a write that fails leaves it to a retry.
+    if (pull !== undefined && result.conclusion === "failure") unwritten?.add(this.commit, pull);
     await completeRun(this.gw, this.where, from, result, {
       log: this.opts.log,
       clock: this.opts.clock,
       ...(this.replaces ? { replaces: this.replaces } : {}),
     });
+    if (pull !== undefined) unwritten?.written(this.commit, pull);
     this.written = true;
+  }
+
+  /** The commit, as UnwrittenFailures names it. */
+  private get commit(): string {
+    return `${this.where.owner}/${this.where.repo}@${this.where.headSha}`;
   }
 
   /**
@@ -97,10 +115,14 @@ export class ReviewCheckRun {
     if (pull === undefined || result.conclusion === "failure") return undefined;
     // A run in progress names the failing pull requests whose results GitHub has not taken yet (write.ts
     // startCheckRun): their retries are pending, and a pass written meanwhile would be a green check for them.
-    if (run === undefined || (run.status === "completed" && run.conclusion !== "failure")) return undefined;
-    const failing = parseExternalId(run.externalId)?.failing;
-    if (failing?.more) return "several";
-    for (const other of failing?.pulls ?? []) {
+    // So does this process, whatever the run says (its write may have failed before any run was made).
+    const named =
+      run !== undefined && (run.status !== "completed" || run.conclusion === "failure")
+        ? parseExternalId(run.externalId)?.failing
+        : undefined;
+    if (named?.more) return "several";
+    const unwritten = this.opts.unwritten?.others(this.commit, pull) ?? [];
+    for (const other of new Set([...(named?.pulls ?? []), ...unwritten])) {
       if (other === pull) continue;
       const now = await this.gw.pullRequest(this.where, other).catch((e: unknown) => {
         if (httpStatus(e) === 404) return undefined; // gone (its repository moved): it holds nothing back
