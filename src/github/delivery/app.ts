@@ -9,6 +9,7 @@ import { REAL_TIME, type Clock } from "../api/clock.js";
 import { GraphqlAvailability } from "../api/gateway.js";
 import type { Octokit } from "../api/octokit/octokit.js";
 import { appIdentityOnce, appIdOnce } from "../api/rest/app-identity.js";
+import { UnwrittenFailures } from "../review/check-run/unwritten.js";
 import { requireOrgConfigFrom } from "../review/load-config.js";
 import type { Analyser } from "../review/pipeline.js";
 import { isBaseChange, isHandled, PULL_REQUEST_ACTIONS } from "./events.js";
@@ -66,6 +67,7 @@ export function createApp(options: AppOptions = {}): ApplicationFunction {
       app: appIdentityOnce(async () => (await probot.auth()) as unknown as Octokit, probot.log),
       appId: appIdOnce(async () => (await probot.auth()) as unknown as Octokit),
       refusals: new RecheckRefusals(),
+      unwritten: new UnwrittenFailures(),
       ...(options.analyser ? { analyser: options.analyser } : {}),
       ...(options.queueRecheckReview ? { queueRecheckReview: options.queueRecheckReview } : {}),
     });

@@ -18,6 +18,7 @@ import {
   type ReviewOutcome,
   type StageTurns,
 } from "../review/pipeline.js";
+import type { UnwrittenFailures } from "../review/check-run/unwritten.js";
 import { SECOND_MS } from "../time-budget.js";
 import { slimPayload } from "./events.js";
 import type { CountedOutcome, OperatorMetrics } from "./operator-metrics.js";
@@ -52,6 +53,8 @@ export interface ReviewJobsSetup {
   refusals: RecheckRefusals;
   /** Where the reviews run the analysis (in this thread when absent). */
   analyser?: Analyser;
+  /** The failing results of this process's reviews that GitHub has not taken yet (review/check-run/unwritten.ts). */
+  unwritten?: UnwrittenFailures;
   /** Where a recheck's review goes instead of running here (app.ts AppOptions.queueRecheckReview). */
   queueRecheckReview?: QueueRecheckReview;
 }
@@ -219,7 +222,8 @@ export class ReviewJobs {
     reviews: Reviews,
     handedOver?: DeliveryTerms,
   ): Promise<void> {
-    const { scheduler, journal, clock, operatorMetrics, requireOrgConfig, app, analyser } = this.setup;
+    const { scheduler, journal, clock, operatorMetrics, requireOrgConfig, app, analyser, unwritten } =
+      this.setup;
     const delivery = handedOver ?? this.setup.deliveries.termsOf(context.id);
     const gw = this.gateway(context);
     const opts: ReviewOptions = {
@@ -232,6 +236,7 @@ export class ReviewJobs {
       ...(delivery.abandoned ? { abandoned: true } : {}),
       ...(delivery.lastTry ? { lastTry: true } : {}),
       ...(analyser ? { analyser } : {}),
+      ...(unwritten ? { unwritten } : {}),
     };
     // On disk before the delivery is acknowledged (the server); its end once its review is done.
     if (!handedOver) journal?.received(journalEntry(context));

@@ -33,6 +33,7 @@ import { analyseInputs, type Analysis } from "./analyse-inputs.js";
 import type { Analyser } from "./analyser.js";
 import { completeCheckRun, lastTry, ReviewCheckRun } from "./check-run/complete.js";
 import { parseExternalId, pullsNamed } from "./check-run/external-id.js";
+import type { UnwrittenFailures } from "./check-run/unwritten.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
 import { publishPullReview } from "./pull-review/publish-stage.js";
@@ -76,6 +77,8 @@ export interface ReviewOptions {
   turns?: StageTurns;
   /** Where the analysis runs (analyser.ts): in this thread by default, in an analysis thread on the server. */
   analyser?: Analyser;
+  /** The process's failing results GitHub has not taken yet (check-run/unwritten.ts); none: not remembered. */
+  unwritten?: UnwrittenFailures;
 }
 
 /** What a review tells whoever runs it between its stages. */
@@ -133,6 +136,7 @@ async function reviewCommit<T extends CommitTarget>(
     ...(opts.appId !== undefined ? { appId: opts.appId } : {}),
     ...(opts.rerun ? { rerun: true } : {}),
     ...(kind.pull !== undefined ? { pull: kind.pull } : {}),
+    ...(opts.unwritten ? { unwritten: opts.unwritten } : {}),
   });
   // A merge group's failures say how the queue retries it (a Re-run of its run reviews nothing).
   const mergeGroup = kind.pull === undefined;

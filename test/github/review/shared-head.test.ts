@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { text, validHost } from "../../helpers.js";
-import { APP_ID, FakeGitHub, GITHUB_ERRORS, REVIEW_ROUTES } from "../fake-github.js";
+import { APP_ID, completesRun, FakeGitHub, GITHUB_ERRORS, REVIEW_ROUTES } from "../fake-github.js";
 import { cleanup, disableNetwork } from "../github-mock.js";
 import {
   BASE_SHA,
@@ -178,6 +178,77 @@ describe("GitHub App: one head commit, two pull requests", () => {
       gh.assertClean();
     },
   );
+
+  /**
+   * #7's failing review, GitHub taking writes but none that completes a run: its result (and its failure
+   * report) is never written, its run is created in progress, and its review is to be tried again later.
+   */
+  async function cutOffPull7(retried: boolean): Promise<FakeGitHub> {
+    // On this clock #7's 2-minute deadline passes in 6 s. Only #7's retry posts a review.
+    const routes = REVIEW_ROUTES.filter((r) => retried || r !== "createReview");
+    const gh = new FakeGitHub([...routes, "getPull", "updateCheckRun", "listCheckRuns"]);
+    const { probot } = makeProbot({ timeScale: 0.05 });
+    failingPull7(gh);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    gh.failFor("POST", /\/check-runs$/, 3_600_000, { when: completesRun });
+    gh.failFor("PATCH", /\/check-runs\/\d+$/, 3_600_000, { when: completesRun });
+    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ status: "in_progress" })]);
+    // A write the first attempt sent just before its deadline must not land after recover() (see
+    // reliability.test.ts): its token is revoked.
+    gh.revokeTokens();
+    gh.recover();
+    return gh;
+  }
+
+  it("keeps #7's failure when GitHub cut off its write (run left in progress, retry pending) and #8 passes meanwhile", async () => {
+    const gh = await cutOffPull7(true);
+    // #8, from the same head into a branch without the descriptor, passes before #7's retry: the run must not
+    // turn green (a required check passing on #7, whose review failed).
+    const next = makeProbot();
+    await deliver(next.probot, "pull_request", pull8Opened());
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ status: "in_progress" })]);
+    expect(next.logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
+    // #7's retry writes its failure; #8's next delivery keeps it.
+    await deliver(next.probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    const reopened = pull8Opened();
+    reopened.action = "reopened";
+    await deliver(next.probot, "pull_request", reopened);
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    gh.assertClean();
+  });
+
+  it("holds #8's pass back when GitHub took none of #7's failing writes (no run yet), until #7's retry writes its failure", async () => {
+    // On this clock #7's 2-minute deadline passes in 6 s.
+    const gh = new FakeGitHub([...REVIEW_ROUTES, "getPull", "listCheckRuns"]);
+    const { probot, logs } = makeProbot({ timeScale: 0.05 });
+    failingPull7(gh);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    gh.failFor("POST", /\/check-runs$/, 3_600_000);
+    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow();
+    expect(gh.runsFor(HEAD_SHA)).toEqual([]);
+    gh.revokeTokens(); // as in cutOffPull7
+    gh.recover();
+    // #8 passes before #7's retry, in the same process, which knows #7's failing result is unwritten: no
+    // green run (none at all: the commit's required check waits), until #7's retry writes its failure.
+    await deliver(probot, "pull_request", pull8Opened());
+    expect(gh.runsFor(HEAD_SHA)).toEqual([]);
+    expect(logs.some((l) => /#7's failing review of this commit/.test(String(l.msg)))).toBe(true);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.runsFor(HEAD_SHA)).toEqual([expect.objectContaining({ conclusion: "failure" })]);
+    gh.assertClean();
+  });
+
+  it("completes the run with #8's pass when #7, whose failing write GitHub cut off, is closed before its retry", async () => {
+    const gh = await cutOffPull7(false);
+    gh.pulls.set(7, { ...pullRequestPayload("closed").pull_request, state: "closed" });
+    await deliver(makeProbot().probot, "pull_request", pull8Opened());
+    expect(gh.runsFor(HEAD_SHA)).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "success" }),
+    ]);
+    gh.assertClean();
+  });
 
   it("fails the check when #8, reviewed after a passing #7, fails against its own base", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES, "updateCheckRun"]);

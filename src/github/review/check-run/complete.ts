@@ -23,6 +23,7 @@ import type { Analysis } from "../analyse-inputs.js";
 import type { ReviewOutcome } from "../outcome.js";
 import { allAnnotations, checkSummary, checkTitle, MERGE_QUEUE_RETRY, tryOnceMore } from "./output.js";
 import { parseExternalId } from "./external-id.js";
+import type { UnwrittenFailures } from "./unwritten.js";
 import { completeRun, type CheckResult, type KnownRun, type RunWhere } from "./write.js";
 
 /** How much of a failure's reason the summary shows (far under GitHub's limit for the summary). */
@@ -44,7 +45,15 @@ export class ReviewCheckRun {
   constructor(
     private readonly gw: GitHubGateway,
     target: CommitTarget,
-    private readonly opts: { appId?: number; rerun?: boolean; pull?: number; log: Logger; clock: Clock },
+    private readonly opts: {
+      appId?: number;
+      rerun?: boolean;
+      pull?: number;
+      /** This process's failing results GitHub has not taken yet (none: nothing remembered). */
+      unwritten?: UnwrittenFailures;
+      log: Logger;
+      clock: Clock;
+    },
   ) {
     this.where = {
       owner: target.owner,
@@ -68,36 +77,52 @@ export class ReviewCheckRun {
       const whose = failing === "several" ? "more than one other pull request's" : `#${failing}'s`;
       // Worth an operator's (and `pr`'s reader's) attention: the run does not say this review's result.
       this.opts.log.warn(
-        `the check run shows ${whose} failing review of this commit, which is its head too (against its own base): this passing result is not written over it`,
+        `the check run stands for ${whose} failing review of this commit, which is its head too (against its own base): this passing result is not written over it`,
       );
       this.written = true;
       return;
     }
     const from = this.known;
     this.known = "unknown"; // from here on, GitHub may hold some of it
+    const { pull, unwritten } = this.opts;
+    // Remembered until GitHub takes it: a write that fails leaves it to a retry.
+    if (pull !== undefined && result.conclusion === "failure") unwritten?.add(this.commit, pull);
     await completeRun(this.gw, this.where, from, result, {
       log: this.opts.log,
       clock: this.opts.clock,
       ...(this.replaces ? { replaces: this.replaces } : {}),
     });
+    if (pull !== undefined) unwritten?.written(this.commit, pull);
     this.written = true;
+  }
+
+  /** The commit, as UnwrittenFailures names it. */
+  private get commit(): string {
+    return `${this.where.owner}/${this.where.repo}@${this.where.headSha}`;
   }
 
   /**
    * Another open pull request whose failing review of this same head commit the run stands for, when
    * `result` passes: one check run serves every pull request of a commit, so a pull request opened from the
    * same head into a branch where its descriptors are new (no change rule runs) or already as they are must
-   * not turn another's failing check green. Those pull requests' state and head are read from GitHub, only
-   * in that case; "several" when the run names more than it can.
+   * not turn another's failing check green, nor complete a run left in progress while another's failing result
+   * waits for GitHub to take it. Those pull requests' state and head are read from GitHub, only in that case;
+   * "several" when the run names more than it can.
    */
   private async failingPull(result: CheckResult): Promise<number | "several" | undefined> {
     const run = this.seen;
     const pull = this.opts.pull;
     if (pull === undefined || result.conclusion === "failure") return undefined;
-    if (run?.status !== "completed" || run.conclusion !== "failure") return undefined;
-    const failing = parseExternalId(run.externalId)?.failing;
-    if (failing?.more) return "several";
-    for (const other of failing?.pulls ?? []) {
+    // A run in progress names the failing pull requests whose results GitHub has not taken yet (write.ts
+    // startCheckRun): their retries are pending, and a pass written meanwhile would be a green check for them.
+    // So does this process, whatever the run says (its write may have failed before any run was made).
+    const named =
+      run !== undefined && (run.status !== "completed" || run.conclusion === "failure")
+        ? parseExternalId(run.externalId)?.failing
+        : undefined;
+    if (named?.more) return "several";
+    const unwritten = this.opts.unwritten?.others(this.commit, pull) ?? [];
+    for (const other of new Set([...(named?.pulls ?? []), ...unwritten])) {
       if (other === pull) continue;
       const now = await this.gw.pullRequest(this.where, other).catch((e: unknown) => {
         if (httpStatus(e) === 404) return undefined; // gone (its repository moved): it holds nothing back

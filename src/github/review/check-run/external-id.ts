@@ -6,7 +6,8 @@
  * Version 2 (this release): `plugin-review:v2:<shows>`, with `:holds=<digest>` or `:mixed` after it when the
  * run's annotations are not the first `n` of the result it shows, then, on a failing run, `:failing=<n>,<n>…`:
  * the pull requests whose reviews of this commit failed (a commit may be the head of several, each reviewed
- * against its own base), `,more` after them when there were more than FAILING_MAX, then, on the run of a
+ * against its own base; on a run in progress, write.ts `startCheckRun`, those whose failing result GitHub has
+ * not taken yet), `,more` after them when there were more than FAILING_MAX, then, on the run of a
  * pull request's review, `:pulls=<n>,<n>…`: the pull requests reviewed at this commit, failing or passing, the
  * REVIEWED_MAX latest (a Re-run of a fork's pull request, whose event names none, looks there). Runs written
  * before `:pulls=` was added (still read) name only the failing ones. Version 1 (the first releases, still read):

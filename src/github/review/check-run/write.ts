@@ -138,8 +138,9 @@ function failingPulls(
   was: RunState | undefined,
   pull: number,
 ): NonNullable<RunState["failing"]> {
+  // A run in progress names the pull requests whose failing results GitHub has not taken yet (startCheckRun).
   const before =
-    existing?.status === "completed" && existing.conclusion === "failure" ? was?.failing : undefined;
+    existing?.status !== "completed" || existing.conclusion === "failure" ? was?.failing : undefined;
   const pulls = [...new Set([...(before?.pulls ?? []), pull])];
   return { pulls: pulls.slice(0, FAILING_MAX), more: (before?.more ?? false) || pulls.length > FAILING_MAX };
 }
@@ -195,19 +196,33 @@ export async function writeCheckRun(
   return id;
 }
 
-/** Creates the run in progress, with no annotation: the commit has its run whatever happens next. */
+/** What a run in progress shows while GitHub fails to take a review's result (startCheckRun). */
+const STARTED = {
+  title: "Completing the review",
+  summary: "GitHub failed to take the review's result; plugin-review is sending it again.",
+};
+
+/**
+ * Creates the run in progress, with no annotation: the commit has its run whatever happens next. Its
+ * `external_id` already names the pull requests a write of `result` would (planWrite): a failing one among
+ * them, while GitHub has not taken its result, keeps another pull request's passing review of this commit
+ * from completing the run (complete.ts `failingPull`) until that result is written, or it is closed.
+ */
 async function startCheckRun(
   gw: Pick<GitHubGateway, "createCheckRun">,
-  where: CheckRunRef,
+  where: RunWhere,
+  result: CheckResult,
+  replaced: ExistingRun | undefined,
 ): Promise<ExistingRun> {
-  const id = await gw.createCheckRun(where, {
-    status: "in_progress",
-    output: {
-      title: "Completing the review",
-      summary: "GitHub failed to take the review's result; plugin-review is sending it again.",
-    },
-  });
-  return { id, status: "in_progress", annotations: 0, externalId: null };
+  const shows = resultDigest({ conclusion: "neutral", ...STARTED, annotations: [] });
+  const state: RunState = { shows, holds: shows };
+  const was = parseExternalId(replaced?.externalId);
+  if (where.pull !== undefined && result.conclusion === "failure")
+    state.failing = failingPulls(replaced, was, where.pull);
+  if (where.pull !== undefined) state.reviewed = reviewedPulls(was, where.pull);
+  const externalId = formatExternalId(state);
+  const id = await gw.createCheckRun(where, { externalId, status: "in_progress", output: STARTED });
+  return { id, status: "in_progress", annotations: 0, externalId };
 }
 
 /** What a review knows of its run: the run, that there is none, or nothing ("unknown": list it again). */
@@ -235,7 +250,7 @@ export async function completeRun(
       const latest = await gw.latestRun(where, where.appId);
       run = latest?.id === opts.replaces?.id ? undefined : latest;
     }
-    if (run === undefined && attempt > 0) run = await startCheckRun(gw, where);
+    if (run === undefined && attempt > 0) run = await startCheckRun(gw, where, result, opts.replaces);
     return writeCheckRun(gw, where, run, result, opts.replaces);
   });
 }
