@@ -1,13 +1,24 @@
 /** "Did you mean" suggestions by edit distance. */
 import { quote } from "./quote.js";
 
+/**
+ * The two rows levenshtein computes in, kept between calls and grown as needed: a pair of typed arrays
+ * allocated per candidate cost more than comparing the names (schema findings' suggestions, every document).
+ */
+let rowA = new Uint32Array(64);
+let rowB = new Uint32Array(64);
+
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
   // Bounded inputs only: callers pass names, not file contents. Two rows, swapped.
-  let prev = new Uint32Array(b.length + 1);
-  let cur = new Uint32Array(b.length + 1);
+  if (rowA.length <= b.length) {
+    rowA = new Uint32Array(b.length + 1);
+    rowB = new Uint32Array(b.length + 1);
+  }
+  let prev = rowA;
+  let cur = rowB;
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
@@ -16,31 +27,50 @@ export function levenshtein(a: string, b: string): number {
       const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
       cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
     }
-    [prev, cur] = [cur, prev];
+    const row = prev;
+    prev = cur;
+    cur = row;
   }
   return prev[b.length]!;
+}
+
+/** Candidates in lower case, once per list of candidates (a schema node's members are asked about again and again). */
+const lowered = new WeakMap<readonly string[], readonly string[]>();
+function lowerCase(candidates: readonly string[]): readonly string[] {
+  let out = lowered.get(candidates);
+  if (!out) lowered.set(candidates, (out = candidates.map((c) => c.toLowerCase())));
+  return out;
 }
 
 /** The closest candidate, compared case-insensitively, when it is near enough to be a plausible typo. */
 export function closest(input: string, candidates: readonly string[]): string | undefined {
   if (input.length > 200) return undefined;
   const needle = input.toLowerCase();
+  const lower = lowerCase(candidates);
   // A value cut short (`PERFORMANCE` for `PERFORMANCE_EVENT`) is a typo too, when only one candidate fits.
   if (needle.length >= 3) {
-    const extending = candidates.filter(
-      (c) => c.toLowerCase().startsWith(needle) && c.length > needle.length,
-    );
-    if (extending.length === 1 && !candidates.some((c) => c.toLowerCase() === needle)) return extending[0];
+    let extending: string | undefined;
+    let count = 0;
+    let exact = false;
+    for (let i = 0; i < lower.length; i++) {
+      const c = lower[i] as string;
+      if (c === needle) exact = true;
+      if (c.startsWith(needle) && (candidates[i] as string).length > needle.length) {
+        count++;
+        extending ??= candidates[i];
+      }
+    }
+    if (count === 1 && !exact) return extending;
   }
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const c of candidates) {
+  for (let i = 0; i < lower.length; i++) {
     // The distance is at least the difference in length: such a candidate cannot beat the best one.
-    const lower = c.toLowerCase();
-    if (Math.abs(lower.length - needle.length) >= bestDistance) continue;
-    const d = levenshtein(needle, lower);
+    const c = lower[i] as string;
+    if (Math.abs(c.length - needle.length) >= bestDistance) continue;
+    const d = levenshtein(needle, c);
     if (d < bestDistance) {
-      best = c;
+      best = candidates[i];
       bestDistance = d;
     }
   }

@@ -3,8 +3,9 @@
  * list, within a bound on the characters compared for the whole document, so that a document of hostile size
  * (thousands of names, thousands of inputs that match none) is not compared each with each.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { closest, Suggester, SUGGESTION_BUDGET } from "../../src/core/suggest.js";
+import { closest, levenshtein, Suggester, SUGGESTION_BUDGET } from "../../src/core/suggest.js";
 
 describe("Suggester", () => {
   it("suggests what closest suggests, input after input, while the budget lasts", () => {
@@ -35,5 +36,59 @@ describe("Suggester", () => {
     expect(suggested).toBeGreaterThan(0);
     expect(suggested).toBeLessThanOrEqual(Math.floor(SUGGESTION_BUDGET / (10 * characters)) + 1);
     expect(suggested).toBeLessThan(8_000);
+  });
+});
+
+describe("closest", () => {
+  /** Edit distance by its definition, recursively with a table (what levenshtein's two reused rows must give). */
+  function distance(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++)
+        d[i]![j] = Math.min(
+          d[i - 1]![j]! + 1,
+          d[i]![j - 1]! + 1,
+          d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+    return d[a.length]![b.length]!;
+  }
+  /** closest as its rule says: one candidate the input is the start of, else the nearest within a third. */
+  function expected(input: string, candidates: readonly string[]): string | undefined {
+    if (input.length > 200) return undefined;
+    const needle = input.toLowerCase();
+    const extending = candidates.filter(
+      (c) => c.toLowerCase().startsWith(needle) && c.length > needle.length,
+    );
+    if (needle.length >= 3 && extending.length === 1 && !candidates.some((c) => c.toLowerCase() === needle))
+      return extending[0];
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const c of candidates) {
+      const d = distance(needle, c.toLowerCase());
+      if (d < bestDistance) [best, bestDistance] = [c, d];
+    }
+    if (best === undefined) return undefined;
+    return bestDistance <= Math.max(2, Math.floor(Math.max(input.length, best.length) / 3))
+      ? best
+      : undefined;
+  }
+  const name = fc.string({ unit: fc.constantFrom("a", "b", "A", "_", "İ", "ß", "x"), maxLength: 90 });
+
+  it("gives the nearest candidate by the rule, whatever the lengths, case and candidates asked before", () => {
+    fc.assert(
+      fc.property(
+        fc.array(name, { maxLength: 12 }),
+        fc.array(name, { minLength: 1, maxLength: 6 }),
+        (candidates, inputs) => {
+          for (const input of inputs) {
+            expect(closest(input, candidates), input).toBe(expected(input, candidates));
+            for (const c of candidates) expect(levenshtein(input, c)).toBe(distance(input, c));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -175,13 +175,22 @@ describe("parseJsonFast", () => {
       // A `:` written as \u003a in a kept key makes up for a dropped member in the count of `:`s.
       '{"a\\u003a": 1, "b": 1, "b": 2}',
       '{"x": "\\u003a", "y": [1, {"z": 0, "z": 1}]}',
+      // A `:` in a string right after a quote (the string's own, an escaped one), as a member's `:` follows its
+      // key's; members' `:`s after whitespace.
+      '{"a": ":x", "a": 1}',
+      '{"a" \n\t: "\\":", "a"\r\n: 1}',
+      '{"s": "a:b", "t": "c:d", "a": 1, "a": 2}',
     ];
     for (const t of texts) {
       const fast = parseJsonFast(t);
       expect(fast.ok && fast.duplicates.length, t).toBe(1);
       expect(outcome(fast), t).toEqual(outcome(parseJson(t)));
     }
-    for (const t of ['{"a\\u003a": 1, "b": 1}', '{"url": "http://h:1", "b": {"c": "d:e"}}']) {
+    for (const t of [
+      '{"a\\u003a": 1, "b": 1}',
+      '{"url": "http://h:1", "b": {"c": "d:e"}}',
+      '{"a" : ":x", "b"\n: "\\":"}',
+    ]) {
       const fast = parseJsonFast(t);
       expect(fast.ok && fast.duplicates.length, t).toBe(0);
       expect(outcome(fast), t).toEqual(outcome(parseJson(t)));
