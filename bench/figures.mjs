@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { baseOf, largeDescriptor } from "./descriptors.mjs";
+import { baseOf, flat, largeDescriptor } from "./descriptors.mjs";
 import { median, ROOT, time } from "./lib.mjs";
 
 /** A build's analysis, loaded from `root`/dist (a checkout built with tsconfig.build.json). */
@@ -70,7 +70,7 @@ export const corpus = existsSync(corpusDir)
   : [];
 export const largeText = JSON.stringify(largeDescriptor(), null, 2);
 /** A base that differs inside `metrics` (four fifths of the text): one metric's unit. */
-const largeMetricBase = largeText.replace('"unit": "Count"', '"unit": "Second"');
+const largeMetricBase = flat(largeText.replace('"unit": "Count"', '"unit": "Second"'));
 
 /**
  * Times both builds in `rounds` alternating rounds; each figure is the median over the rounds (a corpus
