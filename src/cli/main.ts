@@ -626,6 +626,12 @@ function migrateCommand(
     return 2;
   };
   if (parsed.positionals.length === 0) return fail("name at least one plugin.json to convert");
+  // `-` is standard input to check, and a user pipes a descriptor in the same way: migrate needs a file (a Python
+  // plugin's code is read beside it, MIGRATION.md names its path), so it says so instead of "no such file".
+  if (parsed.positionals.includes("-"))
+    return fail(
+      "'-' (standard input) cannot be migrated: migrate reads plugin.json files (a Python plugin's code beside it too); save it as a file and name that (./- for a file named '-')",
+    );
   if (v.format !== "text" && v.format !== "json")
     return fail(`--format must be text or json, not '${v.format}'`);
   if (v.name !== undefined && parsed.positionals.length > 1)

@@ -126,6 +126,8 @@ function safeSegment(s: string): string {
 /**
  * Each input's folder under `--out`: "" for one input, else its EF2 name without `custom:` (a refused one's
  * derived name, its EF1 name, else its file's folder), told apart with `-2`, `-3` when shared, or shared but for case.
+ * The converted take theirs first: an extension is always in the folder of its name, whatever a refused
+ * descriptor found before it (a broken plugin.json in a folder of that name) would have taken.
  */
 function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   if (done.length === 1) {
@@ -137,7 +139,8 @@ function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   const taken = new Set<string>();
   // The next number to try after each base: copies of one plugin share their base (not one probe per copy).
   const next = new Map<string, number>();
-  for (const d of done) {
+  const converted = done.filter((d) => d.result.converted);
+  for (const d of [...converted, ...done.filter((d) => !d.result.converted)]) {
     const r = d.result;
     const plugin = ef1.get(d.file)?.name;
     const base =
