@@ -51,6 +51,30 @@ describe("a fleet's folder: each extension in the folder of its name", () => {
   });
 });
 
+describe("check over a migration written outside the clone and any repository", () => {
+  it("reviews the Python project whole: the module, the activation schema, the files extension.yaml lists", () => {
+    // A fresh clone, the migration written elsewhere (`--out /tmp/...`), then checked from the clone as written.
+    const out = join(dir, "elsewhere");
+    expect(cli(["migrate", "examples/remote-valid/plugin.json", "--out", out]).status).toBe(0);
+    const whole = cli(["check", out]);
+    expect([whole.status, whole.stdout.split("\n")[0], whole.stderr]).toEqual([
+      0,
+      "✔ 1 descriptor checked: no findings",
+      "",
+    ]);
+    expect(whole.stdout).not.toContain("not checked");
+    // What it checks: the module and an alert file gone are errors, not a pass with a note.
+    rmSync(join(out, "demo_device_ef2"), { recursive: true });
+    rmSync(join(out, "extension", "alerts"), { recursive: true });
+    const broken = cli(["check", "--format", "json", out]);
+    expect(broken.status).toBe(1);
+    expect((JSON.parse(broken.stdout) as { ruleId: string }[]).map((f) => f.ruleId).sort()).toEqual([
+      "asset-missing",
+      "python-module-missing",
+    ]);
+  });
+});
+
 describe("`-` given to migrate", () => {
   it("is a usage error saying standard input is not migrated, not a missing file, and writes nothing", () => {
     const text = readFileSync(join(ROOT, "examples", "jmx-valid", "plugin.json"), "utf8");
