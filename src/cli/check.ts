@@ -306,7 +306,11 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       input.isNew = bytes === undefined;
     } else if (extension) {
       // Without a base, as the audit reviews one commit: beside the plugin.json it replaces, compared with it.
-      const replaces = replacedOnDisk(located.real, located.path, config);
+      // Outside any repository and the configuration's root, the path is the file's name alone: the plugin.json
+      // is then named as found, absolute.
+      const below = relative(located.repository ?? found.root, located.real);
+      const anchored = !isAbsolute(below) && !below.startsWith("..");
+      const replaces = replacedOnDisk(located.real, anchored ? located.path : undefined, config);
       if (replaces) input.replaces = replaces;
     }
     if (extension) {
@@ -467,8 +471,12 @@ async function replacedAt(
  * The plugin.json an extension.yaml replaces (ef2/pairing.ts) on disk, kept beside it, named as the extension
  * is (its path in the repository); else none.
  */
-function replacedOnDisk(real: string, path: string, config: ResolvedConfig): DescriptorInput["replaces"] {
-  const named = replacedDescriptorPaths(path);
+function replacedOnDisk(
+  real: string,
+  path: string | undefined,
+  config: ResolvedConfig,
+): DescriptorInput["replaces"] {
+  const named = path === undefined ? [] : replacedDescriptorPaths(path);
   const files = replacedDescriptorPaths(real.split(sep).join("/"));
   for (const [i, file] of files.entries()) {
     if (!isFile(file)) continue;

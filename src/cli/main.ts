@@ -8,7 +8,7 @@ import { timingRows, TIMING_ROWS } from "../format/timing.js";
 import { FORMATS, runCheck, type Format } from "./check.js";
 import { runAudit } from "./audit.js";
 import { runMigrate } from "./migrate.js";
-import { writeStderr, writeStdout } from "./output.js";
+import { CLOSED_OUTPUT_STATUS, stdoutWasClosed, writeReport, writeStderr, writeStdout } from "./output.js";
 import { runPr } from "./pr.js";
 
 const USAGES = {
@@ -626,6 +626,12 @@ function migrateCommand(
     return 2;
   };
   if (parsed.positionals.length === 0) return fail("name at least one plugin.json to convert");
+  // `-` is standard input to check, and a user pipes a descriptor in the same way: migrate needs a file (a Python
+  // plugin's code is read beside it, MIGRATION.md names its path), so it says so instead of "no such file".
+  if (parsed.positionals.includes("-"))
+    return fail(
+      "'-' (standard input) cannot be migrated: migrate reads plugin.json files (a Python plugin's code beside it too); save it as a file and name that (./- for a file named '-')",
+    );
   if (v.format !== "text" && v.format !== "json")
     return fail(`--format must be text or json, not '${v.format}'`);
   if (v.name !== undefined && parsed.positionals.length > 1)
@@ -634,7 +640,10 @@ function migrateCommand(
     return fail("--name gives the whole name: use either --name or --name-prefix");
   if (v.out === "") return fail("--out needs a folder");
   if (v.map === "") return fail("--map needs a file");
-  return runMigrate(
+  // With --out the files are the product and the lines only a report: a reader gone (`| head -1`) stops the
+  // report, the fleet and the map are written whole, and the status says the output was cut short (141).
+  const report = v.out !== undefined && stdout === writeStdout ? writeReport : stdout;
+  const status = runMigrate(
     {
       files: parsed.positionals,
       format: v.format,
@@ -646,6 +655,7 @@ function migrateCommand(
       ...(v.rewrite !== undefined ? { rewrite: v.rewrite } : {}),
       ...(v.force === true ? { force: true } : {}),
     },
-    { cwd: io.cwd ?? process.cwd(), stdout, stderr, width },
+    { cwd: io.cwd ?? process.cwd(), stdout: report, stderr, width },
   );
+  return report === writeReport ? status.then((n) => (stdoutWasClosed() ? CLOSED_OUTPUT_STATUS : n)) : status;
 }

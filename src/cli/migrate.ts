@@ -36,7 +36,13 @@ import { escaped, printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { parseJsonFast } from "../core/json/parse.js";
 import { get } from "../core/guards.js";
-import { expandArgs, readLimited, type Candidate, type ConfigLookup } from "../workspace/files.js";
+import {
+  expandArgs,
+  filesProblem,
+  readLimited,
+  type Candidate,
+  type ConfigLookup,
+} from "../workspace/files.js";
 import { ConfigFinder } from "../workspace/find-config.js";
 import { makeFolder } from "../workspace/make-folder.js";
 import { describeErrno, UsageError } from "../workspace/usage-error.js";
@@ -71,6 +77,8 @@ interface Done extends FleetEntry {
   /** The folder its files go to, relative to `--out` ("" for a single input). */
   folder?: string;
   written?: string[];
+  /** Of those, the ones that already held what this run writes: left untouched, said `unchanged`. */
+  unchanged?: Set<string>;
   error?: string;
   /** Files already there that it would overwrite: edited since migrate wrote them, or not migrate's. */
   kept?: string[];
@@ -126,6 +134,8 @@ function safeSegment(s: string): string {
 /**
  * Each input's folder under `--out`: "" for one input, else its EF2 name without `custom:` (a refused one's
  * derived name, its EF1 name, else its file's folder), told apart with `-2`, `-3` when shared, or shared but for case.
+ * The converted take theirs first: an extension is always in the folder of its name, whatever a refused
+ * descriptor found before it (a broken plugin.json in a folder of that name) would have taken.
  */
 function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   if (done.length === 1) {
@@ -137,7 +147,8 @@ function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   const taken = new Set<string>();
   // The next number to try after each base: copies of one plugin share their base (not one probe per copy).
   const next = new Map<string, number>();
-  for (const d of done) {
+  const converted = done.filter((d) => d.result.converted);
+  for (const d of [...converted, ...done.filter((d) => !d.result.converted)]) {
     const r = d.result;
     const plugin = ef1.get(d.file)?.name;
     const base =
@@ -166,6 +177,17 @@ function writeFile(absolute: string, content: string | Buffer): void {
   } catch (e) {
     rmSync(temporary, { force: true });
     throw e;
+  }
+}
+
+/** Whether nothing is at a path, not even a link (a typo): a usage error, never a descriptor not converted. */
+function namesNothing(absolute: string): boolean {
+  try {
+    lstatSync(absolute);
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR";
   }
 }
 
@@ -219,12 +241,13 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
     const bytes = f.encoding === "base64" ? Buffer.from(f.content, "base64") : Buffer.from(f.content, "utf8");
     const there = found(join(folder, f.path));
     const sha = digest(bytes);
+    const same = there !== "absent" && there !== "other" && there.digest === sha;
     const changed =
       there === "other" ||
       (there !== "absent" && there.digest !== sha && manifest.get(f.path) !== there.digest);
     // A local run's settings and passwords, once filled in, are the user's: left as they are, never an error.
     const keep = !changed ? undefined : f.yours && there !== "other" ? "yours" : "edited";
-    return { f, bytes, sha, keep };
+    return { f, bytes, sha, keep, same };
   });
   const shown = (f: OutputFile) => join(out, d.folder!, f.path);
   const kept = planned.filter((p) => p.keep === "edited").map((p) => shown(p.f));
@@ -234,6 +257,7 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
     return;
   }
   d.written = [];
+  d.unchanged = new Set();
   d.yours = [];
   for (const [i, p] of planned.entries()) {
     if (p.keep === "yours") {
@@ -241,7 +265,9 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
       continue;
     }
     try {
-      writeFile(resolve(cwd, shown(p.f)), p.bytes);
+      // A file that holds it already is left as it is (its time too: a build or a sync sees no change).
+      if (p.same) d.unchanged.add(shown(p.f));
+      else writeFile(resolve(cwd, shown(p.f)), p.bytes);
     } catch (e) {
       d.error = `cannot write '${shown(p.f)}': ${describeErrno(e)}`;
       break;
@@ -341,27 +367,41 @@ function printedFiles(r: Extract<MigrationResult, { converted: true }>): {
   return { shown, folded };
 }
 
-/** The "wrote" lines: each file; a Python project's layer and the plugin's code one line per folder. */
+/** A file written, or found holding what it would be: `wrote <path>`, `unchanged <path>`. */
+function wroteLine(d: Done, written: string): string {
+  return `${d.unchanged?.has(written) ? "unchanged" : "wrote"} ${printable(written)}`;
+}
+
+/**
+ * The "wrote" and "unchanged" lines: each file; a Python project's layer and the plugin's code one line per
+ * folder (`unchanged` when none of its files changed, else how many did not).
+ */
 function wroteLines(d: Done, out: string): string[] {
-  if (!d.result.converted) return (d.written ?? []).map(printable);
+  if (!d.result.converted) return (d.written ?? []).map((w) => wroteLine(d, w));
   const r = d.result;
   const lines: string[] = [];
-  const folded = new Map<string, number>();
+  const folded = new Map<string, { files: number; unchanged: number }>();
   r.files.forEach((f, i) => {
     const written = d.written![i];
     if (written === undefined) return;
     const folder = foldedFolder(r, f.path);
-    if (folder === undefined) lines.push(printable(written));
+    if (folder === undefined) lines.push(wroteLine(d, written));
     else {
+      const counts = folded.get(folder) ?? { files: 0, unchanged: 0 };
       if (!folded.has(folder)) lines.push(folder);
-      folded.set(folder, (folded.get(folder) ?? 0) + 1);
+      counts.files++;
+      if (d.unchanged?.has(written)) counts.unchanged++;
+      folded.set(folder, counts);
     }
   });
   return lines.map((line) => {
     const n = folded.get(line);
     if (n === undefined) return line;
     const what = line.endsWith("/ef1compat/") ? "the compatibility layer" : "the EF1 plugin's code";
-    return `${printable(join(out, d.folder ?? "", line))} (${plural(n, "file")}: ${what})`;
+    const path = printable(join(out, d.folder ?? "", line));
+    if (n.unchanged === n.files) return `unchanged ${path} (${plural(n.files, "file")}: ${what})`;
+    const some = n.unchanged ? `, ${n.unchanged} unchanged` : "";
+    return `wrote ${path} (${plural(n.files, "file")}${some}: ${what})`;
   });
 }
 
@@ -479,7 +519,7 @@ function descriptorText(d: Done, opts: MigrateCommandOptions, io: MigrateIo): vo
       problem(
         `${file}: not converted:`,
         ...reasons(d),
-        ...(d.written ?? []).map((w) => `  wrote ${printable(w)}`),
+        ...wroteLines(d, opts.out ?? "").map((w) => `  ${w}`),
         ...removedLines(d),
         ...(d.error ? [`  ${printable(d.error)}`] : []),
         ...keptLines(d),
@@ -505,7 +545,7 @@ function descriptorText(d: Done, opts: MigrateCommandOptions, io: MigrateIo): vo
     io.stdout(
       fit(`${file}: ${summary(d.result)}`) +
         wroteLines(d, opts.out)
-          .map((w) => `  wrote ${w}\n`)
+          .map((w) => `  ${w}\n`)
           .join("") +
         (d.yours ?? []).map((y) => `  kept ${printable(y)} (edited: yours to fill in)\n`).join("") +
         removedLines(d)
@@ -615,7 +655,8 @@ function descriptorJson(d: Done, opts: MigrateCommandOptions): unknown {
       if (opts.out === undefined || !d.written?.length)
         return { path, content: f.content, ...(f.encoding ? { encoding: f.encoding } : {}) };
       const at = join(opts.out, d.folder ?? "", f.path);
-      if (d.written[i] !== undefined) return { path, written: at };
+      if (d.written[i] !== undefined)
+        return { path, written: at, ...(d.unchanged?.has(at) ? { unchanged: true } : {}) };
       // Left as it is (a file the user fills in, edited), or not reached after a write that failed.
       return d.yours?.includes(at) ? { path, kept: at } : { path };
     });
@@ -805,15 +846,21 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   const byRealPath = new Map<string, string>();
+  // Arguments that name nothing on disk (a typo): said together, as `check` does, before anything is written.
+  const missing: string[] = [];
   for (const arg of opts.files) {
     let found: Candidate[];
     let unread = false;
     try {
       found = await expandArgs([arg], io.cwd, finder);
     } catch (e) {
-      // A file that is not there, or cannot be read, is a descriptor not converted (the others are); a glob
-      // or folder that finds nothing is a usage error.
+      // A file that is there but cannot be read is a descriptor not converted (the others are, and its
+      // MIGRATION.md says why); a path to nothing, a glob or a folder that finds nothing is a usage error.
       if (!(e instanceof UsageError) || !/^cannot read '[^']*': /.test(e.message)) throw e;
+      if (namesNothing(resolve(io.cwd, arg))) {
+        missing.push(e.message);
+        continue;
+      }
       found = [{ display: arg, absolute: resolve(io.cwd, arg), explicit: true }];
       unread = true;
     }
@@ -846,6 +893,7 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
       candidates.push(c);
     }
   }
+  if (missing.length) throw filesProblem(missing, ", so nothing was migrated");
   if (opts.name !== undefined && candidates.length > 1)
     throw new UsageError(`--name names one extension, but ${candidates.length} descriptors were given`);
   const map = opts.map === undefined ? undefined : readMap(opts.map, io.cwd);
@@ -976,6 +1024,7 @@ async function migrateCandidates(
       d.outcome = outcomeOf(d);
       d.result = opts.rewrite?.length ? light : summarised(light);
       if (d.written) d.written = [];
+      delete d.unchanged;
       delete d.kept;
       delete d.yours;
       delete d.removed;

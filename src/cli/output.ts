@@ -47,6 +47,7 @@ function writeAll(fd: number, text: string): void {
 }
 
 let stderrClosed = false;
+let stdoutClosed = false;
 
 /** Writes to standard output; a closed reader ends the process quietly (exit status 141). */
 export function writeStdout(text: string): void {
@@ -56,6 +57,26 @@ export function writeStdout(text: string): void {
     if (!isClosed(e)) throw e;
     process.exit(CLOSED_OUTPUT_STATUS);
   }
+}
+
+/**
+ * Writes to standard output for a command whose product is files and its output only a report of them
+ * (`migrate --out`): a closed reader stops the report, not the command, which finishes its files (a fleet
+ * half migrated is worse than lines not read) and then exits 141 (`stdoutWasClosed`).
+ */
+export function writeReport(text: string): void {
+  if (stdoutClosed) return;
+  try {
+    writeAll(1, text);
+  } catch (e) {
+    if (!isClosed(e)) throw e;
+    stdoutClosed = true;
+  }
+}
+
+/** Whether the reader of standard output went away during `writeReport`. */
+export function stdoutWasClosed(): boolean {
+  return stdoutClosed;
 }
 
 /** Writes to standard error; once its reader is gone, what follows is dropped. */

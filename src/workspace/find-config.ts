@@ -104,6 +104,15 @@ const isDirectory = (p: string) => {
   }
 };
 
+/**
+ * The name of a file outside the configuration's root and any repository (`check /tmp/migrated`): its own name,
+ * with the SDK's `extension/` folder when that holds it, since an extension.yaml's project is the folder above
+ * it (its Python module, its activation schema: what `migrate --out` writes there is then checked, wherever it is).
+ */
+function outsideName(real: string): string {
+  return basename(dirname(real)) === "extension" ? `extension/${basename(real)}` : basename(real);
+}
+
 export class ConfigFinder {
   /** Per folder, what applies there (many descriptors share a folder chain). */
   private readonly byDir = new Map<string, FoundConfig>();
@@ -139,7 +148,7 @@ export class ConfigFinder {
       (fallbackRoot !== undefined
         ? under(this.realDir(resolve(this.options.cwd, fallbackRoot)), real)
         : undefined) ??
-      basename(real);
+      outsideName(real);
     const repo = this.repositoryRoot(dir);
     const inRepo = repo !== undefined ? under(repo, real) : undefined;
     return inRepo !== undefined

@@ -95,10 +95,12 @@ describe("migrate, then what MIGRATION.md says", () => {
 
 describe("migrate's errors", () => {
   it("a file it cannot read: one `plugin-review: ` prefix, as every other error has", () => {
-    const r = cli(["migrate", "nope.json"], dir);
+    // There, but not text (a path to nothing is a usage error: test/cli/migrate-report.test.ts).
+    writeFileSync(join(dir, "binary.json"), Buffer.from([0x7b, 0xff, 0x7d]));
+    const r = cli(["migrate", "binary.json"], dir);
     expect(r.stderr).toBe(
-      "plugin-review: nope.json: not converted:\n" +
-        "  cannot read it: no such file or directory\n" +
+      "plugin-review: binary.json: not converted:\n" +
+        "  it is not UTF-8 text (byte 1)\n" +
         "✖ 1 descriptor: 0 converted, 0 partly (MIGRATION.md lists what is not carried\n" +
         "    over), 1 refused (nothing written: --out <dir> writes the files)\n",
     );

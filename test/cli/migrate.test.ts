@@ -284,11 +284,13 @@ describe("plugin-review migrate: names and mistakes", () => {
     expect(r.stderr).toBe(`plugin-review: ${message}\nRun 'plugin-review migrate --help' for the options.\n`);
   });
 
-  it("a file that cannot be read is not converted, and the others are", () => {
+  it("a file that is there but cannot be read is not converted, and the others are", () => {
     const out = join(dir, "missing");
-    const r = cli(["migrate", join(dir, "nope.json"), JMX, "--out", out]);
+    // Not text (a path to nothing is a usage error: migrate-report.test.ts).
+    writeFileSync(join(dir, "binary.json"), Buffer.from([0x7b, 0xff, 0x7d]));
+    const r = cli(["migrate", join(dir, "binary.json"), JMX, "--out", out]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/nope\.json: not converted:\n {2}cannot read it: no such file or directory\n/);
+    expect(r.stderr).toMatch(/binary\.json: not converted:\n {2}it is not UTF-8 text \(byte 1\)\n/);
     expect(existsSync(join(out, "tech.demo.pool/extension/extension.yaml"))).toBe(true);
   });
 
