@@ -20,6 +20,7 @@ beforeAll(() => {
   const doc = validHost() as { metrics: { timeseries: { unit: string } }[] };
   doc.metrics[0]!.timeseries.unit = "Bogus";
   writeFileSync(join(dir, FOLDER, "plugin.json"), text(doc));
+  writeFileSync(join(dir, FOLDER, "broken.json"), "{ not json");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -43,13 +44,16 @@ describe("a name with a line break", () => {
     expect(github.stdout).toMatch(/^::error file=a%0Ab\/plugin\.json,line=/m);
   });
 
-  it("is one line, escaped, in migrate's reasons", () => {
+  it("is one line, escaped, in migrate's reasons and in its usage error", () => {
+    const broken = cli(["migrate", `${FOLDER}/broken.json`], dir);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr.split("\n").slice(0, 2)).toEqual([
+      "plugin-review: a\\nb/broken.json: not converted:",
+      expect.stringMatching(/^ {2}line 1: .*JSON/),
+    ]);
     const r = cli(["migrate", `${FOLDER}/nope.json`], dir);
     expect(r.status).toBe(2);
-    expect(r.stderr.split("\n").slice(0, 2)).toEqual([
-      "plugin-review: a\\nb/nope.json: not converted:",
-      "  cannot read it: no such file or directory",
-    ]);
+    expect(r.stderr).toBe("plugin-review: cannot read 'a\\nb/nope.json': no such file or directory\n");
   });
 
   it("is one line, escaped, in a mistake on the command line (an option's value, pr's target)", () => {
