@@ -4,8 +4,9 @@
  * is placed in both by one walk, with one nearest-ancestor fallback.
  *
  * Lines end at "\n" (a preceding "\r" belongs to the line ending), as git and GitHub count them. Columns
- * count Unicode code points from 1, so a tab or an "é" or an emoji is one column; `endColumn` is exclusive
- * (the column just after the last character), as in SARIF and ESLint.
+ * count Unicode code points from 1, so a tab or an "é" or an emoji is one column, and a byte order mark none (as
+ * editors show the text); `endColumn` is exclusive (the column just after the last character), as in SARIF and
+ * ESLint.
  */
 import type { DuplicateKey, JsonNode, MemberNode, ObjectNode } from "./json/parse.js";
 import { isIndex, splitPointer } from "./json/pointer.js";
@@ -53,7 +54,9 @@ export class LineIndex {
     // A surrogate pair is one code point: its low half counts no column. Counted from the pairs' places,
     // never by walking the line (a one-line text of megabytes would cost that per finding).
     const pairs = (this.pairs ??= lowHalves(this.text));
-    const column = o - lineStart + 1 - (below(pairs, o) - below(pairs, lineStart + 1));
+    // A byte order mark (Windows editors write one before YAML) is no character an editor shows or counts.
+    const bom = lineStart === 0 && o > 0 && this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const column = o - lineStart + 1 - bom - (below(pairs, o) - below(pairs, lineStart + 1));
     return { line: lo + 1, column };
   }
 

@@ -362,6 +362,7 @@ function classify(e: ErrorObject, kind: SchemaKind): SchemaFinding | undefined {
       };
     }
     case "if":
+    case "anyOf":
       return undefined; // reported by the branch that failed
   }
   const routed = typeof parent["x-rule"] === "string" ? (parent["x-rule"] as string) : undefined;
@@ -432,17 +433,43 @@ export function validateSchema(
 }
 
 /**
+ * A failed `anyOf`'s errors from the branches the value may have meant: Ajv reports every branch, and a
+ * branch of another type than the value's (a `type` error at the anyOf's own place) is dropped when another
+ * branch has its type, so that an interval's `minutes: 0` is told its range, not that it must be text. When
+ * every branch is of another type, all are kept (the value's type is what is wrong).
+ */
+function meantBranches(errors: readonly ErrorObject[]): readonly ErrorObject[] {
+  let dropped: string[] | undefined;
+  for (const a of errors) {
+    if (a.keyword !== "anyOf" || !Array.isArray(a.schema)) continue;
+    const otherType: string[] = [];
+    for (let i = 0; i < a.schema.length; i++) {
+      const branch = `${a.schemaPath}/${i}/`;
+      if (
+        errors.some(
+          (e) => e.keyword === "type" && e.instancePath === a.instancePath && e.schemaPath.startsWith(branch),
+        )
+      )
+        otherType.push(branch);
+    }
+    if (otherType.length < a.schema.length) (dropped ??= []).push(...otherType);
+  }
+  return dropped ? errors.filter((e) => !dropped.some((branch) => e.schemaPath.startsWith(branch))) : errors;
+}
+
+/**
  * Ajv's errors as findings: classified, a value of the wrong type reported once (as invalid-type, not again
  * for its enum or pattern), and one finding per rule and place. `prefix` is the pointer of the value the
  * errors are about (a member's, when validated alone); `doc` the whole document (an extension's
  * placeholders are looked up there).
  */
 function findingsOf(
-  errors: readonly ErrorObject[],
+  all: readonly ErrorObject[],
   prefix: string,
   kind: SchemaKind,
   doc: unknown,
 ): SchemaFinding[] {
+  const errors = meantBranches(all);
   const out: SchemaFinding[] = [];
   const seen = new Set<string>();
   const wrongType = new Set(errors.filter((e) => e.keyword === "type").map((e) => e.instancePath));

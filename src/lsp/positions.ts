@@ -28,7 +28,8 @@ export function offsetOf(text: string, starts: readonly number[], line: number, 
   const next = starts[l];
   // The "\n" ends the line; a "\r" before it is a column of its own for the core (locate.ts counts it).
   const end = next === undefined ? text.length : next - 1;
-  let i = start;
+  // Line 1's columns count from after a byte order mark, as the core counts them (locate.ts).
+  let i = start === 0 && text.charCodeAt(0) === 0xfeff ? 1 : start;
   for (let c = 1; c < column && i < end; c++) {
     const code = text.charCodeAt(i);
     const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < end;

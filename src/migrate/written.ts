@@ -4,10 +4,10 @@
  * layout changes. A member of a YAML or JSON file is named by its JSON pointer; any other text (a Python module,
  * setup.py) by a piece of text on the line.
  */
+import { FORMATS } from "../core/formats.js";
 import { parseJson } from "../core/json/parse.js";
 import { splitPointer } from "../core/json/pointer.js";
 import { LineIndex, resolvePointer } from "../core/locate.js";
-import { parseYaml } from "../core/yaml/parse.js";
 
 /** The extension's file in the written project, where most to-dos are done. */
 export const EXTENSION_FILE = "extension/extension.yaml";
@@ -38,9 +38,14 @@ export function writtenLine(files: readonly OutputFile[], place: WrittenPlace): 
   return /\.json$/i.test(file.path) ? parsedLine(file, place.pointer) : undefined;
 }
 
-/** The line of a member found by parsing the file (the YAML parse costs as much as a migration: a fallback). */
+/**
+ * The line of a member found by parsing the file (a fallback: the parse costs as much as a migration), YAML as
+ * the review reads an extension.yaml, so that MIGRATION.md and the review's findings name the same lines.
+ */
 function parsedLine(file: OutputFile, pointer: string): number | undefined {
-  const parsed = /\.json$/i.test(file.path) ? parseJson(file.content) : parseYaml(file.content);
+  const parsed = /\.json$/i.test(file.path)
+    ? parseJson(file.content)
+    : FORMATS["extension.yaml"].parse(file.content);
   if (!parsed.ok) return undefined;
   const found = resolvePointer(parsed.root, pointer);
   // A member that is not there is no place to send anyone to (its parent would mislead).

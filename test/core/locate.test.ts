@@ -5,6 +5,7 @@ import { parseJson, type JsonNode } from "../../src/core/json/parse.js";
 import { childPointer } from "../../src/core/json/pointer.js";
 import { LineIndex, locate, locateAll, pointerLocator } from "../../src/core/locate.js";
 import { parseYaml } from "../../src/core/yaml/parse.js";
+import { parseYamlAsDynatrace } from "../../src/core/yaml/snakeyaml.js";
 import type { RawFinding } from "../../src/core/types.js";
 import { lineOf, text, validHost } from "../helpers.js";
 
@@ -169,6 +170,21 @@ describe("locate in YAML (an extension.yaml): the same walk over the YAML parse'
     expect(atYaml(crlf, p)).toEqual(atYaml(yaml, p));
     expect(atYaml(crlf, "/jmx/groups/0/subgroups/0/metrics/0")).toEqual(
       atYaml(yaml, "/jmx/groups/0/subgroups/0/metrics/0"),
+    );
+  });
+
+  it("is not shifted by a byte order mark, which editors neither show nor count (as the review reads it)", () => {
+    const bom = `\uFEFF${yaml}`;
+    const r = parseYamlAsDynatrace(bom);
+    if (!r.ok) throw new Error(r.error.message);
+    const at = (pointer: string, target: "key" | "value") => {
+      const f: RawFinding = { ruleId: "x", severity: "error", message: "", messageId: "m", pointer, target };
+      return locateAll(bom, r, [f], "yaml")[0];
+    };
+    expect(at("/name", "key")).toEqual({ line: 1, column: 1, endLine: 1, endColumn: 5 });
+    expect(at("/name", "value")).toEqual({ line: 1, column: 7, endLine: 1, endColumn: 15 });
+    expect(at("/jmx/groups/0/subgroups/0/metrics/0/type", "value")).toEqual(
+      atYaml(yaml, "/jmx/groups/0/subgroups/0/metrics/0/type"),
     );
   });
 

@@ -73,6 +73,25 @@ describe("the migration map", () => {
     expect(readMigrationMap("a: *x", "m.yml")).toMatchObject({ ok: false });
   });
 
+  it("is read as the review reads an extension.yaml: a flow list continued at its key's column, as Dynatrace's parser takes it", () => {
+    // The review reads an extension.yaml so (formats.ts); `migrate --map` and the review's `migration_map`
+    // refused the same style in the map ("Flow sequence in block collection must be sufficiently indented").
+    const text =
+      "plugins:\n  custom.jmx.a:\n    name: custom:acme.a\n    metrics: [acme.a.x,\n    acme.a.y]\n";
+    const read = readMigrationMap(text, "m.yml");
+    expect(read.ok && [...read.map.entries.values()]).toEqual([
+      { plugin: "custom.jmx.a", name: "custom:acme.a", metrics: ["acme.a.x", "acme.a.y"], line: 2 },
+    ]);
+    // Its refusals are the review's too, at the line the review names.
+    const bad = readMigrationMap("plugins:\n  a:\n    name: x\n   key_prefix: y\n", "m.yml");
+    expect(bad.ok || bad.problems).toEqual([
+      {
+        message: expect.stringMatching(/^not readable as YAML: bad indentation of a mapping entry/),
+        line: 4,
+      },
+    ]);
+  });
+
   it("writes plugin names YAML would misread so that they read back as written, and reads its own output back", () => {
     const names = ["yes", "__proto__", "a: b #c", "custom.jmx.\u202eevil\u0007"];
     const written = writeMigrationMap(

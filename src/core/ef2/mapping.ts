@@ -13,13 +13,14 @@
  *     metrics: [acme.kafka.requests.count]   # written by migrate: the keys it has
  * ```
  *
- * Pure: text in, entries and problems (each with its line) out. The text is bounded as every YAML file is
- * (yaml/parse.ts: depth, aliases), and the file's size by its reader.
+ * Pure: text in, entries and problems (each with its line) out. The text is read as the review reads an
+ * extension.yaml (formats.ts: the same YAML, bounded in depth, nodes and aliases), so that what the one takes
+ * the other does not refuse; the file's size is its reader's.
  */
 import { arr, isObj, str } from "../guards.js";
 import { escapeSegment } from "../json/pointer.js";
+import { FORMATS } from "../formats.js";
 import { LineIndex, resolvePointer } from "../locate.js";
-import { parseYaml } from "../yaml/parse.js";
 import { metricKeyProblem, nameProblem } from "./names.js";
 import { quote } from "../quote.js";
 
@@ -61,7 +62,7 @@ export function keyPrefixProblem(prefix: string): string | undefined {
 /** Parses a migration map. An empty file is an empty map. */
 export function readMigrationMap(text: string, source: string): MapRead {
   if (text.trim() === "") return { ok: true, map: { source, entries: new Map() } };
-  const parsed = parseYaml(text);
+  const parsed = FORMATS["extension.yaml"].parse(text);
   const index = new LineIndex(text);
   if (!parsed.ok)
     return {

@@ -124,7 +124,8 @@ class TreeReader {
   /** Each anchor's node count (undefined while it is read: an alias to it then is inside it). */
   private readonly anchors = new Map<string, number | undefined>();
   readonly duplicates: DuplicateKey[] = [];
-  lenient: LenientRead | undefined;
+  /** Quoted values and flow collections over several lines, in the order read (inner before outer). */
+  private readonly multiLine: { start: number; end: number; flow: boolean }[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -200,8 +201,10 @@ class TreeReader {
               ? "null"
               : "string";
       node = { kind, start, end };
-      if (first === 39 /* ' */ || first === 34 /* " */) this.quoted(start, end);
+      if (first === 39 /* ' */ || first === 34 /* " */) this.spans(start, end, false);
     }
+    if ((first === 91 /* [ */ || first === 123) /* { */ && node.kind !== "string")
+      this.spans(start, node.end, true);
     if (anchor !== null && anchor !== undefined && first !== 42) this.anchors.set(anchor, size);
     const next = skipSpace(text, node.end);
     // A key: `:` after it (a block or flow mapping), or `?` before it (an explicit key).
@@ -295,36 +298,66 @@ class TreeReader {
     return { node: { kind: "string", start, end }, size };
   }
 
+  /** Keeps a quoted value or flow collection that continues on another line, for firstLenient. */
+  private spans(start: number, end: number, flow: boolean): void {
+    const lf = this.text.indexOf("\n", start);
+    if (lf >= 0 && lf < end) this.multiLine.push({ start, end, flow });
+  }
+
   /**
-   * A quoted value over several lines whose continuation lines are indented no deeper than its line's content:
-   * what SnakeYAML and js-yaml read and YAML 1.2 refuses (the first one is said).
+   * The first quoted value or flow collection (`[…]`, `{…}`) of the block structure whose continuation lines are
+   * indented no deeper than its line's content: what SnakeYAML and js-yaml read and YAML 1.2 refuses. One inside
+   * a flow collection over several lines is judged with it, by its first line (YAML 1.2 asks the lines of a flow
+   * collection to be indented past the block it is in, wherever its items start); a line that closes a flow
+   * collection (`]`, `}`) and a comment may be anywhere.
    */
-  private quoted(start: number, end: number): void {
-    if (this.lenient) return;
+  firstLenient(): LenientRead | undefined {
+    let outer: { start: number; end: number } | undefined;
+    // In the text's order: an inner one lies within the last flow collection judged, and the first found is said.
+    const spans = [...this.multiLine].sort((a, b) => a.start - b.start);
+    for (const s of spans) {
+      if (outer && s.start < outer.end) continue;
+      if (s.flow) outer = s;
+      const found = this.underIndented(s.start, s.end, s.flow);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private underIndented(start: number, end: number, flow: boolean): LenientRead | undefined {
     const text = this.text;
     const lineStart = text.lastIndexOf("\n", start - 1) + 1;
     let content = lineStart;
+    let dash = -1; // the column of the line's last `- `
     for (;;) {
       while (text.charCodeAt(content) === SPACE) content++;
-      if (text.charCodeAt(content) === 45 /* - */ && text.charCodeAt(content + 1) === SPACE) content += 2;
-      else break;
+      if (text.charCodeAt(content) === 45 /* - */ && text.charCodeAt(content + 1) === SPACE) {
+        dash = content - lineStart;
+        content += 2;
+      } else break;
     }
-    const need = content - lineStart + 1;
+    // A key's value: its lines past the key. A sequence item itself (`- "a…`, past an anchor or tag), or the
+    // document's root: past the `- `'s column (a root: anywhere), as YAML 1.2 indents a block sequence's items.
+    const keyed = /:(\s|$)/.test(text.slice(content, start));
+    const need = keyed ? content - lineStart + 1 : dash + 1;
     for (let i = text.indexOf("\n", start); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) {
       let indent = 0;
       while (text.charCodeAt(i + 1 + indent) === SPACE) indent++;
       const c = text.charCodeAt(i + 1 + indent);
       if (c === LF || c === CR) continue;
+      if (flow && (c === 93 /* ] */ || c === 125 /* } */ || c === 35) /* # */) continue;
       if (indent < need) {
         const lineEnd = text.indexOf("\n", lineStart);
-        this.lenient = {
-          message: "a quoted value's continuation lines are not indented more than its key",
+        return {
+          message: flow
+            ? "a flow collection's (`[…]`, `{…}`) continuation lines are not indented more than its key"
+            : "a quoted value's continuation lines are not indented more than its key",
           offset: lineStart,
           end: lineEnd < 0 ? text.length : lineEnd,
         };
-        return;
       }
     }
+    return undefined;
   }
 }
 
@@ -481,6 +514,7 @@ function parseText(text: string): DynatraceParseOutcome {
   const root = reader.root?.node ?? { kind: "null" as const, start: 0, end: 0 };
   placeDuplicates(root, reader.duplicates);
   const out: DynatraceParseOutcome = { ok: true, value: value ?? null, root, duplicates: reader.duplicates };
-  if (reader.lenient) out.lenient = reader.lenient;
+  const lenient = reader.firstLenient();
+  if (lenient) out.lenient = lenient;
   return out;
 }

@@ -71,6 +71,31 @@ ruleTable("invalid-format", {
   ],
   invalid: [
     {
+      // Ajv reports every branch of the interval's anyOf: the value meant the number, not `var:` text nor `5m`.
+      name: "extension.yaml: an interval of 0 minutes is told its range (once), not that it must be text",
+      doc: edit(EXTENSION, "      minutes: 1\n", "      minutes: 0\n"),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "      minutes: 1\n")],
+      messageId: "format",
+      data: {
+        path: "snmp[0].interval.minutes",
+        value: "0",
+        expected: "must be >= 1",
+      },
+    },
+    {
+      name: "extension.yaml: an interval of minutes quoted, which is neither a number nor `var:`",
+      doc: edit(EXTENSION, "      minutes: 1\n", '      minutes: "5"\n'),
+      options: EF2,
+      lines: [lineOf(EXTENSION, "      minutes: 1\n")],
+      messageId: "format",
+      data: {
+        path: "snmp[0].interval.minutes",
+        value: '"5"',
+        expected: "must match `^var:[A-Za-z0-9_.-]+$`",
+      },
+    },
+    {
       name: "extension.yaml: a metric key section starting with `-`",
       doc: edit(EXTENSION, "key: example.router.if.errors\n", "key: example.router.-errors\n"),
       options: EF2,

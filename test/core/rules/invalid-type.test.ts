@@ -60,6 +60,16 @@ ruleTable("invalid-type", {
       doc: SQL_FREQUENCY,
       options: EF2,
     },
+    {
+      name: "extension.yaml: an interval of 0 minutes has the type meant (its range is invalid-format's)",
+      doc: edit(EXTENSION, "      minutes: 1\n", "      minutes: 0\n"),
+      options: EF2,
+    },
+    {
+      name: "extension.yaml: an interval of 3,000 minutes neither",
+      doc: edit(EXTENSION, "      minutes: 1\n", "      minutes: 3000\n"),
+      options: EF2,
+    },
     { name: "the host example", doc: validHost() },
     { name: "the remote example", doc: validRemote() },
     {

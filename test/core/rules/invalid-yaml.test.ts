@@ -29,6 +29,18 @@ const snakeYaml = edit(
   "metrics:\n  - key: example.router.uptime\n",
   "metrics:\n  - key: func:example.router.if.bytes\n    query:\n      metricSelector: '\n      (example.router.if.in.bytes.count)\n      +(example.router.if.out.bytes.count)'\n  - key: example.router.uptime\n",
 );
+/** A metric's tags as a flow list whose second line starts at its key's column. */
+const flowTags = edit(
+  EXTENSION,
+  "      unit: Second\n",
+  "      unit: Second\n      tags: [router,\n      snmp]\n",
+);
+/** A tag list's items quoted over two lines, past their `- `: valid YAML 1.2. */
+const quotedItems = edit(
+  EXTENSION,
+  "      unit: Second\n",
+  '      unit: Second\n      tags:\n        - "router\n          uptime"\n',
+);
 const deep = `name: custom:deep\nversion: 1.0.0\nx: ${"[".repeat(100_000)}\n`;
 /**
  * The issue's second stall: under YAML 1.1 each merge key copies the map it names (99 of them over a 1.5 MB
@@ -50,6 +62,7 @@ const pythonObject = "name: custom:a\nversion: 1.0.0\nx: !!python/object:os.syst
 ruleTable("invalid-yaml", {
   valid: [
     { name: "the migration example", doc: extension, options: YAML },
+    { name: "a quoted sequence item over lines past its `- `", doc: quotedItems, options: EF2 },
     { name: "beside the plugin.json it replaces", doc: extension, options: migrating() },
     {
       name: "anchors and a few aliases",
@@ -87,6 +100,16 @@ ruleTable("invalid-yaml", {
       severity: "warning",
       message:
         "not valid YAML 1.2: a quoted value's continuation lines are not indented more than its key; Dynatrace's parser (SnakeYAML) reads it, but editors and other YAML tools refuse the file: indent the value's lines more than its key",
+    },
+    {
+      name: "a flow list's lines no deeper than its key: read as Dynatrace reads it, with a warning",
+      doc: flowTags,
+      options: EF2,
+      lines: [lineOf(flowTags, "tags: [router,")],
+      messageId: "snakeYaml",
+      severity: "warning",
+      message:
+        "not valid YAML 1.2: a flow collection's (`[…]`, `{…}`) continuation lines are not indented more than its key; Dynatrace's parser (SnakeYAML) reads it, but editors and other YAML tools refuse the file: indent the value's lines more than its key",
     },
     {
       name: "a tab as indentation, at the tab",

@@ -130,6 +130,44 @@ describe("parseYamlAsDynatrace", () => {
     }
   });
 
+  // Where YAML 1.2 wants a value's continuation lines: past its key; a sequence item's past its `- `; a flow
+  // collection's wherever its items start (inside it, a quoted value's too), its closing bracket and comments
+  // anywhere. The warning is given exactly where the yaml package refuses the text.
+  it.each([
+    ["a flow list continued at its key's column", "a: [x,\ny]\n", true],
+    ["a flow mapping so", "a: {x: 1,\ny: 2}\n", true],
+    ["a flow list of a nested key so", "m:\n  a: [x,\n  y]\n", true],
+    ["a flow list of a key in a sequence item so", "l:\n  - k: [x,\n    y]\n", true],
+    ["a flow list item at its `- `'s column", "l:\n  - [x,\n  y]\n", true],
+    ["a quoted item at its `- `'s column", 'l:\n  - "x\n  y"\n', true],
+    ["a flow list indented past its key", "m:\n  a: [x,\n   y]\n", false],
+    ["a flow list closed at its key's column", "a: [\n  x,\n]\n", false],
+    ["a comment at the flow list's key's column", "a: [x,\n# c\n  y]\n", false],
+    ["a flow list item past its `- `", "l:\n  - [x,\n   y]\n", false],
+    ["an item of an item", "- - [x,\n   y]\n", false],
+    ["a quoted item past its `- `", 'l:\n  - "x\n   y"\n', false],
+    ["a quoted value inside a flow list, past the list's key", 'a: [\n    "x\n    y"]\n', false],
+    ["a flow list inside one", "a: [\n  [x,\n  y]]\n", false],
+    ["the document's root", "[x,\ny]\n", false],
+  ])("warns of what YAML 1.2 refuses, exactly: %s", (_, text, refused) => {
+    expect(parseYaml(text).ok).toBe(!refused);
+    const r = parseYamlAsDynatrace(text);
+    expect(r.ok).toBe(true);
+    expect(r.ok && r.lenient?.message).toEqual(
+      refused ? expect.stringMatching(/continuation lines are not indented more than its key/) : undefined,
+    );
+  });
+
+  it("says the first such value, on its first line, and what it is", () => {
+    const text = "a: ok\nm:\n  b: [x,\n  y]\n  c: 'p\n  q'\n";
+    const r = parseYamlAsDynatrace(text);
+    expect(r.ok && r.lenient).toEqual({
+      message: "a flow collection's (`[…]`, `{…}`) continuation lines are not indented more than its key",
+      offset: text.indexOf("  b:"),
+      end: text.indexOf("\n", text.indexOf("  b:")),
+    });
+  });
+
   it("reads valid YAML as the yaml package does, and refuses what neither reads", () => {
     expect(parseYamlAsDynatrace(valid)).toEqual(parseYaml(valid));
     for (const broken of ["a: [1\n", "a: 'never closed\n", "a:\n\tb: 1\n", "a: 1\n---\nb: 2\n"]) {
