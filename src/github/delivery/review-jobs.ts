@@ -17,8 +17,8 @@ import {
   type ReviewOptions,
   type ReviewOutcome,
   type StageTurns,
+  type UnwrittenFailures,
 } from "../review/pipeline.js";
-import type { UnwrittenFailures } from "../review/check-run/unwritten.js";
 import { SECOND_MS } from "../time-budget.js";
 import { slimPayload } from "./events.js";
 import type { CountedOutcome, OperatorMetrics } from "./operator-metrics.js";

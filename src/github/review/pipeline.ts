@@ -34,6 +34,8 @@ import type { Analyser } from "./analyser.js";
 import { completeCheckRun, lastTry, ReviewCheckRun } from "./check-run/complete.js";
 import { parseExternalId, pullsNamed } from "./check-run/external-id.js";
 import type { UnwrittenFailures } from "./check-run/unwritten.js";
+// The delivery makes the one record of its process, and reaches the review only through this module.
+export { UnwrittenFailures } from "./check-run/unwritten.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { publishReview, type PublishResult } from "./pull-review/publish.js";
 import { publishPullReview } from "./pull-review/publish-stage.js";
