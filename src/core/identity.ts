@@ -46,7 +46,9 @@ function aggregation(v: unknown): unknown {
  * its key, an alert by its `alert_id`, a property by its key, a series or key metric by its key with its
  * aggregations (a chart often shows one metric several ways: SUM beside MAX), a chart by its group and title
  * (`loose`: by its series), an extension's data source group by its `group`, its subgroup, variable, Python
- * feature set or file by its `subgroup`, `id`, `featureSet` or `path`, a plain value by itself. An object with no name (its name missing: reported) is
+ * feature set or file by its `subgroup`, `id`, `featureSet` or `path`, a screen, a topology type or rule, a
+ * chart or its metric, a topology source by its `entityType`, `name`, `idPattern`, `displayName`,
+ * `metricSelector` or `condition`, a topology relationship by its types, a plain value by itself. An object with no name (its name missing: reported) is
  * named by its order among its unnamed siblings (`{}`, `{}#2`, …), never by its content: reordering its
  * members or editing one of them does not rename its findings, nor does moving a named sibling.
  */
@@ -72,16 +74,40 @@ function label(el: unknown, loose: boolean): string {
     return `chart=${json([get(el, "group"), get(el, "title")])}`;
   }
   // An extension.yaml's elements that a name of their own tells apart: a data source's subgroup, a variable, a
-  // Python feature set, a packaged file.
+  // Python feature set, a packaged file, a screen, a topology type and its rules, a chart and its metrics.
   for (const name of EXTENSION_NAMES) {
     const v = get(el, name);
     if (typeof v === "string") return `${name}=${json(v)}`;
   }
+  // A topology relationship: the types it relates, and how.
+  const relation = RELATIONSHIP.map((m) => get(el, m));
+  if (relation.every((v) => typeof v === "string")) return `relationship=${json(relation)}`;
   return "{}";
 }
 
-/** The members that name an extension.yaml's elements (after `key`, which names its metrics and dimensions). */
-const EXTENSION_NAMES = ["subgroup", "id", "featureSet", "path"] as const;
+/**
+ * The members that name an extension.yaml's elements (after `key`, which names its metrics, dimensions and
+ * cards), in this order: a screen and a breadcrumb are for an `entityType`, a topology type (and a process) has
+ * a `name`, a topology type's rule makes the entities of its `idPattern`, a chart's metric is its
+ * `metricSelector`, a chart or an entity filter is shown as its `displayName`, a topology source is what its
+ * `condition` selects. Without them, a screen or a type
+ * added before another renamed the other's findings (new), and a new one carrying an old mistake took its name.
+ */
+const EXTENSION_NAMES = [
+  "subgroup",
+  "id",
+  "featureSet",
+  "path",
+  "entityType",
+  "name",
+  "idPattern",
+  "metricSelector",
+  "displayName",
+  "condition",
+] as const;
+
+/** What names a topology relationship (it has no name of its own). */
+const RELATIONSHIP = ["fromType", "typeOfRelation", "toType"] as const;
 
 /** An array's labels as far as they are known (in order), and how many times each plain label came so far. */
 interface Labelled {
