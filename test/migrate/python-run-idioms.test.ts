@@ -42,6 +42,9 @@
  * - engine-members (in the manner of Dynatrace's OneAgent plugin demo): `self.get_activation_context()` and
  *   `self.get_monitored_entities(EntityType.PROCESS_GROUP_INSTANCE)`, members of the EF1 engine the layer does not
  *   provide: each run fails with an error that names the call, not an AttributeError, and MIGRATION.md lists both.
+ * - storage-disks (in the manner of public storage-array plugins): per-disk measurements of two controllers (custom
+ *   devices) split by dimensions plugin.json does not declare, named as the array's API names its fields (`Device`,
+ *   `Group`, `State`, `pool` beside the declared `Pool`), whose EF2 keys by the rule are the layer's own.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -199,6 +202,7 @@ const CASES: Case[] = [
   { fixture: "plugin-selector", module: "plugin_selector_ef2", queries: 2 },
   { fixture: "host-sessions", module: "host_sessions_ef2", queries: 2 },
   { fixture: "engine-members", module: "engine_members_ef2", queries: 2 },
+  { fixture: "storage-disks", module: "storage_disks_ef2", queries: 2 },
 ];
 
 let work: string;
@@ -787,5 +791,51 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       "## Not carried over\n\nEverything of plugin.json is carried over, but 2 calls of the plugin's code are not: see [Not carried over from the code](#not-carried-over-from-the-code).\n",
     );
     expect(md).toContain("\n### Not carried over from the code\n");
+  });
+
+  it("storage-disks: undeclared dimensions whose keys are the device's, the group's or the state's do not take their place", () => {
+    const { cli, run } = runs.get("storage-disks")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    const controller = (c: number) => ({
+      group: "array-1",
+      "group.name": "Array array-1",
+      device: `array-1/ctrl-${"ab"[c]}`,
+      "device.name": `Controller ctrl-${"ab"[c]}`,
+    });
+    const [first, second] = byRun(run.metrics);
+    // each controller's disk sda counts on its own: 100 reads a run on ctrl-a, 200 on ctrl-b
+    expect(
+      second!.filter((m) => m.key.endsWith(".disk_reads.count")).map((m) => [m.dimensions, m.type, m.value]),
+    ).toEqual(
+      [0, 1].flatMap((c) =>
+        ["sda", "sdb"].map((disk) => [
+          { device_2: `/dev/${disk}`, group_2: `raid-${c}`, ...controller(c) },
+          "count",
+          100 * (c + 1),
+        ]),
+      ),
+    );
+    expect(first!.filter((m) => m.key.endsWith(".disk_state")).map((m) => [m.dimensions, m.value])).toEqual(
+      [0, 1].flatMap((c) =>
+        ["sda", "sdb"].map((disk) => [
+          { device_2: `/dev/${disk}`, state_2: "spun-up", ...controller(c), state: "online" },
+          1,
+        ]),
+      ),
+    );
+    expect(first!.filter((m) => m.key.endsWith(".pool_used")).map((m) => [m.dimensions, m.value])).toEqual([
+      [{ pool: "p1", pool_2: "fast", ...controller(0) }, 40],
+      [{ pool: "p1", pool_2: "fast", ...controller(1) }, 41],
+    ]);
+    // a key that is not the rule's, which extension.yaml does not list, is said once per metric and dimension
+    const renamed = [...run.output.matchAll(/metric '(\w+)' is sent with its dimension '(\w+)' as (\w+):/g)];
+    expect(renamed.map((m) => m.slice(1).join(" ")).sort()).toEqual([
+      "disk_reads Device device_2",
+      "disk_reads Group group_2",
+      "disk_state Device device_2",
+      "disk_state State state_2",
+      "pool_used pool pool_2",
+    ]);
   });
 });

@@ -128,19 +128,48 @@ def _text(value):
 class Ef2Metric:
     """One EF1 metric of metric-keys.json: its EF2 key and type, and each EF1 dimension's EF2 key."""
 
-    def __init__(self, ef1, ef2):
+    def __init__(self, ef1, ef2, pairs=None, remote=False):
         self.key = ef2["key"]
         self.type = ef2.get("type")
-        names = [d for d in ef1.get("dimensions") or [] if isinstance(d, str)]
-        keys = [d for d in ef2.get("dimensions") or [] if isinstance(d, str)]
-        if ef1.get("kind") == "statetimeseries" and keys and keys[-1] == STATE:
-            keys = keys[:-1]
-        # The key map lists the EF2 dimensions in the order of the EF1 ones; where it does not (two EF1
-        # dimensions made one), each is named by the rule.
-        self.dimensions = dict(zip(names, keys)) if len(names) == len(keys) else {}
+        state = ef1.get("kind") == "statetimeseries"
+        if isinstance(pairs, list) and all(isinstance(p, dict) for p in pairs):
+            # The key map's own pairing of each declared dimension with its EF2 key.
+            self.dimensions = {
+                p["ef1"]: p["ef2"] for p in pairs if isinstance(p.get("ef1"), str) and isinstance(p.get("ef2"), str)
+            }
+        else:
+            names = [d for d in ef1.get("dimensions") or [] if isinstance(d, str)]
+            keys = [d for d in ef2.get("dimensions") or [] if isinstance(d, str)]
+            if state and keys and keys[-1] == STATE:
+                keys = keys[:-1]
+            # The key map lists the EF2 dimensions in the order of the EF1 ones; where it does not (two EF1
+            # dimensions made one), each is named by the rule.
+            self.dimensions = dict(zip(names, keys)) if len(names) == len(keys) else {}
+        # The keys a dimension plugin.json does not declare must not take: the declared ones', the state's of a
+        # state metric and a remote plugin's group and device (the key map keeps declared ones apart the same way).
+        self._taken = set(self.dimensions.values())
+        if state:
+            self._taken.add(STATE)
+        if remote:
+            self._taken.update((GROUP, GROUP_NAME, DEVICE, DEVICE_NAME, DEVICE_ADDRESS))
+        self._undeclared = {}
 
     def dimension(self, name):
-        return self.dimensions.get(name) or dimension_key(name)
+        """The EF2 key of the plugin's dimension `name`: the key map's for a declared one; for another, the rule's,
+        or `<key>_2` (`_3`, …) where that key is taken, the same for the name from run to run."""
+        key = self.dimensions.get(name) or self._undeclared.get(name)
+        if key is None:
+            base = key = dimension_key(name)
+            n = 2
+            while key in self._taken:
+                key = f"{base}_{n}"
+                n += 1
+            self._taken.add(key)
+            self._undeclared[name] = key
+        return key
+
+    def declares(self, name):
+        return name in self.dimensions
 
     @property
     def counts(self):
@@ -150,17 +179,18 @@ class Ef2Metric:
 class KeyMap:
     """metric-keys.json: the EF2 metric of each EF1 metric (by key, and kind: timeseries or statetimeseries)."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, remote=False):
         self._metrics = {}
         for m in doc.get("metrics") or []:
             ef1, ef2 = m.get("ef1") or {}, m.get("ef2") or {}
             if isinstance(ef1.get("key"), str) and isinstance(ef2.get("key"), str):
-                self._metrics.setdefault((ef1["key"], ef1.get("kind", "timeseries")), Ef2Metric(ef1, ef2))
+                metric = Ef2Metric(ef1, ef2, m.get("dimensions"), remote)
+                self._metrics.setdefault((ef1["key"], ef1.get("kind", "timeseries")), metric)
 
     @staticmethod
-    def load(path):
+    def load(path, remote=False):
         try:
-            return KeyMap(json.loads(path.read_text(encoding="utf-8")))
+            return KeyMap(json.loads(path.read_text(encoding="utf-8")), remote)
         except (OSError, ValueError) as e:
             raise RuntimeError(f"cannot read the key map {path}: {e}; it names the EF2 key of every EF1 metric") from e
 
@@ -286,7 +316,15 @@ class Sender:
                     )
                     return 0
                 value = pgi
-            dimensions[metric.dimension(name)] = dimension_value(value)
+            key = metric.dimension(name)
+            if key != dimension_key(name) and not metric.declares(name):
+                self._warn(
+                    ("renamed", report.key, name),
+                    f"metric {report.key!r} is sent with its dimension {name!r} as {key}: plugin.json does not "
+                    f"declare it, and {dimension_key(name)} is another dimension's (a declared one's, the state's, the "
+                    "group's or the device's) (said once)",
+                )
+            dimensions[key] = dimension_value(value)
         for key, value in self._topology(report).items():
             if has_value(value):
                 dimensions.setdefault(key, dimension_value(value))
@@ -720,7 +758,7 @@ class EF1Plugin(Extension):
     def _initialize(self):
         spec = self.spec
         self.warned = set()
-        self.key_map = KeyMap.load(MODULE_DIR / KEY_MAP_FILE)
+        self.key_map = KeyMap.load(MODULE_DIR / KEY_MAP_FILE, spec["remote"])
         self.json_config = self._descriptor()
         self.states = declared_states(self.json_config)
         self.plugin_class = load_plugin_class(spec["package"], spec["class_name"])
