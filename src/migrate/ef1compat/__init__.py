@@ -77,7 +77,8 @@ from ruxit.api.exceptions import (  # noqa: E402
     ConfigException,
     NothingToReportException,
 )
-from ruxit.api.results import ef2_entity_id  # noqa: E402
+from ruxit.api.base_plugin import ActivationContext  # noqa: E402
+from ruxit.api.results import ef2_entity_id, entity_id_of  # noqa: E402
 
 log = logging.getLogger("ef1compat")
 
@@ -570,6 +571,8 @@ class Instance:
                 logger=logging.getLogger(spec["package"]),
                 snapshot=None if spec["remote"] else self.runner.snapshot,
             )
+            if spec["remote"]:
+                self.plugin.activation = self.runner.activation_of(self.index[0])
             self.associate(self.entity)
             self.plugin.initialize(**self.kwargs())
             self.status = Status(StatusValue.OK)
@@ -903,6 +906,13 @@ class EF1Plugin(Extension):
         deadline = time.monotonic() + CLOSE_WAIT
         for instance in list(getattr(self, "instances", [])):
             instance.close(0 if again else deadline - time.monotonic())
+
+    def activation_of(self, index):
+        """A remote plugin's `self.activation` for endpoint `index` of the monitoring configuration."""
+        name = str(self.monitoring_config_name or "").strip() or self.spec["class_name"]
+        if len(self.endpoints) > 1:
+            name = f"{name} (endpoint {index + 1})"
+        return ActivationContext(entity_id_of("activation", self.monitoring_config_id, index), name)
 
     def warn(self, key, message):
         """A warning, once per kind and metric: a plugin that does the same every minute logs it once."""
