@@ -571,7 +571,7 @@ class Instance:
                 logger=logging.getLogger(spec["package"]),
                 snapshot=None if spec["remote"] else self.runner.snapshot,
             )
-            if spec["remote"]:
+            if spec["remote"] and not hasattr(self.plugin, "activation"):  # unless the plugin's own
                 self.plugin.activation = self.runner.activation_of(self.index[0])
             self.associate(self.entity)
             self.plugin.initialize(**self.kwargs())
