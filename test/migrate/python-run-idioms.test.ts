@@ -865,7 +865,7 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(id, run.output).toBeDefined();
     expect(run.output).toContain(`state file of endpoint '${name}': `);
     expect(run.output).toContain(`.dt`);
-    // plugin_info.name is plugin.json's name; the id a number, the same in every run, as EF1's
+    // plugin_info.name is plugin.json's name; the id digits, the same in every run
     expect(
       run.output.match(
         /edited at #settings\/customextension;id=custom\.remote\.python\.port_check, device CUSTOM_DEVICE-[0-9A-F]+/g,

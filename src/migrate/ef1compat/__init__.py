@@ -912,7 +912,8 @@ class EF1Plugin(Extension):
         name = str(self.monitoring_config_name or "").strip() or self.spec["class_name"]
         if len(self.endpoints) > 1:
             name = f"{name} (endpoint {index + 1})"
-        return ActivationContext(entity_id_of("activation", self.monitoring_config_id, index), name)
+        # Text, as plugins pass it on (a test id of the Dynatrace API, a file name) and join it to text.
+        return ActivationContext(str(entity_id_of("activation", self.monitoring_config_id, index)), name)
 
     def warn(self, key, message):
         """A warning, once per kind and metric: a plugin that does the same every minute logs it once."""

@@ -34,7 +34,7 @@ class ActivationContext:
 
     - `endpoint_name`: the monitoring configuration's description (its name in Dynatrace), with ` (endpoint <n>)`
       after it when the configuration has several endpoints, so that each has its own, as on EF1;
-    - `entity_id`: a number that identifies the endpoint (plugins name files, test ids and devices after it): derived
+    - `entity_id`: the endpoint's id (digits, as text; plugins name files, test ids and devices after it), derived
       from the monitoring configuration's id and the endpoint's place in it, the same in every run and restart.
     """
 
