@@ -595,7 +595,7 @@ export function codeSections(plan: PythonPlan, metrics: readonly Ef1Metric[], na
         .join(
           ", ",
         )} (its first endpoint); extension.yaml's metric metadata lists them. Entities would be declared in extension.yaml's \`topology\` from them.`,
-      "- **One process, every endpoint.** Each endpoint of the monitoring configuration is one object of the plugin's class, as each EF1 configuration was.",
+      "- **One process, every endpoint.** Each endpoint of the monitoring configuration is one object of the plugin's class, as each EF1 configuration was. Its `self.activation` names it: `endpoint_name` is the monitoring configuration's description (with ` (endpoint <n>)` when it has several endpoints), `entity_id` an id (digits, as text) derived from the configuration's id and the endpoint's place in it.",
     );
   else
     lines.push(

@@ -42,6 +42,12 @@
  * - engine-members (in the manner of Dynatrace's OneAgent plugin demo): `self.get_activation_context()` and
  *   `self.get_monitored_entities(EntityType.PROCESS_GROUP_INSTANCE)`, members of the EF1 engine the layer does not
  *   provide: each run fails with an error that names the call, not an AttributeError, and MIGRATION.md lists both.
+ * - storage-disks (in the manner of public storage-array plugins): per-disk measurements of two controllers (custom
+ *   devices) split by dimensions plugin.json does not declare, named as the array's API names its fields (`Device`,
+ *   `Group`, `State`, `pool` beside the declared `Pool`), whose EF2 keys by the rule are the layer's own.
+ * - port-check (in the manner of Dynatrace's ActiveGate third-party synthetic extensions and public database-query
+ *   and certificate-check plugins): `self.activation.endpoint_name` and `self.activation.entity_id` name the group,
+ *   a state file, a test id and a device; `self.plugin_info.name` a link; with one endpoint and with two.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -125,6 +131,8 @@ interface Case {
   snapshot?: unknown;
   /** Changes activation.json's endpoint before it runs. */
   endpoint?: (endpoint: Record<string, unknown>) => void;
+  /** The endpoints of activation.json, made of its one endpoint. */
+  endpoints?: (endpoint: Record<string, unknown>) => Record<string, unknown>[];
   /** Stopped as soon as its output matches, instead of after its queries. */
   stopWhen?: RegExp;
   /** Stopped again this many ms after the first stop. */
@@ -199,6 +207,16 @@ const CASES: Case[] = [
   { fixture: "plugin-selector", module: "plugin_selector_ef2", queries: 2 },
   { fixture: "host-sessions", module: "host_sessions_ef2", queries: 2 },
   { fixture: "engine-members", module: "engine_members_ef2", queries: 2 },
+  { fixture: "storage-disks", module: "storage_disks_ef2", queries: 2 },
+  { fixture: "port-check", module: "port_check_ef2", queries: 2 },
+  {
+    fixture: "port-check",
+    name: "port-check-two-endpoints",
+    module: "port_check_ef2",
+    // two plugin objects: 4 lines are two runs
+    queries: 4,
+    endpoints: (e) => [e, { ...e, ports: "22" }],
+  },
 ];
 
 let work: string;
@@ -214,11 +232,13 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       const dir = join(work, c.name ?? c.fixture);
       const cli = await migrateInto(join(FIXTURES, c.fixture, "plugin.json"), dir);
       writeFileSync(join(dir, "snapshot.json"), JSON.stringify(c.snapshot ?? SNAPSHOT));
-      if (c.endpoint) {
+      if (c.endpoint || c.endpoints) {
         const activation = JSON.parse(readFileSync(join(dir, "activation.json"), "utf8")) as {
           pythonRemote: { endpoints: Record<string, unknown>[] };
         };
-        activation.pythonRemote.endpoints.forEach(c.endpoint);
+        if (c.endpoint) activation.pythonRemote.endpoints.forEach(c.endpoint);
+        if (c.endpoints)
+          activation.pythonRemote.endpoints = c.endpoints(activation.pythonRemote.endpoints[0]!);
         writeFileSync(join(dir, "activation.json"), JSON.stringify(activation));
       }
       const run = await runProject(dir, c.module, {
@@ -787,5 +807,97 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       "## Not carried over\n\nEverything of plugin.json is carried over, but 2 calls of the plugin's code are not: see [Not carried over from the code](#not-carried-over-from-the-code).\n",
     );
     expect(md).toContain("\n### Not carried over from the code\n");
+  });
+
+  it("storage-disks: undeclared dimensions whose keys are the device's, the group's or the state's do not take their place", () => {
+    const { cli, run } = runs.get("storage-disks")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    const controller = (c: number) => ({
+      group: "array-1",
+      "group.name": "Array array-1",
+      device: `array-1/ctrl-${"ab"[c]}`,
+      "device.name": `Controller ctrl-${"ab"[c]}`,
+    });
+    const [first, second] = byRun(run.metrics);
+    // each controller's disk sda counts on its own: 100 reads a run on ctrl-a, 200 on ctrl-b
+    expect(
+      second!.filter((m) => m.key.endsWith(".disk_reads.count")).map((m) => [m.dimensions, m.type, m.value]),
+    ).toEqual(
+      [0, 1].flatMap((c) =>
+        ["sda", "sdb"].map((disk) => [
+          { device_2: `/dev/${disk}`, group_2: `raid-${c}`, ...controller(c) },
+          "count",
+          100 * (c + 1),
+        ]),
+      ),
+    );
+    expect(first!.filter((m) => m.key.endsWith(".disk_state")).map((m) => [m.dimensions, m.value])).toEqual(
+      [0, 1].flatMap((c) =>
+        ["sda", "sdb"].map((disk) => [
+          { device_2: `/dev/${disk}`, state_2: "spun-up", ...controller(c), state: "online" },
+          1,
+        ]),
+      ),
+    );
+    expect(first!.filter((m) => m.key.endsWith(".pool_used")).map((m) => [m.dimensions, m.value])).toEqual([
+      [{ pool: "p1", pool_2: "fast", ...controller(0) }, 40],
+      [{ pool: "p1", pool_2: "fast", ...controller(1) }, 41],
+    ]);
+    // a key that is not the rule's, which extension.yaml does not list, is said once per metric and dimension
+    const renamed = [...run.output.matchAll(/metric '(\w+)' is sent with its dimension '(\w+)' as (\w+):/g)];
+    expect(renamed.map((m) => m.slice(1).join(" ")).sort()).toEqual([
+      "disk_reads Device device_2",
+      "disk_reads Group group_2",
+      "disk_state Device device_2",
+      "disk_state State state_2",
+      "pool_used pool pool_2",
+    ]);
+  });
+
+  it("port-check: self.activation names the endpoint (the monitoring configuration's description) and gives its id", () => {
+    const { cli, run } = runs.get("port-check")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/AttributeError|failed/);
+    const name = "custom:tech.port.check (a local run)";
+    const id = /test (\d+)80,443 edited/.exec(run.output)?.[1];
+    expect(id, run.output).toBeDefined();
+    expect(run.output).toContain(`state file of endpoint '${name}': `);
+    expect(run.output).toContain(`.dt`);
+    // plugin_info.name is plugin.json's name; the id digits, the same in every run
+    expect(
+      run.output.match(
+        /edited at #settings\/customextension;id=custom\.remote\.python\.port_check, device CUSTOM_DEVICE-[0-9A-F]+/g,
+      ),
+    ).toHaveLength(2);
+    expect(
+      byRun(run.metrics).map((metrics) =>
+        metrics.map((m) => [m.dimensions.port, m.dimensions.group, m.dimensions.device]),
+      ),
+    ).toEqual(
+      Array.from({ length: 2 }, () => ["80", "443"].map((port) => [port, name, `Statistics (${id})`])),
+    );
+  });
+
+  it("port-check: each endpoint of a monitoring configuration has its own name and id, as each was its own on EF1", () => {
+    const { run } = runs.get("port-check-two-endpoints")!;
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/AttributeError|failed/);
+    const ids = ["80,443", "22"].map(
+      (ports) => new RegExp(`test (\\d+)${ports} edited`).exec(run.output)?.[1],
+    );
+    expect(ids.every((id) => id !== undefined) && ids[0] !== ids[1], run.output).toBe(true);
+    const names = [1, 2].map((n) => `custom:tech.port.check (a local run) (endpoint ${n})`);
+    const [first] = byRun(run.metrics);
+    expect(
+      new Set(first!.map((m) => `${m.dimensions.port} ${m.dimensions.group} ${m.dimensions.device}`)),
+    ).toEqual(
+      new Set([
+        `80 ${names[0]} Statistics (${ids[0]})`,
+        `443 ${names[0]} Statistics (${ids[0]})`,
+        `22 ${names[1]} Statistics (${ids[1]})`,
+      ]),
+    );
   });
 });

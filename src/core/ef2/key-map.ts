@@ -150,16 +150,17 @@ export function pythonDimensionKeys(
   return out;
 }
 
-/** The EF2 dimensions of an EF1 metric (see MetricMapping.ef2.dimensions). */
+/**
+ * The EF2 dimensions of an EF1 metric (see MetricMapping.ef2.dimensions). `pythonKeys`: a Python metric's
+ * pythonDimensionKeys, undefined for JMX.
+ */
 function ef2Dimensions(
-  framework: Framework,
+  pythonKeys: Map<string, string> | undefined,
   dims: string[],
   splittings: Splitting[],
   state: boolean,
-  remote: boolean,
 ): string[] {
-  if (framework === "python")
-    return [...pythonDimensionKeys(dims, state, remote).values(), ...(state ? [STATE_DIMENSION] : [])];
+  if (pythonKeys) return [...pythonKeys.values(), ...(state ? [STATE_DIMENSION] : [])];
   const out: string[] = [];
   const add = (k: string) => {
     if (!out.includes(k)) out.push(k);
@@ -175,14 +176,11 @@ function ef2Dimensions(
 
 /** Each EF1 dimension and splitting with its EF2 dimension key (MetricMapping.dimensions). */
 function dimensionPairs(
-  framework: Framework,
+  pythonKeys: Map<string, string> | undefined,
   dims: string[],
   splittings: Splitting[],
-  state: boolean,
-  remote: boolean,
 ): { ef1: string; ef2?: string }[] {
-  if (framework === "python")
-    return [...pythonDimensionKeys(dims, state, remote)].map(([ef1, ef2]) => ({ ef1, ef2 }));
+  if (pythonKeys) return [...pythonKeys].map(([ef1, ef2]) => ({ ef1, ef2 }));
   const out: { ef1: string; ef2?: string }[] = [];
   for (const d of dims) {
     if (out.some((x) => x.ef1 === d)) continue;
@@ -230,7 +228,8 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
             : undefined;
       const ef2Key = metricKey(key, prefix, type);
       const dimensions = strings(spec.dimensions);
-      const ef2Dims = ef2Dimensions(framework, dimensions, splittings, state, remote);
+      const pythonKeys = framework === "python" ? pythonDimensionKeys(dimensions, state, remote) : undefined;
+      const ef2Dims = ef2Dimensions(pythonKeys, dimensions, splittings, state);
       const combined =
         framework === "JMX" &&
         queryMayCombine(
@@ -267,7 +266,7 @@ export function mapMetrics(doc: unknown, framework: Framework, prefix: string): 
             ef2Dims.length ? ef2Dims : undefined,
           ),
         },
-        dimensions: dimensionPairs(framework, dimensions, splittings, state, remote),
+        dimensions: dimensionPairs(pythonKeys, dimensions, splittings),
       });
     }
   });

@@ -77,7 +77,8 @@ from ruxit.api.exceptions import (  # noqa: E402
     ConfigException,
     NothingToReportException,
 )
-from ruxit.api.results import ef2_entity_id  # noqa: E402
+from ruxit.api.base_plugin import ActivationContext  # noqa: E402
+from ruxit.api.results import ef2_entity_id, entity_id_of  # noqa: E402
 
 log = logging.getLogger("ef1compat")
 
@@ -128,19 +129,48 @@ def _text(value):
 class Ef2Metric:
     """One EF1 metric of metric-keys.json: its EF2 key and type, and each EF1 dimension's EF2 key."""
 
-    def __init__(self, ef1, ef2):
+    def __init__(self, ef1, ef2, pairs=None, remote=False):
         self.key = ef2["key"]
         self.type = ef2.get("type")
-        names = [d for d in ef1.get("dimensions") or [] if isinstance(d, str)]
-        keys = [d for d in ef2.get("dimensions") or [] if isinstance(d, str)]
-        if ef1.get("kind") == "statetimeseries" and keys and keys[-1] == STATE:
-            keys = keys[:-1]
-        # The key map lists the EF2 dimensions in the order of the EF1 ones; where it does not (two EF1
-        # dimensions made one), each is named by the rule.
-        self.dimensions = dict(zip(names, keys)) if len(names) == len(keys) else {}
+        state = ef1.get("kind") == "statetimeseries"
+        if isinstance(pairs, list) and all(isinstance(p, dict) for p in pairs):
+            # The key map's own pairing of each declared dimension with its EF2 key.
+            self.dimensions = {
+                p["ef1"]: p["ef2"] for p in pairs if isinstance(p.get("ef1"), str) and isinstance(p.get("ef2"), str)
+            }
+        else:
+            names = [d for d in ef1.get("dimensions") or [] if isinstance(d, str)]
+            keys = [d for d in ef2.get("dimensions") or [] if isinstance(d, str)]
+            if state and keys and keys[-1] == STATE:
+                keys = keys[:-1]
+            # The key map lists the EF2 dimensions in the order of the EF1 ones; where it does not (two EF1
+            # dimensions made one), each is named by the rule.
+            self.dimensions = dict(zip(names, keys)) if len(names) == len(keys) else {}
+        # The keys a dimension plugin.json does not declare must not take: the declared ones', the state's of a
+        # state metric and a remote plugin's group and device (the key map keeps declared ones apart the same way).
+        self._taken = set(self.dimensions.values())
+        if state:
+            self._taken.add(STATE)
+        if remote:
+            self._taken.update((GROUP, GROUP_NAME, DEVICE, DEVICE_NAME, DEVICE_ADDRESS))
+        self._undeclared = {}
 
     def dimension(self, name):
-        return self.dimensions.get(name) or dimension_key(name)
+        """The EF2 key of the plugin's dimension `name`: the key map's for a declared one; for another, the rule's,
+        or `<key>_2` (`_3`, …) where that key is taken, the same for the name from run to run."""
+        key = self.dimensions.get(name) or self._undeclared.get(name)
+        if key is None:
+            base = key = dimension_key(name)
+            n = 2
+            while key in self._taken:
+                key = f"{base}_{n}"
+                n += 1
+            self._taken.add(key)
+            self._undeclared[name] = key
+        return key
+
+    def declares(self, name):
+        return name in self.dimensions
 
     @property
     def counts(self):
@@ -150,17 +180,18 @@ class Ef2Metric:
 class KeyMap:
     """metric-keys.json: the EF2 metric of each EF1 metric (by key, and kind: timeseries or statetimeseries)."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, remote=False):
         self._metrics = {}
         for m in doc.get("metrics") or []:
             ef1, ef2 = m.get("ef1") or {}, m.get("ef2") or {}
             if isinstance(ef1.get("key"), str) and isinstance(ef2.get("key"), str):
-                self._metrics.setdefault((ef1["key"], ef1.get("kind", "timeseries")), Ef2Metric(ef1, ef2))
+                metric = Ef2Metric(ef1, ef2, m.get("dimensions"), remote)
+                self._metrics.setdefault((ef1["key"], ef1.get("kind", "timeseries")), metric)
 
     @staticmethod
-    def load(path):
+    def load(path, remote=False):
         try:
-            return KeyMap(json.loads(path.read_text(encoding="utf-8")))
+            return KeyMap(json.loads(path.read_text(encoding="utf-8")), remote)
         except (OSError, ValueError) as e:
             raise RuntimeError(f"cannot read the key map {path}: {e}; it names the EF2 key of every EF1 metric") from e
 
@@ -286,7 +317,15 @@ class Sender:
                     )
                     return 0
                 value = pgi
-            dimensions[metric.dimension(name)] = dimension_value(value)
+            key = metric.dimension(name)
+            if key != dimension_key(name) and not metric.declares(name):
+                self._warn(
+                    ("renamed", report.key, name),
+                    f"metric {report.key!r} is sent with its dimension {name!r} as {key}: plugin.json does not "
+                    f"declare it, and {dimension_key(name)} is another dimension's (a declared one's, the state's, the "
+                    "group's or the device's) (said once)",
+                )
+            dimensions[key] = dimension_value(value)
         for key, value in self._topology(report).items():
             if has_value(value):
                 dimensions.setdefault(key, dimension_value(value))
@@ -532,6 +571,8 @@ class Instance:
                 logger=logging.getLogger(spec["package"]),
                 snapshot=None if spec["remote"] else self.runner.snapshot,
             )
+            if spec["remote"] and not hasattr(self.plugin, "activation"):  # unless the plugin's own
+                self.plugin.activation = self.runner.activation_of(self.index[0])
             self.associate(self.entity)
             self.plugin.initialize(**self.kwargs())
             self.status = Status(StatusValue.OK)
@@ -720,7 +761,7 @@ class EF1Plugin(Extension):
     def _initialize(self):
         spec = self.spec
         self.warned = set()
-        self.key_map = KeyMap.load(MODULE_DIR / KEY_MAP_FILE)
+        self.key_map = KeyMap.load(MODULE_DIR / KEY_MAP_FILE, spec["remote"])
         self.json_config = self._descriptor()
         self.states = declared_states(self.json_config)
         self.plugin_class = load_plugin_class(spec["package"], spec["class_name"])
@@ -865,6 +906,14 @@ class EF1Plugin(Extension):
         deadline = time.monotonic() + CLOSE_WAIT
         for instance in list(getattr(self, "instances", [])):
             instance.close(0 if again else deadline - time.monotonic())
+
+    def activation_of(self, index):
+        """A remote plugin's `self.activation` for endpoint `index` of the monitoring configuration."""
+        name = str(self.monitoring_config_name or "").strip() or self.spec["class_name"]
+        if len(self.endpoints) > 1:
+            name = f"{name} (endpoint {index + 1})"
+        # Text, as plugins pass it on (a test id of the Dynatrace API, a file name) and join it to text.
+        return ActivationContext(str(entity_id_of("activation", self.monitoring_config_id, index)), name)
 
     def warn(self, key, message):
         """A warning, once per kind and metric: a plugin that does the same every minute logs it once."""

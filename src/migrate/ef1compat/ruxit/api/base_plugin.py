@@ -6,6 +6,8 @@ The layer makes one object of the plugin's class per endpoint of the EF2 monitor
 - `self.json_config`: plugin.json, as a dict;
 - `self.logger`: a logging.Logger, whose lines go to the extension's log;
 - `self.results_builder`, and for a remote plugin `self.topology_builder` (groups and devices);
+- `self.plugin_info`: plugin.json's `name` and `version`;
+- for a remote plugin, `self.activation`: its endpoint's `endpoint_name` and `entity_id` (see ActivationContext);
 and calls `initialize(**kwargs)` once, `query(**kwargs)` every minute and `close(**kwargs)` at the end, with
 kwargs `config`, `json_config`, `associated_entity` (a host plugin's: the snapshot entry of the process group instance
 the layer runs it for, as plugin.json's activation picks them; also `self.associated_entity`) and, for a host plugin,
@@ -18,6 +20,29 @@ from .results import Recorder, ResultsBuilder, TopologyBuilder
 from .snapshot import select
 
 
+class PluginInfo:
+    """`self.plugin_info`: the plugin's `name` and `version`, as plugin.json gives them."""
+
+    def __init__(self, json_config):
+        self.name = json_config.get("name")
+        self.version = json_config.get("version")
+
+
+class ActivationContext:
+    """`self.activation` of a remote plugin: the endpoint it runs for. On EF1 each endpoint was a configuration of
+    its own, which the user named; on EF2 an endpoint is one of a monitoring configuration's `endpoints`.
+
+    - `endpoint_name`: the monitoring configuration's description (its name in Dynatrace), with ` (endpoint <n>)`
+      after it when the configuration has several endpoints, so that each has its own, as on EF1;
+    - `entity_id`: the endpoint's id (digits, as text; plugins name files, test ids and devices after it), derived
+      from the monitoring configuration's id and the endpoint's place in it, the same in every run and restart.
+    """
+
+    def __init__(self, entity_id, endpoint_name):
+        self.entity_id = entity_id
+        self.endpoint_name = endpoint_name
+
+
 class BasePlugin:
     """A host plugin (OneAgent): reports with `self.results_builder`; finds process groups in the snapshot."""
 
@@ -25,6 +50,7 @@ class BasePlugin:
         self.config = dict(config or {})
         self.json_config = json_config or {}
         self.logger = logger or logging.getLogger(type(self).__module__)
+        self.plugin_info = PluginInfo(self.json_config)
         self.associated_entity = None
         self._recorder = Recorder()
         self.results_builder = ResultsBuilder(self._recorder)
