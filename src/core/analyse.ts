@@ -20,7 +20,7 @@ import { LineIndex, locateAll, pointerLocator, type Locatable } from "./locate.j
 import { get, isObj, str } from "./guards.js";
 import { escapeSegment } from "./json/pointer.js";
 import type { DocumentRule, Rule, SetRule } from "./rule.js";
-import { RuleContext, type DocumentState } from "./rule-context.js";
+import { RuleContext, type DocumentState, type SetMember } from "./rule-context.js";
 import { formatMessage, toFinding } from "./rule-meta.js";
 import { DOCUMENT_RULES, RULES_BY_ID, SET_RULES } from "./rules/index.js";
 import type { FileFormat, Finding, Location, RawFinding, Target, Variant } from "./types.js";
@@ -503,7 +503,7 @@ export function applyConfig(path: string, findings: Finding[], config: ResolvedC
 /** A set rule over some documents; a rule that throws reports an internal error on each of `paths`. */
 function runSetRule(
   rule: SetRule,
-  documents: { path: string; value: unknown }[],
+  documents: readonly SetMember[],
   paths: readonly string[],
 ): { path: string; finding: RawFinding }[] {
   const results: { path: string; finding: RawFinding }[] = [];
@@ -632,11 +632,14 @@ export class AnalysisSession {
   private finishSet(): FileFindings[] {
     const { config } = this;
     const withValue = this.held.filter((h) => h.set);
-    const members = withValue.map((h) => ({ path: h.file.path, value: h.set!.value }));
+    const member = (h: Held, value: Record<string, unknown>): SetMember => ({
+      path: h.file.path,
+      format: formatOf(h.file.path),
+      value,
+    });
+    const allMembers = withValue.map((h) => member(h, h.set!.value));
     // The bases checked together too, so that a set finding the bases already had is existing.
-    const baseMembers = withValue.flatMap((h) =>
-      h.set!.base ? [{ path: h.file.path, value: h.set!.base }] : [],
-    );
+    const allBaseMembers = withValue.flatMap((h) => (h.set!.base ? [member(h, h.set!.base)] : []));
     const found = new Map<Held, { head: RawFinding[]; base: RawFinding[] }>();
     const of = (h: Held) => {
       let f = found.get(h);
@@ -647,7 +650,11 @@ export class AnalysisSession {
     const byPath = new Map<string, Held[]>();
     for (const h of this.held) byPath.set(h.file.path, [...(byPath.get(h.file.path) ?? []), h]);
     for (const rule of this.setRules.rules) {
-      const paths = this.held.map((h) => h.file.path);
+      // A rule compares the documents of its kinds of file alone (`meta.files`).
+      const files = rule.meta.files ?? DESCRIPTORS;
+      const members = allMembers.filter((m) => files.includes(m.format));
+      const baseMembers = allBaseMembers.filter((m) => files.includes(m.format));
+      const paths = this.held.filter((h) => files.includes(formatOf(h.file.path))).map((h) => h.file.path);
       for (const { path, finding } of runSetRule(rule, members, paths))
         for (const h of byPath.get(path) ?? []) of(h).head.push(finding);
       if (!baseMembers.length) continue;

@@ -134,10 +134,16 @@ function memberOf(node: ObjectNode, key: string): MemberNode | undefined {
   return byKey.get(key);
 }
 
-/** Walks a pointer down the tree; stops at the nearest existing ancestor. Duplicate keys: the last wins, as in JSON.parse. */
+/**
+ * Walks a pointer down the tree; stops at the nearest existing ancestor. Duplicate keys: the last wins, as in
+ * JSON.parse. In YAML, a pointer into an alias (`*name`) goes on in the node its anchor names: what the finding
+ * is about is written there, and an edit must change it there (the alias itself is where the pointer ends at it).
+ */
 export function resolvePointer(root: JsonNode, pointer: string): Resolved {
   let cur: Resolved = { node: root, fallback: false };
   for (const seg of splitPointer(pointer)) {
+    const alias = cur.node.kind === "string" ? cur.node.alias : undefined;
+    if (alias) cur = { node: alias.node, keyStart: alias.keyStart, keyEnd: alias.keyEnd, fallback: false };
     const node = cur.node;
     if (node.kind === "object") {
       const m = memberOf(node, seg);

@@ -400,6 +400,8 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
 /** A descriptor checked together with others (set rules). */
 export interface SetMember {
   path: string;
+  /** Its kind of file: a rule with both in `meta.files` compares each kind apart (a name is one kind's). */
+  format: FileFormat;
   /** The document's top-level members that the rule names in `meta.members` (an object, whatever the root). */
   value: unknown;
 }

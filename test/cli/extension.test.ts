@@ -97,10 +97,12 @@ describe("check finds every extension.yaml, wherever it is", () => {
 
   it("`paths` written for plugin.json reach the extension.yaml of each project, and no other", () => {
     write("scoped/.github/plugin-review.yml", 'paths: ["plugins/*/plugin.json"]\n');
-    const bad = `name: custom:x\nversion: 1.0\nminDynatraceVersion: "1.285"\n${AUTHOR}`;
-    write("scoped/plugins/a/src/extension.yaml", bad);
-    write("scoped/plugins/b/extension/extension.yaml", bad);
-    write("scoped/vendor/sdk/extension.yaml", bad);
+    // Each its own name: two extensions of one run with one name are duplicate-plugin-name.
+    const bad = (name: string) =>
+      `name: custom:${name}\nversion: 1.0\nminDynatraceVersion: "1.285"\n${AUTHOR}`;
+    write("scoped/plugins/a/src/extension.yaml", bad("a"));
+    write("scoped/plugins/b/extension/extension.yaml", bad("b"));
+    write("scoped/vendor/sdk/extension.yaml", bad("sdk"));
     const r = cli(["check", "--format", "json", "."], join(dir, "scoped"));
     expect((JSON.parse(r.stdout) as JsonFinding[]).map((f) => f.file)).toEqual([
       "plugins/a/src/extension.yaml",

@@ -128,7 +128,11 @@ describe("plugin-review check --base-ref: extension.yaml files paired with the p
     const r = cli(["check", "--base-ref", "main", "--format", "json"], repo);
     const findings = JSON.parse(r.stdout) as JsonFinding[];
     expect(findings.map((f) => [f.file, f.ruleId, f.baseline])).toEqual([
+      // The three migrations of one plugin are three extensions of one name, checked together.
+      ["deleted/extension/extension.yaml", "duplicate-plugin-name", "new"],
       ["deleted/extension/extension.yaml", "migration-metric-missing", "new"],
+      ["done/extension/extension.yaml", "duplicate-plugin-name", "new"],
+      ["kept/extension.yaml", "duplicate-plugin-name", "new"],
       ["kept/extension.yaml", "migration-dimension-dropped", "new"],
       ["kept/extension.yaml", "migration-dimension-dropped", "new"],
       // An extension of its own, incomplete: no minDynatraceVersion and no author, and `1.0` is YAML's number.
@@ -136,8 +140,8 @@ describe("plugin-review check --base-ref: extension.yaml files paired with the p
       ["other/extension.yaml", "required-member", "new"],
       ["other/extension.yaml", "ef2-version-format", "new"],
     ]);
-    expect(findings[0]!.message).toMatch(/`main:deleted\/plugin\.json` line \d+, a file this change deletes/);
-    expect(findings[1]!.message).toMatch(/`main:kept\/plugin\.json` line \d+\)/);
+    expect(findings[1]!.message).toMatch(/`main:deleted\/plugin\.json` line \d+, a file this change deletes/);
+    expect(findings[4]!.message).toMatch(/`main:kept\/plugin\.json` line \d+\)/);
     expect(r.status).toBe(1);
     // Another tool's file gets no finding; standard error says why it was left out.
     expect(r.stderr.split("\n")).toEqual([

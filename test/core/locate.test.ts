@@ -188,6 +188,34 @@ describe("locate in YAML (an extension.yaml): the same walk over the YAML parse'
     );
   });
 
+  it("a pointer into an alias is placed in the node its anchor names, where the text to edit is", () => {
+    const text =
+      "snmp:\n  - group: a\n    dimensions: &dims\n      - key: Dev\n        value: oid:1\n  - group: b\n    dimensions: *dims\n";
+    for (const parse of [parseYaml, parseYamlAsDynatrace]) {
+      const r = parse(text);
+      if (!r.ok) throw new Error(r.error.message);
+      const at = (pointer: string, target: "key" | "value" = "value") => {
+        const f: RawFinding = {
+          ruleId: "x",
+          severity: "error",
+          message: "",
+          messageId: "m",
+          pointer,
+          target,
+        };
+        return locateAll(text, r, [f], "yaml")[0];
+      };
+      // Inside the alias: at the anchored value itself, its key, and a missing member at the anchored element.
+      expect(at("/snmp/1/dimensions/0/key")).toEqual(at("/snmp/0/dimensions/0/key"));
+      expect(at("/snmp/1/dimensions/0/key")?.line).toBe(4);
+      expect(at("/snmp/1/dimensions/0/key", "key")).toEqual(at("/snmp/0/dimensions/0/key", "key"));
+      expect(at("/snmp/1/dimensions/0/filter", "key")).toEqual(at("/snmp/0/dimensions/0/filter", "key"));
+      // The alias itself is where a pointer ends at it: its text, or the key it is the value of.
+      expect(at("/snmp/1/dimensions")).toEqual({ line: 7, column: 17, endLine: 7, endColumn: 22 });
+      expect(at("/snmp/1/dimensions", "key")).toEqual({ line: 7, column: 5, endLine: 7, endColumn: 15 });
+    }
+  });
+
   it("pointerLocator places a pointer of a parsed text without a finding (the EF1 line a migration names)", () => {
     const r = parseJson(text(validHost()));
     if (!r.ok) throw new Error(r.error.message);

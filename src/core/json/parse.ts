@@ -58,6 +58,17 @@ export interface ArrayNode extends NodeBase {
 }
 export interface ScalarNode extends NodeBase {
   kind: "string" | "number" | "boolean" | "null";
+  /** A YAML alias (`*name`, a string node at its text): the anchored node it stands for. */
+  alias?: Anchored;
+}
+/**
+ * A node a YAML anchor names (`&name`), and the key of the member whose value it is, if any: what is inside an
+ * alias is written there (locate.ts places it there).
+ */
+export interface Anchored {
+  node: JsonNode;
+  keyStart?: number;
+  keyEnd?: number;
 }
 export interface MemberNode {
   key: string;

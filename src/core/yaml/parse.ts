@@ -33,7 +33,7 @@ import {
   type Document,
   type Node,
 } from "yaml";
-import type { DuplicateKey, JsonNode, MemberNode, ParseOutcome } from "../json/parse.js";
+import type { Anchored, DuplicateKey, JsonNode, MemberNode, ParseOutcome } from "../json/parse.js";
 import { escapeSegment } from "../json/pointer.js";
 
 /**
@@ -166,6 +166,9 @@ function convert(text: string, doc: Document.Parsed): Converted {
   let firstAlias: number | undefined;
   // The nodes under each anchor as the value holds them (aliases expanded); undefined while it is being read.
   const anchors = new Map<string, number | undefined>();
+  // Each anchor's node, and the key it is the value of (what is inside an alias is written there).
+  const anchored = new Map<string, Anchored>();
+  const anchoredNodes = new Map<JsonNode, Anchored>();
   let nodes = 0;
   let aliasNodes = 0;
   const pointer = () => path.map((s) => "/" + escapeSegment(s)).join("");
@@ -177,7 +180,12 @@ function convert(text: string, doc: Document.Parsed): Converted {
     const anchor = isAlias(n) ? undefined : n.anchor;
     if (anchor !== undefined) anchors.set(anchor, undefined);
     const out = value(n, start, end);
-    if (anchor !== undefined) anchors.set(anchor, nodes - before);
+    if (anchor !== undefined) {
+      anchors.set(anchor, nodes - before);
+      const a: Anchored = { node: out };
+      anchored.set(anchor, a);
+      anchoredNodes.set(out, a);
+    }
     return out;
   };
   const value = (n: Node, start: number, end: number): JsonNode => {
@@ -207,7 +215,10 @@ function convert(text: string, doc: Document.Parsed): Converted {
           duplicates.push({ objectPointer: pointer(), key, keyStart, keyEnd, firstKeyStart: first });
         else seen.set(key, keyStart);
         path.push(key);
-        members.push({ key, keyStart, keyEnd, value: node(pair.value as Node | null, keyEnd) });
+        const member = node(pair.value as Node | null, keyEnd);
+        const a = anchoredNodes.get(member);
+        if (a) Object.assign(a, { keyStart, keyEnd });
+        members.push({ key, keyStart, keyEnd, value: member });
         path.pop();
       }
       return { kind: "object", start, end, members };
@@ -238,7 +249,8 @@ function convert(text: string, doc: Document.Parsed): Converted {
           start,
           end,
         );
-      return { kind: "string", start, end };
+      const alias = anchored.get(n.source);
+      return alias ? { kind: "string", start, end, alias } : { kind: "string", start, end };
     }
     const v = isScalar(n) ? n.value : undefined;
     const kind =

@@ -16,7 +16,7 @@
  * a second document are refused; duplicate keys are found here, in one set per mapping. Never throws.
  */
 import jsYaml from "js-yaml";
-import type { DuplicateKey, JsonNode, MemberNode, ParseOutcome } from "../json/parse.js";
+import type { Anchored, DuplicateKey, JsonNode, MemberNode, ParseOutcome } from "../json/parse.js";
 import { escapeSegment } from "../json/pointer.js";
 import { quote } from "../quote.js";
 
@@ -123,6 +123,9 @@ class TreeReader {
   private aliasNodes = 0;
   /** Each anchor's node count (undefined while it is read: an alias to it then is inside it). */
   private readonly anchors = new Map<string, number | undefined>();
+  /** Each anchor's node, and the key it is the value of (set when its mapping is read). */
+  private readonly anchored = new Map<string, Anchored>();
+  private readonly anchoredNodes = new Map<JsonNode, Anchored>();
   readonly duplicates: DuplicateKey[] = [];
   /** Quoted values and flow collections over several lines, in the order read (inner before outer). */
   private readonly multiLine: { start: number; end: number; flow: boolean }[] = [];
@@ -205,7 +208,12 @@ class TreeReader {
     }
     if ((first === 91 /* [ */ || first === 123) /* { */ && node.kind !== "string")
       this.spans(start, node.end, true);
-    if (anchor !== null && anchor !== undefined && first !== 42) this.anchors.set(anchor, size);
+    if (anchor !== null && anchor !== undefined && first !== 42) {
+      this.anchors.set(anchor, size);
+      const anchored: Anchored = { node };
+      this.anchored.set(anchor, anchored);
+      this.anchoredNodes.set(node, anchored);
+    }
     const next = skipSpace(text, node.end);
     // A key: `:` after it (a block or flow mapping), or `?` before it (an explicit key).
     const isKey = text.charCodeAt(next) === 58 /* : */ || this.explicitKey(start);
@@ -265,6 +273,8 @@ class TreeReader {
           firstKeyStart: first,
         });
       else seen.set(k.key, k.node.start);
+      const anchored = this.anchoredNodes.get(value);
+      if (anchored) Object.assign(anchored, { keyStart: k.node.start, keyEnd: k.node.end });
       members.push({ key: k.key, keyStart: k.node.start, keyEnd: k.node.end, value });
     }
     void start;
@@ -283,8 +293,10 @@ class TreeReader {
         start,
         end,
       );
+    // What is inside an alias is written at its anchor (locate.ts places it there).
+    const alias = this.anchored.get(name)!;
     // js-yaml reads some constructs twice (open): an alias is counted once, by its place.
-    if (this.aliasesRead.has(start)) return { node: { kind: "string", start, end }, size };
+    if (this.aliasesRead.has(start)) return { node: { kind: "string", start, end, alias }, size };
     this.aliasesRead.add(start);
     if (++this.aliases > MAX_ALIASES)
       throw new Refused(`more than ${MAX_ALIASES} aliases (\`*name\`); write the values out`, start, end);
@@ -295,7 +307,7 @@ class TreeReader {
         start,
         end,
       );
-    return { node: { kind: "string", start, end }, size };
+    return { node: { kind: "string", start, end, alias }, size };
   }
 
   /** Keeps a quoted value or flow collection that continues on another line, for firstLenient. */

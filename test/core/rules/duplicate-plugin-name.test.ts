@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/core/config.js";
 import { analyseDescriptors } from "../../../src/core/analyse.js";
-import { ruleTable, validHost, validRemote, text, lineOf, edit } from "../../helpers.js";
+import { ruleTable, validHost, validRemote, text, lineOf, edit, EXTENSION } from "../../helpers.js";
 
 const ID = "duplicate-plugin-name";
 const host = text(validHost());
@@ -100,5 +100,54 @@ describe("duplicate-plugin-name across descriptors checked together", () => {
       resolveConfig({ repo: { ignore: [{ paths: ["legacy/**"], rules: [ID] }] } }),
     );
     expect(ignored.map((r) => r.findings.length)).toEqual([1, 0]);
+  });
+});
+
+describe("duplicate-plugin-name across extension.yaml files checked together", () => {
+  /** The valid extension copied into another project, its `name` one line lower. */
+  const copy = `# the router extension, copied\n${EXTENSION}`;
+  /** A build template: its build writes the name (build-placeholder). */
+  const template = edit(
+    EXTENSION,
+    "name: custom:example.snmp-router",
+    "name: com.dynatrace.extension.<%=extensionName%>",
+  );
+
+  it("two extensions sharing a name: one finding each, at its own `name` line", () => {
+    const out = review([
+      { path: "router/extension/extension.yaml", content: EXTENSION },
+      { path: "router-v2/extension/extension.yaml", content: copy },
+    ]);
+    expect(out.map((r) => r.findings.map((f) => f.line))).toEqual([[1], [2]]);
+    expect(out[0]?.findings[0]?.message).toBe(
+      "extension name `custom:example.snmp-router` is also used by `router-v2/extension/extension.yaml`; Dynatrace takes them as one extension, of which one version is active at a time",
+    );
+    expect(out[1]?.findings[0]?.message).toContain("is also used by `router/extension/extension.yaml`");
+    expect(out[0]?.findings[0]?.severity).toBe("error");
+  });
+
+  it("an extension and a plugin.json are never compared, whatever their names", () => {
+    const out = review([
+      { path: "router/extension/extension.yaml", content: EXTENSION },
+      { path: "router/plugin.json", content: text({ ...validRemote(), name: "custom:example.snmp-router" }) },
+    ]);
+    expect(out.flatMap((r) => r.findings)).toEqual([]);
+  });
+
+  it("build templates, whose build writes the name, take no part", () => {
+    const out = review([
+      { path: "a/extension/extension.yaml", content: template },
+      { path: "b/extension/extension.yaml", content: `# another\n${template}` },
+    ]);
+    expect(out.flatMap((r) => r.findings)).toEqual([]);
+  });
+
+  it("another tool's extension.yaml, which is not reviewed, takes no part", () => {
+    const firebase = "name: resize-images\nversion: 0.1.0\n";
+    const out = review([
+      { path: "a/extension.yaml", content: firebase },
+      { path: "b/extension.yaml", content: firebase },
+    ]);
+    expect(out.flatMap((r) => r.findings)).toEqual([]);
   });
 });

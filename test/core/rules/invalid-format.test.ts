@@ -11,6 +11,24 @@ const colorRgbMissing = set(validHost(), ["ui", "charts", 0, "series", 0], "colo
 const agentVersion = set(validHost(), [], "requiredAgentVersion", "latest");
 const emptyKey = set(validHost(), ["metrics", 1, "timeseries"], "key", "");
 
+/**
+ * The valid extension with its device dimensions anchored (`&device`) and a second group that reuses them by
+ * alias (`*device`), its device dimension's key written `key`.
+ */
+function aliasedDevice(key: string): string {
+  const anchored = edit(
+    EXTENSION,
+    "    dimensions:\n      - key: device.name\n",
+    `    dimensions: &device\n      - key: ${key}\n`,
+  );
+  return edit(
+    anchored,
+    "\nmetrics:\n",
+    "  - group: device-slow\n    interval:\n      minutes: 5\n    dimensions: *device\n    subgroups:\n      - subgroup: uptime-slow\n        table: false\n        metrics:\n          - key: example.router.uptime.slow\n            value: oid:1.3.6.1.2.1.1.3.0\n\nmetrics:\n",
+  );
+}
+const aliasedCapitals = aliasedDevice("Device.Name");
+
 ruleTable("invalid-format", {
   valid: [
     { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
@@ -26,6 +44,11 @@ ruleTable("invalid-format", {
         "example.router.uptime\n            value",
         "example.router.up_time-s\n            value",
       ),
+      options: EF2,
+    },
+    {
+      name: "extension.yaml: dimensions anchored and reused by an alias",
+      doc: aliasedDevice("device.name"),
       options: EF2,
     },
     { name: "the host example", doc: validHost() },
@@ -70,6 +93,15 @@ ruleTable("invalid-format", {
     },
   ],
   invalid: [
+    {
+      // The alias repeats the anchored list: its finding is on the line to edit, the anchored key, not at `*device`.
+      name: "extension.yaml: a dimension key in capitals, anchored and reused by an alias: both at the anchored key",
+      doc: aliasedCapitals,
+      options: EF2,
+      lines: [lineOf(aliasedCapitals, "- key: Device.Name"), lineOf(aliasedCapitals, "- key: Device.Name")],
+      messageId: "format",
+      message: /`snmp\[[01]\]\.dimensions\[0\]\.key` is "Device\.Name"/,
+    },
     {
       // Ajv reports every branch of the interval's anyOf: the value meant the number, not `var:` text nor `5m`.
       name: "extension.yaml: an interval of 0 minutes is told its range (once), not that it must be text",

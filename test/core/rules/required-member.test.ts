@@ -1,4 +1,15 @@
-import { ruleTable, validHost, validRemote, text, lineOf, at, EXTENSION, EF2, edit } from "../../helpers.js";
+import {
+  ruleTable,
+  validHost,
+  validRemote,
+  text,
+  lineOf,
+  at,
+  EXTENSION,
+  EF2,
+  edit,
+  MIGRATION,
+} from "../../helpers.js";
 
 type J = Record<string, unknown>;
 /** Line of the `{` that opens the innermost object holding `needle` (array elements have no key of their own). */
@@ -39,6 +50,16 @@ ruleTable("required-member", {
         EXTENSION,
         "  - key: example.router.uptime\n    metadata:\n      displayName: Uptime\n",
         "  - key: example.router.uptime\n    metadata:\n",
+      ),
+      options: EF2,
+    },
+    {
+      // The JMX data source reference writes its metrics without `type` (a gauge, as in every data source).
+      name: "extension.yaml: a JMX metric without type (a gauge)",
+      doc: edit(
+        MIGRATION.extension,
+        "              value: attribute:NumIdle\n              type: gauge\n",
+        "              value: attribute:NumIdle\n",
       ),
       options: EF2,
     },
@@ -104,6 +125,14 @@ ruleTable("required-member", {
       doc: edit(EXTENSION, "            value: oid:1.3.6.1.2.1.1.3.0\n", ""),
       options: EF2,
       lines: [lineOf(EXTENSION, "- key: example.router.uptime")],
+      messageId: "missing",
+      data: { member: "value" },
+    },
+    {
+      name: "extension.yaml: a JMX metric without its value",
+      doc: edit(MIGRATION.extension, "              value: attribute:NumIdle\n", ""),
+      options: EF2,
+      lines: [lineOf(MIGRATION.extension, "- key: example.pool.idle")],
       messageId: "missing",
       data: { member: "value" },
     },

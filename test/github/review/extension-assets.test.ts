@@ -523,11 +523,17 @@ describe("GitHub App: alert files read a batch, bounded", () => {
   it("reads at most 80 alert files a batch, and says which extension's were not read", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
     const { probot } = makeProbot();
-    const yaml = `${SNMP}alerts:\n${Array.from({ length: 10 }, (_, i) => `  - path: alerts/a${i}.json\n`).join("")}`;
+    const listed = `${SNMP}alerts:\n${Array.from({ length: 10 }, (_, i) => `  - path: alerts/a${i}.json\n`).join("")}`;
     // Nine extensions listing ten alert files of their own each (Dynatrace takes ten): 90 reads, 80 read.
     const folders = Array.from({ length: 9 }, (_, i) => `e${i + 1}/`);
     gh.prFiles = [];
     for (const folder of folders) {
+      // Each its own name: extensions of one name reviewed together are duplicate-plugin-name.
+      const yaml = edit(
+        listed,
+        "name: custom:example.snmp-router",
+        `name: custom:example.${folder.slice(0, -1)}`,
+      );
       gh.prFiles.push({ filename: `${folder}extension.yaml`, status: "added", patch: addedPatch(yaml) });
       gh.file(R, HEAD_SHA, `${folder}extension.yaml`, yaml).file(
         R,
