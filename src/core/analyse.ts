@@ -149,8 +149,11 @@ type Internal = AnalysedFile & {
   configPath: string;
   value?: unknown;
   parsed?: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined;
-  /** The base's value and its own findings, when it was compared. */
-  base?: { value: unknown; findings: RawFinding[] };
+  /**
+   * The base's value and its own findings, when it was compared; `shared`: the rules whose base findings are
+   * head's own finding objects (not run again on the base: baseline.ts matches them without identifying them).
+   */
+  base?: { value: unknown; findings: RawFinding[]; shared?: ReadonlySet<string> };
   /** The path the base's `ignore` globs read (DescriptorInput's `base.configPath`), when it differs. */
   baseConfigPath?: string;
   /** Set when a base was compared or the change adds the file: findings get a baseline state. */
@@ -185,9 +188,10 @@ function baseFindings(
   active: readonly DocumentRule[],
   head?: { context: RuleContext; rules: readonly DocumentRule[]; results: readonly RawFinding[][] },
   timing?: AnalysisTiming,
-): RawFinding[] {
+): { findings: RawFinding[]; shared: Set<string> } {
   const context = new RuleContext(state, false, head?.context, timing);
   const out: RawFinding[] = [];
+  const shared = new Set<string>();
   // Head's rules are `active`'s (the catalog's) order: each is looked for after the last one found, not
   // through a map built per file. One not found there (in another order) is run again: the same findings.
   let next = 0;
@@ -195,13 +199,14 @@ function baseFindings(
     if (r.meta.kind === "change") continue;
     const i = head ? head.rules.indexOf(r, next) : -1;
     if (i >= 0) next = i + 1;
-    const results =
-      i >= 0 && head?.context.readsSameIn(r, context)
-        ? (head.results[i] as RawFinding[])
-        : runRule(r, context);
+    let results: RawFinding[];
+    if (i >= 0 && head?.context.readsSameIn(r, context)) {
+      results = head.results[i] as RawFinding[];
+      shared.add(r.meta.id);
+    } else results = runRule(r, context);
     for (const f of results) out.push(f);
   }
-  return out;
+  return { findings: out, shared };
 }
 
 export interface AnalysisOptions {
@@ -384,17 +389,19 @@ export function analyseOne(
   if (sameAsBase && baseline) {
     const ranAtBase = new Set(activeAtBase.map((r) => r.meta.id));
     baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId) && ranAtBase.has(f.ruleId));
+    // Head's very findings: every rule's are shared.
+    baseline.shared = ranAtBase;
   }
   if (changedBase && baseline) {
     const migration = activeAtBase.filter(
       (r) => r.meta.kind !== "migration" || changedBase.ef1 !== undefined,
     );
-    baseline.findings = baseFindings(
+    ({ findings: baseline.findings, shared: baseline.shared } = baseFindings(
       changedBase,
       migration,
       reuse ? { context, rules, results } : undefined,
       timing,
-    );
+    ));
   }
   // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
@@ -760,7 +767,11 @@ function withBaseline(
   path: string,
   findings: readonly Finding[],
   config: ResolvedConfig,
-  file: { compared: boolean; value: unknown; base?: { value: unknown; findings: RawFinding[] } },
+  file: {
+    compared: boolean;
+    value: unknown;
+    base?: { value: unknown; findings: RawFinding[]; shared?: ReadonlySet<string> };
+  },
 ): { findings: Finding[]; fixed?: number } {
   if (!file.compared) return { findings: [...findings] };
   const matchable = findings.filter((f) => !isChangeRule(f.ruleId));
