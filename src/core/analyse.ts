@@ -144,6 +144,48 @@ function activeRules(path: string, config: ResolvedConfig, format: FileFormat): 
 }
 const activeByConfig = new WeakMap<ResolvedConfig, Map<FileFormat, readonly DocumentRule[]>>();
 
+/**
+ * Which of the active rules run on a document: `unparsed` (it did not parse) the parse rules; `alone` (no base)
+ * no change rule; `compared` every change rule; `renamed` (to the server another plugin) plugin-renamed of
+ * them; `base` (the base's own findings) the same as `compared`, the change rules being skipped by the caller.
+ * The migration rules only beside an EF1 source (`ef1`). Once per list of active rules (a configuration's).
+ */
+type Selection = "unparsed" | "alone" | "compared" | "renamed" | "base";
+function ruleSelection(
+  active: readonly DocumentRule[],
+  selection: Selection,
+  ef1: boolean,
+): readonly DocumentRule[] {
+  let byKey = selections.get(active);
+  if (!byKey) selections.set(active, (byKey = new Map()));
+  const key = `${selection}:${ef1}`;
+  let rules = byKey.get(key);
+  if (!rules) {
+    rules = active.filter((r) => {
+      const { kind, id } = r.meta;
+      if (selection === "unparsed") return kind === "parse";
+      if (kind === "migration" && !ef1) return false;
+      if (kind !== "change") return true;
+      return (
+        selection === "compared" ||
+        selection === "base" ||
+        (selection === "renamed" && id === "plugin-renamed")
+      );
+    });
+    byKey.set(key, rules);
+  }
+  return rules;
+}
+const selections = new WeakMap<readonly DocumentRule[], Map<string, readonly DocumentRule[]>>();
+
+/** The ids of a list of rules, once per list. */
+function idsOf(rules: readonly DocumentRule[]): ReadonlySet<string> {
+  let ids = idSets.get(rules);
+  if (!ids) idSets.set(rules, (ids = new Set(rules.map((r) => r.meta.id))));
+  return ids;
+}
+const idSets = new WeakMap<readonly DocumentRule[], ReadonlySet<string>>();
+
 type Internal = AnalysedFile & {
   format: FileFormat;
   configPath: string;
@@ -318,7 +360,7 @@ export function analyseOne(
   const activeAtBase =
     baseConfigPath === configPath ? active : activeRules(baseConfigPath, config, format.name);
   const ef1 = extension && input.replaces ? ef1Source(input.replaces, config) : undefined;
-  let rules = active.filter((r) => r.meta.kind === "parse");
+  let rules: readonly DocumentRule[] | undefined;
   let baseline: Internal["base"];
   let sameAsBase = false;
   let changedBase: DocumentState | undefined;
@@ -374,12 +416,13 @@ export function analyseOne(
     const compare = state.base !== undefined || state.baseError !== undefined;
     // To the server a renamed plugin is a new plugin: only plugin-renamed compares it with the old one (rules.md).
     const renamed = state.base !== undefined && isRenamed(state.value, state.base.value);
-    rules = active.filter(
-      (r) =>
-        (r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed"))) &&
-        (r.meta.kind !== "migration" || state.ef1 !== undefined),
+    rules = ruleSelection(
+      active,
+      compare ? (renamed ? "renamed" : "compared") : "alone",
+      state.ef1 !== undefined,
     );
   }
+  rules ??= ruleSelection(active, "unparsed", false);
   const reuse = changedBase !== undefined && !options.fullBase;
   const context = new RuleContext(state, reuse, undefined, timing);
   const results = rules.map((r) => runRule(r, context));
@@ -387,15 +430,13 @@ export function analyseOne(
   const raw: RawFinding[] = [];
   for (const found of results) for (const f of found) raw.push(f);
   if (sameAsBase && baseline) {
-    const ranAtBase = new Set(activeAtBase.map((r) => r.meta.id));
+    const ranAtBase = idsOf(activeAtBase);
     baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId) && ranAtBase.has(f.ruleId));
     // Head's very findings: every rule's are shared.
     baseline.shared = ranAtBase;
   }
   if (changedBase && baseline) {
-    const migration = activeAtBase.filter(
-      (r) => r.meta.kind !== "migration" || changedBase.ef1 !== undefined,
-    );
+    const migration = ruleSelection(activeAtBase, "base", changedBase.ef1 !== undefined);
     ({ findings: baseline.findings, shared: baseline.shared } = baseFindings(
       changedBase,
       migration,
