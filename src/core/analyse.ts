@@ -144,13 +144,58 @@ function activeRules(path: string, config: ResolvedConfig, format: FileFormat): 
 }
 const activeByConfig = new WeakMap<ResolvedConfig, Map<FileFormat, readonly DocumentRule[]>>();
 
+/**
+ * Which of the active rules run on a document: `unparsed` (it did not parse) the parse rules; `alone` (no base)
+ * no change rule; `compared` every change rule; `renamed` (to the server another plugin) plugin-renamed of
+ * them; `base` (the base's own findings) the same as `compared`, the change rules being skipped by the caller.
+ * The migration rules only beside an EF1 source (`ef1`). Once per list of active rules (a configuration's).
+ */
+type Selection = "unparsed" | "alone" | "compared" | "renamed" | "base";
+function ruleSelection(
+  active: readonly DocumentRule[],
+  selection: Selection,
+  ef1: boolean,
+): readonly DocumentRule[] {
+  let byKey = selections.get(active);
+  if (!byKey) selections.set(active, (byKey = new Map()));
+  const key = `${selection}:${ef1}`;
+  let rules = byKey.get(key);
+  if (!rules) {
+    rules = active.filter((r) => {
+      const { kind, id } = r.meta;
+      if (selection === "unparsed") return kind === "parse";
+      if (kind === "migration" && !ef1) return false;
+      if (kind !== "change") return true;
+      return (
+        selection === "compared" ||
+        selection === "base" ||
+        (selection === "renamed" && id === "plugin-renamed")
+      );
+    });
+    byKey.set(key, rules);
+  }
+  return rules;
+}
+const selections = new WeakMap<readonly DocumentRule[], Map<string, readonly DocumentRule[]>>();
+
+/** The ids of a list of rules, once per list. */
+function idsOf(rules: readonly DocumentRule[]): ReadonlySet<string> {
+  let ids = idSets.get(rules);
+  if (!ids) idSets.set(rules, (ids = new Set(rules.map((r) => r.meta.id))));
+  return ids;
+}
+const idSets = new WeakMap<readonly DocumentRule[], ReadonlySet<string>>();
+
 type Internal = AnalysedFile & {
   format: FileFormat;
   configPath: string;
   value?: unknown;
   parsed?: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined;
-  /** The base's value and its own findings, when it was compared. */
-  base?: { value: unknown; findings: RawFinding[] };
+  /**
+   * The base's value and its own findings, when it was compared; `shared`: the rules whose base findings are
+   * head's own finding objects (not run again on the base: baseline.ts matches them without identifying them).
+   */
+  base?: { value: unknown; findings: RawFinding[]; shared?: ReadonlySet<string> };
   /** The path the base's `ignore` globs read (DescriptorInput's `base.configPath`), when it differs. */
   baseConfigPath?: string;
   /** Set when a base was compared or the change adds the file: findings get a baseline state. */
@@ -185,9 +230,10 @@ function baseFindings(
   active: readonly DocumentRule[],
   head?: { context: RuleContext; rules: readonly DocumentRule[]; results: readonly RawFinding[][] },
   timing?: AnalysisTiming,
-): RawFinding[] {
+): { findings: RawFinding[]; shared: Set<string> } {
   const context = new RuleContext(state, false, head?.context, timing);
   const out: RawFinding[] = [];
+  const shared = new Set<string>();
   // Head's rules are `active`'s (the catalog's) order: each is looked for after the last one found, not
   // through a map built per file. One not found there (in another order) is run again: the same findings.
   let next = 0;
@@ -195,13 +241,14 @@ function baseFindings(
     if (r.meta.kind === "change") continue;
     const i = head ? head.rules.indexOf(r, next) : -1;
     if (i >= 0) next = i + 1;
-    const results =
-      i >= 0 && head?.context.readsSameIn(r, context)
-        ? (head.results[i] as RawFinding[])
-        : runRule(r, context);
+    let results: RawFinding[];
+    if (i >= 0 && head?.context.readsSameIn(r, context)) {
+      results = head.results[i] as RawFinding[];
+      shared.add(r.meta.id);
+    } else results = runRule(r, context);
     for (const f of results) out.push(f);
   }
-  return out;
+  return { findings: out, shared };
 }
 
 export interface AnalysisOptions {
@@ -313,7 +360,7 @@ export function analyseOne(
   const activeAtBase =
     baseConfigPath === configPath ? active : activeRules(baseConfigPath, config, format.name);
   const ef1 = extension && input.replaces ? ef1Source(input.replaces, config) : undefined;
-  let rules = active.filter((r) => r.meta.kind === "parse");
+  let rules: readonly DocumentRule[] | undefined;
   let baseline: Internal["base"];
   let sameAsBase = false;
   let changedBase: DocumentState | undefined;
@@ -369,12 +416,13 @@ export function analyseOne(
     const compare = state.base !== undefined || state.baseError !== undefined;
     // To the server a renamed plugin is a new plugin: only plugin-renamed compares it with the old one (rules.md).
     const renamed = state.base !== undefined && isRenamed(state.value, state.base.value);
-    rules = active.filter(
-      (r) =>
-        (r.meta.kind !== "change" || (compare && (!renamed || r.meta.id === "plugin-renamed"))) &&
-        (r.meta.kind !== "migration" || state.ef1 !== undefined),
+    rules = ruleSelection(
+      active,
+      compare ? (renamed ? "renamed" : "compared") : "alone",
+      state.ef1 !== undefined,
     );
   }
+  rules ??= ruleSelection(active, "unparsed", false);
   const reuse = changedBase !== undefined && !options.fullBase;
   const context = new RuleContext(state, reuse, undefined, timing);
   const results = rules.map((r) => runRule(r, context));
@@ -382,19 +430,19 @@ export function analyseOne(
   const raw: RawFinding[] = [];
   for (const found of results) for (const f of found) raw.push(f);
   if (sameAsBase && baseline) {
-    const ranAtBase = new Set(activeAtBase.map((r) => r.meta.id));
+    const ranAtBase = idsOf(activeAtBase);
     baseline.findings = raw.filter((f) => !isChangeRule(f.ruleId) && ranAtBase.has(f.ruleId));
+    // Head's very findings: every rule's are shared.
+    baseline.shared = ranAtBase;
   }
   if (changedBase && baseline) {
-    const migration = activeAtBase.filter(
-      (r) => r.meta.kind !== "migration" || changedBase.ef1 !== undefined,
-    );
-    baseline.findings = baseFindings(
+    const migration = ruleSelection(activeAtBase, "base", changedBase.ef1 !== undefined);
+    ({ findings: baseline.findings, shared: baseline.shared } = baseFindings(
       changedBase,
       migration,
       reuse ? { context, rules, results } : undefined,
       timing,
-    );
+    ));
   }
   // Positions only when there is something to locate (a few findings are found by scanning the text).
   const parsed = head.parsed?.ok ? head.parsed : undefined;
@@ -767,7 +815,11 @@ function withBaseline(
   path: string,
   findings: readonly Finding[],
   config: ResolvedConfig,
-  file: { compared: boolean; value: unknown; base?: { value: unknown; findings: RawFinding[] } },
+  file: {
+    compared: boolean;
+    value: unknown;
+    base?: { value: unknown; findings: RawFinding[]; shared?: ReadonlySet<string> };
+  },
 ): { findings: Finding[]; fixed?: number } {
   if (!file.compared) return { findings: [...findings] };
   const matchable = findings.filter((f) => !isChangeRule(f.ruleId));

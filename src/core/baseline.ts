@@ -9,7 +9,7 @@
  * Pure: documents and findings in, states out. The runner decides which findings take part (change rules
  * never do: they only ever produce new findings).
  */
-import { identityKey, identityOf, type Identifiable } from "./identity.js";
+import { anchorOf, identityKey, identityOf, type Identifiable } from "./identity.js";
 
 export type BaselineState = "new" | "existing";
 
@@ -23,25 +23,36 @@ export interface Classified {
 /**
  * Matches head findings against base findings (each base finding matches at most one head finding), both
  * identified under head's path `file`, by their identities as strings (identity.ts identityKey): never by a
- * hash, so that nothing but the same identity matches. Identities already computed for the same finding
- * objects (head's, when identified; a base finding that is head's very object) are not computed again.
+ * hash, so that nothing but the same identity matches. Head's identities computed when its findings were
+ * located (identify) are not computed again; a base finding whose rule has no head finding left to match is
+ * absent without being identified; and the findings of the base's `shared` rules (head's very finding
+ * objects: rules not run again on the base) match one to one without being identified (sameFindings).
  */
 export function classify(
   file: string,
   head: { value: unknown; findings: readonly Identifiable[] },
-  base: { value: unknown; findings: readonly Identifiable[] },
+  base: { value: unknown; findings: readonly Identifiable[]; shared?: ReadonlySet<string> },
 ): Classified {
   const states: BaselineState[] = head.findings.map(() => "new");
   const used = new Array<boolean>(base.findings.length).fill(false);
+  const same = base.shared?.size ? sameFindings(head, base, base.shared) : undefined;
+  if (same) {
+    head.findings.forEach((f, i) => same.has(f.ruleId) && (states[i] = "existing"));
+    base.findings.forEach((f, i) => same.has(f.ruleId) && (used[i] = true));
+  }
   for (const loose of [false, true]) {
+    // The rules of the head findings left to match: a base finding of another rule matches none (an identity
+    // starts with its rule's id), so it is absent without being identified.
+    const wanted = new Set<string>();
+    head.findings.forEach((f, i) => states[i] === "new" && wanted.add(f.ruleId));
     // Nothing left to match (every head finding existing, or none): the base's identities are not needed.
-    if (!states.includes("new")) break;
+    if (!wanted.size) break;
     const byId = new Map<string, number[]>();
     base.findings.forEach((f, i) => {
-      if (used[i]) return;
+      if (used[i] || !wanted.has(f.ruleId)) return;
       const key = loose
         ? identityKey(base.value, file, f, { doc: head.value })
-        : identityOf(base.value, file, f);
+        : identityKey(base.value, file, f);
       const list = byId.get(key);
       if (list) list.push(i);
       else byId.set(key, [i]);
@@ -59,4 +70,29 @@ export function classify(
     });
   }
   return { states, absent: used.filter((u) => !u).length };
+}
+
+/**
+ * The rules of `shared` (rules whose base findings are head's own finding objects: not run again on the base)
+ * whose findings match one to one without being identified: as many in head as in the base (none left out of
+ * either), each placed where head and base have the very same top-level member (anchorOf), so that each has
+ * the same identity in both versions. Every head finding of these is existing, and every base finding used.
+ */
+function sameFindings(
+  head: { value: unknown; findings: readonly Identifiable[] },
+  base: { value: unknown; findings: readonly Identifiable[] },
+  shared: ReadonlySet<string>,
+): Set<string> {
+  const count = new Map<string, number>();
+  const differ = new Set<string>();
+  for (const f of head.findings) {
+    if (!shared.has(f.ruleId)) continue;
+    count.set(f.ruleId, (count.get(f.ruleId) ?? 0) + 1);
+    if (!Object.is(anchorOf(head.value, f), anchorOf(base.value, f))) differ.add(f.ruleId);
+  }
+  for (const f of base.findings)
+    if (shared.has(f.ruleId)) count.set(f.ruleId, (count.get(f.ruleId) ?? 0) - 1);
+  const same = new Set<string>();
+  for (const [rule, n] of count) if (n === 0 && !differ.has(rule)) same.add(rule);
+  return same;
 }

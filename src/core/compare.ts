@@ -24,15 +24,28 @@ export const NUMERIC_VERSION = /^\d+(\.\d+)*$/;
  * `2.1` = `2.1.0`). Digits are compared as strings without leading zeros so that no length overflows.
  */
 export function compareVersions(a: string, b: string): number {
+  if (a === b) return 0;
   const as = a.split(".");
   const bs = b.split(".");
   for (let i = 0; i < Math.max(as.length, bs.length); i++) {
-    const x = (as[i] ?? "0").replace(/^0+(?=\d)/, "");
-    const y = (bs[i] ?? "0").replace(/^0+(?=\d)/, "");
+    const x = withoutLeadingZeros(as[i] ?? "0");
+    const y = withoutLeadingZeros(bs[i] ?? "0");
     if (x.length !== y.length) return x.length < y.length ? -1 : 1;
     if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
+}
+
+/**
+ * `s` without the leading zeros that a digit follows (`007` → `7`, `000` → `0`), as `s.replace(/^0+(?=\d)/, "")`
+ * without a regular expression (the version rules compare on every review with a base).
+ */
+function withoutLeadingZeros(s: string): string {
+  let zeros = 0;
+  while (zeros < s.length && s.charCodeAt(zeros) === 48) zeros++;
+  if (zeros === 0) return s;
+  const next = s.charCodeAt(zeros);
+  return s.slice(next >= 48 && next <= 57 ? zeros : zeros - 1);
 }
 
 /** The next version after `v`: its last segment plus one, keeping zero padding (`1.025` → `1.026`, `1.9` → `1.10`). */

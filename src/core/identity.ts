@@ -352,9 +352,8 @@ export function fingerprint(doc: unknown, file: string, f: Identifiable, other?:
 
 /**
  * What an identity was computed from, beside it: the file, and the value of the document's top-level member
- * the finding's place is in (the document itself when it is not an object), which holds everything the place
- * depends on. Another version of the document with that very value gives the same identity: a base finding
- * that is head's very finding object (a rule not run again on the base) is not identified twice.
+ * the finding's place is in (anchorOf), which holds everything the place depends on. Kept for each located
+ * finding (identify), for matching it with the base's findings (baseline.ts) without identifying it again.
  */
 interface Known {
   file: string;
@@ -363,8 +362,12 @@ interface Known {
 }
 const known = new WeakMap<object, Known>();
 
-/** The value the identity of a finding at `pointer` depends on (see Known); `undefined` for none. */
-function anchorOf(doc: unknown, f: Identifiable): unknown {
+/**
+ * The value the identity of a finding at `pointer` depends on: the document's top-level member its place is
+ * in (the document itself when it is not an object); `undefined` for none. Another version of the document
+ * with that very value gives the finding the same identity.
+ */
+export function anchorOf(doc: unknown, f: Identifiable): unknown {
   if (kindsOf(f.ruleId).placeInData || f.pointer === "") return undefined;
   if (!isObj(doc)) return doc;
   const slash = f.pointer.indexOf("/", 1);
@@ -374,18 +377,17 @@ function anchorOf(doc: unknown, f: Identifiable): unknown {
 
 /** identityKey, taken from an earlier computation for the same finding object when its inputs are the same. */
 export function identityOf(doc: unknown, file: string, f: Identifiable): string {
-  const anchor = anchorOf(doc, f);
   const seen = known.get(f);
-  if (seen && seen.file === file && Object.is(seen.anchor, anchor)) return seen.key;
+  if (seen && seen.file === file && Object.is(seen.anchor, anchorOf(doc, f))) return seen.key;
   const key = identityKey(doc, file, f);
-  known.set(f, { file, anchor, key });
+  known.set(f, { file, anchor: anchorOf(doc, f), key });
   return key;
 }
 
 /**
  * The findings of one document with their places (`locate`, from locate.ts) and fingerprints: the runner's
- * last step. Each finding's identity is computed once and hashed once; it is kept beside both the raw finding
- * and the located one (identityOf), for matching them with the base's.
+ * last step. Each finding's identity is computed once and hashed once; it is kept beside the located finding
+ * (identityOf), for matching it with the base's.
  */
 export function identify(
   doc: unknown,
@@ -397,8 +399,7 @@ export function identify(
   const places = timed(timing, "step", "locate", () => locate(findings));
   return timed(timing, "step", "identity", () =>
     findings.map((f, i) => {
-      identityOf(doc, file, f);
-      const identity = known.get(f) as Known;
+      const identity: Known = { file, anchor: anchorOf(doc, f), key: identityKey(doc, file, f) };
       const at = places[i] as Location;
       // Written out member by member, as toFinding orders them (a spread of each finding costs several times this).
       const located: Finding = {

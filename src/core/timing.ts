@@ -21,41 +21,37 @@ export interface TimedEntry {
   runs: number;
 }
 
-interface Frame {
-  /** Time measured by entries nested in this one, which it does not count as its own. */
-  inner: number;
-}
-
 export class AnalysisTiming {
-  private readonly entries = new Map<string, TimedEntry>();
-  private frame: Frame | undefined;
+  /** The entries by kind, then name: no key is built per measurement (the table's own cost counts as "other"). */
+  private readonly entries: Record<TimedKind, Map<string, TimedEntry>> = { rule: new Map(), step: new Map() };
+  /** Time measured so far by entries nested in the running one, which it does not count as its own. */
+  private inner = 0;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** Runs `fn`, counting its time (without the time of entries measured inside it) under `kind` and `name`. */
   measure<T>(kind: TimedKind, name: string, fn: () => T): T {
-    const outer = this.frame;
-    const frame: Frame = { inner: 0 };
-    this.frame = frame;
+    const outer = this.inner;
+    this.inner = 0;
     const start = this.now();
     try {
       return fn();
     } finally {
       const total = this.now() - start;
-      this.frame = outer;
-      if (outer) outer.inner += total;
-      const key = `${kind}:${name}`;
-      const entry = this.entries.get(key);
+      const own = total - this.inner;
+      this.inner = outer + total;
+      const byName = this.entries[kind];
+      const entry = byName.get(name);
       if (entry) {
-        entry.ms += total - frame.inner;
+        entry.ms += own;
         entry.runs++;
-      } else this.entries.set(key, { kind, name, ms: total - frame.inner, runs: 1 });
+      } else byName.set(name, { kind, name, ms: own, runs: 1 });
     }
   }
 
   /** Every entry, the slowest first (ties by name, so that the order is stable). */
   results(): TimedEntry[] {
-    return [...this.entries.values()]
+    return [...this.entries.step.values(), ...this.entries.rule.values()]
       .map((e) => ({ ...e }))
       .sort((a, b) => b.ms - a.ms || a.name.localeCompare(b.name));
   }
@@ -63,7 +59,7 @@ export class AnalysisTiming {
   /** The time of everything measured: the analysis' whole time, each moment counted once. */
   get total(): number {
     let sum = 0;
-    for (const e of this.entries.values()) sum += e.ms;
+    for (const byName of [this.entries.step, this.entries.rule]) for (const e of byName.values()) sum += e.ms;
     return sum;
   }
 }
