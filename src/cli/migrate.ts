@@ -1091,8 +1091,9 @@ async function migrateCandidates(
   inputs.length = 0;
   // Where an earlier run wrote each descriptor's migration: a fleet's folders are named by the extensions, which
   // change (a plugin.json broken since, a metricGroup renamed), the descriptor's path less often.
-  if (opts.out !== undefined && done.length > 1) {
-    const earlier = earlierFolders(resolve(io.cwd, opts.out));
+  const earlier =
+    opts.out !== undefined && done.length > 1 ? earlierFolders(resolve(io.cwd, opts.out)) : undefined;
+  if (earlier) {
     if (earlier.size)
       for (const d of done) {
         const folders = earlier.get(realPath(resolve(io.cwd, d.file)));
@@ -1148,6 +1149,14 @@ async function migrateCandidates(
   } finally {
     if (opts.out !== undefined) process.off("SIGINT", onInterrupt);
   }
+  // An earlier migration whose plugin.json is gone (deleted, moved): left as it is, but said, never in silence.
+  for (const [descriptor, names] of earlier ?? [])
+    if (namesNothing(descriptor))
+      for (const name of names)
+        if (!ofThisRun.has(name.toLowerCase()))
+          io.stderr(
+            `plugin-review: ${printable(join(opts.out!, name))} holds the migration of ${printable(relative(io.cwd, descriptor))}, which is no longer there: left as it is (delete the folder if its plugin is gone for good)\n`,
+          );
 
   let mapWritten: string | undefined;
   let mapError: UsageError | undefined;

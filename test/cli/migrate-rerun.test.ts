@@ -213,6 +213,20 @@ describe("plugin-review migrate: a second run over its output", () => {
     expect(readdirSync(join(work, "out")).sort()).toEqual(["tech.demo.connections", "tech.python.demo"]);
   });
 
+  it("says which folder holds the migration of a plugin.json no longer there, and leaves it as it is", () => {
+    const work = fleet("gone");
+    cpSync(join(ROOT, "examples/remote-valid"), join(work, "c"), { recursive: true });
+    const migrate = () => cli(["migrate", "*/plugin.json", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    rmSync(join(work, "c"), { recursive: true });
+    const second = migrate();
+    expect(second.status).toBe(0);
+    expect(second.stderr).toBe(
+      `plugin-review: ${join("out", "tech.demo.device")} holds the migration of ${join("c", "plugin.json")}, which is no longer there: left as it is (delete the folder if its plugin is gone for good)\n`,
+    );
+    expect(existsSync(join(work, "out/tech.demo.device/extension/extension.yaml"))).toBe(true);
+  });
+
   it("updates the files it wrote that nobody changed when the plugin.json changed (exit 0)", () => {
     const work = fleet("updated");
     const migrate = () => cli(["migrate", "a", "b", "--out", "out"], work);
