@@ -100,6 +100,8 @@ interface Done extends FleetEntry {
   outcome?: Outcome;
   /** The folders of `--out` an earlier run wrote its migration in (their manifests name its plugin.json). */
   earlier?: string[];
+  /** Of `removed` and `leftOver`, those of such a folder that this run does not write. */
+  elsewhere?: Set<string>;
 }
 
 /** How a descriptor fared: converted with nothing lost, converted with something not carried over, refused. */
@@ -170,7 +172,8 @@ function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   for (const d of done) if (d.result.converted) place(d, keyPrefix(d.result.name));
   const refused = done.filter((d) => !d.result.converted);
   for (const d of refused) {
-    const earlier = d.earlier?.find((f) => !taken.has(f.toLowerCase()));
+    // Not `--out` itself (a run of one descriptor's): a fleet's descriptor has a folder of its own.
+    const earlier = d.earlier?.find((f) => f !== "" && !taken.has(f.toLowerCase()));
     if (earlier !== undefined) place(d, earlier);
   }
   // The run's order, which is the paths' (not the arguments'): the same descriptors get the same numbers.
@@ -362,7 +365,8 @@ function fromFolder(folder: string, descriptor: string): string {
 
 /**
  * The folders of `--out` that an earlier run wrote, by the descriptor each is the migration of (its real path, from
- * the folder's manifest), in the order of their names.
+ * the folder's manifest), in the order of their names; "" for `--out` itself, where a run of one descriptor writes
+ * (a fleet of one, grown since, or the reverse).
  */
 function earlierFolders(out: string): Map<string, string[]> {
   const byDescriptor = new Map<string, string[]>();
@@ -372,6 +376,7 @@ function earlierFolders(out: string): Map<string, string[]> {
       .filter((e) => e.isDirectory())
       .map((e) => e.name)
       .sort();
+    names.unshift("");
   } catch {
     return byDescriptor;
   }
@@ -397,7 +402,10 @@ function earlierFolders(out: string): Map<string, string[]> {
 function removeEarlier(d: Done, out: string, cwd: string, earlier: string): void {
   const folder = resolve(cwd, out, earlier);
   const manifest = manifestAt(folder);
+  const before = new Set([...(d.removed ?? []), ...(d.leftOver ?? [])]);
   removeLeftOver(d, folder, join(out, earlier), manifest, new Set());
+  d.elsewhere ??= new Set();
+  for (const path of [...d.removed!, ...d.leftOver!]) if (!before.has(path)) d.elsewhere.add(path);
   const record = join(folder, MANIFEST_FILE);
   try {
     // What is left (edited since) stays recorded, so that the next run says it again.
@@ -408,7 +416,7 @@ function removeEarlier(d: Done, out: string, cwd: string, earlier: string): void
     return;
   }
   try {
-    rmdirSync(folder);
+    if (earlier !== "") rmdirSync(folder);
   } catch {
     // Not empty: a file of the user's, or one kept.
   }
@@ -525,7 +533,7 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
 function removedLines(d: Done, out: string): string[] {
   // A file of another folder: an earlier migration of this plugin.json, whose folder this run does not write.
   const own = join(out, d.folder ?? "");
-  const elsewhere = (path: string) => d.folder && !path.startsWith(`${own}/`) && !path.startsWith(`${own}\\`);
+  const elsewhere = (path: string) => d.elsewhere?.has(path) === true;
   return [
     ...(d.removed ?? []).map(
       (r) =>
@@ -1091,8 +1099,7 @@ async function migrateCandidates(
   inputs.length = 0;
   // Where an earlier run wrote each descriptor's migration: a fleet's folders are named by the extensions, which
   // change (a plugin.json broken since, a metricGroup renamed), the descriptor's path less often.
-  const earlier =
-    opts.out !== undefined && done.length > 1 ? earlierFolders(resolve(io.cwd, opts.out)) : undefined;
+  const earlier = opts.out !== undefined ? earlierFolders(resolve(io.cwd, opts.out)) : undefined;
   if (earlier) {
     if (earlier.size)
       for (const d of done) {
@@ -1145,6 +1152,7 @@ async function migrateCandidates(
       delete d.yours;
       delete d.removed;
       delete d.leftOver;
+      delete d.elsewhere;
     }
   } finally {
     if (opts.out !== undefined) process.off("SIGINT", onInterrupt);

@@ -213,6 +213,21 @@ describe("plugin-review migrate: a second run over its output", () => {
     expect(readdirSync(join(work, "out")).sort()).toEqual(["tech.demo.connections", "tech.python.demo"]);
   });
 
+  it("a fleet of one grown to two: the first one's files move from --out to its folder, none left behind", () => {
+    const work = join(dir, "grown");
+    cpSync(join(ROOT, "examples/jmx-valid"), join(work, "plugins/a"), { recursive: true });
+    const migrate = () => cli(["migrate", "plugins", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    expect(existsSync(join(work, "out/extension/extension.yaml"))).toBe(true);
+    cpSync(join(ROOT, "examples/host-valid"), join(work, "plugins/b"), { recursive: true });
+    const second = migrate();
+    expect(second.status).toBe(0);
+    expect(joined(second.stdout)).toContain(
+      `  removed ${join("out", "extension", "extension.yaml")} (an earlier run wrote it from this plugin.json; its migration is in ${join("out", "tech.demo.pool")} now)\n`,
+    );
+    expect(readdirSync(join(work, "out")).sort()).toEqual(["tech.demo.pool", "tech.python.demo"]);
+  });
+
   it("says which folder holds the migration of a plugin.json no longer there, and leaves it as it is", () => {
     const work = fleet("gone");
     cpSync(join(ROOT, "examples/remote-valid"), join(work, "c"), { recursive: true });
