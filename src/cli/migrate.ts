@@ -10,6 +10,7 @@
 import {
   existsSync,
   lstatSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmdirSync,
@@ -17,7 +18,14 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { digest, manifestText, MANIFEST_FILE, readManifest, type Manifest } from "../migrate/manifest.js";
+import {
+  digest,
+  manifestFrom,
+  manifestText,
+  MANIFEST_FILE,
+  readManifest,
+  type Manifest,
+} from "../migrate/manifest.js";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
@@ -90,6 +98,10 @@ interface Done extends FleetEntry {
   leftOver?: string[];
   /** How it fared, once reported (its notes are no longer held then). */
   outcome?: Outcome;
+  /** The folders of `--out` an earlier run wrote its migration in (their manifests name its plugin.json). */
+  earlier?: string[];
+  /** Of `removed` and `leftOver`, those of such a folder that this run does not write. */
+  elsewhere?: Set<string>;
 }
 
 /** How a descriptor fared: converted with nothing lost, converted with something not carried over, refused. */
@@ -135,7 +147,9 @@ function safeSegment(s: string): string {
  * Each input's folder under `--out`: "" for one input, else its EF2 name without `custom:` (a refused one's
  * derived name, its EF1 name, else its file's folder), told apart with `-2`, `-3` when shared, or shared but for case.
  * The converted take theirs first: an extension is always in the folder of its name, whatever a refused
- * descriptor found before it (a broken plugin.json in a folder of that name) would have taken.
+ * descriptor found before it (a broken plugin.json in a folder of that name) would have taken. A refused one then
+ * keeps the folder an earlier run wrote its migration in (a plugin.json broken since: its MIGRATION.md where its
+ * extension was, not in a second folder); the others are numbered in the order of their paths.
  */
 function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   if (done.length === 1) {
@@ -147,20 +161,31 @@ function folders(done: Done[], ef1: ReadonlyMap<string, Ef1Names>): void {
   const taken = new Set<string>();
   // The next number to try after each base: copies of one plugin share their base (not one probe per copy).
   const next = new Map<string, number>();
-  const converted = done.filter((d) => d.result.converted);
-  for (const d of [...converted, ...done.filter((d) => !d.result.converted)]) {
-    const r = d.result;
-    const plugin = ef1.get(d.file)?.name;
-    const base =
-      r.name !== undefined
-        ? keyPrefix(r.name)
-        : safeSegment(plugin ?? d.file.split(/[\\/]/).slice(-2, -1)[0] ?? d.file);
+  const place = (d: Done, base: string) => {
     let folder = base;
     let n = next.get(base.toLowerCase()) ?? 2;
     while (taken.has(folder.toLowerCase())) folder = `${base}-${n++}`;
     next.set(base.toLowerCase(), n);
     taken.add(folder.toLowerCase());
     d.folder = folder;
+  };
+  for (const d of done) if (d.result.converted) place(d, keyPrefix(d.result.name));
+  const refused = done.filter((d) => !d.result.converted);
+  for (const d of refused) {
+    // Not `--out` itself (a run of one descriptor's): a fleet's descriptor has a folder of its own.
+    const earlier = d.earlier?.find((f) => f !== "" && !taken.has(f.toLowerCase()));
+    if (earlier !== undefined) place(d, earlier);
+  }
+  // The run's order, which is the paths' (not the arguments'): the same descriptors get the same numbers.
+  for (const d of refused.filter((d) => d.folder === undefined)) {
+    const r = d.result;
+    const plugin = ef1.get(d.file)?.name;
+    place(
+      d,
+      r.name !== undefined
+        ? keyPrefix(r.name)
+        : safeSegment(plugin ?? d.file.split(/[\\/]/).slice(-2, -1)[0] ?? d.file),
+    );
   }
 }
 
@@ -276,10 +301,11 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
     // By the file's index: wroteLines and the JSON pair each file with where it went.
     d.written[i] = shown(p.f);
   }
-  if (d.error === undefined) removeLeftOver(d, folder, out, manifest);
+  if (d.error === undefined)
+    removeLeftOver(d, folder, join(out, d.folder!), manifest, new Set(d.result.files.map((f) => f.path)));
   // Also after a failure: what was written is recorded, so that the next run overwrites it.
   try {
-    writeFile(join(folder, MANIFEST_FILE), manifestText(manifest));
+    writeFile(join(folder, MANIFEST_FILE), manifestText(manifest, fromFolder(folder, resolve(cwd, d.file))));
   } catch (e) {
     d.error ??= `cannot write '${join(out, d.folder!, MANIFEST_FILE)}': ${describeErrno(e)}`;
   }
@@ -290,16 +316,21 @@ function write(d: Done, out: string, cwd: string, force: boolean): void {
  * plugin.json, a descriptor now refused: its extension): removed when nobody changed them since, so that the
  * folder holds this migration and nothing of an older one; an edited one is left and listed.
  */
-function removeLeftOver(d: Done, folder: string, out: string, manifest: Manifest): void {
-  const now = new Set(d.result.files.map((f) => f.path));
-  d.removed = [];
-  d.leftOver = [];
+function removeLeftOver(
+  d: Done,
+  folder: string,
+  shownFolder: string,
+  manifest: Manifest,
+  now: ReadonlySet<string>,
+): void {
+  d.removed ??= [];
+  d.leftOver ??= [];
   for (const [path, sha] of [...manifest]) {
     if (now.has(path)) continue;
     const absolute = join(folder, path);
     // The record is a file in the folder, anybody's to edit: what it names outside the folder is not migrate's.
     if (!inside(folder, absolute)) continue;
-    const shown = join(out, d.folder!, path);
+    const shown = join(shownFolder, path);
     const there = found(absolute);
     if (there !== "absent" && (there === "other" || there.digest !== sha)) {
       d.leftOver.push(shown);
@@ -324,6 +355,70 @@ function removeLeftOver(d: Done, folder: string, out: string, manifest: Manifest
       } catch {
         break;
       }
+  }
+}
+
+/** A descriptor's path from its migration's folder, as its manifest records it (`/` between the names). */
+function fromFolder(folder: string, descriptor: string): string {
+  return relative(folder, descriptor).split("\\").join("/");
+}
+
+/**
+ * The folders of `--out` that an earlier run wrote, by the descriptor each is the migration of (its real path, from
+ * the folder's manifest), in the order of their names; "" for `--out` itself, where a run of one descriptor writes
+ * (a fleet of one, grown since, or the reverse).
+ */
+function earlierFolders(out: string): Map<string, string[]> {
+  const byDescriptor = new Map<string, string[]>();
+  let names: string[];
+  try {
+    names = readdirSync(out, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    names.unshift("");
+  } catch {
+    return byDescriptor;
+  }
+  for (const name of names) {
+    let from: string | undefined;
+    try {
+      from = manifestFrom(readFileSync(join(out, name, MANIFEST_FILE), "utf8"));
+    } catch {
+      continue;
+    }
+    if (from === undefined) continue;
+    const real = realPath(resolve(out, name, from));
+    byDescriptor.set(real, [...(byDescriptor.get(real) ?? []), name]);
+  }
+  return byDescriptor;
+}
+
+/**
+ * An earlier run's folder of a descriptor that this run migrates to another (its extension renamed, its migration
+ * refused where another extension now is): its files are removed as a folder's left-over are (not those edited
+ * since), and the folder once empty, so that one plugin.json does not leave two migrations side by side.
+ */
+function removeEarlier(d: Done, out: string, cwd: string, earlier: string): void {
+  const folder = resolve(cwd, out, earlier);
+  const manifest = manifestAt(folder);
+  const before = new Set([...(d.removed ?? []), ...(d.leftOver ?? [])]);
+  removeLeftOver(d, folder, join(out, earlier), manifest, new Set());
+  d.elsewhere ??= new Set();
+  for (const path of [...d.removed!, ...d.leftOver!]) if (!before.has(path)) d.elsewhere.add(path);
+  const record = join(folder, MANIFEST_FILE);
+  try {
+    // What is left (edited since) stays recorded, so that the next run says it again.
+    if (manifest.size) writeFile(record, manifestText(manifest, fromFolder(folder, resolve(cwd, d.file))));
+    else rmSync(record, { force: true });
+  } catch (e) {
+    d.error ??= `cannot update '${join(out, earlier, MANIFEST_FILE)}': ${describeErrno(e)}`;
+    return;
+  }
+  try {
+    if (earlier !== "") rmdirSync(folder);
+  } catch {
+    // Not empty: a file of the user's, or one kept.
   }
 }
 
@@ -435,9 +530,15 @@ function summary(r: Extract<MigrationResult, { converted: true }>): string {
 }
 
 /** The files of an earlier run removed, and those left because they were edited since. */
-function removedLines(d: Done): string[] {
+function removedLines(d: Done, out: string): string[] {
+  // A file of another folder: an earlier migration of this plugin.json, whose folder this run does not write.
+  const own = join(out, d.folder ?? "");
+  const elsewhere = (path: string) => d.elsewhere?.has(path) === true;
   return [
-    ...(d.removed ?? []).map((r) => `  removed ${printable(r)} (an earlier run wrote it; this one does not)`),
+    ...(d.removed ?? []).map(
+      (r) =>
+        `  removed ${printable(r)} (${elsewhere(r) ? `an earlier run wrote it from this plugin.json; its migration is in ${printable(own)} now` : "an earlier run wrote it; this one does not"})`,
+    ),
     ...(d.leftOver ?? []).map(
       (r) =>
         `  kept ${printable(r)} (an earlier run wrote it, this one does not, and it was edited since: delete it if it is not yours)`,
@@ -520,7 +621,7 @@ function descriptorText(d: Done, opts: MigrateCommandOptions, io: MigrateIo): vo
         `${file}: not converted:`,
         ...reasons(d),
         ...wroteLines(d, opts.out ?? "").map((w) => `  ${w}`),
-        ...removedLines(d),
+        ...removedLines(d, opts.out ?? ""),
         ...(d.error ? [`  ${printable(d.error)}`] : []),
         ...keptLines(d),
       );
@@ -548,7 +649,7 @@ function descriptorText(d: Done, opts: MigrateCommandOptions, io: MigrateIo): vo
           .map((w) => `  ${w}\n`)
           .join("") +
         (d.yours ?? []).map((y) => `  kept ${printable(y)} (edited: yours to fill in)\n`).join("") +
-        removedLines(d)
+        removedLines(d, opts.out)
           .map((l) => `${l}\n`)
           .join("") +
         // Not fitted: a command broken over lines is no longer one to copy.
@@ -959,7 +1060,14 @@ async function migrateCandidates(
   };
   // Each descriptor is read once: what the fleet asks for again (a collision's) comes from the stage, as it was.
   const loaded = new Map<string, Kept<Loaded>>();
-  const inputs: FleetInput[] = candidates.map((c) => ({
+  // Converted in the order of their paths, not of the arguments: which copy of a plugin the other's MIGRATION.md
+  // names, which one keeps a name, which refused one gets which folder and the map's new entries are the same
+  // however the fleet is given (`migrate b a`, a shell's glob in another locale). Reported in the arguments' order.
+  const given = new Map(candidates.map((c, i) => [c.display, i]));
+  const byPath = [...candidates].sort((a, b) =>
+    a.absolute < b.absolute ? -1 : a.absolute > b.absolute ? 1 : 0,
+  );
+  const inputs: FleetInput[] = byPath.map((c) => ({
     file: c.display,
     source: sourceFrom(c.display, opts, io.cwd, candidates.length > 1),
     load: () => {
@@ -989,7 +1097,19 @@ async function migrateCandidates(
   // The fleet's entries are the run's from here on: not held twice.
   const done: Done[] = fleet.entries.splice(0).map((e) => ({ ...e }));
   inputs.length = 0;
+  // Where an earlier run wrote each descriptor's migration: a fleet's folders are named by the extensions, which
+  // change (a plugin.json broken since, a metricGroup renamed), the descriptor's path less often.
+  const earlier = opts.out !== undefined ? earlierFolders(resolve(io.cwd, opts.out)) : undefined;
+  if (earlier) {
+    if (earlier.size)
+      for (const d of done) {
+        const folders = earlier.get(realPath(resolve(io.cwd, d.file)));
+        if (folders) d.earlier = folders;
+      }
+  }
   folders(done, ef1);
+  done.sort((a, b) => given.get(a.file)! - given.get(b.file)!);
+  const ofThisRun = new Set(done.map((d) => d.folder!.toLowerCase()));
   if (opts.out !== undefined)
     try {
       makeFolder(resolve(io.cwd, opts.out));
@@ -1013,6 +1133,9 @@ async function migrateCandidates(
         if (interrupted) d.error = "not written: interrupted (Ctrl-C) before its turn";
         else {
           write(d, opts.out, io.cwd, opts.force === true);
+          for (const earlier of d.earlier ?? [])
+            if (d.error === undefined && !ofThisRun.has(earlier.toLowerCase()))
+              removeEarlier(d, opts.out, io.cwd, earlier);
           // A turn of the event loop, where a Ctrl-C pressed meanwhile is delivered.
           await new Promise((resume) => setImmediate(resume));
         }
@@ -1029,10 +1152,19 @@ async function migrateCandidates(
       delete d.yours;
       delete d.removed;
       delete d.leftOver;
+      delete d.elsewhere;
     }
   } finally {
     if (opts.out !== undefined) process.off("SIGINT", onInterrupt);
   }
+  // An earlier migration whose plugin.json is gone (deleted, moved): left as it is, but said, never in silence.
+  for (const [descriptor, names] of earlier ?? [])
+    if (namesNothing(descriptor))
+      for (const name of names)
+        if (!ofThisRun.has(name.toLowerCase()))
+          io.stderr(
+            `plugin-review: ${printable(join(opts.out!, name))} holds the migration of ${printable(relative(io.cwd, descriptor))}, which is no longer there: left as it is (delete the folder if its plugin is gone for good)\n`,
+          );
 
   let mapWritten: string | undefined;
   let mapError: UsageError | undefined;

@@ -17,6 +17,18 @@ export function digest(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/**
+ * The descriptor the folder's migration was made from, as the manifest names it (its path from the folder), so that
+ * a later run finds the folder of a plugin.json whose migration goes elsewhere now (refused: its MIGRATION.md
+ * stays where its extension was; renamed: the old folder is not left beside the new one).
+ */
+export function manifestFrom(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseJsonFast(text);
+  const from = parsed.ok && isObj(parsed.value) ? parsed.value.from : undefined;
+  return typeof from === "string" && from !== "" ? from : undefined;
+}
+
 /** The manifest's entries; none when the text is not one (a hand-made or damaged file vouches for nothing). */
 export function readManifest(text: string | undefined): Manifest {
   const entries: Manifest = new Map();
@@ -29,13 +41,14 @@ export function readManifest(text: string | undefined): Manifest {
   return entries;
 }
 
-export function manifestText(manifest: Manifest): string {
+export function manifestText(manifest: Manifest, from?: string): string {
   const files = [...manifest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return (
     JSON.stringify(
       {
         about:
           "plugin-review migrate: the files it wrote in this folder, with their SHA-256. A later run overwrites only those unchanged since; it keeps the others unless given --force (docs/migrate.md).",
+        ...(from !== undefined ? { from } : {}),
         files: Object.fromEntries(files),
       },
       null,

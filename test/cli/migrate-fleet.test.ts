@@ -134,6 +134,40 @@ describe("plugin-review migrate: a fleet", () => {
     );
   });
 
+  it("gives copies the same folders and the same MIGRATION.md whatever the order of the arguments; a re-run keeps each in its folder", () => {
+    const work = join(dir, "copies-order");
+    for (const copy of ["c1", "c2", "c3"]) {
+      mkdirSync(join(work, "in", copy), { recursive: true });
+      cpSync(join(ROOT, FLEET, "ext-a/plugin.json"), join(work, "in", copy, "plugin.json"));
+    }
+    const given = (order: string[], out: string) =>
+      cli(["migrate", ...order.map((c) => `in/${c}`), "--out", out], work);
+    expect(given(["c3", "c1", "c2"], "out1").status).toBe(1);
+    const r = given(["c1", "c2", "c3"], "out2");
+    expect(r.status).toBe(1);
+    expect(bytes(join(work, "out1"))).toEqual(bytes(join(work, "out2")));
+    // In the order of their paths; reported in the order given.
+    expect(readFileSync(join(work, "out2/tech.extension-3", MANIFEST), "utf8")).toContain(
+      '"from": "../../in/c3/plugin.json"',
+    );
+    expect(joined(given(["c3", "c1", "c2"], "out1").stderr)).toMatch(
+      /^plugin-review: in\/c3\/plugin\.json: not converted:\n {2}line 6: its EF2 name `custom:tech\.extension` is also the name of "in\/c1\/plugin\.json"/,
+    );
+    // One copy gone: the others keep their folders (the first's is left as it is, its plugin gone).
+    rmSync(join(work, "in/c1"), { recursive: true });
+    expect(given(["c2", "c3"], "out2").status).toBe(1);
+    for (const [folder, copy] of [
+      ["tech.extension-2", "c2"],
+      ["tech.extension-3", "c3"],
+    ])
+      expect(readFileSync(join(work, "out2", folder!, MANIFEST), "utf8")).toContain(
+        `"from": "../../in/${copy}/plugin.json"`,
+      );
+    expect(readFileSync(join(work, "out2/tech.extension", MANIFEST), "utf8")).toContain(
+      '"from": "../../in/c1/plugin.json"',
+    );
+  });
+
   it("lists as resolved only what was converted: a plugin renamed because of a refused copy's name is listed with the refused, with its new name", () => {
     const work = join(dir, "copies-and-other");
     mkdirSync(join(work, "in/copy"), { recursive: true });

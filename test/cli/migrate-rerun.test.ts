@@ -158,6 +158,90 @@ describe("plugin-review migrate: a second run over its output", () => {
     expect(existsSync(join(work, "out/tech.demo.pool/MIGRATION.md"))).toBe(true);
   });
 
+  it("a plugin.json broken since: its MIGRATION.md goes to the folder its extension was in, not to a second one", () => {
+    const work = fleet("broken");
+    const migrate = () => cli(["migrate", "a", "b", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    const folders = readdirSync(join(work, "out")).sort();
+    // Not JSON: no EF1 name nor metricGroup to name a folder from.
+    writeFileSync(join(work, "a/plugin.json"), '{ "name": "custom.jmx.demo.pool", ');
+    const second = migrate();
+    expect(second.status).toBe(2);
+    expect(joined(second.stderr)).toContain(`  wrote ${join("out", "tech.demo.pool", "MIGRATION.md")}\n`);
+    expect(joined(second.stderr)).toContain(
+      `  removed ${join("out", YAML.slice(4))} (an earlier run wrote it; this one does not)\n`,
+    );
+    // One folder per plugin: the extension's files are gone, its MIGRATION.md says why.
+    expect(readdirSync(join(work, "out")).sort()).toEqual(folders);
+    expect(readdirSync(join(work, "out/tech.demo.pool")).sort()).toEqual([
+      ".plugin-review-migrate.json",
+      "MIGRATION.md",
+    ]);
+    expect(read(work, "out/tech.demo.pool/MIGRATION.md")).toMatch(/it is not JSON/);
+    // Mended, it is migrated there again.
+    cpSync(join(ROOT, "examples/jmx-valid/plugin.json"), join(work, "a/plugin.json"));
+    expect(migrate().status).toBe(0);
+    expect(readdirSync(join(work, "out")).sort()).toEqual(folders);
+    expect(existsSync(join(work, YAML))).toBe(true);
+  });
+
+  it("an extension renamed since (its metricGroup): the earlier folder's files are removed, saying so, but one edited since", () => {
+    const work = fleet("renamed");
+    const migrate = () => cli(["migrate", "a", "b", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    writeFileSync(join(work, "out/tech.demo.pool/metric-keys.csv"), "mine\n");
+    bump(work, '"metricGroup": "tech.Demo_Pool"', '"metricGroup": "tech.Demo_Connections"');
+    const second = migrate();
+    expect(second.status).toBe(0);
+    const out = joined(second.stdout);
+    expect(out).toContain(`  wrote ${join("out", "tech.demo.connections", "extension", "extension.yaml")}\n`);
+    expect(out).toContain(
+      `  removed ${join("out", YAML.slice(4))} (an earlier run wrote it from this plugin.json; its migration is in ${join("out", "tech.demo.connections")} now)\n`,
+    );
+    expect(out).toContain(
+      `  kept ${join("out", "tech.demo.pool", "metric-keys.csv")} (an earlier run wrote it, this one does not, and it was edited since: delete it if it is not yours)\n`,
+    );
+    // Of the earlier migration only the file edited since is left, still recorded: the next run says it again.
+    expect(readdirSync(join(work, "out/tech.demo.pool")).sort()).toEqual([
+      ".plugin-review-migrate.json",
+      "metric-keys.csv",
+    ]);
+    expect(joined(migrate().stdout)).toContain(`  kept ${join("out", "tech.demo.pool", "metric-keys.csv")}`);
+    // Deleted by hand, the folder goes with the next run.
+    rmSync(join(work, "out/tech.demo.pool/metric-keys.csv"));
+    expect(migrate().status).toBe(0);
+    expect(readdirSync(join(work, "out")).sort()).toEqual(["tech.demo.connections", "tech.python.demo"]);
+  });
+
+  it("a fleet of one grown to two: the first one's files move from --out to its folder, none left behind", () => {
+    const work = join(dir, "grown");
+    cpSync(join(ROOT, "examples/jmx-valid"), join(work, "plugins/a"), { recursive: true });
+    const migrate = () => cli(["migrate", "plugins", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    expect(existsSync(join(work, "out/extension/extension.yaml"))).toBe(true);
+    cpSync(join(ROOT, "examples/host-valid"), join(work, "plugins/b"), { recursive: true });
+    const second = migrate();
+    expect(second.status).toBe(0);
+    expect(joined(second.stdout)).toContain(
+      `  removed ${join("out", "extension", "extension.yaml")} (an earlier run wrote it from this plugin.json; its migration is in ${join("out", "tech.demo.pool")} now)\n`,
+    );
+    expect(readdirSync(join(work, "out")).sort()).toEqual(["tech.demo.pool", "tech.python.demo"]);
+  });
+
+  it("says which folder holds the migration of a plugin.json no longer there, and leaves it as it is", () => {
+    const work = fleet("gone");
+    cpSync(join(ROOT, "examples/remote-valid"), join(work, "c"), { recursive: true });
+    const migrate = () => cli(["migrate", "*/plugin.json", "--out", "out"], work);
+    expect(migrate().status).toBe(0);
+    rmSync(join(work, "c"), { recursive: true });
+    const second = migrate();
+    expect(second.status).toBe(0);
+    expect(second.stderr).toBe(
+      `plugin-review: ${join("out", "tech.demo.device")} holds the migration of ${join("c", "plugin.json")}, which is no longer there: left as it is (delete the folder if its plugin is gone for good)\n`,
+    );
+    expect(existsSync(join(work, "out/tech.demo.device/extension/extension.yaml"))).toBe(true);
+  });
+
   it("updates the files it wrote that nobody changed when the plugin.json changed (exit 0)", () => {
     const work = fleet("updated");
     const migrate = () => cli(["migrate", "a", "b", "--out", "out"], work);
