@@ -10,7 +10,7 @@
  */
 import type { DuplicateKey, JsonNode, MemberNode, ObjectNode } from "./json/parse.js";
 import { isIndex, splitPointer } from "./json/pointer.js";
-import { scanPointers, skipValue, type Scanned } from "./json/scan.js";
+import { scanPointers, seekPointers, skipValue, type Scanned } from "./json/scan.js";
 import type { Location, RawFinding, Target } from "./types.js";
 
 export class LineIndex {
@@ -190,23 +190,23 @@ function place(index: LineIndex, target: Target, r: Scanned, text?: string): Loc
 
 /**
  * Where each finding of a text is (its line index built once). `parsed` is the text's parse: a JSON text
- * without duplicate keys is scanned once for every finding's pointer (scanPointers), without building its
- * tree of positions; a text with duplicate keys has its tree built already, and a YAML text's tree is its
- * parse's.
+ * without duplicate keys is sought for every finding's pointer at once, without building its tree of
+ * positions (seekPointers, guided by its value; scanPointers, scanning it, when that cannot tell); a text with
+ * duplicate keys has its tree built already, and a YAML text's tree is its parse's.
  */
 export function locateAll(
   text: string,
-  parsed: { root: JsonNode; duplicates: readonly DuplicateKey[] } | undefined,
+  parsed: { root: JsonNode; duplicates: readonly DuplicateKey[]; value?: unknown } | undefined,
   findings: readonly Locatable[],
   format: "json" | "yaml" = "json",
 ): Location[] {
   const index = new LineIndex(text);
   if (format === "json" && parsed && !parsed.duplicates.length) {
-    const pointed = findings.filter((f) => !f.range);
-    const scanned = scanPointers(
-      text,
-      pointed.map((f) => f.pointer),
-    );
+    const pointers = findings.filter((f) => !f.range).map((f) => f.pointer);
+    // Sought with the help of the value (JSON.parse's) when there is one: most of the text is not read.
+    const scanned =
+      ("value" in parsed ? seekPointers(text, parsed.value, pointers) : undefined) ??
+      scanPointers(text, pointers);
     let i = 0;
     return findings.map((f) =>
       f.range

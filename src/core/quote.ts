@@ -7,6 +7,8 @@
  */
 export function quote(s: string): string {
   if (s === "") return "` `";
+  // Most values hold no backtick and do not start with a space: one backtick each side (what the rule below gives).
+  if (s.charCodeAt(0) !== 32 && !s.includes("`")) return "`" + s + "`";
   const fence = "`".repeat(longestRun(s) + 1);
   return /^`|`$/.test(s) || /^ [^]*[^ ][^]* $/.test(s) ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
 }

@@ -8,7 +8,11 @@ import { quote } from "./quote.js";
 let rowA = new Uint32Array(64);
 let rowB = new Uint32Array(64);
 
-export function levenshtein(a: string, b: string): number {
+/**
+ * The edit distance between `a` and `b`; past `max`, some number above `max` (the rows stop once every cell in
+ * one is above it: a distance is never below its row's least cell).
+ */
+export function levenshtein(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
@@ -22,11 +26,15 @@ export function levenshtein(a: string, b: string): number {
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
+    let least = i;
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
       const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      const d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      cur[j] = d;
+      if (d < least) least = d;
     }
+    if (least > max) return max + 1;
     const row = prev;
     prev = cur;
     cur = row;
@@ -39,6 +47,18 @@ const lowered = new WeakMap<readonly string[], readonly string[]>();
 function lowerCase(candidates: readonly string[]): readonly string[] {
   let out = lowered.get(candidates);
   if (!out) lowered.set(candidates, (out = candidates.map((c) => c.toLowerCase())));
+  return out;
+}
+
+/** The length of the longest candidate, once per list of candidates. */
+const longestOf = new WeakMap<readonly string[], number>();
+function longest(candidates: readonly string[]): number {
+  let out = longestOf.get(candidates);
+  if (out === undefined) {
+    out = 0;
+    for (const c of candidates) if (c.length > out) out = c.length;
+    longestOf.set(candidates, out);
+  }
   return out;
 }
 
@@ -64,12 +84,16 @@ export function closest(input: string, candidates: readonly string[]): string | 
   }
   let best: string | undefined;
   let bestDistance = Infinity;
+  // No candidate further than this is near enough (the limit below, for the longest candidate): the distances
+  // past it need not be known exactly, only that they are past it.
+  const furthest = Math.max(2, Math.floor(Math.max(input.length, longest(candidates)) / 3));
   for (let i = 0; i < lower.length; i++) {
     // The distance is at least the difference in length: such a candidate cannot beat the best one.
     const c = lower[i] as string;
-    if (Math.abs(c.length - needle.length) >= bestDistance) continue;
-    const d = levenshtein(needle, c);
-    if (d < bestDistance) {
+    const max = Math.min(bestDistance - 1, furthest);
+    if (Math.abs(c.length - needle.length) > max) continue;
+    const d = levenshtein(needle, c, max);
+    if (d <= max) {
       best = candidates[i];
       bestDistance = d;
     }

@@ -84,7 +84,14 @@ describe("closest", () => {
         (candidates, inputs) => {
           for (const input of inputs) {
             expect(closest(input, candidates), input).toBe(expected(input, candidates));
-            for (const c of candidates) expect(levenshtein(input, c)).toBe(distance(input, c));
+            for (const c of candidates) {
+              const d = distance(input, c);
+              expect(levenshtein(input, c)).toBe(d);
+              // Bounded: the distance itself up to the bound, a number past the bound beyond it.
+              for (const max of [0, 1, 3, d - 1, d])
+                if (max >= 0) expect(levenshtein(input, c, max) > max, `${input} ${c} ${max}`).toBe(d > max);
+              if (d <= 3) expect(levenshtein(input, c, 3)).toBe(d);
+            }
           }
         },
       ),

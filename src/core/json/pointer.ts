@@ -13,7 +13,10 @@ export function unescapeSegment(s: string): string {
 
 export function splitPointer(pointer: string): string[] {
   if (pointer === "") return [];
-  return pointer.slice(1).split("/").map(unescapeSegment);
+  const segments = pointer.slice(1).split("/");
+  if (pointer.includes("~"))
+    for (let i = 0; i < segments.length; i++) segments[i] = unescapeSegment(segments[i] as string);
+  return segments;
 }
 
 const INDEX = /^(0|[1-9]\d*)$/;
@@ -43,6 +46,9 @@ export function childPointer(parent: string, segment: string | number): string {
   return parent + "/" + escapeSegment(String(segment));
 }
 
+/** A segment a path writes after a dot. */
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
+
 /** A path a person reads: `metrics[3].timeseries.unit`; the root is `(root)`. */
 export function displayPath(pointer: string): string {
   const segs = splitPointer(pointer);
@@ -50,7 +56,7 @@ export function displayPath(pointer: string): string {
   let out = "";
   for (const s of segs) {
     if (isIndex(s)) out += `[${s}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(s)) out += (out ? "." : "") + s;
+    else if (IDENTIFIER.test(s)) out += (out ? "." : "") + s;
     else out += `[${JSON.stringify(s)}]`;
   }
   return out;
