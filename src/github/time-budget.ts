@@ -10,7 +10,8 @@
  * Who tries what again, lowest first; each retries only what the layers below it cannot:
  * 1. Octokit's retry plugin (READ_RETRIES): a REST read GitHub failed or did not answer. Never a write
  *    (GitHub may have made it without answering) nor GraphQL (REST replaces it at once).
- * 2. The throttling plugin (RATE_LIMIT_RETRIES): a request GitHub rate-limited, after the wait GitHub names.
+ * 2. The throttling plugin (RATE_LIMIT_RETRIES): a request GitHub rate-limited, after the wait GitHub names,
+ *    unless that wait ends past the review's deadline (then the review fails at once, freeing its slot).
  * 3. The gateway's GraphQL→REST fallback (REST_AFTER_GRAPHQL_FAILURE_MS): the operation whose GraphQL
  *    failed, once, through REST; a write only when GitHub refused the document (it ran nothing).
  * 4. The Octokit factory's fresh token: a request GitHub answered 401, once per review.

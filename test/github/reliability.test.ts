@@ -93,6 +93,92 @@ describe("GitHub does not answer", () => {
   });
 });
 
+describe("GitHub rate-limits a review for longer than its deadline", () => {
+  // GitHub names a wait (`retry-after` on a secondary rate limit, `x-ratelimit-reset` on the primary one) past
+  // the review's deadline: slept, it held the review's scheduler slot (on Lambda, the invocation) until the
+  // deadline, and the run then said that GitHub did not answer. Not slept, the run says what GitHub answered
+  // at once, and the review is tried again later (the delivery fails, as a transient failure does).
+  const limits: [string, number, Record<string, unknown>, () => Record<string, string>][] = [
+    [
+      "a secondary rate limit with `retry-after: 3600`",
+      403,
+      {
+        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+      },
+      () => ({ "retry-after": "3600" }),
+    ],
+    [
+      "a 429 with `retry-after: 3600`",
+      429,
+      {
+        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+      },
+      () => ({ "retry-after": "3600" }),
+    ],
+    [
+      "a primary rate limit reset an hour from now",
+      403,
+      { message: "API rate limit exceeded for installation ID 77." },
+      () => ({
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 3600),
+      }),
+    ],
+  ];
+
+  it.each(limits)("%s: the run fails at once naming the limit (server)", async (_, status, body, headers) => {
+    // On this clock the server's 2-minute deadline passes in 6 s.
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const { probot, logs } = makeProbot({ productionThrottling: true, timeScale: 0.05 });
+    addedFile(gh, "p/plugin.json", text(validHost()));
+    gh.fail("GET", /\/pulls\/7\/files$/, status, 1, body, headers());
+    await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow(
+      /GitHub answered (403|429) \((You have exceeded a secondary rate limit|API rate limit exceeded)/,
+    );
+    expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(1);
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.output!.summary).toMatch(/rate limit/);
+    expect(run!.output!.summary).not.toMatch(/did not answer in time|grant the/);
+    expect(run!.output!.summary).toMatch(/Re-run the check to try again/);
+    expect(logs.some((l) => /rate limit on GET .*giving up: GitHub asks to wait \d+ s/.test(l.msg))).toBe(
+      true,
+    );
+    gh.assertClean();
+  });
+
+  it("a secondary rate limit past the invocation's end: the run fails at once naming it (Lambda)", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const { probot, deliveries } = makeProbot({ productionThrottling: true, timeScale: 0.05 });
+    addedFile(gh, "p/plugin.json", text(validHost()));
+    const [, status, body, headers] = limits[0]!;
+    gh.fail("GET", /\/pulls\/7\/files$/, status, 1, body, headers());
+    await expect(
+      deliverWith(
+        probot,
+        deliveries,
+        { attempt: 0, endsBy: Date.now() + 8000 },
+        "pull_request",
+        pullRequestPayload("opened"),
+      ),
+    ).rejects.toThrow(/GitHub answered 403 \(You have exceeded a secondary rate limit/);
+    expect(gh.runsFor(HEAD_SHA)[0]!.output!.summary).not.toMatch(/did not answer in time/);
+    gh.assertClean();
+  });
+
+  it("a wait that fits in the deadline is still waited out, and the review completes", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    const { probot } = makeProbot({ productionThrottling: true });
+    addedFile(gh, "p/plugin.json", text(validHost()));
+    const [, status, body] = limits[1]!;
+    gh.fail("GET", /\/pulls\/7\/files$/, status, 1, body, { "retry-after": "1" });
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    expect(gh.count("GET", /\/pulls\/7\/files$/)).toBe(2);
+    expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ status: "completed", conclusion: "success" });
+    gh.assertClean();
+  });
+});
+
 describe("GitHub stops sending an answer halfway", () => {
   it.each([
     // A read retried (the cut answer, and its retry).

@@ -31,7 +31,7 @@ export async function runUntil<T>(
     }, ms);
   });
   try {
-    return await Promise.race([withinDeadline(controller.signal, ms, fn), expired]);
+    return await Promise.race([withinDeadline(controller.signal, deadline, fn), expired]);
   } finally {
     clearTimeout(timer);
   }

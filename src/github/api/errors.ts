@@ -120,8 +120,9 @@ export async function step<T>(name: Step, fn: () => Promise<T>): Promise<T> {
 export function explain(e: unknown): string {
   if (e instanceof StepError) {
     const status = httpStatus(e.original);
+    // A 403 that is a rate limit is no missing permission.
     const hint =
-      status === 403 || status === 404
+      (status === 403 && !isTransient(e.original)) || status === 404
         ? ` If the app was installed without it, grant the \`${PERMISSION[e.step]}\` permission.`
         : "";
     return `${e.message}.${hint}`;

@@ -24,6 +24,8 @@ export interface RequestScope {
   requestTimeoutMs: number;
   /** Aborted when the review's deadline passes (runUntil). */
   signal?: AbortSignal;
+  /** When the review's deadline passes (epoch ms): a wait past it is not worth starting. */
+  deadline?: number;
   refresh: TokenRefresh;
 }
 
@@ -43,17 +45,20 @@ export function reviewScope(clock: Clock): <T>(fn: () => Promise<T>) => Promise<
   return (fn) => scope.run(store, fn);
 }
 
-/** Runs `fn` within the current scope narrowed to a deadline: `signal`, and at most `remainingMs` a request. */
-export function withinDeadline<T>(
-  signal: AbortSignal,
-  remainingMs: number,
-  fn: () => Promise<T>,
-): Promise<T> {
+/**
+ * Runs `fn` within the current scope narrowed to a deadline (epoch ms) that aborts `signal`: at most what
+ * is left of it a request.
+ */
+export function withinDeadline<T>(signal: AbortSignal, deadline: number, fn: () => Promise<T>): Promise<T> {
   const outer = scope.getStore();
   return scope.run(
     {
-      requestTimeoutMs: Math.min(outer?.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, remainingMs),
+      requestTimeoutMs: Math.min(
+        outer?.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+        Math.max(0, deadline - Date.now()),
+      ),
       signal,
+      deadline,
       refresh: outer?.refresh ?? {},
     },
     fn,

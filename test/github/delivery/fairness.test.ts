@@ -159,4 +159,43 @@ describe("the server's scheduler: no pull request stalls the others", () => {
     ]);
     gh.assertClean();
   });
+
+  it("a pull request GitHub rate-limits for an hour frees its slot at once: the next pull request's run comes, and its own on the later retry", async () => {
+    // One slot, the production Octokit (throttling on) and the real clock: the server's 2-minute deadline. A
+    // review that slept GitHub's `retry-after` held the only slot until then, and pull request 8 waited.
+    const gh = new FakeGitHub(["token", "getPull", "graphql", "files", "createCheckRun", "updateCheckRun"]);
+    const scheduler = new ReviewScheduler({ background: { concurrency: 1 }, retriesMs: [1_000] });
+    const { probot } = makeProbot({ productionThrottling: true, app: createApp({ scheduler }) });
+    const file = { filename: "p/plugin.json", status: "added" as const, patch: addedPatch(content) };
+    for (const number of [7, 8]) {
+      gh.pullFiles.set(`${OWNER}/${REPO}#${number}`, [file]);
+      gh.file(`${OWNER}/${REPO}`, sha(number), "p/plugin.json", content);
+    }
+    const [seven, eight] = [7, 8].map((number) =>
+      pullRequestPayload("opened", { number, headSha: sha(number) }),
+    );
+    for (const p of [seven!, eight!]) gh.pulls.set(p.number as number, structuredClone(p.pull_request));
+    gh.fail(
+      "GET",
+      /\/pulls\/7\/files/,
+      403,
+      1,
+      {
+        message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+      },
+      { "retry-after": "3600" },
+    );
+    await deliver(probot, "pull_request", seven!);
+    await deliver(probot, "pull_request", eight!);
+
+    // Far less than the deadline: pull request 8's run comes after 7's review gave up, not after its deadline.
+    await within(30_000, () => gh.runsFor(sha(8)).some((r) => r.conclusion === "success"));
+    await within(30_000, () => gh.runsFor(sha(7)).some((r) => r.conclusion === "success"));
+    expect(await scheduler.drain(10_000)).toBe(true);
+    expect(gh.count("GET", /\/pulls\/7\/files/)).toBe(2);
+    expect(gh.runsFor(sha(7))).toEqual([
+      expect.objectContaining({ status: "completed", conclusion: "success" }),
+    ]);
+    gh.assertClean();
+  }, 90_000);
 });

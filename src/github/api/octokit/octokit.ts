@@ -17,7 +17,7 @@
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit as RestOctokit } from "@octokit/rest";
-import { RATE_LIMIT_RETRIES, READ_RETRIES } from "../../time-budget.js";
+import { RATE_LIMIT_RETRIES, READ_RETRIES, SECOND_MS } from "../../time-budget.js";
 import { timedFetch } from "../deadline.js";
 import { isTimeout } from "../errors.js";
 import { currentScope, type TokenRefresh } from "../request-scope.js";
@@ -185,6 +185,9 @@ export interface AppSettings {
   requestFailed?: (status: string) => void;
 }
 
+/** What the retry plugin does not retry: its own default list, and a rate limit (429). */
+const NOT_RETRIED_STATUSES = [400, 401, 403, 404, 410, 422, 429, 451];
+
 /** Statuses whose answer has no body (a Response cannot be made with one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -293,14 +296,23 @@ export function withAppSettings<C extends { plugin: unknown; defaults: unknown }
     const request = (options.request ?? {}) as { fetch?: Fetch };
     const log = options.log as { warn(msg: string): void } | undefined;
     const installationId = (options.auth as { installationId?: unknown } | undefined)?.installationId;
+    // What the throttling plugin multiplies `retryAfter` by to wait (its default: seconds).
+    const retryAfterUnitMs =
+      typeof throttle.retryAfterBaseValue === "number" ? throttle.retryAfterBaseValue : SECOND_MS;
     const limited =
       (kind: string, given: RateLimitHandler | undefined): RateLimitHandler =>
       (retryAfter, req, octokit, retryCount) => {
         given?.(retryAfter, req, octokit, retryCount);
-        const again = retryCount < RATE_LIMIT_RETRIES;
-        log?.warn(
-          `${kind} on ${req.method} ${req.url}: ${again ? `retrying in ${retryAfter} s` : "giving up"}`,
-        );
+        // A wait the review's deadline does not leave room for is not slept: it would hold the review's
+        // scheduler slot (and on Lambda the invocation) until the deadline for nothing, and the run would then
+        // say that GitHub did not answer, when GitHub answered with a rate limit.
+        const deadline = currentScope()?.deadline;
+        const fits = deadline === undefined || Date.now() + retryAfter * retryAfterUnitMs <= deadline;
+        const again = fits && retryCount < RATE_LIMIT_RETRIES;
+        const why = fits
+          ? "giving up"
+          : `giving up: GitHub asks to wait ${retryAfter} s, past the review's deadline`;
+        log?.warn(`${kind} on ${req.method} ${req.url}: ${again ? `retrying in ${retryAfter} s` : why}`);
         return again;
       };
     const fetch = freshTokenOn401(
@@ -312,7 +324,13 @@ export function withAppSettings<C extends { plugin: unknown; defaults: unknown }
       ...authRequestAt(options, fetch),
       request: { ...request, fetch },
       // The plugin's own default, set here so that the time budget names it (a test may shorten its waits).
-      retry: { retries: READ_RETRIES, ...(options.retry as object | undefined) },
+      // Its own list of what it leaves alone, plus 429: a rate limit is the throttling plugin's, which waits
+      // what GitHub names or gives up (below); retried here, a 429 that asks for an hour was sent again in 1 s.
+      retry: {
+        retries: READ_RETRIES,
+        doNotRetry: NOT_RETRIED_STATUSES,
+        ...(options.retry as object | undefined),
+      },
       throttle: {
         ...throttle,
         // Writes are spaced per installation, as GitHub rates them. Probot sets this same `id` for
