@@ -250,14 +250,14 @@ function countNamed(v: unknown, name: string, seeker: Seeker): number {
   return n;
 }
 
+/** What a search for a name answers when a backslash comes before the name: scan past it, then search again. */
+const BLOCKED = -2;
+
 /**
  * seekPointers' walk: over the value to know what exists and how many members of a name come before a place,
  * over the text only by searching for names (indexOf, in the engine) where no escape can hide one, and by
  * scanning (as scanPointers does) where one could.
  */
-/** What a search for a name answers when a backslash comes before the name: scan past it, then search again. */
-const BLOCKED = -2;
-
 class Seeker {
   /** Where the text's backslashes are (found on first need): a search for a name is trusted only between them. */
   private backslashes: number[] | undefined;
