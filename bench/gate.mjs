@@ -3,9 +3,10 @@
 // loads them (both builds in one process), judged run by run. It fails when one
 // corpus or 2 MB figure is more than 15% worse than the reference's in two runs out of three (a third run
 // only when the first two disagree). `npm run build` first.
-//   node bench/gate.mjs [ref] [--rounds N] [--force] [--planted]
+//   node bench/gate.mjs [ref] [--rounds N] [--force] [--planted] [--reference]
 // ref: the reference commit. Unsaid: $BENCH_BASE, else the merge base with main (origin/main when there is
-// one), else (on main itself) the last release tag v*, else HEAD's first parent.
+// one), else (on main itself) the last release tag v*, else the last landing bench/reference names, else HEAD's
+// first parent. --reference: print which, and why, and stop.
 // Each run is a process of its own (bench/gate-run.mjs) that times both builds call by call in CPU time, not
 // wall time, which another process's turn on a loaded machine inflated (the same code measured 0.67 to 1.36
 // times itself so); gate-run.mjs says how.
@@ -65,7 +66,29 @@ function reference() {
   }
   const tag = tryGit("describe", "--tags", "--abbrev=0", "--match", "v*", "HEAD~1");
   if (tag) return { ref: tag, why: "the last release tag" };
+  // Without a tag, HEAD~1 alone would judge a landing of many commits by its last one (often a rebuild of the
+  // bundle): the landing before this one, which bench/reference records, holds the whole change to account.
+  const recorded = recordedReference();
+  if (recorded) {
+    const commit = tryGit("rev-parse", "--verify", "--quiet", `${recorded}^{commit}`);
+    if (commit && commit !== head && tryGit("merge-base", "--is-ancestor", commit, "HEAD") !== undefined)
+      return { ref: recorded, why: "the last landing, as bench/reference records it" };
+  }
   return { ref: "HEAD~1", why: "HEAD's first parent (no merge base apart from HEAD, no release tag)" };
+}
+
+/** The commit bench/reference names (its first line that is not a comment), if any. */
+function recordedReference() {
+  let text;
+  try {
+    text = readFileSync(join(ROOT, "bench/reference"), "utf8");
+  } catch {
+    return undefined;
+  }
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => line && !line.startsWith("#"));
 }
 
 /**
@@ -119,11 +142,20 @@ function judge(previous, current, rounds) {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: "string" }, planted: { type: "boolean" }, force: { type: "boolean" } },
+  options: {
+    rounds: { type: "string" },
+    planted: { type: "boolean" },
+    force: { type: "boolean" },
+    reference: { type: "boolean" },
+  },
 });
 const rounds = Number(values.rounds ?? (values.planted ? 1 : 3));
 
-if (values.planted) {
+if (values.reference) {
+  // Which commit the gate would judge against, and why, without building or timing anything.
+  const { ref, why } = reference();
+  console.log(`${ref} (${why})`);
+} else if (values.planted) {
   console.log("the gate's own check: this build against itself with a rule that sleeps 1 ms per metric");
   const dir = plantedBuild();
   try {
