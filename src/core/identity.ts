@@ -48,9 +48,9 @@ function aggregation(v: unknown): unknown {
  * (`loose`: by its series), an extension's data source group by its `group`, its subgroup, variable, Python
  * feature set or file by its `subgroup`, `id`, `featureSet` or `path`, a screen, a topology type or rule, a
  * chart or its metric, a topology source by its `entityType`, `name`, `idPattern`, `displayName`,
- * `metricSelector` or `condition`, a topology relationship by its types, a plain value by itself. An object with no name (its name missing: reported) is
- * named by its order among its unnamed siblings (`{}`, `{}#2`, …), never by its content: reordering its
- * members or editing one of them does not rename its findings, nor does moving a named sibling.
+ * `metricSelector`, `entitySelectorTemplate` or `condition`, a topology relationship by its types, a screen's
+ * property or column by what its `type`'s member names, a plain value by itself. An object with no name (its
+ * name missing, or none defined: a message card's button, a threshold) is `{}`: `labels` names it by content.
  */
 function label(el: unknown, loose: boolean): string {
   if (!isObj(el)) return Array.isArray(el) ? `[${json(el)}]` : `=${json(el)}`;
@@ -82,16 +82,28 @@ function label(el: unknown, loose: boolean): string {
   // A topology relationship: the types it relates, and how.
   const relation = RELATIONSHIP.map((m) => get(el, m));
   if (relation.every((v) => typeof v === "string")) return `relationship=${json(relation)}`;
-  return "{}";
+  // A screen's property or list column: its `type` and the member of that name (`type: ATTRIBUTE` with
+  // `attribute: {key}`, `type: RELATION` with `relation: {entitySelectorTemplate}`), named by what that names.
+  const type = get(el, "type");
+  if (typeof type === "string") {
+    const member = type.toLowerCase();
+    const own = get(el, member);
+    if (isObj(own)) {
+      const name = label(own, false);
+      if (name !== UNNAMED) return `${member}.${name}`;
+    }
+  }
+  return UNNAMED;
 }
 
 /**
  * The members that name an extension.yaml's elements (after `key`, which names its metrics, dimensions and
  * cards), in this order: a screen and a breadcrumb are for an `entityType`, a topology type (and a process) has
  * a `name`, a topology type's rule makes the entities of its `idPattern`, a chart's metric is its
- * `metricSelector`, a chart or an entity filter is shown as its `displayName`, a topology source is what its
- * `condition` selects. Without them, a screen or a type
- * added before another renamed the other's findings (new), and a new one carrying an old mistake took its name.
+ * `metricSelector`, a breadcrumb or a relation column leads to its `entitySelectorTemplate`, a chart or an
+ * entity filter is shown as its `displayName`, a topology source is what its `condition` selects (without one,
+ * its `sourceType`: a relationship's `Entities` source). Without them, a screen or a type added before another
+ * renamed the other's findings (new), and a new one carrying an old mistake took its name.
  */
 const EXTENSION_NAMES = [
   "subgroup",
@@ -102,51 +114,100 @@ const EXTENSION_NAMES = [
   "name",
   "idPattern",
   "metricSelector",
+  "entitySelectorTemplate",
   "displayName",
   "condition",
+  "sourceType",
 ] as const;
 
 /** What names a topology relationship (it has no name of its own). */
 const RELATIONSHIP = ["fromType", "typeOfRelation", "toType"] as const;
 
-/** An array's labels as far as they are known (in order), and how many times each plain label came so far. */
-interface Labelled {
-  names: string[];
-  seen: Map<string, number>;
+/** Digests of the objects and arrays contentDigest has seen (a shared subtree, an alias's, is digested once). */
+const digests = new WeakMap<object, string>();
+
+/** A scalar as contentDigest writes it: tagged with its kind, so that `1` and `"1"` differ. */
+function scalarPiece(v: unknown): string {
+  if (typeof v === "string") return piece(STRING, v);
+  if (typeof v === "number") return piece(NUMBER, Object.is(v, -0) ? "-0" : String(v));
+  return piece(PROBLEM, String(v));
 }
-const cache = new WeakMap<unknown[], Labelled>();
 
 /**
- * The label of the `i`-th element (`labels`' `i`-th). An element's `#n` depends only on the elements before
- * it, so an array is labelled only as far as a finding's place needs (once per array, going on from where an
- * earlier question stopped): a finding in an early element does not label every metric of the descriptor.
+ * What an unnamed object (or one whose name a sibling shares) is named by: the SHA-256 of its content, members
+ * in sorted order (reordering them keeps it), each value tagged with its kind. Each object's digest is over its
+ * members' digests (as a Merkle tree), computed bottom-up with a stack rather than by recursion: a deeply
+ * nested element cannot overflow the call stack, and a subtree met again (inside another unnamed element) is
+ * not walked again.
  */
-function labelAt(array: unknown[], i: number): string {
-  let known = cache.get(array);
-  if (!known) cache.set(array, (known = { names: [], seen: new Map() }));
-  const { names, seen } = known;
-  while (names.length <= i) {
-    const l = label(array[names.length], false);
-    const n = (seen.get(l) ?? 0) + 1;
-    seen.set(l, n);
-    names.push(n === 1 ? l : `${l}#${n}`);
+function contentDigest(root: object): string {
+  const stack: { node: object; open: boolean }[] = [{ node: root, open: false }];
+  const open = new Set<object>();
+  while (stack.length) {
+    const top = stack[stack.length - 1] as { node: object; open: boolean };
+    const node = top.node;
+    const keys = Array.isArray(node) ? undefined : Object.keys(node).sort();
+    const children: unknown[] = keys ? keys.map((k) => get(node, k)) : (node as unknown[]);
+    if (!top.open) {
+      top.open = true;
+      if (digests.has(node) || open.has(node)) {
+        stack.pop();
+        continue;
+      }
+      open.add(node);
+      for (const c of children)
+        if (typeof c === "object" && c !== null && !digests.has(c) && !open.has(c))
+          stack.push({ node: c, open: false });
+      continue;
+    }
+    stack.pop();
+    open.delete(node);
+    let text = keys ? piece(MEMBER, String(keys.length)) : piece(ARRAY_ELEMENT, String(children.length));
+    children.forEach((c, i) => {
+      if (keys) text += piece(DATA_KEY, keys[i] as string);
+      // A child still open is an ancestor (a cycle): named as such, never walked again.
+      text += typeof c === "object" && c !== null ? piece(RULE, digests.get(c) ?? "cycle") : scalarPiece(c);
+    });
+    digests.set(node, digest(text));
   }
-  return names[i] as string;
+  return digests.get(root) as string;
 }
 
-/** Labels of every element of an array; the n-th repeat of a label gets `#n`. */
+/** The label `label` gives an object that names it by nothing of its own. */
+const UNNAMED = "{}";
+
+const cache = new WeakMap<unknown[], readonly string[]>();
+
+/**
+ * Labels of every element of an array, from content only, never from an index (interfaces.md "A finding's
+ * identity"). An element's own name (`label`) is its label when no sibling shares it. An object with no name,
+ * or whose name a sibling shares, is named by its name and its content's digest: otherwise the element first
+ * in order took the name, and a new element inserted before an old one (or put in place of an old one whose
+ * mistake was fixed) took the old one's findings, passing as existing. Only copies alike in every member share
+ * a label, told apart by `#n` among themselves (they are interchangeable: reordering them changes nothing).
+ */
 function labels(array: unknown[]): readonly string[] {
-  if (array.length) labelAt(array, array.length - 1);
-  return cache.get(array)?.names ?? [];
+  let out = cache.get(array);
+  if (out) return out;
+  const names = array.map((el) => label(el, false));
+  const count = new Map<string, number>();
+  for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  out = names.map((n, i) => {
+    const el = array[i];
+    // A plain value and an array are named by their whole content already.
+    const l = isObj(el) && (n === UNNAMED || (count.get(n) as number) > 1) ? `${n}@${contentDigest(el)}` : n;
+    const k = (seen.get(l) ?? 0) + 1;
+    seen.set(l, k);
+    return k === 1 ? l : `${l}#${k}`;
+  });
+  cache.set(array, out);
+  return out;
 }
 
-function numbered(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((l) => {
-    const n = (seen.get(l) ?? 0) + 1;
-    seen.set(l, n);
-    return n === 1 ? l : `${l}#${n}`;
-  });
+/** The label of the `i`-th element (`labels`' `i`-th). */
+function labelAt(array: unknown[], i: number): string {
+  return labels(array)[i] as string;
 }
 
 const indexCache = new WeakMap<unknown[], Map<string, number>>();
@@ -161,36 +222,54 @@ function indexOf(array: unknown[]): Map<string, number> {
   return out;
 }
 
-const looseCache = new WeakMap<unknown[], { other: unknown; out: string[] }>();
+const looseCache = new WeakMap<unknown[], { other: unknown; out: string[]; index: Map<string, number> }>();
 
 /**
- * The baseline's second pass names an array's elements against the other version's array (`other`): a chart
- * whose name (group and title) the other side does not have, a renamed chart, by its series; every other
- * element as always. A chart that kept its name is never paired with another by its series.
+ * The baseline's second pass names an array's elements against the other version's array (`other`). An element
+ * whose label the other side has keeps it. Of the others, a chart whose name (group and title) the other side
+ * does not have, a renamed chart, is named by its series, when no other renamed chart has them (numbered by
+ * order among the renamed, a new chart put before a renamed old one whose finding was fixed took the old one's
+ * series, and its finding passed as existing); any other object by its whole content (its name and its
+ * content's digest), so that an element unchanged whose name a new sibling came to share (or ceased to share)
+ * is still itself, while a new element with that name is not. A chart that kept its name is never paired with
+ * another by its series.
  */
-function looseLabels(array: unknown[], other: unknown): string[] {
+function looseLabels(array: unknown[], other: unknown): { out: string[]; index: Map<string, number> } {
   const hit = looseCache.get(array);
-  if (hit && hit.other === other) return hit.out;
+  if (hit && hit.other === other) return hit;
   const strict = labels(array);
   const there = Array.isArray(other) ? indexOf(other) : undefined;
-  // Only a chart has a second name: every other element keeps its own, `#n` included (renumbered among the
-  // renamed, a second copy of an element would take the name of a first whose finding was fixed).
-  const loose = array.map((el, i) => {
-    if (there?.has(strict[i] as string)) return undefined;
+  const kept = (i: number) => there?.has(strict[i] as string) === true;
+  const series = array.map((el, i) => {
+    if (kept(i)) return undefined;
     const name = label(el, true);
     return name === label(el, false) ? undefined : name;
   });
-  const renamed = numbered(loose.filter((l): l is string => l !== undefined));
-  let k = 0;
-  const out = loose.map((l, i) => (l === undefined ? (strict[i] as string) : (renamed[k++] as string)));
-  looseCache.set(array, { other, out });
-  return out;
+  const count = new Map<string, number>();
+  for (const l of series) if (l !== undefined) count.set(l, (count.get(l) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const out = array.map((el, i) => {
+    const own = strict[i] as string;
+    const l = series[i];
+    if (kept(i) || !isObj(el)) return own;
+    if (l !== undefined && count.get(l) === 1) return l;
+    // Named by content already (no name of its own, or one shared): its label is its content's.
+    if (/@[0-9a-f]+(#\d+)?$/.test(own)) return own;
+    const whole = `${label(el, false)}@${contentDigest(el)}`;
+    const k = (seen.get(whole) ?? 0) + 1;
+    seen.set(whole, k);
+    return k === 1 ? whole : `${whole}#${k}`;
+  });
+  const index = new Map(out.map((l, i) => [l, i] as const));
+  const made = { other, out, index };
+  looseCache.set(array, made);
+  return made;
 }
 
 /**
  * The place a pointer names, by content: every array index becomes the element's label (above). Elements
- * that share a label (duplicate keys, themselves an error) are told apart by their order among themselves:
- * the n-th gets `#n`.
+ * that share a name (duplicate keys, themselves an error) are told apart by their content; only copies alike
+ * in every member by their order among themselves: the n-th gets `#n`.
  */
 export function identityPath(doc: unknown, pointer: string): string {
   // The very walk the fingerprint hashes (addPlace), written out instead of hashed.
@@ -296,13 +375,14 @@ function addPlace(h: PlaceSink, doc: unknown, pointer: string, other?: { doc: un
     start = end + 1;
     if (Array.isArray(node) && isIndex(seg) && Number(seg) < node.length) {
       const i = Number(seg);
-      const name = other ? (looseLabels(node, peer)[i] as string) : labelAt(node, i);
+      const name = other ? (looseLabels(node, peer).out[i] as string) : labelAt(node, i);
       h.add(name, ARRAY_ELEMENT);
-      node = node[i];
       if (other) {
-        const j = Array.isArray(peer) ? indexOf(peer).get(name) : undefined;
+        // The other version's element of that name, as the second pass names it there (against this array).
+        const j = Array.isArray(peer) ? looseLabels(peer, node).index.get(name) : undefined;
         peer = j === undefined ? undefined : (peer as unknown[])[j];
       }
+      node = node[i];
     } else {
       h.add(seg, MEMBER);
       node = get(node, seg);

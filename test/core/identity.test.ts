@@ -161,9 +161,15 @@ interface Tally {
   problems: string[];
 }
 
+/** An element's own label, its content's digest (`@…`) and its occurrence among copies (`#n`) set aside. */
+const ownName = (label: string) => label.replace(/(@[0-9a-f]{32})?(#\d+)?\]$/, "]");
+
+/** The label of the element at `pointer` (an array element's), as identityPath writes it. */
+const labelOf = (doc: unknown, pointer: string) => identityPath(doc, pointer).split("/").pop()!;
+
 /**
  * The finding is inside an element that shares its name with a sibling (a duplicate key, itself an error):
- * such elements are told apart by their order among themselves, so moving one of them may swap them.
+ * such elements are told apart by their content, so moving one of them may swap them.
  */
 function inSharedName(doc: unknown, pointer: string): boolean {
   const segs = splitPointer(pointer);
@@ -172,15 +178,28 @@ function inSharedName(doc: unknown, pointer: string): boolean {
     const seg = segs[d]!;
     if (isArr(node) && /^\d+$/.test(seg)) {
       const base = join(segs.slice(0, d));
-      const name = (j: number) =>
-        identityPath(doc, `${base}/${j}`)
-          .split("/")
-          .pop()!
-          .replace(/#\d+\]$/, "]");
+      const name = (j: number) => ownName(labelOf(doc, `${base}/${j}`));
       const mine = name(Number(seg));
       if (node.some((_, j) => j !== Number(seg) && name(j) === mine)) return true;
       node = node[Number(seg)];
     } else node = isObj(node) ? node[seg] : undefined;
+  }
+  return false;
+}
+
+/**
+ * The edited array is inside an element of the finding's place that is named by its content (it has no name
+ * of its own, or shares it): editing that element is changing it, and renames its findings (fail-closed).
+ */
+function editsContentNamed(doc: unknown, pointer: string, array: string | undefined): boolean {
+  if (array === undefined) return false;
+  const segs = splitPointer(pointer);
+  let node: unknown = doc;
+  for (let d = 0; d < segs.length; d++) {
+    const at = join(segs.slice(0, d + 1));
+    if (isArr(node) && /^\d+$/.test(segs[d]!) && /@[0-9a-f]{32}(#\d+)?\]$/.test(labelOf(doc, at)))
+      if (array.startsWith(`${at}/`)) return true;
+    node = isArr(node) ? node[Number(segs[d])] : isObj(node) ? node[segs[d]!] : undefined;
   }
   return false;
 }
@@ -198,6 +217,7 @@ function keeps(
 ) {
   for (const f of before) {
     if ((array !== undefined && aboutArray(f, array)) || inSharedName(doc, f.pointer)) continue;
+    if (editsContentNamed(doc, f.pointer, array)) continue;
     const at = array === undefined ? f.pointer : remap(f.pointer, array, moved);
     if (at === undefined) continue; // inside a deleted element (which carried no finding: never here)
     const there = after.filter(
@@ -269,7 +289,7 @@ const NAMES: Partial<Record<ArrayAt["kind"], string[]>> = {
 /**
  * The samples with unnamed elements: in each, the first element of every array of alerts, properties,
  * charts, series and key metrics loses its name (elements with a name missing are reported, and named by
- * their order among their unnamed siblings).
+ * their content).
  */
 function unnamedSamples(samples: readonly Sample[]): Sample[] {
   const out: Sample[] = [];
@@ -475,7 +495,7 @@ describe("a long offending value: the message quotes it cut short, the identity 
   });
 });
 
-describe("an element without a name: named by its order among unnamed siblings, never by its content", () => {
+describe("an element without a name: named by its content, never by its order among unnamed siblings", () => {
   /** The example with its alert's alert_id missing and its samples at 0 (two findings inside it). */
   function withAlert(change: (alert: Json, alerts: Json[]) => void): Finding[] {
     const d: Json = validHost();
@@ -494,7 +514,6 @@ describe("an element without a name: named by its order among unnamed siblings, 
 
   it.each<[string, (alert: Json, alerts: Json[]) => void]>([
     ["its members reordered", (a, all) => void (all[0] = Object.fromEntries(Object.entries(a).reverse()))],
-    ["another of its members edited", (a) => void (a.threshold = Number(a.threshold) + 1)],
     [
       "a named alert inserted before it",
       (a, all) => void all.unshift({ ...a, alert_id: "zz_named", samples: 5 }),
@@ -503,11 +522,25 @@ describe("an element without a name: named by its order among unnamed siblings, 
     expect(ids(withAlert(change))).toEqual(ids(before));
   });
 
-  it("changing the offending value changes that finding's identity only", () => {
-    const after = new Map(ids(withAlert((a) => void (a.samples = -1))) as [string, string][]);
-    const was = new Map(ids(before) as [string, string][]);
-    expect(after.get("alert-samples")).not.toBe(was.get("alert-samples"));
-    expect(after.get("required-member")).toBe(was.get("required-member"));
+  it("keeps them when another unnamed alert is inserted before it; the inserted one's are its own", () => {
+    const after = withAlert((a, all) => void all.unshift({ ...a, threshold: Number(a.threshold) + 1 }));
+    const was = new Set(ids(before).map((x) => x.join()));
+    const at = (i: number) =>
+      ids(after.filter((f) => f.pointer.startsWith(`/metrics/0/alert_settings/${i}`)));
+    expect(at(1).every((x) => was.has(x.join()))).toBe(true);
+    expect(at(0).some((x) => was.has(x.join()))).toBe(false);
+  });
+
+  it("editing it (another of its members, or the offending value) is another element: its findings renamed", () => {
+    for (const change of [
+      (a: Json) => void (a.threshold = Number(a.threshold) + 1),
+      (a: Json) => void (a.samples = -1),
+    ]) {
+      const after = new Map(ids(withAlert(change)) as [string, string][]);
+      const was = new Map(ids(before) as [string, string][]);
+      expect(after.get("alert-samples")).not.toBe(was.get("alert-samples"));
+      expect(after.get("required-member")).not.toBe(was.get("required-member"));
+    }
   });
 });
 
@@ -516,9 +549,15 @@ describe("a finding's identity (examples)", () => {
   doc.metrics.push({ timeseries: { key: "errors", unit: "Count", displayname: "errors" } });
   doc.metrics.push({ timeseries: { key: "errors", unit: "Count", displayname: "Errors again" } });
 
-  it("names the place by content: the metric's key, not its index", () => {
+  it("names the place by content: the metric's key, not its index (a key two metrics share: with their content)", () => {
     const [f] = check(doc).filter((x) => x.ruleId === "displayname-equals-key");
-    expect(identityPath(doc, f!.pointer)).toBe('/metrics/[metric="errors"]/timeseries/displayname');
+    expect(identityPath(doc, f!.pointer)).toMatch(
+      /^\/metrics\/\[metric="errors"@[0-9a-f]{32}\]\/timeseries\/displayname$/,
+    );
+    const single: Json = validHost();
+    single.metrics.push({ timeseries: { key: "errors", unit: "Count", displayname: "errors" } });
+    const [g] = check(single).filter((x) => x.ruleId === "displayname-equals-key");
+    expect(identityPath(single, g!.pointer)).toBe('/metrics/[metric="errors"]/timeseries/displayname');
   });
 
   it("leaves positional data out (the index of the first definition), keeps the rest (the key)", () => {
