@@ -78,7 +78,7 @@ from ruxit.api.exceptions import (  # noqa: E402
     NothingToReportException,
 )
 from ruxit.api.base_plugin import ActivationContext  # noqa: E402
-from ruxit.api.results import ef2_entity_id, entity_id_of  # noqa: E402
+from ruxit.api.results import ef2_entity_id, entity_id_of, entity_number  # noqa: E402
 
 log = logging.getLogger("ef1compat")
 
@@ -573,6 +573,11 @@ class Instance:
             )
             if spec["remote"] and not hasattr(self.plugin, "activation"):  # unless the plugin's own
                 self.plugin.activation = self.runner.activation_of(self.index[0])
+                recorder = getattr(self.plugin, "_recorder", None)
+                if recorder is not None:
+                    # entity_id=self.activation.entity_id names the plugin's own entity, not a process group
+                    # instance of that number.
+                    recorder.own_id = entity_number(self.plugin.activation.entity_id)
             self.associate(self.entity)
             self.plugin.initialize(**self.kwargs())
             self.status = Status(StatusValue.OK)
