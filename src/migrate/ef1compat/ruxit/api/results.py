@@ -35,6 +35,22 @@ _ID_BITS = 0xFFFFFFFFFFFFFFFF
 ENDPOINTS_KEPT = 100
 
 
+class ListenPort:
+    """The process group instance a ListenPortSelector names: the snapshot's instance whose process listens on
+    `port`, which the layer finds when it sends (ef1compat's Sender), as EF1's agent found it."""
+
+    __slots__ = ("port",)
+
+    def __init__(self, port):
+        self.port = port
+
+    def __eq__(self, other):
+        return isinstance(other, ListenPort) and other.port == self.port
+
+    def __hash__(self):
+        return hash(("port", self.port))
+
+
 class Report:
     """One EF1 report: `kind` (absolute, relative, per_second, state, property, event), `key`, `value`,
     `dimensions` (as the plugin gave them), the `group` and `device` it was made on (remote plugins), the process
@@ -169,6 +185,8 @@ def _target(call, reporter, entity_id, entity_selector):
         selected = getattr(entity_selector, "entity_id", None)
         if kind == EntityType.HOST:
             return None, reporter._group, reporter._device
+        if kind == EntityType.PROCESS_GROUP_INSTANCE and hasattr(entity_selector, "port_number"):
+            return ListenPort(entity_selector.port_number), reporter._group, reporter._device
         if kind in (EntityType.CUSTOM_DEVICE_GROUP, EntityType.CUSTOM_DEVICE):
             number = entity_number(selected)
             entity = own.get(number)
