@@ -7,7 +7,8 @@
  *   ids on as text too (decimal digits, `0x` hex), which name the same entity; a remote plugin's
  *   `self.activation.entity_id` names its own entity, where its results builder reports without naming one.
  * - listen-ports: `ListenPortSelector(port_number=…)` names the process group instance whose process listens on
- *   the port, as OneAgent's snapshot says.
+ *   the port, as OneAgent's snapshot says; without ports configured, the plugin reads those of the snapshot's
+ *   processes from their EF1 properties (`process.properties.get("ListeningPorts")`).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,6 +64,16 @@ const CASES: Case[] = [
     },
   },
   { name: "listen-ports", fixture: "listen-ports", module: "listen_ports_ef2", queries: 2 },
+  // no ports configured: the plugin reads those the snapshot's processes listen on
+  {
+    name: "listen-ports-discovered",
+    fixture: "listen-ports",
+    module: "listen_ports_ef2",
+    queries: 1,
+    endpoint: (e) => {
+      e.ports = "";
+    },
+  },
 ];
 
 let work: string;
@@ -78,9 +89,10 @@ describeUnless(cannotRun)("the entities migrated EF1 plugins name for what they 
       writeFileSync(join(dir, "snapshot.json"), JSON.stringify(SNAPSHOT));
       if (c.endpoint) {
         const activation = JSON.parse(readFileSync(join(dir, "activation.json"), "utf8")) as {
-          pythonRemote: { endpoints: Record<string, unknown>[] };
+          pythonRemote?: { endpoints: Record<string, unknown>[] };
+          pythonLocal?: { endpoints: Record<string, unknown>[] };
         };
-        activation.pythonRemote.endpoints.forEach(c.endpoint);
+        (activation.pythonRemote ?? activation.pythonLocal)!.endpoints.forEach(c.endpoint);
         writeFileSync(join(dir, "activation.json"), JSON.stringify(activation));
       }
       runs.set(c.name, await runProject(dir, c.module, { queries: c.queries }));
@@ -186,5 +198,18 @@ describeUnless(cannotRun)("the entities migrated EF1 plugins name for what they 
     expect(run.output).toContain(
       "metric 'certificate.valid_days' of ListenPortSelector(port_number=7000) is not sent",
     );
+  });
+
+  it("listen-ports: a snapshot entry's and process's properties are EF1's dicts of the snapshot's keys, read with .get() and []", () => {
+    const run = runs.get("listen-ports-discovered")!;
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/AttributeError|GENERIC_ERROR|failed/);
+    expect(run.output).toContain("discovered ports [8443, 9443]");
+    expect(
+      run.metrics.map((m) => [m.dimensions.port, m.dimensions["dt.entity.process_group_instance"]]),
+    ).toEqual([
+      ["8443", "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071"],
+      ["9443", "PROCESS_GROUP_INSTANCE-6B1B2C3D4E5F6072"],
+    ]);
   });
 });

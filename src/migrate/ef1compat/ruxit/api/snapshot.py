@@ -4,9 +4,74 @@ A host plugin finds the process groups it monitors with `self.find_single_proces
 like. On EF2 the snapshot is OneAgent's, as the EF2 SDK reads it (`Extension.get_snapshot()`; a local run reads
 snapshot.json): each entry has `group_id`, `group_instance_id` (an EF2 entity id,
 `PROCESS_GROUP_INSTANCE-<hex>`, where EF1 gave a number), `group_name`, `process_type`, `processes` (`pid`,
-`process_name`, `properties`) and `properties`. A selector is a function of an entry that says whether it matches;
-`get_technologies(entry)` and `parse_port_bindings(entry)` read an entry's technologies and (ip, port) bindings.
+`process_name`, `properties`) and `properties`. Both `properties` are EF1's dicts of OneAgent's snapshot keys and
+text values (`process.properties.get("ListeningPorts")` is `"8080 8443"`, `entry.properties["Technologies"]`
+`"PYTHON,FLASK"`), which also have the EF2 SDK's attributes (`listening_ports`, `port_bindings`, `technologies`, …).
+A selector is a function of an entry that says whether it matches; `get_technologies(entry)` and
+`parse_port_bindings(entry)` read an entry's technologies and (ip, port) bindings.
 """
+
+# A process's EF1 properties: OneAgent's snapshot key, and the EF2 SDK's attribute it was parsed into.
+_PROCESS_KEYS = (
+    ("CmdLine", "cmd_line"),
+    ("ExePath", "exe_path"),
+    ("ParentPid", "parent_pid"),
+    ("WorkDir", "work_dir"),
+    ("ListeningPorts", "listening_ports"),
+    ("PortBindings", "port_bindings"),
+    ("DockerMount", "docker_mount"),
+    ("DockerContainerId", "docker_container_id"),
+    ("ListeningInternalPorts", "listening_internal_ports"),
+)
+
+
+class Ef1Properties(dict):
+    """EF1's `properties` of a snapshot entry or process: a dict of OneAgent's snapshot keys and their text, as
+    plugins read them (`.get("ListeningPorts")`), that also answers the EF2 SDK's attributes (`.port_bindings`)."""
+
+    def __init__(self, items, ef2):
+        super().__init__(items)
+        self.__dict__["_ef2"] = ef2
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.__dict__["_ef2"], name)
+
+
+def _process_text(key, value):
+    """A process property's value as OneAgent's snapshot file writes it, or None where it has none."""
+    if key == "ListeningPorts":
+        return " ".join(str(p) for p in value) if value else None
+    if key == "PortBindings":
+        return ";".join(f"{b.ip}_{b.port}" for b in value) if value else None
+    if key == "ParentPid":
+        return None if value is None or value == -1 else str(value)
+    return None if value is None else str(value)
+
+
+def with_ef1_properties(snapshot):
+    """`snapshot` (the EF2 SDK's) with EF1's dicts as its entries' and processes' `properties`."""
+    for entry in getattr(snapshot, "entries", None) or []:
+        properties = getattr(entry, "properties", None)
+        if properties is not None and not isinstance(properties, dict):
+            items = {}
+            for key, attribute in (("Technologies", "technologies"), ("pgTechnologies", "pg_technologies")):
+                listed = [t for t in getattr(properties, attribute, None) or [] if t]
+                if listed:
+                    items[key] = ",".join(listed)
+            items.update(getattr(properties, "extra_properties", None) or {})
+            entry.properties = Ef1Properties(items, properties)
+        for process in getattr(entry, "processes", None) or []:
+            properties = getattr(process, "properties", None)
+            if properties is not None and not isinstance(properties, dict):
+                items = {}
+                for key, attribute in _PROCESS_KEYS:
+                    text = _process_text(key, getattr(properties, attribute, None))
+                    if text is not None:
+                        items[key] = text
+                process.properties = Ef1Properties(items, properties)
+    return snapshot
 
 
 def get_technologies(entry):
