@@ -9,6 +9,8 @@
  * - listen-ports: `ListenPortSelector(port_number=…)` names the process group instance whose process listens on
  *   the port, as OneAgent's snapshot says; without ports configured, the plugin reads those of the snapshot's
  *   processes from their EF1 properties (`process.properties.get("ListeningPorts")`).
+ * - gpu-processes: `find_all_processes(lambda process: …)`, a selector of processes, gives (process group instance,
+ *   process) pairs, as EF1 gave them.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +21,10 @@ import { byRun, cannotRun, migrateInto, pooled, runProject, type RunResult } fro
 
 const FIXTURES = join(ROOT, "test", "fixtures", "ef1-plugins");
 
-/** A host with two Python process groups: one listens on 8443 (a port binding too), the other on 9443. */
+/**
+ * A host with two Python process groups: one listens on 8443 (a port binding too), and runs a shell beside its
+ * Python process; the other listens on 9443.
+ */
 const SNAPSHOT = {
   host_id: "0x0123456789ABCDEF",
   entries: [
@@ -37,6 +42,7 @@ const SNAPSHOT = {
         process_name: "python3",
         properties: [{ ListeningPorts: ports }, ...(bindings ? [{ PortBindings: bindings }] : [])],
       },
+      ...(name === "demo_app" ? [{ pid: "4300", process_name: "bash", properties: [] }] : []),
     ],
     properties: [{ Technologies: "PYTHON" }],
   })),
@@ -74,6 +80,7 @@ const CASES: Case[] = [
       e.ports = "";
     },
   },
+  { name: "gpu-processes", fixture: "gpu-processes", module: "gpu_processes_ef2", queries: 1 },
 ];
 
 let work: string;
@@ -210,6 +217,30 @@ describeUnless(cannotRun)("the entities migrated EF1 plugins name for what they 
     ).toEqual([
       ["8443", "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071"],
       ["9443", "PROCESS_GROUP_INSTANCE-6B1B2C3D4E5F6072"],
+    ]);
+  });
+
+  it("gpu-processes: find_all_processes(lambda process: …) selects processes and gives (process group instance, process) pairs, as on EF1", () => {
+    const run = runs.get("gpu-processes")!;
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/AttributeError|TypeError|GENERIC_ERROR|failed/);
+    // the shell of demo_app is not a python3 process: the selector is called with each process, not each group
+    expect(run.output.match(/python3 \(pid: \d+\) from \w+ process group/g)).toEqual([
+      "python3 (pid: 4242) from demo_app process group",
+      "python3 (pid: 5151) from worker_app process group",
+    ]);
+    expect(run.output).toContain("java process: None");
+    expect(run.metrics.map((m) => [m.key, m.value, m.dimensions])).toEqual([
+      [
+        "tech.gpu.processes.gpu.memory",
+        4242,
+        { "dt.entity.process_group_instance": "PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071" },
+      ],
+      [
+        "tech.gpu.processes.gpu.memory",
+        5151,
+        { "dt.entity.process_group_instance": "PROCESS_GROUP_INSTANCE-6B1B2C3D4E5F6072" },
+      ],
     ]);
   });
 });

@@ -7,8 +7,9 @@ snapshot.json): each entry has `group_id`, `group_instance_id` (an EF2 entity id
 `process_name`, `properties`) and `properties`. Both `properties` are EF1's dicts of OneAgent's snapshot keys and
 text values (`process.properties.get("ListeningPorts")` is `"8080 8443"`, `entry.properties["Technologies"]`
 `"PYTHON,FLASK"`), which also have the EF2 SDK's attributes (`listening_ports`, `port_bindings`, `technologies`, …).
-A selector is a function of an entry that says whether it matches; `get_technologies(entry)` and
-`parse_port_bindings(entry)` read an entry's technologies and (ip, port) bindings.
+A selector is a function of an entry that says whether it matches (find_all_processes's, as EF1's, a function of a
+process; it gives (entry, process) pairs); `get_technologies(entry)` and `parse_port_bindings(entry)` read an
+entry's technologies and (ip, port) bindings.
 """
 
 # A process's EF1 properties: OneAgent's snapshot key, and the EF2 SDK's attribute it was parsed into.
@@ -92,14 +93,23 @@ def parse_port_bindings(entry):
     return bindings
 
 
+def _of_entries(selector):
+    """Marks one of the selectors here, which are functions of a process group (a snapshot entry): find_all_processes
+    gives the processes of the process groups it matches, where it calls a plugin's own selector with each process."""
+    selector.of_entries = True
+    return selector
+
+
 def pgi_name(name):
     """The process groups named `name` (EF1's process group name)."""
-    return lambda entry: getattr(entry, "group_name", None) == name
+    return _of_entries(lambda entry: getattr(entry, "group_name", None) == name)
 
 
 def exe_name(name):
     """The process groups with a process named `name`."""
-    return lambda entry: any(getattr(p, "process_name", None) == name for p in getattr(entry, "processes", []))
+    return _of_entries(
+        lambda entry: any(getattr(p, "process_name", None) == name for p in getattr(entry, "processes", []))
+    )
 
 
 def technology(name):
@@ -109,7 +119,35 @@ def technology(name):
         properties = getattr(entry, "properties", None)
         return name in (getattr(properties, "technologies", None) or [])
 
-    return matches
+    return _of_entries(matches)
+
+
+class ProcessOfGroup(tuple):
+    """What EF1's find_all_processes gave for a process: the pair (process group, process), which plugins unpack
+    (`pgi, process = found`, `found[1].pid`); it also has the process's members (`found.pid`)."""
+
+    def __new__(cls, entry, process):
+        return super().__new__(cls, (entry, process))
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self[1], name)
+
+
+def processes_of(entries, selector):
+    """The (process group, process) pairs of `entries` whose process the selector (a function of a process, as
+    EF1's) matches; all of them without one; those of the process groups one of the selectors here matches."""
+    if isinstance(selector, str):
+        selector = pgi_name(selector)
+    found = []
+    for entry in entries:
+        if selector is not None and getattr(selector, "of_entries", False) and not selector(entry):
+            continue
+        for process in getattr(entry, "processes", None) or []:
+            if selector is None or getattr(selector, "of_entries", False) or selector(process):
+                found.append(ProcessOfGroup(entry, process))
+    return found
 
 
 def select(entries, selector):
