@@ -10,7 +10,7 @@
  *   the port, as OneAgent's snapshot says; without ports configured, the plugin reads those of the snapshot's
  *   processes from their EF1 properties (`process.properties.get("ListeningPorts")`).
  * - gpu-processes: `find_all_processes(lambda process: …)`, a selector of processes, gives (process group instance,
- *   process) pairs, as EF1 gave them.
+ *   process) pairs, as EF1 gave them; a process group instance's id is a number, as on EF1 (`f"{id:02x}"`).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -225,9 +225,9 @@ describeUnless(cannotRun)("the entities migrated EF1 plugins name for what they 
     expect(run.inTime, run.output).toBe(true);
     expect(run.output).not.toMatch(/AttributeError|TypeError|GENERIC_ERROR|failed/);
     // the shell of demo_app is not a python3 process: the selector is called with each process, not each group
-    expect(run.output.match(/python3 \(pid: \d+\) from \w+ process group/g)).toEqual([
-      "python3 (pid: 4242) from demo_app process group",
-      "python3 (pid: 5151) from worker_app process group",
+    expect(run.output.match(/python3 \(pid: \d+\) from \w+ process group\S*/g)).toEqual([
+      "python3 (pid: 4242) from demo_app process group(PGIID=5a1b2c3d4e5f6071,",
+      "python3 (pid: 5151) from worker_app process group(PGIID=6b1b2c3d4e5f6072,",
     ]);
     expect(run.output).toContain("java process: None");
     expect(run.metrics.map((m) => [m.key, m.value, m.dimensions])).toEqual([

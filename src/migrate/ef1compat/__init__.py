@@ -79,7 +79,7 @@ from ruxit.api.exceptions import (  # noqa: E402
 )
 from ruxit.api.base_plugin import ActivationContext  # noqa: E402
 from ruxit.api.results import ListenPort, ef2_entity_id, entity_id_of, entity_number  # noqa: E402
-from ruxit.api.snapshot import with_ef1_properties  # noqa: E402
+from ruxit.api.snapshot import as_ef1  # noqa: E402
 
 log = logging.getLogger("ef1compat")
 
@@ -960,7 +960,7 @@ class EF1Plugin(Extension):
 
     def snapshot(self):
         try:
-            return with_ef1_properties(self.get_snapshot())
+            return as_ef1(self.get_snapshot())
         except Exception as e:
             raise RuntimeError(
                 f"OneAgent's process snapshot is not available here ({e}); a local run reads snapshot.json from the "

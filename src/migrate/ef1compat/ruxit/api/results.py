@@ -8,6 +8,7 @@ import re
 
 from .exceptions import NotCarriedToEF2
 from .selectors import EntityType
+from .snapshot import EntityId
 
 EVENT_TYPES = {
     "report_error_event": "ERROR_EVENT",
@@ -204,6 +205,9 @@ def _target(call, reporter, entity_id, entity_selector):
         entity_id = selected
     if entity_id is None:
         return reporter._pgi, reporter._group, reporter._device
+    if isinstance(entity_id, EntityId):
+        # An id of the snapshot: its type (a host's, a process group's) tells where it goes, as its text says.
+        entity_id = str(entity_id)
     number = entity_number(entity_id)
     if number is not None:
         mine = _own(reporter, number)

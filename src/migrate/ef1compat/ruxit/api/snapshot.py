@@ -12,6 +12,33 @@ process; it gives (entry, process) pairs); `get_technologies(entry)` and `parse_
 entry's technologies and (ip, port) bindings.
 """
 
+import re
+
+# An EF2 entity id of the snapshot (PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071): its type and number.
+_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
+
+
+class EntityId(int):
+    """An id of the snapshot (`host_id`, an entry's `group_id` and `group_instance_id`) as EF1 gave it: a number,
+    which plugins format (`"%x" % id`, `f"{id:02x}"`) and keep as one; its text is its EF2 entity id
+    (`PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071`, hex digits in upper case), as the layer sends it and Dynatrace
+    shows it."""
+
+    def __new__(cls, number, entity_type):
+        entity_id = super().__new__(cls, number)
+        entity_id.entity_type = entity_type
+        return entity_id
+
+    def __str__(self):
+        return "%s-%016X" % (self.entity_type, self)
+
+
+def _entity_id(value):
+    """The snapshot's id `value` (the EF2 SDK's text) as an EntityId; as it is when it is no EF2 entity id."""
+    match = _ENTITY_ID.fullmatch(value.strip()) if isinstance(value, str) else None
+    return EntityId(int(match.group(2), 16), match.group(1)) if match else value
+
+
 # A process's EF1 properties: OneAgent's snapshot key, and the EF2 SDK's attribute it was parsed into.
 _PROCESS_KEYS = (
     ("CmdLine", "cmd_line"),
@@ -51,9 +78,15 @@ def _process_text(key, value):
     return None if value is None else str(value)
 
 
-def with_ef1_properties(snapshot):
-    """`snapshot` (the EF2 SDK's) with EF1's dicts as its entries' and processes' `properties`."""
+def as_ef1(snapshot):
+    """`snapshot` (the EF2 SDK's) as EF1 gave it: its ids numbers (EntityId), its entries' and processes'
+    `properties` dicts."""
+    if hasattr(snapshot, "host_id"):
+        snapshot.host_id = _entity_id(snapshot.host_id)
     for entry in getattr(snapshot, "entries", None) or []:
+        for attribute in ("group_id", "group_instance_id"):
+            if hasattr(entry, attribute):
+                setattr(entry, attribute, _entity_id(getattr(entry, attribute)))
         properties = getattr(entry, "properties", None)
         if properties is not None and not isinstance(properties, dict):
             items = {}
