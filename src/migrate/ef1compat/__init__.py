@@ -78,7 +78,8 @@ from ruxit.api.exceptions import (  # noqa: E402
     NothingToReportException,
 )
 from ruxit.api.base_plugin import ActivationContext  # noqa: E402
-from ruxit.api.results import ef2_entity_id, entity_id_of  # noqa: E402
+from ruxit.api.results import ListenPort, ef2_entity_id, entity_id_of, entity_number  # noqa: E402
+from ruxit.api.snapshot import as_ef1  # noqa: E402
 
 log = logging.getLogger("ef1compat")
 
@@ -228,15 +229,19 @@ class Sender:
         # The states plugin.json declares of each statetimeseries metric (declared_states).
         self._states = states or {}
         self._previous = {}
-        # The process group instance of each process id of OneAgent's snapshot, read once per run that needs it.
+        # The process group instance of each process id and of each port a process listens on, of OneAgent's
+        # snapshot, read once per run that needs it.
         self._processes = None
+        self._ports = None
 
     def send(self, reports, now):
         """Sends the reports of one run; returns (metric lines, events) sent."""
         metrics = events = 0
-        self._processes = None
+        self._processes = self._ports = None
         for report in reports:
             try:
+                if isinstance(report.pgi, ListenPort) and report.kind != "property" and not self._listening(report):
+                    continue
                 if report.kind == "event":
                     self._event(report)
                     events += 1
@@ -271,11 +276,11 @@ class Sender:
                 topology[DEVICE_ADDRESS] = report.device.address
         return topology
 
-    def _process_group_instance(self, pid):
-        """The process group instance (EF2 entity id) of OneAgent's snapshot whose processes hold `pid`, or None
-        (a process that is gone, a remote plugin's: no snapshot)."""
+    def _read_snapshot(self):
+        """The process group instance (EF2 entity id) of each process id and of each port a process listens on, of
+        OneAgent's snapshot (none where there is no snapshot: a remote plugin's)."""
         if self._processes is None:
-            self._processes = {}
+            self._processes, self._ports = {}, {}
             try:
                 entries = self._extension.snapshot().entries
             except Exception:
@@ -284,7 +289,34 @@ class Sender:
                 for process in getattr(entry, "processes", None) or []:
                     pgi = ef2_entity_id(entry.group_instance_id) or entry.group_instance_id
                     self._processes.setdefault(str(getattr(process, "pid", "")), pgi)
+                    properties = getattr(process, "properties", None)
+                    ports = list(getattr(properties, "listening_ports", None) or [])
+                    ports += [b.port for b in getattr(properties, "port_bindings", None) or []]
+                    for port in ports:
+                        self._ports.setdefault(str(port), pgi)
+
+    def _process_group_instance(self, pid):
+        """The process group instance (EF2 entity id) of OneAgent's snapshot whose processes hold `pid`, or None
+        (a process that is gone, a remote plugin's: no snapshot)."""
+        self._read_snapshot()
         return self._processes.get(str(pid).strip())
+
+    def _listening(self, report):
+        """Sets the process group instance a ListenPortSelector names (the one of OneAgent's snapshot whose process
+        listens on its port) as the report's; False, and a warning once, when no process listens on it."""
+        self._read_snapshot()
+        port = report.pgi.port
+        pgi = self._ports.get(str(port).strip())
+        if pgi is None:
+            what = f"an EF1 {report.event['type']} event" if report.kind == "event" else f"metric {report.key!r}"
+            self._warn(
+                ("port", report.key, report.kind == "event"),
+                f"{what} of ListenPortSelector(port_number={str(port)[:DIMENSION_VALUE_MAX]}) is not sent: no "
+                "process of OneAgent's snapshot listens on that port (the next ones are not logged)",
+            )
+            return False
+        report.pgi = pgi
+        return True
 
     def _metric(self, report, now):
         metric = self._key_map.find(report.key, report.kind == "state")
@@ -573,6 +605,11 @@ class Instance:
             )
             if spec["remote"] and not hasattr(self.plugin, "activation"):  # unless the plugin's own
                 self.plugin.activation = self.runner.activation_of(self.index[0])
+                recorder = getattr(self.plugin, "_recorder", None)
+                if recorder is not None:
+                    # entity_id=self.activation.entity_id names the plugin's own entity, not a process group
+                    # instance of that number.
+                    recorder.own_id = entity_number(self.plugin.activation.entity_id)
             self.associate(self.entity)
             self.plugin.initialize(**self.kwargs())
             self.status = Status(StatusValue.OK)
@@ -923,7 +960,7 @@ class EF1Plugin(Extension):
 
     def snapshot(self):
         try:
-            return self.get_snapshot()
+            return as_ef1(self.get_snapshot())
         except Exception as e:
             raise RuntimeError(
                 f"OneAgent's process snapshot is not available here ({e}); a local run reads snapshot.json from the "

@@ -17,7 +17,7 @@ import logging
 
 from .exceptions import NotCarriedToEF2
 from .results import Recorder, ResultsBuilder, TopologyBuilder
-from .snapshot import select
+from .snapshot import processes_of, select
 
 
 class PluginInfo:
@@ -111,11 +111,13 @@ class BasePlugin:
         return found[0] if found else None
 
     def find_all_processes(self, selector=None):
-        """The processes of the process groups the selector matches."""
-        return [p for e in select(self._entries("find_all_processes"), selector) for p in e.processes]
+        """The processes the selector (a function of a process, as EF1's) matches, each as EF1 gave it: a
+        (process group, process) pair, which also has the process's members (`.pid`). ruxit.api.snapshot's
+        selectors (pgi_name, …) match the processes of the process groups they match."""
+        return processes_of(self._entries("find_all_processes"), selector)
 
     def find_single_process(self, selector=None):
-        """The first process of the process groups the selector matches, or None."""
+        """The first (process group, process) pair of find_all_processes(selector), or None."""
         found = self.find_all_processes(selector)
         return found[0] if found else None
 

@@ -8,6 +8,7 @@ import re
 
 from .exceptions import NotCarriedToEF2
 from .selectors import EntityType
+from .snapshot import EntityId
 
 EVENT_TYPES = {
     "report_error_event": "ERROR_EVENT",
@@ -26,8 +27,29 @@ ENTITIES_KEPT = 10000
 # An EF2 entity id (HOST-0123456789ABCDEF): its type and number. The EF2 snapshot gives the host's and an entry's
 # with the hex digits as OneAgent's snapshot file writes them, in either case.
 _ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
+# EF1's entity ids as text, as plugins pass them on (an id read from a file, a configuration, an API, or formatted):
+# the number's decimal digits (Java's long: signed), or its hex digits after 0x.
+_DECIMAL_ID = re.compile(r"-?[0-9]{1,20}")
+_HEX_ID = re.compile(r"0[xX][0-9A-Fa-f]{1,16}")
+_ID_BITS = 0xFFFFFFFFFFFFFFFF
 # How many distinct endpoints a device keeps of one run (only the first is sent, as `device.address`).
 ENDPOINTS_KEPT = 100
+
+
+class ListenPort:
+    """The process group instance a ListenPortSelector names: the snapshot's instance whose process listens on
+    `port`, which the layer finds when it sends (ef1compat's Sender), as EF1's agent found it."""
+
+    __slots__ = ("port",)
+
+    def __init__(self, port):
+        self.port = port
+
+    def __eq__(self, other):
+        return isinstance(other, ListenPort) and other.port == self.port
+
+    def __hash__(self):
+        return hash(("port", self.port))
 
 
 class Report:
@@ -80,6 +102,9 @@ class Recorder:
         self.entities = {}
         # Which run reports now: 0 for initialize, then one more for each query (new_run).
         self.run = 0
+        # The id of the plugin's own entity, which a remote plugin reads as `self.activation.entity_id` (a number):
+        # what names it reports where the results builder reports without naming an entity.
+        self.own_id = None
 
     def register(self, entity):
         _keep_latest(self.entities, entity.id, entity)
@@ -108,6 +133,46 @@ def entity_id_of(*parts):
     return int.from_bytes(digest[:8], "big") & 0x7FFFFFFFFFFFFFFF
 
 
+def entity_number(value):
+    """An EF1 entity id as its number (64 bits, unsigned), or None when `value` is no id: EF1 took an int, and
+    plugins pass ids on as text too, in decimal (`str(id)`, `self.activation.entity_id`) or hex (`"0x…"`,
+    `hex(id)`), which name the same entity."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and _DECIMAL_ID.fullmatch(value.strip()):
+        number = int(value.strip())
+    elif isinstance(value, str) and _HEX_ID.fullmatch(value.strip()):
+        number = int(value.strip(), 16)
+    else:
+        return None
+    # Java's long: a negative id is the same 64 bits as the unsigned number; one wider than 64 bits is no id.
+    return number & _ID_BITS if -(1 << 63) <= number <= _ID_BITS else None
+
+
+def _own(reporter, number):
+    """(process group instance, group, device) of the entity of the plugin's that `number` names, or None: the
+    plugin's own (a remote plugin's self.activation.entity_id), where its results builder reports without naming
+    an entity; or a group or device it created."""
+    recorder = reporter._recorder
+    if number is not None and number == recorder.own_id:
+        return None, None, None
+    entity = recorder.entities.get(number)
+    return None if entity is None else (None, entity._group, entity._device)
+
+
+def _not_an_id(call, entity_id):
+    return NotCarriedToEF2(
+        f"{call}(entity_id={str(entity_id).strip()[:100]!r})",
+        "it is no entity id (EF1 took an entity's id as a number, also as text of its decimal digits or 0x hex), "
+        "and EF2 code reports metrics, not entities: only a process group instance, the host, or a group or "
+        "device the plugin created can be named (as dimensions)",
+        "Pass the entity's id (self.activation.entity_id, a group's or device's .id), or report the metric without "
+        "entity_id= and with a dimension that tells the entity apart.",
+    )
+
+
 def _target(call, reporter, entity_id, entity_selector):
     """Where a measurement or event goes: (process group instance, group, device). The reporter's own group and
     device (FromPluginSelector() names them too), unless entity_id= or an explicit selector names a process group
@@ -121,10 +186,15 @@ def _target(call, reporter, entity_id, entity_selector):
         selected = getattr(entity_selector, "entity_id", None)
         if kind == EntityType.HOST:
             return None, reporter._group, reporter._device
-        if kind in (EntityType.CUSTOM_DEVICE_GROUP, EntityType.CUSTOM_DEVICE) and isinstance(selected, int):
-            entity = own.get(selected)
+        if kind == EntityType.PROCESS_GROUP_INSTANCE and hasattr(entity_selector, "port_number"):
+            return ListenPort(entity_selector.port_number), reporter._group, reporter._device
+        if kind in (EntityType.CUSTOM_DEVICE_GROUP, EntityType.CUSTOM_DEVICE):
+            number = entity_number(selected)
+            entity = own.get(number)
             if entity is not None and entity.entity_type == kind:
                 return None, entity._group, entity._device
+            if number is not None and number == reporter._recorder.own_id:
+                return None, None, None
         if kind != EntityType.PROCESS_GROUP_INSTANCE or selected is None:
             raise NotCarriedToEF2(
                 f"{call}(entity_selector={type(entity_selector).__name__})",
@@ -135,15 +205,25 @@ def _target(call, reporter, entity_id, entity_selector):
         entity_id = selected
     if entity_id is None:
         return reporter._pgi, reporter._group, reporter._device
-    if isinstance(entity_id, int) and entity_id in own:
-        return None, own[entity_id]._group, own[entity_id]._device
-    if isinstance(entity_id, int):
+    if isinstance(entity_id, EntityId):
+        # An id of the snapshot: its type (a host's, a process group's) tells where it goes, as its text says.
+        entity_id = str(entity_id)
+    number = entity_number(entity_id)
+    if number is not None:
+        mine = _own(reporter, number)
+        if mine is not None:
+            return mine
         # EF1 gave process group instance ids as numbers; EF2's entity id is the same number in hex.
-        return "PROCESS_GROUP_INSTANCE-%016X" % (entity_id & 0xFFFFFFFFFFFFFFFF), reporter._group, reporter._device
+        return "PROCESS_GROUP_INSTANCE-%016X" % number, reporter._group, reporter._device
     # An EF2 entity id of the snapshot (its host_id, an entry's group_id): the host is the reporter's own, as with
     # HostSelector; a process group is no entity EF2 code reports on, nor a dimension value of a process group
     # instance.
     kind = _ENTITY_ID.fullmatch(str(entity_id).strip())
+    if kind and kind.group(1) in (EntityType.CUSTOM_DEVICE, EntityType.CUSTOM_DEVICE_GROUP):
+        # A group's or device's id as Dynatrace writes it (CUSTOM_DEVICE-<hex of its id>).
+        mine = own.get(int(kind.group(2), 16))
+        if mine is not None and mine.entity_type == kind.group(1):
+            return None, mine._group, mine._device
     if kind and kind.group(1) == EntityType.HOST:
         return None, reporter._group, reporter._device
     if kind and kind.group(1) == EntityType.PROCESS_GROUP_INSTANCE:
@@ -155,7 +235,9 @@ def _target(call, reporter, entity_id, entity_selector):
             "the plugin created can be named (as dimensions)",
             "Report the metric without entity_id=, or with a dimension that tells the entity apart.",
         )
-    return str(entity_id), reporter._group, reporter._device
+    # Text that is no id (a host name, an entity's name): EF1 took none; sent as it is, it would be a process group
+    # instance dimension that names no entity.
+    raise _not_an_id(call, entity_id)
 
 
 class _Reporting:

@@ -1,7 +1,8 @@
 """The entity selectors of `ruxit.api.selectors`.
 
 EF1 sent a host plugin's measurement to another entity with them. EF2 code reports metrics, not entities: a
-process group instance becomes the dimension `dt.entity.process_group_instance`; any other entity cannot be
+process group instance becomes the dimension `dt.entity.process_group_instance` (ListenPortSelector's: the one of
+OneAgent's snapshot whose process listens on the port); any other entity cannot be
 carried, and a measurement that names one raises NotCarriedToEF2. FromPluginSelector names the entity the plugin
 reports on anyway (EF1's default), and changes nothing.
 """
@@ -59,3 +60,13 @@ class PgSelector(EntitySelector):
     def __init__(self, entity_id=None, **_ignored):
         self.entity_id = entity_id
         self.entity_type = EntityType.PROCESS_GROUP
+
+
+class ListenPortSelector(EntitySelector):
+    """The process group instance whose process listens on TCP port `port_number` (certificate and port checks name
+    the process they found a port of so): the one of OneAgent's snapshot that listens on it, when the layer sends."""
+
+    entity_type = EntityType.PROCESS_GROUP_INSTANCE
+
+    def __init__(self, port_number=None, **_ignored):
+        self.port_number = port_number
