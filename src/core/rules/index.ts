@@ -57,6 +57,7 @@ import { rule as minVersionRaised } from "./min-version-raised.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
 import { rule as invalidYaml } from "./invalid-yaml.js";
 import { rule as ef2VersionFormat } from "./ef2-version-format.js";
+import { rule as multipleDataSources } from "./multiple-data-sources.js";
 import { rule as buildPlaceholder } from "./build-placeholder.js";
 import { rule as metricNotReported } from "./metric-not-reported.js";
 import { rule as metricMetadataMissing } from "./metric-metadata-missing.js";
@@ -126,6 +127,7 @@ export const RULES: readonly Rule[] = [
   baseInvalidJson,
   invalidYaml,
   ef2VersionFormat,
+  multipleDataSources,
   buildPlaceholder,
   metricNotReported,
   metricMetadataMissing,
