@@ -78,6 +78,7 @@ const EXPECTED: Record<string, { ids: readonly string[]; why?: string }> = {
   "invalid-yaml": { ids: ["invalid-yaml"] },
   "ef2-version-format": { ids: ["ef2-version-format"] },
   "multiple-data-sources": { ids: ["multiple-data-sources"] },
+  "min-version-too-low": { ids: ["min-version-too-low"] },
   "migration-metric-missing": { ids: ["migration-metric-missing"] },
   "migration-metric-type-changed": { ids: ["migration-metric-type-changed"] },
   "migration-dimension-dropped": { ids: ["migration-dimension-dropped"] },

@@ -54,6 +54,7 @@ import { rule as metricTypeChanged } from "./metric-type-changed.js";
 import { rule as featureSetRemoved } from "./feature-set-removed.js";
 import { rule as propertyTypeChanged } from "./property-type-changed.js";
 import { rule as minVersionRaised } from "./min-version-raised.js";
+import { rule as minVersionTooLow } from "./min-version-too-low.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
 import { rule as invalidYaml } from "./invalid-yaml.js";
 import { rule as ef2VersionFormat } from "./ef2-version-format.js";
@@ -128,6 +129,7 @@ export const RULES: readonly Rule[] = [
   invalidYaml,
   ef2VersionFormat,
   multipleDataSources,
+  minVersionTooLow,
   buildPlaceholder,
   metricNotReported,
   metricMetadataMissing,
