@@ -77,6 +77,8 @@ const EXPECTED: Record<string, { ids: readonly string[]; why?: string }> = {
   "base-invalid-json": { ids: ["base-invalid-json"] },
   "invalid-yaml": { ids: ["invalid-yaml"] },
   "ef2-version-format": { ids: ["ef2-version-format"] },
+  "multiple-data-sources": { ids: ["multiple-data-sources"] },
+  "min-version-too-low": { ids: ["min-version-too-low"] },
   "migration-metric-missing": { ids: ["migration-metric-missing"] },
   "migration-metric-type-changed": { ids: ["migration-metric-type-changed"] },
   "migration-dimension-dropped": { ids: ["migration-dimension-dropped"] },

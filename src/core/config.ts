@@ -23,6 +23,9 @@ export type ReviewMode = "comment" | "request-changes" | "none";
 /** What findings already present in the base do (rules.md "New and existing findings"). */
 export type ExistingMode = "report" | "fail" | "hide";
 
+/** The policy's regular expressions: a plugin.json's name pattern and an extension.yaml's (rule policy-name). */
+const NAME_PATTERNS = ["name_pattern", "extension_name_pattern"] as const;
+
 /** Settings (not rules) that the organisation may list in `locked`: repositories may only make them stricter. */
 export const LOCKABLE_SETTINGS = ["existing", "fail_on"] as const;
 /** Strictness, from the loosest: a locked setting may only move up. */
@@ -39,7 +42,12 @@ export interface RawConfig {
   review?: ReviewMode;
   rules?: Record<string, ConfiguredSeverity>;
   ignore?: { paths: string[]; rules?: string[] }[];
-  policy?: { name_pattern?: string; technologies?: string[]; process_types?: (string | number)[] };
+  policy?: {
+    name_pattern?: string;
+    extension_name_pattern?: string;
+    technologies?: string[];
+    process_types?: (string | number)[];
+  };
   existing?: ExistingMode;
   locked?: string[];
   max_file_size?: number;
@@ -259,15 +267,16 @@ function findProblems(value: unknown): { path: PathSegment[]; key: boolean; mess
   for (const [g, j] of strings(value.paths)) glob(g, ["paths", j]);
   for (const [id, j] of strings(value.locked))
     if (!(LOCKABLE_SETTINGS as readonly string[]).includes(id)) unknownId(id, ["locked", j]);
-  const pattern = isRecord(value.policy) ? value.policy.name_pattern : undefined;
-  if (typeof pattern === "string") {
+  for (const key of NAME_PATTERNS) {
+    const pattern = isRecord(value.policy) ? value.policy[key] : undefined;
+    if (typeof pattern !== "string") continue;
     try {
       compileNamePattern(pattern);
     } catch (e) {
       problems.push({
-        path: ["policy", "name_pattern"],
+        path: ["policy", key],
         key: false,
-        message: `policy.name_pattern: not a valid regular expression for the linear-time engine (RE2 syntax: no look-arounds or back-references): ${(e as Error).message}`,
+        message: `policy.${key}: not a valid regular expression for the linear-time engine (RE2 syntax: no look-arounds or back-references): ${(e as Error).message}`,
       });
     }
   }
@@ -482,6 +491,7 @@ function noteAt(config: RawConfig, path: PathSegment[], key = true): string {
 
 const POLICY_RULE = {
   name_pattern: "policy-name",
+  extension_name_pattern: "policy-name",
   technologies: "unknown-technology",
   process_types: "unknown-process-type",
 } as const;
@@ -558,15 +568,15 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
     const rule = POLICY_RULE[k];
     if (locked.includes(rule)) {
       // A pattern cannot be compared with another: only where the organisation set none does the repository's add a check.
-      const wider =
-        k === "name_pattern"
-          ? org.policy?.name_pattern !== undefined
-            ? [v]
-            : []
-          : widening(k, v as (string | number)[], org.policy?.[k]);
+      const pattern = k === "name_pattern" || k === "extension_name_pattern";
+      const wider = pattern
+        ? org.policy?.[k] !== undefined
+          ? [v]
+          : []
+        : widening(k, v as (string | number)[], org.policy?.[k]);
       if (wider.length) {
         notes.push(
-          k === "name_pattern"
+          pattern
             ? `${noteAt(repo, ["policy", k])}\`policy.${k}\` is set by the organisation and its rule \`${rule}\` is locked: the repository's value was not applied`
             : `${noteAt(repo, ["policy", k])}rule \`${rule}\` is locked by the organisation: the repository's \`policy.${k}\` allows ${code(wider)}, which ${org.policy?.[k] ? `the organisation's \`policy.${k}\`` : "the built-in list"} does not, and was not applied`,
         );
@@ -577,6 +587,8 @@ export function resolveConfig(layers: { org?: RawConfig; repo?: RawConfig } = {}
   }
   const policy: Policy = {};
   if (policyRaw.name_pattern !== undefined) policy.namePattern = compileNamePattern(policyRaw.name_pattern);
+  if (policyRaw.extension_name_pattern !== undefined)
+    policy.extensionNamePattern = compileNamePattern(policyRaw.extension_name_pattern);
   if (policyRaw.technologies) policy.technologies = policyRaw.technologies;
   if (policyRaw.process_types) policy.processTypes = policyRaw.process_types;
   /** A setting: the repository's value, unless the organisation locked it and the value is looser. */

@@ -7,7 +7,7 @@ import { RE2JS } from "re2js";
 import { KNOWN_PROCESS_TYPES } from "./reference/known-process-types.js";
 import { KNOWN_TECHNOLOGIES } from "./reference/known-technologies.js";
 
-/** A compiled `policy.name_pattern` (linear-time: see compileNamePattern). */
+/** A compiled `policy.name_pattern` or `policy.extension_name_pattern` (linear-time: see compileNamePattern). */
 export interface NamePattern {
   source: string;
   test(s: string): boolean;
@@ -15,13 +15,16 @@ export interface NamePattern {
 
 /** The policy part of the configuration that rules read. */
 export interface Policy {
+  /** What a plugin.json's `name` must match (`policy.name_pattern`). */
   namePattern?: NamePattern;
+  /** What an extension.yaml's `name` must match (`policy.extension_name_pattern`): EF2 names are `custom:…`. */
+  extensionNamePattern?: NamePattern;
   technologies?: readonly string[];
   processTypes?: readonly (string | number)[];
 }
 
 /**
- * `policy.name_pattern` comes from a configuration file anyone with write access to a repository may
+ * `policy.name_pattern` (and `extension_name_pattern`) comes from a configuration file anyone with write access to a repository may
  * edit, and runs in a process shared by every installation: it runs on RE2 (re2js, pure JavaScript),
  * whose matching time is linear in the input, so no pattern can backtrack catastrophically.
  */

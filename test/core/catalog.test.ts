@@ -79,6 +79,8 @@ describe("rule catalog", () => {
       "migration-metric-missing",
       "migration-metric-type-changed",
       "min-version-raised",
+      "min-version-too-low",
+      "multiple-data-sources",
       "property-type-changed",
       "python-module-missing",
       "var-undeclared",

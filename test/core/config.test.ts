@@ -73,6 +73,11 @@ describe("configuration", () => {
     expect(problems("policy:\n  name_pattern: '('")).toEqual([
       expect.stringMatching(/^line 2, column 17: policy.name_pattern: not a valid regular expression/),
     ]);
+    expect(problems("policy:\n  extension_name_pattern: '(?<=acme)x'")).toEqual([
+      expect.stringMatching(
+        /^line 2, column 27: policy.extension_name_pattern: not a valid regular expression/,
+      ),
+    ]);
     expect(problems("ignore:\n  - rules: [name-format]")).toEqual([
       expect.stringMatching(/^line 2, column 5: ignore.0: must have required property 'paths'/),
     ]);
@@ -130,6 +135,27 @@ describe("configuration", () => {
       repo: { policy: { name_pattern: ".*" } },
     });
     expect(c.policy.namePattern?.source).toBe("^custom\\.python\\.acme_");
+  });
+
+  it("keeps the organisation's extension name pattern of a locked policy-name, and says so", () => {
+    const c = resolveConfig({
+      org: { policy: { extension_name_pattern: "^custom:acme\\." }, locked: ["policy-name"] },
+      repo: { policy: { extension_name_pattern: ".*", name_pattern: "^custom\\." } },
+    });
+    expect(c.policy.extensionNamePattern?.source).toBe("^custom:acme\\.");
+    // The organisation set no plugin.json pattern: the repository's adds a check.
+    expect(c.policy.namePattern?.source).toBe("^custom\\.");
+    expect(c.notes).toEqual([
+      expect.stringMatching(
+        /`policy\.extension_name_pattern` is set by the organisation and its rule `policy-name` is locked/,
+      ),
+    ]);
+    // Unlocked, the repository's replaces the organisation's.
+    const unlocked = resolveConfig({
+      org: { policy: { extension_name_pattern: "^custom:acme\\." } },
+      repo: { policy: { extension_name_pattern: "^custom:team\\." } },
+    });
+    expect(unlocked.policy.extensionNamePattern?.source).toBe("^custom:team\\.");
   });
 
   it("decides failure by fail_on", () => {

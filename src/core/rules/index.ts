@@ -54,9 +54,11 @@ import { rule as metricTypeChanged } from "./metric-type-changed.js";
 import { rule as featureSetRemoved } from "./feature-set-removed.js";
 import { rule as propertyTypeChanged } from "./property-type-changed.js";
 import { rule as minVersionRaised } from "./min-version-raised.js";
+import { rule as minVersionTooLow } from "./min-version-too-low.js";
 import { rule as baseInvalidJson } from "./base-invalid-json.js";
 import { rule as invalidYaml } from "./invalid-yaml.js";
 import { rule as ef2VersionFormat } from "./ef2-version-format.js";
+import { rule as multipleDataSources } from "./multiple-data-sources.js";
 import { rule as buildPlaceholder } from "./build-placeholder.js";
 import { rule as metricNotReported } from "./metric-not-reported.js";
 import { rule as metricMetadataMissing } from "./metric-metadata-missing.js";
@@ -126,6 +128,8 @@ export const RULES: readonly Rule[] = [
   baseInvalidJson,
   invalidYaml,
   ef2VersionFormat,
+  multipleDataSources,
+  minVersionTooLow,
   buildPlaceholder,
   metricNotReported,
   metricMetadataMissing,

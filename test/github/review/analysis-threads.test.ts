@@ -49,7 +49,11 @@ const heavy = (n: number): DescriptorInput => ({
 
 describe("analysis threads", () => {
   it("give the findings the core gives in this thread, a name pattern and the rules across descriptors included", async () => {
-    const config = resolveConfig({ repo: { policy: { name_pattern: "^custom\\.python\\.acme_" } } });
+    const config = resolveConfig({
+      repo: {
+        policy: { name_pattern: "^custom\\.python\\.acme_", extension_name_pattern: "^custom:acme\\." },
+      },
+    });
     const here = new AnalysisSession(config);
     here.add(inputs());
     const run = pool().start(config);
@@ -57,6 +61,9 @@ describe("analysis threads", () => {
     const there = await run.finish();
     run.close();
     expect(there).toEqual(here.finish());
+    // The extension's name pattern crosses too: c/extension.yaml is judged by it.
+    const extension = there.find((f) => f.path === "c/extension.yaml");
+    expect(extension?.findings.map((x) => x.messageId)).toContain("extension");
     expect(there.flatMap((f) => f.findings.map((x) => x.ruleId))).toEqual(
       expect.arrayContaining([
         "policy-name",
