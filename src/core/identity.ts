@@ -192,13 +192,20 @@ function labels(array: unknown[]): readonly string[] {
   const names = array.map((el) => label(el, false));
   const count = new Map<string, number>();
   for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  out = names.map((n, i) => {
+  // A plain value and an array are named by their whole content already.
+  const named = names.map((n, i) => {
     const el = array[i];
-    // A plain value and an array are named by their whole content already.
-    const l = isObj(el) && (n === UNNAMED || (count.get(n) as number) > 1) ? `${n}@${contentDigest(el)}` : n;
+    return isObj(el) && (n === UNNAMED || (count.get(n) as number) > 1) ? `${n}@${contentDigest(el)}` : n;
+  });
+  const copies = new Map<string, number>();
+  for (const l of named) copies.set(l, (copies.get(l) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  out = named.map((l, i) => {
     const k = (seen.get(l) ?? 0) + 1;
     seen.set(l, k);
+    // Copies alike in every member are numbered from the first (`#1`), so that none of them is named as one
+    // element of that content alone is in the other version: which copy is which is for looseLabels to tell.
+    if (l !== names[i] && (copies.get(l) as number) > 1) return `${l}#${k}`;
     return k === 1 ? l : `${l}#${k}`;
   });
   cache.set(array, out);
@@ -238,27 +245,58 @@ function looseLabels(array: unknown[], other: unknown): { out: string[]; index: 
   const hit = looseCache.get(array);
   if (hit && hit.other === other) return hit;
   const strict = labels(array);
+  const names = array.map((el) => (isObj(el) ? label(el, false) : undefined));
   const there = Array.isArray(other) ? indexOf(other) : undefined;
-  const kept = (i: number) => there?.has(strict[i] as string) === true;
+  // Kept: an element whose name no sibling shares, which the other version has. Elements of a shared name are
+  // labelled by content (`labels`), and a copy's `#n` depends on the copies beside it: they are matched below.
+  const kept = (i: number) => strict[i] === names[i] && there?.has(strict[i] as string) === true;
   const series = array.map((el, i) => {
-    if (kept(i)) return undefined;
+    if (kept(i) || !isObj(el)) return undefined;
     const name = label(el, true);
-    return name === label(el, false) ? undefined : name;
+    return name === names[i] ? undefined : name;
   });
   const count = new Map<string, number>();
   for (const l of series) if (l !== undefined) count.set(l, (count.get(l) ?? 0) + 1);
-  const seen = new Map<string, number>();
+  // The named elements left, by name and content, counted here and in the other version.
+  const wholes = array.map((el, i) =>
+    isObj(el) && !kept(i) && names[i] !== UNNAMED ? `${names[i]}@${contentDigest(el)}` : undefined,
+  );
+  const here = new Map<string, number>();
+  const wanted = new Set<string>();
+  wholes.forEach((w, i) => {
+    if (w === undefined) return;
+    here.set(w, (here.get(w) ?? 0) + 1);
+    wanted.add(names[i] as string);
+  });
+  const theirs = new Map<string, number>();
+  if (wanted.size && Array.isArray(other))
+    for (const el of other as unknown[]) {
+      if (!isObj(el)) continue;
+      const name = label(el, false);
+      if (!wanted.has(name)) continue;
+      const w = `${name}@${contentDigest(el)}`;
+      theirs.set(w, (theirs.get(w) ?? 0) + 1);
+    }
+  const order = new Map<string, number>();
   const out = array.map((el, i) => {
     const own = strict[i] as string;
-    const l = series[i];
     if (kept(i) || !isObj(el)) return own;
+    const l = series[i];
     if (l !== undefined && count.get(l) === 1) return l;
-    // Named by content already (no name of its own, or one shared): its label is its content's.
-    if (/@[0-9a-f]+(#\d+)?$/.test(own)) return own;
-    const whole = `${label(el, false)}@${contentDigest(el)}`;
-    const k = (seen.get(whole) ?? 0) + 1;
-    seen.set(whole, k);
-    return k === 1 ? whole : `${whole}#${k}`;
+    const name = names[i] as string;
+    // No name of its own: only its content names it (by order, a different element put in its place took
+    // its findings).
+    if (name === UNNAMED) return own;
+    // The very element in both versions (moved, or a sibling came to share its name or ceased to): itself.
+    const whole = wholes[i] as string;
+    if (here.get(whole) === 1 && theirs.get(whole) === 1) return whole;
+    // Edited, new, or one of identical copies: the place is its name (interfaces.md), and of the elements of
+    // one name left, the n-th here is the n-th there. Each version's are matched one to one, so a finding in
+    // an edited element stays existing, while one more element of that name with the same mistake is one
+    // more finding: new.
+    const k = (order.get(name) ?? 0) + 1;
+    order.set(name, k);
+    return `${name}#${k}`;
   });
   const index = new Map(out.map((l, i) => [l, i] as const));
   const made = { other, out, index };

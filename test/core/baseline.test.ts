@@ -70,9 +70,9 @@ describe("identity of a finding's place", () => {
   });
   it("tells repeated identities apart by occurrence, and keeps pointers past the end as they are", () => {
     const d = { properties: [{ key: "a" }, { key: "b" }, { key: "a" }] };
-    // Copies alike in every member: their content's digest, then their occurrence among themselves.
+    // Copies alike in every member: their content's digest, then their occurrence among themselves, from #1.
     expect(identityPath(d, "/properties/2/key")).toMatch(/^\/properties\/\[key="a"@[0-9a-f]{32}#2\]\/key$/);
-    expect(identityPath(d, "/properties/0/key")).toMatch(/^\/properties\/\[key="a"@[0-9a-f]{32}\]\/key$/);
+    expect(identityPath(d, "/properties/0/key")).toMatch(/^\/properties\/\[key="a"@[0-9a-f]{32}#1\]\/key$/);
     expect(identityPath(d, "/properties/1/key")).toBe('/properties/[key="b"]/key');
     expect(identityPath(d, "/properties/7")).toBe("/properties/7");
   });

@@ -90,3 +90,65 @@ describe("renamed charts that show the same series", () => {
     expect(states(head, base, "unknown-member")).toEqual([["/ui/charts/0/series/0/colour", "existing"]]);
   });
 });
+
+describe("metrics that share a key (the place is the key: interfaces.md)", () => {
+  /** The example's first metric under `key`, with `displayname`, its unit misspelt when `mistaken`. */
+  const metric = (key: string, displayname: string, mistaken = true): Json => {
+    const m = structuredClone((validHost() as Json).metrics[0]);
+    m.timeseries.key = key;
+    m.timeseries.displayname = displayname;
+    delete m.alert_settings;
+    if (mistaken) m.timeseries.unit = "Seconds";
+    return m;
+  };
+  const withMetrics = (metrics: Json[]) => {
+    const d: Json = validHost();
+    d.metrics = metrics;
+    delete d.ui;
+    return d;
+  };
+  /** Every finding's rule, pointer and state, sorted. */
+  const all = (head: Json, base: Json) =>
+    analyseDescriptors(
+      [
+        {
+          path: "plugin.json",
+          content: text(head),
+          base: { path: "plugin.json", content: text(base) },
+          isNew: false,
+        },
+      ],
+      resolveConfig(),
+    )[0]!
+      .findings.map((f) => `${f.ruleId} ${f.pointer} ${f.baseline}`)
+      .sort();
+
+  // Copies alike in every member (a real plugin's templated `<queuename>` metrics): a routine edit of one of
+  // them turned every finding of both new, and the check red, when their identities were their contents.
+  it("a routine edit of one of two identical copies: every finding existing", () => {
+    const base = withMetrics([metric("<q>", "<q>"), metric("<q>", "<q>")]);
+    const head = bumped(withMetrics([metric("<q>", "<q> (renamed)"), metric("<q>", "<q>")]));
+    const states = all(head, base);
+    expect(states.length).toBeGreaterThan(2);
+    expect(states.filter((s) => !s.endsWith(" existing"))).toEqual([]);
+  });
+
+  it("a routine edit of one of two different metrics of one key: every finding existing", () => {
+    const base = withMetrics([metric("load", "Load"), metric("load", "Load average")]);
+    const head = bumped(withMetrics([metric("load", "Load now"), metric("load", "Load average")]));
+    expect(all(head, base).filter((s) => !s.endsWith(" existing"))).toEqual([]);
+  });
+
+  it("one more metric of that key with the same mistake: it new, the others existing", () => {
+    const base = withMetrics([metric("load", "Load"), metric("load", "Load average")]);
+    const head = bumped(
+      withMetrics([metric("load", "Load peak"), metric("load", "Load"), metric("load", "Load average")]),
+    );
+    const units = all(head, base).filter((s) => s.includes("/timeseries/unit"));
+    expect(units).toEqual([
+      expect.stringMatching(/ \/metrics\/0\/timeseries\/unit new$/),
+      expect.stringMatching(/ \/metrics\/1\/timeseries\/unit existing$/),
+      expect.stringMatching(/ \/metrics\/2\/timeseries\/unit existing$/),
+    ]);
+  });
+});
