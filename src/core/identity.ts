@@ -184,7 +184,8 @@ const cache = new WeakMap<unknown[], readonly string[]>();
  * or whose name a sibling shares, is named by its name and its content's digest: otherwise the element first
  * in order took the name, and a new element inserted before an old one (or put in place of an old one whose
  * mistake was fixed) took the old one's findings, passing as existing. Only copies alike in every member share
- * a label, told apart by `#n` among themselves (they are interchangeable: reordering them changes nothing).
+ * a label, told apart by `#1`, `#2`, … among themselves (they are interchangeable: reordering them changes
+ * nothing).
  */
 function labels(array: unknown[]): readonly string[] {
   let out = cache.get(array);
@@ -233,13 +234,13 @@ const looseCache = new WeakMap<unknown[], { other: unknown; out: string[]; index
 
 /**
  * The baseline's second pass names an array's elements against the other version's array (`other`). An element
- * whose label the other side has keeps it. Of the others, a chart whose name (group and title) the other side
- * does not have, a renamed chart, is named by its series, when no other renamed chart has them (numbered by
- * order among the renamed, a new chart put before a renamed old one whose finding was fixed took the old one's
- * series, and its finding passed as existing); any other object by its whole content (its name and its
- * content's digest), so that an element unchanged whose name a new sibling came to share (or ceased to share)
- * is still itself, while a new element with that name is not. A chart that kept its name is never paired with
- * another by its series.
+ * whose name no sibling shares keeps it when the other side has it. Of the others, a chart whose name (group
+ * and title) the other side does not have, a renamed chart, is named by its series, when no other renamed chart
+ * has them (numbered by order among the renamed, a new chart put before a renamed old one whose finding was
+ * fixed took the old one's series, and its finding passed as existing); an object with no name by its content
+ * alone; a named one by its name and content when each version has it exactly once as it is (moved, or a
+ * sibling came to share its name), else as the n-th of the elements of its name left on its side. A chart that
+ * kept its name is never paired with another by its series.
  */
 function looseLabels(array: unknown[], other: unknown): { out: string[]; index: Map<string, number> } {
   const hit = looseCache.get(array);
