@@ -8,7 +8,7 @@ import re
 
 from .exceptions import NotCarriedToEF2
 from .selectors import EntityType
-from .snapshot import EntityId
+from .snapshot import EF2_ENTITY_ID, EntityId
 
 EVENT_TYPES = {
     "report_error_event": "ERROR_EVENT",
@@ -24,9 +24,6 @@ EVENT_TYPES = {
 # How many groups and devices explicit selectors can name: a plugin that names a new device every run does not
 # fill the memory.
 ENTITIES_KEPT = 10000
-# An EF2 entity id (HOST-0123456789ABCDEF): its type and number. The EF2 snapshot gives the host's and an entry's
-# with the hex digits as OneAgent's snapshot file writes them, in either case.
-_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
 # EF1's entity ids as text, as plugins pass them on (an id read from a file, a configuration, an API, or formatted):
 # the number's decimal digits (Java's long: signed), or its hex digits after 0x.
 _DECIMAL_ID = re.compile(r"-?[0-9]{1,20}")
@@ -122,7 +119,7 @@ def ef2_entity_id(value):
     """`value` as an EF2 entity id as Dynatrace writes it (`PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071`, the hex digits
     in upper case, as the EF1 agent's numbers are formatted), or None when it is not one. A dimension or entity
     selector in lower case names no entity, and one process group instance would be two series."""
-    match = _ENTITY_ID.fullmatch(str(value).strip()) if value is not None else None
+    match = EF2_ENTITY_ID.fullmatch(str(value).strip()) if value is not None else None
     return f"{match.group(1)}-{match.group(2).upper()}" if match else None
 
 
@@ -218,7 +215,7 @@ def _target(call, reporter, entity_id, entity_selector):
     # An EF2 entity id of the snapshot (its host_id, an entry's group_id): the host is the reporter's own, as with
     # HostSelector; a process group is no entity EF2 code reports on, nor a dimension value of a process group
     # instance.
-    kind = _ENTITY_ID.fullmatch(str(entity_id).strip())
+    kind = EF2_ENTITY_ID.fullmatch(str(entity_id).strip())
     if kind and kind.group(1) in (EntityType.CUSTOM_DEVICE, EntityType.CUSTOM_DEVICE_GROUP):
         # A group's or device's id as Dynatrace writes it (CUSTOM_DEVICE-<hex of its id>).
         mine = own.get(int(kind.group(2), 16))

@@ -14,8 +14,9 @@ entry's technologies and (ip, port) bindings.
 
 import re
 
-# An EF2 entity id of the snapshot (PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071): its type and number.
-_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
+# An EF2 entity id (PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071): its type and number. The EF2 snapshot gives the
+# host's and an entry's with the hex digits as OneAgent's snapshot file writes them, in either case.
+EF2_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
 
 
 class EntityId(int):
@@ -35,7 +36,7 @@ class EntityId(int):
 
 def _entity_id(value):
     """The snapshot's id `value` (the EF2 SDK's text) as an EntityId; as it is when it is no EF2 entity id."""
-    match = _ENTITY_ID.fullmatch(value.strip()) if isinstance(value, str) else None
+    match = EF2_ENTITY_ID.fullmatch(value.strip()) if isinstance(value, str) else None
     return EntityId(int(match.group(2), 16), match.group(1)) if match else value
 
 
