@@ -141,27 +141,30 @@ function scalarPiece(v: unknown): string {
  * not walked again.
  */
 function contentDigest(root: object): string {
-  const stack: { node: object; open: boolean }[] = [{ node: root, open: false }];
+  // A node's sorted keys and children are read once, when it is opened, and kept in its frame for closing it.
+  type Frame = { node: object; keys?: string[]; children?: unknown[] };
+  const stack: Frame[] = [{ node: root }];
   const open = new Set<object>();
   while (stack.length) {
-    const top = stack[stack.length - 1] as { node: object; open: boolean };
+    const top = stack[stack.length - 1] as Frame;
     const node = top.node;
-    const keys = Array.isArray(node) ? undefined : Object.keys(node).sort();
-    const children: unknown[] = keys ? keys.map((k) => get(node, k)) : (node as unknown[]);
-    if (!top.open) {
-      top.open = true;
+    if (!top.children) {
       if (digests.has(node) || open.has(node)) {
         stack.pop();
         continue;
       }
+      const keys = Array.isArray(node) ? undefined : Object.keys(node).sort();
+      const children: unknown[] = keys ? keys.map((k) => get(node, k)) : (node as unknown[]);
+      top.keys = keys;
+      top.children = children;
       open.add(node);
       for (const c of children)
-        if (typeof c === "object" && c !== null && !digests.has(c) && !open.has(c))
-          stack.push({ node: c, open: false });
+        if (typeof c === "object" && c !== null && !digests.has(c) && !open.has(c)) stack.push({ node: c });
       continue;
     }
     stack.pop();
     open.delete(node);
+    const { keys, children } = top;
     let text = keys ? piece(MEMBER, String(keys.length)) : piece(ARRAY_ELEMENT, String(children.length));
     children.forEach((c, i) => {
       if (keys) text += piece(DATA_KEY, keys[i] as string);
