@@ -32,7 +32,7 @@ export const rule = defineRule({
     // Not a string is invalid-type's; not numbers (a build placeholder) is not compared.
     if (typeof value !== "string" || !NUMERIC_VERSION.test(value)) return;
     for (const [source, needed] of Object.entries(SOURCE_MINIMUM)) {
-      if (doc[source] === undefined || compareVersions(value, needed) >= 0) continue;
+      if (!context.extension.sources.includes(source) || compareVersions(value, needed) >= 0) continue;
       context.report({ pointer: "/minDynatraceVersion", messageId: "low", data: { value, source, needed } });
     }
   },
