@@ -1445,7 +1445,7 @@ import re
 
 from .exceptions import NotCarriedToEF2
 from .selectors import EntityType
-from .snapshot import EntityId
+from .snapshot import EF2_ENTITY_ID, EntityId
 
 EVENT_TYPES = {
     "report_error_event": "ERROR_EVENT",
@@ -1461,9 +1461,6 @@ EVENT_TYPES = {
 # How many groups and devices explicit selectors can name: a plugin that names a new device every run does not
 # fill the memory.
 ENTITIES_KEPT = 10000
-# An EF2 entity id (HOST-0123456789ABCDEF): its type and number. The EF2 snapshot gives the host's and an entry's
-# with the hex digits as OneAgent's snapshot file writes them, in either case.
-_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
 # EF1's entity ids as text, as plugins pass them on (an id read from a file, a configuration, an API, or formatted):
 # the number's decimal digits (Java's long: signed), or its hex digits after 0x.
 _DECIMAL_ID = re.compile(r"-?[0-9]{1,20}")
@@ -1559,7 +1556,7 @@ def ef2_entity_id(value):
     """\`value\` as an EF2 entity id as Dynatrace writes it (\`PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071\`, the hex digits
     in upper case, as the EF1 agent's numbers are formatted), or None when it is not one. A dimension or entity
     selector in lower case names no entity, and one process group instance would be two series."""
-    match = _ENTITY_ID.fullmatch(str(value).strip()) if value is not None else None
+    match = EF2_ENTITY_ID.fullmatch(str(value).strip()) if value is not None else None
     return f"{match.group(1)}-{match.group(2).upper()}" if match else None
 
 
@@ -1655,7 +1652,7 @@ def _target(call, reporter, entity_id, entity_selector):
     # An EF2 entity id of the snapshot (its host_id, an entry's group_id): the host is the reporter's own, as with
     # HostSelector; a process group is no entity EF2 code reports on, nor a dimension value of a process group
     # instance.
-    kind = _ENTITY_ID.fullmatch(str(entity_id).strip())
+    kind = EF2_ENTITY_ID.fullmatch(str(entity_id).strip())
     if kind and kind.group(1) in (EntityType.CUSTOM_DEVICE, EntityType.CUSTOM_DEVICE_GROUP):
         # A group's or device's id as Dynatrace writes it (CUSTOM_DEVICE-<hex of its id>).
         mine = own.get(int(kind.group(2), 16))
@@ -1996,8 +1993,9 @@ entry's technologies and (ip, port) bindings.
 
 import re
 
-# An EF2 entity id of the snapshot (PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071): its type and number.
-_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
+# An EF2 entity id (PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071): its type and number. The EF2 snapshot gives the
+# host's and an entry's with the hex digits as OneAgent's snapshot file writes them, in either case.
+EF2_ENTITY_ID = re.compile(r"([A-Z][A-Z_]*)-([0-9A-Fa-f]{16})")
 
 
 class EntityId(int):
@@ -2017,7 +2015,7 @@ class EntityId(int):
 
 def _entity_id(value):
     """The snapshot's id \`value\` (the EF2 SDK's text) as an EntityId; as it is when it is no EF2 entity id."""
-    match = _ENTITY_ID.fullmatch(value.strip()) if isinstance(value, str) else None
+    match = EF2_ENTITY_ID.fullmatch(value.strip()) if isinstance(value, str) else None
     return EntityId(int(match.group(2), 16), match.group(1)) if match else value
 
 
