@@ -108,7 +108,7 @@ function internalError(rule: Rule, e: unknown): RawFinding {
   };
 }
 
-function runRule(rule: DocumentRule, context: RuleContext): RawFinding[] {
+function runRule(rule: DocumentRule, context: RuleContext): readonly RawFinding[] {
   const { timing } = context;
   try {
     return timing ? timing.measure("rule", rule.meta.id, () => context.run(rule)) : context.run(rule);
@@ -228,7 +228,11 @@ const isChangeRule = (id: string) => RULES_BY_ID.get(id)?.meta.kind === "change"
 function baseFindings(
   state: DocumentState,
   active: readonly DocumentRule[],
-  head?: { context: RuleContext; rules: readonly DocumentRule[]; results: readonly RawFinding[][] },
+  head?: {
+    context: RuleContext;
+    rules: readonly DocumentRule[];
+    results: readonly (readonly RawFinding[])[];
+  },
   timing?: AnalysisTiming,
 ): { findings: RawFinding[]; shared: Set<string> } {
   const context = new RuleContext(state, false, head?.context, timing);
@@ -241,9 +245,9 @@ function baseFindings(
     if (r.meta.kind === "change") continue;
     const i = head ? head.rules.indexOf(r, next) : -1;
     if (i >= 0) next = i + 1;
-    let results: RawFinding[];
+    let results: readonly RawFinding[];
     if (i >= 0 && head?.context.readsSameIn(r, context)) {
-      results = head.results[i] as RawFinding[];
+      results = head.results[i] as readonly RawFinding[];
       shared.add(r.meta.id);
     } else results = runRule(r, context);
     for (const f of results) out.push(f);

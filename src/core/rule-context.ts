@@ -101,7 +101,7 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private pattern?: { value: ActivationPattern | undefined };
   private schema?: SchemaValidation | undefined;
   /** Each schema rule's findings, by rule id. */
-  private readonly ownSchema = new Map<string, SchemaFinding[]>();
+  private readonly ownSchema = new Map<string, readonly SchemaFinding[]>();
   /** Another version's context (head's, for its base): what it validated is not validated again. */
   private readonly likeContext: RuleContext | undefined;
   private migrated?: { value: Migration | undefined };
@@ -299,17 +299,20 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   }
 
   /** Schema findings that `schema.ts` classified with the running rule's id. */
-  get ownSchemaFindings(): SchemaFinding[] {
+  get ownSchemaFindings(): readonly SchemaFinding[] {
     this.noted("ownSchema", undefined);
-    return [...this.schemaOf(this.rule?.meta.id)];
+    return this.schemaOf(this.rule?.meta.id);
   }
 
   /** The schema findings classified with a rule's id, in order (kept: readsSameIn compares them). */
   private schemaOf(id: string | undefined): readonly SchemaFinding[] {
     if (id === undefined) return [];
+    const all = this.validation()?.findings;
+    // A valid document (the usual case): no list per rule.
+    if (!all?.length) return NO_SCHEMA_FINDINGS;
     let own = this.ownSchema.get(id);
     if (!own) {
-      own = (this.validation()?.findings ?? []).filter((f) => f.ruleId === id);
+      own = all.filter((f) => f.ruleId === id);
       this.ownSchema.set(id, own);
     }
     return own;
@@ -317,13 +320,16 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
 
   report(d: ReportDescriptor<M>): void {
     const meta = (this.rule as DocumentCheck).meta;
-    this.out.push(toFinding(meta, d));
+    const finding = toFinding(meta, d);
+    // Most rules report nothing: their list is made at their first report.
+    if (this.out === NO_FINDINGS) this.out = [finding];
+    else this.out.push(finding);
   }
 
   /** Runs one rule over this document (the runner's entry; rules call `report`). */
-  run(rule: DocumentCheck): RawFinding[] {
+  run(rule: DocumentCheck): readonly RawFinding[] {
     this.rule = rule;
-    this.out = [];
+    this.out = NO_FINDINGS;
     const reads: Reads | undefined = this.readsByRule && {
       members: [],
       whole: false,
@@ -396,6 +402,13 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     return true;
   }
 }
+
+/**
+ * What a rule that reported nothing returns: one shared empty list (frozen: nothing may add to it), not a list
+ * per rule and document.
+ */
+const NO_FINDINGS = Object.freeze([]) as unknown as RawFinding[];
+const NO_SCHEMA_FINDINGS: readonly SchemaFinding[] = Object.freeze([]);
 
 /** A descriptor checked together with others (set rules). */
 export interface SetMember {

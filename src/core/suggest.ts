@@ -62,9 +62,28 @@ function longest(candidates: readonly string[]): number {
   return out;
 }
 
+/**
+ * Answers `closest` gave, per list of candidates: a schema's lists (a node's members, an enum's values) live as
+ * long as the process, and the same typo is met in file after file. At most MEMO_SIZE inputs a list (the inputs
+ * are a pull request's words), forgotten all at once past it.
+ */
+const memo = new WeakMap<readonly string[], Map<string, string | null>>();
+const MEMO_SIZE = 256;
+
 /** The closest candidate, compared case-insensitively, when it is near enough to be a plausible typo. */
 export function closest(input: string, candidates: readonly string[]): string | undefined {
   if (input.length > 200) return undefined;
+  let answers = memo.get(candidates);
+  const known = answers?.get(input);
+  if (known !== undefined) return known ?? undefined;
+  const out = nearest(input, candidates);
+  if (!answers) memo.set(candidates, (answers = new Map()));
+  else if (answers.size >= MEMO_SIZE) answers.clear();
+  answers.set(input, out ?? null);
+  return out;
+}
+
+function nearest(input: string, candidates: readonly string[]): string | undefined {
   const needle = input.toLowerCase();
   const lower = lowerCase(candidates);
   // A value cut short (`PERFORMANCE` for `PERFORMANCE_EVENT`) is a typo too, when only one candidate fits.

@@ -98,4 +98,16 @@ describe("closest", () => {
       { numRuns: 500 },
     );
   });
+
+  it("answers by the rule when one list is asked about again and again, past what it remembers of it", () => {
+    // A schema's lists live as long as the process: its answers are remembered, a bounded number of inputs.
+    const candidates = ["activation", "activation_name_pattern", "className", "package", "install_requires"];
+    const inputs = Array.from(
+      { length: 700 },
+      (_, i) => ["activaton", "pakage", `classname${i % 3}`, `x${i}`][i % 4]!,
+    );
+    for (const round of [1, 2])
+      for (const input of inputs)
+        expect(closest(input, candidates), `${input} (${round})`).toBe(expected(input, candidates));
+  });
 });
