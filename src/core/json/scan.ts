@@ -261,7 +261,11 @@ const BLOCKED = -2;
 class Seeker {
   /** Where the text's backslashes are (found on first need): a search for a name is trusted only between them. */
   private backslashes: number[] | undefined;
-  /** What each name searched for is searched as (`"name"`), or "" when it cannot be (PLAIN_NAME). */
+  /**
+   * What each name searched for is searched as (`name"`: the name and its closing quote, the opening quote
+   * checked after), or "" when it cannot be (PLAIN_NAME). Without the opening quote: the engine finds a short
+   * needle's first character by memchr, and a quote stops it everywhere in JSON (eight times slower for `key`).
+   */
   private readonly needles = new Map<string, string>();
   /** What may still be read: the walk gives up past it, so that no text costs more than a few scans of it. */
   private budget: number;
@@ -303,20 +307,23 @@ class Seeker {
    */
   private searchName(name: string, skip: number, from: number): number {
     let needle = this.needles.get(name);
-    if (needle === undefined) this.needles.set(name, (needle = PLAIN_NAME.test(name) ? `"${name}"` : ""));
+    if (needle === undefined) this.needles.set(name, (needle = PLAIN_NAME.test(name) ? `${name}"` : ""));
     if (!needle) return -1;
     const t = this.t;
     const escape = this.backslashFrom(from);
     // Searched for up to the backslash only (a slice of the text, not a copy), never through what follows it.
     const before = escape < t.length ? t.slice(0, escape) : t;
+    // `p`: where `"name"` starts (its opening quote), at or after `from`.
     let p = from;
     for (let n = 0; ; p++) {
-      p = before.indexOf(needle, p);
-      if (p < 0) {
+      const q = before.indexOf(needle, p + 1);
+      if (q < 0) {
         this.spend(before.length - from);
         return before === t ? -1 : BLOCKED;
       }
-      if (t.charCodeAt(skipWs(t, p + needle.length)) === C_COLON && n++ === skip) break;
+      p = q - 1;
+      if (t.charCodeAt(p) !== C_QUOTE) continue;
+      if (t.charCodeAt(skipWs(t, q + needle.length)) === C_COLON && n++ === skip) break;
     }
     this.spend(p - from);
     return p;
