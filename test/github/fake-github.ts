@@ -259,6 +259,11 @@ export class FakeGitHub {
    * (a push in between): by default `prFiles`.
    */
   reviewDiff: PrFile[] | undefined;
+  /**
+   * Pull requests (`owner/repo#number`) opened by the App's own account (its credentials reused by an
+   * automation): GitHub lets no author request changes on their own pull request.
+   */
+  readonly ownPulls = new Set<string>();
   readonly checkRuns: CheckRun[] = [];
   readonly reviews: Review[] = [];
   readonly comments: Comment[] = [];
@@ -1584,9 +1589,14 @@ export class FakeGitHub {
 
   /**
    * A review as GitHub creates it (REST and GraphQL), or GitHub's reason to refuse it: a line comment not on
-   * a line of the diff.
+   * a line of the diff, a body over 65,536 characters, changes requested by the pull request's author.
    */
   private postReview(pull: string, b: NewReview): Review | string {
+    if (b.event === "REQUEST_CHANGES" && this.ownPulls.has(pull))
+      return "Review Can not request changes on your own pull request";
+    // GitHub's limit on a comment's body, the review's own and each line comment's.
+    for (const body of [b.body ?? "", ...(b.comments ?? []).map((c) => c.body)])
+      if (body.length > 65_536) return "Body is too long (maximum is 65536 characters)";
     for (const c of b.comments ?? []) {
       const file = (this.reviewDiff ?? this.pullFiles.get(pull) ?? this.prFiles).find(
         (f) => f.filename === c.path,
