@@ -111,6 +111,41 @@ function outputTooLarge(
   return undefined;
 }
 
+/**
+ * GitHub's answer to annotations it will not take (its description: at most 50 per request; columns only on
+ * one line; a title of at most 255 characters, a message of at most 64 KB), and to a range that ends before it
+ * starts.
+ */
+function annotationsRefused(
+  output: { annotations?: Record<string, unknown>[] } | undefined,
+  operation: string,
+): Record<string, unknown> | undefined {
+  const annotations = output?.annotations ?? [];
+  const problem = (() => {
+    if (annotations.length > 50) return "Only 50 annotations are allowed per request";
+    for (const a of annotations) {
+      const [start, end] = [Number(a.start_line), Number(a.end_line)];
+      if (!(start >= 1) || !(end >= start)) return "end_line must be greater than or equal to start_line";
+      const columns = a.start_column !== undefined || a.end_column !== undefined;
+      if (columns && start !== end) return "start_column and end_column are only allowed on a single line";
+      if (columns && !(Number(a.end_column) >= Number(a.start_column)))
+        return "end_column must be greater than or equal to start_column";
+      if (typeof a.title === "string" && a.title.length > 255) return "title is too long (maximum is 255)";
+      if (typeof a.message === "string" && Buffer.byteLength(a.message) > 64 * 1024)
+        return "message is too long (maximum is 64 KB)";
+    }
+    return undefined;
+  })();
+  return (
+    problem && {
+      message: "Validation Failed",
+      errors: [{ resource: "CheckRun", code: "custom", field: "annotations", message: problem }],
+      documentation_url: `https://docs.github.com/rest/checks/runs#${operation}`,
+      status: "422",
+    }
+  );
+}
+
 /** The routes of a pull request review; a test enables exactly those it expects to be used. */
 export type Route =
   | "token"
@@ -259,6 +294,11 @@ export class FakeGitHub {
    * (a push in between): by default `prFiles`.
    */
   reviewDiff: PrFile[] | undefined;
+  /**
+   * Pull requests (`owner/repo#number`) opened by the App's own account (its credentials reused by an
+   * automation): GitHub lets no author request changes on their own pull request.
+   */
+  readonly ownPulls = new Set<string>();
   readonly checkRuns: CheckRun[] = [];
   readonly reviews: Review[] = [];
   readonly comments: Comment[] = [];
@@ -972,7 +1012,8 @@ export class FakeGitHub {
         external_id?: string;
         output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
       };
-      const refused = outputTooLarge(b.output, "create-a-check-run");
+      const refused =
+        outputTooLarge(b.output, "create-a-check-run") ?? annotationsRefused(b.output, "create-a-check-run");
       if (refused) return [422, refused];
       const run: CheckRun = {
         id: this.nextId++,
@@ -1007,7 +1048,8 @@ export class FakeGitHub {
         external_id?: string;
         output?: CheckRun["output"] & { annotations?: Record<string, unknown>[] };
       };
-      const refused = outputTooLarge(b.output, "update-a-check-run");
+      const refused =
+        outputTooLarge(b.output, "update-a-check-run") ?? annotationsRefused(b.output, "update-a-check-run");
       if (refused) return [422, refused];
       run.updates++;
       if (b.external_id !== undefined) run.external_id = b.external_id;
@@ -1584,9 +1626,14 @@ export class FakeGitHub {
 
   /**
    * A review as GitHub creates it (REST and GraphQL), or GitHub's reason to refuse it: a line comment not on
-   * a line of the diff.
+   * a line of the diff, a body over 65,536 characters, changes requested by the pull request's author.
    */
   private postReview(pull: string, b: NewReview): Review | string {
+    if (b.event === "REQUEST_CHANGES" && this.ownPulls.has(pull))
+      return "Review Can not request changes on your own pull request";
+    // GitHub's limit on a comment's body, the review's own and each line comment's.
+    for (const body of [b.body ?? "", ...(b.comments ?? []).map((c) => c.body)])
+      if (body.length > 65_536) return "Body is too long (maximum is 65536 characters)";
     for (const c of b.comments ?? []) {
       const file = (this.reviewDiff ?? this.pullFiles.get(pull) ?? this.prFiles).find(
         (f) => f.filename === c.path,

@@ -37,6 +37,9 @@ import { listChangedDescriptors } from "./changed-files.js";
 import { fetchFile } from "./content.js";
 import { listFolderFiles } from "./folder-files.js";
 
+/** GitHub's 422 to changes requested (or an approval) by the pull request's own author. */
+const OWN_PULL_REQUEST = /on your own pull request/i;
+
 /** Files read at once through REST. */
 const REST_CONCURRENCY = 4;
 
@@ -233,7 +236,14 @@ export class RestGateway implements GitHubGateway {
       });
       return "posted";
     } catch (e) {
-      if (httpStatus(e) !== 422 || !review.comments.length) throw e;
+      if (httpStatus(e) !== 422) throw e;
+      // GitHub lets no author request changes on their own pull request, and the App's account is the author
+      // of one its credentials opened (an automation): the same review as a comment, rather than none.
+      if (review.event === "REQUEST_CHANGES" && OWN_PULL_REQUEST.test((e as Error).message)) {
+        this.log.warn("GitHub refused changes requested on the App's own pull request; posting a comment");
+        return this.postReview(pr, { ...review, event: "COMMENT" });
+      }
+      if (!review.comments.length) throw e;
       // GitHub refused a line comment (the diff moved under us): the caller posts the findings in the body.
       this.log.warn(
         { err: (e as Error).message },

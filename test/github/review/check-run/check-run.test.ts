@@ -12,6 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CHECK_NAME, type Annotation } from "../../../../src/github/api/port.js";
 import { RestGateway } from "../../../../src/github/api/rest/gateway.js";
 import { formatExternalId } from "../../../../src/github/review/check-run/external-id.js";
+import { toAnnotation } from "../../../../src/github/review/check-run/output.js";
+import type { Finding } from "../../../../src/core/types.js";
 import {
   resultDigest,
   writeCheckRun,
@@ -456,5 +458,49 @@ describe("check run annotations: a run written by the previous release (external
     expect(gh.checkRuns[0]!.annotations).toHaveLength(60);
     expect(new Set(gh.checkRuns[0]!.annotations.map((a) => JSON.stringify(a))).size).toBe(60);
     gh.assertClean();
+  });
+});
+
+describe("check run annotations: what GitHub refuses, the fake refuses", () => {
+  it("answers 422 to more than 50 annotations, a range ending before it starts, or columns across lines; takes the App's", async () => {
+    const gh = new FakeGitHub(["createCheckRun"]);
+    const gw = gateway();
+    const write = (annotations: Annotation[]) =>
+      gw.createCheckRun(where, {
+        status: "completed",
+        conclusion: "failure",
+        output: { title: "t", summary: "s", annotations },
+      });
+    const one = annotation(0, "m");
+    const { start_column: _, end_column: __, ...lines } = one;
+    for (const refused of [
+      Array.from({ length: 51 }, (_, i) => annotation(i, "m")),
+      [{ ...lines, start_line: 3, end_line: 2 }],
+      [{ ...one, end_line: 2 }],
+      [{ ...one, start_column: 9, end_column: 5 }],
+      [{ ...one, title: "t".repeat(256) }],
+    ])
+      await expect(write(refused)).rejects.toMatchObject({ status: 422 });
+    expect(gh.checkRuns).toEqual([]);
+    // The App's own: a finding over several lines gets no columns; on one line, an inclusive end column.
+    const finding = { ruleId: "r", severity: "error", message: "m", messageId: "x", pointer: "" };
+    const wide = toAnnotation("p/plugin.json", {
+      ...finding,
+      line: 2,
+      column: 7,
+      endLine: 4,
+      endColumn: 2,
+    } as unknown as Finding);
+    const empty = toAnnotation("p/plugin.json", {
+      ...finding,
+      line: 3,
+      column: 5,
+      endLine: 3,
+      endColumn: 5,
+    } as unknown as Finding);
+    await write([wide, empty]);
+    expect(gh.checkRuns.map((r) => r.annotations)).toEqual([[wide, empty]]);
+    expect(empty).toMatchObject({ start_column: 5, end_column: 5 });
+    expect(wide.start_column).toBeUndefined();
   });
 });
