@@ -170,6 +170,7 @@ describe("npm start: one pull request's files cannot stall the server", () => {
     gh.pullFiles.set(`${other.owner}/${other.repo}#${other.number}`, [
       { filename: "q/plugin.json", status: "added" },
     ]);
+    gh.push(other.number, other.sha); // its head is the one opened
     const otherPayload = pullRequestPayload("opened", { headSha: other.sha, number: other.number });
     otherPayload.installation = { id: 78, node_id: "MDIzOkluc3RhbGxhdGlvbjc4" };
     otherPayload.repository.name = other.repo;

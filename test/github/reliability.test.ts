@@ -427,6 +427,30 @@ describe("a retry of a push the pull request has moved on from", () => {
     gh.assertClean();
   });
 
+  it("an opened delivery reviewed after the push that followed it: its run completed, nothing posted over the newer head's review", async () => {
+    // Deliveries of different head commits are not ordered (the server's slots, the queue's message groups):
+    // the review of the push that followed the opening may end first. The opening's review then finds
+    // the pull request moved on: a review posted for it would request changes the newer head no longer
+    // has, and stay there, blocking the pull request.
+    const { gh, probot, logs } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
+    gh.file(R, "HEAD", ".github/plugin-review.yml", "review: request-changes\n");
+    const [A, B] = ["d".repeat(40), "e".repeat(40)];
+    pushed(gh, A, oneFinding());
+    pushed(gh, B, text(validHost()));
+    await deliver(probot, "pull_request", pullRequestPayload("synchronize", { headSha: B }));
+    expect(gh.runsFor(B)).toEqual([expect.objectContaining({ status: "completed", conclusion: "success" })]);
+    await deliver(probot, "pull_request", pullRequestPayload("opened", { headSha: A }));
+    expect(gh.runsFor(A)).toEqual([expect.objectContaining({ status: "completed", conclusion: "failure" })]);
+    expect(gh.reviews).toEqual([]);
+    expect(gh.comments).toEqual([]);
+    expect(
+      logs.some(
+        (l) => l.msg === "not publishing the review of ddddddd: the pull request moved on to eeeeeee",
+      ),
+    ).toBe(true);
+    gh.assertClean();
+  });
+
   it("a closed pull request: the run completed, nothing published", async () => {
     const { gh, probot, logs } = setup(REVIEW_ROUTES.filter((r) => r !== "createReview"));
     addedFile(gh, "p/plugin.json", oneFinding());

@@ -455,6 +455,7 @@ describe("worker (bundled)", () => {
   /** Pull request `number` opened at `sha`, adding a descriptor with one finding, queued for installation `installation`. */
   async function openedAt(gh: FakeGitHub, number: number, sha: string, installation: number) {
     gh.file("acme/plugins", sha, "p/plugin.json", text({ ...validHost(), version: "1" }));
+    gh.push(number, sha); // the pull request's head is the one opened (else its review posts nothing)
     const payload = pullRequestPayload("opened", { number, headSha: sha });
     payload.installation.id = installation;
     return queued(payload, `d-${number}`);

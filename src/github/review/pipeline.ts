@@ -102,9 +102,10 @@ interface TargetKind<T extends CommitTarget> {
   pull?: number;
   /**
    * The target as GitHub has it when the review starts, read before anything else (GitHub failing it fails
-   * the run like any read). Absent: the target as given.
+   * the run like any read), and whether it has moved on from the reviewed head (a pull request pushed to
+   * since). Absent: the target as given.
    */
-  current?: (log: Logger) => Promise<T>;
+  current?: (log: Logger) => Promise<{ now: T; movedOn: boolean }>;
   listChanged: (target: T, paths: readonly string[]) => Promise<ChangedFiles>;
   /** Posts what the check run does not carry (a pull request's review); absent for a merge group. */
   publish?: (
@@ -145,14 +146,17 @@ async function reviewCommit<T extends CommitTarget>(
   const readOpts = mergeGroup ? { ...opts, mergeGroup } : opts;
   return reviewScope(clock)(async () => {
     let now = target;
+    let movedOn = false;
     const checked = await runUntil(deadline, async (): Promise<Checked> => {
-      if (kind.current) now = await kind.current(log);
+      if (kind.current) ({ now, movedOn } = await kind.current(log));
       const inputs = await readInputs(gw, now, (paths) => kind.listChanged(now, paths), readOpts); // 1
       checkRun.found(inputs.run);
       // An earlier try died mid-review: should this one die too, its run fails rather than waits forever.
       if (opts.lastTry && inputs.kind === "descriptors" && inputs.run?.status !== "completed")
         await checkRun.holdAs(lastTry(mergeGroup));
-      const firstLook = opts.opened === true && inputs.run === undefined && !opts.rerun;
+      // A pull request pushed to since it was opened may carry the newer head's review already: read, like
+      // any later event's, so that nothing is posted for a head it has moved on from (publish.ts).
+      const firstLook = opts.opened === true && inputs.run === undefined && !opts.rerun && !movedOn;
       if (inputs.kind === "not-analysed") {
         await checkRun.complete(inputs.result);
         const outcome: ReviewOutcome = { conclusion: "failure", files: [], error: inputs.error };
@@ -223,12 +227,12 @@ export function reviewCurrentPull(
     {
       ...pullKind(gw, pr, opts),
       current: async (log) => {
-        const { base } = await gw.pullRequest(pr, pr.number);
+        const { base, head } = await gw.pullRequest(pr, pr.number);
         if (base.sha !== pr.baseSha)
           log.info(
             `reviewed against the pull request's base now, ${base.sha.slice(0, 12)}, not the delivery's ${pr.baseSha.slice(0, 12)}`,
           );
-        return { ...pr, baseSha: base.sha };
+        return { now: { ...pr, baseSha: base.sha }, movedOn: head.sha !== pr.headSha };
       },
     },
     opts,
