@@ -331,9 +331,17 @@ export function startServer(connection: Connection): ServerState {
 
   connection.onInitialized(() => {
     if (watchRegistration) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: `**/${CONFIG_PATH}` }],
-      });
+      // A client may refuse (an error response): saving the configuration in the editor still reloads it.
+      // Unhandled, the refusal would end the process (an unhandled rejection).
+      connection.client
+        .register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: `**/${CONFIG_PATH}` }],
+        })
+        .catch((e: unknown) =>
+          connection.console.warn(
+            `plugin-review: the editor does not watch ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
     }
   });
 

@@ -15,6 +15,8 @@ import {
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   HoverRequest,
+  RegistrationRequest,
+  ResponseError,
   ShutdownRequest,
   type CodeAction,
   type Diagnostic,
@@ -323,6 +325,18 @@ describe("plugin-review lsp --stdio", () => {
     const cleared = c.diagnostics(uri, (p) => p.diagnostics.length === 0);
     await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
     await cleared;
+  });
+
+  it("runs on when the client refuses to watch the configuration file (an error to registerCapability)", async () => {
+    const c = (client = new LspClient(dir));
+    c.connection.onRequest(RegistrationRequest.type, () => new ResponseError(-32601, "not supported here"));
+    await c.initialize(dir);
+    const path = join(dir, "plugin.json");
+    expect(ids(await c.open(path, edit(VALID, '"version": "1.2.0"', '"version": "one"')))).toEqual([
+      "version-format",
+    ]);
+    await expect.poll(() => c.logs.map((l) => l.message).join("\n")).toMatch(/does not watch/);
+    expect(await c.shutdown()).toBe(0);
   });
 
   it("compares with the file at HEAD in a git repository: change rules, existing findings marked", async () => {
