@@ -84,8 +84,11 @@ export function startServer(connection: Connection): ServerState {
   const timers = new Map<string, NodeJS.Timeout>();
   /** The last hovered document's tree, at its version: a pointer moving over a file asks again and again. */
   let hovered: { doc: TextDocument; version: number; parsed: ParseOutcome } | undefined;
-  /** Configuration files whose problems are published, with the message shown for them (once each). */
-  const configProblems = new Map<string, string>();
+  /**
+   * Configuration files whose problems are published: the message shown for them (once each), and the URI
+   * they were published on (the client's own, when the file is open).
+   */
+  const configProblems = new Map<string, { headline: string; uri: string }>();
   /** Open documents whose Python rules could not run, with why, as last said in the log (said again on a change). */
   const unlistedSaid = new Map<string, string>();
 
@@ -105,12 +108,24 @@ export function startServer(connection: Connection): ServerState {
     void connection.sendDiagnostics({ uri, diagnostics, ...(version !== undefined ? { version } : {}) });
 
   /**
+   * The open document of a file, however the client spells its URI: VS Code percent-encodes `+`, `@`, `,`,
+   * `;`, `=`, `$`, `&` and a drive letter's colon, Neovim `[` and `]`, where pathToFileURL writes them as
+   * they are; a file URI is the same file whichever characters it escapes.
+   */
+  function openDocumentAt(absolute: string): TextDocument | undefined {
+    return (
+      documents.get(pathToFileURL(absolute).href) ??
+      documents.all().find((doc) => filePath(doc.uri) === absolute)
+    );
+  }
+
+  /**
    * A configuration file's problems (the open document's text, else the file's): on itself, and once as a
    * message, so that an invalid configuration is never silently the defaults. Clears them when there are none.
    */
   function checkConfigFile(absolute: string): void {
-    const uri = pathToFileURL(absolute).href;
-    let doc = documents.get(uri);
+    let doc = openDocumentAt(absolute);
+    const uri = doc?.uri ?? pathToFileURL(absolute).href;
     if (!doc) {
       try {
         doc = TextDocument.create(uri, "yaml", 0, readFileSync(absolute, "utf8"));
@@ -123,18 +138,20 @@ export function startServer(connection: Connection): ServerState {
     if (!diagnostics.length) return clearConfigProblems(absolute);
     const headline = `invalid configuration ${shownPath}: ${plural(diagnostics.length, "problem")}, shown in the file`;
     const before = configProblems.get(absolute);
-    if (before !== undefined && before !== headline) shown.delete(before);
-    configProblems.set(absolute, headline);
+    if (before !== undefined && before.headline !== headline) shown.delete(before.headline);
+    // Published on another spelling of its URI before (the file was not open then): not left behind there.
+    if (before !== undefined && before.uri !== uri) publish(before.uri, []);
+    configProblems.set(absolute, { headline, uri });
     publish(uri, diagnostics);
     showError(headline);
   }
 
   function clearConfigProblems(absolute: string): void {
-    const headline = configProblems.get(absolute);
-    if (headline === undefined) return;
+    const published = configProblems.get(absolute);
+    if (published === undefined) return;
     configProblems.delete(absolute);
-    shown.delete(headline);
-    publish(pathToFileURL(absolute).href, []);
+    shown.delete(published.headline);
+    publish(published.uri, []);
   }
 
   function baseFor(uri: string, absolute: string, maxBytes: number): Promise<Base | undefined> {
@@ -172,7 +189,7 @@ export function startServer(connection: Connection): ServerState {
     }
     const { found, configPath } = located;
     // Valid on disk; an open configuration document's own problems (typed, unsaved) stay.
-    if (found.path && !documents.get(pathToFileURL(found.path).href)) clearConfigProblems(found.path);
+    if (found.path && !openDocumentAt(found.path)) clearConfigProblems(found.path);
     const target = { located, descriptor: isReviewedPath(found.config, configPath) };
     targets.set(uri, target);
     return target;
@@ -283,7 +300,7 @@ export function startServer(connection: Connection): ServerState {
     targets.clear();
     shown.clear();
     for (const absolute of [...configProblems.keys()]) {
-      if (!documents.get(pathToFileURL(absolute).href)) clearConfigProblems(absolute);
+      if (!openDocumentAt(absolute)) clearConfigProblems(absolute);
     }
     for (const doc of documents.all()) schedule(doc.uri, 0);
   }
@@ -314,9 +331,17 @@ export function startServer(connection: Connection): ServerState {
 
   connection.onInitialized(() => {
     if (watchRegistration) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: `**/${CONFIG_PATH}` }],
-      });
+      // A client may refuse (an error response): saving the configuration in the editor still reloads it.
+      // Unhandled, the refusal would end the process (an unhandled rejection).
+      connection.client
+        .register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: `**/${CONFIG_PATH}` }],
+        })
+        .catch((e: unknown) =>
+          connection.console.warn(
+            `plugin-review: the editor does not watch ${CONFIG_PATH}: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
     }
   });
 

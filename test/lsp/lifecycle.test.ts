@@ -82,6 +82,18 @@ describe("the language server's lifecycle", () => {
     expect(await c.exitCode).toBe(0);
   });
 
+  it("refuses a request whose method is not a string with InvalidRequest, and answers what follows", async () => {
+    const c = (client = new RawClient(dir));
+    c.write(initialize(1));
+    await c.response(1);
+    c.write(frame({ id: 2, method: 5, params: {} }));
+    c.write(frame({ id: 3, method: null }));
+    c.write(hover(4));
+    expect(await c.response(2)).toMatchObject({ id: 2, error: { code: -32600 } });
+    expect(await c.response(3)).toMatchObject({ id: 3, error: { code: -32600 } });
+    expect(await c.response(4)).toMatchObject({ id: 4, result: null });
+  });
+
   it("exits with status 1 on exit without shutdown, initialised or not", async () => {
     const initialised = (client = new RawClient(dir));
     initialised.write(initialize(1));

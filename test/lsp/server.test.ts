@@ -12,7 +12,11 @@ import {
   CodeActionKind,
   CodeActionRequest,
   DiagnosticSeverity,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
   HoverRequest,
+  RegistrationRequest,
+  ResponseError,
   ShutdownRequest,
   type CodeAction,
   type Diagnostic,
@@ -298,6 +302,41 @@ describe("plugin-review lsp --stdio", () => {
     await c.save(config);
     await cleared;
     expect(ids((await again).diagnostics).sort()).toEqual(["invalid-value", "version-format"]);
+  });
+
+  it("marks the problems of an open configuration however the client escapes its URI (VS Code: `+`, `@`)", async () => {
+    const root = join(dir, "team+plugins@2");
+    mkdirSync(join(root, ".github"), { recursive: true });
+    const config = join(root, ".github", "plugin-review.yml");
+    writeFileSync(config, "rules: {}\n"); // valid on disk: the problem is only in the editor
+    const c = await start(root);
+    // As VS Code's URI.toString() writes it; pathToFileURL leaves `+` and `@` as they are.
+    const uri = "file://" + config.split("/").map(encodeURIComponent).join("/");
+    expect(uri).not.toBe(uriOf(config));
+    const problems = c.diagnostics(uri);
+    await c.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: "yaml", version: 1, text: "rules:\n  invalid-valeu: off\n" },
+    });
+    const shown = (await problems).diagnostics;
+    expect(shown).toHaveLength(1);
+    expect(shown[0]!.message).toMatch(/unknown rule id `invalid-valeu`/);
+    expect(shown[0]!.range.start).toEqual({ line: 1, character: 2 });
+    // Closed unsaved: the file on disk is valid again, and the client's URI is cleared.
+    const cleared = c.diagnostics(uri, (p) => p.diagnostics.length === 0);
+    await c.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    await cleared;
+  });
+
+  it("runs on when the client refuses to watch the configuration file (an error to registerCapability)", async () => {
+    const c = (client = new LspClient(dir));
+    c.connection.onRequest(RegistrationRequest.type, () => new ResponseError(-32601, "not supported here"));
+    await c.initialize(dir);
+    const path = join(dir, "plugin.json");
+    expect(ids(await c.open(path, edit(VALID, '"version": "1.2.0"', '"version": "one"')))).toEqual([
+      "version-format",
+    ]);
+    await expect.poll(() => c.logs.map((l) => l.message).join("\n")).toMatch(/does not watch/);
+    expect(await c.shutdown()).toBe(0);
   });
 
   it("compares with the file at HEAD in a git repository: change rules, existing findings marked", async () => {
