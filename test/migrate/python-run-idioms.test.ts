@@ -48,6 +48,9 @@
  * - port-check (in the manner of Dynatrace's ActiveGate third-party synthetic extensions and public database-query
  *   and certificate-check plugins): `self.activation.endpoint_name` and `self.activation.entity_id` name the group,
  *   a state file, a test id and a device; `self.plugin_info.name` a link; with one endpoint and with two.
+ * - host-events (in the manner of public file-change and process-alarm host plugins): events raised on the host with
+ *   `entity_selector=HostSelector()` and with `entity_id=` of the query snapshot's host_id, one on the plugin's own
+ *   process group instance, and a metric on the host.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -209,6 +212,7 @@ const CASES: Case[] = [
   { fixture: "engine-members", module: "engine_members_ef2", queries: 2 },
   { fixture: "storage-disks", module: "storage_disks_ef2", queries: 2 },
   { fixture: "port-check", module: "port_check_ef2", queries: 2 },
+  { fixture: "host-events", module: "host_events_ef2", queries: 1 },
   {
     fixture: "port-check",
     name: "port-check-two-endpoints",
@@ -767,6 +771,26 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       ]),
     );
     expect(run.output.match(/not on the process group: NotCarriedToEF2/g)).toHaveLength(2);
+  });
+
+  it("host-events: an event raised on the host (HostSelector(), entity_id= of its id) is on the host, not the environment", () => {
+    const { cli, run } = runs.get("host-events")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    // each event as the SDK sends it: its title and entity selector (none: the environment entity's)
+    const sent = [
+      ...run.output.matchAll(/Sending DT Event: \{.*'title': '([^']*)'(?:, 'entitySelector': '([^']*)')?/g),
+    ].map((m) => ({ title: m[1], entitySelector: m[2] }));
+    expect(sent).toEqual([
+      { title: "Alarm process not running", entitySelector: 'entityId("HOST-0123456789ABCDEF")' },
+      { title: "Stale files", entitySelector: 'entityId("HOST-0123456789ABCDEF")' },
+      { title: "Files checked", entitySelector: 'entityId("PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071")' },
+    ]);
+    // the host is no process group instance: neither the events' properties nor the metric name one
+    expect(run.output).not.toMatch(/'dt\.entity\.process_group_instance': 'HOST-/);
+    expect(run.metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions }))).toEqual([
+      { key: "tech.host.events.stale_files", value: 2, dimensions: {} },
+    ]);
   });
 
   it("engine-members: the EF1 engine's get_activation_context and get_monitored_entities fail the run saying so, not AttributeError", () => {
