@@ -51,6 +51,9 @@
  * - host-events (in the manner of public file-change and process-alarm host plugins): events raised on the host with
  *   `entity_selector=HostSelector()` and with `entity_id=` of the query snapshot's host_id, one on the plugin's own
  *   process group instance, and a metric on the host.
+ * - unused-engine-import (in the manner of public ActiveGate certificate-check and license plugins): a plugin that
+ *   imports the EF1 engine's `ruxit.select_plugins` (`BaseActivationContext`, `selectors`) without using it, and
+ *   catches what making a BaseActivationContext raises.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -213,6 +216,7 @@ const CASES: Case[] = [
   { fixture: "storage-disks", module: "storage_disks_ef2", queries: 2 },
   { fixture: "port-check", module: "port_check_ef2", queries: 2 },
   { fixture: "host-events", module: "host_events_ef2", queries: 1 },
+  { fixture: "unused-engine-import", module: "cert_expiry_ef2", queries: 1 },
   {
     fixture: "port-check",
     name: "port-check-two-endpoints",
@@ -791,6 +795,29 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(run.metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions }))).toEqual([
       { key: "tech.host.events.stale_files", value: 2, dimensions: {} },
     ]);
+  });
+
+  it("unused-engine-import: a plugin that imports ruxit.select_plugins without using it runs and reports, as on EF1", () => {
+    const { dir, cli, run } = runs.get("unused-engine-import")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/ModuleNotFoundError|GENERIC_ERROR/);
+    const device = (name: string) => ({
+      group: "SSL Certificate Hosts",
+      "group.name": "SSL Certificate Hosts",
+      device: name,
+      "device.name": name,
+    });
+    expect(run.metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions }))).toEqual([
+      { key: "tech.cert.expiry.days_left", value: 32, dimensions: device("shop.example.com") },
+      { key: "tech.cert.expiry.days_left", value: 30, dimensions: device("api.example.com") },
+    ]);
+    expect(run.events).toEqual([{ type: "ERROR_EVENT", title: "SSL Certificate about to expire" }]);
+    // using one of the engine's names raises NotCarriedToEF2, which the plugin catches here
+    expect(run.output).toContain("engine activation context: NotCarriedToEF2");
+    expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).toContain(
+      "- `cert_expiry.py:10`, `import ruxit.select_plugins`: a module of the EF1 engine: the layer provides its names, so that the import runs, but using one raises NotCarriedToEF2",
+    );
   });
 
   it("engine-members: the EF1 engine's get_activation_context and get_monitored_entities fail the run saying so, not AttributeError", () => {
