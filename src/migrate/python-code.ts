@@ -159,6 +159,12 @@ export const RUXIT_MODULES = new Set([
   "ruxit.api.results",
   "ruxit.api.topology_builder",
 ]);
+/**
+ * Modules of the EF1 engine whose names the layer provides so that the plugins that import them unused (public
+ * ActiveGate plugins copy `from ruxit.select_plugins import BaseActivationContext, selectors`) run: using a name
+ * raises NotCarriedToEF2.
+ */
+export const RUXIT_ENGINE_NAMES = new Set(["ruxit.select_plugins"]);
 
 function literal(t: Token | undefined): string | undefined {
   return t?.kind === "string" && t.value !== "" && !t.value.includes("\u0000") ? t.value : undefined;

@@ -14,6 +14,7 @@ import { EF1COMPAT_FILES } from "./ef1compat/embedded.js";
 import { codeSpan, q, said } from "./notes.js";
 import {
   ENGINE_MEMBERS,
+  RUXIT_ENGINE_NAMES,
   RUXIT_MODULES,
   measurementOf,
   scanPython,
@@ -525,6 +526,11 @@ export function notCarried(plan: PythonPlan): { use: ApiUse; why: string }[] {
       out.push({
         use: u,
         why: "not sent: EF2 code reports no entity properties (the layer warns once); make it a dimension, or an entity attribute of extension.yaml's topology",
+      });
+    else if (u.name.startsWith("import ") && RUXIT_ENGINE_NAMES.has(u.name.slice("import ".length)))
+      out.push({
+        use: u,
+        why: "a module of the EF1 engine: the layer provides its names, so that the import runs, but using one raises NotCarriedToEF2 (EF2 has no counterpart); remove the import where the plugin does not use it",
       });
     else if (u.name.startsWith("import ") && !RUXIT_MODULES.has(u.name.slice("import ".length)))
       out.push({

@@ -34,6 +34,7 @@ describe("the embedded compatibility layer", () => {
       "ruxit/api/selectors.py",
       "ruxit/api/snapshot.py",
       "ruxit/api/topology_builder.py",
+      "ruxit/select_plugins.py",
     ]);
   });
 

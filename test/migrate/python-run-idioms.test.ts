@@ -48,6 +48,12 @@
  * - port-check (in the manner of Dynatrace's ActiveGate third-party synthetic extensions and public database-query
  *   and certificate-check plugins): `self.activation.endpoint_name` and `self.activation.entity_id` name the group,
  *   a state file, a test id and a device; `self.plugin_info.name` a link; with one endpoint and with two.
+ * - host-events (in the manner of public file-change and process-alarm host plugins): events raised on the host with
+ *   `entity_selector=HostSelector()` and with `entity_id=` of the query snapshot's host_id, one on the plugin's own
+ *   process group instance, and a metric on the host.
+ * - unused-engine-import (in the manner of public ActiveGate certificate-check and license plugins): a plugin that
+ *   imports the EF1 engine's `ruxit.select_plugins` (`BaseActivationContext`, `selectors`) without using it, and
+ *   catches what making a BaseActivationContext raises.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -209,6 +215,8 @@ const CASES: Case[] = [
   { fixture: "engine-members", module: "engine_members_ef2", queries: 2 },
   { fixture: "storage-disks", module: "storage_disks_ef2", queries: 2 },
   { fixture: "port-check", module: "port_check_ef2", queries: 2 },
+  { fixture: "host-events", module: "host_events_ef2", queries: 1 },
+  { fixture: "unused-engine-import", module: "cert_expiry_ef2", queries: 1 },
   {
     fixture: "port-check",
     name: "port-check-two-endpoints",
@@ -767,6 +775,49 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
       ]),
     );
     expect(run.output.match(/not on the process group: NotCarriedToEF2/g)).toHaveLength(2);
+  });
+
+  it("host-events: an event raised on the host (HostSelector(), entity_id= of its id) is on the host, not the environment", () => {
+    const { cli, run } = runs.get("host-events")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    // each event as the SDK sends it: its title and entity selector (none: the environment entity's)
+    const sent = [
+      ...run.output.matchAll(/Sending DT Event: \{.*'title': '([^']*)'(?:, 'entitySelector': '([^']*)')?/g),
+    ].map((m) => ({ title: m[1], entitySelector: m[2] }));
+    expect(sent).toEqual([
+      { title: "Alarm process not running", entitySelector: 'entityId("HOST-0123456789ABCDEF")' },
+      { title: "Stale files", entitySelector: 'entityId("HOST-0123456789ABCDEF")' },
+      { title: "Files checked", entitySelector: 'entityId("PROCESS_GROUP_INSTANCE-5A1B2C3D4E5F6071")' },
+    ]);
+    // the host is no process group instance: neither the events' properties nor the metric name one
+    expect(run.output).not.toMatch(/'dt\.entity\.process_group_instance': 'HOST-/);
+    expect(run.metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions }))).toEqual([
+      { key: "tech.host.events.stale_files", value: 2, dimensions: {} },
+    ]);
+  });
+
+  it("unused-engine-import: a plugin that imports ruxit.select_plugins without using it runs and reports, as on EF1", () => {
+    const { dir, cli, run } = runs.get("unused-engine-import")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/ModuleNotFoundError|GENERIC_ERROR/);
+    const device = (name: string) => ({
+      group: "SSL Certificate Hosts",
+      "group.name": "SSL Certificate Hosts",
+      device: name,
+      "device.name": name,
+    });
+    expect(run.metrics.map((m) => ({ key: m.key, value: m.value, dimensions: m.dimensions }))).toEqual([
+      { key: "tech.cert.expiry.days_left", value: 32, dimensions: device("shop.example.com") },
+      { key: "tech.cert.expiry.days_left", value: 30, dimensions: device("api.example.com") },
+    ]);
+    expect(run.events).toEqual([{ type: "ERROR_EVENT", title: "SSL Certificate about to expire" }]);
+    // using one of the engine's names raises NotCarriedToEF2, which the plugin catches here
+    expect(run.output).toContain("engine activation context: NotCarriedToEF2");
+    expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).toContain(
+      "- `cert_expiry.py:10`, `import ruxit.select_plugins`: a module of the EF1 engine: the layer provides its names, so that the import runs, but using one raises NotCarriedToEF2",
+    );
   });
 
   it("engine-members: the EF1 engine's get_activation_context and get_monitored_entities fail the run saying so, not AttributeError", () => {

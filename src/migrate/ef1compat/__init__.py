@@ -78,7 +78,7 @@ from ruxit.api.exceptions import (  # noqa: E402
     NothingToReportException,
 )
 from ruxit.api.base_plugin import ActivationContext  # noqa: E402
-from ruxit.api.results import ListenPort, ef2_entity_id, entity_id_of, entity_number  # noqa: E402
+from ruxit.api.results import ON_HOST, ListenPort, ef2_entity_id, entity_id_of, entity_number  # noqa: E402
 from ruxit.api.snapshot import as_ef1  # noqa: E402
 
 log = logging.getLogger("ef1compat")
@@ -233,11 +233,13 @@ class Sender:
         # snapshot, read once per run that needs it.
         self._processes = None
         self._ports = None
+        # The host's EF2 entity id (HOST-<hex>) of OneAgent's snapshot, where a host plugin's events on the host go.
+        self._host = None
 
     def send(self, reports, now):
         """Sends the reports of one run; returns (metric lines, events) sent."""
         metrics = events = 0
-        self._processes = self._ports = None
+        self._processes = self._ports = self._host = None
         for report in reports:
             try:
                 if isinstance(report.pgi, ListenPort) and report.kind != "property" and not self._listening(report):
@@ -264,7 +266,7 @@ class Sender:
         """The dimensions the report's process group instance, group and device add, their values as the plugin
         gave them: a metric line escapes them (dimension_value), an event's properties carry them as they are."""
         topology = {}
-        if report.pgi is not None:
+        if report.pgi is not None and report.pgi is not ON_HOST:
             topology[PROCESS] = report.pgi
         if report.group is not None:
             topology[GROUP] = report.group.identifier
@@ -282,7 +284,9 @@ class Sender:
         if self._processes is None:
             self._processes, self._ports = {}, {}
             try:
-                entries = self._extension.snapshot().entries
+                snapshot = self._extension.snapshot()
+                entries = snapshot.entries
+                self._host = ef2_entity_id(getattr(snapshot, "host_id", None))
             except Exception:
                 entries = []
             for entry in entries:
@@ -300,6 +304,21 @@ class Sender:
         (a process that is gone, a remote plugin's: no snapshot)."""
         self._read_snapshot()
         return self._processes.get(str(pid).strip())
+
+    def _on_host(self, report):
+        """The host's EF2 entity id, where a host plugin's event sent with HostSelector() (or entity_id= of the host's
+        id) goes; None for a remote plugin's (an ActiveGate's host is not what it monitors, and it has no snapshot),
+        and where OneAgent's snapshot cannot be read (the event is the environment's then, said once)."""
+        if (getattr(self._extension, "spec", None) or {}).get("remote", True):
+            return None
+        self._read_snapshot()
+        if self._host is None:
+            self._warn(
+                ("host", report.event["type"]),
+                f"an EF1 {report.event['type']} event on the host is sent without its entity: OneAgent's snapshot "
+                "gives no host id (the next ones are not logged)",
+            )
+        return self._host
 
     def _listening(self, report):
         """Sets the process group instance a ListenPortSelector names (the one of OneAgent's snapshot whose process
@@ -437,12 +456,13 @@ class Sender:
                 f"an EF1 event ({event['type']}) without a title is sent titled {title!r}: the Events API requires a "
                 "title (the next ones without a title are titled the same way, by their description or type)",
             )
-        # EF1 raised an event sent with entity_id= on that process group instance: so does its entity selector.
-        on_pgi = ef2_entity_id(report.pgi)
+        # EF1 raised an event sent with entity_id= on that process group instance, one sent with HostSelector() on
+        # the host: so does its entity selector (an event without one is the environment's).
+        on = self._on_host(report) if report.pgi is ON_HOST else ef2_entity_id(report.pgi)
         self._extension.report_dt_event(
             DtEventType(event["type"]),
             title,
-            entity_selector=f'entityId("{on_pgi}")' if on_pgi else None,
+            entity_selector=f'entityId("{on}")' if on else None,
             properties=properties or None,
         )
 

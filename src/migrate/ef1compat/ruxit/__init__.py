@@ -15,8 +15,9 @@ class _NotProvided(importlib.abc.MetaPathFinder):
         if fullname.startswith("ruxit."):
             raise ModuleNotFoundError(
                 f"{fullname} is not part of plugin-review's EF1 compatibility layer, which provides ruxit.api's "
-                "base_plugin, exceptions, data, events, selectors, snapshot and topology_builder: EF2 has no "
-                "counterpart of the EF1 engine's other modules (MIGRATION.md lists the line that imports it)",
+                "base_plugin, exceptions, data, events, selectors, snapshot and topology_builder (and the names of "
+                "ruxit.select_plugins, which plugins import unused): EF2 has no counterpart of the EF1 engine's other "
+                "modules (MIGRATION.md lists the line that imports it)",
                 name=fullname,
             )
         return None

@@ -49,6 +49,21 @@ class ListenPort:
         return hash(("port", self.port))
 
 
+class OnHost:
+    """The host a measurement or event names (`HostSelector()`, `entity_id=` of the host's id): a measurement goes
+    there without a process group instance dimension (a local extension's metrics are its host's); a host plugin's
+    event is raised on the host's entity, which the layer reads from OneAgent's snapshot when it sends (ef1compat's
+    Sender), as EF1's agent raised it there, not on the environment, where an event without an entity goes."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "ON_HOST"
+
+
+ON_HOST = OnHost()
+
+
 class Report:
     """One EF1 report: `kind` (absolute, relative, per_second, state, property, event), `key`, `value`,
     `dimensions` (as the plugin gave them), the `group` and `device` it was made on (remote plugins), the process
@@ -173,7 +188,7 @@ def _not_an_id(call, entity_id):
 def _target(call, reporter, entity_id, entity_selector):
     """Where a measurement or event goes: (process group instance, group, device). The reporter's own group and
     device (FromPluginSelector() names them too), unless entity_id= or an explicit selector names a process group
-    instance (the dimension dt.entity.process_group_instance), the host (the reporter's own), or a group or device
+    instance (the dimension dt.entity.process_group_instance), the host (ON_HOST), or a group or device
     of the plugin's (its dimensions); any other entity raises NotCarriedToEF2."""
     own = reporter._recorder.entities
     if getattr(entity_selector, "from_plugin", False):
@@ -182,7 +197,7 @@ def _target(call, reporter, entity_id, entity_selector):
         kind = getattr(entity_selector, "entity_type", None)
         selected = getattr(entity_selector, "entity_id", None)
         if kind == EntityType.HOST:
-            return None, reporter._group, reporter._device
+            return ON_HOST, reporter._group, reporter._device
         if kind == EntityType.PROCESS_GROUP_INSTANCE and hasattr(entity_selector, "port_number"):
             return ListenPort(entity_selector.port_number), reporter._group, reporter._device
         if kind in (EntityType.CUSTOM_DEVICE_GROUP, EntityType.CUSTOM_DEVICE):
@@ -212,8 +227,7 @@ def _target(call, reporter, entity_id, entity_selector):
             return mine
         # EF1 gave process group instance ids as numbers; EF2's entity id is the same number in hex.
         return "PROCESS_GROUP_INSTANCE-%016X" % number, reporter._group, reporter._device
-    # An EF2 entity id of the snapshot (its host_id, an entry's group_id): the host is the reporter's own, as with
-    # HostSelector; a process group is no entity EF2 code reports on, nor a dimension value of a process group
+    # An EF2 entity id of the snapshot (its host_id, an entry's group_id): the host, as with HostSelector; a process group is no entity EF2 code reports on, nor a dimension value of a process group
     # instance.
     kind = EF2_ENTITY_ID.fullmatch(str(entity_id).strip())
     if kind and kind.group(1) in (EntityType.CUSTOM_DEVICE, EntityType.CUSTOM_DEVICE_GROUP):
@@ -222,7 +236,7 @@ def _target(call, reporter, entity_id, entity_selector):
         if mine is not None and mine.entity_type == kind.group(1):
             return None, mine._group, mine._device
     if kind and kind.group(1) == EntityType.HOST:
-        return None, reporter._group, reporter._device
+        return ON_HOST, reporter._group, reporter._device
     if kind and kind.group(1) == EntityType.PROCESS_GROUP_INSTANCE:
         return ef2_entity_id(entity_id), reporter._group, reporter._device
     if kind:
