@@ -323,7 +323,7 @@ describe("plugin-review migrate, a Python plugin's project", () => {
     expect(r.status).toBe(0);
     const remote = join(out, "tech.demo.device");
     expect(r.stdout).toContain(
-      `  wrote ${join(remote, "demo_device_ef2/ef1compat/")} (12 files: the compatibility layer)\n` +
+      `  wrote ${join(remote, "demo_device_ef2/ef1compat/")} (13 files: the compatibility layer)\n` +
         `  wrote ${join(remote, "demo_device_ef2/metric-keys.json")}\n`,
     );
     expect(r.stdout).toContain(
