@@ -246,7 +246,7 @@ function baseFindings(
     const i = head ? head.rules.indexOf(r, next) : -1;
     if (i >= 0) next = i + 1;
     let results: readonly RawFinding[];
-    if (i >= 0 && head?.context.readsSameIn(r, context)) {
+    if (i >= 0 && head?.context.readsSameIn(r, context, i)) {
       results = head.results[i] as readonly RawFinding[];
       shared.add(r.meta.id);
     } else results = runRule(r, context);
@@ -706,10 +706,13 @@ export class AnalysisSession {
       const files = rule.meta.files ?? DESCRIPTORS;
       const members = allMembers.filter((m) => files.includes(m.format));
       const baseMembers = allBaseMembers.filter((m) => files.includes(m.format));
+      // A set rule compares documents with each other (rule.ts SetRule): one alone, head's or base's, gives it
+      // nothing to compare.
+      if (members.length < 2 && baseMembers.length < 2) continue;
       const paths = this.held.filter((h) => files.includes(formatOf(h.file.path))).map((h) => h.file.path);
       for (const { path, finding } of runSetRule(rule, members, paths))
         for (const h of byPath.get(path) ?? []) of(h).head.push(finding);
-      if (!baseMembers.length) continue;
+      if (baseMembers.length < 2) continue;
       for (const { path, finding } of runSetRule(rule, baseMembers, []))
         for (const h of byPath.get(path) ?? [])
           if (h.set?.base)

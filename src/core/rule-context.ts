@@ -70,19 +70,37 @@ export interface ActivationPattern {
 }
 
 /**
- * What a rule read of its document while it ran (RuleContext with `track`): the top-level members its
- * facts come from, whether it read the document itself (`value`: then all of it counts as read), and which
- * other state (text, duplicates, variant, isNew, base, schema, …). No Proxy: one in the rules' reads would
- * make every property read of the shared helpers (`get`, `arr`) slower, for every analysis.
+ * What a rule may read of the runner's state besides the document (RuleContext with `track`), a bit each, so
+ * that noting a read allocates nothing. No Proxy: one in the rules' reads would make every property read of
+ * the shared helpers (`get`, `arr`) slower, for every analysis.
  */
-export interface Reads {
-  /** Lists, each name once: a rule reads a few, and a list costs less to make and walk than a Set. */
-  members: string[];
-  whole: boolean;
-  state: string[];
-  /** It threw: what it would do elsewhere is not told by its reads. */
-  threw: boolean;
-}
+const STATE_READS = [
+  "package",
+  "path",
+  "text",
+  "parseError",
+  "lenientRead",
+  "duplicates",
+  "variant",
+  "format",
+  "isNew",
+  "policy",
+  "base",
+  "baseError",
+  "oversize",
+  "ef1",
+  "schema",
+  "ownSchema",
+] as const;
+type StateRead = (typeof STATE_READS)[number];
+const STATE = Object.fromEntries(STATE_READS.map((what, i) => [what, 1 << i])) as Record<StateRead, number>;
+const STATE_MASK = (1 << STATE_READS.length) - 1;
+/** A rule's own schema findings differ rule by rule: not known once per other version (stateDiffersIn). */
+const OWN_SCHEMA = STATE.ownSchema;
+/** It read the document itself (then all of it counts as read). */
+const WHOLE = 1 << 16;
+/** It threw: what it would do elsewhere is not told by its reads. */
+const THREW = 1 << 17;
 
 /**
  * A rule that runs on one document, as its context sees it: rule.ts's DocumentRule, which is written in
@@ -108,10 +126,16 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   private activation: { head?: ActivationSchemaRead[]; base?: ActivationSchemaRead[] } = {};
   private rule?: DocumentCheck;
   private out: RawFinding[] = [];
-  /** Each rule's reads, when they are noted (`track`). */
-  private readonly readsByRule: Map<DocumentCheck, Reads> | undefined;
-  /** The running rule's reads. */
-  private reads: Reads | undefined;
+  /**
+   * What each rule read, when reads are noted (`track`), in the order the rules ran: the rule, its bits
+   * (STATE, WHOLE, THREW) and the top-level members it read (each once; undefined until it reads one).
+   * Parallel lists rather than an object and two lists per rule: most of a review's rules read little.
+   */
+  private readonly ran: DocumentCheck[] | undefined;
+  private readonly bits: number[] = [];
+  private readonly membersRead: (string[] | undefined)[] = [];
+  /** The running rule's place in `ran`; -1 when its reads are not noted. */
+  private at = -1;
 
   /**
    * @param track note what each rule reads (readsSameIn tells whether it would report the same elsewhere)
@@ -130,13 +154,18 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
     this.baseFacts =
       state.base &&
       Object.assign(new DocumentFacts(state.base.value, this, timing), { path: state.base.path });
-    this.readsByRule = track ? new Map() : undefined;
+    this.ran = track ? [] : undefined;
   }
 
-  private noted<T>(what: string, v: T): T {
-    const reads = this.reads;
-    if (reads && !reads.state.includes(what)) reads.state.push(what);
+  private noted<T>(what: StateRead, v: T): T {
+    this.mark(STATE[what]);
     return v;
+  }
+
+  /** Notes a read (a bit of STATE, or WHOLE) of the running rule, when reads are noted. */
+  private mark(bit: number): void {
+    const at = this.at;
+    if (at >= 0) this.bits[at] = (this.bits[at] as number) | bit;
   }
 
   /**
@@ -144,19 +173,23 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
    * the base only when one of the members it read differs there (readsSameIn), where `value` counts as all.
    */
   override member(key: string): unknown {
-    const reads = this.reads;
-    if (reads && !reads.members.includes(key)) reads.members.push(key);
+    const at = this.at;
+    if (at >= 0) {
+      const read = this.membersRead[at];
+      if (!read) this.membersRead[at] = [key];
+      else if (!read.includes(key)) read.push(key);
+    }
     return super.member(key);
   }
 
   override get value(): unknown {
-    if (this.reads) this.reads.whole = true;
+    this.mark(WHOLE);
     return this.doc;
   }
 
   /** The extension's account reads the whole document. */
   override get extension(): ExtensionFacts {
-    if (this.reads) this.reads.whole = true;
+    this.mark(WHOLE);
     return super.extension;
   }
 
@@ -330,34 +363,38 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
   run(rule: DocumentCheck): readonly RawFinding[] {
     this.rule = rule;
     this.out = NO_FINDINGS;
-    const reads: Reads | undefined = this.readsByRule && {
-      members: [],
-      whole: false,
-      state: [],
-      threw: false,
-    };
-    if (reads) this.readsByRule?.set(rule, reads);
-    this.reads = reads;
+    const ran = this.ran;
+    let at = -1;
+    if (ran) {
+      at = ran.length;
+      ran.push(rule);
+      this.bits.push(0);
+      this.membersRead.push(undefined);
+    }
+    this.at = at;
     try {
       rule.check(this);
     } catch (e) {
-      if (reads) reads.threw = true;
+      this.mark(THREW);
       throw e;
     } finally {
-      this.reads = undefined;
+      this.at = -1;
     }
     return this.out;
   }
 
-  /** The last version compared with (readsSameIn) and the top-level members that differ there. */
-  private differing?: { other: RuleContext; members: ReadonlySet<string> };
+  /**
+   * The last version compared with (readsSameIn): the top-level members that differ there, and which state
+   * reads (bits of STATE) are known to read the same there or not (`known`), and of those, which differ.
+   */
+  private differing?: { other: RuleContext; members: ReadonlySet<string>; known: number; differs: number };
 
   /**
    * The top-level members whose value (by identity) or presence differs in `other`: computed once per other
    * version, not once per rule and member read (a member neither version has reads the same in both).
    */
-  private membersDifferingIn(other: RuleContext): ReadonlySet<string> {
-    if (this.differing?.other === other) return this.differing.members;
+  private differingIn(other: RuleContext): NonNullable<RuleContext["differing"]> {
+    if (this.differing?.other === other) return this.differing;
     const mine = obj(this.doc);
     const theirs = obj(other.doc);
     const members = new Set<string>();
@@ -366,41 +403,58 @@ export class RuleContext<M extends string = string> extends DocumentFacts {
         for (const key of Object.keys(doc))
           if (!Object.is(get(mine, key), get(theirs, key)) || has(mine, key) !== has(theirs, key))
             members.add(key);
-    this.differing = { other, members };
-    return members;
+    this.differing = { other, members, known: 0, differs: 0 };
+    return this.differing;
+  }
+
+  /**
+   * Of the state reads `bits` (but a rule's own schema findings), those that differ in `other`: each told once
+   * per other version, however many rules read it.
+   */
+  private stateDiffersIn(other: RuleContext, bits: number): number {
+    const differing = this.differingIn(other);
+    for (let unknown = bits & ~differing.known & ~OWN_SCHEMA; unknown; unknown &= unknown - 1) {
+      const bit = unknown & -unknown;
+      if (this.readsOtherwise(STATE_READS[31 - Math.clz32(bit)] as StateRead, other))
+        differing.differs |= bit;
+      differing.known |= bit;
+    }
+    return bits & differing.differs;
+  }
+
+  /** Whether a read of the state `what` (not `ownSchema`) may read otherwise in `other`. */
+  private readsOtherwise(what: StateRead, other: RuleContext): boolean {
+    if (what === "duplicates") return this.state.duplicates.length > 0 || other.state.duplicates.length > 0;
+    if (what === "base") return this.baseFacts !== undefined || other.baseFacts !== undefined;
+    // The same findings, each the very object (validateParts shares them between versions): the same report.
+    if (what === "schema") return !sameFindings(this.schemaFindings, other.schemaFindings);
+    return !Object.is(this.state[what as keyof DocumentState], other.state[what as keyof DocumentState]);
   }
 
   /**
    * True when `rule` ran here with its reads noted and read nothing that differs in `other`: being
    * deterministic, it reports there exactly what it reported here. Members compare by identity (a base
    * parsed as an edit of head shares head's unchanged values), and so do schema findings (a base's are
-   * head's very findings where its parts are head's values).
+   * head's very findings where its parts are head's values). `at`: where the caller knows the rule ran
+   * (its place among the rules run here), which saves looking for it.
    */
-  readsSameIn(rule: DocumentCheck, other: RuleContext): boolean {
-    const reads = this.readsByRule?.get(rule);
-    if (!reads || reads.threw || (reads.whole && this.doc !== other.doc)) return false;
-    if (reads.members.length) {
-      const differing = this.membersDifferingIn(other);
-      for (const key of reads.members) if (differing.has(key)) return false;
+  readsSameIn(rule: DocumentCheck, other: RuleContext, at = this.ran?.lastIndexOf(rule) ?? -1): boolean {
+    if (at < 0 || this.ran?.[at] !== rule) return false;
+    const bits = this.bits[at] as number;
+    if (bits & THREW || (bits & WHOLE && this.doc !== other.doc)) return false;
+    const members = this.membersRead[at];
+    if (members) {
+      const differing = this.differingIn(other).members;
+      for (const key of members) if (differing.has(key)) return false;
     }
-    for (const what of reads.state) {
-      if (what === "duplicates") {
-        if (this.state.duplicates.length || other.state.duplicates.length) return false;
-      } else if (what === "base") {
-        if (this.baseFacts || other.baseFacts) return false;
-      } else if (what === "schema" || what === "ownSchema") {
-        // The same findings, each the very object (validateParts shares them between versions): the same report.
-        const mine = what === "schema" ? this.schemaFindings : this.schemaOf(rule.meta.id);
-        const theirs = what === "schema" ? other.schemaFindings : other.schemaOf(rule.meta.id);
-        if (mine.length !== theirs.length || mine.some((f, i) => f !== theirs[i])) return false;
-      } else if (
-        !Object.is(this.state[what as keyof DocumentState], other.state[what as keyof DocumentState])
-      ) {
-        return false;
-      }
-    }
-    return true;
+    if (bits & STATE_MASK && this.stateDiffersIn(other, bits & STATE_MASK)) return false;
+    return !(bits & OWN_SCHEMA) || sameFindings(this.schemaOf(rule.meta.id), other.schemaOf(rule.meta.id));
   }
+}
+
+/** Two lists of the very same findings, in order. */
+function sameFindings(mine: readonly SchemaFinding[], theirs: readonly SchemaFinding[]): boolean {
+  return mine.length === theirs.length && mine.every((f, i) => f === theirs[i]);
 }
 
 /**

@@ -31,7 +31,8 @@ export interface DocumentRule<M extends string = string> {
  * A set rule: `checkSet` runs once over every descriptor checked together. It names the top-level members
  * it reads (`meta.members`): the runner keeps only those of each descriptor until every one is analysed
  * (an analysis holds its descriptors a bounded number at a time, analyse.ts AnalysisSession), and it reports at
- * those members (a finding deeper in one is placed at the member; its fix is offered with no line).
+ * those members (a finding deeper in one is placed at the member; its fix is offered with no line). It
+ * compares descriptors with each other: over fewer than two it is not run.
  */
 export interface SetRule<M extends string = string> {
   meta: RuleMeta<M, "set"> & { members: readonly string[] };
