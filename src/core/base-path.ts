@@ -44,6 +44,31 @@ export function baseOf(change: FileChange, reviewedAtBase: (path: string) => boo
     : { notReviewedFrom: from };
 }
 
+/**
+ * The renames whose old path cannot be their base, by path: a base is one file's, and a rename leaves its old
+ * path. GitHub pairs renames by similarity: a file it lists as renamed from a path that another changed file of
+ * the change still has (a rewritten file paired with a new one), or that an earlier rename was paired with
+ * already, is a copy of that path's base, not its continuation. Its base would be claimed twice, and the base's
+ * findings pass as existing in two files: such a file is reviewed as added, every finding new.
+ */
+export function copiedRenames(changes: readonly FileChange[]): Map<string, string> {
+  const kept = new Set(changes.filter((c) => c.status !== "removed").map((c) => c.path));
+  const taken = new Set<string>();
+  const out = new Map<string, string>();
+  for (const c of changes) {
+    const from = c.previousPath;
+    if (c.status !== "renamed" || from === undefined || from === c.path) continue;
+    if (kept.has(from) || taken.has(from)) out.set(c.path, from);
+    taken.add(from);
+  }
+  return out;
+}
+
+/** The note that says why a file GitHub lists as renamed was reviewed as new (copiedRenames). */
+export function copiedRenameNote(path: string, from: string, quote: (s: string) => string): string {
+  return `${quote(path)} is reviewed as a new file: GitHub lists it as renamed from ${quote(from)}, which this change still has or another file was renamed from, so it is a copy and every finding is new.`;
+}
+
 /** The note that says why a renamed file was reviewed as new (the App's summary, the CLI's notes). */
 export function notReviewedRenameNote(path: string, from: string, quote: (s: string) => string): string {
   const why =

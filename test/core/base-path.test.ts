@@ -4,7 +4,7 @@
  * plugin.json), else none: the file is new.
  */
 import { describe, expect, it } from "vitest";
-import { baseOf } from "../../src/core/base-path.js";
+import { baseOf, copiedRenames } from "../../src/core/base-path.js";
 import { reviewedPathMatcher } from "../../src/core/ef2/pairing.js";
 
 const reviewed = reviewedPathMatcher(["plugins/**/plugin.json"]);
@@ -58,5 +58,23 @@ describe("baseOf", () => {
     ],
   ])("%s", (_, change, expected) => {
     expect(baseOf(change, reviewed)).toEqual(expected);
+  });
+});
+
+describe("copiedRenames", () => {
+  it("a rename from a path another changed file still has, or another rename took: a copy; others are renames", () => {
+    const changes = [
+      { path: "a/plugin.json", status: "modified" },
+      { path: "b/plugin.json", status: "renamed", previousPath: "a/plugin.json" },
+      { path: "c/plugin.json", status: "renamed", previousPath: "x/plugin.json" },
+      { path: "d/plugin.json", status: "renamed", previousPath: "x/plugin.json" },
+      { path: "e/plugin.json", status: "renamed", previousPath: "gone/plugin.json" },
+      { path: "gone/plugin.json", status: "removed" },
+      { path: "f/plugin.json", status: "copied", previousPath: "e/plugin.json" },
+    ];
+    expect([...copiedRenames(changes)]).toEqual([
+      ["b/plugin.json", "a/plugin.json"],
+      ["d/plugin.json", "x/plugin.json"],
+    ]);
   });
 });

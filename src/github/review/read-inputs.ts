@@ -7,7 +7,7 @@
  * pull request's), within the review's ceiling; and what could not be reviewed, which fails the check
  * (core/verdict.ts NotReviewed).
  */
-import { baseOf, notReviewedRenameNote } from "../../core/base-path.js";
+import { baseOf, copiedRenameNote, copiedRenames, notReviewedRenameNote } from "../../core/base-path.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import { formatOf, replacedDescriptorPaths, reviewedPathMatcher } from "../../core/ef2/pairing.js";
 import type { DescriptorInput } from "../../core/analyse.js";
@@ -243,12 +243,20 @@ async function* readDescriptors(
   // Batches to read; descriptors join as they are found (max_descriptors counts them all, in order).
   const pending: ChangedDescriptor[][] = [];
   let admitted = 0;
+  // Listed as renamed from a path the change still has, or that another rename took: copies, with no base.
+  const copied = copiedRenames(changed.descriptors);
   const admit = (descriptors: readonly ChangedDescriptor[]) => {
     const room = Math.max(0, config.maxDescriptors - admitted);
     const taken = descriptors.slice(0, room);
     beyondCount.push(...descriptors.slice(room).map((d) => d.path));
     admitted += taken.length;
     for (const d of taken) {
+      const from = copied.get(d.path);
+      if (from !== undefined) {
+        bases.set(d, {});
+        notes.push(copiedRenameNote(d.path, from, quote));
+        continue;
+      }
       const base = baseOf(d, reviewed);
       bases.set(d, base);
       if (base.notReviewedFrom !== undefined)

@@ -148,3 +148,65 @@ describe("GitHub App: a renamed file's base is its old path only when the base r
       gh.assertClean();
     });
 });
+
+/**
+ * A base is one file's: GitHub pairs renames by similarity, and a file it lists as renamed from a path that the
+ * change still has, or that another rename took, is a copy of that base, not its continuation (core/base-path.ts
+ * copiedRenames). Compared with it, the base's findings passed as existing in two files.
+ */
+describe("GitHub App: a base claimed by two files is no file's rename", () => {
+  const A = "plugins/a/plugin.json";
+  const B = "plugins/b/plugin.json";
+  const C = "plugins/c/plugin.json";
+  const PATCH = "@@ -1,1 +1,1 @@\n-x\n+y";
+  /** Levels of the `invalid-value` annotations on `path`. */
+  const on = (run: Json, path: string) =>
+    (run.annotations as Json[])
+      .filter((a) => a.path === path && a.title === "invalid-value")
+      .map((a) => [a.annotation_level, a.title]);
+  /** The base's plugin under another name (its own plugin: no duplicate-plugin-name), edited. */
+  const copy = (name: string) => text({ ...bad(), name, version: "1.2.1" });
+  const notices = Array.from({ length: 3 }, () => ["notice", "invalid-value"]);
+  const failures = Array.from({ length: 3 }, () => ["failure", "invalid-value"]);
+
+  it("renamed from a path the change still has (edited in place): the copy's findings are new, the check fails", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    gh.prFiles = [
+      { filename: A, status: "modified", patch: PATCH },
+      { filename: B, previous_filename: A, status: "renamed", patch: PATCH },
+    ];
+    gh.file(R, BASE_SHA, A, text(bad()))
+      .file(R, HEAD_SHA, A, text({ ...bad(), version: "1.2.1" }))
+      .file(R, HEAD_SHA, B, copy("custom.python.copy"));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(on(run!, A)).toEqual(notices);
+    expect(on(run!, B)).toEqual(failures);
+    expect(run!.output!.summary!.replaceAll(ZWSP, "")).toContain(
+      "`plugins/b/plugin.json` is reviewed as a new file: GitHub lists it as renamed from `plugins/a/plugin.json`, which this change still has or another file was renamed from, so it is a copy and every finding is new.",
+    );
+    // Its base is not read for it (the path is read once, as the base of the file still there).
+    expect(gh.graphqlFiles.filter((f) => f === `${R}@${BASE_SHA}:${A}`)).toHaveLength(1);
+    gh.assertClean();
+  });
+
+  it("two files renamed from one path: the first keeps the base, the second is new, the check fails", async () => {
+    const gh = new FakeGitHub(REVIEW_ROUTES);
+    const { probot } = makeProbot();
+    gh.prFiles = [
+      { filename: B, previous_filename: A, status: "renamed", patch: PATCH },
+      { filename: C, previous_filename: A, status: "renamed", patch: PATCH },
+    ];
+    gh.file(R, BASE_SHA, A, text(bad()))
+      .file(R, HEAD_SHA, B, copy("custom.python.b"))
+      .file(R, HEAD_SHA, C, copy("custom.python.c"));
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(on(run!, B)).toEqual(notices);
+    expect(on(run!, C)).toEqual(failures);
+    gh.assertClean();
+  });
+});
