@@ -436,25 +436,55 @@ export function validateSchema(
  * A failed `anyOf`'s errors from the branches the value may have meant: Ajv reports every branch, and a
  * branch of another type than the value's (a `type` error at the anyOf's own place) is dropped when another
  * branch has its type, so that an interval's `minutes: 0` is told its range, not that it must be text. When
- * every branch is of another type, all are kept (the value's type is what is wrong).
+ * every branch is of another type, all are kept (the value's type is what is wrong). A branch is dropped for
+ * that value alone (at and below its place): another value under the same schema (a second interval) may have
+ * meant the other branch. A `$ref` branch's errors carry the referenced schema's path (`#/definitions/…`), so
+ * that path names the branch too (a JMX value's `{attribute, accessor}` object).
  */
 function meantBranches(errors: readonly ErrorObject[]): readonly ErrorObject[] {
-  let dropped: string[] | undefined;
+  // Looked up, not searched: a document of thousands of wrong values has thousands of anyOf errors.
+  const typeErrorsAt = new Map<string, string[]>();
+  for (const e of errors)
+    if (e.keyword === "type") {
+      const list = typeErrorsAt.get(e.instancePath);
+      if (list) list.push(e.schemaPath);
+      else typeErrorsAt.set(e.instancePath, [e.schemaPath]);
+    }
+  let dropped: Map<string, string[]> | undefined;
   for (const a of errors) {
     if (a.keyword !== "anyOf" || !Array.isArray(a.schema)) continue;
+    const typeErrors = typeErrorsAt.get(a.instancePath) ?? [];
     const otherType: string[] = [];
-    for (let i = 0; i < a.schema.length; i++) {
-      const branch = `${a.schemaPath}/${i}/`;
-      if (
-        errors.some(
-          (e) => e.keyword === "type" && e.instancePath === a.instancePath && e.schemaPath.startsWith(branch),
-        )
-      )
-        otherType.push(branch);
-    }
-    if (otherType.length < a.schema.length) (dropped ??= []).push(...otherType);
+    let branches = 0;
+    (a.schema as unknown[]).forEach((schema, i) => {
+      const paths = branchPaths(a.schemaPath, schema, i);
+      if (typeErrors.some((path) => paths.some((p) => path.startsWith(p)))) {
+        otherType.push(...paths);
+        branches++;
+      }
+    });
+    if (!branches || branches === a.schema.length) continue;
+    dropped ??= new Map();
+    dropped.set(a.instancePath, [...(dropped.get(a.instancePath) ?? []), ...otherType]);
   }
-  return dropped ? errors.filter((e) => !dropped.some((branch) => e.schemaPath.startsWith(branch))) : errors;
+  if (!dropped) return errors;
+  const drops = dropped;
+  return errors.filter((e) => {
+    // The error's place and each place above it, where an anyOf may have dropped the branch it comes from.
+    for (let at = e.instancePath; ; at = at.slice(0, at.lastIndexOf("/"))) {
+      const paths = drops.get(at);
+      if (paths?.some((p) => e.schemaPath.startsWith(p))) return false;
+      if (!at) return true;
+    }
+  });
+}
+
+/** The schema paths a branch's errors carry: its place in the anyOf, and the schema its `$ref` names. */
+function branchPaths(anyOfPath: string, branch: unknown, i: number): string[] {
+  const paths = [`${anyOfPath}/${i}/`];
+  const ref = typeof branch === "object" && branch !== null ? (branch as { $ref?: unknown }).$ref : undefined;
+  if (typeof ref === "string" && ref.includes("#")) paths.push(`${ref.slice(ref.indexOf("#"))}/`);
+  return paths;
 }
 
 /**
