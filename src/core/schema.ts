@@ -14,7 +14,7 @@ import remote from "../../schemas/plugin-remote.schema.json" with { type: "json"
 import extension from "../../schemas/extension.schema.json" with { type: "json" };
 import { hasPlaceholder } from "./ef2/placeholders.js";
 import { childPointer, displayPath, escapeSegment, valueAt } from "./json/pointer.js";
-import { closest, listOf } from "./suggest.js";
+import { closest, didYouMeanText, listOf } from "./suggest.js";
 import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 import { quote } from "./quote.js";
 import { appendErrorsInPlace } from "./ajv-code.js";
@@ -665,16 +665,21 @@ export function validateActivationSchema(value: unknown): { pointer: string; mes
   if (!validate || validate(value)) return [];
   const seen = new Set<string>();
   const out: { pointer: string; message: string }[] = [];
-  for (const e of validate.errors ?? []) {
+  // A property's `type` is text or a `{"$ref"}` object: text is told the types there are, not also "must be object".
+  for (const e of meantBranches(validate.errors ?? [])) {
     if (e.keyword === "if" || e.keyword === "anyOf") continue; // said by the branch that failed
+    const allowed =
+      e.keyword === "enum" ? (e.params as { allowedValues?: unknown[] }).allowedValues : undefined;
     const missing =
       e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty : undefined;
     const message =
       missing !== undefined
         ? `${quote(displayPath(e.instancePath))} is missing ${quote(missing)}`
-        : e.keyword === "additionalProperties"
-          ? `${quote(displayPath(e.instancePath))} has ${quote((e.params as { additionalProperty: string }).additionalProperty)}, which the format does not have`
-          : `${quote(displayPath(e.instancePath))} ${e.message ?? "is not valid"}`;
+        : allowed?.every((v): v is string => typeof v === "string") && typeof e.data === "string"
+          ? `${quote(displayPath(e.instancePath))} is ${quote(e.data)}, not one of ${listOf(allowed)}${didYouMeanText(closest(e.data, allowed))}`
+          : e.keyword === "additionalProperties"
+            ? `${quote(displayPath(e.instancePath))} has ${quote((e.params as { additionalProperty: string }).additionalProperty)}, which the format does not have`
+            : `${quote(displayPath(e.instancePath))} ${e.message ?? "is not valid"}`;
     if (seen.has(message)) continue;
     seen.add(message);
     out.push({ pointer: e.instancePath, message });
