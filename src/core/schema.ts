@@ -217,7 +217,8 @@ const DATA_SOURCE_NAMES: Readonly<Record<string, string>> = {
  * cut, `fullValue`, all of it, which the message does not show but the identity reads (two values that
  * differ past the cut are two findings).
  */
-function valueData(v: unknown): { value: string; fullValue?: string } {
+/** A value as a message quotes it: as JSON, cut past 60 characters (the whole kept as `fullValue`). */
+export function valueData(v: unknown): { value: string; fullValue?: string } {
   const s = JSON.stringify(v);
   if (s === undefined) return { value: String(v) };
   return cut(s);
