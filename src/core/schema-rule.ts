@@ -1,4 +1,4 @@
-import { defineRule, type DocumentRule } from "./rule.js";
+import { defineRule, type DocumentRule, type RuleContext } from "./rule.js";
 import type { RuleMeta } from "./rule-meta.js";
 import {
   SCHEMA_MESSAGES,
@@ -9,7 +9,7 @@ import {
 } from "./schema.js";
 
 /** What other rules read of the schemas. */
-export { isExtensionMetricKey, isExtensionUnit, isUnit } from "./schema.js";
+export { isExtensionMetricKey, isExtensionUnit, isUnit, valueData } from "./schema.js";
 
 type SchemaRuleMeta = Omit<
   RuleMeta<SchemaMessageId, "schema">,
@@ -24,6 +24,8 @@ type SchemaRuleMeta = Omit<
 export function schemaRule<M extends SchemaMessageId>(
   meta: SchemaRuleMeta,
   messageIds: readonly M[],
+  // What the rule judges beside the document's schema findings, in the schema's words (a file it lists).
+  more?: (context: RuleContext<M>) => void,
 ): DocumentRule<M> {
   const messages = Object.fromEntries(messageIds.map((id) => [id, SCHEMA_MESSAGES[id]])) as unknown as Record<
     M,
@@ -45,6 +47,7 @@ export function schemaRule<M extends SchemaMessageId>(
           ...(f.suggestions ? { suggest: f.suggestions } : {}),
         });
       }
+      more?.(context);
     },
   });
 }

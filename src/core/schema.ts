@@ -14,7 +14,7 @@ import remote from "../../schemas/plugin-remote.schema.json" with { type: "json"
 import extension from "../../schemas/extension.schema.json" with { type: "json" };
 import { hasPlaceholder } from "./ef2/placeholders.js";
 import { childPointer, displayPath, escapeSegment, valueAt } from "./json/pointer.js";
-import { closest, listOf } from "./suggest.js";
+import { closest, didYouMeanText, listOf } from "./suggest.js";
 import type { FileFormat, Fix, MessageData, Suggestion, Target, Variant } from "./types.js";
 import { quote } from "./quote.js";
 import { appendErrorsInPlace } from "./ajv-code.js";
@@ -217,7 +217,8 @@ const DATA_SOURCE_NAMES: Readonly<Record<string, string>> = {
  * cut, `fullValue`, all of it, which the message does not show but the identity reads (two values that
  * differ past the cut are two findings).
  */
-function valueData(v: unknown): { value: string; fullValue?: string } {
+/** A value as a message quotes it: as JSON, cut past 60 characters (the whole kept as `fullValue`). */
+export function valueData(v: unknown): { value: string; fullValue?: string } {
   const s = JSON.stringify(v);
   if (s === undefined) return { value: String(v) };
   return cut(s);
@@ -436,25 +437,55 @@ export function validateSchema(
  * A failed `anyOf`'s errors from the branches the value may have meant: Ajv reports every branch, and a
  * branch of another type than the value's (a `type` error at the anyOf's own place) is dropped when another
  * branch has its type, so that an interval's `minutes: 0` is told its range, not that it must be text. When
- * every branch is of another type, all are kept (the value's type is what is wrong).
+ * every branch is of another type, all are kept (the value's type is what is wrong). A branch is dropped for
+ * that value alone (at and below its place): another value under the same schema (a second interval) may have
+ * meant the other branch. A `$ref` branch's errors carry the referenced schema's path (`#/definitions/…`), so
+ * that path names the branch too (a JMX value's `{attribute, accessor}` object).
  */
 function meantBranches(errors: readonly ErrorObject[]): readonly ErrorObject[] {
-  let dropped: string[] | undefined;
+  // Looked up, not searched: a document of thousands of wrong values has thousands of anyOf errors.
+  const typeErrorsAt = new Map<string, string[]>();
+  for (const e of errors)
+    if (e.keyword === "type") {
+      const list = typeErrorsAt.get(e.instancePath);
+      if (list) list.push(e.schemaPath);
+      else typeErrorsAt.set(e.instancePath, [e.schemaPath]);
+    }
+  let dropped: Map<string, string[]> | undefined;
   for (const a of errors) {
     if (a.keyword !== "anyOf" || !Array.isArray(a.schema)) continue;
+    const typeErrors = typeErrorsAt.get(a.instancePath) ?? [];
     const otherType: string[] = [];
-    for (let i = 0; i < a.schema.length; i++) {
-      const branch = `${a.schemaPath}/${i}/`;
-      if (
-        errors.some(
-          (e) => e.keyword === "type" && e.instancePath === a.instancePath && e.schemaPath.startsWith(branch),
-        )
-      )
-        otherType.push(branch);
-    }
-    if (otherType.length < a.schema.length) (dropped ??= []).push(...otherType);
+    let branches = 0;
+    (a.schema as unknown[]).forEach((schema, i) => {
+      const paths = branchPaths(a.schemaPath, schema, i);
+      if (typeErrors.some((path) => paths.some((p) => path.startsWith(p)))) {
+        otherType.push(...paths);
+        branches++;
+      }
+    });
+    if (!branches || branches === a.schema.length) continue;
+    dropped ??= new Map();
+    dropped.set(a.instancePath, [...(dropped.get(a.instancePath) ?? []), ...otherType]);
   }
-  return dropped ? errors.filter((e) => !dropped.some((branch) => e.schemaPath.startsWith(branch))) : errors;
+  if (!dropped) return errors;
+  const drops = dropped;
+  return errors.filter((e) => {
+    // The error's place and each place above it, where an anyOf may have dropped the branch it comes from.
+    for (let at = e.instancePath; ; at = at.slice(0, at.lastIndexOf("/"))) {
+      const paths = drops.get(at);
+      if (paths?.some((p) => e.schemaPath.startsWith(p))) return false;
+      if (!at) return true;
+    }
+  });
+}
+
+/** The schema paths a branch's errors carry: its place in the anyOf, and the schema its `$ref` names. */
+function branchPaths(anyOfPath: string, branch: unknown, i: number): string[] {
+  const paths = [`${anyOfPath}/${i}/`];
+  const ref = typeof branch === "object" && branch !== null ? (branch as { $ref?: unknown }).$ref : undefined;
+  if (typeof ref === "string" && ref.includes("#")) paths.push(`${ref.slice(ref.indexOf("#"))}/`);
+  return paths;
 }
 
 /**
@@ -635,16 +666,21 @@ export function validateActivationSchema(value: unknown): { pointer: string; mes
   if (!validate || validate(value)) return [];
   const seen = new Set<string>();
   const out: { pointer: string; message: string }[] = [];
-  for (const e of validate.errors ?? []) {
+  // A property's `type` is text or a `{"$ref"}` object: text is told the types there are, not also "must be object".
+  for (const e of meantBranches(validate.errors ?? [])) {
     if (e.keyword === "if" || e.keyword === "anyOf") continue; // said by the branch that failed
+    const allowed =
+      e.keyword === "enum" ? (e.params as { allowedValues?: unknown[] }).allowedValues : undefined;
     const missing =
       e.keyword === "required" ? (e.params as { missingProperty: string }).missingProperty : undefined;
     const message =
       missing !== undefined
         ? `${quote(displayPath(e.instancePath))} is missing ${quote(missing)}`
-        : e.keyword === "additionalProperties"
-          ? `${quote(displayPath(e.instancePath))} has ${quote((e.params as { additionalProperty: string }).additionalProperty)}, which the format does not have`
-          : `${quote(displayPath(e.instancePath))} ${e.message ?? "is not valid"}`;
+        : allowed?.every((v): v is string => typeof v === "string") && typeof e.data === "string"
+          ? `${quote(displayPath(e.instancePath))} is ${quote(e.data)}, not one of ${listOf(allowed)}${didYouMeanText(closest(e.data, allowed))}`
+          : e.keyword === "additionalProperties"
+            ? `${quote(displayPath(e.instancePath))} has ${quote((e.params as { additionalProperty: string }).additionalProperty)}, which the format does not have`
+            : `${quote(displayPath(e.instancePath))} ${e.message ?? "is not valid"}`;
     if (seen.has(message)) continue;
     seen.add(message);
     out.push({ pointer: e.instancePath, message });

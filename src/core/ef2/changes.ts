@@ -77,15 +77,16 @@ export function typeChanges(base: ExtensionFacts, head: ExtensionFacts): TypeCha
 
 /**
  * For a base metric, the metric of head that reads what it read (same data source, same value such as its OID
- * or attribute, same type) under a key the base does not have: the base metric renamed. Head's metrics are
- * indexed once by what they read, so that asking for each base metric costs a lookup.
+ * or attribute, from the same query when its subgroup has one, same type) under a key the base does not have:
+ * the base metric renamed. An attribute (`attribute:Count`) or column is another MBean's or row's under another
+ * query. Head's metrics are indexed once by what they read, so that asking for each base metric costs a lookup.
  */
 export function renames(
   base: ExtensionFacts,
   head: ExtensionFacts,
 ): (before: ReportedMetric) => ReportedMetric | undefined {
   const known = new Set(base.reported.map((r) => r.ingested));
-  const reads = (r: ReportedMetric) => `${r.source}\0${r.value}\0${r.count}`;
+  const reads = (r: ReportedMetric) => `${r.source}\0${r.query ?? ""}\0${r.value}\0${r.count}`;
   const candidates = new Map<string, ReportedMetric[]>();
   for (const h of head.reported) {
     if (h.value === undefined || known.has(h.ingested)) continue;

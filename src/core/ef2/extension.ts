@@ -54,6 +54,11 @@ export interface ReportedMetric {
   typeWritten?: unknown;
   /** What it reads (`oid:…`, `attribute:…`, `column:…`), as written. */
   value?: string;
+  /**
+   * Its subgroup's (else its group's) `query`, as written: what `value` reads from (JMX's MBeans, WMI's and the
+   * SQL sources' rows), so that `attribute:Count` of one query is not taken for `attribute:Count` of another.
+   */
+  query?: string;
   source: string;
   /** The metric element, and its key. */
   pointer: string;
@@ -173,6 +178,7 @@ function varUses(value: unknown, pointer: string, out: VarUse[]): void {
 interface Level {
   dimensions: Map<string, string>;
   featureSet?: string;
+  query?: string;
 }
 
 /** A group's or subgroup's dimensions and feature set, added to its parent's. */
@@ -192,7 +198,11 @@ function level(
   const own = str(element.featureSet);
   if (own !== undefined) facts.featureSets.push({ name: own, pointer: `${pointer}/featureSet`, level: name });
   const featureSet = own ?? parent?.featureSet;
-  return featureSet === undefined ? { dimensions } : { dimensions, featureSet };
+  const query = str(element.query) ?? parent?.query;
+  const out: Level = { dimensions };
+  if (featureSet !== undefined) out.featureSet = featureSet;
+  if (query !== undefined) out.query = query;
+  return out;
 }
 
 function metricsOf(list: unknown, pointer: string, at: Level, source: string, facts: Building): void {
@@ -227,6 +237,7 @@ function metricsOf(list: unknown, pointer: string, at: Level, source: string, fa
       if (layout) reported.parts = ingested.map((p) => p.key);
       if (typeWritten !== undefined) reported.typeWritten = typeWritten;
       if (read !== undefined) reported.value = read;
+      if (at.query !== undefined) reported.query = at.query;
       if (featureSet !== undefined) reported.featureSet = featureSet;
       facts.reported.push(reported);
     }

@@ -25,6 +25,8 @@ export const rule = defineRule({
         "`version` is `{{value}}`, not `major.minor.patch` (three numbers without leading zeros); Dynatrace refuses the upload",
       notString:
         "`version` is `{{value}}`, which YAML reads as {{read}}, not the text `major.minor.patch`; Dynatrace refuses the upload",
+      empty:
+        "`version` is empty, which YAML reads as nothing (null), not the text `major.minor.patch`; Dynatrace refuses the upload",
     },
   },
   check(context) {
@@ -48,6 +50,11 @@ export const rule = defineRule({
         : [];
     if (typeof version === "string") {
       context.report({ pointer: "/version", messageId: "notSemver", data: { value: version }, suggest });
+      return;
+    }
+    // Nothing written (`version:`): an empty code span would say nothing, and Markdown shows it as two backticks.
+    if (version === null && !written.trim()) {
+      context.report({ pointer: "/version", messageId: "empty", suggest });
       return;
     }
     const read =

@@ -47,7 +47,8 @@ function checkExtension(context: RuleContext<"removedExtension" | "renamed">): v
   const head = context.extension;
   const base = context.base!.extension;
   const now = new Set(metricKeys(head));
-  const explained = new Set(typeChanges(base, head).map((c) => c.before.ingested));
+  // A Prometheus histogram or summary whose type changed is one metric: its other keys go with the change.
+  const explained = new Set(typeChanges(base, head).flatMap((c) => c.before.parts ?? [c.before.ingested]));
   const renamed = renames(base, head);
   const reported = new Map<string, ReportedMetric>();
   for (const r of base.reported) if (!reported.has(r.ingested)) reported.set(r.ingested, r);

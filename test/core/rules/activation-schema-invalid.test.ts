@@ -43,12 +43,24 @@ ruleTable("activation-schema-invalid", {
       message: /^`activationSchema\.json` is not valid JSON/,
     },
     {
-      name: "a property type Dynatrace does not have",
+      // The type is text or a `{"$ref"}` object: text is told the types there are, once, not also "must be object".
+      name: "a property type Dynatrace does not have: the types it has, once",
       doc: extension,
       options: edited('"type": "secret"', '"type": "password"'),
-      lines: [at, at],
+      lines: [at],
       messageId: "format",
-      message: /types\.pythonRemote\.properties\.password\.type/,
+      data: {
+        problem:
+          "`types.pythonRemote.properties.password.type` is `password`, not one of `boolean`, `integer`, `float`, `text`, `secret`, `local_date`, `local_time`, `local_date_time`, `zoned_date_time`, `time_zone`, `setting`, `list` or `set`",
+      },
+    },
+    {
+      name: "a misspelt property type: the closest type suggested",
+      doc: extension,
+      options: edited('"type": "text"', '"type": "txt"'),
+      lines: [at],
+      messageId: "format",
+      message: /`types\.pythonRemote\.properties\.url\.type` is `txt`, not one of .*: did you mean `text`\?$/,
     },
     {
       name: "without the fixed schemaId",

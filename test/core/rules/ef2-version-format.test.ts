@@ -67,12 +67,21 @@ ruleTable("ef2-version-format", {
       data: { value: "{ major: 1 }", read: "a mapping" },
     },
     {
-      name: "empty: null",
+      name: "empty: null, said to be empty (not `version` is ``)",
       doc: withVersion(""),
       options: YAML,
       lines: [line],
+      messageId: "empty",
+      message:
+        "`version` is empty, which YAML reads as nothing (null), not the text `major.minor.patch`; Dynatrace refuses the upload",
+    },
+    {
+      name: "null written `~`: what YAML read, as written",
+      doc: withVersion("~"),
+      options: YAML,
+      lines: [line],
       messageId: "notString",
-      data: { read: "nothing (null)" },
+      data: { value: "~", read: "nothing (null)" },
     },
     {
       name: "no version: at line 1",

@@ -1,4 +1,14 @@
-import { ruleTable, validHost, validRemote, lineOf, set, EXTENSION, EF2, edit } from "../../helpers.js";
+import {
+  ruleTable,
+  validHost,
+  validRemote,
+  lineOf,
+  set,
+  EXTENSION,
+  EF2,
+  edit,
+  MIGRATION,
+} from "../../helpers.js";
 
 const metricKey = set(validHost(), ["metrics", 1, "timeseries"], "key", "latency ms");
 const stateKey = set(validRemote(), ["metrics", 1, "statetimeseries"], "key", "status.code");
@@ -28,6 +38,21 @@ function aliasedDevice(key: string): string {
   );
 }
 const aliasedCapitals = aliasedDevice("Device.Name");
+
+/** The valid extension with its group's interval at 0 minutes and its uptime subgroup's quoted. */
+const twoIntervals = edit(
+  edit(EXTENSION, "      minutes: 1\n", "      minutes: 0\n"),
+  "        table: false\n",
+  '        table: false\n        interval:\n          minutes: "5"\n',
+);
+/** The JMX example with a metric's value written with a prefix JMX does not have. */
+const jmxPrefix = edit(MIGRATION.extension, "value: attribute:NumActive", "value: attr:NumActive");
+/** The JMX example with a dimension's value of an unknown prefix, and a metric's value an object. */
+const jmxDimension = edit(
+  edit(MIGRATION.extension, "value: property:name", "value: prop:name"),
+  "value: attribute:NumIdle",
+  "value: { attribute: NumIdle }",
+);
 
 ruleTable("invalid-format", {
   valid: [
@@ -125,6 +150,42 @@ ruleTable("invalid-format", {
         path: "snmp[0].interval.minutes",
         value: '"5"',
         expected: "must match `^var:[A-Za-z0-9_.-]+$`",
+      },
+    },
+    {
+      // Both take the interval's anyOf: each is told what its own branch wants, neither silences the other.
+      name: "extension.yaml: two intervals wrong in different ways (0 minutes, quoted minutes): both told",
+      doc: twoIntervals,
+      options: EF2,
+      lines: [lineOf(twoIntervals, "      minutes: 0\n"), lineOf(twoIntervals, '          minutes: "5"\n')],
+      messageId: "format",
+      data: [
+        { path: "snmp[0].interval.minutes", expected: "must be >= 1" },
+        { path: "snmp[0].subgroups[0].interval.minutes", expected: "must match `^var:[A-Za-z0-9_.-]+$`" },
+      ],
+    },
+    {
+      // The value's other branch is a `$ref` (an `{attribute, accessor}` object): text is told its pattern.
+      name: "extension.yaml: a JMX metric value with an unknown prefix is told the prefixes, not that it must be an object",
+      doc: jmxPrefix,
+      options: EF2,
+      lines: [lineOf(jmxPrefix, "value: attr:NumActive")],
+      messageId: "format",
+      data: {
+        path: "jmx.groups[0].subgroups[0].metrics[0].value",
+        value: '"attr:NumActive"',
+        expected: "must match `^(attribute:.+|const:.+)$`",
+      },
+    },
+    {
+      name: "extension.yaml: a JMX dimension value with an unknown prefix, beside an object value: each told its own",
+      doc: jmxDimension,
+      options: EF2,
+      lines: [lineOf(jmxDimension, "value: prop:name")],
+      messageId: "format",
+      data: {
+        path: "jmx.groups[0].subgroups[0].dimensions[0].value",
+        expected: "must match `^(const|property|attribute|var):.+$`",
       },
     },
     {

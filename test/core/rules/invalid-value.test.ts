@@ -43,8 +43,47 @@ prometheus:
         type: summary
 `;
 
+// An extension whose `alerts` lists a metric event (extensions-2.md §6: the metric events API's v1 model), and
+// the files the caller read.
+const efAlert = edit(EXTENSION, "dashboards:\n", "alerts:\n  - path: alerts/errors.json\ndashboards:\n");
+const event = (strategy: object, top: object = {}) => ({
+  name: "Errors",
+  description: "Errors on {dims}",
+  enabled: true,
+  metricId: "example.router.if.errors.count",
+  severity: "ERROR",
+  ...top,
+  monitoringStrategy: {
+    type: "STATIC_THRESHOLD",
+    samples: 5,
+    violatingSamples: 3,
+    dealertingSamples: 5,
+    alertCondition: "ABOVE",
+    threshold: 1,
+    ...strategy,
+  },
+});
+const alertFile = (value: object) => ({
+  ...EF2,
+  files: {
+    paths: ["extension/extension.yaml", "extension/alerts/errors.json"],
+    contents: new Map([["extension/alerts/errors.json", JSON.stringify(value)]]),
+  },
+});
+
 ruleTable("invalid-value", {
   valid: [
+    { name: "extension.yaml: a metric event of allowed values", doc: efAlert, options: alertFile(event({})) },
+    {
+      // The Settings 2.0 form holds its condition elsewhere, with values of its own (`OUTSIDE`): not judged.
+      name: "extension.yaml: a metric event in another form (modelProperties) is not judged by the v1 values",
+      doc: efAlert,
+      options: alertFile({
+        enabled: true,
+        summary: "Errors",
+        modelProperties: { type: "AUTO_ADAPTIVE_THRESHOLD", alertCondition: "OUTSIDE", samples: 5 },
+      }),
+    },
     { name: "extension.yaml: the valid extension", doc: EXTENSION, options: EF2 },
     {
       name: "extension.yaml: Prometheus histograms and summaries (Prometheus data source reference, `type`)",
@@ -91,6 +130,31 @@ ruleTable("invalid-value", {
     },
   ],
   invalid: [
+    {
+      // EF1 tells `alert_condition` its values; a metric event's condition is told them too, at the alert's path.
+      name: "extension.yaml: a metric event's alertCondition not ABOVE or BELOW, at its path",
+      doc: efAlert,
+      options: alertFile(event({ alertCondition: "ABOVEE" })),
+      lines: [lineOf(efAlert, "- path: alerts/errors.json")],
+      messageId: "notAllowedNear",
+      message:
+        '`alerts/errors.json: monitoringStrategy.alertCondition` is "ABOVEE"; allowed: `ABOVE` or `BELOW`. Did you mean `ABOVE`?',
+    },
+    {
+      name: "extension.yaml: a metric event's strategy type and severity not among the API's",
+      doc: efAlert,
+      options: alertFile(event({ type: "STATIC" }, { severity: "WARNING" })),
+      lines: [lineOf(efAlert, "- path: alerts/errors.json"), lineOf(efAlert, "- path: alerts/errors.json")],
+      messageId: ["notAllowedNear", "notAllowed"],
+      data: [
+        {
+          path: "alerts/errors.json: monitoringStrategy.type",
+          value: '"STATIC"',
+          suggestion: "STATIC_THRESHOLD",
+        },
+        { path: "alerts/errors.json: severity", value: '"WARNING"' },
+      ],
+    },
     {
       name: "extension.yaml: a made-up per-second unit that a pattern would take",
       doc: edit(EXTENSION, "unit: Second", "unit: MilliSecondPerSecond"),

@@ -22,6 +22,43 @@ const efRenamed = EXTENSION.replace(
   "- key: example.router.if.tx.bytes\n",
 );
 
+/**
+ * A JMX extension of two subgroups, each on its own MBeans (`query`): `attribute:Count` of a connection pool is
+ * not `attribute:Count` of a cache.
+ */
+const JMX_POOLS = [
+  "name: custom:example.pool",
+  'version: "1.7.0"',
+  'minDynatraceVersion: "1.275.0"',
+  "author:",
+  "  name: Example team",
+  "jmx:",
+  "  groups:",
+  "    - group: jmx",
+  "      subgroups:",
+  "        - subgroup: pools",
+  "          query: com.example:type=ConnectionPool,*",
+  "          metrics:",
+  "            - key: example.pool.requests.count",
+  "              value: attribute:Count",
+  "              type: count",
+  "        - subgroup: caches",
+  "          query: com.example:type=Cache,*",
+  "          metrics:",
+  "            - key: example.cache.size",
+  "              value: attribute:Size",
+  "",
+].join("\n");
+const POOL_REQUESTS =
+  "            - key: example.pool.requests.count\n              value: attribute:Count\n              type: count\n";
+/** The pools' `Count` gone, and a cache's `Count` added: another metric, not the pool's renamed. */
+const jmxOtherMBean = JMX_POOLS.replace(POOL_REQUESTS, "").replace(
+  "              value: attribute:Size\n",
+  "              value: attribute:Size\n            - key: example.cache.hits.count\n              value: attribute:Count\n              type: count\n",
+);
+/** The pools' `Count` under another key, in its own subgroup: renamed. */
+const jmxRenamed = JMX_POOLS.replace("key: example.pool.requests.count", "key: example.pool.calls.count");
+
 ruleTable("metric-removed", {
   valid: [
     {
@@ -88,6 +125,22 @@ ruleTable("metric-removed", {
         now: "example.router.if.tx.bytes.count",
         value: "oid:1.3.6.1.2.1.2.2.1.16",
       },
+    },
+    {
+      name: "extension.yaml: JMX, a metric removed and another MBean's attribute of the same name added: removed, not renamed",
+      doc: jmxOtherMBean,
+      options: { ...EF2, base: JMX_POOLS },
+      lines: [lineOf(jmxOtherMBean, "jmx:")],
+      messageId: "removedExtension",
+      data: { key: "example.pool.requests.count" },
+    },
+    {
+      name: "extension.yaml: JMX, renamed in its subgroup (the same MBeans, the same attribute): said at the new key",
+      doc: jmxRenamed,
+      options: { ...EF2, base: JMX_POOLS },
+      lines: [lineOf(jmxRenamed, "- key: example.pool.calls.count")],
+      messageId: "renamed",
+      data: { key: "example.pool.requests.count", now: "example.pool.calls.count", value: "attribute:Count" },
     },
     {
       name: "host: a timeseries removed, at head's metrics key",

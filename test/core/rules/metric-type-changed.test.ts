@@ -18,6 +18,24 @@ const countKeyed = (type: string) =>
     `          - key: example.router.uptime.count\n            value: oid:1.3.6.1.2.1.1.3.0\n            type: ${type}\n`,
   );
 
+/** A Prometheus extension whose one metric is of `type` (a histogram is ingested under three keys). */
+const prometheus = (type: string, version = "1.0.0") =>
+  [
+    "name: custom:example.requests",
+    `version: "${version}"`,
+    'minDynatraceVersion: "1.285"',
+    "author:",
+    "  name: Example team",
+    "prometheus:",
+    "  - group: server",
+    "    metrics:",
+    "      - key: example.requests.latency",
+    "        value: metric:http_request_duration_seconds",
+    `        type: ${type}`,
+    "",
+  ].join("\n");
+const histogram = prometheus("histogram");
+
 ruleTable("metric-type-changed", {
   valid: [
     { name: "unchanged", doc: EXTENSION, options: BASE },
@@ -59,6 +77,23 @@ ruleTable("metric-type-changed", {
       messageId: "sameKey",
       data: { key: "example.router.uptime.count", was: "a gauge", now: "a count" },
     },
+    {
+      name: "Prometheus: a gauge made a histogram is said to be a histogram, with every key Dynatrace ingests",
+      doc: prometheus("histogram", "1.0.1"),
+      options: { ...EF2, base: prometheus("gauge") },
+      lines: [lineOf(histogram, "type: histogram")],
+      messageId: "newKeys",
+      message:
+        "metric `example.requests.latency` was a gauge and is now a Prometheus histogram, which Dynatrace ingests as `example.requests.latency_count`, `example.requests.latency_sum.count` and `example.requests.latency_bucket.count`: its data starts over under another key, and dashboards, alerts and SLOs on `example.requests.latency` stop receiving data",
+    },
+    {
+      name: "Prometheus: a histogram made a gauge is said to have been a histogram",
+      doc: prometheus("gauge", "1.0.1"),
+      options: { ...EF2, base: histogram },
+      lines: [lineOf(histogram, "- key: example.requests.latency")],
+      messageId: "newKey",
+      data: { key: "example.requests.latency_count", was: "a Prometheus histogram", now: "a gauge" },
+    },
   ],
 });
 
@@ -88,5 +123,14 @@ describe("a type Dynatrace does not take (`Count`): its ingested key is a guess"
   it("a type that is no string (`5`) in the base, then `count`: not compared either", () => {
     const numbered = miscased.replace("type: Count\n", "type: 5\n");
     expect(ids(bumped(EXTENSION), numbered)).toEqual([]);
+  });
+});
+
+describe("a Prometheus histogram made a gauge: one change, not a change and two removals", () => {
+  it("the histogram's other keys are not said to be removed beside its change of type", () => {
+    const found = check(prometheus("gauge", "1.0.1"), { ...EF2, base: histogram })
+      .filter((f) => /^metric-(type-changed|removed)$/.test(f.ruleId))
+      .map((f) => f.ruleId);
+    expect(found).toEqual(["metric-type-changed"]);
   });
 });
