@@ -26,7 +26,7 @@ import {
   readManifest,
   type Manifest,
 } from "../migrate/manifest.js";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { lossesOf, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
@@ -934,13 +934,21 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
     }
     return is;
   };
+  // Below a migration's folder, what its manifest lists is migrate's (a Python plugin's copied files); anything
+  // else there is the user's: a plugin kept below a plugin whose folder has its extension's name (`--out` the
+  // plugins' folder) is migrated again, not passed over in silence. A folder without a manifest (written before
+  // there was one) vouches for everything below it, as it did.
+  const listedBy = (folder: string, absolute: string) => {
+    if (!existsSync(join(folder, MANIFEST_FILE))) return true;
+    return manifestAt(folder).has(relative(folder, absolute).split(sep).join("/"));
+  };
   const wroteBefore = (absolute: string) => {
     if (!inOut(absolute)) return false;
     const dir = dirname(absolute);
     if (isMigration(dir) && MIGRATION_FILES.has(basename(absolute))) return true;
     for (let above = dir; above !== outDir && inOut(above);) {
       above = dirname(above);
-      if (isMigration(above)) return true;
+      if (isMigration(above) && listedBy(above, absolute)) return true;
     }
     return false;
   };
