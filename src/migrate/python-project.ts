@@ -175,8 +175,20 @@ export function planPython(
   else if (code.problem !== undefined) plan.missing = code.problem;
   else {
     const paths = new Set(code.files.map((f) => f.path));
-    if (!codePaths(pkg).some((p) => paths.has(p)))
-      plan.missing = `neither ${codePaths(pkg).join(" nor ")} is in ${code.folder}`;
+    if (!codePaths(pkg).some((p) => paths.has(p))) {
+      // The module is there but was not read (no permission, a link): that, not "not there", is what to fix.
+      const [file, folder] = codePaths(pkg);
+      const unread = code.skipped?.find(
+        (s) =>
+          s.path === file ||
+          s.path === folder ||
+          folder!.startsWith(s.path.endsWith("/") ? s.path : `${s.path}/`),
+      );
+      plan.missing =
+        unread !== undefined
+          ? `${unread.path} is in ${code.folder} but was not copied: ${unread.why}`
+          : `neither ${codePaths(pkg).join(" nor ")} is in ${code.folder}`;
+    }
   }
   if (plan.missing !== undefined || code === undefined) {
     m.note(

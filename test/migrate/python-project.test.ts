@@ -111,6 +111,20 @@ describe("the plugin's code", () => {
     expect(file(r, "demo_device_ef2/ef1compat/__init__.py")).toContain("the EF1 plugin's code is not in");
   });
 
+  it.each([
+    ["demo_device.py", "it could not be read (no permission)"],
+    ["demo_device.py", "a symbolic link, not followed (it may name any file)"],
+    ["demo_device/", "it could not be read (no permission)"],
+  ])("there but not read (%s: %s): said so, not that it is not there", (path, why) => {
+    const r = converted(validRemote(), {
+      code: { ...code({ "other.py": "" }), skipped: [{ path, why }] },
+    });
+    expect(r.project?.codeMissing).toBe(`${path} is in plugins/demo but was not copied: ${why}`);
+    expect(file(r, "MIGRATION.md")).toContain(
+      `**To do:** the plugin's code was not found (${path} is in plugins/demo but was not copied: ${why})`,
+    );
+  });
+
   it("a folder that could not be read: the reason, and nothing of it copied", () => {
     const r = converted(validRemote(), {
       code: {
