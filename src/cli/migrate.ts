@@ -242,7 +242,9 @@ function found(absolute: string): { digest: string } | "absent" | "other" {
  * folder, or its parent when the folder has the extension's name): not the plugin's code, never copied into it.
  */
 function writtenBefore(folder: string): string[] {
-  return [...manifestAt(folder).keys()].map((path) => join(folder, path));
+  const written = [...manifestAt(folder).keys()].map((path) => join(folder, path));
+  // The manifest itself, which lists the others.
+  return written.length ? [...written, join(folder, MANIFEST_FILE)] : written;
 }
 
 /** The manifest of a migration's folder, as the last run left it. */
@@ -1059,10 +1061,7 @@ async function migrateCandidates(
     }
     const code =
       parsed.ok && frameworkOf(parsed.value) === "python"
-        ? readPluginFolder(c.display, io.cwd, [
-            ...(opts.out !== undefined ? [opts.out] : []),
-            ...writtenBefore(dirname(resolve(io.cwd, c.display))),
-          ])
+        ? readPluginFolder(c.display, io.cwd, writtenBefore(dirname(resolve(io.cwd, c.display))), opts.out)
         : undefined;
     return { text: got.text, ...(code ? { code } : {}) };
   };

@@ -138,6 +138,38 @@ describe("readPluginFolder", () => {
     ]);
   });
 
+  it("lists the output folder inside it before it exists, where a run that finds it lists it", () => {
+    put("plugin.json", "{}");
+    put("demo.py");
+    put("a/.env");
+    put("z/x.txt");
+    const before = readPluginFolder("plugin.json", dir, [], "b/ef2");
+    put("b/ef2/MIGRATION.md");
+    const after = readPluginFolder("plugin.json", dir, [], "b/ef2");
+    expect(before).toEqual(after);
+    expect(after.skipped.map((x) => `${x.path}: ${x.why.slice(0, 6)}`)).toEqual([
+      "a/.env: hidden",
+      "b/ef2/: the mi",
+    ]);
+  });
+
+  it("leaves out in silence what migrate wrote there: hidden files and the extension too", () => {
+    put("plugin.json", "{}");
+    put("demo.py");
+    put(".gitignore");
+    put(".plugin-review-migrate.json");
+    put("extension/extension.yaml");
+    put(".env");
+    const written = [".gitignore", ".plugin-review-migrate.json", "extension/extension.yaml"];
+    const folder = readPluginFolder(
+      "plugin.json",
+      dir,
+      written.map((f) => join(dir, f)),
+    );
+    expect(folder.files.map((f) => f.path)).toEqual(["demo.py", "plugin.json"]);
+    expect(folder.skipped.map((x) => x.path)).toEqual([".env"]);
+  });
+
   it("over a bound reads nothing, and says which", () => {
     put("plugin.json", "{}");
     for (let i = 0; i <= MAX_FILES; i++) put(`many/f${i}.txt`);
