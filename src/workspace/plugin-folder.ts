@@ -44,6 +44,10 @@ class Bound extends Error {}
 
 const OUTPUT = "the migration's output";
 
+/** The record migrate keeps in each folder it writes (src/migrate/manifest.ts's MANIFEST_FILE; this layer may not
+ * import that one). */
+export const MIGRATION_RECORD = ".plugin-review-migrate.json";
+
 /** The order the folder is read in: name by name, each folder's entries sorted, depth first. */
 function readOrder(a: string, b: string): number {
   const x = a.replace(/\/$/, "").split("/");
@@ -119,6 +123,9 @@ export function readPluginFolder(
             out.skipped.push({ path: `${rel}/`, why: "an EF2 extension, not the plugin's code" });
           continue;
         }
+        // A migration's folder (its record there): one a fleet's run wrote in the plugin's folder (`--out` it), its
+        // own or another descriptor's. Migrate's, not the plugin's code: copied, it would grow with every run.
+        if (isFile(join(abs, MIGRATION_RECORD))) continue;
         visit(abs, depth + 1);
       } else if (e.isFile()) {
         if (/\.py[co]$/.test(e.name)) continue;

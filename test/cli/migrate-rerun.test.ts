@@ -320,6 +320,28 @@ describe("plugin-review migrate: a plugin's folder that is its migration's folde
     expect(copied).toEqual(["__init__.py", "demo_plugin.py"]);
   });
 
+  it("a Python plugin at the root of the fleet, --out the root: its code is never the fleet's migrations, run after run", () => {
+    const work = join(dir, "root-plugin");
+    cpSync(join(ROOT, "examples/host-valid"), join(work, "plugins"), { recursive: true });
+    writeFileSync(join(work, "plugins/demo_plugin.py"), "print('the plugin')\n");
+    cpSync(join(ROOT, "examples/jmx-valid"), join(work, "plugins/pool"), { recursive: true });
+    const migrate = () => cli(["migrate", "plugins", "--out", "plugins"], work);
+    const code = () =>
+      readdirSync(join(work, "plugins/tech.python.demo/demo_plugin_ef2/plugin"), { recursive: true })
+        .map(String)
+        .sort();
+    expect(migrate().status).toBe(0);
+    // the other plugin's plugin.json is not copied; the migrations the run writes in the plugin's folder are not
+    const first = code();
+    expect(first).toEqual(["__init__.py", "demo_plugin.py"]);
+    for (let run = 2; run <= 3; run++) {
+      const again = migrate();
+      expect(again.status).toBe(0);
+      expect(again.stdout).not.toMatch(/^ {2}wrote /m);
+      expect(code()).toEqual(first);
+    }
+  });
+
   it.each([
     ["the plugin's folder", "plugin", ""],
     ["a folder inside the plugin's", "plugin/ef2", "- `ef2/` was not copied: the migration's output.\n"],

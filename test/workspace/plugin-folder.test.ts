@@ -8,7 +8,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_FILES, readPluginFolder } from "../../src/workspace/plugin-folder.js";
+import { MANIFEST_FILE } from "../../src/migrate/manifest.js";
+import { MAX_FILES, MIGRATION_RECORD, readPluginFolder } from "../../src/workspace/plugin-folder.js";
 import { ROOT } from "../helpers.js";
 
 let dir: string;
@@ -168,6 +169,21 @@ describe("readPluginFolder", () => {
     );
     expect(folder.files.map((f) => f.path)).toEqual(["demo.py", "plugin.json"]);
     expect(folder.skipped.map((x) => x.path)).toEqual([".env"]);
+  });
+
+  it("knows migrate's record by the name migrate gives it", () => {
+    expect(MIGRATION_RECORD).toBe(MANIFEST_FILE);
+  });
+
+  it("leaves out in silence a migration's folder migrate wrote there (its record), not the plugin's code", () => {
+    put("plugin.json", "{}");
+    put("demo.py");
+    put("tech.pool/.plugin-review-migrate.json", "{}");
+    put("tech.pool/extension/extension.yaml");
+    put("lib/util.py");
+    const folder = readPluginFolder("plugin.json", dir);
+    expect(folder.files.map((f) => f.path)).toEqual(["demo.py", "lib/util.py", "plugin.json"]);
+    expect(folder.skipped).toEqual([]);
   });
 
   it("over a bound reads nothing, and says which", () => {
