@@ -202,10 +202,16 @@ export function planPython(
   plan.skipped.push(...(code.skipped ?? []));
   for (const f of code.files) {
     if (!safePath(f.path)) plan.skipped.push({ path: f.path, why: "its path would leave the folder" });
-    else if (/(^|\/)plugin\.json$/.test(f.path))
+    else if (f.path === "plugin.json")
       plan.skipped.push({
         path: f.path,
         why: `the descriptor is \`${plan.module}/ef1-plugin.json\` (the plugin's \`json_config\`), a name no review takes for an EF1 plugin's`,
+      });
+    // One below the plugin's folder is another plugin's (a deployment copy, a plugin of its own), not this one's.
+    else if (/(^|\/)plugin\.json$/.test(f.path))
+      plan.skipped.push({
+        path: f.path,
+        why: "another plugin's descriptor, not this plugin's code (migrate it on its own)",
       });
     else files.push(f);
   }

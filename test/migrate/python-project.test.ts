@@ -96,6 +96,20 @@ describe("the plugin's code", () => {
     expect(md).toContain("- `../escape.py` was not copied: its path would leave the folder.");
   });
 
+  it("a plugin.json below the plugin's is another plugin's descriptor, not copied, and not said to be this one's", () => {
+    const r = converted(validRemote(), {
+      code: code({ "demo_device.py": REMOTE_CODE, "plugin.json": "{}", "other/plugin.json": "{}" }),
+    });
+    expect(r.files.some((f) => f.path.endsWith("plugin.json") && f.path.includes("/plugin/"))).toBe(false);
+    const md = file(r, "MIGRATION.md");
+    expect(md).toContain(
+      "- `plugin.json` was not copied: the descriptor is `demo_device_ef2/ef1-plugin.json`",
+    );
+    expect(md).toContain(
+      "- `other/plugin.json` was not copied: another plugin's descriptor, not this plugin's code (migrate it on its own).",
+    );
+  });
+
   it("missing: the project has a to-do, MIGRATION.md and the summary say why, and the layer stops saying so", () => {
     const r = converted(validRemote(), { code: code({ "other.py": "" }) });
     expect(r.project).toEqual({
