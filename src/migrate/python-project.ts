@@ -199,7 +199,8 @@ export function planPython(
     return plan;
   }
   const files: { path: string; bytes: Uint8Array }[] = [];
-  plan.skipped.push(...(code.skipped ?? []));
+  // One by one, not spread: a folder's lists (and a generated module's calls) may be longer than a call's arguments.
+  for (const s of code.skipped ?? []) plan.skipped.push(s);
   for (const f of code.files) {
     if (!safePath(f.path)) plan.skipped.push({ path: f.path, why: "its path would leave the folder" });
     else if (f.path === "plugin.json")
@@ -226,7 +227,7 @@ export function planPython(
   for (const f of files)
     if (f.path.endsWith(".py")) {
       const text = decoder.decode(f.bytes);
-      if (!isTest(f.path, pkg)) plan.uses.push(...scanPython(f.path, text));
+      if (!isTest(f.path, pkg)) for (const use of scanPython(f.path, text)) plan.uses.push(use);
       defined ||= definition?.test(text) ?? false;
     }
   if (!defined)

@@ -96,6 +96,19 @@ describe("the plugin's code", () => {
     expect(md).toContain("- `../escape.py` was not copied: its path would leave the folder.");
   });
 
+  it("a huge module (a generated one: 300,000 calls) is read, not a crash of the whole run", () => {
+    const calls = Array.from({ length: 300_000 }, (_, i) => `        device.relative("k${i}", ${i})\n`).join(
+      "",
+    );
+    const r = converted(validRemote(), {
+      code: code({ "demo_device.py": `${REMOTE_CODE}\n    def more(self, device):\n${calls}` }),
+    });
+    expect(r.project?.codeMissing).toBeUndefined();
+    expect(r.files.some((f) => f.path === "demo_device_ef2/plugin/demo_device.py")).toBe(true);
+    // each reference of the porting table is listed a few at a time
+    expect(file(r, "MIGRATION.md")).toMatch(/\| `relative\(key, v, dims\)` \| .*, and 299996 more \|/);
+  });
+
   it("a plugin.json below the plugin's is another plugin's descriptor, not copied, and not said to be this one's", () => {
     const r = converted(validRemote(), {
       code: code({ "demo_device.py": REMOTE_CODE, "plugin.json": "{}", "other/plugin.json": "{}" }),
