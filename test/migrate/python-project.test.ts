@@ -109,6 +109,19 @@ describe("the plugin's code", () => {
     expect(file(r, "MIGRATION.md")).toMatch(/\| `relative\(key, v, dims\)` \| .*, and 299996 more \|/);
   });
 
+  it("a huge module whose calls the layer cannot carry (300,000 of them) lists each, not a crash of the whole run", () => {
+    const calls = Array.from(
+      { length: 300_000 },
+      (_, i) => `        device.report_property("k${i}", "v")\n`,
+    ).join("");
+    const r = converted(validRemote(), {
+      code: code({ "demo_device.py": `${REMOTE_CODE}\n    def more(self, device):\n${calls}` }),
+    });
+    const md = file(r, "MIGRATION.md");
+    expect(md).toContain("- `demo_device.py:300018`, `report_property`: not sent");
+    expect(md.split("`, `report_property`: not sent")).toHaveLength(300_002);
+  });
+
   it("a plugin.json below the plugin's is another plugin's descriptor, not copied, and not said to be this one's", () => {
     const r = converted(validRemote(), {
       code: code({ "demo_device.py": REMOTE_CODE, "plugin.json": "{}", "other/plugin.json": "{}" }),
