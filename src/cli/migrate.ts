@@ -26,7 +26,7 @@ import {
   readManifest,
   type Manifest,
 } from "../migrate/manifest.js";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { DEFAULT_MAX_FILE_SIZE, resolveConfig, type ResolvedConfig } from "../core/config.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { lossesOf, type MigrationResult, type OutputFile } from "../migrate/migrate.js";
@@ -242,7 +242,9 @@ function found(absolute: string): { digest: string } | "absent" | "other" {
  * folder, or its parent when the folder has the extension's name): not the plugin's code, never copied into it.
  */
 function writtenBefore(folder: string): string[] {
-  return [...manifestAt(folder).keys()].map((path) => join(folder, path));
+  const written = [...manifestAt(folder).keys()].map((path) => join(folder, path));
+  // The manifest itself, which lists the others.
+  return written.length ? [...written, join(folder, MANIFEST_FILE)] : written;
 }
 
 /** The manifest of a migration's folder, as the last run left it. */
@@ -934,13 +936,21 @@ async function run(opts: MigrateCommandOptions, io: MigrateIo): Promise<number> 
     }
     return is;
   };
+  // Below a migration's folder, what its manifest lists is migrate's (a Python plugin's copied files); anything
+  // else there is the user's: a plugin kept below a plugin whose folder has its extension's name (`--out` the
+  // plugins' folder) is migrated again, not passed over in silence. A folder without a manifest (written before
+  // there was one) vouches for everything below it, as it did.
+  const listedBy = (folder: string, absolute: string) => {
+    if (!existsSync(join(folder, MANIFEST_FILE))) return true;
+    return manifestAt(folder).has(relative(folder, absolute).split(sep).join("/"));
+  };
   const wroteBefore = (absolute: string) => {
     if (!inOut(absolute)) return false;
     const dir = dirname(absolute);
     if (isMigration(dir) && MIGRATION_FILES.has(basename(absolute))) return true;
     for (let above = dir; above !== outDir && inOut(above);) {
       above = dirname(above);
-      if (isMigration(above)) return true;
+      if (isMigration(above) && listedBy(above, absolute)) return true;
     }
     return false;
   };
@@ -1051,10 +1061,7 @@ async function migrateCandidates(
     }
     const code =
       parsed.ok && frameworkOf(parsed.value) === "python"
-        ? readPluginFolder(c.display, io.cwd, [
-            ...(opts.out !== undefined ? [opts.out] : []),
-            ...writtenBefore(dirname(resolve(io.cwd, c.display))),
-          ])
+        ? readPluginFolder(c.display, io.cwd, writtenBefore(dirname(resolve(io.cwd, c.display))), opts.out)
         : undefined;
     return { text: got.text, ...(code ? { code } : {}) };
   };

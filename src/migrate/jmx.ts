@@ -118,6 +118,9 @@ function noteMetric(m: DescriptorMigration, metric: Ef1Metric, source: Obj): voi
 export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[]): JmxSource {
   const subgroups: Subgroup[] = [];
   const byQueryAndDimensions = new Map<string, Subgroup>();
+  // Looked up, not searched: a plugin.json of tens of thousands of metrics converts in linear time.
+  const subgroupNames = new Set<string>();
+  const keysOf = new Map<Subgroup, Set<string>>();
   const metadata: YamlValue[] = [];
   const described = new Set<string>();
   for (const metric of metrics) {
@@ -171,7 +174,7 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
     let subgroup = byQueryAndDimensions.get(identity);
     if (!subgroup) {
       // Named by its query, as Dynatrace's converter names it; a second subgroup of that query by its dimensions.
-      const taken = subgroups.some((s) => s.subgroup === query);
+      const taken = subgroupNames.has(query);
       subgroup = {
         subgroup: taken ? `${query} by ${dimensions.map((d) => d.key).join(", ") || "no dimension"}` : query,
         query,
@@ -180,8 +183,12 @@ export function jmxSource(m: DescriptorMigration, metrics: readonly Ef1Metric[])
       };
       byQueryAndDimensions.set(identity, subgroup);
       subgroups.push(subgroup);
+      subgroupNames.add(subgroup.subgroup);
+      keysOf.set(subgroup, new Set());
     }
-    if (subgroup.metrics.some((x) => x.key === metric.ef2.key)) continue; // the same EF1 metric written twice
+    const keys = keysOf.get(subgroup)!;
+    if (keys.has(metric.ef2.key)) continue; // the same EF1 metric written twice
+    keys.add(metric.ef2.key);
     subgroup.metrics.push({
       key: metric.ef2.key,
       value: `attribute:${attribute}`,

@@ -359,8 +359,13 @@ function migrationMd(
       );
     }
   }
-  lines.push(...more);
-  if (r.keyMap.metrics.length) lines.push("", ...queriesSection(r.keyMap, line));
+  // One by one, not spread: a plugin's lines (a call of its code each, a metric each) may be more than a call's
+  // arguments.
+  for (const l of more) lines.push(l);
+  if (r.keyMap.metrics.length) {
+    lines.push("");
+    for (const l of queriesSection(r.keyMap, line)) lines.push(l);
+  }
   lines.push("", ...nextSteps(r.framework, source));
   return lines.join("\n") + "\n";
 }

@@ -175,8 +175,20 @@ export function planPython(
   else if (code.problem !== undefined) plan.missing = code.problem;
   else {
     const paths = new Set(code.files.map((f) => f.path));
-    if (!codePaths(pkg).some((p) => paths.has(p)))
-      plan.missing = `neither ${codePaths(pkg).join(" nor ")} is in ${code.folder}`;
+    if (!codePaths(pkg).some((p) => paths.has(p))) {
+      // The module is there but was not read (no permission, a link): that, not "not there", is what to fix.
+      const [file, folder] = codePaths(pkg);
+      const unread = code.skipped?.find(
+        (s) =>
+          s.path === file ||
+          s.path === folder ||
+          folder!.startsWith(s.path.endsWith("/") ? s.path : `${s.path}/`),
+      );
+      plan.missing =
+        unread !== undefined
+          ? `${unread.path} is in ${code.folder} but was not copied: ${unread.why}`
+          : `neither ${codePaths(pkg).join(" nor ")} is in ${code.folder}`;
+    }
   }
   if (plan.missing !== undefined || code === undefined) {
     m.note(
@@ -187,13 +199,20 @@ export function planPython(
     return plan;
   }
   const files: { path: string; bytes: Uint8Array }[] = [];
-  plan.skipped.push(...(code.skipped ?? []));
+  // One by one, not spread: a folder's lists (and a generated module's calls) may be longer than a call's arguments.
+  for (const s of code.skipped ?? []) plan.skipped.push(s);
   for (const f of code.files) {
     if (!safePath(f.path)) plan.skipped.push({ path: f.path, why: "its path would leave the folder" });
-    else if (/(^|\/)plugin\.json$/.test(f.path))
+    else if (f.path === "plugin.json")
       plan.skipped.push({
         path: f.path,
         why: `the descriptor is \`${plan.module}/ef1-plugin.json\` (the plugin's \`json_config\`), a name no review takes for an EF1 plugin's`,
+      });
+    // One below the plugin's folder is another plugin's (a deployment copy, a plugin of its own), not this one's.
+    else if (/(^|\/)plugin\.json$/.test(f.path))
+      plan.skipped.push({
+        path: f.path,
+        why: "another plugin's descriptor, not this plugin's code (migrate it on its own)",
       });
     else files.push(f);
   }
@@ -208,7 +227,7 @@ export function planPython(
   for (const f of files)
     if (f.path.endsWith(".py")) {
       const text = decoder.decode(f.bytes);
-      if (!isTest(f.path, pkg)) plan.uses.push(...scanPython(f.path, text));
+      if (!isTest(f.path, pkg)) for (const use of scanPython(f.path, text)) plan.uses.push(use);
       defined ||= definition?.test(text) ?? false;
     }
   if (!defined)

@@ -55,7 +55,9 @@ function lines(value: YamlValue, indent: string, out: string[]): void {
       else {
         const inner: string[] = [];
         lines(item, indent + "  ", inner);
-        out.push(`${indent}- ${inner[0]!.slice(indent.length + 2)}`, ...inner.slice(1));
+        out.push(`${indent}- ${inner[0]!.slice(indent.length + 2)}`);
+        // One by one, not spread: an item (a subgroup of many metrics) may have more lines than a call's arguments.
+        for (let i = 1; i < inner.length; i++) out.push(inner[i]!);
       }
     }
     return;

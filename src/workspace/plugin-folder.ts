@@ -6,7 +6,7 @@
  * Symbolic links are not followed (one could name any file of the machine); they are listed as skipped.
  */
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export const MAX_FILES = 1000;
 export const MAX_BYTES = 50 * 1024 * 1024;
@@ -42,20 +42,49 @@ export interface PluginFolder {
 
 class Bound extends Error {}
 
+const OUTPUT = "the migration's output";
+
+/** The record migrate keeps in each folder it writes (src/migrate/manifest.ts's MANIFEST_FILE; this layer may not
+ * import that one). */
+export const MIGRATION_RECORD = ".plugin-review-migrate.json";
+
+/** The order the folder is read in: name by name, each folder's entries sorted, depth first. */
+function readOrder(a: string, b: string): number {
+  const x = a.replace(/\/$/, "").split("/");
+  const y = b.replace(/\/$/, "").split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return x.length - y.length;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The files of the folder of `descriptor` (a path as given, resolved against `cwd`), without the folders named
- * and files named in `exclude` (absolute: the migration's output, when it is inside) and without an `extension/` folder holding
- * an extension.yaml (an EF2 extension beside the plugin, not its code).
+ * and files named in `exclude` (the files an earlier run of migrate wrote there, left out in silence) and without an
+ * `extension/` folder holding an extension.yaml (an EF2 extension beside the plugin, not its code; in silence
+ * when migrate wrote it). `output`, the migration's folder, is left out and listed when it is inside, also before
+ * it exists, so that a second run lists what the first did.
  */
 export function readPluginFolder(
   descriptor: string,
   cwd: string,
   exclude: readonly string[] = [],
+  output?: string,
 ): PluginFolder {
   const shown = dirname(descriptor);
   const root = resolve(cwd, shown);
   const out: PluginFolder = { folder: shown, files: [], skipped: [] };
-  const excluded = new Set(exclude.map((e) => resolve(cwd, e)));
+  const outputAt = output === undefined ? undefined : resolve(cwd, output);
+  const excluded = new Set(
+    [...exclude, ...(output === undefined ? [] : [output])].map((e) => resolve(cwd, e)),
+  );
   let bytes = 0;
   const visit = (dir: string, depth: number) => {
     if (depth > MAX_DEPTH) throw new Bound(`it is more than ${MAX_DEPTH} folders deep`);
@@ -76,6 +105,11 @@ export function readPluginFolder(
         out.skipped.push({ path: rel, why: "a symbolic link, not followed (it may name any file)" });
       } else if (e.isDirectory() && (SKIP_DIRS.has(e.name) || e.name.endsWith(".egg-info"))) {
         continue;
+      } else if (e.isFile() && excluded.has(abs)) {
+        // A file an earlier run of migrate wrote here (its .gitignore too): its own, not the plugin's.
+        continue;
+      } else if (e.isDirectory() && excluded.has(abs)) {
+        out.skipped.push({ path: `${rel}/`, why: OUTPUT });
       } else if (e.name.startsWith(".")) {
         // .env and the like hold a machine's settings or secrets, which the extension's package must not carry.
         out.skipped.push({
@@ -83,19 +117,18 @@ export function readPluginFolder(
           why: "hidden: not copied into a package that is uploaded (copy it if the code needs it)",
         });
       } else if (e.isDirectory()) {
-        if (excluded.has(abs)) {
-          out.skipped.push({ path: `${rel}/`, why: "the migration's output" });
-          continue;
-        }
         if (depth === 0 && e.name === "extension" && isFile(join(abs, "extension.yaml"))) {
-          out.skipped.push({ path: `${rel}/`, why: "an EF2 extension, not the plugin's code" });
+          // The extension an earlier run wrote beside plugin.json (`--out` the plugin's folder) is migrate's own.
+          if (!excluded.has(join(abs, "extension.yaml")))
+            out.skipped.push({ path: `${rel}/`, why: "an EF2 extension, not the plugin's code" });
           continue;
         }
+        // A migration's folder (its record there): one a fleet's run wrote in the plugin's folder (`--out` it), its
+        // own or another descriptor's. Migrate's, not the plugin's code: copied, it would grow with every run.
+        if (isFile(join(abs, MIGRATION_RECORD))) continue;
         visit(abs, depth + 1);
       } else if (e.isFile()) {
         if (/\.py[co]$/.test(e.name)) continue;
-        // A file an earlier run of migrate wrote here: its own, not the plugin's (not a note per file).
-        if (excluded.has(abs)) continue;
         if (out.files.length >= MAX_FILES) throw new Bound(`it holds more than ${MAX_FILES} files`);
         let content;
         try {
@@ -116,6 +149,13 @@ export function readPluginFolder(
   };
   try {
     visit(root, 0);
+    // The output inside the folder, not there yet (the first run): listed as the next run, which finds it, lists
+    // it, in the order the folders are read in.
+    const rel = outputAt === undefined ? "" : relative(root, outputAt);
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && !exists(outputAt!)) {
+      out.skipped.push({ path: `${rel.split(sep).join("/")}/`, why: OUTPUT });
+      out.skipped.sort((a, b) => readOrder(a.path, b.path));
+    }
   } catch (e) {
     out.files = [];
     const why =

@@ -352,6 +352,37 @@ describe("plugin-review migrate: where it writes", () => {
     expect(bytes(work)).toEqual(before);
   });
 
+  it("--out the folder the plugins are in: a plugin below one whose folder has its extension's name is migrated again, not passed over", () => {
+    const work = join(dir, "out-is-in-nested");
+    // The pool's extension is custom:tech.demo.pool: its migration goes to its own folder, and a plugin kept
+    // below that folder (a deployment copy, a sub-plugin) is the user's, not what migrate wrote.
+    cpSync(join(ROOT, FLEET, "pool"), join(work, "plugins/tech.demo.pool"), { recursive: true });
+    cpSync(join(ROOT, "examples/remote-valid"), join(work, "plugins/tech.demo.pool/remote"), {
+      recursive: true,
+    });
+    const run = () => cli(["migrate", "plugins", "--out", "plugins"], work);
+    const first = run();
+    expect(first.status).toBe(0);
+    expect(joined(first.stdout)).toMatch(/✔ 2 descriptors: 0 converted, 2 partly/);
+    expect(tree(join(work, "plugins"))).toEqual(
+      expect.arrayContaining([
+        "tech.demo.pool/MIGRATION.md",
+        "tech.demo.pool/metric-keys.json",
+        "tech.demo.pool/remote/plugin.json",
+        "tech.demo.device/extension/extension.yaml",
+      ]),
+    );
+    const before = bytes(work);
+    const second = run();
+    expect(joined(second.stderr)).toBe("");
+    expect(second.status).toBe(0);
+    expect(joined(second.stdout)).toMatch(/✔ 2 descriptors: 0 converted, 2 partly/);
+    expect(joined(second.stdout)).toContain(
+      "plugins/tech.demo.pool/remote/plugin.json: custom:tech.demo.device",
+    );
+    expect(bytes(work)).toEqual(before);
+  });
+
   it("a folder migrates its plugin.json files, not the EF2 extensions beside them (a fleet half migrated)", () => {
     const work = join(dir, "half-migrated");
     cpSync(join(ROOT, FLEET, "pool"), join(work, "plugins/pool"), { recursive: true });

@@ -319,6 +319,58 @@ describe("plugin-review migrate: a plugin's folder that is its migration's folde
     const copied = readdirSync(join(work, "plugins/tech.python.demo/demo_plugin_ef2/plugin")).sort();
     expect(copied).toEqual(["__init__.py", "demo_plugin.py"]);
   });
+
+  it("a Python plugin at the root of the fleet, --out the root: its code is never the fleet's migrations, run after run", () => {
+    const work = join(dir, "root-plugin");
+    cpSync(join(ROOT, "examples/host-valid"), join(work, "plugins"), { recursive: true });
+    writeFileSync(join(work, "plugins/demo_plugin.py"), "print('the plugin')\n");
+    cpSync(join(ROOT, "examples/jmx-valid"), join(work, "plugins/pool"), { recursive: true });
+    const migrate = () => cli(["migrate", "plugins", "--out", "plugins"], work);
+    const code = () =>
+      readdirSync(join(work, "plugins/tech.python.demo/demo_plugin_ef2/plugin"), { recursive: true })
+        .map(String)
+        .sort();
+    expect(migrate().status).toBe(0);
+    // the other plugin's plugin.json is not copied; the migrations the run writes in the plugin's folder are not
+    const first = code();
+    expect(first).toEqual(["__init__.py", "demo_plugin.py"]);
+    for (let run = 2; run <= 3; run++) {
+      const again = migrate();
+      expect(again.status).toBe(0);
+      expect(again.stdout).not.toMatch(/^ {2}wrote /m);
+      expect(code()).toEqual(first);
+    }
+  });
+
+  it.each([
+    ["the plugin's folder", "plugin", ""],
+    ["a folder inside the plugin's", "plugin/ef2", "- `ef2/` was not copied: the migration's output.\n"],
+  ])(
+    "--out %s: the second run writes the same bytes (nothing), its MIGRATION.md lists none of migrate's own files",
+    (_, out, listed) => {
+      const work = join(dir, `own-folder-${out.replace("/", "-")}`);
+      cpSync(join(ROOT, "examples/host-valid"), join(work, "plugin"), { recursive: true });
+      writeFileSync(join(work, "plugin/demo_plugin.py"), "print('the plugin')\n");
+      const migrate = () => cli(["migrate", "plugin/plugin.json", "--out", out], work);
+      expect(migrate().status).toBe(0);
+      const md = read(work, `${out}/MIGRATION.md`);
+      const notCopied = (text: string) =>
+        text
+          .split("\n")
+          .filter((l) => l.includes("was not copied"))
+          .map((l) => `${l}\n`)
+          .join("");
+      expect(notCopied(md)).toBe(
+        `${listed}- \`plugin.json\` was not copied: the descriptor is \`demo_plugin_ef2/ef1-plugin.json\` (the plugin's \`json_config\`), a name no review takes for an EF1 plugin's.\n`,
+      );
+      for (let run = 2; run <= 3; run++) {
+        const again = migrate();
+        expect(again.status).toBe(0);
+        expect(again.stdout).not.toMatch(/^ {2}wrote /m);
+        expect(read(work, `${out}/MIGRATION.md`)).toBe(md);
+      }
+    },
+  );
 });
 
 describe("plugin-review migrate: Ctrl-C", () => {

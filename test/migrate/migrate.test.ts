@@ -330,6 +330,27 @@ describe("JMX", () => {
   });
 });
 
+describe("a huge JMX plugin.json", () => {
+  it("converts 40,000 metrics of one subgroup in linear time (seconds, not minutes)", () => {
+    const doc = {
+      name: "custom.jmx.big",
+      version: "1.0",
+      type: "JMX",
+      metricGroup: "tech.big",
+      metrics: Array.from({ length: 40_000 }, (_, i) => ({
+        timeseries: { key: `k${i}`, unit: "Count" },
+        source: { domain: "d", attribute: "A" },
+      })),
+    };
+    const started = performance.now();
+    const r = migrate(JSON.stringify(doc));
+    const ms = performance.now() - started;
+    expect(r.converted && r.keyMap.metrics).toHaveLength(40_000);
+    // before, each metric searched its subgroup's metrics: 40,000² comparisons, 13 s here
+    expect(ms).toBeLessThan(8_000);
+  }, 60_000);
+});
+
 describe("a dimension's name of no letter EF2 keeps", () => {
   it("is the descriptor's to rename, said on its line, for a Python timeseries and a JMX splitting", () => {
     const host = structuredClone(validHost()) as unknown as {

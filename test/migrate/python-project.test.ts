@@ -96,6 +96,46 @@ describe("the plugin's code", () => {
     expect(md).toContain("- `../escape.py` was not copied: its path would leave the folder.");
   });
 
+  it("a huge module (a generated one: 300,000 calls) is read, not a crash of the whole run", () => {
+    const calls = Array.from({ length: 300_000 }, (_, i) => `        device.relative("k${i}", ${i})\n`).join(
+      "",
+    );
+    const r = converted(validRemote(), {
+      code: code({ "demo_device.py": `${REMOTE_CODE}\n    def more(self, device):\n${calls}` }),
+    });
+    expect(r.project?.codeMissing).toBeUndefined();
+    expect(r.files.some((f) => f.path === "demo_device_ef2/plugin/demo_device.py")).toBe(true);
+    // each reference of the porting table is listed a few at a time
+    expect(file(r, "MIGRATION.md")).toMatch(/\| `relative\(key, v, dims\)` \| .*, and 299996 more \|/);
+  });
+
+  it("a huge module whose calls the layer cannot carry (300,000 of them) lists each, not a crash of the whole run", () => {
+    const calls = Array.from(
+      { length: 300_000 },
+      (_, i) => `        device.report_property("k${i}", "v")\n`,
+    ).join("");
+    const r = converted(validRemote(), {
+      code: code({ "demo_device.py": `${REMOTE_CODE}\n    def more(self, device):\n${calls}` }),
+    });
+    const md = file(r, "MIGRATION.md");
+    expect(md).toContain("- `demo_device.py:300018`, `report_property`: not sent");
+    expect(md.split("`, `report_property`: not sent")).toHaveLength(300_002);
+  });
+
+  it("a plugin.json below the plugin's is another plugin's descriptor, not copied, and not said to be this one's", () => {
+    const r = converted(validRemote(), {
+      code: code({ "demo_device.py": REMOTE_CODE, "plugin.json": "{}", "other/plugin.json": "{}" }),
+    });
+    expect(r.files.some((f) => f.path.endsWith("plugin.json") && f.path.includes("/plugin/"))).toBe(false);
+    const md = file(r, "MIGRATION.md");
+    expect(md).toContain(
+      "- `plugin.json` was not copied: the descriptor is `demo_device_ef2/ef1-plugin.json`",
+    );
+    expect(md).toContain(
+      "- `other/plugin.json` was not copied: another plugin's descriptor, not this plugin's code (migrate it on its own).",
+    );
+  });
+
   it("missing: the project has a to-do, MIGRATION.md and the summary say why, and the layer stops saying so", () => {
     const r = converted(validRemote(), { code: code({ "other.py": "" }) });
     expect(r.project).toEqual({
@@ -109,6 +149,20 @@ describe("the plugin's code", () => {
     expect(r.files.some((f) => f.path.startsWith("demo_device_ef2/plugin/demo_device"))).toBe(false);
     // The layer itself says it at run time (ef1compat/__init__.py, load_plugin_class).
     expect(file(r, "demo_device_ef2/ef1compat/__init__.py")).toContain("the EF1 plugin's code is not in");
+  });
+
+  it.each([
+    ["demo_device.py", "it could not be read (no permission)"],
+    ["demo_device.py", "a symbolic link, not followed (it may name any file)"],
+    ["demo_device/", "it could not be read (no permission)"],
+  ])("there but not read (%s: %s): said so, not that it is not there", (path, why) => {
+    const r = converted(validRemote(), {
+      code: { ...code({ "other.py": "" }), skipped: [{ path, why }] },
+    });
+    expect(r.project?.codeMissing).toBe(`${path} is in plugins/demo but was not copied: ${why}`);
+    expect(file(r, "MIGRATION.md")).toContain(
+      `**To do:** the plugin's code was not found (${path} is in plugins/demo but was not copied: ${why})`,
+    );
   });
 
   it("a folder that could not be read: the reason, and nothing of it copied", () => {

@@ -54,6 +54,10 @@
  * - unused-engine-import (in the manner of public ActiveGate certificate-check and license plugins): a plugin that
  *   imports the EF1 engine's `ruxit.select_plugins` (`BaseActivationContext`, `selectors`) without using it, and
  *   catches what making a BaseActivationContext raises.
+ * - snmp-poller (in the manner of public SNMP ActiveGate plugins): their template's whole import block (ruxit.api.events'
+ *   `Event` and `EventMetadata`, ruxit.api.data's `PluginProperty` and `MEAttribute`, unused), the configuration read
+ *   from `kwargs["config"]`, a module logger whose level a `debug` property sets, a device made with `create_element`,
+ *   gauges and counters reported in loops (keys computed), and `report_resource_contention_event`.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -217,6 +221,7 @@ const CASES: Case[] = [
   { fixture: "port-check", module: "port_check_ef2", queries: 2 },
   { fixture: "host-events", module: "host_events_ef2", queries: 1 },
   { fixture: "unused-engine-import", module: "cert_expiry_ef2", queries: 1 },
+  { fixture: "snmp-poller", module: "snmp_poller_ef2", queries: 3 },
   {
     fixture: "port-check",
     name: "port-check-two-endpoints",
@@ -818,6 +823,65 @@ describeUnless(cannotRun)("migrated Python plugins that use the EF1 API as publi
     expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).toContain(
       "- `cert_expiry.py:10`, `import ruxit.select_plugins`: a module of the EF1 engine: the layer provides its names, so that the import runs, but using one raises NotCarriedToEF2",
     );
+  });
+
+  it("snmp-poller: the template's imports run; counters in loops count; a resource contention event is sent", () => {
+    const { dir, cli, run } = runs.get("snmp-poller")!;
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(run.inTime, run.output).toBe(true);
+    expect(run.output).not.toMatch(/ImportError|ModuleNotFoundError|GENERIC_ERROR|AttributeError/);
+    const device = {
+      group: "router - Core routers",
+      "group.name": "router - Core routers",
+      device: "router - 10.0.0.1",
+      "device.name": "router - 10.0.0.1",
+      "device.address": "10.0.0.1:1161",
+    };
+    const gauges = [
+      {
+        key: "tech.snmp.poller.cpu_utilisation",
+        type: "gauge",
+        value: 97.5,
+        dimensions: { index: "1", ...device },
+      },
+      {
+        key: "tech.snmp.poller.memory_utilisation",
+        type: "gauge",
+        value: 40,
+        dimensions: { storage: "RAM", ...device },
+      },
+    ];
+    // the counters' keys are computed (a loop), so they keep their keys, and the layer says so once each
+    const counts = [
+      {
+        key: "tech.snmp.poller.incoming_traffic",
+        type: "count",
+        value: 1000,
+        dimensions: { interface: "eth0", ...device },
+      },
+      {
+        key: "tech.snmp.poller.outgoing_traffic",
+        type: "count",
+        value: 250,
+        dimensions: { interface: "eth0", ...device },
+      },
+    ];
+    expect(
+      byRun(run.metrics).map((metrics) =>
+        metrics.map((m) => ({ key: m.key, type: m.type, value: m.value, dimensions: m.dimensions })),
+      ),
+    ).toEqual([gauges, [...gauges, ...counts], [...gauges, ...counts]]);
+    expect(
+      run.output.split("relative('incoming_traffic') is a counter, but metric-keys.json maps it"),
+    ).toHaveLength(2);
+    expect(readFileSync(join(dir, "MIGRATION.md"), "utf8")).toMatch(
+      /`relative` at `snmp_poller\.py:41` names its metric at run time/,
+    );
+    expect(run.events).toEqual(
+      [1, 2, 3].map(() => ({ type: "RESOURCE_CONTENTION_EVENT", title: "CPU overloaded" })),
+    );
+    // the module's own logger, at the level its `debug` property set
+    expect(run.output).toMatch(/\[DEBUG\] snmp_poller \(.*\): polled router - 10\.0\.0\.1 \(3\)/);
   });
 
   it("engine-members: the EF1 engine's get_activation_context and get_monitored_entities fail the run saying so, not AttributeError", () => {

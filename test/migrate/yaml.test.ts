@@ -48,6 +48,13 @@ const value: fc.Arbitrary<YamlValue> = fc.letrec<{ v: YamlValue }>((tie) => ({
 const doc = fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 });
 
 describe("toYaml and readYaml", () => {
+  it("writes an item of a sequence however many lines it has (a subgroup of 300,000 metrics), not a crash", () => {
+    const text = toYaml({ subgroups: [{ metrics: Array.from({ length: 300_000 }, (_, i) => i) }] });
+    expect(text.startsWith("subgroups:\n  - metrics:\n      - 0\n")).toBe(true);
+    expect(text).toContain("\n      - 299999");
+    expect(text.trimEnd().split("\n")).toHaveLength(300_002);
+  });
+
   it("any value reads back as written, by readYaml and by a YAML 1.2 and a YAML 1.1 parser", () => {
     fc.assert(
       fc.property(doc, (v) => {

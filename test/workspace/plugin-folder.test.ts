@@ -8,7 +8,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_FILES, readPluginFolder } from "../../src/workspace/plugin-folder.js";
+import { MANIFEST_FILE } from "../../src/migrate/manifest.js";
+import { MAX_FILES, MIGRATION_RECORD, readPluginFolder } from "../../src/workspace/plugin-folder.js";
 import { ROOT } from "../helpers.js";
 
 let dir: string;
@@ -136,6 +137,53 @@ describe("readPluginFolder", () => {
       { path: "extension/", why: "an EF2 extension, not the plugin's code" },
       { path: "migrated/", why: "the migration's output" },
     ]);
+  });
+
+  it("lists the output folder inside it before it exists, where a run that finds it lists it", () => {
+    put("plugin.json", "{}");
+    put("demo.py");
+    put("a/.env");
+    put("z/x.txt");
+    const before = readPluginFolder("plugin.json", dir, [], "b/ef2");
+    put("b/ef2/MIGRATION.md");
+    const after = readPluginFolder("plugin.json", dir, [], "b/ef2");
+    expect(before).toEqual(after);
+    expect(after.skipped.map((x) => `${x.path}: ${x.why.slice(0, 6)}`)).toEqual([
+      "a/.env: hidden",
+      "b/ef2/: the mi",
+    ]);
+  });
+
+  it("leaves out in silence what migrate wrote there: hidden files and the extension too", () => {
+    put("plugin.json", "{}");
+    put("demo.py");
+    put(".gitignore");
+    put(".plugin-review-migrate.json");
+    put("extension/extension.yaml");
+    put(".env");
+    const written = [".gitignore", ".plugin-review-migrate.json", "extension/extension.yaml"];
+    const folder = readPluginFolder(
+      "plugin.json",
+      dir,
+      written.map((f) => join(dir, f)),
+    );
+    expect(folder.files.map((f) => f.path)).toEqual(["demo.py", "plugin.json"]);
+    expect(folder.skipped.map((x) => x.path)).toEqual([".env"]);
+  });
+
+  it("knows migrate's record by the name migrate gives it", () => {
+    expect(MIGRATION_RECORD).toBe(MANIFEST_FILE);
+  });
+
+  it("leaves out in silence a migration's folder migrate wrote there (its record), not the plugin's code", () => {
+    put("plugin.json", "{}");
+    put("demo.py");
+    put("tech.pool/.plugin-review-migrate.json", "{}");
+    put("tech.pool/extension/extension.yaml");
+    put("lib/util.py");
+    const folder = readPluginFolder("plugin.json", dir);
+    expect(folder.files.map((f) => f.path)).toEqual(["demo.py", "lib/util.py", "plugin.json"]);
+    expect(folder.skipped).toEqual([]);
   });
 
   it("over a bound reads nothing, and says which", () => {
