@@ -330,8 +330,9 @@ describe("JMX", () => {
   });
 });
 
+// Its speed (linear in the metrics: 13 s here before, for these 40,000) is measured by bench/migrate.mjs.
 describe("a huge JMX plugin.json", () => {
-  it("converts 40,000 metrics of one subgroup in linear time (seconds, not minutes)", () => {
+  it("converts 40,000 metrics of one subgroup, every key kept", () => {
     const doc = {
       name: "custom.jmx.big",
       version: "1.0",
@@ -342,12 +343,8 @@ describe("a huge JMX plugin.json", () => {
         source: { domain: "d", attribute: "A" },
       })),
     };
-    const started = performance.now();
     const r = migrate(JSON.stringify(doc));
-    const ms = performance.now() - started;
     expect(r.converted && r.keyMap.metrics).toHaveLength(40_000);
-    // before, each metric searched its subgroup's metrics: 40,000² comparisons, 13 s here
-    expect(ms).toBeLessThan(8_000);
   }, 60_000);
 });
 
