@@ -668,6 +668,25 @@ describe("plugin-review check: what a file holds reaches no terminal as a contro
     expect(bad.stderr).not.toMatch(CONTROL);
     expect(bad.stderr).not.toMatch(/^::/m);
   });
+
+  it("json and sarif, on stdout and with --output: the file's C1 controls and invisible marks escaped, not printed", () => {
+    // A C1 CSI (`\x9b`, as `\x1b[`), a C1 OSC, a line separator and a right-to-left override: JSON.stringify
+    // escapes none of them, and a terminal showing the report acts on the first two.
+    const key = "x\u009b2J\u009d0;title\u009c\u2028y\u202egnp.json";
+    const path = write("controls-json/plugin.json", text({ ...validHost(), [key]: 1 }));
+    const raw = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    for (const format of ["json", "sarif"]) {
+      const report = join(dir, `controls-json/report.${format}`);
+      const r = cli(["check", "--format", format, "--output", `${format}=${report}`, path], dir);
+      expect(r.status, format).toBe(0); // an unknown member is a warning
+      for (const out of [r.stdout, readFileSync(report, "utf8")]) {
+        expect(out, format).not.toMatch(raw);
+        // Escaped, so read back whole: the message still names the member as the file spells it.
+        expect(out, format).toContain("\\u009b2J\\u009d0;title\\u009c\\u2028y\\u202egnp.json");
+        expect(JSON.stringify(JSON.parse(out)), format).toContain(key);
+      }
+    }
+  });
 });
 
 describe("plugin-review check: a folder whose name holds a line break (git and GitHub allow one)", () => {
