@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, text, validHost } from "../helpers.js";
-import { BIN, cli, ensureBuilt, findingLines } from "./run.js";
+import { BIN, cli, ensureBuilt, findingLines, type Run } from "./run.js";
 
 let dir: string;
 beforeAll(() => {
@@ -580,6 +580,51 @@ describe("plugin-review check", () => {
     expect(f).toMatchObject({ ruleId: "file-too-large", line: 1 });
     expect(f!.message).toMatch(/52,428,800 bytes, over the limit of 5,242,880 bytes/);
   });
+
+  it.skipIf(process.platform === "win32")(
+    "a pipe over the limit, read no further: says it is over the limit, never a size it does not know",
+    () => {
+      const config = write("pipe-size/limit.yml", "max_file_size: 100\n");
+      const piped = " ".repeat(1000);
+      const file = write("pipe-size/plugin.json", piped);
+      const runs = {
+        stdin: cli(["check", "--format", "json", "--config", config, "--stdin"], dir, {}, piped),
+        // A file that is a pipe (process substitution), run by bash: `$1` the configuration, `$2` the file.
+        pipe: ((r) => ({ status: r.status, stdout: r.stdout, stderr: r.stderr }))(
+          spawnSync(
+            "bash",
+            [
+              "-c",
+              `"$0" "$BIN" check --format json --config "$1" <(cat "$2")`,
+              process.execPath,
+              config,
+              file,
+            ],
+            { encoding: "utf8", env: { ...process.env, BIN }, timeout: 60_000 },
+          ),
+        ),
+        file: cli(["check", "--format", "json", "--config", config, file], dir),
+      };
+      const only = (r: Run) => {
+        expect([r.status, r.stderr]).toEqual([1, ""]);
+        const findings = JSON.parse(r.stdout) as { ruleId: string; messageId: string; message: string }[];
+        expect(findings.map((f) => f.ruleId)).toEqual(["file-too-large"]);
+        return findings[0]!;
+      };
+      for (const r of [runs.stdin, runs.pipe])
+        expect(only(r)).toMatchObject({
+          messageId: "tooLargeRead",
+          message:
+            "the input is over the limit of 100 bytes (`max_file_size`), read no further; it was not reviewed",
+        });
+      // A file's size is known: it is said.
+      expect(only(runs.file)).toMatchObject({
+        messageId: "tooLarge",
+        message:
+          "the file is 1,000 bytes, over the limit of 100 bytes (`max_file_size`); it was not reviewed",
+      });
+    },
+  );
 
   it("reports binary garbage as invalid JSON at the first bad byte", () => {
     const p = write("bin/plugin.json", Buffer.from([0x7b, 0x0a, 0x20, 0xff, 0xfe, 0x00, 0x01]));
