@@ -130,7 +130,8 @@ function writeSarif(report: AuditReport, dir: string, cwd: string, io: AuditIo):
 export async function runAudit(opts: AuditCliOptions, io: AuditIo): Promise<number> {
   const to = destinations(opts);
   if (typeof to === "string") {
-    io.stderr(`plugin-review: ${escaped(to)}\n`);
+    // Options that do not go together, or a bad value: a usage error, with the pointer every command gives.
+    io.stderr(`plugin-review: ${escaped(to)}\nRun 'plugin-review audit --help' for the options.\n`);
     return 2;
   }
   const cwd = io.cwd ?? process.cwd();

@@ -27,6 +27,7 @@ import {
   readCandidate,
   readLimited,
   type Candidate,
+  type LimitedRead,
 } from "../workspace/files.js";
 import { configAtRef } from "../workspace/base-config.js";
 import { extendsReader } from "./config-extends.js";
@@ -247,10 +248,15 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       const bytes = await stdin.read(config.maxFileSize + 1);
       stdinContent = bytes.subarray(0, config.maxFileSize + 1);
     }
-    let read: { content: Uint8Array; size: number };
+    let read: LimitedRead;
     try {
       read = stdinContent
-        ? { content: stdinContent, size: stdinContent.length }
+        ? {
+            content: stdinContent,
+            size: stdinContent.length,
+            // Read to the limit and a byte: how much more was coming is not known.
+            ...(stdinContent.length > config.maxFileSize ? { sizeIsLowerBound: true as const } : {}),
+          }
         : readCandidate(c, config.maxFileSize);
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;

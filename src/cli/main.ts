@@ -542,7 +542,7 @@ async function pr(args: string[], stdout: Out, stderr: Out, width: number): Prom
   if (typeof parsed === "number") return parsed;
   const format = parsed.values.format;
   if (format !== "text" && format !== "json") {
-    stderr(`plugin-review: pr --format must be text or json, not '${escaped(String(format))}'\n`);
+    stderr(usageFailure("pr", `pr --format must be text or json, not '${String(format)}'`));
     return 2;
   }
   const app = parsed.values.app;

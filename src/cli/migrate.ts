@@ -40,7 +40,7 @@ import { migrateFleet, type Collision, type FleetEntry, type FleetInput } from "
 import { writeMigrationMap } from "../migrate/mapping.js";
 import { rewriteReferences, rewriteTable, type Rewritten } from "../migrate/rewrite.js";
 import { fitLine } from "../format/fit.js";
-import { escaped, printable, printableLines } from "../format/printable.js";
+import { escaped, jsonText, printable, printableLines } from "../format/printable.js";
 import { plain, said } from "../migrate/notes.js";
 import { parseJsonFast } from "../core/json/parse.js";
 import { get } from "../core/guards.js";
@@ -739,7 +739,7 @@ function tailText(
 
 /** An element of the JSON array, as `JSON.stringify(array, null, 2)` would lay it out. */
 function jsonElement(value: unknown): string {
-  return `  ${JSON.stringify(value, null, 2).replace(/\n/g, "\n  ")}`;
+  return `  ${jsonText(value, 2).replace(/\n/g, "\n  ")}`;
 }
 
 /** An earlier run's files: removed, or left as they are (edited since). */

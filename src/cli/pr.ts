@@ -15,7 +15,7 @@ import { reviewPullRequest } from "../github/review/pipeline.js";
 import { REAL_TIME } from "../github/api/clock.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit/octokit.js";
-import { escaped, printable, printableLines } from "../format/printable.js";
+import { escaped, jsonText, printable, printableLines } from "../format/printable.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {
@@ -190,7 +190,7 @@ export async function runPr(opts: PrOptions, io: PrIo): Promise<number> {
     return 2;
   }
   const result = collect(opts.target, t.headSha, writes);
-  io.stdout(opts.format === "json" ? JSON.stringify(result, null, 2) + "\n" : render(result));
+  io.stdout(opts.format === "json" ? jsonText(result, 2) + "\n" : render(result));
   if (outcome.error && !outcome.files.length) io.stderr(`plugin-review: ${printableLines(outcome.error)}\n`);
   return result.checkRun.conclusion === "failure" ? 1 : 0;
 }

@@ -46,6 +46,8 @@ export interface DescriptorInput {
   isNew?: boolean;
   /** The file's real size in bytes when `content` was cut short (a reader stops past the size limit). */
   size?: number;
+  /** `size` is only a lower bound: a pipe read no further than the limit and a byte holds at least that much. */
+  sizeIsLowerBound?: boolean;
   /**
    * An extension.yaml (ef2/pairing.ts): the EF1 plugin.json it replaces, as the base holds it, and what the
    * change does with that file (`kept` when unknown). Its metrics are what the migration rules compare with.
@@ -372,7 +374,11 @@ export function analyseOne(
     if (head.encodingError !== undefined) {
       state.parseError = { message: format.notUtf8, offset: head.encodingError, end: head.encodingError + 1 };
     } else {
-      state.oversize = { size: head.size, ...size };
+      state.oversize = {
+        size: head.size,
+        ...size,
+        ...(input.sizeIsLowerBound ? { sizeIsLowerBound: true } : {}),
+      };
     }
   } else if (!head.parsed.ok) {
     state.parseError = head.parsed.error;

@@ -49,7 +49,13 @@ export interface DocumentState {
    * Set when the file is over the size limit and was not parsed: `max_file_size`'s, or an extension.yaml's
    * own (`setting`: max_extension_size) when that is the smaller.
    */
-  oversize?: { size: number; limit: number; setting?: "max_extension_size" | "max_file_size" };
+  oversize?: {
+    size: number;
+    limit: number;
+    setting?: "max_extension_size" | "max_file_size";
+    /** Read from a pipe no further than the limit and a byte: its size is at least `size`, not known. */
+    sizeIsLowerBound?: boolean;
+  };
   /**
    * An extension.yaml that YAML 1.2 refuses but Dynatrace's parser reads (yaml/snakeyaml.ts): where, and why.
    * It parsed (`value` is what Dynatrace reads); invalid-yaml warns.

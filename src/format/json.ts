@@ -2,6 +2,7 @@
 import { fixableFindings } from "../core/fix.js";
 import type { AnalysedFile } from "../core/analyse.js";
 import type { Edit, Finding } from "../core/types.js";
+import { jsonText } from "./printable.js";
 
 /**
  * An edit at the finding's pointer: `replacement` is the JSON text that replaces the value there, or (with
@@ -75,5 +76,5 @@ export function toJsonFindings(
 }
 
 export function formatJson(files: readonly AnalysedFile[], display: (path: string) => string): string {
-  return JSON.stringify(toJsonFindings(files, display), null, 2) + "\n";
+  return jsonText(toJsonFindings(files, display), 2) + "\n";
 }

@@ -60,6 +60,24 @@ export function escaped(s: string): string {
   });
 }
 
+/**
+ * What `JSON.stringify` leaves as it is inside a string and a terminal may act on or reorder: DEL, the C1
+ * controls (`\x9b` is a CSI, as `\x1b[`), the Unicode line breaks, the invisible marks and the BOM.
+ */
+const JSON_RAW = /[\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * `JSON.stringify` for a report the CLI prints (`--format json`, `sarif`): those characters written as `\uNNNN`
+ * escapes too, which a JSON reader takes back as the same string, so that no control of a file's reaches a
+ * terminal showing the report (JSON.stringify escapes only U+0000 to U+001F).
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(
+    JSON_RAW,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** Text whose line breaks are ours (LF or CRLF), each line made printable. */
 export function printableLines(s: string): string {
   return s.split(/\r?\n/).map(printable).join("\n");

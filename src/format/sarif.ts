@@ -2,6 +2,7 @@
 import { pathToFileURL } from "node:url";
 import { RULES } from "../core/rules/index.js";
 import type { Finding } from "../core/types.js";
+import { jsonText } from "./printable.js";
 
 /** What a result is made of: a finding of `check` (core's Finding) or of the audit's report alike. */
 export type SarifFinding = Pick<
@@ -165,5 +166,5 @@ export function formatSarif(
   version: string,
   inRepository?: (path: string) => RepositoryPath | undefined,
 ): string {
-  return JSON.stringify(toSarif(files, display, version, {}, inRepository), null, 2) + "\n";
+  return jsonText(toSarif(files, display, version, {}, inRepository), 2) + "\n";
 }

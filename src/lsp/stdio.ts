@@ -1,5 +1,6 @@
 /** `plugin-review lsp --stdio`: the language server on standard input and output. */
 import { format } from "node:util";
+import { escaped } from "../format/printable.js";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { LifecycleReader } from "./lifecycle.js";
 import { BoundedMessageReader } from "./reader.js";
@@ -8,7 +9,13 @@ import { OneWriteMessageWriter } from "./writer.js";
 
 export function runLsp(args: readonly string[], stderr: (s: string) => void): Promise<number> {
   if (args.length !== 1 || args[0] !== "--stdio") {
-    stderr("plugin-review: lsp talks over standard input and output: run `plugin-review lsp --stdio`\n");
+    // Named as every command names a mistake on its command line: the option or argument, and the help.
+    const other = args.find((a) => a !== "--stdio");
+    const what =
+      other === undefined
+        ? "lsp talks over standard input and output: run `plugin-review lsp --stdio`"
+        : `${other.startsWith("-") ? "unknown option" : "unexpected argument"} '${escaped(other)}' (lsp takes --stdio alone)`;
+    stderr(`plugin-review: ${what}\nRun 'plugin-review lsp --help' for the options.\n`);
     return Promise.resolve(2);
   }
   // Standard output carries the protocol: anything else printed there would corrupt it.

@@ -323,18 +323,24 @@ export function onceEach(
 }
 
 /** A candidate's bytes, as readLimited reads them; one found that is no file is not opened, and fails saying so. */
-export function readCandidate(c: Candidate, limit: number): { content: Uint8Array; size: number } {
+export function readCandidate(c: Candidate, limit: number): LimitedRead {
   if (c.notFile !== undefined)
     throw new UsageError(`cannot read '${c.display}': it is ${c.notFile}, not a file`);
   return readLimited(c.absolute, c.display, limit);
 }
 
+/**
+ * What `readLimited` read: the bytes and the file's size; `sizeIsLowerBound` when it is a pipe or a device read
+ * to the limit and a byte, whose size is only known to be at least that.
+ */
+export interface LimitedRead {
+  content: Uint8Array;
+  size: number;
+  sizeIsLowerBound?: true;
+}
+
 /** Reads at most `limit + 1` bytes: enough to tell a file is over the limit without loading 50 MB. */
-export function readLimited(
-  path: string,
-  display: string,
-  limit: number,
-): { content: Uint8Array; size: number } {
+export function readLimited(path: string, display: string, limit: number): LimitedRead {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -364,6 +370,7 @@ export function readLimited(
     return {
       content: new Uint8Array(content.buffer, content.byteOffset, got),
       size: Math.max(st.size, got),
+      ...(stream && got === want ? { sizeIsLowerBound: true as const } : {}),
     };
   } catch (e) {
     if (e instanceof UsageError) throw e;

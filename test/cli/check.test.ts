@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, text, validHost } from "../helpers.js";
-import { BIN, cli, ensureBuilt, findingLines } from "./run.js";
+import { BIN, cli, ensureBuilt, findingLines, type Run } from "./run.js";
 
 let dir: string;
 beforeAll(() => {
@@ -581,6 +581,51 @@ describe("plugin-review check", () => {
     expect(f!.message).toMatch(/52,428,800 bytes, over the limit of 5,242,880 bytes/);
   });
 
+  it.skipIf(process.platform === "win32")(
+    "a pipe over the limit, read no further: says it is over the limit, never a size it does not know",
+    () => {
+      const config = write("pipe-size/limit.yml", "max_file_size: 100\n");
+      const piped = " ".repeat(1000);
+      const file = write("pipe-size/plugin.json", piped);
+      const runs = {
+        stdin: cli(["check", "--format", "json", "--config", config, "--stdin"], dir, {}, piped),
+        // A file that is a pipe (process substitution), run by bash: `$1` the configuration, `$2` the file.
+        pipe: ((r) => ({ status: r.status, stdout: r.stdout, stderr: r.stderr }))(
+          spawnSync(
+            "bash",
+            [
+              "-c",
+              `"$0" "$BIN" check --format json --config "$1" <(cat "$2")`,
+              process.execPath,
+              config,
+              file,
+            ],
+            { encoding: "utf8", env: { ...process.env, BIN }, timeout: 60_000 },
+          ),
+        ),
+        file: cli(["check", "--format", "json", "--config", config, file], dir),
+      };
+      const only = (r: Run) => {
+        expect([r.status, r.stderr]).toEqual([1, ""]);
+        const findings = JSON.parse(r.stdout) as { ruleId: string; messageId: string; message: string }[];
+        expect(findings.map((f) => f.ruleId)).toEqual(["file-too-large"]);
+        return findings[0]!;
+      };
+      for (const r of [runs.stdin, runs.pipe])
+        expect(only(r)).toMatchObject({
+          messageId: "tooLargeRead",
+          message:
+            "the input is over the limit of 100 bytes (`max_file_size`), read no further; it was not reviewed",
+        });
+      // A file's size is known: it is said.
+      expect(only(runs.file)).toMatchObject({
+        messageId: "tooLarge",
+        message:
+          "the file is 1,000 bytes, over the limit of 100 bytes (`max_file_size`); it was not reviewed",
+      });
+    },
+  );
+
   it("reports binary garbage as invalid JSON at the first bad byte", () => {
     const p = write("bin/plugin.json", Buffer.from([0x7b, 0x0a, 0x20, 0xff, 0xfe, 0x00, 0x01]));
     const r = cli(["check", "--format", "json", p]);
@@ -667,6 +712,25 @@ describe("plugin-review check: what a file holds reaches no terminal as a contro
     expect(bad.stderr).toMatch(/unknown key/);
     expect(bad.stderr).not.toMatch(CONTROL);
     expect(bad.stderr).not.toMatch(/^::/m);
+  });
+
+  it("json and sarif, on stdout and with --output: the file's C1 controls and invisible marks escaped, not printed", () => {
+    // A C1 CSI (`\x9b`, as `\x1b[`), a C1 OSC, a line separator and a right-to-left override: JSON.stringify
+    // escapes none of them, and a terminal showing the report acts on the first two.
+    const key = "x\u009b2J\u009d0;title\u009c\u2028y\u202egnp.json";
+    const path = write("controls-json/plugin.json", text({ ...validHost(), [key]: 1 }));
+    const raw = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    for (const format of ["json", "sarif"]) {
+      const report = join(dir, `controls-json/report.${format}`);
+      const r = cli(["check", "--format", format, "--output", `${format}=${report}`, path], dir);
+      expect(r.status, format).toBe(0); // an unknown member is a warning
+      for (const out of [r.stdout, readFileSync(report, "utf8")]) {
+        expect(out, format).not.toMatch(raw);
+        // Escaped, so read back whole: the message still names the member as the file spells it.
+        expect(out, format).toContain("\\u009b2J\\u009d0;title\\u009c\\u2028y\\u202egnp.json");
+        expect(JSON.stringify(JSON.parse(out)), format).toContain(key);
+      }
+    }
   });
 });
 

@@ -385,6 +385,30 @@ describe("mistakes on the command line", () => {
       expect(r.stderr).not.toMatch(/ERR_PARSE_ARGS|To specify a positional|\n\s+at /);
   });
 
+  it("a bad value or an unknown argument of pr, audit and lsp: named, with the pointer to the command's help", () => {
+    const cases: [string[], string][] = [
+      [["pr", "--format", "sarif", "acme/plugins#1"], "pr --format must be text or json, not 'sarif'"],
+      [
+        ["audit", "acme", "--format", "xml"],
+        "audit --format must be one of text, json, markdown, html, csv, sarif, not 'xml'",
+      ],
+      [
+        ["audit", "acme", "--output", "pdf=x"],
+        "audit --output takes <format>=<file> with a format among text, json, markdown, html, csv (SARIF: --format sarif --output-dir), not 'pdf=x'",
+      ],
+      [["lsp", "--stdio", "--bogus"], "unknown option '--bogus' (lsp takes --stdio alone)"],
+      [["lsp", "--stdio", "x\u001b[31m"], "unexpected argument 'x\\x1b[31m' (lsp takes --stdio alone)"],
+    ];
+    for (const [args, what] of cases) {
+      const r = run(args, { env: { GITHUB_TOKEN: "" } });
+      const command = args[0]!;
+      expect(r.stderr, args.join(" ")).toBe(
+        `plugin-review: ${what}\nRun 'plugin-review ${command} --help' for the options.\n`,
+      );
+      expect([r.status, r.stdout], args.join(" ")).toEqual([2, ""]);
+    }
+  });
+
   it("every error, of every command, starts with one prefix: `plugin-review: `", () => {
     const failures = [
       ["check", "--frobnicate", "."],

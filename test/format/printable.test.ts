@@ -9,13 +9,18 @@ import { describe, expect, it } from "vitest";
 import type { AnalysedFile } from "../../src/core/analyse.js";
 import type { Finding } from "../../src/core/types.js";
 import { formatGithub } from "../../src/format/github.js";
-import { printable, printableLines } from "../../src/format/printable.js";
+import { formatJson } from "../../src/format/json.js";
+import { jsonText, printable, printableLines } from "../../src/format/printable.js";
+import { formatSarif } from "../../src/format/sarif.js";
 import { formatText } from "../../src/format/text.js";
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
 /** The same, but the line breaks between lines. */
 const CONTROL_IN_LINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
 const anything = fc.string({ unit: "binary", maxLength: 60 });
+/** What a terminal acts on or shows reordered: controls, Unicode line breaks, invisible marks and the BOM. */
+const RAW_IN_JSON =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/; // eslint-disable-line no-control-regex
 
 describe("printable", () => {
   it("leaves no control character, keeps everything else, and takes escape sequences whole", () => {
@@ -96,5 +101,39 @@ describe("the formats that go to a terminal or a workflow log", () => {
     expect(plain).toContain("note  more");
     const coloured = formatText(files, (p) => p, { colour: true });
     expect(stripVTControlCharacters(coloured)).not.toMatch(CONTROL_IN_LINE);
+  });
+});
+
+describe("the JSON reports (--format json, sarif; pr, audit and migrate's JSON)", () => {
+  it("jsonText: every control and invisible mark escaped, the value read back the same", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), anything, (value, s) => {
+        for (const v of [value, { s, [s]: [s] }]) {
+          const out = jsonText(v, 2);
+          expect(out).not.toMatch(RAW_IN_JSON);
+          expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(v)));
+        }
+      }),
+    );
+    expect(jsonText({ k: "a\u009b2J\u202eb\u2028c\u007f" })).toBe(
+      '{"k":"a\\u009b2J\\u202eb\\u2028c\\u007f"}',
+    );
+  });
+
+  it("json and sarif: a message quoting a C1 control, a line separator or a bidi mark prints none", () => {
+    const message = "unknown member `x\u009b2J\u009d0;t\u009c\u2028y\u202egnp.json\u007f`";
+    const files: AnalysedFile[] = [
+      { path: "a\u202eb/plugin.json", text: "", lines: new Map(), findings: [finding(message)] },
+    ];
+    const json = formatJson(files, (p) => p);
+    expect(json).not.toMatch(RAW_IN_JSON);
+    expect((JSON.parse(json) as { file: string; message: string }[])[0]).toMatchObject({
+      file: "a\u202eb/plugin.json",
+      message,
+    });
+    const sarif = formatSarif(files, (p) => p, "0.0.0");
+    expect(sarif).not.toMatch(RAW_IN_JSON);
+    const run = (JSON.parse(sarif) as { runs: { results: { message: { text: string } }[] }[] }).runs[0]!;
+    expect(run.results[0]!.message.text).toContain("x\u009b2J\u009d0;t\u009c\u2028y\u202egnp.json\u007f");
   });
 });

@@ -18,6 +18,11 @@ export const rule = defineRule({
         "the file is {{size}} bytes, over the limit of {{limit}} bytes (`max_file_size`); it was not reviewed",
       extensionTooLarge:
         "the extension.yaml is {{size}} bytes, over the limit of {{limit}} bytes (`max_extension_size`); it was not reviewed",
+      // A pipe (standard input, `<(git show …)`) is read no further than the limit and a byte: its size is not known.
+      tooLargeRead:
+        "the input is over the limit of {{limit}} bytes (`max_file_size`), read no further; it was not reviewed",
+      extensionTooLargeRead:
+        "the extension.yaml is over the limit of {{limit}} bytes (`max_extension_size`), read no further; it was not reviewed",
     },
   },
   check(context) {
@@ -25,7 +30,14 @@ export const rule = defineRule({
     if (!o) return;
     context.report({
       pointer: "",
-      messageId: o.setting === "max_extension_size" ? "extensionTooLarge" : "tooLarge",
+      messageId:
+        o.setting === "max_extension_size"
+          ? o.sizeIsLowerBound
+            ? "extensionTooLargeRead"
+            : "extensionTooLarge"
+          : o.sizeIsLowerBound
+            ? "tooLargeRead"
+            : "tooLarge",
       data: { size: o.size.toLocaleString("en-US"), limit: o.limit.toLocaleString("en-US") },
       target: "key",
     });

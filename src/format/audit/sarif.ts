@@ -10,6 +10,7 @@ import { SEVERITY_RANK } from "../../core/types.js";
 import { toSarif, type SarifFinding } from "../sarif.js";
 import { capability } from "./readiness.js";
 import { reviewed, type AuditFile, type AuditReport, type ReviewedRepository } from "./report.js";
+import { jsonText } from "../printable.js";
 
 /** GitHub keeps at most this many results of a run (the most severe); the rest are cut here, with a note. */
 export const MAX_SARIF_RESULTS = 5000;
@@ -123,7 +124,7 @@ function repositorySarif(r: ReviewedRepository, version: string, name: string): 
     name,
     commit: r.commit,
     ref,
-    text: JSON.stringify(log, null, 2) + "\n",
+    text: jsonText(log, 2) + "\n",
     results: keep.size,
     omitted,
   };

@@ -12,7 +12,7 @@ import {
   type ComparedFinding,
 } from "./report.js";
 import { inertText, quotedText } from "../markdown.js";
-import { printable, printableLines } from "../printable.js";
+import { jsonText, printable, printableLines } from "../printable.js";
 import { plural } from "../summary.js";
 import { readinessMarkdown, readinessText, readinessTrend } from "./readiness.js";
 
@@ -249,6 +249,6 @@ function formatMarkdown(report: AuditReport): string {
 }
 
 export function formatAuditText(report: AuditReport, format: TextFormat): string {
-  if (format === "json") return JSON.stringify(report, null, 2) + "\n";
+  if (format === "json") return jsonText(report, 2) + "\n";
   return format === "markdown" ? formatMarkdown(report) : formatText(report);
 }
