@@ -23,7 +23,8 @@ import {
   type Diagnostic,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { CONFIG_PATH, ConfigError } from "../core/config.js";
+import { CONFIG_PATH, ConfigError, type ResolvedConfig } from "../core/config.js";
+import { isExtensionDocument } from "../core/ef2/extension-document.js";
 import { formatOf, isReviewedPath } from "../core/ef2/pairing.js";
 import type { ParseOutcome } from "../core/json/parse.js";
 import { utf8Length } from "../core/utf8.js";
@@ -400,25 +401,44 @@ export function startServer(connection: Connection): ServerState {
     }
   });
 
+  /**
+   * What a hover reads of a document: its path and configuration, from its last review, or before its first
+   * review lands (the base is read from git first: a client that asks right after opening waits for no diagnostics),
+   * where the review will find them. Undefined for a document the review leaves alone.
+   */
+  function hoverSubject(doc: TextDocument): { path: string; config: ResolvedConfig } | undefined {
+    const r = reviewed.get(doc.uri);
+    if (r) return { path: r.input.path, config: r.config };
+    const absolute = filePath(doc.uri);
+    if (absolute === undefined || isConfigFile(absolute)) return undefined;
+    const target = targetFor(doc.uri, absolute, doc.version);
+    return target?.descriptor
+      ? { path: target.located.path, config: target.located.found.config }
+      : undefined;
+  }
+
   connection.onHover((params) => {
     const doc = documents.get(params.textDocument.uri);
-    const r = doc && reviewed.get(doc.uri);
-    if (!doc || !r) return null;
+    if (!doc) return null;
     // Hover explains members from the schemas: a plugin.json's variant's, or the extension.yaml schema.
     // Read by the review's own parser (core/formats.ts): a file the review reads, SnakeYAML's leniency and
     // all, is explained too.
-    const format = FORMATS[formatOf(r.input.path)];
-    const yaml = format.name === "extension.yaml";
     try {
+      const subject = hoverSubject(doc);
+      if (!subject) return null;
+      const { config } = subject;
+      const format = FORMATS[formatOf(subject.path)];
+      const yaml = format.name === "extension.yaml";
       if (hovered?.doc !== doc || hovered.version !== doc.version) {
         const text = doc.getText();
         // Past the size limit the review read nothing of it (file-too-large): neither does a hover.
-        const limit = yaml ? Math.min(r.config.maxFileSize, r.config.maxExtensionSize) : r.config.maxFileSize;
+        const limit = yaml ? Math.min(config.maxFileSize, config.maxExtensionSize) : config.maxFileSize;
         if (utf8Length(text, limit) > limit) return null;
         hovered = { doc, version: doc.version, parsed: format.parse(text) };
       }
       const { parsed } = hovered;
-      if (!parsed.ok) return null;
+      // Another tool's extension.yaml (core/ef2/extension-document.ts) is not explained by the extension schema.
+      if (!parsed.ok || (yaml && !isExtensionDocument(parsed.value))) return null;
       const kind = yaml ? "extension" : format.variant(parsed.value);
       const hover = hoverAt(parsed.root, kind, doc.offsetAt(params.position));
       if (!hover) return null;

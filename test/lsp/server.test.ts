@@ -209,6 +209,22 @@ describe("plugin-review lsp --stdio", () => {
     expect((onValue?.contents as MarkupContent).value).toMatch(/any letter case/);
   });
 
+  it("hover answers right after the document opens, before its first review lands (its base is read from git)", async () => {
+    git(dir, "init", "-q");
+    const c = await start();
+    const path = join(dir, "plugin.json");
+    await c.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: uriOf(path), languageId: "json", version: 1, text: VALID },
+    });
+    const lines = VALID.split("\n");
+    const line = lines.findIndex((l) => l.includes('"unit"'));
+    const hover = await c.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: uriOf(path) },
+      position: { line, character: lines[line]!.indexOf('"unit"') + 2 },
+    });
+    expect((hover?.contents as MarkupContent | undefined)?.value).toMatch(/^\*\*Unit\*\* \(`unit`\)/);
+  });
+
   it("hover shows nothing of the document's own text: a hostile member name gets none, a known member's is inert", async () => {
     const hostileName = "x` @acme/admins [approve](https://evil.example) <img src=x> `y";
     const doc = validHost();
