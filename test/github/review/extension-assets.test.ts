@@ -158,6 +158,32 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     ]);
   });
 
+  it("keeps a dashboard the base already had broken an existing finding, read at the base too: a version bump passes", async () => {
+    const before = SNMP;
+    const after = edit(before, 'version: "1.4.0"', 'version: "1.5.0"');
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "modified", patch: rewritePatch(before, after) }];
+    for (const [sha, yaml] of [
+      [HEAD_SHA, after],
+      [BASE_SHA, before],
+    ] as const)
+      gh.file(R, sha, YAML, yaml).file(R, sha, OVERVIEW, DASHBOARD).file(R, sha, INTERFACES, "{ tiles: [] }");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(titled(run!, "asset-missing")).toEqual([
+      expect.objectContaining({
+        start_line: lineOf(after, MISSING_LINE),
+        annotation_level: "notice",
+        message: expect.stringMatching(
+          /^Existing finding: .*dashboard `dashboards\/interfaces\.json` is not valid JSON/,
+        ),
+      }),
+    ]);
+  });
+
   it("warns of a dashboard over max_file_size, known by its size alone (never downloaded)", async () => {
     const { gh, run } = await added(
       SNMP,
