@@ -12,7 +12,7 @@
  */
 import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import { extensionReads, projectFolder, type ExtensionFiles } from "../core/ef2/package.js";
+import { extensionReads, projectFolder, type ExtensionFiles, type FileRead } from "../core/ef2/package.js";
 import { decodeUtf8 } from "../core/utf8.js";
 import { parseYamlAsDynatrace } from "../core/yaml/snakeyaml.js";
 
@@ -46,10 +46,10 @@ function list(dir: string, prefix: string): string[] {
 
 /**
  * A file's bytes, undefined when it cannot be read or is not inside `root` once links are resolved (a pull
- * request's link to a file of the machine must not have it quoted in a finding); cut at `limit + 1` bytes (the
- * core then says it is too large).
+ * request's link to a file of the machine must not have it quoted in a finding); only its size when larger than
+ * `limit` (as the App knows it: never read past max_file_size, a dashboard may be large), and the core says so.
  */
-function readCut(path: string, limit: number, root: string): Uint8Array | undefined {
+function readCut(path: string, limit: number, root: string): FileRead | undefined {
   let fd: number;
   try {
     if (!realpathSync(path).startsWith(realpathSync(root) + sep)) return undefined;
@@ -58,8 +58,10 @@ function readCut(path: string, limit: number, root: string): Uint8Array | undefi
     return undefined;
   }
   try {
-    if (!fstatSync(fd).isFile()) return undefined;
-    const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, limit + 1));
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    if (stat.size > limit) return { tooLarge: stat.size };
+    const buffer = Buffer.alloc(stat.size);
     let got = 0;
     while (got < buffer.length) {
       const n = readSync(fd, buffer, got, buffer.length - got, got);
@@ -151,7 +153,7 @@ export function extensionFilesOnDisk(
         : "its project folder could not be read",
     );
   }
-  const contents = new Map<string, Uint8Array>();
+  const contents = new Map<string, FileRead>();
   for (const read of extensionReads(path, value)) {
     const bytes = readCut(join(root, read), maxBytes, root);
     if (!bytes) continue;

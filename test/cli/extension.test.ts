@@ -469,4 +469,40 @@ describe("check reads the files an extension lists beside its extension.yaml", (
       ],
     ]);
   });
+
+  it("a dashboard that is not JSON is asset-missing at its path, as the App says it; one too large is a warning, its size read alone", () => {
+    const line = VALID.split("\n").indexOf("  - path: dashboards/overview.json") + 1;
+    write("boards/extension.yaml", VALID);
+    write("boards/dashboards/overview.json", '{\n  "tiles": [],\n}');
+    const broken = cli(["check", "--format", "json", "boards"], dir);
+    expect(broken.status).toBe(1);
+    expect(
+      (JSON.parse(broken.stdout) as JsonFinding[]).map((f) => [f.ruleId, f.severity, f.line, f.message]),
+    ).toEqual([
+      [
+        "asset-missing",
+        "error",
+        line,
+        "dashboard `dashboards/overview.json` is not valid JSON (line 3, column 1): Dynatrace cannot import the dashboard it should hold",
+      ],
+    ]);
+
+    write("boards/.github/plugin-review.yml", "max_file_size: 1048576\n");
+    write("boards/dashboards/overview.json", `{ "tiles": [] }${" ".repeat(1024 * 1024)}`);
+    const large = cli(["check", "--format", "json", "boards"], dir);
+    expect(
+      (JSON.parse(large.stdout) as JsonFinding[]).map((f) => [f.ruleId, f.severity, f.line, f.message]),
+    ).toEqual([
+      [
+        "asset-missing",
+        "warning",
+        line,
+        "dashboard `dashboards/overview.json` is larger than max_file_size (1048576 bytes), so it was not checked to be JSON",
+      ],
+    ]);
+
+    write("boards/dashboards/overview.json", '{ "tiles": [] }');
+    const fixed = cli(["check", "boards"], dir);
+    expect([fixed.status, findingLines(fixed.stdout)]).toEqual([0, ""]);
+  });
 });

@@ -240,6 +240,27 @@ describe("plugin-review lsp: an extension.yaml", () => {
     );
   });
 
+  it("a dashboard file on disk that is not JSON: asset-missing at its path, as `check` reports it", async () => {
+    const folder = join(dir, "boards", "extension");
+    const path = join(folder, "extension.yaml");
+    const source = readFileSync("examples/extension-valid/extension/extension.yaml", "utf8");
+    write(path, source);
+    write(join(folder, "dashboards", "overview.json"), '{\n  "tiles": [],\n}');
+    const c = await start();
+    const diagnostics = await c.open(path, source, "yaml");
+    expect(diagnostics.map((d) => [d.code, d.range.start.line + 1, d.message])).toEqual([
+      [
+        "asset-missing",
+        lineOf(source, "  - path: dashboards/overview.json"),
+        expect.stringContaining("dashboard `dashboards/overview.json` is not valid JSON (line 3, column 1)"),
+      ],
+    ]);
+    const run = cli(["check", "--format", "json", "--no-config", "boards"], dir);
+    expect((JSON.parse(run.stdout) as JsonFinding[]).map((f) => [f.ruleId, f.line, f.message])).toEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line + 1, d.message]),
+    );
+  });
+
   it("opened with its own extension folder as the workspace, outside a repository: its alert files are read", async () => {
     const folder = join(dir, "alone-router", "extension");
     const path = join(folder, "extension.yaml");

@@ -64,6 +64,20 @@ describe("extensionFilesOnDisk", () => {
     expect(parse).toHaveBeenCalledTimes(1);
   });
 
+  it("reads the dashboards it lists, and of a file over the bound only its size (never its bytes)", () => {
+    const listing = `${HEAD}dashboards:\n  - path: dashboards/big.json\ndocuments:\n  dashboards:\n    - displayName: Doc\n      path: documents/doc.json\n`;
+    put("extension.yaml", listing);
+    put("dashboards/big.json", `{"tiles": []}${" ".repeat(2000)}`);
+    put("documents/doc.json", "{}");
+    const { files } = extensionFilesOnDisk(join(dir, "extension.yaml"), "extension.yaml", listing, 1000);
+    expect(files?.contents).toEqual(
+      new Map<string, unknown>([
+        ["dashboards/big.json", { tooLarge: 2013 }],
+        ["documents/doc.json", new Uint8Array(Buffer.from("{}"))],
+      ]),
+    );
+  });
+
   it("a project not listed names every kind of file it lists, documents too", () => {
     const unchecked = (yaml: string) =>
       extensionFilesOnDisk(join(dir, "x", "extension.yaml"), "elsewhere/extension.yaml", yaml, 1000)

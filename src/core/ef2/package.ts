@@ -143,6 +143,76 @@ export function alertPathsInText(text: string): string[] {
   return out;
 }
 
+/**
+ * The dashboard files read at most of each list, `dashboards` and `documents.dashboards` (Dynatrace takes ten
+ * `dashboards`; past that the file is refused anyway, and a list's length never decides how much is read).
+ */
+export const MAX_DASHBOARD_READS = 20;
+
+/**
+ * The dashboard files `dashboards` and `documents.dashboards` list, relative to extension.yaml, as written: the
+ * first MAX_DASHBOARD_READS entries of each, each path once.
+ */
+export function dashboardPaths(value: unknown): string[] {
+  const doc = value as { dashboards?: unknown; documents?: unknown } | undefined;
+  const documents = (doc?.documents as { dashboards?: unknown } | null | undefined)?.dashboards;
+  const out: string[] = [];
+  for (const list of [doc?.dashboards, documents])
+    for (const entry of Array.isArray(list) ? list.slice(0, MAX_DASHBOARD_READS) : []) {
+      const path = (entry as { path?: unknown } | null)?.path;
+      if (typeof path === "string" && !out.includes(path)) out.push(path);
+    }
+  return out;
+}
+
+/** A key of a YAML line, indented (`  dashboards:`), and its indentation. */
+const NESTED_KEY = /^([ \t]*)(?:"([^"]*)"|'([^']*)'|([^\s#'"{[\]},:-][^\s:]*))\s*:(?:\s|$)/;
+
+/**
+ * The paths an extension.yaml's `dashboards` and `documents.dashboards` list, found in its text without parsing
+ * it, as alertPathsInText finds the alert files' (for the App): the `path` members under the top-level
+ * `dashboards:`, and under the `dashboards:` key of the top-level `documents:` (block style, or flow style on the
+ * `documents:` line), at most MAX_DASHBOARD_READS of each. A path it misses is only unread, and one it takes
+ * wrongly only read.
+ */
+export function dashboardPathsInText(text: string): string[] {
+  const out: string[] = [];
+  const seen = { dashboards: 0, documents: 0 };
+  let section: keyof typeof seen | undefined;
+  // The indentation of `documents:`'s `dashboards:` key while its lines are read.
+  let nested: number | undefined;
+  const take = (from: string) => {
+    if (!section) return;
+    for (const m of from.matchAll(PATH_MEMBER)) {
+      if (seen[section]++ >= MAX_DASHBOARD_READS) return;
+      const path = (m[1] ?? m[2] ?? m[3])!.trim();
+      if (path !== "" && !out.includes(path)) out.push(path);
+    }
+  };
+  for (const line of text.split("\n")) {
+    const top = TOP_KEY.exec(line);
+    if (top) {
+      const key = top[1] ?? top[2] ?? top[3];
+      section = key === "dashboards" || key === "documents" ? key : undefined;
+      nested = undefined;
+      if (section === "documents") {
+        const flow = line.indexOf("dashboards", top[0].length);
+        if (flow >= 0) take(line.slice(flow));
+        continue;
+      }
+    } else if (/^[^\s#-]/.test(line)) section = undefined;
+    if (section === "dashboards") take(line);
+    else if (section === "documents") {
+      const key = NESTED_KEY.exec(line);
+      const indent = key?.[1]!.length;
+      if (key && (key[2] ?? key[3] ?? key[4]) === "dashboards") nested = indent;
+      else if (key && nested !== undefined && indent! <= nested) nested = undefined;
+      if (nested !== undefined) take(line);
+    }
+  }
+  return out;
+}
+
 /** What an alert file that `alerts` lists holds: its metric event (a JSON object), or why it has none. */
 export type AlertRead = { event: Record<string, unknown> } | { problem: string; tooLarge?: true };
 
@@ -156,8 +226,24 @@ export function readAlert(pkg: ExtensionPackage, path: string): AlertRead | unde
   // alert-placeholder): parsed once a package.
   let reads = alertReads.get(pkg);
   if (!reads) alertReads.set(pkg, (reads = new Map()));
-  if (!reads.has(path)) reads.set(path, parseAlert(pkg, path));
+  if (!reads.has(path)) {
+    const read = parseObject(pkg, path, "the metric event Dynatrace imports");
+    reads.set(path, read && "object" in read ? { event: read.object } : read);
+  }
   return reads.get(path);
+}
+
+/**
+ * The dashboard file at `path` (as `dashboards` or `documents.dashboards` lists it) when the caller read it:
+ * nothing when it holds a JSON object (what a dashboard's JSON is; its members are not judged), else why
+ * Dynatrace cannot take it, as readAlert says it.
+ */
+export function dashboardProblem(
+  pkg: ExtensionPackage,
+  path: string,
+): { problem: string; tooLarge?: true } | undefined {
+  const read = parseObject(pkg, path, "the dashboard Dynatrace imports");
+  return read && "problem" in read ? read : undefined;
 }
 
 /** A metric event an alert file of `alerts` holds, with the entry that lists it. */
@@ -194,7 +280,12 @@ export function alertEvents(
 /** Each package's alert files as read (by the path `alerts` names), for as long as the package lives. */
 const alertReads = new WeakMap<ExtensionPackage, Map<string, AlertRead | undefined>>();
 
-function parseAlert(pkg: ExtensionPackage, path: string): AlertRead | undefined {
+/** The JSON object a listed file holds (`what`: what Dynatrace imports from it, for the message), or why not. */
+function parseObject(
+  pkg: ExtensionPackage,
+  path: string,
+  what: string,
+): { object: Record<string, unknown> } | { problem: string; tooLarge?: true } | undefined {
   const read = pkg.read(path);
   if (!read) return undefined;
   if (!("text" in read)) return read;
@@ -212,18 +303,19 @@ function parseAlert(pkg: ExtensionPackage, path: string): AlertRead | undefined 
     return { problem: `is not valid JSON (line ${line}, column ${column})` };
   }
   return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? { event: value as Record<string, unknown> }
-    : { problem: "is not a JSON object (the metric event Dynatrace imports)" };
+    ? { object: value as Record<string, unknown> }
+    : { problem: `is not a JSON object (${what})` };
 }
 
 /**
  * The repository paths of the files the review of the extension.yaml at `path` (its parsed `value`) reads,
  * for a caller to put in `ExtensionFiles.contents` (and `baseContents`): the activation schemas its
- * `python.activation` names and the alert files its `alerts` lists.
+ * `python.activation` names, the alert files its `alerts` lists and the dashboard files its `dashboards` and
+ * `documents.dashboards` list.
  */
 export function extensionReads(path: string, value: unknown): string[] {
   const folder = folderOf(path);
-  const reads = [...readRelative(value), ...alertPaths(value)];
+  const reads = [...readRelative(value), ...alertPaths(value), ...dashboardPaths(value)];
   return [...new Set(reads.flatMap((r) => resolveFrom(folder, r) ?? []))];
 }
 

@@ -1,4 +1,4 @@
-import { MAX_ALERT_READS, readAlert } from "../ef2/package.js";
+import { dashboardProblem, MAX_ALERT_READS, MAX_DASHBOARD_READS, readAlert } from "../ef2/package.js";
 import { defineRule, type RuleContext } from "../rule.js";
 
 /** A path that names no file inside the extension's folder: absolute, a drive or scheme, or climbing out. */
@@ -39,18 +39,21 @@ export const rule = defineRule({
     // Where the JSON breaks moves as the file is edited: the message id says what is wrong.
     positionalData: ["problem"],
     description:
-      "`alerts`, `dashboards` or `documents.dashboards` lists a file the extension does not hold, or an alert file that is not JSON.",
+      "`alerts`, `dashboards` or `documents.dashboards` lists a file the extension does not hold, or an alert or dashboard file that is not JSON.",
     messages: {
       missing:
         "`{{path}}` is listed, but the extension has no `{{file}}`: Dynatrace refuses a package that lacks a file extension.yaml lists",
       unreadable: "alert `{{path}}` {{problem}}: Dynatrace cannot import the metric event it should hold",
       unchecked: "alert `{{path}}` {{problem}}, so the metric event it holds was not checked",
+      dashboardUnreadable:
+        "dashboard `{{path}}` {{problem}}: Dynatrace cannot import the dashboard it should hold",
+      dashboardUnchecked: "dashboard `{{path}}` {{problem}}, so it was not checked to be JSON",
     },
   },
   check(context) {
     const pkg = context.package;
     if (!pkg) return;
-    checkAlerts(context);
+    checkFiles(context);
     const paths = pkg.paths;
     if (!paths) return;
     const folders = foldersOf(paths);
@@ -76,34 +79,38 @@ export const rule = defineRule({
 
 /**
  * The alert files `alerts` lists that the caller read (the first MAX_ALERT_READS entries: ef2/package.ts
- * alertPaths) must hold a metric event's JSON (extensions-2.md §6, §7 "referenced files exist and parse"); one
- * larger than the review reads is said to be unchecked (a warning), never passed in silence. Once per file, at
- * its first entry.
+ * alertPaths) must hold a metric event's JSON (extensions-2.md §6, §7 "referenced files exist and parse"), and
+ * the dashboard files `dashboards` and `documents.dashboards` list (the first MAX_DASHBOARD_READS of each:
+ * dashboardPaths) a JSON object, a dashboard's JSON (only that: its members are not judged). One larger than the
+ * review reads is said to be unchecked (a warning), never passed in silence. Once per file, at its first entry.
  */
-function checkAlerts(context: RuleContext<"unreadable" | "unchecked">): void {
+function checkFiles(
+  context: RuleContext<"unreadable" | "unchecked" | "dashboardUnreadable" | "dashboardUnchecked">,
+): void {
   const pkg = context.package!;
   const said = new Set<string>();
   for (const asset of context.extension.assets) {
-    const index = /^\/alerts\/(\d+)\//.exec(asset.pointer)?.[1];
+    const [, list, index] = /^\/(alerts|dashboards|documents\/dashboards)\/(\d+)\//.exec(asset.pointer) ?? [];
+    const alert = list === "alerts";
     const file = pkg.resolve(asset.path);
-    if (index === undefined || Number(index) >= MAX_ALERT_READS || file === undefined || said.has(file))
-      continue;
+    if (index === undefined || file === undefined || said.has(file)) continue;
+    if (Number(index) >= (alert ? MAX_ALERT_READS : MAX_DASHBOARD_READS)) continue;
     said.add(file);
-    const read = readAlert(pkg, asset.path);
+    const read = alert ? readAlert(pkg, asset.path) : dashboardProblem(pkg, asset.path);
     if (!read || !("problem" in read)) continue;
-    context.report(
-      read.tooLarge
-        ? {
-            pointer: asset.pointer,
-            messageId: "unchecked",
-            data: { path: asset.path, problem: read.problem },
-            severity: "warning",
-          }
-        : {
-            pointer: asset.pointer,
-            messageId: "unreadable",
-            data: { path: asset.path, problem: read.problem },
-          },
-    );
+    const data = { path: asset.path, problem: read.problem };
+    if (read.tooLarge)
+      context.report({
+        pointer: asset.pointer,
+        messageId: alert ? "unchecked" : "dashboardUnchecked",
+        data,
+        severity: "warning",
+      });
+    else
+      context.report({
+        pointer: asset.pointer,
+        messageId: alert ? "unreadable" : "dashboardUnreadable",
+        data,
+      });
   }
 }

@@ -3,7 +3,8 @@
  * GitHub: the files of its project at the head commit (python-module-missing; asset-missing for the files
  * `alerts` and `dashboards` list; activation-schema-invalid for a schema that is not there) and a Python
  * extension's activation schema at head and base (activation-schema-invalid, activation-property-unused,
- * property-removed), and the alert files `alerts` lists at head and base (unknown-metric-reference, asset-missing
+ * property-removed), the alert files `alerts` lists at head and base (unknown-metric-reference, asset-missing
+ * for one that is not JSON) and the dashboard files `dashboards` and `documents.dashboards` list (asset-missing
  * for one that is not JSON), as `check` reads them. A file over max_file_size is passed as its size alone. Without
  * them those rules say nothing.
  *
@@ -13,9 +14,10 @@
  * Only for an extension.yaml whose text says `python`, `alerts` or `dashboards`, or holds a backslash (a YAML
  * escape may spell one of those keys without its word; no other extension names a file of its project): its
  * text is not parsed here, off the analysis thread, so the schema read is the one Dynatrace's SDK writes and its
- * examples use, `activationSchema.json` beside extension.yaml, and the alert files are found by a scan of its
- * lines (core/ef2/package.ts alertPathsInText), or, in a text the scan may misread, are all its JSON files. One
- * listing of each commit's tree serves every extension of a batch, and one batched read all their files.
+ * examples use, `activationSchema.json` beside extension.yaml, and the alert and dashboard files are found by a
+ * scan of its lines (core/ef2/package.ts alertPathsInText, dashboardPathsInText), or, in a text the scan may
+ * misread, are all its JSON files. One listing of each commit's tree serves every extension of a batch, and one
+ * batched read all their files.
  *
  * Every extension.yaml, whatever it says, gets the files of its project that the change touched (`changed`, from
  * the change's file list): a packaged file changed is a change to the extension (version-not-bumped).
@@ -24,6 +26,7 @@ import type { DescriptorInput } from "../../core/analyse.js";
 import { formatOf } from "../../core/ef2/pairing.js";
 import {
   alertPathsInText,
+  dashboardPathsInText,
   folderOf,
   projectFolder,
   resolveFrom,
@@ -45,7 +48,7 @@ import { projectChanges } from "./extension-projects.js";
 /** A project's files listed at most: past that, nothing is passed (a partial list would call a module missing). */
 export const PROJECT_FILES_MAX = 5000;
 
-/** Alert files read at most for a batch of descriptors, head and base together (each file once). */
+/** Alert and dashboard files read at most for a batch of descriptors, head and base together (each file once). */
 export const ALERT_READS_MAX = 2 * FILES_PER_READ;
 
 /** The activation schema's name, as Dynatrace's SDK writes it beside extension.yaml. */
@@ -134,31 +137,44 @@ export async function addExtensionFiles(
   });
   // The alert files `alerts` lists (unknown-metric-reference, asset-missing), as `check` reads them: head's at
   // head, and head's and base's at base, each by head's path (a renamed extension's from its old folder).
-  // Each file once a batch, and at most ALERT_READS_MAX of them: what they hold in memory is bounded as the
-  // descriptors' reads are, whatever the extensions list.
+  // The dashboard files `dashboards` and `documents.dashboards` list (asset-missing: each must be JSON) too,
+  // after the alert files. Each file once a batch, and at most ALERT_READS_MAX of them, alert and dashboard
+  // files together: what they hold in memory is bounded as the descriptors' reads are, whatever the extensions
+  // list. `cutShort`: which kinds of an extension's files were not read past the bound.
   const alertReads = new Map<string, number>();
-  const cutShort = new Set<DescriptorInput>();
-  const readAlert = (input: DescriptorInput, ref: string, path: string): number | undefined => {
+  const cutShort = new Map<DescriptorInput, Set<string>>();
+  const readAlert = (
+    input: DescriptorInput,
+    ref: string,
+    path: string,
+    kind = "alert files",
+  ): number | undefined => {
     const key = `${ref}:${path}`;
     let index = alertReads.get(key);
     if (index === undefined && alertReads.size < ALERT_READS_MAX)
       alertReads.set(key, (index = reads.push({ ...at, ref, path }) - 1));
-    if (index === undefined) cutShort.add(input);
+    if (index === undefined) cutShort.set(input, (cutShort.get(input) ?? new Set()).add(kind));
     return index;
   };
+  const listedIn = (content: string | Uint8Array) => ({
+    alerts: says(content, "alerts") ? alertPathsInText(textOf(content)) : [],
+    dashboards: says(content, "dashboards") ? dashboardPathsInText(textOf(content)) : [],
+  });
   const alerts = listed.map((i) => {
-    const head = says(i.content, "alerts") ? alertPathsInText(textOf(i.content)) : [];
-    const base = i.base && says(i.base.content, "alerts") ? alertPathsInText(textOf(i.base.content)) : [];
+    const head = listedIn(i.content);
+    const base = i.base ? listedIn(i.base.content) : { alerts: [], dashboards: [] };
     const out: { path: string; head?: number; base?: number }[] = [];
-    for (const relative of new Set([...head, ...base])) {
-      const path = resolveFrom(folderOf(i.path), relative);
-      if (path === undefined || out.some((e) => e.path === path)) continue;
-      const entry: { path: string; head?: number; base?: number } = { path };
-      if (head.includes(relative)) entry.head = readAlert(i, target.headSha, path);
-      const from = i.base && resolveFrom(folderOf(i.base.path), relative);
-      if (from !== undefined) entry.base = readAlert(i, target.baseSha, from);
-      out.push(entry);
-    }
+    for (const kind of ["alerts", "dashboards"] as const)
+      for (const relative of new Set([...head[kind], ...base[kind]])) {
+        const path = resolveFrom(folderOf(i.path), relative);
+        if (path === undefined || out.some((e) => e.path === path)) continue;
+        const entry: { path: string; head?: number; base?: number } = { path };
+        const named = kind === "alerts" ? "alert files" : "dashboards";
+        if (head[kind].includes(relative)) entry.head = readAlert(i, target.headSha, path, named);
+        const from = i.base && resolveFrom(folderOf(i.base.path), relative);
+        if (from !== undefined) entry.base = readAlert(i, target.baseSha, from, named);
+        out.push(entry);
+      }
     return out;
   });
   // The base's project too, for the base's own findings (new and existing): a renamed one at its old folder.
@@ -172,9 +188,9 @@ export async function addExtensionFiles(
     reads.length ? step("content", () => gw.readFiles(reads, maxFileSize)) : [],
   ]);
   const contents: FileContent[] = [...firstRead];
-  // A text the scan may have misread: every JSON file of its project not read yet, read as an alert file it may
-  // list (at head, and at base by head's path as above), in a second read once the listings are in; bounded as
-  // above (past the bound, the note below).
+  // A text the scan may have misread: every JSON file of its project not read yet, read as an alert or dashboard
+  // file it may list (at head, and at base by head's path as above), in a second read once the listings are in;
+  // bounded as above (past the bound, the note below).
   const first = reads.length;
   listed.forEach((input, i) => {
     const paths = headListed[i];
@@ -187,19 +203,20 @@ export async function addExtensionFiles(
       if (alerts[i]!.some((e) => e.path === path)) continue;
       const entry: { path: string; head?: number; base?: number } = {
         path,
-        head: readAlert(input, target.headSha, path),
+        head: readAlert(input, target.headSha, path, "JSON files"),
       };
       const from = input.base && folderOf(input.base.path) + path.slice(folder.length);
-      if (from !== undefined && basePaths?.has(from)) entry.base = readAlert(input, target.baseSha, from);
+      if (from !== undefined && basePaths?.has(from))
+        entry.base = readAlert(input, target.baseSha, from, "JSON files");
       alerts[i]!.push(entry);
     }
   });
   if (reads.length > first)
     contents.push(...(await step("content", () => gw.readFiles(reads.slice(first), maxFileSize))));
   const notes: string[] = [];
-  for (const input of cutShort)
+  for (const [input, kinds] of cutShort)
     notes.push(
-      `${quote(input.path)}: the extensions reviewed with it list more than ${ALERT_READS_MAX} alert files, so some of its alert files were not read and not checked.`,
+      `${quote(input.path)}: the extensions reviewed with it list more than ${ALERT_READS_MAX} alert and dashboard files, so some of its ${[...kinds].join(" and ")} were not read and not checked.`,
     );
   let bytes = 0;
   listed.forEach((input, i) => {

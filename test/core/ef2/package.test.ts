@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import {
   alertPaths,
   alertPathsInText,
+  dashboardPaths,
+  dashboardPathsInText,
   extensionPackage,
   extensionReads,
   projectFolder,
@@ -16,6 +18,12 @@ import { itUnless, withoutShared } from "../../helpers.js";
 const parsedAlerts = (text: string) => {
   const parsed = parseYamlAsDynatrace(text);
   return alertPaths(parsed.ok ? parsed.value : undefined);
+};
+
+/** The dashboard paths of an extension.yaml's parsed value, as the rules read them (in any order). */
+const parsedDashboards = (text: string) => {
+  const parsed = parseYamlAsDynatrace(text);
+  return dashboardPaths(parsed.ok ? parsed.value : undefined).sort();
 };
 
 const CORPUS = new URL("../../../../shared/corpus/ef2/", import.meta.url);
@@ -92,6 +100,47 @@ describe("the files beside an extension.yaml", () => {
     ])("%s", (_name, text) => {
       expect(alertPathsInText(text)).toEqual(parsedAlerts(text));
     });
+
+    it.each([
+      [
+        "block style, both lists, with alerts and comments",
+        "alerts:\n  - path: a.json\ndashboards:\n  - path: d/1.json # one\n  - path: 'd/2.json'\ndocuments:\n  # the new app's\n  dashboards:\n    - displayName: One\n      path: \"docs/1.json\"\n    - path: docs/2.json\n      displayName: Two\nversion: 1.0.0\n",
+      ],
+      [
+        "documents' dashboards at the key's column, another key after it, CRLF lines",
+        "documents:\r\n  dashboards:\r\n  - displayName: One\r\n    path: docs/1.json\r\n  other:\r\n  - path: not-a-dashboard.json\r\n",
+      ],
+      [
+        "flow style",
+        'dashboards: [{path: d/1.json}]\ndocuments: {dashboards: [{displayName: One, path: "docs/1.json"}]}\n',
+      ],
+      [
+        "documents' dashboards in flow style",
+        "documents:\n  dashboards: [{displayName: One, path: docs/1.json}]\n",
+      ],
+      ["no dashboards, an alert's path", "alerts:\n  - path: a.json\n"],
+      [
+        "21 dashboards and 21 documents: the first 20 of each read",
+        `dashboards:\n${Array.from({ length: 21 }, (_, i) => `  - path: d/${i}.json\n`).join("")}documents:\n  dashboards:\n${Array.from({ length: 21 }, (_, i) => `    - path: docs/${i}.json\n`).join("")}`,
+      ],
+    ])("dashboards: %s", (_name, text) => {
+      expect(dashboardPathsInText(text).sort()).toEqual(parsedDashboards(text));
+    });
+
+    itUnless(withoutShared("corpus/ef2/"))(
+      "finds every published extension's dashboards as its parse does",
+      () => {
+        const files = readdirSync(CORPUS).filter((f) => f.endsWith(".yaml"));
+        let listing = 0;
+        for (const file of files) {
+          const text = readFileSync(new URL(file, CORPUS), "utf8");
+          const parsed = parsedDashboards(text);
+          if (parsed.length) listing++;
+          expect(dashboardPathsInText(text).sort(), file).toEqual(parsed);
+        }
+        expect(listing).toBeGreaterThanOrEqual(5);
+      },
+    );
 
     itUnless(withoutShared("corpus/ef2/"))(
       "finds every published extension's alerts as its parse does",

@@ -40,6 +40,31 @@ const alertHolds = (alert: string | Uint8Array | { tooLarge: number }) => ({
 });
 const EVENT = '{ "name": "CPU high", "metricId": "custom:example.assets.cpu" }';
 const ALERT_LINE = "path: alerts/cpu-high.json";
+/** Every listed file there (and `more`), the dashboards' files read with `dashboard` and `document` as contents. */
+const dashboardsHold = (
+  dashboard: string | Uint8Array | { tooLarge: number },
+  document: string | Uint8Array | { tooLarge: number } = "{}",
+  more: string[] = [],
+) => ({
+  ...EF2,
+  files: {
+    paths: [...ALL, ...more],
+    contents: new Map([
+      ["extension/alerts/cpu-high.json", EVENT],
+      ["extension/dashboards/overview.json", dashboard],
+      ["extension/documents/overview.json", document],
+    ]),
+  },
+});
+const DASHBOARD = '{\n  "dashboardMetadata": { "name": "Overview" },\n  "tiles": []\n}';
+const DASHBOARD_LINE = "path: ./dashboards/overview.json";
+const DOCUMENT_LINE = "path: documents/overview.json";
+/** The extension listing its dashboard 21 times, then another (past the files read). */
+const dashboardTwice = extension.replace(
+  "  - path: ./dashboards/overview.json\n",
+  `${"  - path: ./dashboards/overview.json\n".repeat(20)}  - path: dashboards/late.json\n`,
+);
+
 /** The extension listing its alert 21 times (once as `./`), then another (past the files read). */
 const twice = extension.replace(
   "  - path: alerts/cpu-high.json\n",
@@ -83,8 +108,74 @@ ruleTable("asset-missing", {
       doc: extension,
       options: alertHolds(`\uFEFF${EVENT}`),
     },
+    {
+      name: "a dashboard and a documents.dashboards file holding JSON objects (a byte order mark too): nothing more judged",
+      doc: extension,
+      options: dashboardsHold(DASHBOARD, `\uFEFF{ "version": "1", "content": "anything" }`),
+    },
+    {
+      name: "a dashboard listed past the 20 read: not judged",
+      doc: dashboardTwice,
+      options: {
+        ...EF2,
+        files: {
+          paths: [...ALL, "extension/dashboards/late.json"],
+          contents: new Map([
+            ["extension/dashboards/overview.json", DASHBOARD],
+            ["extension/dashboards/late.json", "not json"],
+          ]),
+        },
+      },
+    },
   ],
   invalid: [
+    {
+      name: "a dashboard with a trailing comma, at its entry",
+      doc: extension,
+      options: dashboardsHold('{\n  "tiles": [],\n}'),
+      lines: [lineOf(extension, DASHBOARD_LINE)],
+      messageId: "dashboardUnreadable",
+      data: { path: "./dashboards/overview.json", problem: "is not valid JSON (line 3, column 1)" },
+      message:
+        "dashboard `./dashboards/overview.json` is not valid JSON (line 3, column 1): Dynatrace cannot import the dashboard it should hold",
+      severity: "error",
+    },
+    {
+      name: "a documents.dashboards file with a trailing comma, at its entry",
+      doc: extension,
+      options: dashboardsHold(DASHBOARD, '{ "version": "1", }'),
+      lines: [lineOf(extension, DOCUMENT_LINE)],
+      messageId: "dashboardUnreadable",
+      data: { path: "documents/overview.json", problem: "is not valid JSON (line 1, column 19)" },
+    },
+    {
+      name: "a dashboard holding JSON that is no object, a document that is not UTF-8",
+      doc: extension,
+      options: dashboardsHold("[]", new Uint8Array([0x7b, 0xff, 0x7d])),
+      lines: [lineOf(extension, DASHBOARD_LINE), lineOf(extension, DOCUMENT_LINE)],
+      messageId: "dashboardUnreadable",
+      data: [
+        { problem: "is not a JSON object (the dashboard Dynatrace imports)" },
+        { problem: "is not UTF-8 text" },
+      ],
+    },
+    {
+      name: "a dashboard larger than max_file_size (given by its size alone, as the App reads it): a warning",
+      doc: extension,
+      options: dashboardsHold({ tooLarge: 6_000_000 }),
+      lines: [lineOf(extension, DASHBOARD_LINE)],
+      messageId: "dashboardUnchecked",
+      message:
+        "dashboard `./dashboards/overview.json` is larger than max_file_size (5242880 bytes), so it was not checked to be JSON",
+      severity: "warning",
+    },
+    {
+      name: "a dashboard broken, listed 20 times: said once, at its first entry",
+      doc: dashboardTwice,
+      options: dashboardsHold("not json", "{}", ["extension/dashboards/late.json"]),
+      lines: [lineOf(dashboardTwice, DASHBOARD_LINE)],
+      messageId: "dashboardUnreadable",
+    },
     {
       name: "an alert file that is not JSON, at its entry",
       doc: extension,

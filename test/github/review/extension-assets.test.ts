@@ -126,6 +126,87 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(titled(run, "asset-missing")).toEqual([]);
   });
 
+  it("fails a dashboard and a documents.dashboards file that are not JSON, at their paths, as `check` does", async () => {
+    const listing = `${SNMP}documents:\n  dashboards:\n    - displayName: Overview\n      path: documents/overview.json\n`;
+    const { run } = await added(
+      listing,
+      {
+        [OVERVIEW]: DASHBOARD,
+        [INTERFACES]: '{\n  "tiles": [],\n}',
+        [`${FOLDER}documents/overview.json`]: '["not", "an", "object"]',
+      },
+      { commented: true },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run, "asset-missing")).toEqual([
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(listing, MISSING_LINE),
+        annotation_level: "failure",
+        message: expect.stringContaining(
+          "dashboard `dashboards/interfaces.json` is not valid JSON (line 3, column 1): Dynatrace cannot import the dashboard it should hold",
+        ),
+      }),
+      expect.objectContaining({
+        path: YAML,
+        start_line: lineOf(listing, "      path: documents/overview.json"),
+        annotation_level: "failure",
+        message: expect.stringContaining(
+          "dashboard `documents/overview.json` is not a JSON object (the dashboard Dynatrace imports)",
+        ),
+      }),
+    ]);
+  });
+
+  it("keeps a dashboard the base already had broken an existing finding, read at the base too: a version bump passes", async () => {
+    const before = SNMP;
+    const after = edit(before, 'version: "1.4.0"', 'version: "1.5.0"');
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "modified", patch: rewritePatch(before, after) }];
+    for (const [sha, yaml] of [
+      [HEAD_SHA, after],
+      [BASE_SHA, before],
+    ] as const)
+      gh.file(R, sha, YAML, yaml).file(R, sha, OVERVIEW, DASHBOARD).file(R, sha, INTERFACES, "{ tiles: [] }");
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(titled(run!, "asset-missing")).toEqual([
+      expect.objectContaining({
+        start_line: lineOf(after, MISSING_LINE),
+        annotation_level: "notice",
+        message: expect.stringMatching(
+          /^Existing finding: .*dashboard `dashboards\/interfaces\.json` is not valid JSON/,
+        ),
+      }),
+    ]);
+  });
+
+  it("warns of a dashboard over max_file_size, known by its size alone (never downloaded)", async () => {
+    const { gh, run } = await added(
+      SNMP,
+      { [OVERVIEW]: DASHBOARD },
+      {
+        commented: true,
+        configure: (gh) => {
+          gh.file(R, HEAD_SHA, INTERFACES, Buffer.alloc(3 * 1024 * 1024, 0x20));
+          gh.file(R, "HEAD", ".github/plugin-review.yml", "max_file_size: 2097152\n");
+        },
+      },
+    );
+    expect(titled(run, "asset-missing")).toEqual([
+      expect.objectContaining({
+        start_line: lineOf(SNMP, MISSING_LINE),
+        annotation_level: "warning",
+        message:
+          "dashboard `dashboards/interfaces.json` is larger than max_file_size (2097152 bytes), so it was not checked to be JSON",
+      }),
+    ]);
+    expect(gh.count("GET", /\/git\/blobs\//)).toBe(0);
+  });
+
   it("passes an SNMP extension whose dashboards folder is a symbolic link (GitHub's tree does not say to what)", async () => {
     const alerting = `${SNMP}alerts:\n  - path: alerts/cpu-high.json\n`;
     const { run } = await added(
@@ -264,8 +345,9 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     for (const sha of [HEAD_SHA, BASE_SHA])
       expect(gh.count("GET", new RegExp(`^/repos/${R}/git/trees/${sha}$`))).toBe(1);
-    // Two calls more than another extension's review without findings (docs/performance.md): the two trees.
-    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(7);
+    // Three calls more than another extension's review without findings (docs/performance.md): the two trees,
+    // and one read of its dashboards at head and base.
+    expect(gh.mock.requests.filter((r) => !r.path.endsWith("/access_tokens")).length).toBe(8);
   });
 
   it("fails a pull request that deletes a dashboard its unchanged extension.yaml still lists (a new finding)", async () => {
@@ -519,13 +601,14 @@ describe("GitHub App: the alert files an extension lists, read as `check` reads 
   });
 });
 
-describe("GitHub App: alert files read a batch, bounded", () => {
-  it("reads at most 80 alert files a batch, and says which extension's were not read", async () => {
+describe("GitHub App: alert and dashboard files read a batch, bounded", () => {
+  it("reads at most 80 alert and dashboard files a batch, and says which extension's were not read", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
     const { probot } = makeProbot();
     const listed = `${SNMP}alerts:\n${Array.from({ length: 10 }, (_, i) => `  - path: alerts/a${i}.json\n`).join("")}`;
-    // Nine extensions listing ten alert files of their own each (Dynatrace takes ten): 90 reads, 80 read.
-    const folders = Array.from({ length: 9 }, (_, i) => `e${i + 1}/`);
+    // Seven extensions listing ten alert files and two dashboards of their own each (Dynatrace takes ten of
+    // each): 84 reads, 80 read, the seventh's alert files first.
+    const folders = Array.from({ length: 7 }, (_, i) => `e${i + 1}/`);
     gh.prFiles = [];
     for (const folder of folders) {
       // Each its own name: extensions of one name reviewed together are duplicate-plugin-name.
@@ -555,8 +638,8 @@ describe("GitHub App: alert files read a batch, bounded", () => {
     const [run] = gh.runsFor(HEAD_SHA);
     expect(run).toMatchObject({ status: "completed", conclusion: "success" });
     expect(run!.output!.summary).toContain(
-      "`e9/extension.yaml`: the extensions reviewed with it list more than 80 alert files, so some of its alert files were not read and not checked.",
+      "`e7/extension.yaml`: the extensions reviewed with it list more than 80 alert and dashboard files, so some of its alert files and dashboards were not read and not checked.",
     );
-    expect(run!.output!.summary).not.toContain("`e8/extension.yaml`: the extensions");
+    expect(run!.output!.summary).not.toContain("`e6/extension.yaml`: the extensions");
   });
 });
