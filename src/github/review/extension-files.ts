@@ -21,6 +21,12 @@
  *
  * Every extension.yaml, whatever it says, gets the files of its project that the change touched (`changed`, from
  * the change's file list): a packaged file changed is a change to the extension (version-not-bumped).
+ *
+ * A project too large to list (more than PROJECT_FILES_MAX files, or GitHub cut its listing short) is a note when
+ * it was so at the base already, so that an extension.yaml at the root of a large repository does not fail every
+ * pull request. When the change made it so (the base's listing of its folder was whole: a renamed extension's old
+ * folder, a new extension's own, none at all when the folder is new), the extension was not reviewed whole and the
+ * check fails (projectsNotListed): else deleting its module and adding 5,001 files would silence the rules.
  */
 import type { DescriptorInput } from "../../core/analyse.js";
 import { formatOf } from "../../core/ef2/pairing.js";
@@ -34,6 +40,7 @@ import {
   type FileRead,
 } from "../../core/ef2/package.js";
 import { decodeUtf8 } from "../../core/utf8.js";
+import type { NotReviewed } from "../../core/verdict.js";
 import { quote } from "../../format/markdown.js";
 import { step } from "../api/errors.js";
 import {
@@ -53,6 +60,15 @@ export const ALERT_READS_MAX = 2 * FILES_PER_READ;
 
 /** The activation schema's name, as Dynatrace's SDK writes it beside extension.yaml. */
 export const ACTIVATION_SCHEMA = "activationSchema.json";
+
+/** Why extensions whose project the change made too large to list fail the check (addExtensionFiles `unlisted`). */
+export function projectsNotListed(paths: readonly string[]): NotReviewed {
+  const bound = PROJECT_FILES_MAX.toLocaleString("en-US");
+  return {
+    paths,
+    why: `The project folders of these extensions have more than ${bound} files at the head commit (or GitHub cut their listing short), and had not at the base commit: this change made them too large to list, so the files of their projects (a Python module, the activation schema, the files \`alerts\` and \`dashboards\` list) were not checked. Keep each project within ${bound} files (move what is not the extension's out of its folder)`,
+  };
+}
 
 /** Whether a file's bytes hold `word`. */
 function says(content: string | Uint8Array, word: string): boolean {
@@ -105,7 +121,8 @@ const namesFiles = (content: string | Uint8Array) =>
 /**
  * Gives each extension.yaml of `inputs` that names files of its project its `files`, read from GitHub (one tree
  * listing of each commit for the batch, and one read of the Python extensions' activation schemas). Returns
- * notes for the summary (a project too large to list) and the bytes read.
+ * notes for the summary (a project too large to list at base and head), the extensions whose project the change
+ * made too large to list (`unlisted`: projectsNotListed) and the bytes read.
  */
 export async function addExtensionFiles(
   gw: GitHubGateway,
@@ -113,7 +130,7 @@ export async function addExtensionFiles(
   inputs: readonly DescriptorInput[],
   maxFileSize: number,
   others: readonly string[],
-): Promise<{ notes: string[]; bytes: number }> {
+): Promise<{ notes: string[]; unlisted: string[]; bytes: number }> {
   const extensions = inputs.filter((i) => formatOf(i.path) === "extension.yaml");
   // Every extension: which of its project's files changed (version-not-bumped), from the change's file list.
   for (const input of extensions) {
@@ -121,7 +138,7 @@ export async function addExtensionFiles(
     if (changed.length) input.files = { changed };
   }
   const listed = extensions.filter((i) => i.size === undefined && namesFiles(i.content));
-  if (!listed.length) return { notes: [], bytes: 0 };
+  if (!listed.length) return { notes: [], unlisted: [], bytes: 0 };
   const python = new Set(listed.filter((i) => saysPython(i.content)));
   const at = { owner: target.owner, repo: target.repo };
   const folders = listed.map((i) => projectFolder(i.path));
@@ -213,6 +230,19 @@ export async function addExtensionFiles(
   });
   if (reads.length > first)
     contents.push(...(await step("content", () => gw.readFiles(reads.slice(first), maxFileSize))));
+  // A project head cannot list: did the change make it so? Only if the base listed it whole (a new extension's
+  // folder is listed at the base only now: a call only when a project is not listed).
+  const fresh = listed.filter((input, i) => !headListed[i] && !input.base);
+  const freshListed = fresh.length
+    ? await step("content", () =>
+        gw.folderFiles(
+          { ...at, ref: target.baseSha },
+          fresh.map((input) => projectFolder(input.path)),
+          PROJECT_FILES_MAX,
+        ),
+      )
+    : [];
+  const unlisted: string[] = [];
   const notes: string[] = [];
   for (const [input, kinds] of cutShort)
     notes.push(
@@ -222,6 +252,9 @@ export async function addExtensionFiles(
   listed.forEach((input, i) => {
     const paths = headListed[i];
     if (!paths) {
+      const k = based.indexOf(input);
+      const before = k < 0 ? freshListed[fresh.indexOf(input)] : baseListed[k];
+      if (before) return void unlisted.push(input.path);
       const unchecked = python.has(input)
         ? "the Python module, the activation schema and the files it lists were not checked"
         : `the files it lists${listsNamed(input.content)} were not checked`;
@@ -255,5 +288,5 @@ export async function addExtensionFiles(
       files.basePaths = basePaths.map((p) => folders[i] + p.slice((baseFolders[k] as string).length));
     input.files = files;
   });
-  return { notes, bytes };
+  return { notes, unlisted, bytes };
 }

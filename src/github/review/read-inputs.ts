@@ -28,7 +28,7 @@ import {
   type Logger,
 } from "../api/port.js";
 import { invalidConfigSummary, tryOnceMore } from "./check-run/output.js";
-import { addExtensionFiles } from "./extension-files.js";
+import { addExtensionFiles, projectsNotListed } from "./extension-files.js";
 import {
   extensionPlaces,
   placesInTree,
@@ -237,6 +237,7 @@ async function* readDescriptors(
   const unread: { path: string; why: string }[] = [];
   const beyondCount: string[] = [];
   const beyondBytes: string[] = [];
+  const unlisted: string[] = [];
   const migrated = new Map<string, string>();
   const bases = new Map<ChangedDescriptor, ReturnType<typeof baseOf>>();
   const basePath = (d: ChangedDescriptor) => bases.get(d)?.path;
@@ -337,10 +338,12 @@ async function* readDescriptors(
     // A Python extension's project files and activation schema, for the rules that read them.
     const project = await addExtensionFiles(gw, target, inputs, config.maxFileSize, changed.others);
     notes.push(...project.notes);
+    unlisted.push(...project.unlisted);
     bytes += project.bytes;
     yield inputs;
   }
   notReviewed.push(...unread.map((u) => ({ paths: [u.path], why: u.why })));
+  if (unlisted.length) notReviewed.push(projectsNotListed(unlisted));
   if (beyondCount.length)
     notReviewed.push({
       paths: beyondCount,

@@ -299,14 +299,16 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     expect(trees.filter((r) => "recursive" in r.query)).toHaveLength(3);
   });
 
-  it("judges nothing, and says so, when GitHub cuts the project folder's own tree short too", async () => {
+  it("judges nothing, and says so, for an extension added to a folder whose own tree GitHub cuts short at the base too", async () => {
     const { run } = await added(
       SNMP,
       { [OVERVIEW]: DASHBOARD },
       {
         commented: false,
         configure: (gh) => {
-          gh.cutTrees.add(HEAD_SHA);
+          // The folder was there, too large to list, before the change added extension.yaml to it.
+          gh.file(R, BASE_SHA, `${FOLDER}README.md`, "");
+          gh.cutTrees.add(HEAD_SHA).add(BASE_SHA);
           gh.cutFolders.add(FOLDER.slice(0, -1));
         },
       },
@@ -384,7 +386,9 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
     const { probot } = makeProbot();
     gh.prFiles = [{ filename: "extension.yaml", status: "added", patch: addedPatch(SNMP) }];
     gh.file(R, HEAD_SHA, "extension.yaml", SNMP).file(R, HEAD_SHA, "dashboards/overview.json", DASHBOARD);
-    for (let i = 0; i < 5_001; i++) gh.file(R, HEAD_SHA, `docs/f${i}.md`, "");
+    // The repository had them before: the change did not make its root too large to list.
+    for (let i = 0; i < 5_001; i++)
+      for (const sha of [HEAD_SHA, BASE_SHA]) gh.file(R, sha, `docs/f${i}.md`, "");
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     gh.assertClean();
     const [run] = gh.runsFor(HEAD_SHA);
@@ -393,6 +397,68 @@ describe("GitHub App: the files an extension that is not Python lists", () => {
       "`extension.yaml`: its project folder has more than 5,000 files (or GitHub cut its listing short), so the files it lists (dashboards) were not checked",
     );
   });
+});
+
+/**
+ * A project of more than 5,000 files is not listed: a change that takes it past that bound is not reviewed whole
+ * and fails (else deleting a listed file and adding 5,001 others would pass); one that was past it at the base
+ * already passes with a note (above). A new extension is judged by its folder at the base: one added with a
+ * project of 5,001 files fails.
+ */
+describe("GitHub App: an extension whose project the change makes too large to list", () => {
+  const JUNK = 5_001;
+  const junk = (i: number) => `${FOLDER}data/f${i}.txt`;
+  /** More files than GitHub lists of a pull request (3,000): the change is read from the commits' trees. */
+  const routes = [...REVIEW_ROUTES, "tree", "compare"] as const;
+
+  it("fails a pull request that bumps the version, deletes a listed dashboard and adds 5,001 files to the project", async () => {
+    // No finding to post a review for (the failure is the check's): no review.
+    const gh = new FakeGitHub(routes.filter((r) => r !== "createReview"));
+    const { probot } = makeProbot();
+    const bumped = edit(SNMP, 'version: "1.4.0"', 'version: "1.5.0"');
+    gh.prFiles = [
+      { filename: YAML, status: "modified", patch: rewritePatch(SNMP, bumped) },
+      { filename: INTERFACES, status: "removed" },
+    ];
+    gh.file(R, HEAD_SHA, YAML, bumped).file(R, BASE_SHA, YAML, SNMP);
+    for (const sha of [HEAD_SHA, BASE_SHA]) gh.file(R, sha, OVERVIEW, DASHBOARD);
+    gh.file(R, BASE_SHA, INTERFACES, DASHBOARD);
+    for (let i = 0; i < JUNK; i++) {
+      gh.file(R, HEAD_SHA, junk(i), `${i}\n`);
+      gh.prFiles.push({ filename: junk(i), status: "added", patch: "@@ -0,0 +1 @@\n+x" });
+    }
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run!, "asset-missing")).toEqual([]);
+    expect(run!.output!.title).toMatch(/^1 changed descriptor not reviewed/);
+    expect(run!.output!.summary).toContain(
+      "and had not at the base commit: this change made them too large to list, so the files of their projects",
+    );
+    expect(run!.output!.summary).toContain(`- \`${YAML}\``);
+  }, 60_000);
+
+  it("fails a pull request that adds an extension with a project of 5,001 files, naming it", async () => {
+    // No finding to post a review for (the failure is the check's): no review.
+    const gh = new FakeGitHub(routes.filter((r) => r !== "createReview"));
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "added", patch: addedPatch(SNMP) }];
+    gh.file(R, HEAD_SHA, YAML, SNMP).file(R, HEAD_SHA, OVERVIEW, DASHBOARD);
+    for (const sha of [HEAD_SHA, BASE_SHA]) gh.file(R, sha, "README.md", "");
+    for (let i = 0; i < JUNK; i++) {
+      gh.file(R, HEAD_SHA, junk(i), `${i}\n`);
+      gh.prFiles.push({ filename: junk(i), status: "added", patch: "@@ -0,0 +1 @@\n+x" });
+    }
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(titled(run!, "asset-missing")).toEqual([]);
+    expect(run!.output!.summary).toContain("this change made them too large to list");
+    expect(run!.output!.summary).toContain(`- \`${YAML}\``);
+    expect(run!.output!.summary).not.toContain("its project folder has more than");
+  }, 60_000);
 });
 
 describe("GitHub App: the alert files an extension lists, read as `check` reads them", () => {

@@ -181,7 +181,26 @@ describe("GitHub App: a Python extension's project files", () => {
     expect(run.output!.summary).not.toContain("were not checked");
   });
 
-  it("says so, and judges no module, when GitHub cuts the project folder's own tree short too", async () => {
+  it("says so, and judges no module, when GitHub cuts the project folder's own tree short at the base too", async () => {
+    const { run } = await review(
+      { [SCHEMA]: ACTIVATION },
+      {
+        fails: false,
+        configure: (gh) => {
+          gh.cutTrees.add(HEAD_SHA).add(BASE_SHA);
+          gh.cutFolders.add("queues");
+        },
+      },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(titled(run, "python-module-missing")).toEqual([]);
+    expect(run.output!.summary).toContain(
+      "its project folder has more than 5,000 files (or GitHub cut its listing short), so the Python module, the activation schema and the files it lists were not checked",
+    );
+  });
+
+  it("fails, naming the extension, when GitHub cuts the project folder's own tree short at head and not at the base", async () => {
+    // No finding to post a review for: the check fails with no review.
     const { run } = await review(
       { [SCHEMA]: ACTIVATION },
       {
@@ -192,9 +211,76 @@ describe("GitHub App: a Python extension's project files", () => {
         },
       },
     );
-    expect(titled(run, "python-module-missing")).toEqual([]);
-    expect(run.output!.summary).toContain(
-      "its project folder has more than 5,000 files (or GitHub cut its listing short), so the Python module, the activation schema and the files it lists were not checked",
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run.output!.title).toBe(
+      "1 changed descriptor not reviewed · 0 errors, 0 warnings, 0 notices in 1 descriptor",
     );
+    expect(run.output!.summary).toContain(
+      `had not at the base commit: this change made them too large to list`,
+    );
+    expect(run.output!.summary).toContain(`- \`${YAML}\``);
   });
+});
+
+/**
+ * A project folder of more than 5,000 files is not listed (a partial list would call a module missing): a pull
+ * request that takes it past that bound is not reviewed whole and fails, so that it cannot silence the rules
+ * that read the project (the security sweep's attack: delete the module, add 5,001 files). One that was past the
+ * bound at the base already passes with a note, as before.
+ */
+describe("GitHub App: a Python extension's project too large to list", () => {
+  const JUNK = 5_001;
+  const junk = (i: number) => `queues/data/f${i}.txt`;
+
+  /** A version bump, the module deleted at head or not; `atBase`: the 5,001 files are at the base already. */
+  async function grown({ deleted, atBase }: { deleted: boolean; atBase: boolean }) {
+    // No finding to post a review for (the failure is the check's): no review. More files than GitHub lists of a
+    // pull request (3,000): the change is read from the commits' trees.
+    const gh = new FakeGitHub([
+      ...REVIEW_ROUTES.filter((r) => r !== "createReview"),
+      "tree",
+      ...(atBase ? [] : (["compare"] as const)),
+    ]);
+    const { probot } = makeProbot();
+    gh.prFiles = [{ filename: YAML, status: "modified", patch: rewritePatch(BEFORE, AFTER) }];
+    if (deleted) gh.prFiles.push({ filename: MODULE, status: "removed" });
+    gh.file(R, HEAD_SHA, YAML, AFTER).file(R, HEAD_SHA, SCHEMA, ACTIVATION);
+    gh.file(R, BASE_SHA, YAML, BEFORE).file(R, BASE_SHA, SCHEMA, ACTIVATION);
+    gh.file(R, BASE_SHA, MODULE, example("example_queue/__main__.py"));
+    if (!deleted) gh.file(R, HEAD_SHA, MODULE, example("example_queue/__main__.py"));
+    for (let i = 0; i < JUNK; i++) {
+      gh.file(R, HEAD_SHA, junk(i), `${i}\n`);
+      if (atBase) gh.file(R, BASE_SHA, junk(i), `${i}\n`);
+      else gh.prFiles.push({ filename: junk(i), status: "added", patch: "@@ -0,0 +1 @@\n+x" });
+    }
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run, ...others] = gh.runsFor(HEAD_SHA);
+    expect(others).toEqual([]);
+    return run!;
+  }
+
+  it("fails a pull request that deletes the module and adds 5,001 files to the project, naming the extension", async () => {
+    const run = await grown({ deleted: true, atBase: false });
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run.output!.title).toMatch(/^1 changed descriptor not reviewed/);
+    expect(run.output!.summary).toContain(
+      "**Failing**: 1 changed descriptor was not reviewed, and a commit that was not reviewed whole cannot pass",
+    );
+    expect(run.output!.summary).toContain(
+      "The project folders of these extensions have more than 5,000 files at the head commit (or GitHub cut their listing short), and had not at the base commit: this change made them too large to list, so the files of their projects (a Python module, the activation schema, the files `alerts` and `dashboards` list) were not checked.",
+    );
+    expect(run.output!.summary).toContain(`- \`${YAML}\``);
+    // Said once, as the failure: not as a note too.
+    expect(run.output!.summary).not.toContain("its project folder has more than");
+  }, 60_000);
+
+  it("passes, with its note, a version bump of an extension whose project had more than 5,000 files at the base already", async () => {
+    const run = await grown({ deleted: false, atBase: true });
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(run.output!.summary).toContain(
+      `\`${YAML}\`: its project folder has more than 5,000 files (or GitHub cut its listing short), so the Python module, the activation schema and the files it lists were not checked.`,
+    );
+    expect(run.output!.summary).not.toContain("not reviewed");
+  }, 60_000);
 });
