@@ -435,7 +435,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   // The dry run's standard output is the diff alone (to pipe into `git apply`); its notes go to stderr.
   const stdoutFormat = opts.fix === "dry-run" ? undefined : opts.format;
   if (stdoutFormat) io.stdout(write(stdoutFormat, io.colour, io.width));
-  if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${printable(n)}\n`);
+  if (stdoutFormat !== "text") for (const n of notes) io.stderr(`plugin-review: ${escaped(n)}\n`);
   // On stderr, so that a JSON or SARIF report on stdout stays whole.
   if (timing) io.stderr(formatTiming(timing, opts.timing));
   return failed ? 1 : 0;

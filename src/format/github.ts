@@ -1,13 +1,13 @@
 /**
  * `--format github`: workflow commands, which GitHub Actions turns into annotations.
  * Escaping follows the runner's toolkit (`%`, CR, LF in data; also `:` and `,` in properties), after the
- * control characters of what comes from a file are gone (printable.ts): no line of the output but ours
- * starts a command, and no escape sequence reaches the log.
+ * control characters of what comes from a file are escaped in messages, gone in the file's name (printable.ts):
+ * no line of the output but ours starts a command, and no escape sequence reaches the log.
  */
 import type { ExistingMode } from "../core/config.js";
 import type { AnalysedFile } from "../core/analyse.js";
 import { isQuietExisting } from "../core/verdict.js";
-import { printable } from "./printable.js";
+import { escaped, printable } from "./printable.js";
 import { countBySeverity, describeCounts, plural } from "./summary.js";
 
 function escapeData(s: string): string {
@@ -42,7 +42,7 @@ export function formatGithub(
       const quiet = isQuietExisting(f, { existing: mode });
       const note = quiet ? " (existing: predates this change)" : "";
       lines.push(
-        `::${quiet ? "notice" : f.severity} ${props.join(",")}::${escapeData(`${printable(f.message)} [${f.ruleId}]${note}`)}`,
+        `::${quiet ? "notice" : f.severity} ${props.join(",")}::${escapeData(`${escaped(f.message)} [${f.ruleId}]${note}`)}`,
       );
     }
   }

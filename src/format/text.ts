@@ -3,14 +3,15 @@
  * `line:column`, severity, message and rule id in columns aligned within the file; then the summary. The message
  * column wraps, at word boundaries, to fit the width given (the terminal's) and never grows past
  * `MESSAGE_MAX`, so that one long message neither widens its file's rows nor runs off the screen.
- * What comes from a file (its path, messages quoting it, notes quoting a configuration) is printed without
- * its control characters (printable.ts): only the colours are ours.
+ * What comes from a file (its path, messages quoting it, notes quoting a configuration) is printed with its
+ * control characters escaped (printable.ts `escaped`): one line that still says what it holds; only the
+ * colours are ours.
  */
 import { fixableFindings } from "../core/fix.js";
 import type { AnalysedFile } from "../core/analyse.js";
 import type { Severity } from "../core/types.js";
 import { fitLine } from "./fit.js";
-import { escaped, printable } from "./printable.js";
+import { escaped } from "./printable.js";
 import { countBySeverity, describeBaseline, describeCounts, plural } from "./summary.js";
 
 const COLOURS: Record<Severity | "dim" | "bold" | "ok" | "underline", [number, number]> = {
@@ -71,7 +72,9 @@ function rows(file: AnalysedFile, paint: Paint, width: number | undefined): stri
   const cells = file.findings.map((f) => ({
     where: [String(f.line), String(f.column)] as const,
     severity: f.severity,
-    message: printable(f.message),
+    // Escaped, as the file's name above (`a\nb`): a path or a name quoted in a message is one line that still
+    // names what it names; `printable` would make its line break a space (another file) and drop its escapes.
+    message: escaped(f.message),
     existing: f.baseline === "existing",
     ruleId: f.ruleId,
   }));
@@ -150,7 +153,7 @@ export function formatText(
   lines.push(paint("bold", summary));
   const baseline = describeBaseline(files);
   if (baseline) lines.push(fit(baseline));
-  for (const n of opts.notes ?? []) lines.push(fit(printable(n)));
+  for (const n of opts.notes ?? []) lines.push(fit(escaped(n)));
   // Last, as ESLint does: what `--fix` would do about what is left.
   if (total > 0) {
     const fixable = fixableFindings(files).size;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { text, validHost } from "../helpers.js";
-import { cli, ensureBuilt } from "./run.js";
+import { cli, ensureBuilt, findingLines } from "./run.js";
 
 let dir: string;
 const FOLDER = "a\nb";
@@ -68,5 +68,67 @@ describe("a name with a line break", () => {
     expect(pr.stderr).toBe(
       "plugin-review: expected <owner>/<repo>#<number>, not 'o/r#1\\n::error::forged'\n",
     );
+  });
+});
+
+describe("a path quoted in a finding's message", () => {
+  // Two descriptors sharing a name, one in a folder named with a line break, one with an escape sequence:
+  // each one's duplicate-plugin-name finding quotes the other's path.
+  const BREAK = "p\nq";
+  const ESCAPE = "r\x1b[31ms";
+  let shared: string;
+  beforeAll(() => {
+    shared = mkdtempSync(join(tmpdir(), "plugin-review-message-path-"));
+    for (const folder of [BREAK, ESCAPE]) {
+      mkdirSync(join(shared, folder));
+      writeFileSync(join(shared, folder, "plugin.json"), text(validHost()));
+    }
+    writeFileSync(join(shared, BREAK, "fixture.yaml"), "name: x\n");
+  });
+  afterAll(() => rmSync(shared, { recursive: true, force: true }));
+  const args = [`${BREAK}/plugin.json`, `${ESCAPE}/plugin.json`];
+
+  it("is escaped in the text output, as the file's name is, not made a space or taken away", () => {
+    const r = cli(["check", ...args], shared);
+    expect(r.status).toBe(1);
+    const findings = findingLines(r.stdout).split("\n");
+    expect(findings).toEqual([
+      expect.stringMatching(
+        /^p\\nq\/plugin\.json:\d+:\d+ error duplicate-plugin-name .* is also used by `r\\x1b\[31ms\/plugin\.json`;/,
+      ),
+      expect.stringMatching(
+        /^r\\x1b\[31ms\/plugin\.json:\d+:\d+ error duplicate-plugin-name .* is also used by `p\\nq\/plugin\.json`;/,
+      ),
+    ]);
+    // No character of a file's controls reaches the terminal.
+    expect(r.stdout).not.toContain("\u001b");
+  });
+
+  it("is escaped in github annotations' messages, and the real string in JSON", () => {
+    const github = cli(["check", "--format", "github", ...args], shared);
+    const annotations = github.stdout.split("\n").filter((l) => l.startsWith("::"));
+    expect(annotations).toEqual([
+      expect.stringMatching(
+        /^::error file=p%0Aq\/plugin\.json,.*::.* is also used by `r\\x1b\[31ms\/plugin\.json`;/,
+      ),
+      expect.stringMatching(/^::error file=[^,]*,.*::.* is also used by `p\\nq\/plugin\.json`;/),
+    ]);
+    const json = JSON.parse(cli(["check", "--format", "json", ...args], shared).stdout) as {
+      file: string;
+      message: string;
+    }[];
+    expect(json.map((f) => [f.file, f.message])).toEqual([
+      [`${BREAK}/plugin.json`, expect.stringContaining(`also used by \`${ESCAPE}/plugin.json\``)],
+      [`${ESCAPE}/plugin.json`, expect.stringContaining(`also used by \`${BREAK}/plugin.json\``)],
+    ]);
+  });
+
+  it("is escaped in the notes below the findings, on stdout (text) and on stderr (json)", () => {
+    const note =
+      "p\\nq/fixture.yaml was read as a plugin.json: only a file named extension.yaml is an extension";
+    const r = cli(["check", `${BREAK}/fixture.yaml`], shared);
+    expect(r.stdout).toContain(note);
+    const json = cli(["check", "--format", "json", `${BREAK}/fixture.yaml`], shared);
+    expect(json.stderr).toContain(`plugin-review: ${note}`);
   });
 });

@@ -81,7 +81,7 @@ describe("the formats that go to a terminal or a workflow log", () => {
     );
   });
 
-  it("text: the file's path, messages and notes without their controls; the colours ours", () => {
+  it("text: the file's path, messages and notes with their controls escaped; the colours ours", () => {
     const files: AnalysedFile[] = [
       {
         path: "a\u001b[2J/plugin.json",
@@ -97,8 +97,9 @@ describe("the formats that go to a terminal or a workflow log", () => {
     expect(plain).not.toMatch(CONTROL_IN_LINE);
     // The file's name escaped, so that it names that file: `a\x1b[2J`, as text, never the sequence.
     expect(plain).toContain("a\\x1b[2J/plugin.json");
-    expect(plain).toContain("unknown member `x ✔ no findings`");
-    expect(plain).toContain("note  more");
+    // A message and a note likewise: what they quote from a file is escaped, not taken away or made a space.
+    expect(plain).toContain("unknown member `\\x1b[31mx\\n✔ no findings`");
+    expect(plain).toContain("note \\x1b]0;title\\x07\\nmore");
     const coloured = formatText(files, (p) => p, { colour: true });
     expect(stripVTControlCharacters(coloured)).not.toMatch(CONTROL_IN_LINE);
   });
