@@ -15,7 +15,7 @@ import { reviewPullRequest } from "../github/review/pipeline.js";
 import { REAL_TIME } from "../github/api/clock.js";
 import { describeRequestError } from "../github/api/errors.js";
 import { isGraphqlUrl, tokenOctokit, type DryWrite, type Octokit } from "../github/api/octokit/octokit.js";
-import { escaped, jsonText, printable, printableLines } from "../format/printable.js";
+import { escaped, jsonText, printableLines } from "../format/printable.js";
 import { githubAccess } from "./github-access.js";
 
 export interface PrOptions {
@@ -118,7 +118,7 @@ function render(r: DryRun): string {
   out.push(`Annotations (${r.checkRun.annotations.length}):`);
   for (const a of r.checkRun.annotations)
     out.push(
-      `  ${printable(String(a.path))}:${String(a.start_line)}  ${String(a.annotation_level)}  ${String(a.title)}  ${printable(String(a.message))}`,
+      `  ${escaped(String(a.path))}:${String(a.start_line)}  ${String(a.annotation_level)}  ${String(a.title)}  ${escaped(String(a.message))}`,
     );
   out.push("");
   if (r.review) {
@@ -126,7 +126,7 @@ function render(r: DryRun): string {
     out.push(`Line comments (${r.review.comments.length}):`);
     for (const c of r.review.comments)
       out.push(
-        `  ${printable(String(c.path))}:${String(c.line)}`,
+        `  ${escaped(String(c.path))}:${String(c.line)}`,
         ...String(c.body)
           .split("\n")
           .map((l) => `    ${l}`),
@@ -137,7 +137,8 @@ function render(r: DryRun): string {
   for (const rep of r.replies) out.push("", `Resolve thread ${rep.comment_id}, replying: ${rep.body}`);
   for (const d of r.dismissals) out.push("", `Dismiss the App's review ${d.review_id}: ${d.message}`);
   // For a terminal: what the descriptors put in the Markdown is inert there, and no control character of
-  // theirs reaches the terminal either (annotations are plain text: made printable above).
+  // theirs reaches the terminal either (annotations are plain text, and their paths: escaped above, `a\nb`, so
+  // that a line break in a path or in a name a message quotes does not read as a space, naming another file).
   return printableLines(out.join("\n")) + "\n";
 }
 

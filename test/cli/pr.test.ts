@@ -109,6 +109,27 @@ describe("plugin-review pr", () => {
     gh.assertClean();
   });
 
+  it("a path with a line break or an escape sequence: escaped in the annotations' lines and in their messages", async () => {
+    const gh = new FakeGitHub(READS);
+    const doc = text(validHost());
+    const paths = ["p\nq/plugin.json", "r\u001b[31ms/plugin.json"];
+    gh.prFiles = paths.map((filename) => ({ filename, status: "added", patch: addedPatch(doc) }));
+    for (const path of paths) gh.file("acme/plugins", HEAD_SHA, path, doc);
+    gh.pulls.set(7, pullRequestPayload("opened").pull_request);
+    process.env.GITHUB_TOKEN = "ghp_dry_run_token_not_real";
+    const r = await run(["pr", "acme/plugins#7"]);
+    const annotations = r.stdout
+      .split("\n")
+      .filter((l) => /duplicate-plugin-name/.test(l) && /^ {2}\S/.test(l));
+    // Each names its file, and the other file its message quotes, as that file is named: not `p q`, not `rs`.
+    expect(annotations).toEqual([
+      expect.stringMatching(/^ {2}p\\nq\/plugin\.json:2 .* is also used by `r\\x1b\[31ms\/plugin\.json`;/),
+      expect.stringMatching(/^ {2}r\\x1b\[31ms\/plugin\.json:2 .* is also used by `p\\nq\/plugin\.json`;/),
+    ]);
+    expect(r.stdout).not.toContain("\u001b");
+    gh.assertClean();
+  });
+
   it("a push that also fixes an earlier finding: the review and the thread's reply it would send in one document", async () => {
     const gh = setup();
     // The fingerprint of a finding an earlier push had: a host plugin's `favicon` (ignored-member).

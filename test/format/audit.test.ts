@@ -126,6 +126,30 @@ describe("a report written before the readiness", () => {
   });
 });
 
+describe("--format text", () => {
+  it("escapes a path with a line break or an escape sequence, and a message quoting one: not a space, not taken away", () => {
+    const quoting = (fp: string, line: number): AuditFinding => ({
+      ...finding(fp, line, "duplicate-plugin-name"),
+      message:
+        "plugin name `x` is also used by `r\u001b[31ms/plugin.json`; the server treats them as one plugin",
+    });
+    const earlier = report([quoting("gone", 3)]);
+    const now = report([quoting("added", 4)], undefined, "b".repeat(40));
+    for (const r of [earlier, now])
+      (r.repositories[0] as ReviewedRepository).files[0]!.path = "p\nq/plugin.json";
+    const text = formatAuditText(compareAudits(earlier, now, "earlier.json"), "text");
+    expect(text).toContain("  acme/p/p\\nq/plugin.json: 1 error, 0 warnings");
+    for (const [label, line] of [
+      ["fixed", 3],
+      ["new  ", 4],
+    ])
+      expect(text).toContain(
+        `  ${label}  acme/p/p\\nq/plugin.json:${line}:1  error  duplicate-plugin-name  plugin name \`x\` is also used by \`r\\x1b[31ms/plugin.json\`;`,
+      );
+    expect(text).not.toContain("\u001b");
+  });
+});
+
 describe("--format markdown", () => {
   it("shows what the repositories hold (paths, messages, configuration errors) inert, the findings readable", () => {
     const member = "x` @acme/admins [approve](https://evil.example/a) <img src=x> `y";

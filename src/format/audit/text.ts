@@ -1,7 +1,8 @@
 /**
  * `plugin-review audit` output: a table per repository and the totals, as text, JSON or Markdown; with
  * `--compare`, what changed since the earlier audit. What the repositories hold (paths, messages, the
- * reasons a configuration is invalid) is printable in text and inert in Markdown (markdown.ts).
+ * reasons a configuration is invalid) is printable in text (a path, and a message quoting one, escaped: `a\nb`)
+ * and inert in Markdown (markdown.ts).
  */
 import {
   auditTime,
@@ -12,7 +13,7 @@ import {
   type ComparedFinding,
 } from "./report.js";
 import { inertText, quotedText } from "../markdown.js";
-import { jsonText, printable, printableLines } from "../printable.js";
+import { escaped, jsonText, printableLines } from "../printable.js";
 import { plural } from "../summary.js";
 import { readinessMarkdown, readinessText, readinessTrend } from "./readiness.js";
 
@@ -137,7 +138,7 @@ function formatText(report: AuditReport): string {
           .filter((f) => f.wouldFail)
           .map(
             (f) =>
-              `  ${r.repository}/${printable(f.path)}: ${plural(f.errors, "error")}, ${plural(f.warnings, "warning")}`,
+              `  ${r.repository}/${escaped(f.path)}: ${plural(f.errors, "error")}, ${plural(f.warnings, "warning")}`,
           )
       : [],
   );
@@ -194,7 +195,7 @@ function comparisonText(report: AuditReport, c: AuditComparison): string[] {
   const migration = readinessTrend(report);
   if (migration) out.push(`Migration to Extensions 2.0: ${migration}`);
   const line = (label: string) => (f: ComparedFinding) =>
-    `  ${label}  ${printable(where(f))}  ${f.severity}  ${f.ruleId}  ${printable(f.message)}`;
+    `  ${label}  ${escaped(where(f))}  ${f.severity}  ${f.ruleId}  ${escaped(f.message)}`;
   out.push(...listed(c.fixed, line("fixed"), "fixed"), ...listed(c.new, line("new  "), "new"));
   if (c.byRule.length) out.push(`By rule: ${byRule(c)}`);
   if (c.byRepository.length) out.push(`By repository: ${byRepository(c)}`);
