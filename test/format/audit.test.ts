@@ -11,6 +11,7 @@ import { esc, formatHtml } from "../../src/format/audit/html.js";
 import { formatAuditText } from "../../src/format/audit/text.js";
 import {
   blobUrl,
+  readinessTotals,
   totals,
   webUrl,
   type AuditFinding,
@@ -146,6 +147,22 @@ describe("--format text", () => {
       expect(text).toContain(
         `  ${label}  acme/p/p\\nq/plugin.json:${line}:1  error  duplicate-plugin-name  plugin name \`x\` is also used by \`r\\x1b[31ms/plugin.json\`;`,
       );
+    expect(text).not.toContain("\u001b");
+  });
+});
+
+describe("--format text, the readiness", () => {
+  it("escapes a descriptor's and an extension's path with a line break or an escape sequence", () => {
+    const r = report([]);
+    const repo = r.repositories[0] as ReviewedRepository;
+    repo.files[0]!.path = "p\nq/plugin.json";
+    repo.files[0]!.readiness = { framework: "EF1", type: "python", migrate: "fully", items: [] };
+    repo.extensions = [{ path: "r\u001b[31ms/extension.yaml", framework: "EF2", dataSource: "python" }];
+    repo.migration = "in-progress";
+    r.readiness = readinessTotals(r.repositories);
+    const text = formatAuditText(r, "text");
+    expect(text).toContain("  acme/p/p\\nq/plugin.json: EF1 ");
+    expect(text).toContain("  acme/p/r\\x1b[31ms/extension.yaml: EF2 python");
     expect(text).not.toContain("\u001b");
   });
 });

@@ -5,7 +5,7 @@
  * SARIF files render the same parts of the report (report.ts) their own way.
  */
 import { inertText } from "../markdown.js";
-import { printable } from "../printable.js";
+import { escaped } from "../printable.js";
 import {
   reviewed,
   typeLabel,
@@ -177,12 +177,12 @@ export function readinessText(
     "",
     ...table(
       HEADER,
-      rows.map((r) => r.map(printable)),
+      rows.map((r) => r.map(escaped)),
       totalRow(t),
     ),
     "",
     "Descriptors (framework and type; what plugin-review migrate can do with each):",
-    ...lines(report).map((l) => `  ${printable(l)}`),
+    ...lines(report).map((l) => `  ${escaped(l)}`),
   ];
 }
 
