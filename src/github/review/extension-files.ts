@@ -27,6 +27,14 @@
  * pull request. When the change made it so (the base's listing of its folder was whole: a renamed extension's old
  * folder, a new extension's own, none at all when the folder is new), the extension was not reviewed whole and the
  * check fails (projectsNotListed): else deleting its module and adding 5,001 files would silence the rules.
+ *
+ * Alert and dashboard files past ALERT_READS_MAX a batch are not read. That fails the check too (alertsNotRead)
+ * when the change caused it: a file it adds or modifies in the extension's project was not read, or the reads
+ * the extension's base needs alone (the files its base extension.yaml lists, and every JSON file of its base
+ * project when the scan may misread that text) are within the bound (a new extension's are none): else adding 80
+ * JSON files to a project, or an extension listing 80 files reviewed with it, would silence its alert files.
+ * An extension whose base alone needed more than the bound keeps a note, so that it does not fail every pull
+ * request that touches it.
  */
 import type { DescriptorInput } from "../../core/analyse.js";
 import { formatOf } from "../../core/ef2/pairing.js";
@@ -57,6 +65,14 @@ export const PROJECT_FILES_MAX = 5000;
 
 /** Alert and dashboard files read at most for a batch of descriptors, head and base together (each file once). */
 export const ALERT_READS_MAX = 2 * FILES_PER_READ;
+
+/** Why extensions whose alert and dashboard files the change left unread fail the check (`unread`). */
+export function alertsNotRead(paths: readonly string[]): NotReviewed {
+  return {
+    paths,
+    why: `A review reads at most ${ALERT_READS_MAX} alert and dashboard files a batch of extensions, head and base together (the files \`alerts\` and \`dashboards\` list, or every JSON file of a project whose extension.yaml may list them in a way its lines do not show), so some of the files they list were not read and not checked, and this change caused it: it adds or modifies some of those files, or the extension's base alone needed no more than ${ALERT_READS_MAX}. Review fewer extensions at once (split the pull request), or keep the JSON files of a project whose extension.yaml uses YAML escapes, anchors, aliases or tags within ${ALERT_READS_MAX}`,
+  };
+}
 
 /** The activation schema's name, as Dynatrace's SDK writes it beside extension.yaml. */
 export const ACTIVATION_SCHEMA = "activationSchema.json";
@@ -121,8 +137,10 @@ const namesFiles = (content: string | Uint8Array) =>
 /**
  * Gives each extension.yaml of `inputs` that names files of its project its `files`, read from GitHub (one tree
  * listing of each commit for the batch, and one read of the Python extensions' activation schemas). Returns
- * notes for the summary (a project too large to list at base and head), the extensions whose project the change
- * made too large to list (`unlisted`: projectsNotListed) and the bytes read.
+ * notes for the summary (a project too large to list at base and head, alert and dashboard files past the bound
+ * at the base already), the extensions whose project the change made too large to list (`unlisted`:
+ * projectsNotListed), those whose alert and dashboard files the change left unread (`unread`: alertsNotRead) and
+ * the bytes read.
  */
 export async function addExtensionFiles(
   gw: GitHubGateway,
@@ -130,7 +148,7 @@ export async function addExtensionFiles(
   inputs: readonly DescriptorInput[],
   maxFileSize: number,
   others: readonly string[],
-): Promise<{ notes: string[]; unlisted: string[]; bytes: number }> {
+): Promise<{ notes: string[]; unlisted: string[]; unread: string[]; bytes: number }> {
   const extensions = inputs.filter((i) => formatOf(i.path) === "extension.yaml");
   // Every extension: which of its project's files changed (version-not-bumped), from the change's file list.
   for (const input of extensions) {
@@ -138,7 +156,7 @@ export async function addExtensionFiles(
     if (changed.length) input.files = { changed };
   }
   const listed = extensions.filter((i) => i.size === undefined && namesFiles(i.content));
-  if (!listed.length) return { notes: [], unlisted: [], bytes: 0 };
+  if (!listed.length) return { notes: [], unlisted: [], unread: [], bytes: 0 };
   const python = new Set(listed.filter((i) => saysPython(i.content)));
   const at = { owner: target.owner, repo: target.repo };
   const folders = listed.map((i) => projectFolder(i.path));
@@ -157,9 +175,11 @@ export async function addExtensionFiles(
   // The dashboard files `dashboards` and `documents.dashboards` list (asset-missing: each must be JSON) too,
   // after the alert files. Each file once a batch, and at most ALERT_READS_MAX of them, alert and dashboard
   // files together: what they hold in memory is bounded as the descriptors' reads are, whatever the extensions
-  // list. `cutShort`: which kinds of an extension's files were not read past the bound.
+  // list. `cutShort`: which kinds of an extension's files were not read past the bound; `unreadAtHead`: their
+  // paths at head (did the change add or modify one?).
   const alertReads = new Map<string, number>();
   const cutShort = new Map<DescriptorInput, Set<string>>();
+  const unreadAtHead = new Map<DescriptorInput, Set<string>>();
   const readAlert = (
     input: DescriptorInput,
     ref: string,
@@ -171,6 +191,8 @@ export async function addExtensionFiles(
     if (index === undefined && alertReads.size < ALERT_READS_MAX)
       alertReads.set(key, (index = reads.push({ ...at, ref, path }) - 1));
     if (index === undefined) cutShort.set(input, (cutShort.get(input) ?? new Set()).add(kind));
+    if (index === undefined && ref === target.headSha)
+      unreadAtHead.set(input, (unreadAtHead.get(input) ?? new Set()).add(path));
     return index;
   };
   const listedIn = (content: string | Uint8Array) => ({
@@ -244,10 +266,35 @@ export async function addExtensionFiles(
     : [];
   const unlisted: string[] = [];
   const notes: string[] = [];
-  for (const [input, kinds] of cutShort)
+  // The reads a review of an extension's base alone needs: the files its base extension.yaml lists, and every
+  // JSON file of its base project when the scan may misread that text.
+  const baseNeeds = (input: DescriptorInput): number => {
+    const k = based.indexOf(input);
+    if (k < 0 || !input.base) return 0;
+    const baseFolder = folderOf(input.base.path);
+    const needed = new Set<string>();
+    const named = listedIn(input.base.content);
+    for (const relative of [...named.alerts, ...named.dashboards]) {
+      const path = resolveFrom(baseFolder, relative);
+      if (path !== undefined) needed.add(path);
+    }
+    if (unsure(input.base.content))
+      for (const path of baseListed[k] ?? [])
+        if (/\.json$/i.test(path) && path !== baseFolder + ACTIVATION_SCHEMA) needed.add(path);
+    return needed.size;
+  };
+  const unread: string[] = [];
+  for (const [input, kinds] of cutShort) {
+    const changed = new Set(input.files?.changed);
+    const touched = [...(unreadAtHead.get(input) ?? [])].some((path) => changed.has(path));
+    if (touched || baseNeeds(input) <= ALERT_READS_MAX) {
+      unread.push(input.path);
+      continue;
+    }
     notes.push(
       `${quote(input.path)}: the extensions reviewed with it list more than ${ALERT_READS_MAX} alert and dashboard files, so some of its ${[...kinds].join(" and ")} were not read and not checked.`,
     );
+  }
   let bytes = 0;
   listed.forEach((input, i) => {
     const paths = headListed[i];
@@ -288,5 +335,5 @@ export async function addExtensionFiles(
       files.basePaths = basePaths.map((p) => folders[i] + p.slice((baseFolders[k] as string).length));
     input.files = files;
   });
-  return { notes, unlisted, bytes };
+  return { notes, unlisted, unread, bytes };
 }

@@ -28,7 +28,7 @@ import {
   type Logger,
 } from "../api/port.js";
 import { invalidConfigSummary, tryOnceMore } from "./check-run/output.js";
-import { addExtensionFiles, projectsNotListed } from "./extension-files.js";
+import { addExtensionFiles, alertsNotRead, projectsNotListed } from "./extension-files.js";
 import {
   extensionPlaces,
   placesInTree,
@@ -238,6 +238,7 @@ async function* readDescriptors(
   const beyondCount: string[] = [];
   const beyondBytes: string[] = [];
   const unlisted: string[] = [];
+  const alertsUnread: string[] = [];
   const migrated = new Map<string, string>();
   const bases = new Map<ChangedDescriptor, ReturnType<typeof baseOf>>();
   const basePath = (d: ChangedDescriptor) => bases.get(d)?.path;
@@ -339,11 +340,13 @@ async function* readDescriptors(
     const project = await addExtensionFiles(gw, target, inputs, config.maxFileSize, changed.others);
     notes.push(...project.notes);
     unlisted.push(...project.unlisted);
+    alertsUnread.push(...project.unread);
     bytes += project.bytes;
     yield inputs;
   }
   notReviewed.push(...unread.map((u) => ({ paths: [u.path], why: u.why })));
   if (unlisted.length) notReviewed.push(projectsNotListed(unlisted));
+  if (alertsUnread.length) notReviewed.push(alertsNotRead(alertsUnread));
   if (beyondCount.length)
     notReviewed.push({
       paths: beyondCount,

@@ -668,7 +668,7 @@ describe("GitHub App: the alert files an extension lists, read as `check` reads 
 });
 
 describe("GitHub App: alert and dashboard files read a batch, bounded", () => {
-  it("reads at most 80 alert and dashboard files a batch, and says which extension's were not read", async () => {
+  it("reads at most 80 alert and dashboard files a batch, and fails naming the added extension whose files were not read", async () => {
     const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
     const { probot } = makeProbot();
     const listed = `${SNMP}alerts:\n${Array.from({ length: 10 }, (_, i) => `  - path: alerts/a${i}.json\n`).join("")}`;
@@ -702,10 +702,143 @@ describe("GitHub App: alert and dashboard files read a batch, bounded", () => {
     await deliver(probot, "pull_request", pullRequestPayload("opened"));
     gh.assertClean();
     const [run] = gh.runsFor(HEAD_SHA);
-    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    // The files not read are ones the change adds: not reviewed whole, the check fails (alertsNotRead).
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run!.output!.title).toMatch(/^1 changed descriptor not reviewed/);
     expect(run!.output!.summary).toContain(
-      "`e7/extension.yaml`: the extensions reviewed with it list more than 80 alert and dashboard files, so some of its alert files and dashboards were not read and not checked.",
+      "A review reads at most 80 alert and dashboard files a batch of extensions, head and base together",
     );
-    expect(run!.output!.summary).not.toContain("`e6/extension.yaml`: the extensions");
+    expect(run!.output!.summary).toContain("- `e7/extension.yaml`");
+    expect(run!.output!.summary).not.toContain("- `e6/extension.yaml`");
+    expect(run!.output!.summary).not.toContain("were not read and not checked.");
+  });
+});
+
+/**
+ * Past the bound, an extension whose files the change left unread fails the check (not reviewed whole): a file
+ * the change adds or modifies was not read, or its base's reads alone fit within the bound. One whose base already
+ * listed more than the bound keeps the note: else every pull request touching it would fail.
+ */
+describe("GitHub App: alert and dashboard files the change leaves unread", () => {
+  const ALERT = `${FOLDER}alerts/interface-errors.json`;
+  const GOOD = JSON.stringify({ name: "Interface errors", metricId: "example.router.if.errors.count" });
+  const BROKEN = '{\n  "name": "Interface errors",\n}';
+  const bump = (yaml: string) => edit(yaml, 'version: "1.4.0"', 'version: "1.5.0"');
+  const alertList = (n: number) =>
+    `alerts:\n${Array.from({ length: n }, (_, i) => `  - path: alerts/a${String(i).padStart(2, "0")}.json\n`).join("")}`;
+  const alertAt = (folder: string, i: number) => `${folder}alerts/a${String(i).padStart(2, "0")}.json`;
+  const NOT_READ = "so some of the files they list were not read and not checked, and this change caused it";
+
+  /** A review of `prFiles` (all at head), with `base` at the base commit; no review posted unless `commented`. */
+  async function reviewed(
+    prFiles: { filename: string; status: "added" | "modified"; patch?: string }[],
+    head: Record<string, string>,
+    base: Record<string, string>,
+  ) {
+    const gh = new FakeGitHub([...REVIEW_ROUTES.filter((r) => r !== "createReview"), "tree"]);
+    const { probot } = makeProbot();
+    gh.prFiles = prFiles.map((f) => ({ patch: "@@ -0,0 +1 @@\n+{}", ...f }));
+    for (const [path, text] of Object.entries(head)) gh.file(R, HEAD_SHA, path, text);
+    for (const [path, text] of Object.entries(base)) gh.file(R, BASE_SHA, path, text);
+    await deliver(probot, "pull_request", pullRequestPayload("opened"));
+    gh.assertClean();
+    const [run] = gh.runsFor(HEAD_SHA);
+    return run!;
+  }
+
+  it("fails a pull request that breaks an alert listed through an alias and adds 80 JSON files read before it", async () => {
+    // The alias hides the list from the scan of lines: every JSON file of the project is read as an alert file.
+    const aliased = `${SNMP}x-alerts: &listed\n  - path: ./alerts/interface-errors.json\nalerts: *listed\n`;
+    const junk = Array.from({ length: 80 }, (_, i) => `${FOLDER}a/j${String(i).padStart(2, "0")}.json`);
+    const shared = { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD };
+    const run = await reviewed(
+      [
+        { filename: YAML, status: "modified", patch: rewritePatch(aliased, bump(aliased)) },
+        { filename: ALERT, status: "modified" },
+        ...junk.map((filename) => ({ filename, status: "added" as const })),
+      ],
+      {
+        ...shared,
+        [YAML]: bump(aliased),
+        [ALERT]: BROKEN,
+        ...Object.fromEntries(junk.map((j) => [j, "{}"])),
+      },
+      { ...shared, [YAML]: aliased, [ALERT]: GOOD },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run.output!.title).toMatch(/^1 changed descriptor not reviewed/);
+    expect(run.output!.summary).toContain(NOT_READ);
+    expect(run.output!.summary).toContain(`- \`${YAML}\``);
+    // Said once, as the failure: not as a note too.
+    expect(run.output!.summary).not.toContain("were not read and not checked.");
+  });
+
+  it("fails a version bump reviewed with added extensions whose 84 files leave its alert file unread", async () => {
+    const ALERTING = `${SNMP}alerts:\n  - path: ./alerts/interface-errors.json\n`;
+    // Seven added extensions first in the batch, ten alert files and two dashboards each: 84 reads, past the bound.
+    const prFiles: { filename: string; status: "added" | "modified"; patch?: string }[] = [];
+    const head: Record<string, string> = {};
+    for (let e = 1; e <= 7; e++) {
+      const folder = `e${e}/`;
+      const yaml = edit(
+        `${SNMP}${alertList(10)}`,
+        "name: custom:example.snmp-router",
+        `name: custom:example.e${e}`,
+      );
+      prFiles.push({ filename: `${folder}extension.yaml`, status: "added", patch: addedPatch(yaml) });
+      Object.assign(head, {
+        [`${folder}extension.yaml`]: yaml,
+        [`${folder}dashboards/overview.json`]: DASHBOARD,
+        [`${folder}dashboards/interfaces.json`]: DASHBOARD,
+      });
+      for (let i = 0; i < 10; i++) head[alertAt(folder, i)] = GOOD;
+    }
+    const shared = { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD, [ALERT]: GOOD };
+    prFiles.push({ filename: YAML, status: "modified", patch: rewritePatch(ALERTING, bump(ALERTING)) });
+    const run = await reviewed(
+      prFiles,
+      { ...head, ...shared, [YAML]: bump(ALERTING) },
+      { ...shared, [YAML]: ALERTING },
+    );
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run.output!.summary).toContain(NOT_READ);
+    // Its base alone needs 3 reads: the change (what it reviews with it) left them unread.
+    expect(run.output!.summary).toContain(`- \`${YAML}\``);
+    expect(run.output!.summary).toContain("- `e7/extension.yaml`");
+    expect(run.output!.summary).not.toContain("- `e6/extension.yaml`");
+  });
+
+  /** An extension listing its alert through an alias, with 85 other JSON files at base and head. */
+  async function pastAtBase(broken: boolean) {
+    const aliased = `${SNMP}x-alerts: &listed\n  - path: ./alerts/interface-errors.json\nalerts: *listed\n`;
+    const data = Object.fromEntries(
+      Array.from({ length: 85 }, (_, i) => [`${FOLDER}a/j${String(i).padStart(2, "0")}.json`, "{}"]),
+    );
+    const shared = { [OVERVIEW]: DASHBOARD, [INTERFACES]: DASHBOARD, ...data };
+    return reviewed(
+      [
+        { filename: YAML, status: "modified", patch: rewritePatch(aliased, bump(aliased)) },
+        ...(broken ? [{ filename: ALERT, status: "modified" as const }] : []),
+      ],
+      { ...shared, [YAML]: bump(aliased), [ALERT]: broken ? BROKEN : GOOD },
+      { ...shared, [YAML]: aliased, [ALERT]: GOOD },
+    );
+  }
+
+  it("passes, with its note, a version bump of an extension whose base already needed more than 80 reads", async () => {
+    const run = await pastAtBase(false);
+    expect(run).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(run.output!.summary).toContain(
+      `\`${YAML}\`: the extensions reviewed with it list more than 80 alert and dashboard files, so some of its JSON files were not read and not checked.`,
+    );
+    expect(run.output!.summary).not.toContain("not reviewed");
+  });
+
+  it("fails a pull request that modifies an alert file left unread, even when the base already needed more than 80 reads", async () => {
+    const run = await pastAtBase(true);
+    expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run.output!.summary).toContain(NOT_READ);
+    expect(run.output!.summary).toContain(`- \`${YAML}\``);
+    expect(run.output!.summary).not.toContain("were not read and not checked.");
   });
 });
