@@ -28,7 +28,11 @@
  * folder, a new extension's own, none at all when the folder is new), the extension was not reviewed whole and the
  * check fails (projectsNotListed): else deleting its module and adding 5,001 files would silence the rules.
  *
- * Alert and dashboard files past ALERT_READS_MAX a batch are not read. That fails the check too (alertsNotRead)
+ * Alert and dashboard files are read at most ALERT_READS_MAX a call (what they hold in memory is bounded as the
+ * descriptors' reads are). When extensions reviewed together need more, the call reads none of them and says so
+ * (`split`): the caller asks again for each half of them, so that extensions that fit alone are never cut short
+ * by others (a pull request bumping many extensions' versions). An extension that alone needs more than the bound
+ * is cut short, which fails the check too (alertsNotRead)
  * when the change caused it: a file it adds or modifies in the extension's project was not read, or the reads
  * the extension's base needs alone (the files its base extension.yaml lists, and every JSON file of its base
  * project when the scan may misread that text) are within the bound (a new extension's are none): else adding 80
@@ -70,7 +74,7 @@ export const ALERT_READS_MAX = 2 * FILES_PER_READ;
 export function alertsNotRead(paths: readonly string[]): NotReviewed {
   return {
     paths,
-    why: `A review reads at most ${ALERT_READS_MAX} alert and dashboard files a batch of extensions, head and base together (the files \`alerts\` and \`dashboards\` list, or every JSON file of a project whose extension.yaml may list them in a way its lines do not show), so some of the files they list were not read and not checked, and this change caused it: it adds or modifies some of those files, or the extension's base alone needed no more than ${ALERT_READS_MAX}. Review fewer extensions at once (split the pull request), or keep the JSON files of a project whose extension.yaml uses YAML escapes, anchors, aliases or tags within ${ALERT_READS_MAX}`,
+    why: `A review reads at most ${ALERT_READS_MAX} alert and dashboard files of an extension, head and base together (the files \`alerts\` and \`dashboards\` list, or every JSON file of a project whose extension.yaml may list them in a way its lines do not show), so some of the files they list were not read and not checked, and this change caused it: it adds or modifies some of those files, or the extension's base alone needed no more than ${ALERT_READS_MAX}. Keep the JSON files of a project whose extension.yaml uses YAML escapes, anchors, aliases or tags within ${ALERT_READS_MAX}`,
   };
 }
 
@@ -148,7 +152,7 @@ export async function addExtensionFiles(
   inputs: readonly DescriptorInput[],
   maxFileSize: number,
   others: readonly string[],
-): Promise<{ notes: string[]; unlisted: string[]; unread: string[]; bytes: number }> {
+): Promise<{ notes: string[]; unlisted: string[]; unread: string[]; bytes: number; split?: true }> {
   const extensions = inputs.filter((i) => formatOf(i.path) === "extension.yaml");
   // Every extension: which of its project's files changed (version-not-bumped), from the change's file list.
   for (const input of extensions) {
@@ -173,7 +177,7 @@ export async function addExtensionFiles(
   // The alert files `alerts` lists (unknown-metric-reference, asset-missing), as `check` reads them: head's at
   // head, and head's and base's at base, each by head's path (a renamed extension's from its old folder).
   // The dashboard files `dashboards` and `documents.dashboards` list (asset-missing: each must be JSON) too,
-  // after the alert files. Each file once a batch, and at most ALERT_READS_MAX of them, alert and dashboard
+  // after the alert files. Each file once a call, and at most ALERT_READS_MAX of them, alert and dashboard
   // files together: what they hold in memory is bounded as the descriptors' reads are, whatever the extensions
   // list. `cutShort`: which kinds of an extension's files were not read past the bound; `unreadAtHead`: their
   // paths at head (did the change add or modify one?).
@@ -283,6 +287,10 @@ export async function addExtensionFiles(
         if (/\.json$/i.test(path) && path !== baseFolder + ACTIVATION_SCHEMA) needed.add(path);
     return needed.size;
   };
+  // Cut short by the others' reads: nothing of this call is kept, the caller asks for each half (the reads of
+  // one extension alone are judged below).
+  if (cutShort.size && listed.length > 1)
+    return { notes: [], unlisted: [], unread: [], bytes: 0, split: true };
   const unread: string[] = [];
   for (const [input, kinds] of cutShort) {
     const changed = new Set(input.files?.changed);
@@ -292,7 +300,7 @@ export async function addExtensionFiles(
       continue;
     }
     notes.push(
-      `${quote(input.path)}: the extensions reviewed with it list more than ${ALERT_READS_MAX} alert and dashboard files, so some of its ${[...kinds].join(" and ")} were not read and not checked.`,
+      `${quote(input.path)}: it lists more than ${ALERT_READS_MAX} alert and dashboard files (head and base together), so some of its ${[...kinds].join(" and ")} were not read and not checked.`,
     );
   }
   let bytes = 0;

@@ -42,6 +42,16 @@ import { loadConfig } from "./load-config.js";
 /** Lists the descriptors changed between the target's base and head, given the configured paths. */
 export type ListChanged = (paths: readonly string[]) => Promise<ChangedFiles>;
 
+/**
+ * A batch in two, each with about half of its extension.yaml files (addExtensionFiles asks for it only when it
+ * holds more than one): the other descriptors go with the first half.
+ */
+function halves(inputs: readonly DescriptorInput[]): [DescriptorInput[], DescriptorInput[]] {
+  const extensions = inputs.filter((i) => formatOf(i.path) === "extension.yaml");
+  const second = new Set(extensions.slice(Math.ceil(extensions.length / 2)));
+  return [inputs.filter((i) => !second.has(i)), inputs.filter((i) => second.has(i))];
+}
+
 /** The changed descriptors, a batch at a time (not kept by the reader), and then what else was learned. */
 export type DescriptorBatches = AsyncGenerator<DescriptorInput[], CollectedInputs, void>;
 
@@ -336,13 +346,21 @@ async function* readDescriptors(
       inputs.push(input);
     });
     if (!inputs.length) continue;
-    // A Python extension's project files and activation schema, for the rules that read them.
-    const project = await addExtensionFiles(gw, target, inputs, config.maxFileSize, changed.others);
-    notes.push(...project.notes);
-    unlisted.push(...project.unlisted);
-    alertsUnread.push(...project.unread);
-    bytes += project.bytes;
-    yield inputs;
+    // A Python extension's project files and activation schema, for the rules that read them; the batch in
+    // halves when its extensions' alert and dashboard files are more than one call reads (addExtensionFiles `split`).
+    const parts = [inputs];
+    for (let part = parts.shift(); part; part = parts.shift()) {
+      const project = await addExtensionFiles(gw, target, part, config.maxFileSize, changed.others);
+      if (project.split) {
+        parts.unshift(...halves(part));
+        continue;
+      }
+      notes.push(...project.notes);
+      unlisted.push(...project.unlisted);
+      alertsUnread.push(...project.unread);
+      bytes += project.bytes;
+      yield part;
+    }
   }
   notReviewed.push(...unread.map((u) => ({ paths: [u.path], why: u.why })));
   if (unlisted.length) notReviewed.push(projectsNotListed(unlisted));
