@@ -261,7 +261,8 @@ describe("plugin-review migrate: names and mistakes", () => {
   });
 
   it("says why a descriptor is not converted: an invalid --name, no name to derive", () => {
-    const bad = cli(["migrate", JMX, "--name", "custom:Not Valid"]);
+    // As wide as the message: at 80 columns (COLUMNS unset) where its line breaks depends on where the clone is.
+    const bad = cli(["migrate", JMX, "--name", "custom:Not Valid"], ROOT, { COLUMNS: "1000" });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(
       /not converted:\n {2}line 6: --name "custom:Not Valid" is not a valid EF2 name: /,
