@@ -102,12 +102,17 @@ function readRelative(value: unknown): string[] {
  * takes ten; past that the file is refused anyway, and its length never decides how much is read).
  */
 export function alertPaths(value: unknown): string[] {
-  const alerts = (value as { alerts?: unknown } | undefined)?.alerts;
+  return entryPaths([(value as { alerts?: unknown } | undefined)?.alerts], MAX_ALERT_READS);
+}
+
+/** The `path` of the first `max` entries of each list (lists `{path}` in extension.yaml), each path once. */
+function entryPaths(lists: readonly unknown[], max: number): string[] {
   const out: string[] = [];
-  for (const entry of Array.isArray(alerts) ? alerts.slice(0, MAX_ALERT_READS) : []) {
-    const path = (entry as { path?: unknown } | null)?.path;
-    if (typeof path === "string" && !out.includes(path)) out.push(path);
-  }
+  for (const list of lists)
+    for (const entry of Array.isArray(list) ? list.slice(0, max) : []) {
+      const path = (entry as { path?: unknown } | null)?.path;
+      if (typeof path === "string" && !out.includes(path)) out.push(path);
+    }
   return out;
 }
 
@@ -156,13 +161,7 @@ export const MAX_DASHBOARD_READS = 20;
 export function dashboardPaths(value: unknown): string[] {
   const doc = value as { dashboards?: unknown; documents?: unknown } | undefined;
   const documents = (doc?.documents as { dashboards?: unknown } | null | undefined)?.dashboards;
-  const out: string[] = [];
-  for (const list of [doc?.dashboards, documents])
-    for (const entry of Array.isArray(list) ? list.slice(0, MAX_DASHBOARD_READS) : []) {
-      const path = (entry as { path?: unknown } | null)?.path;
-      if (typeof path === "string" && !out.includes(path)) out.push(path);
-    }
-  return out;
+  return entryPaths([doc?.dashboards, documents], MAX_DASHBOARD_READS);
 }
 
 /** A key of a YAML line, indented (`  dashboards:`), and its indentation. */
