@@ -1,4 +1,7 @@
-import { arr, get, strings } from "../guards.js";
+import { alertEvents } from "../ef2/package.js";
+import { selectorReferences } from "../ef2/selector.js";
+import type { MetricReference } from "../ef2/extension.js";
+import { arr, get, str, strings } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
 import { quote } from "../quote.js";
 
@@ -9,13 +12,15 @@ export const rule = defineRule({
     kind: "document",
     defaultSeverity: "error",
     positionalData: ["defined"],
-    nameData: ["key", "dimension"],
+    nameData: ["key", "dimension", "path"],
     description: "A chart series names a dimension that its metric does not define.",
     files: ["plugin.json", "extension.yaml"],
     messages: {
       unknown: "metric `{{key}}` has no dimension `{{dimension}}`{{defined}}",
       unknownExtension:
         "metric `{{key}}` has no dimension `{{dimension}}`{{defined}}: splitting or filtering by it gives one empty series",
+      unknownAlert:
+        "alert `{{path}}`: metric `{{key}}` has no dimension `{{dimension}}`{{defined}}: splitting or filtering by it gives one empty series, and the metric event watches no data",
     },
   },
   check(context) {
@@ -53,13 +58,14 @@ export const rule = defineRule({
 });
 
 /**
- * An extension.yaml's chart selectors split and filter metrics by dimensions: those its data source gives the
+ * An extension.yaml's chart selectors (and its alert files' `metricSelector`) split and filter metrics by
+ * dimensions: those its data source gives the
  * metric (its group's and subgroup's), those its metadata names, and Dynatrace's own (`dt.…`: entities,
  * the source). Metrics it does not report (Python's, calculated ones) are not judged, nor Prometheus's, whose
  * labels become dimensions without the file naming them. A warning, as for
  * unknown-metric-reference.
  */
-function checkExtension(context: RuleContext<"unknownExtension">): void {
+function checkExtension(context: RuleContext<"unknownExtension" | "unknownAlert">): void {
   const ext = context.extension;
   // The places that report each key (as ingested or as written) and the metadata of each key, looked up once
   // per chart, and each key's dimensions gathered once however many charts name it.
@@ -91,7 +97,8 @@ function checkExtension(context: RuleContext<"unknownExtension">): void {
     if (only) ownOfMap.set(only, out);
     return out;
   };
-  for (const ref of ext.references) {
+  const refs: (MetricReference & { alert?: string })[] = [...ext.references, ...alertReferences(context)];
+  for (const ref of refs) {
     if (ref.prefix || !ref.dimensions.length) continue;
     const instances = reporting.get(ref.key) ?? [];
     // Prometheus ingests a scraped metric's labels as dimensions: its dimensions are not all in the file.
@@ -101,18 +108,34 @@ function checkExtension(context: RuleContext<"unknownExtension">): void {
       if (dimension.startsWith("dt.") || instances.some((r) => r.dimensions.has(dimension))) continue;
       if (described.has(dimension)) continue;
       const mine = own(instances, described);
+      const defined = mine.length
+        ? ` (its dimensions: ${listed(mine)})`
+        : " (it has no dimensions of its own)";
       context.report({
         pointer: ref.pointer,
-        messageId: "unknownExtension",
-        data: {
-          key: ref.key,
-          dimension,
-          defined: mine.length ? ` (its dimensions: ${listed(mine)})` : " (it has no dimensions of its own)",
-        },
+        ...(ref.alert === undefined
+          ? { messageId: "unknownExtension", data: { key: ref.key, dimension, defined } }
+          : { messageId: "unknownAlert", data: { key: ref.key, dimension, defined, path: ref.alert } }),
         severity: "warning",
       });
     }
   }
+}
+
+/**
+ * The metrics and dimensions the `metricSelector` of each alert file `alerts` lists names (extensions-2.md §6),
+ * at the alert's `path` in extension.yaml: only the files the caller read and that hold a JSON object, as for
+ * unknown-metric-reference.
+ */
+function alertReferences(context: RuleContext<string>): (MetricReference & { alert: string })[] {
+  const out: (MetricReference & { alert: string })[] = [];
+  for (const { path, pointer, event } of alertEvents(context.package, context.extension.assets)) {
+    const selector = str(get(event, "metricSelector"));
+    if (selector === undefined) continue;
+    for (const r of selectorReferences(selector))
+      out.push({ key: r.key, prefix: false, dimensions: r.dimensions, pointer, alert: path });
+  }
+  return out;
 }
 
 /** At most this many of a metric's dimensions are listed in a message: a hostile file gives one thousands. */
