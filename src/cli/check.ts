@@ -4,7 +4,13 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_PATH, ConfigError, type ExistingMode, type ResolvedConfig } from "../core/config.js";
 import { baseOf, notReviewedRenameNote } from "../core/base-path.js";
 import { NOT_AN_EXTENSION } from "../core/ef2/extension-document.js";
-import { extensionReads, folderOf, projectFolder, type ExtensionFiles } from "../core/ef2/package.js";
+import {
+  extensionReads,
+  folderOf,
+  projectFolder,
+  type ExtensionFiles,
+  type FileRead,
+} from "../core/ef2/package.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
@@ -285,8 +291,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       }
     } else if (repo && stdin) {
       // The editor's text of a file against the file at the ref, whether or not the work tree changed it.
-      const bytes = await repo.git.show(repo.ref, repoPath, config.maxFileSize);
-      if (bytes) input.base = { path: `${repo.ref}:${repoPath}`, content: new Uint8Array(bytes) };
+      const bytes = await repo.git.read(repo.ref, repoPath, config.maxFileSize);
+      if (bytes) input.base = { path: `${repo.ref}:${repoPath}`, ...contentOf(bytes) };
       input.isNew = bytes === undefined;
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;
@@ -304,9 +310,9 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       if (notReviewedFrom !== undefined)
         fileNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
       const bytes =
-        basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
+        basePath !== undefined ? await repo.git.read(repo.ref, basePath, config.maxFileSize) : undefined;
       if (bytes) {
-        input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
+        input.base = { path: `${repo.ref}:${basePath}`, ...contentOf(bytes) };
         baseRepoPath = basePath!;
         // A renamed file: what the configuration ignores at its old path was never seen there (core/analyse.ts).
         if (basePath !== repoPath)
@@ -451,6 +457,13 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/** A file's content at the ref as `DescriptorInput` takes it: its bytes, or past what git read, its size alone. */
+function contentOf(read: Buffer | { tooLarge: number }): { content: Uint8Array; size?: number } {
+  return read instanceof Uint8Array
+    ? { content: new Uint8Array(read) }
+    : { content: new Uint8Array(0), size: read.tooLarge };
+}
+
 /** `--base-ref`: the repository the command runs in, the ref, and what changed since it. */
 interface BaseRef {
   git: GitRepo;
@@ -471,14 +484,14 @@ async function replacedAt(
   config: ResolvedConfig,
 ): Promise<DescriptorInput["replaces"]> {
   for (const path of replacedDescriptorPaths(extensionPath)) {
-    const bytes = await repo.git.show(repo.ref, path, config.maxFileSize);
+    const bytes = await repo.git.read(repo.ref, path, config.maxFileSize);
     if (!bytes) continue;
     const status = !existsSync(join(repo.git.root, path))
       ? "deleted"
       : repo.changes.has(path)
         ? "changed"
         : "kept";
-    return { path: `${repo.ref}:${path}`, content: new Uint8Array(bytes), status };
+    return { path: `${repo.ref}:${path}`, ...contentOf(bytes), status };
   }
   return undefined;
 }
@@ -661,15 +674,15 @@ async function addBaseFiles(
   // folder only when the folder did not move (else it is not read: the base says nothing of it).
   const folder = folderOf(path);
   const baseFolder = folderOf(base.path);
-  const baseContents = new Map<string, Uint8Array>();
+  const baseContents = new Map<string, FileRead>();
   for (const read of reads) {
     const at = read.startsWith(folder)
       ? baseFolder + read.slice(folder.length)
       : folder === baseFolder
         ? read
         : undefined;
-    const bytes = at === undefined ? undefined : await repo.git.show(repo.ref, at, maxBytes);
-    if (bytes) baseContents.set(read, new Uint8Array(bytes));
+    const bytes = at === undefined ? undefined : await repo.git.read(repo.ref, at, maxBytes);
+    if (bytes) baseContents.set(read, bytes instanceof Uint8Array ? new Uint8Array(bytes) : bytes);
   }
   files.baseContents = baseContents;
 }
