@@ -4,7 +4,13 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_PATH, ConfigError, type ExistingMode, type ResolvedConfig } from "../core/config.js";
 import { baseOf, notReviewedRenameNote } from "../core/base-path.js";
 import { NOT_AN_EXTENSION } from "../core/ef2/extension-document.js";
-import { extensionReads, projectFolder, type ExtensionFiles } from "../core/ef2/package.js";
+import {
+  extensionReads,
+  folderOf,
+  projectFolder,
+  type ExtensionFiles,
+  type FileRead,
+} from "../core/ef2/package.js";
 import { formatOf, replacedDescriptorPaths } from "../core/ef2/pairing.js";
 import { fixDescriptors, unifiedDiff } from "../core/fix.js";
 import { analyseDescriptors, type DescriptorInput, type AnalysedFile } from "../core/analyse.js";
@@ -271,6 +277,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       ...read,
     };
     const extension = formatOf(repoPath) === "extension.yaml";
+    // Where the base is in the repository at the ref (a renamed file's old path): its extension's files are there.
+    let baseRepoPath = repoPath;
     if (opts.base !== undefined) {
       const base = readLimited(resolve(io.cwd, opts.base), opts.base, config.maxFileSize);
       if (extension && /\.json$/i.test(opts.base)) {
@@ -283,8 +291,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       }
     } else if (repo && stdin) {
       // The editor's text of a file against the file at the ref, whether or not the work tree changed it.
-      const bytes = await repo.git.show(repo.ref, repoPath, config.maxFileSize);
-      if (bytes) input.base = { path: `${repo.ref}:${repoPath}`, content: new Uint8Array(bytes) };
+      const bytes = await repo.git.read(repo.ref, repoPath, config.maxFileSize);
+      if (bytes) input.base = { path: `${repo.ref}:${repoPath}`, ...contentOf(bytes) };
       input.isNew = bytes === undefined;
       const replaces = extension ? await replacedAt(repo, repoPath, config) : undefined;
       if (replaces) input.replaces = replaces;
@@ -302,9 +310,10 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       if (notReviewedFrom !== undefined)
         fileNotes.push(notReviewedRenameNote(repoPath, notReviewedFrom, (p) => `'${p}'`));
       const bytes =
-        basePath !== undefined ? await repo.git.show(repo.ref, basePath, config.maxFileSize) : undefined;
+        basePath !== undefined ? await repo.git.read(repo.ref, basePath, config.maxFileSize) : undefined;
       if (bytes) {
-        input.base = { path: `${repo.ref}:${basePath}`, content: new Uint8Array(bytes) };
+        input.base = { path: `${repo.ref}:${basePath}`, ...contentOf(bytes) };
+        baseRepoPath = basePath!;
         // A renamed file: what the configuration ignores at its old path was never seen there (core/analyse.ts).
         if (basePath !== repoPath)
           input.base.configPath = finder.locate(join(repo.git.root, basePath!)).configPath;
@@ -327,7 +336,14 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
         input.content,
         config.maxFileSize,
       );
-      if (files && repo) await addBaseFiles(files, repo, repoPath, input.base?.content, config.maxFileSize);
+      if (files && repo)
+        await addBaseFiles(
+          files,
+          repo,
+          repoPath,
+          { path: baseRepoPath, content: input.base?.content },
+          config.maxFileSize,
+        );
       if (files) input.files = files;
       if (unlisted)
         fileNotes.push(`${c.display}: ${unchecked ?? "its project's files"} were not checked: ${unlisted}`);
@@ -441,6 +457,13 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   return failed ? 1 : 0;
 }
 
+/** A file's content at the ref as `DescriptorInput` takes it: its bytes, or past what git read, its size alone. */
+function contentOf(read: Buffer | { tooLarge: number }): { content: Uint8Array; size?: number } {
+  return read instanceof Uint8Array
+    ? { content: new Uint8Array(read) }
+    : { content: new Uint8Array(0), size: read.tooLarge };
+}
+
 /** `--base-ref`: the repository the command runs in, the ref, and what changed since it. */
 interface BaseRef {
   git: GitRepo;
@@ -461,14 +484,14 @@ async function replacedAt(
   config: ResolvedConfig,
 ): Promise<DescriptorInput["replaces"]> {
   for (const path of replacedDescriptorPaths(extensionPath)) {
-    const bytes = await repo.git.show(repo.ref, path, config.maxFileSize);
+    const bytes = await repo.git.read(repo.ref, path, config.maxFileSize);
     if (!bytes) continue;
     const status = !existsSync(join(repo.git.root, path))
       ? "deleted"
       : repo.changes.has(path)
         ? "changed"
         : "kept";
-    return { path: `${repo.ref}:${path}`, content: new Uint8Array(bytes), status };
+    return { path: `${repo.ref}:${path}`, ...contentOf(bytes), status };
   }
   return undefined;
 }
@@ -624,28 +647,42 @@ function render(
 
 /**
  * The base side of an extension's files with `--base-ref`: the project's files changed since the ref, and the
- * files the review reads (the head's and the base's activation schemas) as the ref holds them.
+ * files the review reads (the head's and the base's activation schemas) as the ref holds them. A renamed
+ * extension's base files are at its old place (`base.path`, its extension.yaml's path at the ref), named by
+ * head's paths as the App names them (review/extension-files.ts): read at head's place, a module or alert file
+ * the move left behind would be missing at the base too, and its finding would pass as existing.
  */
 async function addBaseFiles(
   files: ExtensionFiles,
   repo: BaseRef,
   path: string,
-  baseContent: Uint8Array | string | undefined,
+  base: { path: string; content: Uint8Array | string | undefined },
   maxBytes: number,
 ): Promise<void> {
   const project = projectFolder(path);
   files.changed = [...repo.changes.keys()].filter((p) => p !== path && p.startsWith(project));
-  // The base's own files, so that a base finding is judged on them (a module the change removed is new).
-  const basePaths = await repo.git.filesAt(repo.ref, project, BASE_LISTING_BYTES);
-  if (basePaths) files.basePaths = basePaths;
+  // The base's own files, so that a base finding is judged on them (a module the change removed is new): its
+  // project's, moved to head's.
+  const baseProject = projectFolder(base.path);
+  const basePaths = await repo.git.filesAt(repo.ref, baseProject, BASE_LISTING_BYTES);
+  if (basePaths) files.basePaths = basePaths.map((p) => project + p.slice(baseProject.length));
   const reads = new Set([
     ...(files.contents?.keys() ?? []),
-    ...extensionReads(path, extensionValue(baseContent)),
+    ...extensionReads(path, extensionValue(base.content)),
   ]);
-  const baseContents = new Map<string, Uint8Array>();
+  // Each read as extension.yaml names it from its folder: at the ref, from the old folder; a read outside the
+  // folder only when the folder did not move (else it is not read: the base says nothing of it).
+  const folder = folderOf(path);
+  const baseFolder = folderOf(base.path);
+  const baseContents = new Map<string, FileRead>();
   for (const read of reads) {
-    const bytes = await repo.git.show(repo.ref, read, maxBytes);
-    if (bytes) baseContents.set(read, new Uint8Array(bytes));
+    const at = read.startsWith(folder)
+      ? baseFolder + read.slice(folder.length)
+      : folder === baseFolder
+        ? read
+        : undefined;
+    const bytes = at === undefined ? undefined : await repo.git.read(repo.ref, at, maxBytes);
+    if (bytes) baseContents.set(read, bytes instanceof Uint8Array ? new Uint8Array(bytes) : bytes);
   }
   files.baseContents = baseContents;
 }

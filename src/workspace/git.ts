@@ -158,6 +158,26 @@ export class GitRepo {
     }
   }
 
+  /**
+   * A file's bytes at a ref as `show` reads them, or only its size when it is larger than `show` reads (more
+   * than a megabyte over `maxBytes`), as GitHub answers the App for a file over max_file_size: a base past the
+   * limit is then a base too large to compare (its review says so), never a failed run.
+   */
+  async read(
+    ref: string,
+    path: string,
+    maxBytes: number,
+  ): Promise<Buffer | { tooLarge: number } | undefined> {
+    try {
+      return await this.show(ref, path, maxBytes);
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") throw e;
+      const size = Number(await line(this.git(["cat-file", "-s", `${ref}:${path}`])));
+      if (!Number.isSafeInteger(size)) throw e;
+      return { tooLarge: size };
+    }
+  }
+
   /** Is a repository path in the index? Only such a file can be the target of a rename git reports. */
   async tracked(path: string): Promise<boolean> {
     return (await this.git(["ls-files", "-z", "--", `:(literal)${path}`])).length > 0;

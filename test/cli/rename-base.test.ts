@@ -120,3 +120,67 @@ describe("plugin-review check --base-ref: a renamed file's base is only what the
     }
   });
 });
+
+/** The shipped Python extension, with an alert file its extension.yaml lists (`alert`: what the file holds). */
+function pythonExtension(root: string, alert: string): void {
+  const example = (path: string) => readFileSync(join("examples/extension-python", path), "utf8");
+  write(
+    join(root, "extension/extension.yaml"),
+    `${example("extension/extension.yaml")}alerts:\n  - path: alerts/depth.json\n`,
+  );
+  write(join(root, "extension/activationSchema.json"), example("extension/activationSchema.json"));
+  write(join(root, "extension/alerts/depth.json"), alert);
+  write(join(root, "example_queue/__main__.py"), example("example_queue/__main__.py"));
+}
+
+describe("plugin-review check --base-ref: a renamed extension's base files are at its old place", () => {
+  const EVENT = '{ "summary": "Queue depth", "queryDefinition": { "metricKey": "example.queue.depth" } }\n';
+  // Each: what the branch moves of the project `queues/` (extension.yaml always, its version raised), where to,
+  // what it holds at the base, and the findings of the review with their states.
+  it.each<[string, { moves: string[]; to: string; alert?: string; expected: [string, string][] }]>([
+    [
+      "extension.yaml moved without its module: the module missing is new (the base had it)",
+      {
+        moves: ["extension/extension.yaml", "extension/activationSchema.json"],
+        to: "moved/",
+        expected: [["python-module-missing", "new"]],
+      },
+    ],
+    [
+      "out of its `extension/` folder, without its module: new (the base held the module beside that folder)",
+      {
+        moves: ["extension/extension.yaml", "extension/activationSchema.json"],
+        to: "flat/",
+        expected: [["python-module-missing", "new"]],
+      },
+    ],
+    ["the whole project moved: nothing to say", { moves: ["."], to: "moved/", expected: [] }],
+    [
+      "the whole project moved with an alert file broken at the base already: existing",
+      { moves: ["."], to: "moved/", alert: "{ not json", expected: [["asset-missing", "existing"]] },
+    ],
+  ])("%s", (name, { moves, to, alert, expected }) => {
+    const repo = join(dir, `extension-${expected.length}-${to.length}-${moves.length}-${alert ? 1 : 0}`);
+    mkdirSync(repo);
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "config", "user.email", "t@example.com");
+    git(repo, "config", "user.name", "t");
+    git(repo, "config", "commit.gpgsign", "false");
+    pythonExtension(join(repo, "queues"), alert ?? EVENT);
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "base");
+    for (const m of moves) {
+      // `extension/extension.yaml` to `flat/extension.yaml` when `to` is `flat/`: the SDK's folder dropped.
+      const target = m === "." ? to : to === "flat/" ? `${to}${m.replace(/^extension\//, "")}` : `${to}${m}`;
+      mkdirSync(dirname(join(repo, target)), { recursive: true });
+      git(repo, "mv", m === "." ? "queues" : `queues/${m}`, target.replace(/\/$/, ""));
+    }
+    const yaml = join(repo, to === "flat/" ? "flat/extension.yaml" : `${to}extension/extension.yaml`);
+    write(yaml, readFileSync(yaml, "utf8").replace('version: "1.0.0"', 'version: "1.0.1"'));
+    expect(git(repo, "diff", "--name-status", "-M", "main", "--").trim()).toMatch(/^R\d+\t/);
+    const r = cli(["check", "--base-ref", "main", "--format", "json"], repo);
+    expect(r.stderr).toBe("");
+    expect((JSON.parse(r.stdout) as Json[]).map((f) => [f.ruleId, f.baseline])).toEqual(expected);
+    expect(r.status).toBe(expected.some(([, state]) => state === "new") ? 1 : 0);
+  });
+});
