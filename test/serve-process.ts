@@ -29,8 +29,9 @@ function body(req: IncomingMessage): Promise<Buffer> {
 
 /**
  * A real HTTP server on 127.0.0.1 in front of the fake GitHub (nock, in this process): each request it
- * receives is made again in this process, where nock answers it as the fake. A request no route of the fake
- * matches comes back to the server (nock lets 127.0.0.1 through), which answers 501 rather than loop.
+ * receives is made again in this process, where nock answers it as the fake (a request no route of the fake
+ * matches with GitHub's 404). One that comes back to the server anyway (nock lets 127.0.0.1 through: no fake
+ * made yet) is answered 501 rather than loop.
  * `url`: the GitHub Enterprise Server the App is told of (`GHE_HOST`); the fake's base is `${url}/api/v3`.
  */
 export async function bridge(): Promise<{ host: string; url: string; close(): Promise<void> }> {

@@ -8,9 +8,9 @@
 import { createHash, createHmac, randomUUID } from "node:crypto";
 import { posix } from "node:path";
 import { Readable } from "node:stream";
-import type nock from "nock";
+import nock from "nock";
 import { answerGraphql, Forbidden, githubSchema, Unprocessable } from "./fake-graphql.js";
-import { githubMock, type GithubMock } from "./github-mock.js";
+import { githubMock, onCleanup, type GithubMock } from "./github-mock.js";
 import { validateResponse } from "./openapi.js";
 
 /** A pull request as GitHub's REST API answers it: the real `pull_request.opened` example's. */
@@ -267,6 +267,10 @@ export interface TreeEntry {
   sha: string;
   size?: number;
 }
+
+/** The fakes since the last `cleanup()`: a request none of them routes is answered 404 (answerUnrouted). */
+const LIVE_FAKES = new Set<FakeGitHub>();
+onCleanup(() => LIVE_FAKES.clear());
 
 export class FakeGitHub {
   readonly mock: GithubMock;
@@ -812,6 +816,7 @@ export class FakeGitHub {
       // GitHub Enterprise Server answers GraphQL at /api/graphql, beside the REST API's /api/v3.
       const prefix = name === "graphql" ? this.prefix.replace(/\/v3$/, "") : this.prefix;
       const full = prefix ? new RegExp("^" + prefix.replace(/[/.]/g, "\\$&") + path.source.slice(1)) : path;
+      this.routed.push({ method: method.toUpperCase(), path: full });
       // eslint-disable-next-line @typescript-eslint/no-this-alias -- nock gives the request as `this`
       const fake = this;
       scope[method](full)
@@ -1498,6 +1503,45 @@ export class FakeGitHub {
         { ...pr, head: { ...pr.head, sha: this.pullNow(n).sha }, base: { ...pr.base, sha: base } },
       ];
     });
+
+    this.answerUnrouted();
+  }
+
+  /** `METHOD` and path (with the API's prefix) of the routes this fake answers. */
+  private readonly routed: { method: string; path: RegExp }[] = [];
+
+  /**
+   * A request no fake of the test routes (a route the test did not enable) is answered at once as GitHub
+   * answers a route it does not have: 404. Left to nock, it failed like a connection GitHub never answered,
+   * which the App rightly retries until its review's deadline, so that a missing route showed as a test that
+   * timed out rather than as the request `assertClean` names (`unmatched`, as before). On a scope of its
+   * own, after every route, so that it is neither among `requests` nor in the way of any fake's routes.
+   */
+  private answerUnrouted(): void {
+    const origin = new URL(this.base).origin;
+    LIVE_FAKES.add(this);
+    const routedByAny = (method: string, path: string) =>
+      [...LIVE_FAKES].some(
+        (f) =>
+          new URL(f.base).origin === origin && f.routed.some((r) => r.method === method && r.path.test(path)),
+      );
+    const scope = nock(origin);
+    for (const method of ["GET", "POST", "PATCH", "PUT", "DELETE"]) {
+      scope
+        .intercept((uri) => !routedByAny(method, uri.split("?")[0]!), method)
+        .optionally()
+        .query(true)
+        .reply(function (this: nock.ReplyFnContext, uri: string) {
+          for (const f of LIVE_FAKES)
+            if (new URL(f.base).origin === origin) f.mock.unmatched.push(`${method} ${origin}${uri}`);
+          return [
+            404,
+            { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" },
+            GITHUB_HEADERS,
+          ];
+        })
+        .persist();
+    }
   }
 
   /** The review threads' GraphQL fields and mutations, over the fake's comments (a thread: a root comment and its replies). */

@@ -132,8 +132,16 @@ export function disableNetwork(): void {
   nock.enableNetConnect((host: string) => host === "127.0.0.1" || host.startsWith("127.0.0.1:"));
 }
 
+const cleanupHooks: (() => void)[] = [];
+
+/** Runs `hook` at every `cleanup()` (a helper's own state that lives as long as the interceptors). */
+export function onCleanup(hook: () => void): void {
+  cleanupHooks.push(hook);
+}
+
 /** Removes every interceptor and listener and allows the network again; call it after each test. */
 export function cleanup(): void {
+  for (const hook of cleanupHooks) hook();
   nock.abortPendingRequests();
   nock.cleanAll();
   for (const listener of noMatchListeners.splice(0)) nock.emitter.removeListener("no match", listener);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FakeGitHub } from "./fake-github.js";
 import { cleanup, disableNetwork, githubMock } from "./github-mock.js";
 import { findOperation, validateRequest, validateResponse, type RecordedRequest } from "./openapi.js";
 
@@ -329,5 +330,43 @@ describe("githubMock", () => {
     await fetch("https://api.github.com/repos/o/r/pulls/1/files");
     expect(gh.unmatched).toEqual(["GET https://api.github.com/repos/o/r/pulls/2"]);
     expect(() => gh.assertDone()).toThrow(/no interceptor answered/);
+  });
+});
+
+describe("FakeGitHub: a route the test did not enable", () => {
+  beforeEach(() => disableNetwork());
+  afterEach(() => cleanup());
+
+  it("is answered 404 at once, as GitHub answers a route it does not have, and named by assertClean", async () => {
+    const gh = new FakeGitHub([]);
+    const answer = await fetch("https://api.github.com/repos/o/r/pulls/1/reviews", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(review("COMMENT")),
+    });
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({
+      message: "Not Found",
+      documentation_url: "https://docs.github.com/rest",
+      status: "404",
+    });
+    // Answered, but by no route: not among the requests the routes answered, and a failure of the test.
+    expect(gh.requests).toEqual([]);
+    expect(gh.mock.unmatched).toEqual(["POST https://api.github.com/repos/o/r/pulls/1/reviews"]);
+    expect(() => gh.assertClean()).toThrow(/no interceptor answered:\n- POST .*\/pulls\/1\/reviews/);
+  });
+
+  it("does not hide a route another fake of the test answers, on github.com or a GitHub Enterprise Server", async () => {
+    const first = new FakeGitHub(["token"]);
+    const second = new FakeGitHub(["listCheckRuns"]);
+    const runs = await fetch(`https://api.github.com/repos/o/r/commits/${SHA}/check-runs`);
+    expect(runs.status).toBe(200);
+    expect(second.requests).toHaveLength(1);
+    expect(first.mock.unmatched).toEqual([]);
+
+    const ghes = new FakeGitHub(["token"], "https://ghe.example/api/v3");
+    const graphql = await fetch("https://ghe.example/api/graphql", { method: "POST", body: "{}" });
+    expect(graphql.status).toBe(404);
+    expect(ghes.mock.unmatched).toEqual(["POST https://ghe.example/api/graphql"]);
   });
 });

@@ -177,6 +177,38 @@ describe("GitHub rate-limits a review for longer than its deadline", () => {
     expect(gh.runsFor(HEAD_SHA)[0]).toMatchObject({ status: "completed", conclusion: "success" });
     gh.assertClean();
   });
+
+  // The same limit on a write: the check run's and the review's writes are tried again with backoff while
+  // GitHub fails, but a limit GitHub names past the deadline does not pass by then. Sent again every few
+  // seconds, the check run's write held the review's slot until its deadline, and its failure then said that
+  // GitHub did not answer.
+  const writes: [string, RegExp, number, Route[]][] = [
+    // The result's write, then the failure report's (one each: GitHub refuses both).
+    [
+      "the check run's write",
+      /\/check-runs$/,
+      2,
+      ["token", "graphql", "files", "createCheckRun", "listCheckRuns"],
+    ],
+    // The check run is written; the review is not sent again until the later retry.
+    ["the review's post", /\/pulls\/7\/reviews$/, 1, [...REVIEW_ROUTES]],
+  ];
+  it.each(writes)(
+    "%s under a limit past the deadline: not sent again, the review fails at once naming it",
+    async (_, path, sent, routes) => {
+      const gh = new FakeGitHub(routes);
+      const { probot } = makeProbot({ productionThrottling: true, timeScale: 0.05 });
+      addedFile(gh, "p/plugin.json", oneFinding());
+      const [, status, body, headers] = limits[0]!;
+      gh.fail("POST", path, status, Infinity, body, headers());
+      await expect(deliver(probot, "pull_request", pullRequestPayload("opened"))).rejects.toThrow(
+        /You have exceeded a secondary rate limit/,
+      );
+      expect(gh.count("POST", path)).toBe(sent);
+      expect(gh.reviews).toEqual([]);
+      gh.assertClean();
+    },
+  );
 });
 
 describe("GitHub stops sending an answer halfway", () => {

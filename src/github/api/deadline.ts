@@ -7,7 +7,7 @@
 import { REQUEST_TIMEOUT_MS, writeBackoffMs } from "../time-budget.js";
 import type { Clock } from "./clock.js";
 import { REAL_TIME } from "./clock.js";
-import { DeadlineError, describeRequestError, httpStatus, isTransient } from "./errors.js";
+import { DeadlineError, describeRequestError, httpStatus, isTransient, rateLimitedUntil } from "./errors.js";
 import type { Logger } from "./port.js";
 import { currentScope, withinDeadline } from "./request-scope.js";
 
@@ -57,7 +57,9 @@ function pause(ms: number): Promise<void> {
 /**
  * Runs `fn` (attempt 0, 1, …) until it succeeds, trying again with backoff while GitHub fails (5xx, rate
  * limits, no answer: isTransient), until the deadline it runs under (runUntil) rejects. Any other failure is
- * thrown at once. `what` names the operation in the log.
+ * thrown at once, and so is a rate limit whose wait GitHub names past that deadline: sent again meanwhile, a
+ * write GitHub throttles for an hour was refused every few seconds until the deadline, the review holding its
+ * scheduler slot, and its run then said GitHub did not answer. `what` names the operation in the log.
  */
 export async function retryWithBackoff<T>(
   what: string,
@@ -70,6 +72,9 @@ export async function retryWithBackoff<T>(
       return await fn(attempt);
     } catch (e) {
       if (!isTransient(e)) throw e;
+      const limitedUntil = rateLimitedUntil(e);
+      const deadline = currentScope()?.deadline;
+      if (limitedUntil !== undefined && deadline !== undefined && limitedUntil > deadline) throw e;
       const wait = clock.ms(writeBackoffMs(attempt));
       log.warn(
         { status: httpStatus(e) },

@@ -86,6 +86,23 @@ export function isTransient(e: unknown): boolean {
   return status === 403 && /rate limit/i.test(firstLine(e));
 }
 
+/**
+ * When (epoch ms) a rate-limited answer lets the next request through, as GitHub names it: `retry-after`
+ * seconds (a secondary rate limit, a 429), or the primary limit's reset (`x-ratelimit-remaining: 0`);
+ * undefined for any other failure, or one that names no time.
+ */
+export function rateLimitedUntil(e: unknown, now = Date.now()): number | undefined {
+  if (!isTransient(e) || isTimeout(e)) return undefined;
+  const status = httpStatus(e);
+  if (status !== 403 && status !== 429) return undefined;
+  const headers = (e as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  const retryAfter = Number(headers["retry-after"]);
+  if (headers["retry-after"] !== undefined && Number.isFinite(retryAfter)) return now + retryAfter * 1000;
+  const reset = Number(headers["x-ratelimit-reset"]);
+  if (String(headers["x-ratelimit-remaining"]) === "0" && Number.isFinite(reset)) return reset * 1000;
+  return undefined;
+}
+
 /** Which permission each step of a review needs, for the check summary and the log. */
 export const PERMISSION = {
   config: "contents: read",
