@@ -93,7 +93,8 @@ describe("npm start: Probot's server, reviews in the background", () => {
       await scheduler.drain(10_000);
       const [run] = gh.runsFor(HEAD_SHA);
       expect(run).toMatchObject({ status: "completed", conclusion: "failure" });
-      expect(run!.output?.summary).toMatch(/could not be completed: files: no answer from GitHub/);
+      // The fake answers the routes it was not given as GitHub answers a route it lacks: 404.
+      expect(run!.output?.summary).toMatch(/could not be completed: files: GitHub answered 404/);
     } finally {
       await server.stop();
     }
