@@ -5,7 +5,9 @@
  * packaging, the extension is extension.yaml and what it references (alerts, dashboards, the activation
  * schema), and a Python extension's module is built from the project folder beside `extension/`. Pure.
  */
+import { get } from "../guards.js";
 import { decodeUtf8, utf8Length } from "../utf8.js";
+import { selectorReferences, type SelectorReference } from "./selector.js";
 
 /** What a caller passes of the files of the extension whose extension.yaml it reviews (`DescriptorInput.files`). */
 export interface ExtensionFiles {
@@ -275,6 +277,21 @@ export function alertEvents(
   }
   return out;
 }
+
+/**
+ * The metrics (and their dimensions) a metric event's `metricSelector` names, read once per event however many
+ * rules ask (unknown-metric-reference, unknown-dimension-reference): empty without a selector.
+ */
+export function selectedBy(event: AlertEvent["event"]): readonly SelectorReference[] {
+  let refs = selections.get(event);
+  if (!refs) {
+    const selector = get(event, "metricSelector");
+    refs = typeof selector === "string" ? selectorReferences(selector) : [];
+    selections.set(event, refs);
+  }
+  return refs;
+}
+const selections = new WeakMap<object, readonly SelectorReference[]>();
 
 /** Each package's alert files as read (by the path `alerts` names), for as long as the package lives. */
 const alertReads = new WeakMap<ExtensionPackage, Map<string, AlertRead | undefined>>();

@@ -1,7 +1,6 @@
-import { alertEvents } from "../ef2/package.js";
-import { selectorReferences } from "../ef2/selector.js";
+import { alertEvents, selectedBy } from "../ef2/package.js";
 import type { MetricReference } from "../ef2/extension.js";
-import { arr, get, str, strings } from "../guards.js";
+import { arr, get, strings } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
 import { quote } from "../quote.js";
 
@@ -129,12 +128,9 @@ function checkExtension(context: RuleContext<"unknownExtension" | "unknownAlert"
  */
 function alertReferences(context: RuleContext<string>): (MetricReference & { alert: string })[] {
   const out: (MetricReference & { alert: string })[] = [];
-  for (const { path, pointer, event } of alertEvents(context.package, context.extension.assets)) {
-    const selector = str(get(event, "metricSelector"));
-    if (selector === undefined) continue;
-    for (const r of selectorReferences(selector))
+  for (const { path, pointer, event } of alertEvents(context.package, context.extension.assets))
+    for (const r of selectedBy(event))
       out.push({ key: r.key, prefix: false, dimensions: r.dimensions, pointer, alert: path });
-  }
   return out;
 }
 

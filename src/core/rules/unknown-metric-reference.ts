@@ -1,5 +1,4 @@
-import { alertEvents } from "../ef2/package.js";
-import { selectorReferences } from "../ef2/selector.js";
+import { alertEvents, selectedBy } from "../ef2/package.js";
 import type { MetricReference } from "../ef2/extension.js";
 import { get, str } from "../guards.js";
 import { defineRule, type RuleContext } from "../rule.js";
@@ -149,8 +148,7 @@ function alertReferences(context: RuleContext<string>): (MetricReference & { ale
     const keys = new Set<string>();
     const metricId = str(get(event, "metricId"));
     if (metricId !== undefined) keys.add(metricId.trim());
-    const selector = str(get(event, "metricSelector"));
-    if (selector !== undefined) for (const r of selectorReferences(selector)) keys.add(r.key);
+    for (const r of selectedBy(event)) keys.add(r.key);
     for (const key of keys)
       if (key !== "") out.push({ key, prefix: false, dimensions: [], pointer, alert: path });
   }
